@@ -1,0 +1,36 @@
+"""fxtlint: a strict validator, recovering reader and fuzzing toolkit for FXT.
+
+This module only re-exports; each name is defined in one private module.
+"""
+
+from ._diagnostics import Diagnostic, Example, Rule, Severity
+from ._encoder import EncodeError, encode_argument, encode_log_record, encode_record, encode_records
+from ._lint import lint_buffer, lint_bytes, lint_path
+from ._model import Argument, Record
+from ._reader import iter_records, read_records
+from ._report import DiagnosticSink, FileReport
+from ._tables import tables
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Argument",
+    "Diagnostic",
+    "DiagnosticSink",
+    "EncodeError",
+    "Example",
+    "FileReport",
+    "Record",
+    "Rule",
+    "Severity",
+    "encode_argument",
+    "encode_log_record",
+    "encode_record",
+    "encode_records",
+    "iter_records",
+    "lint_buffer",
+    "lint_bytes",
+    "lint_path",
+    "read_records",
+    "tables",
+]

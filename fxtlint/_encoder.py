@@ -1,0 +1,149 @@
+"""Records to bytes, from the same tables the reader walks.
+
+The encoder computes what a writer gets wrong: the record and argument sizes, the
+inline string ref lengths, the stream length fields and the zero padding. Every other
+field is written as given, reserved ones included, so encode(read(x)) == x holds for
+any archive that frames, even one whose reserved bits are set.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from ._model import Argument, Record
+from ._tables import tables
+
+_T = tables()
+_INLINE_BIT = 0x8000
+
+
+class EncodeError(ValueError):
+    """A record that cannot be encoded as given (unknown kind, missing field)."""
+
+
+def _leaf_by_name() -> dict[str, Layout]:
+    return {leaf.name: leaf for leaf in _T.record_leaves()}
+
+
+_LEAVES = _leaf_by_name()
+_ARGS = {a.name: a for a in _T.arguments.values()}
+
+
+def _stream(data: bytes) -> bytes:
+    return data + b"\0" * (-len(data) % 8)
+
+
+def _as_bytes(value) -> bytes:
+    return value.encode("utf-8") if isinstance(value, str) else bytes(value)
+
+
+def _word_value(v) -> int:
+    if isinstance(v, float):
+        return struct.unpack("<Q", struct.pack("<d", v))[0]
+    return int(v) & 0xFFFFFFFFFFFFFFFF
+
+
+def _derive(items, fields: dict, strings: dict, args) -> None:
+    """Set the length and ref fields that follow from the content."""
+    for it in items:
+        if it.kind == "string" and it.name in strings:
+            fields[it.name] = _INLINE_BIT | len(_as_bytes(strings[it.name]))
+        elif it.kind == "stream":
+            fields[it.length] = len(_as_bytes(strings.get(it.name, b"")))
+        elif it.kind == "args" and it.name != "*":
+            fields[it.name] = len(args)
+
+
+def _body(items, fields: dict, strings: dict, args, word: struct.Struct, byte_order: str) -> bytes:
+    out = bytearray()
+    for it in items:
+        k = it.kind
+        if k == "word":
+            if it.fields:
+                w = 0
+                for f in it.fields:
+                    w |= f.put(fields.get(f.name, 0))
+            else:
+                w = _word_value(fields.get(it.name, 0))
+            out += word.pack(w)
+        elif k == "words":
+            if fields.get(it.cond, 1) == 0:
+                for n in it.names:
+                    out += word.pack(_word_value(fields.get(n, 0)))
+        elif k in ("string", "stream"):
+            if it.name in strings:
+                out += _stream(_as_bytes(strings[it.name]))
+        elif k == "args":
+            for a in args:
+                out += encode_argument(a, byte_order)
+    return bytes(out)
+
+
+def _header(flds, fields: dict, size_words: int, size_field) -> int:
+    h = 0
+    for f in flds:
+        if f.role == "size":
+            continue
+        h |= f.put(fields.get(f.name, 0))
+    return h | size_field.put(size_words)
+
+
+def encode_argument(arg: Argument, byte_order: str = "little") -> bytes:
+    word = struct.Struct(">Q" if byte_order == "big" else "<Q")
+    if arg.kind == "unknown":
+        body = _stream(arg.raw)
+        size = 1 + len(body) // 8
+        h = _header(_T.argument_header, {**arg.fields, "type": arg.type}, size,
+                    next(f for f in _T.argument_header if f.role == "size"))
+        return word.pack(h) + body
+    lay = _ARGS.get(arg.kind)
+    if lay is None:
+        raise EncodeError(f"no argument type named {arg.kind!r}")
+    fields = dict(arg.fields)
+    fields["type"] = lay.type
+    _derive(lay.full_body, fields, arg.strings, ())
+    body = _body(lay.full_body, fields, arg.strings, (), word, byte_order)
+    body += b"".join(word.pack(w) for w in arg.extra_words)
+    return word.pack(_header(lay.full_fields, fields, 1 + len(body) // 8, lay.size_field)) + body
+
+
+def encode_record(rec: Record, byte_order: str = "little") -> bytes:
+    word = struct.Struct(">Q" if byte_order == "big" else "<Q")
+    if rec.kind == "unknown" or rec.kind.endswith(".unknown"):
+        body = _stream(rec.raw)
+        size = 1 + len(body) // 8
+        root = _T.records.get(rec.type)
+        size_field = root.size_field if root is not None else next(f for f in _T.header if f.role == "size")
+        h = (rec.fields.get("bits", 0) << 16) | (rec.type & 0xF) | size_field.put(size)
+        return word.pack(h) + body
+    lay = _LEAVES.get(rec.kind)
+    if lay is None:
+        raise EncodeError(f"no record kind named {rec.kind!r}")
+    fields = dict(rec.fields)
+    # the selector values of the path come from the kind itself
+    node = _T.records[lay.type]
+    fields["type"] = lay.type
+    for part in lay.name.split(".")[1:]:
+        child = next(c for c in node.variants.values() if c.name.endswith("." + part) or c.name == part)
+        fields[node.selector.name] = child.value
+        node = child
+    _derive(lay.full_body, fields, rec.strings, rec.args)
+    body = _body(lay.full_body, fields, rec.strings, rec.args, word, byte_order)
+    body += b"".join(word.pack(_word_value(w)) for w in rec.extra_words)
+    size = 1 + len(body) // 8
+    return word.pack(_header(lay.full_fields, fields, size, lay.size_field)) + body
+
+
+def encode_records(records, byte_order: str = "little") -> bytes:
+    return b"".join(encode_record(r, byte_order) for r in records)
+
+
+def encode_log_record(rec: Record, byte_order: str = "little") -> bytes:
+    """A structured-log record (the second format)."""
+    word = struct.Struct(">Q" if byte_order == "big" else "<Q")
+    lay = _T.log_record
+    fields = dict(rec.fields)
+    fields.setdefault("type", lay.type)
+    body = _body(lay.full_body, fields, rec.strings, rec.args, word, byte_order)
+    body += b"".join(word.pack(_word_value(w)) for w in rec.extra_words)
+    return word.pack(_header(lay.full_fields, fields, 1 + len(body) // 8, lay.size_field)) + body

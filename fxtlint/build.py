@@ -1,0 +1,210 @@
+"""Builders for records and arguments: what tests, rule examples and writer authors use.
+
+A string given as ``int`` is an indexed ref (0 is the empty string); a ``str`` is
+written inline. A thread given as ``int`` is an index into the thread table; a
+``(process_koid, thread_koid)`` pair is written inline. ``archive(...)`` encodes.
+"""
+
+from __future__ import annotations
+
+from ._encoder import encode_log_record, encode_records
+from ._model import Argument, Record
+from ._tables import tables
+
+_ARG_TYPES = {a.name: t for t, a in tables().arguments.items()}
+
+
+def _ref(fields: dict, strings: dict, name: str, value) -> None:
+    if isinstance(value, str):
+        strings[name] = value
+    else:
+        fields[name] = int(value)
+
+
+def _thread(fields: dict, name: str, value, koid_names=("process_koid", "thread_koid")) -> None:
+    if isinstance(value, tuple):
+        fields[name] = 0
+        for n, v in zip(koid_names, value):
+            fields[n] = v
+    else:
+        fields[name] = int(value)
+
+
+# -- arguments ---------------------------------------------------------------------
+def arg(kind: str, name, value=None) -> Argument:
+    """An argument of table type ``kind`` ("int32", "string", "blob", ...)."""
+    fields: dict = {}
+    strings: dict = {}
+    _ref(fields, strings, "name", name)
+    if kind == "string":
+        _ref(fields, strings, "value", value if value is not None else 0)
+    elif kind == "blob":
+        strings["payload"] = bytes(value or b"")
+    elif kind == "bool":
+        fields["value"] = int(bool(value))
+    elif kind != "null":
+        fields["value"] = value if value is not None else 0
+    return Argument(type=_ARG_TYPES[kind], kind=kind, fields=fields, strings=strings)
+
+
+def raw_arg(arg_type: int, name, body: bytes = b"") -> Argument:
+    """An argument of an undefined type, carried as raw body bytes."""
+    fields: dict = {}
+    _ref(fields, {}, "name", name)
+    return Argument(type=arg_type, kind="unknown", fields=fields, raw=body)
+
+
+# -- records -----------------------------------------------------------------------
+def magic() -> Record:
+    return Record(0, "metadata.trace_info.magic", {"magic": 0x16547846})
+
+
+def provider_info(provider_id: int, name: str) -> Record:
+    return Record(0, "metadata.provider_info", {"provider_id": provider_id}, {"provider_name": name})
+
+
+def provider_section(provider_id: int) -> Record:
+    return Record(0, "metadata.provider_section", {"provider_id": provider_id})
+
+
+def provider_event(provider_id: int, event_id: int = 0) -> Record:
+    return Record(0, "metadata.provider_event", {"provider_id": provider_id, "event_id": event_id})
+
+
+def initialization(ticks_per_second: int) -> Record:
+    return Record(1, "initialization", {"ticks_per_second": ticks_per_second})
+
+
+def string(index: int, text) -> Record:
+    return Record(2, "string", {"index": index}, {"value": text})
+
+
+def thread(index: int, process_koid: int, thread_koid: int) -> Record:
+    return Record(3, "thread", {"index": index, "process_koid": process_koid,
+                                "thread_koid": thread_koid})
+
+
+_EVENT_EXTRA = {
+    "counter": "counter_id",
+    "duration_complete": "end_timestamp",
+    "async_begin": "correlation_id",
+    "async_instant": "correlation_id",
+    "async_end": "correlation_id",
+    "flow_begin": "flow_id",
+    "flow_step": "flow_id",
+    "flow_end": "flow_id",
+}
+
+
+def event(kind: str, timestamp: int, *, thread=1, category=1, name=2, args=(), id=0,
+          end_timestamp=None) -> Record:
+    """An event record; ``kind`` is the event variant ("instant", "duration_begin", ...).
+
+    ``id`` is the counter, correlation or flow id; ``end_timestamp`` a complete event's end.
+    """
+    fields: dict = {"timestamp": timestamp}
+    strings: dict = {}
+    _thread(fields, "thread", thread)
+    _ref(fields, strings, "category", category)
+    _ref(fields, strings, "name", name)
+    extra = _EVENT_EXTRA.get(kind)
+    if extra == "end_timestamp":
+        fields[extra] = end_timestamp if end_timestamp is not None else timestamp
+    elif extra:
+        fields[extra] = id
+    return Record(4, f"event.{kind}", fields, strings, tuple(args))
+
+
+def blob(name, payload: bytes, blob_type: int = 1) -> Record:
+    fields: dict = {"blob_type": blob_type}
+    strings: dict = {"payload": payload}
+    _ref(fields, strings, "name", name)
+    return Record(5, "blob", fields, strings)
+
+
+def userspace_object(pointer: int, process, name, args=()) -> Record:
+    fields: dict = {"pointer": pointer}
+    strings: dict = {}
+    if isinstance(process, tuple):
+        fields["process"] = 0
+        fields["process_koid"] = process[0]
+    else:
+        fields["process"] = int(process)
+    _ref(fields, strings, "name", name)
+    return Record(6, "userspace_object", fields, strings, tuple(args))
+
+
+def kernel_object(koid: int, object_type: int, name, args=()) -> Record:
+    fields: dict = {"koid": koid, "object_type": object_type}
+    strings: dict = {}
+    _ref(fields, strings, "name", name)
+    return Record(7, "kernel_object", fields, strings, tuple(args))
+
+
+def context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoing_thread_koid: int,
+                   incoming_thread_koid: int, args=()) -> Record:
+    return Record(8, "scheduling.context_switch", {
+        "timestamp": timestamp, "cpu": cpu, "outgoing_state": outgoing_state,
+        "outgoing_thread_koid": outgoing_thread_koid, "incoming_thread_koid": incoming_thread_koid,
+    }, {}, tuple(args))
+
+
+def thread_wakeup(timestamp: int, cpu: int, waking_thread_koid: int, args=()) -> Record:
+    return Record(8, "scheduling.thread_wakeup", {
+        "timestamp": timestamp, "cpu": cpu, "waking_thread_koid": waking_thread_koid}, {}, tuple(args))
+
+
+def legacy_context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoing_thread=1,
+                          incoming_thread=2, outgoing_priority: int = 0,
+                          incoming_priority: int = 0) -> Record:
+    fields: dict = {"timestamp": timestamp, "cpu": cpu, "outgoing_state": outgoing_state,
+                    "outgoing_priority": outgoing_priority, "incoming_priority": incoming_priority}
+    _thread(fields, "outgoing_thread", outgoing_thread, ("outgoing_process_koid", "outgoing_thread_koid"))
+    _thread(fields, "incoming_thread", incoming_thread, ("incoming_process_koid", "incoming_thread_koid"))
+    return Record(8, "scheduling.legacy_context_switch", fields)
+
+
+def log(timestamp: int, message: str, *, thread=1) -> Record:
+    fields: dict = {"timestamp": timestamp}
+    _thread(fields, "thread", thread)
+    return Record(9, "log", fields, {"message": message})
+
+
+def large_blob(category, name, payload: bytes, *, timestamp: int | None = None, thread=1,
+               args=()) -> Record:
+    """A large blob record: with metadata when ``timestamp`` is given, else without."""
+    fields: dict = {}
+    strings: dict = {"payload": payload}
+    _ref(fields, strings, "category", category)
+    _ref(fields, strings, "name", name)
+    if timestamp is None:
+        return Record(15, "large.blob.no_metadata", fields, strings)
+    fields["timestamp"] = timestamp
+    _thread(fields, "thread", thread)
+    return Record(15, "large.blob.with_metadata", fields, strings, tuple(args))
+
+
+def unknown(record_type: int, body: bytes = b"", bits: int = 0) -> Record:
+    """A record of an undefined type (or any raw header bits [16..63]) with a raw body."""
+    return Record(record_type, "unknown", {"bits": bits}, raw=body)
+
+
+def archive(*records, byte_order: str = "little") -> bytes:
+    return encode_records(records, byte_order)
+
+
+# -- structured logs (the second format) --------------------------------------------
+def log_record(severity: int, timestamp: int, args=()) -> Record:
+    return Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args))
+
+
+def log_stream(*records, byte_order: str = "little") -> bytes:
+    return b"".join(encode_log_record(r, byte_order) for r in records)
+
+
+def words(*values: int, byte_order: str = "little") -> bytes:
+    """Raw 64-bit words, for hand-made malformed input."""
+    import struct
+
+    fmt = ">Q" if byte_order == "big" else "<Q"
+    return b"".join(struct.pack(fmt, v & 0xFFFFFFFFFFFFFFFF) for v in values)

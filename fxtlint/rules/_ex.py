@@ -1,0 +1,56 @@
+"""Building blocks of the rules' failing and passing examples."""
+
+from __future__ import annotations
+
+from .. import build as B
+from .._tables import tables
+
+_T = tables()
+
+
+def field(kind: str, name: str):
+    """The table field ``name`` of record kind ``kind`` (for hand-set header bits)."""
+    for leaf in _T.record_leaves():
+        if leaf.name == kind:
+            return leaf.field(name)
+    raise KeyError(kind)
+
+
+def preamble(*extra) -> bytes:
+    """A clean start: magic, provider 1, strings 1 "cat" and 2 "name", thread 1."""
+    return B.archive(
+        B.magic(),
+        B.provider_info(1, "example"),
+        B.provider_section(1),
+        B.string(1, "cat"),
+        B.string(2, "name"),
+        B.thread(1, 10, 11),
+        *extra,
+    )
+
+
+def with_header_bits(record_bytes: bytes, set_mask: int) -> bytes:
+    """The record with ``set_mask`` OR-ed into its (little-endian) header word."""
+    h = int.from_bytes(record_bytes[:8], "little") | set_mask
+    return h.to_bytes(8, "little") + record_bytes[8:]
+
+
+def with_word(record_bytes: bytes, index: int, value: int) -> bytes:
+    """The record with its ``index``-th word replaced."""
+    b = bytearray(record_bytes)
+    b[8 * index : 8 * index + 8] = (value & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
+    return bytes(b)
+
+
+def with_byte(record_bytes: bytes, index: int, value: int) -> bytes:
+    b = bytearray(record_bytes)
+    b[index] = value
+    return bytes(b)
+
+
+def with_size(record_bytes: bytes, words: int) -> bytes:
+    """The record with its 12-bit size field set to ``words`` (content unchanged)."""
+    size = next(f for f in _T.header if f.role == "size")
+    h = int.from_bytes(record_bytes[:8], "little")
+    h = (h & ~size.word_mask) | size.put(words)
+    return h.to_bytes(8, "little") + record_bytes[8:]

@@ -1,0 +1,369 @@
+"""Layout rules: framing, reserved bits, streams and sizes, magic, undefined types, extensions.
+
+Codes by family: FR framing, RB reserved bits, ST streams and sizes, MG magic,
+UN undefined types and values, EX extensions and notes.
+"""
+
+from __future__ import annotations
+
+from .. import build as B
+from .._diagnostics import Example, Rule, Severity
+from .._model import Record
+from . import _ex as X
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+def _ev(**kw):
+    return B.event("instant", 100, **kw)
+
+
+# ---------------------------------------------------------------- framing
+record_size_zero = Rule(
+    code="FR001",
+    name="record-size-zero",
+    severity=E,
+    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed",
+    what="A record header whose size field is 0.",
+    why="Every record includes its header word, so the smallest size is 1. A reader "
+    "cannot skip a record of size 0: the walk stops here and everything after it is lost "
+    "(some readers loop forever).",
+    bad=Example("a magic record, then a header of size 0", lambda: X.preamble() + B.words(0x0)),
+    good=Example("a magic record, then an initialization record of size 2", lambda: X.preamble(B.initialization(1000))),
+    spec="Record Header: [4 .. 15] record size (inclusive of this word)",
+)
+
+record_past_end_of_file = Rule(
+    code="FR002",
+    name="record-past-end-of-file",
+    severity=E,
+    message="record declares {words} words ({bytes} bytes) but only {remaining} bytes remain: the final record is truncated",
+    what="A record whose declared size reaches past the end of the file.",
+    why="The file was cut off while the record was written (a crash, a full disk, a "
+    "partial copy), or the size field is wrong. Everything before it is still readable.",
+    bad=Example("a string record whose last word is missing", lambda: X.preamble(B.string(3, "truncated"))[:-8]),
+    good=Example("the same string record, whole", lambda: X.preamble(B.string(3, "truncated"))),
+    spec="Records: records are always a multiple of 8 bytes; Record Header [4 .. 15]",
+)
+
+file_length_not_aligned = Rule(
+    code="FR003",
+    name="file-length-not-aligned",
+    severity=E,
+    message="file length {length} is not a multiple of 8: the last {extra} bytes are not a record",
+    what="A file whose length is not a multiple of 8 bytes.",
+    why="Records are always a multiple of 8 bytes long, so an archive is too. The trailing "
+    "bytes are a partial header or junk appended to the trace.",
+    bad=Example("a clean archive followed by 3 stray bytes", lambda: X.preamble() + b"\x01\x02\x03"),
+    good=Example("the clean archive alone", lambda: X.preamble()),
+    spec="Records: records are always a multiple of 8 bytes in length",
+)
+
+# ---------------------------------------------------------------- reserved bits
+reserved_bits_set = Rule(
+    code="RB001",
+    name="reserved-bits-set",
+    severity=E,
+    message="{where}: reserved field {field} (bits {lo}..{hi}) must be zero but holds {value:#x}",
+    what="A reserved field of a record header (or of a word with sub-fields) that is not zero.",
+    why="Reserved bits are where the format grows: a reader of a later revision will "
+    "give them a meaning, and yours will then be misread. Non-zero reserved bits are also "
+    "the usual sign of a field written at the wrong shift.",
+    bad=Example("a thread record with bit 40 set", lambda: X.preamble()
+                + X.with_header_bits(B.archive(B.thread(2, 10, 12)), 1 << 40)),
+    good=Example("the same thread record with its reserved bits clear", lambda: X.preamble(B.thread(2, 10, 12))),
+    spec="Fields: all unused bits are reserved for future use and must be set to 0",
+)
+
+argument_reserved_bits_set = Rule(
+    code="RB002",
+    name="argument-reserved-bits-set",
+    severity=E,
+    message="{where}: reserved field {field} (bits {lo}..{hi}) must be zero but holds {value:#x}",
+    what="A reserved field of an argument header that is not zero (for example bits "
+    "[32..63] of a 64-bit integer argument, or [33..63] of a bool argument).",
+    why="The argument header's upper half is reserved unless the type uses it; a writer "
+    "that puts a value there wrote the wrong argument type or the wrong layout.",
+    bad=Example("an int64 argument with its value also written into the header", lambda: X.preamble()
+                + X.with_word(B.archive(_ev(args=[B.arg("int64", 1, 7)])), 2,
+                              int.from_bytes(B.archive(_ev(args=[B.arg("int64", 1, 7)]))[16:24], "little") | (7 << 32))),
+    good=Example("the same argument with the header's upper half zero", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),
+    spec="Argument Header: [32 .. 63] varies (must be zero if not used)",
+)
+
+always_zero_bit_set = Rule(
+    code="RB003",
+    name="always-zero-bit-set",
+    severity=E,
+    message="{where}: bit {lo} ({field}) is always zero but is set; a length or index over 15 bits has overflowed into it",
+    what="One of the spec's fixed \"always zero\" bits is set: bit 31 or 47 of a string "
+    "record, bit 31 of a log record, bits [56..63] of the magic record.",
+    why="These bits sit directly above a 15-bit index or length. A set bit almost always "
+    "means the writer stored a value of 32768 or more into a 15-bit field.",
+    bad=Example("a string record whose length overflowed into bit 47", lambda: X.preamble()
+                + X.with_header_bits(B.archive(B.string(3, "abc")), 1 << 47)),
+    good=Example("the same string record, length within 15 bits", lambda: X.preamble(B.string(3, "abc"))),
+    spec="String Record: [31] always zero, [47] always zero",
+)
+
+# ---------------------------------------------------------------- streams and sizes
+content_overruns_record = Rule(
+    code="ST001",
+    name="content-overruns-record",
+    severity=E,
+    message="{where}: its {part} needs {need} bytes but the record's size leaves {have}",
+    what="A record whose declared content (words, inline strings, streams, arguments) does "
+    "not fit in the size its header declares.",
+    why="The size field and the content disagree, so one of them is wrong; a reader that "
+    "trusts the content reads into the next record. fxtlint reads nothing past the record.",
+    bad=Example("an event record of size 1: its timestamp word is missing", lambda: X.preamble()
+                + X.with_size(B.archive(_ev()), 1)[:8]),
+    good=Example("the same event with its timestamp", lambda: X.preamble(_ev())),
+    spec="Record Header: record size (inclusive of this word)",
+)
+
+padding_not_zero = Rule(
+    code="ST002",
+    name="padding-not-zero",
+    severity=E,
+    message="{where}: the padding after the {part} is not zero",
+    what="Bytes between the end of a stream (inline string, string record, blob payload) "
+    "and the next 8-byte boundary that are not zero.",
+    why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
+    "trace and usually means a length field one too short.",
+    bad=Example("the string record \"abc\" padded with 'x'", lambda: X.preamble()
+                + X.with_byte(B.archive(B.string(3, "abc")), 8 + 3, ord("x"))),
+    good=Example("the same record with zero padding", lambda: X.preamble(B.string(3, "abc"))),
+    spec="Atoms: Stream: a sequence of bytes padded with zeros to the next 8 byte boundary",
+)
+
+invalid_utf8 = Rule(
+    code="ST003",
+    name="invalid-utf8",
+    severity=E,
+    message="{where}: the {part} is not valid UTF-8 ({reason} at byte {at})",
+    what="A string (string record, inline string, provider name, log message) whose "
+    "bytes are not UTF-8.",
+    why="String content is stored as UTF-8. Readers differ on what they do with other "
+    "bytes: replace, drop the record, or fail the whole trace.",
+    bad=Example("the string record holding bytes ff fe", lambda: X.preamble()
+                + X.with_byte(X.with_byte(B.archive(B.string(3, "ab")), 8, 0xFF), 9, 0xFE)),
+    good=Example("the same record holding \"ab\"", lambda: X.preamble(B.string(3, "ab"))),
+    spec="String References: string content itself is stored as a UTF-8 Stream",
+)
+
+string_too_long = Rule(
+    code="ST004",
+    name="string-too-long",
+    severity=E,
+    message="the {part} is {length} bytes, over the spec's limit of {limit}",
+    what="A string longer than 32000 bytes.",
+    why="The spec sets a conservative maximum string length of 32000 bytes; writers and "
+    "readers size their buffers by it.",
+    bad=Example("a string record of 32001 bytes", lambda: X.preamble(B.string(3, "a" * 32001))),
+    good=Example("a string record of 32000 bytes", lambda: X.preamble(B.string(3, "a" * 32000))),
+    spec="String References: a conservative maximum string length limit of 32000 bytes",
+)
+
+argument_size_mismatch = Rule(
+    code="ST005",
+    name="argument-size-mismatch",
+    severity=E,
+    message="argument {i} ({kind}) declares {declared} words but its content takes {actual}",
+    what="An argument whose size field disagrees with the size its type and inline strings "
+    "require.",
+    why="Arguments are size-prefixed so that readers can skip them; a wrong size makes "
+    "every reader that skips by size and every reader that decodes by type disagree.",
+    bad=Example("an int64 argument declaring 3 words instead of 2", lambda: X.preamble()
+                + _int64_arg_sized(3)),
+    good=Example("the same argument declaring 2 words", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),
+    spec="Argument Header: [4 .. 15] argument size (inclusive of this word)",
+)
+
+argument_size_zero = Rule(
+    code="ST006",
+    name="argument-size-zero",
+    severity=E,
+    message="argument {i} declares a size of 0 words; the record's remaining arguments cannot be read",
+    what="An argument header whose size field is 0.",
+    why="An argument includes its header word, so its size is at least 1; with size 0 a "
+    "reader cannot skip it. Real writers have emitted this.",
+    bad=Example("an event whose int32 argument has size 0", lambda: X.preamble()
+                + _arg_with_size(0)),
+    good=Example("the same argument of size 1", lambda: X.preamble(_ev(args=[B.arg("int32", 1, 5)]))),
+    spec="Argument Header: [4 .. 15] argument size (inclusive of this word)",
+)
+
+argument_overruns_record = Rule(
+    code="ST007",
+    name="argument-overruns-record",
+    severity=E,
+    message="argument {i} declares {words} words but only {have} words of its record remain",
+    what="An argument that reaches past the end of the record holding it.",
+    why="The argument's size or the record's size is wrong; reading it would read the next record.",
+    bad=Example("an event whose int32 argument declares 4 words", lambda: X.preamble()
+                + _arg_with_size(4)),
+    good=Example("the same argument declaring 1 word", lambda: X.preamble(_ev(args=[B.arg("int32", 1, 5)]))),
+    spec="Arguments: arguments are size-prefixed like ordinary records",
+)
+
+# ---------------------------------------------------------------- magic
+magic_missing = Rule(
+    code="MG001",
+    name="magic-missing",
+    severity=E,
+    message="the file does not start with the FXT magic record (first bytes: {first}); it is probably not a Fuchsia trace",
+    what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
+    "(or its big-endian reverse).",
+    why="The magic record is how tools recognise an FXT archive and its byte order. Files "
+    "of other formats that share the name (EZTrace/LiTL \"FxT\") start differently.",
+    bad=Example("a string record with no magic record before it", lambda: B.archive(B.string(1, "x"))),
+    good=Example("the same string record after the magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
+    spec="Magic Number Record (trace info type = 0)",
+)
+
+magic_wrong_value = Rule(
+    code="MG002",
+    name="magic-wrong-value",
+    severity=E,
+    message="a magic number record holds {value:#x} instead of {expected:#x}",
+    what="A magic number record (metadata type 4, trace info type 0) whose magic field is "
+    "not 0x16547846.",
+    why="The record claims to mark an FXT archive but carries the wrong number: a corrupt "
+    "header or a writer that put the value at the wrong shift.",
+    bad=Example("a magic record holding 0x16547847", lambda: X.with_header_bits(B.archive(B.magic()), 1 << 24)
+                + B.archive(B.string(1, "x"))),
+    good=Example("the exact magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
+    spec="Magic Number Record: [24 .. 55] the magic number 0x16547846",
+)
+
+magic_repeated = Rule(
+    code="MG003",
+    name="magic-repeated",
+    severity=W,
+    message="a second magic record: archives are usually concatenated here",
+    what="A magic record that is not the first record.",
+    why="The magic record belongs at the start. One later in the file usually means two "
+    "archives were concatenated; readers accept it, but string and thread tables of the "
+    "first archive stay in force and may be misapplied to the second.",
+    bad=Example("two archives concatenated", lambda: X.preamble() + X.preamble()),
+    good=Example("one archive", lambda: X.preamble()),
+    spec="Magic Number Record: generally it should appear at the start of a trace",
+)
+
+magic_has_extra_words = Rule(
+    code="MG004",
+    name="magic-has-extra-words",
+    severity=E,
+    message="the magic record must be exactly one word but declares {words}",
+    what="A magic record with words after its header.",
+    why="The magic record is not extensible, so that the first eight bytes of a trace can "
+    "be compared as one magic number.",
+    bad=Example("a magic record of size 2", lambda: X.with_size(B.archive(B.magic()), 2) + B.words(0)),
+    good=Example("a magic record of size 1", lambda: B.archive(B.magic())),
+    spec="Magic Number Record: the record must not contain any words other than the header word",
+)
+
+# ---------------------------------------------------------------- undefined types and values
+unknown_record_type = Rule(
+    code="UN001",
+    name="unknown-record-type",
+    severity=W,
+    message="record type {value} is not defined; the record was skipped by its size",
+    what="A record whose type (bits [0..3]) is not one the spec defines (10 to 14).",
+    why="The format is extensible and readers skip such records, but a type that no spec "
+    "defines is more often corruption than an extension.",
+    bad=Example("a record of type 12", lambda: X.preamble(B.unknown(12, b"\0" * 8))),
+    good=Example("a record of type 1", lambda: X.preamble(B.initialization(1000))),
+    spec="Record Types; Extending the Format",
+)
+
+unknown_record_subtype = Rule(
+    code="UN002",
+    name="unknown-record-subtype",
+    severity=W,
+    message="{record}: {field} {value} is not defined; the record was skipped by its size",
+    what="A metadata type, trace info type, event type, scheduling record type, large "
+    "record type or large blob format the spec does not define.",
+    why="Readers skip what they do not know, so the record's content is lost to them.",
+    bad=Example("an event record of event type 11", lambda: X.preamble()
+                + X.with_header_bits(B.archive(_ev()), 11 << X.field("event.instant", "event_type").lo)),
+    good=Example("an instant event (event type 0)", lambda: X.preamble(_ev())),
+    spec="Metadata Record; Event Record; Scheduling Record; Large Record Header",
+)
+
+unknown_argument_type = Rule(
+    code="UN003",
+    name="unknown-argument-type",
+    severity=W,
+    message="argument {i} has type {value}, which is not defined; it was skipped by its size",
+    what="An argument whose type (bits [0..3]) is not one of 0 to 10.",
+    why="Arguments are size-prefixed precisely so that readers can skip unknown types; "
+    "the argument's value is lost to them.",
+    bad=Example("an event with an argument of type 12", lambda: X.preamble(_ev(args=[B.raw_arg(12, 1, b"\0" * 8)]))),
+    good=Example("an event with a uint64 argument", lambda: X.preamble(_ev(args=[B.arg("uint64", 1, 1)]))),
+    spec="Argument Types",
+)
+
+undefined_enum_value = Rule(
+    code="UN004",
+    name="undefined-enum-value",
+    severity=W,
+    message="{where}: {field} {value} is not a defined {enum} value",
+    what="A field with enumerated values (thread state, blob type, kernel object type, "
+    "provider event) holding a value the spec does not define.",
+    why="Consumers map these values to names and behaviour; an undefined one is shown as "
+    "unknown, or dropped.",
+    bad=Example("a blob record of blob type 9", lambda: X.preamble(B.blob(1, b"data", blob_type=9))),
+    good=Example("a blob record of blob type 1 (data)", lambda: X.preamble(B.blob(1, b"data", blob_type=1))),
+    spec="Blob Types; Thread States; Provider Event Metadata; Kernel Object Record",
+)
+
+# ---------------------------------------------------------------- extensions and notes
+trailing_words = Rule(
+    code="EX001",
+    name="trailing-words",
+    severity=I,
+    message="{record} has {n} words after its defined content (an extension the spec allows)",
+    what="A record whose size leaves words after everything its layout defines.",
+    why="Appending words is a documented way to extend a record, and real writers do it "
+    "(a \"scope\" word on instant events, two words on the initialization record); "
+    "readers ignore them. It is worth knowing, never an error.",
+    bad=Example("an initialization record with one extra word", lambda: X.preamble()
+                + B.archive(Record(1, "initialization", {"ticks_per_second": 1000}, extra_words=(7,)))),
+    good=Example("an initialization record of 2 words", lambda: X.preamble(B.initialization(1000))),
+    spec="Extending the Format: appending new information to existing record types",
+)
+
+big_endian_archive = Rule(
+    code="EX002",
+    name="big-endian-archive",
+    severity=I,
+    message="the archive is big-endian (its magic record is byte-reversed); all words were read big-endian",
+    what="An archive written by a big-endian machine.",
+    why="The format allows it, but many readers assume little-endian and will misread "
+    "every word.",
+    bad=Example("a big-endian archive", lambda: B.archive(B.magic(), B.string(1, "x"), byte_order="big")),
+    good=Example("the same archive little-endian", lambda: B.archive(B.magic(), B.string(1, "x"))),
+    spec="Magic Number Record: on a big endian system, it will be the reverse",
+)
+
+
+def _int64_arg_sized(words: int) -> bytes:
+    """An instant event whose int64 argument declares ``words`` words (padded to fit)."""
+    rec = B.archive(_ev(args=[B.arg("int64", 1, 7)]))
+    extra = words - 2
+    size_f = next(f for f in X._T.argument_header if f.role == "size")
+    arg_h = int.from_bytes(rec[16:24], "little")
+    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
+    out = rec[:16] + arg_h.to_bytes(8, "little") + rec[24:] + b"\0" * 8 * extra
+    return X.with_size(out, len(out) // 8)
+
+
+def _arg_with_size(words: int) -> bytes:
+    """An instant event whose int32 argument's size field says ``words``."""
+    rec = B.archive(_ev(args=[B.arg("int32", 1, 5)]))
+    size_f = next(f for f in X._T.argument_header if f.role == "size")
+    arg_h = int.from_bytes(rec[16:24], "little")
+    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
+    return rec[:16] + arg_h.to_bytes(8, "little") + rec[24:]
