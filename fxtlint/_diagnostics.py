@@ -82,8 +82,8 @@ class Diagnostic:
     offset: int
     record_index: int
     code: str
+    message: str
     severity: Severity = field(compare=False)
-    message: str = field(compare=False)
     span: tuple[int, int] | None = field(default=None, compare=False)
     record_size: int | None = field(default=None, compare=False)
 

@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 from ._diagnostics import Example, Rule
-from ._hexview import dump
+from ._hexview import HEAD, dump
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+FULL_DUMP_MAX = 256  # larger examples show their head and the marked rows only
 GENERATED_NOTE = (
     "<!-- Generated from the rule registry by `python -m fxtlint._docs --write`; "
     "do not edit by hand. -->"
@@ -36,14 +37,33 @@ def anchor(rule: Rule) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "-" if c == " " else "" for c in text)
 
 
-def example_markdown(title: str, example: Example) -> str:
+def _finding(rule: Rule, data: bytes, input_format: str):
+    """The first diagnostic ``rule`` reports on ``data``, or None."""
+    from ._lint import lint_bytes
+
+    report = lint_bytes(data, input_format=input_format)
+    return next((d for d in report.diagnostics if d.code == rule.code), None)
+
+
+def example_markdown(title: str, rule: Rule, example: Example) -> str:
+    """An example's caption and hex dump; the rule's finding in it, marked, if any."""
     data = example.build()
-    hexdump = dump(data, head=None) if data else "(empty)"
+    diag = _finding(rule, data, example.input_format)
+    span = diag.span if diag is not None else None
+    head = None if len(data) <= FULL_DUMP_MAX else HEAD
+    hexdump = dump(data, span=span, head=head) if data else "(empty)"
+    if diag is None:
+        verdict = f"fxtlint does not report {rule.code} here."
+    else:
+        where = f"at 0x{diag.offset:x}"
+        if diag.record_index >= 0:
+            where += f" (record {diag.record_index})"
+        verdict = f"fxtlint reports, {where}:\n\n> {diag.severity.label}[{diag.code}]: {diag.message}"
     return (
         f"### {title}\n\n"
         f"{example.caption.strip()} (input format: {example.input_format}, "
         f"{len(data)} bytes)\n\n"
-        f"```text\n{hexdump}\n```\n"
+        f"```text\n{hexdump}\n```\n\n{verdict}\n"
     )
 
 
@@ -57,8 +77,8 @@ def rule_markdown(rule: Rule) -> str:
             f"- Message: {rule.message}\n",
             f"### What it checks\n\n{rule.what.strip()}\n",
             f"### Why it matters\n\n{rule.why.strip()}\n",
-            example_markdown("Failing example", rule.bad),
-            example_markdown("Passing example", rule.good),
+            example_markdown("Failing example", rule, rule.bad),
+            example_markdown("Passing example", rule, rule.good),
             f"### Spec reference\n\n{rule.spec.strip()}\n",
         ]
     )

@@ -11,6 +11,7 @@ from collections import Counter
 
 from ._reader import detect_byte_order, iter_records, looks_like_structured_log
 from ._report import DiagnosticSink, FileReport
+from ._semantic import RecordChecker, SemanticState
 
 INPUT_FORMATS = ("auto", "trace", "log")
 
@@ -32,12 +33,21 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     byte_order = "little" if log else (detect_byte_order(buf) or "little")
     kinds: Counter = Counter()
     n = 0
+    state = SemanticState(sink.add) if not log else None
+    check = RecordChecker(state).check if state is not None else None
     for rec in iter_records(buf, sink.add, byte_order=byte_order, log=log):
         kinds[rec.kind] += 1
         n += 1
+        if check is not None:
+            check(rec)
+    summary: dict = {"record_kinds": dict(sorted(kinds.items()))}
+    if state is not None:
+        state.finish()
+        summary["providers"] = sorted(p for p in state.announced)
+        summary["buffer_full_at"] = state.buffer_full
     return FileReport.from_sink(
         path=path, format=fmt, records=n, size=len(buf), byte_order=byte_order, sink=sink,
-        summary={"record_kinds": dict(sorted(kinds.items()))},
+        summary=summary,
     )
 
 

@@ -65,7 +65,10 @@ def diagnostic_text(diag: Diagnostic) -> Text:
     text = Text("  ")
     text.append(diag.severity.label, SEVERITY_STYLE[diag.severity])
     text.append(f"[{diag.code}]", "bold")
-    text.append(f" at 0x{diag.offset:x} (record {diag.record_index}): {diag.message}")
+    where = f" at 0x{diag.offset:x}"
+    if diag.record_index >= 0:  # file-level findings carry no record
+        where += f" (record {diag.record_index})"
+    text.append(f"{where}: {diag.message}")
     return text
 
 

@@ -22,7 +22,12 @@ class DiagnosticSink:
     severity_overrides: dict[str, Severity] = field(default_factory=dict)
     ignored: frozenset[str] = frozenset()
     counts: Counter = field(default_factory=Counter)
-    kept: list[Diagnostic] = field(default_factory=list)
+    severity_of: dict = field(default_factory=dict)  # code -> severity as reported
+    _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
+
+    def __post_init__(self):
+        if self.per_rule_cap < 1:
+            raise ValueError("per_rule_cap must be at least 1")
 
     def add(self, diag: Diagnostic) -> None:
         code = diag.code
@@ -39,10 +44,26 @@ class DiagnosticSink:
                 span=diag.span,
                 record_size=diag.record_size,
             )
-        n = self.counts[code]
-        self.counts[code] = n + 1
-        if n < self.per_rule_cap:
-            self.kept.append(diag)
+        self.counts[code] += 1
+        self.severity_of[code] = diag.severity
+        lst = self._kept.get(code)
+        if lst is None:
+            lst = self._kept[code] = []
+        lst.append(diag)
+        if len(lst) >= 2 * self.per_rule_cap:
+            # keep the first by position, not by arrival: the fast and the per-record
+            # paths emit in different orders but must keep the same diagnostics
+            lst.sort()
+            del lst[self.per_rule_cap :]
+
+    @property
+    def kept(self) -> list[Diagnostic]:
+        out = []
+        for lst in self._kept.values():
+            lst.sort()
+            out.extend(lst[: self.per_rule_cap])
+        out.sort()
+        return out
 
     def extend(self, diags) -> None:
         for d in diags:
@@ -71,12 +92,11 @@ class FileReport:
 
     @classmethod
     def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
-        diags = sorted(sink.kept)
+        diags = sink.kept
         sev: Counter = Counter()
         # exact per-severity counts: a code's severity is the same for all its diagnostics
-        sev_of = {d.code: d.severity for d in sink.kept}
         for code, n in sink.counts.items():
-            sev[sev_of[code].label] += n
+            sev[sink.severity_of[code].label] += n
         return cls(
             path=path,
             format=format,

@@ -180,7 +180,8 @@ def _version() -> str:
 
 
 def _first_positional(argv: list[str], parser: argparse.ArgumentParser) -> int | None:
-    """Index in ``argv`` of the first positional argument, skipping option values."""
+    """Index in ``argv`` of the first positional argument before any ``--``,
+    skipping option values."""
     takes_value = {
         s
         for a in parser._actions  # argparse keeps no public list of options
@@ -190,8 +191,8 @@ def _first_positional(argv: list[str], parser: argparse.ArgumentParser) -> int |
     i = 0
     while i < len(argv):
         tok = argv[i]
-        if tok == "--":
-            return i + 1 if i + 1 < len(argv) else None
+        if tok == "--":  # what follows is paths only
+            return None
         if tok.startswith("-") and tok != "-":
             if tok in takes_value:
                 i += 1

@@ -9,8 +9,9 @@ from __future__ import annotations
 from .._diagnostics import Rule
 from . import layout as _layout
 from . import log as _log
+from . import semantic as _semantic
 
-_FAMILIES = (_layout, _log)
+_FAMILIES = (_layout, _log, _semantic)
 
 REGISTRY: dict[str, Rule] = {}
 for _mod in _FAMILIES:

@@ -1,0 +1,196 @@
+"""Begin/end pairing of durations, async operations and flows, in timestamp order.
+
+Both the per-record checker and the vectorised fast path feed this engine the same
+columns, batch by batch, so pairing verdicts cannot differ between them. A batch is
+reordered by (timestamp, record index) before matching: records need not be in
+timestamp order, and disorder within a batch (``PAIRING_WINDOW`` records) is
+resolved exactly, the way Perfetto's sorter window does.
+
+Memory is bounded on adversarial input: a thread's duration stack keeps at most
+``MAX_STACK`` entries and the live async and flow tables at most ``MAX_LIVE`` ids;
+beyond that the oldest entries are dropped and reported once per kind. An end that
+does not match the innermost begin looks at most ``MAX_SCAN`` levels down, so every
+event costs O(1).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from . import rules as R
+
+PAIRING_WINDOW = 1 << 18  # records per batch
+MAX_STACK = 1 << 16
+MAX_LIVE = 1 << 20
+MAX_SCAN = 64  # how deep an unmatched end looks for its begin: keeps ends O(1)
+
+# event kinds the engine understands (the event variant's selector value is not
+# used here: the feeders translate table names to these codes)
+BEGIN, END, COMPLETE, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, FLOW_BEGIN, FLOW_STEP, FLOW_END = range(9)
+
+KIND_BY_EVENT = {
+    "event.duration_begin": BEGIN,
+    "event.duration_end": END,
+    "event.duration_complete": COMPLETE,
+    "event.async_begin": ASYNC_BEGIN,
+    "event.async_instant": ASYNC_INSTANT,
+    "event.async_end": ASYNC_END,
+    "event.flow_begin": FLOW_BEGIN,
+    "event.flow_step": FLOW_STEP,
+    "event.flow_end": FLOW_END,
+}
+
+
+class Batch:
+    """Columns of pairing events: one list per attribute, appended in record order."""
+
+    __slots__ = ("kind", "thread", "process", "cat", "name", "ts", "id", "offset", "index", "size")
+
+    def __init__(self):
+        for s in self.__slots__:
+            setattr(self, s, [])
+
+    def __len__(self):
+        return len(self.kind)
+
+    def add(self, kind, thread, process, cat, name, ts, id_, offset, index, size):
+        self.kind.append(kind)
+        self.thread.append(thread)
+        self.process.append(process)
+        self.cat.append(cat)
+        self.name.append(name)
+        self.ts.append(ts)
+        self.id.append(id_)
+        self.offset.append(offset)
+        self.index.append(index)
+        self.size.append(size)
+
+
+class PairingEngine:
+    """Matches begins with ends; ``strings`` maps interned string ids back to text."""
+
+    def __init__(self, emit, strings: list[str]):
+        self.emit = emit
+        self.strings = strings
+        self.stacks: dict[int, deque] = {}
+        self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen
+        self.asyncs: dict[tuple, tuple] = {}
+        self.flows: dict[tuple, tuple] = {}
+        self.overflowed: set[str] = set()
+
+    def _s(self, gid: int) -> str:
+        return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
+
+    def _order(self, ts, index):
+        n = len(ts)
+        if n < 2:
+            return range(n)
+        t = np.asarray(ts, dtype=np.uint64)
+        if bool(np.all(t[1:] >= t[:-1])):
+            return range(n)
+        return np.lexsort((np.asarray(index, dtype=np.int64), t)).tolist()
+
+    def _overflow(self, what: str, offset: int, index: int, size: int, limit: int) -> None:
+        if what not in self.overflowed:
+            self.overflowed.add(what)
+            self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
+
+    def feed(self, b: Batch) -> None:
+        kind, thread, process, cat, name = b.kind, b.thread, b.process, b.cat, b.name
+        ts, ids, offset, index, size = b.ts, b.id, b.offset, b.index, b.size
+        stacks = self.stacks
+        asyncs = self.asyncs
+        flows = self.flows
+        emit = self.emit
+        s = self._s
+        for j in self._order(ts, index):
+            k = kind[j]
+            t = thread[j]
+            if k == BEGIN:
+                st = stacks.get(t)
+                if st is None:
+                    st = stacks[t] = deque(maxlen=MAX_STACK)
+                elif len(st) == MAX_STACK:
+                    self._overflow("duration stack", offset[j], index[j], size[j], MAX_STACK)
+                st.append((cat[j], name[j], offset[j], index[j], size[j]))
+            elif k == END:
+                st = stacks.get(t)
+                c, n = cat[j], name[j]
+                if not st:
+                    emit(R.duration_end_without_begin.at(offset[j], index[j], record_size=size[j],
+                                                         cat=s(c), name=s(n)))
+                    continue
+                top = st[-1]
+                if top[0] == c and top[1] == n:
+                    st.pop()
+                    continue
+                # an outer begin of the same name: the begins above it were never ended
+                for depth in range(len(st) - 2, max(-1, len(st) - 2 - MAX_SCAN), -1):
+                    e = st[depth]
+                    if e[0] == c and e[1] == n:
+                        while len(st) > depth + 1:
+                            o = st.pop()
+                            emit(R.duration_never_ended.at(o[2], o[3], record_size=o[4], cat=s(o[0]),
+                                                           name=s(o[1]), end_offset=offset[j]))
+                        st.pop()
+                        break
+                else:
+                    st.pop()
+                    emit(R.duration_end_mismatch.at(offset[j], index[j], record_size=size[j], cat=s(c),
+                                                    name=s(n), bcat=s(top[0]), bname=s(top[1]),
+                                                    begin_offset=top[2]))
+            elif k == COMPLETE:
+                end = ids[j]  # a complete event carries its end timestamp in the id column
+                if end > self.complete_end.get(t, -1):
+                    self.complete_end[t] = end
+            elif k <= ASYNC_END:
+                key = (process[j], cat[j], name[j], ids[j])
+                if k == ASYNC_BEGIN:
+                    prev = asyncs.pop(key, None)
+                    if prev is not None:
+                        emit(R.id_begin_reused.at(offset[j], index[j], record_size=size[j], what="async",
+                                                  id=ids[j], name=s(name[j]), first=prev[0]))
+                    elif len(asyncs) >= MAX_LIVE:
+                        self._overflow("live async ids", offset[j], index[j], size[j], MAX_LIVE)
+                        del asyncs[next(iter(asyncs))]
+                    asyncs[key] = (offset[j], index[j], size[j])
+                else:
+                    live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
+                    if live is None:
+                        emit(R.async_without_begin.at(offset[j], index[j], record_size=size[j],
+                                                      what="instant" if k == ASYNC_INSTANT else "end",
+                                                      id=ids[j], name=s(name[j]), cat=s(cat[j])))
+            else:
+                st = stacks.get(t)
+                if not st and self.complete_end.get(t, -1) < ts[j]:
+                    emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
+                key = (process[j], ids[j])
+                if k == FLOW_BEGIN:
+                    prev = flows.pop(key, None)
+                    if prev is not None:
+                        emit(R.id_begin_reused.at(offset[j], index[j], record_size=size[j], what="flow",
+                                                  id=ids[j], name=s(name[j]), first=prev[0]))
+                    elif len(flows) >= MAX_LIVE:
+                        self._overflow("live flow ids", offset[j], index[j], size[j], MAX_LIVE)
+                        del flows[next(iter(flows))]
+                    flows[key] = (offset[j], index[j], size[j])
+                else:
+                    live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
+                    if live is None:
+                        emit(R.flow_without_begin.at(offset[j], index[j], record_size=size[j],
+                                                     what="step" if k == FLOW_STEP else "end", id=ids[j]))
+
+    def finish(self) -> None:
+        """Report what is still open when the trace ends."""
+        s = self._s
+        for st in self.stacks.values():
+            for c, n, off, idx, size in st:
+                self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="duration",
+                                                   detail=f"{s(c)}/{s(n)}"))
+        for (_, c, n, i), (off, idx, size) in self.asyncs.items():
+            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="async operation",
+                                               detail=f"{s(c)}/{s(n)} id {i}"))
+        for (_, i), (off, idx, size) in self.flows.items():
+            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}"))

@@ -1,0 +1,251 @@
+"""What a trace means: tables and refs per provider, time, and pairing (per record).
+
+This is the reference implementation that the vectorised fast path must agree with:
+it takes decoded ``Record`` values in file order. Provider state (string table,
+thread table, tick rate) switches on Provider Info and Provider Section records.
+Pairing is delegated to ``PairingEngine`` in batches of ``PAIRING_WINDOW`` records.
+"""
+
+from __future__ import annotations
+
+from . import rules as R
+from ._model import Record
+from ._pairing import KIND_BY_EVENT, PAIRING_WINDOW, Batch, PairingEngine
+from ._tables import tables
+
+_T = tables()
+_INLINE_BIT = 0x8000
+NS_PER_S = 10**9
+U64 = 1 << 64
+NUMERIC_ARGS = frozenset(("int32", "uint32", "int64", "uint64", "double"))
+RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
+BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
+
+
+def _roles(layout, role):
+    names = [f.name for f in layout.full_fields if f.role == role]
+    for it in layout.full_body:
+        names += [f.name for f in it.fields if f.role == role]
+        if it.kind == "word" and it.role == role:
+            names.append(it.name)
+    return tuple(names)
+
+
+# per record kind: its string-ref, thread-ref and timestamp fields
+STRING_REFS = {leaf.name: _roles(leaf, "string_ref") for leaf in _T.record_leaves()}
+THREAD_REFS = {leaf.name: _roles(leaf, "thread_ref") for leaf in _T.record_leaves()}
+TIMESTAMPS = {leaf.name: _roles(leaf, "timestamp") for leaf in _T.record_leaves()}
+ARG_STRING_REFS = {a.name: _roles(a, "string_ref") for a in _T.arguments.values()}
+# the koid words an inline thread ref stands for, per (kind, thread field)
+INLINE_KOIDS = {
+    (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if it.kind == "words"
+}
+
+
+def max_ticks(rate: int) -> int:
+    """The largest tick count whose nanosecond value fits in 64 bits at ``rate``."""
+    # ticks * 1e9 // rate < 2^64  <=>  ticks < ceil(2^64 * rate / 1e9)
+    return -(-U64 * rate // NS_PER_S) - 1
+
+
+class Interner:
+    """Gives each distinct value a small int id; ``values[id]`` gives it back."""
+
+    def __init__(self):
+        self.ids: dict = {}
+        self.values: list = []
+
+    def __call__(self, value) -> int:
+        i = self.ids.get(value)
+        if i is None:
+            i = self.ids[value] = len(self.values)
+            self.values.append(value)
+        return i
+
+
+class Provider:
+    __slots__ = ("id", "strings", "threads", "max_ticks", "rate")
+
+    def __init__(self, pid):
+        self.id = pid
+        self.strings: dict[int, int] = {}  # index -> interned string id
+        self.threads: dict[int, tuple[int, int]] = {}  # index -> (process koid, thread koid)
+        self.rate = NS_PER_S
+        self.max_ticks = U64 - 1  # 1 tick = 1 ns: no timestamp overflows
+
+
+class SemanticState:
+    """Provider tables and the pairing engine, shared by both checking paths."""
+
+    def __init__(self, emit):
+        self.emit = emit
+        self.strings = Interner()
+        self.strings("")  # id 0 is the empty string
+        self.threads = Interner()
+        self.providers: dict = {}
+        self.announced: set = set()
+        self.current = self.provider(None)
+        self.pairing = PairingEngine(emit, self.strings.values)
+        self.batch = Batch()
+        self.window = 0
+        self.buffer_full: list[int] = []
+
+    def provider(self, pid) -> Provider:
+        p = self.providers.get(pid)
+        if p is None:
+            p = self.providers[pid] = Provider(pid)
+        return p
+
+    def flush_to(self, index: int) -> None:
+        """Feed the pending batch once ``index`` leaves its pairing window."""
+        w = index // PAIRING_WINDOW
+        if w != self.window:
+            self.flush()
+            self.window = w
+
+    def flush(self) -> None:
+        if len(self.batch):
+            self.pairing.feed(self.batch)
+            self.batch = Batch()
+
+    def finish(self) -> None:
+        self.flush()
+        self.pairing.finish()
+
+    # -- table records (both paths decode these per record) ----------------------------
+    def table_record(self, rec: Record) -> None:
+        k = rec.kind
+        f = rec.fields
+        emit = self.emit
+        at = dict(record_size=8 * rec.size_words)
+        if k == "metadata.provider_info":
+            self.announced.add(f["provider_id"])
+            self.current = self.provider(f["provider_id"])
+        elif k == "metadata.provider_section":
+            pid = f["provider_id"]
+            if pid not in self.announced:
+                emit(R.provider_section_unannounced.at(rec.offset, rec.index, provider=pid, **at))
+            self.current = self.provider(pid)
+        elif k == "metadata.provider_event":
+            if f.get("event_id") == BUFFER_FULL:
+                self.buffer_full.append(rec.offset)
+                emit(R.buffer_full.at(rec.offset, rec.index, provider=f["provider_id"], **at))
+        elif k == "initialization":
+            rate = f.get("ticks_per_second", 0)
+            p = self.current
+            if rate == 0:
+                emit(R.tick_rate_zero.at(rec.offset, rec.index, **at))
+                p.rate, p.max_ticks = 0, U64 - 1  # no conversion is possible: do not guess
+            else:
+                p.rate, p.max_ticks = rate, max_ticks(rate)
+        elif k == "string":
+            idx = f["index"]
+            if idx == 0:
+                emit(R.string_index_zero.at(rec.offset, rec.index, **at))
+                return
+            value = rec.strings.get("value", "")
+            if value == "":
+                emit(R.string_record_empty.at(rec.offset, rec.index, index=idx, **at))
+            gid = self.strings(value)
+            old = self.current.strings.get(idx)
+            if old is not None and old != gid:
+                emit(R.registration_changes_value.at(rec.offset, rec.index, what="string", index=idx,
+                                                     old=repr(self.strings.values[old]),
+                                                     new=repr(value), **at))
+            self.current.strings[idx] = gid
+        elif k == "thread":
+            idx = f["index"]
+            if idx == 0:
+                emit(R.thread_index_zero.at(rec.offset, rec.index, **at))
+                return
+            koids = (f["process_koid"], f["thread_koid"])
+            old = self.current.threads.get(idx)
+            if old is not None and old != koids:
+                emit(R.registration_changes_value.at(rec.offset, rec.index, what="thread", index=idx,
+                                                     old=f"{old[0]}/{old[1]}", new=f"{koids[0]}/{koids[1]}",
+                                                     **at))
+            self.current.threads[idx] = koids
+
+
+class RecordChecker:
+    """The per-record semantic checks; ``check(rec)`` for each record in file order."""
+
+    def __init__(self, state: SemanticState):
+        self.s = state
+
+    def string_gid(self, rec: Record, strings: dict, fields: dict, name: str, where: str):
+        """The interned id of a string ref, reporting an unregistered index."""
+        ref = fields.get(name, 0)
+        if ref == 0:
+            return 0
+        if ref & _INLINE_BIT:
+            v = strings.get(name, "")
+            return self.s.strings(v if isinstance(v, str) else bytes(v).decode("utf-8", "replace"))
+        gid = self.s.current.strings.get(ref)
+        if gid is None:
+            self.s.emit(R.string_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
+                                                     where=where, ref=ref, field=name,
+                                                     provider=self.s.current.id))
+            return None
+        return gid
+
+    def thread_koids(self, rec: Record, name: str):
+        f = rec.fields
+        ref = f.get(name, 0)
+        if ref == 0:
+            names = INLINE_KOIDS.get((rec.kind, name))
+            if not names or names[0] not in f:
+                return None
+            return tuple(f.get(n, 0) for n in names)
+        koids = self.s.current.threads.get(ref)
+        if koids is None:
+            self.s.emit(R.thread_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
+                                                     where=rec.kind, ref=ref, field=name,
+                                                     provider=self.s.current.id))
+        return koids
+
+    def check(self, rec: Record) -> None:
+        s = self.s
+        s.flush_to(rec.index)
+        k = rec.kind
+        if k in ("metadata.provider_info", "metadata.provider_section", "metadata.provider_event",
+                 "initialization", "string", "thread"):
+            s.table_record(rec)
+            return
+        if not rec.complete:
+            return  # a record that did not decode says nothing reliable about meaning
+        f = rec.fields
+        size = 8 * rec.size_words
+        gids = {}
+        for name in STRING_REFS.get(k, ()):
+            gids[name] = self.string_gid(rec, rec.strings, f, name, k)
+        for i, a in enumerate(rec.args):
+            for name in ARG_STRING_REFS.get(a.kind, ()):
+                self.string_gid(rec, a.strings, a.fields, name, f"{k} argument {i}")
+        koids = None
+        for name in THREAD_REFS.get(k, ()):
+            kk = self.thread_koids(rec, name)
+            if koids is None:
+                koids = kk
+        p = s.current
+        for name in TIMESTAMPS.get(k, ()):
+            ts = f.get(name, 0)
+            if ts > p.max_ticks:
+                s.emit(R.timestamp_overflows_ns.at(rec.offset, rec.index, record_size=size, field=name,
+                                                   ticks=ts, rate=p.rate))
+        if k == "event.counter":
+            for i, a in enumerate(rec.args):
+                if a.kind not in NUMERIC_ARGS:
+                    s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
+                                                             kind=a.kind))
+        elif k == "event.duration_complete" and f["end_timestamp"] < f["timestamp"]:
+            s.emit(R.complete_ends_before_start.at(rec.offset, rec.index, record_size=size,
+                                                   end=f["end_timestamp"], start=f["timestamp"]))
+        elif k == "scheduling.legacy_context_switch" and f.get("outgoing_state") == RUNNING:
+            s.emit(R.context_switch_outgoing_running.at(rec.offset, rec.index, record_size=size))
+        pk = KIND_BY_EVENT.get(k)
+        if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
+            return
+        ident = f.get("end_timestamp", f.get("correlation_id", f.get("flow_id", 0)))
+        s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident,
+                    rec.offset, rec.index, size)

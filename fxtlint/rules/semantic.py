@@ -1,0 +1,340 @@
+"""Semantic rules: tables and refs per provider (RF), time (TM), pairing (PR)."""
+
+from __future__ import annotations
+
+from .. import build as B
+from .._diagnostics import Example, Rule, Severity
+from . import _ex as X
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+def _dur(kind, ts, **kw):
+    return B.event(kind, ts, **kw)
+
+
+# ---------------------------------------------------------------- tables and refs
+string_ref_unregistered = Rule(
+    code="RF001",
+    name="string-ref-unregistered",
+    severity=E,
+    message="{where}: string ref {ref} ({field}) was never registered for provider {provider}",
+    what="An indexed string ref (top bit clear, not 0) to an index that no String Record of "
+    "the current provider registered before it.",
+    why="The reader has no text for it: the event's name or category shows as empty or as "
+    "a number, or the reader drops the record. Tables are per provider, so a string "
+    "registered in another provider's section does not count.",
+    bad=Example("an instant event named by string index 7, never registered",
+                lambda: X.preamble(B.event("instant", 5, name=7))),
+    good=Example("the same event after a String Record for index 7",
+                 lambda: X.preamble(B.string(7, "seven"), B.event("instant", 5, name=7))),
+    spec="String Record; Provider Section Metadata: the reader must maintain state separately for each provider",
+)
+
+thread_ref_unregistered = Rule(
+    code="RF002",
+    name="thread-ref-unregistered",
+    severity=E,
+    message="{where}: thread ref {ref} ({field}) was never registered for provider {provider}",
+    what="An indexed thread ref (not 0) to an index that no Thread Record of the current "
+    "provider registered before it.",
+    why="The event cannot be put on a thread or process: readers drop it or invent a "
+    "thread. Real writers have used thread refs without any thread record.",
+    bad=Example("an instant event on thread index 4, never registered",
+                lambda: X.preamble(B.event("instant", 5, thread=4))),
+    good=Example("the same event after a Thread Record for index 4",
+                 lambda: X.preamble(B.thread(4, 10, 14), B.event("instant", 5, thread=4))),
+    spec="Thread Record; Thread References",
+)
+
+string_index_zero = Rule(
+    code="RF003",
+    name="string-index-zero",
+    severity=W,
+    message="a String Record for index 0 must be ignored: index 0 is the empty string",
+    what="A String Record that registers string index 0.",
+    why="Index 0 is reserved for the empty string and readers must ignore the record, so "
+    "whatever the writer meant to register is lost.",
+    bad=Example("a String Record for index 0", lambda: X.preamble(B.string(0, "zero"))),
+    good=Example("a String Record for index 3", lambda: X.preamble(B.string(3, "three"))),
+    spec="String Record: records which attempt to set a value for string index 0x0000 must be ignored",
+)
+
+thread_index_zero = Rule(
+    code="RF004",
+    name="thread-index-zero",
+    severity=W,
+    message="a Thread Record for index 0 must be ignored: thread ref 0 means an inline thread",
+    what="A Thread Record that registers thread index 0.",
+    why="Index 0 is reserved to mean an inline thread; readers must ignore the record.",
+    bad=Example("a Thread Record for index 0", lambda: X.preamble(B.thread(0, 10, 12))),
+    good=Example("a Thread Record for index 2", lambda: X.preamble(B.thread(2, 10, 12))),
+    spec="Thread Record: thread records which attempt to set a value for this value must be ignored",
+)
+
+provider_section_unannounced = Rule(
+    code="RF005",
+    name="provider-section-unannounced",
+    severity=W,
+    message="Provider Section for provider {provider}, which no Provider Info record announced",
+    what="A Provider Section record naming a provider id that no earlier Provider Info record "
+    "introduced.",
+    why="The section's records cannot be attributed to a named provider; some readers "
+    "(fxt) reject the trace outright.",
+    bad=Example("a section for provider 9 with no info record for it",
+                lambda: X.preamble(B.provider_section(9))),
+    good=Example("a section for provider 9 after its info record",
+                 lambda: X.preamble(B.provider_info(9, "nine"), B.provider_section(9))),
+    spec="Provider Info Metadata; Provider Section Metadata",
+)
+
+string_record_empty = Rule(
+    code="RF006",
+    name="string-record-empty",
+    severity=I,
+    message="String Record for index {index} holds the empty string",
+    what="A String Record whose string is empty.",
+    why="It must be tolerated but is pointless: the empty string is string ref 0.",
+    bad=Example("a String Record of \"\"", lambda: X.preamble(B.string(3, ""))),
+    good=Example("a String Record of \"x\"", lambda: X.preamble(B.string(3, "x"))),
+    spec="String Record: string records which contain empty strings must be tolerated",
+)
+
+registration_changes_value = Rule(
+    code="RF007",
+    name="registration-changes-value",
+    severity=I,
+    message="{what} index {index} is registered again with a different value ({old} -> {new})",
+    what="A String or Thread Record that replaces an earlier registration of the same index "
+    "with a different value.",
+    why="Legal (the table is finite and writers recycle entries), but a reader that caches "
+    "the first registration shows later records under the wrong name.",
+    bad=Example("string index 1 re-registered from \"cat\" to \"dog\"", lambda: X.preamble(B.string(1, "dog"))),
+    good=Example("string index 1 registered once", lambda: X.preamble()),
+    spec="String Record: the registration replaces any prior registration for the given string index",
+)
+
+# ---------------------------------------------------------------- time
+tick_rate_zero = Rule(
+    code="TM001",
+    name="tick-rate-zero",
+    severity=E,
+    message="the Initialization Record sets 0 ticks per second: timestamps cannot be converted",
+    what="An Initialization Record whose tick rate is 0.",
+    why="Every timestamp is divided by the tick rate to get seconds; 0 makes every "
+    "timestamp of the provider meaningless.",
+    bad=Example("an Initialization Record of 0 ticks/s", lambda: X.preamble(B.initialization(0))),
+    good=Example("an Initialization Record of 1e9 ticks/s", lambda: X.preamble(B.initialization(10**9))),
+    spec="Initialization Record: number of ticks per second",
+)
+
+complete_ends_before_start = Rule(
+    code="TM002",
+    name="complete-ends-before-start",
+    severity=W,
+    message="complete event ends at {end} ticks, before it starts at {start}",
+    what="A Duration Complete event whose end time is earlier than its timestamp.",
+    why="A negative duration: viewers draw nothing or a huge bar, and statistics go wrong.",
+    bad=Example("a complete event from 100 to 50", lambda: X.preamble(
+        B.event("duration_complete", 100, end_timestamp=50))),
+    good=Example("a complete event from 100 to 150", lambda: X.preamble(
+        B.event("duration_complete", 100, end_timestamp=150))),
+    spec="Duration Complete Event: end time in ticks",
+)
+
+timestamp_overflows_ns = Rule(
+    code="TM003",
+    name="timestamp-overflows-ns",
+    severity=W,
+    message="{field} {ticks} ticks at {rate} ticks/s is past 2^64 nanoseconds",
+    what="A timestamp whose conversion to nanoseconds (ticks * 1e9 / ticks per second) does "
+    "not fit in 64 bits.",
+    why="Readers convert to 64-bit nanoseconds; the value wraps and the event lands at a "
+    "random time.",
+    bad=Example("an event at 2^63 ticks with 1000 ticks/s", lambda: X.preamble(
+        B.initialization(1000), B.event("instant", 1 << 63))),
+    good=Example("an event at 2^40 ticks with 1000 ticks/s", lambda: X.preamble(
+        B.initialization(1000), B.event("instant", 1 << 40))),
+    spec="Timestamps: 64-bit ticks; Initialization Record",
+)
+
+# ---------------------------------------------------------------- pairing
+duration_end_without_begin = Rule(
+    code="PR001",
+    name="duration-end-without-begin",
+    severity=W,
+    message="duration end {cat}/{name} has no open duration begin on its thread",
+    what="A Duration End event on a thread with no open Duration Begin.",
+    why="The begin was lost (a dropped record, a trace started mid-operation) or written "
+    "on another thread; viewers show nothing or a slice from the trace start.",
+    bad=Example("an end with no begin", lambda: X.preamble(_dur("duration_end", 10))),
+    good=Example("a begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 10))),
+    spec="Duration Begin Event: must be matched by a duration end event",
+)
+
+duration_end_mismatch = Rule(
+    code="PR002",
+    name="duration-end-mismatch",
+    severity=W,
+    message="duration end {cat}/{name} closes the begin {bcat}/{bname} at {begin_offset:#x}",
+    what="A Duration End whose category or name differs from the innermost open Duration "
+    "Begin on its thread (and from every begin a few levels down).",
+    why="Readers pair by nesting, not by name, so the slice gets the begin's name and "
+    "the end's arguments: the writer's begin/end calls are out of step.",
+    bad=Example("begin \"name\", end \"cat\"", lambda: X.preamble(
+        _dur("duration_begin", 5), _dur("duration_end", 10, name=1))),
+    good=Example("begin \"name\", end \"name\"", lambda: X.preamble(
+        _dur("duration_begin", 5), _dur("duration_end", 10))),
+    spec="Duration Begin Event: must be matched by a duration end event; may be nested",
+)
+
+duration_never_ended = Rule(
+    code="PR003",
+    name="duration-never-ended",
+    severity=W,
+    message="duration begin {cat}/{name} is never ended: an outer end at {end_offset:#x} closed it",
+    what="A Duration Begin still open when an end for an enclosing begin arrives.",
+    why="The inner end was lost or never written (an early return past the end call); "
+    "viewers stretch the inner slice to its parent's end.",
+    bad=Example("begin A, begin B, end A", lambda: X.preamble(
+        _dur("duration_begin", 5), _dur("duration_begin", 6, name=1), _dur("duration_end", 10))),
+    good=Example("begin A, begin B, end B, end A", lambda: X.preamble(
+        _dur("duration_begin", 5), _dur("duration_begin", 6, name=1), _dur("duration_end", 8, name=1),
+        _dur("duration_end", 10))),
+    spec="Duration Begin Event: must be matched by a duration end event",
+)
+
+unterminated_at_end = Rule(
+    code="PR004",
+    name="unterminated-at-end",
+    severity=W,
+    message="{what} {detail} is still open when the trace ends",
+    what="A duration, async operation or flow begun but not ended by the end of the trace.",
+    why="Usually the trace was stopped (or cut off) while work was in flight, which is "
+    "common and harmless; it is its own rule so that it can be silenced without hiding "
+    "real pairing errors.",
+    bad=Example("a begin with no end", lambda: X.preamble(_dur("duration_begin", 5))),
+    good=Example("a begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
+    spec="Duration Begin Event; Async Begin Event; Flow Begin Event: must be matched",
+)
+
+async_without_begin = Rule(
+    code="PR005",
+    name="async-without-begin",
+    severity=W,
+    message="async {what} {cat}/{name} id {id} has no live async begin",
+    what="An Async Instant or Async End with no earlier Async Begin of the same process, "
+    "category, name and correlation id still live.",
+    why="Readers scope async ids by process, category and name; the event is dropped or "
+    "shown as a separate track.",
+    bad=Example("an async end with no begin", lambda: X.preamble(B.event("async_end", 10, id=3))),
+    good=Example("an async begin and end", lambda: X.preamble(
+        B.event("async_begin", 5, id=3), B.event("async_end", 10, id=3))),
+    spec="Async Begin Event: must be matched by an async end event with the same correlation id",
+)
+
+id_begin_reused = Rule(
+    code="PR006",
+    name="id-begin-reused",
+    severity=W,
+    message="{what} begin for id {id} ({name}) while the begin at {first:#x} is still live",
+    what="A second Async Begin (same process, category, name, id) or Flow Begin (same "
+    "process, flow id) while the first is not yet ended.",
+    why="The first operation is never ended and the ids collide: readers merge the two "
+    "or drop one.",
+    bad=Example("two async begins with id 3", lambda: X.preamble(
+        B.event("async_begin", 5, id=3), B.event("async_begin", 6, id=3), B.event("async_end", 9, id=3))),
+    good=Example("async begins with ids 3 and 4", lambda: X.preamble(
+        B.event("async_begin", 5, id=3), B.event("async_begin", 6, id=4), B.event("async_end", 8, id=4),
+        B.event("async_end", 9, id=3))),
+    spec="Async Begin Event; Flow Begin Event",
+)
+
+flow_without_begin = Rule(
+    code="PR007",
+    name="flow-without-begin",
+    severity=W,
+    message="flow {what} for id {id} has no live flow begin in its process",
+    what="A Flow Step or Flow End with no earlier Flow Begin of the same id in the same "
+    "process still live.",
+    why="The arrow has no tail: viewers drop it.",
+    bad=Example("a flow end with no begin", lambda: X.preamble(
+        _dur("duration_begin", 5), B.event("flow_end", 6, id=8), _dur("duration_end", 9))),
+    good=Example("a flow begin and end", lambda: X.preamble(
+        _dur("duration_begin", 5), B.event("flow_begin", 6, id=8), B.event("flow_end", 7, id=8),
+        _dur("duration_end", 9))),
+    spec="Flow Begin Event: must be matched by a flow end event with the same flow correlation id",
+)
+
+flow_outside_duration = Rule(
+    code="PR008",
+    name="flow-outside-duration",
+    severity=W,
+    message="flow event for id {id} has no enclosing duration on its thread",
+    what="A Flow Begin, Step or End outside any open duration (begin/end or complete) on its "
+    "thread.",
+    why="A flow binds to its enclosing duration; without one, viewers have nothing to "
+    "draw the arrow from or to.",
+    bad=Example("a flow begin/end on a thread with no duration", lambda: X.preamble(
+        B.event("flow_begin", 6, id=8), B.event("flow_end", 7, id=8))),
+    good=Example("the same flow inside a duration", lambda: X.preamble(
+        _dur("duration_begin", 5), B.event("flow_begin", 6, id=8), B.event("flow_end", 7, id=8),
+        _dur("duration_end", 9))),
+    spec="Flow Begin Event: associated with the enclosing duration event for this thread",
+)
+
+counter_argument_not_numeric = Rule(
+    code="PR009",
+    name="counter-argument-not-numeric",
+    severity=W,
+    message="counter argument {i} is a {kind}, not a number",
+    what="A Counter event argument that is not an integer or a double.",
+    why="Counters are plotted as time series of their argument values; a string or "
+    "pointer cannot be plotted and is dropped.",
+    bad=Example("a counter with a string argument", lambda: X.preamble(
+        B.event("counter", 5, id=1, args=[B.arg("string", 1, "high")]))),
+    good=Example("a counter with an int64 argument", lambda: X.preamble(
+        B.event("counter", 5, id=1, args=[B.arg("int64", 1, 42)]))),
+    spec="Counter Event: records each argument as a sample value of a time series",
+)
+
+context_switch_outgoing_running = Rule(
+    code="PR010",
+    name="context-switch-outgoing-running",
+    severity=W,
+    message="legacy context switch leaves its outgoing thread in state \"running\"",
+    what="A legacy context switch record whose outgoing thread state is 1 (running).",
+    why="The outgoing thread has just been switched out; \"running\" is the incoming "
+    "thread's state by definition, so the fields are probably swapped or shifted.",
+    bad=Example("outgoing state running", lambda: X.preamble(B.legacy_context_switch(5, 0, 1, incoming_thread=(10, 12)))),
+    good=Example("outgoing state blocked", lambda: X.preamble(B.legacy_context_switch(5, 0, 3, incoming_thread=(10, 12)))),
+    spec="Legacy Context Switch Record: outgoing thread state (any of the values below except \"running\")",
+)
+
+buffer_full = Rule(
+    code="PR011",
+    name="buffer-full",
+    severity=W,
+    message="provider {provider} reports its buffer full: records were dropped, and later pairing warnings may be caused by it",
+    what="A Provider Event record with event id 0 (buffer full).",
+    why="The provider dropped records. Every missing begin, end or string registration "
+    "after this point may be a consequence rather than a writer bug.",
+    bad=Example("a buffer-full provider event", lambda: X.preamble(B.provider_event(1, 0))),
+    good=Example("no provider event", lambda: X.preamble()),
+    spec="Provider Event Metadata: 0: a buffer filled up, records were likely dropped",
+)
+
+pairing_state_overflow = Rule(
+    code="PR012",
+    name="pairing-state-overflow",
+    severity=W,
+    message="more than {limit} open {what} entries: the oldest are no longer tracked",
+    what="More open durations on one thread, or more live async or flow ids, than fxtlint "
+    "tracks (65,536 per stack, 1,048,576 ids).",
+    why="No sane trace holds that many open operations; it is a writer that never ends "
+    "them. fxtlint bounds its memory and stops tracking the oldest, so pairing verdicts "
+    "about them are incomplete.",
+    bad=Example("65,537 nested begins", lambda: X.preamble(*[_dur("duration_begin", i) for i in range(65537)])),
+    good=Example("one begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
+    spec="(fxtlint's own limit)",
+)
