@@ -88,9 +88,10 @@ class PairingEngine:
         if n < 2:
             return range(n)
         t = np.asarray(ts, dtype=np.uint64)
-        if bool(np.all(t[1:] >= t[:-1])):
+        i = np.asarray(index, dtype=np.int64)
+        if bool(np.all(t[1:] >= t[:-1])) and bool(np.all(i[1:] > i[:-1])):
             return range(n)
-        return np.lexsort((np.asarray(index, dtype=np.int64), t)).tolist()
+        return np.lexsort((i, t)).tolist()
 
     def _overflow(self, what: str, offset: int, index: int, size: int, limit: int) -> None:
         if what not in self.overflowed:

@@ -29,6 +29,7 @@ _INLINE_BIT = 0x8000
 _INLINE_LEN = 0x7FFF
 
 Emit = Callable[[Diagnostic], None]
+_UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
 
 
 def detect_byte_order(buf) -> str | None:
@@ -235,7 +236,7 @@ class _Decoder:
 def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool = False,
                   log: bool = False) -> Record:
     """Decode the record framed at ``[off, off + 8*size_words)`` of ``buf``."""
-    unpack = (struct.Struct(">Q") if big else struct.Struct("<Q")).unpack_from
+    unpack = _UNPACK[big]
     end = off + 8 * size_words
     (h,) = unpack(buf, off)
     rtype = _HEADER_TYPE.get(h)
@@ -313,6 +314,46 @@ def _check_log(dec: _Decoder, lay: Layout, fields: dict, args: list) -> None:
             dec.report(R.log_argument_name_empty, None, i=i)
 
 
+def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True) -> None:
+    """File-level checks made before the walk: length alignment, byte order, magic."""
+    n = len(buf)
+    if n % 8:
+        emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
+    if big:
+        emit(R.big_endian_archive.at(0, 0, span=(0, 8)))
+    if check_magic and not log:
+        if n < 8 or detect_byte_order(buf) is None:
+            first = bytes(buf[:8]).hex(" ")
+            emit(R.magic_missing.at(0, 0, span=(0, min(n, 8)), first=first or "(empty file)"))
+
+
+def size_fields(log: bool) -> dict[int, Field]:
+    """The size field of each record type (large records have a 32-bit one)."""
+    if log:
+        return {}
+    return {t: lay.size_field for t, lay in _T.records.items() if lay.size_field is not _HEADER_SIZE}
+
+
+def frame_error(off: int, idx: int, size: int, n: int, emit: Emit, big: bool) -> bool:
+    """Report a header that cannot be framed (size 0, past the end). True if it cannot."""
+    if size == 0:
+        emit(R.record_size_zero.at(off, idx, span=field_span(off, _HEADER_SIZE, big), record_size=8,
+                                   remaining=n - off))
+        return True
+    if off + 8 * size > n:
+        emit(R.record_past_end_of_file.at(off, idx, span=(off, n), record_size=n - off,
+                                          words=size, bytes=8 * size, remaining=n - off))
+        return True
+    return False
+
+
+def after_record(rec: Record, emit: Emit) -> None:
+    """Checks that depend on a record's place in the file."""
+    if rec.index > 0 and rec.kind == "metadata.trace_info.magic":
+        emit(R.magic_repeated.at(rec.offset, rec.index, span=(rec.offset, rec.offset + 8),
+                                 record_size=8 * rec.size_words))
+
+
 def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = False,
                  check_magic: bool = True) -> Iterator[Record]:
     """Frame and decode every record of ``buf``; diagnostics go to ``emit``.
@@ -324,38 +365,23 @@ def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = 
     if byte_order is None:
         byte_order = detect_byte_order(buf) or "little"
     big = byte_order == "big"
-    unpack = (struct.Struct(">Q") if big else struct.Struct("<Q")).unpack_from
+    unpack = _UNPACK[big]
     size_lo, size_mask = _HEADER_SIZE.lo, _HEADER_SIZE.mask
-    large = {t: lay.size_field for t, lay in _T.records.items() if lay.size_field is not _HEADER_SIZE}
-    if n % 8:
-        emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
-    if big:
-        emit(R.big_endian_archive.at(0, 0, span=(0, 8)))
-    if check_magic and not log:
-        if n < 8 or detect_byte_order(buf) is None:
-            first = bytes(buf[:8]).hex(" ")
-            emit(R.magic_missing.at(0, 0, span=(0, min(n, 8)), first=first or "(empty file)"))
+    large = size_fields(log)
+    start_checks(buf, emit, big, log, check_magic)
     off = 0
     idx = 0
     while n - off >= 8:
         (h,) = unpack(buf, off)
-        t = h & 0xF
-        sf = large.get(t) if not log else None
+        sf = large.get(_HEADER_TYPE.get(h))
         size = (h >> sf.lo) & sf.mask if sf is not None else (h >> size_lo) & size_mask
-        if size == 0:
-            emit(R.record_size_zero.at(off, idx, span=field_span(off, _HEADER_SIZE, big), record_size=8,
-                                       remaining=n - off))
-            return
-        end = off + 8 * size
-        if end > n:
-            emit(R.record_past_end_of_file.at(off, idx, span=(off, n), record_size=n - off,
-                                              words=size, bytes=8 * size, remaining=n - off))
+        if frame_error(off, idx, size, n, emit, big):
             return
         rec = decode_record(buf, off, idx, size, emit, big=big, log=log)
-        if check_magic and not log and idx > 0 and rec.kind == "metadata.trace_info.magic":
-            emit(R.magic_repeated.at(off, idx, span=(off, off + 8), record_size=8 * size))
+        if check_magic and not log:
+            after_record(rec, emit)
         yield rec
-        off = end
+        off += 8 * size
         idx += 1
 
 

@@ -89,6 +89,8 @@ class SemanticState:
         self.batch = Batch()
         self.window = 0
         self.buffer_full: list[int] = []
+        # position-stamped table changes, kept only while the fast path asks for them
+        self.history: "History | None" = None
 
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)
@@ -118,14 +120,19 @@ class SemanticState:
         f = rec.fields
         emit = self.emit
         at = dict(record_size=8 * rec.size_words)
+        hist = self.history
         if k == "metadata.provider_info":
             self.announced.add(f["provider_id"])
             self.current = self.provider(f["provider_id"])
+            if hist is not None:
+                hist.providers.append((rec.index, self.current))
         elif k == "metadata.provider_section":
             pid = f["provider_id"]
             if pid not in self.announced:
                 emit(R.provider_section_unannounced.at(rec.offset, rec.index, provider=pid, **at))
             self.current = self.provider(pid)
+            if hist is not None:
+                hist.providers.append((rec.index, self.current))
         elif k == "metadata.provider_event":
             if f.get("event_id") == BUFFER_FULL:
                 self.buffer_full.append(rec.offset)
@@ -138,6 +145,8 @@ class SemanticState:
                 p.rate, p.max_ticks = 0, U64 - 1  # no conversion is possible: do not guess
             else:
                 p.rate, p.max_ticks = rate, max_ticks(rate)
+            if hist is not None:
+                hist.rates.append((rec.index, p, p.max_ticks, p.rate))
         elif k == "string":
             idx = f["index"]
             if idx == 0:
@@ -153,6 +162,8 @@ class SemanticState:
                                                      old=repr(self.strings.values[old]),
                                                      new=repr(value), **at))
             self.current.strings[idx] = gid
+            if hist is not None:
+                hist.strings.append((rec.index, self.current, idx, gid))
         elif k == "thread":
             idx = f["index"]
             if idx == 0:
@@ -165,6 +176,20 @@ class SemanticState:
                                                      old=f"{old[0]}/{old[1]}", new=f"{koids[0]}/{koids[1]}",
                                                      **at))
             self.current.threads[idx] = koids
+            if hist is not None:
+                hist.threads.append((rec.index, self.current, idx, koids))
+
+
+class History:
+    """Table changes of one batch of records, stamped with their record index."""
+
+    __slots__ = ("providers", "rates", "strings", "threads")
+
+    def __init__(self):
+        self.providers: list = []  # (index, Provider) switches
+        self.rates: list = []  # (index, Provider, max ticks, rate) when a rate is set
+        self.strings: list = []  # (index, Provider, string index, interned id)
+        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid))
 
 
 class RecordChecker:
