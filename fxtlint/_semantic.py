@@ -22,6 +22,10 @@ RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
 BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
 
 
+TABLE_KINDS = frozenset(("metadata.provider_info", "metadata.provider_section", "metadata.provider_event",
+                         "initialization", "string", "thread"))
+
+
 def _roles(layout, role):
     names = [f.name for f in layout.full_fields if f.role == role]
     for it in layout.full_body:
@@ -44,8 +48,8 @@ INLINE_KOIDS = {
 
 def max_ticks(rate: int) -> int:
     """The largest tick count whose nanosecond value fits in 64 bits at ``rate``."""
-    # ticks * 1e9 // rate < 2^64  <=>  ticks < ceil(2^64 * rate / 1e9)
-    return -(-U64 * rate // NS_PER_S) - 1
+    # ticks * 1e9 // rate < 2^64  <=>  ticks < ceil(2^64 * rate / 1e9); ticks are 64-bit
+    return min(-(-U64 * rate // NS_PER_S) - 1, U64 - 1)
 
 
 class Interner:
@@ -233,9 +237,11 @@ class RecordChecker:
         s = self.s
         s.flush_to(rec.index)
         k = rec.kind
-        if k in ("metadata.provider_info", "metadata.provider_section", "metadata.provider_event",
-                 "initialization", "string", "thread"):
-            s.table_record(rec)
+        if k in TABLE_KINDS:
+            # a string or thread record that did not decode registers nothing; the
+            # metadata records act on header fields alone
+            if rec.complete or k.startswith("metadata."):
+                s.table_record(rec)
             return
         if not rec.complete:
             return  # a record that did not decode says nothing reliable about meaning

@@ -21,6 +21,7 @@ for _mod in _FAMILIES:
                 raise RuntimeError(f"duplicate rule code {_value.code}")
             REGISTRY[_value.code] = _value
             globals()[_name] = _value
+del _mod, _name, _value
 
 
 def all_rules() -> list[Rule]:

@@ -1,0 +1,212 @@
+"""The recovering reader: every record type decodes, round-trips, and nothing raises."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import fxtlint
+from fxtlint import build as B
+from fxtlint.rules import all_rules
+
+from conftest import CORPUS_REAL
+
+PRE = [B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.string(1, "cat"), B.string(2, "name"),
+       B.thread(1, 10, 11)]
+
+ALL_ARGS = [
+    B.arg("null", 1),
+    B.arg("int32", 1, -5),
+    B.arg("uint32", 2, 0xFFFFFFFF),
+    B.arg("int64", "i64", -(1 << 62)),
+    B.arg("uint64", "u64", (1 << 64) - 1),
+    B.arg("double", "d", 2.5),
+    B.arg("string", "s", "inline value"),
+    B.arg("string", 1, 2),
+    B.arg("pointer", "p", 0xDEADBEEF),
+    B.arg("koid", "k", 42),
+    B.arg("bool", "b", True),
+    B.arg("blob", "blob", b"\x00\x01\x02"),
+]
+
+# one record of every kind the tables define (the table test proves that is every kind)
+EVERY_KIND = {
+    "metadata.provider_info": B.provider_info(2, "second"),
+    "metadata.provider_section": B.provider_section(1),
+    "metadata.provider_event": B.provider_event(1, 0),
+    "metadata.trace_info.magic": B.magic(),
+    "initialization": B.initialization(10**9),
+    "string": B.string(3, "three"),
+    "thread": B.thread(2, 10, 12),
+    "event.instant": B.event("instant", 1, args=ALL_ARGS),
+    "event.counter": B.event("counter", 2, id=9, args=[B.arg("int64", 1, 3)]),
+    "event.duration_begin": B.event("duration_begin", 3, thread=(10, 11)),
+    "event.duration_end": B.event("duration_end", 4, category="c", name="n"),
+    "event.duration_complete": B.event("duration_complete", 5, end_timestamp=9),
+    "event.async_begin": B.event("async_begin", 6, id=1),
+    "event.async_instant": B.event("async_instant", 7, id=1),
+    "event.async_end": B.event("async_end", 8, id=1),
+    "event.flow_begin": B.event("flow_begin", 6, id=2),
+    "event.flow_step": B.event("flow_step", 7, id=2),
+    "event.flow_end": B.event("flow_end", 8, id=2),
+    "blob": B.blob("blobname", b"payload!!", blob_type=3),
+    "userspace_object": B.userspace_object(0x1000, (10,), "obj", args=[B.arg("int32", 1, 1)]),
+    "kernel_object": B.kernel_object(10, 1, "proc", args=[B.arg("koid", "process", 10)]),
+    "scheduling.legacy_context_switch": B.legacy_context_switch(9, 1, 3, outgoing_thread=(10, 11),
+                                                                incoming_thread=1),
+    "scheduling.context_switch": B.context_switch(10, 3, 2, 11, 12, args=[B.arg("int32", "incoming_weight", 1)]),
+    "scheduling.thread_wakeup": B.thread_wakeup(11, 3, 12, args=[B.arg("int32", "weight", 2)]),
+    "log": B.log(12, "a log message", thread=(10, 11)),
+    "large.blob.with_metadata": B.large_blob(1, "big", b"x" * 100, timestamp=13, args=[B.arg("bool", "b", 1)]),
+    "large.blob.no_metadata": B.large_blob("c", 2, b"y" * 7),
+}
+
+
+def test_every_kind_has_a_case():
+    assert set(EVERY_KIND) == {leaf.name for leaf in fxtlint.tables().record_leaves()}
+
+
+@pytest.mark.parametrize("kind", sorted(EVERY_KIND))
+@pytest.mark.parametrize("byte_order", ["little", "big"])
+def test_every_kind_decodes_and_round_trips(kind, byte_order):
+    data = B.archive(*PRE, EVERY_KIND[kind], byte_order=byte_order)
+    recs, diags = fxtlint.read_records(data)
+    expected = {"EX002"} if byte_order == "big" else set()
+    if kind == "metadata.trace_info.magic":
+        expected.add("MG003")  # a second magic record, after the preamble's
+    assert {d.code for d in diags} == expected
+    assert recs[-1].kind == kind
+    assert fxtlint.encode_records(recs, byte_order) == data
+
+
+def test_argument_values_decode():
+    data = B.archive(*PRE, EVERY_KIND["event.instant"])
+    recs, _ = fxtlint.read_records(data)
+    got = [(a.kind, a.name, a.value) for a in recs[-1].args]
+    assert got == [
+        ("null", 1, None), ("int32", 1, -5), ("uint32", 2, 0xFFFFFFFF), ("int64", "i64", -(1 << 62)),
+        ("uint64", "u64", (1 << 64) - 1), ("double", "d", 2.5), ("string", "s", "inline value"),
+        ("string", 1, 2), ("pointer", "p", 0xDEADBEEF), ("koid", "k", 42), ("bool", "b", True),
+        ("blob", "blob", b"\x00\x01\x02"),
+    ]
+
+
+def test_big_endian_archive_reads_the_same_values():
+    le, _ = fxtlint.read_records(B.archive(*PRE, *EVERY_KIND.values()))
+    be, diags = fxtlint.read_records(B.archive(*PRE, *EVERY_KIND.values(), byte_order="big"))
+    assert [(r.kind, r.fields, r.strings, r.args) for r in le] == [(r.kind, r.fields, r.strings, r.args) for r in be]
+    assert sorted(d.code for d in diags) == ["EX002", "MG003"]
+
+
+def test_large_record_of_4096_words_and_more_is_legal():
+    rec = B.large_blob(1, 2, b"z" * (8 * 5000))
+    data = B.archive(*PRE, rec, B.string(3, "after"))
+    recs, diags = fxtlint.read_records(data)
+    assert diags == []
+    assert recs[-2].size_words > 4096 and recs[-1].strings["value"] == "after"
+
+
+def test_unknown_record_type_is_skipped_by_its_size():
+    data = B.archive(*PRE, B.unknown(11, b"\xff" * 24), B.string(3, "after"))
+    recs, diags = fxtlint.read_records(data)
+    assert [d.code for d in diags] == ["UN001"]
+    assert recs[-2].kind == "unknown" and recs[-1].strings["value"] == "after"
+
+
+def test_unknown_argument_type_is_skipped_by_its_size():
+    ev = B.event("instant", 1, args=[B.raw_arg(13, 1, b"\x01" * 16), B.arg("int32", 2, 9)])
+    recs, diags = fxtlint.read_records(B.archive(*PRE, ev))
+    assert [d.code for d in diags] == ["UN003"]
+    assert recs[-1].args[1].value == 9
+
+
+@pytest.mark.parametrize("cut", [1, 7, 8, 9, 15])
+def test_truncated_tail_keeps_every_record_before_it(cut):
+    data = B.archive(*PRE, B.string(3, "a longer string to cut"))
+    recs, diags = fxtlint.read_records(data[:-cut])
+    assert len(recs) == len(PRE)
+    assert {"FR002", "FR003"} & {d.code for d in diags}
+
+
+def test_size_zero_header_stops_the_walk_with_everything_before_it_read():
+    data = B.archive(*PRE) + B.words(0) + B.archive(B.string(3, "never read"))
+    recs, diags = fxtlint.read_records(data)
+    assert len(recs) == len(PRE)
+    assert [d.code for d in diags] == ["FR001"]
+    assert diags[0].offset == len(B.archive(*PRE))
+
+
+def real_traces():
+    return sorted(CORPUS_REAL.glob("jane-*.fxt")) if CORPUS_REAL.is_dir() else []
+
+
+@pytest.mark.parametrize("path", real_traces(), ids=lambda p: p.name)
+def test_real_traces_round_trip(path):
+    data = path.read_bytes()
+    recs, _ = fxtlint.read_records(data)
+    assert fxtlint.encode_records(recs) == data
+
+
+def test_good_examples_of_every_rule_round_trip():
+    for rule in all_rules():
+        if rule.good.input_format != "trace":
+            continue
+        data = rule.good.build()
+        recs, _ = fxtlint.read_records(data)
+        assert fxtlint.encode_records(recs) == data, rule.code
+
+
+def _check_tiling(data: bytes):
+    """Records lie inside the buffer, in order, and never overlap."""
+    recs, diags = fxtlint.read_records(data)
+    pos = 0
+    for r in recs:
+        assert r.offset == pos and r.end <= len(data)
+        pos = r.end
+    for d in diags:
+        assert 0 <= d.offset <= len(data)
+        if d.span is not None:
+            assert 0 <= d.span[0] <= d.span[1] <= len(data)
+    return recs
+
+
+@given(st.binary(max_size=512))
+def test_never_raises_on_random_bytes(data):
+    _check_tiling(data)
+    fxtlint.lint_bytes(data)
+    fxtlint.lint_bytes(data, engine="reference")
+    fxtlint.lint_bytes(data, input_format="log")
+
+
+_SAMPLE = B.archive(*PRE, *EVERY_KIND.values())
+
+
+@given(st.integers(0, len(_SAMPLE)))
+def test_never_raises_on_truncation(cut):
+    _check_tiling(_SAMPLE[:cut])
+    fxtlint.lint_bytes(_SAMPLE[:cut])
+
+
+@given(st.lists(st.tuples(st.integers(0, len(_SAMPLE) - 1), st.integers(0, 7)), max_size=6))
+def test_never_raises_on_bit_flips(flips):
+    b = bytearray(_SAMPLE)
+    for pos, bit in flips:
+        b[pos] ^= 1 << bit
+    _check_tiling(bytes(b))
+    fxtlint.lint_bytes(bytes(b))
+
+
+def test_reads_only_inside_its_record():
+    """A record whose inline string claims more bytes than the record holds reads nothing past it."""
+    ev = B.archive(B.event("instant", 1, name="abcdefgh"))
+    h = struct.unpack_from("<Q", ev)[0]
+    size = next(f for f in fxtlint.tables().header if f.role == "size")
+    short = struct.pack("<Q", (h & ~size.word_mask) | size.put(2)) + ev[8:16]  # the name stream is cut off
+    data = B.archive(*PRE) + short + B.archive(B.string(3, "next record"))
+    recs, diags = fxtlint.read_records(data)
+    assert "ST001" in {d.code for d in diags}
+    assert recs[-1].strings["value"] == "next record"
+    assert "name" not in recs[-2].strings

@@ -1,0 +1,133 @@
+"""The spec tables cover every type the spec names: the spec's own text is the oracle."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from fxtlint import tables
+from fxtlint._tables import Field
+
+from conftest import SPEC_DIR
+
+T = tables()
+
+# The current revision (Chinese) names every type as "<kind> = N"; v1 (English) as "(<kind> type = N)".
+ZH_KINDS = {
+    "记录类型": "record",
+    "实参类型": "argument",
+    "事件类型": "event",
+    "活动类型": "event",
+    "元数据类型": "metadata",
+    "轨迹信息类型": "trace_info",
+    "调度事件记录类型": "scheduling",
+    "上下文切换记录类型": "scheduling",
+    "大型类型": "large",
+    "Blob 格式": "blob_format",
+}
+EN_KINDS = {
+    "record type": "record",
+    "argument type": "argument",
+    "event type": "event",
+    "metadata type": "metadata",
+    "trace info type": "trace_info",
+    "large type": "large",
+    "blob format": "blob_format",
+}
+
+
+def spec_types() -> dict[str, set[int]]:
+    if not SPEC_DIR.is_dir():
+        pytest.skip(f"spec folder not found at {SPEC_DIR}")
+    found: dict[str, set[int]] = {}
+    zh = (SPEC_DIR / "trace-format.current.zh.txt").read_text("utf-8")
+    for word, kind in ZH_KINDS.items():
+        for m in re.finditer(re.escape(word) + r" = (\d+)", zh):
+            found.setdefault(kind, set()).add(int(m.group(1)))
+    en = (SPEC_DIR / "trace-format.v1.en.md").read_text("utf-8")
+    for word, kind in EN_KINDS.items():
+        for m in re.finditer(r"\b" + re.escape(word) + r" = (\d+)", en):
+            found.setdefault(kind, set()).add(int(m.group(1)))
+    return found
+
+
+def table_types() -> dict[str, set[int]]:
+    rec = T.records
+    by_name = {lay.name: lay for lay in rec.values()}
+    return {
+        "record": set(rec),
+        "argument": set(T.arguments),
+        "event": set(by_name["event"].variants),
+        "metadata": set(by_name["metadata"].variants),
+        "trace_info": set(by_name["metadata"].variants[4].variants),
+        "scheduling": set(by_name["scheduling"].variants),
+        "large": set(by_name["large"].variants),
+        "blob_format": set(by_name["large"].variants[0].variants),
+    }
+
+
+def test_spec_text_names_types_of_every_kind():
+    found = spec_types()
+    assert set(found) == set(table_types()), "the spec scan found no types of some kind"
+
+
+@pytest.mark.parametrize("kind", sorted(set(EN_KINDS.values()) | set(ZH_KINDS.values())))
+def test_tables_cover_every_type_the_spec_names(kind):
+    assert spec_types()[kind] <= table_types()[kind]
+
+
+def test_tables_define_no_type_the_spec_does_not_name():
+    found = spec_types()
+    for kind, values in table_types().items():
+        assert values <= found[kind], kind
+
+
+def test_undefined_record_and_argument_types_are_the_rest():
+    assert set(T.undefined_record_types) | set(T.records) == set(range(16))
+    assert set(T.undefined_argument_types) | set(T.arguments) == set(range(16))
+
+
+def test_enumerations_hold_what_the_spec_lists():
+    if not SPEC_DIR.is_dir():
+        pytest.skip("spec folder not found")
+    zh = (SPEC_DIR / "trace-format.current.zh.txt").read_text("utf-8")
+    blob = {int(v, 16) for v in re.findall(r"TRACE_BLOB_TYPE_\w+\s*=\s*(0x[0-9a-f]+)", zh)}
+    blob |= {int(v, 16) for v in re.findall(r"TRACE_BLOB_TYPE_PERFETTO =\s*(0x[0-9a-f]+)", zh)}
+    assert blob == set(T.enums["blob_type"]) == {1, 2, 3}
+    assert T.enums["thread_state"] == {0: "new", 1: "running", 2: "suspended", 3: "blocked", 4: "dying", 5: "dead"}
+    readme = (SPEC_DIR / "README.md").read_text("utf-8")
+    sev = {int(v, 16) for v in re.findall(r"(?:TRACE|DEBUG|INFO|WARN|ERROR|FATAL) (0x[0-9A-Fa-f]+)", readme)}
+    assert sev == set(T.enums["severity"])
+
+
+def _word_fields(layout):
+    yield "header", [f for f in layout.full_fields]
+    for it in layout.full_body:
+        if it.fields:
+            yield it.name, list(it.fields)
+
+
+@pytest.mark.parametrize("leaf", list(T.record_leaves()) + list(T.arguments.values()) + [T.log_record],
+                         ids=lambda lay: lay.name)
+def test_every_bit_of_every_header_word_is_described_exactly_once(leaf):
+    """A field map with a gap or an overlap is a transcription error."""
+    for word, flds in _word_fields(leaf):
+        bits = [0] * 64
+        for f in flds:
+            for b in range(f.lo, f.hi + 1):
+                bits[b] += 1
+        assert max(bits) == 1, f"{leaf.name} {word}: overlapping fields"
+        assert min(bits) == 1, f"{leaf.name} {word}: bits {[i for i, c in enumerate(bits) if not c]} undescribed"
+
+
+def test_field_get_and_put_round_trip_signed_values():
+    f = Field("v", 32, 63, signed=True)
+    assert f.get(f.put(-5)) == -5
+    assert f.get(f.put(7)) == 7
+
+
+def test_structured_log_limit_is_implied_by_the_size_field():
+    """A 12-bit size caps a record at 32,760 bytes: the 32 KiB limit needs no rule of its own."""
+    size = next(f for f in T.log_record.full_fields if f.role == "size")
+    assert 8 * size.mask <= T.log_max_record_bytes
