@@ -131,3 +131,21 @@ def test_structured_log_limit_is_implied_by_the_size_field():
     """A 12-bit size caps a record at 32,760 bytes: the 32 KiB limit needs no rule of its own."""
     size = next(f for f in T.log_record.full_fields if f.role == "size")
     assert 8 * size.mask <= T.log_max_record_bytes
+
+
+def test_installed_package_ships_the_tables():
+    """A wheel carries spec-tables inside the package; CI tests such an install."""
+    import os
+    from pathlib import Path
+
+    import fxtlint
+    from fxtlint._tables import _tables_dir
+
+    pkg = Path(fxtlint.__file__).resolve().parent
+    repo = Path(__file__).resolve().parent.parent
+    installed = repo not in pkg.parents
+    if os.environ.get("FXTLINT_EXPECT_INSTALLED") == "1":
+        assert installed, f"tests ran against the source tree at {pkg}, not an installed package"
+    if installed:
+        assert _tables_dir().resolve() == pkg / "spec_tables"
+        assert (_tables_dir() / "records.toml").is_file()
