@@ -15,15 +15,15 @@ event costs O(1).
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 
 import numpy as np
 
 from . import rules as R
 
-PAIRING_WINDOW = 1 << 18  # records per batch
+PAIRING_WINDOW = 1 << 16  # records per batch: disorder within it is resolved
 MAX_STACK = 1 << 16
-MAX_LIVE = 1 << 20
+MAX_LIVE = 1 << 16
 MAX_SCAN = 64  # how deep an unmatched end looks for its begin: keeps ends O(1)
 
 # event kinds the engine understands (the event variant's selector value is not
@@ -76,8 +76,9 @@ class PairingEngine:
         self.strings = strings
         self.stacks: dict[int, deque] = {}
         self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen
-        self.asyncs: dict[tuple, tuple] = {}
-        self.flows: dict[tuple, tuple] = {}
+        # insertion-ordered, so that the oldest live id is dropped in O(1) when full
+        self.asyncs: OrderedDict = OrderedDict()
+        self.flows: OrderedDict = OrderedDict()
         self.overflowed: set[str] = set()
 
     def _s(self, gid: int) -> str:
@@ -155,7 +156,7 @@ class PairingEngine:
                                                   id=ids[j], name=s(name[j]), first=prev[0]))
                     elif len(asyncs) >= MAX_LIVE:
                         self._overflow("live async ids", offset[j], index[j], size[j], MAX_LIVE)
-                        del asyncs[next(iter(asyncs))]
+                        asyncs.popitem(last=False)
                     asyncs[key] = (offset[j], index[j], size[j])
                 else:
                     live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
@@ -175,7 +176,7 @@ class PairingEngine:
                                                   id=ids[j], name=s(name[j]), first=prev[0]))
                     elif len(flows) >= MAX_LIVE:
                         self._overflow("live flow ids", offset[j], index[j], size[j], MAX_LIVE)
-                        del flows[next(iter(flows))]
+                        flows.popitem(last=False)
                     flows[key] = (offset[j], index[j], size[j])
                 else:
                     live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)

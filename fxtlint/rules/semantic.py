@@ -330,7 +330,7 @@ pairing_state_overflow = Rule(
     severity=W,
     message="more than {limit} open {what} entries: the oldest are no longer tracked",
     what="More open durations on one thread, or more live async or flow ids, than fxtlint "
-    "tracks (65,536 per stack, 1,048,576 ids).",
+    "tracks (65,536 per thread stack, 65,536 live async ids, 65,536 live flow ids).",
     why="No sane trace holds that many open operations; it is a writer that never ends "
     "them. fxtlint bounds its memory and stops tracking the oldest, so pairing verdicts "
     "about them are incomplete.",
