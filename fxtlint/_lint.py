@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import stat
 from collections import Counter
 
 from ._reader import detect_byte_order, iter_records, looks_like_structured_log
@@ -78,8 +79,9 @@ def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None =
     """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
     path = os.fspath(path)
     with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size == 0:
-            return lint_buffer(b"", input_format=input_format, path=path, sink=sink, engine=engine)
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            # a pipe or device cannot be mapped: read it whole
+            return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine)
         with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as m:
             return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine)

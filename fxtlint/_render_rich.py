@@ -106,6 +106,16 @@ def render_hex(console: Console, diag: Diagnostic, data) -> None:
             console.print(HEX_INDENT + mark)
 
 
+def buffer_full_line(report: FileReport) -> str | None:
+    """The banner for a trace whose provider dropped records (a buffer-full event)."""
+    at = report.summary.get("buffer_full_at") or []
+    if not at:
+        return None
+    where = ", ".join(f"{o:#x}" for o in at[:5]) + (" …" if len(at) > 5 else "")
+    return (f"!! {report.path}: records were dropped (buffer full at {where}); "
+            "pairing and ref warnings after that point may be caused by it")
+
+
 def render_report(
     console: Console,
     report: FileReport,
@@ -119,6 +129,10 @@ def render_report(
     ``data`` is the file's bytes (or an mmap); without it no hex view is drawn.
     Files without diagnostics, and every file under ``quiet``, get the summary only.
     """
+    dropped = buffer_full_line(report)
+    if dropped is not None:
+        # before everything else: later pairing warnings may all be its consequence
+        console.print(Text(dropped, "bold yellow reverse"))
     if not quiet and report.counts:
         console.print(Text(header_line(report), "bold"))
         for diag in report.diagnostics:

@@ -357,3 +357,27 @@ def test_dump_interleaves_marker_lines():
         "00000010  10 11 12 13" + " " * 37 + "  |....|\n"
         + " " * 13 + "^^" + " " * 47 + "^"
     )
+
+
+def test_buffer_full_banner_comes_first_and_names_the_offsets():
+    import io
+
+    from fxtlint import build as B
+    from fxtlint import lint_bytes
+    from fxtlint._render_rich import make_console, render_report
+
+    data = B.archive(B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.provider_event(1, 0))
+    report = lint_bytes(data)
+    out = io.StringIO()
+    render_report(make_console(out), report, data=data)
+    first = out.getvalue().splitlines()[0]
+    assert "records were dropped" in first and f"{len(data) - 8:#x}" in first
+
+
+def test_no_banner_without_buffer_full():
+    from fxtlint._render_rich import buffer_full_line
+
+    from fxtlint import build as B
+    from fxtlint import lint_bytes
+
+    assert buffer_full_line(lint_bytes(B.archive(B.magic()))) is None
