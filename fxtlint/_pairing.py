@@ -99,6 +99,17 @@ class PairingEngine:
             self.overflowed.add(what)
             self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
 
+    def _begin(self, live: OrderedDict, key, what: str, id_, name, offset, index, size) -> None:
+        """An async or flow begin: a live one with the same key is reported and replaced."""
+        prev = live.pop(key, None)
+        if prev is not None:
+            self.emit(R.id_begin_reused.at(offset, index, record_size=size, what=what, id=id_,
+                                           name=self._s(name), first=prev[0]))
+        elif len(live) >= MAX_LIVE:
+            self._overflow(f"live {what} ids", offset, index, size, MAX_LIVE)
+            live.popitem(last=False)
+        live[key] = (offset, index, size)
+
     def feed(self, b: Batch) -> None:
         kind, thread, process, cat, name = b.kind, b.thread, b.process, b.cat, b.name
         ts, ids, offset, index, size = b.ts, b.id, b.offset, b.index, b.size
@@ -150,14 +161,7 @@ class PairingEngine:
             elif k <= ASYNC_END:
                 key = (process[j], cat[j], name[j], ids[j])
                 if k == ASYNC_BEGIN:
-                    prev = asyncs.pop(key, None)
-                    if prev is not None:
-                        emit(R.id_begin_reused.at(offset[j], index[j], record_size=size[j], what="async",
-                                                  id=ids[j], name=s(name[j]), first=prev[0]))
-                    elif len(asyncs) >= MAX_LIVE:
-                        self._overflow("live async ids", offset[j], index[j], size[j], MAX_LIVE)
-                        asyncs.popitem(last=False)
-                    asyncs[key] = (offset[j], index[j], size[j])
+                    self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
                 else:
                     live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
                     if live is None:
@@ -170,14 +174,7 @@ class PairingEngine:
                     emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
                 key = (process[j], ids[j])
                 if k == FLOW_BEGIN:
-                    prev = flows.pop(key, None)
-                    if prev is not None:
-                        emit(R.id_begin_reused.at(offset[j], index[j], record_size=size[j], what="flow",
-                                                  id=ids[j], name=s(name[j]), first=prev[0]))
-                    elif len(flows) >= MAX_LIVE:
-                        self._overflow("live flow ids", offset[j], index[j], size[j], MAX_LIVE)
-                        flows.popitem(last=False)
-                    flows[key] = (offset[j], index[j], size[j])
+                    self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
                 else:
                     live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
                     if live is None:
