@@ -15,7 +15,8 @@ event costs O(1).
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import deque
+from itertools import islice
 
 import numpy as np
 
@@ -76,9 +77,9 @@ class PairingEngine:
         self.strings = strings
         self.stacks: dict[int, deque] = {}
         self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen
-        # insertion-ordered, so that the oldest live id is dropped in O(1) when full
-        self.asyncs: OrderedDict = OrderedDict()
-        self.flows: OrderedDict = OrderedDict()
+        # dicts keep insertion order: when one is full its oldest eighth is dropped
+        self.asyncs: dict[tuple, tuple] = {}
+        self.flows: dict[tuple, tuple] = {}
         self.overflowed: set[str] = set()
 
     def _s(self, gid: int) -> str:
@@ -99,15 +100,19 @@ class PairingEngine:
             self.overflowed.add(what)
             self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
 
-    def _begin(self, live: OrderedDict, key, what: str, id_, name, offset, index, size) -> None:
-        """An async or flow begin: a live one with the same key is reported and replaced."""
+    def _begin(self, live: dict, key, what: str, id_, name, offset, index, size) -> None:
+        """An async or flow begin whose id is live already, or whose table is full."""
         prev = live.pop(key, None)
         if prev is not None:
             self.emit(R.id_begin_reused.at(offset, index, record_size=size, what=what, id=id_,
                                            name=self._s(name), first=prev[0]))
         elif len(live) >= MAX_LIVE:
             self._overflow(f"live {what} ids", offset, index, size, MAX_LIVE)
-            live.popitem(last=False)
+            # rebuilt rather than popped one by one: a dict's deleted front makes
+            # every later "oldest" lookup slower; this is O(1) amortised
+            kept = dict(islice(live.items(), MAX_LIVE // 8, None))
+            live.clear()
+            live.update(kept)
         live[key] = (offset, index, size)
 
     def feed(self, b: Batch) -> None:
@@ -161,7 +166,10 @@ class PairingEngine:
             elif k <= ASYNC_END:
                 key = (process[j], cat[j], name[j], ids[j])
                 if k == ASYNC_BEGIN:
-                    self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
+                    if key in asyncs or len(asyncs) >= MAX_LIVE:
+                        self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
+                    else:
+                        asyncs[key] = (offset[j], index[j], size[j])
                 else:
                     live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
                     if live is None:
@@ -174,7 +182,10 @@ class PairingEngine:
                     emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
                 key = (process[j], ids[j])
                 if k == FLOW_BEGIN:
-                    self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
+                    if key in flows or len(flows) >= MAX_LIVE:
+                        self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
+                    else:
+                        flows[key] = (offset[j], index[j], size[j])
                 else:
                     live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
                     if live is None:
