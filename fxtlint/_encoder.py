@@ -14,7 +14,7 @@ from ._model import Argument, Record
 from ._tables import tables
 
 _T = tables()
-_INLINE_BIT = 0x8000
+_INLINE_BIT = _T.string_inline_bit
 
 
 class EncodeError(ValueError):
@@ -114,7 +114,8 @@ def encode_record(rec: Record, byte_order: str = "little") -> bytes:
         size = 1 + len(body) // 8
         root = _T.records.get(rec.type)
         size_field = root.size_field if root is not None else next(f for f in _T.header if f.role == "size")
-        h = (rec.fields.get("bits", 0) << 16) | (rec.type & 0xF) | size_field.put(size)
+        type_field = next(f for f in _T.header if f.role == "type")
+        h = (rec.fields.get("bits", 0) << (size_field.hi + 1)) | type_field.put(rec.type) | size_field.put(size)
         return word.pack(h) + body
     lay = _LEAVES.get(rec.kind)
     if lay is None:

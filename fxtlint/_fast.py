@@ -35,8 +35,9 @@ from ._tables import tables
 
 _T = tables()
 WINDOW_WORDS = 1 << 21  # 16 MiB of file per window
-_INLINE = 0x8000
-_LEN = 0x7FFF
+_INLINE = _T.string_inline_bit
+_LEN = _INLINE - 1
+_SBITS = _LEN.bit_length()  # bits of a string index
 _ASCII_HIGH = np.uint64(0x8080808080808080)
 _TYPE = next(f for f in _T.header if f.role == "type")
 _SIZE = next(f for f in _T.header if f.role == "size")
@@ -105,6 +106,10 @@ _STRING_ARG = next(t for t in range(_NT) if ARG_STRVAL[t])
 def _f(x, fld):
     """Field ``fld`` of the uint64 array ``x``, as int64."""
     return ((x >> fld.lo) & fld.mask).astype(np.int64)
+
+
+_REL_BITS = 20  # history keys hold a record's index within its batch in the low bits
+assert PAIRING_WINDOW <= 1 << _REL_BITS
 
 
 def _latest(keys_list, qkeys, shift):
@@ -349,17 +354,17 @@ class FastLinter:
         nslots = len(slot_of)
 
         # strings: the interned id of every ref, or -1 when unregistered
-        start_str = np.full((nslots, 1 << 15), -1, np.int64)
+        start_str = np.full((nslots, _INLINE), -1, np.int64)
         start_str[:, 0] = 0
         for p, (strings, _, _, _) in snapshot.items():
             if strings:
                 k = np.fromiter(strings.keys(), np.int64, len(strings))
                 start_str[slot_of[p], k] = np.fromiter(strings.values(), np.int64, len(strings))
-        skeys = [((slot_of[p] << 15 | si) << 20) | (i - index0) for i, p, si, _ in hist.strings]
+        skeys = [((slot_of[p] << _SBITS | si) << _REL_BITS) | (i - index0) for i, p, si, _ in hist.strings]
         svals = np.asarray([g for _, _, _, g in hist.strings], np.int64)
 
         def string_ids(refs, qslot, qrel):
-            j = _latest(skeys, ((qslot << 15 | refs) << 20) | qrel, 20)
+            j = _latest(skeys, ((qslot << _SBITS | refs) << _REL_BITS) | qrel, _REL_BITS)
             return np.where(j >= 0, svals[np.maximum(j, 0)] if len(svals) else -1, start_str[qslot, refs])
 
         cat = _f(h, _CAT)
@@ -429,11 +434,11 @@ class FastLinter:
                 for ti, koids in threads.items():
                     start_t[slot_of[pv], ti] = state.threads(koids)
                     start_p[slot_of[pv], ti] = koids[0]
-            tkeys = [((slot_of[pv] << 8 | ti) << 20) | (i - index0) for i, pv, ti, _ in hist.threads]
+            tkeys = [((slot_of[pv] << _THR.width | ti) << _REL_BITS) | (i - index0) for i, pv, ti, _ in hist.threads]
             tvals = np.asarray([state.threads(k) for _, _, _, k in hist.threads], np.int64)
             tpids = np.asarray([k[0] for _, _, _, k in hist.threads], np.uint64)
-            q = ((slot[ind] << 8 | thr[ind]) << 20) | rel[ind]
-            j = _latest(tkeys, q, 20)
+            q = ((slot[ind] << _THR.width | thr[ind]) << _REL_BITS) | rel[ind]
+            j = _latest(tkeys, q, _REL_BITS)
             jc = np.maximum(j, 0)
             hit = j >= 0
             tkey[ind] = np.where(hit, tvals[jc] if len(tvals) else -1, start_t[slot[ind], thr[ind]])

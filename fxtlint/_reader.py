@@ -25,8 +25,8 @@ _HEADER_TYPE = next(f for f in _T.header if f.role == "type")
 _HEADER_SIZE = next(f for f in _T.header if f.role == "size")
 _ARG_TYPE = next(f for f in _T.argument_header if f.role == "type")
 _ARG_SIZE = next(f for f in _T.argument_header if f.role == "size")
-_INLINE_BIT = 0x8000
-_INLINE_LEN = 0x7FFF
+_INLINE_BIT = _T.string_inline_bit
+_INLINE_LEN = _INLINE_BIT - 1
 
 Emit = Callable[[Diagnostic], None]
 _UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
@@ -244,7 +244,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, "record", log)
     if root is None:
         dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
-        return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": h >> 16},
+        return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": h >> (_HEADER_SIZE.hi + 1)},
                       raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
     lay = root
     while not lay.is_leaf:
@@ -254,7 +254,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
             dec.report(R.unknown_record_subtype, field_span(off, lay.selector, big), record=lay.name,
                        field=lay.selector.name, value=v)
             return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
-                          "bits": h >> 16}, raw=bytes(buf[off + 8 : end]), offset=off, index=idx,
+                          "bits": h >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]), offset=off, index=idx,
                           size_words=size_words)
         lay = child
     dec.what = lay.name

@@ -14,7 +14,7 @@ from ._pairing import KIND_BY_EVENT, PAIRING_WINDOW, Batch, PairingEngine
 from ._tables import tables
 
 _T = tables()
-_INLINE_BIT = 0x8000
+_INLINE_BIT = _T.string_inline_bit
 NS_PER_S = 10**9
 U64 = 1 << 64
 NUMERIC_ARGS = frozenset(("int32", "uint32", "int64", "uint64", "double"))

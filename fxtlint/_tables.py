@@ -123,6 +123,7 @@ class Tables:
     max_record_words: int
     max_arguments: int
     magic_word: int
+    string_inline_bit: int  # a string ref with this bit set is inline; the bits below are its length
     log_max_record_bytes: int
     log_allowed_argument_types: tuple[int, ...]
 
@@ -278,6 +279,7 @@ def tables() -> Tables:
         max_record_words=rec["max_record_words"],
         max_arguments=rec["max_arguments"],
         magic_word=rec["magic_word"],
+        string_inline_bit=1 << rec["string_ref"]["inline_bit"],
         log_max_record_bytes=slog["max_record_bytes"],
         log_allowed_argument_types=tuple(slog["allowed_argument_types"]),
     )

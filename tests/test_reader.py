@@ -210,3 +210,13 @@ def test_reads_only_inside_its_record():
     assert "ST001" in {d.code for d in diags}
     assert recs[-1].strings["value"] == "next record"
     assert "name" not in recs[-2].strings
+
+
+@pytest.mark.parametrize("rtype, bits", [(12, 0x123), (0, 0xF), (15, 0x5)])
+def test_undefined_types_and_subtypes_round_trip(rtype, bits):
+    """Header bits above the size field survive, whatever the record's size field width."""
+    rec = B.unknown(rtype, b"\x07" * 16, bits=bits)
+    data = B.archive(B.magic(), rec)
+    recs, diags = fxtlint.read_records(data)
+    assert recs[-1].kind.endswith("unknown") and {d.code for d in diags} <= {"UN001", "UN002"}
+    assert fxtlint.encode_records(recs) == data
