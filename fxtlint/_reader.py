@@ -324,7 +324,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
     if check_magic and not log:
         if n < 8 or detect_byte_order(buf) is None:
             first = bytes(buf[:8]).hex(" ")
-            emit(R.magic_missing.at(0, 0, span=(0, min(n, 8)), first=first or "(empty file)"))
+            emit(R.magic_missing.at(0, 0, span=(0, min(n, 8)), record_size=min(n, 8), first=first or "(empty file)"))
 
 
 def size_fields(log: bool) -> dict[int, Field]:
