@@ -104,8 +104,10 @@ _STRING_ARG = next(t for t in range(_NT) if ARG_STRVAL[t])
 
 
 def _f(x, fld):
-    """Field ``fld`` of the uint64 array ``x``, as int64."""
-    return ((x >> fld.lo) & fld.mask).astype(np.int64)
+    """Field ``fld`` of the uint64 array ``x``, as int64 (fields are narrower than 63 bits)."""
+    v = x >> np.uint64(fld.lo)
+    v &= np.uint64(fld.mask)
+    return v.view(np.int64)
 
 
 _REL_BITS = 20  # history keys hold a record's index within its batch in the low bits
@@ -472,17 +474,10 @@ class FastLinter:
         # pairing columns, for events whose thread and names resolved
         pm = pairing & (tkey >= 0) & (cat_id >= 0) & (name_id >= 0)
         if pm.any():
-            b = state.batch
-            b.kind.extend(PAIR_KIND[et[pm]].tolist())
-            b.thread.extend(tkey[pm].tolist())
-            b.process.extend(pid[pm].tolist())
-            b.cat.extend(cat_id[pm].tolist())
-            b.name.extend(name_id[pm].tolist())
-            b.ts.extend(ts[pm].tolist())
-            b.id.extend(np.where(EXTRA[et[pm]] > 0, extra[pm], 0).tolist())
-            b.offset.extend((8 * s[pm]).tolist())
-            b.index.extend(idx[pm].tolist())
-            b.size.extend((8 * size[pm]).tolist())
+            state.batch.extend(
+                kind=PAIR_KIND[et[pm]], thread=tkey[pm], process=pid[pm], cat=cat_id[pm], name=name_id[pm],
+                ts=ts[pm], id=np.where(EXTRA[et[pm]] > 0, extra[pm], 0), offset=8 * s[pm], index=idx[pm],
+                size=8 * size[pm])
 
 
 def lint_trace_fast(buf, emit, big: bool):

@@ -83,5 +83,11 @@ def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None =
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
             # a pipe or device cannot be mapped: read it whole
             return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine)
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
             return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine)
+        finally:
+            try:
+                m.close()
+            except BufferError:
+                pass  # a view outlived an internal error; closing must not hide that error

@@ -44,29 +44,42 @@ KIND_BY_EVENT = {
 }
 
 
-class Batch:
-    """Columns of pairing events: one list per attribute, appended in record order."""
+COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "offset", "index", "size")
+_DTYPES = dict(zip(COLUMNS, (np.int64, np.int64, np.uint64, np.int64, np.int64, np.uint64, np.uint64,
+                             np.int64, np.int64, np.int64)))
 
-    __slots__ = ("kind", "thread", "process", "cat", "name", "ts", "id", "offset", "index", "size")
+
+class Batch:
+    """Pairing events of one window: rows added one by one (the per-record path) or as
+    column arrays (the fast path). Row order does not matter: the engine sorts."""
 
     def __init__(self):
-        for s in self.__slots__:
-            setattr(self, s, [])
+        self._rows: list[tuple] = []
+        self._chunks: list[dict] = []
+        self.n = 0
 
     def __len__(self):
-        return len(self.kind)
+        return self.n
 
     def add(self, kind, thread, process, cat, name, ts, id_, offset, index, size):
-        self.kind.append(kind)
-        self.thread.append(thread)
-        self.process.append(process)
-        self.cat.append(cat)
-        self.name.append(name)
-        self.ts.append(ts)
-        self.id.append(id_)
-        self.offset.append(offset)
-        self.index.append(index)
-        self.size.append(size)
+        self._rows.append((kind, thread, process, cat, name, ts, id_, offset, index, size))
+        self.n += 1
+
+    def extend(self, **columns) -> None:
+        """Append column arrays, one per name in ``COLUMNS``."""
+        self._chunks.append({c: np.asarray(columns[c], _DTYPES[c]) for c in COLUMNS})
+        self.n += len(columns["kind"])
+
+    def columns(self) -> dict:
+        """Every column as one array."""
+        chunks = list(self._chunks)
+        if self._rows:
+            cols = list(zip(*self._rows))
+            chunks.append({c: np.array(v, _DTYPES[c]) for c, v in zip(COLUMNS, cols)})
+        if len(chunks) == 1:
+            return chunks[0]
+        return {c: np.concatenate([ch[c] for ch in chunks]) if chunks else np.zeros(0, _DTYPES[c])
+                for c in COLUMNS}
 
 
 class PairingEngine:
@@ -81,19 +94,18 @@ class PairingEngine:
         self.asyncs: dict[tuple, tuple] = {}
         self.flows: dict[tuple, tuple] = {}
         self.overflowed: set[str] = set()
+        self.vectorize = True  # try the array proof of a clean batch before the loop
 
     def _s(self, gid: int) -> str:
         return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
 
-    def _order(self, ts, index):
+    @staticmethod
+    def order(ts, index):
+        """Positions sorted by (timestamp, record index)."""
         n = len(ts)
-        if n < 2:
-            return range(n)
-        t = np.asarray(ts, dtype=np.uint64)
-        i = np.asarray(index, dtype=np.int64)
-        if bool(np.all(t[1:] >= t[:-1])) and bool(np.all(i[1:] > i[:-1])):
-            return range(n)
-        return np.lexsort((i, t)).tolist()
+        if n < 2 or (bool(np.all(ts[1:] >= ts[:-1])) and bool(np.all(index[1:] > index[:-1]))):
+            return np.arange(n)
+        return np.lexsort((index, ts))
 
     def _overflow(self, what: str, offset: int, index: int, size: int, limit: int) -> None:
         if what not in self.overflowed:
@@ -116,14 +128,23 @@ class PairingEngine:
         live[key] = (offset, index, size)
 
     def feed(self, b: Batch) -> None:
-        kind, thread, process, cat, name = b.kind, b.thread, b.process, b.cat, b.name
-        ts, ids, offset, index, size = b.ts, b.id, b.offset, b.index, b.size
+        if not len(b):
+            return
+        cols = b.columns()
+        if self.vectorize:
+            from ._pairing_vec import feed_clean
+
+            if feed_clean(self, cols):
+                return
+        order = self.order(cols["ts"], cols["index"])
+        kind, thread, process, cat, name, ts, ids, offset, index, size = (
+            cols[c][order].tolist() for c in COLUMNS)
         stacks = self.stacks
         asyncs = self.asyncs
         flows = self.flows
         emit = self.emit
         s = self._s
-        for j in self._order(ts, index):
+        for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
             if k == BEGIN:

@@ -28,12 +28,25 @@ def same_report(data: bytes):
     return fast
 
 
-@pytest.fixture(params=[False, True], ids=["default-windows", "tiny-windows"])
+def set_windows(monkeypatch, words, records):
+    monkeypatch.setattr(_fast, "WINDOW_WORDS", words)
+    monkeypatch.setattr(_fast, "PAIRING_WINDOW", records)
+    monkeypatch.setattr(_semantic, "PAIRING_WINDOW", records)
+
+
+@pytest.fixture(params=[None, (16, 5)], ids=["default-windows", "tiny-windows"])
 def windows(request, monkeypatch):
+    """Drawn inputs are small: tiny windows make them cross every boundary."""
     if request.param:
-        monkeypatch.setattr(_fast, "WINDOW_WORDS", 16)
-        monkeypatch.setattr(_fast, "PAIRING_WINDOW", 5)
-        monkeypatch.setattr(_semantic, "PAIRING_WINDOW", 5)
+        set_windows(monkeypatch, *request.param)
+    return request.param
+
+
+@pytest.fixture(params=[None, (512, 257)], ids=["default-windows", "small-windows"])
+def small_windows(request, monkeypatch):
+    """Real traces and rule examples are larger: small windows still split them often."""
+    if request.param:
+        set_windows(monkeypatch, *request.param)
     return request.param
 
 
@@ -101,7 +114,7 @@ def test_fast_equals_reference_on_random_bytes(windows, data):
     same_report(data)
 
 
-def test_fast_equals_reference_on_rule_examples(windows):
+def test_fast_equals_reference_on_rule_examples(small_windows):
     for rule in fxtlint.rules.all_rules():
         for ex in (rule.bad, rule.good):
             if ex.input_format == "trace":
@@ -110,7 +123,7 @@ def test_fast_equals_reference_on_rule_examples(windows):
 
 @pytest.mark.parametrize("path", sorted(CORPUS_REAL.glob("*.fxt")) if CORPUS_REAL.is_dir() else [],
                          ids=lambda p: p.name)
-def test_fast_equals_reference_on_real_traces(windows, path):
+def test_fast_equals_reference_on_real_traces(small_windows, path):
     same_report(path.read_bytes())
 
 
