@@ -319,8 +319,8 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
     n = len(buf)
     if n % 8:
         emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
-    if big:
-        emit(R.big_endian_archive.at(0, 0, span=(0, 8)))
+    if big and detect_byte_order(buf) == "big":
+        emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
     if check_magic and not log:
         if n < 8 or detect_byte_order(buf) is None:
             first = bytes(buf[:8]).hex(" ")

@@ -1,0 +1,50 @@
+# Invariant: the reader never raises on any bytes, and never reads outside the record it
+# is in: the records it returns tile the buffer from offset 0, in order, each inside the
+# buffer, and every diagnostic points inside the file. Each input is also read as every
+# 8-byte-aligned prefix's worth of truncation (whole, and cut at a few points).
+"""atheris harness for fxtlint's recovering reader: python fuzz/fuzz_reader.py [-atheris flags] [corpus dirs]."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+try:
+    import fxtlint
+except ImportError:  # run from a source checkout without an install
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    import fxtlint
+
+
+def _one(data: bytes) -> None:
+    for byte_order in (None, "big"):
+        records, diags = fxtlint.read_records(data, byte_order=byte_order)
+        pos = 0
+        for r in records:
+            assert r.offset == pos, (r.offset, pos)
+            assert 0 < r.end <= len(data)
+            pos = r.end
+        for d in diags:
+            assert 0 <= d.offset <= len(data), d
+            if d.span is not None:
+                assert 0 <= d.span[0] <= d.span[1] <= len(data), d
+    fxtlint.read_records(data, log=True)
+
+
+def check(data: bytes) -> None:
+    _one(data)
+    for cut in {len(data) // 2, len(data) - 1, len(data) - 8}:
+        if 0 <= cut < len(data):
+            _one(data[:cut])
+
+
+def main() -> None:
+    import atheris  # only the fuzzer needs it; tests import check() without it
+
+    atheris.instrument_all()  # coverage feedback from fxtlint's code, already imported
+    atheris.Setup(sys.argv, check)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()
