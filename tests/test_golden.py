@@ -1,0 +1,25 @@
+"""Every golden case still gets its expected report; every rule has a golden case."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fxtlint.rules import all_rules
+from golden import GOLDEN, case_path, report_for, report_path
+
+CASES = sorted(p for p in GOLDEN.glob("*.*") if p.suffix in (".fxt", ".log"))
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.code)
+def test_every_rule_has_a_golden_case_that_trips_it(rule):
+    path = case_path(rule)
+    assert path.is_file(), f"no golden case for {rule.code}: run python tests/golden.py --rewrite"
+    assert rule.code in json.loads(report_path(path).read_text())["counts"]
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.name)
+def test_golden_report_matches(path):
+    expected = json.loads(report_path(path).read_text())
+    assert report_for(path) == expected, "report changed: if deliberate, run python tests/golden.py --rewrite"

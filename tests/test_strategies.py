@@ -1,0 +1,81 @@
+"""The strategies: valid archives are clean and round-trip; mutations trip their rule."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from hypothesis import given, settings
+from hypothesis.errors import InvalidArgument
+
+import fxtlint
+from fxtlint import _mutations
+from fxtlint.rules import REGISTRY
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams, record_lists
+
+
+def header_walk(data: bytes):
+    """An independent oracle: record offsets by the header size alone (struct only)."""
+    offsets, off = [], 0
+    while off + 8 <= len(data):
+        h = struct.unpack_from("<Q", data, off)[0]
+        size = (h >> 4) & (0xFFFFFFFF if h & 0xF == 15 else 0xFFF)
+        offsets.append(off)
+        off += 8 * size
+    assert off == len(data)
+    return offsets
+
+
+@given(archives())
+def test_archives_are_clean_and_round_trip(data):
+    for engine in ("fast", "reference"):
+        report = fxtlint.lint_bytes(data, engine=engine)
+        assert report.counts == {}, [d.message for d in report.diagnostics]
+    records, diags = fxtlint.read_records(data)
+    assert diags == []
+    assert fxtlint.encode_records(records) == data
+    assert [r.offset for r in records] == header_walk(data)
+
+
+@given(archives(byte_order="big"))
+def test_big_endian_archives_are_clean_but_for_the_note(data):
+    assert fxtlint.lint_bytes(data).counts == {"EX002": 1}
+
+
+@given(log_streams())
+def test_log_streams_are_clean(data):
+    report = fxtlint.lint_bytes(data)
+    assert report.format == "log" and report.counts == {}
+
+
+@given(mutated_archives())
+def test_mutations_trip_their_rule(case):
+    data, code = case
+    for engine in ("fast", "reference"):
+        assert code in fxtlint.lint_bytes(data, engine=engine).counts
+
+
+@given(mutated_log_streams())
+def test_log_mutations_trip_their_rule(case):
+    data, code = case
+    assert code in fxtlint.lint_bytes(data, input_format="log").counts
+
+
+def test_every_rule_has_a_mutation_or_a_reason():
+    covered = {c for c, _ in _mutations.MUTATIONS} | {c for c, _ in _mutations.LOG_MUTATIONS}
+    assert covered | set(_mutations.EXEMPT) == set(REGISTRY)
+    assert not covered & set(_mutations.EXEMPT)
+
+
+@pytest.mark.parametrize("bad", [dict(min_size=-1), dict(min_size=3, max_size=2)])
+def test_bad_bounds_are_invalid_arguments(bad):
+    with pytest.raises(InvalidArgument):
+        record_lists(**bad).example()
+
+
+@pytest.mark.slow
+@settings(max_examples=1000)
+@given(mutated_archives())
+def test_mutations_trip_their_rule_many(case):
+    data, code = case
+    assert code in fxtlint.lint_bytes(data).counts
