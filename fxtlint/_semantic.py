@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from . import rules as R
 from ._model import Record
-from ._pairing import KIND_BY_EVENT, PAIRING_WINDOW, Batch, PairingEngine
-from ._tables import tables
+from . import _pairing as P
+from ._pairing import PAIRING_WINDOW, Batch, PairingEngine
+from ._tables import PAIRING_ROLES, TableError, WordItem, WordsItem, tables
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 NS_PER_S = 10**9
 U64 = 1 << 64
-NUMERIC_ARGS = frozenset(("int32", "uint32", "int64", "uint64", "double"))
+NUMERIC_ARGS = frozenset(_T.numeric_argument_kinds())
+LEGACY_SWITCH = "scheduling.legacy_context_switch"  # PR010: its outgoing thread must not stay running
 RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
 BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
 
@@ -29,10 +31,23 @@ TABLE_KINDS = frozenset(("metadata.provider_info", "metadata.provider_section", 
 def _roles(layout, role):
     names = [f.name for f in layout.full_fields if f.role == role]
     for it in layout.full_body:
-        names += [f.name for f in it.fields if f.role == role]
-        if it.kind == "word" and it.role == role:
-            names.append(it.name)
+        if isinstance(it, WordItem):
+            names += [f.name for f in it.fields if f.role == role]
+            if it.role == role:
+                names.append(it.name)
     return tuple(names)
+
+
+# the pairing engine's code for each pairing role of the tables
+PAIRING_CODES = {"begin": P.BEGIN, "end": P.END, "complete": P.COMPLETE, "async_begin": P.ASYNC_BEGIN,
+                 "async_instant": P.ASYNC_INSTANT, "async_end": P.ASYNC_END, "flow_begin": P.FLOW_BEGIN,
+                 "flow_step": P.FLOW_STEP, "flow_end": P.FLOW_END}
+if set(PAIRING_CODES) != set(PAIRING_ROLES):  # pragma: no cover
+    raise TableError(f"pairing roles without an engine code: {set(PAIRING_ROLES) ^ set(PAIRING_CODES)}")
+# per record kind with a pairing role: the engine's code, and the word holding its id
+PAIR_KIND = {leaf.name: PAIRING_CODES[leaf.pairing] for leaf in _T.record_leaves() if leaf.pairing}
+PAIR_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pairing}
+NUMERIC_ARG_KINDS = frozenset(leaf.name for leaf in _T.record_leaves() if leaf.numeric_args)
 
 
 # per record kind: its string-ref, thread-ref and timestamp fields
@@ -42,7 +57,7 @@ TIMESTAMPS = {leaf.name: _roles(leaf, "timestamp") for leaf in _T.record_leaves(
 ARG_STRING_REFS = {a.name: _roles(a, "string_ref") for a in _T.arguments.values()}
 # the koid words an inline thread ref stands for, per (kind, thread field)
 INLINE_KOIDS = {
-    (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if it.kind == "words"
+    (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if isinstance(it, WordsItem)
 }
 
 
@@ -264,19 +279,20 @@ class RecordChecker:
             if ts > p.max_ticks:
                 s.emit(R.timestamp_overflows_ns.at(rec.offset, rec.index, record_size=size, field=name,
                                                    ticks=ts, rate=p.rate))
-        if k == "event.counter":
+        stamps = TIMESTAMPS.get(k, ())
+        if k in NUMERIC_ARG_KINDS:
             for i, a in enumerate(rec.args):
                 if a.kind not in NUMERIC_ARGS:
                     s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
                                                              kind=a.kind))
-        elif k == "event.duration_complete" and f["end_timestamp"] < f["timestamp"]:
+        elif len(stamps) == 2 and f[stamps[1]] < f[stamps[0]]:  # an end before its start
             s.emit(R.complete_ends_before_start.at(rec.offset, rec.index, record_size=size,
-                                                   end=f["end_timestamp"], start=f["timestamp"]))
-        elif k == "scheduling.legacy_context_switch" and f.get("outgoing_state") == RUNNING:
+                                                   end=f[stamps[1]], start=f[stamps[0]]))
+        elif k == LEGACY_SWITCH and f.get("outgoing_state") == RUNNING:
             s.emit(R.context_switch_outgoing_running.at(rec.offset, rec.index, record_size=size))
-        pk = KIND_BY_EVENT.get(k)
+        pk = PAIR_KIND.get(k)
         if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
             return
-        ident = f.get("end_timestamp", f.get("correlation_id", f.get("flow_id", 0)))
+        ident = f.get(PAIR_ID[k], 0)
         s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident,
                     rec.offset, rec.index, size)
