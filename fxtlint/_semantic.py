@@ -159,13 +159,14 @@ class SemanticState:
         elif k == "initialization":
             rate = f.get("ticks_per_second", 0)
             p = self.current
+            old = (p.max_ticks, p.rate)
             if rate == 0:
                 emit(R.tick_rate_zero.at(rec.offset, rec.index, **at))
                 p.rate, p.max_ticks = 0, U64 - 1  # no conversion is possible: do not guess
             else:
                 p.rate, p.max_ticks = rate, max_ticks(rate)
             if hist is not None:
-                hist.rates.append((rec.index, p, p.max_ticks, p.rate))
+                hist.rates.append((rec.index, p, p.max_ticks, p.rate, old))
         elif k == "string":
             idx = f["index"]
             if idx == 0:
@@ -182,7 +183,7 @@ class SemanticState:
                                                      new=repr(value), **at))
             self.current.strings[idx] = gid
             if hist is not None:
-                hist.strings.append((rec.index, self.current, idx, gid))
+                hist.strings.append((rec.index, self.current, idx, gid, old))
         elif k == "thread":
             idx = f["index"]
             if idx == 0:
@@ -196,19 +197,36 @@ class SemanticState:
                                                      **at))
             self.current.threads[idx] = koids
             if hist is not None:
-                hist.threads.append((rec.index, self.current, idx, koids))
+                hist.threads.append((rec.index, self.current, idx, koids, old))
 
 
 class History:
-    """Table changes of one batch of records, stamped with their record index."""
+    """Table changes of one batch of records, stamped with their record index; each
+    change also keeps the value it replaced (None: none), so the tables as they stood
+    before the batch need no copy."""
 
     __slots__ = ("providers", "rates", "strings", "threads")
 
     def __init__(self):
         self.providers: list = []  # (index, Provider) switches
-        self.rates: list = []  # (index, Provider, max ticks, rate) when a rate is set
-        self.strings: list = []  # (index, Provider, string index, interned id)
-        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid))
+        self.rates: list = []  # (index, Provider, max ticks, rate, (old max ticks, old rate))
+        self.strings: list = []  # (index, Provider, string index, interned id, old id)
+        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid), old koids)
+
+
+# -- the one place each semantic diagnostic is built (both engines call these) -----------
+def unregistered_string(offset, index, size, where, ref, field, provider):
+    return R.string_ref_unregistered.at(offset, index, record_size=size, where=where, ref=ref, field=field,
+                                        provider=provider)
+
+
+def unregistered_thread(offset, index, size, where, ref, field, provider):
+    return R.thread_ref_unregistered.at(offset, index, record_size=size, where=where, ref=ref, field=field,
+                                        provider=provider)
+
+
+def timestamp_overflow(offset, index, size, field, ticks, rate):
+    return R.timestamp_overflows_ns.at(offset, index, record_size=size, field=field, ticks=ticks, rate=rate)
 
 
 class RecordChecker:
@@ -227,9 +245,8 @@ class RecordChecker:
             return self.s.strings(v if isinstance(v, str) else bytes(v).decode("utf-8", "replace"))
         gid = self.s.current.strings.get(ref)
         if gid is None:
-            self.s.emit(R.string_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
-                                                     where=where, ref=ref, field=name,
-                                                     provider=self.s.current.id))
+            self.s.emit(unregistered_string(rec.offset, rec.index, 8 * rec.size_words, where, ref, name,
+                                            self.s.current.id))
             return None
         return gid
 
@@ -243,9 +260,8 @@ class RecordChecker:
             return tuple(f.get(n, 0) for n in names)
         koids = self.s.current.threads.get(ref)
         if koids is None:
-            self.s.emit(R.thread_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
-                                                     where=rec.kind, ref=ref, field=name,
-                                                     provider=self.s.current.id))
+            self.s.emit(unregistered_thread(rec.offset, rec.index, 8 * rec.size_words, rec.kind, ref, name,
+                                            self.s.current.id))
         return koids
 
     def check(self, rec: Record) -> None:
@@ -277,8 +293,7 @@ class RecordChecker:
         for name in TIMESTAMPS.get(k, ()):
             ts = f.get(name, 0)
             if ts > p.max_ticks:
-                s.emit(R.timestamp_overflows_ns.at(rec.offset, rec.index, record_size=size, field=name,
-                                                   ticks=ts, rate=p.rate))
+                s.emit(timestamp_overflow(rec.offset, rec.index, size, name, ts, p.rate))
         stamps = TIMESTAMPS.get(k, ())
         if k in NUMERIC_ARG_KINDS:
             for i, a in enumerate(rec.args):
