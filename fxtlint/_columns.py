@@ -213,7 +213,7 @@ class Screen:
 
     def _stream_item(self, g, it, gi, p, e, vals, flag, lay):
         length = vals[it.length]
-        if length.dtype == np.uint64:  # a whole word: may be anything
+        if length.dtype.kind == "u":  # a whole word: may be anything
             far = length > np.uint64(_FAR)
             flag |= far
             length = np.where(far, 0, length).astype(np.int64)

@@ -31,6 +31,7 @@ from collections import Counter
 import numpy as np
 
 from ._columns import INLINE, LEN, Screen, field
+from ._lookups import REL_BITS, Lookups, TableCache
 from ._pairing import PAIRING_WINDOW
 from ._reader import after_record, decode_record, frame_error, size_fields, start_checks
 from ._semantic import (INLINE_KOIDS, PAIR_ID, PAIR_KIND, STRING_REFS, TABLE_KINDS, THREAD_REFS, TIMESTAMPS,
@@ -43,112 +44,12 @@ WINDOW_WORDS = 1 << 21  # 16 MiB of file per window
 _TYPE = next(f for f in _T.header if f.role == "type")
 _SIZE = next(f for f in _T.header if f.role == "size")
 _SBITS = LEN.bit_length()  # bits of a string index
-_REL_BITS = 20  # history keys hold a record's index within its batch in the low bits
-assert PAIRING_WINDOW <= 1 << _REL_BITS
+_TBITS = max(f.width for lay in _T.record_leaves() for f in lay.all_fields() if f.role == "thread_ref")
+assert PAIRING_WINDOW <= 1 << REL_BITS
 _TRACE_ROOTS = dict(_T.records)
 _LOG_ROOTS = {t: _T.log_record for t in range(1 << _TYPE.width)}  # a log record is read whatever its type
 # records whose meaning changes state the batch's lookups depend on: the reference takes them
 REFERENCE_KINDS = frozenset(TABLE_KINDS | {leaf.name for leaf in _T.record_leaves() if leaf.type == 0})
-
-
-def _latest(keys, order, qkeys, shift):
-    """For each query key, the position in ``keys`` of the latest key below it that
-    shares its prefix (key >> shift), or -1. ``order`` sorts ``keys``."""
-    if not len(keys):
-        return np.full(len(qkeys), -1, np.int64)
-    sk = keys[order]
-    j = np.searchsorted(sk, qkeys) - 1
-    jc = np.maximum(j, 0)
-    hit = (j >= 0) & ((sk[jc] >> shift) == (qkeys >> shift))
-    return np.where(hit, order[jc], -1)
-
-
-class _Lookups:
-    """The provider tables as each row of one batch sees them: the tables before the
-    batch (live dicts, plus the old value of each key the batch changed) and the
-    batch's stamped changes, looked up by sorted keys."""
-
-    def __init__(self, state: SemanticState, start, hist: History, index0: int):
-        slot_of: dict = {start: 0}
-        for _, p in hist.providers:
-            slot_of.setdefault(p, len(slot_of))
-        self.by_slot = list(slot_of)
-        self.slot_of = slot_of
-        self.sw_idx = np.asarray([i - index0 for i, _ in hist.providers], np.int64)
-        self.sw_slot = np.asarray([slot_of[p] for _, p in hist.providers], np.int64)
-        self.index0 = index0
-        self.state = state
-        self.hist = hist
-        self._strings = self._threads = self._rates = None
-
-    def slots(self, rel):
-        if not len(self.sw_idx):
-            return np.zeros(len(rel), np.int64)
-        j = np.searchsorted(self.sw_idx, rel) - 1
-        return np.where(j >= 0, self.sw_slot[np.maximum(j, 0)], 0)
-
-    def _changes(self, entries, bits):
-        """(sorted keys order, keys, values, first old value per (slot, key))."""
-        keys = np.asarray([((self.slot_of[p] << bits | k) << _REL_BITS) | (i - self.index0)
-                           for i, p, k, _, _ in entries], np.int64)
-        first_old: dict = {}
-        for _, p, k, _, old in entries:
-            first_old.setdefault((self.slot_of[p], k), old)
-        return np.argsort(keys, kind="stable"), keys, [v for _, _, _, v, _ in entries], first_old
-
-    def _resolve(self, changes, table_of, slot, ref, rel, bits, missing):
-        """Per row: the position in a list of values (``values``), -1 when unregistered."""
-        order, keys, hvals, first_old = changes
-        values: list = list(hvals)
-        j = _latest(keys, order, ((slot << bits | ref) << _REL_BITS) | rel, _REL_BITS)
-        out = j.copy()
-        before = np.nonzero(j < 0)[0]
-        if len(before):
-            uk, inv = np.unique((slot[before] << bits) | ref[before], return_inverse=True)
-            start = np.empty(len(uk), np.int64)
-            for n, key in enumerate(uk.tolist()):
-                sl, r = key >> bits, key & ((1 << bits) - 1)
-                v = first_old[(sl, r)] if (sl, r) in first_old else table_of(self.by_slot[sl]).get(r, missing)
-                if v is missing or v is None:
-                    start[n] = -1
-                else:
-                    start[n] = len(values)
-                    values.append(v)
-            out[before] = start[inv.reshape(-1)]
-        return out, values
-
-    def strings(self, slot, ref, rel):
-        """Interned string ids per row; -1 when the index is unregistered."""
-        if self._strings is None:
-            self._strings = self._changes(self.hist.strings, _SBITS)
-        pos, values = self._resolve(self._strings, lambda p: p.strings, slot, ref, rel, _SBITS, _MISSING)
-        ids = np.asarray(values, np.int64) if values else np.zeros(0, np.int64)
-        return np.where(pos >= 0, ids[np.maximum(pos, 0)] if len(ids) else -1, -1)
-
-    def threads(self, slot, ref, rel, bits):
-        """Per row: a position in the returned list of koid pairs; -1 when unregistered."""
-        if self._threads is None:
-            self._threads = self._changes(self.hist.threads, bits)
-        return self._resolve(self._threads, lambda p: p.threads, slot, ref, rel, bits, _MISSING)
-
-    def limits(self, slot, rel):
-        """Per row: the largest timestamp that converts, and a position in the list of rates."""
-        if self._rates is None:
-            entries = [(i, p, 0, (mt, rt), old) for i, p, mt, rt, old in self.hist.rates]
-            self._rates = self._changes(entries, 0)
-        order, keys, hvals, first_old = self._rates
-        j = _latest(keys, order, (slot << _REL_BITS) | rel, _REL_BITS)
-        values = list(hvals)
-        start = []
-        for sl, p in enumerate(self.by_slot):
-            start.append(len(values))
-            values.append(first_old.get((sl, 0), (p.max_ticks, p.rate)))
-        pos = np.where(j >= 0, j, np.asarray(start, np.int64)[slot])
-        limit = np.asarray([v[0] for v in values], np.uint64)[pos]
-        return limit, pos, [v[1] for v in values]
-
-
-_MISSING = object()
 
 
 class FastLinter:
@@ -164,6 +65,7 @@ class FastLinter:
         self.screen = Screen(self.W, big, log)
         self.state = None if log else SemanticState(emit)
         self.checker = None if log else RecordChecker(self.state)
+        self.tables = None if log else TableCache(self.state)
         self.kinds: Counter = Counter()
 
     # -- framing ----------------------------------------------------------------------
@@ -276,13 +178,14 @@ class FastLinter:
             kinds[rec.kind] += 1
             check(rec)
         state.history = None
-        look = _Lookups(state, start_provider, hist, index0)
+        look = Lookups(state, self.tables, start_provider, hist, index0)
         for g in groups:
             if not g.flag.all():
                 self._semantics(g, look, index0)
+        self.tables.changed(hist)
 
     # -- semantics of clean rows ----------------------------------------------------------
-    def _semantics(self, g, look: _Lookups, index0: int):
+    def _semantics(self, g, look: Lookups, index0: int):
         W, emit, state = self.W, self.emit, self.state
         lay = g.layout
         kind = lay.name
@@ -304,7 +207,7 @@ class FastLinter:
             ids = np.zeros(len(rows), np.int64)
             ind = (refs != 0) & ((refs & INLINE) == 0)
             if ind.any():
-                got = look.strings(slot[rows[ind]], refs[ind], rel[rows[ind]])
+                got = look.lookup("strings", _SBITS, slot[rows[ind]], refs[ind], rel[rows[ind]])
                 ids[ind] = got
                 for q in np.nonzero(got < 0)[0].tolist():
                     r = int(rows[ind][q])
@@ -338,19 +241,18 @@ class FastLinter:
                 keys = np.asarray([state.threads((a, b)) for a, b in pairs.tolist()], np.int64)
                 tkey[inline] = keys[inv.reshape(-1)]
                 pid[inline] = pw
-            ind = ~inline
-            if ind.any():
-                bits = field_width(lay, fname)
-                pos, koids = look.threads(slot[ind], ref[ind], rel[ind], bits)
-                for q in np.nonzero(pos < 0)[0].tolist():
-                    r = int(np.nonzero(ind)[0][q])
+            ind = np.nonzero(~inline)[0]
+            if len(ind):
+                got = look.lookup("threads", _TBITS, slot[ind], ref[ind], rel[ind])
+                for r in ind[got < 0].tolist():
                     emit(unregistered_thread(int(off[r]), int(idx[r]), int(size[r]), kind, int(ref[r]), fname,
                                              provider(r)))
-                if lay.pairing and len(koids):
-                    kk = np.asarray([state.threads(k) for k in koids], np.int64)
-                    kp = np.asarray([k[0] for k in koids], np.uint64)
-                    tkey[ind] = np.where(pos >= 0, kk[np.maximum(pos, 0)], -1)
-                    pid[ind] = np.where(pos >= 0, kp[np.maximum(pos, 0)], 0)
+                if lay.pairing:
+                    tkey[ind] = got
+                    uk, inv = np.unique(got, return_inverse=True)
+                    values = state.threads.values
+                    kp = np.asarray([values[k][0] if k >= 0 else 0 for k in uk.tolist()], np.uint64)
+                    pid[ind] = kp[inv.reshape(-1)]
             if thread_key is None:
                 thread_key = (tkey, pid)
 
@@ -384,10 +286,6 @@ class FastLinter:
                     kind=np.full(int(pm.sum()), PAIR_KIND[kind], np.int64), thread=tkey[pm], process=pid[pm],
                     cat=cat[pm], name=name[pm], ts=g.vals[stamps[0]][sel][pm], id=ident, offset=off[pm],
                     index=idx[pm], size=size[pm])
-
-
-def field_width(lay, name: str) -> int:
-    return lay.field(name).width
 
 
 def lint_fast(buf, emit, big: bool, log: bool = False):
