@@ -78,10 +78,10 @@ _CHECKS: dict = {}
 
 
 def checks(flds) -> _Checks:
-    c = _CHECKS.get(flds)
-    if c is None:
-        c = _CHECKS[flds] = _Checks(flds)
-    return c
+    c = _CHECKS.get(id(flds))  # by identity: the tuples live in the loaded tables
+    if c is None or c[0] is not flds:
+        c = _CHECKS[id(flds)] = (flds, _Checks(flds))
+    return c[1]
 
 
 class Group:
@@ -127,7 +127,7 @@ class Screen:
         out = []
         slow = []
         h_all = self.W[starts]
-        for t in np.unique(types).tolist():
+        for t in np.nonzero(np.bincount(types, minlength=1))[0].tolist():
             rows = np.nonzero(types == t)[0]
             root = roots.get(t)
             if root is None:

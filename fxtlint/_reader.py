@@ -93,10 +93,11 @@ _COMPILED: dict = {}
 
 
 def _compiled(flds) -> _Fields:
-    c = _COMPILED.get(flds)
-    if c is None:
-        c = _COMPILED[flds] = _Fields(flds)
-    return c
+    # keyed by identity: the tuples live in the loaded tables (hashing fields costs more)
+    c = _COMPILED.get(id(flds))
+    if c is None or c[0] is not flds:
+        c = _COMPILED[id(flds)] = (flds, _Fields(flds))
+    return c[1]
 
 
 class _Decoder:
