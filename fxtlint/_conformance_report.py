@@ -53,6 +53,17 @@ def _not_fxt(buf, fmt: str, first) -> str | None:
     return None
 
 
+def not_fxt_reason(buf, input_format: str = "auto") -> str | None:
+    """Why ``buf`` is not a Fuchsia trace (or structured-log stream) at all, or None."""
+    from ._lint import choose_format
+
+    fmt = choose_format(buf, input_format)
+    if fmt != "trace":
+        return None
+    first = next(iter(iter_records(buf, lambda d: None, byte_order="little")), None)
+    return _not_fxt(buf, fmt, first)
+
+
 def _problem(rule_code: str, count: int, diags: list[Diagnostic], buf) -> dict:
     rule = R.get(rule_code)
     shown = []
