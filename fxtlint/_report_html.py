@@ -32,6 +32,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .ok { background: #dafbe1; color: #116329; } .bad { background: #ffebe9; color: #a40e26; }
 .failed { color: #a40e26; font-weight: 600; } .passed { color: #116329; } .not_exercised { color: #6e7781; }
 tr.unused td { color: #6e7781; }
+table.matrix td + td { white-space: nowrap; }
 details { margin: .4em 0; } summary { cursor: pointer; }
 .muted { color: #6e7781; }
 """
