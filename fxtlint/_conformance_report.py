@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from importlib import resources
+from pathlib import Path
 
 from . import rules as R
 from ._coverage import CoverageCollector
@@ -20,7 +22,6 @@ from ._reader import detect_byte_order, iter_records
 from ._render_json import tool_version
 from ._report import FileReport
 from ._rule_scope import exercised
-from ._tables import _tables_dir
 
 SCHEMA_ID = "fxtlint-report/1"
 SPEC_REVISION = "Fuchsia Trace Format, current revision (with the v1 text where they agree)"
@@ -32,7 +33,9 @@ RESULTS = ("failed", "passed", "not_exercised")
 def spec_digest() -> str:
     """A short digest of the spec tables the report was checked against."""
     h = hashlib.sha256()
-    d = _tables_dir()
+    d = Path(str(resources.files("fxtlint") / "spec_tables"))
+    if not d.is_dir():  # a source checkout: the repository's top-level folder
+        d = Path(__file__).resolve().parent.parent / "spec-tables"
     for p in sorted(d.glob("*.toml")):
         h.update(p.name.encode())
         h.update(p.read_bytes())
