@@ -147,3 +147,12 @@ def test_the_validator_nests_by_timestamp_per_thread():
            {"ph": "B", "name": "b", "pid": 1, "tid": 2, "ts": 1}, {"ph": "E", "name": "b", "pid": 1, "tid": 2, "ts": 2}]
     assert validate({"traceEvents": evs}) == []
     assert validate({"traceEvents": evs[:1]}) != []
+
+
+def test_a_big_endian_trace_exports_the_same_events():
+    recs = [B.magic(), B.initialization(1000), B.string(1, "cat"), B.thread(1, 10, 11),
+            B.event("duration_begin", 1, name="a", args=[B.arg("uint64", "u", 2**64 - 1)]),
+            B.event("duration_end", 3, name="a")]
+    little = document(B.archive(*recs))[0]["traceEvents"]
+    big = document(B.archive(*recs, byte_order="big"))[0]["traceEvents"]
+    assert big == little and [e["ts"] for e in big] == [1000, 3000]
