@@ -43,6 +43,7 @@ def _enum_field(kind: str, enum: str) -> str:
 
 _BLOB_TYPE_FIELD = _enum_field("blob", "blob_type")
 _OBJECT_TYPE_FIELD = _enum_field("kernel_object", "kernel_object_type")
+_SEVERITY_FIELD = next(f.name for f in _T.log_record.full_fields if f.enum == "severity")
 _UTF8_KINDS = frozenset(
     leaf.name for leaf in _T.record_leaves()
     for it in leaf.full_body if it.kind == "stream" and it.content == "utf8"
@@ -61,6 +62,7 @@ class CoverageCollector:
         self.args: Counter = Counter()
         self.blob_types: Counter = Counter()
         self.object_types: Counter = Counter()
+        self.severities: Counter = Counter()  # structured-log streams only
         self.string_refs: Counter = Counter()  # inline / indexed / empty
         self.thread_refs: Counter = Counter()  # inline / indexed
         self.incomplete = 0
@@ -100,7 +102,9 @@ class CoverageCollector:
                 self._string_ref(a.fields.get(name, 0))
         if k in _UTF8_KINDS or any(v & INLINE_BIT for v in (f.get(n, 0) for n in STRING_REFS.get(k, ()))):
             self.text_streams += 1
-        if k == "blob":
+        if k == _T.log_record.name:
+            self.severities[f.get(_SEVERITY_FIELD)] += 1
+        elif k == "blob":
             self.blob_types[f.get(_BLOB_TYPE_FIELD)] += 1
         elif k == "kernel_object":
             self.object_types[f.get(_OBJECT_TYPE_FIELD)] += 1
@@ -158,6 +162,8 @@ class CoverageCollector:
 
     # -- the result ---------------------------------------------------------------------
     def coverage(self) -> dict:
+        if self.format == "log":
+            return self._log_coverage()
         used = self.records
 
         def kinds(names):
@@ -202,6 +208,39 @@ class CoverageCollector:
             "thread_refs": {k: self.thread_refs.get(k, 0) for k in ("inline", "indexed")},
             "providers": providers,
             "large_records": self.large,
+            "byte_order": self.byte_order,
+        }
+
+    def _log_coverage(self) -> dict:
+        """A structured-log stream has one record layout; its enumerations are severities."""
+        lr = _T.log_record
+        n = self.records.get(lr.name, 0)
+        allowed = set(_T.log_allowed_argument_types)
+        sev = self.severities
+        severities = [{"value": v, "name": name, "records": sev.get(v, 0), "used": sev.get(v, 0) > 0}
+                      for v, name in sorted(_T.enums["severity"].items())]
+        severities += [{"value": v, "name": f"raw {v:#x}" if v is not None else "raw", "records": c, "used": True}
+                       for v, c in sorted(sev.items(), key=lambda kv: kv[0] or 0) if v not in _T.enums["severity"]]
+        return {
+            "record_types": [{"type": lr.type, "name": lr.name, "title": lr.title, "records": n, "used": n > 0}],
+            "record_kinds": [{"kind": lr.name, "records": n, "used": n > 0}],
+            "event_types": [],
+            "metadata_kinds": [],
+            "argument_types": [
+                {"type": t, "kind": a.name, "count": self.args.get(a.name, 0), "used": self.args.get(a.name, 0) > 0}
+                for t, a in sorted(_T.arguments.items()) if t in allowed or self.args.get(a.name)
+            ] + ([{"type": None, "kind": "unknown", "count": self.args["unknown"], "used": True}]
+                 if self.args.get("unknown") else []),
+            "blob_types": [],
+            "large_blob_formats": [],
+            "object_types": [],
+            "log_severities": severities,
+            "userspace_objects": 0,
+            "undefined_records": 0,
+            "string_refs": {k: self.string_refs.get(k, 0) for k in ("inline", "indexed", "empty")},
+            "thread_refs": {"inline": 0, "indexed": 0},
+            "providers": [],
+            "large_records": 0,
             "byte_order": self.byte_order,
         }
 

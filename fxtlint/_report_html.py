@@ -128,8 +128,9 @@ def _coverage(c: dict) -> str:
     args = [f'<tr class="{"used" if r["used"] else "unused"}"><td>{_e(r["kind"])}</td>{_num(r["count"])}</tr>'
             for r in c["argument_types"]]
     enums = []
-    for title, key in (("blob type", "blob_types"), ("kernel object type", "object_types")):
-        for r in c[key]:
+    for title, key in (("blob type", "blob_types"), ("kernel object type", "object_types"),
+                       ("log severity", "log_severities")):
+        for r in c.get(key, ()):
             enums.append(f'<tr class="{"used" if r["used"] else "unused"}"><td>{title}</td>'
                          f'<td>{_e(r["name"])} ({_e(r["value"])})</td>{_num(r["records"])}</tr>')
     s, t = c["string_refs"], c["thread_refs"]

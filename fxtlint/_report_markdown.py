@@ -53,6 +53,8 @@ def _coverage(c: dict) -> list[str]:
     out = ["### Coverage of the spec", ""]
 
     def used_unused(title, rows, key="kind"):
+        if not rows:
+            return []  # nothing of the kind in this format (a structured-log stream)
         used = [f"{r[key]} ({r.get('records', r.get('count'))})" for r in rows if r["used"]]
         unused = [str(r[key]) for r in rows if not r["used"]]
         return [f"- **{title}**: {len(used)} of {len(rows)} used: {', '.join(used) or 'none'}",
@@ -64,10 +66,13 @@ def _coverage(c: dict) -> list[str]:
     out += used_unused("Argument types", c["argument_types"])
     out += used_unused("Blob types", c["blob_types"], "name")
     out += used_unused("Large blob formats", c["large_blob_formats"])
+    if "log_severities" in c:
+        out += used_unused("Severities", c["log_severities"], "name")
     objs = [f"{r['name']} ({r['records']})" for r in c["object_types"] if r["used"]]
-    out.append(f"- **Kernel object types**: {', '.join(objs) or 'none'} "
-               f"({sum(1 for r in c['object_types'] if not r['used'])} never used); "
-               f"userspace objects: {c['userspace_objects']}")
+    if c["object_types"]:
+            out.append(f"- **Kernel object types**: {', '.join(objs) or 'none'} "
+                   f"({sum(1 for r in c['object_types'] if not r['used'])} never used); "
+                   f"userspace objects: {c['userspace_objects']}")
     s, t = c["string_refs"], c["thread_refs"]
     out.append(f"- **String refs**: {s['indexed']} indexed, {s['inline']} inline, {s['empty']} empty; "
                f"**thread refs**: {t['indexed']} indexed, {t['inline']} inline")

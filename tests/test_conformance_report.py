@@ -225,3 +225,16 @@ def test_real_traces_get_the_verdicts_checked_by_hand(name):
     rep = trace_report(Path(CORPUS_REAL, name).read_bytes(), path=name)
     assert (rep["verdict"]["status"], {p["code"] for p in rep["problems"]}) == expected
     _validate(combined_report([rep]))
+
+
+def test_a_structured_log_stream_is_covered_by_its_own_layout():
+    data = B.log_stream(B.log_record(0x30, 5, args=[B.arg("int64", "n", 1)]), B.log_record(0x25, 6))
+    rep = trace_report(data, input_format="log")
+    cov = rep["coverage"]
+    assert [r["kind"] for r in cov["record_kinds"]] == [_T.log_record.name]
+    assert {r["kind"] for r in cov["argument_types"]} == {
+        _T.arguments[t].name for t in _T.log_allowed_argument_types}
+    assert [(r["name"], r["records"]) for r in cov["log_severities"] if r["used"]] == [("INFO", 1), ("raw 0x25", 1)]
+    assert _result(rep, "SL003") == "failed" and _result(rep, "SL002") == "passed"
+    assert _result(rep, "MG001") == "not_exercised"
+    _validate(combined_report([rep]))
