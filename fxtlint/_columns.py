@@ -150,14 +150,13 @@ class Screen:
                 out.append(Group(lay, rows, None, None))
             return
         sel = field(h, lay.selector)
-        known = np.zeros(len(rows), bool)
-        for v, child in lay.variants.items():
+        values = np.nonzero(np.bincount(sel))[0].tolist()  # selectors are narrow fields
+        if len(values) == 1:
+            self._split(lay.variants.get(values[0]), rows, h, out, slow)
+            return
+        for v in values:
             m = sel == v
-            if m.any():
-                known |= m
-                self._split(child, rows[m], h[m], out, slow)
-        if not known.all():
-            slow.append(rows[~known])
+            self._split(lay.variants.get(v), rows[m], h[m], out, slow)
 
     # -- one group --------------------------------------------------------------------
     def screen(self, g: Group) -> None:

@@ -295,7 +295,9 @@ for _lay in [*_T.record_leaves(), *_T.arguments.values(), _T.log_record]:
     for _it in _lay.full_body:
         if isinstance(_it, WordItem) and _it.fields:
             _compiled(_it.fields)
-_LOG_ALLOWED = ", ".join(_T.arguments[t].name for t in _T.log_allowed_argument_types)
+_LOG_ALLOWED_NAMES = [_T.arguments[t].name for t in _T.log_allowed_argument_types]
+# "int64, uint64, double, string and bool": for SL004's message, from the tables
+_LOG_ALLOWED = " and ".join(filter(None, (", ".join(_LOG_ALLOWED_NAMES[:-1]), _LOG_ALLOWED_NAMES[-1])))
 
 
 def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool = False,

@@ -161,8 +161,8 @@ def test_fast_equals_reference_on_clean_archives(windows, data):
 @shared_fixture
 @given(mutated_archives())
 def test_fast_equals_reference_on_mutated_archives(windows, mutated):
-    data, code = mutated
-    assert code in same_report(data).counts
+    data, _ = mutated  # whether the mutation trips its rule is tests/test_strategies.py's concern
+    same_report(data)
 
 
 @shared_fixture
@@ -174,8 +174,8 @@ def test_fast_equals_reference_on_log_streams(windows, data):
 @shared_fixture
 @given(mutated_log_streams(), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 7)), max_size=2))
 def test_fast_equals_reference_on_damaged_log_streams(windows, mutated, flips):
-    data, code = mutated
-    assert code in same_report(data, "log").counts
+    data, _ = mutated
+    same_report(data, "log")
     damaged = bytearray(data)
     for pos, bit in flips:
         if pos < len(damaged):
