@@ -202,21 +202,10 @@ class FastLinter:
         def provider(r):
             return look.by_slot[int(slot[r])].id
 
-        # string refs: the interned id of each, -1 when unregistered (reported)
-        def string_ids(refs, rows, where, fname):
-            ids = np.zeros(len(rows), np.int64)
-            ind = (refs != 0) & ((refs & INLINE) == 0)
-            if ind.any():
-                got = look.lookup("strings", _SBITS, slot[rows[ind]], refs[ind], rel[rows[ind]])
-                ids[ind] = got
-                for q in np.nonzero(got < 0)[0].tolist():
-                    r = int(rows[ind][q])
-                    emit(unregistered_string(int(off[r]), int(idx[r]), int(size[r]), where, int(refs[ind][q]),
-                                             fname, provider(r)))
-            return ids
-
+        # string refs, of the record and of its arguments, looked up at once: the
+        # interned id of each, -1 when unregistered (reported)
         everyone = np.arange(n)
-        ids = {f: string_ids(g.vals[f][sel], everyone, kind, f) for f in STRING_REFS.get(kind, ())}
+        queries = [(g.vals[f][sel], everyone, kind, f) for f in STRING_REFS.get(kind, ())]
         if g.arg_refs:
             pos_in_sel = np.full(len(g.flag), -1, np.int64)
             pos_in_sel[sel] = everyone
@@ -224,7 +213,25 @@ class FastLinter:
                 q = pos_in_sel[grow]
                 keep = q >= 0
                 if keep.any():
-                    string_ids(refs[keep], q[keep], f"{kind} argument {k}", fname)
+                    queries.append((refs[keep], q[keep], f"{kind} argument {k}", fname))
+        ids = {}
+        if queries:
+            refs = np.concatenate([q[0] for q in queries])
+            rows = np.concatenate([q[1] for q in queries])
+            got = np.zeros(len(refs), np.int64)
+            ind = np.nonzero((refs != 0) & ((refs & INLINE) == 0))[0]
+            if len(ind):
+                got[ind] = look.lookup("strings", _SBITS, slot[rows[ind]], refs[ind], rel[rows[ind]])
+            bounds = np.cumsum([0] + [len(q[0]) for q in queries])
+            for j in np.nonzero(got < 0)[0].tolist():
+                which = int(np.searchsorted(bounds, j, side="right")) - 1
+                _, _, where, fname = queries[which]
+                r = int(rows[j])
+                emit(unregistered_string(int(off[r]), int(idx[r]), int(size[r]), where, int(refs[j]), fname,
+                                         provider(r)))
+            for (_, _, where, fname), lo, hi in zip(queries, bounds[:-1], bounds[1:]):
+                if where == kind:
+                    ids[fname] = got[lo:hi]
 
         # thread refs: (process koid, thread koid) per row, -1 when unregistered (reported)
         thread_key = None
