@@ -16,9 +16,9 @@ process so that its time and peak RSS are its own:
 - fxt-0.3.0: ``fxt.reader.parse_records`` from PyPI, where it can read the file.
 
 It prints MB/s, records/s and peak RSS per target, then per workload the checks:
-fxtlint MB/s >= 100 scaled by the bare walk (the target assumes a bare walk of 160 MB/s
-on the events workload, so fxtlint time / bare-walk time <= 1.6); fxt / fxtlint >= 18
-on the events workload; fxtlint's peak RSS at the larger size <= 1.5x the base.
+fxtlint MB/s >= 100 scaled by this run's bare walk on the events workload (the target
+assumes a machine where that walk does 160 MB/s); fxt / fxtlint >= 18 on the events
+workload; fxtlint's peak RSS at the larger size <= 1.5x the base.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE))
 import make_trace  # noqa: E402
 
 TARGET_MBPS = 100
-TARGET_BARE_MBPS = 160  # the bare walk's speed on the machine the 100 MB/s target assumes
+TARGET_BARE_MBPS = 160  # the bare walk's speed (events workload) on the machine the 100 MB/s target assumes
 TARGET_FXT_RATIO = 18
 TARGET_RSS_RATIO = 1.5
 
@@ -208,17 +208,22 @@ def main(argv=None) -> int:
     ok = True
     checks = []
     print()
+    # the 100 MB/s target assumes a machine where the bare walk does 160 MB/s on the
+    # events workload: scale it by this run's bare walk on that workload
+    ev = results.get("events", {}).get(f"{args.mb:g}")
+    scale = (ev["mib"] / ev["bare-walk"]["seconds"]) / TARGET_BARE_MBPS if ev else 1.0
+    if ev:
+        print(f"bare walk on the events workload: {ev['mib'] / ev['bare-walk']['seconds']:.1f} MiB/s, so the "
+              f"{TARGET_MBPS} MB/s target scales to {TARGET_MBPS * scale:.1f} MiB/s on this machine")
     for workload, by_size in results.items():
         base = by_size[f"{args.mb:g}"]
-        lint, bare = base["fxtlint"], base["bare-walk"]
+        lint = base["fxtlint"]
         if lint["diagnostics"]:
             ok = False
             print(f"{workload}: NOT CLEAN: fxtlint reported {lint['counts']}")
-        mbps = base["mib"] / lint["seconds"]
-        bare_mbps = base["mib"] / bare["seconds"]
-        checks.append((f"{workload}: fxtlint MiB/s (bare walk {bare_mbps:.0f} MiB/s)", mbps, ">=", TARGET_MBPS))
-        checks.append((f"{workload}: fxtlint time / bare-walk time", lint["seconds"] / bare["seconds"], "<=",
-                       TARGET_BARE_MBPS / TARGET_MBPS))
+        for size, rows in by_size.items():
+            checks.append((f"{workload} {size} MB: fxtlint MiB/s (scaled target)", rows["mib"] / rows["fxtlint"]["seconds"],
+                           ">=", round(TARGET_MBPS * scale, 1)))
         if workload == "events" and "seconds" in base.get("fxt-0.3.0", {}):
             checks.append((f"{workload}: fxt-0.3.0 time / fxtlint time", base["fxt-0.3.0"]["seconds"] / lint["seconds"],
                            ">=", TARGET_FXT_RATIO))
