@@ -29,7 +29,7 @@ import numpy as np
 
 from . import rules as R
 from ._pairing import KIND_BY_EVENT, PAIRING_WINDOW
-from ._reader import after_record, decode_record, frame_error, size_fields, start_checks
+from ._reader import after_record, decode_record, field_span, frame_error, size_fields, start_checks
 from ._semantic import NS_PER_S, NUMERIC_ARGS, U64, History, RecordChecker, SemanticState
 from ._tables import tables
 
@@ -137,6 +137,7 @@ class FastLinter:
         self.big = big
         self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
         self.state = SemanticState(emit)
+        self.state.big = big
         self.checker = RecordChecker(self.state)
         self.kinds: Counter = Counter()
 
@@ -145,8 +146,10 @@ class FastLinter:
         buf, emit, W = self.buf, self.emit, self.W
         n = len(buf)
         nw = len(W)
-        start_checks(buf, emit, self.big, False)
+        if start_checks(buf, emit, self.big, False):
+            return 0  # not an FXT file: said once, nothing more to say
         large = size_fields(False)
+        stop = False
         cur = 0
         index = 0
         released = 0
@@ -181,20 +184,20 @@ class FastLinter:
             stop = False
             if len(starts) and cur + starts[-1] + sizes[-1] > nw:
                 last = int(starts[-1])
-                frame_error(8 * (cur + last), index + len(starts) - 1, int(sizes[-1]), n, emit, self.big)
+                frame_error(8 * (cur + last), index + len(starts) - 1, int(sizes[-1]), buf, emit, self.big)
                 starts, sizes, types = starts[:-1], sizes[:-1], types[:-1]
                 stop = True
             gstarts = starts + cur
             self._records(gstarts, sizes, types, index)
             index += len(starts)
             if zero:
-                frame_error(8 * (cur + i), index, 0, n, emit, self.big)
+                frame_error(8 * (cur + i), index, 0, buf, emit, self.big)
                 stop = True
             if stop:
                 break
             cur += i
             released = self._release(released, 8 * cur)
-        self.state.finish()
+        self.state.finish(cut_short=stop)
         return index
 
     def _release(self, done: int, upto: int) -> int:
@@ -307,6 +310,13 @@ class FastLinter:
             st, ln, rw = st[keep], ln[keep], rw[keep]
             if len(st):
                 bad = ln > MAX_STRING
+                # a last byte of 0 (a counted C terminator) is reported by the reference decoder
+                lb = np.maximum(ln - 1, 0)
+                lw0 = W[np.minimum(st + (lb >> 3), last)]
+                sh = (8 * (lb & 7)).astype(np.uint64)
+                if self.big:
+                    sh = np.uint64(56) - sh
+                bad |= (ln > 0) & (((lw0 >> sh) & np.uint64(0xFF)) == 0)
                 rem = ln & 7
                 pr = np.nonzero(rem)[0]
                 if len(pr):
@@ -390,7 +400,7 @@ class FastLinter:
         unreg = []  # (row, ref, field, arg index or -1)
         for which, (ref, out) in enumerate(((cat, cat_id), (name, name_id))):
             for r in np.nonzero(out < 0)[0].tolist():
-                unreg.append((r, int(ref[r]), (_CAT, _NAME)[which].name, -1))
+                unreg.append((r, int(ref[r]), (_CAT, _NAME)[which], -1, int(s[r])))
         for k in range(int(argc.max(initial=0))):
             r = np.nonzero(argc > k)[0]
             if not len(r):
@@ -399,19 +409,20 @@ class FastLinter:
             at = _f(A, _AT)
             an = _f(A, _AN)
             vref = _f(A, _VALREF)
-            for ref, fname, m in ((an, _AN.name, np.ones(len(r), bool)), (vref, _VALREF.name, at == _STRING_ARG)):
+            for ref, fname, m in ((an, _AN, np.ones(len(r), bool)), (vref, _VALREF, at == _STRING_ARG)):
                 ind = m & (ref != 0) & ((ref & _INLINE) == 0)
                 if ind.any():
                     ids = string_ids(ref[ind], slot[r[ind]], rel[r[ind]])
                     for q in np.nonzero(ids < 0)[0].tolist():
                         rr = int(r[ind][q])
-                        unreg.append((rr, int(ref[ind][q]), fname, k))
+                        unreg.append((rr, int(ref[ind][q]), fname, k, int(p[rr])))
             p[r] = p[r] + _f(A, _AS)
-        for r, ref, fname, k in unreg:
+        for r, ref, fld, k, word in unreg:
             kind = KIND_NAME[int(et[r])]
             where = kind if k < 0 else f"{kind} argument {k}"
             emit(R.string_ref_unregistered.at(8 * int(s[r]), int(idx[r]), record_size=8 * int(size[r]),
-                                              where=where, ref=ref, field=fname,
+                                              span=field_span(8 * word, fld, self.big),
+                                              where=where, ref=ref, field=fld.name,
                                               provider=by_slot[int(slot[r])].id))
         for r, which, w0, ln in inline_text:
             text = bytes(self.buf[8 * w0 : 8 * w0 + ln]).decode("ascii")
@@ -447,6 +458,7 @@ class FastLinter:
             pid[ind] = np.where(hit, tpids[jc] if len(tpids) else 0, start_p[slot[ind], thr[ind]])
             for r in np.nonzero(ind & (tkey < 0))[0].tolist():
                 emit(R.thread_ref_unregistered.at(8 * int(s[r]), int(idx[r]), record_size=8 * int(size[r]),
+                                                  span=field_span(8 * int(s[r]), _THR, self.big),
                                                   where=KIND_NAME[int(et[r])], ref=int(thr[r]),
                                                   field=_THR.name, provider=by_slot[int(slot[r])].id))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import rules as R
 from ._model import Record
+from ._reader import field_span
 from ._pairing import KIND_BY_EVENT, PAIRING_WINDOW, Batch, PairingEngine
 from ._tables import tables
 
@@ -40,6 +41,9 @@ STRING_REFS = {leaf.name: _roles(leaf, "string_ref") for leaf in _T.record_leave
 THREAD_REFS = {leaf.name: _roles(leaf, "thread_ref") for leaf in _T.record_leaves()}
 TIMESTAMPS = {leaf.name: _roles(leaf, "timestamp") for leaf in _T.record_leaves()}
 ARG_STRING_REFS = {a.name: _roles(a, "string_ref") for a in _T.arguments.values()}
+# header fields by name, to mark an unregistered ref in the hex view
+HEADER_FIELDS = {leaf.name: {f.name: f for f in leaf.full_fields} for leaf in _T.record_leaves()}
+ARG_HEADER_FIELDS = {a.name: {f.name: f for f in a.full_fields} for a in _T.arguments.values()}
 # the koid words an inline thread ref stands for, per (kind, thread field)
 INLINE_KOIDS = {
     (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if it.kind == "words"
@@ -95,6 +99,7 @@ class SemanticState:
         self.buffer_full: list[int] = []
         # position-stamped table changes, kept only while the fast path asks for them
         self.history: "History | None" = None
+        self.big = False  # the byte order, for the byte ranges of fields
 
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)
@@ -114,9 +119,10 @@ class SemanticState:
             self.pairing.feed(self.batch)
             self.batch = Batch()
 
-    def finish(self) -> None:
+    def finish(self, cut_short: bool = False) -> None:
+        """``cut_short``: framing stopped before the end of the file."""
         self.flush()
-        self.pairing.finish()
+        self.pairing.finish(cut_short)
 
     # -- table records (both paths decode these per record) ----------------------------
     def table_record(self, rec: Record) -> None:
@@ -202,7 +208,11 @@ class RecordChecker:
     def __init__(self, state: SemanticState):
         self.s = state
 
-    def string_gid(self, rec: Record, strings: dict, fields: dict, name: str, where: str):
+    def span(self, base: int, fields: dict, name: str):
+        f = fields.get(name)
+        return field_span(base, f, self.s.big) if f is not None and base >= 0 else None
+
+    def string_gid(self, rec: Record, strings: dict, fields: dict, name: str, where: str, span=None):
         """The interned id of a string ref, reporting an unregistered index."""
         ref = fields.get(name, 0)
         if ref == 0:
@@ -213,7 +223,7 @@ class RecordChecker:
         gid = self.s.current.strings.get(ref)
         if gid is None:
             self.s.emit(R.string_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
-                                                     where=where, ref=ref, field=name,
+                                                     span=span, where=where, ref=ref, field=name,
                                                      provider=self.s.current.id))
             return None
         return gid
@@ -229,6 +239,7 @@ class RecordChecker:
         koids = self.s.current.threads.get(ref)
         if koids is None:
             self.s.emit(R.thread_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
+                                                     span=self.span(rec.offset, HEADER_FIELDS.get(rec.kind, {}), name),
                                                      where=rec.kind, ref=ref, field=name,
                                                      provider=self.s.current.id))
         return koids
@@ -249,10 +260,12 @@ class RecordChecker:
         size = 8 * rec.size_words
         gids = {}
         for name in STRING_REFS.get(k, ()):
-            gids[name] = self.string_gid(rec, rec.strings, f, name, k)
+            gids[name] = self.string_gid(rec, rec.strings, f, name, k,
+                                         self.span(rec.offset, HEADER_FIELDS.get(k, {}), name))
         for i, a in enumerate(rec.args):
             for name in ARG_STRING_REFS.get(a.kind, ()):
-                self.string_gid(rec, a.strings, a.fields, name, f"{k} argument {i}")
+                self.string_gid(rec, a.strings, a.fields, name, f"{k} argument {i}",
+                                self.span(a.offset, ARG_HEADER_FIELDS.get(a.kind, {}), name))
         koids = None
         for name in THREAD_REFS.get(k, ()):
             kk = self.thread_koids(rec, name)
