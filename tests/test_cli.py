@@ -21,7 +21,7 @@ from fxtlint.cli import _common, check
 from fxtlint._diagnostics import Example, Rule, Severity
 from fxtlint._report import FileReport
 
-CORPUS = Path("/work/shared/corpus-real")
+from conftest import CORPUS_REAL as CORPUS
 
 ERR1 = Rule(
     code="ERR1", name="fake-error", severity=Severity.ERROR, message="ERR at {where}",
