@@ -73,11 +73,20 @@ class Rule:
             severity=self.severity,
             offset=offset,
             record_index=record_index,
-            message=self.message.format(**shown),
+            message=self.message.format_map(_Params(shown)),
             span=span,
             record_size=record_size,
             details=details_of(params),
         )
+
+
+class _Params(dict):
+    """Message parameters; an optional clause (``*_text``) left out reads as nothing."""
+
+    def __missing__(self, key):
+        if key.endswith("_text"):
+            return ""
+        raise KeyError(key)
 
 
 def _plain(value: object) -> object:
@@ -93,11 +102,12 @@ def details_of(params: dict) -> dict:
 
     The same names everywhere: ``found`` for the value seen (``value`` in templates),
     ``bits`` for a field's [lo, hi] bit range; the rest keep their parameter names
-    (``field``, ``expected``, ``declared``...).
+    (``field``, ``expected``, ``declared``...). Parameters named ``*_text`` are pieces
+    of the sentence, not data, and stay out.
     """
     out = {}
     for k, v in params.items():
-        if k in ("lo", "hi"):
+        if k in ("lo", "hi") or k.endswith("_text"):
             continue
         out["found" if k == "value" else k] = _plain(v)
     if "lo" in params and "hi" in params:

@@ -96,7 +96,7 @@ class _Decoder:
                                 lo=f.lo, hi=f.hi, value=out[f.name])
         for f in flds:
             if f.const is not None and out[f.name] != f.const and f.role != "type":
-                self.report(R.magic_wrong_value, field_span(base, f, self.big), value=out[f.name],
+                self.report(R.magic_wrong_value, field_span(base, f, self.big), field=f.name, value=out[f.name],
                             expected=f.const)
             elif f.enum is not None and f.enum != "severity" and out[f.name] not in _T.enums[f.enum]:
                 self.report(R.undefined_enum_value, field_span(base, f, self.big), where=where,
@@ -122,7 +122,7 @@ class _Decoder:
                         f"{suggested}, not {length}?")
                 params = {"length": length, "suggested_length": suggested}
             self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where,
-                        hint=hint, **params)
+                        hint_text=hint, **params)
         if content == "utf8":
             # 32,000 bytes is the trace format's limit; the log format has none of its own
             if length > _T.max_string_length and not self.log:
@@ -319,7 +319,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
         elif dec.short_args:
             # not an extension: the payload of an argument whose size is too small
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
-                       reason=f": probably the rest of argument {dec.short_args[0]}, whose declared "
+                       reason_text=f": probably the rest of argument {dec.short_args[0]}, whose declared "
                        "size is too small (see ST005), not an extension")
         else:
             kind = None if log else header_kind(extra[0], buf, pos, big)
@@ -328,7 +328,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
                            kind=kind)
             else:
                 dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
-                           reason=" (an extension the spec allows)")
+                           reason_text=" (an extension the spec allows)")
     return Record(rtype, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0)
 
@@ -428,7 +428,8 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
         looks = _not_fxt(buf, head)
         if looks is not None:
             emit(R.not_fxt_file.at(0, 0, span=(0, 8), record_size=min(n, 64), first=head[:8].hex(" "),
-                                   looks=f"; it looks like {looks}" if looks else ""))
+                                   looks_like=looks or None,
+                                   looks_text=f"; it looks like {looks}" if looks else ""))
             return True
     if n % 8:
         emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
@@ -436,12 +437,13 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
         emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
     if check_magic and not log:
         if n < 8:
-            emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n,
-                                    found=f"the file is only {n} bytes long" if n else "the file is empty"))
+            emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n,
+                                    found_text=f"the file is only {n} bytes long" if n else "the file is empty"))
         elif detect_byte_order(buf) is None and not _is_magic(buf):
             (h,) = struct.unpack_from("<Q", buf, 0)
-            emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8,
-                                    found=f"the file starts with a {header_kind(h, buf, 0, False)} record "
+            kind = header_kind(h, buf, 0, False)
+            emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind,
+                                    found_text=f"the file starts with a {kind} record "
                                     f"(first bytes: {bytes(buf[:8]).hex(' ')})"))
     return False
 
@@ -453,17 +455,19 @@ def size_fields(log: bool) -> dict[int, Field]:
     return {t: lay.size_field for t, lay in _T.records.items() if lay.size_field is not _HEADER_SIZE}
 
 
-def other_order(buf, off: int, big: bool) -> str:
-    """", read big-endian it is a valid string header..." when the header at ``off``
-    frames cleanly in the other byte order (a writer that mixed byte orders), else ""."""
-    if off + 8 > len(buf):
-        return ""
-    (h,) = _UNPACK[not big](buf, off)
-    kind = header_kind(h, buf, off, not big)
+def other_order(buf, off: int, big: bool) -> dict:
+    """Message params: when the header at ``off`` frames cleanly in the other byte order
+    (a writer that mixed byte orders), the kind it would be and a clause saying so."""
+    kind = None
+    if off + 8 <= len(buf):
+        (h,) = _UNPACK[not big](buf, off)
+        kind = header_kind(h, buf, off, not big)
     if kind is None:
-        return ""
-    return (f"; read {'little' if big else 'big'}-endian it is a valid {kind} header: the file "
-            f"mixes byte orders (the magic record says {'big' if big else 'little'}-endian)")
+        return {"swapped_text": ""}
+    other, this = ("little", "big") if big else ("big", "little")
+    return {"other_byte_order_kind": kind,
+            "swapped_text": f"; read {other}-endian it is a valid {kind} header: the file mixes byte "
+                            f"orders (the magic record says {this}-endian)"}
 
 
 def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bool:
@@ -471,14 +475,12 @@ def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bo
     n = len(buf)
     if size == 0:
         emit(R.record_size_zero.at(off, idx, span=field_span(off, _HEADER_SIZE, big), record_size=8,
-                                   remaining=n - off))
+                                   remaining=n - off, **other_order(buf, off, big)))
         return True
     if off + 8 * size > n:
-        swapped = other_order(buf, off, big)
-        cause = "the file ends inside this record, or its size is wrong"
         emit(R.record_past_end_of_file.at(off, idx, span=(off, n), record_size=n - off,
                                           words=size, bytes=8 * size, remaining=n - off,
-                                          cause=cause + swapped))
+                                          **other_order(buf, off, big)))
         return True
     return False
 

@@ -37,7 +37,7 @@ record_size_zero = Rule(
     code="FR001",
     name="record-size-zero",
     severity=E,
-    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed",
+    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped_text}",
     what="A record header whose size field is 0.",
     why="Every record includes its header word, so the smallest size is 1. A reader "
     "cannot skip a record of size 0: the walk stops here and everything after it is lost "
@@ -51,7 +51,7 @@ record_past_end_of_file = Rule(
     code="FR002",
     name="record-past-end-of-file",
     severity=E,
-    message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: {cause}",
+    message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped_text}",
     what="A record whose declared size reaches past the end of the file.",
     why="The file was cut off while the record was written (a crash, a full disk, a "
     "partial copy), or the size field is wrong. Everything before it is still readable. "
@@ -146,7 +146,7 @@ padding_not_zero = Rule(
     code="ST002",
     name="padding-not-zero",
     severity=E,
-    message="{where}: the padding after the {part} is not zero{hint}",
+    message="{where}: the padding after the {part} is not zero{hint_text}",
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
@@ -250,7 +250,7 @@ magic_missing = Rule(
     code="MG001",
     name="magic-missing",
     severity=E,
-    message="the magic record is missing: {found}",
+    message="the magic record is missing: {found_text}",
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
     "(or its big-endian reverse), but whose records frame as trace records (a file "
     "that does not is MG005, not an FXT file).",
@@ -309,7 +309,7 @@ not_fxt_file = Rule(
     code="MG005",
     name="not-fxt-file",
     severity=E,
-    message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks} (first bytes: {first})",
+    message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks_text} (first bytes: {first})",
     what="A file that is not a Fuchsia trace at all: it does not start with the magic "
     "record and its first header does not frame as a trace record of a defined type.",
     why="Linting it as a trace would only produce a cascade of framing and layout "
@@ -381,7 +381,7 @@ trailing_words = Rule(
     code="EX001",
     name="trailing-words",
     severity=I,
-    message="{record} has {n_words} after its defined content{reason}",
+    message="{record} has {n_words} after its defined content{reason_text}",
     what="A record whose size leaves words after everything its layout defines.",
     why="Appending words is a documented way to extend a record, and real writers do it "
     "(a \"scope\" word on instant events, two words on the initialization record); "
