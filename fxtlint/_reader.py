@@ -219,7 +219,7 @@ class _Decoder:
             i += 1
         return pos
 
-    def arg_label(self, h, pos, aend, i, kind):
+    def arg_label(self, h, pos, aend, i, kind=None):
         """'argument 2 "count" (double)': its inline name when the bytes hold one."""
         ref = _ARG_NAME.get(h)
         label = f"argument {i}"
@@ -231,8 +231,8 @@ class _Decoder:
                 except UnicodeDecodeError:
                     pass
         elif ref:
-            return f"{label} ({kind}, name ref {ref})"
-        return f"{label} ({kind})"
+            return f"{label} ({kind}, name ref {ref})" if kind else f"{label} (name ref {ref})"
+        return f"{label} ({kind})" if kind else label
 
     def argument(self, h, atype, asize, pos, aend, i):
         lay = _T.arguments.get(atype)
@@ -240,12 +240,13 @@ class _Decoder:
             # the log format defines five types: any other, defined elsewhere or not, is this error
             kind = lay.name if lay is not None else "undefined"
             self.report(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
-                        value=atype, kind=kind)
+                        value=atype, kind=kind, arg=self.arg_label(h, pos, aend, i))
             if lay is None:
                 return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
                                 raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         if lay is None:
-            self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype)
+            self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
+                        arg=self.arg_label(h, pos, aend, i))
             return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
                             raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         where = f"{self.what} {self.arg_label(h, pos, aend, i, lay.name)}"
@@ -357,10 +358,11 @@ def _check_log(dec: _Decoder, lay: Layout, fields: dict, args: list) -> None:
                 continue
             ref = a.fields.get(part, 0)
             if ref and not ref & _INLINE_BIT:
-                dec.report(R.log_string_ref_reserved, None, i=i, part=part, value=ref)
+                dec.report(R.log_string_ref_reserved, field_span(a.offset, f, dec.big), i=i, part=part,
+                           value=ref, arg=argument_label(a, i))
         name_ref = a.fields.get("name", 0)
         if name_ref == 0 or name_ref == _INLINE_BIT:
-            dec.report(R.log_argument_name_empty, None, i=i)
+            dec.report(R.log_argument_name_empty, field_span(a.offset, _ARG_NAME, dec.big), i=i)
 
 
 def header_kind(h: int, buf, off: int, big: bool) -> str | None:
@@ -417,6 +419,15 @@ def _is_magic(buf) -> bool:
     """A malformed magic record (wrong value, wrong size) is its own rules' business."""
     (h,) = struct.unpack_from("<Q", buf, 0)
     return header_kind(h, buf, 0, False) == "metadata.trace_info.magic"
+
+
+def argument_label(a: Argument, i: int) -> str:
+    """'argument 2 "count"' (or '(name ref 5)') for a decoded argument."""
+    name = a.strings.get("name")
+    if isinstance(name, str) and name:
+        return f'argument {i} "{name}"'
+    ref = a.fields.get("name", 0)
+    return f"argument {i} (name ref {ref})" if ref and not ref & _INLINE_BIT else f"argument {i}"
 
 
 def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import rules as R
 from ._model import Record
-from ._reader import field_span
+from ._reader import argument_label, field_span
 from ._pairing import KIND_BY_EVENT, PAIRING_WINDOW, Batch, PairingEngine
 from ._tables import tables
 
@@ -281,6 +281,7 @@ class RecordChecker:
             for i, a in enumerate(rec.args):
                 if a.kind not in NUMERIC_ARGS:
                     s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
+                                                             arg=argument_label(a, i),
                                                              kind=a.kind))
         elif k == "event.duration_complete" and f["end_timestamp"] < f["timestamp"]:
             s.emit(R.complete_ends_before_start.at(rec.offset, rec.index, record_size=size,

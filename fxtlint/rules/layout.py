@@ -353,7 +353,7 @@ unknown_argument_type = Rule(
     code="UN003",
     name="unknown-argument-type",
     severity=W,
-    message="argument {i} has type {value}, which is not defined; it was skipped by its size",
+    message="{arg} has type {value}, which is not defined; it was skipped by its size",
     what="An argument whose type (bits [0..3]) is not one of 0 to 10.",
     why="Arguments are size-prefixed precisely so that readers can skip unknown types; "
     "the argument's value is lost to them.",

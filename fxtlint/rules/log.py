@@ -63,7 +63,7 @@ log_argument_type_not_allowed = Rule(
     code="SL004",
     name="log-argument-type-not-allowed",
     severity=E,
-    message="argument {i} has type {value} ({kind}); a log record allows only int64, uint64, double, string and bool",
+    message="{arg} has type {value} ({kind}); a log record allows only int64, uint64, double, string and bool",
     what="A structured-log argument of a type other than 3, 4, 5, 6 or 9: a type the "
     "trace format defines (0, 1, 2, 7, 8, 10) and a type nothing defines (11 to 15) are "
     "the same error here, since the log format defines exactly five.",
@@ -78,7 +78,7 @@ log_string_ref_reserved = Rule(
     code="SL005",
     name="log-string-ref-reserved",
     severity=E,
-    message="argument {i}: {part} string ref {value:#06x} is reserved: log strings are inline only",
+    message="{arg}: {part} string ref {value:#06x} is reserved: log strings are inline only",
     what="A string ref in a structured-log record with its top bit clear and not 0.",
     why="Log records have no string table: a ref is either 0 (empty) or inline; the rest "
     "are reserved for future use.",

@@ -307,7 +307,7 @@ counter_argument_not_numeric = Rule(
     code="PR009",
     name="counter-argument-not-numeric",
     severity=W,
-    message="counter argument {i} is a {kind}, not a number",
+    message="counter {arg} is a {kind}, not a number",
     what="A Counter event argument that is not an integer or a double.",
     why="Counters are plotted as time series of their argument values; a string or "
     "pointer cannot be plotted and is dropped.",
