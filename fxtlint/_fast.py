@@ -144,7 +144,6 @@ class FastLinter:
     # -- framing ----------------------------------------------------------------------
     def run(self) -> int:
         buf, emit, W = self.buf, self.emit, self.W
-        n = len(buf)
         nw = len(W)
         if start_checks(buf, emit, self.big, False):
             return 0  # not an FXT file: said once, nothing more to say

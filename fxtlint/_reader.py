@@ -383,10 +383,6 @@ def header_kind(h: int, buf, off: int, big: bool) -> str | None:
     return lay.name
 
 
-def _swap(h: int) -> int:
-    return int.from_bytes(h.to_bytes(8, "little"), "big")
-
-
 # signatures of files that end up named .fxt: say what they look like
 _SIGNATURES = ((b"\x89PNG", "a PNG image"), (b"\x1f\x8b", "gzip data"), (b"PK\x03\x04", "a zip archive"),
                (b"\x7fELF", "an ELF binary"), (b"%PDF", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image"),
