@@ -93,7 +93,7 @@ class _Decoder:
                     rule = R.always_zero_bit_set if f.zero else (
                         R.argument_reserved_bits_set if arg else R.reserved_bits_set)
                     self.report(rule, field_span(base, f, self.big), where=where, field=f.name,
-                                lo=f.lo, hi=f.hi, value=out[f.name])
+                                lo=f.lo, hi=f.hi, value=out[f.name], expected=0)
         for f in flds:
             if f.const is not None and out[f.name] != f.const and f.role != "type":
                 self.report(R.magic_wrong_value, field_span(base, f, self.big), field=f.name, value=out[f.name],
@@ -240,7 +240,8 @@ class _Decoder:
             # the log format defines five types: any other, defined elsewhere or not, is this error
             kind = lay.name if lay is not None else "undefined"
             self.report(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
-                        value=atype, kind=kind, arg=self.arg_label(h, pos, aend, i))
+                        value=atype, kind=kind, arg=self.arg_label(h, pos, aend, i),
+                        expected=sorted(_T.log_allowed_argument_types))
             if lay is None:
                 return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
                                 raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
@@ -264,10 +265,10 @@ class _Decoder:
             used = (at - pos) // 8 + (need + 7) // 8
             self.short_args.append(i)
             self.report(R.argument_size_mismatch, (pos, aend), i=i, kind=lay.name, declared=asize,
-                        actual=f"at least {used} words", arg=where)
+                        expected=used, exact=False, arg=where)
         elif end < aend:
             self.report(R.argument_size_mismatch, (end, aend), i=i, kind=lay.name, declared=asize,
-                        actual=f"{(end - pos) // 8} words", arg=where)
+                        expected=(end - pos) // 8, exact=True, arg=where)
             extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
         return Argument(atype, lay.name, fields, strings, extra, offset=pos)
 
@@ -298,7 +299,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
         lay = child
     dec.what = lay.name
     if log and rtype != lay.type:
-        dec.report(R.log_record_wrong_type, field_span(off, _HEADER_TYPE, big), value=rtype)
+        dec.report(R.log_record_wrong_type, field_span(off, _HEADER_TYPE, big), value=rtype, expected=lay.type)
     fields = dec.check_fields(h, off, lay.full_fields, lay.zero_mask, f"{lay.name} header")
     strings: dict = {}
     args: list = []
@@ -316,7 +317,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     if pos >= 0 and pos < end:
         extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
         if not lay.extensible:
-            dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words)
+            dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words, expected=1)
         elif dec.short_args:
             # not an extension: the payload of an argument whose size is too small
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),

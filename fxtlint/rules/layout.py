@@ -200,7 +200,8 @@ argument_size_mismatch = Rule(
                 + _int64_arg_sized(3)),
     good=Example("the same argument declaring 2 words", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),
     spec="Argument Header: [4 .. 15] argument size (inclusive of this word)",
-    derive=lambda p: {"declared_n": _n(p["declared"], "word")},
+    derive=lambda p: {"declared_n": _n(p["declared"], "word"),
+                      "actual": ("" if p["exact"] else "at least ") + _n(p["expected"], "word")},
 )
 
 argument_size_zero = Rule(
