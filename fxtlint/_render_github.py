@@ -17,6 +17,10 @@ COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 DEFAULT_CAP = 50  # GitHub keeps 50 annotations per step
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -40,8 +44,9 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
     total = {k: sum(r.severity_counts.get(k, 0) for r in reports) for k in ("error", "warning", "info")}
     found = sum(total.values())
     shown = min(len(entries), cap)
-    summary = (f"fxtlint: {len(reports)} file{'s' if len(reports) != 1 else ''}, "
-               f"{total['error']} errors, {total['warning']} warnings, {total['info']} infos")
+    summary = "fxtlint: " + ", ".join(
+        _n(n, w) for n, w in ((len(reports), "file"), (total["error"], "error"),
+                              (total["warning"], "warning"), (total["info"], "info")))
     if found > shown:
         summary += f"; {shown} annotated, {found - shown} not shown (see the log or --output-format json)"
     lines.append(f"::notice title=fxtlint summary::{escape_data(summary)}")

@@ -165,7 +165,7 @@ def test_github_commands_exact():
         "::warning file=mem.fxt,title=fxtlint W010::W010 field crosses a row (byte 0x10, record 1)",
         "::warning file=mem.fxt,title=fxtlint W010::W010 clamped at end of file (byte 0x98, record 3)",
         "::notice file=mem.fxt,title=fxtlint I100::I100 just so you know (byte 0x98, record 3)",
-        "::notice title=fxtlint summary::fxtlint: 2 files, 4 errors, 2 warnings, 1 infos; "
+        "::notice title=fxtlint summary::fxtlint: 2 files, 4 errors, 2 warnings, 1 info; "
         "6 annotated, 1 not shown (see the log or --output-format json)",
     ]
 
