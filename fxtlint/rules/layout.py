@@ -243,7 +243,7 @@ string_ends_in_nul = Rule(
     "names that look equal stop comparing equal.",
     bad=Example("the string record \"abc\\0\"", lambda: X.preamble(B.string(3, "abc\0"))),
     good=Example("the string record \"abc\"", lambda: X.preamble(B.string(3, "abc"))),
-    spec="String References: string content is stored as a UTF-8 Stream (no terminator)",
+    spec="String References: string content itself is stored as a UTF-8 Stream without termination",
 )
 
 # ---------------------------------------------------------------- magic
