@@ -2,7 +2,8 @@
 
 The file is JSON: ``{"fxtlint_baseline": 1, "files": {PATH: {CODE: {MESSAGE: COUNT}}}}``.
 A finding is known when the baseline holds the same file path (as given on the
-command line, with ``/`` separators), code and message, as many times as it occurs:
+command line, with ``/`` separators), code and message (without the positions of
+other records it names, which move as a trace changes), as many times as it occurs:
 a file that gains a second identical finding reports the second one. Findings a
 ``--max-per-rule`` cap dropped are not in the stored list, so write and check a
 baseline with the same cap.
@@ -14,6 +15,7 @@ import json
 from collections import Counter
 from dataclasses import replace
 
+from ._diagnostics import stable_message
 from ._report import FileReport
 
 FORMAT_KEY = "fxtlint_baseline"
@@ -36,7 +38,7 @@ def build(reports) -> dict:
             continue
         per_code: dict = {}
         for d in r.diagnostics:
-            per_code.setdefault(d.code, Counter())[d.message] += 1
+            per_code.setdefault(d.code, Counter())[stable_message(d.message)] += 1
         files[path_key(r.path)] = {c: dict(sorted(m.items())) for c, m in sorted(per_code.items())}
     return {FORMAT_KEY: FORMAT_VERSION, "files": dict(sorted(files.items()))}
 
@@ -65,8 +67,9 @@ def apply(report: FileReport, baseline: dict) -> FileReport:
     dropped: Counter = Counter()
     for d in report.diagnostics:
         budget = left.get(d.code)
-        if budget is not None and budget[d.message] > 0:
-            budget[d.message] -= 1
+        key = stable_message(d.message)
+        if budget is not None and budget[key] > 0:
+            budget[key] -= 1
             dropped[d.code] += 1
         else:
             kept.append(d)

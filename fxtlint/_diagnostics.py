@@ -8,6 +8,7 @@ ever see ``Diagnostic`` values (glTF-Validator's issue families, ruff's registry
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -87,6 +88,16 @@ class _Params(dict):
         if key.endswith("_text"):
             return ""
         raise KeyError(key)
+
+
+_POSITIONS = re.compile(r"\bat (?:0x[0-9a-f]+|record \d+)")
+
+
+def stable_message(message: str) -> str:
+    """The message without the positions of other records ("at 0x58", "at record 6"),
+    which move when unrelated records are added: how baselines and SARIF fingerprints
+    recognise the same finding in a rewritten trace."""
+    return _POSITIONS.sub("at ?", message)
 
 
 def _plain(value: object) -> object:

@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from ._diagnostics import Diagnostic, Rule, Severity
+from ._diagnostics import Diagnostic, Rule, Severity, stable_message
 from ._render_json import TOOL_NAME, tool_version
 from ._report import FileReport
 
@@ -63,7 +63,7 @@ def _bare_descriptor(code: str, severity: Severity) -> dict:
             "defaultConfiguration": {"level": LEVEL[severity]}}
 
 
-def result(d: Diagnostic, rule_index: int, artifact_index: int, uri: str) -> dict:
+def result(d: Diagnostic, rule_index: int, artifact_index: int, uri: str, occurrence: int = 0) -> dict:
     start, end = d.span if d.span is not None else (d.offset, d.offset + (d.record_size or 0))
     region = {"startLine": 1, "byteOffset": start}
     if end > start:
@@ -80,8 +80,9 @@ def result(d: Diagnostic, rule_index: int, artifact_index: int, uri: str) -> dic
             "artifactLocation": {"uri": uri, "index": artifact_index},
             "region": region,
         }}],
-        # code, record and message: how code scanning tells a known finding from a new one
-        "partialFingerprints": {"fxtlint/v1": f"{d.code}:{d.record_index}:{d.message}"},
+        # how code scanning tells a known finding from a new one: code, message without
+        # positions, and which occurrence of that message in the file it is
+        "partialFingerprints": {"fxtlint/v1": f"{d.code}:{stable_message(d.message)}:{occurrence}"},
         "properties": props,
     }
 
@@ -97,11 +98,14 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
         artifacts.append({"location": {"uri": uri}, "length": rep.size,
                           "properties": {"format": rep.format, "byteOrder": rep.byte_order,
                                          "records": rep.records, "counts": rep.counts}})
+        seen: dict = {}
         for d in rep.diagnostics:
             if d.code not in index:
                 index[d.code] = len(descriptors)
                 descriptors.append(_bare_descriptor(d.code, d.severity))
-            results.append(result(d, index[d.code], ai, uri))
+            key = (d.code, stable_message(d.message))
+            seen[key] = seen.get(key, -1) + 1
+            results.append(result(d, index[d.code], ai, uri, seen[key]))
     invocation = {"executionSuccessful": not failures}
     if failures:
         invocation["toolExecutionNotifications"] = [

@@ -214,3 +214,19 @@ def test_quiet_prints_only_files_with_problems(fake, tree, capsys):
         "warn.fxt: 1 record, 0 errors, 1 warning, 0 infos (trace, little-endian)",
         "3 files: 0 errors, 1 warning, 0 infos",
     ]
+
+
+def test_baseline_ignores_positions_of_other_records(tmp_path, capsys, monkeypatch):
+    from fxtlint.cli import main
+    from fxtlint.rules import _ex as X
+
+    monkeypatch.chdir(tmp_path)
+    ev = B.event
+    bad = [ev("duration_begin", 5), ev("duration_end", 10, name=1)]  # PR002 names the begin's offset
+    (tmp_path / "t.fxt").write_bytes(X.preamble(*bad))
+    assert main(["t.fxt", "--baseline", "b.json", "--write-baseline"]) == 0
+    # the writer now emits one more record before: every offset moves, the finding is the same
+    (tmp_path / "t.fxt").write_bytes(X.preamble(B.string(9, "new"), *bad))
+    capsys.readouterr()
+    assert main(["t.fxt", "--baseline", "b.json", "--fail-on", "warning"]) == 0
+    assert main(["t.fxt", "--fail-on", "warning", "--quiet"]) == 1

@@ -20,6 +20,7 @@ import jsonschema
 import pytest
 
 import fxtlint
+from fxtlint import build as B
 from fxtlint import _render_github, _render_jsonl, _render_junit, _render_sarif
 from fxtlint._diagnostics import Diagnostic, Severity
 from fxtlint.rules import all_rules
@@ -208,3 +209,18 @@ def test_json_lines_one_object_per_diagnostic():
     assert len(objs) == 6
     assert objs[0] == {"path": "mem.fxt", "code": "E001", "severity": "error", "offset": 0,
                        "record_index": 0, "message": "header word is bad", "span": [0, 8], "record_size": 16}
+
+
+def test_sarif_fingerprints_survive_moved_records():
+    from fxtlint.rules import _ex as X
+
+    ev = B.event
+    bad = [ev("duration_begin", 5), ev("duration_end", 10, name=1), ev("duration_end", 11, name=1)]
+
+    def prints(data):
+        log = _render_sarif.render([fxtlint.lint_bytes(data)], rules=all_rules())
+        return [r["partialFingerprints"]["fxtlint/v1"] for r in log["runs"][0]["results"]]
+
+    before = prints(X.preamble(*bad))
+    assert len(before) == len(set(before)) >= 2  # two PR001/PR002 findings, told apart
+    assert prints(X.preamble(B.string(9, "new"), *bad)) == before
