@@ -54,6 +54,19 @@ def _flow_ended_twice() -> bytes:
                                   ev("duration_end", 22, thread=3))
 
 
+def _flow_begun_twice() -> bytes:
+    """A flow id begun in process 10 and again in process 20 while live: PR006 (ids are
+    not scoped by process, so this is a collision)."""
+    from fxtlint.rules import _ex as X
+
+    ev = B.event
+    return X.preamble(
+        B.thread(2, 20, 21),
+        ev("duration_begin", 5), ev("flow_begin", 6, id=8), ev("duration_end", 7),
+        ev("duration_begin", 10, thread=2), ev("flow_begin", 11, thread=2, id=8), ev("flow_end", 12, thread=2, id=8),
+        ev("duration_end", 13, thread=2))
+
+
 def _log(*args) -> bytes:
     return B.log_stream(B.log_record(0x30, 1000, list(args)))
 
@@ -62,6 +75,7 @@ def _log(*args) -> bytes:
 # A file directly in corpus/golden trips the rule its name starts with; clean/ holds
 # inputs that rule must NOT trip (named after it all the same).
 EXTRA = {
+    "PR006-flow-id-begun-in-two-processes.fxt": (_flow_begun_twice, "trace"),
     "PR007-flow-ended-twice.fxt": (_flow_ended_twice, "trace"),
     "SL004-log-argument-type-undefined.log": (lambda: _log(B.raw_arg(12, "n", b"\0" * 8)), "log"),
     "clean/PR007-flow-across-processes.fxt": (_flow_across_processes, "trace"),
