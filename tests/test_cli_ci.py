@@ -123,6 +123,7 @@ def test_pyproject_is_found_upward(fake, tree, capsys, monkeypatch):
     ("exit-zero = 1\n", "exit-zero must be a bool"),
     ('select = "NOPE"\n', "unknown rule code 'NOPE' in --select"),
     ('output-format = "xml"\n', "output-format must be one of"),
+    ("max-per-rule = 0\n", "max-per-rule must be at least 1"),
     ("select = [\n", "pyproject.toml"),
 ])
 def test_bad_pyproject_is_a_usage_error(fake, tree, capsys, body, message):

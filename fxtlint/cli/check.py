@@ -138,6 +138,8 @@ def settings(args: argparse.Namespace, config: _config.Config) -> dict:
                 raise UsageError(f"{config.path}: input-format must be one of {', '.join(INPUT_FORMATS)}")
             elif name == "fail_on" and value is not None and value not in FAIL_ON:
                 raise UsageError(f"{config.path}: fail-on must be one of {', '.join(FAIL_ON)}")
+            elif name == "max_per_rule" and value is not None and value < 1:
+                raise UsageError(f"{config.path}: max-per-rule must be at least 1")
         out[name] = default if value is None else value
     return out
 
