@@ -166,24 +166,24 @@ def valid_cases():
             suffix = "" if len(values) == 1 else f"-{i + 1}"
             add(f"argument-{kind}{suffix}", trace(ev("instant", args=[B.arg(kind, "arg", v)])), _ARG_SPEC[kind],
                 f"an instant event with one {kind} argument ({_describe(v)})")
-    add("argument-name-indexed", trace(ev("instant", args=[B.arg("int32", 2, 1)])), "Argument Header: name",
+    add("argument-name-indexed", trace(ev("instant", args=[B.arg("string", 2, "v")])), "Argument Header: name",
         "an argument named by string index 2")
-    add("argument-name-empty", trace(ev("instant", args=[B.arg("int32", 0, 1)])), "Argument Header: name",
+    add("argument-name-empty", trace(ev("instant", args=[B.arg("string", 0, "v")])), "Argument Header: name",
         "an argument whose name is the empty string (ref 0)")
     add("argument-string-long", trace(ev("instant", args=[B.arg("string", "s", "é" * 1000)])),
         _ARG_SPEC["string"], "a 2000-byte inline UTF-8 string argument")
-    add("arguments-15", trace(ev("instant", args=[B.arg("uint32", f"a{i}", i) for i in range(15)])),
+    add("arguments-15", trace(ev("instant", args=[B.arg("string", f"a{i}", f"v{i}") for i in range(15)])),
         "Event Record: [20 .. 23] number of arguments", "an event with the maximum of 15 arguments")
     kinds = list(arg_values)
     add("arguments-15-mixed", trace(ev("instant", args=[B.arg(kinds[i % len(kinds)], f"m{i}", arg_values[
         kinds[i % len(kinds)]][0]) for i in range(15)])),
         "Event Record: [20 .. 23] number of arguments", "15 arguments of every type in turn")
-    add("arguments-same-name", trace(ev("instant", args=[B.arg("int32", "x", 1), B.arg("int32", "x", 2)])),
+    add("arguments-same-name", trace(ev("instant", args=[B.arg("string", "x", "1"), B.arg("string", "x", "2")])),
         "Arguments", "two arguments with the same name, both kept in order")
     add("arguments-counter", trace(ev("counter", id=3, args=[B.arg("int64", "a", -1), B.arg("double", "b", 2.5)])),
         _EVENT_SPEC["event.counter"], "a counter event with its values as arguments")
     add("arguments-on-every-event", trace(*[ev(leaf.name.split(".", 1)[1], 100 + i, id=i, end_timestamp=200,
-                                               args=[B.arg("int32", "i", i)])
+                                               args=[B.arg("string", "i", str(i))])
                                             for i, leaf in enumerate(_T.records[4].leaves())]),
         "Event Record", "every event type, each with an argument")
 
@@ -237,17 +237,18 @@ def valid_cases():
     add("provider-none", B.archive(B.magic(), B.initialization(TICKS), *tables_1(), ev("instant")),
         "Provider Info Metadata", "an archive with no provider records: records belong to no provider")
     add("provider-two-sections", B.archive(
-        *head(), B.provider_info(2, "second"), B.string(1, "two-cat"), B.string(2, "two-name"), B.thread(1, 20, 21),
+        *head(), B.provider_info(2, "second"), B.initialization(TICKS), B.string(1, "two-cat"), B.string(2, "two-name"), B.thread(1, 20, 21),
         ev("instant"),
         B.provider_section(PROVIDER), *tables_1(), ev("instant", 200), B.provider_section(2), ev("instant", 300)),
         "Provider Section Metadata", "two providers interleaved by sections, each with its own tables")
     add("provider-tables-separate", B.archive(
-        *head(), *tables_1(), B.provider_info(2, "other"), B.string(1, "other-cat"), B.string(2, "other-name"),
+        *head(), *tables_1(), B.provider_info(2, "other"), B.initialization(TICKS), B.string(1, "other-cat"), B.string(2, "other-name"),
         B.thread(1, 30, 31), ev("instant"), B.provider_section(PROVIDER), ev("instant", 200)),
         "Provider Section Metadata: the reader must maintain state separately for each provider",
         "the same indexes registered by two providers resolve per provider")
-    add("provider-three", B.archive(B.magic(), B.initialization(TICKS), *[
-        r for p in (7, 8, 9) for r in (B.provider_info(p, f"p{p}"), *tables_1(), ev("instant", p))]),
+    add("provider-three", B.archive(B.magic(), *[
+        r for p in (7, 8, 9) for r in (B.provider_info(p, f"p{p}"), B.initialization(TICKS), *tables_1(),
+                                       ev("instant", p))]),
         "Provider Info Metadata", "three providers one after the other")
     add("provider-id-max", B.archive(B.magic(), B.provider_info((1 << 32) - 1, "max"), B.initialization(TICKS),
                                      *tables_1(), ev("instant")),
@@ -281,7 +282,7 @@ def valid_cases():
         "Extending the Format", "an instant event with one extra word (a writer's scope word)")
     add("trailing-words-after-arguments", trace(Record(4, "event.counter", {
         "timestamp": 100, "thread": 1, "category": 1, "name": 2, "counter_id": 1},
-        args=(B.arg("int64", "v", 1),), extra_words=(0, 0, 0))),
+        args=(B.arg("double", "v", 1.0),), extra_words=(0, 0, 0))),
         "Extending the Format", "a counter event with three extra words after its counter id")
     add("trailing-words-string-record", trace(Record(2, "string", {"index": 3}, {"value": "x"}, extra_words=(9,)),
                                               ev("instant", name=3)),
@@ -379,7 +380,7 @@ def invalid_cases():
 
 # ------------------------------------------------------------------ recover
 def _recover_base():
-    return [*head(), *tables_1(), ev("duration_begin", 100, args=[B.arg("int64", "n", 5)]),
+    return [*head(), *tables_1(), ev("duration_begin", 100, args=[B.arg("string", "s", "five")]),
             B.log(110, "a log message"), ev("duration_end", 120)]
 
 
