@@ -17,10 +17,10 @@ import argparse
 import os
 import sys
 
-from . import _common, check, explain, rules
+from . import _common, check, conformance, decode, explain, rules
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
-COMMANDS = (check, rules, explain)
+COMMANDS = (check, rules, explain, decode, conformance)
 DEFAULT_COMMAND = "check"
 
 
