@@ -170,35 +170,25 @@ class _Canonicaliser:
 
     # -- records -------------------------------------------------------------------
     def record(self, rec: Record) -> dict:
-        lay = _LEAVES[rec.kind]
-        out: dict = {"kind": rec.kind}
         p = self.current
-        out["provider"] = None if p.id is None else {"id": p.id, "name": p.name}
-        self.fields(lay, lay.full_fields, rec.fields, rec.strings, out)
-        for it in lay.full_body:
-            if it.kind == "word" and it.fields:
-                self.fields(lay, it.fields, rec.fields, rec.strings, out)
-            elif it.kind == "word" and it.name not in _lengths(lay):
-                v = rec.fields.get(it.name, 0)
-                out[it.name] = _double(v) if it.float else _word(v)
-            elif it.kind == "stream":
-                out[it.name] = _stream_value(rec.strings.get(it.name, b""), it.content)
-            elif it.kind == "args":
-                out["arguments"] = [a for a in (self.argument(x) for x in rec.args) if a is not None]
+        out: dict = {"kind": rec.kind, "provider": None if p.id is None else {"id": p.id, "name": p.name}}
+        f, s = rec.fields, rec.strings
+        for name, how in SHAPES[rec.kind]:
+            if how == "string":
+                out[name] = self.string(f.get(name, 0), s, name)
+            elif how == "thread":
+                out[name] = self.thread(f.get(name, 0), f, _WORDS_BY_REF[(rec.kind, name)], name)
+            elif how == "number":
+                out[name] = f.get(name, 0)
+            elif how == "word":
+                out[name] = _word(f.get(name, 0))
+            elif how == "double":
+                out[name] = _double(f.get(name, 0.0))
+            elif how in ("text", "hex"):
+                out[name] = _stream_value(s.get(name, b""), how)
+            else:  # arguments
+                out[name] = [a for a in (self.argument(x) for x in rec.args) if a is not None]
         return out
-
-    def fields(self, lay: Layout, flds, values: dict, strings: dict, out: dict) -> None:
-        lengths = _lengths(lay)
-        for f in flds:
-            if f.role in _ENCODING_ROLES or f.must_be_zero or f.const is not None or f.name in lengths:
-                continue
-            v = values.get(f.name, 0)
-            if f.role == "string_ref":
-                out[f.name] = self.string(v, strings, f.name)
-            elif f.role == "thread_ref":
-                out[f.name] = self.thread(v, values, _thread_words(lay, f.name), f.name)
-            else:
-                out[f.name] = v
 
     def argument(self, arg: Argument) -> dict | None:
         lay = _ARGS.get(arg.type)
@@ -227,22 +217,37 @@ def _koid_key(word_name: str) -> str:
     return "process_koid" if word_name.endswith("process_koid") else "thread_koid"
 
 
+# per (record kind, thread-ref field): the koid words an inline thread ref stands for
 _WORDS_BY_REF = {
     (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if it.kind == "words"
 }
 
 
-def _thread_words(lay: Layout, ref_name: str) -> tuple[str, ...]:
-    return _WORDS_BY_REF.get((lay.name, ref_name), ("process_koid", "thread_koid"))
+def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
+    """The canonical keys of a record kind, in order, each with how its value is made:
+    string | thread | number | word | double | text | hex | arguments."""
+    lengths = {it.length for it in lay.full_body if it.kind == "stream"}
+
+    def header(flds):
+        for f in flds:
+            if f.role in _ENCODING_ROLES or f.must_be_zero or f.const is not None or f.name in lengths:
+                continue
+            yield f.name, {"string_ref": "string", "thread_ref": "thread"}.get(f.role, "number")
+
+    out = list(header(lay.full_fields))
+    for it in lay.full_body:
+        if it.kind == "word" and it.fields:
+            out += header(it.fields)
+        elif it.kind == "word" and it.name not in lengths:
+            out.append((it.name, "double" if it.float else "word"))
+        elif it.kind == "stream":
+            out.append((it.name, "text" if it.content == "utf8" else "hex"))
+        elif it.kind == "args":
+            out.append(("arguments", "arguments"))
+    return tuple(out)
 
 
-# per record kind: the fields and words that hold a stream's length
-_LENGTHS = {leaf.name: frozenset(it.length for it in leaf.full_body if it.kind == "stream")
-            for leaf in _T.record_leaves()}
-
-
-def _lengths(lay: Layout) -> frozenset:
-    return _LENGTHS.get(lay.name, frozenset())
+SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name not in STATE_KINDS}
 
 
 def decode(data, *, byte_order: str | None = None) -> Decoding:
@@ -275,3 +280,70 @@ def decode(data, *, byte_order: str | None = None) -> Decoding:
         errors.sort(key=lambda e: (e[0], e[1]))
         stop = errors[0][0]
     return Decoding([r for i, r in out if i < stop], [msg for _, _, msg in errors])
+
+
+# ------------------------------------------------------------------ the JSON Schema
+_U64 = {"type": "string", "pattern": "^(0|[1-9][0-9]*)$"}
+_I64 = {"type": "string", "pattern": "^(0|-?[1-9][0-9]*)$"}
+_HEX = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
+_DOUBLE = {"anyOf": [{"type": "number"}, {"enum": ["NaN", "Infinity", "-Infinity"]}]}
+_KOIDS = {"process_koid": _U64, "thread_koid": _U64}
+
+
+def _value_schema(how: str, kind: str, name: str) -> dict:
+    if how == "thread":
+        keys = sorted({_koid_key(w) for w in _WORDS_BY_REF[(kind, name)]})
+        return {"type": "object", "properties": {k: _KOIDS[k] for k in keys}, "required": keys,
+                "additionalProperties": False}
+    return {"string": {"type": "string"}, "number": {"type": "integer", "minimum": 0}, "word": _U64,
+            "double": _DOUBLE, "text": {"type": "string"}, "hex": _HEX,
+            "arguments": {"type": "array", "items": {"$ref": "#/$defs/argument"}}}[how]
+
+
+def _argument_value_schema(lay: Layout) -> dict:
+    f = lay.field("value")
+    if f is not None and f.role == "string_ref":
+        return {"type": "string"}
+    if f is not None:
+        if f.width == 1:
+            return {"type": "boolean"}
+        lo, hi = (-(1 << (f.width - 1)), (1 << (f.width - 1)) - 1) if f.signed else (0, (1 << f.width) - 1)
+        return {"type": "integer", "minimum": lo, "maximum": hi}
+    for it in lay.full_body:
+        if it.kind == "word" and it.name == "value":
+            return _DOUBLE if it.float else (_I64 if it.signed else _U64)
+        if it.kind == "stream":
+            return _HEX if it.content != "utf8" else {"type": "string"}
+    return {"type": "null"}
+
+
+def json_schema() -> dict:
+    """The JSON Schema (2020-12) of a canonical decoding, derived from the spec tables."""
+    records = []
+    for kind, shape in SHAPES.items():
+        props = {"kind": {"const": kind}, "provider": {"$ref": "#/$defs/provider"}}
+        props.update({name: _value_schema(how, kind, name) for name, how in shape})
+        records.append({"type": "object", "properties": props, "required": list(props),
+                        "additionalProperties": False})
+    arguments = [{"type": "object", "properties": {"name": {"type": "string"}, "type": {"const": lay.name},
+                                                   "value": _argument_value_schema(lay)},
+                  "required": ["name", "type", "value"], "additionalProperties": False}
+                 for lay in _T.arguments.values()]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://fxtlint.invalid/conformance/canonical.schema.json",
+        "title": "Canonical decoding of an FXT trace (fxtlint decode; the conformance suite)",
+        "description": "Generated from spec-tables/ by fxtlint._canonical.json_schema(); do not edit.",
+        "type": "object",
+        "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}},
+        "required": ["records"],
+        "additionalProperties": False,
+        "$defs": {
+            "provider": {"anyOf": [{"type": "null"}, {
+                "type": "object", "properties": {"id": {"type": "integer", "minimum": 0},
+                                                 "name": {"type": ["string", "null"]}},
+                "required": ["id", "name"], "additionalProperties": False}]},
+            "record": {"oneOf": records},
+            "argument": {"oneOf": arguments},
+        },
+    }

@@ -172,9 +172,9 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
     if case.category == "valid":
         diff = first_difference(expected, doc)
     else:
-        got = doc["records"][: len(expected["records"])]
-        diff = first_difference(expected, {"records": got})
-        if diff is None and len(doc["records"]) < len(expected["records"]):
+        n = min(len(doc["records"]), len(expected["records"]))
+        diff = first_difference({"records": expected["records"][:n]}, {"records": doc["records"][:n]})
+        if diff is None and n < len(expected["records"]):
             diff = f"records: {len(doc['records'])} of the {len(expected['records'])} before the fault"
     if diff:
         r.grade, r.detail = "wrong", _clip(diff)

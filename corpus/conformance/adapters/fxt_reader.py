@@ -21,8 +21,12 @@ import sys
 import traceback
 from pathlib import Path
 
-from fxt import models as M
-from fxt.reader import FxtParseError, parse_records
+try:
+    from fxt import models as M
+    from fxt.reader import FxtParseError, parse_records
+except ImportError as e:  # not installed: say so as a crash, not as a rejection of every file
+    print(f"fxt_reader: cannot import fxt ({e}); pip install fxt==0.3.0", file=sys.stderr)
+    raise SystemExit(3) from None
 
 EVENTS = {
     M.InstantEventRecord: "instant", M.CounterEventRecord: "counter",
