@@ -101,3 +101,20 @@ def test_the_committed_matrix_is_rendered_from_the_committed_results():
     for d in docs:
         assert {c["case"] for c in d["cases"]} == ids, "results are stale: rerun the commands in results/README.md"
     assert passed(docs[0]) and not passed(docs[1])
+
+
+def test_the_fxt_adapter_agrees_with_the_committed_results():
+    """fxt 0.3.0 through its adapter, on one case of every (category, grade) it has."""
+    pytest.importorskip("fxt.reader", reason="the PyPI package fxt 0.3.0 is not installed (pip install '.[readers]')")
+    from fxtlint._conformance import grade, run_reader
+
+    committed = {c["case"]: c for c in load_results(RESULTS / "fxt-0.3.0.json")["cases"]}
+    picked = {}
+    for case in load_suite(SUITE):
+        picked.setdefault((case.category, committed[case.id]["grade"], committed[case.id]["outcome"]), case)
+    argv = [sys.executable, str(SUITE / "adapters" / "fxt_reader.py")]
+    for case in picked.values():
+        got = grade(case, run_reader(argv, case.path, stdin=True, timeout=60), 60)
+        want = committed[case.id]
+        assert (got.grade, got.outcome, got.detail) == (want["grade"], want["outcome"], want["detail"]), case.id
+    assert len(picked) >= 8

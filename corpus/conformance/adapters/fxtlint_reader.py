@@ -8,9 +8,11 @@ stderr. The same as ``fxtlint decode FILE``.
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # a checkout works without installing
-
-from fxtlint._canonical import decode  # noqa: E402
+try:
+    from fxtlint._canonical import decode
+except ImportError:  # not installed: use the checkout this adapter sits in
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+    from fxtlint._canonical import decode
 
 
 def main(argv) -> int:
