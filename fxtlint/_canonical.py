@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ._diagnostics import Severity
 from ._model import Argument, Record
 from ._reader import read_records
-from ._tables import Field, Layout, tables
+from ._tables import Layout, tables
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -104,7 +104,8 @@ def _double(value: float):
     return value
 
 
-def _stream_value(value, content: str):
+def _stream_value(value):
+    """A UTF-8 stream's text; a binary one (or text that is not UTF-8) as hex."""
     if isinstance(value, str):
         return value
     return bytes(value).hex()
@@ -185,7 +186,7 @@ class _Canonicaliser:
             elif how == "double":
                 out[name] = _double(f.get(name, 0.0))
             elif how in ("text", "hex"):
-                out[name] = _stream_value(s.get(name, b""), how)
+                out[name] = _stream_value(s.get(name, b""))
             else:  # arguments
                 out[name] = [a for a in (self.argument(x) for x in rec.args) if a is not None]
         return out
@@ -209,7 +210,7 @@ class _Canonicaliser:
                 v = arg.fields.get("value", 0)
                 return _double(v) if it.float else _word(v)
             if it.kind == "stream":
-                return _stream_value(arg.strings.get(it.name, b""), it.content)
+                return _stream_value(arg.strings.get(it.name, b""))
         return None  # the null argument
 
 

@@ -89,7 +89,8 @@ def _md(text: str) -> str:
 
 _CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}
 td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px}th{background:#f4f4f4;position:sticky;top:0}
-td.pass{background:#dff5df}td.fail{background:#f8c9c9}td.wrong{background:#f3d0f3}td.crash{background:#e05050;color:#fff}
+td.pass{background:#dff5df}td.fail{background:#f8c9c9}td.wrong{background:#f3d0f3}
+td.crash{background:#e05050;color:#fff}
 td.skip{color:#999}td.impl{background:#eef}code{font-size:12px}.num{text-align:right}"""
 
 

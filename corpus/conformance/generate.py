@@ -11,7 +11,6 @@ A test regenerates into a temporary folder and fails on any difference.
 from __future__ import annotations
 
 import json
-import struct
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,12 +236,14 @@ def valid_cases():
     add("provider-none", B.archive(B.magic(), B.initialization(TICKS), *tables_1(), ev("instant")),
         "Provider Info Metadata", "an archive with no provider records: records belong to no provider")
     add("provider-two-sections", B.archive(
-        *head(), B.provider_info(2, "second"), B.initialization(TICKS), B.string(1, "two-cat"), B.string(2, "two-name"), B.thread(1, 20, 21),
+        *head(), B.provider_info(2, "second"), B.initialization(TICKS), B.string(1, "two-cat"),
+        B.string(2, "two-name"), B.thread(1, 20, 21),
         ev("instant"),
         B.provider_section(PROVIDER), *tables_1(), ev("instant", 200), B.provider_section(2), ev("instant", 300)),
         "Provider Section Metadata", "two providers interleaved by sections, each with its own tables")
     add("provider-tables-separate", B.archive(
-        *head(), *tables_1(), B.provider_info(2, "other"), B.initialization(TICKS), B.string(1, "other-cat"), B.string(2, "other-name"),
+        *head(), *tables_1(), B.provider_info(2, "other"), B.initialization(TICKS), B.string(1, "other-cat"),
+        B.string(2, "other-name"),
         B.thread(1, 30, 31), ev("instant"), B.provider_section(PROVIDER), ev("instant", 200)),
         "Provider Section Metadata: the reader must maintain state separately for each provider",
         "the same indexes registered by two providers resolve per provider")
