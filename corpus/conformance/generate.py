@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-if __package__ in (None, "") and str(HERE.parent.parent) not in sys.path:
-    sys.path.insert(0, str(HERE.parent.parent))  # run from a checkout without installing
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parent.parent))  # the checkout's fxtlint, installed or not
 
 from fxtlint import build as B  # noqa: E402
 from fxtlint import lint_bytes  # noqa: E402
