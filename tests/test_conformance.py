@@ -261,3 +261,8 @@ def test_the_suite_copies_cleanly(tmp_path):
     shutil.copytree(src, dst, ignore=shutil.ignore_patterns("results", "adapters", "*.py"))
     cases = load_suite(dst)
     assert len(cases) >= 150 and all(c.spec and c.what for c in cases)
+
+
+def test_fxtlint_decode_is_a_conforming_reader_command(suite):
+    res = run_suite([sys.executable, "-m", "fxtlint", "decode", "-"], suite, timeout=60)
+    assert {c["grade"] for c in res["cases"]} == {"pass"}
