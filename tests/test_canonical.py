@@ -14,7 +14,7 @@ from fxtlint import build as B
 from fxtlint._canonical import SHAPES, STATE_KINDS, decode, dumps, json_schema
 from fxtlint._model import Record
 from fxtlint._tables import tables
-from fxtlint.strategies import archives
+from fxtlint.strategies import archives, mutated_archives
 
 from conftest import REPO
 
@@ -138,10 +138,16 @@ def test_dumps_is_one_record_per_line_and_parses_back():
     assert dumps({"records": []}) == '{"records": []}\n'
 
 
-@given(st.binary(max_size=200))
-def test_never_raises(data):
-    d = decode(data)
+@given(st.binary(max_size=200), st.booleans())
+def test_never_raises(data, with_magic):
+    d = decode((B.archive(B.magic()) if with_magic else b"") + data)
     json.loads(d.to_json())
+
+
+@given(mutated_archives())
+def test_never_raises_on_mutated_archives(case):
+    data, _code = case
+    json.loads(decode(data).to_json())
 
 
 # ------------------------------------------------------------------ schema
