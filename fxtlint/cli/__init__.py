@@ -3,6 +3,8 @@
     fxtlint [check] [options] PATH...   lint files and directories (the default verb)
     fxtlint rules                       list the rule registry
     fxtlint explain CODE                print one rule's docs
+    fxtlint report PATH...              conformance report (html, json, markdown)
+    fxtlint export PATH                 Trace Event Format JSON
 
 One module per subcommand (ruff's ``ruff check``, ``ruff rule``): each has
 ``register(subparsers)``, which adds its parser and sets ``run``, and
@@ -17,10 +19,10 @@ import argparse
 import os
 import sys
 
-from . import _common, check, conformance, decode, explain, rules
+from . import _common, check, conformance, decode, explain, export, report, rules
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
-COMMANDS = (check, rules, explain, decode, conformance)
+COMMANDS = (check, rules, explain, report, export, decode, conformance)
 DEFAULT_COMMAND = "check"
 
 
