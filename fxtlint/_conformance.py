@@ -63,6 +63,7 @@ class Result:
     outcome: str  # accepted | rejected | crashed | timeout | skipped
     exit: int | None = None
     detail: str = ""
+    spec: str = ""  # the spec section the case tests (from the suite's manifest)
 
 
 def load_suite(suite: Path) -> list[Case]:
@@ -132,7 +133,7 @@ def _kill_group(proc: subprocess.Popen) -> None:
 # ------------------------------------------------------------------ grading
 def grade(case: Case, run: Run, timeout: float) -> Result:
     expect = EXPECT[case.category]
-    r = Result(case.id, case.category, expect, "pass", "", run.exit)
+    r = Result(case.id, case.category, expect, "pass", "", run.exit, spec=case.spec)
     if run.exit is None:
         r.grade, r.outcome, r.detail = "crash", "timeout", f"no answer within {timeout:g} s; killed"
         return r
@@ -254,7 +255,7 @@ def run_suite(argv: list[str], suite: Path, *, stdin: bool = True, timeout: floa
 
     def one(case: Case) -> Result:
         if any(fnmatch.fnmatchcase(case.id, g) or fnmatch.fnmatchcase(case.name, g) for g in skip):
-            return Result(case.id, case.category, EXPECT[case.category], "skip", "skipped")
+            return Result(case.id, case.category, EXPECT[case.category], "skip", "skipped", spec=case.spec)
         r = grade(case, run_reader(argv, case.path, stdin=stdin, timeout=timeout), timeout)
         if progress is not None:
             progress(r)

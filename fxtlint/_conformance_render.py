@@ -44,11 +44,12 @@ def failures(results: dict) -> list[dict]:
 
 
 def _rows(all_results):
-    """(case id, category, expect, [case or None per reader]) in category, name order."""
+    """(case id, category, expect, spec, [case or None per reader]) in category, name order."""
     by_reader = [{c["case"]: c for c in r["cases"]} for r in all_results]
     ids = {cid: c for r in all_results for cid, c in ((c["case"], c) for c in r["cases"])}
     order = sorted(ids, key=lambda i: (CATEGORIES.index(ids[i]["category"]), i))
-    return [(i, ids[i]["category"], ids[i]["expect"], [m.get(i) for m in by_reader]) for i in order]
+    return [(i, ids[i]["category"], ids[i]["expect"], ids[i].get("spec", ""), [m.get(i) for m in by_reader])
+            for i in order]
 
 
 def _score(results: dict, cat: str) -> str:
@@ -69,10 +70,11 @@ def matrix_markdown(all_results: list[dict]) -> str:
     out += ["", "Commands:", ""]
     out += [f"- {r['reader']['name']}: `{' '.join(r['reader']['command'])}` (file on {r['reader']['input']}, "
             f"timeout {r['timeout']:g} s)" for r in all_results]
-    out += ["", "## Cases", "", "| case | expect | " + " | ".join(names) + " |",
-            "| --- | --- |" + " --- |" * len(names)]
-    for cid, _cat, expect, cells in _rows(all_results):
-        out.append(f"| `{cid}` | {expect} | " + " | ".join(cell(c) if c else "-" for c in cells) + " |")
+    out += ["", "## Cases", "", "| case | expect | " + " | ".join(names) + " | spec section |",
+            "| --- | --- |" + " --- |" * len(names) + " --- |"]
+    for cid, _cat, expect, spec, cells in _rows(all_results):
+        out.append(f"| `{cid}` | {expect} | " + " | ".join(cell(c) if c else "-" for c in cells)
+                   + f" | {_md(spec)} |")
     out += ["", "## Details of what did not pass", ""]
     for r in all_results:
         bad = failures(r)
@@ -111,8 +113,8 @@ def matrix_html(all_results: list[dict]) -> str:
     h += [f"<li>{e(r['reader']['name'])}: <code>{e(' '.join(r['reader']['command']))}</code> "
           f"(file on {e(r['reader']['input'])}, timeout {r['timeout']:g} s)</li>" for r in all_results]
     h.append("</ul><h2>Cases</h2><table><tr><th>case</th><th>expect</th>"
-             + "".join(f"<th>{e(n)}</th>" for n in names) + "</tr>")
-    for cid, cat, expect, cells in _rows(all_results):
+             + "".join(f"<th>{e(n)}</th>" for n in names) + "<th>spec section</th></tr>")
+    for cid, cat, expect, spec, cells in _rows(all_results):
         tds = []
         for c in cells:
             if c is None:
@@ -120,7 +122,7 @@ def matrix_html(all_results: list[dict]) -> str:
                 continue
             cls = "impl" if cat == "impl" and c["grade"] == "pass" else c["grade"]
             tds.append(f'<td class="{cls}" title="{e(c["detail"])}">{e(cell(c))}</td>')
-        h.append(f"<tr><td><code>{e(cid)}</code></td><td>{e(expect)}</td>{''.join(tds)}</tr>")
+        h.append(f"<tr><td><code>{e(cid)}</code></td><td>{e(expect)}</td>{''.join(tds)}<td>{e(spec)}</td></tr>")
     h.append("</table>")
     for r in all_results:
         bad = failures(r)

@@ -36,6 +36,8 @@ def suite(tmp_path) -> Path:
         (s / cat / f"{name}.fxt").write_bytes(data)
         if cat in ("valid", "recover"):
             (s / cat / f"{name}.json").write_text(dumps(decode(data).document()))
+    (s / "manifest.json").write_text(json.dumps({"cases": [
+        {"category": "valid", "name": "ok", "spec": "Event Record", "what": "two events"}]}))
     return s
 
 
@@ -191,7 +193,7 @@ def test_results_round_trip_and_render(tmp_path, suite):
     assert load_results(tmp_path / "b.json") == b
     md = matrix_markdown([a, b])
     assert "| category | honest | grumpy |" in md and "| valid | 1/1 | 0/1 |" in md
-    assert "| `valid/ok` | accept | pass | FAIL |" in md and "| `impl/odd` | either | accepted | rejected |" in md
+    assert "| `valid/ok` | accept | pass | FAIL | Event Record |" in md and "| `impl/odd` | either | accepted | rejected |" in md
     page = matrix_html([a, b])
     assert page.startswith("<!DOCTYPE html>") and "<style>" in page and "src=" not in page
     assert 'class="fail" title="rejected a valid file"' in page

@@ -216,6 +216,8 @@ def valid_cases():
         "String References: UTF-8", "a string of 1- to 4-byte UTF-8 characters")
     add("string-word-aligned", trace(B.string(3, "eightchr"), ev("instant", name=3)), "Atoms: Stream",
         "a string of exactly 8 bytes: no padding")
+    add("record-4095-words", trace(ev("instant", category="c" * 32000, name="n" * 744)),
+        "Record Header: [4 .. 15] record size", "an event of 4095 words, the most a 12-bit size holds")
     add("string-seven-bytes", trace(B.string(3, "sevench"), ev("instant", name=3)), "Atoms: Stream",
         "a string of 7 bytes: one byte of padding")
 
