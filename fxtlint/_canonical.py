@@ -41,11 +41,12 @@ _ARGS = {a.type: a for a in _T.arguments.values()}
 # tick rate; timestamps stay in ticks), string and thread records (resolved into refs).
 STATE_KINDS = frozenset(("metadata.trace_info.magic", "metadata.provider_info", "metadata.provider_section",
                          "initialization", "string", "thread"))
-assert STATE_KINDS <= set(_LEAVES), "STATE_KINDS names a record kind the tables do not define"
+if not STATE_KINDS <= set(_LEAVES):
+    raise RuntimeError(f"STATE_KINDS names record kinds the tables do not define: {STATE_KINDS - set(_LEAVES)}")
 
 _ENCODING_ROLES = frozenset(("type", "size", "selector", "arg_count"))
-_STRING_INDEX = next(f for f in _T.records[2].fields if f.role == "string_index")
-_THREAD_INDEX = next(f for f in _T.records[3].fields if f.role == "thread_index")
+_STRING_INDEX = next(f for leaf in _T.record_leaves() for f in leaf.full_fields if f.role == "string_index")
+_THREAD_INDEX = next(f for leaf in _T.record_leaves() for f in leaf.full_fields if f.role == "thread_index")
 
 
 @dataclass
