@@ -116,7 +116,13 @@ def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float) -> R
             return Run(proc.returncode, out, err)
         except subprocess.TimeoutExpired:
             _kill_group(proc)
-            out, err = proc.communicate()
+            try:
+                out, err = proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:  # a descendant left the group and holds the pipes
+                for pipe in (proc.stdout, proc.stderr):
+                    pipe.close()
+                proc.wait()
+                out, err = b"", b""
             return Run(None, out, err)
     finally:
         if stdin:

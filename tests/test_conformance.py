@@ -268,3 +268,12 @@ def test_the_suite_copies_cleanly(tmp_path):
 def test_fxtlint_decode_is_a_conforming_reader_command(suite):
     res = run_suite([sys.executable, "-m", "fxtlint", "decode", "-"], suite, timeout=60)
     assert {c["grade"] for c in res["cases"]} == {"pass"}
+
+
+def test_a_hanging_reader_whose_child_leaves_the_group_is_still_graded(tmp_path, suite):
+    # the child starts its own session, so killing the reader's group does not reach it
+    body = ("child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(8)'], start_new_session=True)\n"
+            "time.sleep(60)")
+    res = run_suite(reader(tmp_path, body), suite, timeout=1, skip=["invalid/*", "recover/*", "impl/*"])
+    (c,) = [c for c in res["cases"] if c["grade"] != "skip"]
+    assert (c["grade"], c["outcome"]) == ("crash", "timeout")
