@@ -88,8 +88,9 @@ class Group:
     """The rows of one leaf layout in a batch, and what the walk learnt about them.
 
     ``vals``: field and word values by name; ``pos``: word positions by name (inline
-    koid words, inline string streams); ``arg_refs``: (argument index, field name, rows,
-    refs) of every string ref inside arguments; ``flag``: rows not proven clean.
+    koid words, inline string streams); ``arg_refs``: (argument index, field, rows, refs,
+    argument word positions) of every string ref inside arguments; ``flag``: rows not
+    proven clean.
     """
 
     __slots__ = ("layout", "rows", "s", "e", "vals", "pos", "arg_refs", "flag", "streams")
@@ -262,7 +263,7 @@ class Screen:
                             sub_flag |= (refs != 0) & ((refs & INLINE) == 0)
                             if f.name == "name":
                                 sub_flag |= (refs == 0) | (refs == INLINE)
-                        g.arg_refs.append((k, f.name, gi[r[m]], refs))
+                        g.arg_refs.append((k, f, gi[r[m]], refs, pa[m]))
                 bad[m] |= sub_flag
             flag[r[bad]] = True
             p[r] = aend
@@ -295,6 +296,12 @@ class Screen:
         if not len(st):
             return
         bad = utf8 & (ln > MAX_STRING)
+        # text whose last byte is 0 (a counted C terminator): the reference reports it
+        lb = np.maximum(ln - 1, 0)
+        shift = (8 * (lb & 7)).astype(np.uint64)
+        if self.big:
+            shift = np.uint64(56) - shift
+        bad |= utf8 & (ln > 0) & (((W[np.minimum(st + (lb >> 3), last)] >> shift) & np.uint64(0xFF)) == 0)
         rem = ln & 7
         pr = np.nonzero(rem)[0]
         if len(pr):

@@ -130,11 +130,15 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
     }
     if note is not None:
         # one problem, not a cascade: nothing after the first header means anything
-        code = R.magic_missing.code
-        diag = R.magic_missing.at(0, 0, span=(0, min(len(buf), 8)), record_size=min(len(buf), 8),
-                                  first=bytes(buf[:8]).hex(" ") or "(empty file)")
-        diag = Diagnostic(offset=0, record_index=0, code=code, message=note, severity=diag.severity,
-                          span=diag.span, record_size=diag.record_size)
+        said = next((d for d in lint.diagnostics if d.code == R.not_fxt_file.code), None)
+        if said is not None:  # the linter's own verdict (MG005), with what the file looks like
+            code, diag = said.code, said
+        else:
+            code = R.magic_missing.code
+            diag = R.magic_missing.at(0, 0, span=(0, min(len(buf), 8)), record_size=min(len(buf), 8),
+                                      first=bytes(buf[:8]).hex(" ") or "(empty file)")
+            diag = Diagnostic(offset=0, record_index=0, code=code, message=note, severity=diag.severity,
+                              span=diag.span, record_size=diag.record_size)
         base.update(
             verdict={"status": "not_fxt", "conforming": False, "errors": 1, "warnings": 0, "infos": 0,
                      "capped": False, "note": note},

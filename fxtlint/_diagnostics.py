@@ -8,6 +8,7 @@ ever see ``Diagnostic`` values (glTF-Validator's issue families, ruff's registry
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -50,6 +51,9 @@ class Rule:
     good: Example
     spec: str
     status: str = "stable"
+    # extra message parameters computed from the reported ones (e.g. a readable
+    # provider label from a provider id), so every engine reports with the same params
+    derive: Callable[[dict], dict] | None = None
 
     def at(
         self,
@@ -64,15 +68,62 @@ class Rule:
         ``span`` is the absolute byte range of the offending field and ``record_size``
         the record's length in bytes as far as the file holds it, for the hex view.
         """
+        shown = dict(params, **self.derive(params)) if self.derive is not None else params
         return Diagnostic(
             code=self.code,
             severity=self.severity,
             offset=offset,
             record_index=record_index,
-            message=self.message.format(**params),
+            message=self.message.format_map(_Params(shown)),
             span=span,
             record_size=record_size,
+            details=details_of(params),
         )
+
+
+class _Params(dict):
+    """Message parameters; an optional clause (``*_text``) left out reads as nothing."""
+
+    def __missing__(self, key):
+        if key.endswith("_text"):
+            return ""
+        raise KeyError(key)
+
+
+_POSITIONS = re.compile(r"\bat (?:0x[0-9a-f]+|record \d+)")
+
+
+def stable_message(message: str) -> str:
+    """The message without the positions of other records ("at 0x58", "at record 6"),
+    which move when unrelated records are added: how baselines and SARIF fingerprints
+    recognise the same finding in a rewritten trace."""
+    return _POSITIONS.sub("at ?", message)
+
+
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def details_of(params: dict) -> dict:
+    """The structured fields of a diagnostic, from its rule's parameters.
+
+    The same names everywhere: ``found`` for the value seen (``value`` in templates),
+    ``bits`` for a field's [lo, hi] bit range; the rest keep their parameter names
+    (``field``, ``expected``, ``declared``...). Parameters named ``*_text`` are pieces
+    of the sentence, not data, and stay out.
+    """
+    out = {}
+    for k, v in params.items():
+        if k in ("lo", "hi") or k.endswith("_text"):
+            continue
+        out["found" if k == "value" else k] = _plain(v)
+    if "lo" in params and "hi" in params:
+        out["bits"] = [params["lo"], params["hi"]]
+    return out
 
 
 @dataclass(frozen=True, order=True)
@@ -86,6 +137,8 @@ class Diagnostic:
     severity: Severity = field(compare=False)
     span: tuple[int, int] | None = field(default=None, compare=False)
     record_size: int | None = field(default=None, compare=False)
+    # structured fields (field name, expected, found, bit range...), for tools and tests
+    details: dict = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict:
         out = {
@@ -99,4 +152,6 @@ class Diagnostic:
             out["span"] = list(self.span)
         if self.record_size is not None:
             out["record_size"] = self.record_size
+        if self.details:
+            out["details"] = dict(self.details)
         return out

@@ -33,10 +33,10 @@ import numpy as np
 from ._columns import INLINE, LEN, Screen, field
 from ._lookups import REL_BITS, Lookups, TableCache
 from ._pairing import PAIRING_WINDOW
-from ._reader import after_record, decode_record, frame_error, size_fields, start_checks
-from ._semantic import (INLINE_KOIDS, PAIR_ID, PAIR_KIND, STRING_REFS, TABLE_KINDS, THREAD_REFS, TIMESTAMPS,
-                        History, RecordChecker, SemanticState, timestamp_overflow, unregistered_string,
-                        unregistered_thread)
+from ._reader import after_record, decode_record, field_span, frame_error, size_fields, start_checks
+from ._semantic import (HEADER_FIELDS, INLINE_KOIDS, PAIR_ID, PAIR_KIND, STRING_REFS, TABLE_KINDS,
+                        THREAD_REFS, TIMESTAMPS, History, RecordChecker, SemanticState, timestamp_overflow,
+                        unregistered_string, unregistered_thread)
 from ._tables import tables
 
 _T = tables()
@@ -64,6 +64,8 @@ class FastLinter:
         self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
         self.screen = Screen(self.W, big, log)
         self.state = None if log else SemanticState(emit)
+        if self.state is not None:
+            self.state.big = big
         self.checker = None if log else RecordChecker(self.state)
         self.tables = None if log else TableCache(self.state)
         self.kinds: Counter = Counter()
@@ -73,8 +75,10 @@ class FastLinter:
         buf, emit, W = self.buf, self.emit, self.W
         n = len(buf)
         nw = len(W)
-        start_checks(buf, emit, self.big, self.log)
+        if start_checks(buf, emit, self.big, self.log):
+            return 0  # not an FXT file: said once, nothing more to say
         large = size_fields(self.log)
+        stop = False
         cur = 0
         index = 0
         released = 0
@@ -109,21 +113,21 @@ class FastLinter:
             stop = False
             if len(starts) and cur + starts[-1] + sizes[-1] > nw:
                 last = int(starts[-1])
-                frame_error(8 * (cur + last), index + len(starts) - 1, int(sizes[-1]), n, emit, self.big)
+                frame_error(8 * (cur + last), index + len(starts) - 1, int(sizes[-1]), buf, emit, self.big)
                 starts, sizes, types = starts[:-1], sizes[:-1], types[:-1]
                 stop = True
             gstarts = starts + cur
             self._records(gstarts, sizes, types, index)
             index += len(starts)
             if zero:
-                frame_error(8 * (cur + i), index, 0, n, emit, self.big)
+                frame_error(8 * (cur + i), index, 0, buf, emit, self.big)
                 stop = True
             if stop:
                 break
             cur += i
             released = self._release(released, 8 * cur)
         if self.state is not None:
-            self.state.finish()
+            self.state.finish(cut_short=stop)
         return index
 
     def _release(self, done: int, upto: int) -> int:
@@ -205,15 +209,17 @@ class FastLinter:
         # string refs, of the record and of its arguments, looked up at once: the
         # interned id of each, -1 when unregistered (reported)
         everyone = np.arange(n)
-        queries = [(g.vals[f][sel], everyone, kind, f) for f in STRING_REFS.get(kind, ())]
+        header = HEADER_FIELDS.get(kind, {})
+        # (refs, rows, where, field name, word of the field (for its span), the field or None)
+        queries = [(g.vals[f][sel], everyone, kind, f, s, header.get(f)) for f in STRING_REFS.get(kind, ())]
         if g.arg_refs:
             pos_in_sel = np.full(len(g.flag), -1, np.int64)
             pos_in_sel[sel] = everyone
-            for k, fname, grow, refs in g.arg_refs:
+            for k, fld, grow, refs, words in g.arg_refs:
                 q = pos_in_sel[grow]
                 keep = q >= 0
                 if keep.any():
-                    queries.append((refs[keep], q[keep], f"{kind} argument {k}", fname))
+                    queries.append((refs[keep], q[keep], f"{kind} argument {k}", fld.name, words[keep], fld))
         ids = {}
         if queries:
             refs = np.concatenate([q[0] for q in queries])
@@ -225,11 +231,12 @@ class FastLinter:
             bounds = np.cumsum([0] + [len(q[0]) for q in queries])
             for j in np.nonzero(got < 0)[0].tolist():
                 which = int(np.searchsorted(bounds, j, side="right")) - 1
-                _, _, where, fname = queries[which]
+                _, qrows, where, fname, words, fld = queries[which]
                 r = int(rows[j])
-                emit(unregistered_string(int(off[r]), int(idx[r]), int(size[r]), where, int(refs[j]), fname,
+                span = None if fld is None else field_span(8 * int(words[j - bounds[which]]), fld, self.big)
+                emit(unregistered_string(int(off[r]), int(idx[r]), int(size[r]), span, where, int(refs[j]), fname,
                                          provider(r)))
-            for (_, _, where, fname), lo, hi in zip(queries, bounds[:-1], bounds[1:]):
+            for (_, _, where, fname, _, _), lo, hi in zip(queries, bounds[:-1], bounds[1:]):
                 if where == kind:
                     ids[fname] = got[lo:hi]
 
@@ -251,8 +258,10 @@ class FastLinter:
             ind = np.nonzero(~inline)[0]
             if len(ind):
                 got = look.lookup("threads", _TBITS, slot[ind], ref[ind], rel[ind])
+                tfield = header.get(fname)
                 for r in ind[got < 0].tolist():
-                    emit(unregistered_thread(int(off[r]), int(idx[r]), int(size[r]), kind, int(ref[r]), fname,
+                    span = None if tfield is None else field_span(int(off[r]), tfield, self.big)
+                    emit(unregistered_thread(int(off[r]), int(idx[r]), int(size[r]), span, kind, int(ref[r]), fname,
                                              provider(r)))
                 if lay.pairing:
                     tkey[ind] = got

@@ -53,12 +53,16 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
             n += 1
     else:
         state = SemanticState(sink.add)
+        state.big = byte_order == "big"
         check = RecordChecker(state).check
+        walked = 0
         for rec in iter_records(buf, sink.add, byte_order=byte_order):
             kinds[rec.kind] += 1
             n += 1
+            walked = rec.end
             check(rec)
-        state.finish()
+        # framing stopped before the last whole word: what is open may end in the rest
+        state.finish(cut_short=n > 0 and walked < len(buf) - len(buf) % 8)
     summary: dict = {"record_kinds": dict(sorted(kinds.items()))}
     if state is not None:
         summary["providers"] = sorted(p for p in state.announced)

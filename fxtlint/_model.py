@@ -20,6 +20,7 @@ class Argument:
     strings: dict = field(default_factory=dict)
     extra_words: tuple[int, ...] = ()
     raw: bytes = b""  # the undecoded body of an unknown argument type
+    offset: int = field(default=-1, compare=False)  # byte offset of its header, when read
 
     @property
     def name(self) -> str | int:

@@ -201,7 +201,7 @@ class PairingEngine:
                 st = stacks.get(t)
                 if not st and self.complete_end.get(t, -1) < ts[j]:
                     emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
-                key = (process[j], ids[j])
+                key = (ids[j],)  # flows are keyed by id alone: they cross processes (PR007's docs)
                 if k == FLOW_BEGIN:
                     if key in flows or len(flows) >= MAX_LIVE:
                         self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
@@ -213,15 +213,17 @@ class PairingEngine:
                         emit(R.flow_without_begin.at(offset[j], index[j], record_size=size[j],
                                                      what="step" if k == FLOW_STEP else "end", id=ids[j]))
 
-    def finish(self) -> None:
-        """Report what is still open when the trace ends."""
+    def finish(self, cut_short: bool = False) -> None:
+        """Report what is still open when the trace ends (``cut_short``: where framing
+        stopped before the end of the file)."""
         s = self._s
         for st in self.stacks.values():
             for c, n, off, idx, size in st:
                 self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="duration",
-                                                   detail=f"{s(c)}/{s(n)}"))
+                                                   detail=f"{s(c)}/{s(n)}", cut_short=cut_short))
         for (_, c, n, i), (off, idx, size) in self.asyncs.items():
             self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="async operation",
-                                               detail=f"{s(c)}/{s(n)} id {i}"))
-        for (_, i), (off, idx, size) in self.flows.items():
-            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}"))
+                                               detail=f"{s(c)}/{s(n)} id {i}", cut_short=cut_short))
+        for (i,), (off, idx, size) in self.flows.items():
+            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}",
+                                               cut_short=cut_short))

@@ -128,7 +128,7 @@ def feed_clean(engine, cols: dict) -> bool:
     families = []
     for live, begin, middle, end, keyfn in (
         (engine.asyncs, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, lambda r: (process[r], cat[r], name[r], ids[r])),
-        (engine.flows, FLOW_BEGIN, FLOW_STEP, FLOW_END, lambda r: (process[r], ids[r])),
+        (engine.flows, FLOW_BEGIN, FLOW_STEP, FLOW_END, lambda r: (ids[r],)),
     ):
         r = np.nonzero((kind >= begin) & (kind <= end))[0]
         if not len(r):

@@ -26,6 +26,7 @@ _HEADER_TYPE = next(f for f in _T.header if f.role == "type")
 _HEADER_SIZE = next(f for f in _T.header if f.role == "size")
 _ARG_TYPE = next(f for f in _T.argument_header if f.role == "type")
 _ARG_SIZE = next(f for f in _T.argument_header if f.role == "size")
+_ARG_NAME = next(f for f in _T.argument_header if f.role == "string_ref")
 _INLINE_BIT = _T.string_inline_bit
 _INLINE_LEN = _INLINE_BIT - 1
 
@@ -100,10 +101,25 @@ def _compiled(flds) -> _Fields:
     return c[1]
 
 
+# The parameters (message fields and details) each kind of field check reports; the
+# structured-log rules report fewer. Keyed by check kind and rule code, never by field.
+_CHECK_PARAMS = {
+    "zero": ("where", "field", "lo", "hi", "value", "expected"),
+    "const": ("field", "value", "expected"),
+    "enum": ("where", "field", "value", "enum"),
+    "between": ("value", "below", "above"),
+}
+_RULE_PARAMS = {"SL001": ("value", "expected"), "SL002": ("value",)}
+
+
+def _params(kind: str, rule, **all_params) -> dict:
+    return {k: all_params[k] for k in _RULE_PARAMS.get(rule.code, _CHECK_PARAMS[kind])}
+
+
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
-    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log")
+    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args")
 
     def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False):
         self.buf = buf
@@ -115,6 +131,7 @@ class _Decoder:
         self.size = size
         self.what = what
         self.log = log
+        self.short_args: list[int] = []  # arguments whose declared size is too small (ST005)
 
     def report(self, rule, span=None, **params):
         self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
@@ -130,14 +147,15 @@ class _Decoder:
         if word & cf.zero_mask:
             for f, rule in cf.zero:
                 if out[f.name]:
-                    self.report(rule, field_span(base, f, self.big), where=where, field=f.name,
-                                lo=f.lo, hi=f.hi, value=out[f.name])
+                    self.report(rule, field_span(base, f, self.big),
+                                **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi,
+                                          value=out[f.name], expected=0))
         for f, rule, between in cf.checks:
             v = out[f.name]
             if f.const is not None:
                 if v != f.const:
-                    self.report(rule, field_span(base, f, self.big), where=where, field=f.name, value=v,
-                                expected=f.const)
+                    self.report(rule, field_span(base, f, self.big),
+                                **_params("const", rule, field=f.name, value=v, expected=f.const))
                 continue
             values = _T.enums[f.enum]
             if v in values:
@@ -145,38 +163,52 @@ class _Decoder:
             below = max((k for k in values if k < v), default=None)
             above = min((k for k in values if k > v), default=None)
             if between is not None and below is not None and above is not None:
-                self.report(between, field_span(base, f, self.big), where=where, field=f.name, value=v,
-                            enum=f.enum, below=values[below], above=values[above])
+                self.report(between, field_span(base, f, self.big),
+                            **_params("between", between, value=v, below=values[below], above=values[above]))
             else:
-                self.report(rule, field_span(base, f, self.big), where=where, field=f.name, value=v,
-                            enum=f.enum)
+                self.report(rule, field_span(base, f, self.big),
+                            **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
         return out
 
     # -- streams ------------------------------------------------------------------
-    def stream(self, pos, end, length, part, content, strings, name, overrun):
+    def stream(self, pos, end, length, part, content, strings, name, overrun, where=None):
         nbytes = (length + 7) & ~7
         if pos + nbytes > end:
             overrun(part, nbytes, end - pos, pos)
             return -1
         buf = self.buf
+        where = where or self.what
         data = bytes(buf[pos : pos + length])
         if nbytes != length and any(buf[pos + length : pos + nbytes]):
-            self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=self.what)
+            pad = bytes(buf[pos + length : pos + nbytes])
+            hint, params = "", {}
+            if pad[0]:
+                # the value's own bytes spill into the padding: its length is too short
+                suggested = length + (pad.index(0) if 0 in pad else len(pad))
+                hint = (f"; the first non-zero byte directly follows the {part}: is its length "
+                        f"{suggested}, not {length}?")
+                params = {"length": length, "suggested_length": suggested}
+            self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where,
+                        hint_text=hint, **params)
         if content == "utf8":
-            if length > _T.max_string_length:
+            # 32,000 bytes is the trace format's limit; the log format has none of its own
+            if length > _T.max_string_length and not self.log:
                 self.report(R.string_too_long, (pos, pos + nbytes), part=part, length=length,
                             limit=_T.max_string_length)
+            if length and data[-1] == 0:
+                self.report(R.string_ends_in_nul, (pos + length - 1, pos + length), part=part,
+                            where=where, length=length)
             try:
                 strings[name] = data.decode("utf-8")
             except UnicodeDecodeError as e:
-                self.report(R.invalid_utf8, (pos + e.start, pos + e.end), part=part, where=self.what,
+                self.report(R.invalid_utf8, (pos + e.start, pos + e.end), part=part, where=where,
                             reason=e.reason, at=e.start)
                 strings[name] = data
         else:
             strings[name] = data
         return pos + nbytes
 
-    # -- bodies: one handler per item class -----------------------------------------
+    # -- bodies -------------------------------------------------------------------
     def body(self, items, pos, end, fields, strings, args, overrun, where):
         """Walk body items from ``pos``; returns the position after them, -1 on overrun."""
         for it in items:
@@ -204,7 +236,8 @@ class _Decoder:
         if fields.get(it.cond, 1) == 0:
             for n in it.names:
                 if pos + 8 > end:
-                    overrun(n, 8, end - pos, pos)
+                    overrun(f"{n} word ({it.cond} 0 means an inline thread: its process "
+                            f"and thread koids follow as words)", 8, end - pos, pos)
                     return -1
                 (fields[n],) = self.unpack(self.buf, pos)
                 pos += 8
@@ -213,11 +246,13 @@ class _Decoder:
     def string(self, it, pos, end, fields, strings, args, overrun, where):
         ref = fields.get(it.name, 0)
         if ref & _INLINE_BIT:
-            return self.stream(pos, end, ref & _INLINE_LEN, f"{it.name} string", "utf8", strings, it.name, overrun)
+            return self.stream(pos, end, ref & _INLINE_LEN, f"{it.name} string", "utf8", strings, it.name,
+                               overrun, where)
         return pos
 
     def stream_item(self, it, pos, end, fields, strings, args, overrun, where):
-        return self.stream(pos, end, fields.get(it.length, 0), it.name, it.content, strings, it.name, overrun)
+        return self.stream(pos, end, fields.get(it.length, 0), it.name, it.content, strings, it.name, overrun,
+                           where)
 
     def args(self, it, pos, end, fields, strings, args, overrun, where):
         count = None if it.name == "*" else fields.get(it.name, 0)
@@ -251,16 +286,38 @@ class _Decoder:
             i += 1
         return pos
 
+    def arg_label(self, h, pos, aend, i, kind=None):
+        """'argument 2 "count" (double)': its inline name when the bytes hold one."""
+        ref = _ARG_NAME.get(h)
+        label = f"argument {i}"
+        if ref & _INLINE_BIT:
+            n = ref & _INLINE_LEN
+            if 0 < n <= 64 and pos + 8 + n <= aend:
+                try:
+                    label += f' "{bytes(self.buf[pos + 8 : pos + 8 + n]).decode("utf-8")}"'
+                except UnicodeDecodeError:
+                    pass
+        elif ref:
+            return f"{label} ({kind}, name ref {ref})" if kind else f"{label} (name ref {ref})"
+        return f"{label} ({kind})" if kind else label
+
     def argument(self, h, atype, asize, pos, aend, i):
         lay = _T.arguments.get(atype)
-        if lay is None:
-            self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype)
-            return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
-                            raw=bytes(self.buf[pos + 8 : aend]))
         if self.log and atype not in _T.log_allowed_argument_types:
+            # the log format defines five types: any other, defined elsewhere or not, is this error
+            kind = lay.name if lay is not None else "undefined"
             self.report(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
-                        value=atype, kind=lay.name, allowed=_LOG_ALLOWED)
-        where = f"argument {i} ({lay.name})"
+                        value=atype, kind=kind, arg=self.arg_label(h, pos, aend, i),
+                        expected=sorted(_T.log_allowed_argument_types))
+            if lay is None:
+                return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
+                                raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
+        if lay is None:
+            self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
+                        arg=self.arg_label(h, pos, aend, i))
+            return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
+                            raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
+        where = f"{self.what} {self.arg_label(h, pos, aend, i, lay.name)}"
         fields = self.check_fields(h, pos, _compiled(lay.full_fields), where)
         strings: dict = {}
         over = []
@@ -273,13 +330,14 @@ class _Decoder:
         if end < 0:
             part, need, have, at = over[0]
             used = (at - pos) // 8 + (need + 7) // 8
+            self.short_args.append(i)
             self.report(R.argument_size_mismatch, (pos, aend), i=i, kind=lay.name, declared=asize,
-                        actual=f"at least {used}")
+                        expected=used, exact=False, arg=where)
         elif end < aend:
             self.report(R.argument_size_mismatch, (end, aend), i=i, kind=lay.name, declared=asize,
-                        actual=(end - pos) // 8)
+                        expected=(end - pos) // 8, exact=True, arg=where)
             extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
-        return Argument(atype, lay.name, fields, strings, extra)
+        return Argument(atype, lay.name, fields, strings, extra, offset=pos)
 
 
 _ITEM_HANDLERS = check_dispatch({
@@ -295,9 +353,6 @@ for _lay in [*_T.record_leaves(), *_T.arguments.values(), _T.log_record]:
     for _it in _lay.full_body:
         if isinstance(_it, WordItem) and _it.fields:
             _compiled(_it.fields)
-_LOG_ALLOWED_NAMES = [_T.arguments[t].name for t in _T.log_allowed_argument_types]
-# "int64, uint64, double, string and bool": for SL004's message, from the tables
-_LOG_ALLOWED = " and ".join(filter(None, (", ".join(_LOG_ALLOWED_NAMES[:-1]), _LOG_ALLOWED_NAMES[-1])))
 
 
 def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool = False,
@@ -342,43 +397,133 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     if pos >= 0 and pos < end:
         extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
         if not lay.extensible:
-            dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words)
+            dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words, expected=1)
+        elif dec.short_args:
+            # not an extension: the payload of an argument whose size is too small
+            dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
+                       reason_text=f": probably the rest of argument {dec.short_args[0]}, whose declared "
+                       "size is too small (see ST005), not an extension")
         else:
-            dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra))
+            kind = None if log else header_kind(extra[0], buf, pos, big)
+            if kind is not None:
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                           kind=kind)
+            else:
+                dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
+                           reason_text=" (an extension the spec allows)")
     return Record(rtype, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0)
 
 
 # per argument type: its string-ref fields among the name and the value (log strings are inline only)
-_LOG_REFS = {t: tuple(p for p in ("name", "value") if (f := a.field(p)) is not None and f.role == "string_ref")
+_LOG_REFS = {t: tuple((p, f) for p in ("name", "value") if (f := a.field(p)) is not None and f.role == "string_ref")
              for t, a in _T.arguments.items()}
 
 
 def _check_log(dec: _Decoder, lay: Layout, fields: dict, args: list) -> None:
-    """Structured-log checks on a decoded log record's arguments: refs and names."""
+    """Structured-log checks on a decoded log record's arguments: refs and names (the
+    severity is a field check: its rules are named in the tables)."""
     for i, a in enumerate(args):
         if a.kind == "unknown":
             continue
-        for part in _LOG_REFS[a.type]:
+        for part, f in _LOG_REFS[a.type]:
             ref = a.fields.get(part, 0)
             if ref and not ref & _INLINE_BIT:
-                dec.report(R.log_string_ref_reserved, None, i=i, part=part, value=ref)
+                dec.report(R.log_string_ref_reserved, field_span(a.offset, f, dec.big), i=i, part=part,
+                           value=ref, arg=argument_label(a, i))
         name_ref = a.fields.get("name", 0)
         if name_ref == 0 or name_ref == _INLINE_BIT:
-            dec.report(R.log_argument_name_empty, None, i=i)
+            dec.report(R.log_argument_name_empty, field_span(a.offset, _ARG_NAME, dec.big), i=i)
 
 
-def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True) -> None:
-    """File-level checks made before the walk: length alignment, byte order, magic."""
+def header_kind(h: int, buf, off: int, big: bool) -> str | None:
+    """The record kind a word at ``off`` would be as a well-formed header (a defined type
+    and subtype, reserved bits clear, a size that fits in ``buf``), else None."""
+    lay = _T.records.get(_HEADER_TYPE.get(h))
+    if lay is None:
+        return None
+    size = lay.size_field.get(h)
+    if size == 0 or off + 8 * size > len(buf):
+        return None
+    while not lay.is_leaf:
+        lay = lay.variants.get(lay.selector.get(h))
+        if lay is None:
+            return None
+    if h & lay.zero_mask:
+        return None
+    return lay.name
+
+
+# signatures of files that end up named .fxt: say what they look like
+_SIGNATURES = ((b"\x89PNG", "a PNG image"), (b"\x1f\x8b", "gzip data"), (b"PK\x03\x04", "a zip archive"),
+               (b"\x7fELF", "an ELF binary"), (b"%PDF", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image"),
+               (b"GIF8", "a GIF image"))
+_TEXT = frozenset(b"\t\n\r") | frozenset(range(0x20, 0x7F))
+
+
+def _looks_like(head: bytes) -> str:
+    for sig, what in _SIGNATURES:
+        if head.startswith(sig):
+            return what
+    if head and all(b in _TEXT for b in head):
+        return "text"
+    return ""
+
+
+def _not_fxt(buf, head: bytes) -> str | None:
+    """What a file without a magic record looks like, when it is not a trace at all
+    ("" when unknown), or None when its first header frames as a trace record."""
+    what = _looks_like(head[:64])
+    if what:
+        return what
+    if looks_like_structured_log(buf):
+        return "a structured-log stream (lint it with --input-format log)"
+    (h,) = struct.unpack_from("<Q", buf, 0)
+    return None if header_kind(h, buf, 0, False) else ""
+
+
+def _is_magic(buf) -> bool:
+    """A malformed magic record (wrong value, wrong size) is its own rules' business."""
+    (h,) = struct.unpack_from("<Q", buf, 0)
+    return header_kind(h, buf, 0, False) == "metadata.trace_info.magic"
+
+
+def argument_label(a: Argument, i: int) -> str:
+    """'argument 2 "count"' (or '(name ref 5)') for a decoded argument."""
+    name = a.strings.get("name")
+    if isinstance(name, str) and name:
+        return f'argument {i} "{name}"'
+    ref = a.fields.get("name", 0)
+    return f"argument {i} (name ref {ref})" if ref and not ref & _INLINE_BIT else f"argument {i}"
+
+
+def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True) -> bool:
+    """File-level checks made before the walk: not FXT at all, length alignment, byte
+    order, magic. True when the file is not FXT: the walk must not start."""
     n = len(buf)
+    if check_magic and not log and n >= 8 and detect_byte_order(buf) is None:
+        head = bytes(buf[:64])
+        looks = _not_fxt(buf, head)
+        if looks is not None:
+            emit(R.not_fxt_file.at(0, 0, span=(0, 8), record_size=min(n, 64), first=head[:8].hex(" "),
+                                   looks_like=looks or None,
+                                   looks_text=f"; it looks like {looks}" if looks else ""))
+            return True
     if n % 8:
         emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
     if big and detect_byte_order(buf) == "big":
         emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
     if check_magic and not log:
-        if n < 8 or detect_byte_order(buf) is None:
-            first = bytes(buf[:8]).hex(" ")
-            emit(R.magic_missing.at(0, 0, span=(0, min(n, 8)), record_size=min(n, 8), first=first or "(empty file)"))
+        if n < 8:
+            emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n,
+                                    found_text=f"the file is only {n} bytes long" if n else "the file is empty"))
+        elif detect_byte_order(buf) is None and not _is_magic(buf):
+            (h,) = struct.unpack_from("<Q", buf, 0)
+            kind = header_kind(h, buf, 0, False)
+            emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind,
+                                    found_text=f"the file starts with a {kind} record "
+                                    f"(first bytes: {bytes(buf[:8]).hex(' ')})"))
+    return False
 
 
 def size_fields(log: bool) -> dict[int, Field]:
@@ -388,24 +533,50 @@ def size_fields(log: bool) -> dict[int, Field]:
     return {t: lay.size_field for t, lay in _T.records.items() if lay.size_field is not _HEADER_SIZE}
 
 
-def frame_error(off: int, idx: int, size: int, n: int, emit: Emit, big: bool) -> bool:
+def other_order(buf, off: int, big: bool) -> dict:
+    """Message params: when the header at ``off`` frames cleanly in the other byte order
+    (a writer that mixed byte orders), the kind it would be and a clause saying so."""
+    kind = None
+    if off + 8 <= len(buf):
+        (h,) = _UNPACK[not big](buf, off)
+        kind = header_kind(h, buf, off, not big)
+    if kind is None:
+        return {"swapped_text": ""}
+    other, this = ("little", "big") if big else ("big", "little")
+    return {"other_byte_order_kind": kind,
+            "swapped_text": f"; read {other}-endian it is a valid {kind} header: the file mixes byte "
+                            f"orders (the magic record says {this}-endian)"}
+
+
+def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bool:
     """Report a header that cannot be framed (size 0, past the end). True if it cannot."""
+    n = len(buf)
     if size == 0:
         emit(R.record_size_zero.at(off, idx, span=field_span(off, _HEADER_SIZE, big), record_size=8,
-                                   remaining=n - off))
+                                   remaining=n - off, **other_order(buf, off, big)))
         return True
     if off + 8 * size > n:
         emit(R.record_past_end_of_file.at(off, idx, span=(off, n), record_size=n - off,
-                                          words=size, bytes=8 * size, remaining=n - off))
+                                          words=size, bytes=8 * size, remaining=n - off,
+                                          **other_order(buf, off, big)))
         return True
     return False
 
 
 def after_record(rec: Record, emit: Emit) -> None:
     """Checks that depend on a record's place in the file."""
-    if rec.index > 0 and rec.kind == "metadata.trace_info.magic":
+    if rec.index > 0 and rec.kind == "metadata.trace_info.magic" and _well_formed_magic(rec):
         emit(R.magic_repeated.at(rec.offset, rec.index, span=(rec.offset, rec.offset + 8),
-                                 record_size=8 * rec.size_words))
+                                 record_size=8 * rec.size_words, index=rec.index))
+
+
+_MAGIC_CONSTS = {f.name: f.const for f in next(
+    lay for lay in _T.record_leaves() if lay.name == "metadata.trace_info.magic").full_fields if f.const is not None}
+
+
+def _well_formed_magic(rec: Record) -> bool:
+    """A magic record whose constant fields hold their values (else MG002 says it all)."""
+    return all(rec.fields.get(k) == v for k, v in _MAGIC_CONSTS.items())
 
 
 def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = False,
@@ -422,14 +593,15 @@ def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = 
     unpack = _UNPACK[big]
     size_lo, size_mask = _HEADER_SIZE.lo, _HEADER_SIZE.mask
     large = size_fields(log)
-    start_checks(buf, emit, big, log, check_magic)
+    if start_checks(buf, emit, big, log, check_magic):
+        return
     off = 0
     idx = 0
     while n - off >= 8:
         (h,) = unpack(buf, off)
         sf = large.get(_HEADER_TYPE.get(h))
         size = (h >> sf.lo) & sf.mask if sf is not None else (h >> size_lo) & size_mask
-        if frame_error(off, idx, size, n, emit, big):
+        if frame_error(off, idx, size, buf, emit, big):
             return
         rec = decode_record(buf, off, idx, size, emit, big=big, log=log)
         if check_magic and not log:

@@ -6,6 +6,7 @@ so each rule keeps at most ``per_rule_cap`` diagnostics while its count stays ex
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -35,15 +36,7 @@ class DiagnosticSink:
             return
         override = self.severity_overrides.get(code)
         if override is not None and override != diag.severity:
-            diag = Diagnostic(
-                offset=diag.offset,
-                record_index=diag.record_index,
-                code=code,
-                severity=override,
-                message=diag.message,
-                span=diag.span,
-                record_size=diag.record_size,
-            )
+            diag = dataclasses.replace(diag, severity=override)
         self.counts[code] += 1
         self.severity_of[code] = diag.severity
         lst = self._kept.get(code)

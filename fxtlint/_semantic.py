@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import rules as R
 from ._model import Record
+from ._reader import argument_label, field_span
 from . import _pairing as P
 from ._pairing import PAIRING_WINDOW, Batch, PairingEngine
 from ._tables import PAIRING_ROLES, TableError, WordItem, WordsItem, tables
@@ -55,6 +56,9 @@ STRING_REFS = {leaf.name: _roles(leaf, "string_ref") for leaf in _T.record_leave
 THREAD_REFS = {leaf.name: _roles(leaf, "thread_ref") for leaf in _T.record_leaves()}
 TIMESTAMPS = {leaf.name: _roles(leaf, "timestamp") for leaf in _T.record_leaves()}
 ARG_STRING_REFS = {a.name: _roles(a, "string_ref") for a in _T.arguments.values()}
+# header fields by name, to mark an unregistered ref in the hex view
+HEADER_FIELDS = {leaf.name: {f.name: f for f in leaf.full_fields} for leaf in _T.record_leaves()}
+ARG_HEADER_FIELDS = {a.name: {f.name: f for f in a.full_fields} for a in _T.arguments.values()}
 # the koid words an inline thread ref stands for, per (kind, thread field)
 INLINE_KOIDS = {
     (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if isinstance(it, WordsItem)
@@ -110,6 +114,7 @@ class SemanticState:
         self.buffer_full: list[int] = []
         # position-stamped table changes, kept only while the fast path asks for them
         self.history: "History | None" = None
+        self.big = False  # the byte order, for the byte ranges of fields
 
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)
@@ -129,9 +134,10 @@ class SemanticState:
             self.pairing.feed(self.batch)
             self.batch = Batch()
 
-    def finish(self) -> None:
+    def finish(self, cut_short: bool = False) -> None:
+        """``cut_short``: framing stopped before the end of the file."""
         self.flush()
-        self.pairing.finish()
+        self.pairing.finish(cut_short)
 
     # -- table records (both paths decode these per record) ----------------------------
     def table_record(self, rec: Record) -> None:
@@ -215,14 +221,14 @@ class History:
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------
-def unregistered_string(offset, index, size, where, ref, field, provider):
-    return R.string_ref_unregistered.at(offset, index, record_size=size, where=where, ref=ref, field=field,
-                                        provider=provider)
+def unregistered_string(offset, index, size, span, where, ref, field, provider):
+    return R.string_ref_unregistered.at(offset, index, record_size=size, span=span, where=where, ref=ref,
+                                        field=field, provider=provider)
 
 
-def unregistered_thread(offset, index, size, where, ref, field, provider):
-    return R.thread_ref_unregistered.at(offset, index, record_size=size, where=where, ref=ref, field=field,
-                                        provider=provider)
+def unregistered_thread(offset, index, size, span, where, ref, field, provider):
+    return R.thread_ref_unregistered.at(offset, index, record_size=size, span=span, where=where, ref=ref,
+                                        field=field, provider=provider)
 
 
 def timestamp_overflow(offset, index, size, field, ticks, rate):
@@ -235,7 +241,11 @@ class RecordChecker:
     def __init__(self, state: SemanticState):
         self.s = state
 
-    def string_gid(self, rec: Record, strings: dict, fields: dict, name: str, where: str):
+    def span(self, base: int, fields: dict, name: str):
+        f = fields.get(name)
+        return field_span(base, f, self.s.big) if f is not None and base >= 0 else None
+
+    def string_gid(self, rec: Record, strings: dict, fields: dict, name: str, where: str, span=None):
         """The interned id of a string ref, reporting an unregistered index."""
         ref = fields.get(name, 0)
         if ref == 0:
@@ -245,7 +255,7 @@ class RecordChecker:
             return self.s.strings(v if isinstance(v, str) else bytes(v).decode("utf-8", "replace"))
         gid = self.s.current.strings.get(ref)
         if gid is None:
-            self.s.emit(unregistered_string(rec.offset, rec.index, 8 * rec.size_words, where, ref, name,
+            self.s.emit(unregistered_string(rec.offset, rec.index, 8 * rec.size_words, span, where, ref, name,
                                             self.s.current.id))
             return None
         return gid
@@ -260,8 +270,9 @@ class RecordChecker:
             return tuple(f.get(n, 0) for n in names)
         koids = self.s.current.threads.get(ref)
         if koids is None:
-            self.s.emit(unregistered_thread(rec.offset, rec.index, 8 * rec.size_words, rec.kind, ref, name,
-                                            self.s.current.id))
+            self.s.emit(unregistered_thread(rec.offset, rec.index, 8 * rec.size_words,
+                                            self.span(rec.offset, HEADER_FIELDS.get(rec.kind, {}), name), rec.kind,
+                                            ref, name, self.s.current.id))
         return koids
 
     def check(self, rec: Record) -> None:
@@ -280,10 +291,12 @@ class RecordChecker:
         size = 8 * rec.size_words
         gids = {}
         for name in STRING_REFS.get(k, ()):
-            gids[name] = self.string_gid(rec, rec.strings, f, name, k)
+            gids[name] = self.string_gid(rec, rec.strings, f, name, k,
+                                         self.span(rec.offset, HEADER_FIELDS.get(k, {}), name))
         for i, a in enumerate(rec.args):
             for name in ARG_STRING_REFS.get(a.kind, ()):
-                self.string_gid(rec, a.strings, a.fields, name, f"{k} argument {i}")
+                self.string_gid(rec, a.strings, a.fields, name, f"{k} argument {i}",
+                                self.span(a.offset, ARG_HEADER_FIELDS.get(a.kind, {}), name))
         koids = None
         for name in THREAD_REFS.get(k, ()):
             kk = self.thread_koids(rec, name)
@@ -299,6 +312,7 @@ class RecordChecker:
             for i, a in enumerate(rec.args):
                 if a.kind not in NUMERIC_ARGS:
                     s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
+                                                             arg=argument_label(a, i),
                                                              kind=a.kind))
         elif len(stamps) == 2 and f[stamps[1]] < f[stamps[0]]:  # an end before its start
             s.emit(R.complete_ends_before_start.at(rec.offset, rec.index, record_size=size,

@@ -8,10 +8,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 
 REPO = Path(__file__).resolve().parent.parent
-# CI clones the repository with ../shared beside it; FXTLINT_SHARED points elsewhere.
+# The originals live in ../shared (FXTLINT_SHARED points elsewhere); the tests read the
+# copies in tests/data, so a clone of the repository alone runs every test.
 SHARED = Path(os.environ.get("FXTLINT_SHARED", REPO.parent / "shared"))
-SPEC_DIR = SHARED / "spec"
-CORPUS_REAL = SHARED / "corpus-real"
+DATA = REPO / "tests" / "data"
+SPEC_DIR = DATA / "spec"
+CORPUS_REAL = DATA / "corpus-real"
 
 settings.register_profile("ci", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -21,7 +21,7 @@ from fxtlint.cli import _common, check
 from fxtlint._diagnostics import Example, Rule, Severity
 from fxtlint._report import FileReport
 
-CORPUS = Path("/work/shared/corpus-real")
+from conftest import CORPUS_REAL as CORPUS
 
 ERR1 = Rule(
     code="ERR1", name="fake-error", severity=Severity.ERROR, message="ERR at {where}",
@@ -175,11 +175,11 @@ def test_json_shape(fake, tree, capsys):
     assert (bad["path"], bad["format"], bad["records"]) == ("bad.fxt", "trace", 3)
     assert bad["diagnostics"] == [
         {"code": "ERR1", "severity": "error", "offset": 0, "record_index": 0,
-         "message": "ERR at 0", "span": [0, 3], "record_size": 8},
+         "message": "ERR at 0", "span": [0, 3], "record_size": 8, "details": {"where": 0}},
         {"code": "WRN1", "severity": "warning", "offset": 4, "record_index": 0,
-         "message": "WRN at 4", "span": [4, 7], "record_size": 8},
+         "message": "WRN at 4", "span": [4, 7], "record_size": 8, "details": {"where": 4}},
         {"code": "ERR1", "severity": "error", "offset": 16, "record_index": 2,
-         "message": "ERR at 16", "span": [16, 19], "record_size": 8},
+         "message": "ERR at 16", "span": [16, 19], "record_size": 8, "details": {"where": 16}},
     ]
 
 
@@ -410,16 +410,18 @@ def test_e2e_not_fxt_is_an_error(capsys):
     (report,) = run_["files"]
     assert report["path"] == path
     assert report["severity_counts"]["error"] >= 1
-    assert "MG001" in report["counts"]  # no magic record: not a Fuchsia trace
-    magic = next(d for d in report["diagnostics"] if d["code"] == "MG001")
+    # not a Fuchsia trace: said once, first, and nothing else
+    assert report["counts"] == {"MG005": 1}
+    (magic,) = report["diagnostics"]
     assert (magic["severity"], magic["offset"]) == ("error", 0)
+    assert magic["message"].startswith("not an FXT file")
 
 
 def test_e2e_not_fxt_rich_shows_marked_bytes(capsys):
     code, out, _ = run(capsys, str(CORPUS / "not-fxt-eztrace.fxt"))
     assert code == 1
     lines = out.splitlines()
-    i = lines.index(next(l for l in lines if l.startswith("  error[MG001] at 0x0 (record 0): ")))
+    i = lines.index(next(l for l in lines if l.startswith("  error[MG005] at 0x0 (record 0): ")))
     assert lines[i + 1].startswith("    00000000  00 00 00 02 69 e4 00 00")
     assert "^^" in lines[i + 2]
 

@@ -189,7 +189,7 @@ def test_fast_equals_reference_on_rule_examples(small_windows):
             same_report(ex.build(), ex.input_format)
 
 
-@pytest.mark.parametrize("path", sorted(CORPUS_REAL.glob("*.fxt")) if CORPUS_REAL.is_dir() else [],
+@pytest.mark.parametrize("path", sorted(CORPUS_REAL.glob("*.fxt")),
                          ids=lambda p: p.name)
 def test_fast_equals_reference_on_real_traces(small_windows, path):
     same_report(path.read_bytes())

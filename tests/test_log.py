@@ -25,9 +25,10 @@ def test_a_trace_with_log_records_stays_a_trace():
     assert report.format == "trace" and report.counts == {}
 
 
-def test_forcing_trace_on_a_log_stream_reports_the_missing_magic():
+def test_forcing_trace_on_a_log_stream_says_it_is_not_fxt_and_why():
     report = fxtlint.lint_bytes(stream(), input_format="trace")
-    assert report.format == "trace" and "MG001" in report.counts
+    assert report.format == "trace" and report.counts == {"MG005": 1}
+    assert "looks like a structured-log stream" in report.diagnostics[0].message
 
 
 def test_every_allowed_argument_type_is_clean():

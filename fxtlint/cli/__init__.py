@@ -19,10 +19,10 @@ import argparse
 import os
 import sys
 
-from . import _common, check, explain, export, report, rules
+from . import _common, check, conformance, decode, explain, export, report, rules
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
-COMMANDS = (check, rules, explain, report, export)
+COMMANDS = (check, rules, explain, report, export, decode, conformance)
 DEFAULT_COMMAND = "check"
 
 

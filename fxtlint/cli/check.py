@@ -1,59 +1,61 @@
-"""``fxtlint check PATH...`` (the default verb): lint files, and directories (their
-``*.fxt``, recursively).
+"""``fxtlint check PATH...`` (the default verb): lint files, directories (their
+``*.fxt``, recursively) and standard input (``-``).
 
-Exit status: 0 when no file has an error-severity diagnostic, 1 when one does,
-2 for a usage error or when a path could not be read (the other paths are still
-linted and reported).
+Settings come from the command line, then ``[tool.fxtlint]`` of the nearest
+pyproject.toml (``_config``), then the defaults. Exit status: 0 when no file has a
+diagnostic at or above ``--fail-on`` (error by default), 1 when one does, 2 for a
+usage error or when a path could not be read (the other paths are still linted and
+reported); ``--exit-zero`` turns 1 into 0.
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import mmap
 import os
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
+from .. import _baseline, _config, _selection
 from .._diagnostics import Severity
 from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from . import _common
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError, error as _error
 
 INPUT_FORMATS = ("auto", "trace", "log")
+OUTPUT_FORMATS = ("rich", "json", "sarif", "github", "junit", "json-lines")
+FAIL_ON = ("error", "warning", "info")
+STDIN = "-"
 
 EPILOG = """\
-exit status: 0 no errors, 1 an error-severity diagnostic in some file,
-2 usage error or a path that could not be read.
+selectors: a code (PR004), a family or any prefix (PR, PR00), or ALL; lists are
+comma-separated and options repeat. The same settings can live in [tool.fxtlint]
+of pyproject.toml (found upward from the current directory); options win.
+
+exit status: 0 nothing at or above --fail-on (default: error), 1 something is,
+2 usage error or a path that could not be read. --exit-zero: 1 becomes 0.
 Colour only on a terminal; NO_COLOR and FORCE_COLOR are honoured.
 """
 
-
-def _known_codes() -> dict[str, str]:
-    """Upper-cased code -> code. A registry that fails to import is a bug and raises."""
-    return {r.code.upper(): r.code for r in _common.load_registry()}
+DEFAULTS = {
+    "output_format": "rich",
+    "input_format": "auto",
+    "select": [],
+    "ignore": [],
+    "severity": [],
+    "exclude": [],
+    "fail_on": "error",
+    "exit_zero": False,
+    "statistics": False,
+    "quiet": False,
+    "no_hex": False,
+    "max_per_rule": DEFAULT_PER_RULE_CAP,
+    "baseline": None,
+}
 
 
 # --- argument parsing
-
-
-def _codes(text: str) -> list[str]:
-    codes = [c.strip() for c in text.split(",") if c.strip()]
-    if not codes:
-        raise argparse.ArgumentTypeError(f"no rule code in {text!r}")
-    return codes
-
-
-def _severity_override(text: str) -> tuple[str, Severity]:
-    code, sep, level = text.partition("=")
-    try:
-        if not sep or not code.strip():
-            raise KeyError
-        return code.strip(), Severity.parse(level)
-    except KeyError:
-        raise argparse.ArgumentTypeError(
-            f"expected CODE=error|warning|info, got {text!r}"
-        ) from None
 
 
 def _cap(text: str) -> int:
@@ -64,6 +66,12 @@ def _cap(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return n
+
+
+def _nonempty(text: str) -> str:
+    if not text.strip(" ,"):
+        raise argparse.ArgumentTypeError(f"no value in {text!r}")
+    return text
 
 
 def register(subparsers) -> None:
@@ -80,53 +88,100 @@ def register(subparsers) -> None:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or directories to search for *.fxt")
-    _common.output_format_option(p)
-    p.add_argument(
-        "--input-format",
-        choices=INPUT_FORMATS,
-        default="auto",
-        help="trace (FXT), log (structured log), or auto (default) to tell by the bytes",
-    )
-    p.add_argument(
-        "--ignore",
-        type=_codes,
-        action="append",
-        default=[],
-        metavar="CODE[,CODE]",
-        help="do not report these rules (repeatable)",
-    )
-    p.add_argument(
-        "--severity",
-        type=_severity_override,
-        action="append",
-        default=[],
-        metavar="CODE=LEVEL",
-        help="report CODE as error, warning or info (repeatable)",
-    )
-    p.add_argument(
-        "--max-per-rule",
-        type=_cap,
-        default=DEFAULT_PER_RULE_CAP,
-        metavar="N",
-        help="keep at most N diagnostics per rule per file; counts stay exact (default %(default)s)",
-    )
-    p.add_argument("--no-hex", action="store_true", help="omit the hex views")
-    p.add_argument("--quiet", action="store_true", help="print the per-file summaries only")
+    # every default is None: an unset option falls back to pyproject.toml, then DEFAULTS
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, directories to search for *.fxt, or - for standard input")
+    p.add_argument("--output-format", choices=OUTPUT_FORMATS, default=None,
+                   help="rich (default: for people; plain text when not a terminal), json (one "
+                   "object), json-lines (one diagnostic per line), sarif (SARIF 2.1.0, for code "
+                   "scanning), github (workflow commands: annotations), junit (JUnit XML)")
+    p.add_argument("--input-format", choices=INPUT_FORMATS, default=None,
+                   help="trace (FXT), log (structured log), or auto (default) to tell by the bytes")
+    p.add_argument("--select", type=_nonempty, action="append", default=None, metavar="SEL[,SEL]",
+                   help="report only these rules: codes, prefixes (PR), ALL (repeatable)")
+    p.add_argument("--ignore", type=_nonempty, action="append", default=None, metavar="SEL[,SEL]",
+                   help="do not report these rules: codes or prefixes (repeatable)")
+    p.add_argument("--severity", type=_nonempty, action="append", default=None,
+                   metavar="SEL=LEVEL[,...]", help="report these rules as error, warning or info (repeatable)")
+    p.add_argument("--fail-on", choices=FAIL_ON, default=None,
+                   help="the lowest severity that makes the exit status 1 (default: error)")
+    p.add_argument("--exit-zero", action="store_true", default=None,
+                   help="exit 0 even when diagnostics are found (2 still means a usage or I/O error)")
+    p.add_argument("--statistics", action="store_true", default=None,
+                   help="print how many times each rule fired instead of the diagnostics")
+    p.add_argument("--exclude", type=_nonempty, action="append", default=None, metavar="GLOB[,GLOB]",
+                   help="skip files found in directories that match (name or path; repeatable)")
+    p.add_argument("--baseline", default=None, metavar="FILE",
+                   help="do not report the findings recorded in FILE (see --write-baseline)")
+    p.add_argument("--write-baseline", action="store_true",
+                   help="record this run's findings in the --baseline FILE and exit 0")
+    p.add_argument("--max-per-rule", type=_cap, default=None, metavar="N",
+                   help=f"keep at most N diagnostics per rule per file; counts stay exact (default {DEFAULT_PER_RULE_CAP})")
+    p.add_argument("--no-hex", action="store_true", default=None, help="omit the hex views")
+    p.add_argument("--quiet", action="store_true", default=None,
+                   help="print only the files with problems, one summary line each")
+    p.add_argument("--isolated", action="store_true", help="ignore pyproject.toml settings")
 
 
+def settings(args: argparse.Namespace, config: _config.Config) -> dict:
+    """Command line, then pyproject.toml, then the defaults."""
+    out = {}
+    for name, default in DEFAULTS.items():
+        value = getattr(args, name, None)
+        if value is None:
+            value = config.get(name)
+            if name == "baseline" and value is not None:
+                value = config.resolve_path(value)
+            elif name == "output_format" and value is not None and value not in OUTPUT_FORMATS:
+                raise UsageError(f"{config.path}: output-format must be one of {', '.join(OUTPUT_FORMATS)}")
+            elif name == "input_format" and value is not None and value not in INPUT_FORMATS:
+                raise UsageError(f"{config.path}: input-format must be one of {', '.join(INPUT_FORMATS)}")
+            elif name == "fail_on" and value is not None and value not in FAIL_ON:
+                raise UsageError(f"{config.path}: fail-on must be one of {', '.join(FAIL_ON)}")
+            elif name == "max_per_rule" and value is not None and value < 1:
+                raise UsageError(f"{config.path}: max-per-rule must be at least 1")
+        out[name] = default if value is None else value
+    return out
 
 
-# --- running
+# --- finding files
 
 
-def expand_paths(paths: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
-    """Files to lint, in order, and (path, message) for paths that give none."""
+def _excluded(path: str, rel: str, patterns: list[str]) -> bool:
+    name = os.path.basename(path)
+    return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(path, g)
+               for g in patterns)
+
+
+def walk(top: str, exclude: list[str]) -> list[str]:
+    """Every ``*.fxt`` under ``top`` (any case), skipping hidden and excluded folders."""
+    found = []
+    for root, dirs, files in os.walk(top):
+        rel_root = os.path.relpath(root, top)
+        keep = []
+        for d in sorted(dirs):
+            rel = os.path.normpath(os.path.join(rel_root, d))
+            if not d.startswith(".") and not _excluded(os.path.join(root, d), rel, exclude):
+                keep.append(d)
+        dirs[:] = keep
+        for f in files:
+            path = os.path.join(root, f)
+            if f.lower().endswith(".fxt") and not f.startswith(".") and os.path.isfile(path):
+                if not _excluded(path, os.path.normpath(os.path.join(rel_root, f)), exclude):
+                    found.append(path)
+    return sorted(found)
+
+
+def expand_paths(paths: list[str], exclude: list[str] = ()) -> tuple[list[str], list[tuple[str, str]]]:
+    """Files to lint, in order, and (path, message) for paths that give none. A path
+    named on the command line is linted even if ``exclude`` matches it (ruff's habit)."""
     files: list[str] = []
     failures: list[tuple[str, str]] = []
     for p in paths:
-        if os.path.isdir(p):
-            found = sorted(str(f) for f in Path(p).rglob("*.fxt") if f.is_file())
+        if p == STDIN:
+            files.append(p)
+        elif os.path.isdir(p):
+            found = walk(p, list(exclude))
             if found:
                 files += found
             else:
@@ -156,60 +211,157 @@ def _file_bytes(path: str):
             yield m
 
 
-def _resolve_codes(args: argparse.Namespace) -> tuple[frozenset[str], dict[str, Severity]]:
-    known = _known_codes()
+# --- rule selection
 
-    def resolve(code: str, option: str) -> str:
-        try:
-            return known[code.upper()]
-        except KeyError:
-            raise UsageError(f"unknown rule code {code!r} in {option} (see `fxtlint rules`)") from None
 
-    ignored = frozenset(resolve(c, "--ignore") for group in args.ignore for c in group)
-    overrides = {resolve(c, "--severity"): s for c, s in args.severity}
-    return ignored, overrides
+def _resolve_codes(s: dict) -> tuple[frozenset[str], dict[str, Severity]]:
+    known = [r.code for r in _common.load_registry()]
+    for option in ("select", "ignore", "severity"):
+        values = _selection.split(s[option])
+        for v in values:
+            sel = v.partition("=")[0] if option == "severity" else v
+            try:
+                _selection.expand(sel, known)
+            except _selection.SelectionError:
+                raise UsageError(f"unknown rule code {sel.strip()!r} in --{option} (see `fxtlint rules`)") from None
+    try:
+        enabled = _selection.enabled_codes(known, s["select"], s["ignore"])
+        overrides = _selection.severity_overrides(s["severity"], known)
+    except _selection.SelectionError as e:
+        raise UsageError(str(e)) from None
+    return frozenset(known) - enabled, overrides
+
+
+# --- output
+
+
+def statistics(reports: list[FileReport]) -> list[dict]:
+    """Per code, over every file: how often it fired (exact), its name and severity."""
+    from collections import Counter
+
+    counts: Counter = Counter()
+    severity: dict[str, str] = {}
+    for r in reports:
+        counts.update(r.counts)
+        for d in r.diagnostics:
+            severity[d.code] = d.severity.label
+    names = {rule.code: rule.name for rule in _common.load_registry()}
+    return [{"code": c, "name": names.get(c, ""), "severity": severity.get(c, ""), "count": n}
+            for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def _print_statistics(rows: list[dict], fmt: str) -> None:
+    if fmt in ("json", "json-lines"):
+        import json
+
+        sys.stdout.write(json.dumps(rows, indent=2 if fmt == "json" else None) + "\n")
+        return
+    width = max((len(str(r["count"])) for r in rows), default=1)
+    for r in rows:
+        sys.stdout.write(f"{str(r['count']).rjust(width)}  {r['code']}  {r['name']}  ({r['severity']})\n")
+
+
+def _render_machine(fmt: str, reports: list[FileReport], failures: list) -> str:
+    from .. import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
+
+    if fmt == "json":
+        return _render_json.dumps(_render_json.render(reports, failures=failures))
+    if fmt == "sarif":
+        return _render_sarif.dumps(_render_sarif.render(reports, failures=failures,
+                                                        rules=_common.load_registry()))
+    if fmt == "github":
+        return _render_github.render(reports, failures=failures)
+    if fmt == "junit":
+        return _render_junit.render(reports, failures=failures)
+    return _render_jsonl.render(reports, failures=failures)
+
+
+def _fails(report: FileReport, fail_on: str) -> bool:
+    threshold = Severity.parse(fail_on)
+    return any(report.severity_counts.get(s.label, 0) for s in Severity if s >= threshold)
+
+
+# --- running
+
+
+def _lint_one(path: str, s: dict, sink: DiagnosticSink):
+    """(report, the bytes when read from stdin) for one path. Raises OSError."""
+    if path == STDIN:
+        import fxtlint
+
+        data = sys.stdin.buffer.read()
+        return fxtlint.lint_buffer(data, input_format=s["input_format"], path=STDIN, sink=sink), data
+    return _common.lint_path()(path, input_format=s["input_format"], sink=sink), None
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import _render_json, _render_rich
+    from .. import _render_rich
 
-    ignored, overrides = _resolve_codes(args)
-    lint_path = _common.lint_path()
-    files, failures = expand_paths(args.paths)
+    try:
+        config = _config.Config() if args.isolated else _config.load()
+    except _config.ConfigError as e:
+        raise UsageError(str(e)) from None
+    s = settings(args, config)
+    exclude = _selection.split(s["exclude"])
+    ignored, overrides = _resolve_codes(s)
+    if args.write_baseline and not s["baseline"]:
+        raise UsageError("--write-baseline needs --baseline FILE (or baseline in pyproject.toml)")
+    baseline = None
+    if s["baseline"] and not args.write_baseline:
+        try:
+            with open(s["baseline"], encoding="utf-8") as fh:
+                baseline = _baseline.loads(fh.read(), s["baseline"])
+        except OSError as e:
+            raise UsageError(f"{s['baseline']}: {e.strerror or e}") from None
+        except _baseline.BaselineError as e:
+            raise UsageError(str(e)) from None
+
+    files, failures = expand_paths(args.paths, exclude)
     for path, message in failures:
         _error(f"{path}: {message}")
 
-    rich = args.output_format == "rich"
+    fmt = s["output_format"]
+    rich = fmt == "rich" and not s["statistics"] and not args.write_baseline
     console = _render_rich.make_console() if rich else None
     reports: list[FileReport] = []
     for path in files:
-        sink = DiagnosticSink(
-            per_rule_cap=args.max_per_rule, severity_overrides=overrides, ignored=ignored
-        )
+        sink = DiagnosticSink(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
         try:
-            report = lint_path(path, input_format=args.input_format, sink=sink)
+            report, data = _lint_one(path, s, sink)
         except OSError as e:
             message = e.strerror or str(e)
             _error(f"{path}: {message}")
             failures.append((path, message))
             continue
+        if baseline is not None:
+            report = _baseline.apply(report, baseline)
         reports.append(report)
-        if rich:
-            want_hex = not (args.no_hex or args.quiet) and report.diagnostics
-            if want_hex:
-                with _file_bytes(path) as data:
-                    _render_rich.render_report(console, report, data=data)
-            else:
-                _render_rich.render_report(
-                    console, report, show_hex=False, quiet=args.quiet
-                )
+        if not rich or (s["quiet"] and not report.counts):
+            continue
+        if s["quiet"] or s["no_hex"] or not report.diagnostics:
+            _render_rich.render_report(console, report, show_hex=False, quiet=s["quiet"])
+        elif data is not None:
+            _render_rich.render_report(console, report, data=data)
+        else:
+            with _file_bytes(path) as mapped:
+                _render_rich.render_report(console, report, data=mapped)
 
-    if rich:
+    if args.write_baseline:
+        with open(s["baseline"], "w", encoding="utf-8") as fh:
+            fh.write(_baseline.dumps(_baseline.build(reports)))
+        n = sum(len(r.diagnostics) for r in reports)
+        print(f"fxtlint: wrote {n} findings of {len(reports)} files to {s['baseline']}", file=sys.stderr)
+        return EXIT_USAGE if failures else EXIT_OK
+    if s["statistics"]:
+        _print_statistics(statistics(reports), fmt)
+    elif rich:
         if len(reports) + len(failures) > 1:
             console.print(_render_rich.total_line(reports, len(failures)))
     else:
-        sys.stdout.write(_render_json.dumps(_render_json.render(reports, failures=failures)))
+        sys.stdout.write(_render_machine(fmt, reports, failures))
 
     if failures:
         return EXIT_USAGE
-    return EXIT_ERRORS if any(r.has_errors for r in reports) else EXIT_OK
+    if s["exit_zero"]:
+        return EXIT_OK
+    return EXIT_ERRORS if any(_fails(r, s["fail_on"]) for r in reports) else EXIT_OK

@@ -14,6 +14,20 @@ from . import _ex as X
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
+def _n(count: int, unit: str) -> str:
+    """"1 word", "2 words"."""
+    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
+def _set_bits(p: dict) -> dict:
+    """Which bits of a reserved field are set, by their position in the word."""
+    v, lo = p["value"], p["lo"]
+    bits = [lo + i for i in range(v.bit_length()) if v >> i & 1]
+    shown = ", ".join(map(str, bits[:8])) + (", ..." if len(bits) > 8 else "")
+    name = "reserved bits" if p["field"].startswith("reserved") else f"field {p['field']}"
+    return {"set": f"bit {shown} is" if len(bits) == 1 else f"bits {shown} are", "name": name}
+
+
 def _ev(**kw):
     return B.event("instant", 100, **kw)
 
@@ -23,7 +37,7 @@ record_size_zero = Rule(
     code="FR001",
     name="record-size-zero",
     severity=E,
-    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed",
+    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped_text}",
     what="A record header whose size field is 0.",
     why="Every record includes its header word, so the smallest size is 1. A reader "
     "cannot skip a record of size 0: the walk stops here and everything after it is lost "
@@ -37,13 +51,17 @@ record_past_end_of_file = Rule(
     code="FR002",
     name="record-past-end-of-file",
     severity=E,
-    message="record declares {words} words ({bytes} bytes) but only {remaining} bytes remain: the final record is truncated",
+    message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped_text}",
     what="A record whose declared size reaches past the end of the file.",
     why="The file was cut off while the record was written (a crash, a full disk, a "
-    "partial copy), or the size field is wrong. Everything before it is still readable.",
+    "partial copy), or the size field is wrong. Everything before it is still readable. "
+    "When the header frames cleanly read in the other byte order, the message says so: "
+    "the writer mixed byte orders (a big-endian magic record before little-endian "
+    "records, or a switch mid-file).",
     bad=Example("a string record whose last word is missing", lambda: X.preamble(B.string(3, "truncated"))[:-8]),
     good=Example("the same string record, whole", lambda: X.preamble(B.string(3, "truncated"))),
     spec="Records: records are always a multiple of 8 bytes; Record Header [4 .. 15]",
+    derive=lambda p: {"words_n": _n(p["words"], "word")},
 )
 
 file_length_not_aligned = Rule(
@@ -64,7 +82,7 @@ reserved_bits_set = Rule(
     code="RB001",
     name="reserved-bits-set",
     severity=E,
-    message="{where}: reserved field {field} (bits {lo}..{hi}) must be zero but holds {value:#x}",
+    message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
     what="A reserved field of a record header (or of a word with sub-fields) that is not zero.",
     why="Reserved bits are where the format grows: a reader of a later revision will "
     "give them a meaning, and yours will then be misread. Non-zero reserved bits are also "
@@ -73,13 +91,14 @@ reserved_bits_set = Rule(
                 + X.with_header_bits(B.archive(B.thread(2, 10, 12)), 1 << 40)),
     good=Example("the same thread record with its reserved bits clear", lambda: X.preamble(B.thread(2, 10, 12))),
     spec="Fields: all unused bits are reserved for future use and must be set to 0",
+    derive=_set_bits,
 )
 
 argument_reserved_bits_set = Rule(
     code="RB002",
     name="argument-reserved-bits-set",
     severity=E,
-    message="{where}: reserved field {field} (bits {lo}..{hi}) must be zero but holds {value:#x}",
+    message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
     what="A reserved field of an argument header that is not zero (for example bits "
     "[32..63] of a 64-bit integer argument, or [33..63] of a bool argument).",
     why="The argument header's upper half is reserved unless the type uses it; a writer "
@@ -89,6 +108,7 @@ argument_reserved_bits_set = Rule(
                               int.from_bytes(B.archive(_ev(args=[B.arg("int64", 1, 7)]))[16:24], "little") | (7 << 32))),
     good=Example("the same argument with the header's upper half zero", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),
     spec="Argument Header: [32 .. 63] varies (must be zero if not used)",
+    derive=_set_bits,
 )
 
 always_zero_bit_set = Rule(
@@ -126,11 +146,12 @@ padding_not_zero = Rule(
     code="ST002",
     name="padding-not-zero",
     severity=E,
-    message="{where}: the padding after the {part} is not zero",
+    message="{where}: the padding after the {part} is not zero{hint_text}",
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
-    "trace and usually means a length field one too short.",
+    "trace and usually means a length field one too short: when the first non-zero byte "
+    "directly follows the stream, the message suggests the length that would include it.",
     bad=Example("the string record \"abc\" padded with 'x'", lambda: X.preamble()
                 + X.with_byte(B.archive(B.string(3, "abc")), 8 + 3, ord("x"))),
     good=Example("the same record with zero padding", lambda: X.preamble(B.string(3, "abc"))),
@@ -157,7 +178,8 @@ string_too_long = Rule(
     name="string-too-long",
     severity=E,
     message="the {part} is {length} bytes, over the spec's limit of {limit}",
-    what="A string longer than 32000 bytes.",
+    what="A string of a trace longer than 32000 bytes. Structured-log streams have no "
+    "such limit (only their 32 KiB record), so it is not applied to them.",
     why="The spec sets a conservative maximum string length of 32000 bytes; writers and "
     "readers size their buffers by it.",
     bad=Example("a string record of 32001 bytes", lambda: X.preamble(B.string(3, "a" * 32001))),
@@ -169,7 +191,7 @@ argument_size_mismatch = Rule(
     code="ST005",
     name="argument-size-mismatch",
     severity=E,
-    message="argument {i} ({kind}) declares {declared} words but its content takes {actual}",
+    message="{arg} declares {declared_n} but its content takes {actual}",
     what="An argument whose size field disagrees with the size its type and inline strings "
     "require.",
     why="Arguments are size-prefixed so that readers can skip them; a wrong size makes "
@@ -178,6 +200,8 @@ argument_size_mismatch = Rule(
                 + _int64_arg_sized(3)),
     good=Example("the same argument declaring 2 words", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),
     spec="Argument Header: [4 .. 15] argument size (inclusive of this word)",
+    derive=lambda p: {"declared_n": _n(p["declared"], "word"),
+                      "actual": ("" if p["exact"] else "at least ") + _n(p["expected"], "word")},
 )
 
 argument_size_zero = Rule(
@@ -198,13 +222,28 @@ argument_overruns_record = Rule(
     code="ST007",
     name="argument-overruns-record",
     severity=E,
-    message="argument {i} declares {words} words but only {have} words of its record remain",
+    message="argument {i} declares {words_n} but its record has only {have_n} left",
     what="An argument that reaches past the end of the record holding it.",
     why="The argument's size or the record's size is wrong; reading it would read the next record.",
     bad=Example("an event whose int32 argument declares 4 words", lambda: X.preamble()
                 + _arg_with_size(4)),
     good=Example("the same argument declaring 1 word", lambda: X.preamble(_ev(args=[B.arg("int32", 1, 5)]))),
     spec="Arguments: arguments are size-prefixed like ordinary records",
+    derive=lambda p: {"words_n": _n(p["words"], "word"), "have_n": _n(p["have"], "word")},
+)
+
+string_ends_in_nul = Rule(
+    code="ST008",
+    name="string-ends-in-nul",
+    severity=W,
+    message="{where}: the {part} ends in a NUL byte: its length probably counts a C terminator",
+    what="A string (string record, inline string, log string) whose last byte is 0.",
+    why="Strings carry their length and no terminator. A writer that passes strlen + 1 "
+    "(or sizeof a literal) stores the NUL, and every reader shows it as part of the text: "
+    "names that look equal stop comparing equal.",
+    bad=Example("the string record \"abc\\0\"", lambda: X.preamble(B.string(3, "abc\0"))),
+    good=Example("the string record \"abc\"", lambda: X.preamble(B.string(3, "abc"))),
+    spec="String References: string content itself is stored as a UTF-8 Stream without termination",
 )
 
 # ---------------------------------------------------------------- magic
@@ -212,9 +251,10 @@ magic_missing = Rule(
     code="MG001",
     name="magic-missing",
     severity=E,
-    message="the file does not start with the FXT magic record (first bytes: {first}); it is probably not a Fuchsia trace",
+    message="the magic record is missing: {found_text}",
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
-    "(or its big-endian reverse).",
+    "(or its big-endian reverse), but whose records frame as trace records (a file "
+    "that does not is MG005, not an FXT file).",
     why="The magic record is how tools recognise an FXT archive and its byte order. Files "
     "of other formats that share the name (EZTrace/LiTL \"FxT\") start differently.",
     bad=Example("a string record with no magic record before it", lambda: B.archive(B.string(1, "x"))),
@@ -241,8 +281,9 @@ magic_repeated = Rule(
     code="MG003",
     name="magic-repeated",
     severity=W,
-    message="a second magic record: archives are usually concatenated here",
-    what="A magic record that is not the first record.",
+    message="a magic record at record {index}, not at the start: archives are usually concatenated here",
+    what="A well-formed magic record that is not the first record (a malformed one is "
+    "MG002 alone).",
     why="The magic record belongs at the start. One later in the file usually means two "
     "archives were concatenated; readers accept it, but string and thread tables of the "
     "first archive stay in force and may be misapplied to the second.",
@@ -255,13 +296,30 @@ magic_has_extra_words = Rule(
     code="MG004",
     name="magic-has-extra-words",
     severity=E,
-    message="the magic record must be exactly one word but declares {words}",
+    message="the magic record must be exactly one word but declares {words_n}",
     what="A magic record with words after its header.",
     why="The magic record is not extensible, so that the first eight bytes of a trace can "
     "be compared as one magic number.",
     bad=Example("a magic record of size 2", lambda: X.with_size(B.archive(B.magic()), 2) + B.words(0)),
     good=Example("a magic record of size 1", lambda: B.archive(B.magic())),
     spec="Magic Number Record: the record must not contain any words other than the header word",
+    derive=lambda p: {"words_n": _n(p["words"], "word")},
+)
+
+not_fxt_file = Rule(
+    code="MG005",
+    name="not-fxt-file",
+    severity=E,
+    message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks_text} (first bytes: {first})",
+    what="A file that is not a Fuchsia trace at all: it does not start with the magic "
+    "record and its first header does not frame as a trace record of a defined type.",
+    why="Linting it as a trace would only produce a cascade of framing and layout "
+    "errors about bytes that were never meant as records. fxtlint says so once and "
+    "stops. (EZTrace/LiTL files are also called \"FxT\"; images and text files end up "
+    "named .fxt too.)",
+    bad=Example("the first bytes of a PNG image", lambda: b"\x89PNG\r\n\x1a\n" + bytes(range(24))),
+    good=Example("an archive that starts with the magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
+    spec="Magic Number Record: the first record of a trace",
 )
 
 # ---------------------------------------------------------------- undefined types and values
@@ -296,7 +354,7 @@ unknown_argument_type = Rule(
     code="UN003",
     name="unknown-argument-type",
     severity=W,
-    message="argument {i} has type {value}, which is not defined; it was skipped by its size",
+    message="{arg} has type {value}, which is not defined; it was skipped by its size",
     what="An argument whose type (bits [0..3]) is not one of 0 to 10.",
     why="Arguments are size-prefixed precisely so that readers can skip unknown types; "
     "the argument's value is lost to them.",
@@ -324,7 +382,7 @@ trailing_words = Rule(
     code="EX001",
     name="trailing-words",
     severity=I,
-    message="{record} has {n} words after its defined content (an extension the spec allows)",
+    message="{record} has {n_words} after its defined content{reason_text}",
     what="A record whose size leaves words after everything its layout defines.",
     why="Appending words is a documented way to extend a record, and real writers do it "
     "(a \"scope\" word on instant events, two words on the initialization record); "
@@ -333,6 +391,26 @@ trailing_words = Rule(
                 + B.archive(Record(1, "initialization", {"ticks_per_second": 1000}, extra_words=(7,)))),
     good=Example("an initialization record of 2 words", lambda: X.preamble(B.initialization(1000))),
     spec="Extending the Format: appending new information to existing record types",
+    derive=lambda p: {"n_words": _n(p["n"], "word")},
+)
+
+record_size_too_large = Rule(
+    code="FR004",
+    name="record-size-too-large",
+    severity=W,
+    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large",
+    what="A record with words after its defined content whose first such word is itself "
+    "a well-formed record header (a defined type and subtype, reserved bits clear, a "
+    "size that fits in the file).",
+    why="Appended words are an allowed extension (EX001), but a size field one too large "
+    "swallows the next record's header: the walk then goes on from inside that record "
+    "and reports framing errors far from the cause.",
+    bad=Example("a string record whose size is one too large, swallowing a thread record",
+                lambda: X.preamble() + X.with_size(B.archive(B.string(3, "abc")), 3)
+                + B.archive(B.thread(2, 10, 12))),
+    good=Example("the same records with the right size", lambda: X.preamble(B.string(3, "abc"), B.thread(2, 10, 12))),
+    spec="Record Header: [4 .. 15] record size (inclusive of this word)",
+    derive=lambda p: {"n_words": _n(p["n"], "word")},
 )
 
 big_endian_archive = Rule(

@@ -36,13 +36,14 @@ log_severity_invalid = Rule(
     code="SL002",
     name="log-severity-invalid",
     severity=E,
-    message="severity {value:#x} is not a severity: it is below TRACE (0x10) or above FATAL (0x60)",
+    message="severity {value:#x} is not a severity: it is {side}",
     what="A structured-log record whose severity byte is 0, below TRACE (0x10) or above FATAL (0x60).",
     why="Severities run from TRACE 0x10 to FATAL 0x60; a log consumer cannot rank or "
     "filter a record outside that range.",
     bad=Example("a record of severity 0", lambda: _stream(_rec(severity=0)), "log"),
     good=Example("a record of severity INFO (0x30)", lambda: _stream(_rec(severity=INFO)), "log"),
     spec="spec/README.md: severities TRACE 0x10 .. FATAL 0x60; 0 and values above 0x60 are not severities",
+    derive=lambda p: {"side": "below TRACE (0x10)" if p["value"] < 0x10 else "above FATAL (0x60)"},
 )
 
 log_severity_raw = Rule(
@@ -62,8 +63,10 @@ log_argument_type_not_allowed = Rule(
     code="SL004",
     name="log-argument-type-not-allowed",
     severity=E,
-    message="argument {i} has type {value} ({kind}); a log record allows only int64, uint64, double, string and bool",
-    what="A structured-log argument of a type other than 3, 4, 5, 6 or 9.",
+    message="{arg} has type {value} ({kind}); a log record allows only int64, uint64, double, string and bool",
+    what="A structured-log argument of a type other than 3, 4, 5, 6 or 9: a type the "
+    "trace format defines (0, 1, 2, 7, 8, 10) and a type nothing defines (11 to 15) are "
+    "the same error here, since the log format defines exactly five.",
     why="The structured-log encoding defines only those five argument types; log readers "
     "reject or drop the others.",
     bad=Example("a record with an int32 argument", lambda: _stream(_rec(args=[B.arg("int32", "n", 5)])), "log"),
@@ -75,7 +78,7 @@ log_string_ref_reserved = Rule(
     code="SL005",
     name="log-string-ref-reserved",
     severity=E,
-    message="argument {i}: {part} string ref {value:#06x} is reserved: log strings are inline only",
+    message="{arg}: {part} string ref {value:#06x} is reserved: log strings are inline only",
     what="A string ref in a structured-log record with its top bit clear and not 0.",
     why="Log records have no string table: a ref is either 0 (empty) or inline; the rest "
     "are reserved for future use.",

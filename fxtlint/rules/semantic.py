@@ -13,12 +13,18 @@ def _dur(kind, ts, **kw):
     return B.event(kind, ts, **kw)
 
 
+def _provider(p: dict) -> dict:
+    """Records before any Provider Info or Section belong to no provider (id None)."""
+    pid = p["provider"]
+    return {"in_provider": "before any provider record" if pid is None else f"for provider {pid}"}
+
+
 # ---------------------------------------------------------------- tables and refs
 string_ref_unregistered = Rule(
     code="RF001",
     name="string-ref-unregistered",
     severity=E,
-    message="{where}: string ref {ref} ({field}) was never registered for provider {provider}",
+    message="{where}: string ref {ref} ({field}) was never registered {in_provider}",
     what="An indexed string ref (top bit clear, not 0) to an index that no String Record of "
     "the current provider registered before it.",
     why="The reader has no text for it: the event's name or category shows as empty or as "
@@ -29,13 +35,14 @@ string_ref_unregistered = Rule(
     good=Example("the same event after a String Record for index 7",
                  lambda: X.preamble(B.string(7, "seven"), B.event("instant", 5, name=7))),
     spec="String Record; Provider Section Metadata: the reader must maintain state separately for each provider",
+    derive=_provider,
 )
 
 thread_ref_unregistered = Rule(
     code="RF002",
     name="thread-ref-unregistered",
     severity=E,
-    message="{where}: thread ref {ref} ({field}) was never registered for provider {provider}",
+    message="{where}: thread ref {ref} ({field}) was never registered {in_provider}",
     what="An indexed thread ref (not 0) to an index that no Thread Record of the current "
     "provider registered before it.",
     why="The event cannot be put on a thread or process: readers drop it or invent a "
@@ -45,6 +52,7 @@ thread_ref_unregistered = Rule(
     good=Example("the same event after a Thread Record for index 4",
                  lambda: X.preamble(B.thread(4, 10, 14), B.event("instant", 5, thread=4))),
     spec="Thread Record; Thread References",
+    derive=_provider,
 )
 
 string_index_zero = Rule(
@@ -208,14 +216,18 @@ unterminated_at_end = Rule(
     code="PR004",
     name="unterminated-at-end",
     severity=W,
-    message="{what} {detail} is still open when the trace ends",
+    message="{what} {detail} is still open {when}",
     what="A duration, async operation or flow begun but not ended by the end of the trace.",
     why="Usually the trace was stopped (or cut off) while work was in flight, which is "
     "common and harmless; it is its own rule so that it can be silenced without hiding "
-    "real pairing errors.",
+    "real pairing errors. When framing stopped early (FR001, FR002) the message says the "
+    "operation is open where the readable part of the file ends: its end may be in the "
+    "unreadable rest.",
     bad=Example("a begin with no end", lambda: X.preamble(_dur("duration_begin", 5))),
     good=Example("a begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
     spec="Duration Begin Event; Async Begin Event; Flow Begin Event: must be matched",
+    derive=lambda p: {"when": "where the readable part of the file ends (framing stopped there)"
+                      if p.get("cut_short") else "when the trace ends"},
 )
 
 async_without_begin = Rule(
@@ -226,7 +238,10 @@ async_without_begin = Rule(
     what="An Async Instant or Async End with no earlier Async Begin of the same process, "
     "category, name and correlation id still live.",
     why="Readers scope async ids by process, category and name; the event is dropped or "
-    "shown as a separate track.",
+    "shown as a separate track. Scoping: the spec matches an async end \"using the same "
+    "async correlation id\"; fxtlint also keys by process (async ids are conventionally "
+    "scoped to their process: spec/README.md) and by category and name (as Perfetto and "
+    "Fuchsia's trace viewers do), so an end with the same id but another name is reported.",
     bad=Example("an async end with no begin", lambda: X.preamble(B.event("async_end", 10, id=3))),
     good=Example("an async begin and end", lambda: X.preamble(
         B.event("async_begin", 5, id=3), B.event("async_end", 10, id=3))),
@@ -239,7 +254,7 @@ id_begin_reused = Rule(
     severity=W,
     message="{what} begin for id {id} ({name}) while the begin at {first:#x} is still live",
     what="A second Async Begin (same process, category, name, id) or Flow Begin (same "
-    "process, flow id) while the first is not yet ended.",
+    "flow id, in any process) while the first is not yet ended.",
     why="The first operation is never ended and the ids collide: readers merge the two "
     "or drop one.",
     bad=Example("two async begins with id 3", lambda: X.preamble(
@@ -254,10 +269,15 @@ flow_without_begin = Rule(
     code="PR007",
     name="flow-without-begin",
     severity=W,
-    message="flow {what} for id {id} has no live flow begin in its process",
-    what="A Flow Step or Flow End with no earlier Flow Begin of the same id in the same "
-    "process still live.",
-    why="The arrow has no tail: viewers drop it.",
+    message="flow {what} for id {id} has no live flow begin with that id (never begun, or already ended)",
+    what="A Flow Step or Flow End with no earlier Flow Begin of the same flow id still live: "
+    "never begun, or already ended (a stray second end).",
+    why="The arrow has no tail: viewers drop it. Scoping: flows are keyed by their id "
+    "alone, in whatever process or thread they occur. The spec says a flow \"may span "
+    "multiple threads or abstraction layers\" and is matched by \"a Flow End Event using "
+    "the same flow correlation id\"; nothing scopes it by process, and flows are how an "
+    "IPC from one process to another is drawn. (Fuchsia's writers also give both ends the "
+    "same category and name; fxtlint does not require it, as the spec does not.)",
     bad=Example("a flow end with no begin", lambda: X.preamble(
         _dur("duration_begin", 5), B.event("flow_end", 6, id=8), _dur("duration_end", 9))),
     good=Example("a flow begin and end", lambda: X.preamble(
@@ -287,7 +307,7 @@ counter_argument_not_numeric = Rule(
     code="PR009",
     name="counter-argument-not-numeric",
     severity=W,
-    message="counter argument {i} is a {kind}, not a number",
+    message="counter {arg} is a {kind}, not a number",
     what="A Counter event argument that is not an integer or a double.",
     why="Counters are plotted as time series of their argument values; a string or "
     "pointer cannot be plotted and is dropped.",

@@ -1,0 +1,104 @@
+"""Settings from ``[tool.fxtlint]`` in pyproject.toml, found upward from a directory.
+
+The same names as the command-line options (``select``, ``ignore``, ``severity``,
+``fail-on``, ``exit-zero``, ``statistics``, ``exclude``, ``output-format``,
+``input-format``, ``max-per-rule``, ``baseline``, ``quiet``, ``no-hex``); an option
+given on the command line wins. The first pyproject.toml found going up from the
+current directory is used, whether or not it has a ``[tool.fxtlint]`` table (as ruff
+does), so a project's settings never leak in from a parent project.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+try:  # Python 3.11+
+    import tomllib as _toml
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10 with or without tomli
+    try:
+        import tomli as _toml  # type: ignore[no-redef]
+    except ModuleNotFoundError:
+        _toml = None
+
+FILENAME = "pyproject.toml"
+
+# setting -> the type(s) it accepts (lists also accept one comma-separated string)
+_KINDS: dict[str, tuple] = {
+    "select": (list, str),
+    "ignore": (list, str),
+    "severity": (dict, list, str),
+    "fail-on": (str,),
+    "exit-zero": (bool,),
+    "statistics": (bool,),
+    "exclude": (list, str),
+    "output-format": (str,),
+    "input-format": (str,),
+    "max-per-rule": (int,),
+    "baseline": (str,),
+    "quiet": (bool,),
+    "no-hex": (bool,),
+}
+
+
+class ConfigError(ValueError):
+    """A pyproject.toml that cannot be read, or a setting of the wrong name or type."""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None  # the pyproject.toml read, None when there is none
+    settings: dict = field(default_factory=dict)  # option name (underscores) -> value
+
+    def get(self, name: str, default=None):
+        return self.settings.get(name, default)
+
+    def resolve_path(self, value: str) -> str:
+        """A path setting is relative to the pyproject.toml that holds it."""
+        if self.path is None or os.path.isabs(value):
+            return value
+        return str(self.path.parent / value)
+
+
+def find(start: str | os.PathLike | None = None) -> Path | None:
+    """The nearest pyproject.toml at or above ``start`` (default: the current directory)."""
+    here = Path(start if start is not None else os.getcwd()).resolve()
+    for d in (here, *here.parents):
+        candidate = d / FILENAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def parse(table: dict, where: str = FILENAME) -> dict:
+    """Check ``[tool.fxtlint]``'s keys and types; returns option name -> value."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: [tool.fxtlint] must be a table")
+    out = {}
+    for key, value in table.items():
+        kinds = _KINDS.get(key)
+        if kinds is None:
+            known = ", ".join(sorted(_KINDS))
+            raise ConfigError(f"{where}: unknown setting {key!r} in [tool.fxtlint] (known: {known})")
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            raise ConfigError(f"{where}: [tool.fxtlint] {key} must be a {names}, not {value!r}")
+        out[key.replace("-", "_")] = value
+    return out
+
+
+def load(start: str | os.PathLike | None = None) -> Config:
+    """The settings that apply in ``start`` (empty when no pyproject.toml is found)."""
+    path = find(start)
+    if path is None:
+        return Config()
+    if _toml is None:  # pragma: no cover - only on Python 3.10 without tomli
+        raise ConfigError(f"{path}: reading it needs Python 3.11 or the tomli package")
+    try:
+        with open(path, "rb") as fh:
+            data = _toml.load(fh)
+    except (OSError, ValueError) as e:  # TOMLDecodeError is a ValueError
+        raise ConfigError(f"{path}: {e}") from None
+    table = data.get("tool", {}).get("fxtlint", {})
+    return Config(path=path, settings=parse(table, str(path)))

@@ -1,0 +1,113 @@
+"""``fxtlint conformance run|matrix``: grade an FXT reader on the conformance suite.
+
+    fxtlint conformance run --reader "CMD ARGS" [--suite DIR] [--timeout S] [--json OUT]
+                            [--skip GLOB]... [--stdin | --path] [--name LABEL] [--jobs N]
+    fxtlint conformance matrix RESULTS... [--format markdown|html] [-o OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from . import _common
+
+DEFAULT_SUITE = Path("corpus") / "conformance"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "conformance", help="grade an FXT reader on the conformance suite",
+        description="Run a reader's command on every case of the conformance suite and grade it "
+        "(run), or put several readers' results side by side (matrix).",
+        allow_abbrev=False,
+    )
+    sub = p.add_subparsers(title="commands", dest="conformance_command", metavar="COMMAND", required=True)
+
+    r = sub.add_parser(
+        "run", help="run a reader on every case and grade it",
+        description="Run CMD once per case without a shell. Exit 0 = accepted, with the canonical JSON "
+        "(`fxtlint decode`) on stdout; exit 1 = rejected (stdout may hold the records before the "
+        "fault); any other exit, a signal or the timeout = crash. Exit status: 0 every case passed, "
+        "1 some did not, 2 usage error, missing suite or a command that cannot start.",
+        allow_abbrev=False,
+    )
+    r.add_argument("--reader", required=True, metavar='"CMD ARGS"', help="the reader's command, split like a shell")
+    r.add_argument("--suite", type=Path, default=DEFAULT_SUITE, metavar="DIR",
+                   help=f"the suite folder (default: {DEFAULT_SUITE})")
+    r.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds per case (default: 10)")
+    r.add_argument("--json", type=Path, metavar="OUT", help="write the results file here")
+    r.add_argument("--skip", action="append", default=[], metavar="GLOB",
+                   help="skip cases matching GLOB (category/name or name); repeatable")
+    mode = r.add_mutually_exclusive_group()
+    mode.add_argument("--stdin", dest="stdin", action="store_true", default=True,
+                      help="give the file on stdin (the default)")
+    mode.add_argument("--path", dest="stdin", action="store_false", help="append the file's path to CMD")
+    r.add_argument("--name", metavar="LABEL", help="the reader's name in results and matrices")
+    r.add_argument("--jobs", type=int, default=1, metavar="N", help="cases run at once (default: 1)")
+    r.set_defaults(run=run_cmd)
+
+    m = sub.add_parser(
+        "matrix", help="several readers' results side by side",
+        description="Render results files of `conformance run --json` as one matrix.",
+        allow_abbrev=False,
+    )
+    m.add_argument("results", nargs="+", type=Path, metavar="RESULTS")
+    m.add_argument("--format", choices=("markdown", "html"), default="markdown")
+    m.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
+    m.set_defaults(run=matrix_cmd)
+
+
+def run_cmd(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from .._conformance import ConformanceError, passed, run_suite, write_results
+    from .._conformance_render import failures, summary_table
+
+    try:
+        argv = shlex.split(args.reader)
+    except ValueError as e:
+        _common.error(f"--reader: {e}")
+        return _common.EXIT_USAGE
+    if args.timeout <= 0 or args.jobs < 1:
+        _common.error("--timeout must be positive and --jobs at least 1")
+        return _common.EXIT_USAGE
+    try:
+        results = run_suite(argv, args.suite, stdin=args.stdin, timeout=args.timeout, skip=args.skip,
+                            name=args.name, jobs=args.jobs)
+        if args.json is not None:
+            write_results(results, args.json)
+    except ConformanceError as e:
+        _common.error(str(e))
+        return _common.EXIT_USAGE
+    except OSError as e:
+        _common.error(f"cannot write {args.json}: {e.strerror or e}")
+        return _common.EXIT_USAGE
+    console = Console()
+    console.print(summary_table(results))
+    for c in failures(results):
+        console.print(f"{c['grade']:5}  {c['case']}: {c['detail']}", markup=False, highlight=False)
+    return _common.EXIT_OK if passed(results) else _common.EXIT_ERRORS
+
+
+def matrix_cmd(args: argparse.Namespace) -> int:
+    from .._conformance import ConformanceError, load_results
+    from .._conformance_render import matrix_html, matrix_markdown
+
+    try:
+        docs = [load_results(p) for p in args.results]
+    except ConformanceError as e:
+        _common.error(str(e))
+        return _common.EXIT_USAGE
+    text = matrix_html(docs) if args.format == "html" else matrix_markdown(docs)
+    if args.output is None:
+        sys.stdout.write(text)
+        return _common.EXIT_OK
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _common.error(f"cannot write {args.output}: {e.strerror or e}")
+        return _common.EXIT_USAGE
+    return _common.EXIT_OK

@@ -1,0 +1,40 @@
+"""``fxtlint decode FILE``: the canonical JSON decoding of a trace (the conformance suite's form)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import _common
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "decode", help="print a trace's canonical JSON decoding",
+        description="Print the canonical JSON decoding of a trace: its records with fields by the spec "
+        "tables' names, strings and threads resolved, 64-bit integers as strings. Exit 0: the file "
+        "reads cleanly. Exit 1: it has an error; the records before it are printed and the errors go "
+        "to stderr. This is the conformance suite's reader protocol.",
+        allow_abbrev=False,
+    )
+    p.add_argument("file", metavar="FILE", help="a trace archive; - reads stdin")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .._canonical import decode
+
+    try:
+        if args.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as fh:
+                data = fh.read()
+    except OSError as e:
+        _common.error(f"cannot read {args.file}: {e.strerror or e}")
+        return _common.EXIT_USAGE
+    result = decode(data)
+    sys.stdout.write(result.to_json())
+    for message in result.errors:
+        print(f"{args.file}: {message}", file=sys.stderr)
+    return _common.EXIT_OK if result.accepted else _common.EXIT_ERRORS

@@ -1,0 +1,233 @@
+"""``fxtlint check`` in CI: output formats, rule selection, fail thresholds, statistics,
+pyproject.toml settings, baselines, stdin, directory walks and --quiet.
+
+Uses test_cli's fake linter (each b"ERR" an ERR1 error, each b"WRN" a WRN1 warning)
+and its file tree, except where the real linter is the point (stdin).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from fxtlint import build as B
+from fxtlint.cli import check
+from test_cli import fake, run, run_json, tree  # noqa: F401  (fixtures)
+
+# --- selection, severities, thresholds
+
+
+@pytest.mark.parametrize("argv, expected_counts", [
+    (["--select", "ERR"], {"ERR1": 2}),  # a prefix selects a family
+    (["--select", "err1,wrn1"], {"ERR1": 2, "WRN1": 1}),  # comma lists, any case
+    (["--select", "ALL", "--ignore", "W"], {"ERR1": 2}),
+    (["--ignore", "ERR1,WRN1"], {}),
+    (["--ignore", "ERR1", "--ignore", "WRN1"], {}),  # repeatable
+    (["--select", "ERR1", "--ignore", "E"], {"ERR1": 2}),  # the more specific selector wins
+    (["--select", "E", "--ignore", "ERR1"], {}),
+])
+def test_select_and_ignore(fake, tree, capsys, argv, expected_counts):
+    code, run_, _ = run_json(capsys, "bad.fxt", *argv)
+    assert run_["files"][0]["counts"] == expected_counts
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["bad.fxt"], 1),
+    (["warn.fxt"], 0),
+    (["warn.fxt", "--fail-on", "warning"], 1),
+    (["clean.fxt", "--fail-on", "warning"], 0),
+    (["bad.fxt", "--exit-zero"], 0),
+    (["missing.fxt", "--exit-zero"], 2),  # an unreadable path is never zeroed
+    (["bad.fxt", "--severity", "ERR=warning"], 0),  # prefixes in severity overrides
+    (["bad.fxt", "--severity", "E=warning,ERR1=error"], 1),  # the more specific wins
+    (["warn.fxt", "--severity", "wrn1=error,err1=info"], 1),
+    (["bad.fxt", "--select", "NOPE"], 2),
+    (["bad.fxt", "--severity", "NOPE=info"], 2),
+    (["bad.fxt", "--severity", "=info"], 2),
+    (["bad.fxt", "--fail-on", "fatal"], 2),
+])
+def test_exit_status(fake, tree, capsys, argv, expected):
+    assert run(capsys, *argv)[0] == expected
+
+
+def test_unknown_selector_names_its_option(fake, tree, capsys):
+    code, out, err = run(capsys, "bad.fxt", "--select", "ERR1,NOPE")
+    assert (code, out) == (2, "")
+    assert err == "fxtlint: error: unknown rule code 'NOPE' in --select (see `fxtlint rules`)\n"
+
+
+def test_statistics(fake, tree, capsys):
+    code, out, _ = run(capsys, "bad.fxt", "d", "--statistics")
+    assert code == 1
+    assert out.splitlines() == [
+        "3  ERR1  fake-error  (error)",
+        "1  WRN1  fake-warning  (warning)",
+    ]
+    code, out, _ = run(capsys, "bad.fxt", "--statistics", "--output-format", "json")
+    assert json.loads(out) == [
+        {"code": "ERR1", "name": "fake-error", "severity": "error", "count": 2},
+        {"code": "WRN1", "name": "fake-warning", "severity": "warning", "count": 1},
+    ]
+
+
+# --- output formats through the CLI
+
+
+def test_every_output_format(fake, tree, capsys):
+    code, out, _ = run(capsys, "bad.fxt", "clean.fxt", "--output-format", "sarif")
+    log = json.loads(out)
+    assert code == 1 and log["version"] == "2.1.0"
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["ERR1", "WRN1", "ERR1"]
+    code, out, _ = run(capsys, "bad.fxt", "--output-format", "github")
+    assert out.splitlines()[0] == "::error file=bad.fxt,title=fxtlint ERR1::ERR1 ERR at 0 (byte 0x0, record 0)"
+    assert out.splitlines()[-1].startswith("::notice title=fxtlint summary::")
+    code, out, _ = run(capsys, "bad.fxt", "--output-format", "junit")
+    assert ET.fromstring(out).get("failures") == "3"
+    code, out, _ = run(capsys, "bad.fxt", "--output-format", "json-lines")
+    assert [json.loads(line)["code"] for line in out.splitlines()] == ["ERR1", "WRN1", "ERR1"]
+
+
+# --- pyproject.toml
+
+
+def write_pyproject(where, body: str):
+    (where / "pyproject.toml").write_text("[project]\nname = 'x'\n\n[tool.fxtlint]\n" + body, encoding="utf-8")
+
+
+def test_pyproject_settings_apply_and_options_win(fake, tree, capsys):
+    write_pyproject(tree, 'ignore = ["ERR"]\nfail-on = "warning"\n')
+    assert run(capsys, "bad.fxt", "--quiet")[0] == 1  # WRN1 fails at fail-on warning
+    code, run_, _ = run_json(capsys, "bad.fxt")
+    assert run_["files"][0]["counts"] == {"WRN1": 1}
+    assert run(capsys, "bad.fxt", "--fail-on", "error")[0] == 0  # the option wins
+    assert run(capsys, "bad.fxt", "--isolated")[0] == 1  # settings ignored: ERR1 is back
+    code, run_, _ = run_json(capsys, "bad.fxt", "--isolated")
+    assert run_["files"][0]["counts"] == {"ERR1": 2, "WRN1": 1}
+
+
+def test_pyproject_is_found_upward(fake, tree, capsys, monkeypatch):
+    write_pyproject(tree, 'select = "WRN"\noutput-format = "json"\n')
+    monkeypatch.chdir(tree / "d" / "a")
+    code, out, _ = run(capsys, "../b.fxt", "../../bad.fxt")
+    assert [f["counts"] for f in json.loads(out)["files"]] == [{}, {"WRN1": 1}]
+    assert code == 0
+
+
+@pytest.mark.parametrize("body, message", [
+    ('colour = "always"\n', "unknown setting 'colour'"),
+    ("exit-zero = 1\n", "exit-zero must be a bool"),
+    ('select = "NOPE"\n', "unknown rule code 'NOPE' in --select"),
+    ('output-format = "xml"\n', "output-format must be one of"),
+    ("max-per-rule = 0\n", "max-per-rule must be at least 1"),
+    ("select = [\n", "pyproject.toml"),
+])
+def test_bad_pyproject_is_a_usage_error(fake, tree, capsys, body, message):
+    write_pyproject(tree, body)
+    code, out, err = run(capsys, "bad.fxt")
+    assert code == 2 and message in err
+
+
+# --- baseline
+
+
+def test_baseline_hides_known_findings_and_reports_new_ones(fake, tree, capsys):
+    code, _, err = run(capsys, "bad.fxt", "warn.fxt", "--baseline", "known.json", "--write-baseline")
+    assert code == 0 and "wrote 4 findings of 2 files to known.json" in err
+    stored = json.loads((tree / "known.json").read_text())
+    assert stored["files"]["bad.fxt"] == {"ERR1": {"ERR at 0": 1, "ERR at 16": 1}, "WRN1": {"WRN at 4": 1}}
+    assert run(capsys, "bad.fxt", "warn.fxt", "--baseline", "known.json")[0] == 0
+    code, run_, _ = run_json(capsys, "bad.fxt", "--baseline", "known.json")
+    assert run_["files"][0]["counts"] == {} and run_["files"][0]["diagnostics"] == []
+    # the writer gets a new bug: only it is reported, and it fails the run
+    (tree / "bad.fxt").write_bytes((tree / "bad.fxt").read_bytes() + b"ERR\x00\x00\x00\x00\x00")
+    code, run_, _ = run_json(capsys, "bad.fxt", "--baseline", "known.json")
+    assert code == 1
+    assert [d["message"] for d in run_["files"][0]["diagnostics"]] == ["ERR at 24"]
+    assert run_["files"][0]["severity_counts"] == {"error": 1, "warning": 0, "info": 0}
+
+
+def test_baseline_from_pyproject_is_relative_to_it(fake, tree, capsys, monkeypatch):
+    run(capsys, "bad.fxt", "--baseline", "known.json", "--write-baseline")
+    write_pyproject(tree, 'baseline = "known.json"\n')
+    monkeypatch.chdir(tree / "d")
+    assert run(capsys, "../bad.fxt")[0] == 1  # another path: not in the baseline
+    monkeypatch.chdir(tree)
+    assert run(capsys, "bad.fxt")[0] == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--write-baseline"], "--write-baseline needs --baseline FILE"),
+    (["--baseline", "nope.json"], "nope.json: No such file or directory"),
+    (["--baseline", "clean.fxt"], "clean.fxt: not JSON"),
+])
+def test_baseline_usage_errors(fake, tree, capsys, argv, message):
+    code, _, err = run(capsys, "bad.fxt", *argv)
+    assert code == 2 and message in err
+
+
+# --- paths: stdin, walks, excludes, quiet
+
+
+def test_dash_reads_standard_input(tree, capsys, monkeypatch):
+    data = B.archive(B.magic(), B.string(1, "x"), B.string(2, "y\0"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, run_, _ = run_json(capsys, "-")
+    assert code == 0
+    (f,) = run_["files"]
+    assert (f["path"], f["counts"]) == ("-", {"ST008": 1})
+
+
+def test_dash_in_rich_output_shows_the_hex_view(tree, capsys, monkeypatch):
+    data = B.archive(B.magic(), B.string(2, "y\0"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, out, _ = run(capsys, "-")
+    assert "warning[ST008]" in out and "79 00" in out
+
+
+def test_walk_skips_hidden_folders_matches_any_case_and_excludes(tree):
+    for rel in (".git/x.fxt", "d/.cache/y.fxt", "d/UPPER.FXT", "d/Mixed.Fxt", "d/gen/z.fxt", "d/.hidden.fxt"):
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_bytes(b"\x00" * 8)
+    files, failures = check.expand_paths(["."], ["gen"])
+    assert sorted(os.path.normpath(f) for f in files) == sorted(os.path.normpath(p) for p in [
+        "bad.fxt", "clean.fxt", "warn.fxt", "d/b.fxt", "d/a/c.fxt", "d/UPPER.FXT", "d/Mixed.Fxt"])
+    assert failures == []
+    files, _ = check.expand_paths(["d"], ["*.FXT", "Mixed*"])
+    assert sorted(os.path.normpath(f) for f in files) == sorted(os.path.normpath(p) for p in [
+        "d/b.fxt", "d/a/c.fxt", "d/gen/z.fxt"])
+
+
+def test_exclude_option_and_named_files(fake, tree, capsys):
+    code, run_, _ = run_json(capsys, "d", "--exclude", "b.fxt")
+    assert [f["path"] for f in run_["files"]] == [os.path.join("d", "a", "c.fxt")] and code == 0
+    code, run_, _ = run_json(capsys, "d/b.fxt", "--exclude", "b.fxt")  # named: linted anyway
+    assert [f["path"] for f in run_["files"]] == ["d/b.fxt"]
+
+
+def test_quiet_prints_only_files_with_problems(fake, tree, capsys):
+    code, out, _ = run(capsys, "--quiet", "clean.fxt", "warn.fxt", "d/a")
+    assert out.splitlines() == [
+        "warn.fxt: 1 record, 0 errors, 1 warning, 0 infos (trace, little-endian)",
+        "3 files: 0 errors, 1 warning, 0 infos",
+    ]
+
+
+def test_baseline_ignores_positions_of_other_records(tmp_path, capsys, monkeypatch):
+    from fxtlint.cli import main
+    from fxtlint.rules import _ex as X
+
+    monkeypatch.chdir(tmp_path)
+    ev = B.event
+    bad = [ev("duration_begin", 5), ev("duration_end", 10, name=1)]  # PR002 names the begin's offset
+    (tmp_path / "t.fxt").write_bytes(X.preamble(*bad))
+    assert main(["t.fxt", "--baseline", "b.json", "--write-baseline"]) == 0
+    # the writer now emits one more record before: every offset moves, the finding is the same
+    (tmp_path / "t.fxt").write_bytes(X.preamble(B.string(9, "new"), *bad))
+    capsys.readouterr()
+    assert main(["t.fxt", "--baseline", "b.json", "--fail-on", "warning"]) == 0
+    assert main(["t.fxt", "--fail-on", "warning", "--quiet"]) == 1

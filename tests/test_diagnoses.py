@@ -1,0 +1,274 @@
+"""Diagnoses a writer author can act on: each case is a small hand-written faulty input
+and what fxtlint must say about it (issue 10, group 2), checked on both engines.
+
+Each test names the writer bug it stands for; assertions are on codes, structured
+``details`` and the words of the message that point at the cause.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import fxtlint
+from fxtlint import build as B
+from fxtlint._reader import field_span
+from fxtlint._tables import tables
+from fxtlint.rules import _ex as X
+
+T = tables()
+
+
+def lint(data: bytes, **kw):
+    """The default (fast) report, after checking the reference engine says the same,
+    spans and details included."""
+    fast = fxtlint.lint_bytes(data, engine="fast", **kw)
+    ref = fxtlint.lint_bytes(data, engine="reference", **kw)
+    assert [d.to_json() for d in fast.diagnostics] == [d.to_json() for d in ref.diagnostics]
+    assert fast.counts == ref.counts
+    return fast
+
+
+def only(report, code):
+    found = [d for d in report.diagnostics if d.code == code]
+    assert len(found) == 1, (code, report.counts)
+    return found[0]
+
+
+def header(kind: str, name: str):
+    return X.field(kind, name)
+
+
+# ---------------------------------------------------------------- not FXT at all
+
+
+@pytest.mark.parametrize("data, looks", [
+    (b"\x89PNG\r\n\x1a\n" + bytes(range(200)), "a PNG image"),
+    (b"Hello, this is a plain text file that someone named trace.fxt.\n" * 4, "text"),
+    (b"\x1f\x8b\x08\x00" + bytes(60), "gzip data"),
+])
+def test_not_fxt_is_said_once_first_and_nothing_follows(data, looks):
+    report = lint(data)
+    assert report.counts == {"MG005": 1}
+    (d,) = report.diagnostics
+    assert d.offset == 0 and d.message.startswith("not an FXT file")
+    assert f"it looks like {looks}" in d.message
+    assert report.records == 0
+
+
+def test_unknown_binary_that_does_not_frame_is_not_fxt():
+    data = B.words(0xFFFF_FFFF_FFFF_FFF0, 7, 7)  # type 0 metadata of a size past the end
+    report = lint(data)
+    assert report.counts == {"MG005": 1}
+
+
+def test_valid_records_without_magic_say_the_magic_is_missing():
+    data = X.preamble()[8:]  # the writer forgot the magic record
+    report = lint(data)
+    d = only(report, "MG001")
+    assert d.message.startswith("the magic record is missing: the file starts with a metadata.provider_info record")
+    assert "not a Fuchsia trace" not in d.message
+    assert set(report.counts) == {"MG001"}
+    assert report.records == 5
+
+
+# ---------------------------------------------------------------- framing causes
+
+
+def test_size_one_too_large_says_the_next_word_is_a_header():
+    data = X.preamble() + X.with_size(B.archive(B.string(3, "abc")), 3) + B.archive(
+        B.thread(2, 10, 12), B.event("instant", 5))
+    report = lint(data)
+    d = only(report, "FR004")
+    assert "the first is a valid thread header: the size may be 1 too large" in d.message
+    assert d.details["kind"] == "thread" and d.details["n"] == 1
+    assert "EX001" not in report.counts
+
+
+def test_trailing_zero_word_stays_an_allowed_extension():
+    data = X.preamble(B.initialization(1000)) + B.archive(
+        fxtlint.Record(1, "initialization", {"ticks_per_second": 1000}, extra_words=(0,)))
+    d = only(lint(data), "EX001")
+    assert d.message == "initialization has 1 word after its defined content (an extension the spec allows)"
+
+
+def test_big_endian_magic_before_little_endian_records():
+    data = B.archive(B.magic(), byte_order="big") + B.archive(B.string(1, "cat"), B.thread(1, 10, 11))
+    report = lint(data)
+    framing = [d for d in report.diagnostics if d.code in ("FR001", "FR002")]
+    assert framing, report.counts
+    assert "read little-endian it is a valid string header: the file mixes byte orders" in framing[0].message
+    assert "final record" not in framing[0].message
+
+
+def test_byte_order_switch_mid_file():
+    data = X.preamble() + B.archive(B.thread(2, 10, 12), B.string(5, "swapped"), byte_order="big")
+    report = lint(data)
+    (d,) = [d for d in report.diagnostics if d.code in ("FR001", "FR002")]
+    assert "read big-endian it is a valid thread header" in d.message
+    assert d.offset == len(X.preamble())
+
+
+def test_truncated_last_record_is_not_blamed_on_byte_order():
+    d = only(lint(X.preamble(B.string(3, "truncated"))[:-8]), "FR002")
+    assert d.message.endswith("the file ends inside this record, or its size is wrong")
+
+
+# ---------------------------------------------------------------- strings
+
+
+def test_length_counting_a_c_terminator_is_a_warning():
+    report = lint(X.preamble(B.event("instant", 5, name="tick\0")))
+    d = only(report, "ST008")
+    assert d.severity == fxtlint.Severity.WARNING
+    assert d.message == "event.instant: the name string ends in a NUL byte: its length probably counts a C terminator"
+    assert d.details["length"] == 5
+
+
+def test_string_record_with_terminator():
+    d = only(lint(X.preamble(B.string(3, "abc\0"))), "ST008")
+    assert d.message.startswith("string: the value ends in a NUL byte")
+
+
+def test_length_one_short_suggests_the_length():
+    rec = B.archive(B.string(3, "abcd"))
+    f = header("string", "length")
+    h = int.from_bytes(rec[:8], "little")
+    h = (h & ~f.word_mask) | f.put(3)
+    data = X.preamble() + h.to_bytes(8, "little") + rec[8:]
+    d = only(lint(data), "ST002")
+    assert d.message.endswith("the first non-zero byte directly follows the value: is its length 4, not 3?")
+    assert (d.details["length"], d.details["suggested_length"]) == (3, 4)
+
+
+def test_stray_padding_byte_is_not_called_a_short_length():
+    rec = X.with_byte(B.archive(B.string(3, "abc")), 8 + 5, ord("x"))
+    d = only(lint(X.preamble() + rec), "ST002")
+    assert d.message == "string: the padding after the value is not zero"
+    assert "suggested_length" not in d.details
+
+
+def test_padding_of_an_argument_says_which_argument():
+    rec = B.archive(B.event("instant", 5, args=[B.arg("string", "key", "abc")]))
+    at = rec.index(b"abc\0") + 5
+    d = only(lint(X.preamble() + X.with_byte(rec, at, ord("x"))), "ST002")
+    assert d.message == 'event.instant argument 0 "key" (string): the padding after the value string is not zero'
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def test_trailing_words_after_a_short_argument_are_not_an_extension():
+    data = X.preamble() + _int64_arg_declaring_one_word()
+    report = lint(data)
+    st = only(report, "ST005")
+    assert st.message == 'event.instant argument 0 (int64, name ref 1) declares 1 word but its content takes at least 2 words'
+    ex = only(report, "EX001")
+    assert "extension the spec allows" not in ex.message
+    assert "probably the rest of argument 0" in ex.message
+
+
+def _int64_arg_declaring_one_word() -> bytes:
+    rec = bytearray(B.archive(B.event("instant", 100, args=[B.arg("int64", 1, 7)])))
+    size = next(f for f in T.argument_header if f.role == "size")
+    h = int.from_bytes(rec[16:24], "little")
+    rec[16:24] = ((h & ~size.word_mask) | size.put(1)).to_bytes(8, "little")
+    return bytes(rec)
+
+
+def test_argument_reserved_bits_name_the_argument_and_the_bit():
+    rec = bytearray(B.archive(B.event("instant", 5, args=[B.arg("double", "load", 1.5)])))
+    h = int.from_bytes(rec[16:24], "little") | (1 << 40)
+    rec[16:24] = h.to_bytes(8, "little")
+    d = only(lint(X.preamble() + bytes(rec)), "RB002")
+    assert d.message == ('event.instant argument 0 "load" (double): reserved bits 32..63 must be zero, '
+                         "but bit 40 is set (the field holds 0x100)")
+    assert d.details["field"] == "reserved" and d.details["bits"] == [32, 63] and d.details["found"] == 0x100
+
+
+def test_reserved_bits_of_a_header_name_the_bit_set():
+    data = X.preamble() + X.with_header_bits(B.archive(B.thread(2, 10, 12)), (1 << 40) | (1 << 41))
+    d = only(lint(data), "RB001")
+    assert d.message == "thread header: reserved bits 24..63 must be zero, but bits 40, 41 are set (the field holds 0x30000)"
+
+
+# ---------------------------------------------------------------- refs and threads
+
+
+def test_unregistered_ref_before_any_provider_does_not_say_provider_none():
+    data = B.archive(B.magic(), B.thread(1, 10, 11), B.event("instant", 5, category="c", name=7))
+    d = only(lint(data), "RF001")
+    assert d.message == "event.instant: string ref 7 (name) was never registered before any provider record"
+    assert d.details["provider"] is None
+
+
+def test_unregistered_refs_mark_their_field():
+    data = X.preamble(B.event("instant", 5, name=7, thread=4))
+    report = lint(data)
+    off = len(X.preamble())
+    rf1 = only(report, "RF001")
+    assert rf1.span == field_span(off, header("event.instant", "name"), False)
+    rf2 = only(report, "RF002")
+    assert rf2.span == field_span(off, header("event.instant", "thread"), False)
+
+
+def test_unregistered_argument_name_ref_marks_the_argument_header():
+    data = X.preamble(B.event("instant", 5, args=[B.arg("int32", 9, 1)]))
+    d = only(lint(data), "RF001")
+    arg_at = len(X.preamble()) + 16
+    assert d.span == field_span(arg_at, next(f for f in T.argument_header if f.role == "string_ref"), False)
+
+
+def test_inline_thread_overrun_says_thread_ref_0_means_inline():
+    rec = B.archive(B.event("instant", 5, thread=(10, 11), category="c", name="n"))
+    data = X.preamble() + X.with_size(rec, 2)[:16]
+    d = only(lint(data), "ST001")
+    assert "thread 0 means an inline thread" in d.message
+
+
+# ---------------------------------------------------------------- pairing after a stop
+
+
+def test_open_duration_after_a_framing_stop_says_the_readable_part_ends():
+    data = X.preamble(B.event("duration_begin", 5)) + B.words(0)
+    d = only(lint(data), "PR004")
+    assert d.message == ("duration cat/name is still open where the readable part of the file ends "
+                         "(framing stopped there)")
+
+
+def test_open_duration_at_a_clean_end_says_the_trace_ends():
+    d = only(lint(X.preamble(B.event("duration_begin", 5))), "PR004")
+    assert d.message.endswith("is still open when the trace ends")
+
+
+# ---------------------------------------------------------------- magic and log messages
+
+
+def test_malformed_second_magic_is_only_a_wrong_value():
+    bad_magic = X.with_header_bits(B.archive(B.magic()), 1 << 24)
+    report = lint(X.preamble() + bad_magic)
+    assert "MG002" in report.counts and "MG003" not in report.counts
+    assert only(report, "MG002").details == {"field": "magic", "found": 0x16547847, "expected": 0x16547846}
+
+
+def test_repeated_magic_names_its_record():
+    d = only(lint(X.preamble() + X.preamble()), "MG003")
+    assert d.message.startswith("a magic record at record 6, not at the start")
+
+
+@pytest.mark.parametrize("severity, side", [(0, "below TRACE (0x10)"), (5, "below TRACE (0x10)"),
+                                             (0x61, "above FATAL (0x60)"), (0xFF, "above FATAL (0x60)")])
+def test_log_severity_says_below_or_above(severity, side):
+    data = B.log_stream(B.log_record(severity, 1, [B.arg("string", "message", "m")]))
+    d = only(fxtlint.lint_bytes(data, input_format="log"), "SL002")
+    assert d.message == f"severity {severity:#x} is not a severity: it is {side}"
+
+
+def test_every_diagnostic_of_the_golden_corpus_has_details_where_params_exist():
+    from fxtlint.rules import all_rules
+
+    for rule in all_rules():
+        fmt = rule.bad.input_format
+        for d in fxtlint.lint_bytes(rule.bad.build(), input_format=fmt).diagnostics:
+            if "{" in rule.message and d.code == rule.code:
+                assert d.details, rule.code
+            assert all(k not in d.details for k in ("lo", "hi", "value")), d.details

@@ -1,0 +1,70 @@
+"""What the package promises beyond its code: type information, the pre-commit hook,
+and a README library example that runs and lints clean."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+import fxtlint
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_py_typed_is_in_the_package():
+    # resources looks in the imported package: the installed wheel when CI installs it
+    assert resources.files("fxtlint").joinpath("py.typed").is_file()
+
+
+def test_pre_commit_hook_runs_check_on_fxt_files():
+    text = (REPO / ".pre-commit-hooks.yaml").read_text("utf-8")
+    assert re.search(r"^- id: fxtlint$", text, re.M)
+    assert re.search(r"^  entry: fxtlint check$", text, re.M)
+    assert re.search(r"^  language: python$", text, re.M)
+    pattern = re.search(r"^  files: '(.+)'$", text, re.M).group(1)
+    for name, hit in (("a/trace.fxt", True), ("T.FXT", True), ("trace.fxt.bak", False), ("x.json", False)):
+        assert bool(re.search(pattern, name)) is hit, name
+
+
+def readme_library_example() -> str:
+    text = (REPO / "README.md").read_text("utf-8")
+    section = text.split("## As a library", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_readme_library_example_runs_and_lints_clean(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    scope: dict = {}
+    exec(compile(readme_library_example(), "README.md", "exec"), scope)
+    data = scope["data"]
+    assert fxtlint.lint_bytes(data).diagnostics == []
+    assert scope["report"].counts == {}
+
+
+def test_readme_example_check_can_fail(tmp_path, monkeypatch):
+    """Without its thread record the example's event has an unregistered thread (RF002)."""
+    monkeypatch.chdir(tmp_path)
+    broken = readme_library_example().replace("B.thread(1, 10, 11),", "")
+    assert "B.thread" not in broken
+    with pytest.raises(AssertionError):
+        exec(compile(broken, "README.md", "exec"), {})
+
+
+def test_readme_pyproject_example_is_valid_settings(tmp_path, monkeypatch, capsys):
+    from fxtlint import build as B
+    from fxtlint.cli import main
+
+    text = (REPO / "README.md").read_text("utf-8")
+    toml = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
+    (tmp_path / "pyproject.toml").write_text(toml, encoding="utf-8")
+    (tmp_path / "fxtlint-baseline.json").write_text('{"fxtlint_baseline": 1, "files": {}}', encoding="utf-8")
+    # a flow never ended (PR004, ignored) and a NUL-terminated name (ST008, a warning: fails)
+    (tmp_path / "t.fxt").write_bytes(B.archive(B.magic(), B.string(1, "c"), B.thread(1, 2, 3),
+                                               B.event("instant", 5, category=1, name="n\0")))
+    monkeypatch.chdir(tmp_path)
+    assert main(["t.fxt", "--output-format", "json"]) == 1
+    assert "ST008" in capsys.readouterr().out
+    assert main(["t.fxt", "--isolated", "--quiet"]) == 0

@@ -1,0 +1,229 @@
+"""The CI renderers (SARIF, GitHub, JUnit, JSON Lines), on the same shared list as the
+other renderers (tests/test_render.py), plus SARIF of real lint runs checked by the
+OASIS JSON Schema and by the SARIF Multitool.
+
+The Multitool test skips only when npm is missing; with npm it needs the tool: set
+FXTLINT_SARIF_MULTITOOL to its executable (as .ci/run does), put ``sarif-multitool``
+on PATH, or install it with ``npm install --prefix /work/tools-npm @microsoft/sarif-multitool``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import jsonschema
+import pytest
+
+import fxtlint
+from fxtlint import build as B
+from fxtlint import _render_github, _render_jsonl, _render_junit, _render_sarif
+from fxtlint._diagnostics import Diagnostic, Severity
+from fxtlint.rules import all_rules
+
+from conftest import CORPUS_REAL, SPEC_DIR
+from test_render import clean_report, shared_report
+
+SCHEMA = json.loads((SPEC_DIR / "sarif-schema-2.1.0.json").read_text("utf-8"))
+FAILURES = [("gone.fxt", "no such file or directory")]
+
+
+def sarif_errors(log: dict) -> list[str]:
+    validator = jsonschema.Draft7Validator(SCHEMA)
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(log)]
+
+
+def shared_sarif() -> dict:
+    return _render_sarif.render([shared_report(), clean_report()], failures=FAILURES, rules=all_rules(),
+                                version="9.9.9")
+
+
+# --- SARIF
+
+
+def test_sarif_of_the_shared_list_is_valid_by_the_schema():
+    assert sarif_errors(shared_sarif()) == []
+
+
+def test_schema_check_can_fail():
+    log = shared_sarif()
+    log["runs"][0]["results"][0]["level"] = "fatal"
+    del log["version"]
+    assert len(sarif_errors(log)) >= 2
+
+
+def test_sarif_results_one_per_diagnostic_with_byte_regions():
+    run = shared_sarif()["runs"][0]
+    results = run["results"]
+    assert [r["ruleId"] for r in results] == ["E001", "E001", "W010", "E002", "I100", "W010"]
+    assert [r["level"] for r in results] == ["error", "error", "warning", "error", "note", "warning"]
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in results]
+    assert regions[0] == {"startLine": 1, "byteOffset": 0, "byteLength": 8}
+    assert regions[2] == {"startLine": 1, "byteOffset": 30, "byteLength": 4}  # the field, not the record
+    assert regions[4] == {"startLine": 1, "byteOffset": 152, "byteLength": 8}  # no span: the record
+    assert results[0]["message"]["text"] == "header word is bad."
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"mem.fxt"}
+    rules = run["tool"]["driver"]["rules"]
+    for r in results:
+        assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
+    assert run["invocations"] == [{
+        "executionSuccessful": False,
+        "toolExecutionNotifications": [{
+            "level": "error", "message": {"text": "gone.fxt: no such file or directory."},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": "gone.fxt"}}}]}],
+    }]
+
+
+def test_sarif_rules_come_from_the_registry():
+    driver = shared_sarif()["runs"][0]["tool"]["driver"]
+    by_id = {r["id"]: r for r in driver["rules"]}
+    registry = all_rules()
+    assert [r["id"] for r in driver["rules"][: len(registry)]] == [r.code for r in registry]
+    fr1 = by_id["FR001"]
+    assert fr1["name"] == "RecordSizeZero"
+    assert fr1["shortDescription"]["text"] == "A record header whose size field is 0."
+    assert fr1["defaultConfiguration"] == {"level": "error"}
+    assert fr1["help"]["markdown"].startswith("## FR001 record-size-zero")
+    assert by_id["EX001"]["defaultConfiguration"] == {"level": "note"}
+    assert (driver["name"], driver["version"]) == ("fxtlint", "9.9.9")
+
+
+def test_sarif_details_and_uris():
+    d = Diagnostic(offset=8, record_index=1, code="RB001", message="x", severity=Severity.ERROR,
+                   span=(13, 16), record_size=16, details={"field": "reserved", "bits": [40, 63]})
+    r = _render_sarif.result(d, 0, 0, "a.fxt")
+    assert r["properties"] == {"recordIndex": 1, "recordOffset": 8, "details": {"field": "reserved", "bits": [40, 63]}}
+    assert _render_sarif.artifact_uri("dir with space/a.fxt") == "dir%20with%20space/a.fxt"
+    assert _render_sarif.artifact_uri("/abs/t.fxt") == "file:///abs/t.fxt"
+    assert _render_sarif.artifact_uri("-") == "stdin"
+
+
+@pytest.fixture(scope="module")
+def real_sarif(tmp_path_factory) -> Path:
+    """SARIF of a lint of the real corpus and every rule's failing example."""
+    tmp_path = tmp_path_factory.mktemp("sarif")
+    reports = [fxtlint.lint_path(p) for p in sorted(CORPUS_REAL.glob("*.fxt"))]
+    reports += [fxtlint.lint_bytes(r.bad.build(), input_format=r.bad.input_format) for r in all_rules()]
+    log = _render_sarif.render(reports, rules=all_rules())
+    path = tmp_path / "fxtlint.sarif"
+    path.write_text(_render_sarif.dumps(log), encoding="utf-8")
+    return path
+
+
+def test_sarif_of_real_runs_is_valid_by_the_schema(real_sarif):
+    log = json.loads(real_sarif.read_text("utf-8"))
+    assert sarif_errors(log) == []
+    assert {r["ruleId"] for r in log["runs"][0]["results"]} >= {r.code for r in all_rules()}
+
+
+def multitool() -> list[str] | None:
+    env = os.environ.get("FXTLINT_SARIF_MULTITOOL")
+    if env:
+        return [env]
+    for candidate in ("sarif-multitool", "sarif"):
+        found = shutil.which(candidate)
+        if found:
+            return [found]
+    local = Path("/work/tools-npm/node_modules/.bin/sarif-multitool")
+    return [str(local)] if local.exists() else None
+
+
+# Multitool warnings read and accepted: fxtlint has no public home page to give as
+# the driver's informationUri. Any other warning fails here so that it gets read.
+ACCEPTED_WARNINGS = {"SARIF2005"}
+
+
+def test_sarif_has_no_multitool_error(real_sarif, tmp_path):
+    tool = multitool()
+    if tool is None:
+        if shutil.which("npm") is None:
+            pytest.skip("npm is missing, so the SARIF Multitool cannot be installed")
+        pytest.fail("npm is here but the SARIF Multitool is not: `npm install --prefix DIR "
+                    "@microsoft/sarif-multitool` and set FXTLINT_SARIF_MULTITOOL=DIR/node_modules/.bin/sarif-multitool")
+    sarif = real_sarif
+    out = tmp_path / "validation.sarif"
+    proc = subprocess.run([*tool, "validate", str(sarif), "--output", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert out.is_file(), proc.stdout + proc.stderr
+    findings = json.loads(out.read_text("utf-8-sig"))["runs"][0].get("results", [])
+    errors = [f for f in findings if f.get("level", "warning") == "error"]
+    assert errors == [], json.dumps(errors, indent=1)[:4000]
+    warnings = {f["ruleId"] for f in findings if f.get("level", "warning") == "warning"}
+    assert warnings <= ACCEPTED_WARNINGS, warnings
+
+
+# --- GitHub workflow commands
+
+
+def test_github_commands_exact():
+    out = _render_github.render([shared_report(), clean_report()], failures=FAILURES)
+    assert out.splitlines() == [
+        "::error file=gone.fxt,title=fxtlint::no such file or directory",
+        "::error file=mem.fxt,title=fxtlint E001::E001 header word is bad (byte 0x0, record 0)",
+        "::error file=mem.fxt,title=fxtlint E001::E001 second bad header (byte 0x10, record 1)",
+        "::error file=mem.fxt,title=fxtlint E002::E002 far field (byte 0x30, record 2)",
+        "::warning file=mem.fxt,title=fxtlint W010::W010 field crosses a row (byte 0x10, record 1)",
+        "::warning file=mem.fxt,title=fxtlint W010::W010 clamped at end of file (byte 0x98, record 3)",
+        "::notice file=mem.fxt,title=fxtlint I100::I100 just so you know (byte 0x98, record 3)",
+        "::notice title=fxtlint summary::fxtlint: 2 files, 4 errors, 2 warnings, 1 info; "
+        "6 annotated, 1 not shown (see the log or --output-format json)",
+    ]
+
+
+def test_github_is_capped_most_severe_first():
+    out = _render_github.render([shared_report()], cap=2).splitlines()
+    assert [line.split(" ", 1)[0] for line in out] == ["::error", "::error", "::notice"]
+    assert "2 annotated, 5 not shown" in out[-1]
+
+
+def test_github_escapes_data_and_properties():
+    assert _render_github.escape_data("50%\nnext") == "50%25%0Anext"
+    assert _render_github.escape_property("a,b:c") == "a%2Cb%3Ac"
+
+
+# --- JUnit
+
+
+def test_junit_one_failed_case_per_diagnostic():
+    root = ET.fromstring(_render_junit.render([shared_report(), clean_report()], failures=FAILURES))
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("8", "6", "1")
+    mem, clean, gone = root.findall("testsuite")
+    assert [c.get("name") for c in mem.findall("testcase")][:2] == ["E001 at byte 0x0, record 0",
+                                                                     "E001 at byte 0x10, record 1"]
+    fail = mem.find("testcase/failure")
+    assert (fail.get("type"), fail.get("message")) == ("error", "E001: header word is bad")
+    assert mem.find("system-out").text == "1 more diagnostics over the per-rule cap"
+    assert [c.get("name") for c in clean.findall("testcase")] == ["no problems"]
+    assert clean.find("testcase/failure") is None
+    assert gone.find("testcase/error").get("message") == "no such file or directory"
+
+
+# --- JSON Lines
+
+
+def test_json_lines_one_object_per_diagnostic():
+    lines = _render_jsonl.render([shared_report(), clean_report()]).splitlines()
+    objs = [json.loads(line) for line in lines]
+    assert len(objs) == 6
+    assert objs[0] == {"path": "mem.fxt", "code": "E001", "severity": "error", "offset": 0,
+                       "record_index": 0, "message": "header word is bad", "span": [0, 8], "record_size": 16}
+
+
+def test_sarif_fingerprints_survive_moved_records():
+    from fxtlint.rules import _ex as X
+
+    ev = B.event
+    bad = [ev("duration_begin", 5), ev("duration_end", 10, name=1), ev("duration_end", 11, name=1)]
+
+    def prints(data):
+        log = _render_sarif.render([fxtlint.lint_bytes(data)], rules=all_rules())
+        return [r["partialFingerprints"]["fxtlint/v1"] for r in log["runs"][0]["results"]]
+
+    before = prints(X.preamble(*bad))
+    assert len(before) == len(set(before)) >= 2  # two PR001/PR002 findings, told apart
+    assert prints(X.preamble(B.string(9, "new"), *bad)) == before
