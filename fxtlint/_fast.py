@@ -312,7 +312,3 @@ def lint_fast(buf, emit, big: bool, log: bool = False):
         return n, fl.kinds, fl.state
     finally:
         fl.W = fl.screen.W = None  # drop the views so a memory map can be closed
-
-
-def lint_trace_fast(buf, emit, big: bool):
-    return lint_fast(buf, emit, big)
