@@ -1,0 +1,66 @@
+"""What every harness shares: the atheris set-up, with the structure-aware mutator.
+
+``FXTLINT_FUZZ_MUTATOR=bytes`` turns the custom mutator off (libFuzzer's byte mutations
+only), for comparisons; the default is ``structure`` (fuzz/mutator.py).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import os
+import pkgutil
+import sys
+import types
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if str(_HERE.parent) not in sys.path:  # run from a source checkout without an install
+    sys.path.append(str(_HERE.parent))
+
+
+def fuzz(check, argv=None) -> None:
+    """Run ``check`` under libFuzzer with coverage from fxtlint's code only."""
+    import atheris  # only the fuzzer needs it; tests import the harnesses without it
+
+    import mutator
+
+    instrument_fxtlint(atheris)
+    kw = {}
+    if os.environ.get("FXTLINT_FUZZ_MUTATOR", "structure") != "bytes":
+        kw = dict(custom_mutator=mutator.mutate, custom_crossover=mutator.crossover)
+    atheris.Setup(list(argv or sys.argv), check, **kw)
+    atheris.Fuzz()
+
+
+def instrument_fxtlint(atheris) -> int:
+    """Instrument the functions of fxtlint's modules (nested code included), and nothing
+    else; returns how many.
+
+    Comparisons are traced (libFuzzer's CMP feedback) except in modules that use numpy:
+    atheris 3.0.0's COMPARE_OP hook keeps a reference to every comparison result that is
+    not a bool singleton, so each ``array == x`` in the fast engine leaked its result
+    array, input after input (fuzz/README.md, "Memory"). ``atheris.instrument_all()`` would
+    also instrument numpy, hypothesis, the standard library and the mutator."""
+    from atheris.instrument_bytecode import patch_code
+
+    import fxtlint
+
+    for info in pkgutil.walk_packages(fxtlint.__path__, "fxtlint."):  # lazily imported ones too
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    n = 0
+    for obj in gc.get_objects():
+        if not isinstance(obj, types.FunctionType):
+            continue
+        name = obj.__module__ or ""
+        if name.partition(".")[0] != "fxtlint":
+            continue
+        obj.__code__ = patch_code(obj.__code__, trace_dataflow=not uses_numpy(sys.modules.get(name)))
+        n += 1
+    return n
+
+
+def uses_numpy(module) -> bool:
+    return any(getattr(v, "__name__", "").partition(".")[0] == "numpy" for v in vars(module).values()) \
+        if module is not None else True
