@@ -10,7 +10,9 @@ import gc
 import importlib
 import os
 import pkgutil
+import shlex
 import sys
+import tempfile
 import types
 from pathlib import Path
 
@@ -19,18 +21,37 @@ if str(_HERE.parent) not in sys.path:  # run from a source checkout without an i
     sys.path.append(str(_HERE.parent))
 
 
-def fuzz(check, argv=None) -> None:
-    """Run ``check`` under libFuzzer with coverage from fxtlint's code only."""
+def fuzz(check, argv=None, *, structured: bool = True) -> None:
+    """Run ``check`` under libFuzzer with coverage from fxtlint's code only; with
+    ``structured`` (inputs are FXT bytes) through the structure-aware mutator."""
     import atheris  # only the fuzzer needs it; tests import the harnesses without it
 
     import mutator
 
     instrument_fxtlint(atheris)
     kw = {}
-    if os.environ.get("FXTLINT_FUZZ_MUTATOR", "structure") != "bytes":
+    if structured and os.environ.get("FXTLINT_FUZZ_MUTATOR", "structure") != "bytes":
         kw = dict(custom_mutator=mutator.mutate, custom_crossover=mutator.crossover)
-    atheris.Setup(list(argv or sys.argv), check, **kw)
+    argv = list(argv or sys.argv)
+    if not getattr(sys, "frozen", False):  # a PyInstaller bundle (OSS-Fuzz) is executable already
+        argv[0] = launcher(argv[0])
+    atheris.Setup(argv, check, **kw)
     atheris.Fuzz()
+
+
+def launcher(script: str) -> str:
+    """An executable that runs ``script`` with this Python.
+
+    libFuzzer re-runs argv[0] through the shell for -jobs, -workers, -fork, -merge and
+    -minimize_crash; a Python harness is not executable itself, so hand it this."""
+    path = Path(tempfile.gettempdir()) / f"fxtlint-fuzz-{os.getuid()}-{Path(script).stem}"
+    text = f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(Path(script).resolve()))} \"$@\"\n"
+    if not path.exists() or path.read_text() != text:
+        tmp = path.with_suffix(f".{os.getpid()}")
+        tmp.write_text(text)
+        tmp.chmod(0o755)
+        tmp.replace(path)  # atomic: parallel workers may write it at once
+    return str(path)
 
 
 def instrument_fxtlint(atheris) -> int:
