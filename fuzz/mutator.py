@@ -288,6 +288,27 @@ def mutate_parsed(p: Parsed, rng: random.Random) -> bool:
     return True
 
 
+REPEAT_FRACTION = 0.03  # share of structure-aware mutations that repeat records up to the size limit
+
+
+def repeat_run(p: Parsed, rng: random.Random, max_size: int) -> bool:
+    """Repeat a run of 1-4 records many times in place, up to ``max_size`` bytes: the
+    only way to reach pairing windows of 65,536 records, full duration stacks and id
+    tables (PR012) at all."""
+    if not p.records:
+        return False
+    i = rng.randrange(len(p.records))
+    j = min(len(p.records), i + rng.choice([1, 1, 2, 4]))
+    run = b"".join(p.chunks[i:j])
+    room = (max_size - len(p.encode())) // max(len(run), 1)
+    k = min(room, rng.choice([2, 64, 4096, 1 << 17]))
+    if k < 1:
+        return False
+    p.chunks[j:j] = [run] * k
+    p.records[j:j] = [p.records[i]] * k  # placeholders: a repeated run is not edited further
+    return True
+
+
 def mutate(data: bytes, max_size: int, seed: int, *, byte_mutate=None) -> bytes:
     """atheris ``custom_mutator``: one structure-aware change, or a byte-level one."""
     rng = random.Random(seed)
@@ -296,6 +317,8 @@ def mutate(data: bytes, max_size: int, seed: int, *, byte_mutate=None) -> bytes:
         return byte_mutate(data, max_size)
     try:
         p = parse(data)
+        if rng.random() < REPEAT_FRACTION and repeat_run(p, rng, max_size):
+            return p.encode()
         want = 1 + (rng.random() < 0.3) * rng.randrange(1, 4)  # sometimes stack a few changes
         for _ in range(4 * want):  # some edits are no-ops (a value set to itself): retry those
             want -= mutate_parsed(p, rng)
