@@ -164,26 +164,32 @@ def minimize_crash(harness: str, crash: Path, out: Path, *, runs: int = 2000) ->
     return out if out.exists() and out.stat().st_size else crash
 
 
-def land_crash(harness: str, crash: Path, workdir: Path) -> Path:
+def land_crash(harness: str, crash: Path, workdir: Path, *, root: Path = REGRESSIONS) -> Path:
     """Minimise a crash and copy it to tests/regressions/<harness>/, where
     tests/test_fuzz_regressions.py runs the harness's check on it."""
     small = crash
     if crash.name.startswith("crash-"):
         small = minimize_crash(harness, crash, workdir / "crashes" / f"minimized-{crash.name}")
     data = small.read_bytes()
-    dest = REGRESSIONS / harness / f"{hashlib.sha1(data).hexdigest()[:16]}.bin"
+    dest = root / harness / f"{hashlib.sha1(data).hexdigest()[:16]}.bin"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(data)
     return dest
 
 
-def reproduce(harness: str, paths) -> int:
+def regression_inputs(root: Path = REGRESSIONS) -> list[tuple[str, Path]]:
+    """(harness, input) for every landed crash."""
+    return [(d.name, f) for d in sorted(root.iterdir()) if d.is_dir() for f in sorted(d.glob("*.bin"))] \
+        if root.is_dir() else []
+
+
+def reproduce(harness: str, paths, *, check=None) -> int:
     """Run a harness's check on each file in plain Python; 0 if all pass, 1 if any fails."""
     import traceback
 
     from . import load_harness
 
-    check = load_harness(harness).check
+    check = check or load_harness(harness).check
     failed = 0
     for p in paths:
         try:
