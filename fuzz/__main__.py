@@ -23,11 +23,12 @@ def _run(args) -> int:
                                                   if not args.no_merge else ""))
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
+    print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
         total, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
         print(text.rstrip())
-    return 1 if res.crashes else 0
+    return 1 if res.crashes or res.timeouts else 0
 
 
 def _coverage(args) -> int:

@@ -41,6 +41,7 @@ class Result:
     units_after_merge: int = 0
     peak_rss_mb: float = 0.0
     crashes: list[Path] = field(default_factory=list)
+    timeouts: list[Path] = field(default_factory=list)
     regressions: list[Path] = field(default_factory=list)
 
 
@@ -132,8 +133,10 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
     res.units_before = _units(corpus)
     if merge:
         res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator)
-    res.crashes = sorted(p for p in (workdir / "crashes").iterdir() if p.name.startswith(("crash-", "oom-",
-                                                                                             "timeout-")))
+    found = sorted((workdir / "crashes").iterdir())
+    res.crashes = [p for p in found if p.name.startswith(("crash-", "oom-"))]
+    # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
+    res.timeouts = [p for p in found if p.name.startswith(("timeout-", "slow-unit-"))]
     if land:
         res.regressions = [land_crash(harness, c, workdir) for c in res.crashes]
     return res
