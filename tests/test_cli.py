@@ -17,6 +17,7 @@ import pytest
 
 import fxtlint
 from fxtlint import cli
+from fxtlint.cli import _common, check
 from fxtlint._diagnostics import Example, Rule, Severity
 from fxtlint._report import FileReport
 
@@ -55,7 +56,7 @@ def fake_lint_path(path, *, input_format="auto", sink=None):
 @pytest.fixture
 def fake(monkeypatch):
     monkeypatch.setattr(fxtlint, "lint_path", fake_lint_path, raising=False)
-    monkeypatch.setattr(cli, "_load_registry", lambda: list(FAKE_RULES))
+    monkeypatch.setattr(_common, "load_registry", lambda: list(FAKE_RULES))
 
 
 @pytest.fixture
@@ -154,7 +155,7 @@ def test_directories_expand_recursively_sorted_fxt_only(fake, tree, capsys):
 
 
 def test_expand_paths_table(tree):
-    assert cli.expand_paths(["d", "nope", "warn.fxt", "empty"]) == (
+    assert check.expand_paths(["d", "nope", "warn.fxt", "empty"]) == (
         [os.path.join("d", "a", "c.fxt"), os.path.join("d", "b.fxt"), "warn.fxt"],
         [("nope", "no such file or directory"), ("empty", "directory contains no .fxt files")],
     )
@@ -287,7 +288,7 @@ def test_rules_table(fake, tree, capsys):
     ]
 
 
-@pytest.mark.parametrize("argv", [["rules", "--output-format", "json"], ["--output-format", "json", "rules"]])
+@pytest.mark.parametrize("argv", [["rules", "--output-format", "json"]])
 def test_rules_json(fake, tree, capsys, argv):
     code, out, _ = run(capsys, *argv)
     assert code == 0
@@ -331,27 +332,58 @@ def test_explain_unknown_code_message(fake, tree, capsys):
 
 
 @pytest.mark.parametrize("name", ["rules", "explain"])
-def test_file_named_like_a_subcommand_is_linted(fake, tree, capsys, name):
+def test_file_named_like_a_subcommand_is_linted_with_check(fake, tree, capsys, name):
     (tree / name).write_bytes(b"ERR\x00\x00\x00\x00\x00")
-    code, out, _ = run(capsys, "--quiet", name)
+    code, out, _ = run(capsys, "check", "--quiet", name)
     assert code == 1
     assert out == f"{name}: 1 record, 1 error, 0 warnings, 0 infos (trace, little-endian)\n"
+    code, out, _ = run(capsys, "--quiet", f"./{name}")  # a path is never a verb
+    assert code == 1
 
 
 @pytest.mark.parametrize(
-    "argv, expected",
+    "argv",
     [
-        (["rules"], ("rules", [])),
-        (["--output-format", "json", "rules"], ("rules", ["--output-format", "json"])),
-        (["--output-format=json", "explain", "X"], ("explain", ["--output-format=json", "X"])),
-        (["--ignore", "rules", "a.fxt"], None),  # an option's value is not a subcommand
-        (["a.fxt", "rules"], None),  # only the first positional
-        (["--", "rules"], None),  # after --, everything is a path
-        (["./rules"], None),
+        ["check", "bad.fxt"],
+        ["bad.fxt"],  # check is the default verb
+        ["--quiet", "bad.fxt"],  # so is an option first
+        ["check", "bad.fxt", "--quiet"],  # options may follow paths
     ],
 )
-def test_subcommand_detection(tree, argv, expected):
-    assert cli._subcommand(argv, cli.lint_parser()) == expected
+def test_check_is_the_default_verb(fake, tree, capsys, argv):
+    code, out, _ = run(capsys, *argv)
+    assert code == 1 and "bad.fxt" in out
+
+
+def test_every_subcommand_has_its_own_help(fake, tree, capsys):
+    for module in cli.COMMANDS:
+        verb = module.__name__.rsplit(".", 1)[1]
+        code, out, _ = run(capsys, verb, "--help")
+        assert code == 0 and out.startswith(f"usage: fxtlint {verb}")
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for module in cli.COMMANDS:
+        assert module.__name__.rsplit(".", 1)[1] in out
+
+
+def test_no_arguments_is_a_usage_error(fake, tree, capsys):
+    code, out, err = run(capsys)
+    assert code == 2 and out == "" and "no command or path given" in err
+
+
+def test_unknown_rule_code_is_a_usage_error(fake, tree, capsys):
+    code, out, err = run(capsys, "--ignore", "NOPE1", "bad.fxt")
+    assert (code, out) == (2, "")
+    assert err == "fxtlint: error: unknown rule code 'NOPE1' in --ignore (see `fxtlint rules`)\n"
+
+
+def test_broken_registry_raises(tree, monkeypatch, capsys):
+    def broken():
+        raise ImportError("rule module failed")
+
+    monkeypatch.setattr(_common, "load_registry", broken)
+    with pytest.raises(ImportError):  # a bug, not "accept any code"
+        cli.main(["--ignore", "ERR1", "bad.fxt"])
 
 
 def test_python_dash_m(tree):

@@ -1,0 +1,78 @@
+"""The command line: the only place that touches paths, stdout and the terminal.
+
+    fxtlint [check] [options] PATH...   lint files and directories (the default verb)
+    fxtlint rules                       list the rule registry
+    fxtlint explain CODE                print one rule's docs
+    fxtlint report PATH...              conformance report (html, json, markdown)
+    fxtlint export PATH                 Trace Event Format JSON
+
+One module per subcommand (ruff's ``ruff check``, ``ruff rule``): each has
+``register(subparsers)``, which adds its parser and sets ``run``, and
+``run(args) -> int``, the exit status. A first argument that is not a verb is a
+path or an option of ``check``, so ``fxtlint file.fxt`` keeps working; a file named
+like a verb is linted with ``fxtlint check NAME``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import _common, check, explain, export, report, rules
+from ._common import EXIT_OK, EXIT_USAGE, UsageError
+
+COMMANDS = (check, rules, explain, report, export)
+DEFAULT_COMMAND = "check"
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    parser = argparse.ArgumentParser(
+        prog="fxtlint",
+        description="Strict validator, recovering reader and fuzzing toolkit for the "
+        "Fuchsia Trace Format (FXT).",
+        epilog="`fxtlint PATH...` is `fxtlint check PATH...`. "
+        "`fxtlint COMMAND --help` describes each command.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_common.version()}")
+    subparsers = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(subparsers)
+    return parser, subparsers
+
+
+def _parse(subparser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Options may follow paths, except under a verb with verbs of its own."""
+    nested = any(isinstance(a, argparse._SubParsersAction) for a in subparser._actions)
+    return subparser.parse_args(argv) if nested else subparser.parse_intermixed_args(argv)
+
+
+def _main(argv: list[str]) -> int:
+    parser, subparsers = build_parser()
+    if not argv:
+        parser.print_usage(sys.stderr)
+        _common.error("no command or path given (try `fxtlint --help`)")
+        return EXIT_USAGE
+    if argv[0] in ("-h", "--help", "--version"):
+        parser.parse_args(argv[:1])  # prints and exits
+    verb, rest = (argv[0], argv[1:]) if argv[0] in subparsers.choices else (DEFAULT_COMMAND, argv)
+    args = _parse(subparsers.choices[verb], rest)
+    try:
+        return args.run(args)
+    except UsageError as e:
+        _common.error(str(e))
+        return EXIT_USAGE
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run fxtlint on ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(argv)
+    except SystemExit as e:  # argparse: --help/--version (0), usage errors (2)
+        return e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
+    except BrokenPipeError:  # `fxtlint big.fxt | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return _common.EXIT_ERRORS

@@ -1,0 +1,52 @@
+"""Open a path as a buffer (memory-mapped when it can be) for the report and export verbs."""
+
+from __future__ import annotations
+
+import mmap
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def expand(paths: list[str], pattern: str = "*.fxt") -> tuple[list[tuple[str, str | None]], list[tuple[str, str]]]:
+    """(file, writer) pairs in order, and (path, message) for paths that give none.
+
+    A directory is one writer, named after it; its files are every ``pattern`` inside.
+    A file given by itself has no writer (it is its own column in a matrix).
+    """
+    files: list[tuple[str, str | None]] = []
+    failures: list[tuple[str, str]] = []
+    for p in paths:
+        if os.path.isdir(p):
+            found = sorted(str(f) for f in Path(p).rglob(pattern) if f.is_file())
+            if found:
+                writer = Path(p).resolve().name or p
+                files += [(f, writer) for f in found]
+            else:
+                failures.append((p, f"directory contains no {pattern} files"))
+        elif os.path.exists(p):
+            files.append((p, None))
+        else:
+            failures.append((p, "no such file or directory"))
+    return files, failures
+
+
+@contextmanager
+def opened(path: str):
+    """The file's bytes, mapped read-only (read whole for empty files and pipes).
+
+    Raises OSError when the path cannot be read.
+    """
+    with open(path, "rb") as fh:
+        try:
+            m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):
+            yield fh.read()
+            return
+        try:
+            yield m
+        finally:
+            try:
+                m.close()
+            except BufferError:
+                pass  # a view outlived an internal error; closing must not hide that error

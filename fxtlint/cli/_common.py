@@ -1,0 +1,48 @@
+"""What every subcommand shares: exit codes, the error line, the registry, the version.
+
+The registry and the linter are looked up through this module at call time, so tests
+can swap in fakes with one ``monkeypatch.setattr`` and every subcommand sees them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+OUTPUT_FORMATS = ("rich", "json")
+
+
+class UsageError(Exception):
+    """A value that parsed but means nothing (an unknown rule code): exit 2, as argparse does."""
+
+
+def error(message: str) -> None:
+    print(f"fxtlint: error: {message}", file=sys.stderr)
+
+
+def load_registry() -> list:
+    from ..rules import all_rules
+
+    return list(all_rules())
+
+
+def lint_path():
+    import fxtlint
+
+    return fxtlint.lint_path
+
+
+def version() -> str:
+    from .._render_json import tool_version
+
+    return tool_version()
+
+
+def output_format_option(parser: argparse.ArgumentParser, choices=OUTPUT_FORMATS) -> None:
+    parser.add_argument(
+        "--output-format",
+        choices=choices,
+        default="rich",
+        help="rich: for people (plain text when not a terminal); json: one object on stdout",
+    )

@@ -1,0 +1,60 @@
+"""``fxtlint export PATH [-o OUT.json]``: a trace as Trace Event Format JSON.
+
+The Object Format (``traceEvents``, ``displayTimeUnit``), loadable in Perfetto and
+chrome://tracing. What the recovering reader could not read is said on stderr.
+
+Exit status: 0 everything was exported, 1 something was skipped (or the file is not
+an FXT trace), 2 a usage error or an unreadable path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import _common
+from ._buffers import opened
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "export",
+        help="export a trace to Trace Event Format JSON (Perfetto, chrome://tracing)",
+        description="Decode a trace into the Trace Event Format (the JSON Object Format): durations as B/E, "
+        "complete events as X, instants as i, counters as C, async as b/n/e, flows as s/t/f, process and "
+        "thread names as M. ts and dur are microseconds, converted with the tick rate.",
+        epilog="Exit status: 0 all exported, 1 something skipped (said on stderr), 2 usage error or "
+        "unreadable path.",
+        allow_abbrev=False,
+    )
+    p.add_argument("path", metavar="PATH", help="the trace to export")
+    p.add_argument("-o", "--output", metavar="OUT.json", help="write here instead of stdout")
+    p.add_argument("--input-format", choices=("auto", "trace", "log"), default="auto",
+                   help="trace (FXT), log (structured log), or auto (default)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .._conformance_report import not_fxt_reason
+    from .._export_tef import write_document
+
+    try:
+        with opened(args.path) as buf:
+            reason = not_fxt_reason(buf, args.input_format)
+            if reason is not None:
+                _common.error(f"{args.path}: {reason}; nothing exported")
+                return _common.EXIT_ERRORS
+            if args.output:
+                with open(args.output, "w", encoding="utf-8") as out:
+                    export = write_document(buf, out, source=args.path, input_format=args.input_format)
+            else:
+                export = write_document(buf, sys.stdout, source=args.path, input_format=args.input_format)
+    except BrokenPipeError:
+        raise  # stdout went away (`| head`): main() handles it
+    except OSError as e:
+        _common.error(f"{e.filename or args.path}: {e.strerror or e}")
+        return _common.EXIT_USAGE
+    lines = export.skipped_lines()
+    for line in lines:
+        print(f"fxtlint: {args.path}: {line}", file=sys.stderr)
+    return _common.EXIT_ERRORS if lines else _common.EXIT_OK

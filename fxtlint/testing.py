@@ -1,0 +1,123 @@
+"""For writer test suites: ``assert_conforms`` and a pytest fixture of the same name.
+
+    from fxtlint.testing import assert_conforms
+
+    def test_my_writer_output(tmp_path):
+        path = my_writer.write(tmp_path / "t.fxt")
+        assert_conforms(path, allow=("EX001",), expect="tests/expected_events.json")
+
+A trace conforms when it has no error and no warning outside ``allow`` (infos are
+notes, not failures). ``expect`` (a path, JSON text, or a list of events) also
+requires the exported events to match, as ``fxtlint report --expect`` does. The
+failure message lists the diagnostics as the terminal prints them.
+
+Installed with fxtlint, the module is also a pytest plugin (entry point ``pytest11``)
+that offers the ``fxt_conforms`` fixture: ``assert_conforms`` itself.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+__all__ = ["TraceDoesNotConform", "assert_conforms"]
+
+
+class TraceDoesNotConform(AssertionError):
+    """Raised by ``assert_conforms``; ``report`` is the lint's FileReport, ``expect`` the comparison."""
+
+    def __init__(self, message: str, report=None, expect=None):
+        super().__init__(message)
+        self.report = report
+        self.expect = expect
+
+
+def _load(data_or_path) -> tuple[bytes, str]:
+    if isinstance(data_or_path, (bytes, bytearray, memoryview)):
+        return bytes(data_or_path), "<bytes>"
+    path = os.fspath(data_or_path)
+    return Path(path).read_bytes(), path
+
+
+def _expected(expect):
+    from ._expect import load_expected
+
+    if isinstance(expect, list):
+        return load_expected(json.dumps(expect), "expect")
+    if isinstance(expect, dict):
+        return load_expected(json.dumps(expect), "expect")
+    text = str(expect)
+    if text.lstrip().startswith(("[", "{")):
+        return load_expected(text, "expect")
+    return load_expected(Path(text).read_text(encoding="utf-8"), os.fspath(expect))
+
+
+def _terminal(report, data, diagnostics) -> str:
+    from rich.console import Console
+
+    from ._render_rich import diagnostic_text, render_hex
+
+    buf = io.StringIO()
+    console = Console(file=buf, color_system=None, highlight=False, markup=False, emoji=False,
+                      soft_wrap=True, width=120)
+    for d in diagnostics:
+        console.print(diagnostic_text(d))
+        render_hex(console, d, data)
+    return buf.getvalue()
+
+
+def assert_conforms(data_or_path, *, allow=(), expect=None, input_format: str = "auto"):
+    """Fail (``TraceDoesNotConform``, an AssertionError) unless the trace conforms.
+
+    ``allow``: rule codes whose errors and warnings are accepted. Returns the lint's
+    FileReport so a test can look further.
+    """
+    from ._diagnostics import Severity
+    from ._lint import lint_buffer
+
+    data, name = _load(data_or_path)
+    allowed = {c.upper() for c in allow}
+    report = lint_buffer(data, input_format=input_format, path=name)
+    bad_codes = {c for c, n in report.counts.items() if n and c not in allowed}
+    shown = [d for d in report.diagnostics if d.code in bad_codes and d.severity >= Severity.WARNING]
+    failing = {d.code for d in shown}
+    parts = []
+    if failing:
+        total = sum(report.counts[c] for c in failing)
+        parts.append(f"{name} does not conform: {total} problem(s) of {', '.join(sorted(failing))}"
+                     + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else "") + "\n"
+                     + _terminal(report, data, shown))
+    comparison = None
+    if expect is not None:
+        from ._expect import compare
+        from ._export_tef import iter_events
+
+        events, unit = _expected(expect)
+        comparison = compare(events, iter_events(data, input_format=input_format), unit)
+        if not comparison["matches"]:
+            lines = [f"{name}: the events differ from what was expected (ts in {unit}): "
+                     f"{comparison['missing_count']} missing, {comparison['extra_count']} extra, "
+                     f"{comparison['differing_count']} differing"]
+            lines += [f"  missing: {json.dumps(ev)}" for ev in comparison["missing"]]
+            lines += [f"  extra:   {json.dumps(ev)}" for ev in comparison["extra"]]
+            for d in comparison["differing"]:
+                fields = "; ".join(f"{f['field']}: expected {f['expected']!r}, got {f['actual']!r}"
+                                   for f in d["fields"])
+                lines.append(f"  differs: {json.dumps(d['expected'])}: {fields}")
+            parts.append("\n".join(lines))
+    if parts:
+        raise TraceDoesNotConform("\n".join(parts), report, comparison)
+    return report
+
+
+try:  # the pytest plugin: only when pytest is there
+    import pytest
+
+    @pytest.fixture
+    def fxt_conforms():
+        """``assert_conforms``, as a fixture for writer test suites."""
+        return assert_conforms
+except ImportError:  # pragma: no cover - pytest is optional
+    pass

@@ -1,0 +1,240 @@
+"""Conformance reports: coverage from the tables, rule results, verdicts, the JSON schema.
+
+Every rule's own examples drive the per-rule results: its failing example must fail
+it, its passing example must pass it (be exercised and not trip), so a scope too
+narrow or too wide shows up here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import CORPUS_REAL, REPO
+from fxtlint import build as B
+from fxtlint import rules as R
+from fxtlint._conformance_report import combined_report, not_fxt_reason, trace_report
+from fxtlint._coverage import LARGEST_KEPT, CoverageCollector
+from fxtlint._reader import iter_records
+from fxtlint._rule_scope import EXPANSIONS, SCOPES, features_of
+from fxtlint._tables import tables
+
+SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"
+SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text())
+GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
+_T = tables()
+
+# a passing example with nothing the rule looks at: the rule is "not exercised" there
+GOOD_NOT_EXERCISED = {"PR011": "the only provider event is buffer-full, so a trace without one passes"}
+
+
+def _validate(doc: dict) -> None:
+    jsonschema.validate(json.loads(json.dumps(doc)), SCHEMA, cls=jsonschema.Draft202012Validator)
+
+
+def _result(report: dict, code: str) -> str:
+    return next(r["result"] for r in report["rules"] if r["code"] == code)
+
+
+def _coverage(data: bytes) -> CoverageCollector:
+    cov = CoverageCollector()
+    for rec in iter_records(data, lambda d: None):
+        cov.feed(rec)
+    return cov
+
+
+# --------------------------------------------------------------------------- rule scopes
+def test_every_registered_rule_has_a_scope():
+    assert sorted(SCOPES) == sorted(R.REGISTRY)
+
+
+def test_scopes_name_only_kinds_and_arguments_of_the_tables():
+    kinds = {leaf.name for leaf in _T.record_leaves()}
+    args = {a.name for a in _T.arguments.values()}
+    for code in SCOPES:
+        assert features_of(code), code
+        for feat in features_of(code):
+            if feat.startswith("kind:") and not feat.endswith(".unknown"):
+                assert feat[5:] in kinds, (code, feat)
+            if feat.startswith("arg:"):
+                assert feat[4:] in args, (code, feat)
+
+
+def test_layout_scopes_follow_the_tables():
+    # the string record has always-zero bits, so RB003 looks at it; an instant event has none
+    assert "kind:string" in EXPANSIONS["layout:zero"]
+    assert "kind:event.instant" not in EXPANSIONS["layout:zero"]
+    assert "kind:kernel_object" in EXPANSIONS["layout:enum"]
+    assert "kind:initialization" not in EXPANSIONS["layout:selector"]
+
+
+@pytest.mark.parametrize("rule", R.all_rules(), ids=lambda r: r.code)
+def test_each_rule_fails_its_bad_example_and_passes_its_good_one(rule):
+    bad = trace_report(rule.bad.build(), input_format=rule.bad.input_format)
+    good = trace_report(rule.good.build(), input_format=rule.good.input_format)
+    assert _result(bad, rule.code) == "failed"
+    assert _result(good, rule.code) == ("not_exercised" if rule.code in GOOD_NOT_EXERCISED else "passed")
+
+
+def test_a_trace_without_async_events_does_not_pass_the_async_rules():
+    data = B.archive(B.magic(), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2),
+                     B.event("duration_begin", 1), B.event("duration_end", 2))
+    rep = trace_report(data)
+    assert rep["verdict"]["status"] == "conforming"
+    for code in ("PR005", "PR006", "PR007", "PR008", "PR009", "TM002", "SL001"):
+        assert _result(rep, code) == "not_exercised", code
+    for code in ("PR001", "PR002", "PR003", "RF001", "RF002", "MG002"):
+        assert _result(rep, code) == "passed", code
+
+
+# --------------------------------------------------------------------------- coverage
+def test_coverage_lists_come_from_the_tables():
+    cov = _coverage(SAMPLE.read_bytes()).coverage()
+    assert [r["kind"] for r in cov["record_kinds"]] == [leaf.name for leaf in _T.record_leaves()]
+    assert [r["type"] for r in cov["argument_types"]] == sorted(_T.arguments)
+    assert [r["value"] for r in cov["blob_types"]] == sorted(_T.enums["blob_type"])
+    assert [r["type"] for r in cov["record_types"]] == sorted(_T.records)
+
+
+def test_the_sample_uses_what_make_sample_wrote():
+    cov = _coverage(SAMPLE.read_bytes()).coverage()
+    unused = {r["kind"] for r in cov["record_kinds"] if not r["used"]}
+    # the sample skips these five on purpose (make_sample.py): everything else is used
+    assert unused == {"metadata.provider_event", "event.async_instant", "event.flow_step",
+                      "scheduling.legacy_context_switch", "large.blob.no_metadata"}
+    used_args = {r["kind"] for r in cov["argument_types"] if r["used"]}
+    assert used_args == {"uint32", "int64", "double", "bool", "string", "koid", "int32"}
+    assert [r["name"] for r in cov["blob_types"] if r["used"]] == ["data"]
+    assert [r["name"] for r in cov["object_types"] if r["used"]] == ["process", "thread"]
+    assert cov["providers"] == [{"id": 1, "name": "sample-provider", "strings": 4, "threads": 2,
+                                 "ticks_per_second": 1_000_000_000}]
+    assert cov["large_records"] == 1
+
+
+def test_inline_and_indexed_refs_are_counted_apart():
+    data = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2),
+                     B.event("instant", 1, category=1, name="inline"),        # indexed cat, inline name
+                     B.event("instant", 2, thread=(1, 2), category=0, name=1))  # inline thread, empty cat
+    cov = _coverage(data).coverage()
+    assert cov["string_refs"] == {"inline": 1, "indexed": 2, "empty": 1}
+    assert cov["thread_refs"] == {"inline": 1, "indexed": 1}
+
+
+def test_statistics_time_span_uses_the_tick_rate():
+    data = B.archive(B.magic(), B.initialization(1000), B.string(1, "c"), B.thread(1, 1, 2),
+                     B.event("duration_complete", 500, end_timestamp=2500),
+                     B.event("instant", 1500))
+    st = _coverage(data).statistics()
+    assert st["time"] == {"first_ticks": 500, "last_ticks": 2500, "span_ticks": 2000,
+                          "ticks_per_second": [1000], "span_seconds": 2.0}
+    assert st["events"]["durations"]["duration_complete"] == 1
+    assert st["events"]["instants"]["instant"] == 1
+
+
+def test_largest_records_are_a_bounded_top_list():
+    strings = [B.string(i, "x" * (8 * i)) for i in range(1, 40)]
+    st = _coverage(B.archive(B.magic(), *strings)).statistics()
+    sizes = [r["bytes"] for r in st["largest_records"]]
+    assert len(sizes) == LARGEST_KEPT
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] == 8 + 8 * 39
+    assert st["records"] == 40 and st["string_table"]["registered"] == 39
+
+
+# --------------------------------------------------------------------------- verdicts
+def test_not_fxt_is_one_problem_not_a_cascade():
+    junk = bytes(8) + b"\x01" * 93  # a size-0 first header, and a length not a multiple of 8
+    rep = trace_report(junk)
+    assert rep["verdict"]["status"] == "not_fxt"
+    assert [p["code"] for p in rep["problems"]] == ["MG001"]
+    assert rep["coverage"] is None and rep["statistics"] is None
+    assert [r["code"] for r in rep["rules"] if r["result"] != "not_exercised"] == ["MG001"]
+    assert not_fxt_reason(junk) is not None
+
+
+def test_a_trace_missing_its_magic_is_broken_not_another_format():
+    data = B.archive(B.string(1, "c"), B.thread(1, 1, 2), B.event("instant", 1))
+    assert not_fxt_reason(data) is None
+    rep = trace_report(data)
+    assert rep["verdict"]["status"] == "not_conforming"
+    assert _result(rep, "MG001") == "failed"
+
+
+def test_problems_fold_per_rule_with_exact_counts_and_first_offsets():
+    bad = B.event("instant", 1, name=77)  # RF001: string 77 never registered
+    data = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2), *([bad] * 500))
+    rep = trace_report(data)
+    (p,) = [p for p in rep["problems"] if p["code"] == "RF001"]
+    assert p["count"] == 500
+    assert len(p["shown"]) == 3 and len(p["first_offsets"]) == 10
+    assert p["first_offsets"] == sorted(p["first_offsets"])
+    assert p["shown"][0]["hex"].startswith(f"{p['first_offsets'][0]:08x}")
+    assert rep["verdict"]["errors"] == 500
+
+
+def test_combined_report_has_a_matrix_column_per_writer():
+    good = trace_report(SAMPLE.read_bytes(), path="a/sample.fxt", writer="a")
+    bad = trace_report(R.get("RF001").bad.build(), path="b/rf001.fxt", writer="b")
+    also_b = trace_report(R.get("PR001").bad.build(), path="b/pr001.fxt", writer="b")
+    doc = combined_report([good, bad, also_b], failures=[("c/missing.fxt", "no such file")])
+    m = doc["matrix"]
+    assert m["writers"] == ["a", "b"]
+    assert m["conforming"] == [True, False]
+    row = {r["code"]: r["results"] for r in m["rules"]}
+    assert row["RF001"] == ["passed", "failed"]
+    assert row["PR001"] == ["passed", "failed"]
+    assert row["PR009"] == ["passed", "not_exercised"]
+    assert doc["verdict"] == {"conforming": False, "traces": 3, "conforming_traces": 2, "unreadable": 1,
+                              "errors": 1, "warnings": 1, "infos": 0}
+    _validate(doc)
+
+
+# --------------------------------------------------------------------------- schema
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_golden_reports_validate_against_the_schema(path):
+    fmt = "log" if path.suffix == ".log" else "trace"  # as tests/golden.py lints them
+    doc = combined_report([trace_report(path.read_bytes(), path=path.name, input_format=fmt)])
+    _validate(doc)
+    code = path.name[:5]
+    assert _result(doc["traces"][0], code) == "failed"
+
+
+def test_the_schema_rejects_a_report_that_breaks_it():
+    doc = combined_report([trace_report(SAMPLE.read_bytes())])
+    _validate(doc)
+    broken = json.loads(json.dumps(doc))
+    broken["traces"][0]["rules"][0]["result"] = "ok"
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(broken)
+    del doc["traces"][0]["coverage"]["byte_order"]
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(doc)
+
+
+@pytest.mark.skipif(not CORPUS_REAL.is_dir(), reason="../shared/corpus-real is not beside this clone")
+@pytest.mark.parametrize("name", ["jane-tracing-small.fxt", "jane-tracing-richiesams.fxt", "not-fxt-eztrace.fxt"])
+def test_real_traces_get_the_verdicts_checked_by_hand(name):
+    # by hand against the spec: the Jane Street traces conform (the richiesams one has a
+    # 4-word initialization record, EX001, and one empty string record, RF006); the
+    # EZTrace file is another format that shares the name
+    expected = {"jane-tracing-small.fxt": ("conforming", set()),
+                "jane-tracing-richiesams.fxt": ("conforming", {"EX001", "RF006"}),
+                "not-fxt-eztrace.fxt": ("not_fxt", {"MG001"})}[name]
+    rep = trace_report(Path(CORPUS_REAL, name).read_bytes(), path=name)
+    assert (rep["verdict"]["status"], {p["code"] for p in rep["problems"]}) == expected
+    _validate(combined_report([rep]))
+
+
+def test_a_structured_log_stream_is_covered_by_its_own_layout():
+    data = B.log_stream(B.log_record(0x30, 5, args=[B.arg("int64", "n", 1)]), B.log_record(0x25, 6))
+    rep = trace_report(data, input_format="log")
+    cov = rep["coverage"]
+    assert [r["kind"] for r in cov["record_kinds"]] == [_T.log_record.name]
+    assert {r["kind"] for r in cov["argument_types"]} == {
+        _T.arguments[t].name for t in _T.log_allowed_argument_types}
+    assert [(r["name"], r["records"]) for r in cov["log_severities"] if r["used"]] == [("INFO", 1), ("raw 0x25", 1)]
+    assert _result(rep, "SL003") == "failed" and _result(rep, "SL002") == "passed"
+    assert _result(rep, "MG001") == "not_exercised"
+    _validate(combined_report([rep]))
