@@ -27,6 +27,7 @@ REGRESSIONS = REPO / "tests" / "regressions"
 DICT = "fxt.dict"  # written by build_seeds.py beside the campaign's corpus
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
+_PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
 
 
 @dataclass
@@ -130,6 +131,8 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
         res.edges, res.features = max(res.edges, edges), max(res.features, ft)
     if not res.executions:
         res.executions, res.edges, res.features = parse_log(text)
+    for t in [text] + [p.read_text(errors="replace") for p in workdir.glob("fuzz-*.log")]:
+        res.peak_rss_mb = max([res.peak_rss_mb] + [float(m) for m in _PEAK.findall(t)])  # libFuzzer's own
     res.units_before = _units(corpus)
     if merge:
         res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator)
