@@ -292,9 +292,9 @@ REPEAT_FRACTION = 0.03  # share of structure-aware mutations that repeat records
 
 
 def repeat_run(p: Parsed, rng: random.Random, max_size: int) -> bool:
-    """Repeat a run of 1-4 records many times in place, up to ``max_size`` bytes: the
-    only way to reach pairing windows of 65,536 records, full duration stacks and id
-    tables (PR012) at all."""
+    """Repeat a run of 1-4 records many times in place, up to ``max_size`` bytes: deep
+    duration stacks and many live ids; with ``-max_len`` near 1 MiB, pairing windows of
+    65,536 records and full state tables (PR012), which no other mutation reaches."""
     if not p.records:
         return False
     i = rng.randrange(len(p.records))
