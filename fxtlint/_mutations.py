@@ -280,8 +280,6 @@ EXEMPT: dict[str, str] = {
 # The only other rules a mutation may trip besides its own, and why; every other
 # mutation adds exactly one defect.
 COMPANIONS = {
-    "MG002": ({"MG001"}, "a first word that is not the magic value is also a missing magic record"),
-    "MG004": ({"MG001"}, "a magic record of 2 words is not the magic record"),
     "PR012": ({"PR004"}, "the 65,537 begins are still open at the end of the file"),
 }
 
