@@ -4,6 +4,7 @@ This module only re-exports; each name is defined in one private module.
 """
 
 from ._diagnostics import Diagnostic, Example, Rule, Severity
+from ._errors import FxtError
 from ._encoder import EncodeError, encode_argument, encode_log_record, encode_record, encode_records
 from ._lint import lint_buffer, lint_bytes, lint_path
 from ._model import Argument, Record
@@ -20,6 +21,7 @@ __all__ = [
     "EncodeError",
     "Example",
     "FileReport",
+    "FxtError",
     "Record",
     "Rule",
     "Severity",

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import enum
 import re
+import string
 from dataclasses import dataclass, field
 from typing import Callable
+
+from ._errors import FxtError
 
 
 class Severity(enum.IntEnum):
@@ -41,6 +44,13 @@ class Example:
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule. ``params`` names what the engines report (a trailing "?" marks one
+    they may leave out); ``derived`` names what ``derive`` adds for the message.
+
+    The template is checked when the rule is built: a field that is neither reported
+    nor derived raises ``FxtError`` at import, not a KeyError in the middle of a lint.
+    """
+
     code: str
     name: str
     severity: Severity
@@ -50,10 +60,36 @@ class Rule:
     bad: Example
     good: Example
     spec: str
+    params: tuple[str, ...]
     status: str = "stable"
     # extra message parameters computed from the reported ones (e.g. a readable
     # provider label from a provider id), so every engine reports with the same params
     derive: Callable[[dict], dict] | None = None
+    derived: tuple[str, ...] = ()
+    required: frozenset = field(init=False, repr=False, compare=False)
+    allowed: frozenset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise FxtError(f"{self.code}: status = {self.status!r} is not one of {STATUSES}")
+        required = frozenset(p for p in self.params if not p.endswith("?"))
+        optional = frozenset(p[:-1] for p in self.params if p.endswith("?"))
+        if len(required) + len(optional) != len(self.params) or required & optional:
+            raise FxtError(f"{self.code}: params {self.params} name a parameter twice")
+        if (self.derive is None) != (not self.derived):
+            raise FxtError(f"{self.code}: derive and derived must be given together")
+        for name in template_fields(self.code, self.message):
+            if name in required or name in self.derived:
+                continue
+            if name in optional and name.endswith("_text"):
+                continue  # an optional clause: reads as nothing when left out
+            raise FxtError(
+                f"{self.code}: message field {{{name}}} is not among params {self.params}"
+                + (f" or derived {self.derived}" if self.derived else "")
+                + (" (an optional field must be a *_text clause)" if name in optional else "")
+            )
+        object.__setattr__(self, "required", required)
+        object.__setattr__(self, "allowed", required | optional)
 
     def at(
         self,
@@ -67,7 +103,13 @@ class Rule:
 
         ``span`` is the absolute byte range of the offending field and ``record_size``
         the record's length in bytes as far as the file holds it, for the hex view.
+        Parameters other than the declared ones raise ``FxtError`` (a bug in the caller).
         """
+        keys = params.keys()
+        if not (self.required <= keys <= self.allowed):
+            raise FxtError(
+                f"{self.code} reported with parameters {sorted(keys)}; it declares {self.params}"
+            )
         shown = dict(params, **self.derive(params)) if self.derive is not None else params
         return Diagnostic(
             code=self.code,
@@ -79,6 +121,25 @@ class Rule:
             record_size=record_size,
             details=details_of(params),
         )
+
+
+STATUSES = ("stable", "preview", "deprecated", "removed")
+
+
+def template_fields(code: str, template: str) -> list[str]:
+    """The named fields of a message template; FxtError for any other kind of field."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:
+        raise FxtError(f"{code}: message template does not parse: {e}") from None
+    names = []
+    for _, name, _, _ in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise FxtError(f"{code}: message field {{{name}}} must be a plain name")
+        names.append(name)
+    return names
 
 
 class _Params(dict):

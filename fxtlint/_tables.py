@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from ._errors import FxtError
+
 
 @dataclass(frozen=True)
 class Field:
@@ -50,8 +52,22 @@ class Field:
             v -= 1 << self.width
         return v
 
+    @property
+    def allowed(self) -> tuple[int, int]:
+        """The values ``put`` accepts: the raw bit patterns, and negatives when signed."""
+        return (-(1 << (self.width - 1)) if self.signed else 0, self.mask)
+
     def put(self, value: int) -> int:
+        """``value`` in place within its word; FxtError when it does not fit the field."""
+        lo, hi = self.allowed
+        if not lo <= value <= hi:
+            raise FxtError(f"field {self.name} (bits {self.lo}..{self.hi}) = {value} does not fit: "
+                           f"allowed {lo} .. {hi}")
         return (value & self.mask) << self.lo
+
+    def set(self, word: int, value: int) -> int:
+        """``word`` with this field replaced by ``value`` (the other bits kept)."""
+        return (word & ~self.word_mask) | self.put(value)
 
 
 @dataclass(frozen=True)

@@ -71,3 +71,42 @@ def test_severity_defaults_follow_the_issue():
 def test_get_is_case_insensitive():
     assert fxtlint.rules.get("fr001") is REGISTRY["FR001"]
     assert fxtlint.rules.get("XX999") is None
+
+
+def test_exported_names_are_exactly_the_registry():
+    """Rules are bound by explicit imports, not ``globals()``: ``__all__`` lists each once."""
+    exported = {n: getattr(fxtlint.rules, n) for n in fxtlint.rules.__all__}
+    rules = [v for v in exported.values() if isinstance(v, fxtlint.Rule)]
+    assert len(rules) == len({id(r) for r in rules})
+    assert {r.code for r in rules} == set(REGISTRY)
+    assert all(REGISTRY[r.code] is r for r in rules)
+
+
+def _declare(message, params, **kw):
+    from fxtlint._diagnostics import Example, Rule, Severity
+
+    return Rule(code="ZZ001", name="fake", severity=Severity.WARNING, message=message, what="w",
+                why="y", bad=Example("b", lambda: b""), good=Example("g", lambda: b""), spec="s",
+                params=params, **kw)
+
+
+def test_template_field_missing_from_params_fails_when_the_rule_is_built():
+    assert _declare("bad {thing}", ("thing",)).at(0, 0, thing=3).message == "bad 3"
+    with pytest.raises(fxtlint.FxtError, match=r"\{thing\}"):
+        _declare("bad {thing}", ("other",))
+    with pytest.raises(fxtlint.FxtError, match=r"\{0\}"):
+        _declare("bad {0}", ())
+    with pytest.raises(fxtlint.FxtError, match="derived"):
+        _declare("bad {shown}", ("value",), derived=("shown",))  # derived without derive
+    with pytest.raises(fxtlint.FxtError, match="optional"):
+        _declare("bad {value}", ("value?",))  # only a *_text clause may be left out
+
+
+def test_reporting_with_a_missing_or_extra_parameter_raises():
+    rule = _declare("bad {thing}{why_text}", ("thing", "why_text?", "where?"))
+    assert rule.at(0, 0, thing=1).message == "bad 1"
+    assert rule.at(0, 0, thing=1, why_text=": odd", where=4).details == {"thing": 1, "where": 4}
+    with pytest.raises(fxtlint.FxtError, match="ZZ001"):
+        rule.at(0, 0, thing=1, stray=2)
+    with pytest.raises(fxtlint.FxtError, match="ZZ001"):
+        rule.at(0, 0)
