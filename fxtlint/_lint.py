@@ -1,6 +1,8 @@
 """Lint a buffer or a file: choose the format, read every record, collect diagnostics.
 
-The only module that opens files; everything it calls works on a buffer.
+Of the library, only ``lint_path`` opens a file (the CLI opens its own, through
+``cli/_buffers.py``, so that it renders from the bytes it linted); everything it calls
+works on a buffer.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import mmap
 import os
 import stat
 from collections import Counter
+from contextlib import contextmanager
 
 from ._reader import detect_byte_order, iter_records, looks_like_structured_log
 from ._report import DiagnosticSink, FileReport
@@ -88,10 +91,20 @@ def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None =
             # a pipe or device cannot be mapped: read it whole
             return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine)
         m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        try:
+        with closing_map(m):
             return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine)
-        finally:
-            try:
-                m.close()
-            except BufferError:
-                pass  # a view outlived an internal error; closing must not hide that error
+
+
+@contextmanager
+def closing_map(m: mmap.mmap):
+    """Close ``m`` on the way out. A view of it still alive after a lint that succeeded
+    is a bug and its BufferError propagates; after a failure the failure is what counts."""
+    try:
+        yield m
+    except BaseException:
+        try:
+            m.close()
+        except BufferError:
+            pass  # a view outlived the error being raised; that error is the news
+        raise
+    m.close()

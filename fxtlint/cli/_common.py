@@ -27,10 +27,10 @@ def load_registry() -> list:
     return list(all_rules())
 
 
-def lint_path():
+def lint_buffer():
     import fxtlint
 
-    return fxtlint.lint_path
+    return fxtlint.lint_buffer
 
 
 def version() -> str:
