@@ -66,12 +66,16 @@ class Rule:
     # provider label from a provider id), so every engine reports with the same params
     derive: Callable[[dict], dict] | None = None
     derived: tuple[str, ...] = ()
+    # a removed code: the code that reports the same defect now (codes are never reused)
+    replaced_by: str | None = None
     required: frozenset = field(init=False, repr=False, compare=False)
     allowed: frozenset = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise FxtError(f"{self.code}: status = {self.status!r} is not one of {STATUSES}")
+        if (self.status == "removed") != (self.replaced_by is not None):
+            raise FxtError(f"{self.code}: a removed rule, and only one, names the code replacing it")
         required = frozenset(p for p in self.params if not p.endswith("?"))
         optional = frozenset(p[:-1] for p in self.params if p.endswith("?"))
         if len(required) + len(optional) != len(self.params) or required & optional:

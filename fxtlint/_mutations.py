@@ -188,9 +188,9 @@ MUTATIONS = [
                       _ev("duration_end", 1 << 40))),
     ("PR008", _append(_ev("flow_begin", 1 << 40, id=(1 << 64) - 1),
                       _ev("flow_end", 1 << 40, id=(1 << 64) - 1))),
-    ("PR009", _append(_ev("counter", 1 << 40, args=[B.arg("string", "s", "v")]))),
-    ("PR010", _append(B.legacy_context_switch(1 << 40, 0, 1, outgoing_thread=1, incoming_thread=1))),
-    ("PR011", _append(B.provider_event(0, 0))),
+    ("EV001", _append(_ev("counter", 1 << 40, args=[B.arg("string", "s", "v")]))),
+    ("EV002", _append(B.legacy_context_switch(1 << 40, 0, 1, outgoing_thread=1, incoming_thread=1))),
+    ("EV003", _append(B.provider_event(0, 0))),
 ]
 
 # Rules no single small mutation trips, and why.

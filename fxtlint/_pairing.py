@@ -15,6 +15,7 @@ event costs O(1).
 
 from __future__ import annotations
 
+import enum
 from collections import deque
 from itertools import islice
 
@@ -27,9 +28,28 @@ MAX_STACK = 1 << 16
 MAX_LIVE = 1 << 16
 MAX_SCAN = 64  # how deep an unmatched end looks for its begin: keeps ends O(1)
 
-# event kinds the engine understands (the event variant's selector value is not
-# used here: the feeders translate table names to these codes)
-BEGIN, END, COMPLETE, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, FLOW_BEGIN, FLOW_STEP, FLOW_END = range(9)
+class PairKind(enum.IntEnum):
+    """The event kinds the engine understands (the feeders translate table names to
+    these; the event variant's selector value is not used). Code asks a kind for its
+    family by name (``FLOW_KINDS``), never by the order of the numbers."""
+
+    BEGIN = 0
+    END = 1
+    COMPLETE = 2
+    ASYNC_BEGIN = 3
+    ASYNC_INSTANT = 4
+    ASYNC_END = 5
+    FLOW_BEGIN = 6
+    FLOW_STEP = 7
+    FLOW_END = 8
+
+
+BEGIN, END, COMPLETE = PairKind.BEGIN, PairKind.END, PairKind.COMPLETE
+ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END = PairKind.ASYNC_BEGIN, PairKind.ASYNC_INSTANT, PairKind.ASYNC_END
+FLOW_BEGIN, FLOW_STEP, FLOW_END = PairKind.FLOW_BEGIN, PairKind.FLOW_STEP, PairKind.FLOW_END
+DURATION_KINDS = frozenset((BEGIN, END, COMPLETE))
+ASYNC_KINDS = frozenset((ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END))
+FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
 
 KIND_BY_EVENT = {
     "event.duration_begin": BEGIN,
@@ -184,7 +204,7 @@ class PairingEngine:
                 end = ids[j]  # a complete event carries its end timestamp in the id column
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
-            elif k <= ASYNC_END:
+            elif k in ASYNC_KINDS:
                 key = (process[j], cat[j], name[j], ids[j])
                 if k == ASYNC_BEGIN:
                     if key in asyncs or len(asyncs) >= MAX_LIVE:
@@ -197,7 +217,7 @@ class PairingEngine:
                         emit(R.async_without_begin.at(offset[j], index[j], record_size=size[j],
                                                       what="instant" if k == ASYNC_INSTANT else "end",
                                                       id=ids[j], name=s(name[j]), cat=s(cat[j])))
-            else:
+            elif k in FLOW_KINDS:
                 st = stacks.get(t)
                 if not st and self.complete_end.get(t, -1) < ts[j]:
                     emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))

@@ -21,7 +21,9 @@ from collections import deque
 import numpy as np
 
 from ._pairing import (ASYNC_BEGIN, ASYNC_END, ASYNC_INSTANT, BEGIN, COMPLETE, END, FLOW_BEGIN, FLOW_END,
-                       FLOW_STEP, MAX_LIVE, MAX_STACK)
+                       FLOW_KINDS, FLOW_STEP, MAX_LIVE, MAX_STACK)
+
+_FLOW = np.array(sorted(FLOW_KINDS), np.int64)
 
 
 def _segments(*keys):
@@ -72,7 +74,7 @@ def feed_clean(engine, cols: dict) -> bool:
 
     # ---- durations and flow enclosure, per thread ---------------------------------
     dur = (kind == BEGIN) | (kind == END)
-    flow = (kind >= FLOW_BEGIN) & (kind <= FLOW_END)
+    flow = np.isin(kind, _FLOW)
     rows = np.nonzero(dur | flow)[0]
     threads_here = np.unique(thread[rows]).tolist() if len(rows) else []
     # only the top of a carried stack can be reached: as many entries as the thread
@@ -105,7 +107,7 @@ def feed_clean(engine, cols: dict) -> bool:
     if len(depth) and (np.any(depth < np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()],
                                                          np.int64), lens)) or depth.max() > MAX_STACK):
         return False
-    sflow = (s_kind >= FLOW_BEGIN) & (s_kind <= FLOW_END)
+    sflow = np.isin(s_kind, _FLOW)
     if np.any(sflow & (depth <= 0)):
         return False  # no open duration: the loop decides (a complete event may enclose it)
     be = ~sflow

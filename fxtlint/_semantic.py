@@ -146,7 +146,7 @@ class SemanticState:
         elif k == "metadata.provider_event":
             if f.get("event_id") == BUFFER_FULL:
                 self.buffer_full.append(rec.offset)
-                emit(R.buffer_full.at(rec.offset, rec.index, provider=f["provider_id"], **at))
+                emit(R.records_dropped.at(rec.offset, rec.index, provider=f["provider_id"], **at))
         elif k == "initialization":
             rate = f.get("ticks_per_second", 0)
             p = self.current

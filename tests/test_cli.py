@@ -497,3 +497,10 @@ def test_lint_path_raises_a_view_that_outlives_a_successful_lint(tmp_path, monke
     with pytest.raises(RuntimeError, match="own failure"):  # not hidden by the BufferError
         _lint.lint_path(tmp_path / "t.fxt")
     _view_kept.view.release()
+
+
+def test_a_removed_code_names_its_replacement(tree, capsys):
+    code, _, err = run(capsys, "clean.fxt", "--ignore", "PR011")
+    assert code == 2 and "PR011 in --ignore was removed: use EV003" in err
+    code, out, _ = run(capsys, "explain", "pr009")
+    assert code == 0 and "PR009 (counter-argument-not-numeric) was removed" in out and "## EV001 " in out

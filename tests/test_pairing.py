@@ -125,3 +125,13 @@ def mostly_clean(draw):
 @given(mostly_clean())
 def test_array_proof_and_loop_agree_on_mostly_clean_streams(batches):
     assert run(batches, True) == run(batches, False)
+
+
+def test_pair_kinds_are_named_families_that_follow_the_event_names():
+    from fxtlint._pairing import ASYNC_KINDS, DURATION_KINDS, FLOW_KINDS, KIND_BY_EVENT, PairKind
+
+    assert DURATION_KINDS | ASYNC_KINDS | FLOW_KINDS == set(PairKind)
+    assert not (DURATION_KINDS & ASYNC_KINDS or DURATION_KINDS & FLOW_KINDS or ASYNC_KINDS & FLOW_KINDS)
+    family = {"duration": DURATION_KINDS, "async": ASYNC_KINDS, "flow": FLOW_KINDS}
+    for name, kind in KIND_BY_EVENT.items():
+        assert isinstance(kind, PairKind) and kind in family[name.split(".")[1].split("_")[0]], name

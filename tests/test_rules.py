@@ -110,3 +110,24 @@ def test_reporting_with_a_missing_or_extra_parameter_raises():
         rule.at(0, 0, thing=1, stray=2)
     with pytest.raises(fxtlint.FxtError, match="ZZ001"):
         rule.at(0, 0)
+
+
+def test_removed_codes_stay_registered_and_are_never_reported():
+    """PR held rules that are not about pairing; they moved to EV under defect names.
+    The old codes keep their place so no new rule can take them."""
+    removed = fxtlint.rules.removed_rules()
+    assert {r.code: r.replaced_by for r in removed} == {"PR009": "EV001", "PR010": "EV002", "PR011": "EV003"}
+    for r in removed:
+        assert REGISTRY[r.code] is r and r.status == "removed" and r not in RULES
+        now = REGISTRY[r.replaced_by]
+        assert now.status == "stable" and now.message == r.message
+        for engine in ("fast", "reference"):
+            codes = fxtlint.lint_bytes(r.bad.build(), engine=engine).counts
+            assert r.code not in codes and now.code in codes
+    assert REGISTRY["EV003"].name == "records-dropped"  # the defect, not the event
+
+
+def test_pairing_family_is_only_about_pairing():
+    for r in RULES:
+        if r.code.startswith("PR"):
+            assert any(w in r.name for w in ("duration", "async", "flow", "begin", "unterminated", "pairing")), r

@@ -27,6 +27,14 @@ def load_registry() -> list:
     return list(all_rules())
 
 
+def removed_rule(code: str):
+    """The retired rule of ``code`` (status "removed"), or None."""
+    from ..rules import get
+
+    rule = get(code.strip())
+    return rule if rule is not None and rule.status == "removed" else None
+
+
 def lint_buffer():
     import fxtlint
 

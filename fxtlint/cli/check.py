@@ -204,6 +204,10 @@ def _resolve_codes(s: dict) -> tuple[frozenset[str], dict[str, Severity]]:
             try:
                 _selection.expand(sel, known)
             except _selection.SelectionError:
+                old = _common.removed_rule(sel)
+                if old is not None:
+                    raise UsageError(f"rule code {old.code} in --{option} was removed: use {old.replaced_by} "
+                                     f"({old.name})") from None
                 raise UsageError(f"unknown rule code {sel.strip()!r} in --{option} (see `fxtlint rules`)") from None
     try:
         enabled = _selection.enabled_codes(known, s["select"], s["ignore"])

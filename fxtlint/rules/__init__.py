@@ -1,5 +1,8 @@
 """The rule registry: every rule, by code. Rule modules declare; this module collects.
 
+Retired codes stay in ``REGISTRY`` (status "removed", never reused); ``all_rules()``
+is the rules in force.
+
 Rules are module-level ``Rule`` values in the family modules, imported here by name
 (``rules.record_size_zero``) for the code that reports them: explicit names that
 linters, type checkers and renames can see. ``tests/test_rules.py`` checks that
@@ -11,6 +14,7 @@ from __future__ import annotations
 from .._diagnostics import Rule
 from . import layout as _layout
 from . import log as _log
+from . import removed as _removed
 from . import semantic as _semantic
 from .layout import (  # noqa: F401 - re-exported
     record_size_zero,
@@ -49,6 +53,7 @@ from .log import (  # noqa: F401 - re-exported
     log_argument_name_empty,
 )
 from .semantic import (  # noqa: F401 - re-exported
+    records_dropped,
     string_ref_unregistered,
     thread_ref_unregistered,
     string_index_zero,
@@ -69,11 +74,15 @@ from .semantic import (  # noqa: F401 - re-exported
     flow_outside_duration,
     counter_argument_not_numeric,
     context_switch_outgoing_running,
-    buffer_full,
     pairing_state_overflow,
 )
+from .removed import (  # noqa: F401 - re-exported
+    buffer_full_pr011,
+    context_switch_outgoing_running_pr010,
+    counter_argument_not_numeric_pr009,
+)
 
-_FAMILIES = (_layout, _log, _semantic)
+_FAMILIES = (_layout, _log, _semantic, _removed)
 
 
 def _collect() -> dict[str, Rule]:
@@ -91,7 +100,13 @@ REGISTRY: dict[str, Rule] = _collect()
 
 
 def all_rules() -> list[Rule]:
-    return [REGISTRY[c] for c in sorted(REGISTRY)]
+    """The rules in force, by code (the removed codes are left out)."""
+    return [REGISTRY[c] for c in sorted(REGISTRY) if REGISTRY[c].status != "removed"]
+
+
+def removed_rules() -> list[Rule]:
+    """Retired codes, kept so that they are never reused; each names its replacement."""
+    return [REGISTRY[c] for c in sorted(REGISTRY) if REGISTRY[c].status == "removed"]
 
 
 def get(code: str) -> Rule | None:
@@ -103,6 +118,7 @@ __all__ = [
     "Rule",
     "all_rules",
     "get",
+    "removed_rules",
     "always_zero_bit_set",
     "argument_overruns_record",
     "argument_reserved_bits_set",
@@ -110,11 +126,13 @@ __all__ = [
     "argument_size_zero",
     "async_without_begin",
     "big_endian_archive",
-    "buffer_full",
+    "buffer_full_pr011",
     "complete_ends_before_start",
     "content_overruns_record",
     "context_switch_outgoing_running",
+    "context_switch_outgoing_running_pr010",
     "counter_argument_not_numeric",
+    "counter_argument_not_numeric_pr009",
     "duration_end_mismatch",
     "duration_end_without_begin",
     "duration_never_ended",
@@ -140,6 +158,7 @@ __all__ = [
     "record_past_end_of_file",
     "record_size_too_large",
     "record_size_zero",
+    "records_dropped",
     "registration_changes_value",
     "reserved_bits_set",
     "string_ends_in_nul",

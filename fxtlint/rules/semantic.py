@@ -1,4 +1,5 @@
-"""Semantic rules: tables and refs per provider (RF), time (TM), pairing (PR)."""
+"""Semantic rules: tables and refs per provider (RF), time (TM), pairing (PR), event
+content that consumers cannot use or that says records are missing (EV)."""
 
 from __future__ import annotations
 
@@ -324,8 +325,26 @@ flow_outside_duration = Rule(
     spec="Flow Begin Event: associated with the enclosing duration event for this thread",
 )
 
+pairing_state_overflow = Rule(
+    code="PR012",
+    name="pairing-state-overflow",
+    severity=W,
+    message="more than {limit} open {what} entries: the oldest are no longer tracked",
+    params=('limit', 'what'),
+    what="More open durations on one thread, or more live async or flow ids, than fxtlint "
+    "tracks (65,536 per thread stack, 65,536 live async ids, 65,536 live flow ids).",
+    why="No sane trace holds that many open operations; it is a writer that never ends "
+    "them. fxtlint bounds its memory and stops tracking the oldest, so pairing verdicts "
+    "about them are incomplete.",
+    bad=Example("65,537 nested begins", lambda: X.preamble(*[_dur("duration_begin", i) for i in range(65537)])),
+    good=Example("one begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
+    spec="(fxtlint's own limit)",
+)
+
+
+# ---------------------------------------------------------------- event content
 counter_argument_not_numeric = Rule(
-    code="PR009",
+    code="EV001",
     name="counter-argument-not-numeric",
     severity=W,
     message="counter {arg} is a {kind}, not a number",
@@ -341,7 +360,7 @@ counter_argument_not_numeric = Rule(
 )
 
 context_switch_outgoing_running = Rule(
-    code="PR010",
+    code="EV002",
     name="context-switch-outgoing-running",
     severity=W,
     message="legacy context switch leaves its outgoing thread in state \"running\"",
@@ -354,9 +373,9 @@ context_switch_outgoing_running = Rule(
     spec="Legacy Context Switch Record: outgoing thread state (any of the values below except \"running\")",
 )
 
-buffer_full = Rule(
-    code="PR011",
-    name="buffer-full",
+records_dropped = Rule(
+    code="EV003",
+    name="records-dropped",
     severity=W,
     message="provider {provider} reports its buffer full: records were dropped, and later pairing warnings may be caused by it",
     params=('provider',),
@@ -366,20 +385,4 @@ buffer_full = Rule(
     bad=Example("a buffer-full provider event", lambda: X.preamble(B.provider_event(1, 0))),
     good=Example("no provider event", lambda: X.preamble()),
     spec="Provider Event Metadata: 0: a buffer filled up, records were likely dropped",
-)
-
-pairing_state_overflow = Rule(
-    code="PR012",
-    name="pairing-state-overflow",
-    severity=W,
-    message="more than {limit} open {what} entries: the oldest are no longer tracked",
-    params=('limit', 'what'),
-    what="More open durations on one thread, or more live async or flow ids, than fxtlint "
-    "tracks (65,536 per thread stack, 65,536 live async ids, 65,536 live flow ids).",
-    why="No sane trace holds that many open operations; it is a writer that never ends "
-    "them. fxtlint bounds its memory and stops tracking the oldest, so pairing verdicts "
-    "about them are incomplete.",
-    bad=Example("65,537 nested begins", lambda: X.preamble(*[_dur("duration_begin", i) for i in range(65537)])),
-    good=Example("one begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
-    spec="(fxtlint's own limit)",
 )
