@@ -191,19 +191,27 @@ def details_of(params: dict) -> dict:
     return out
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Diagnostic:
-    """One finding, with exactly one location: the byte offset of its record."""
+    """One finding, with exactly one location: the byte offset of its record.
+
+    Equality compares every field (a span that moved is a different finding: the hex
+    view shows it); order is ``sort_key``, by position, never ``<``.
+    """
 
     offset: int
     record_index: int
     code: str
     message: str
-    severity: Severity = field(compare=False)
-    span: tuple[int, int] | None = field(default=None, compare=False)
-    record_size: int | None = field(default=None, compare=False)
+    severity: Severity
+    span: tuple[int, int] | None = None
+    record_size: int | None = None
     # structured fields (field name, expected, found, bit range...), for tools and tests
-    details: dict = field(default_factory=dict, compare=False)
+    details: dict = field(default_factory=dict, hash=False)
+
+    def sort_key(self) -> tuple:
+        """Position first (offset, record), then code, message and span: how reports list."""
+        return (self.offset, self.record_index, self.code, self.message, self.span or (-1, -1))
 
     def to_json(self) -> dict:
         out = {

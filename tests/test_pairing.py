@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fxtlint import Diagnostic
 from fxtlint import _pairing
 from fxtlint._pairing import Batch, PairingEngine
 
@@ -47,7 +48,7 @@ def run(batches, vectorize: bool):
         states.append(({t: list(s) for t, s in eng.stacks.items() if s}, dict(eng.complete_end),
                        list(eng.asyncs.items()), list(eng.flows.items())))
     eng.finish()
-    return sorted(out), states
+    return sorted(out, key=Diagnostic.sort_key), states
 
 
 @given(st.lists(st.lists(events, max_size=25), max_size=4))
