@@ -1,12 +1,20 @@
-"""A deterministic synthetic FXT trace of a given size, for the benchmark.
+"""Deterministic synthetic FXT traces of a given size and workload, for the benchmark.
 
-    python bench/make_trace.py OUT.fxt --mb 50 [--seed 0]
+    python bench/make_trace.py OUT.fxt --mb 50 [--workload events|mixed|sched|log] [--seed 0]
 
 Its own small writer (struct and numpy, nothing from fxtlint), so the benchmark input
 is also an independent oracle: fxtlint must find nothing wrong with it. One block of
-events (nested durations with arguments, complete, instant events with inline strings,
-counters, async and flow events, inline thread refs) is written once and repeated with
-its timestamps and ids shifted, so 500 MB take seconds.
+records is written once and repeated with its timestamps and ids shifted, so 500 MB
+take seconds. Workloads:
+
+- ``events``: nested durations with arguments, complete, instant events with inline
+  strings, counters, async and flow events, inline thread refs;
+- ``mixed``: the events block interleaved with blobs, large blobs, kernel objects,
+  trace log records and context switches;
+- ``sched``: a system-wide kernel trace: context switches, thread wakeups (with and
+  without arguments) and kernel objects;
+- ``log``: a structured-log stream (the second format): log records with a message
+  and a few arguments of the five allowed types.
 """
 
 from __future__ import annotations
@@ -117,7 +125,9 @@ def event(w: Writer, etype: int, ts: int, thread, cat, name, args=(), extra=None
     w.record(4, bits, body, ts_at=ts_at, id_at=id_at)
 
 
-def preamble() -> bytes:
+def preamble(workload: str = "events") -> bytes:
+    if workload == "log":
+        return b""  # a structured-log stream has no magic record and no tables
     w = Writer()
     w.parts.append(bytes.fromhex("1000044678541600"))  # magic
     name = b"bench-provider"
@@ -137,8 +147,10 @@ def preamble() -> bytes:
     return b"".join(w.parts)
 
 
-def block(rnd: random.Random):
+def block(rnd: random.Random, workload: str = "events"):
     """One block: returns (words, timestamp word positions, id word positions, time span, ids used)."""
+    if workload != "events":
+        return BLOCKS[workload](rnd)
     w = Writer()
     ts = 0
     ids = 0
@@ -184,11 +196,118 @@ def block(rnd: random.Random):
     return data, np.array(w.ts_words), np.array(w.id_words), ts, ids
 
 
-def generate(out, mb: float, seed: int = 0) -> str:
+def _columns(w: Writer, ts: int, ids: int):
+    data = np.frombuffer(w.bytes(), "<u8").copy()
+    return data, np.array(w.ts_words, np.int64), np.array(w.id_words, np.int64), ts, ids
+
+
+def context_switch(w: Writer, ts: int, cpu: int, state: int, out_koid: int, in_koid: int, args=()):
+    bits = len(args) | (cpu << 4) | (state << 20) | (1 << 44)  # scheduling type 1 in bits 60..63
+    w.record(8, bits, word(ts) + word(out_koid) + word(in_koid) + b"".join(args), ts_at=[1])
+
+
+def thread_wakeup(w: Writer, ts: int, cpu: int, koid: int, args=()):
+    bits = len(args) | (cpu << 4) | (2 << 44)
+    w.record(8, bits, word(ts) + word(koid) + b"".join(args), ts_at=[1])
+
+
+def kernel_object(w: Writer, koid: int, obj_type: int, name, args=()):
+    nref = name if isinstance(name, int) else sref_inline(name)
+    body = word(koid) + (b"" if isinstance(name, int) else stream(name)) + b"".join(args)
+    w.record(7, obj_type | (nref << 8) | (len(args) << 24), body)
+
+
+def blob(w: Writer, name: int, payload: bytes, blob_type: int = 1):
+    w.record(5, name | (len(payload) << 16) | (blob_type << 32), stream(payload))
+
+
+def large_blob(w: Writer, ts: int, cat: int, name: int, thread: int, payload: bytes, args=()):
+    """A large blob with metadata (large type 0, blob format 0); indexed refs."""
+    fmt = cat | (name << 16) | (len(args) << 32) | (thread << 36)
+    body = word(fmt) + word(ts) + b"".join(args) + word(len(payload)) + stream(payload)
+    size = 1 + len(body) // 8
+    w.ts_words.append(w.words + 2)
+    w.parts.append(word(15 | (size << 4)) + body)  # large type 0, blob format 0 in bits 36..43
+    w.words += size
+
+
+def trace_log(w: Writer, ts: int, thread: int, message: bytes):
+    w.record(9, len(message) | (thread << 16), word(ts) + stream(message), ts_at=[1])
+
+
+def mixed_block(rnd: random.Random):
+    """The events block's kinds plus every other record kind, in proportion."""
+    events, ts_at, id_at, span, nids = block(random.Random(rnd.random()), "events")
+    w = Writer()
+    w.parts.append(events.tobytes())
+    w.words = len(events)
+    w.ts_words += ts_at.tolist()
+    w.id_words += id_at.tolist()
+    ts = span
+    for i in range(BLOCK_ITERATIONS // 2):
+        t = 1 + i % THREADS
+        context_switch(w, ts, i % 4, 3, 2000 + t, 2000 + 1 + (i + 1) % THREADS)
+        trace_log(w, ts + 1, t, b"log line %d of the mixed workload" % (i % 97))
+        if i % 4 == 0:
+            blob(w, 20 + i % 50, bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 200))))
+            kernel_object(w, 5000 + i, 2, 20 + i % 50, [arg("uint64", 9, i)])
+        if i % 16 == 0:
+            large_blob(w, ts + 2, 2, 30, t, bytes(rnd.randrange(256) for _ in range(rnd.randrange(500, 3000))),
+                       [arg("int64", 9, i)])
+        ts += 3
+    return _columns(w, ts + 20, nids)
+
+
+def sched_block(rnd: random.Random):
+    """A system-wide kernel trace: context switches, wakeups, kernel objects."""
+    w = Writer()
+    ts = 0
+    states = [0, 2, 3, 4, 5]  # never "running" for the outgoing thread of a switch
+    for i in range(BLOCK_ITERATIONS * 4):
+        cpu = i % 4
+        out_k, in_k = 2000 + rnd.randrange(1, THREADS + 1), 2000 + rnd.randrange(1, THREADS + 1)
+        if i % 8 == 0:
+            context_switch(w, ts, cpu, rnd.choice(states), out_k, in_k,
+                           [arg("int32", 9, -rnd.randrange(1 << 10)), arg("uint32", 10, rnd.randrange(1 << 10))])
+        else:
+            context_switch(w, ts, cpu, rnd.choice(states), out_k, in_k)
+        if i % 3 == 0:
+            thread_wakeup(w, ts + 1, cpu, in_k, [arg("int32", 9, 7)] if i % 9 == 0 else ())
+        if i % 50 == 0:
+            kernel_object(w, 10_000 + i, 2, 20 + i % 100, [arg("koid", 11, 1000)])
+        ts += 2
+    return _columns(w, ts, 0)
+
+
+def log_block(rnd: random.Random):
+    """Structured-log records: severity, timestamp, a message and a few arguments."""
+    w = Writer()
+    ts = 0
+    severities = [0x10, 0x20, 0x30, 0x40, 0x50, 0x60]
+    for i in range(BLOCK_ITERATIONS * 2):
+        args = [arg("string", b"message", b"request %d handled in the log workload" % rnd.randrange(10**6))]
+        for _ in range(rnd.randrange(4)):
+            k = rnd.choice(["int64", "uint64", "double", "bool", "string"])
+            value = {"double": rnd.random(), "bool": rnd.random() < 0.5, "string": b"tag-%d" % rnd.randrange(99),
+                     "int64": -rnd.randrange(1 << 40)}.get(k, rnd.randrange(1 << 40))
+            args.append(arg(k, b"field%d" % rnd.randrange(9), value))
+        body = word(ts) + b"".join(args)
+        w.ts_words.append(w.words + 1)
+        w.parts.append(word(9 | ((1 + len(body) // 8) << 4) | (rnd.choice(severities) << 56)) + body)
+        w.words += 1 + len(body) // 8
+        ts += 1
+    return _columns(w, ts, 0)
+
+
+BLOCKS = {"mixed": mixed_block, "sched": sched_block, "log": log_block}
+WORKLOADS = ("events", "mixed", "sched", "log")
+
+
+def generate(out, mb: float, seed: int = 0, workload: str = "events") -> str:
     target = int(mb * 1024 * 1024)
     rnd = random.Random(seed)
-    head = preamble()
-    blk, ts_at, id_at, span, nids = block(rnd)
+    head = preamble(workload)
+    blk, ts_at, id_at, span, nids = block(rnd, workload)
     digest = hashlib.sha256()
     written = 0
     copy = 0
@@ -216,8 +335,9 @@ def main(argv=None) -> int:
     ap.add_argument("out")
     ap.add_argument("--mb", type=float, default=50)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workload", choices=WORKLOADS, default="events")
     a = ap.parse_args(argv)
-    print(f"{a.out}: sha256 {generate(a.out, a.mb, a.seed)}")
+    print(f"{a.out}: sha256 {generate(a.out, a.mb, a.seed, a.workload)}")
     return 0
 
 

@@ -12,7 +12,7 @@ import struct
 
 from ._errors import FxtError
 from ._model import Argument, Record
-from ._tables import tables
+from ._tables import ArgsItem, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch, tables
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -54,37 +54,69 @@ def _word_value(v, name: str = "word") -> int:
 def _derive(items, fields: dict, strings: dict, args) -> None:
     """Set the length and ref fields that follow from the content."""
     for it in items:
-        if it.kind == "string" and it.name in strings:
-            fields[it.name] = _INLINE_BIT | len(_as_bytes(strings[it.name]))
-        elif it.kind == "stream":
-            fields[it.length] = len(_as_bytes(strings.get(it.name, b"")))
-        elif it.kind == "args" and it.name != "*":
-            fields[it.name] = len(args)
+        _DERIVE[type(it)](it, fields, strings, args)
+
+
+def _derive_string(it, fields, strings, args):
+    if it.name in strings:
+        fields[it.name] = _INLINE_BIT | len(_as_bytes(strings[it.name]))
+
+
+def _derive_stream(it, fields, strings, args):
+    fields[it.length] = len(_as_bytes(strings.get(it.name, b"")))
+
+
+def _derive_args(it, fields, strings, args):
+    if it.name != "*":
+        fields[it.name] = len(args)
+
+
+def _nothing(*_):
+    pass
+
+
+def _variant(*_):  # pragma: no cover - the loader splices every placeholder
+    raise EncodeError("a variant placeholder left in a leaf layout")
+
+
+_DERIVE = check_dispatch({WordItem: _nothing, WordsItem: _nothing, StringItem: _derive_string,
+                          StreamItem: _derive_stream, ArgsItem: _derive_args, VariantItem: _variant},
+                         "the encoder (derived fields)")
 
 
 def _body(items, fields: dict, strings: dict, args, word: struct.Struct, byte_order: str) -> bytes:
     out = bytearray()
     for it in items:
-        k = it.kind
-        if k == "word":
-            if it.fields:
-                w = 0
-                for f in it.fields:
-                    w |= f.put(fields.get(f.name, 0))
-            else:
-                w = _word_value(fields.get(it.name, 0), it.name)
-            out += word.pack(w)
-        elif k == "words":
-            if fields.get(it.cond, 1) == 0:
-                for n in it.names:
-                    out += word.pack(_word_value(fields.get(n, 0), n))
-        elif k in ("string", "stream"):
-            if it.name in strings:
-                out += _stream(_as_bytes(strings[it.name]))
-        elif k == "args":
-            for a in args:
-                out += encode_argument(a, byte_order)
+        out += _WRITE[type(it)](it, fields, strings, args, word, byte_order)
     return bytes(out)
+
+
+def _write_word(it, fields, strings, args, word, byte_order):
+    if it.fields:
+        w = 0
+        for f in it.fields:
+            w |= f.put(fields.get(f.name, 0))
+    else:
+        w = _word_value(fields.get(it.name, 0), it.name)
+    return word.pack(w)
+
+
+def _write_words(it, fields, strings, args, word, byte_order):
+    if fields.get(it.cond, 1) == 0:
+        return b"".join(word.pack(_word_value(fields.get(n, 0), n)) for n in it.names)
+    return b""
+
+
+def _write_stream(it, fields, strings, args, word, byte_order):
+    return _stream(_as_bytes(strings[it.name])) if it.name in strings else b""
+
+
+def _write_args(it, fields, strings, args, word, byte_order):
+    return b"".join(encode_argument(a, byte_order) for a in args)
+
+
+_WRITE = check_dispatch({WordItem: _write_word, WordsItem: _write_words, StringItem: _write_stream,
+                         StreamItem: _write_stream, ArgsItem: _write_args, VariantItem: _variant}, "the encoder")
 
 
 def _header(flds, fields: dict, size_words: int, size_field) -> int:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 from ._reader import detect_byte_order, iter_records, looks_like_structured_log
 from ._report import DiagnosticSink, FileReport
-from ._fast import lint_trace_fast
+from ._fast import lint_fast
 from ._semantic import RecordChecker, SemanticState
 
 INPUT_FORMATS = ("auto", "trace", "log")
@@ -37,7 +37,7 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     """Lint ``buf`` (bytes, bytearray, memoryview or mmap).
 
     ``engine`` "reference" checks record by record with the decoded records; "fast"
-    (the default) screens event records with numpy and must report the same.
+    (the default) screens every record with the column engine and must report the same.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
@@ -48,12 +48,12 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     kinds: Counter = Counter()
     n = 0
     state = None
-    if log:
+    if engine == "fast":
+        n, kinds, state = lint_fast(buf, sink.add, byte_order == "big", log)
+    elif log:
         for rec in iter_records(buf, sink.add, byte_order=byte_order, log=True):
             kinds[rec.kind] += 1
             n += 1
-    elif engine == "fast":
-        n, kinds, state = lint_trace_fast(buf, sink.add, byte_order == "big")
     else:
         state = SemanticState(sink.add)
         state.big = byte_order == "big"

@@ -15,7 +15,8 @@ from typing import Callable, Iterator
 from . import rules as R
 from ._diagnostics import Diagnostic
 from ._model import Argument, Record
-from ._tables import Field, Item, Layout, tables
+from ._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, VariantItem, WordItem, WordsItem,
+                      check_dispatch, tables)
 
 _T = tables()
 _MAGIC = _T.magic_word
@@ -50,7 +51,7 @@ def looks_like_structured_log(buf) -> bool:
         return False
     lr = _T.log_record
     (h,) = struct.unpack_from("<Q", buf, 0)
-    sev = next(f for f in lr.full_fields if f.enum == "severity")
+    sev = next(f for f in lr.full_fields if f.enum is not None)  # its one enum: the severity
     return _HEADER_TYPE.get(h) == lr.type and sev.get(h) != 0 and (h & lr.zero_mask) == 0
 
 
@@ -60,6 +61,59 @@ def field_span(base: int, f: Field, big: bool) -> tuple[int, int]:
     if big:
         return (base + 7 - hi, base + 8 - lo)
     return (base + lo, base + hi + 1)
+
+
+class _Fields:
+    """A list of fields compiled once: (name, shift, mask, sign bit) per field, the bits
+    that must be zero, and the fields that carry a check with the rule they report."""
+
+    __slots__ = ("get", "zero_mask", "zero", "checks")
+
+    def __init__(self, flds):
+        self.get = tuple((f.name, f.lo, f.mask, f.sign_bit) for f in flds)
+        self.zero_mask = 0
+        for f in flds:
+            if f.must_be_zero:
+                self.zero_mask |= f.word_mask
+        self.zero = tuple((f, _rule(f.rule)) for f in flds if f.must_be_zero)
+        self.checks = tuple((f, _rule(f.rule), _rule(f.rule_between)) for f in flds
+                            if f.const is not None or f.enum is not None)
+
+
+def _rule(code):
+    """The rule a table names; an unknown code fails at import, not on some input."""
+    if code is None:
+        return None
+    rule = R.REGISTRY.get(code)
+    if rule is None:
+        raise TableError(f"the spec tables name rule {code}, which is not registered")
+    return rule
+
+
+_COMPILED: dict = {}
+
+
+def _compiled(flds) -> _Fields:
+    # keyed by identity: the tuples live in the loaded tables (hashing fields costs more)
+    c = _COMPILED.get(id(flds))
+    if c is None or c[0] is not flds:
+        c = _COMPILED[id(flds)] = (flds, _Fields(flds))
+    return c[1]
+
+
+# The parameters (message fields and details) each kind of field check reports; the
+# structured-log rules report fewer. Keyed by check kind and rule code, never by field.
+_CHECK_PARAMS = {
+    "zero": ("where", "field", "lo", "hi", "value", "expected"),
+    "const": ("field", "value", "expected"),
+    "enum": ("where", "field", "value", "enum"),
+    "between": ("value", "below", "above"),
+}
+_RULE_PARAMS = {"SL001": ("value", "expected"), "SL002": ("value",)}
+
+
+def _params(kind: str, rule, **all_params) -> dict:
+    return {k: all_params[k] for k in _RULE_PARAMS.get(rule.code, _CHECK_PARAMS[kind])}
 
 
 class _Decoder:
@@ -83,24 +137,37 @@ class _Decoder:
         self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
 
     # -- fields -------------------------------------------------------------------
-    def check_fields(self, word, base, flds, zero_mask, where, arg=False):
+    def check_fields(self, word, base, cf: _Fields, where):
         out = {}
-        for f in flds:
-            out[f.name] = f.get(word)
-        if word & zero_mask:
-            for f in flds:
-                if f.must_be_zero and out[f.name]:
-                    rule = R.always_zero_bit_set if f.zero else (
-                        R.argument_reserved_bits_set if arg else R.reserved_bits_set)
-                    self.report(rule, field_span(base, f, self.big), where=where, field=f.name,
-                                lo=f.lo, hi=f.hi, value=out[f.name], expected=0)
-        for f in flds:
-            if f.const is not None and out[f.name] != f.const and f.role != "type":
-                self.report(R.magic_wrong_value, field_span(base, f, self.big), field=f.name, value=out[f.name],
-                            expected=f.const)
-            elif f.enum is not None and f.enum != "severity" and out[f.name] not in _T.enums[f.enum]:
-                self.report(R.undefined_enum_value, field_span(base, f, self.big), where=where,
-                            field=f.name, value=out[f.name], enum=f.enum)
+        for name, lo, mask, sign in cf.get:
+            v = (word >> lo) & mask
+            if v & sign:
+                v -= sign << 1
+            out[name] = v
+        if word & cf.zero_mask:
+            for f, rule in cf.zero:
+                if out[f.name]:
+                    self.report(rule, field_span(base, f, self.big),
+                                **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi,
+                                          value=out[f.name], expected=0))
+        for f, rule, between in cf.checks:
+            v = out[f.name]
+            if f.const is not None:
+                if v != f.const:
+                    self.report(rule, field_span(base, f, self.big),
+                                **_params("const", rule, field=f.name, value=v, expected=f.const))
+                continue
+            values = _T.enums[f.enum]
+            if v in values:
+                continue
+            below = max((k for k in values if k < v), default=None)
+            above = min((k for k in values if k > v), default=None)
+            if between is not None and below is not None and above is not None:
+                self.report(between, field_span(base, f, self.big),
+                            **_params("between", between, value=v, below=values[below], above=values[above]))
+            else:
+                self.report(rule, field_span(base, f, self.big),
+                            **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
         return out
 
     # -- streams ------------------------------------------------------------------
@@ -144,55 +211,55 @@ class _Decoder:
     # -- bodies -------------------------------------------------------------------
     def body(self, items, pos, end, fields, strings, args, overrun, where):
         """Walk body items from ``pos``; returns the position after them, -1 on overrun."""
-        unpack = self.unpack
-        buf = self.buf
         for it in items:
-            kind = it.kind
-            if kind == "word":
-                if pos + 8 > end:
-                    overrun(it.name, 8, end - pos, pos)
-                    return -1
-                (w,) = unpack(buf, pos)
-                if it.fields:
-                    zm = 0
-                    for f in it.fields:
-                        if f.must_be_zero:
-                            zm |= f.word_mask
-                    fields.update(self.check_fields(w, pos, it.fields, zm, f"{where} {it.name} word"))
-                elif it.float:
-                    fields[it.name] = struct.unpack("<d", struct.pack("<Q", w))[0]
-                elif it.signed and w >> 63:
-                    fields[it.name] = w - (1 << 64)
-                else:
-                    fields[it.name] = w
-                pos += 8
-            elif kind == "words":
-                if fields.get(it.cond, 1) == 0:
-                    for n in it.names:
-                        if pos + 8 > end:
-                            overrun(f"{n} word ({it.cond} 0 means an inline thread: its process "
-                                    f"and thread koids follow as words)", 8, end - pos, pos)
-                            return -1
-                        (fields[n],) = unpack(buf, pos)
-                        pos += 8
-            elif kind == "string":
-                ref = fields.get(it.name, 0)
-                if ref & _INLINE_BIT:
-                    pos = self.stream(pos, end, ref & _INLINE_LEN, f"{it.name} string", "utf8",
-                                      strings, it.name, overrun, where)
-                    if pos < 0:
-                        return -1
-            elif kind == "stream":
-                length = fields.get(it.length, 0)
-                pos = self.stream(pos, end, length, it.name, it.content, strings, it.name, overrun, where)
-                if pos < 0:
-                    return -1
-            elif kind == "args":
-                count = None if it.name == "*" else fields.get(it.name, 0)
-                pos = self.arguments(pos, end, count, args)
-                if pos < 0:
-                    return -1
+            pos = _ITEM_HANDLERS[type(it)](self, it, pos, end, fields, strings, args, overrun, where)
+            if pos < 0:
+                return -1
         return pos
+
+    def word(self, it, pos, end, fields, strings, args, overrun, where):
+        if pos + 8 > end:
+            overrun(it.name, 8, end - pos, pos)
+            return -1
+        (w,) = self.unpack(self.buf, pos)
+        if it.fields:
+            fields.update(self.check_fields(w, pos, _compiled(it.fields), f"{where} {it.name} word"))
+        elif it.float:
+            fields[it.name] = struct.unpack("<d", struct.pack("<Q", w))[0]
+        elif it.signed and w >> 63:
+            fields[it.name] = w - (1 << 64)
+        else:
+            fields[it.name] = w
+        return pos + 8
+
+    def words(self, it, pos, end, fields, strings, args, overrun, where):
+        if fields.get(it.cond, 1) == 0:
+            for n in it.names:
+                if pos + 8 > end:
+                    overrun(f"{n} word ({it.cond} 0 means an inline thread: its process "
+                            f"and thread koids follow as words)", 8, end - pos, pos)
+                    return -1
+                (fields[n],) = self.unpack(self.buf, pos)
+                pos += 8
+        return pos
+
+    def string(self, it, pos, end, fields, strings, args, overrun, where):
+        ref = fields.get(it.name, 0)
+        if ref & _INLINE_BIT:
+            return self.stream(pos, end, ref & _INLINE_LEN, f"{it.name} string", "utf8", strings, it.name,
+                               overrun, where)
+        return pos
+
+    def stream_item(self, it, pos, end, fields, strings, args, overrun, where):
+        return self.stream(pos, end, fields.get(it.length, 0), it.name, it.content, strings, it.name, overrun,
+                           where)
+
+    def args(self, it, pos, end, fields, strings, args, overrun, where):
+        count = None if it.name == "*" else fields.get(it.name, 0)
+        return self.arguments(pos, end, count, args)
+
+    def variant(self, it, pos, end, fields, strings, args, overrun, where):  # pragma: no cover
+        raise TableError("a variant placeholder left in a leaf layout")  # the loader splices them all
 
     def arguments(self, pos, end, count, out):
         """Decode ``count`` arguments (None: until ``end``). Bad ones are skipped by size."""
@@ -204,8 +271,8 @@ class _Decoder:
                             part=f"argument {i}", need=8, have=end - pos)
                 return -1
             (h,) = unpack(self.buf, pos)
-            atype = _ARG_TYPE.get(h)
-            asize = _ARG_SIZE.get(h)
+            atype = (h >> _ARG_TYPE.lo) & _ARG_TYPE.mask
+            asize = (h >> _ARG_SIZE.lo) & _ARG_SIZE.mask
             if asize == 0:
                 self.report(R.argument_size_zero, (pos, pos + 8), i=i)
                 return -1
@@ -251,7 +318,7 @@ class _Decoder:
             return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
                             raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         where = f"{self.what} {self.arg_label(h, pos, aend, i, lay.name)}"
-        fields = self.check_fields(h, pos, lay.full_fields, lay.zero_mask, where, arg=True)
+        fields = self.check_fields(h, pos, _compiled(lay.full_fields), where)
         strings: dict = {}
         over = []
 
@@ -273,13 +340,28 @@ class _Decoder:
         return Argument(atype, lay.name, fields, strings, extra, offset=pos)
 
 
+_ITEM_HANDLERS = check_dispatch({
+    WordItem: _Decoder.word,
+    WordsItem: _Decoder.words,
+    StringItem: _Decoder.string,
+    StreamItem: _Decoder.stream_item,
+    ArgsItem: _Decoder.args,
+    VariantItem: _Decoder.variant,
+}, "the reader")
+for _lay in [*_T.record_leaves(), *_T.arguments.values(), _T.log_record]:
+    _compiled(_lay.full_fields)  # every table rule is resolved (and checked) at import
+    for _it in _lay.full_body:
+        if isinstance(_it, WordItem) and _it.fields:
+            _compiled(_it.fields)
+
+
 def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool = False,
                   log: bool = False) -> Record:
     """Decode the record framed at ``[off, off + 8*size_words)`` of ``buf``."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
     (h,) = unpack(buf, off)
-    rtype = _HEADER_TYPE.get(h)
+    rtype = (h >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
     root = _T.log_record if log else _T.records.get(rtype)
     dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, "record", log)
     if root is None:
@@ -298,9 +380,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
                           size_words=size_words)
         lay = child
     dec.what = lay.name
-    if log and rtype != lay.type:
-        dec.report(R.log_record_wrong_type, field_span(off, _HEADER_TYPE, big), value=rtype, expected=lay.type)
-    fields = dec.check_fields(h, off, lay.full_fields, lay.zero_mask, f"{lay.name} header")
+    fields = dec.check_fields(h, off, _compiled(lay.full_fields), f"{lay.name} header")
     strings: dict = {}
     args: list = []
     overran = []
@@ -336,28 +416,18 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
                   size_words=size_words, complete=pos >= 0)
 
 
-_SEVERITIES = sorted(_T.enums["severity"].items())
-_SEVERITY_FIELD = next(f for f in _T.log_record.full_fields if f.enum == "severity")
+# per argument type: its string-ref fields among the name and the value (log strings are inline only)
+_LOG_REFS = {t: tuple((p, f) for p in ("name", "value") if (f := a.field(p)) is not None and f.role == "string_ref")
+             for t, a in _T.arguments.items()}
 
 
 def _check_log(dec: _Decoder, lay: Layout, fields: dict, args: list) -> None:
-    """Structured-log checks on a decoded log record: severity, refs and names."""
-    sev = fields.get(_SEVERITY_FIELD.name, 0)
-    span = field_span(dec.off, _SEVERITY_FIELD, dec.big)
-    if sev not in _T.enums["severity"]:
-        if _SEVERITIES[0][0] < sev < _SEVERITIES[-1][0]:
-            below = [n for v, n in _SEVERITIES if v < sev][-1]
-            above = [n for v, n in _SEVERITIES if v > sev][0]
-            dec.report(R.log_severity_raw, span, value=sev, below=below, above=above)
-        else:
-            dec.report(R.log_severity_invalid, span, value=sev)
+    """Structured-log checks on a decoded log record's arguments: refs and names (the
+    severity is a field check: its rules are named in the tables)."""
     for i, a in enumerate(args):
         if a.kind == "unknown":
             continue
-        for part in ("name", "value"):
-            f = _T.arguments[a.type].field(part)
-            if f is None or f.role != "string_ref":
-                continue
+        for part, f in _LOG_REFS[a.type]:
             ref = a.fields.get(part, 0)
             if ref and not ref & _INLINE_BIT:
                 dec.report(R.log_string_ref_reserved, field_span(a.offset, f, dec.big), i=i, part=part,

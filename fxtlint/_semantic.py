@@ -11,14 +11,16 @@ from __future__ import annotations
 from . import rules as R
 from ._model import Record
 from ._reader import argument_label, field_span
-from ._pairing import KIND_BY_EVENT, PAIRING_WINDOW, Batch, PairingEngine
-from ._tables import tables
+from . import _pairing as P
+from ._pairing import PAIRING_WINDOW, Batch, PairingEngine
+from ._tables import PAIRING_ROLES, TableError, WordItem, WordsItem, tables
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 NS_PER_S = 10**9
 U64 = 1 << 64
-NUMERIC_ARGS = frozenset(("int32", "uint32", "int64", "uint64", "double"))
+NUMERIC_ARGS = frozenset(_T.numeric_argument_kinds())
+LEGACY_SWITCH = "scheduling.legacy_context_switch"  # PR010: its outgoing thread must not stay running
 RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
 BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
 
@@ -30,10 +32,23 @@ TABLE_KINDS = frozenset(("metadata.provider_info", "metadata.provider_section", 
 def _roles(layout, role):
     names = [f.name for f in layout.full_fields if f.role == role]
     for it in layout.full_body:
-        names += [f.name for f in it.fields if f.role == role]
-        if it.kind == "word" and it.role == role:
-            names.append(it.name)
+        if isinstance(it, WordItem):
+            names += [f.name for f in it.fields if f.role == role]
+            if it.role == role:
+                names.append(it.name)
     return tuple(names)
+
+
+# the pairing engine's code for each pairing role of the tables
+PAIRING_CODES = {"begin": P.BEGIN, "end": P.END, "complete": P.COMPLETE, "async_begin": P.ASYNC_BEGIN,
+                 "async_instant": P.ASYNC_INSTANT, "async_end": P.ASYNC_END, "flow_begin": P.FLOW_BEGIN,
+                 "flow_step": P.FLOW_STEP, "flow_end": P.FLOW_END}
+if set(PAIRING_CODES) != set(PAIRING_ROLES):  # pragma: no cover
+    raise TableError(f"pairing roles without an engine code: {set(PAIRING_ROLES) ^ set(PAIRING_CODES)}")
+# per record kind with a pairing role: the engine's code, and the word holding its id
+PAIR_KIND = {leaf.name: PAIRING_CODES[leaf.pairing] for leaf in _T.record_leaves() if leaf.pairing}
+PAIR_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pairing}
+NUMERIC_ARG_KINDS = frozenset(leaf.name for leaf in _T.record_leaves() if leaf.numeric_args)
 
 
 # per record kind: its string-ref, thread-ref and timestamp fields
@@ -46,7 +61,7 @@ HEADER_FIELDS = {leaf.name: {f.name: f for f in leaf.full_fields} for leaf in _T
 ARG_HEADER_FIELDS = {a.name: {f.name: f for f in a.full_fields} for a in _T.arguments.values()}
 # the koid words an inline thread ref stands for, per (kind, thread field)
 INLINE_KOIDS = {
-    (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if it.kind == "words"
+    (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if isinstance(it, WordsItem)
 }
 
 
@@ -150,13 +165,14 @@ class SemanticState:
         elif k == "initialization":
             rate = f.get("ticks_per_second", 0)
             p = self.current
+            old = (p.max_ticks, p.rate)
             if rate == 0:
                 emit(R.tick_rate_zero.at(rec.offset, rec.index, **at))
                 p.rate, p.max_ticks = 0, U64 - 1  # no conversion is possible: do not guess
             else:
                 p.rate, p.max_ticks = rate, max_ticks(rate)
             if hist is not None:
-                hist.rates.append((rec.index, p, p.max_ticks, p.rate))
+                hist.rates.append((rec.index, p, p.max_ticks, p.rate, old))
         elif k == "string":
             idx = f["index"]
             if idx == 0:
@@ -173,7 +189,7 @@ class SemanticState:
                                                      new=repr(value), **at))
             self.current.strings[idx] = gid
             if hist is not None:
-                hist.strings.append((rec.index, self.current, idx, gid))
+                hist.strings.append((rec.index, self.current, idx, gid, old))
         elif k == "thread":
             idx = f["index"]
             if idx == 0:
@@ -187,19 +203,36 @@ class SemanticState:
                                                      **at))
             self.current.threads[idx] = koids
             if hist is not None:
-                hist.threads.append((rec.index, self.current, idx, koids))
+                hist.threads.append((rec.index, self.current, idx, koids, old))
 
 
 class History:
-    """Table changes of one batch of records, stamped with their record index."""
+    """Table changes of one batch of records, stamped with their record index; each
+    change also keeps the value it replaced (None: none), so the tables as they stood
+    before the batch need no copy."""
 
     __slots__ = ("providers", "rates", "strings", "threads")
 
     def __init__(self):
         self.providers: list = []  # (index, Provider) switches
-        self.rates: list = []  # (index, Provider, max ticks, rate) when a rate is set
-        self.strings: list = []  # (index, Provider, string index, interned id)
-        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid))
+        self.rates: list = []  # (index, Provider, max ticks, rate, (old max ticks, old rate))
+        self.strings: list = []  # (index, Provider, string index, interned id, old id)
+        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid), old koids)
+
+
+# -- the one place each semantic diagnostic is built (both engines call these) -----------
+def unregistered_string(offset, index, size, span, where, ref, field, provider):
+    return R.string_ref_unregistered.at(offset, index, record_size=size, span=span, where=where, ref=ref,
+                                        field=field, provider=provider)
+
+
+def unregistered_thread(offset, index, size, span, where, ref, field, provider):
+    return R.thread_ref_unregistered.at(offset, index, record_size=size, span=span, where=where, ref=ref,
+                                        field=field, provider=provider)
+
+
+def timestamp_overflow(offset, index, size, field, ticks, rate):
+    return R.timestamp_overflows_ns.at(offset, index, record_size=size, field=field, ticks=ticks, rate=rate)
 
 
 class RecordChecker:
@@ -222,9 +255,8 @@ class RecordChecker:
             return self.s.strings(v if isinstance(v, str) else bytes(v).decode("utf-8", "replace"))
         gid = self.s.current.strings.get(ref)
         if gid is None:
-            self.s.emit(R.string_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
-                                                     span=span, where=where, ref=ref, field=name,
-                                                     provider=self.s.current.id))
+            self.s.emit(unregistered_string(rec.offset, rec.index, 8 * rec.size_words, span, where, ref, name,
+                                            self.s.current.id))
             return None
         return gid
 
@@ -238,10 +270,9 @@ class RecordChecker:
             return tuple(f.get(n, 0) for n in names)
         koids = self.s.current.threads.get(ref)
         if koids is None:
-            self.s.emit(R.thread_ref_unregistered.at(rec.offset, rec.index, record_size=8 * rec.size_words,
-                                                     span=self.span(rec.offset, HEADER_FIELDS.get(rec.kind, {}), name),
-                                                     where=rec.kind, ref=ref, field=name,
-                                                     provider=self.s.current.id))
+            self.s.emit(unregistered_thread(rec.offset, rec.index, 8 * rec.size_words,
+                                            self.span(rec.offset, HEADER_FIELDS.get(rec.kind, {}), name), rec.kind,
+                                            ref, name, self.s.current.id))
         return koids
 
     def check(self, rec: Record) -> None:
@@ -275,22 +306,22 @@ class RecordChecker:
         for name in TIMESTAMPS.get(k, ()):
             ts = f.get(name, 0)
             if ts > p.max_ticks:
-                s.emit(R.timestamp_overflows_ns.at(rec.offset, rec.index, record_size=size, field=name,
-                                                   ticks=ts, rate=p.rate))
-        if k == "event.counter":
+                s.emit(timestamp_overflow(rec.offset, rec.index, size, name, ts, p.rate))
+        stamps = TIMESTAMPS.get(k, ())
+        if k in NUMERIC_ARG_KINDS:
             for i, a in enumerate(rec.args):
                 if a.kind not in NUMERIC_ARGS:
                     s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
                                                              arg=argument_label(a, i),
                                                              kind=a.kind))
-        elif k == "event.duration_complete" and f["end_timestamp"] < f["timestamp"]:
+        elif len(stamps) == 2 and f[stamps[1]] < f[stamps[0]]:  # an end before its start
             s.emit(R.complete_ends_before_start.at(rec.offset, rec.index, record_size=size,
-                                                   end=f["end_timestamp"], start=f["timestamp"]))
-        elif k == "scheduling.legacy_context_switch" and f.get("outgoing_state") == RUNNING:
+                                                   end=f[stamps[1]], start=f[stamps[0]]))
+        elif k == LEGACY_SWITCH and f.get("outgoing_state") == RUNNING:
             s.emit(R.context_switch_outgoing_running.at(rec.offset, rec.index, record_size=size))
-        pk = KIND_BY_EVENT.get(k)
+        pk = PAIR_KIND.get(k)
         if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
             return
-        ident = f.get("end_timestamp", f.get("correlation_id", f.get("flow_id", 0)))
+        ident = f.get(PAIR_ID[k], 0)
         s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident,
                     rec.offset, rec.index, size)

@@ -97,16 +97,15 @@ def thread(index: int, process_koid: int, thread_koid: int) -> Record:
                                 "thread_koid": thread_koid}))
 
 
-_EVENT_EXTRA = {
-    "counter": "counter_id",
-    "duration_complete": "end_timestamp",
-    "async_begin": "correlation_id",
-    "async_instant": "correlation_id",
-    "async_end": "correlation_id",
-    "flow_begin": "flow_id",
-    "flow_step": "flow_id",
-    "flow_end": "flow_id",
-}
+def _event_words() -> dict[str, tuple[str, bool]]:
+    """Per event variant: the one word of its own body, and whether it is a timestamp
+    (a complete event's end) rather than an id."""
+    ev = next(lay for lay in tables().records.values() if lay.name == "event")
+    return {v.name.split(".", 1)[1]: (v.body[0].name, v.body[0].role == "timestamp")
+            for v in ev.variants.values() if v.body}
+
+
+_EVENT_WORD = _event_words()
 
 
 def event(kind: str, timestamp: int, *, thread=1, category=1, name=2, args=(), id=0,
@@ -120,8 +119,8 @@ def event(kind: str, timestamp: int, *, thread=1, category=1, name=2, args=(), i
     _thread(fields, "thread", thread)
     _ref(fields, strings, "category", category)
     _ref(fields, strings, "name", name)
-    extra = _EVENT_EXTRA.get(kind)
-    if extra == "end_timestamp":
+    extra, is_end = _EVENT_WORD.get(kind, (None, False))
+    if is_end:
         fields[extra] = end_timestamp if end_timestamp is not None else timestamp
     elif extra:
         fields[extra] = id
@@ -221,3 +220,4 @@ def words(*values: int, byte_order: str = "little") -> bytes:
 
     fmt = ">Q" if byte_order == "big" else "<Q"
     return b"".join(struct.pack(fmt, v & 0xFFFFFFFFFFFFFFFF) for v in values)
+

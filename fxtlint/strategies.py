@@ -25,7 +25,7 @@ __all__ = ["arguments", "record_lists", "archives", "log_streams", "mutated_arch
 
 _T = tables()
 _ARG_KINDS = tuple(a.name for a in _T.arguments.values())
-_NUMERIC = ("int32", "uint32", "int64", "uint64", "double")
+_NUMERIC = _T.numeric_argument_kinds()
 _LOG_ARG_KINDS = tuple(_T.arguments[t].name for t in _T.log_allowed_argument_types)
 _STRING_INDEX = next(f for f in _T.records[2].fields if f.name == "index")
 _THREAD_INDEX = next(f for f in _T.records[3].fields if f.name == "index")

@@ -1,8 +1,10 @@
-"""The fast path reports exactly what the per-record reference path reports.
+"""The fast path (the column engine) reports exactly what the per-record reference path reports.
 
-Inputs are drawn to be noisy on purpose: unregistered refs, several providers, rate
-changes, out-of-order timestamps, inline and indexed everything, and raw byte damage,
-and the pairing and framing windows are shrunk so every boundary is crossed.
+Inputs are drawn to be noisy on purpose: every record kind of the tables, unregistered
+refs, several providers, rate changes, out-of-order timestamps, inline and indexed
+everything, raw byte damage, and the mutations that know their rule; the pairing and
+framing windows are shrunk so every boundary is crossed. Diagnostics are compared as
+JSON, so spans, record sizes and severities must agree too.
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ from hypothesis import strategies as st
 import fxtlint
 from fxtlint import _fast, _semantic
 from fxtlint import build as B
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 from conftest import CORPUS_REAL
 
 
-def same_report(data: bytes):
-    fast = fxtlint.lint_bytes(data, engine="fast")
-    ref = fxtlint.lint_bytes(data, engine="reference")
-    assert fast.diagnostics == ref.diagnostics
+def same_report(data: bytes, input_format: str = "auto"):
+    fast = fxtlint.lint_bytes(data, engine="fast", input_format=input_format)
+    ref = fxtlint.lint_bytes(data, engine="reference", input_format=input_format)
+    assert [d.to_json() for d in fast.diagnostics] == [d.to_json() for d in ref.diagnostics]
     assert fast.counts == ref.counts
     assert fast.records == ref.records
     assert fast.summary == ref.summary
@@ -64,6 +67,42 @@ def args(draw):
     return B.arg(kind, draw(refs), value)
 
 
+inline_or_index = st.one_of(st.integers(0, 4), st.tuples(st.integers(1, 3), st.integers(1, 3)))
+
+
+@st.composite
+def other_records(draw):
+    """Every record kind that is not an event, with drawn fields (valid or not)."""
+    which = draw(st.integers(0, 9))
+    arglist = st.lists(args(), max_size=3)
+    if which == 0:
+        return B.log(draw(stamps), draw(st.sampled_from(["", "m", "ünï", "exactly8"])), thread=draw(inline_or_index))
+    if which == 1:
+        return B.kernel_object(draw(st.integers(0, 9)), draw(st.integers(0, 40)), draw(refs), args=draw(arglist))
+    if which == 2:
+        return B.userspace_object(draw(st.integers(0, 9)), draw(st.one_of(st.integers(0, 4),
+                                                                          st.tuples(st.integers(1, 3)))),
+                                  draw(refs), args=draw(arglist))
+    if which == 3:
+        return B.context_switch(draw(stamps), draw(st.integers(0, 3)), draw(st.integers(0, 7)), 1, 2,
+                                args=draw(arglist))
+    if which == 4:
+        return B.thread_wakeup(draw(stamps), draw(st.integers(0, 3)), 3, args=draw(arglist))
+    if which == 5:
+        return B.legacy_context_switch(draw(stamps), draw(st.integers(0, 3)), draw(st.integers(0, 7)),
+                                       outgoing_thread=draw(inline_or_index), incoming_thread=draw(inline_or_index))
+    if which == 6:
+        return B.blob(draw(refs), draw(st.binary(max_size=20)), draw(st.integers(0, 4)))
+    if which == 7:
+        if draw(st.booleans()):
+            return B.large_blob(draw(refs), draw(refs), draw(st.binary(max_size=20)), timestamp=draw(stamps),
+                                thread=draw(inline_or_index), args=draw(arglist))
+        return B.large_blob(draw(refs), draw(refs), draw(st.binary(max_size=20)))
+    if which == 8:
+        return B.unknown(draw(st.integers(10, 14)), draw(st.binary(max_size=16)))
+    return B.provider_event(draw(st.integers(1, 2)), draw(st.integers(0, 2)))
+
+
 @st.composite
 def records(draw):
     which = draw(st.integers(0, 9))
@@ -75,10 +114,8 @@ def records(draw):
         return draw(st.sampled_from([B.provider_info(1, "one"), B.provider_info(2, "two"), B.provider_section(1),
                                      B.provider_section(2), B.provider_section(3), B.provider_event(1, 0),
                                      B.initialization(0), B.initialization(1000), B.initialization(10**12)]))
-    if which == 3:
-        return draw(st.sampled_from([B.log(5, "m", thread=1), B.kernel_object(1, 2, "k"),
-                                     B.context_switch(3, 0, 3, 1, 2), B.legacy_context_switch(4, 0, 1),
-                                     B.blob(1, b"abc"), B.large_blob(1, 2, b"x" * 9, timestamp=3)]))
+    if which in (3, 4):
+        return draw(other_records())
     kind = draw(st.sampled_from(["instant", "counter", "duration_begin", "duration_end", "duration_complete",
                                  "async_begin", "async_instant", "async_end", "flow_begin", "flow_step",
                                  "flow_end"]))
@@ -112,13 +149,44 @@ def test_fast_equals_reference_on_noisy_archives(windows, data):
 @given(st.binary(max_size=300))
 def test_fast_equals_reference_on_random_bytes(windows, data):
     same_report(data)
+    same_report(data, "log")
+
+
+@shared_fixture
+@given(archives(max_size=12))
+def test_fast_equals_reference_on_clean_archives(windows, data):
+    assert same_report(data).counts == {}
+
+
+@shared_fixture
+@given(mutated_archives())
+def test_fast_equals_reference_on_mutated_archives(windows, mutated):
+    data, _ = mutated  # whether the mutation trips its rule is tests/test_strategies.py's concern
+    same_report(data)
+
+
+@shared_fixture
+@given(log_streams())
+def test_fast_equals_reference_on_log_streams(windows, data):
+    assert same_report(data, "log").counts == {}
+
+
+@shared_fixture
+@given(mutated_log_streams(), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 7)), max_size=2))
+def test_fast_equals_reference_on_damaged_log_streams(windows, mutated, flips):
+    data, _ = mutated
+    same_report(data, "log")
+    damaged = bytearray(data)
+    for pos, bit in flips:
+        if pos < len(damaged):
+            damaged[pos] ^= 1 << bit
+    same_report(bytes(damaged), "log")
 
 
 def test_fast_equals_reference_on_rule_examples(small_windows):
     for rule in fxtlint.rules.all_rules():
         for ex in (rule.bad, rule.good):
-            if ex.input_format == "trace":
-                same_report(ex.build())
+            same_report(ex.build(), ex.input_format)
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS_REAL.glob("*.fxt")),
@@ -127,8 +195,9 @@ def test_fast_equals_reference_on_real_traces(small_windows, path):
     same_report(path.read_bytes())
 
 
-def test_fast_path_screens_clean_events_without_decoding_them(monkeypatch):
-    """The point of the fast path: clean events never reach the per-record decoder."""
+def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(monkeypatch):
+    """The point of the column engine: clean records of any layout never reach the
+    per-record decoder; only the records that change the provider tables do."""
     calls = []
     real = _fast.decode_record
 
@@ -140,6 +209,43 @@ def test_fast_path_screens_clean_events_without_decoding_them(monkeypatch):
     pre = [B.magic(), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2)]
     evs = [B.event("duration_begin", i, args=[B.arg("int64", "a", i), B.arg("string", 1, "v")]) for i in range(50)]
     evs += [B.event("duration_end", 100 + i) for i in range(50)]
-    report = fxtlint.lint_bytes(B.archive(*pre, *evs))
+    others = [B.kernel_object(5, 2, "k", args=[B.arg("koid", 1, 7)]), B.userspace_object(9, 1, 2),
+              B.context_switch(200, 1, 3, 4, 5, args=[B.arg("uint32", "p", 1)]), B.thread_wakeup(201, 1, 4),
+              B.legacy_context_switch(202, 1, 3, outgoing_thread=1, incoming_thread=(1, 3)),
+              B.blob("b", b"payload", 1), B.log(203, "hello", thread=1),
+              B.large_blob(1, 2, b"x" * 9, timestamp=204, args=[B.arg("double", 2, 0.5)]), B.large_blob(1, 2, b"y")]
+    report = fxtlint.lint_bytes(B.archive(*pre, *evs, *others))
     assert report.counts == {}
     assert len(calls) == len(pre)
+    calls.clear()
+    log = B.log_stream(*[B.log_record(0x30, i, [B.arg("string", "message", "m"), B.arg("int64", "n", i)])
+                         for i in range(20)])
+    assert fxtlint.lint_bytes(log).counts == {} and calls == []
+
+
+@pytest.mark.parametrize("providers", [8_000, 80_000])
+def test_many_providers_cost_memory_by_what_is_used(tmp_path, providers):
+    """Hostile input: many Provider Info records, then ten events. Memory must follow
+    the tables actually used, never providers x string indexes (2 GB at 8,000 before)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "providers.fxt"
+    recs = [B.magic()] + [B.provider_info(i, "p") for i in range(providers)]
+    recs += [B.event("instant", i, category=3, name=4) for i in range(10)]
+    path.write_bytes(B.archive(*recs))
+    code = f"""
+import resource, sys, tracemalloc
+sys.path.insert(0, {str(_fast.__file__.rsplit('/fxtlint/', 1)[0])!r})
+import fxtlint
+tracemalloc.start()
+r = fxtlint.lint_path({str(path)!r})
+peak = tracemalloc.get_traced_memory()[1]
+print(peak, r.counts.get("RF001", 0), r.records)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    peak, unregistered, records = map(int, out.stdout.split())
+    assert records == providers + 11
+    assert unregistered == 20  # category and name of each event
+    assert peak < 1024 * providers + (16 << 20), f"peak {peak / 2**20:.1f} MiB for {providers} providers"

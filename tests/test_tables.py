@@ -147,3 +147,92 @@ def test_installed_package_ships_the_tables():
     if installed:
         assert _tables_dir().resolve() == pkg / "spec_tables"
         assert (_tables_dir() / "records.toml").is_file()
+
+
+# -- the loader is strict: a typo must not silently turn a check off ----------------------
+def _files_with(mutate):
+    import copy
+    import tomllib
+
+    from fxtlint._tables import _tables_dir
+
+    files = {}
+    for name in ("records.toml", "arguments.toml", "enums.toml", "structured-log.toml"):
+        with open(_tables_dir() / name, "rb") as fh:
+            files[name] = tomllib.load(fh)
+    files = copy.deepcopy(files)
+    mutate(files)
+    return files
+
+
+def _string_record(files):
+    return next(r for r in files["records.toml"]["record"] if r["name"] == "string")
+
+
+BROKEN_TABLES = [
+    ("misspelt field key", lambda f: _string_record(f)["fields"][-1].update(reserverd=True), "reserverd"),
+    ("misspelt layout key", lambda f: _string_record(f).update(extensibel=False), "extensibel"),
+    ("unknown body item kind", lambda f: _string_record(f)["body"].append({"wordz": "x"}), "exactly one kind"),
+    ("unknown item key", lambda f: _string_record(f)["body"][0].update(lenght="x"), "lenght"),
+    ("unknown role", lambda f: _string_record(f)["fields"][0].update(role="string_idx"), "string_idx"),
+    ("checked field without its rule", lambda f: _string_record(f)["fields"][-1].pop("rule"), "must name its rule"),
+    ("unknown pairing role", lambda f: next(v for r in f["records.toml"]["record"] for v in r.get("variant", ())
+                                            if v["name"] == "duration_begin").update(pairing="start"), "start"),
+    ("unknown enumeration", lambda f: next(r for r in f["records.toml"]["record"] if r["name"] == "blob")
+     ["fields"][3].update(enum="blob_kinds"), "blob_kinds"),
+    ("unknown top-level key", lambda f: f["records.toml"].update(max_strings=3), "max_strings"),
+]
+
+
+@pytest.mark.parametrize("mutate,needle", [(m, n) for _, m, n in BROKEN_TABLES], ids=[c for c, _, _ in BROKEN_TABLES])
+def test_loader_rejects_what_the_layout_language_does_not_define(mutate, needle):
+    from fxtlint._tables import TableError, build_tables
+
+    with pytest.raises(TableError, match=needle):
+        build_tables(_files_with(mutate))
+
+
+def test_loader_accepts_the_shipped_tables():
+    from fxtlint._tables import build_tables
+
+    t = build_tables(_files_with(lambda f: None))
+    assert len(list(t.record_leaves())) == len(list(T.record_leaves()))
+
+
+def test_reserverd_typo_in_a_toml_file_fails_to_load(tmp_path):
+    import tomllib
+
+    from fxtlint._tables import TableError, _field
+
+    doc = tomllib.loads('f = { name = "reserved", bits = [48, 63], reserverd = true }')
+    with pytest.raises(TableError, match="reserverd"):
+        _field(doc["f"])
+
+
+def test_every_body_item_class_needs_a_handler():
+    from fxtlint._tables import ITEM_CLASSES, TableError, WordItem, check_dispatch
+
+    with pytest.raises(TableError, match="no handler"):
+        check_dispatch({c: None for c in ITEM_CLASSES if c is not WordItem}, "a reader")
+    assert len(check_dispatch({c: None for c in ITEM_CLASSES}, "a reader")) == len(ITEM_CLASSES)
+
+
+def test_every_checked_field_names_a_registered_rule():
+    from fxtlint.rules import REGISTRY
+
+    for lay in [*T.record_leaves(), *T.arguments.values(), T.log_record]:
+        for f in lay.all_fields():
+            assert f.checked == (f.rule is not None), (lay.name, f.name)
+            for code in (f.rule, f.rule_between):
+                assert code is None or code in REGISTRY, (lay.name, f.name, code)
+
+
+def test_spec_facts_are_table_roles():
+    """Pairing roles, id words and numeric argument types come from the tables."""
+    leaves = {lay.name: lay for lay in T.record_leaves()}
+    assert leaves["event.duration_begin"].pairing == "begin"
+    assert leaves["event.async_end"].pairing_id == "correlation_id"
+    assert leaves["event.duration_complete"].pairing_id == "end_timestamp"
+    assert leaves["event.instant"].pairing is None
+    assert leaves["event.counter"].numeric_args
+    assert set(T.numeric_argument_kinds()) == {"int32", "uint32", "int64", "uint64", "double"}
