@@ -24,9 +24,7 @@ def _leaf(kind: str):
 
 
 def _patch_header(rec_bytes: bytes, field, value: int) -> bytes:
-    h = int.from_bytes(rec_bytes[:8], "little")
-    h = (h & ~field.word_mask) | field.put(value)
-    return h.to_bytes(8, "little") + rec_bytes[8:]
+    return B.patch_field(rec_bytes, field, value)
 
 
 def _zero_field(kind: str, draw, zero: bool):
@@ -77,8 +75,8 @@ def _arg_reserved(recs, draw):
     ev = B.archive(_ev("instant", 1, args=[B.arg("int64", "n", 5)]))
     lay = next(a for a in _T.arguments.values() if a.name == "int64")
     f = next(f for f in lay.full_fields if f.reserved)
-    arg_h = int.from_bytes(ev[16:24], "little") | f.put(draw(st.integers(1, f.mask)))
-    return B.archive(*recs) + ev[:16] + arg_h.to_bytes(8, "little") + ev[24:]
+    bits = B.read_field(ev, f, word=2) | draw(st.integers(1, f.mask))
+    return B.archive(*recs) + B.patch_field(ev, f, bits, word=2)
 
 
 def _always_zero(recs, draw):
@@ -212,12 +210,9 @@ def _log(draw, args=None, severity=0x30):
 
 
 def _log_wrong_type(draw):
-    data = bytearray(B.log_stream(_log(draw)))
     t = next(f for f in _T.log_record.full_fields if f.role == "type")
-    h = int.from_bytes(data[:8], "little")
-    data[:8] = ((h & ~t.word_mask) | t.put(draw(st.sampled_from([v for v in range(16) if v != t.const])))
-                ).to_bytes(8, "little")
-    return B.log_stream(_log(draw)) + bytes(data)
+    data = B.patch_field(B.log_stream(_log(draw)), t, draw(st.sampled_from([v for v in range(16) if v != t.const])))
+    return B.log_stream(_log(draw)) + data
 
 
 LOG_MUTATIONS = [

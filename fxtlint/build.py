@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._encoder import encode_argument, encode_log_record, encode_record, encode_records
 from ._errors import FxtError
 from ._model import Argument, Record
-from ._tables import tables
+from ._tables import Field, tables
 
 _ARG_TYPES = {a.name: t for t, a in tables().arguments.items()}
 
@@ -221,3 +221,30 @@ def words(*values: int, byte_order: str = "little") -> bytes:
     fmt = ">Q" if byte_order == "big" else "<Q"
     return b"".join(struct.pack(fmt, v & 0xFFFFFFFFFFFFFFFF) for v in values)
 
+
+# -- patching encoded bytes (malformed input for tests, rule examples, mutations) ------
+WORD = Field("word", 0, 63)  # a whole 64-bit word, as a field: patch_field(data, WORD, v)
+BYTE_ORDERS = ("little", "big")
+
+
+def _word_at(data, word: int, byte_order: str) -> tuple[int, int]:
+    if byte_order not in BYTE_ORDERS:
+        raise FxtError(f"byte_order = {byte_order!r} is not one of {BYTE_ORDERS}")
+    last = len(data) // 8 - 1
+    if not 0 <= word <= last:
+        raise FxtError(f"word = {word} is not inside the {len(data)} bytes given: allowed 0 .. {last}")
+    start = 8 * word
+    return start, int.from_bytes(data[start : start + 8], byte_order)
+
+
+def read_field(data, field: Field, *, word: int = 0, byte_order: str = "little") -> int:
+    """The value of ``field`` in the ``word``-th 64-bit word of ``data``."""
+    return field.get(_word_at(data, word, byte_order)[1])
+
+
+def patch_field(data, field: Field, value: int, *, word: int = 0, byte_order: str = "little") -> bytes:
+    """``data`` with ``field`` of its ``word``-th 64-bit word set to ``value``, every
+    other bit kept: the one way to hand-make a malformed header or argument. A value
+    that does not fit the field raises FxtError (``WORD`` takes a whole word)."""
+    start, w = _word_at(data, word, byte_order)
+    return bytes(data[:start]) + field.set(w, value).to_bytes(8, byte_order) + bytes(data[start + 8 :])

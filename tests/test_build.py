@@ -69,3 +69,38 @@ def test_records_and_arguments_are_hashable_read_only_values():
     read, again = (fxtlint.read_records(data)[0][-1] for _ in range(2))
     assert read == again and hash(read) == hash(again) and read is not again
     assert fxtlint.encode_record(read) == fxtlint.encode_record(rec)
+
+
+def test_patch_field_sets_one_field_in_either_byte_order():
+    size = next(f for f in tables().header if f.role == "size")
+    for order in ("little", "big"):
+        data = B.archive(B.magic(), B.string(3, "abc"), byte_order=order)
+        patched = B.patch_field(data, size, 7, word=1, byte_order=order)
+        assert B.read_field(patched, size, word=1, byte_order=order) == 7
+        assert len(patched) == len(data)
+        others = B.read_field(patched, B.WORD, word=1, byte_order=order) & ~size.word_mask
+        assert others == B.read_field(data, B.WORD, word=1, byte_order=order) & ~size.word_mask
+        assert patched[:8] == data[:8] and patched[16:] == data[16:]
+
+
+def test_patch_field_refuses_what_does_not_fit():
+    size = next(f for f in tables().header if f.role == "size")
+    data = B.archive(B.string(3, "abc"))
+    with pytest.raises(fxtlint.FxtError, match=r"size .*allowed 0 \.\. 4095"):
+        B.patch_field(data, size, 4096)
+    with pytest.raises(fxtlint.FxtError, match=r"word = 9 .*allowed 0 \.\. 1"):
+        B.patch_field(data, size, 1, word=9)
+    with pytest.raises(fxtlint.FxtError, match="byte_order"):
+        B.patch_field(data, size, 1, byte_order="middle")
+
+
+def test_no_copy_of_the_patching_logic_outside_build():
+    """Every hand-made malformed word goes through build.patch_field (on Field.set)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    pattern = re.compile(r"~\s*\w+\.word_mask|\.to_bytes\(8, *\"little\"\)")
+    found = [f"{p.relative_to(root)}:{i}" for p in (root / "fxtlint").rglob("*.py") if p.name not in ("build.py", "_tables.py")
+             for i, line in enumerate(p.read_text("utf-8").splitlines(), 1) if pattern.search(line)]
+    assert found == []

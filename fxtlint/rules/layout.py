@@ -113,7 +113,7 @@ argument_reserved_bits_set = Rule(
     "that puts a value there wrote the wrong argument type or the wrong layout.",
     bad=Example("an int64 argument with its value also written into the header", lambda: X.preamble()
                 + X.with_word(B.archive(_ev(args=[B.arg("int64", 1, 7)])), 2,
-                              int.from_bytes(B.archive(_ev(args=[B.arg("int64", 1, 7)]))[16:24], "little") | (7 << 32))),
+                              B.read_field(B.archive(_ev(args=[B.arg("int64", 1, 7)])), B.WORD, word=2) | (7 << 32))),
     good=Example("the same argument with the header's upper half zero", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),
     spec="Argument Header: [32 .. 63] varies (must be zero if not used)",
     derive=_set_bits,
@@ -466,9 +466,7 @@ def _int64_arg_sized(words: int) -> bytes:
     rec = B.archive(_ev(args=[B.arg("int64", 1, 7)]))
     extra = words - 2
     size_f = next(f for f in X._T.argument_header if f.role == "size")
-    arg_h = int.from_bytes(rec[16:24], "little")
-    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
-    out = rec[:16] + arg_h.to_bytes(8, "little") + rec[24:] + b"\0" * 8 * extra
+    out = B.patch_field(rec, size_f, words, word=2) + b"\0" * 8 * extra
     return X.with_size(out, len(out) // 8)
 
 
@@ -476,6 +474,4 @@ def _arg_with_size(words: int) -> bytes:
     """An instant event whose int32 argument's size field says ``words``."""
     rec = B.archive(_ev(args=[B.arg("int32", 1, 5)]))
     size_f = next(f for f in X._T.argument_header if f.role == "size")
-    arg_h = int.from_bytes(rec[16:24], "little")
-    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
-    return rec[:16] + arg_h.to_bytes(8, "little") + rec[24:]
+    return B.patch_field(rec, size_f, words, word=2)
