@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from ._reader import detect_byte_order, iter_records, looks_like_structured_log
 from ._report import DiagnosticSink, FileReport
 from ._fast import lint_fast
+from ._limits import DEFAULT_LIMITS, Limits
 from ._semantic import RecordChecker, SemanticState
 
 INPUT_FORMATS = ("auto", "trace", "log")
@@ -33,11 +34,13 @@ ENGINES = ("fast", "reference")
 
 
 def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
-                sink: DiagnosticSink | None = None, engine: str = "fast") -> FileReport:
+                sink: DiagnosticSink | None = None, engine: str = "fast",
+                limits: Limits = DEFAULT_LIMITS) -> FileReport:
     """Lint ``buf`` (bytes, bytearray, memoryview or mmap).
 
     ``engine`` "reference" checks record by record with the decoded records; "fast"
     (the default) screens every record with the column engine and must report the same.
+    ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
@@ -49,13 +52,13 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     n = 0
     state = None
     if engine == "fast":
-        n, kinds, state = lint_fast(buf, sink.add, byte_order == "big", log)
+        n, kinds, state = lint_fast(buf, sink.add, byte_order == "big", log, limits)
     elif log:
         for rec in iter_records(buf, sink.add, byte_order=byte_order, log=True):
             kinds[rec.kind] += 1
             n += 1
     else:
-        state = SemanticState(sink.add)
+        state = SemanticState(sink.add, limits)
         state.big = byte_order == "big"
         check = RecordChecker(state).check
         walked = 0
@@ -77,22 +80,23 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
 
 
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-               engine: str = "fast") -> FileReport:
-    return lint_buffer(data, input_format=input_format, sink=sink, engine=engine)
+               engine: str = "fast", limits: Limits = DEFAULT_LIMITS) -> FileReport:
+    return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits)
 
 
 def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-              engine: str = "fast") -> FileReport:
+              engine: str = "fast", limits: Limits = DEFAULT_LIMITS) -> FileReport:
     """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
     path = os.fspath(path)
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
             # a pipe or device cannot be mapped: read it whole
-            return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine)
+            return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine,
+                               limits=limits)
         m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         with closing_map(m):
-            return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine)
+            return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)
 
 
 @contextmanager

@@ -3,14 +3,14 @@
 Both the per-record checker and the vectorised fast path feed this engine the same
 columns, batch by batch, so pairing verdicts cannot differ between them. A batch is
 reordered by (timestamp, record index) before matching: records need not be in
-timestamp order, and disorder within a batch (``PAIRING_WINDOW`` records) is
+timestamp order, and disorder within a batch (``Limits.pairing_window`` records) is
 resolved exactly, the way Perfetto's sorter window does.
 
 Memory is bounded on adversarial input: a thread's duration stack keeps at most
-``MAX_STACK`` entries and the live async and flow tables at most ``MAX_LIVE`` ids;
-beyond that the oldest entries are dropped and reported once per kind. An end that
-does not match the innermost begin looks at most ``MAX_SCAN`` levels down, so every
-event costs O(1).
+``Limits.max_stack`` entries and the live async and flow tables at most
+``Limits.max_live`` ids; beyond that the oldest entries are dropped and reported once
+per kind. An end that does not match the innermost begin looks at most
+``Limits.max_scan`` levels down, so every event costs O(1).
 """
 
 from __future__ import annotations
@@ -22,11 +22,8 @@ from itertools import islice
 import numpy as np
 
 from . import rules as R
+from ._limits import DEFAULT_LIMITS, Limits
 
-PAIRING_WINDOW = 1 << 16  # records per batch: disorder within it is resolved
-MAX_STACK = 1 << 16
-MAX_LIVE = 1 << 16
-MAX_SCAN = 64  # how deep an unmatched end looks for its begin: keeps ends O(1)
 
 class PairKind(enum.IntEnum):
     """The event kinds the engine understands (the feeders translate table names to
@@ -105,16 +102,17 @@ class Batch:
 class PairingEngine:
     """Matches begins with ends; ``strings`` maps interned string ids back to text."""
 
-    def __init__(self, emit, strings: list[str]):
+    def __init__(self, emit, strings: list[str], limits: Limits = DEFAULT_LIMITS, *, vectorize: bool = True):
         self.emit = emit
         self.strings = strings
+        self.limits = limits
         self.stacks: dict[int, deque] = {}
         self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen
         # dicts keep insertion order: when one is full its oldest eighth is dropped
         self.asyncs: dict[tuple, tuple] = {}
         self.flows: dict[tuple, tuple] = {}
         self.overflowed: set[str] = set()
-        self.vectorize = True  # try the array proof of a clean batch before the loop
+        self.vectorize = vectorize  # try the array proof of a clean batch before the loop
 
     def _s(self, gid: int) -> str:
         return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
@@ -138,11 +136,11 @@ class PairingEngine:
         if prev is not None:
             self.emit(R.id_begin_reused.at(offset, index, record_size=size, what=what, id=id_,
                                            name=self._s(name), first=prev[0]))
-        elif len(live) >= MAX_LIVE:
-            self._overflow(f"live {what} ids", offset, index, size, MAX_LIVE)
+        elif len(live) >= self.limits.max_live:
+            self._overflow(f"live {what} ids", offset, index, size, self.limits.max_live)
             # rebuilt rather than popped one by one: a dict's deleted front makes
             # every later "oldest" lookup slower; this is O(1) amortised
-            kept = dict(islice(live.items(), MAX_LIVE // 8, None))
+            kept = dict(islice(live.items(), self.limits.max_live // 8, None))
             live.clear()
             live.update(kept)
         live[key] = (offset, index, size)
@@ -164,15 +162,16 @@ class PairingEngine:
         flows = self.flows
         emit = self.emit
         s = self._s
+        max_stack, max_live, max_scan = self.limits.max_stack, self.limits.max_live, self.limits.max_scan
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
             if k == BEGIN:
                 st = stacks.get(t)
                 if st is None:
-                    st = stacks[t] = deque(maxlen=MAX_STACK)
-                elif len(st) == MAX_STACK:
-                    self._overflow("duration stack", offset[j], index[j], size[j], MAX_STACK)
+                    st = stacks[t] = deque(maxlen=max_stack)
+                elif len(st) == max_stack:
+                    self._overflow("duration stack", offset[j], index[j], size[j], max_stack)
                 st.append((cat[j], name[j], offset[j], index[j], size[j]))
             elif k == END:
                 st = stacks.get(t)
@@ -186,7 +185,7 @@ class PairingEngine:
                     st.pop()
                     continue
                 # an outer begin of the same name: the begins above it were never ended
-                for depth in range(len(st) - 2, max(-1, len(st) - 2 - MAX_SCAN), -1):
+                for depth in range(len(st) - 2, max(-1, len(st) - 2 - max_scan), -1):
                     e = st[depth]
                     if e[0] == c and e[1] == n:
                         while len(st) > depth + 1:
@@ -207,7 +206,7 @@ class PairingEngine:
             elif k in ASYNC_KINDS:
                 key = (process[j], cat[j], name[j], ids[j])
                 if k == ASYNC_BEGIN:
-                    if key in asyncs or len(asyncs) >= MAX_LIVE:
+                    if key in asyncs or len(asyncs) >= max_live:
                         self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
                     else:
                         asyncs[key] = (offset[j], index[j], size[j])
@@ -223,7 +222,7 @@ class PairingEngine:
                     emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
                 key = (ids[j],)  # flows are keyed by id alone: they cross processes (PR007's docs)
                 if k == FLOW_BEGIN:
-                    if key in flows or len(flows) >= MAX_LIVE:
+                    if key in flows or len(flows) >= max_live:
                         self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
                     else:
                         flows[key] = (offset[j], index[j], size[j])

@@ -21,7 +21,7 @@ from collections import deque
 import numpy as np
 
 from ._pairing import (ASYNC_BEGIN, ASYNC_END, ASYNC_INSTANT, BEGIN, COMPLETE, END, FLOW_BEGIN, FLOW_END,
-                       FLOW_KINDS, FLOW_STEP, MAX_LIVE, MAX_STACK)
+                       FLOW_KINDS, FLOW_STEP)
 
 _FLOW = np.array(sorted(FLOW_KINDS), np.int64)
 
@@ -105,7 +105,7 @@ def feed_clean(engine, cols: dict) -> bool:
     depth = cs - np.repeat((cs - delta)[starts], lens)
     depth += np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()], np.int64), lens)
     if len(depth) and (np.any(depth < np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()],
-                                                         np.int64), lens)) or depth.max() > MAX_STACK):
+                                                         np.int64), lens)) or depth.max() > engine.limits.max_stack):
         return False
     sflow = np.isin(s_kind, _FLOW)
     if np.any(sflow & (depth <= 0)):
@@ -136,7 +136,7 @@ def feed_clean(engine, cols: dict) -> bool:
         if not len(r):
             families.append(None)
             continue
-        if len(live) + int(np.count_nonzero(kind[r] == begin)) >= MAX_LIVE or len(live) > n:
+        if len(live) + int(np.count_nonzero(kind[r] == begin)) >= engine.limits.max_live or len(live) > n:
             return False  # near the cap, or more carried ids than events: the loop is cheaper
         carried_keys = list(live)
         nc = len(carried_keys)
@@ -171,7 +171,7 @@ def feed_clean(engine, cols: dict) -> bool:
     for t, e in ent:
         st = engine.stacks.get(t)
         if st is None:
-            st = engine.stacks[t] = deque(maxlen=MAX_STACK)
+            st = engine.stacks[t] = deque(maxlen=engine.limits.max_stack)
         st.append(e)
     comp = np.nonzero(kind == COMPLETE)[0]
     if len(comp):

@@ -29,8 +29,7 @@ events = st.tuples(
 
 def run(batches, vectorize: bool):
     out = []
-    eng = PairingEngine(out.append, STRINGS)
-    eng.vectorize = vectorize
+    eng = PairingEngine(out.append, STRINGS, vectorize=vectorize)
     states = []
     index = 0
     for batch in batches:
