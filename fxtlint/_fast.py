@@ -33,6 +33,7 @@ import numpy as np
 from ._columns import INLINE, LEN, Screen, field
 from ._lookups import REL_BITS, Lookups, TableCache
 from ._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
+from ._pairing import COMPLETE
 from ._reader import after_record, decode_record, field_span, frame_error, size_fields, start_checks
 from ._semantic import (HEADER_FIELDS, INLINE_KOIDS, PAIR_ID, PAIR_KIND, STRING_REFS, TABLE_KINDS,
                         THREAD_REFS, TIMESTAMPS, RecordChecker, SemanticState, timestamp_overflow,
@@ -296,15 +297,19 @@ class FastLinter:
             pm = (tkey >= 0) & (cat >= 0) & (name >= 0)
             if pm.any():
                 id_word = PAIR_ID[kind]
-                ident = g.vals[id_word][sel][pm] if id_word else np.zeros(int(pm.sum()), np.uint64)
+                zeros = np.zeros(int(pm.sum()), np.uint64)
+                word = g.vals[id_word][sel][pm] if id_word else zeros
+                # a complete event's word is its end, the others' an id
+                ident, end = (zeros, word) if PAIR_KIND[kind] == COMPLETE else (word, zeros)
                 state.batch.extend(
                     kind=np.full(int(pm.sum()), PAIR_KIND[kind], np.int64), thread=tkey[pm], process=pid[pm],
-                    cat=cat[pm], name=name[pm], ts=g.vals[stamps[0]][sel][pm], id=ident, offset=off[pm],
-                    index=idx[pm], size=size[pm])
+                    cat=cat[pm], name=name[pm], ts=g.vals[stamps[0]][sel][pm], id=ident, end=end,
+                    offset=off[pm], index=idx[pm], size=size[pm])
 
 
 def lint_fast(buf, emit, big: bool, log: bool = False, limits: Limits = DEFAULT_LIMITS):
-    """Lint a buffer with the fast path; returns (record count, record kind counts, semantic state)."""
+    """Lint a buffer with the fast path; returns (record count, record kind counts, semantic
+    state), the state None for a structured-log stream (a log has no tables)."""
     fl = FastLinter(buf, emit, big, log, limits)
     try:
         n = fl.run()

@@ -1,8 +1,8 @@
 """Lint a buffer or a file: choose the format, read every record, collect diagnostics.
 
-Of the library, only ``lint_path`` opens a file (the CLI opens its own, through
-``cli/_buffers.py``, so that it renders from the bytes it linted); everything it calls
-works on a buffer.
+``lint_path`` is the one linting entry that opens a file, and everything it calls
+works on a buffer. (The CLI opens the files it lints through ``cli/_buffers.py`` and
+calls ``lint_buffer``, so that it renders from the bytes it linted.)
 """
 
 from __future__ import annotations

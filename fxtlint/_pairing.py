@@ -61,9 +61,10 @@ KIND_BY_EVENT = {
 }
 
 
-COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "offset", "index", "size")
+# id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp
+COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size")
 _DTYPES = dict(zip(COLUMNS, (np.int64, np.int64, np.uint64, np.int64, np.int64, np.uint64, np.uint64,
-                             np.int64, np.int64, np.int64)))
+                             np.uint64, np.int64, np.int64, np.int64)))
 
 
 class Batch:
@@ -78,8 +79,8 @@ class Batch:
     def __len__(self):
         return self.n
 
-    def add(self, kind, thread, process, cat, name, ts, id_, offset, index, size):
-        self._rows.append((kind, thread, process, cat, name, ts, id_, offset, index, size))
+    def add(self, kind, thread, process, cat, name, ts, id_, end, offset, index, size):
+        self._rows.append((kind, thread, process, cat, name, ts, id_, end, offset, index, size))
         self.n += 1
 
     def extend(self, **columns) -> None:
@@ -155,7 +156,7 @@ class PairingEngine:
             if feed_clean(self, cols):
                 return
         order = self.order(cols["ts"], cols["index"])
-        kind, thread, process, cat, name, ts, ids, offset, index, size = (
+        kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
             cols[c][order].tolist() for c in COLUMNS)
         stacks = self.stacks
         asyncs = self.asyncs
@@ -200,7 +201,7 @@ class PairingEngine:
                                                     name=s(n), bcat=s(top[0]), bname=s(top[1]),
                                                     begin_offset=top[2]))
             elif k == COMPLETE:
-                end = ids[j]  # a complete event carries its end timestamp in the id column
+                end = ends[j]
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
             elif k in ASYNC_KINDS:

@@ -70,6 +70,7 @@ def feed_clean(engine, cols: dict) -> bool:
     cat = cols["cat"][sort]
     name = cols["name"][sort]
     ids = cols["id"][sort]
+    complete_ends = cols["end"][sort]
     pos = np.arange(n, dtype=np.int64)
 
     # ---- durations and flow enclosure, per thread ---------------------------------
@@ -176,7 +177,7 @@ def feed_clean(engine, cols: dict) -> bool:
     comp = np.nonzero(kind == COMPLETE)[0]
     if len(comp):
         ct = thread[comp]
-        ce = ids[comp]
+        ce = complete_ends[comp]
         o3 = np.lexsort((ce, ct))
         lastc = np.ones(len(o3), bool)
         lastc[:-1] = ct[o3][1:] != ct[o3][:-1]

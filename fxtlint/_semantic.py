@@ -336,6 +336,7 @@ class RecordChecker:
         pk = PAIR_KIND.get(k)
         if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
             return
-        ident = f.get(PAIR_ID[k], 0)
-        s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident,
+        word = f.get(PAIR_ID[k], 0)  # a complete event's word is its end, the others' an id
+        ident, end = (0, word) if pk == P.COMPLETE else (word, 0)
+        s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident, end,
                     rec.offset, rec.index, size)
