@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 import fxtlint
+from fxtlint._tables import _tables_dir
 from fxtlint.rules import REGISTRY, all_rules
 
 RULES = all_rules()
 SOURCE = "\n".join(p.read_text("utf-8") for p in Path(fxtlint.__file__).parent.glob("*.py"))
 # field checks report the rule their table names (rule = "CODE")
-TABLES = "\n".join(p.read_text("utf-8") for p in (Path(fxtlint.__file__).parent.parent / "spec-tables").glob("*.toml"))
+# the tables the package loads (packaged in an installed wheel, spec-tables/ in a checkout)
+TABLES = "\n".join(p.read_text("utf-8") for p in _tables_dir().glob("*.toml"))
 
 
 def test_codes_are_unique_and_well_formed():
