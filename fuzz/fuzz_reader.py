@@ -2,18 +2,17 @@
 # is in: the records it returns tile the buffer from offset 0, in order, each inside the
 # buffer, and every diagnostic points inside the file. Each input is also read cut at
 # every 8-byte boundary (small inputs) or at a few points (large ones), and one byte short.
-"""atheris harness for fxtlint's recovering reader: python fuzz/fuzz_reader.py [-atheris flags] [corpus dirs]."""
+"""atheris harness for fxtlint's recovering reader: python fuzz/fuzz_reader.py [-libFuzzer flags] [corpus dirs]."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-try:
-    import fxtlint
-except ImportError:  # run from a source checkout without an install
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    import fxtlint
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
+
+import fxtlint  # noqa: E402
 
 
 def _one(data: bytes) -> None:
@@ -43,13 +42,5 @@ def check(data: bytes) -> None:
             _one(data[:cut])
 
 
-def main() -> None:
-    import atheris  # only the fuzzer needs it; tests import check() without it
-
-    atheris.instrument_all()  # coverage feedback from fxtlint's code, already imported
-    atheris.Setup(sys.argv, check)
-    atheris.Fuzz()
-
-
 if __name__ == "__main__":
-    main()
+    _harness.fuzz(check)

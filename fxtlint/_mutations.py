@@ -8,12 +8,13 @@ intended defect is added.
 
 from __future__ import annotations
 
+import functools
+
 from hypothesis import strategies as st
 
 from . import build as B
 from ._model import Record
 from ._tables import tables
-from .rules.layout import _arg_with_size, _int64_arg_sized
 
 _T = tables()
 _SIZE = next(f for f in _T.header if f.role == "size")
@@ -40,6 +41,23 @@ def _ev(kind, ts, **kw):
     return B.event(kind, ts, **kw)
 
 
+def _arg_sized(words: int) -> bytes:
+    """An instant event naming only index 1 whose int32 argument's size field says ``words``:
+    the argument size is its only defect."""
+    rec = B.archive(_ev("instant", 1, args=[B.arg("int32", 1, 5)]))
+    size_f = next(f for f in _T.argument_header if f.role == "size")
+    return B.patch_field(rec, size_f, words, word=2)
+
+
+def _int64_arg_sized(words: int) -> bytes:
+    """An instant event naming only index 1 whose int64 argument declares ``words`` words
+    (the record padded to hold them)."""
+    rec = B.archive(_ev("instant", 1, args=[B.arg("int64", 1, 7)]))
+    size_f = next(f for f in _T.argument_header if f.role == "size")
+    out = B.patch_field(rec, size_f, words, word=2) + bytes(8 * (words - 2))
+    return _patch_header(out, _SIZE, len(out) // 8)
+
+
 def _append(*extra):
     return lambda recs, draw: B.archive(*recs, *extra)
 
@@ -54,6 +72,53 @@ def _truncated(recs, draw):
 
 def _registered_text(recs) -> str:
     return next(r.strings["value"] for r in recs if r.kind == "string" and r.fields["index"] == 1)
+
+
+def _other_text(recs) -> str:
+    """An inline string that differs from string index 1's text."""
+    return _registered_text(recs) + "~"
+
+
+def _re_registered(recs, draw):
+    return B.archive(*recs, B.string(1, _other_text(recs)))
+
+
+# After every timestamp record_lists draws, so pairing sees these last; small enough that
+# even a tick rate of 1 keeps it under 2^64 ns (TM003).
+_LATE = 1 << 24
+
+
+def _end_mismatch(recs, draw):
+    return B.archive(*recs, _ev("duration_begin", _LATE), _ev("duration_end", _LATE + 1, name=_other_text(recs)))
+
+
+def _inner_never_ended(recs, draw):
+    return B.archive(*recs, _ev("duration_begin", _LATE), _ev("duration_begin", _LATE + 1, name=_other_text(recs)),
+                     _ev("duration_end", _LATE + 2))
+
+
+def _id_reused(recs, draw):
+    kind = draw(st.sampled_from(["async", "flow"]))
+    live = (1 << 64) - 1  # record_lists counts ids up from 1
+    if kind == "async":
+        return B.archive(*recs, _ev("async_begin", _LATE, id=live), _ev("async_begin", _LATE + 1, id=live),
+                         _ev("async_end", _LATE + 2, id=live))
+    return B.archive(*recs, _ev("duration_begin", _LATE), _ev("flow_begin", _LATE + 1, id=live),
+                     _ev("flow_begin", _LATE + 2, id=live), _ev("flow_end", _LATE + 3, id=live),
+                     _ev("duration_end", _LATE + 4))
+
+
+_OVERFLOW_DEPTH = 65537  # one more open duration than a thread's tracked stack holds
+
+
+def _pairing_overflow(recs, draw):
+    return B.archive(*recs) + _begins_tail()
+
+
+@functools.cache
+def _begins_tail() -> bytes:
+    # the same bytes every time (about 1 MiB): build them once
+    return B.archive(*[_ev("duration_begin", _LATE + i) for i in range(_OVERFLOW_DEPTH)])
 
 
 def _unaligned(recs, draw):
@@ -90,18 +155,21 @@ def _short_record(recs, draw):
 
 
 def _dirty_padding(recs, draw):
-    text = _registered_text(recs)
-    n = len(text.encode())
-    if n % 8 == 0:  # a string that ends on a word boundary has no padding: make some
-        text += "x"
-        n += 1
-    b = bytearray(B.archive(B.string(1, text)))
+    text = draw(st.sampled_from(["a", "abc", "abcdefg"]))  # never a whole word: there is padding
+    n = len(text)
+    b = bytearray(B.archive(B.string(_fresh_index(recs), text)))
     b[8 + n + draw(st.integers(0, (-n % 8) - 1))] = draw(st.integers(1, 255))
     return B.archive(*recs) + bytes(b)
 
 
+def _fresh_index(recs) -> int:
+    """A string index no record registers, so that registering it changes nothing (RF007)."""
+    used = {r.fields["index"] for r in recs if r.kind == "string"}
+    return next(i for i in range(2, 1 << 15) if i not in used)
+
+
 def _bad_utf8(recs, draw):
-    b = bytearray(B.archive(B.string(1, "ab")))
+    b = bytearray(B.archive(B.string(_fresh_index(recs), "ab")))
     b[8] = draw(st.sampled_from([0x80, 0xC0, 0xFF, 0xFE]))
     b[9] = 0xFF
     return B.archive(*recs) + bytes(b)
@@ -156,10 +224,10 @@ MUTATIONS = [
     ("ST001", _short_record),
     ("ST002", _dirty_padding),
     ("ST003", _bad_utf8),
-    ("ST004", _append(B.string(1, "x" * 32001))),
+    ("ST004", lambda recs, draw: B.archive(*recs, B.string(_fresh_index(recs), "x" * 32001))),
     ("ST005", lambda recs, draw: B.archive(*recs) + _int64_arg_sized(draw(st.integers(3, 6)))),
-    ("ST006", lambda recs, draw: B.archive(*recs) + _arg_with_size(0)),
-    ("ST007", lambda recs, draw: B.archive(*recs) + _arg_with_size(draw(st.integers(2, 40)))),
+    ("ST006", lambda recs, draw: B.archive(*recs) + _arg_sized(0)),
+    ("ST007", lambda recs, draw: B.archive(*recs) + _arg_sized(draw(st.integers(2, 40)))),
     ("MG001", _magic_dropped),
     ("MG002", _magic_value),
     ("MG003", _append(B.magic())),
@@ -176,31 +244,37 @@ MUTATIONS = [
     ("RF004", _append(B.thread(0, 1, 2))),
     ("RF005", _append(B.provider_section((1 << 32) - 1))),
     ("RF006", _append(B.string(0x7FFE, ""))),
+    ("RF007", _re_registered),
     ("TM001", _append(B.initialization(0))),
     ("TM002", _append(_ev("duration_complete", 10, end_timestamp=5))),
     ("TM003", _append(B.initialization(1), _ev("instant", (1 << 64) - 1))),
-    ("PR001", _append(_ev("duration_end", 1 << 40))),
-    ("PR004", _append(_ev("duration_begin", 1 << 40))),
-    ("PR005", _append(_ev("async_end", 1 << 40, id=(1 << 64) - 1))),
-    ("PR007", _append(_ev("duration_begin", 1 << 40), _ev("flow_end", 1 << 40, id=(1 << 64) - 1),
-                      _ev("duration_end", 1 << 40))),
-    ("PR008", _append(_ev("flow_begin", 1 << 40, id=(1 << 64) - 1),
-                      _ev("flow_end", 1 << 40, id=(1 << 64) - 1))),
-    ("EV001", _append(_ev("counter", 1 << 40, args=[B.arg("string", "s", "v")]))),
-    ("EV002", _append(B.legacy_context_switch(1 << 40, 0, 1, outgoing_thread=1, incoming_thread=1))),
+    ("PR001", _append(_ev("duration_end", _LATE))),
+    ("PR002", _end_mismatch),
+    ("PR003", _inner_never_ended),
+    ("PR004", _append(_ev("duration_begin", _LATE))),
+    ("PR005", _append(_ev("async_end", _LATE, id=(1 << 64) - 1))),
+    ("PR006", _id_reused),
+    ("PR007", _append(_ev("duration_begin", _LATE), _ev("flow_end", _LATE, id=(1 << 64) - 1),
+                      _ev("duration_end", _LATE))),
+    ("PR008", _append(_ev("flow_begin", _LATE, id=(1 << 64) - 1),
+                      _ev("flow_end", _LATE, id=(1 << 64) - 1))),
+    ("EV001", _append(_ev("counter", _LATE, args=[B.arg("string", "s", "v")]))),
+    ("EV002", _append(B.legacy_context_switch(_LATE, 0, 1, outgoing_thread=1, incoming_thread=1))),
     ("EV003", _append(B.provider_event(0, 0))),
+    ("PR012", _pairing_overflow),
 ]
 
 # Rules no single small mutation trips, and why.
-EXEMPT = {
-    "RF007": "needs the original value of a registration: see the rule's own examples",
-    "PR002": "needs a begin to close: see the rule's own examples",
-    "PR003": "needs two nested begins: see the rule's own examples",
-    "PR006": "needs a live id: see the rule's own examples",
-    "PR012": "needs 65,537 open durations: see the rule's own examples",
+EXEMPT: dict[str, str] = {
     "FR004": "needs a size one too large that swallows a valid header: see the rule's own examples",
     "ST008": "needs a string ending in NUL: see the rule's own examples",
     "MG005": "a whole file that is not FXT: see the rule's own examples",
+}
+
+# The only other rules a mutation may trip besides its own, and why; every other
+# mutation adds exactly one defect.
+COMPANIONS = {
+    "PR012": ({"PR004"}, "the 65,537 begins are still open at the end of the file"),
 }
 
 

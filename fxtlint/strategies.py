@@ -188,15 +188,28 @@ def log_streams(*, min_size: int = 1, max_size: int = 10) -> st.SearchStrategy[b
     return st.lists(rec, min_size=min_size, max_size=max_size).map(lambda r: B.log_stream(*r))
 
 
+def _mutations_for(codes) -> list:
+    from .rules import REGISTRY  # the rule registry imports the builders, not the strategies
+
+    codes = [codes] if isinstance(codes, str) else list(codes)
+    unknown = sorted(c for c in codes if c not in REGISTRY)
+    if unknown:
+        raise InvalidArgument(f"unknown rule code(s) {unknown}: `fxtlint rules` lists every code")
+    table = [m for m in MUTATIONS if m[0] in set(codes)]
+    if not table:
+        logs = sorted(c for c in codes if c in {m[0] for m in LOG_MUTATIONS})
+        hint = f"; {logs} are structured-log rules: use mutated_log_streams()" if logs else ""
+        raise InvalidArgument(f"no archive mutation trips any of {sorted(codes)}{hint}")
+    return table
+
+
 @st.composite
 def mutated_archives(draw, *, codes=None) -> tuple[bytes, str]:
     """A valid archive with one mutation applied, and the rule code it must trip.
 
     ``codes`` limits the mutations to those rules. Shrinks towards the first mutation
     in ``fxtlint._mutations.MUTATIONS`` and a small archive."""
-    table = MUTATIONS if codes is None else [m for m in MUTATIONS if m[0] in set(codes)]
-    if not table:
-        raise InvalidArgument(f"no mutation trips any of {codes}")
+    table = MUTATIONS if codes is None else _mutations_for(codes)
     code, mutate = draw(st.sampled_from(table))
     recs = draw(record_lists(max_size=8))
     return mutate(recs, draw), code

@@ -55,6 +55,36 @@ def test_mutations_trip_their_rule(case):
         assert code in fxtlint.lint_bytes(data, engine=engine).counts
 
 
+@given(mutated_archives())
+def test_mutations_add_only_their_defect(case):
+    data, code = case
+    allowed = {code} | _mutations.COMPANIONS.get(code, (set(),))[0]
+    for engine in ("fast", "reference"):
+        assert set(fxtlint.lint_bytes(data, engine=engine).counts) <= allowed
+
+
+@pytest.mark.parametrize("code", ["ST006", "ST007", "PR002", "PR003", "PR006", "PR012", "RF007"])
+def test_mutation_exists_for(code):
+    @settings(max_examples=5)
+    @given(mutated_archives(codes=[code]))
+    def check(case):
+        data, got = case
+        assert got == code and set(fxtlint.lint_bytes(data).counts) <= {code, "PR004"}
+        assert code in fxtlint.lint_bytes(data).counts
+
+    check()
+
+
+def test_unknown_code_is_named():
+    with pytest.raises(InvalidArgument, match="XX001"):
+        mutated_archives(codes=["XX001"]).example()
+
+
+def test_log_code_points_to_log_streams():
+    with pytest.raises(InvalidArgument, match="mutated_log_streams"):
+        mutated_archives(codes=["SL001"]).example()
+
+
 @given(mutated_log_streams())
 def test_log_mutations_trip_their_rule(case):
     data, code = case

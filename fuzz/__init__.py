@@ -1,0 +1,33 @@
+"""fxtlint's fuzzing campaigns: atheris harnesses, a structure-aware mutator, and the
+campaign command (``python -m fuzz --help``). See fuzz/README.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+# harness name -> (file, whether its inputs are FXT bytes: seeds, dictionary, custom mutator)
+HARNESSES = {
+    "lint": ("fuzz_lint.py", True),
+    "reader": ("fuzz_reader.py", True),
+    "prefix": ("fuzz_prefix.py", True),
+    "roundtrip": ("fuzz_roundtrip.py", True),
+    "strategies": ("fuzz_strategies.py", False),
+}
+
+
+def harness_path(name: str) -> Path:
+    return HERE / HARNESSES[name][0]
+
+
+def load_harness(name: str):
+    """Import a harness module by name (without atheris) for its ``check``."""
+    import importlib.util
+
+    path = harness_path(name)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -1,0 +1,108 @@
+"""python -m fuzz: fuzzing campaigns for fxtlint (see fuzz/README.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import HARNESSES, REPO
+
+
+def _run(args) -> int:
+    from . import campaign
+    from .coverage_report import in_subprocess
+
+    workdir = args.dir or REPO / "fuzz" / "campaigns" / args.harness
+    res = campaign.run(args.harness, workdir, seconds=args.time, runs=args.runs, workers=args.workers,
+                       mutator=args.mutator, max_len=args.max_len, rss_limit_mb=args.rss_limit_mb,
+                       rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds)
+    print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}")
+    print(f"executions {res.executions:,}  edges {res.edges:,}  features {res.features:,}")
+    print(f"corpus units {res.units_before:,}" + (f" -> {res.units_after_merge:,} after -merge=1"
+                                                  if not args.no_merge else ""))
+    print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
+    print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
+    print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
+    if not args.no_coverage:
+        harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
+        total, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
+        print(text.rstrip())
+    return 1 if res.crashes or res.timeouts else 0
+
+
+def _coverage(args) -> int:
+    from .coverage_report import measure
+
+    measure(args.harness.split(","), args.paths)
+    return 0
+
+
+def _reproduce(args) -> int:
+    from .campaign import reproduce
+
+    return reproduce(args.harness, args.files)
+
+
+def _merge(args) -> int:
+    from .campaign import merge_corpus
+
+    print(f"{merge_corpus(args.harness, Path(args.corpus).resolve())} units kept")
+    return 0
+
+
+def _land(args) -> int:
+    from .campaign import land_crash
+
+    for crash in args.crashes:
+        print(f"{crash} -> {land_crash(args.harness, Path(crash).resolve(), Path(crash).resolve().parent)}")
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__)
+    sub = ap.add_subparsers(dest="verb", required=True)
+    names = sorted(HARNESSES)
+
+    p = sub.add_parser("run", help="run a campaign, then merge the corpus, land crashes and report coverage")
+    p.add_argument("harness", choices=names)
+    budget = p.add_mutually_exclusive_group(required=True)
+    budget.add_argument("--time", type=int, help="seconds per worker (libFuzzer -max_total_time)")
+    budget.add_argument("--runs", type=int, help="executions per worker (libFuzzer -runs)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (libFuzzer -jobs and -workers)")
+    p.add_argument("--mutator", choices=["structure", "bytes"], default="structure")
+    p.add_argument("--dir", type=Path, help="campaign directory (default fuzz/campaigns/HARNESS)")
+    p.add_argument("--seeds", nargs="*", default=[], help="more seed files or directories")
+    p.add_argument("--max-len", type=int, default=16384, help="largest input in bytes (libFuzzer -max_len)")
+    p.add_argument("--rss-limit-mb", type=int, default=2048)
+    p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
+    p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
+    p.add_argument("--no-coverage", action="store_true")
+    p.set_defaults(func=_run)
+
+    p = sub.add_parser("coverage", help="line coverage of fxtlint's modules over corpus files")
+    p.add_argument("--harness", default="lint,reader", help="comma-separated harnesses whose checks run")
+    p.add_argument("paths", nargs="+")
+    p.set_defaults(func=_coverage)
+
+    p = sub.add_parser("reproduce", help="run a harness's check on files, in plain Python, with tracebacks")
+    p.add_argument("harness", choices=names)
+    p.add_argument("files", nargs="+")
+    p.set_defaults(func=_reproduce)
+
+    p = sub.add_parser("merge", help="minimise a corpus directory in place (libFuzzer -merge=1)")
+    p.add_argument("harness", choices=names)
+    p.add_argument("corpus")
+    p.set_defaults(func=_merge)
+
+    p = sub.add_parser("land", help="minimise crash files into tests/regressions/HARNESS/")
+    p.add_argument("harness", choices=names)
+    p.add_argument("crashes", nargs="+")
+    p.set_defaults(func=_land)
+
+    args = ap.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The parts of .clusterfuzzlite/build.sh that need no OSS-Fuzz image: stage each harness
+as the ``*_fuzzer.py`` file the service compiles, zip its seed corpus and write its FXT
+token dictionary.
+
+    python fuzz/build_seeds.py --out DIR [--stage DIR]
+
+writes DIR/<harness>_fuzzer_seed_corpus.zip and DIR/<harness>_fuzzer.dict for every
+harness whose inputs are FXT bytes, and (with --stage) DIR/<harness>_fuzzer.py plus the
+modules the harnesses import, ready for ``compile_python_fuzzer``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script (build.sh): make `fuzz` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fuzz import HARNESSES, HERE  # noqa: E402
+
+HELPERS = ("_harness.py", "mutator.py")  # what the harness files import from fuzz/
+
+
+def fuzzer_name(harness: str) -> str:
+    return Path(HARNESSES[harness][0]).stem + "_fuzzer"
+
+
+def dictionary_tokens() -> list[bytes]:
+    """FXT tokens from the spec tables: the magic record both ways, every record kind's and
+    argument type's header word (size 1, selectors set), and inline string ref lengths."""
+    import fxtlint
+    from fxtlint import Argument, Record
+
+    T = fxtlint.tables()
+    toks = [T.magic_word.to_bytes(8, "little"), T.magic_word.to_bytes(8, "big")]
+    for leaf in T.record_leaves():
+        try:
+            toks.append(fxtlint.encode_record(Record(leaf.type, leaf.name, {}))[:8])
+        except (fxtlint.EncodeError, ValueError, KeyError):
+            continue
+    for a in T.arguments.values():
+        toks.append(fxtlint.encode_argument(Argument(a.type, a.name, {}))[:8])
+    toks += [(T.string_inline_bit | n).to_bytes(2, "little") for n in (1, 3, 8, 0x7FFF)]
+    toks.append(bytes(8))  # a zero word: reserved fields and padding
+    return list(dict.fromkeys(toks))
+
+
+def write_dictionary(path: Path) -> Path:
+    lines = [f'fxt_{i}="' + "".join(f"\\x{b:02x}" for b in tok) + '"' for i, tok in enumerate(dictionary_tokens())]
+    Path(path).write_text("# FXT tokens from fxtlint's spec tables (fuzz/build_seeds.py)\n" + "\n".join(lines) + "\n")
+    return Path(path)
+
+
+def seed_zip(path: Path) -> Path:
+    from fuzz.campaign import seed_files
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in seed_files():
+            z.write(f, f"{f.parent.name}-{f.name}")
+    return Path(path)
+
+
+def stage(dest: Path) -> list[Path]:
+    """Copy each harness to DEST/<name>_fuzzer.py with the helper modules beside it."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for helper in HELPERS:
+        shutil.copyfile(HERE / helper, dest / helper)
+    out = []
+    for name, (file, _) in HARNESSES.items():
+        target = dest / f"{fuzzer_name(name)}.py"
+        shutil.copyfile(HERE / file, target)
+        out.append(target)
+    return out
+
+
+def build(out: Path, stage_dir: Path | None = None) -> dict[str, list[Path]]:
+    out.mkdir(parents=True, exist_ok=True)
+    made: dict[str, list[Path]] = {"harnesses": stage(stage_dir) if stage_dir else [], "zips": [], "dicts": []}
+    for name, (_, fxt_input) in HARNESSES.items():
+        if fxt_input:
+            made["zips"].append(seed_zip(out / f"{fuzzer_name(name)}_seed_corpus.zip"))
+            made["dicts"].append(write_dictionary(out / f"{fuzzer_name(name)}.dict"))
+    return made
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True, help="where seed zips and dictionaries go ($OUT)")
+    ap.add_argument("--stage", type=Path, help="where to write the *_fuzzer.py harness files")
+    args = ap.parse_args(argv)
+    made = build(args.out, args.stage)
+    for kind, paths in made.items():
+        for p in paths:
+            print(f"{kind}: {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""A fuzzing campaign: run a harness on N libFuzzer workers, then merge and minimise the
+corpus, minimise each crash into a regression input, and report.
+
+A campaign directory holds ``corpus/`` (kept between runs), ``crashes/`` (libFuzzer's
+artifacts), ``rss.csv`` (memory over time), ``libfuzzer.log`` and, with workers,
+libFuzzer's ``fuzz-N.log``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import HARNESSES, REPO, harness_path
+from .rss import Sampler
+
+SEEDS = (REPO / "corpus" / "seeds", REPO / "corpus" / "golden")
+SEED_SUFFIXES = (".fxt", ".log")
+REGRESSIONS = REPO / "tests" / "regressions"
+DICT = "fxt.dict"  # written by build_seeds.py beside the campaign's corpus
+_STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
+_FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
+_PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
+
+
+@dataclass
+class Result:
+    harness: str
+    seconds: float
+    status: int
+    executions: int = 0
+    edges: int = 0
+    features: int = 0
+    units_before: int = 0
+    units_after_merge: int = 0
+    peak_rss_mb: float = 0.0
+    crashes: list[Path] = field(default_factory=list)
+    timeouts: list[Path] = field(default_factory=list)
+    regressions: list[Path] = field(default_factory=list)
+
+
+def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None):
+    """Run a harness with libFuzzer flags; returns the Popen (``log``: a file for its output)."""
+    env = dict(os.environ, FXTLINT_FUZZ_MUTATOR=mutator, PYTHONPATH=os.pathsep.join(
+        [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    cmd = [sys.executable, str(harness_path(harness)), *map(str, args)]
+    return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log or subprocess.DEVNULL,
+                            stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
+
+
+def _units(d: Path) -> int:
+    return sum(1 for p in d.iterdir() if p.is_file()) if d.is_dir() else 0
+
+
+def seed_files(extra=()) -> list[Path]:
+    """The repository's seed traces and golden examples (FXT and log files only), plus ``extra``
+    files or directories."""
+    out = []
+    for d in (*SEEDS, *map(Path, extra)):
+        files = [d] if d.is_file() else sorted(d.iterdir()) if d.is_dir() else []
+        out += [f for f in files if f.is_file() and (f.suffix in SEED_SUFFIXES or d in map(Path, extra))]
+    return out
+
+
+def prepare(workdir: Path, harness: str, extra_seeds=()) -> tuple[Path, list[Path]]:
+    """The campaign's corpus directory and the seed directories to read from."""
+    corpus = workdir / "corpus"
+    corpus.mkdir(parents=True, exist_ok=True)
+    (workdir / "crashes").mkdir(exist_ok=True)
+    if not HARNESSES[harness][1]:  # its inputs are Hypothesis choice sequences, not traces
+        return corpus, []
+    seeds = workdir / "seeds"
+    seeds.mkdir(exist_ok=True)
+    for f in seed_files(extra_seeds):
+        shutil.copyfile(f, seeds / f"{f.parent.name}-{f.name}")
+    from .build_seeds import write_dictionary
+
+    write_dictionary(workdir / DICT)
+    return corpus, [seeds]
+
+
+def parse_log(text: str) -> tuple[int, int, int]:
+    """(executions, edges, features) from libFuzzer's output."""
+    execs = edges = ft = 0
+    for line in text.splitlines():
+        m = _STATUS.match(line)
+        if m:
+            execs, edges, ft = max(execs, int(m[1])), max(edges, int(m[2])), max(ft, int(m[3]))
+        m = _FINAL.match(line)
+        if m:
+            execs = max(execs, int(m[1]))
+    return execs, edges, ft
+
+
+def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
+        mutator: str = "structure", max_len: int = 16384, rss_limit_mb: int = 2048, rss_every: float = 30.0,
+        merge: bool = True, land: bool = True, extra_seeds=()) -> Result:
+    workdir = Path(workdir).resolve()
+    corpus, seeds = prepare(workdir, harness, extra_seeds)
+    flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", "-timeout=60", "-print_final_stats=1",
+             f"-artifact_prefix={workdir / 'crashes'}/"]
+    flags += [f"-max_total_time={seconds}"] if seconds else []
+    flags += [f"-runs={runs}"] if runs is not None else []
+    if (workdir / DICT).exists():
+        flags.append(f"-dict={workdir / DICT}")
+    if workers > 1:  # -jobs/-workers rather than -fork: each worker is a whole, long-lived process
+        flags += [f"-jobs={workers}", f"-workers={workers}"]
+    start = time.monotonic()
+    with (workdir / "libfuzzer.log").open("w") as log:
+        proc = libfuzzer(harness, *flags, corpus, *seeds, mutator=mutator, cwd=workdir, log=log)
+        sampler = Sampler(proc.pid, workdir / "rss.csv", rss_every).start()
+        try:
+            status = proc.wait()
+        except KeyboardInterrupt:
+            proc.terminate()
+            status = proc.wait()
+        finally:
+            sampler.stop()
+    res = Result(harness, time.monotonic() - start, status, peak_rss_mb=sampler.peak_mb)
+    text = (workdir / "libfuzzer.log").read_text(errors="replace")
+    for job_log in sorted(workdir.glob("fuzz-*.log")):
+        execs, edges, ft = parse_log(job_log.read_text(errors="replace"))
+        res.executions += execs
+        res.edges, res.features = max(res.edges, edges), max(res.features, ft)
+    if not res.executions:
+        res.executions, res.edges, res.features = parse_log(text)
+    for t in [text] + [p.read_text(errors="replace") for p in workdir.glob("fuzz-*.log")]:
+        res.peak_rss_mb = max([res.peak_rss_mb] + [float(m) for m in _PEAK.findall(t)])  # libFuzzer's own
+    res.units_before = _units(corpus)
+    if merge:
+        res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator)
+    found = sorted((workdir / "crashes").iterdir())
+    res.crashes = [p for p in found if p.name.startswith(("crash-", "oom-"))]
+    # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
+    res.timeouts = [p for p in found if p.name.startswith(("timeout-", "slow-unit-"))]
+    if land:
+        res.regressions = [land_crash(harness, c, workdir) for c in res.crashes]
+    return res
+
+
+def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> int:
+    """libFuzzer -merge=1 into a fresh directory: the smallest set of units keeping every
+    feature; it replaces ``corpus``. Returns the units kept."""
+    merged = corpus.with_name(corpus.name + ".merged")
+    shutil.rmtree(merged, ignore_errors=True)
+    merged.mkdir()
+    with (corpus.parent / "merge.log").open("w") as log:
+        status = libfuzzer(harness, "-merge=1", "-timeout=60", f"-merge_control_file={corpus.parent / 'merge.ctl'}",
+                           merged, corpus, mutator=mutator, cwd=corpus.parent, log=log).wait()
+    if status != 0 or not any(merged.iterdir()):
+        shutil.rmtree(merged, ignore_errors=True)
+        return _units(corpus)
+    shutil.rmtree(corpus)
+    merged.rename(corpus)
+    return _units(corpus)
+
+
+def minimize_crash(harness: str, crash: Path, out: Path, *, runs: int = 2000) -> Path:
+    """libFuzzer -minimize_crash=1: a smaller input failing the same way (the original if none)."""
+    with (out.parent / "minimize.log").open("a") as log:
+        libfuzzer(harness, "-minimize_crash=1", f"-runs={runs}", f"-exact_artifact_path={out}", crash,
+                  cwd=out.parent, log=log).wait()
+    return out if out.exists() and out.stat().st_size else crash
+
+
+def land_crash(harness: str, crash: Path, workdir: Path, *, root: Path = REGRESSIONS) -> Path:
+    """Minimise a crash and copy it to tests/regressions/<harness>/, where
+    tests/test_fuzz_regressions.py runs the harness's check on it."""
+    small = crash
+    if crash.name.startswith("crash-"):
+        small = minimize_crash(harness, crash, workdir / "crashes" / f"minimized-{crash.name}")
+    data = small.read_bytes()
+    dest = root / harness / f"{hashlib.sha1(data).hexdigest()[:16]}.bin"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(data)
+    return dest
+
+
+def regression_inputs(root: Path = REGRESSIONS) -> list[tuple[str, Path]]:
+    """(harness, input) for every landed crash."""
+    return [(d.name, f) for d in sorted(root.iterdir()) if d.is_dir() for f in sorted(d.glob("*.bin"))] \
+        if root.is_dir() else []
+
+
+def reproduce(harness: str, paths, *, check=None) -> int:
+    """Run a harness's check on each file in plain Python; 0 if all pass, 1 if any fails."""
+    import traceback
+
+    from . import load_harness
+
+    check = check or load_harness(harness).check
+    failed = 0
+    for p in paths:
+        try:
+            check(Path(p).read_bytes())
+            print(f"{p}: ok")
+        except Exception:  # the point is to show any failure, whatever its type
+            failed += 1
+            print(f"{p}: FAILED")
+            traceback.print_exc()
+    return 1 if failed else 0
