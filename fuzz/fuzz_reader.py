@@ -1,7 +1,7 @@
 # Invariant: the reader never raises on any bytes, and never reads outside the record it
 # is in: the records it returns tile the buffer from offset 0, in order, each inside the
-# buffer, and every diagnostic points inside the file. Each input is also read as every
-# 8-byte-aligned prefix's worth of truncation (whole, and cut at a few points).
+# buffer, and every diagnostic points inside the file. Each input is also read cut at
+# every 8-byte boundary (small inputs) or at a few points (large ones), and one byte short.
 """atheris harness for fxtlint's recovering reader: python fuzz/fuzz_reader.py [-libFuzzer flags] [corpus dirs]."""
 
 from __future__ import annotations
@@ -30,10 +30,15 @@ def _one(data: bytes) -> None:
     fxtlint.read_records(data, log=True)
 
 
+EVERY_CUT_UP_TO = 512  # bytes: below this every record-aligned prefix is read
+
+
 def check(data: bytes) -> None:
     _one(data)
-    for cut in {len(data) // 2, len(data) - 1, len(data) - 8}:
-        if 0 <= cut < len(data):
+    n = len(data)
+    cuts = set(range(0, n, 8)) if n <= EVERY_CUT_UP_TO else {n // 2 // 8 * 8, n - 8}
+    for cut in cuts | {n - 1}:
+        if 0 <= cut < n:
             _one(data[:cut])
 
 

@@ -230,10 +230,8 @@ def _patch_header(rng, p, i):
     if lay is None or len(chunk) < 8:
         return None
     f = rng.choice(lay.full_fields)
-    fmt = ">Q" if p.byte_order == "big" else "<Q"
-    (h,) = struct.unpack(fmt, chunk[:8])
-    h = (h & ~f.word_mask) | f.put(_interesting(rng, f.width, f.get(h)))
-    return struct.pack(fmt, h) + chunk[8:]
+    old = B.read_field(chunk, f, byte_order=p.byte_order)
+    return B.patch_field(chunk, f, _interesting(rng, f.width, old), byte_order=p.byte_order)
 
 
 def mutate_parsed(p: Parsed, rng: random.Random) -> bool:

@@ -4,7 +4,9 @@ This module only re-exports; each name is defined in one private module.
 """
 
 from ._diagnostics import Diagnostic, Example, Rule, Severity
+from ._errors import FxtError
 from ._encoder import EncodeError, encode_argument, encode_log_record, encode_record, encode_records
+from ._limits import Limits
 from ._lint import lint_buffer, lint_bytes, lint_path
 from ._model import Argument, Record
 from ._reader import iter_records, read_records
@@ -20,6 +22,8 @@ __all__ = [
     "EncodeError",
     "Example",
     "FileReport",
+    "FxtError",
+    "Limits",
     "Record",
     "Rule",
     "Severity",

@@ -135,10 +135,9 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
             code, diag = said.code, said
         else:
             code = R.magic_missing.code
-            diag = R.magic_missing.at(0, 0, span=(0, min(len(buf), 8)), record_size=min(len(buf), 8),
-                                      first=bytes(buf[:8]).hex(" ") or "(empty file)")
-            diag = Diagnostic(offset=0, record_index=0, code=code, message=note, severity=diag.severity,
-                              span=diag.span, record_size=diag.record_size)
+            head = min(len(buf), 8)
+            diag = Diagnostic(offset=0, record_index=0, code=code, message=note,
+                              severity=R.magic_missing.severity, span=(0, head), record_size=head)
         base.update(
             verdict={"status": "not_fxt", "conforming": False, "errors": 1, "warnings": 0, "infos": 0,
                      "capped": False, "note": note},

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import enum
 import re
+import string
 from dataclasses import dataclass, field
 from typing import Callable
+
+from ._errors import FxtError
 
 
 class Severity(enum.IntEnum):
@@ -41,6 +44,13 @@ class Example:
 
 @dataclass(frozen=True)
 class Rule:
+    """One rule. ``params`` names what the engines report (a trailing "?" marks one
+    they may leave out); ``derived`` names what ``derive`` adds for the message.
+
+    The template is checked when the rule is built: a field that is neither reported
+    nor derived raises ``FxtError`` at import, not a KeyError in the middle of a lint.
+    """
+
     code: str
     name: str
     severity: Severity
@@ -50,10 +60,40 @@ class Rule:
     bad: Example
     good: Example
     spec: str
+    params: tuple[str, ...]
     status: str = "stable"
     # extra message parameters computed from the reported ones (e.g. a readable
     # provider label from a provider id), so every engine reports with the same params
     derive: Callable[[dict], dict] | None = None
+    derived: tuple[str, ...] = ()
+    # a removed code: the code that reports the same defect now (codes are never reused)
+    replaced_by: str | None = None
+    required: frozenset = field(init=False, repr=False, compare=False)
+    allowed: frozenset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise FxtError(f"{self.code}: status = {self.status!r} is not one of {STATUSES}")
+        if (self.status == "removed") != (self.replaced_by is not None):
+            raise FxtError(f"{self.code}: a removed rule, and only one, names the code replacing it")
+        required = frozenset(p for p in self.params if not p.endswith("?"))
+        optional = frozenset(p[:-1] for p in self.params if p.endswith("?"))
+        if len(required) + len(optional) != len(self.params) or required & optional:
+            raise FxtError(f"{self.code}: params {self.params} name a parameter twice")
+        if (self.derive is None) != (not self.derived):
+            raise FxtError(f"{self.code}: derive and derived must be given together")
+        for name in template_fields(self.code, self.message):
+            if name in required or name in self.derived:
+                continue
+            if name in optional and name.endswith("_text"):
+                continue  # an optional clause: reads as nothing when left out
+            raise FxtError(
+                f"{self.code}: message field {{{name}}} is not among params {self.params}"
+                + (f" or derived {self.derived}" if self.derived else "")
+                + (" (an optional field must be a *_text clause)" if name in optional else "")
+            )
+        object.__setattr__(self, "required", required)
+        object.__setattr__(self, "allowed", required | optional)
 
     def at(
         self,
@@ -67,7 +107,13 @@ class Rule:
 
         ``span`` is the absolute byte range of the offending field and ``record_size``
         the record's length in bytes as far as the file holds it, for the hex view.
+        Parameters other than the declared ones raise ``FxtError`` (a bug in the caller).
         """
+        keys = params.keys()
+        if not (self.required <= keys <= self.allowed):
+            raise FxtError(
+                f"{self.code} reported with parameters {sorted(keys)}; it declares {self.params}"
+            )
         shown = dict(params, **self.derive(params)) if self.derive is not None else params
         return Diagnostic(
             code=self.code,
@@ -79,6 +125,25 @@ class Rule:
             record_size=record_size,
             details=details_of(params),
         )
+
+
+STATUSES = ("stable", "preview", "deprecated", "removed")
+
+
+def template_fields(code: str, template: str) -> list[str]:
+    """The named fields of a message template; FxtError for any other kind of field."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:
+        raise FxtError(f"{code}: message template does not parse: {e}") from None
+    names = []
+    for _, name, _, _ in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise FxtError(f"{code}: message field {{{name}}} must be a plain name")
+        names.append(name)
+    return names
 
 
 class _Params(dict):
@@ -126,19 +191,27 @@ def details_of(params: dict) -> dict:
     return out
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Diagnostic:
-    """One finding, with exactly one location: the byte offset of its record."""
+    """One finding, with exactly one location: the byte offset of its record.
+
+    Equality compares every field (a span that moved is a different finding: the hex
+    view shows it); order is ``sort_key``, by position, never ``<``.
+    """
 
     offset: int
     record_index: int
     code: str
     message: str
-    severity: Severity = field(compare=False)
-    span: tuple[int, int] | None = field(default=None, compare=False)
-    record_size: int | None = field(default=None, compare=False)
+    severity: Severity
+    span: tuple[int, int] | None = None
+    record_size: int | None = None
     # structured fields (field name, expected, found, bit range...), for tools and tests
-    details: dict = field(default_factory=dict, compare=False)
+    details: dict = field(default_factory=dict, hash=False)
+
+    def sort_key(self) -> tuple:
+        """Position first (offset, record), then code, message and span: how reports list."""
+        return (self.offset, self.record_index, self.code, self.message, self.span or (-1, -1))
 
     def to_json(self) -> dict:
         out = {

@@ -84,8 +84,17 @@ def rule_markdown(rule: Rule) -> str:
     )
 
 
-def generate(rules: list[Rule] | None = None) -> str:
-    rules = registry() if rules is None else rules
+def removed() -> list[Rule]:
+    from .rules import removed_rules
+
+    return list(removed_rules())
+
+
+def generate(rules: list[Rule] | None = None, retired: list[Rule] | None = None) -> str:
+    """The rules page; ``retired`` (default: the registry's removed codes) is listed
+    after the table, each with the code that replaced it."""
+    if rules is None:
+        rules, retired = registry(), removed() if retired is None else retired
     out = [
         "# fxtlint rules\n",
         GENERATED_NOTE + "\n",
@@ -99,8 +108,17 @@ def generate(rules: list[Rule] | None = None) -> str:
         for r in rules
     ]
     out.append("")
+    if retired:
+        out += ["Removed codes (never reused):\n", "| Code | Name | Now |", "| --- | --- | --- |"]
+        out += [f"| {r.code} | {r.name} | [{r.replaced_by}](#{anchor(_replacement(r, rules))}) |"
+                for r in retired]
+        out.append("")
     out += [rule_markdown(r) for r in rules]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _replacement(old: Rule, rules: list[Rule]) -> Rule:
+    return next(r for r in rules if r.code == old.replaced_by)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 
+from ._errors import FxtError
 from ._model import Argument, Record
 from ._tables import ArgsItem, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch, tables
 
@@ -17,8 +18,8 @@ _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 
 
-class EncodeError(ValueError):
-    """A record that cannot be encoded as given (unknown kind, missing field)."""
+class EncodeError(FxtError):
+    """A record that cannot be encoded as given (unknown kind, a value that does not fit)."""
 
 
 def _leaf_by_name() -> dict[str, Layout]:
@@ -37,10 +38,17 @@ def _as_bytes(value) -> bytes:
     return value.encode("utf-8") if isinstance(value, str) else bytes(value)
 
 
-def _word_value(v) -> int:
+_WORD_MIN, _WORD_MAX = -(1 << 63), (1 << 64) - 1
+
+
+def _word_value(v, name: str = "word") -> int:
+    """A 64-bit word: a float's bits, or an integer that fits as int64 or uint64."""
     if isinstance(v, float):
         return struct.unpack("<Q", struct.pack("<d", v))[0]
-    return int(v) & 0xFFFFFFFFFFFFFFFF
+    v = int(v)
+    if not _WORD_MIN <= v <= _WORD_MAX:
+        raise EncodeError(f"{name} = {v} does not fit in a 64-bit word: allowed {_WORD_MIN} .. {_WORD_MAX}")
+    return v & _WORD_MAX
 
 
 def _derive(items, fields: dict, strings: dict, args) -> None:
@@ -89,13 +97,13 @@ def _write_word(it, fields, strings, args, word, byte_order):
         for f in it.fields:
             w |= f.put(fields.get(f.name, 0))
     else:
-        w = _word_value(fields.get(it.name, 0))
+        w = _word_value(fields.get(it.name, 0), it.name)
     return word.pack(w)
 
 
 def _write_words(it, fields, strings, args, word, byte_order):
     if fields.get(it.cond, 1) == 0:
-        return b"".join(word.pack(_word_value(fields.get(n, 0))) for n in it.names)
+        return b"".join(word.pack(_word_value(fields.get(n, 0), n)) for n in it.names)
     return b""
 
 
@@ -130,12 +138,12 @@ def encode_argument(arg: Argument, byte_order: str = "little") -> bytes:
         return word.pack(h) + body
     lay = _ARGS.get(arg.kind)
     if lay is None:
-        raise EncodeError(f"no argument type named {arg.kind!r}")
+        raise EncodeError(f"argument kind {arg.kind!r} is not one of {sorted(_ARGS)} or 'unknown'")
     fields = dict(arg.fields)
     fields["type"] = lay.type
     _derive(lay.full_body, fields, arg.strings, ())
     body = _body(lay.full_body, fields, arg.strings, (), word, byte_order)
-    body += b"".join(word.pack(w) for w in arg.extra_words)
+    body += b"".join(word.pack(_word_value(w, "extra word")) for w in arg.extra_words)
     return word.pack(_header(lay.full_fields, fields, 1 + len(body) // 8, lay.size_field)) + body
 
 
@@ -147,11 +155,15 @@ def encode_record(rec: Record, byte_order: str = "little") -> bytes:
         root = _T.records.get(rec.type)
         size_field = root.size_field if root is not None else next(f for f in _T.header if f.role == "size")
         type_field = next(f for f in _T.header if f.role == "type")
-        h = (rec.fields.get("bits", 0) << (size_field.hi + 1)) | type_field.put(rec.type) | size_field.put(size)
+        bits, room = rec.fields.get("bits", 0), 63 - size_field.hi
+        if not 0 <= bits < 1 << room:
+            raise EncodeError(f"field bits (header bits {size_field.hi + 1}..63) = {bits} does not fit: "
+                              f"allowed 0 .. {(1 << room) - 1}")
+        h = (bits << (size_field.hi + 1)) | type_field.put(rec.type) | size_field.put(size)
         return word.pack(h) + body
     lay = _LEAVES.get(rec.kind)
     if lay is None:
-        raise EncodeError(f"no record kind named {rec.kind!r}")
+        raise EncodeError(f"record kind {rec.kind!r} is not a table name (see tables().record_leaves())")
     fields = dict(rec.fields)
     # the selector values of the path come from the kind itself
     node = _T.records[lay.type]
@@ -162,7 +174,7 @@ def encode_record(rec: Record, byte_order: str = "little") -> bytes:
         node = child
     _derive(lay.full_body, fields, rec.strings, rec.args)
     body = _body(lay.full_body, fields, rec.strings, rec.args, word, byte_order)
-    body += b"".join(word.pack(_word_value(w)) for w in rec.extra_words)
+    body += b"".join(word.pack(_word_value(w, "extra word")) for w in rec.extra_words)
     size = 1 + len(body) // 8
     return word.pack(_header(lay.full_fields, fields, size, lay.size_field)) + body
 
@@ -178,5 +190,5 @@ def encode_log_record(rec: Record, byte_order: str = "little") -> bytes:
     fields = dict(rec.fields)
     fields.setdefault("type", lay.type)
     body = _body(lay.full_body, fields, rec.strings, rec.args, word, byte_order)
-    body += b"".join(word.pack(_word_value(w)) for w in rec.extra_words)
+    body += b"".join(word.pack(_word_value(w, "extra word")) for w in rec.extra_words)
     return word.pack(_header(lay.full_fields, fields, 1 + len(body) // 8, lay.size_field)) + body

@@ -32,20 +32,20 @@ import numpy as np
 
 from ._columns import INLINE, LEN, Screen, field
 from ._lookups import REL_BITS, Lookups, TableCache
-from ._pairing import PAIRING_WINDOW
+from ._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
+from ._pairing import COMPLETE
 from ._reader import after_record, decode_record, field_span, frame_error, size_fields, start_checks
 from ._semantic import (HEADER_FIELDS, INLINE_KOIDS, PAIR_ID, PAIR_KIND, STRING_REFS, TABLE_KINDS,
-                        THREAD_REFS, TIMESTAMPS, History, RecordChecker, SemanticState, timestamp_overflow,
+                        THREAD_REFS, TIMESTAMPS, RecordChecker, SemanticState, timestamp_overflow,
                         unregistered_string, unregistered_thread)
 from ._tables import tables
 
 _T = tables()
-WINDOW_WORDS = 1 << 21  # 16 MiB of file per window
 _TYPE = next(f for f in _T.header if f.role == "type")
 _SIZE = next(f for f in _T.header if f.role == "size")
 _SBITS = LEN.bit_length()  # bits of a string index
 _TBITS = max(f.width for lay in _T.record_leaves() for f in lay.all_fields() if f.role == "thread_ref")
-assert PAIRING_WINDOW <= 1 << REL_BITS
+assert MAX_PAIRING_WINDOW <= 1 << REL_BITS
 _TRACE_ROOTS = dict(_T.records)
 _LOG_ROOTS = {t: _T.log_record for t in range(1 << _TYPE.width)}  # a log record is read whatever its type
 # records whose meaning changes state the batch's lookups depend on: the reference takes them
@@ -56,14 +56,15 @@ class FastLinter:
     """Lints one buffer (a trace, or a structured-log stream with ``log``);
     ``run()`` returns the record count."""
 
-    def __init__(self, buf, emit, big: bool, log: bool = False):
+    def __init__(self, buf, emit, big: bool, log: bool = False, limits: Limits = DEFAULT_LIMITS):
         self.buf = buf
+        self.limits = limits
         self.emit = emit
         self.big = big
         self.log = log
         self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
         self.screen = Screen(self.W, big, log)
-        self.state = None if log else SemanticState(emit)
+        self.state = None if log else SemanticState(emit, limits)
         if self.state is not None:
             self.state.big = big
         self.checker = None if log else RecordChecker(self.state)
@@ -73,7 +74,6 @@ class FastLinter:
     # -- framing ----------------------------------------------------------------------
     def run(self) -> int:
         buf, emit, W = self.buf, self.emit, self.W
-        n = len(buf)
         nw = len(W)
         if start_checks(buf, emit, self.big, self.log):
             return 0  # not an FXT file: said once, nothing more to say
@@ -83,7 +83,7 @@ class FastLinter:
         index = 0
         released = 0
         while cur < nw:
-            b = min(cur + WINDOW_WORDS, nw)
+            b = min(cur + self.limits.window_words, nw)
             h = W[cur:b]
             t = field(h, _TYPE)
             sz = field(h, _SIZE)
@@ -147,9 +147,10 @@ class FastLinter:
         """Split a window's records at pairing-window boundaries and process each batch."""
         n = len(starts)
         pos = 0
+        window = self.limits.pairing_window
         while pos < n:
             first = index0 + pos
-            upto = min(n, pos + (PAIRING_WINDOW - first % PAIRING_WINDOW))
+            upto = min(n, pos + (window - first % window))
             self._batch(starts[pos:upto], sizes[pos:upto], types[pos:upto], first)
             pos = upto
 
@@ -174,14 +175,13 @@ class FastLinter:
         state = self.state
         state.flush_to(index0)
         start_provider = state.current
-        hist = state.history = History()
         check = self.checker.check
-        for r in np.nonzero(slow)[0].tolist():
-            rec = decode_record(buf, 8 * int(starts[r]), index0 + r, int(sizes[r]), emit, big=big)
-            after_record(rec, emit)
-            kinds[rec.kind] += 1
-            check(rec)
-        state.history = None
+        with state.recording() as hist:
+            for r in np.nonzero(slow)[0].tolist():
+                rec = decode_record(buf, 8 * int(starts[r]), index0 + r, int(sizes[r]), emit, big=big)
+                after_record(rec, emit)
+                kinds[rec.kind] += 1
+                check(rec)
         look = Lookups(state, self.tables, start_provider, hist, index0)
         for g in groups:
             if not g.flag.all():
@@ -297,16 +297,20 @@ class FastLinter:
             pm = (tkey >= 0) & (cat >= 0) & (name >= 0)
             if pm.any():
                 id_word = PAIR_ID[kind]
-                ident = g.vals[id_word][sel][pm] if id_word else np.zeros(int(pm.sum()), np.uint64)
+                zeros = np.zeros(int(pm.sum()), np.uint64)
+                word = g.vals[id_word][sel][pm] if id_word else zeros
+                # a complete event's word is its end, the others' an id
+                ident, end = (zeros, word) if PAIR_KIND[kind] == COMPLETE else (word, zeros)
                 state.batch.extend(
                     kind=np.full(int(pm.sum()), PAIR_KIND[kind], np.int64), thread=tkey[pm], process=pid[pm],
-                    cat=cat[pm], name=name[pm], ts=g.vals[stamps[0]][sel][pm], id=ident, offset=off[pm],
-                    index=idx[pm], size=size[pm])
+                    cat=cat[pm], name=name[pm], ts=g.vals[stamps[0]][sel][pm], id=ident, end=end,
+                    offset=off[pm], index=idx[pm], size=size[pm])
 
 
-def lint_fast(buf, emit, big: bool, log: bool = False):
-    """Lint a buffer with the fast path; returns (record count, record kind counts, semantic state)."""
-    fl = FastLinter(buf, emit, big, log)
+def lint_fast(buf, emit, big: bool, log: bool = False, limits: Limits = DEFAULT_LIMITS):
+    """Lint a buffer with the fast path; returns (record count, record kind counts, semantic
+    state), the state None for a structured-log stream (a log has no tables)."""
+    fl = FastLinter(buf, emit, big, log, limits)
     try:
         n = fl.run()
         return n, fl.kinds, fl.state

@@ -1,6 +1,8 @@
 """Lint a buffer or a file: choose the format, read every record, collect diagnostics.
 
-The only module that opens files; everything it calls works on a buffer.
+``lint_path`` is the one linting entry that opens a file, and everything it calls
+works on a buffer. (The CLI opens the files it lints through ``cli/_buffers.py`` and
+calls ``lint_buffer``, so that it renders from the bytes it linted.)
 """
 
 from __future__ import annotations
@@ -9,10 +11,12 @@ import mmap
 import os
 import stat
 from collections import Counter
+from contextlib import contextmanager
 
 from ._reader import detect_byte_order, iter_records, looks_like_structured_log
 from ._report import DiagnosticSink, FileReport
 from ._fast import lint_fast
+from ._limits import DEFAULT_LIMITS, Limits
 from ._semantic import RecordChecker, SemanticState
 
 INPUT_FORMATS = ("auto", "trace", "log")
@@ -30,11 +34,13 @@ ENGINES = ("fast", "reference")
 
 
 def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
-                sink: DiagnosticSink | None = None, engine: str = "fast") -> FileReport:
+                sink: DiagnosticSink | None = None, engine: str = "fast",
+                limits: Limits = DEFAULT_LIMITS) -> FileReport:
     """Lint ``buf`` (bytes, bytearray, memoryview or mmap).
 
     ``engine`` "reference" checks record by record with the decoded records; "fast"
     (the default) screens every record with the column engine and must report the same.
+    ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
@@ -46,13 +52,13 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     n = 0
     state = None
     if engine == "fast":
-        n, kinds, state = lint_fast(buf, sink.add, byte_order == "big", log)
+        n, kinds, state = lint_fast(buf, sink.add, byte_order == "big", log, limits)
     elif log:
         for rec in iter_records(buf, sink.add, byte_order=byte_order, log=True):
             kinds[rec.kind] += 1
             n += 1
     else:
-        state = SemanticState(sink.add)
+        state = SemanticState(sink.add, limits)
         state.big = byte_order == "big"
         check = RecordChecker(state).check
         walked = 0
@@ -74,24 +80,35 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
 
 
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-               engine: str = "fast") -> FileReport:
-    return lint_buffer(data, input_format=input_format, sink=sink, engine=engine)
+               engine: str = "fast", limits: Limits = DEFAULT_LIMITS) -> FileReport:
+    return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits)
 
 
 def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-              engine: str = "fast") -> FileReport:
+              engine: str = "fast", limits: Limits = DEFAULT_LIMITS) -> FileReport:
     """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
     path = os.fspath(path)
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
             # a pipe or device cannot be mapped: read it whole
-            return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine)
+            return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine,
+                               limits=limits)
         m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        with closing_map(m):
+            return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)
+
+
+@contextmanager
+def closing_map(m: mmap.mmap):
+    """Close ``m`` on the way out. A view of it still alive after a lint that succeeded
+    is a bug and its BufferError propagates; after a failure the failure is what counts."""
+    try:
+        yield m
+    except BaseException:
         try:
-            return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine)
-        finally:
-            try:
-                m.close()
-            except BufferError:
-                pass  # a view outlived an internal error; closing must not hide that error
+            m.close()
+        except BufferError:
+            pass  # a view outlived the error being raised; that error is the news
+        raise
+    m.close()

@@ -1,5 +1,8 @@
 """Decoded records and arguments: plain frozen values, named after the spec tables.
 
+The ``kind`` decides the ``type``: a known kind with another type raises ``FxtError``
+(an undefined type or subtype is kind "unknown" or "<variant>.unknown").
+
 ``fields`` holds every header field and body word by its table name, as raw integers
 (string and thread refs stay refs); ``strings`` holds the inline streams by name (str
 for valid UTF-8 text, bytes for binary payloads or text that is not UTF-8). Sizes,
@@ -9,7 +12,63 @@ by hand may leave them out.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+
+from ._errors import FxtError
+
+
+class FrozenMap(dict):
+    """A read-only, hashable dict: what ``fields`` and ``strings`` hold, so records and
+    arguments are values (usable as set members and dict keys) that nothing edits."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("FrozenMap is read-only: build a new record with dataclasses.replace")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({dict.__repr__(self)})"
+
+    def __reduce__(self):
+        return (FrozenMap, (dict(self),))
+
+
+def _frozen(mapping) -> FrozenMap:
+    return mapping if type(mapping) is FrozenMap else FrozenMap(mapping)
+
+
+@functools.cache
+def _types_by_kind() -> tuple[dict[str, int], dict[str, int]]:
+    """Record type by leaf kind, and argument type by argument kind, from the tables."""
+    from ._tables import tables
+
+    t = tables()
+    records = {leaf.name: leaf.type for leaf in t.record_leaves()}
+    records.update({f"{root.name}.unknown": rtype for rtype, root in t.records.items()})
+    for leaf in t.record_leaves():  # an undefined sub-variant below a defined variant
+        parent = leaf.name.rpartition(".")[0]
+        if parent:
+            records.setdefault(f"{parent}.unknown", leaf.type)
+    records[t.log_record.name] = t.log_record.type
+    arguments = {a.name: atype for atype, a in t.arguments.items()}
+    return records, arguments
+
+
+def _check_type(what: str, kind: str, given: int, expected: dict[str, int]) -> None:
+    """The kind decides the type: a record of kind "string" and type 7 is refused."""
+    want = expected.get(kind)
+    if want is None:
+        if kind != "unknown":
+            raise FxtError(f"{what} kind {kind!r} is not a table name or 'unknown'")
+    elif given != want:
+        raise FxtError(f"{what} of kind {kind!r} has type {want}, not {given}")
 
 
 @dataclass(frozen=True)
@@ -21,6 +80,11 @@ class Argument:
     extra_words: tuple[int, ...] = ()
     raw: bytes = b""  # the undecoded body of an unknown argument type
     offset: int = field(default=-1, compare=False)  # byte offset of its header, when read
+
+    def __post_init__(self) -> None:
+        _check_type("argument", self.kind, self.type, _types_by_kind()[1])
+        object.__setattr__(self, "fields", _frozen(self.fields))
+        object.__setattr__(self, "strings", _frozen(self.strings))
 
     @property
     def name(self) -> str | int:
@@ -51,6 +115,11 @@ class Record:
     index: int = field(default=-1, compare=False)
     size_words: int = field(default=0, compare=False)
     complete: bool = field(default=True, compare=False)  # False when decoding stopped early
+
+    def __post_init__(self) -> None:
+        _check_type("record", self.kind, self.type, _types_by_kind()[0])
+        object.__setattr__(self, "fields", _frozen(self.fields))
+        object.__setattr__(self, "strings", _frozen(self.strings))
 
     @property
     def end(self) -> int:

@@ -25,9 +25,7 @@ def _leaf(kind: str):
 
 
 def _patch_header(rec_bytes: bytes, field, value: int) -> bytes:
-    h = int.from_bytes(rec_bytes[:8], "little")
-    h = (h & ~field.word_mask) | field.put(value)
-    return h.to_bytes(8, "little") + rec_bytes[8:]
+    return B.patch_field(rec_bytes, field, value)
 
 
 def _zero_field(kind: str, draw, zero: bool):
@@ -48,9 +46,7 @@ def _arg_sized(words: int) -> bytes:
     the argument size is its only defect."""
     rec = B.archive(_ev("instant", 1, args=[B.arg("int32", 1, 5)]))
     size_f = next(f for f in _T.argument_header if f.role == "size")
-    arg_h = int.from_bytes(rec[16:24], "little")
-    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
-    return rec[:16] + arg_h.to_bytes(8, "little") + rec[24:]
+    return B.patch_field(rec, size_f, words, word=2)
 
 
 def _int64_arg_sized(words: int) -> bytes:
@@ -58,9 +54,7 @@ def _int64_arg_sized(words: int) -> bytes:
     (the record padded to hold them)."""
     rec = B.archive(_ev("instant", 1, args=[B.arg("int64", 1, 7)]))
     size_f = next(f for f in _T.argument_header if f.role == "size")
-    arg_h = int.from_bytes(rec[16:24], "little")
-    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
-    out = rec[:16] + arg_h.to_bytes(8, "little") + rec[24:] + bytes(8 * (words - 2))
+    out = B.patch_field(rec, size_f, words, word=2) + bytes(8 * (words - 2))
     return _patch_header(out, _SIZE, len(out) // 8)
 
 
@@ -146,8 +140,8 @@ def _arg_reserved(recs, draw):
     ev = B.archive(_ev("instant", 1, args=[B.arg("int64", "n", 5)]))
     lay = next(a for a in _T.arguments.values() if a.name == "int64")
     f = next(f for f in lay.full_fields if f.reserved)
-    arg_h = int.from_bytes(ev[16:24], "little") | f.put(draw(st.integers(1, f.mask)))
-    return B.archive(*recs) + ev[:16] + arg_h.to_bytes(8, "little") + ev[24:]
+    bits = B.read_field(ev, f, word=2) | draw(st.integers(1, f.mask))
+    return B.archive(*recs) + B.patch_field(ev, f, bits, word=2)
 
 
 def _always_zero(recs, draw):
@@ -264,9 +258,9 @@ MUTATIONS = [
                       _ev("duration_end", _LATE))),
     ("PR008", _append(_ev("flow_begin", _LATE, id=(1 << 64) - 1),
                       _ev("flow_end", _LATE, id=(1 << 64) - 1))),
-    ("PR009", _append(_ev("counter", _LATE, args=[B.arg("string", "s", "v")]))),
-    ("PR010", _append(B.legacy_context_switch(_LATE, 0, 1, outgoing_thread=1, incoming_thread=1))),
-    ("PR011", _append(B.provider_event(0, 0))),
+    ("EV001", _append(_ev("counter", _LATE, args=[B.arg("string", "s", "v")]))),
+    ("EV002", _append(B.legacy_context_switch(_LATE, 0, 1, outgoing_thread=1, incoming_thread=1))),
+    ("EV003", _append(B.provider_event(0, 0))),
     ("PR012", _pairing_overflow),
 ]
 
@@ -290,12 +284,9 @@ def _log(draw, args=None, severity=0x30):
 
 
 def _log_wrong_type(draw):
-    data = bytearray(B.log_stream(_log(draw)))
     t = next(f for f in _T.log_record.full_fields if f.role == "type")
-    h = int.from_bytes(data[:8], "little")
-    data[:8] = ((h & ~t.word_mask) | t.put(draw(st.sampled_from([v for v in range(16) if v != t.const])))
-                ).to_bytes(8, "little")
-    return B.log_stream(_log(draw)) + bytes(data)
+    data = B.patch_field(B.log_stream(_log(draw)), t, draw(st.sampled_from([v for v in range(16) if v != t.const])))
+    return B.log_stream(_log(draw)) + data
 
 
 LOG_MUTATIONS = [

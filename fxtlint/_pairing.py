@@ -3,33 +3,50 @@
 Both the per-record checker and the vectorised fast path feed this engine the same
 columns, batch by batch, so pairing verdicts cannot differ between them. A batch is
 reordered by (timestamp, record index) before matching: records need not be in
-timestamp order, and disorder within a batch (``PAIRING_WINDOW`` records) is
+timestamp order, and disorder within a batch (``Limits.pairing_window`` records) is
 resolved exactly, the way Perfetto's sorter window does.
 
 Memory is bounded on adversarial input: a thread's duration stack keeps at most
-``MAX_STACK`` entries and the live async and flow tables at most ``MAX_LIVE`` ids;
-beyond that the oldest entries are dropped and reported once per kind. An end that
-does not match the innermost begin looks at most ``MAX_SCAN`` levels down, so every
-event costs O(1).
+``Limits.max_stack`` entries and the live async and flow tables at most
+``Limits.max_live`` ids; beyond that the oldest entries are dropped and reported once
+per kind. An end that does not match the innermost begin looks at most
+``Limits.max_scan`` levels down, so every event costs O(1).
 """
 
 from __future__ import annotations
 
+import enum
 from collections import deque
 from itertools import islice
 
 import numpy as np
 
 from . import rules as R
+from ._limits import DEFAULT_LIMITS, Limits
 
-PAIRING_WINDOW = 1 << 16  # records per batch: disorder within it is resolved
-MAX_STACK = 1 << 16
-MAX_LIVE = 1 << 16
-MAX_SCAN = 64  # how deep an unmatched end looks for its begin: keeps ends O(1)
 
-# event kinds the engine understands (the event variant's selector value is not
-# used here: the feeders translate table names to these codes)
-BEGIN, END, COMPLETE, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, FLOW_BEGIN, FLOW_STEP, FLOW_END = range(9)
+class PairKind(enum.IntEnum):
+    """The event kinds the engine understands (the feeders translate table names to
+    these; the event variant's selector value is not used). Code asks a kind for its
+    family by name (``FLOW_KINDS``), never by the order of the numbers."""
+
+    BEGIN = 0
+    END = 1
+    COMPLETE = 2
+    ASYNC_BEGIN = 3
+    ASYNC_INSTANT = 4
+    ASYNC_END = 5
+    FLOW_BEGIN = 6
+    FLOW_STEP = 7
+    FLOW_END = 8
+
+
+BEGIN, END, COMPLETE = PairKind.BEGIN, PairKind.END, PairKind.COMPLETE
+ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END = PairKind.ASYNC_BEGIN, PairKind.ASYNC_INSTANT, PairKind.ASYNC_END
+FLOW_BEGIN, FLOW_STEP, FLOW_END = PairKind.FLOW_BEGIN, PairKind.FLOW_STEP, PairKind.FLOW_END
+DURATION_KINDS = frozenset((BEGIN, END, COMPLETE))
+ASYNC_KINDS = frozenset((ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END))
+FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
 
 KIND_BY_EVENT = {
     "event.duration_begin": BEGIN,
@@ -44,9 +61,10 @@ KIND_BY_EVENT = {
 }
 
 
-COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "offset", "index", "size")
+# id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp
+COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size")
 _DTYPES = dict(zip(COLUMNS, (np.int64, np.int64, np.uint64, np.int64, np.int64, np.uint64, np.uint64,
-                             np.int64, np.int64, np.int64)))
+                             np.uint64, np.int64, np.int64, np.int64)))
 
 
 class Batch:
@@ -61,8 +79,8 @@ class Batch:
     def __len__(self):
         return self.n
 
-    def add(self, kind, thread, process, cat, name, ts, id_, offset, index, size):
-        self._rows.append((kind, thread, process, cat, name, ts, id_, offset, index, size))
+    def add(self, kind, thread, process, cat, name, ts, id_, end, offset, index, size):
+        self._rows.append((kind, thread, process, cat, name, ts, id_, end, offset, index, size))
         self.n += 1
 
     def extend(self, **columns) -> None:
@@ -85,16 +103,17 @@ class Batch:
 class PairingEngine:
     """Matches begins with ends; ``strings`` maps interned string ids back to text."""
 
-    def __init__(self, emit, strings: list[str]):
+    def __init__(self, emit, strings: list[str], limits: Limits = DEFAULT_LIMITS, *, vectorize: bool = True):
         self.emit = emit
         self.strings = strings
+        self.limits = limits
         self.stacks: dict[int, deque] = {}
         self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen
         # dicts keep insertion order: when one is full its oldest eighth is dropped
         self.asyncs: dict[tuple, tuple] = {}
         self.flows: dict[tuple, tuple] = {}
         self.overflowed: set[str] = set()
-        self.vectorize = True  # try the array proof of a clean batch before the loop
+        self.vectorize = vectorize  # try the array proof of a clean batch before the loop
 
     def _s(self, gid: int) -> str:
         return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
@@ -118,11 +137,11 @@ class PairingEngine:
         if prev is not None:
             self.emit(R.id_begin_reused.at(offset, index, record_size=size, what=what, id=id_,
                                            name=self._s(name), first=prev[0]))
-        elif len(live) >= MAX_LIVE:
-            self._overflow(f"live {what} ids", offset, index, size, MAX_LIVE)
+        elif len(live) >= self.limits.max_live:
+            self._overflow(f"live {what} ids", offset, index, size, self.limits.max_live)
             # rebuilt rather than popped one by one: a dict's deleted front makes
             # every later "oldest" lookup slower; this is O(1) amortised
-            kept = dict(islice(live.items(), MAX_LIVE // 8, None))
+            kept = dict(islice(live.items(), self.limits.max_live // 8, None))
             live.clear()
             live.update(kept)
         live[key] = (offset, index, size)
@@ -137,22 +156,23 @@ class PairingEngine:
             if feed_clean(self, cols):
                 return
         order = self.order(cols["ts"], cols["index"])
-        kind, thread, process, cat, name, ts, ids, offset, index, size = (
+        kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
             cols[c][order].tolist() for c in COLUMNS)
         stacks = self.stacks
         asyncs = self.asyncs
         flows = self.flows
         emit = self.emit
         s = self._s
+        max_stack, max_live, max_scan = self.limits.max_stack, self.limits.max_live, self.limits.max_scan
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
             if k == BEGIN:
                 st = stacks.get(t)
                 if st is None:
-                    st = stacks[t] = deque(maxlen=MAX_STACK)
-                elif len(st) == MAX_STACK:
-                    self._overflow("duration stack", offset[j], index[j], size[j], MAX_STACK)
+                    st = stacks[t] = deque(maxlen=max_stack)
+                elif len(st) == max_stack:
+                    self._overflow("duration stack", offset[j], index[j], size[j], max_stack)
                 st.append((cat[j], name[j], offset[j], index[j], size[j]))
             elif k == END:
                 st = stacks.get(t)
@@ -166,7 +186,7 @@ class PairingEngine:
                     st.pop()
                     continue
                 # an outer begin of the same name: the begins above it were never ended
-                for depth in range(len(st) - 2, max(-1, len(st) - 2 - MAX_SCAN), -1):
+                for depth in range(len(st) - 2, max(-1, len(st) - 2 - max_scan), -1):
                     e = st[depth]
                     if e[0] == c and e[1] == n:
                         while len(st) > depth + 1:
@@ -181,13 +201,13 @@ class PairingEngine:
                                                     name=s(n), bcat=s(top[0]), bname=s(top[1]),
                                                     begin_offset=top[2]))
             elif k == COMPLETE:
-                end = ids[j]  # a complete event carries its end timestamp in the id column
+                end = ends[j]
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
-            elif k <= ASYNC_END:
+            elif k in ASYNC_KINDS:
                 key = (process[j], cat[j], name[j], ids[j])
                 if k == ASYNC_BEGIN:
-                    if key in asyncs or len(asyncs) >= MAX_LIVE:
+                    if key in asyncs or len(asyncs) >= max_live:
                         self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
                     else:
                         asyncs[key] = (offset[j], index[j], size[j])
@@ -197,13 +217,13 @@ class PairingEngine:
                         emit(R.async_without_begin.at(offset[j], index[j], record_size=size[j],
                                                       what="instant" if k == ASYNC_INSTANT else "end",
                                                       id=ids[j], name=s(name[j]), cat=s(cat[j])))
-            else:
+            elif k in FLOW_KINDS:
                 st = stacks.get(t)
                 if not st and self.complete_end.get(t, -1) < ts[j]:
                     emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
                 key = (ids[j],)  # flows are keyed by id alone: they cross processes (PR007's docs)
                 if k == FLOW_BEGIN:
-                    if key in flows or len(flows) >= MAX_LIVE:
+                    if key in flows or len(flows) >= max_live:
                         self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
                     else:
                         flows[key] = (offset[j], index[j], size[j])

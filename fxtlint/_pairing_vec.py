@@ -21,7 +21,9 @@ from collections import deque
 import numpy as np
 
 from ._pairing import (ASYNC_BEGIN, ASYNC_END, ASYNC_INSTANT, BEGIN, COMPLETE, END, FLOW_BEGIN, FLOW_END,
-                       FLOW_STEP, MAX_LIVE, MAX_STACK)
+                       FLOW_KINDS, FLOW_STEP)
+
+_FLOW = np.array(sorted(FLOW_KINDS), np.int64)
 
 
 def _segments(*keys):
@@ -68,11 +70,12 @@ def feed_clean(engine, cols: dict) -> bool:
     cat = cols["cat"][sort]
     name = cols["name"][sort]
     ids = cols["id"][sort]
+    complete_ends = cols["end"][sort]
     pos = np.arange(n, dtype=np.int64)
 
     # ---- durations and flow enclosure, per thread ---------------------------------
     dur = (kind == BEGIN) | (kind == END)
-    flow = (kind >= FLOW_BEGIN) & (kind <= FLOW_END)
+    flow = np.isin(kind, _FLOW)
     rows = np.nonzero(dur | flow)[0]
     threads_here = np.unique(thread[rows]).tolist() if len(rows) else []
     # only the top of a carried stack can be reached: as many entries as the thread
@@ -103,9 +106,9 @@ def feed_clean(engine, cols: dict) -> bool:
     depth = cs - np.repeat((cs - delta)[starts], lens)
     depth += np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()], np.int64), lens)
     if len(depth) and (np.any(depth < np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()],
-                                                         np.int64), lens)) or depth.max() > MAX_STACK):
+                                                         np.int64), lens)) or depth.max() > engine.limits.max_stack):
         return False
-    sflow = (s_kind >= FLOW_BEGIN) & (s_kind <= FLOW_END)
+    sflow = np.isin(s_kind, _FLOW)
     if np.any(sflow & (depth <= 0)):
         return False  # no open duration: the loop decides (a complete event may enclose it)
     be = ~sflow
@@ -134,7 +137,7 @@ def feed_clean(engine, cols: dict) -> bool:
         if not len(r):
             families.append(None)
             continue
-        if len(live) + int(np.count_nonzero(kind[r] == begin)) >= MAX_LIVE or len(live) > n:
+        if len(live) + int(np.count_nonzero(kind[r] == begin)) >= engine.limits.max_live or len(live) > n:
             return False  # near the cap, or more carried ids than events: the loop is cheaper
         carried_keys = list(live)
         nc = len(carried_keys)
@@ -169,12 +172,12 @@ def feed_clean(engine, cols: dict) -> bool:
     for t, e in ent:
         st = engine.stacks.get(t)
         if st is None:
-            st = engine.stacks[t] = deque(maxlen=MAX_STACK)
+            st = engine.stacks[t] = deque(maxlen=engine.limits.max_stack)
         st.append(e)
     comp = np.nonzero(kind == COMPLETE)[0]
     if len(comp):
         ct = thread[comp]
-        ce = ids[comp]
+        ce = complete_ends[comp]
         o3 = np.lexsort((ce, ct))
         lastc = np.ones(len(o3), bool)
         lastc[:-1] = ct[o3][1:] != ct[o3][:-1]

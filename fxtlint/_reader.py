@@ -411,7 +411,8 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
             else:
                 dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
                            reason_text=" (an extension the spec allows)")
-    return Record(rtype, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
+    # the kind decides the type; a log record's type bits as found stay in fields["type"]
+    return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0)
 
 

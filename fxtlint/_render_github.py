@@ -32,7 +32,7 @@ def escape_property(text: str) -> str:
 def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]] = (),
            cap: int = DEFAULT_CAP) -> str:
     entries = [(r.path, d) for r in reports for d in r.diagnostics]
-    entries.sort(key=lambda e: (-int(e[1].severity), e[0], e[1]))
+    entries.sort(key=lambda e: (-int(e[1].severity), e[0], e[1].sort_key()))
     lines = []
     for path, message in failures:
         lines.append(f"::error file={escape_property(path)},title=fxtlint::{escape_data(message)}")

@@ -46,16 +46,16 @@ class DiagnosticSink:
         if len(lst) >= 2 * self.per_rule_cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
-            lst.sort()
+            lst.sort(key=Diagnostic.sort_key)
             del lst[self.per_rule_cap :]
 
     @property
     def kept(self) -> list[Diagnostic]:
         out = []
         for lst in self._kept.values():
-            lst.sort()
+            lst.sort(key=Diagnostic.sort_key)
             out.extend(lst[: self.per_rule_cap])
-        out.sort()
+        out.sort(key=Diagnostic.sort_key)
         return out
 
     def extend(self, diags) -> None:

@@ -3,16 +3,19 @@
 This is the reference implementation that the vectorised fast path must agree with:
 it takes decoded ``Record`` values in file order. Provider state (string table,
 thread table, tick rate) switches on Provider Info and Provider Section records.
-Pairing is delegated to ``PairingEngine`` in batches of ``PAIRING_WINDOW`` records.
+Pairing is delegated to ``PairingEngine`` in batches of ``Limits.pairing_window`` records.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 from . import rules as R
 from ._model import Record
 from ._reader import argument_label, field_span
 from . import _pairing as P
-from ._pairing import PAIRING_WINDOW, Batch, PairingEngine
+from ._limits import DEFAULT_LIMITS, Limits
+from ._pairing import Batch, PairingEngine
 from ._tables import PAIRING_ROLES, TableError, WordItem, WordsItem, tables
 
 _T = tables()
@@ -100,15 +103,16 @@ class Provider:
 class SemanticState:
     """Provider tables and the pairing engine, shared by both checking paths."""
 
-    def __init__(self, emit):
+    def __init__(self, emit, limits: Limits = DEFAULT_LIMITS):
         self.emit = emit
+        self.limits = limits
         self.strings = Interner()
         self.strings("")  # id 0 is the empty string
         self.threads = Interner()
         self.providers: dict = {}
         self.announced: set = set()
         self.current = self.provider(None)
-        self.pairing = PairingEngine(emit, self.strings.values)
+        self.pairing = PairingEngine(emit, self.strings.values, limits)
         self.batch = Batch()
         self.window = 0
         self.buffer_full: list[int] = []
@@ -122,9 +126,19 @@ class SemanticState:
             p = self.providers[pid] = Provider(pid)
         return p
 
+    @contextmanager
+    def recording(self):
+        """Stamp every table change with its record index while the block runs (the
+        fast path's lookups read them); off again however the block ends."""
+        hist = self.history = History()
+        try:
+            yield hist
+        finally:
+            self.history = None
+
     def flush_to(self, index: int) -> None:
         """Feed the pending batch once ``index`` leaves its pairing window."""
-        w = index // PAIRING_WINDOW
+        w = index // self.limits.pairing_window
         if w != self.window:
             self.flush()
             self.window = w
@@ -161,7 +175,7 @@ class SemanticState:
         elif k == "metadata.provider_event":
             if f.get("event_id") == BUFFER_FULL:
                 self.buffer_full.append(rec.offset)
-                emit(R.buffer_full.at(rec.offset, rec.index, provider=f["provider_id"], **at))
+                emit(R.records_dropped.at(rec.offset, rec.index, provider=f["provider_id"], **at))
         elif k == "initialization":
             rate = f.get("ticks_per_second", 0)
             p = self.current
@@ -322,6 +336,7 @@ class RecordChecker:
         pk = PAIR_KIND.get(k)
         if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
             return
-        ident = f.get(PAIR_ID[k], 0)
-        s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident,
+        word = f.get(PAIR_ID[k], 0)  # a complete event's word is its end, the others' an id
+        ident, end = (0, word) if pk == P.COMPLETE else (word, 0)
+        s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident, end,
                     rec.offset, rec.index, size)

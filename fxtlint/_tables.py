@@ -13,6 +13,10 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from ._errors import FxtError
 
 
 # The vocabulary of the layout language: anything else in a table file is a typo.
@@ -24,7 +28,11 @@ PAIRING_ROLES = ("begin", "end", "complete", "async_begin", "async_instant", "as
 CONTENTS = frozenset(("utf8", "binary"))
 
 
-class TableError(ValueError):
+def _frozen(mapping: dict) -> Mapping:
+    return MappingProxyType(mapping)
+
+
+class TableError(FxtError):
     """A spec table that does not follow the layout language (unknown key, kind or role)."""
 
 
@@ -72,8 +80,22 @@ class Field:
             v -= 1 << self.width
         return v
 
+    @property
+    def allowed(self) -> tuple[int, int]:
+        """The values ``put`` accepts: the raw bit patterns, and negatives when signed."""
+        return (-(1 << (self.width - 1)) if self.signed else 0, self.mask)
+
     def put(self, value: int) -> int:
+        """``value`` in place within its word; FxtError when it does not fit the field."""
+        lo, hi = self.allowed
+        if not lo <= value <= hi:
+            raise FxtError(f"field {self.name} (bits {self.lo}..{self.hi}) = {value} does not fit: "
+                           f"allowed {lo} .. {hi}")
         return (value & self.mask) << self.lo
+
+    def set(self, word: int, value: int) -> int:
+        """``word`` with this field replaced by ``value`` (the other bits kept)."""
+        return (word & ~self.word_mask) | self.put(value)
 
 
 # -- body items: one class per kind; readers dispatch on the class, exhaustively ---------
@@ -157,7 +179,7 @@ def check_dispatch(handlers: dict, who: str) -> dict:
     return handlers
 
 
-@dataclass
+@dataclass(frozen=True)
 class Layout:
     name: str  # dotted path, e.g. "event.duration_begin"
     title: str
@@ -165,7 +187,7 @@ class Layout:
     fields: tuple[Field, ...]
     body: tuple[Item, ...]
     selector: Field | None = None
-    variants: dict[int, "Layout"] = field(default_factory=dict)
+    variants: Mapping[int, "Layout"] = field(default_factory=lambda: _frozen({}))
     extensible: bool = True
     type: int | None = None
     value: int | None = None  # this variant's selector value
@@ -211,14 +233,17 @@ class Layout:
         return next((it.name for it in self.full_body if isinstance(it, WordItem) and it.pairing_id), None)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tables:
+    """The compiled spec tables: frozen, their mappings read-only, so the one cached
+    value that ``tables()`` hands to every module cannot be changed by any of them."""
+
     header: tuple[Field, ...]
-    records: dict[int, Layout]
-    arguments: dict[int, Layout]
+    records: Mapping[int, Layout]
+    arguments: Mapping[int, Layout]
     argument_header: tuple[Field, ...]
-    enums: dict[str, dict[int, str]]
-    enum_specs: dict[str, str]
+    enums: Mapping[str, Mapping[int, str]]
+    enum_specs: Mapping[str, str]
     log_record: Layout
     undefined_record_types: tuple[int, ...]
     undefined_argument_types: tuple[int, ...]
@@ -352,6 +377,8 @@ def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field, rtype)
     pairing = d.get("pairing")
     if pairing is not None and pairing not in PAIRING_ROLES:
         raise TableError(f"layout {name!r}: unknown pairing role {pairing!r} (one of {PAIRING_ROLES})")
+    # variants first: a layout is frozen once built
+    variants = {v["value"]: _layout(v, name, full_fields, full_body, size_field, rtype) for v in d.get("variant", ())}
     lay = Layout(
         name=name,
         title=d.get("title", d["name"]),
@@ -369,11 +396,8 @@ def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field, rtype)
         pairing=pairing,
         numeric_args=d.get("numeric_args", False),
         numeric=d.get("numeric", False),
+        variants=_frozen(variants),
     )
-    for v in d.get("variant", ()):
-        # a nested variant's body replaces the placeholder in the path so far
-        child = _layout(v, name, full_fields, full_body, size_field, rtype)
-        lay.variants[v["value"]] = child
     if lay.is_leaf and any(isinstance(it, VariantItem) for it in full_body):
         raise TableError(f"layout {name!r}: a variant placeholder but no selector")
     return lay
@@ -450,11 +474,11 @@ def build_tables(files: dict[str, dict]) -> Tables:
 
     t = Tables(
         header=header,
-        records=records,
-        arguments=arguments,
+        records=_frozen(records),
+        arguments=_frozen(arguments),
         argument_header=arg_header,
-        enums=enums,
-        enum_specs=enum_specs,
+        enums=_frozen({k: _frozen(v) for k, v in enums.items()}),
+        enum_specs=_frozen(enum_specs),
         log_record=log_record,
         undefined_record_types=tuple(rec["undefined"]["record_types"]),
         undefined_argument_types=tuple(args["undefined"]["argument_types"]),

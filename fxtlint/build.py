@@ -7,11 +7,22 @@ written inline. A thread given as ``int`` is an index into the thread table; a
 
 from __future__ import annotations
 
-from ._encoder import encode_log_record, encode_records
+from ._encoder import encode_argument, encode_log_record, encode_record, encode_records
+from ._errors import FxtError
 from ._model import Argument, Record
-from ._tables import tables
+from ._tables import Field, tables
 
 _ARG_TYPES = {a.name: t for t, a in tables().arguments.items()}
+
+
+def _checked(value, encode=None):
+    """``value`` once it encodes: a field that does not fit raises FxtError here, naming
+    the record or argument kind, not later inside ``archive``."""
+    try:
+        (encode or (encode_argument if isinstance(value, Argument) else encode_record))(value)
+    except FxtError as e:
+        raise FxtError(f"{value.kind}: {e}") from None
+    return value
 
 
 def _ref(fields: dict, strings: dict, name: str, value) -> None:
@@ -44,44 +55,46 @@ def arg(kind: str, name, value=None) -> Argument:
         fields["value"] = int(bool(value))
     elif kind != "null":
         fields["value"] = value if value is not None else 0
-    return Argument(type=_ARG_TYPES[kind], kind=kind, fields=fields, strings=strings)
+    if kind not in _ARG_TYPES:
+        raise FxtError(f"argument kind {kind!r} is not one of {sorted(_ARG_TYPES)}")
+    return _checked(Argument(type=_ARG_TYPES[kind], kind=kind, fields=fields, strings=strings))
 
 
 def raw_arg(arg_type: int, name, body: bytes = b"") -> Argument:
     """An argument of an undefined type, carried as raw body bytes."""
     fields: dict = {}
     _ref(fields, {}, "name", name)
-    return Argument(type=arg_type, kind="unknown", fields=fields, raw=body)
+    return _checked(Argument(type=arg_type, kind="unknown", fields=fields, raw=body))
 
 
 # -- records -----------------------------------------------------------------------
 def magic() -> Record:
-    return Record(0, "metadata.trace_info.magic", {"magic": 0x16547846})
+    return _checked(Record(0, "metadata.trace_info.magic", {"magic": 0x16547846}))
 
 
 def provider_info(provider_id: int, name: str) -> Record:
-    return Record(0, "metadata.provider_info", {"provider_id": provider_id}, {"provider_name": name})
+    return _checked(Record(0, "metadata.provider_info", {"provider_id": provider_id}, {"provider_name": name}))
 
 
 def provider_section(provider_id: int) -> Record:
-    return Record(0, "metadata.provider_section", {"provider_id": provider_id})
+    return _checked(Record(0, "metadata.provider_section", {"provider_id": provider_id}))
 
 
 def provider_event(provider_id: int, event_id: int = 0) -> Record:
-    return Record(0, "metadata.provider_event", {"provider_id": provider_id, "event_id": event_id})
+    return _checked(Record(0, "metadata.provider_event", {"provider_id": provider_id, "event_id": event_id}))
 
 
 def initialization(ticks_per_second: int) -> Record:
-    return Record(1, "initialization", {"ticks_per_second": ticks_per_second})
+    return _checked(Record(1, "initialization", {"ticks_per_second": ticks_per_second}))
 
 
 def string(index: int, text) -> Record:
-    return Record(2, "string", {"index": index}, {"value": text})
+    return _checked(Record(2, "string", {"index": index}, {"value": text}))
 
 
 def thread(index: int, process_koid: int, thread_koid: int) -> Record:
-    return Record(3, "thread", {"index": index, "process_koid": process_koid,
-                                "thread_koid": thread_koid})
+    return _checked(Record(3, "thread", {"index": index, "process_koid": process_koid,
+                                "thread_koid": thread_koid}))
 
 
 def _event_words() -> dict[str, tuple[str, bool]]:
@@ -111,14 +124,14 @@ def event(kind: str, timestamp: int, *, thread=1, category=1, name=2, args=(), i
         fields[extra] = end_timestamp if end_timestamp is not None else timestamp
     elif extra:
         fields[extra] = id
-    return Record(4, f"event.{kind}", fields, strings, tuple(args))
+    return _checked(Record(4, f"event.{kind}", fields, strings, tuple(args)))
 
 
 def blob(name, payload: bytes, blob_type: int = 1) -> Record:
     fields: dict = {"blob_type": blob_type}
     strings: dict = {"payload": payload}
     _ref(fields, strings, "name", name)
-    return Record(5, "blob", fields, strings)
+    return _checked(Record(5, "blob", fields, strings))
 
 
 def userspace_object(pointer: int, process, name, args=()) -> Record:
@@ -130,27 +143,27 @@ def userspace_object(pointer: int, process, name, args=()) -> Record:
     else:
         fields["process"] = int(process)
     _ref(fields, strings, "name", name)
-    return Record(6, "userspace_object", fields, strings, tuple(args))
+    return _checked(Record(6, "userspace_object", fields, strings, tuple(args)))
 
 
 def kernel_object(koid: int, object_type: int, name, args=()) -> Record:
     fields: dict = {"koid": koid, "object_type": object_type}
     strings: dict = {}
     _ref(fields, strings, "name", name)
-    return Record(7, "kernel_object", fields, strings, tuple(args))
+    return _checked(Record(7, "kernel_object", fields, strings, tuple(args)))
 
 
 def context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoing_thread_koid: int,
                    incoming_thread_koid: int, args=()) -> Record:
-    return Record(8, "scheduling.context_switch", {
+    return _checked(Record(8, "scheduling.context_switch", {
         "timestamp": timestamp, "cpu": cpu, "outgoing_state": outgoing_state,
         "outgoing_thread_koid": outgoing_thread_koid, "incoming_thread_koid": incoming_thread_koid,
-    }, {}, tuple(args))
+    }, {}, tuple(args)))
 
 
 def thread_wakeup(timestamp: int, cpu: int, waking_thread_koid: int, args=()) -> Record:
-    return Record(8, "scheduling.thread_wakeup", {
-        "timestamp": timestamp, "cpu": cpu, "waking_thread_koid": waking_thread_koid}, {}, tuple(args))
+    return _checked(Record(8, "scheduling.thread_wakeup", {
+        "timestamp": timestamp, "cpu": cpu, "waking_thread_koid": waking_thread_koid}, {}, tuple(args)))
 
 
 def legacy_context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoing_thread=1,
@@ -160,13 +173,13 @@ def legacy_context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoin
                     "outgoing_priority": outgoing_priority, "incoming_priority": incoming_priority}
     _thread(fields, "outgoing_thread", outgoing_thread, ("outgoing_process_koid", "outgoing_thread_koid"))
     _thread(fields, "incoming_thread", incoming_thread, ("incoming_process_koid", "incoming_thread_koid"))
-    return Record(8, "scheduling.legacy_context_switch", fields)
+    return _checked(Record(8, "scheduling.legacy_context_switch", fields))
 
 
 def log(timestamp: int, message: str, *, thread=1) -> Record:
     fields: dict = {"timestamp": timestamp}
     _thread(fields, "thread", thread)
-    return Record(9, "log", fields, {"message": message})
+    return _checked(Record(9, "log", fields, {"message": message}))
 
 
 def large_blob(category, name, payload: bytes, *, timestamp: int | None = None, thread=1,
@@ -177,15 +190,15 @@ def large_blob(category, name, payload: bytes, *, timestamp: int | None = None, 
     _ref(fields, strings, "category", category)
     _ref(fields, strings, "name", name)
     if timestamp is None:
-        return Record(15, "large.blob.no_metadata", fields, strings)
+        return _checked(Record(15, "large.blob.no_metadata", fields, strings))
     fields["timestamp"] = timestamp
     _thread(fields, "thread", thread)
-    return Record(15, "large.blob.with_metadata", fields, strings, tuple(args))
+    return _checked(Record(15, "large.blob.with_metadata", fields, strings, tuple(args)))
 
 
 def unknown(record_type: int, body: bytes = b"", bits: int = 0) -> Record:
     """A record of an undefined type (or any raw header bits [16..63]) with a raw body."""
-    return Record(record_type, "unknown", {"bits": bits}, raw=body)
+    return _checked(Record(record_type, "unknown", {"bits": bits}, raw=body))
 
 
 def archive(*records, byte_order: str = "little") -> bytes:
@@ -194,7 +207,7 @@ def archive(*records, byte_order: str = "little") -> bytes:
 
 # -- structured logs (the second format) --------------------------------------------
 def log_record(severity: int, timestamp: int, args=()) -> Record:
-    return Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args))
+    return _checked(Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args)), encode_log_record)
 
 
 def log_stream(*records, byte_order: str = "little") -> bytes:
@@ -207,3 +220,31 @@ def words(*values: int, byte_order: str = "little") -> bytes:
 
     fmt = ">Q" if byte_order == "big" else "<Q"
     return b"".join(struct.pack(fmt, v & 0xFFFFFFFFFFFFFFFF) for v in values)
+
+
+# -- patching encoded bytes (malformed input for tests, rule examples, mutations) ------
+WORD = Field("word", 0, 63)  # a whole 64-bit word, as a field: patch_field(data, WORD, v)
+BYTE_ORDERS = ("little", "big")
+
+
+def _word_at(data, word: int, byte_order: str) -> tuple[int, int]:
+    if byte_order not in BYTE_ORDERS:
+        raise FxtError(f"byte_order = {byte_order!r} is not one of {BYTE_ORDERS}")
+    last = len(data) // 8 - 1
+    if not 0 <= word <= last:
+        raise FxtError(f"word = {word} is not inside the {len(data)} bytes given: allowed 0 .. {last}")
+    start = 8 * word
+    return start, int.from_bytes(data[start : start + 8], byte_order)
+
+
+def read_field(data, field: Field, *, word: int = 0, byte_order: str = "little") -> int:
+    """The value of ``field`` in the ``word``-th 64-bit word of ``data``."""
+    return field.get(_word_at(data, word, byte_order)[1])
+
+
+def patch_field(data, field: Field, value: int, *, word: int = 0, byte_order: str = "little") -> bytes:
+    """``data`` with ``field`` of its ``word``-th 64-bit word set to ``value``, every
+    other bit kept: the one way to hand-make a malformed header or argument. A value
+    that does not fit the field raises FxtError (``WORD`` takes a whole word)."""
+    start, w = _word_at(data, word, byte_order)
+    return bytes(data[:start]) + field.set(w, value).to_bytes(8, byte_order) + bytes(data[start + 8 :])

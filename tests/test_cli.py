@@ -27,21 +27,21 @@ ERR1 = Rule(
     code="ERR1", name="fake-error", severity=Severity.ERROR, message="ERR at {where}",
     what="Finds ERR.", why="ERR is bad.",
     bad=Example("has ERR", lambda: b"xxERRxxx"), good=Example("no ERR", lambda: b"xxxxxxxx"),
-    spec="Nowhere, 1.1",
+    spec="Nowhere, 1.1", params=("where",),
 )
 WRN1 = Rule(
     code="WRN1", name="fake-warning", severity=Severity.WARNING, message="WRN at {where}",
     what="Finds WRN.", why="WRN is dubious.",
     bad=Example("has WRN", lambda: b"WRN"), good=Example("empty", lambda: b""),
-    spec="Nowhere, 1.2",
+    spec="Nowhere, 1.2", params=("where",),
 )
 FAKE_RULES = [ERR1, WRN1]
 
 
-def fake_lint_path(path, *, input_format="auto", sink=None):
+def fake_lint_buffer(buf, *, input_format="auto", path="<bytes>", sink=None):
     if path.endswith("locked.fxt"):
         raise PermissionError(13, "Permission denied", path)
-    data = Path(path).read_bytes()
+    data = bytes(buf)
     for rule, needle in ((ERR1, b"ERR"), (WRN1, b"WRN")):
         at = data.find(needle)
         while at >= 0:
@@ -55,7 +55,7 @@ def fake_lint_path(path, *, input_format="auto", sink=None):
 
 @pytest.fixture
 def fake(monkeypatch):
-    monkeypatch.setattr(fxtlint, "lint_path", fake_lint_path, raising=False)
+    monkeypatch.setattr(fxtlint, "lint_buffer", fake_lint_buffer, raising=False)
     monkeypatch.setattr(_common, "load_registry", lambda: list(FAKE_RULES))
 
 
@@ -450,3 +450,57 @@ def test_e2e_rules_and_explain_real_registry(capsys):
     assert code == 0 and len(out.splitlines()) == len(rules) + 1
     code, out, _ = run(capsys, "explain", rules[0].code)
     assert code == 0 and out.startswith(f"## {rules[0].code} {rules[0].name}\n")
+
+
+def test_hex_view_shows_the_bytes_that_were_linted(fake, tree, capsys, monkeypatch):
+    """The file is replaced right after the lint: the hex view must still show the
+    linted bytes (the renderer gets the linted buffer; it does not open the path again)."""
+    def lint_then_replace(buf, **kw):
+        report = fake_lint_buffer(buf, **kw)
+        (tree / "new.fxt").write_bytes(b"XXXXXXXX" * 3)
+        os.replace(tree / "new.fxt", tree / "bad.fxt")
+        return report
+
+    monkeypatch.setattr(fxtlint, "lint_buffer", lint_then_replace)
+    _, out, _ = run(capsys, "bad.fxt")
+    assert "45 52 52 00 57 52 4e 00" in out and "58 58 58" not in out
+
+
+def test_rule_modules_that_fail_to_import_are_an_error_not_accept_any_code(tree, monkeypatch):
+    monkeypatch.setitem(sys.modules, "fxtlint.rules", None)
+    with pytest.raises(ImportError):
+        cli.main(["clean.fxt", "--ignore", "XX999"])
+
+
+_REAL_LINT_BUFFER = fxtlint.lint_buffer
+
+
+def _view_kept(buf, **kw):
+    _view_kept.view = memoryview(buf)  # a bug: a view of the map outlives the lint
+    return _REAL_LINT_BUFFER(b"")
+
+
+def test_lint_path_raises_a_view_that_outlives_a_successful_lint(tmp_path, monkeypatch):
+    from fxtlint import _lint
+
+    (tmp_path / "t.fxt").write_bytes(bytes(16))
+    monkeypatch.setattr(_lint, "lint_buffer", _view_kept)
+    with pytest.raises(BufferError):
+        _lint.lint_path(tmp_path / "t.fxt")
+    _view_kept.view.release()
+
+    def fails(buf, **kw):
+        _view_kept(buf)
+        raise RuntimeError("the lint's own failure")
+
+    monkeypatch.setattr(_lint, "lint_buffer", fails)
+    with pytest.raises(RuntimeError, match="own failure"):  # not hidden by the BufferError
+        _lint.lint_path(tmp_path / "t.fxt")
+    _view_kept.view.release()
+
+
+def test_a_removed_code_names_its_replacement(tree, capsys):
+    code, _, err = run(capsys, "clean.fxt", "--ignore", "PR011")
+    assert code == 2 and "PR011 in --ignore was removed: use EV003" in err
+    code, out, _ = run(capsys, "explain", "pr009")
+    assert code == 0 and "PR009 (counter-argument-not-numeric) was removed" in out and "## EV001 " in out

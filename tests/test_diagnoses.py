@@ -131,10 +131,7 @@ def test_string_record_with_terminator():
 
 def test_length_one_short_suggests_the_length():
     rec = B.archive(B.string(3, "abcd"))
-    f = header("string", "length")
-    h = int.from_bytes(rec[:8], "little")
-    h = (h & ~f.word_mask) | f.put(3)
-    data = X.preamble() + h.to_bytes(8, "little") + rec[8:]
+    data = X.preamble() + B.patch_field(rec, header("string", "length"), 3)
     d = only(lint(data), "ST002")
     assert d.message.endswith("the first non-zero byte directly follows the value: is its length 4, not 3?")
     assert (d.details["length"], d.details["suggested_length"]) == (3, 4)
@@ -168,18 +165,14 @@ def test_trailing_words_after_a_short_argument_are_not_an_extension():
 
 
 def _int64_arg_declaring_one_word() -> bytes:
-    rec = bytearray(B.archive(B.event("instant", 100, args=[B.arg("int64", 1, 7)])))
-    size = next(f for f in T.argument_header if f.role == "size")
-    h = int.from_bytes(rec[16:24], "little")
-    rec[16:24] = ((h & ~size.word_mask) | size.put(1)).to_bytes(8, "little")
-    return bytes(rec)
+    rec = B.archive(B.event("instant", 100, args=[B.arg("int64", 1, 7)]))
+    return B.patch_field(rec, next(f for f in T.argument_header if f.role == "size"), 1, word=2)
 
 
 def test_argument_reserved_bits_name_the_argument_and_the_bit():
-    rec = bytearray(B.archive(B.event("instant", 5, args=[B.arg("double", "load", 1.5)])))
-    h = int.from_bytes(rec[16:24], "little") | (1 << 40)
-    rec[16:24] = h.to_bytes(8, "little")
-    d = only(lint(X.preamble() + bytes(rec)), "RB002")
+    rec = B.archive(B.event("instant", 5, args=[B.arg("double", "load", 1.5)]))
+    rec = B.patch_field(rec, B.WORD, B.read_field(rec, B.WORD, word=2) | (1 << 40), word=2)
+    d = only(lint(X.preamble() + rec), "RB002")
     assert d.message == ('event.instant argument 0 "load" (double): reserved bits 32..63 must be zero, '
                          "but bit 40 is set (the field holds 0x100)")
     assert d.details["field"] == "reserved" and d.details["bits"] == [32, 63] and d.details["found"] == 0x100

@@ -5,6 +5,7 @@ Fix a failure with ``python -m fxtlint._docs --write`` and commit the result.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -39,6 +40,7 @@ FAKE = Rule(
     bad=Example("eight bytes", lambda: bytes(range(8))),
     good=Example("nothing", lambda: b"", input_format="log"),
     spec="Section 0",
+    params=("thing",),
 )
 
 
@@ -77,7 +79,7 @@ def test_generate_index_and_anchors():
     [("ST004", "string-too-long", "st004-string-too-long"), ("A_1", "x.y", "a_1-xy")],
 )
 def test_anchor(code, name, expected):
-    assert _docs.anchor(FAKE.__class__(**{**FAKE.__dict__, "code": code, "name": name})) == expected
+    assert _docs.anchor(dataclasses.replace(FAKE, code=code, name=name)) == expected
 
 
 def test_check_and_write(tmp_path, capsys):

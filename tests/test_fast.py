@@ -14,42 +14,33 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint import _fast, _semantic
+from fxtlint import _fast
 from fxtlint import build as B
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 from conftest import CORPUS_REAL
 
 
-def same_report(data: bytes, input_format: str = "auto"):
-    fast = fxtlint.lint_bytes(data, engine="fast", input_format=input_format)
-    ref = fxtlint.lint_bytes(data, engine="reference", input_format=input_format)
-    assert [d.to_json() for d in fast.diagnostics] == [d.to_json() for d in ref.diagnostics]
-    assert fast.counts == ref.counts
-    assert fast.records == ref.records
-    assert fast.summary == ref.summary
+def same_report(data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):
+    """Both engines, with the same limits, give the same whole report (JSON form)."""
+    fast = fxtlint.lint_bytes(data, engine="fast", input_format=input_format, limits=limits)
+    ref = fxtlint.lint_bytes(data, engine="reference", input_format=input_format, limits=limits)
+    assert fast.to_json() == ref.to_json()
+    assert fast.diagnostics == ref.diagnostics
     return fast
 
 
-def set_windows(monkeypatch, words, records):
-    monkeypatch.setattr(_fast, "WINDOW_WORDS", words)
-    monkeypatch.setattr(_fast, "PAIRING_WINDOW", records)
-    monkeypatch.setattr(_semantic, "PAIRING_WINDOW", records)
-
-
-@pytest.fixture(params=[None, (16, 5)], ids=["default-windows", "tiny-windows"])
-def windows(request, monkeypatch):
+@pytest.fixture(params=[fxtlint.Limits(), fxtlint.Limits(window_words=16, pairing_window=5)],
+                ids=["default-windows", "tiny-windows"])
+def windows(request):
     """Drawn inputs are small: tiny windows make them cross every boundary."""
-    if request.param:
-        set_windows(monkeypatch, *request.param)
     return request.param
 
 
-@pytest.fixture(params=[None, (512, 257)], ids=["default-windows", "small-windows"])
-def small_windows(request, monkeypatch):
+@pytest.fixture(params=[fxtlint.Limits(), fxtlint.Limits(window_words=512, pairing_window=257)],
+                ids=["default-windows", "small-windows"])
+def small_windows(request):
     """Real traces and rule examples are larger: small windows still split them often."""
-    if request.param:
-        set_windows(monkeypatch, *request.param)
     return request.param
 
 
@@ -142,57 +133,57 @@ shared_fixture = settings(suppress_health_check=[HealthCheck.function_scoped_fix
 @shared_fixture
 @given(noisy_archives())
 def test_fast_equals_reference_on_noisy_archives(windows, data):
-    same_report(data)
+    same_report(data, limits=windows)
 
 
 @shared_fixture
 @given(st.binary(max_size=300))
 def test_fast_equals_reference_on_random_bytes(windows, data):
-    same_report(data)
-    same_report(data, "log")
+    same_report(data, limits=windows)
+    same_report(data, "log", limits=windows)
 
 
 @shared_fixture
 @given(archives(max_size=12))
 def test_fast_equals_reference_on_clean_archives(windows, data):
-    assert same_report(data).counts == {}
+    assert same_report(data, limits=windows).counts == {}
 
 
 @shared_fixture
 @given(mutated_archives())
 def test_fast_equals_reference_on_mutated_archives(windows, mutated):
     data, _ = mutated  # whether the mutation trips its rule is tests/test_strategies.py's concern
-    same_report(data)
+    same_report(data, limits=windows)
 
 
 @shared_fixture
 @given(log_streams())
 def test_fast_equals_reference_on_log_streams(windows, data):
-    assert same_report(data, "log").counts == {}
+    assert same_report(data, "log", limits=windows).counts == {}
 
 
 @shared_fixture
 @given(mutated_log_streams(), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 7)), max_size=2))
 def test_fast_equals_reference_on_damaged_log_streams(windows, mutated, flips):
     data, _ = mutated
-    same_report(data, "log")
+    same_report(data, "log", limits=windows)
     damaged = bytearray(data)
     for pos, bit in flips:
         if pos < len(damaged):
             damaged[pos] ^= 1 << bit
-    same_report(bytes(damaged), "log")
+    same_report(bytes(damaged), "log", limits=windows)
 
 
 def test_fast_equals_reference_on_rule_examples(small_windows):
     for rule in fxtlint.rules.all_rules():
         for ex in (rule.bad, rule.good):
-            same_report(ex.build(), ex.input_format)
+            same_report(ex.build(), ex.input_format, limits=small_windows)
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS_REAL.glob("*.fxt")),
                          ids=lambda p: p.name)
 def test_fast_equals_reference_on_real_traces(small_windows, path):
-    same_report(path.read_bytes())
+    same_report(path.read_bytes(), limits=small_windows)
 
 
 def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(monkeypatch):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fxtlint import Diagnostic
 from fxtlint import _pairing
 from fxtlint._pairing import Batch, PairingEngine
 
@@ -28,15 +29,16 @@ events = st.tuples(
 
 def run(batches, vectorize: bool):
     out = []
-    eng = PairingEngine(out.append, STRINGS)
-    eng.vectorize = vectorize
+    eng = PairingEngine(out.append, STRINGS, vectorize=vectorize)
     states = []
     index = 0
     for batch in batches:
         b = Batch()
         rows = []
         for k, t, p, c, n, ts, i in batch:
-            rows.append((k, t, p, c, n, ts, i, 8 * index, index, 16))
+            # the drawn word is a complete event's end, any other kind's id
+            rows.append((k, t, p, c, n, ts, 0 if k == _pairing.COMPLETE else i,
+                         i if k == _pairing.COMPLETE else 0, 8 * index, index, 16))
             index += 1
         half = len(rows) // 2
         for r in rows[:half]:  # rows added one by one and as arrays, as both paths do
@@ -47,7 +49,7 @@ def run(batches, vectorize: bool):
         states.append(({t: list(s) for t, s in eng.stacks.items() if s}, dict(eng.complete_end),
                        list(eng.asyncs.items()), list(eng.flows.items())))
     eng.finish()
-    return sorted(out), states
+    return sorted(out, key=Diagnostic.sort_key), states
 
 
 @given(st.lists(st.lists(events, max_size=25), max_size=4))
@@ -125,3 +127,29 @@ def mostly_clean(draw):
 @given(mostly_clean())
 def test_array_proof_and_loop_agree_on_mostly_clean_streams(batches):
     assert run(batches, True) == run(batches, False)
+
+
+def test_pair_kinds_are_named_families_that_follow_the_event_names():
+    from fxtlint._pairing import ASYNC_KINDS, DURATION_KINDS, FLOW_KINDS, KIND_BY_EVENT, PairKind
+
+    assert DURATION_KINDS | ASYNC_KINDS | FLOW_KINDS == set(PairKind)
+    assert not (DURATION_KINDS & ASYNC_KINDS or DURATION_KINDS & FLOW_KINDS or ASYNC_KINDS & FLOW_KINDS)
+    family = {"duration": DURATION_KINDS, "async": ASYNC_KINDS, "flow": FLOW_KINDS}
+    for name, kind in KIND_BY_EVENT.items():
+        assert isinstance(kind, PairKind) and kind in family[name.split(".")[1].split("_")[0]], name
+
+
+def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
+    import fxtlint
+    from fxtlint import build as B
+    from fxtlint._semantic import RecordChecker, SemanticState
+    from fxtlint.rules import _ex as X
+
+    data = X.preamble(B.event("duration_complete", 5, end_timestamp=9), B.event("async_begin", 6, id=4))
+    state = SemanticState(lambda d: None)
+    check = RecordChecker(state).check
+    for rec in fxtlint.read_records(data)[0]:
+        check(rec)
+    cols = state.batch.columns()
+    assert cols["kind"].tolist() == [_pairing.COMPLETE, _pairing.ASYNC_BEGIN]
+    assert cols["id"].tolist() == [0, 4] and cols["end"].tolist() == [9, 0]

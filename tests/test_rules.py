@@ -76,3 +76,63 @@ def test_severity_defaults_follow_the_issue():
 def test_get_is_case_insensitive():
     assert fxtlint.rules.get("fr001") is REGISTRY["FR001"]
     assert fxtlint.rules.get("XX999") is None
+
+
+def test_exported_names_are_exactly_the_registry():
+    """Rules are bound by explicit imports, not ``globals()``: ``__all__`` lists each once."""
+    exported = {n: getattr(fxtlint.rules, n) for n in fxtlint.rules.__all__}
+    rules = [v for v in exported.values() if isinstance(v, fxtlint.Rule)]
+    assert len(rules) == len({id(r) for r in rules})
+    assert {r.code for r in rules} == set(REGISTRY)
+    assert all(REGISTRY[r.code] is r for r in rules)
+
+
+def _declare(message, params, **kw):
+    from fxtlint._diagnostics import Example, Rule, Severity
+
+    return Rule(code="ZZ001", name="fake", severity=Severity.WARNING, message=message, what="w",
+                why="y", bad=Example("b", lambda: b""), good=Example("g", lambda: b""), spec="s",
+                params=params, **kw)
+
+
+def test_template_field_missing_from_params_fails_when_the_rule_is_built():
+    assert _declare("bad {thing}", ("thing",)).at(0, 0, thing=3).message == "bad 3"
+    with pytest.raises(fxtlint.FxtError, match=r"\{thing\}"):
+        _declare("bad {thing}", ("other",))
+    with pytest.raises(fxtlint.FxtError, match=r"\{0\}"):
+        _declare("bad {0}", ())
+    with pytest.raises(fxtlint.FxtError, match="derived"):
+        _declare("bad {shown}", ("value",), derived=("shown",))  # derived without derive
+    with pytest.raises(fxtlint.FxtError, match="optional"):
+        _declare("bad {value}", ("value?",))  # only a *_text clause may be left out
+
+
+def test_reporting_with_a_missing_or_extra_parameter_raises():
+    rule = _declare("bad {thing}{why_text}", ("thing", "why_text?", "where?"))
+    assert rule.at(0, 0, thing=1).message == "bad 1"
+    assert rule.at(0, 0, thing=1, why_text=": odd", where=4).details == {"thing": 1, "where": 4}
+    with pytest.raises(fxtlint.FxtError, match="ZZ001"):
+        rule.at(0, 0, thing=1, stray=2)
+    with pytest.raises(fxtlint.FxtError, match="ZZ001"):
+        rule.at(0, 0)
+
+
+def test_removed_codes_stay_registered_and_are_never_reported():
+    """PR held rules that are not about pairing; they moved to EV under defect names.
+    The old codes keep their place so no new rule can take them."""
+    removed = fxtlint.rules.removed_rules()
+    assert {r.code: r.replaced_by for r in removed} == {"PR009": "EV001", "PR010": "EV002", "PR011": "EV003"}
+    for r in removed:
+        assert REGISTRY[r.code] is r and r.status == "removed" and r not in RULES
+        now = REGISTRY[r.replaced_by]
+        assert now.status == "stable" and now.message == r.message
+        for engine in ("fast", "reference"):
+            codes = fxtlint.lint_bytes(r.bad.build(), engine=engine).counts
+            assert r.code not in codes and now.code in codes
+    assert REGISTRY["EV003"].name == "records-dropped"  # the defect, not the event
+
+
+def test_pairing_family_is_only_about_pairing():
+    for r in RULES:
+        if r.code.startswith("PR"):
+            assert any(w in r.name for w in ("duration", "async", "flow", "begin", "unterminated", "pairing")), r

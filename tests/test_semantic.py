@@ -85,12 +85,12 @@ CASES = {
     "flow never ended": ([begin(1), B.event("flow_begin", 2, id=5), end(3)], ["PR004"]),
     # counters, scheduling, buffer full
     "counter with a pointer argument": (
-        [B.event("counter", 1, id=1, args=[B.arg("pointer", 1, 5)])], ["PR009"]),
+        [B.event("counter", 1, id=1, args=[B.arg("pointer", 1, 5)])], ["EV001"]),
     "counter with numeric arguments": (
         [B.event("counter", 1, id=1, args=[B.arg("int32", 1, 5), B.arg("double", 2, 0.5)])], []),
-    "legacy context switch out running": ([B.legacy_context_switch(1, 0, 1, incoming_thread=(1, 2))], ["PR010"]),
+    "legacy context switch out running": ([B.legacy_context_switch(1, 0, 1, incoming_thread=(1, 2))], ["EV002"]),
     "undefined thread state": ([B.context_switch(1, 0, 9, 10, 11)], ["UN004"]),
-    "buffer full": ([B.provider_event(1, 0), end(5)], ["PR001", "PR011"]),
+    "buffer full": ([B.provider_event(1, 0), end(5)], ["PR001", "EV003"]),
 }
 
 

@@ -81,8 +81,7 @@ def ev(kind, ts=100, **kw):
 
 
 def set_header_bits(rec: bytes, mask: int, *, clear: int = 0) -> bytes:
-    h = (int.from_bytes(rec[:8], "little") & ~clear) | mask
-    return h.to_bytes(8, "little") + rec[8:]
+    return B.patch_field(rec, B.WORD, B.read_field(rec, B.WORD) & ~clear | mask)
 
 
 def field_of(kind: str, name: str):

@@ -1,4 +1,5 @@
-"""Open a path as a buffer (memory-mapped when it can be) for the report and export verbs."""
+"""Open a path as a buffer (memory-mapped when it can be) for the verbs that lint files:
+the same buffer is linted and rendered, so a hex view shows the bytes that were linted."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import mmap
 import os
 from contextlib import contextmanager
 from pathlib import Path
+
+from .._lint import closing_map
 
 
 def expand(paths: list[str], pattern: str = "*.fxt") -> tuple[list[tuple[str, str | None]], list[tuple[str, str]]]:
@@ -43,10 +46,5 @@ def opened(path: str):
         except (OSError, ValueError):
             yield fh.read()
             return
-        try:
+        with closing_map(m):
             yield m
-        finally:
-            try:
-                m.close()
-            except BufferError:
-                pass  # a view outlived an internal error; closing must not hide that error

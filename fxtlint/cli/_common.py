@@ -27,10 +27,18 @@ def load_registry() -> list:
     return list(all_rules())
 
 
-def lint_path():
+def removed_rule(code: str):
+    """The retired rule of ``code`` (status "removed"), or None."""
+    from ..rules import get
+
+    rule = get(code.strip())
+    return rule if rule is not None and rule.status == "removed" else None
+
+
+def lint_buffer():
     import fxtlint
 
-    return fxtlint.lint_path
+    return fxtlint.lint_buffer
 
 
 def version() -> str:

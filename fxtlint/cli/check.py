@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import mmap
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from .. import _baseline, _config, _selection
 from .._diagnostics import Severity
 from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
-from . import _common
+from . import _buffers, _common
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError, error as _error
 
 INPUT_FORMATS = ("auto", "trace", "log")
@@ -193,24 +192,6 @@ def expand_paths(paths: list[str], exclude: list[str] = ()) -> tuple[list[str], 
     return files, failures
 
 
-@contextmanager
-def _file_bytes(path: str):
-    """The file's bytes for hex views, mapped rather than read; None if unreadable."""
-    try:
-        f = open(path, "rb")
-    except OSError:
-        yield None
-        return
-    with f:
-        try:
-            m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):  # empty file, pipe, special file
-            yield f.read()
-            return
-        with m:
-            yield m
-
-
 # --- rule selection
 
 
@@ -223,6 +204,10 @@ def _resolve_codes(s: dict) -> tuple[frozenset[str], dict[str, Severity]]:
             try:
                 _selection.expand(sel, known)
             except _selection.SelectionError:
+                old = _common.removed_rule(sel)
+                if old is not None:
+                    raise UsageError(f"rule code {old.code} in --{option} was removed: use {old.replaced_by} "
+                                     f"({old.name})") from None
                 raise UsageError(f"unknown rule code {sel.strip()!r} in --{option} (see `fxtlint rules`)") from None
     try:
         enabled = _selection.enabled_codes(known, s["select"], s["ignore"])
@@ -284,14 +269,17 @@ def _fails(report: FileReport, fail_on: str) -> bool:
 # --- running
 
 
-def _lint_one(path: str, s: dict, sink: DiagnosticSink):
-    """(report, the bytes when read from stdin) for one path. Raises OSError."""
+@contextmanager
+def _linted(path: str, s: dict, sink: DiagnosticSink):
+    """(report, the buffer it was linted from) for one path, the buffer open while the
+    caller renders it: hex views show the bytes that were linted. Raises OSError."""
+    lint = _common.lint_buffer()
     if path == STDIN:
-        import fxtlint
-
         data = sys.stdin.buffer.read()
-        return fxtlint.lint_buffer(data, input_format=s["input_format"], path=STDIN, sink=sink), data
-    return _common.lint_path()(path, input_format=s["input_format"], sink=sink), None
+        yield lint(data, input_format=s["input_format"], path=STDIN, sink=sink), data
+        return
+    with _buffers.opened(path) as data:
+        yield lint(data, input_format=s["input_format"], path=path, sink=sink), data
 
 
 def run(args: argparse.Namespace) -> int:
@@ -326,25 +314,22 @@ def run(args: argparse.Namespace) -> int:
     reports: list[FileReport] = []
     for path in files:
         sink = DiagnosticSink(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
-        try:
-            report, data = _lint_one(path, s, sink)
-        except OSError as e:
-            message = e.strerror or str(e)
-            _error(f"{path}: {message}")
-            failures.append((path, message))
-            continue
-        if baseline is not None:
-            report = _baseline.apply(report, baseline)
-        reports.append(report)
-        if not rich or (s["quiet"] and not report.counts):
-            continue
-        if s["quiet"] or s["no_hex"] or not report.diagnostics:
-            _render_rich.render_report(console, report, show_hex=False, quiet=s["quiet"])
-        elif data is not None:
-            _render_rich.render_report(console, report, data=data)
-        else:
-            with _file_bytes(path) as mapped:
-                _render_rich.render_report(console, report, data=mapped)
+        with ExitStack() as stack:
+            try:
+                report, data = stack.enter_context(_linted(path, s, sink))
+            except OSError as e:
+                message = e.strerror or str(e)
+                _error(f"{path}: {message}")
+                failures.append((path, message))
+                continue
+            if baseline is not None:
+                report = _baseline.apply(report, baseline)
+            reports.append(report)
+            if not rich or (s["quiet"] and not report.counts):
+                continue
+            show_hex = not (s["quiet"] or s["no_hex"])
+            _render_rich.render_report(console, report, data=data if show_hex else None,
+                                       show_hex=show_hex, quiet=s["quiet"])
 
     if args.write_baseline:
         with open(s["baseline"], "w", encoding="utf-8") as fh:

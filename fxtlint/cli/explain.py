@@ -28,7 +28,12 @@ def find_rule(code: str, rules: list):
 def run(args: argparse.Namespace) -> int:
     from .._docs import rule_markdown
 
-    rule = find_rule(args.code, _common.load_registry())
+    rules = _common.load_registry()
+    rule = find_rule(args.code, rules)
+    old = _common.removed_rule(args.code)
+    if rule is None and old is not None:
+        print(f"{old.code} ({old.name}) was removed: it is reported as {old.replaced_by} now\n")
+        rule = find_rule(old.replaced_by, rules)
     if rule is None:
         _common.error(f"unknown rule code {args.code!r} (see `fxtlint rules`)")
         return _common.EXIT_USAGE

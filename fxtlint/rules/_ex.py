@@ -31,15 +31,12 @@ def preamble(*extra) -> bytes:
 
 def with_header_bits(record_bytes: bytes, set_mask: int) -> bytes:
     """The record with ``set_mask`` OR-ed into its (little-endian) header word."""
-    h = int.from_bytes(record_bytes[:8], "little") | set_mask
-    return h.to_bytes(8, "little") + record_bytes[8:]
+    return B.patch_field(record_bytes, B.WORD, B.read_field(record_bytes, B.WORD) | set_mask)
 
 
 def with_word(record_bytes: bytes, index: int, value: int) -> bytes:
     """The record with its ``index``-th word replaced."""
-    b = bytearray(record_bytes)
-    b[8 * index : 8 * index + 8] = (value & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
-    return bytes(b)
+    return B.patch_field(record_bytes, B.WORD, value & B.WORD.mask, word=index)
 
 
 def with_byte(record_bytes: bytes, index: int, value: int) -> bytes:
@@ -51,6 +48,4 @@ def with_byte(record_bytes: bytes, index: int, value: int) -> bytes:
 def with_size(record_bytes: bytes, words: int) -> bytes:
     """The record with its 12-bit size field set to ``words`` (content unchanged)."""
     size = next(f for f in _T.header if f.role == "size")
-    h = int.from_bytes(record_bytes[:8], "little")
-    h = (h & ~size.word_mask) | size.put(words)
-    return h.to_bytes(8, "little") + record_bytes[8:]
+    return B.patch_field(record_bytes, size, words)

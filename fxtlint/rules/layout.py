@@ -38,6 +38,7 @@ record_size_zero = Rule(
     name="record-size-zero",
     severity=E,
     message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped_text}",
+    params=('remaining', 'swapped_text', 'other_byte_order_kind?'),
     what="A record header whose size field is 0.",
     why="Every record includes its header word, so the smallest size is 1. A reader "
     "cannot skip a record of size 0: the walk stops here and everything after it is lost "
@@ -52,6 +53,8 @@ record_past_end_of_file = Rule(
     name="record-past-end-of-file",
     severity=E,
     message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped_text}",
+    params=('bytes', 'remaining', 'swapped_text', 'words', 'other_byte_order_kind?'),
+    derived=('words_n',),
     what="A record whose declared size reaches past the end of the file.",
     why="The file was cut off while the record was written (a crash, a full disk, a "
     "partial copy), or the size field is wrong. Everything before it is still readable. "
@@ -69,6 +72,7 @@ file_length_not_aligned = Rule(
     name="file-length-not-aligned",
     severity=E,
     message="file length {length} is not a multiple of 8: the last {extra} bytes are not a record",
+    params=('extra', 'length'),
     what="A file whose length is not a multiple of 8 bytes.",
     why="Records are always a multiple of 8 bytes long, so an archive is too. The trailing "
     "bytes are a partial header or junk appended to the trace.",
@@ -83,6 +87,8 @@ reserved_bits_set = Rule(
     name="reserved-bits-set",
     severity=E,
     message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
+    params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
+    derived=('set', 'name'),
     what="A reserved field of a record header (or of a word with sub-fields) that is not zero.",
     why="Reserved bits are where the format grows: a reader of a later revision will "
     "give them a meaning, and yours will then be misread. Non-zero reserved bits are also "
@@ -99,13 +105,15 @@ argument_reserved_bits_set = Rule(
     name="argument-reserved-bits-set",
     severity=E,
     message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
+    params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
+    derived=('set', 'name'),
     what="A reserved field of an argument header that is not zero (for example bits "
     "[32..63] of a 64-bit integer argument, or [33..63] of a bool argument).",
     why="The argument header's upper half is reserved unless the type uses it; a writer "
     "that puts a value there wrote the wrong argument type or the wrong layout.",
     bad=Example("an int64 argument with its value also written into the header", lambda: X.preamble()
                 + X.with_word(B.archive(_ev(args=[B.arg("int64", 1, 7)])), 2,
-                              int.from_bytes(B.archive(_ev(args=[B.arg("int64", 1, 7)]))[16:24], "little") | (7 << 32))),
+                              B.read_field(B.archive(_ev(args=[B.arg("int64", 1, 7)])), B.WORD, word=2) | (7 << 32))),
     good=Example("the same argument with the header's upper half zero", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),
     spec="Argument Header: [32 .. 63] varies (must be zero if not used)",
     derive=_set_bits,
@@ -116,6 +124,7 @@ always_zero_bit_set = Rule(
     name="always-zero-bit-set",
     severity=E,
     message="{where}: bit {lo} ({field}) is always zero but is set; a length or index over 15 bits has overflowed into it",
+    params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
     what="One of the spec's fixed \"always zero\" bits is set: bit 31 or 47 of a string "
     "record, bit 31 of a log record, bits [56..63] of the magic record.",
     why="These bits sit directly above a 15-bit index or length. A set bit almost always "
@@ -132,6 +141,7 @@ content_overruns_record = Rule(
     name="content-overruns-record",
     severity=E,
     message="{where}: its {part} needs {need} bytes but the record's size leaves {have}",
+    params=('have', 'need', 'part', 'where'),
     what="A record whose declared content (words, inline strings, streams, arguments) does "
     "not fit in the size its header declares.",
     why="The size field and the content disagree, so one of them is wrong; a reader that "
@@ -147,6 +157,7 @@ padding_not_zero = Rule(
     name="padding-not-zero",
     severity=E,
     message="{where}: the padding after the {part} is not zero{hint_text}",
+    params=('hint_text', 'part', 'where', 'length?', 'suggested_length?'),
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
@@ -163,6 +174,7 @@ invalid_utf8 = Rule(
     name="invalid-utf8",
     severity=E,
     message="{where}: the {part} is not valid UTF-8 ({reason} at byte {at})",
+    params=('at', 'part', 'reason', 'where'),
     what="A string (string record, inline string, provider name, log message) whose "
     "bytes are not UTF-8.",
     why="String content is stored as UTF-8. Readers differ on what they do with other "
@@ -178,6 +190,7 @@ string_too_long = Rule(
     name="string-too-long",
     severity=E,
     message="the {part} is {length} bytes, over the spec's limit of {limit}",
+    params=('length', 'limit', 'part'),
     what="A string of a trace longer than 32000 bytes. Structured-log streams have no "
     "such limit (only their 32 KiB record), so it is not applied to them.",
     why="The spec sets a conservative maximum string length of 32000 bytes; writers and "
@@ -192,6 +205,8 @@ argument_size_mismatch = Rule(
     name="argument-size-mismatch",
     severity=E,
     message="{arg} declares {declared_n} but its content takes {actual}",
+    params=('arg', 'declared', 'exact', 'expected', 'i', 'kind'),
+    derived=('declared_n', 'actual'),
     what="An argument whose size field disagrees with the size its type and inline strings "
     "require.",
     why="Arguments are size-prefixed so that readers can skip them; a wrong size makes "
@@ -209,6 +224,7 @@ argument_size_zero = Rule(
     name="argument-size-zero",
     severity=E,
     message="argument {i} declares a size of 0 words; the record's remaining arguments cannot be read",
+    params=('i',),
     what="An argument header whose size field is 0.",
     why="An argument includes its header word, so its size is at least 1; with size 0 a "
     "reader cannot skip it. Real writers have emitted this.",
@@ -223,6 +239,8 @@ argument_overruns_record = Rule(
     name="argument-overruns-record",
     severity=E,
     message="argument {i} declares {words_n} but its record has only {have_n} left",
+    params=('have', 'i', 'words'),
+    derived=('words_n', 'have_n'),
     what="An argument that reaches past the end of the record holding it.",
     why="The argument's size or the record's size is wrong; reading it would read the next record.",
     bad=Example("an event whose int32 argument declares 4 words", lambda: X.preamble()
@@ -237,6 +255,7 @@ string_ends_in_nul = Rule(
     name="string-ends-in-nul",
     severity=W,
     message="{where}: the {part} ends in a NUL byte: its length probably counts a C terminator",
+    params=('length', 'part', 'where'),
     what="A string (string record, inline string, log string) whose last byte is 0.",
     why="Strings carry their length and no terminator. A writer that passes strlen + 1 "
     "(or sizeof a literal) stores the NUL, and every reader shows it as part of the text: "
@@ -252,6 +271,7 @@ magic_missing = Rule(
     name="magic-missing",
     severity=E,
     message="the magic record is missing: {found_text}",
+    params=('found_text', 'first_kind?', 'length?'),
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
     "(or its big-endian reverse), but whose records frame as trace records (a file "
     "that does not is MG005, not an FXT file).",
@@ -267,6 +287,7 @@ magic_wrong_value = Rule(
     name="magic-wrong-value",
     severity=E,
     message="a magic number record holds {value:#x} instead of {expected:#x}",
+    params=('expected', 'field', 'value'),
     what="A magic number record (metadata type 4, trace info type 0) whose magic field is "
     "not 0x16547846.",
     why="The record claims to mark an FXT archive but carries the wrong number: a corrupt "
@@ -282,6 +303,7 @@ magic_repeated = Rule(
     name="magic-repeated",
     severity=W,
     message="a magic record at record {index}, not at the start: archives are usually concatenated here",
+    params=('index',),
     what="A well-formed magic record that is not the first record (a malformed one is "
     "MG002 alone).",
     why="The magic record belongs at the start. One later in the file usually means two "
@@ -297,6 +319,8 @@ magic_has_extra_words = Rule(
     name="magic-has-extra-words",
     severity=E,
     message="the magic record must be exactly one word but declares {words_n}",
+    params=('expected', 'record', 'words'),
+    derived=('words_n',),
     what="A magic record with words after its header.",
     why="The magic record is not extensible, so that the first eight bytes of a trace can "
     "be compared as one magic number.",
@@ -311,6 +335,7 @@ not_fxt_file = Rule(
     name="not-fxt-file",
     severity=E,
     message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks_text} (first bytes: {first})",
+    params=('first', 'looks_like', 'looks_text'),
     what="A file that is not a Fuchsia trace at all: it does not start with the magic "
     "record and its first header does not frame as a trace record of a defined type.",
     why="Linting it as a trace would only produce a cascade of framing and layout "
@@ -328,6 +353,7 @@ unknown_record_type = Rule(
     name="unknown-record-type",
     severity=W,
     message="record type {value} is not defined; the record was skipped by its size",
+    params=('value',),
     what="A record whose type (bits [0..3]) is not one the spec defines (10 to 14).",
     why="The format is extensible and readers skip such records, but a type that no spec "
     "defines is more often corruption than an extension.",
@@ -341,6 +367,7 @@ unknown_record_subtype = Rule(
     name="unknown-record-subtype",
     severity=W,
     message="{record}: {field} {value} is not defined; the record was skipped by its size",
+    params=('field', 'record', 'value'),
     what="A metadata type, trace info type, event type, scheduling record type, large "
     "record type or large blob format the spec does not define.",
     why="Readers skip what they do not know, so the record's content is lost to them.",
@@ -355,6 +382,7 @@ unknown_argument_type = Rule(
     name="unknown-argument-type",
     severity=W,
     message="{arg} has type {value}, which is not defined; it was skipped by its size",
+    params=('arg', 'i', 'value'),
     what="An argument whose type (bits [0..3]) is not one of 0 to 10.",
     why="Arguments are size-prefixed precisely so that readers can skip unknown types; "
     "the argument's value is lost to them.",
@@ -368,6 +396,7 @@ undefined_enum_value = Rule(
     name="undefined-enum-value",
     severity=W,
     message="{where}: {field} {value} is not a defined {enum} value",
+    params=('enum', 'field', 'value', 'where'),
     what="A field with enumerated values (thread state, blob type, kernel object type, "
     "provider event) holding a value the spec does not define.",
     why="Consumers map these values to names and behaviour; an undefined one is shown as "
@@ -383,6 +412,8 @@ trailing_words = Rule(
     name="trailing-words",
     severity=I,
     message="{record} has {n_words} after its defined content{reason_text}",
+    params=('n', 'reason_text', 'record'),
+    derived=('n_words',),
     what="A record whose size leaves words after everything its layout defines.",
     why="Appending words is a documented way to extend a record, and real writers do it "
     "(a \"scope\" word on instant events, two words on the initialization record); "
@@ -399,6 +430,8 @@ record_size_too_large = Rule(
     name="record-size-too-large",
     severity=W,
     message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large",
+    params=('kind', 'n', 'record'),
+    derived=('n_words',),
     what="A record with words after its defined content whose first such word is itself "
     "a well-formed record header (a defined type and subtype, reserved bits clear, a "
     "size that fits in the file).",
@@ -418,6 +451,7 @@ big_endian_archive = Rule(
     name="big-endian-archive",
     severity=I,
     message="the archive is big-endian (its magic record is byte-reversed); all words were read big-endian",
+    params=(),
     what="An archive written by a big-endian machine.",
     why="The format allows it, but many readers assume little-endian and will misread "
     "every word.",
@@ -432,9 +466,7 @@ def _int64_arg_sized(words: int) -> bytes:
     rec = B.archive(_ev(args=[B.arg("int64", 1, 7)]))
     extra = words - 2
     size_f = next(f for f in X._T.argument_header if f.role == "size")
-    arg_h = int.from_bytes(rec[16:24], "little")
-    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
-    out = rec[:16] + arg_h.to_bytes(8, "little") + rec[24:] + b"\0" * 8 * extra
+    out = B.patch_field(rec, size_f, words, word=2) + b"\0" * 8 * extra
     return X.with_size(out, len(out) // 8)
 
 
@@ -442,6 +474,4 @@ def _arg_with_size(words: int) -> bytes:
     """An instant event whose int32 argument's size field says ``words``."""
     rec = B.archive(_ev(args=[B.arg("int32", 1, 5)]))
     size_f = next(f for f in X._T.argument_header if f.role == "size")
-    arg_h = int.from_bytes(rec[16:24], "little")
-    arg_h = (arg_h & ~size_f.word_mask) | size_f.put(words)
-    return rec[:16] + arg_h.to_bytes(8, "little") + rec[24:]
+    return B.patch_field(rec, size_f, words, word=2)

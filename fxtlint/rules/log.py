@@ -23,6 +23,7 @@ log_record_wrong_type = Rule(
     name="log-record-wrong-type",
     severity=E,
     message="a structured-log record must have type 9, not {value}",
+    params=('expected', 'value'),
     what="A record of a structured-log stream whose type (bits [0..3]) is not 9.",
     why="Every structured-log record has type 9; anything else is a framing error or a "
     "trace-format record in a log stream.",
@@ -37,6 +38,8 @@ log_severity_invalid = Rule(
     name="log-severity-invalid",
     severity=E,
     message="severity {value:#x} is not a severity: it is {side}",
+    params=('value',),
+    derived=('side',),
     what="A structured-log record whose severity byte is 0, below TRACE (0x10) or above FATAL (0x60).",
     why="Severities run from TRACE 0x10 to FATAL 0x60; a log consumer cannot rank or "
     "filter a record outside that range.",
@@ -51,6 +54,7 @@ log_severity_raw = Rule(
     name="log-severity-raw",
     severity=W,
     message="severity {value:#x} is a raw severity between {below} and {above}",
+    params=('above', 'below', 'value'),
     what="A severity byte between two named severities (a verbosity step).",
     why="Fuchsia's own loggers emit these, so it is legal, but consumers that only know "
     "the six names show it as the one below or not at all.",
@@ -64,6 +68,7 @@ log_argument_type_not_allowed = Rule(
     name="log-argument-type-not-allowed",
     severity=E,
     message="{arg} has type {value} ({kind}); a log record allows only int64, uint64, double, string and bool",
+    params=('arg', 'expected', 'i', 'kind', 'value'),
     what="A structured-log argument of a type other than 3, 4, 5, 6 or 9: a type the "
     "trace format defines (0, 1, 2, 7, 8, 10) and a type nothing defines (11 to 15) are "
     "the same error here, since the log format defines exactly five.",
@@ -79,6 +84,7 @@ log_string_ref_reserved = Rule(
     name="log-string-ref-reserved",
     severity=E,
     message="{arg}: {part} string ref {value:#06x} is reserved: log strings are inline only",
+    params=('arg', 'i', 'part', 'value'),
     what="A string ref in a structured-log record with its top bit clear and not 0.",
     why="Log records have no string table: a ref is either 0 (empty) or inline; the rest "
     "are reserved for future use.",
@@ -93,6 +99,7 @@ log_argument_name_empty = Rule(
     name="log-argument-name-empty",
     severity=E,
     message="argument {i} has an empty name; structured-log argument names are never empty",
+    params=('i',),
     what="A structured-log argument whose name ref is 0 or an inline string of length 0.",
     why="Keys are always non-empty strings in the structured-log encoding.",
     bad=Example("an int64 argument named \"\"", lambda: _stream(_rec(args=[B.arg("int64", "", 5)])), "log"),

@@ -1,4 +1,5 @@
-"""Semantic rules: tables and refs per provider (RF), time (TM), pairing (PR)."""
+"""Semantic rules: tables and refs per provider (RF), time (TM), pairing (PR), event
+content that consumers cannot use or that says records are missing (EV)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ string_ref_unregistered = Rule(
     name="string-ref-unregistered",
     severity=E,
     message="{where}: string ref {ref} ({field}) was never registered {in_provider}",
+    params=('field', 'provider', 'ref', 'where'),
+    derived=('in_provider',),
     what="An indexed string ref (top bit clear, not 0) to an index that no String Record of "
     "the current provider registered before it.",
     why="The reader has no text for it: the event's name or category shows as empty or as "
@@ -43,6 +46,8 @@ thread_ref_unregistered = Rule(
     name="thread-ref-unregistered",
     severity=E,
     message="{where}: thread ref {ref} ({field}) was never registered {in_provider}",
+    params=('field', 'provider', 'ref', 'where'),
+    derived=('in_provider',),
     what="An indexed thread ref (not 0) to an index that no Thread Record of the current "
     "provider registered before it.",
     why="The event cannot be put on a thread or process: readers drop it or invent a "
@@ -60,6 +65,7 @@ string_index_zero = Rule(
     name="string-index-zero",
     severity=W,
     message="a String Record for index 0 must be ignored: index 0 is the empty string",
+    params=(),
     what="A String Record that registers string index 0.",
     why="Index 0 is reserved for the empty string and readers must ignore the record, so "
     "whatever the writer meant to register is lost.",
@@ -73,6 +79,7 @@ thread_index_zero = Rule(
     name="thread-index-zero",
     severity=W,
     message="a Thread Record for index 0 must be ignored: thread ref 0 means an inline thread",
+    params=(),
     what="A Thread Record that registers thread index 0.",
     why="Index 0 is reserved to mean an inline thread; readers must ignore the record.",
     bad=Example("a Thread Record for index 0", lambda: X.preamble(B.thread(0, 10, 12))),
@@ -85,6 +92,7 @@ provider_section_unannounced = Rule(
     name="provider-section-unannounced",
     severity=W,
     message="Provider Section for provider {provider}, which no Provider Info record announced",
+    params=('provider',),
     what="A Provider Section record naming a provider id that no earlier Provider Info record "
     "introduced.",
     why="The section's records cannot be attributed to a named provider; some readers "
@@ -101,6 +109,7 @@ string_record_empty = Rule(
     name="string-record-empty",
     severity=I,
     message="String Record for index {index} holds the empty string",
+    params=('index',),
     what="A String Record whose string is empty.",
     why="It must be tolerated but is pointless: the empty string is string ref 0.",
     bad=Example("a String Record of \"\"", lambda: X.preamble(B.string(3, ""))),
@@ -113,6 +122,7 @@ registration_changes_value = Rule(
     name="registration-changes-value",
     severity=I,
     message="{what} index {index} is registered again with a different value ({old} -> {new})",
+    params=('index', 'new', 'old', 'what'),
     what="A String or Thread Record that replaces an earlier registration of the same index "
     "with a different value.",
     why="Legal (the table is finite and writers recycle entries), but a reader that caches "
@@ -128,6 +138,7 @@ tick_rate_zero = Rule(
     name="tick-rate-zero",
     severity=E,
     message="the Initialization Record sets 0 ticks per second: timestamps cannot be converted",
+    params=(),
     what="An Initialization Record whose tick rate is 0.",
     why="Every timestamp is divided by the tick rate to get seconds; 0 makes every "
     "timestamp of the provider meaningless.",
@@ -141,6 +152,7 @@ complete_ends_before_start = Rule(
     name="complete-ends-before-start",
     severity=W,
     message="complete event ends at {end} ticks, before it starts at {start}",
+    params=('end', 'start'),
     what="A Duration Complete event whose end time is earlier than its timestamp.",
     why="A negative duration: viewers draw nothing or a huge bar, and statistics go wrong.",
     bad=Example("a complete event from 100 to 50", lambda: X.preamble(
@@ -155,6 +167,7 @@ timestamp_overflows_ns = Rule(
     name="timestamp-overflows-ns",
     severity=W,
     message="{field} {ticks} ticks at {rate} ticks/s is past 2^64 nanoseconds",
+    params=('field', 'rate', 'ticks'),
     what="A timestamp whose conversion to nanoseconds (ticks * 1e9 / ticks per second) does "
     "not fit in 64 bits.",
     why="Readers convert to 64-bit nanoseconds; the value wraps and the event lands at a "
@@ -172,6 +185,7 @@ duration_end_without_begin = Rule(
     name="duration-end-without-begin",
     severity=W,
     message="duration end {cat}/{name} has no open duration begin on its thread",
+    params=('cat', 'name'),
     what="A Duration End event on a thread with no open Duration Begin.",
     why="The begin was lost (a dropped record, a trace started mid-operation) or written "
     "on another thread; viewers show nothing or a slice from the trace start.",
@@ -185,6 +199,7 @@ duration_end_mismatch = Rule(
     name="duration-end-mismatch",
     severity=W,
     message="duration end {cat}/{name} closes the begin {bcat}/{bname} at {begin_offset:#x}",
+    params=('bcat', 'begin_offset', 'bname', 'cat', 'name'),
     what="A Duration End whose category or name differs from the innermost open Duration "
     "Begin on its thread (and from every begin a few levels down).",
     why="Readers pair by nesting, not by name, so the slice gets the begin's name and "
@@ -201,6 +216,7 @@ duration_never_ended = Rule(
     name="duration-never-ended",
     severity=W,
     message="duration begin {cat}/{name} is never ended: an outer end at {end_offset:#x} closed it",
+    params=('cat', 'end_offset', 'name'),
     what="A Duration Begin still open when an end for an enclosing begin arrives.",
     why="The inner end was lost or never written (an early return past the end call); "
     "viewers stretch the inner slice to its parent's end.",
@@ -217,6 +233,8 @@ unterminated_at_end = Rule(
     name="unterminated-at-end",
     severity=W,
     message="{what} {detail} is still open {when}",
+    params=('cut_short', 'detail', 'what'),
+    derived=('when',),
     what="A duration, async operation or flow begun but not ended by the end of the trace.",
     why="Usually the trace was stopped (or cut off) while work was in flight, which is "
     "common and harmless; it is its own rule so that it can be silenced without hiding "
@@ -235,6 +253,7 @@ async_without_begin = Rule(
     name="async-without-begin",
     severity=W,
     message="async {what} {cat}/{name} id {id} has no live async begin",
+    params=('cat', 'id', 'name', 'what'),
     what="An Async Instant or Async End with no earlier Async Begin of the same process, "
     "category, name and correlation id still live.",
     why="Readers scope async ids by process, category and name; the event is dropped or "
@@ -253,6 +272,7 @@ id_begin_reused = Rule(
     name="id-begin-reused",
     severity=W,
     message="{what} begin for id {id} ({name}) while the begin at {first:#x} is still live",
+    params=('first', 'id', 'name', 'what'),
     what="A second Async Begin (same process, category, name, id) or Flow Begin (same "
     "flow id, in any process) while the first is not yet ended.",
     why="The first operation is never ended and the ids collide: readers merge the two "
@@ -270,6 +290,7 @@ flow_without_begin = Rule(
     name="flow-without-begin",
     severity=W,
     message="flow {what} for id {id} has no live flow begin with that id (never begun, or already ended)",
+    params=('id', 'what'),
     what="A Flow Step or Flow End with no earlier Flow Begin of the same flow id still live: "
     "never begun, or already ended (a stray second end).",
     why="The arrow has no tail: viewers drop it. Scoping: flows are keyed by their id "
@@ -291,6 +312,7 @@ flow_outside_duration = Rule(
     name="flow-outside-duration",
     severity=W,
     message="flow event for id {id} has no enclosing duration on its thread",
+    params=('id',),
     what="A Flow Begin, Step or End outside any open duration (begin/end or complete) on its "
     "thread.",
     why="A flow binds to its enclosing duration; without one, viewers have nothing to "
@@ -303,11 +325,30 @@ flow_outside_duration = Rule(
     spec="Flow Begin Event: associated with the enclosing duration event for this thread",
 )
 
+pairing_state_overflow = Rule(
+    code="PR012",
+    name="pairing-state-overflow",
+    severity=W,
+    message="more than {limit} open {what} entries: the oldest are no longer tracked",
+    params=('limit', 'what'),
+    what="More open durations on one thread, or more live async or flow ids, than fxtlint "
+    "tracks (65,536 per thread stack, 65,536 live async ids, 65,536 live flow ids).",
+    why="No sane trace holds that many open operations; it is a writer that never ends "
+    "them. fxtlint bounds its memory and stops tracking the oldest, so pairing verdicts "
+    "about them are incomplete.",
+    bad=Example("65,537 nested begins", lambda: X.preamble(*[_dur("duration_begin", i) for i in range(65537)])),
+    good=Example("one begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
+    spec="(fxtlint's own limit)",
+)
+
+
+# ---------------------------------------------------------------- event content
 counter_argument_not_numeric = Rule(
-    code="PR009",
+    code="EV001",
     name="counter-argument-not-numeric",
     severity=W,
     message="counter {arg} is a {kind}, not a number",
+    params=('arg', 'i', 'kind'),
     what="A Counter event argument that is not an integer or a double.",
     why="Counters are plotted as time series of their argument values; a string or "
     "pointer cannot be plotted and is dropped.",
@@ -319,10 +360,11 @@ counter_argument_not_numeric = Rule(
 )
 
 context_switch_outgoing_running = Rule(
-    code="PR010",
+    code="EV002",
     name="context-switch-outgoing-running",
     severity=W,
     message="legacy context switch leaves its outgoing thread in state \"running\"",
+    params=(),
     what="A legacy context switch record whose outgoing thread state is 1 (running).",
     why="The outgoing thread has just been switched out; \"running\" is the incoming "
     "thread's state by definition, so the fields are probably swapped or shifted.",
@@ -331,30 +373,16 @@ context_switch_outgoing_running = Rule(
     spec="Legacy Context Switch Record: outgoing thread state (any of the values below except \"running\")",
 )
 
-buffer_full = Rule(
-    code="PR011",
-    name="buffer-full",
+records_dropped = Rule(
+    code="EV003",
+    name="records-dropped",
     severity=W,
     message="provider {provider} reports its buffer full: records were dropped, and later pairing warnings may be caused by it",
+    params=('provider',),
     what="A Provider Event record with event id 0 (buffer full).",
     why="The provider dropped records. Every missing begin, end or string registration "
     "after this point may be a consequence rather than a writer bug.",
     bad=Example("a buffer-full provider event", lambda: X.preamble(B.provider_event(1, 0))),
     good=Example("no provider event", lambda: X.preamble()),
     spec="Provider Event Metadata: 0: a buffer filled up, records were likely dropped",
-)
-
-pairing_state_overflow = Rule(
-    code="PR012",
-    name="pairing-state-overflow",
-    severity=W,
-    message="more than {limit} open {what} entries: the oldest are no longer tracked",
-    what="More open durations on one thread, or more live async or flow ids, than fxtlint "
-    "tracks (65,536 per thread stack, 65,536 live async ids, 65,536 live flow ids).",
-    why="No sane trace holds that many open operations; it is a writer that never ends "
-    "them. fxtlint bounds its memory and stops tracking the oldest, so pairing verdicts "
-    "about them are incomplete.",
-    bad=Example("65,537 nested begins", lambda: X.preamble(*[_dur("duration_begin", i) for i in range(65537)])),
-    good=Example("one begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
-    spec="(fxtlint's own limit)",
 )
