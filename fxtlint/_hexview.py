@@ -135,3 +135,32 @@ def dump(buf, start: int = 0, end: int | None = None, span=None, *, head=HEAD) -
         if mark is not None:
             out.append(mark)
     return "\n".join(out)
+
+
+class Excerpts:
+    """The bytes the hex views of some diagnostics show, copied from the buffer they
+    were linted from. A worker process of ``fxtlint check -j`` sends these back instead
+    of the file, so the parent draws the hex views of a serial run without opening
+    the file again (the bytes shown are the bytes linted).
+
+    It answers what ``dump``/``hex_rows`` ask of a buffer: ``len`` and the one-row
+    slices of each diagnostic's window; any other slice is a bug and raises KeyError.
+    """
+
+    def __init__(self, buf, diagnostics) -> None:
+        self.size = len(buf)
+        self._rows: dict[int, bytes] = {}
+        for d in diagnostics:
+            start, end = record_window(d.offset, d.record_size, d.span, self.size)
+            for row in _visible_rows(start, end, d.span, HEAD):
+                chunk = bytes(buf[row : min(row + WIDTH, end)])
+                if len(chunk) > len(self._rows.get(row, b"")):
+                    self._rows[row] = chunk
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: slice) -> bytes:
+        if not isinstance(index, slice) or index.start not in self._rows:
+            raise KeyError(f"no excerpt copied for {index!r}")
+        return self._rows[index.start][: index.stop - index.start]

@@ -88,15 +88,22 @@ def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None =
               engine: str = "fast", limits: Limits = DEFAULT_LIMITS) -> FileReport:
     """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
     path = os.fspath(path)
+    with open_buffer(path) as buf:
+        return lint_buffer(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)
+
+
+@contextmanager
+def open_buffer(path):
+    """The file's bytes, mapped read-only (read whole for empty files, pipes and devices,
+    which cannot be mapped). Raises OSError when the path cannot be read."""
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
-            # a pipe or device cannot be mapped: read it whole
-            return lint_buffer(fh.read(), input_format=input_format, path=path, sink=sink, engine=engine,
-                               limits=limits)
+            yield fh.read()
+            return
         m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         with closing_map(m):
-            return lint_buffer(m, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)
+            yield m
 
 
 @contextmanager

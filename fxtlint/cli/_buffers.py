@@ -3,12 +3,10 @@ the same buffer is linted and rendered, so a hex view shows the bytes that were 
 
 from __future__ import annotations
 
-import mmap
 import os
-from contextlib import contextmanager
 from pathlib import Path
 
-from .._lint import closing_map
+from .._lint import open_buffer
 
 
 def expand(paths: list[str], pattern: str = "*.fxt") -> tuple[list[tuple[str, str | None]], list[tuple[str, str]]]:
@@ -34,17 +32,9 @@ def expand(paths: list[str], pattern: str = "*.fxt") -> tuple[list[tuple[str, st
     return files, failures
 
 
-@contextmanager
 def opened(path: str):
     """The file's bytes, mapped read-only (read whole for empty files and pipes).
 
     Raises OSError when the path cannot be read.
     """
-    with open(path, "rb") as fh:
-        try:
-            m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        except (OSError, ValueError):
-            yield fh.read()
-            return
-        with closing_map(m):
-            yield m
+    return open_buffer(path)

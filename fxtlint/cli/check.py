@@ -16,10 +16,13 @@ import os
 import sys
 from contextlib import ExitStack, contextmanager
 
-from .. import _baseline, _config, _selection
+from rich.console import Console
+
+from .. import _baseline, _config, _parallel, _selection
 from .._diagnostics import Severity
 from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from . import _buffers, _common
+from ._progress import progress_bar
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError, error as _error
 
 INPUT_FORMATS = ("auto", "trace", "log")
@@ -120,6 +123,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", default=None,
                    help="print only the files with problems, one summary line each")
     p.add_argument("--isolated", action="store_true", help="ignore pyproject.toml settings")
+    p.add_argument("-j", "--jobs", type=_cap, default=1, metavar="N",
+                   help="lint up to N files at once in worker processes; the output is the same as "
+                   "one at a time (default 1)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (one is drawn on a terminal when linting takes over a second)")
 
 
 def settings(args: argparse.Namespace, config: _config.Config) -> dict:
@@ -282,6 +290,36 @@ def _linted(path: str, s: dict, sink: DiagnosticSink):
         yield lint(data, input_format=s["input_format"], path=path, sink=sink), data
 
 
+def _size(path: str) -> int:
+    try:
+        return 0 if path == STDIN else os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance):
+    """(path, report or the OSError it raised, the bytes its hex views show) per file, in
+    order. With ``jobs`` > 1 worker processes lint and send back the bytes their hex
+    views need (``Excerpts``); one at a time, the linted buffer stays open while the
+    caller renders it."""
+    if jobs > 1 and len(files) > 1 and STDIN not in files:
+        results = _parallel.lint_paths(files, jobs=jobs, input_format=s["input_format"],
+                                       sink_options=sink_options, progress=advance, excerpts=True)
+        for path, (report, excerpts) in zip(files, results):
+            yield path, report, excerpts
+        return
+    total, done = sum(map(_size, files)), 0
+    for path in files:
+        with ExitStack() as stack:
+            try:
+                report, data = stack.enter_context(_linted(path, s, DiagnosticSink(**sink_options)))
+            except OSError as e:  # only the open and the lint: a broken pipe while rendering is not this file's
+                report, data = e, None
+            yield path, report, data
+        done += _size(path)
+        advance(done, total)
+
+
 def run(args: argparse.Namespace) -> int:
     from .. import _render_rich
 
@@ -312,13 +350,14 @@ def run(args: argparse.Namespace) -> int:
     rich = fmt == "rich" and not s["statistics"] and not args.write_baseline
     console = _render_rich.make_console() if rich else None
     reports: list[FileReport] = []
-    for path in files:
-        sink = DiagnosticSink(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
-        with ExitStack() as stack:
-            try:
-                report, data = stack.enter_context(_linted(path, s, sink))
-            except OSError as e:
-                message = e.strerror or str(e)
+    show_hex = not (s["quiet"] or s["no_hex"])
+    sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
+    # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
+    bar_console = console if rich and console.is_terminal else Console(stderr=True)
+    with progress_bar(bar_console, sum(map(_size, files)), enabled=not args.no_progress) as advance:
+        for path, report, data in _lint_all(files, s, sink_options, args.jobs, advance):
+            if isinstance(report, OSError):
+                message = report.strerror or str(report)
                 _error(f"{path}: {message}")
                 failures.append((path, message))
                 continue
@@ -327,7 +366,6 @@ def run(args: argparse.Namespace) -> int:
             reports.append(report)
             if not rich or (s["quiet"] and not report.counts):
                 continue
-            show_hex = not (s["quiet"] or s["no_hex"])
             _render_rich.render_report(console, report, data=data if show_hex else None,
                                        show_hex=show_hex, quiet=s["quiet"])
 
