@@ -13,8 +13,11 @@ use them, begins closed by their ends), never by filtering.
 
 from __future__ import annotations
 
-from hypothesis import strategies as st
-from hypothesis.errors import InvalidArgument
+try:
+    from hypothesis import strategies as st
+    from hypothesis.errors import InvalidArgument
+except ImportError as e:  # the base install has no Hypothesis: say which extra brings it
+    raise ImportError("fxtlint.strategies needs Hypothesis: pip install 'fxtlint[strategies]'") from e
 
 from . import build as B
 from ._model import Argument, Record

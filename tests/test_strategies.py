@@ -109,3 +109,13 @@ def test_bad_bounds_are_invalid_arguments(bad):
 def test_mutations_trip_their_rule_many(case):
     data, code = case
     assert code in fxtlint.lint_bytes(data).counts
+
+
+def test_without_hypothesis_the_import_names_the_extra():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['hypothesis'] = None\n"
+            "try:\n    import fxtlint.strategies\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "pip install 'fxtlint[strategies]'" in out
