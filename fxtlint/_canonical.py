@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 from ._diagnostics import Severity
 from ._model import Argument, Record
+from ._provider_state import INLINE_BIT, INLINE_KOIDS, ProviderState
 from ._reader import read_records
 from ._tables import Layout, tables
 
 _T = tables()
-_INLINE_BIT = _T.string_inline_bit
 _LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
 _ARGS = {a.type: a for a in _T.arguments.values()}
 
@@ -45,8 +45,6 @@ if not STATE_KINDS <= set(_LEAVES):
     raise RuntimeError(f"STATE_KINDS names record kinds the tables do not define: {STATE_KINDS - set(_LEAVES)}")
 
 _ENCODING_ROLES = frozenset(("type", "size", "selector", "arg_count"))
-_STRING_INDEX = next(f for leaf in _T.record_leaves() for f in leaf.full_fields if f.role == "string_index")
-_THREAD_INDEX = next(f for leaf in _T.record_leaves() for f in leaf.full_fields if f.role == "thread_index")
 
 
 @dataclass
@@ -83,16 +81,6 @@ class _Unresolved(Exception):
     """A ref to a table entry that was never registered (internal; never escapes)."""
 
 
-class _Provider:
-    __slots__ = ("id", "name", "strings", "threads")
-
-    def __init__(self, pid, name=None):
-        self.id = pid
-        self.name = name
-        self.strings: dict[int, str] = {}
-        self.threads: dict[int, tuple[int, int]] = {}
-
-
 def _word(value: int) -> str:
     return str(value)
 
@@ -113,15 +101,15 @@ def _stream_value(value):
 
 
 class _Canonicaliser:
-    def __init__(self):
-        self.providers: dict = {}
-        self.current = self._provider(None)
+    """Resolves records against the provider tables kept by ``ProviderState``; a ref
+    to nothing raises ``_Unresolved`` here, where the exporter would skip it."""
 
-    def _provider(self, pid) -> _Provider:
-        p = self.providers.get(pid)
-        if p is None:
-            p = self.providers[pid] = _Provider(pid)
-        return p
+    def __init__(self):
+        self.state = ProviderState()
+
+    @property
+    def current(self):
+        return self.state.current
 
     # -- refs ----------------------------------------------------------------------
     def string(self, ref: int, strings: dict, name: str, label: str = "") -> str:
@@ -133,7 +121,7 @@ class _Canonicaliser:
             return value
         if ref == 0:
             return ""
-        if ref & _INLINE_BIT:  # inline but not decoded: the reader reported why
+        if ref & INLINE_BIT:  # inline but not decoded: the reader reported why
             raise _Unresolved(f"inline string {label} could not be read")
         value = self.current.strings.get(ref)
         if value is None:
@@ -153,22 +141,9 @@ class _Canonicaliser:
 
     # -- state records ---------------------------------------------------------------
     def update(self, rec: Record) -> None:
-        k, f, s = rec.kind, rec.fields, rec.strings
-        if k == "metadata.provider_info":
-            self.current = self._provider(f["provider_id"])
-            name = s.get("provider_name", "")
-            self.current.name = name if isinstance(name, str) else None
-        elif k == "metadata.provider_section":
-            self.current = self._provider(f["provider_id"])
-        elif k == "string":
-            index = f.get(_STRING_INDEX.name, 0)
-            value = s.get("value", "")
-            if index and isinstance(value, str):  # index 0 is always the empty string
-                self.current.strings[index] = value
-        elif k == "thread":
-            index = f.get(_THREAD_INDEX.name, 0)
-            if index:  # thread ref 0 always means an inline thread
-                self.current.threads[index] = (f.get("process_koid", 0), f.get("thread_koid", 0))
+        # a string record that is not UTF-8 or a table record cut short is an error of
+        # its own, so the decoding stops before any record that could use what it holds
+        self.state.observe(rec)
 
     # -- records -------------------------------------------------------------------
     def record(self, rec: Record) -> dict:
@@ -219,10 +194,7 @@ def _koid_key(word_name: str) -> str:
     return "process_koid" if word_name.endswith("process_koid") else "thread_koid"
 
 
-# per (record kind, thread-ref field): the koid words an inline thread ref stands for
-_WORDS_BY_REF = {
-    (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if it.kind == "words"
-}
+_WORDS_BY_REF = INLINE_KOIDS  # per (record kind, thread-ref field): the koid words
 
 
 def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:

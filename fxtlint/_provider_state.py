@@ -2,7 +2,7 @@
 and tick rate, switched by Provider Info and Provider Section records.
 
 Memory grows with the tables (at most 32,767 strings and 255 threads per provider),
-never with the file. Used by the coverage collector and the Trace Event exporter;
+never with the file. Used by the coverage collector, the Trace Event exporter and the canonical decoding;
 the linter keeps its own state (``_semantic``) because it also reports problems.
 """
 
@@ -30,6 +30,8 @@ STRING_REFS = {leaf.name: _roles(leaf, "string_ref") for leaf in _T.record_leave
 THREAD_REFS = {leaf.name: _roles(leaf, "thread_ref") for leaf in _T.record_leaves()}
 TIMESTAMPS = {leaf.name: _roles(leaf, "timestamp") for leaf in _T.record_leaves()}
 ARG_STRING_REFS = {a.name: _roles(a, "string_ref") for a in _T.arguments.values()}
+_STRING_INDEX = next(f.name for leaf in _T.record_leaves() for f in leaf.full_fields if f.role == "string_index")
+_THREAD_INDEX = next(f.name for leaf in _T.record_leaves() for f in leaf.full_fields if f.role == "thread_index")
 # the koid words an inline thread ref stands for, per (kind, thread-ref field)
 INLINE_KOIDS = {
     (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if it.kind == "words"
@@ -74,11 +76,11 @@ class ProviderState:
             return  # a table record that did not decode registers nothing
         elif k == "initialization":
             self.current.rate = f.get("ticks_per_second", 0)
-        elif k == "string" and f.get("index", 0) != 0:
+        elif k == "string" and f.get(_STRING_INDEX, 0) != 0:  # index 0 is always ""
             v = rec.strings.get("value", "")
-            self.current.strings[f["index"]] = v if isinstance(v, str) else v.decode("utf-8", "replace")
-        elif k == "thread" and f.get("index", 0) != 0:
-            self.current.threads[f["index"]] = (f.get("process_koid", 0), f.get("thread_koid", 0))
+            self.current.strings[f[_STRING_INDEX]] = v if isinstance(v, str) else v.decode("utf-8", "replace")
+        elif k == "thread" and f.get(_THREAD_INDEX, 0) != 0:  # thread ref 0 means inline
+            self.current.threads[f[_THREAD_INDEX]] = (f.get("process_koid", 0), f.get("thread_koid", 0))
 
     def string(self, fields: dict, strings: dict, name: str) -> str | None:
         """The text of string ref ``name``; None for an index never registered."""
