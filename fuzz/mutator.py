@@ -30,6 +30,12 @@ _MAGIC_BE = struct.pack(">Q", _T.magic_word)
 _LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
 _ARG_KINDS = tuple(a.name for a in _T.arguments.values())
 _INLINE = _T.string_inline_bit
+# index ranges and limits worth aiming at, from the tables: the highest string and thread
+# index, the string length limit and the named log severities
+_STRING_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1 for f in _LEAVES["string"].full_fields if f.role == "string_index")
+_THREAD_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1 for f in _LEAVES["thread"].full_fields if f.role == "thread_index")
+_SEVERITIES = tuple(_T.enums["severity"])
+_STRING_LENGTH_OVER = next(1 << (f.hi - f.lo + 1) for f in _LEAVES["string"].full_fields if f.name == "length")
 _REF_FIELDS = ("category", "name")  # header string refs that the encoder may write inline
 _THREAD_REFS = {"thread": ("process_koid", "thread_koid"),
                 "outgoing_thread": ("outgoing_process_koid", "outgoing_thread_koid"),
@@ -84,7 +90,7 @@ def _text(rng: random.Random, p: Parsed, raw: bool = False):
     texts = [r.strings["value"] for r in p.records if r.kind == "string" and isinstance(r.strings.get("value"), str)]
     extra = [b"\xff\xfe", b"a\xc0"] if raw else []
     return rng.choice(texts + extra + ["", "x", "name", "é", "a" * rng.randrange(1, 40), "\x00",
-                                       "x" * rng.choice([8, 16, 32000, 32768])])
+                                       "x" * rng.choice([8, 16, _T.max_string_length, _STRING_LENGTH_OVER])])
 
 
 def _registered(p: Parsed, kind: str) -> list[int]:
@@ -122,7 +128,7 @@ def _toggle_ref(rng, p, rec):
     if name in _THREAD_REFS:
         koids = _THREAD_REFS[name]
         if fields[name] == 0:
-            fields[name] = rng.choice(_registered(p, "thread") + [0xFF, rng.randrange(256)])
+            fields[name] = rng.choice(_registered(p, "thread") + [_THREAD_INDEX_MAX, rng.randrange(_THREAD_INDEX_MAX + 1)])
             for k in koids:
                 fields.pop(k, None)
         else:
@@ -131,7 +137,7 @@ def _toggle_ref(rng, p, rec):
                 fields[k] = rng.choice([0, 1, rng.getrandbits(64)])
     elif name in strings:
         del strings[name]
-        fields[name] = rng.choice(_registered(p, "string") + [0, 0x7FFF, rng.randrange(1 << 15)])
+        fields[name] = rng.choice(_registered(p, "string") + [0, _STRING_INDEX_MAX, rng.randrange(_STRING_INDEX_MAX + 1)])
     else:
         strings[name] = _text(rng, p, raw=True)
     return dataclasses.replace(rec, fields=fields, strings=strings)
@@ -203,7 +209,7 @@ def _templates(rng, p):
     return rng.choice([
         B.event(kind, ts, thread=t, category=s, name=rng.choice([s, _text(rng, p) or "n"]), id=ident,
                 end_timestamp=ts + rng.choice([0, 5])),
-        B.string(rng.choice([s, rng.randrange(1 << 15)]), _text(rng, p)),
+        B.string(rng.choice([s, rng.randrange(_STRING_INDEX_MAX + 1)]), _text(rng, p)),
         B.thread(rng.choice([t, rng.randrange(256)]), rng.getrandbits(20), rng.getrandbits(20)),
         B.initialization(rng.choice([0, 1, 1000, 10**9])),
         B.provider_info(rng.getrandbits(32), "p"),
@@ -243,7 +249,7 @@ def mutate_parsed(p: Parsed, rng: random.Random) -> bool:
     if n == 0 or op == 5:  # insert a fresh record
         at = rng.randrange(n + 1)
         if p.log:
-            rec = B.log_record(rng.choice([0x30, 0x10, rng.randrange(256)]), rng.getrandbits(40),
+            rec = B.log_record(rng.choice([*_SEVERITIES, rng.randrange(256)]), rng.getrandbits(40),
                                [B.arg("string", "message", "m")])
         else:
             rec = _templates(rng, p)
