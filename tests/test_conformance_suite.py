@@ -6,6 +6,7 @@ from __future__ import annotations
 import filecmp
 import importlib.util
 import json
+import re
 import sys
 
 import pytest
@@ -154,3 +155,25 @@ def test_fxt_and_fxtlint_decode_a_real_trace_alike():
     theirs = adapter.canonical(parse_records(io.BytesIO(data)))
     assert ours.accepted and len(ours.records) == 34594
     assert _integers_as_one_type(theirs) == _integers_as_one_type(ours.document())
+
+
+from test_cli_report import CHROMIUM, _chrome  # noqa: E402  (the same headless Chromium)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary found (chromium, chromium-browser, google-chrome)")
+def test_committed_matrix_as_chromium_parses_it(tmp_path):
+    """What a reader author opens: the summary table, as the browser's parser builds it,
+    holds each reader's pass counts from the committed results files."""
+    dom = _chrome(tmp_path, "--dump-dom", (RESULTS / "matrix.html").as_uri()).stdout
+    summary = re.search(r"<h2>Summary \(passed / run\)</h2><table>(.*?)</table>", dom, re.S).group(1)
+    rows = {cells[0]: cells[1:] for cells in (re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", tr)
+                                              for tr in re.findall(r"<tr>(.*?)</tr>", summary, re.S))}
+    assert "<tbody>" in summary  # parsed by the browser, not echoed
+    docs = [load_results(RESULTS / name) for name in ("fxtlint.json", "fxt-0.3.0.json")]
+    assert rows["category"] == [d["reader"]["name"] for d in docs]
+    for category in ("valid", "invalid", "recover", "impl"):
+        expected = []
+        for d in docs:
+            cases = [c for c in d["cases"] if c["category"] == category]
+            expected.append(f"{sum(c['grade'] == 'pass' for c in cases)}/{len(cases)}")
+        assert rows[category] == expected
