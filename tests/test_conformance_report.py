@@ -213,7 +213,6 @@ def test_the_schema_rejects_a_report_that_breaks_it():
         _validate(doc)
 
 
-@pytest.mark.skipif(not CORPUS_REAL.is_dir(), reason="../shared/corpus-real is not beside this clone")
 @pytest.mark.parametrize("name", ["jane-tracing-small.fxt", "jane-tracing-richiesams.fxt", "not-fxt-eztrace.fxt"])
 def test_real_traces_get_the_verdicts_checked_by_hand(name):
     # by hand against the spec: the Jane Street traces conform (the richiesams one has a

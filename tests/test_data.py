@@ -23,3 +23,11 @@ def test_copy_equals_its_original(copy):
     if not SHARED.is_dir():
         pytest.skip(f"no shared folder at {SHARED} to compare with (the copy is what the tests use)")
     assert original.read_bytes() == copy.read_bytes(), f"{copy} differs from {original}: copy it again"
+
+
+def test_the_real_trace_copies_are_there():
+    """The tests parametrised over them would otherwise run on nothing."""
+    from conftest import CORPUS_REAL
+
+    assert {p.name for p in CORPUS_REAL.glob("*.fxt")} >= {
+        "jane-tracing-richiesams.fxt", "jane-tracing-small.fxt", "not-fxt-eztrace.fxt"}
