@@ -165,7 +165,8 @@ _CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{bord
 td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px}th{background:#f4f4f4;position:sticky;top:0}
 td.pass{background:#dff5df}td.fail{background:#f8c9c9}td.wrong{background:#f3d0f3}
 td.crash{background:#e05050;color:#fff}tr.total td{font-weight:bold}.warn{color:#a00}
-td.skip{color:#999}td.impl{background:#eef}code{font-size:12px}.num{text-align:right}"""
+td.skip{color:#999}td.impl{background:#eef}code{font-size:12px}.num{text-align:right}
+#differ:checked~table.cases tr.same{display:none}"""
 
 
 def matrix_html(all_results: list[dict]) -> str:
@@ -194,10 +195,10 @@ def matrix_html(all_results: list[dict]) -> str:
         h.append(f"<tr><td>{e(name)}</td>" + "".join(f'<td class="num">{_pct(*s)}</td>' for s in scores) + "</tr>")
     h.append("</table>")
     rows = _rows(all_results)
-    diff = [row for row in rows if _differs(row[4])]
-    h.append(f"<h2>Where the readers differ ({len(diff)} cases)</h2>")
-    h += _case_table_html(diff, th) if len(all_results) > 1 else ["<p>(one reader: nothing to compare)</p>"]
-    h.append("<h2>Cases</h2>")
+    diff = sum(_differs(row[4]) for row in rows)
+    # one table; the checkbox hides the rows where every reader did the same (CSS only)
+    h.append(f'<h2>Cases</h2><input type="checkbox" id="differ"><label for="differ"> only the {diff} cases where '
+             "the readers differ</label>")
     h += _case_table_html(rows, th)
     for r in all_results:
         bad = failures(r)
@@ -210,7 +211,7 @@ def matrix_html(all_results: list[dict]) -> str:
 
 def _case_table_html(rows, th: str) -> list[str]:
     e = html.escape
-    out = [f"<table><tr><th>case</th><th>expect</th>{th}<th>spec section</th></tr>"]
+    out = [f'<table class="cases"><tr><th>case</th><th>expect</th>{th}<th>spec section</th></tr>']
     for cid, cat, expect, spec, cells in rows:
         tds = []
         for c in cells:
@@ -219,7 +220,8 @@ def _case_table_html(rows, th: str) -> list[str]:
                 continue
             cls = "impl" if cat == "impl" and c["grade"] == "pass" else c["grade"]
             tds.append(f'<td class="{cls}" title="{e(c["detail"])}">{e(cell(c))}</td>')
-        out.append(f"<tr><td><code>{e(cid)}</code></td><td>{e(expect)}</td>{''.join(tds)}<td>{e(spec)}</td></tr>")
+        same = "" if _differs(cells) else ' class="same"'
+        out.append(f"<tr{same}><td><code>{e(cid)}</code></td><td>{e(expect)}</td>{''.join(tds)}<td>{e(spec)}</td></tr>")
     out.append("</table>")
     return out
 

@@ -438,7 +438,8 @@ def test_matrix_views_differences_and_sections(tmp_path, suite):
     assert all(part in full for part in ("## By spec section", "## Where the readers differ", "## Cases"))
     assert "(one reader: nothing to compare)" in matrix_markdown([a], "differences")
     page = matrix_html([a, b])
-    assert '<tr class="total"><td>total</td>' in page and "<h2>Where the readers differ (3 cases)</h2>" in page
+    assert '<tr class="total"><td>total</td>' in page and "only the 3 cases where the readers differ" in page
+    assert page.count('<tr class="same">') == 1  # invalid/bad: both rejected; hidden by the checkbox
 
 
 def test_cli_matrix_view(tmp_path, suite, capsys):
