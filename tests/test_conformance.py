@@ -322,7 +322,7 @@ from pathlib import Path
 name = Path(sys.argv[-1]).name
 if name.startswith("hang"):
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-    Path(sys.argv[1]).write_text(f"{os.getpid()} {child.pid}")
+    Path(f"{sys.argv[1]}.{name}").write_text(f"{os.getpid()} {child.pid}")
     time.sleep(120)
 sys.exit(3 if name.startswith("crash") else 1)
 """
@@ -363,7 +363,7 @@ def _wait_for(path: Path, seconds: float = 30) -> str:
 def test_a_signal_kills_the_readers_group_and_writes_the_partial_results(tmp_path, signum):
     suite = _small_suite(tmp_path, ["invalid/a", "invalid/b", "impl/hang", "impl/later"])
     proc, pids, out = _runner(tmp_path, suite, "--timeout", "100")
-    reader_pid, child_pid = map(int, _wait_for(pids).split())
+    reader_pid, child_pid = map(int, _wait_for(Path(f"{pids}.hang.fxt")).split())
     assert _alive(reader_pid) and _alive(child_pid)
     proc.send_signal(signum)
     stdout, stderr = proc.communicate(timeout=30)
@@ -379,6 +379,21 @@ def test_a_signal_kills_the_readers_group_and_writes_the_partial_results(tmp_pat
     assert [(c["case"], c["grade"]) for c in partial["cases"]] == [("invalid/a", "pass"), ("invalid/b", "pass")]
     assert partial["stopped"] == f"interrupted by {name}: 2 of 4 cases graded"
     assert "invalid 2/2" in stdout
+
+
+def test_ctrl_c_with_jobs_kills_every_running_reader(tmp_path):
+    suite = _small_suite(tmp_path, ["invalid/a", "impl/hang1", "impl/hang2"])
+    proc, pids, out = _runner(tmp_path, suite, "--timeout", "100", "--jobs", "2")
+    running = [int(pid) for name in ("hang1", "hang2") for pid in _wait_for(Path(f"{pids}.{name}.fxt")).split()]
+    assert all(map(_alive, running))
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in stderr, stderr
+    deadline = time.monotonic() + 10
+    while any(map(_alive, running)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, running))
+    assert [c["case"] for c in load_results(out)["cases"]] == ["invalid/a"]
 
 
 def test_max_failures_stops_after_that_many_crashes_in_a_row(tmp_path):
