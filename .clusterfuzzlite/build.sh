@@ -1,8 +1,10 @@
 #!/bin/bash -eu
 # ClusterFuzzLite / OSS-Fuzz build: one <harness>_fuzzer per fuzz/fuzz_*.py, each with its
-# seed corpus zip (corpus/seeds and corpus/golden) and FXT token dictionary.
-# Everything but compile_python_fuzzer is fuzz/build_seeds.py, which
-# tests/test_fuzz_campaign.py runs without this image.
+# libFuzzer options (max_len, timeout, rss_limit_mb of a local campaign), seed corpus zip
+# (corpus/seeds and corpus/golden, none over max_len) and FXT token dictionary.
+# Everything but compile_python_fuzzer is fuzz/build_seeds.py; tests/test_fuzz_build.py
+# runs this script with fuzz/oss_fuzz/compile_python_fuzzer (the image's steps) and runs
+# every frozen harness on its seeds.
 cd "$SRC/fxtlint"
 pip3 install .               # fxtlint and its packaged spec tables
 pip3 install "hypothesis>=6.90"  # fxtlint.strategies (the strategies harness, the mutation catalogue)
@@ -10,9 +12,14 @@ pip3 install "hypothesis>=6.90"  # fxtlint.strategies (the strategies harness, t
 STAGE="$SRC/fxtlint-fuzzers"
 python3 fuzz/build_seeds.py --out "$OUT" --stage "$STAGE"
 
-for fuzzer in "$STAGE"/*_fuzzer.py; do
+# FXTLINT_FUZZERS (a glob of harness names, default all) builds fewer; the tests use it.
+for fuzzer in "$STAGE"/${FXTLINT_FUZZERS:-*}_fuzzer.py; do
   # --paths: the staged helpers (_harness.py, mutator.py); --collect-*: fxtlint's lazily
-  # imported modules and its spec-tables/*.toml, which PyInstaller cannot see by itself.
+  # imported modules and its spec-tables/*.toml, which PyInstaller cannot see by itself;
+  # --hidden-import: numpy >= 2.3 imports numpy._core._exceptions from C only, and the
+  # image's PyInstaller 6.10 predates the hook that knows it (6.14.1): without it every
+  # frozen harness dies on `import numpy`.
   compile_python_fuzzer "$fuzzer" --paths "$STAGE" \
-    --collect-submodules fxtlint --collect-data fxtlint
+    --collect-submodules fxtlint --collect-data fxtlint \
+    --hidden-import numpy._core._exceptions
 done

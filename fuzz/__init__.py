@@ -8,6 +8,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 
+# libFuzzer's limits, the same for a campaign here and for the service's runs (build_seeds.py
+# writes them into each <fuzzer>.options): the largest input, seconds per input before a
+# timeout is reported (Python under instrumentation is slow), and the memory limit.
+MAX_LEN = 16384
+TIMEOUT = 60
+RSS_LIMIT_MB = 2048
+
 # harness name -> (file, whether its inputs are FXT bytes: seeds, dictionary, custom mutator)
 HARNESSES = {
     "lint": ("fuzz_lint.py", True),

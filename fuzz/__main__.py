@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import HARNESSES, REPO
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB
 
 
 def _run(args) -> int:
@@ -34,14 +34,25 @@ def _run(args) -> int:
 def _coverage(args) -> int:
     from .coverage_report import measure
 
-    measure(args.harness.split(","), args.paths)
+    measure(args.harness.split(","), args.paths, show_missing=args.show_missing)
     return 0
 
 
 def _reproduce(args) -> int:
-    from .campaign import reproduce
+    from .campaign import UsageError, reproduce
 
-    return reproduce(args.harness, args.files)
+    try:
+        return reproduce(args.harness, args.files)
+    except UsageError as e:
+        print(f"python -m fuzz reproduce: error: {e}", file=sys.stderr)
+        return 2
+
+
+def _stats(args) -> int:
+    from .stats import report
+
+    report(edges_too=not args.no_edges)
+    return 0
 
 
 def _merge(args) -> int:
@@ -73,8 +84,8 @@ def main(argv=None) -> int:
     p.add_argument("--mutator", choices=["structure", "bytes"], default="structure")
     p.add_argument("--dir", type=Path, help="campaign directory (default fuzz/campaigns/HARNESS)")
     p.add_argument("--seeds", nargs="*", default=[], help="more seed files or directories")
-    p.add_argument("--max-len", type=int, default=16384, help="largest input in bytes (libFuzzer -max_len)")
-    p.add_argument("--rss-limit-mb", type=int, default=2048)
+    p.add_argument("--max-len", type=int, default=MAX_LEN, help="largest input in bytes (libFuzzer -max_len)")
+    p.add_argument("--rss-limit-mb", type=int, default=RSS_LIMIT_MB)
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")
@@ -82,8 +93,13 @@ def main(argv=None) -> int:
 
     p = sub.add_parser("coverage", help="line coverage of fxtlint's modules over corpus files")
     p.add_argument("--harness", default="lint,reader", help="comma-separated harnesses whose checks run")
+    p.add_argument("--show-missing", action="store_true", help="list the line numbers no input reached")
     p.add_argument("paths", nargs="+")
     p.set_defaults(func=_coverage)
+
+    p = sub.add_parser("stats", help="the figures fuzz/README.md quotes: seeds, statements, edges on the seeds")
+    p.add_argument("--no-edges", action="store_true", help="skip the libFuzzer runs (atheris) that count edges")
+    p.set_defaults(func=_stats)
 
     p = sub.add_parser("reproduce", help="run a harness's check on files, in plain Python, with tracebacks")
     p.add_argument("harness", choices=names)

@@ -1,12 +1,15 @@
 """The parts of .clusterfuzzlite/build.sh that need no OSS-Fuzz image: stage each harness
-as the ``*_fuzzer.py`` file the service compiles, zip its seed corpus and write its FXT
-token dictionary.
+as the ``*_fuzzer.py`` file the service compiles, zip its seed corpus, write its FXT
+token dictionary and its libFuzzer options.
 
     python fuzz/build_seeds.py --out DIR [--stage DIR]
 
-writes DIR/<harness>_fuzzer_seed_corpus.zip and DIR/<harness>_fuzzer.dict for every
-harness whose inputs are FXT bytes, and (with --stage) DIR/<harness>_fuzzer.py plus the
-modules the harnesses import, ready for ``compile_python_fuzzer``.
+writes DIR/<harness>_fuzzer.options for every harness (max_len, timeout and rss_limit_mb
+of a local campaign: without it the service takes max_len from the largest seed and runs
+with -timeout=25), DIR/<harness>_fuzzer_seed_corpus.zip (no seed over max_len) and
+DIR/<harness>_fuzzer.dict for every harness whose inputs are FXT bytes, and (with
+--stage) DIR/<harness>_fuzzer.py plus the modules the harnesses import, ready for
+``compile_python_fuzzer``.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script (build.sh): make `fuzz` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fuzz import HARNESSES, HERE  # noqa: E402
+from fuzz import HARNESSES, HERE, MAX_LEN, RSS_LIMIT_MB, TIMEOUT  # noqa: E402
 
 HELPERS = ("_harness.py", "mutator.py")  # what the harness files import from fuzz/
 
@@ -55,12 +58,25 @@ def write_dictionary(path: Path) -> Path:
     return Path(path)
 
 
-def seed_zip(path: Path) -> Path:
+def seed_zip(path: Path, *, max_len: int = MAX_LEN) -> Path:
+    """The seeds a local campaign starts from, none longer than ``max_len``."""
     from fuzz.campaign import seed_files
 
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for f in seed_files():
+        for f in seed_files(max_len=max_len):
             z.write(f, f"{f.parent.name}-{f.name}")
+    return Path(path)
+
+
+def options() -> dict[str, int]:
+    """libFuzzer flags of a local campaign that the service must use too."""
+    return {"max_len": MAX_LEN, "timeout": TIMEOUT, "rss_limit_mb": RSS_LIMIT_MB}
+
+
+def write_options(path: Path) -> Path:
+    lines = ["# libFuzzer settings of a local campaign (fuzz/__init__.py), written by fuzz/build_seeds.py",
+             "[libfuzzer]"] + [f"{k} = {v}" for k, v in options().items()]
+    Path(path).write_text("\n".join(lines) + "\n")
     return Path(path)
 
 
@@ -79,8 +95,10 @@ def stage(dest: Path) -> list[Path]:
 
 def build(out: Path, stage_dir: Path | None = None) -> dict[str, list[Path]]:
     out.mkdir(parents=True, exist_ok=True)
-    made: dict[str, list[Path]] = {"harnesses": stage(stage_dir) if stage_dir else [], "zips": [], "dicts": []}
+    made: dict[str, list[Path]] = {"harnesses": stage(stage_dir) if stage_dir else [], "zips": [], "dicts": [],
+                                   "options": []}
     for name, (_, fxt_input) in HARNESSES.items():
+        made["options"].append(write_options(out / f"{fuzzer_name(name)}.options"))
         if fxt_input:
             made["zips"].append(seed_zip(out / f"{fuzzer_name(name)}_seed_corpus.zip"))
             made["dicts"].append(write_dictionary(out / f"{fuzzer_name(name)}.dict"))

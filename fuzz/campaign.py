@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import HARNESSES, REPO, harness_path
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, TIMEOUT, harness_path
 from .rss import Sampler
 
 SEEDS = (REPO / "corpus" / "seeds", REPO / "corpus" / "golden")
@@ -59,17 +59,19 @@ def _units(d: Path) -> int:
     return sum(1 for p in d.iterdir() if p.is_file()) if d.is_dir() else 0
 
 
-def seed_files(extra=()) -> list[Path]:
+def seed_files(extra=(), *, max_len: int | None = MAX_LEN) -> list[Path]:
     """The repository's seed traces and golden examples (FXT and log files only), plus ``extra``
-    files or directories."""
+    files or directories; none longer than ``max_len`` (libFuzzer would only read its first
+    ``max_len`` bytes, and a megabyte input under instrumentation outlasts a timeout)."""
     out = []
     for d in (*SEEDS, *map(Path, extra)):
         files = [d] if d.is_file() else sorted(d.iterdir()) if d.is_dir() else []
-        out += [f for f in files if f.is_file() and (f.suffix in SEED_SUFFIXES or d in map(Path, extra))]
+        out += [f for f in files if f.is_file() and (f.suffix in SEED_SUFFIXES or d in map(Path, extra))
+                and (max_len is None or f.stat().st_size <= max_len)]
     return out
 
 
-def prepare(workdir: Path, harness: str, extra_seeds=()) -> tuple[Path, list[Path]]:
+def prepare(workdir: Path, harness: str, extra_seeds=(), *, max_len: int = MAX_LEN) -> tuple[Path, list[Path]]:
     """The campaign's corpus directory and the seed directories to read from."""
     corpus = workdir / "corpus"
     corpus.mkdir(parents=True, exist_ok=True)
@@ -78,7 +80,7 @@ def prepare(workdir: Path, harness: str, extra_seeds=()) -> tuple[Path, list[Pat
         return corpus, []
     seeds = workdir / "seeds"
     seeds.mkdir(exist_ok=True)
-    for f in seed_files(extra_seeds):
+    for f in seed_files(extra_seeds, max_len=max_len):
         shutil.copyfile(f, seeds / f"{f.parent.name}-{f.name}")
     from .build_seeds import write_dictionary
 
@@ -100,11 +102,11 @@ def parse_log(text: str) -> tuple[int, int, int]:
 
 
 def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
-        mutator: str = "structure", max_len: int = 16384, rss_limit_mb: int = 2048, rss_every: float = 30.0,
+        mutator: str = "structure", max_len: int = MAX_LEN, rss_limit_mb: int = RSS_LIMIT_MB, rss_every: float = 30.0,
         merge: bool = True, land: bool = True, extra_seeds=()) -> Result:
     workdir = Path(workdir).resolve()
-    corpus, seeds = prepare(workdir, harness, extra_seeds)
-    flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", "-timeout=60", "-print_final_stats=1",
+    corpus, seeds = prepare(workdir, harness, extra_seeds, max_len=max_len)
+    flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", f"-timeout={TIMEOUT}", "-print_final_stats=1",
              f"-artifact_prefix={workdir / 'crashes'}/"]
     flags += [f"-max_total_time={seconds}"] if seconds else []
     flags += [f"-runs={runs}"] if runs is not None else []
@@ -152,7 +154,7 @@ def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> i
     shutil.rmtree(merged, ignore_errors=True)
     merged.mkdir()
     with (corpus.parent / "merge.log").open("w") as log:
-        status = libfuzzer(harness, "-merge=1", "-timeout=60", f"-merge_control_file={corpus.parent / 'merge.ctl'}",
+        status = libfuzzer(harness, "-merge=1", f"-timeout={TIMEOUT}", f"-merge_control_file={corpus.parent / 'merge.ctl'}",
                            merged, corpus, mutator=mutator, cwd=corpus.parent, log=log).wait()
     if status != 0 or not any(merged.iterdir()):
         shutil.rmtree(merged, ignore_errors=True)
@@ -189,12 +191,31 @@ def regression_inputs(root: Path = REGRESSIONS) -> list[tuple[str, Path]]:
         if root.is_dir() else []
 
 
+class UsageError(Exception):
+    """A path the command cannot use (the message says why and what to give instead)."""
+
+
+def check_inputs(harness: str, paths) -> list[Path]:
+    """The files to replay: each path must be a file (a folder or a missing path is a
+    usage error that says what to type instead)."""
+    out = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            raise UsageError(f"{p} is a folder; give the files in it: python -m fuzz reproduce {harness} {p}/*")
+        if not p.is_file():
+            raise UsageError(f"{p}: no such file")
+        out.append(p)
+    return out
+
+
 def reproduce(harness: str, paths, *, check=None) -> int:
-    """Run a harness's check on each file in plain Python; 0 if all pass, 1 if any fails."""
+    """Run a harness's check on each file in plain Python; 0 if all pass, 1 if any fails.
+    Raises UsageError (before running anything) for a folder or a missing path."""
     import traceback
 
     from . import load_harness
 
+    paths = check_inputs(harness, paths)
     check = check or load_harness(harness).check
     failed = 0
     for p in paths:

@@ -16,10 +16,11 @@ OMIT = ["*/fxtlint/cli*", "*/fxtlint/__main__.py", "*/fxtlint/_render_*", "*/fxt
         "*/fxtlint/_hexview.py", "*/fxtlint/strategies.py", "*/fxtlint/_mutations.py", "*/fxtlint/build.py"]
 
 
-def measure(harnesses, paths, *, report=sys.stdout) -> float:
+def measure(harnesses, paths, *, report=sys.stdout, show_missing: bool = False) -> float:
     """Run each harness's check on every file under ``paths``; print coverage.py's report of
-    fxtlint's modules and return the total line coverage in percent. Call in a fresh
-    process (``python -m fuzz coverage``): modules imported before the start are missed."""
+    fxtlint's modules (with ``show_missing``, the line numbers no input reached) and return
+    the total line coverage in percent. Call in a fresh process (``python -m fuzz
+    coverage``): modules imported before the start are missed."""
     import coverage
 
     cov = coverage.Coverage(data_file=None, source=["fxtlint"], omit=OMIT, branch=False)
@@ -40,14 +41,15 @@ def measure(harnesses, paths, *, report=sys.stdout) -> float:
     loaded = sorted(m.__file__ for n, m in list(sys.modules.items())
                     if n.partition(".")[0] == "fxtlint" and getattr(m, "__file__", None))
     out = io.StringIO()
-    total = cov.report(file=out, show_missing=False, include=loaded)
+    total = cov.report(file=out, show_missing=show_missing, include=loaded)
     report.write(f"{len(files)} inputs, harnesses: {', '.join(harnesses)}\n{out.getvalue()}")
     return total
 
 
-def in_subprocess(harnesses, paths) -> tuple[float, str]:
+def in_subprocess(harnesses, paths, *, show_missing: bool = False) -> tuple[float, str]:
     """``measure`` in a fresh interpreter; returns (total percent, report text)."""
-    cmd = [sys.executable, "-m", "fuzz", "coverage", "--harness", ",".join(harnesses), *map(str, paths)]
+    cmd = [sys.executable, "-m", "fuzz", "coverage", "--harness", ",".join(harnesses),
+           *(["--show-missing"] if show_missing else []), *map(str, paths)]
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     last = [ln for ln in proc.stdout.splitlines() if ln.startswith("TOTAL")]
     total = float(last[-1].split()[-1].rstrip("%")) if last else 0.0

@@ -5,7 +5,8 @@
 # twice gives the same report.
 """atheris harness for fxtlint's linter: python fuzz/fuzz_lint.py [-libFuzzer flags] [corpus dirs]."""
 
-from __future__ import annotations
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
 
 import sys
 from pathlib import Path

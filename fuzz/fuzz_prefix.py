@@ -4,7 +4,8 @@
 # record it is in, or decodes a record differently once later bytes exist, breaks it.
 """atheris harness for the reader's prefix property: python fuzz/fuzz_prefix.py [-libFuzzer flags] [corpus dirs]."""
 
-from __future__ import annotations
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
 
 import sys
 from pathlib import Path

@@ -4,7 +4,8 @@
 # every 8-byte boundary (small inputs) or at a few points (large ones), and one byte short.
 """atheris harness for fxtlint's recovering reader: python fuzz/fuzz_reader.py [-libFuzzer flags] [corpus dirs]."""
 
-from __future__ import annotations
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
 
 import sys
 from pathlib import Path

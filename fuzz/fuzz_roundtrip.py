@@ -2,7 +2,8 @@
 # every record decoded completely), in the byte order the magic record names.
 """atheris harness for the encoder round trip: python fuzz/fuzz_roundtrip.py [-libFuzzer flags] [corpus dirs]."""
 
-from __future__ import annotations
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
 
 import sys
 from pathlib import Path

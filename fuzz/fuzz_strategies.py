@@ -6,7 +6,8 @@
 python fuzz/fuzz_strategies.py [-libFuzzer flags] [corpus dirs]. The corpus holds
 Hypothesis choice sequences, not FXT files, so it runs with libFuzzer's byte mutator."""
 
-from __future__ import annotations
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
 
 import sys
 from pathlib import Path

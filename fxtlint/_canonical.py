@@ -30,6 +30,7 @@ from ._diagnostics import Severity
 from ._model import Argument, Record
 from ._provider_state import INLINE_BIT, INLINE_KOIDS, ProviderState
 from ._reader import read_records
+from ._reader_verdicts import REJECT, verdict
 from ._tables import Layout, tables
 
 _T = tables()
@@ -51,12 +52,14 @@ _ENCODING_ROLES = frozenset(("type", "size", "selector", "arg_count"))
 class Decoding:
     """The canonical records of a file: all of them, or those before the first error.
 
-    ``errors`` lists what made the file unreadable to a strict reader (error-severity
-    reader diagnostics and refs that resolve to nothing), first one first.
+    ``errors`` lists what a reader must reject (fxtlint._reader_verdicts: framing,
+    overruns, text that is not UTF-8, refs that resolve to nothing), first one first;
+    ``notes`` the writer errors a reader may read through (reserved bits, padding...).
     """
 
     records: list = field(default_factory=list)
     errors: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
     @property
     def accepted(self) -> bool:
@@ -224,20 +227,26 @@ def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
 SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name not in STATE_KINDS}
 
 
-def decode(data, *, byte_order: str | None = None) -> Decoding:
+def decode(data, *, byte_order: str | None = None, strict: bool = False) -> Decoding:
     """The canonical decoding of a trace archive. Never raises on input.
 
-    A file with an error (an error-severity reader diagnostic, or a ref that resolves to
-    nothing) keeps only the records before the first record in error: the prefix that
-    the spec's recovery promise covers.
+    A file with a fault a reader must reject (a reader diagnostic whose verdict is
+    ``reject``, or a ref that resolves to nothing) keeps only the records before the
+    first record in error: the prefix that the spec's recovery promise covers. Other
+    error-severity diagnostics are ``notes``; ``strict`` makes them errors too.
     """
     records, diags = read_records(data, byte_order=byte_order)
     stop = len(records)
     errors: list[tuple[int, int, str]] = []
+    notes: list[str] = []
     for d in diags:
         if d.severity >= Severity.ERROR:
+            message = f"{d.code} at byte {d.offset}: {d.message}"
+            if not strict and verdict(d) != REJECT:
+                notes.append(message)
+                continue
             at = d.record_index if d.record_index >= 0 else len(records)
-            errors.append((at, d.offset, f"{d.code} at byte {d.offset}: {d.message}"))
+            errors.append((at, d.offset, message))
     canon = _Canonicaliser()
     out = []
     for rec in records:
@@ -253,7 +262,7 @@ def decode(data, *, byte_order: str | None = None) -> Decoding:
     if errors:
         errors.sort(key=lambda e: (e[0], e[1]))
         stop = errors[0][0]
-    return Decoding([r for i, r in out if i < stop], [msg for _, _, msg in errors])
+    return Decoding([r for i, r in out if i < stop], [msg for _, _, msg in errors], notes)
 
 
 # ------------------------------------------------------------------ the JSON Schema

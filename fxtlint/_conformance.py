@@ -6,17 +6,24 @@ accepted, with the canonical decoding (fxtlint._canonical) on stdout; exit 1 mea
 rejected, optionally with the decoding of the records read before the fault; any other
 exit status, a signal or the timeout is a crash.
 
-A case's folder says what is expected (JSONTestSuite's y_/n_/i_ as folders):
+A case's folder says what a reader must do (JSONTestSuite's y_/n_/i_ as folders), as
+the spec's words decide it (fxtlint/_reader_verdicts.py):
 
-- ``valid``: accept, and print exactly the ``.json`` beside the case;
-- ``invalid``: reject;
-- ``recover``: print decoded records starting with the ``.json`` prefix beside the
-  case, whatever the exit status (0 or 1);
-- ``impl``: anything but a crash; whether it accepted is recorded.
+- ``valid``: must accept, and print exactly the ``.json`` beside the case;
+- ``invalid``: must reject;
+- ``recover``: must reject, printing decoded records that start with the ``.json``
+  prefix beside the case (more records after it are fine);
+- ``impl``: either; anything but a crash. An accepting reader's decoding must equal the
+  ``.json`` beside the case when there is one (the spec fixes the decoding, only not
+  whether to accept).
 
-Grades: ``pass``; ``fail`` (the wrong decision: accepted an invalid file, rejected a
-valid one, or gave no prefix); ``wrong`` (the decoding differs, or stdout is not the
-canonical JSON: the parse error is kept); ``crash``; ``skip``.
+Grades: ``pass``; ``fail`` (the wrong decision: accepted a file it must reject,
+rejected one it must accept, or gave no prefix); ``wrong`` (the decoding differs, or
+stdout is not the canonical JSON: the parse error is kept); ``crash``; ``skip``.
+
+A run can be stopped: ``Readers.stop`` (a signal, or ``max_failures`` crashes and
+timeouts in a row) kills every running reader's process group, grades no more cases
+and leaves a partial results document that says why it stopped.
 """
 
 from __future__ import annotations
@@ -26,10 +33,15 @@ import json
 import os
 import signal
 import subprocess
+import threading
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
+from importlib import resources
 from pathlib import Path
 
 CATEGORIES = ("valid", "invalid", "recover", "impl")
+# how summaries list them: first what a reader must read, then what it must refuse
+SUMMARY_ORDER = ("valid", "recover", "invalid", "impl")
 EXPECT = {"valid": "accept", "invalid": "reject", "recover": "recover", "impl": "either"}
 GRADES = ("pass", "fail", "wrong", "crash", "skip")
 RESULTS_FORMAT = "fxt-conformance-results/1"
@@ -64,6 +76,15 @@ class Result:
     exit: int | None = None
     detail: str = ""
     spec: str = ""  # the spec section the case tests (from the suite's manifest)
+
+
+def default_suite() -> Path:
+    """The suite shipped with this fxtlint: inside the installed package, or the
+    checkout's corpus/conformance for a source tree or an editable install."""
+    packaged = resources.files("fxtlint") / "conformance-suite"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "corpus" / "conformance"
 
 
 def load_suite(suite: Path) -> list[Case]:
@@ -101,19 +122,78 @@ class Run:
     stderr: bytes
 
 
-def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float) -> Run:
-    """Run the reader once, without a shell; kill its whole process group on timeout."""
+class Readers:
+    """The reader processes running now, so that a stop can end them all.
+
+    Each reader runs in a session of its own (``start_new_session``) and ``stop`` kills
+    each one's whole process group, so nothing a reader started outlives the runner.
+    A signal handler may call ``stop`` while the same thread is in ``start``: the lock
+    is reentrant, and ``start`` kills what it started if a stop came meanwhile."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._procs: set[subprocess.Popen] = set()
+        self.stopped: str | None = None  # why, once stopped
+
+    def start(self, args: list[str], **kw) -> subprocess.Popen | None:
+        """Popen in a new session, or None once stopped."""
+        with self._lock:
+            if self.stopped:
+                return None
+            proc = subprocess.Popen(args, start_new_session=True, **kw)
+            self._procs.add(proc)
+            if self.stopped:  # a signal arrived while it started
+                _kill_group(proc)
+            return proc
+
+    def finished(self, proc: subprocess.Popen) -> None:
+        with self._lock:
+            self._procs.discard(proc)
+
+    def stop(self, reason: str) -> None:
+        """Grade no more cases; kill every running reader's process group."""
+        with self._lock:
+            if self.stopped is None:
+                self.stopped = reason
+            procs = list(self._procs)
+        for proc in procs:
+            _kill_group(proc)
+
+
+@contextmanager
+def stop_on_signals(readers: Readers, signums=(signal.SIGINT, signal.SIGTERM)):
+    """While inside (in the main thread), SIGINT and SIGTERM stop ``readers`` instead of
+    raising; yields the list of signal numbers received."""
+    received: list[int] = []
+
+    def handler(signum, _frame):
+        received.append(signum)
+        readers.stop(f"interrupted by {signal.Signals(signum).name}")
+
+    old = {s: signal.signal(s, handler) for s in signums}
+    try:
+        yield received
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float, readers: Readers | None = None) -> Run | None:
+    """Run the reader once, without a shell; kill its whole process group on timeout.
+    None when ``readers`` was stopped before or while it ran (no verdict)."""
+    readers = readers or Readers()
     args = list(argv) if stdin else [*argv, str(path)]
     fh = open(path, "rb") if stdin else subprocess.DEVNULL
     try:
         try:
-            proc = subprocess.Popen(args, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    start_new_session=True)
+            proc = readers.start(args, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as e:
             raise ConformanceError(f"cannot start reader {args[0]!r}: {e.strerror or e}") from None
+        if proc is None:
+            return None
         try:
             out, err = proc.communicate(timeout=timeout)
-            return Run(proc.returncode, out, err)
+            run = Run(proc.returncode, out, err)
         except subprocess.TimeoutExpired:
             _kill_group(proc)
             try:
@@ -123,7 +203,13 @@ def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float) -> R
                     pipe.close()
                 proc.wait()
                 out, err = b"", b""
-            return Run(None, out, err)
+            run = Run(None, out, err)
+        except BaseException:  # KeyboardInterrupt without stop_on_signals: the reader goes too
+            _kill_group(proc)
+            raise
+        finally:
+            readers.finished(proc)
+        return None if readers.stopped else run
     finally:
         if stdin:
             fh.close()
@@ -154,21 +240,27 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
         r.grade, r.outcome, r.detail = "crash", "crashed", f"exit status {run.exit}" + _stderr_tail(run)
         return r
     r.outcome = "accepted" if run.exit == 0 else "rejected"
+    if case.category in ("invalid", "recover") and run.exit == 0:
+        r.grade, r.detail = "fail", "accepted a file a reader must reject"
+        return r
     if case.category == "invalid":
-        if run.exit == 0:
-            r.grade, r.detail = "fail", "accepted a file a strict reader must reject"
         return r
     if case.category == "valid" and run.exit == 1:
-        r.grade, r.detail = "fail", "rejected a valid file" + _stderr_tail(run)
+        r.grade, r.detail = "fail", "rejected a file a reader must accept" + _stderr_tail(run)
         return r
     if case.category == "impl":
-        if run.exit == 0:
-            doc, err = parse_output(run.stdout)
-            if err:
-                r.grade, r.detail = "wrong", err
+        if run.exit == 1:
+            return r
+        doc, err = parse_output(run.stdout)
+        if err:
+            r.grade, r.detail = "wrong", err
+        elif case.expected is not None:  # the spec fixes the decoding, if not the decision
+            diff = first_difference(json.loads(case.expected.read_text(encoding="utf-8")), doc)
+            if diff:
+                r.grade, r.detail = "wrong", _clip(diff)
         return r
     expected = json.loads(case.expected.read_text(encoding="utf-8")) if case.expected else {"records": []}
-    if case.category == "recover" and run.exit == 1 and not run.stdout.strip():
+    if case.category == "recover" and not run.stdout.strip():
         if expected["records"]:
             r.grade, r.detail = "fail", "rejected without returning the records before the fault" + _stderr_tail(run)
         return r
@@ -250,21 +342,40 @@ def _stderr_tail(run: Run) -> str:
 
 # ------------------------------------------------------------------ a whole run
 def run_suite(argv: list[str], suite: Path, *, stdin: bool = True, timeout: float = 10.0, skip=(),
-              name: str | None = None, jobs: int = 1, progress=None) -> dict:
+              name: str | None = None, jobs: int = 1, progress=None, max_failures: int | None = None,
+              readers: Readers | None = None) -> dict:
     """Grade the reader ``argv`` on every case of ``suite``; returns the results document.
 
     ``skip`` holds glob patterns matched against ``category/name`` and ``name``;
-    ``jobs`` runs that many readers at once (results keep the suite's order)."""
+    ``jobs`` runs that many readers at once (results keep the suite's order);
+    ``progress(result, done, total)`` is called after each case; ``max_failures`` stops
+    the run after that many crashes or timeouts in a row; ``readers`` lets the caller
+    stop the run (``stop_on_signals``). A stopped run's document holds the cases graded
+    before the stop and says why in ``stopped``."""
     if not argv:
         raise ConformanceError("empty reader command")
     cases = load_suite(suite)
+    readers = readers or Readers()
+    lock = threading.Lock()
+    tally = {"done": 0, "streak": 0}
 
-    def one(case: Case) -> Result:
+    def one(case: Case) -> Result | None:
         if any(fnmatch.fnmatchcase(case.id, g) or fnmatch.fnmatchcase(case.name, g) for g in skip):
-            return Result(case.id, case.category, EXPECT[case.category], "skip", "skipped", spec=case.spec)
-        r = grade(case, run_reader(argv, case.path, stdin=stdin, timeout=timeout), timeout)
+            r = Result(case.id, case.category, EXPECT[case.category], "skip", "skipped", spec=case.spec)
+        else:
+            run = run_reader(argv, case.path, stdin=stdin, timeout=timeout, readers=readers)
+            if run is None:
+                return None  # stopped before or while it ran: no verdict
+            r = grade(case, run, timeout)
+        with lock:
+            tally["done"] += 1
+            if r.grade != "skip":
+                tally["streak"] = tally["streak"] + 1 if r.grade == "crash" else 0
+            if max_failures and tally["streak"] >= max_failures:
+                readers.stop(f"stopped after {max_failures} crashes or timeouts in a row")
+            done = tally["done"]
         if progress is not None:
-            progress(r)
+            progress(r, done, len(cases))
         return r
 
     if jobs <= 1:
@@ -274,13 +385,17 @@ def run_suite(argv: list[str], suite: Path, *, stdin: bool = True, timeout: floa
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(one, cases))
-    return {
+    graded = [r for r in results if r is not None]
+    doc = {
         "format": RESULTS_FORMAT,
         "reader": {"name": name or reader_name(argv), "command": list(argv), "input": "stdin" if stdin else "path"},
         "timeout": timeout,
-        "summary": summarise(results),
-        "cases": [asdict(r) for r in results],
+        "summary": summarise(graded),
+        "cases": [asdict(r) for r in graded],
     }
+    if readers.stopped:
+        doc["stopped"] = f"{readers.stopped}: {len(graded)} of {len(cases)} cases graded"
+    return doc
 
 
 def reader_name(argv: list[str]) -> str:
@@ -303,8 +418,27 @@ def summarise(results) -> dict:
 
 
 def passed(results: dict) -> bool:
-    """Every case that ran passed."""
-    return all(c["grade"] in ("pass", "skip") for c in results["cases"])
+    """Every case ran (the run was not stopped) and passed."""
+    return "stopped" not in results and all(c["grade"] in ("pass", "skip") for c in results["cases"])
+
+
+def score(results: dict, category: str) -> tuple[int, int]:
+    """(passed, run) in a category: skipped cases are not run."""
+    s = results["summary"].get(category, {})
+    return s.get("pass", 0), s.get("cases", 0) - s.get("skip", 0)
+
+
+def warnings(results: dict) -> list[str]:
+    """What the scores hide: a reader that passes no must-accept case reads nothing,
+    whatever it scores by rejecting invalid/ and impl/ cases."""
+    out = []
+    ok, ran = score(results, "valid")
+    if ran and not ok:
+        out.append(f"{results['reader']['name']} passes none of the {ran} valid/ cases (files a reader must "
+                   f"accept): its other scores only count files it refused")
+    if "stopped" in results:
+        out.append(f"the run was {results['stopped']}; the scores cover those cases only")
+    return out
 
 
 def write_results(results: dict, path: Path) -> None:

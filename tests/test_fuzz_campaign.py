@@ -17,7 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.append(str(REPO))
-from fuzz import HARNESSES, campaign  # noqa: E402
+from fuzz import HARNESSES, MAX_LEN, RSS_LIMIT_MB, TIMEOUT, campaign  # noqa: E402
 from fuzz import build_seeds  # noqa: E402
 
 HAVE_ATHERIS = importlib.util.find_spec("atheris") is not None
@@ -48,14 +48,59 @@ def test_build_writes_what_clusterfuzzlite_expects(tmp_path):
     fxt = [n for n, (_, is_fxt) in HARNESSES.items() if is_fxt]
     assert sorted(p.name for p in made["zips"]) == sorted(f"fuzz_{n}_fuzzer_seed_corpus.zip" for n in fxt)
     for z in made["zips"]:
-        names = zipfile.ZipFile(z).namelist()
-        assert len(names) == len(campaign.seed_files()) and "seeds-sample.fxt" in names
+        infos = zipfile.ZipFile(z).infolist()
+        assert len(infos) == len(campaign.seed_files()) and "seeds-sample.fxt" in {i.filename for i in infos}
+        # the 1 MB golden file would be cut to max_len anyway, and outlasts a timeout instrumented
+        assert max(i.file_size for i in infos) <= MAX_LEN
+        assert "golden-PR012-pairing-state-overflow.fxt" not in {i.filename for i in infos}
     for d in made["dicts"]:
         entries = [ln for ln in d.read_text().splitlines() if ln and not ln.startswith("#")]
         assert len(entries) > 30
         assert all(re.fullmatch(r'fxt_\d+="(\\x[0-9a-f]{2})+"', e) for e in entries), entries[:3]
     staged = sorted(p.name for p in made["harnesses"])
     assert staged == sorted(f"{Path(f).stem}_fuzzer.py" for f, _ in HARNESSES.values())
+
+
+def test_every_fuzzer_gets_the_local_campaigns_options(tmp_path):
+    """Without <fuzzer>.options the service takes max_len from the largest seed and runs
+    with -timeout=25; a campaign here uses these."""
+    import configparser
+
+    made = build_seeds.build(tmp_path)
+    assert sorted(p.name for p in made["options"]) == sorted(f"{build_seeds.fuzzer_name(n)}.options" for n in HARNESSES)
+    for p in made["options"]:
+        opts = configparser.ConfigParser()
+        opts.read(p)
+        assert dict(opts["libfuzzer"]) == {"max_len": str(MAX_LEN), "timeout": str(TIMEOUT),
+                                           "rss_limit_mb": str(RSS_LIMIT_MB)}
+    import inspect
+
+    defaults = inspect.signature(campaign.run).parameters  # a campaign here runs with the same
+    assert defaults["max_len"].default == MAX_LEN and defaults["rss_limit_mb"].default == RSS_LIMIT_MB
+
+
+def _stub(kind: str) -> str:
+    """The text compile_python_fuzzer puts in front of a harness (coverage or pysecsan)."""
+    script = (REPO / "fuzz" / "oss_fuzz" / "compile_python_fuzzer").read_text()
+    return re.search(rf"cat <<EOF > {kind}_wrapper.py\n(.*?)\nEOF", script, re.S).group(1) + "\n"
+
+
+@pytest.mark.parametrize("kind", ["coverage", "pysecsan"])
+def test_every_harness_compiles_behind_the_services_stubs(kind):
+    """OSS-Fuzz puts a stub in front of the harness source (coverage builds; PySecSan):
+    nothing in a harness may need to come first, as a __future__ import does."""
+    stub = _stub(kind)
+    assert stub.startswith(("###### Coverage stub", "import pysecsan"))
+    for file, _ in HARNESSES.values():
+        source = (REPO / "fuzz" / file).read_text()
+        compile(stub + source, file, "exec")
+    with pytest.raises(SyntaxError, match="__future__"):  # the check can fail
+        compile(stub + "from __future__ import annotations\n", "x.py", "exec")
+
+
+def test_build_sh_hands_compile_python_fuzzer_the_numpy_hidden_import():
+    """The image's PyInstaller 6.10 cannot see numpy >= 2.3's C-only import."""
+    assert "--hidden-import numpy._core._exceptions" in (REPO / ".clusterfuzzlite" / "build.sh").read_text()
 
 
 def test_staged_harnesses_import_on_their_own(tmp_path):
@@ -156,3 +201,57 @@ def test_instrumentation_does_not_leak(mode):
         assert growth < 100, growth  # flat
     else:
         assert growth > 2000, growth  # about 35 leaked arrays per lint of this file
+
+
+# ------------------------------------------------------------------ python -m fuzz, small verbs
+def _fuzz_cli(*args, timeout=300):
+    return subprocess.run([sys.executable, "-m", "fuzz", *args], cwd=REPO, env=ENV, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize("path, message", [
+    ("corpus/seeds", "corpus/seeds is a folder; give the files in it: python -m fuzz reproduce reader corpus/seeds/*"),
+    ("no/such/crash", "no/such/crash: no such file"),
+])
+def test_reproduce_on_a_folder_or_a_missing_path_says_so(path, message):
+    proc = _fuzz_cli("reproduce", "reader", "corpus/seeds/sample.fxt", path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == f"python -m fuzz reproduce: error: {message}"
+    assert "sample.fxt: ok" not in proc.stdout  # refused before running anything
+
+
+def test_coverage_lists_the_missed_lines():
+    proc = _fuzz_cli("coverage", "--harness", "reader", "--show-missing", "corpus/seeds/sample.fxt")
+    assert proc.returncode == 0, proc.stderr
+    header = next(ln for ln in proc.stdout.splitlines() if ln.startswith("Name"))
+    assert header.split()[-1] == "Missing"
+    assert re.search(r"fxtlint/_reader\.py\s+\d+\s+\d+\s+\d+%\s+\d+(-\d+)?(, \d+(-\d+)?)*", proc.stdout), proc.stdout
+
+
+def test_stats_prints_the_readme_figures(tmp_path):
+    """fuzz/README.md quotes these lines; the edges need atheris, so they are left out here."""
+    from fuzz import stats
+
+    kept, left_out = stats.seeds()
+    assert kept == campaign.seed_files() and {f.name for f in left_out} == {
+        f.name for f in campaign.seed_files(max_len=None) if f.stat().st_size > MAX_LEN}
+    proc = _fuzz_cli("stats", "--no-edges")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"seeds: {len(kept)} files, {sum(f.stat().st_size for f in kept):,} bytes, from corpus/seeds and corpus/golden"
+    assert re.fullmatch(r"statements: [\d,]+ in the fxtlint modules .*; the seeds leave [\d,]+ unreached \([\d.]+% covered\)",
+                        lines[-1])
+    readme = (REPO / "fuzz" / "README.md").read_text()
+    # the README quotes what the script prints: the seeds exactly (they change with the
+    # corpus); the statement count changes with every module, so only its form
+    for line in lines[:-1]:
+        assert line.strip() in readme, f"fuzz/README.md is stale: paste the output of python -m fuzz stats ({line})"
+    assert re.search(r"^statements: [\d,]+ in the fxtlint modules", readme, re.M)
+
+
+@needs_atheris
+def test_stats_counts_edges_on_the_seeds():
+    from fuzz import stats
+
+    cov, ft = stats.edges("reader", campaign.seed_files()[:20])
+    assert 0 < cov <= ft

@@ -68,3 +68,33 @@ def test_readme_pyproject_example_is_valid_settings(tmp_path, monkeypatch, capsy
     assert main(["t.fxt", "--output-format", "json"]) == 1
     assert "ST008" in capsys.readouterr().out
     assert main(["t.fxt", "--isolated", "--quiet"]) == 0
+
+
+def test_the_conformance_suite_ships_with_the_package(tmp_path, monkeypatch, capsys):
+    """Outside a checkout `fxtlint conformance run` grades on the suite inside the
+    package; CI runs this against the installed wheel (FXTLINT_EXPECT_INSTALLED=1)."""
+    import os
+
+    from fxtlint._conformance import default_suite, load_results, load_suite
+    from fxtlint.cli import main
+
+    pkg = Path(fxtlint.__file__).resolve().parent
+    installed = pkg != REPO / "fxtlint"
+    if os.environ.get("FXTLINT_EXPECT_INSTALLED") == "1":
+        assert installed, f"tests ran against the source tree at {pkg}, not an installed package"
+    if installed:
+        assert default_suite() == pkg / "conformance-suite"
+    ids = [c.id for c in load_suite(REPO / "corpus" / "conformance")]
+    assert [c.id for c in load_suite(default_suite())] == ids
+    monkeypatch.chdir(tmp_path)  # no corpus/ here
+    assert main(["conformance", "run", "--reader", "false", "--json", "r.json", "--no-progress"]) == 1
+    assert len(load_results(tmp_path / "r.json")["cases"]) == len(ids)
+    assert "passes none of the" in capsys.readouterr().err
+
+
+def test_wheel_and_sdist_take_the_suite():
+    import tomllib
+
+    hatch = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["hatch"]["build"]["targets"]
+    assert hatch["wheel"]["force-include"]["corpus/conformance"] == "fxtlint/conformance-suite"
+    assert "corpus/conformance" in hatch["sdist"]["include"]

@@ -1,11 +1,16 @@
 """Writes the FXT reader conformance suite (python corpus/conformance/generate.py [OUT]).
 
-Deterministic: the same fxtlint gives the same bytes. Cases come from fxtlint.build
-(valid/, recover/, impl/), from every reader-detectable rule's failing example and from
-the mutation catalogue replayed with fixed choices (invalid/, named after the rule), so
-the suite grows with the rules. Each case is checked against fxtlint before it is
-written: a valid case lints clean of errors, an invalid one trips exactly its rule.
-A test regenerates into a temporary folder and fails on any difference.
+Deterministic: the same fxtlint gives the same bytes. Cases come from fxtlint.build and
+from every reader-detectable rule's failing example and the mutation catalogue replayed
+with fixed choices (named after the rule), so the suite grows with the rules.
+
+Every case is filed by one question, "must a reader reject this to read the trace
+correctly?", answered from the spec's words (fxtlint/_reader_verdicts.py): the verdict
+of a case is the strictest verdict of what fxtlint finds in it, and its folder must say
+the same (valid/: must accept; invalid/ and recover/: must reject; impl/: either), so
+the same fault gets the same verdict wherever it appears. Each case is checked against
+fxtlint before it is written. A test regenerates into a temporary folder and fails on
+any difference.
 """
 
 from __future__ import annotations
@@ -25,11 +30,17 @@ from fxtlint._canonical import decode  # noqa: E402
 from fxtlint._diagnostics import Severity  # noqa: E402
 from fxtlint._model import Record  # noqa: E402
 from fxtlint._mutations import MUTATIONS  # noqa: E402
+from fxtlint._reader_verdicts import ACCEPT, EITHER, REASONS, REJECT, RULES, reason_for, strictest  # noqa: E402
 from fxtlint._tables import tables  # noqa: E402
 from fxtlint.rules import all_rules  # noqa: E402
 
 _T = tables()
 CATEGORIES = ("valid", "invalid", "recover", "impl")
+# what each folder asks of a reader, and where a rule's case goes by its verdict
+VERDICT_OF = {"valid": ACCEPT, "invalid": REJECT, "recover": REJECT, "impl": EITHER}
+FOLDER_OF = {ACCEPT: "valid", REJECT: "invalid", EITHER: "impl"}
+# reasons whose decoding the spec does not fix: an accepting reader's output is not compared
+NO_DECODING = frozenset({"enum-value"})
 
 # Rule families whose faults a reader meets while framing and decoding; plus the two
 # refs a reader must resolve. Pairing, timing and registration rules (PR, TM, RF003-7)
@@ -47,7 +58,7 @@ class Case:
     spec: str
     what: str
     rule: str | None = None
-    open: str | None = None  # impl/: what the spec leaves open
+    reasons: tuple[str, ...] = ()  # fxtlint._reader_verdicts keys: why its folder (set by check)
     expected: dict | None = field(default=None, repr=False)
 
 
@@ -359,7 +370,19 @@ def _only(code: str, errors: set[str]) -> bool:
     return code in errors and all(e[:2] == code[:2] for e in errors)
 
 
-def invalid_cases():
+def verdict_of(data: bytes) -> tuple[str, tuple[str, ...]]:
+    """The strictest reader verdict of everything fxtlint finds in ``data``, with the
+    reasons that give it (for ``accept``, the extensions and ignored records only)."""
+    found = [reason_for(d.code, d.details) for d in lint_bytes(data, input_format="trace").diagnostics]
+    v = strictest(r.verdict for r in found)
+    keys = [r.key for r in found if r.verdict == v and r.key != "well-formed"]
+    return v, tuple(dict.fromkeys(keys))
+
+
+def rule_cases():
+    """Each reader rule's failing example and its mutations, filed by their verdict: a
+    reserved bit goes to valid/, non-zero padding to impl/, a record past the end to
+    invalid/."""
     out = []
     seen: set[bytes] = set()
     for rule in reader_rules():
@@ -376,8 +399,20 @@ def invalid_cases():
             if data in seen or not _only(rule.code, _errors(data)):
                 continue  # a duplicate, or a mutation that trips more than its rule here
             seen.add(data)
-            out.append(Case("invalid", name, data, rule.spec, what, rule=rule.code))
+            out.append(Case(FOLDER_OF[verdict_of(data)[0]], name, data, rule.spec, what, rule=rule.code))
+    out.append(Case("invalid", "ST005-argument-size-mismatch-content-longer", _arg_short(),
+                    "Argument Header: [4 .. 15] argument size (inclusive of this word)",
+                    "a string argument declaring 2 words where its 20-byte inline value needs 4: the value "
+                    "overruns the argument", rule="ST005"))
     return out
+
+
+def _arg_short() -> bytes:
+    """An instant event whose string argument declares fewer words than its value takes,
+    the record's size still holding all of it."""
+    rec = B.archive(ev("instant", args=[B.arg("string", 1, "v" * 20)]))
+    size = next(f for f in _T.argument_header if f.role == "size")
+    return trace() + B.patch_field(rec, size, 2, word=2)
 
 
 # ------------------------------------------------------------------ recover
@@ -438,69 +473,69 @@ def recover_cases():
     return out
 
 
-# ------------------------------------------------------------------ impl
-def impl_cases():
+# ------------------------------------------------------------------ extensions and open questions
+def edge_cases():
+    """Unknown types, index-0 registrations, provider oddities and values outside an
+    enumeration: each in the folder its verdict says (valid/: the spec tells a reader what
+    to do; impl/: it does not)."""
     out = []
 
-    def add(name, data, spec, what, open_, rule=None):
-        out.append(Case("impl", name, data, spec, what, rule=rule, open=open_))
+    def add(category, name, data, spec, what, rule=None):
+        out.append(Case(category, name, data, spec, what, rule=rule))
 
-    skip = "the spec lets readers skip what they do not know but does not require it; rejecting is also defensible"
     ev_type = field_of("event.instant", "event_type")
-    add("unknown-event-type", trace() + set_header_bits(B.archive(ev("instant")), 11 << ev_type.lo)
-        + B.archive(ev("instant", 200)), "Event Record: event type", "an event of undefined event type 11", skip,
-        "UN002")
+    add("valid", "unknown-event-type", trace() + set_header_bits(B.archive(ev("instant")), 11 << ev_type.lo)
+        + B.archive(ev("instant", 200)), "Event Record: event type",
+        "an event of undefined event type 11 before a good event: skipped by size", "UN002")
     md = field_of("metadata.provider_info", "metadata_type")
-    add("unknown-metadata-type", trace() + set_header_bits(B.archive(B.provider_section(1)), 9 << md.lo,
-                                                           clear=md.word_mask) + B.archive(ev("instant")),
-        "Metadata Record: metadata type", "a metadata record of undefined type 9", skip, "UN002")
+    add("valid", "unknown-metadata-type", trace() + set_header_bits(B.archive(B.provider_section(1)), 9 << md.lo,
+                                                                    clear=md.word_mask) + B.archive(ev("instant")),
+        "Metadata Record: metadata type", "a metadata record of undefined type 9: skipped by size", "UN002")
     sched = field_of("scheduling.context_switch", "scheduling_type")
-    add("unknown-scheduling-type", trace() + set_header_bits(B.archive(B.context_switch(1, 1, 3, 1, 2)),
-                                                             3 << sched.lo, clear=sched.word_mask)
-        + B.archive(ev("instant")), "Scheduling Record: subtype", "a scheduling record of undefined subtype 3", skip,
-        "UN002")
+    add("valid", "unknown-scheduling-type", trace() + set_header_bits(B.archive(B.context_switch(1, 1, 3, 1, 2)),
+                                                                      3 << sched.lo, clear=sched.word_mask)
+        + B.archive(ev("instant")), "Scheduling Record: subtype",
+        "a scheduling record of undefined subtype 3: skipped by size", "UN002")
     lt = field_of("large.blob.no_metadata", "large_type")
-    add("unknown-large-type", trace() + set_header_bits(B.archive(B.large_blob(1, 2, b"x")), 1 << lt.lo)
-        + B.archive(ev("instant")), "Large Record Header: large record type", "a large record of undefined type 1",
-        skip, "UN002")
+    add("valid", "unknown-large-type", trace() + set_header_bits(B.archive(B.large_blob(1, 2, b"x")), 1 << lt.lo)
+        + B.archive(ev("instant")), "Large Record Header: large record type",
+        "a large record of undefined type 1: skipped by its 32-bit size", "UN002")
     bf = field_of("large.blob.no_metadata", "blob_format")
-    add("unknown-large-blob-format", trace() + set_header_bits(B.archive(B.large_blob(1, 2, b"x")), 2 << bf.lo,
-                                                               clear=bf.word_mask) + B.archive(ev("instant")),
-        "Large BLOB Record: blob format", "a large blob of undefined format 2", skip, "UN002")
-    add("unknown-argument-type", trace(ev("instant", args=[B.raw_arg(12, "x", bytes(8)), B.arg("int32", "y", 1)])),
-        "Arguments: size-prefixed", "an event whose first argument has undefined type 12", skip, "UN003")
-    enum_open = "values outside an enumeration: a reader may pass them through raw, map them to 'unknown' or reject"
-    add("undefined-blob-type", trace(B.blob(1, b"x", blob_type=9)), "Blob Record: blob type", "a blob of type 9",
-        enum_open, "UN004")
-    add("undefined-kernel-object-type", trace(B.kernel_object(5, 200, "k")), "Kernel Object Record: object type",
-        "a kernel object of type 200", enum_open, "UN004")
-    add("undefined-thread-state", trace(B.context_switch(1, 1, 9, 1, 2)), "Context Switch Record: thread state",
-        "a context switch with outgoing state 9", enum_open, "UN004")
-    add("undefined-provider-event", trace(B.provider_event(PROVIDER, 5)), "Provider Event Metadata: event id",
-        "a provider event of id 5", enum_open, "UN004")
-    add("magic-repeated", trace(ev("instant")) + trace(ev("instant", 200)), "Magic Number Record",
-        "two archives concatenated", "whether a second magic record starts a new archive (fresh tables) or is "
-        "ignored", "MG003")
-    add("string-index-zero", trace(B.string(0, "zero"), ev("instant", name=0)), "String Record",
-        "a string record for index 0 (must be ignored), then an event named by ref 0",
-        "the spec says the record must be ignored; a reader may also reject the file", "RF003")
-    add("thread-index-zero", trace(B.thread(0, 1, 2), ev("instant")), "Thread Record",
-        "a thread record for index 0", "index 0 means an inline thread; the spec does not say what a record for it "
-        "means", "RF004")
-    add("provider-section-unannounced", trace(B.provider_section(9), *tables_1(), ev("instant")),
-        "Provider Section Metadata", "a section for provider 9 with no provider info record",
-        "whether a section may name a provider that was never announced", "RF005")
-    add("tick-rate-zero", trace(B.initialization(0), ev("instant")), "Initialization Record",
-        "an initialization record of 0 ticks per second",
-        "the spec gives no meaning to a zero tick rate; timestamps in ticks are still readable", "TM001")
-    add("records-before-provider", B.archive(B.magic(), *tables_1(), ev("instant"), B.provider_info(1, "late"),
-                                             *tables_1(), ev("instant", 200)),
-        "Provider Info Metadata", "records before the first provider info record, then more after it",
-        "which provider, if any, the records before the first provider record belong to")
-    add("trailing-words-argument", trace(ev("instant", args=[_arg_extra()])),
-        "Arguments: argument size", "an int32 argument declaring 2 words, one more than its content",
-        "the extension rule is written for records; whether an argument may carry extra words is not said",
-        "ST005")
+    add("valid", "unknown-large-blob-format", trace() + set_header_bits(B.archive(B.large_blob(1, 2, b"x")),
+                                                                        2 << bf.lo, clear=bf.word_mask)
+        + B.archive(ev("instant")), "Large BLOB Record: blob format",
+        "a large blob of undefined format 2: skipped by its size", "UN002")
+    add("valid", "unknown-argument-type", trace(ev("instant", args=[B.raw_arg(12, "x", bytes(8)),
+                                                                    B.arg("int32", "y", 1)])),
+        "Arguments: size-prefixed", "an event whose first argument has undefined type 12: skipped by its size, "
+        "the second argument kept", "UN003")
+    add("impl", "undefined-blob-type", trace(B.blob(1, b"x", blob_type=9)), "Blob Record: blob type",
+        "a blob of type 9", "UN004")
+    add("impl", "undefined-kernel-object-type", trace(B.kernel_object(5, 200, "k")),
+        "Kernel Object Record: object type", "a kernel object of type 200", "UN004")
+    add("impl", "undefined-thread-state", trace(B.context_switch(1, 1, 9, 1, 2)),
+        "Context Switch Record: thread state", "a context switch with outgoing state 9", "UN004")
+    add("impl", "undefined-provider-event", trace(B.provider_event(PROVIDER, 5)), "Provider Event Metadata: event id",
+        "a provider event of id 5", "UN004")
+    add("valid", "magic-repeated", trace(ev("instant")) + trace(ev("instant", 200)), "Magic Number Record",
+        "two archives concatenated: the second magic record carries nothing (each half registers the same "
+        "tables, so fresh tables read the same)", "MG003")
+    add("valid", "string-index-zero", trace(B.string(0, "zero"), ev("instant", name=0)), "String Record",
+        "a string record for index 0 (ignored), then an event named by ref 0: the empty string", "RF003")
+    add("valid", "thread-index-zero", trace(B.thread(0, 1, 2), ev("instant")), "Thread Record",
+        "a thread record for index 0 (ignored)", "RF004")
+    add("valid", "provider-section-unannounced", trace(B.provider_section(9), *tables_1(), ev("instant")),
+        "Provider Section Metadata", "a section for provider 9 with no provider info record: its records belong "
+        "to provider 9, whose name is unknown (null)", "RF005")
+    add("impl", "tick-rate-zero", trace(B.initialization(0), ev("instant")), "Initialization Record",
+        "an initialization record of 0 ticks per second", "TM001")
+    add("valid", "records-before-provider", B.archive(B.magic(), *tables_1(), ev("instant"),
+                                                      B.provider_info(1, "late"), *tables_1(), ev("instant", 200)),
+        "Provider Info Metadata", "records before the first provider info record (no provider), then more after "
+        "it")
+    add("impl", "trailing-words-argument", trace(ev("instant", args=[_arg_extra()])),
+        "Arguments: argument size", "an int32 argument with an inline name declaring 3 words, one more than its "
+        "content (the shape of the ST005 cases)", "ST005")
     return out
 
 
@@ -511,48 +546,83 @@ def _arg_extra():
 
 # ------------------------------------------------------------------ checks and output
 def check(case: Case) -> None:
-    """Refuse to write a case whose expectation fxtlint itself does not hold."""
+    """Refuse to write a case whose folder disagrees with its verdict, or whose expectation
+    fxtlint itself does not hold; record its reasons and expected decoding."""
+    v, case.reasons = verdict_of(case.data)
+    assert v == VERDICT_OF[case.category], (case.name, case.category, v, case.reasons)
     dec = decode(case.data)
-    errors = _errors(case.data)
     if case.category == "valid":
-        assert dec.accepted and not errors, (case.name, dec.errors, errors)
+        assert dec.accepted, (case.name, dec.errors)
         case.expected = dec.document()
+    elif case.category == "impl":
+        assert dec.accepted, (case.name, dec.errors)  # fxtlint reads through what a reader may accept
+        if not NO_DECODING & set(case.reasons):
+            case.expected = dec.document()
     elif case.category == "invalid":
-        assert not dec.accepted and _only(case.rule, errors), (case.name, dec.errors, errors)
-    elif case.category == "recover":
-        assert not dec.accepted, (case.name, "recover case fxtlint accepts")
-        case.expected = dec.document()
+        assert not dec.accepted, (case.name, "an invalid case fxtlint accepts")
     else:
-        assert case.open, case.name
+        assert not dec.accepted, (case.name, "a recover case fxtlint accepts")
+        case.expected = dec.document()
 
 
 def all_cases() -> list[Case]:
-    cases = valid_cases() + invalid_cases() + recover_cases() + impl_cases()
+    cases = valid_cases() + edge_cases() + rule_cases() + recover_cases()
+    cases.sort(key=lambda c: CATEGORIES.index(c.category))  # stable: each group keeps its order
     names = [(c.category, c.name) for c in cases]
     assert len(names) == len(set(names)), "duplicate case names"
+    assert len({c.data for c in cases}) == len(cases), "two cases with the same bytes"
     for c in cases:
         check(c)
     return cases
 
 
 def manifest(cases) -> dict:
-    return {"format": "fxt-conformance/1", "cases": [
-        {k: v for k, v in (("category", c.category), ("name", c.name), ("spec", c.spec), ("what", c.what),
-                           ("rule", c.rule), ("open", c.open)) if v is not None} for c in cases]}
+    return {"format": "fxt-conformance/2", "cases": [
+        {k: v for k, v in (("category", c.category), ("name", c.name), ("expect", VERDICT_OF[c.category]),
+                           ("spec", c.spec), ("what", c.what), ("rule", c.rule), ("reasons", list(c.reasons)))
+         if v} for c in cases]}
+
+
+_HEADINGS = {"valid": "must accept, with the decoding beside it", "invalid": "must reject",
+             "recover": "must reject, after returning the records before the fault",
+             "impl": "either, never a crash; an accepting reader's decoding is compared when the .json is there"}
+
+
+def _why(keys) -> str:
+    if not keys:
+        return "defined by the spec"
+    return "<br>".join(f'[{k}](#why-{k}): "{_md(REASONS[k].words)}"' for k in keys)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def reasons_table(cases) -> str:
+    """The verdicts, one row per reason: the spec's words in English and in the current text."""
+
+    used = {k for c in cases for k in c.reasons}
+    lines = ["| reason | verdict | rules | section | the spec's words | current text | so |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in REASONS.values():
+        codes = ", ".join(sorted(code for code, key in RULES.items() if key == r.key)) or "-"
+        if r.key == "overrun":
+            codes += ", ST005 (content longer than the size)"
+        cases_note = "" if r.key in used or r.verdict == ACCEPT else " (no case yet)"
+        lines.append(f'| <a id="why-{r.key}"></a>`{r.key}` | {r.verdict}{cases_note} | {codes} | {r.section} | '
+                     f'"{_md(r.words)}" | {_md(r.zh)} | {_md(r.so)} |')
+    return "\n".join(lines) + "\n"
 
 
 def table(cases) -> str:
-    """The Markdown table of cases for the README."""
-    lines = []
+    """The Markdown for the README: the verdicts, then every case with the spec's words
+    that decide its folder."""
+    lines = ["### Verdicts\n", reasons_table(cases)]
     for cat in CATEGORIES:
         group = [c for c in cases if c.category == cat]
-        lines.append(f"\n### {cat}/ ({len(group)} cases)\n")
-        if cat == "impl":
-            lines += ["| case | spec section | what | left open |", "| --- | --- | --- | --- |"]
-            lines += [f"| `{c.name}` | {c.spec} | {c.what} | {c.open} |" for c in group]
-        else:
-            lines += ["| case | spec section | what |", "| --- | --- | --- |"]
-            lines += [f"| `{c.name}` | {c.spec} | {c.what} |" for c in group]
+        lines.append(f"\n### {cat}/: {_HEADINGS[cat]} ({len(group)} cases)\n")
+        lines += ["| case | spec section | what | why this folder: the spec's words |", "| --- | --- | --- | --- |"]
+        lines += [f"| `{c.name}` | {c.spec} | {c.what} | {_why(c.reasons)} |" for c in group]
     return "\n".join(lines).strip() + "\n"
 
 

@@ -13,11 +13,14 @@ def register(subparsers) -> None:
         "decode", help="print a trace's canonical JSON decoding",
         description="Print the canonical JSON decoding of a trace: its records with fields by the spec "
         "tables' names, strings and threads resolved, 64-bit integers as strings. Exit 0: the file "
-        "reads cleanly. Exit 1: it has an error; the records before it are printed and the errors go "
-        "to stderr. This is the conformance suite's reader protocol.",
+        "reads (writer errors a reader may read through, such as set reserved bits, go to stderr as "
+        "notes). Exit 1: it has a fault a reader must reject; the records before it are printed and the "
+        "errors go to stderr. This is the conformance suite's reader protocol.",
         allow_abbrev=False,
     )
     p.add_argument("file", metavar="FILE", help="a trace archive; - reads stdin")
+    p.add_argument("--strict", action="store_true",
+                   help="reject every error the linter reports, not only the faults a reader must reject")
     p.set_defaults(run=run)
 
 
@@ -33,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         _common.error(f"cannot read {args.file}: {e.strerror or e}")
         return _common.EXIT_USAGE
-    result = decode(data)
+    result = decode(data, strict=args.strict)
     sys.stdout.write(result.to_json())
     for message in result.errors:
         print(f"{args.file}: {message}", file=sys.stderr)
+    for message in result.notes:
+        print(f"{args.file}: note: {message}", file=sys.stderr)
     return _common.EXIT_OK if result.accepted else _common.EXIT_ERRORS

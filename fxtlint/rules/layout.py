@@ -210,7 +210,14 @@ argument_size_mismatch = Rule(
     what="An argument whose size field disagrees with the size its type and inline strings "
     "require.",
     why="Arguments are size-prefixed so that readers can skip them; a wrong size makes "
-    "every reader that skips by size and every reader that decodes by type disagree.",
+    "every reader that skips by size and every reader that decodes by type disagree. "
+    "A size larger than the content stays an error, though a record may carry words after "
+    "its content (EX001, an info): the spec's list of ways to extend the format names "
+    "\"appending new information to existing record types\" and \"defining new argument "
+    "types\", not appending to an argument, and \"all extensions must be documented "
+    "authoritatively\". A reader may still read such an argument by skipping its size "
+    "(the conformance suite grades it either way); content longer than the size overruns "
+    "the argument, and no reader can read that.",
     bad=Example("an int64 argument declaring 3 words instead of 2", lambda: X.preamble()
                 + _int64_arg_sized(3)),
     good=Example("the same argument declaring 2 words", lambda: X.preamble(_ev(args=[B.arg("int64", 1, 7)]))),

@@ -1,8 +1,9 @@
 """Conformance adapter for fxtlint's own reader (python fxtlint_reader.py [FILE] < FILE).
 
-Reads FILE, or stdin without one; prints the canonical decoding. Exit 0: accepted;
-exit 1: rejected, with the records before the first fault on stdout and the faults on
-stderr. The same as ``fxtlint decode FILE``.
+Reads FILE, or stdin without one; prints the canonical decoding. Exit 0: accepted (writer
+errors a reader may read through are notes on stderr); exit 1: rejected, with the records
+before the first fault a reader must reject on stdout and the faults on stderr. The same
+as ``fxtlint decode FILE``.
 """
 
 import sys
@@ -21,6 +22,8 @@ def main(argv) -> int:
     sys.stdout.write(dec.to_json())
     for e in dec.errors:
         print(e, file=sys.stderr)
+    for n in dec.notes:
+        print(f"note: {n}", file=sys.stderr)
     return 0 if dec.accepted else 1
 
 

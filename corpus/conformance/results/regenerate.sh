@@ -11,4 +11,4 @@ python -m fxtlint conformance run --reader "python corpus/conformance/adapters/f
     --name "fxt 0.3.0" --jobs 2 --json "$R/fxt-0.3.0.json" > /dev/null || true  # fxt fails cases: exit 1
 python -m fxtlint conformance matrix "$R/fxtlint.json" "$R/fxt-0.3.0.json" -o "$R/matrix.md"
 python -m fxtlint conformance matrix "$R/fxtlint.json" "$R/fxt-0.3.0.json" --format html -o "$R/matrix.html"
-echo "now update the pass counts in README.md, corpus/conformance/results/README.md if they changed"
+echo "now update the pass counts in README.md and corpus/conformance/results/README.md if they changed"
