@@ -132,13 +132,14 @@ def render_report(
     """One file: header, diagnostics (each with its hex view), capped counts, summary.
 
     ``data`` is the file's bytes (or an mmap); without it no hex view is drawn.
-    Files without diagnostics, and every file under ``quiet``, get the summary only.
+    Files without diagnostics get the summary only. ``quiet`` (ruff's meaning) keeps
+    the findings and drops the rest: no summary line, nothing for a clean file.
     """
     dropped = buffer_full_line(report)
     if dropped is not None:
         # before everything else: later pairing warnings may all be its consequence
         console.print(Text(dropped, "bold yellow reverse"))
-    if not quiet and report.counts:
+    if report.counts:
         console.print(Text(header_line(report), "bold"))
         for diag in report.diagnostics:
             console.print(diagnostic_text(diag))
@@ -147,7 +148,8 @@ def render_report(
         line = capped_line(report)
         if line is not None:
             console.print(line)
-    console.print(summary_line(report))
+    if not quiet:
+        console.print(summary_line(report))
 
 
 def total_line(reports: Sequence[FileReport], failures: int = 0) -> str:

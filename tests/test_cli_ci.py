@@ -209,12 +209,18 @@ def test_exclude_option_and_named_files(fake, tree, capsys):
     assert [f["path"] for f in run_["files"]] == ["d/b.fxt"]
 
 
-def test_quiet_prints_only_files_with_problems(fake, tree, capsys):
+def test_quiet_prints_the_findings_of_files_with_problems_and_nothing_else(fake, tree, capsys):
     code, out, _ = run(capsys, "--quiet", "clean.fxt", "warn.fxt", "d/a")
-    assert out.splitlines() == [
-        "warn.fxt: 1 record, 0 errors, 1 warning, 0 infos (trace, little-endian)",
-        "3 files: 0 errors, 1 warning, 0 infos",
-    ]
+    assert out.splitlines()[:2] == ["warn.fxt (trace, little-endian, 8 bytes)",
+                                    "  warning[WRN1] at 0x0 (record 0): WRN at 0"]
+    assert "clean.fxt" not in out and "files:" not in out and "0 errors" not in out
+    assert code == 0
+
+
+def test_without_quiet_clean_files_and_the_total_are_printed(fake, tree, capsys):
+    code, out, _ = run(capsys, "clean.fxt", "warn.fxt", "d/a")
+    assert "clean.fxt: 2 records, 0 errors, 0 warnings, 0 infos (trace, little-endian)" in out.splitlines()
+    assert out.splitlines()[-1] == "3 files: 0 errors, 1 warning, 0 infos"
 
 
 def test_baseline_ignores_positions_of_other_records(tmp_path, capsys, monkeypatch):
