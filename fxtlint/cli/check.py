@@ -335,8 +335,7 @@ def run(args: argparse.Namespace) -> int:
     baseline = None
     if s["baseline"] and not args.write_baseline:
         try:
-            with open(s["baseline"], encoding="utf-8") as fh:
-                baseline = _baseline.loads(fh.read(), s["baseline"])
+            baseline = _baseline.Baseline.read(s["baseline"])
         except OSError as e:
             raise UsageError(f"{s['baseline']}: {e.strerror or e}") from None
         except _baseline.BaselineError as e:
@@ -362,7 +361,7 @@ def run(args: argparse.Namespace) -> int:
                 failures.append((path, message))
                 continue
             if baseline is not None:
-                report = _baseline.apply(report, baseline)
+                report = baseline.apply(report)
             reports.append(report)
             if not rich or (s["quiet"] and not report.counts):
                 continue
@@ -371,10 +370,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.write_baseline:
         with open(s["baseline"], "w", encoding="utf-8") as fh:
-            fh.write(_baseline.dumps(_baseline.build(reports)))
+            fh.write(_baseline.dumps(_baseline.build(reports, s["baseline"])))
         n = sum(len(r.diagnostics) for r in reports)
         print(f"fxtlint: wrote {n} findings of {len(reports)} files to {s['baseline']}", file=sys.stderr)
         return EXIT_USAGE if failures else EXIT_OK
+    stale = _baseline.stale_note(baseline.stale(), s["baseline"]) if baseline is not None else None
+    if stale is not None:
+        print(f"fxtlint: {stale}", file=sys.stderr)
     if s["statistics"]:
         _print_statistics(statistics(reports), fmt)
     elif rich:
