@@ -10,8 +10,10 @@ record kinds used"), which the Chromium test reads back from the rendered page.
 from __future__ import annotations
 
 import html
+import json
 
-from ._report_markdown import STATUS
+from ._expect import fields_text
+from ._report_markdown import STATUS, expect_summary
 
 RESULT_LABEL = {"failed": "failed", "passed": "passed", "not_exercised": "not exercised"}
 RESULT_RANK = {"failed": 0, "passed": 1, "not_exercised": 2}  # the rules table opens failed first
@@ -198,15 +200,16 @@ def _expect(e: dict | None) -> str:
     if e is None:
         return ""
     word = "as expected" if e["matches"] else "differs from EVENTS.json"
-    items = [f"<li>missing: <code>{_e(ev)}</code></li>" for ev in e["missing"]]
-    items += [f"<li>extra: <code>{_e(ev)}</code></li>" for ev in e["extra"]]
+    items = [f"<li>missing: <code>{_e(_json(ev))}</code></li>" for ev in e["missing"]]
+    items += [f"<li>extra: <code>{_e(_json(ev))}</code></li>" for ev in e["extra"]]
     for d in e["differing"]:
-        fields = "; ".join(f"{f['field']}: expected {f['expected']!r}, got {f['actual']!r}" for f in d["fields"])
-        items.append(f"<li>differs: <code>{_e(d['expected'])}</code>: {_e(fields)}</li>")
+        items.append(f"<li>differs: <code>{_e(_json(d['expected']))}</code>: {_e(fields_text(d['fields']))}</li>")
     return (f'<h3>Expected events</h3><p class="{"passed" if e["matches"] else "failed"}">{word} '
-            f"(ts in {_e(e['ts_unit'])}): {e['expected_events']} expected, {e['actual_events']} written; "
-            f"{e['missing_count']} missing, {e['extra_count']} extra, {e['differing_count']} differing</p>"
-            f"<ul>{''.join(items)}</ul>")
+            f"({_e(expect_summary(e))})</p><ul>{''.join(items)}</ul>")
+
+
+def _json(ev: dict) -> str:
+    return json.dumps(ev, ensure_ascii=False)
 
 
 def _trace(i: int, t: dict) -> str:

@@ -6,6 +6,8 @@ of records. Problems fold into ``<details>`` blocks, which GitHub renders collap
 
 from __future__ import annotations
 
+from ._expect import fields_text
+
 MARK = {"failed": "❌ failed", "passed": "✅ passed", "not_exercised": "· not exercised"}
 CELL = {"failed": "❌", "passed": "✅", "not_exercised": "·"}
 STATUS = {"conforming": "✅ conforming", "not_conforming": "❌ not conforming", "not_fxt": "❌ not an FXT file"}
@@ -129,17 +131,22 @@ def _expect(e: dict | None) -> list[str]:
         return []
     word = "✅ as expected" if e["matches"] else "❌ differs from EVENTS.json"
     out = ["### Expected events", "",
-           f"**{word}** (ts in {e['ts_unit']}): {e['expected_events']} expected, {e['actual_events']} written; "
-           f"{e['missing_count']} missing, {e['extra_count']} extra, {e['differing_count']} differing", ""]
+           f"**{word}** ({expect_summary(e)})", ""]
     for ev in e["missing"]:
         out.append(f"- missing: `{_esc(_short(ev))}`")
     for ev in e["extra"]:
         out.append(f"- extra: `{_esc(_short(ev))}`")
     for d in e["differing"]:
-        fields = "; ".join(f"{f['field']}: expected {f['expected']!r}, got {f['actual']!r}" for f in d["fields"])
-        out.append(f"- differs: `{_esc(_short(d['expected']))}`: {_esc(fields)}")
+        out.append(f"- differs: `{_esc(_short(d['expected']))}`: {_esc(fields_text(d['fields']))}")
     out.append("")
     return out
+
+
+def expect_summary(e: dict) -> str:
+    """'subset match, ts in us: 2 expected, 40 written; 1 missing, 0 differing'."""
+    extra = f"{e['extra_count']} extra, " if e["mode"] == "exact" else ""
+    return (f"{e['mode']} match, ts in {e['ts_unit']}: {e['expected_events']} expected, {e['actual_events']} "
+            f"written; {e['missing_count']} missing, {extra}{e['differing_count']} differing")
 
 
 def _short(ev: dict) -> str:

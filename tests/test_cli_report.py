@@ -96,8 +96,14 @@ def test_expect_mismatch_fails_the_report(tmp_path, capsys):
     ev.write_text(json.dumps([{"ph": "i", "name": "vsync", "pid": 1000, "tid": 1001, "ts": 0.16}]))
     status = main(["report", str(SAMPLE), "--expect", str(ev), "--format", "json"])
     t = json.loads(capsys.readouterr().out)["traces"][0]
+    assert status == 0 and t["expect"]["matches"] and t["expect"]["mode"] == "subset"  # the others may be there
+    status = main(["report", str(SAMPLE), "--expect", str(ev), "--expect-mode", "exact", "--format", "json"])
+    t = json.loads(capsys.readouterr().out)["traces"][0]
     assert status == 1 and t["verdict"]["conforming"]
     assert t["expect"]["extra_count"] == 10 and t["expect"]["missing_count"] == 0  # the 10 other events
+    ev.write_text(json.dumps([{"ph": "i", "name": "vsync", "pid": 1000, "tid": 1001, "ts": 0.5}]))
+    assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 1
+    assert "ts: expected 0.5, got 0.16" in capsys.readouterr().out
     exported = tmp_path / "all.json"
     assert main(["export", str(SAMPLE), "-o", str(exported)]) == 0
     ev.write_text(json.dumps(json.loads(exported.read_text())["traceEvents"]))
