@@ -99,7 +99,7 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "
     if expect is not None:
         from ._expect import compare, fields_text
         from ._export_tef import iter_events
-        from ._report_markdown import expect_summary
+        from ._report_words import expect_summary
 
         events, unit = _expected(expect)
         comparison = compare(events, iter_events(data, input_format=input_format), unit, expect_mode)
