@@ -140,15 +140,17 @@ def _align(want: list[dict], got: list[dict], unit: str) -> tuple[list[int | Non
     near: list[int | None] = [None] * len(want)
     lo = 0
     for i, ev in enumerate(want):
-        if matched[i] is not None:
-            lo = matched[i] + 1
+        m = matched[i]
+        if m is not None:
+            lo = m + 1
             continue
         hi = next((m for m in matched[i + 1:] if m is not None), len(got))
         cands = by_key.get(_key(ev), [])
-        near[i] = next((j for j in cands[bisect.bisect_left(cands, lo):] if j < hi and j not in used), None)
-        if near[i] is not None:
-            used.add(near[i])
-            lo = near[i] + 1
+        j = next((j for j in cands[bisect.bisect_left(cands, lo):] if j < hi and j not in used), None)
+        if j is not None:
+            near[i] = j
+            used.add(j)
+            lo = j + 1
     return matched, near
 
 

@@ -639,7 +639,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
 def declared_size(h: int) -> int:
     """The size in words a trace record header declares (32 bits for a large record)."""
     lay = _T.records.get(_HEADER_TYPE.get(h))
-    return lay.size_field.get(h) if lay is not None else _HEADER_SIZE.get(h)
+    return (lay.size_field if lay is not None and lay.size_field is not None else _HEADER_SIZE).get(h)
 
 
 def article(word: str) -> str:
