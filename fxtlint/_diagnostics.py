@@ -120,7 +120,7 @@ class Rule:
             severity=self.severity,
             offset=offset,
             record_index=record_index,
-            message=self.message.format_map(_Params(shown)),
+            message=visible(self.message.format_map(_Params(shown))),
             span=span,
             record_size=record_size,
             details=details_of(params),
@@ -153,6 +153,14 @@ class _Params(dict):
         if key.endswith("_text"):
             return ""
         raise KeyError(key)
+
+
+def visible(text: str) -> str:
+    """``text`` with its unprintable characters escaped (``\\x00``, ``\\n``, ``\\u200b``):
+    a name of NUL bytes must not print as blanks in a terminal or a log."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 _POSITIONS = re.compile(r"\bat (?:0x[0-9a-f]+|record \d+)")

@@ -1,4 +1,4 @@
-"""``--expect EVENTS.json``: did the writer write exactly these events?
+"""``--expect EVENTS.json``: did the writer write these events?
 
 EVENTS.json holds expected events in the Trace Event Format subset the exporter
 writes (``name``, ``cat``, ``ph``, ``ts``, ``pid``, ``tid``, ``args``, ``id``; also
@@ -6,23 +6,33 @@ writes (``name``, ``cat``, ``ph``, ``ts``, ``pid``, ``tid``, ``args``, ``id``; a
 ``{"traceEvents": [...], "tsUnit": "us" | "ticks"}``. ``ts`` (and ``dur``) are in
 microseconds by default, as the exporter writes them (within 1 ns); with
 ``"tsUnit": "ticks"`` they are the raw tick counts of the trace, compared exactly.
-Only the fields an expected event gives are compared; ids compare as numbers
-(``42`` equals ``"0x2a"``).
+Only the fields an expected event gives are compared, and ``args`` key by key (only
+the keys it gives); ids compare as numbers (``42`` equals ``"0x2a"``).
 
 Matching is by order within a thread: expected and exported events are grouped by
-(pid, tid) (one group in file order when no expected event names a thread) and
-aligned on (ph, name); an expected event with no partner is missing, an exported one
-is extra, a matched pair with any field unequal differs, field by field. Metadata (M)
-events take part only when EVENTS.json lists some.
+(pid, tid) (one group in file order when no expected event names a thread). Each
+expected event is matched to the first exported event after the previous match that
+equals it in every field it gives. An expected event left over is *differing* when an
+unmatched exported event of the same ``ph`` and ``name`` lies between its matched
+neighbours (compared field by field), else *missing*: never compared with an
+unrelated event. Two modes:
+
+- ``subset`` (the default): the expected events must appear, in order; the writer may
+  write others too. A real writer emits metadata, nested spans and events a test does
+  not care about, so a short list of the events that matter is what a test can state.
+- ``exact``: every exported event must be expected; the others are *extra*.
+
+Metadata (M) events take part only when EVENTS.json lists some.
 """
 
 from __future__ import annotations
 
-import difflib
+import bisect
 import json
 
 FIELDS = ("ph", "name", "cat", "ts", "dur", "pid", "tid", "id", "s", "args")
 TS_UNITS = ("us", "ticks")
+MODES = ("subset", "exact")
 LISTED = 50  # missing/extra/differing events listed per kind; counts stay exact
 US_TOLERANCE = 1e-3  # one nanosecond
 
@@ -72,19 +82,34 @@ def _same(field: str, want, got, unit: str) -> bool:
     return want == got
 
 
+_MISSING = object()
+
+
+def _field(name: str, expected, actual) -> dict:
+    """One differing field; an exported event without it says ``"absent": true``."""
+    out = {"field": name, "expected": expected}
+    if actual is _MISSING:
+        out["absent"] = True
+    else:
+        out["actual"] = actual
+    return out
+
+
 def _diff(want: dict, got: dict, unit: str) -> list[dict]:
+    """The fields ``want`` gives that ``got`` does not hold; ``args`` key by key."""
     out = []
     for f in FIELDS:
         if f not in want:
             continue
-        if f == "args" and isinstance(want[f], dict) and isinstance(got.get(f, {}), dict):
-            have = got.get(f, {})
-            for k in sorted(set(want[f]) | set(have)):
-                if want[f].get(k, ...) != have.get(k, ...):
-                    out.append({"field": f"args.{k}", "expected": want[f].get(k), "actual": have.get(k)})
+        if f == "args" and isinstance(want[f], dict):
+            have = got.get(f)
+            have = have if isinstance(have, dict) else {}
+            for k in sorted(want[f]):
+                if have.get(k, _MISSING) != want[f][k]:
+                    out.append(_field(f"args.{k}", want[f][k], have.get(k, _MISSING)))
             continue
-        if not _same(f, want[f], got.get(f), unit):
-            out.append({"field": f, "expected": want[f], "actual": got.get(f)})
+        if f not in got or not _same(f, want[f], got[f], unit):
+            out.append(_field(f, want[f], got.get(f, _MISSING)))
     return out
 
 
@@ -92,8 +117,47 @@ def _actual_view(ev: dict, raw, unit: str) -> dict:
     return dict(ev, **raw) if unit == "ticks" and raw else ev
 
 
-def compare(expected: list[dict], actual, unit: str = "us") -> dict:
+def _key(ev: dict) -> tuple:
+    return (ev["ph"], ev.get("name"))
+
+
+def _align(want: list[dict], got: list[dict], unit: str) -> tuple[list[int | None], list[int | None]]:
+    """Per expected event, the exported event it matches (every given field equal) and
+    the one it is compared with when none does (same ph and name, unmatched, between its
+    matched neighbours); None where there is none."""
+    by_key: dict[tuple, list[int]] = {}
+    for j, ev in enumerate(got):
+        by_key.setdefault(_key(ev), []).append(j)
+    matched: list[int | None] = []
+    cursor = 0
+    for ev in want:
+        cands = by_key.get(_key(ev), [])
+        hit = next((j for j in cands[bisect.bisect_left(cands, cursor):] if not _diff(ev, got[j], unit)), None)
+        matched.append(hit)
+        if hit is not None:
+            cursor = hit + 1
+    used = {j for j in matched if j is not None}
+    near: list[int | None] = [None] * len(want)
+    lo = 0
+    for i, ev in enumerate(want):
+        m = matched[i]
+        if m is not None:
+            lo = m + 1
+            continue
+        hi = next((m for m in matched[i + 1:] if m is not None), len(got))
+        cands = by_key.get(_key(ev), [])
+        j = next((j for j in cands[bisect.bisect_left(cands, lo):] if j < hi and j not in used), None)
+        if j is not None:
+            near[i] = j
+            used.add(j)
+            lo = j + 1
+    return matched, near
+
+
+def compare(expected: list[dict], actual, unit: str = "us", mode: str = "subset") -> dict:
     """``actual`` is what ``_export_tef.iter_events`` yields: (event, raw ticks) pairs."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
     with_meta = any(ev["ph"] == "M" for ev in expected)
     threaded = any("pid" in ev for ev in expected if ev["ph"] != "M")
     acts = []
@@ -112,28 +176,21 @@ def compare(expected: list[dict], actual, unit: str = "us") -> dict:
         groups.setdefault(key(ev), ([], []))[1].append(ev)
     missing, extra, differing = [], [], []
     for gkey, (want, got) in groups.items():
-        sm = difflib.SequenceMatcher(None, [(e["ph"], e.get("name")) for e in want],
-                                     [(e["ph"], e.get("name")) for e in got], autojunk=False)
-        for op, i1, i2, j1, j2 in sm.get_opcodes():
-            pairs = []
-            if op == "equal":
-                pairs = list(zip(range(i1, i2), range(j1, j2)))
-            elif op == "replace":
-                n = min(i2 - i1, j2 - j1)
-                pairs = list(zip(range(i1, i1 + n), range(j1, j1 + n)))
-                missing += [want[i] for i in range(i1 + n, i2)]
-                extra += [got[j] for j in range(j1 + n, j2)]
-            elif op == "delete":
-                missing += want[i1:i2]
-            elif op == "insert":
-                extra += got[j1:j2]
-            for i, j in pairs:
-                d = _diff(want[i], got[j], unit)
-                if d:
-                    differing.append({"thread": list(gkey) if gkey else None, "position": i,
-                                      "expected": want[i], "actual": got[j], "fields": d})
+        matched, near = _align(want, got, unit)
+        for i, ev in enumerate(want):
+            if matched[i] is not None:
+                continue
+            if near[i] is None:
+                missing.append(ev)
+            else:
+                differing.append({"thread": list(gkey) if gkey else None, "position": i, "expected": ev,
+                                  "actual": got[near[i]], "fields": _diff(ev, got[near[i]], unit)})
+        if mode == "exact":
+            seen = {j for j in matched + near if j is not None}
+            extra += [ev for j, ev in enumerate(got) if j not in seen]
     return {
         "ts_unit": unit,
+        "mode": mode,
         "matches": not (missing or extra or differing),
         "expected_events": len(expected),
         "actual_events": len(acts),
@@ -144,3 +201,12 @@ def compare(expected: list[dict], actual, unit: str = "us") -> dict:
         "extra": extra[:LISTED],
         "differing": differing[:LISTED],
     }
+
+
+def fields_text(fields: list[dict]) -> str:
+    """'ts: expected 3500, got 3000; args.big: expected 1, not in the event', values as JSON."""
+    def got(f):
+        return "not in the event" if f.get("absent") else f"got {json.dumps(f['actual'], ensure_ascii=False)}"
+
+    return "; ".join(f"{f['field']}: expected {json.dumps(f['expected'], ensure_ascii=False)}, {got(f)}"
+                     for f in fields)

@@ -34,7 +34,7 @@ from ._columns import INLINE, LEN, Screen, field
 from ._lookups import REL_BITS, Lookups, TableCache
 from ._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
 from ._pairing import COMPLETE
-from ._reader import after_record, decode_record, field_span, frame_error, size_fields, start_checks
+from ._reader import after_record, decode_record, field_span, first_magic, frame_error, size_fields, start_checks
 from ._semantic import (HEADER_FIELDS, INLINE_KOIDS, PAIR_ID, PAIR_KIND, STRING_REFS, TABLE_KINDS,
                         THREAD_REFS, TIMESTAMPS, RecordChecker, SemanticState, timestamp_overflow,
                         unregistered_string, unregistered_thread)
@@ -77,6 +77,7 @@ class FastLinter:
         nw = len(W)
         if start_checks(buf, emit, self.big, self.log):
             return 0  # not an FXT file: said once, nothing more to say
+        self.magic_at = first_magic(buf, self.big)
         large = size_fields(self.log)
         stop = False
         cur = 0
@@ -110,14 +111,22 @@ class FastLinter:
             sizes = sz[starts]
             types = t[starts]
             del sz, t
-            stop = False
-            if len(starts) and cur + starts[-1] + sizes[-1] > nw:
-                last = int(starts[-1])
-                frame_error(8 * (cur + last), index + len(starts) - 1, int(sizes[-1]), buf, emit, self.big)
+            past_end = len(starts) and cur + starts[-1] + sizes[-1] > nw
+            if past_end:
+                last = int(starts[-1]), int(sizes[-1])
                 starts, sizes, types = starts[:-1], sizes[:-1], types[:-1]
-                stop = True
             gstarts = starts + cur
-            self._records(gstarts, sizes, types, index)
+            resumed = self._records(gstarts, sizes, types, index)
+            if resumed is not None:
+                # a record's content settled its size (resync_offset): frame anew from its end
+                done, at = resumed
+                index += done
+                cur = at // 8
+                released = self._release(released, at)
+                continue
+            if past_end:
+                frame_error(8 * (cur + last[0]), index + len(starts), last[1], buf, emit, self.big)
+                stop = True
             index += len(starts)
             if zero:
                 frame_error(8 * (cur + i), index, 0, buf, emit, self.big)
@@ -144,15 +153,20 @@ class FastLinter:
         return done
 
     def _records(self, starts, sizes, types, index0):
-        """Split a window's records at pairing-window boundaries and process each batch."""
+        """Split a window's records at pairing-window boundaries and process each batch.
+        Returns None, or (records processed, byte offset) when a record's content moved
+        its end: the records framed after it are dropped and framing goes on from there."""
         n = len(starts)
         pos = 0
         window = self.limits.pairing_window
         while pos < n:
             first = index0 + pos
             upto = min(n, pos + (window - first % window))
-            self._batch(starts[pos:upto], sizes[pos:upto], types[pos:upto], first)
+            resumed = self._batch(starts[pos:upto], sizes[pos:upto], types[pos:upto], first)
+            if resumed is not None:
+                return pos + resumed[0], resumed[1]
             pos = upto
+        return None
 
     # -- one batch ----------------------------------------------------------------------
     def _batch(self, starts, sizes, types, index0):
@@ -176,17 +190,24 @@ class FastLinter:
         state.flush_to(index0)
         start_provider = state.current
         check = self.checker.check
+        resumed = None
         with state.recording() as hist:
             for r in np.nonzero(slow)[0].tolist():
                 rec = decode_record(buf, 8 * int(starts[r]), index0 + r, int(sizes[r]), emit, big=big)
-                after_record(rec, emit)
+                after_record(rec, emit, self.magic_at)
                 kinds[rec.kind] += 1
                 check(rec)
+                if rec.size_words != sizes[r]:  # its content settled its size: the rows after it are misframed
+                    resumed = (r + 1, rec.end)
+                    for g in groups:
+                        g.flag[g.rows > r] = True
+                    break
         look = Lookups(state, self.tables, start_provider, hist, index0)
         for g in groups:
             if not g.flag.all():
                 self._semantics(g, look, index0)
         self.tables.changed(hist)
+        return resumed
 
     # -- semantics of clean rows ----------------------------------------------------------
     def _semantics(self, g, look: Lookups, index0: int):

@@ -116,6 +116,20 @@ def _params(kind: str, rule, **all_params) -> dict:
     return {k: all_params[k] for k in _RULE_PARAMS.get(rule.code, _CHECK_PARAMS[kind])}
 
 
+def continues_as_text(value: bytes, spill: bytes) -> bool:
+    """Whether the non-zero bytes after a string (``spill``) read as more of its text:
+    valid UTF-8 of printable characters after a value that is valid UTF-8 itself. Only
+    then is a miscounted length the likely cause (0xAA filler is garbage, not text)."""
+    if not spill:
+        return False
+    try:
+        value.decode("utf-8")
+        more = spill.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return all(c.isprintable() or c in "\t\n\r" for c in more)
+
+
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
@@ -182,9 +196,10 @@ class _Decoder:
         if nbytes != length and any(buf[pos + length : pos + nbytes]):
             pad = bytes(buf[pos + length : pos + nbytes])
             hint, params = "", {}
-            if pad[0]:
+            spill = pad[: pad.index(0)] if 0 in pad else pad
+            if content == "utf8" and continues_as_text(data, spill):
                 # the value's own bytes spill into the padding: its length is too short
-                suggested = length + (pad.index(0) if 0 in pad else len(pad))
+                suggested = length + len(spill)
                 hint = (f"; the first non-zero byte directly follows the {part}: is its length "
                         f"{suggested}, not {length}?")
                 params = {"length": length, "suggested_length": suggested}
@@ -379,14 +394,51 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
                           "bits": h >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]), offset=off, index=idx,
                           size_words=size_words)
         lay = child
-    dec.what = lay.name
+    if log:
+        return _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, True)[0]
+    # held until the framing is settled: a content that overruns a size too small is one
+    # finding that names the short size, not the overrun the declared size leads to
+    held: list[Diagnostic] = []
+    rec, pos = _decode_leaf(buf, unpack, big, held.append, off, idx, end, lay, h, False)
+    if pos < 0:
+        content_end = _content_end(buf, unpack, big, off, idx, lay, h)
+        if content_end is not None and resync_offset(buf, end, content_end, big) == content_end:
+            held = []
+            rec, _ = _decode_leaf(buf, unpack, big, held.append, off, idx, content_end, lay, h, False)
+            held.append(_size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end))
+    for d in held:
+        emit(d)
+    return rec
+
+
+def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) -> Diagnostic:
+    """ST001 for a record whose size leaves out part of its content (``resync_offset``
+    settled it): by how many words, and what follows the content."""
+    after = header_kind(unpack(buf, content_end)[0], buf, content_end, big) if content_end + 8 <= len(buf) else None
+    words = (content_end - off) // 8
+    follows = "the file ends right after it" if after is None else f"a valid {after} header follows it"
+    return R.content_overruns_record.at(
+        off, idx, span=field_span(off, lay.size_field, big), record_size=content_end - off, where=lay.name,
+        part="content", need=content_end - off - 8, have=8 * size_words - 8, words=size_words,
+        content_words=words, next_kind=after,
+        short_text=f": the size is probably {_plural(words - size_words, 'word')} too small ({follows}); "
+        "reading resumes after the content")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log) -> tuple[Record, int]:
+    """Decode a leaf layout framed at ``[off, end)``: the record, and where its content
+    ended (-1 when it overran ``end``)."""
+    size_words = (end - off) // 8
+    dec = _Decoder(buf, unpack, big, emit, off, idx, end - off, lay.name, log)
     fields = dec.check_fields(h, off, _compiled(lay.full_fields), f"{lay.name} header")
     strings: dict = {}
     args: list = []
-    overran = []
 
     def overrun(part, need, have, at):
-        overran.append(part)
         dec.report(R.content_overruns_record, (at, end), where=lay.name, part=part, need=need,
                    have=have)
 
@@ -405,15 +457,68 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
                        "size is too small (see ST005), not an extension")
         else:
             kind = None if log else header_kind(extra[0], buf, pos, big)
-            if kind is not None:
-                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
-                           kind=kind)
-            else:
+            if kind is None:
                 dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
                            reason_text=" (an extension the spec allows)")
+            elif resync_offset(buf, end, pos, big) == pos:
+                # the size swallowed the next record: frame this one to its content, read on from there
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                           kind=kind, resync_text="; reading resumes at that header")
+                extra, size_words = (), (pos - off) // 8
+            else:
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                           kind=kind)
     # the kind decides the type; a log record's type bits as found stay in fields["type"]
     return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
-                  size_words=size_words, complete=pos >= 0)
+                  size_words=size_words, complete=pos >= 0), pos
+
+
+def _content_end(buf, unpack, big, off, idx, lay, h) -> int | None:
+    """Where a record's content ends when nothing but the file's end bounds it (None when
+    it does not fit there either): what its size should have said."""
+    n = len(buf) - len(buf) % 8
+    pos = _decode_leaf(buf, unpack, big, _discard, off, idx, n, lay, h, False)[1]
+    return pos if pos > 0 else None
+
+
+def _discard(d: Diagnostic) -> None:
+    pass
+
+
+RESYNC_DEPTH = 8  # records framed ahead to compare two framings (the file's end counts as all)
+
+
+def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
+    """The offsets of the well-formed records (``header_kind``) that frame one after the
+    other from ``at``, up to RESYNC_DEPTH, and how far that reaches: their number, or
+    RESYNC_DEPTH when they end at the file's last whole word."""
+    last = len(buf) - len(buf) % 8
+    unpack = _UNPACK[big]
+    starts: list[int] = []
+    while len(starts) < RESYNC_DEPTH:
+        if at >= last:
+            return starts, RESYNC_DEPTH if at == last else len(starts)
+        (h,) = unpack(buf, at)
+        if header_kind(h, buf, at, big) is None:
+            break
+        starts.append(at)
+        at += 8 * declared_size(h)
+    return starts, len(starts)
+
+
+def resync_offset(buf, declared_end: int, content_end: int, big: bool) -> int | None:
+    """Where the walk goes on after a record whose declared size and content disagree
+    (FR004: words left after the content, ST001: content past the size): at the end of
+    its content when the records framed from there reach further than those framed from
+    the declared end, or frame the words in between as whole records; None keeps the
+    declared size. The one framing decision both engines take from a record's content
+    (they go on from the decoded record's ``end``)."""
+    if content_end == declared_end or content_end <= 0:
+        return None
+    starts, reach = _chain(buf, content_end, big)
+    if declared_end in starts or reach > _chain(buf, declared_end, big)[1]:
+        return content_end
+    return None
 
 
 # per argument type: its string-ref fields among the name and the value (log strings are inline only)
@@ -520,11 +625,58 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
                                     found_text=f"the file is only {n} bytes long" if n else "the file is empty"))
         elif detect_byte_order(buf) is None and not _is_magic(buf):
             (h,) = struct.unpack_from("<Q", buf, 0)
-            kind = header_kind(h, buf, 0, False)
-            emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind,
-                                    found_text=f"the file starts with a {kind} record "
+            kind = header_kind(h, buf, 0, False) or "undecodable"
+            found = {}
+            at = first_magic(buf, big)
+            if at is not None:
+                found = {"magic_offset": at, "magic_index": _index_at(buf, at, big)}
+            emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind, **found,
+                                    found_text=f"the file starts with {article(kind)} {kind} record "
                                     f"(first bytes: {bytes(buf[:8]).hex(' ')})"))
     return False
+
+
+def declared_size(h: int) -> int:
+    """The size in words a trace record header declares (32 bits for a large record)."""
+    lay = _T.records.get(_HEADER_TYPE.get(h))
+    return (lay.size_field if lay is not None and lay.size_field is not None else _HEADER_SIZE).get(h)
+
+
+def article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+MAGIC_SEARCH_RECORDS = 4096  # records framed from the start to find a misplaced magic record
+
+
+def _magic_walk(buf, big: bool):
+    """(offset, record index, is a magic record) of the first MAGIC_SEARCH_RECORDS
+    records framed by their declared sizes."""
+    magic = MAGIC_BE if big else MAGIC_LE
+    unpack = _UNPACK[big]
+    last = len(buf) - 8
+    off = 0
+    for idx in range(MAGIC_SEARCH_RECORDS):
+        if off > last:
+            return
+        head = bytes(buf[off : off + 8])
+        yield off, idx, head == magic
+        size = declared_size(unpack(head, 0)[0])
+        if size == 0:
+            return
+        off += 8 * size
+
+
+def first_magic(buf, big: bool = False) -> int | None:
+    """The offset of the file's first magic record: 0 when the file starts with it, else
+    the first one among its first MAGIC_SEARCH_RECORDS records, else None."""
+    if bytes(buf[:8]) == (MAGIC_BE if big else MAGIC_LE):
+        return 0
+    return next((off for off, _, is_magic in _magic_walk(buf, big) if is_magic), None)
+
+
+def _index_at(buf, at: int, big: bool) -> int:
+    return next(idx for off, idx, _ in _magic_walk(buf, big) if off == at)
 
 
 def size_fields(log: bool) -> dict[int, Field]:
@@ -564,9 +716,12 @@ def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bo
     return False
 
 
-def after_record(rec: Record, emit: Emit) -> None:
-    """Checks that depend on a record's place in the file."""
-    if rec.index > 0 and rec.kind == "metadata.trace_info.magic" and _well_formed_magic(rec):
+def after_record(rec: Record, emit: Emit, magic_at: int | None = 0) -> None:
+    """Checks that depend on a record's place in the file. ``magic_at`` is the offset
+    of the file's first magic record (``first_magic``): a later one is repeated, that
+    one is only misplaced (MG001 says where it is)."""
+    if rec.index > 0 and rec.offset != magic_at and rec.kind == "metadata.trace_info.magic" \
+            and _well_formed_magic(rec):
         emit(R.magic_repeated.at(rec.offset, rec.index, span=(rec.offset, rec.offset + 8),
                                  record_size=8 * rec.size_words, index=rec.index))
 
@@ -596,6 +751,7 @@ def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = 
     large = size_fields(log)
     if start_checks(buf, emit, big, log, check_magic):
         return
+    magic_at = first_magic(buf, big)
     off = 0
     idx = 0
     while n - off >= 8:
@@ -606,9 +762,9 @@ def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = 
             return
         rec = decode_record(buf, off, idx, size, emit, big=big, log=log)
         if check_magic and not log:
-            after_record(rec, emit)
+            after_record(rec, emit, magic_at)
         yield rec
-        off += 8 * size
+        off = rec.end  # the declared size, unless the content settled it (resync_offset)
         idx += 1
 
 

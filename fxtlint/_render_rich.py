@@ -17,6 +17,7 @@ from rich.text import Text
 from ._diagnostics import Diagnostic, Severity
 from ._hexview import hex_rows, marker_line, record_window
 from ._report import FileReport
+from .rules import not_fxt_file
 
 SEVERITY_STYLE = {
     Severity.ERROR: "bold red",
@@ -43,11 +44,15 @@ def _plain(console: Console) -> bool:
     return console.color_system is None
 
 
+def read_as(report: FileReport) -> str:
+    """How the file was read: "trace, little-endian", or "not an FXT file"."""
+    if report.counts.get(not_fxt_file.code):  # the walk never started: nothing was read
+        return "not an FXT file"
+    return f"{report.format}, {report.byte_order}-endian"
+
+
 def header_line(report: FileReport) -> str:
-    return (
-        f"{report.path} ({report.format}, {report.byte_order}-endian, "
-        f"{_plural(report.size, 'byte')})"
-    )
+    return f"{report.path} ({read_as(report)}, {_plural(report.size, 'byte')})"
 
 
 def summary_line(report: FileReport) -> str:
@@ -57,7 +62,7 @@ def summary_line(report: FileReport) -> str:
         f"{_plural(sev.get('error', 0), 'error')}, "
         f"{_plural(sev.get('warning', 0), 'warning')}, "
         f"{_plural(sev.get('info', 0), 'info')} "
-        f"({report.format}, {report.byte_order}-endian)"
+        f"({read_as(report)})"
     )
 
 
@@ -127,13 +132,14 @@ def render_report(
     """One file: header, diagnostics (each with its hex view), capped counts, summary.
 
     ``data`` is the file's bytes (or an mmap); without it no hex view is drawn.
-    Files without diagnostics, and every file under ``quiet``, get the summary only.
+    Files without diagnostics get the summary only. ``quiet`` (ruff's meaning) keeps
+    the findings and drops the rest: no summary line, nothing for a clean file.
     """
     dropped = buffer_full_line(report)
     if dropped is not None:
         # before everything else: later pairing warnings may all be its consequence
         console.print(Text(dropped, "bold yellow reverse"))
-    if not quiet and report.counts:
+    if report.counts:
         console.print(Text(header_line(report), "bold"))
         for diag in report.diagnostics:
             console.print(diagnostic_text(diag))
@@ -142,7 +148,8 @@ def render_report(
         line = capped_line(report)
         if line is not None:
             console.print(line)
-    console.print(summary_line(report))
+    if not quiet:
+        console.print(summary_line(report))
 
 
 def total_line(reports: Sequence[FileReport], failures: int = 0) -> str:

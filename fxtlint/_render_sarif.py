@@ -3,12 +3,15 @@
 One run; the driver lists every rule of the registry (description, help and default
 level from its declaration); one result per diagnostic, located by
 ``region.byteOffset``/``byteLength`` (the offending field, else the record) and a
-``startLine`` of 1 for services that place every result on a line. Checked against
+``startLine`` of 1 for services that place every result on a line. Files are named
+relative to the working directory under ``uriBaseId`` %SRCROOT%, normalised, so the
+log holds no ".." segment and no path of the machine that ran it. Checked against
 the OASIS schema and by the SARIF Multitool in ``tests/test_render_ci.py``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Sequence
@@ -32,26 +35,55 @@ def _pascal(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.replace("_", "-").split("-"))
 
 
-def artifact_uri(path: str) -> str:
-    """A relative path stays a relative URI reference (code scanning resolves it against
-    the checkout); an absolute one becomes a file: URI."""
+SRCROOT = "%SRCROOT%"
+ORIGINAL_URI_BASE_IDS = {SRCROOT: {"description": {
+    "text": "The working directory fxtlint ran in (the repository's root in CI)."}}}
+
+
+def _under(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` with ``/`` separators, or None when it is not inside it."""
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:  # another drive
+        return None
+    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+        return None
+    return rel.replace(os.sep, "/")
+
+
+def artifact_location(path: str, root: str | None = None) -> dict:
+    """Where a linted file is, as code scanning reads it: relative to ``root`` (default:
+    the working directory) under ``uriBaseId`` %SRCROOT%, normalised (no "." or ".."
+    segment, whatever the spelling on the command line); a file outside the root, even
+    through its symlinks, is a normalised absolute file: URI. Standard input is "stdin"."""
     if path == "-":
-        return "stdin"
-    if os.path.isabs(path):
-        p = path.replace("\\", "/")
-        return "file://" + quote(p if p.startswith("/") else "/" + p)
-    return quote(path.replace("\\", "/"))
+        return {"uri": "stdin"}
+    root = os.path.abspath(root if root is not None else os.getcwd())
+    lexical = os.path.normpath(os.path.abspath(path))
+    rel = _under(lexical, root)
+    if rel is None:  # spelled through a link to the root ($PWD of a symlinked checkout)?
+        rel = _under(os.path.realpath(path), os.path.realpath(root))
+    if rel is not None:
+        return {"uri": quote(rel), "uriBaseId": SRCROOT}
+    p = lexical.replace("\\", "/")
+    return {"uri": "file://" + quote(p if p.startswith("/") else "/" + p)}
+
+
+@functools.lru_cache(maxsize=None)
+def _help_markdown(rule: Rule) -> str:
+    """A rule's docs (it lints both examples): built once per process."""
+    from ._docs import rule_markdown
+
+    return rule_markdown(rule)
 
 
 def rule_descriptor(rule: Rule) -> dict:
-    from ._docs import rule_markdown
-
     return {
         "id": rule.code,
         "name": _pascal(rule.name),
         "shortDescription": {"text": _sentence(rule.what)},
         "fullDescription": {"text": _sentence(f"{rule.what} {rule.why}")},
-        "help": {"text": _sentence(f"{rule.why} Spec: {rule.spec}"), "markdown": rule_markdown(rule)},
+        "help": {"text": _sentence(f"{rule.why} Spec: {rule.spec}"), "markdown": _help_markdown(rule)},
         "defaultConfiguration": {"level": LEVEL[rule.severity]},
         "properties": {"tags": [rule.code[:2]], "status": rule.status},
     }
@@ -63,7 +95,7 @@ def _bare_descriptor(code: str, severity: Severity) -> dict:
             "defaultConfiguration": {"level": LEVEL[severity]}}
 
 
-def result(d: Diagnostic, rule_index: int, artifact_index: int, uri: str, occurrence: int = 0) -> dict:
+def result(d: Diagnostic, rule_index: int, artifact_index: int, location: dict, occurrence: int = 0) -> dict:
     start, end = d.span if d.span is not None else (d.offset, d.offset + (d.record_size or 0))
     region = {"startLine": 1, "byteOffset": start}
     if end > start:
@@ -77,7 +109,7 @@ def result(d: Diagnostic, rule_index: int, artifact_index: int, uri: str, occurr
         "level": LEVEL[d.severity],
         "message": {"text": _sentence(d.message)},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": uri, "index": artifact_index},
+            "artifactLocation": {**location, "index": artifact_index},
             "region": region,
         }}],
         # how code scanning tells a known finding from a new one: code, message without
@@ -94,8 +126,8 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
     index = {r.code: i for i, r in enumerate(rules)}
     artifacts, results = [], []
     for ai, rep in enumerate(reports):
-        uri = artifact_uri(rep.path)
-        artifacts.append({"location": {"uri": uri}, "length": rep.size,
+        location = artifact_location(rep.path)
+        artifacts.append({"location": location, "length": rep.size,
                           "properties": {"format": rep.format, "byteOrder": rep.byte_order,
                                          "records": rep.records, "counts": rep.counts}})
         seen: dict = {}
@@ -105,12 +137,12 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
                 descriptors.append(_bare_descriptor(d.code, d.severity))
             key = (d.code, stable_message(d.message))
             seen[key] = seen.get(key, -1) + 1
-            results.append(result(d, index[d.code], ai, uri, seen[key]))
+            results.append(result(d, index[d.code], ai, location, seen[key]))
     invocation = {"executionSuccessful": not failures}
     if failures:
         invocation["toolExecutionNotifications"] = [
             {"level": "error", "message": {"text": _sentence(f"{p}: {m}")},
-             "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(p)}}}]}
+             "locations": [{"physicalLocation": {"artifactLocation": artifact_location(p)}}]}
             for p, m in failures
         ]
     ver = version or tool_version()
@@ -122,6 +154,7 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
                                 "rules": descriptors}},
             "artifacts": artifacts,
             "results": results,
+            "originalUriBaseIds": ORIGINAL_URI_BASE_IDS,
             "invocations": [invocation],
             "columnKind": "unicodeCodePoints",
         }],

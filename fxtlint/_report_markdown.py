@@ -1,22 +1,25 @@
 """The conformance report as Markdown: fits a pull-request comment or a CI step summary.
 
 Takes the report document (``_conformance_report.combined_report``), knows nothing
-of records. Problems fold into ``<details>`` blocks, which GitHub renders collapsed.
+of records. It leads with what failed: the verdict, the files that need attention,
+then each trace (most urgent first) with its problems, the first one open; rules,
+coverage, statistics and the compatibility matrix follow in ``<details>`` blocks,
+which GitHub renders collapsed. Words come from ``_report_words``, as the HTML's do.
 """
 
 from __future__ import annotations
 
-MARK = {"failed": "❌ failed", "passed": "✅ passed", "not_exercised": "· not exercised"}
-CELL = {"failed": "❌", "passed": "✅", "not_exercised": "·"}
-STATUS = {"conforming": "✅ conforming", "not_conforming": "❌ not conforming", "not_fxt": "❌ not an FXT file"}
+import json
+
+from . import _report_words as W
+from ._expect import fields_text
+
+CELL = {"failed": "❌", "warning": "⚠️", "note": "ℹ️", "passed": "✅", "not_exercised": "·"}
+MARK = {"bad": "❌", "warn": "⚠️", "ok": "✅"}
 
 
 def _esc(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _table(head: list[str], rows: list[list], align: str = "") -> list[str]:
@@ -26,23 +29,56 @@ def _table(head: list[str], rows: list[list], align: str = "") -> list[str]:
     return out
 
 
+def _standing(t: dict) -> str:
+    st = W.standing(t)
+    return f"{MARK[W.STANDING_CLASS[st]]} {W.STANDING_LABEL[st]}"
+
+
 def _verdict_line(doc: dict) -> str:
     v = doc["verdict"]
     word = "✅ conforming" if v["conforming"] else "❌ not conforming"
-    line = (f"**Verdict: {word}**: {v['conforming_traces']} of {_plural(v['traces'], 'trace')} conforming; "
-            f"{_plural(v['errors'], 'error')}, {_plural(v['warnings'], 'warning')}, {_plural(v['infos'], 'info')}")
+    line = f"**Verdict: {word}**: {v['conforming_traces']} of {W.plural(v['traces'], 'trace')} conforming; {W.counts_line(v)}"
     if v["unreadable"]:
         line += f"; {v['unreadable']} could not be read"
     return line
 
 
-def _matrix(m: dict) -> list[str]:
+def _order(traces: list[dict]) -> list[dict]:
+    return [t for _, t in sorted(enumerate(traces), key=lambda it: (W.STANDINGS.index(W.standing(it[1])), it[0]))]
+
+
+def _file_row(t: dict) -> list:
+    v = t["verdict"]
+    first = W.first_problem(t)
+    return [f"`{_esc(t['path'])}`", _standing(t), v["errors"], v["warnings"],
+            f"{first[0]}: {first[1]}" if first else ""]
+
+
+def _files(traces: list[dict]) -> list[str]:
+    """The files that need attention, then the others folded away."""
+    head, align = ["file", "verdict", "errors", "warnings", "first problem"], "llrrl"
+    ordered = _order(traces)
+    urgent = [_file_row(t) for t in ordered if W.needs_attention(t)]
+    calm = [_file_row(t) for t in ordered if not W.needs_attention(t)]
+    out = ["## Files", ""]
+    out += _table(head, urgent, align) if urgent else ["No file has an error or a warning."]
+    out.append("")
+    if calm:
+        out += [f"<details><summary>{W.plural(len(calm), 'file')} conforming without warnings</summary>", ""]
+        out += _table(head, calm, align) + ["", "</details>", ""]
+    return out
+
+
+def _matrix(m: dict, severity: dict[str, str]) -> list[str]:
     head = ["rule"] + [f"`{_esc(w)}`" for w in m["writers"]]
     rows = [["**verdict**"] + ["✅" if ok else "❌" for ok in m["conforming"]]]
-    rows += [[f"{r['code']} {r['name']}"] + [CELL[x] for x in r["results"]] for r in m["rules"]]
-    out = ["## Compatibility matrix", "", "✅ passed · ❌ failed · `·` not exercised", ""]
+    rows += [[f"{r['code']} {r['name']}"]
+             + [CELL[W.shown_result({"result": x, "severity": severity.get(r["code"], "error")})] for x in r["results"]]
+             for r in m["rules"]]
+    out = ["## Compatibility matrix", "", "✅ passed · ❌ failed · ⚠️ warning · ℹ️ note · `·` not exercised", "",
+           "<details><summary>Rules per writer</summary>", ""]
     out += _table(head, rows)
-    out += ["", "<details><summary>Record kinds per writer</summary>", ""]
+    out += ["", "</details>", "", "<details><summary>Record kinds per writer</summary>", ""]
     out += _table(["record kind"] + [f"`{_esc(w)}`" for w in m["writers"]],
                   [[k["kind"]] + [str(n) if n else "·" for n in k["records"]] for k in m["record_kinds"]])
     out += ["", "</details>", ""]
@@ -50,7 +86,7 @@ def _matrix(m: dict) -> list[str]:
 
 
 def _coverage(c: dict) -> list[str]:
-    out = ["### Coverage of the spec", ""]
+    out = ["<details><summary>Coverage of the spec</summary>", ""]
 
     def used_unused(title, rows, key="kind"):
         if not rows:
@@ -70,29 +106,23 @@ def _coverage(c: dict) -> list[str]:
         out += used_unused("Severities", c["log_severities"], "name")
     objs = [f"{r['name']} ({r['records']})" for r in c["object_types"] if r["used"]]
     if c["object_types"]:
-            out.append(f"- **Kernel object types**: {', '.join(objs) or 'none'} "
+        out.append(f"- **Kernel object types**: {', '.join(objs) or 'none'} "
                    f"({sum(1 for r in c['object_types'] if not r['used'])} never used); "
                    f"userspace objects: {c['userspace_objects']}")
     s, t = c["string_refs"], c["thread_refs"]
     out.append(f"- **String refs**: {s['indexed']} indexed, {s['inline']} inline, {s['empty']} empty; "
                f"**thread refs**: {t['indexed']} indexed, {t['inline']} inline")
-    provs = ", ".join(f"{p['id']} {p['name'] or ''}".strip() for p in c["providers"]) or "none"
-    out.append(f"- **Providers**: {provs}; **large records**: {c['large_records']}; "
+    out.append(f"- **Providers**: {W.providers_text(c['providers'])}; **large records**: {c['large_records']}; "
                f"**byte order**: {c['byte_order']}; undefined records: {c['undefined_records']}")
-    out.append("")
+    out += ["", "</details>", ""]
     return out
 
 
 def _statistics(s: dict) -> list[str]:
-    t = s["time"]
-    out = ["### Statistics", ""]
-    span = "no timestamps" if t["span_ticks"] is None else (
-        f"{t['span_ticks']} ticks ({t['first_ticks']} to {t['last_ticks']})"
-        + (f" = {t['span_seconds']:.9g} s" if t["span_seconds"] is not None else "")
-        + f" at {', '.join(str(r) for r in t['ticks_per_second'])} ticks/s")
-    out.append(f"- {_plural(s['records'], 'record')}, {_plural(s['bytes'], 'byte')}; "
-               f"string table {s['string_table']['registered']} entries, "
-               f"thread table {s['thread_table']['registered']} entries; time span {span}")
+    out = ["<details><summary>Statistics</summary>", ""]
+    out.append(f"- {W.plural(s['records'], 'record')}, {W.plural(s['bytes'], 'byte')}; "
+               f"{W.table_text('string table', s['string_table'])}, {W.table_text('thread table', s['thread_table'])}; "
+               f"time span {W.span_text(s['time'])}")
     ev = s["events"]
     out.append("- events: " + "; ".join(
         f"{g} " + ", ".join(f"{k} {n}" for k, n in kinds.items()) for g, kinds in ev.items()))
@@ -100,7 +130,8 @@ def _statistics(s: dict) -> list[str]:
     out += _table(["record kind", "records", "bytes"],
                   [[r["kind"], r["records"], r["bytes"]] for r in s["by_kind"]], "lrr")
     out += ["", "Largest records: " + ", ".join(
-        f"{r['kind']} {r['bytes']} B at {r['offset']:#x}" for r in s["largest_records"]), ""]
+        f"{r['kind']} {W.plural(r['bytes'], 'byte')} at {r['offset']:#x}" for r in s["largest_records"]), "",
+        "</details>", ""]
     return out
 
 
@@ -108,10 +139,11 @@ def _problems(problems: list[dict]) -> list[str]:
     if not problems:
         return []
     out = ["### Problems", ""]
-    for p in problems:
+    for n, p in enumerate(problems):
         offs = ", ".join(f"{o:#x}" for o in p["first_offsets"])
-        out.append(f"<details><summary><b>{p['code']}</b> {p['name']} ({p['severity']}): "
-                   f"{_plural(p['count'], 'time')}, first at {offs}</summary>")
+        opened = " open" if n == 0 else ""
+        out.append(f"<details{opened}><summary><b>{p['code']}</b> {p['name']} ({p['severity']}): "
+                   f"{W.plural(p['count'], 'time')}, first at {offs}</summary>")
         out.append("")
         for d in p["shown"]:
             rec = f" (record {d['record_index']})" if d["record_index"] >= 0 else ""
@@ -128,48 +160,47 @@ def _expect(e: dict | None) -> list[str]:
     if e is None:
         return []
     word = "✅ as expected" if e["matches"] else "❌ differs from EVENTS.json"
-    out = ["### Expected events", "",
-           f"**{word}** (ts in {e['ts_unit']}): {e['expected_events']} expected, {e['actual_events']} written; "
-           f"{e['missing_count']} missing, {e['extra_count']} extra, {e['differing_count']} differing", ""]
+    out = ["### Expected events", "", f"**{word}** ({W.expect_summary(e)})", ""]
     for ev in e["missing"]:
         out.append(f"- missing: `{_esc(_short(ev))}`")
     for ev in e["extra"]:
         out.append(f"- extra: `{_esc(_short(ev))}`")
     for d in e["differing"]:
-        fields = "; ".join(f"{f['field']}: expected {f['expected']!r}, got {f['actual']!r}" for f in d["fields"])
-        out.append(f"- differs: `{_esc(_short(d['expected']))}`: {_esc(fields)}")
+        out.append(f"- differs: `{_esc(_short(d['expected']))}`: {_esc(fields_text(d['fields']))}")
     out.append("")
     return out
 
 
 def _short(ev: dict) -> str:
     keys = ("ph", "name", "ts", "pid", "tid", "id")
-    return " ".join(f"{k}={ev[k]}" for k in keys if k in ev)
+    return " ".join(f"{k}={ev[k] if isinstance(ev[k], str) else json.dumps(ev[k])}" for k in keys if k in ev)
+
+
+def _rules(rows: list[dict]) -> list[str]:
+    tripped = [r for r in rows if r["result"] == "failed"]
+    out = ["### Rules", "", W.rules_summary(rows), ""]
+    if tripped:
+        out += _table(["rule", "result", "count", "first offset"],
+                      [[f"{r['code']} {r['name']}", f"{CELL[W.shown_result(r)]} {W.SHOWN_LABEL[W.shown_result(r)]}",
+                        r["count"], f"{r['first_offset']:#x}"] for r in tripped], "llrr")
+        out.append("")
+    for result, title in (("passed", "passed"), ("not_exercised", "not exercised")):
+        group = [r["code"] for r in rows if r["result"] == result]
+        out.append(f"- {title}: " + (", ".join(group) or "none"))
+    out.append("")
+    return out
 
 
 def trace_section(t: dict) -> list[str]:
     v = t["verdict"]
-    out = [f"## `{_esc(t['path'])}`: {STATUS[v['status']]}", ""]
+    out = [f"## `{_esc(t['path'])}`: {_standing(t)}", ""]
     if v["status"] == "not_fxt":
         return out + [f"{v['note']}.", ""] + _problems(t["problems"])
-    out.append(f"{t['format']}, {_plural(t['bytes'], 'byte')}, {_plural(t['records'], 'record')}, "
-               f"{t['byte_order']}-endian; {_plural(v['errors'], 'error')}, {_plural(v['warnings'], 'warning')}, "
-               f"{_plural(v['infos'], 'info')}" + (" (messages capped; counts exact)" if v["capped"] else ""))
+    out.append(f"{t['format']}, {W.plural(t['bytes'], 'byte')}, {W.plural(t['records'], 'record')}, "
+               f"{t['byte_order']}-endian; {W.counts_line(v)}" + (" (messages capped; counts exact)" if v["capped"] else ""))
     out.append("")
-    by = {"failed": [], "passed": [], "not_exercised": []}
-    for r in t["rules"]:
-        by[r["result"]].append(r)
-    out += ["### Rules", "",
-            f"{len(by['failed'])} failed, {len(by['passed'])} passed, {len(by['not_exercised'])} not exercised", ""]
-    if by["failed"]:
-        out += _table(["rule", "severity", "count", "first offset"],
-                      [[f"{r['code']} {r['name']}", r["severity"], r["count"], f"{r['first_offset']:#x}"]
-                       for r in by["failed"]], "llrr")
-        out.append("")
-    out.append("- passed: " + (", ".join(r["code"] for r in by["passed"]) or "none"))
-    out.append("- not exercised: " + (", ".join(r["code"] for r in by["not_exercised"]) or "none"))
-    out.append("")
-    out += _coverage(t["coverage"]) + _statistics(t["statistics"]) + _problems(t["problems"]) + _expect(t["expect"])
+    out += _problems(t["problems"]) + _expect(t["expect"]) + _rules(t["rules"])
+    out += _coverage(t["coverage"]) + _statistics(t["statistics"])
     return out
 
 
@@ -181,8 +212,10 @@ def render(doc: dict) -> str:
         out.append(f"- ❌ `{_esc(f['path'])}`: {_esc(f['message'])}")
     if doc["failures"]:
         out.append("")
-    if doc["matrix"]:
-        out += _matrix(doc["matrix"])
-    for t in doc["traces"]:
+    if len(doc["traces"]) > 1:
+        out += _files(doc["traces"])
+    for t in _order(doc["traces"]):
         out += trace_section(t)
+    if doc["matrix"]:
+        out += _matrix(doc["matrix"], {r["code"]: r["severity"] for t in doc["traces"] for r in t["rules"]})
     return "\n".join(out).rstrip() + "\n"

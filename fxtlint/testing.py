@@ -8,8 +8,11 @@
 
 A trace conforms when it has no error and no warning outside ``allow`` (infos are
 notes, not failures). ``expect`` (a path, JSON text, or a list of events) also
-requires the exported events to match, as ``fxtlint report --expect`` does. The
-failure message lists the diagnostics as the terminal prints them.
+requires the exported events to match, as ``fxtlint report --expect`` does: by
+default the expected events must appear in order and the writer may write others
+(``expect_mode="exact"`` also fails on events not listed). The failure message lists
+the diagnostics as the terminal prints them; fxtlint's own frames stay out of the
+traceback (``__tracebackhide__``).
 
 Installed with fxtlint, the module is also a pytest plugin (entry point ``pytest11``)
 that offers the ``fxt_conforms`` fixture: ``assert_conforms`` itself.
@@ -68,12 +71,15 @@ def _terminal(report, data, diagnostics) -> str:
     return buf.getvalue()
 
 
-def assert_conforms(data_or_path, *, allow=(), expect=None, input_format: str = "auto"):
+def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "subset",
+                    input_format: str = "auto"):
     """Fail (``TraceDoesNotConform``, an AssertionError) unless the trace conforms.
 
-    ``allow``: rule codes whose errors and warnings are accepted. Returns the lint's
-    FileReport so a test can look further.
+    ``allow``: rule codes whose errors and warnings are accepted. ``expect_mode``:
+    "subset" (the expected events appear in order, others may too) or "exact".
+    Returns the lint's FileReport so a test can look further.
     """
+    __tracebackhide__ = True  # pytest shows the test's line and the findings, not this function
     from ._diagnostics import Severity
     from ._lint import lint_buffer
 
@@ -91,21 +97,18 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, input_format: str = 
                      + _terminal(report, data, shown))
     comparison = None
     if expect is not None:
-        from ._expect import compare
+        from ._expect import compare, fields_text
         from ._export_tef import iter_events
+        from ._report_words import expect_summary
 
         events, unit = _expected(expect)
-        comparison = compare(events, iter_events(data, input_format=input_format), unit)
+        comparison = compare(events, iter_events(data, input_format=input_format), unit, expect_mode)
         if not comparison["matches"]:
-            lines = [f"{name}: the events differ from what was expected (ts in {unit}): "
-                     f"{comparison['missing_count']} missing, {comparison['extra_count']} extra, "
-                     f"{comparison['differing_count']} differing"]
-            lines += [f"  missing: {json.dumps(ev)}" for ev in comparison["missing"]]
-            lines += [f"  extra:   {json.dumps(ev)}" for ev in comparison["extra"]]
+            lines = [f"{name}: the events differ from what was expected ({expect_summary(comparison)})"]
+            lines += [f"  missing: {json.dumps(ev, ensure_ascii=False)}" for ev in comparison["missing"]]
+            lines += [f"  extra:   {json.dumps(ev, ensure_ascii=False)}" for ev in comparison["extra"]]
             for d in comparison["differing"]:
-                fields = "; ".join(f"{f['field']}: expected {f['expected']!r}, got {f['actual']!r}"
-                                   for f in d["fields"])
-                lines.append(f"  differs: {json.dumps(d['expected'])}: {fields}")
+                lines.append(f"  differs: {json.dumps(d['expected'], ensure_ascii=False)}: {fields_text(d['fields'])}")
             parts.append("\n".join(lines))
     if parts:
         raise TraceDoesNotConform("\n".join(parts), report, comparison)

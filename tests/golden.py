@@ -16,6 +16,9 @@ import fxtlint
 from fxtlint import build as B
 from fxtlint.rules import all_rules
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import writer_traces  # tests/ is not a package
+
 GOLDEN = Path(__file__).resolve().parent.parent / "corpus" / "golden"
 
 
@@ -78,6 +81,11 @@ EXTRA = {
     "PR006-flow-id-begun-in-two-processes.fxt": (_flow_begun_twice, "trace"),
     "PR007-flow-ended-twice.fxt": (_flow_ended_twice, "trace"),
     "SL004-log-argument-type-undefined.log": (lambda: _log(B.raw_arg(12, "n", b"\0" * 8)), "log"),
+    # verdicts fixed in issue 17: a writer's size a word off is read on from its content
+    "FR004-size-one-word-too-large-in-a-writer-trace.fxt": (lambda: writer_traces.with_size_off_by(+1), "trace"),
+    "ST001-size-one-word-too-small-in-a-writer-trace.fxt": (lambda: writer_traces.with_size_off_by(-1), "trace"),
+    "MG001-magic-record-not-first.fxt": (lambda: B.archive(B.provider_info(1, "p"), B.magic(), B.string(1, "x")),
+                                         "trace"),
     "clean/PR007-flow-across-processes.fxt": (_flow_across_processes, "trace"),
     "clean/ST004-log-string-over-32000.log": (lambda: _log(B.arg("string", "message", "a" * 32001)), "log"),
 }

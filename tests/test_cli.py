@@ -259,18 +259,22 @@ def test_rich_no_hex(fake, tree, capsys):
     ]
 
 
-def test_rich_quiet(fake, tree, capsys):
-    code, out, _ = run(capsys, "--quiet", "bad.fxt", "warn.fxt")
+@pytest.mark.parametrize("flag", ["--quiet", "-q"])
+def test_rich_quiet_keeps_the_findings_and_drops_the_summaries(fake, tree, capsys, flag):
+    code, out, _ = run(capsys, flag, "bad.fxt", "warn.fxt", "--no-hex")
     assert code == 1
     assert out.splitlines() == [
-        "bad.fxt: 3 records, 2 errors, 1 warning, 0 infos (trace, little-endian)",
-        "warn.fxt: 1 record, 0 errors, 1 warning, 0 infos (trace, little-endian)",
-        "2 files: 2 errors, 2 warnings, 0 infos",
+        "bad.fxt (trace, little-endian, 24 bytes)",
+        "  error[ERR1] at 0x0 (record 0): ERR at 0",
+        "  warning[WRN1] at 0x4 (record 0): WRN at 4",
+        "  error[ERR1] at 0x10 (record 2): ERR at 16",
+        "warn.fxt (trace, little-endian, 8 bytes)",
+        "  warning[WRN1] at 0x0 (record 0): WRN at 0",
     ]
 
 
 def test_options_may_follow_paths(fake, tree, capsys):
-    code, out, _ = run(capsys, "bad.fxt", "--quiet", "warn.fxt", "--ignore", "ERR1")
+    code, out, _ = run(capsys, "bad.fxt", "--no-hex", "warn.fxt", "--ignore", "ERR1")
     assert code == 0
     assert out.splitlines()[-1] == "2 files: 0 errors, 2 warnings, 0 infos"
 
@@ -334,9 +338,9 @@ def test_explain_unknown_code_message(fake, tree, capsys):
 @pytest.mark.parametrize("name", ["rules", "explain"])
 def test_file_named_like_a_subcommand_is_linted_with_check(fake, tree, capsys, name):
     (tree / name).write_bytes(b"ERR\x00\x00\x00\x00\x00")
-    code, out, _ = run(capsys, "check", "--quiet", name)
+    code, out, _ = run(capsys, "check", "--quiet", "--no-hex", name)
     assert code == 1
-    assert out == f"{name}: 1 record, 1 error, 0 warnings, 0 infos (trace, little-endian)\n"
+    assert out == f"{name} (trace, little-endian, 8 bytes)\n  error[ERR1] at 0x0 (record 0): ERR at 0\n"
     code, out, _ = run(capsys, "--quiet", f"./{name}")  # a path is never a verb
     assert code == 1
 

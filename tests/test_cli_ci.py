@@ -10,7 +10,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import sys
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -155,9 +157,96 @@ def test_baseline_from_pyproject_is_relative_to_it(fake, tree, capsys, monkeypat
     run(capsys, "bad.fxt", "--baseline", "known.json", "--write-baseline")
     write_pyproject(tree, 'baseline = "known.json"\n')
     monkeypatch.chdir(tree / "d")
-    assert run(capsys, "../bad.fxt")[0] == 1  # another path: not in the baseline
+    assert run(capsys, "../bad.fxt")[0] == 0  # the same file, spelled from elsewhere
     monkeypatch.chdir(tree)
     assert run(capsys, "bad.fxt")[0] == 0
+
+
+GOLDEN = Path(__file__).resolve().parent.parent / "corpus" / "golden"
+KNOWN = ("RB001-reserved-bits-set.fxt", "ST003-invalid-utf8.fxt", "RF001-string-ref-unregistered.fxt")
+
+
+@pytest.fixture
+def traces(tmp_path, monkeypatch):
+    """A project: traces/ with three writer traces that have errors, sub/, a link to traces/,
+    and a baseline of them written as `fxtlint traces/ --baseline known.json --write-baseline`."""
+    from fxtlint.cli import main
+
+    (tmp_path / "traces").mkdir()
+    (tmp_path / "sub").mkdir()
+    for name in KNOWN:
+        shutil.copy(GOLDEN / name, tmp_path / "traces" / name)
+    os.symlink(tmp_path / "traces", tmp_path / "linked", target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    assert main(["traces/", "--baseline", "known.json", "--write-baseline"]) == 0
+    return tmp_path
+
+
+def _spellings(root: Path) -> list[tuple[str, str]]:
+    """(working directory, how the traces folder is spelled from there)."""
+    return [(".", "traces/"), (".", "./traces/"), (".", f"{root}/traces/"), ("sub", "../traces/"),
+            (".", "linked/"), ("sub", "../sub/../traces")]
+
+
+def test_a_baseline_matches_however_the_paths_are_spelled(traces, capsys, monkeypatch):
+    from fxtlint.cli import main
+
+    stored = json.loads((traces / "known.json").read_text())
+    assert stored["fxtlint_baseline"] == 2 and sorted(stored["files"]) == [f"traces/{n}" for n in sorted(KNOWN)]
+    write_pyproject(traces, 'baseline = "known.json"\n')
+    capsys.readouterr()
+    for cwd, spelled in _spellings(traces):
+        monkeypatch.chdir(traces / cwd)
+        assert main([spelled, "--output-format", "json"]) == 0, (cwd, spelled)
+        out, err = capsys.readouterr()
+        assert [f["counts"] for f in json.loads(out)["files"]] == [{}, {}, {}], (cwd, spelled)
+        assert err == "", (cwd, spelled)
+
+
+def test_a_new_finding_is_reported_however_the_paths_are_spelled(traces, capsys, monkeypatch):
+    from fxtlint.cli import main
+    from fxtlint.rules import REGISTRY
+
+    write_pyproject(traces, 'baseline = "known.json"\n')
+    shutil.copy(GOLDEN / "ST004-string-too-long.fxt", traces / "traces" / "ST004-string-too-long.fxt")
+    capsys.readouterr()
+    for cwd, spelled in _spellings(traces):
+        monkeypatch.chdir(traces / cwd)
+        assert main([spelled, "--output-format", "json"]) == 1, (cwd, spelled)
+        files = json.loads(capsys.readouterr().out)["files"]
+        assert [(Path(f["path"]).name, f["counts"]) for f in files if f["counts"]] == [
+            ("ST004-string-too-long.fxt", {"ST004": 1})]
+    assert REGISTRY["ST004"].severity.label == "error"
+
+
+def test_entries_that_match_nothing_are_counted_with_what_to_do(traces, capsys):
+    from fxtlint.cli import main
+
+    (traces / "traces" / KNOWN[0]).write_bytes((GOLDEN / "clean" / "PR007-flow-across-processes.fxt").read_bytes())
+    capsys.readouterr()
+    assert main(["traces/", "--baseline", "known.json"]) == 0
+    err = capsys.readouterr().err
+    n = sum(json.loads((GOLDEN / f"{KNOWN[0]}.report.json").read_text())["counts"].values())
+    assert err == (f"fxtlint: {n} baseline {'entry no longer occurs' if n == 1 else 'entries no longer occur'} "
+                   "in known.json: rewrite it with --write-baseline\n")
+    (traces / "traces" / KNOWN[1]).unlink()  # a file that is gone: its entries are stale too
+    assert main(["traces/", "--baseline", "known.json"]) == 0
+    assert "entries no longer occur" in capsys.readouterr().err
+    # files that exist but are not linted this time say nothing
+    shutil.copy(GOLDEN / KNOWN[0], traces / "traces" / KNOWN[0])
+    shutil.copy(GOLDEN / KNOWN[1], traces / "traces" / KNOWN[1])
+    assert main([f"traces/{KNOWN[2]}", "--baseline", "known.json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_version_1_baseline_is_read_relative_to_its_folder(fake, tree, capsys, monkeypatch):
+    (tree / "known.json").write_text(json.dumps({"fxtlint_baseline": 1, "files": {
+        "bad.fxt": {"ERR1": {"ERR at 0": 1, "ERR at 16": 1}, "WRN1": {"WRN at 4": 1}}}}))
+    monkeypatch.chdir(tree / "d")
+    code, run_, err = run_json(capsys, "../bad.fxt", "--baseline", "../known.json")
+    assert (code, run_["files"][0]["counts"], err) == (0, {}, "")
+    code, run_, _ = run_json(capsys, "b.fxt", "--baseline", "../known.json")  # the twin: not in it
+    assert (code, run_["files"][0]["counts"]) == (1, {"ERR1": 1})
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -209,12 +298,18 @@ def test_exclude_option_and_named_files(fake, tree, capsys):
     assert [f["path"] for f in run_["files"]] == ["d/b.fxt"]
 
 
-def test_quiet_prints_only_files_with_problems(fake, tree, capsys):
+def test_quiet_prints_the_findings_of_files_with_problems_and_nothing_else(fake, tree, capsys):
     code, out, _ = run(capsys, "--quiet", "clean.fxt", "warn.fxt", "d/a")
-    assert out.splitlines() == [
-        "warn.fxt: 1 record, 0 errors, 1 warning, 0 infos (trace, little-endian)",
-        "3 files: 0 errors, 1 warning, 0 infos",
-    ]
+    assert out.splitlines()[:2] == ["warn.fxt (trace, little-endian, 8 bytes)",
+                                    "  warning[WRN1] at 0x0 (record 0): WRN at 0"]
+    assert "clean.fxt" not in out and "files:" not in out and "0 errors" not in out
+    assert code == 0
+
+
+def test_without_quiet_clean_files_and_the_total_are_printed(fake, tree, capsys):
+    code, out, _ = run(capsys, "clean.fxt", "warn.fxt", "d/a")
+    assert "clean.fxt: 2 records, 0 errors, 0 warnings, 0 infos (trace, little-endian)" in out.splitlines()
+    assert out.splitlines()[-1] == "3 files: 0 errors, 1 warning, 0 infos"
 
 
 def test_baseline_ignores_positions_of_other_records(tmp_path, capsys, monkeypatch):

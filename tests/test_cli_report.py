@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 
 from conftest import CORPUS_REAL, REPO
+from fxtlint._report_words import rules_summary
 from fxtlint.cli import main
 from tef_validator import validate
 
@@ -80,7 +81,7 @@ def test_a_file_that_is_not_fxt_says_so_first_and_stops(tmp_path, capsys):
     cap = capsys.readouterr()
     assert status == 1
     assert "not a Fuchsia trace" in cap.err.splitlines()[0]
-    assert cap.out.count("<details>") == 1  # one problem, not a cascade
+    assert cap.out.count("<details") == 1  # one problem, not a cascade
     assert "❌ not an FXT file" in cap.out
 
 
@@ -96,8 +97,14 @@ def test_expect_mismatch_fails_the_report(tmp_path, capsys):
     ev.write_text(json.dumps([{"ph": "i", "name": "vsync", "pid": 1000, "tid": 1001, "ts": 0.16}]))
     status = main(["report", str(SAMPLE), "--expect", str(ev), "--format", "json"])
     t = json.loads(capsys.readouterr().out)["traces"][0]
+    assert status == 0 and t["expect"]["matches"] and t["expect"]["mode"] == "subset"  # the others may be there
+    status = main(["report", str(SAMPLE), "--expect", str(ev), "--expect-mode", "exact", "--format", "json"])
+    t = json.loads(capsys.readouterr().out)["traces"][0]
     assert status == 1 and t["verdict"]["conforming"]
     assert t["expect"]["extra_count"] == 10 and t["expect"]["missing_count"] == 0  # the 10 other events
+    ev.write_text(json.dumps([{"ph": "i", "name": "vsync", "pid": 1000, "tid": 1001, "ts": 0.5}]))
+    assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 1
+    assert "ts: expected 0.5, got 0.16" in capsys.readouterr().out
     exported = tmp_path / "all.json"
     assert main(["export", str(SAMPLE), "-o", str(exported)]) == 0
     ev.write_text(json.dumps(json.loads(exported.read_text())["traceEvents"]))
@@ -163,9 +170,7 @@ def test_html_report_as_chromium_renders_it(tmp_path):
     used = sum(1 for r in t["coverage"]["record_kinds"] if r["used"])
     total = len(t["coverage"]["record_kinds"])
     assert f"{used} of {total} record kinds used" in dom  # computed by the page's script
-    results = [r["result"] for r in t["rules"]]
-    assert (f"{results.count('failed')} failed, {results.count('passed')} passed, "
-            f"{results.count('not_exercised')} not exercised of {len(results)} rules") in dom
+    assert rules_summary(t["rules"]) in dom  # the script's count agrees with the document's
     # the coverage table, sorted by the script: most records first, unused kinds last
     table = re.search(r'<table class="sortable coverage".*?</table>', dom, re.S).group(0)
     rows = re.findall(r'<tr class="(used|unused)"><td>([^<]+)</td><td class="num" data-value="(\d+)"', table)
@@ -187,3 +192,146 @@ def test_html_report_is_self_contained(tmp_path):
     assert "<link" not in page and "@import" not in page and "url(" not in page
     assert "<script>" in page and "<script src" not in page
     assert page.count("<details") >= 1 and "default-src 'none'" in page
+
+
+# --------------------------------------------------------------------------- no Python reprs
+# What Python prints for a value, not what a person should read: None, True, "1 entries",
+# a dict or bytes repr. Hex views (their ASCII column shows raw bytes) are left out of the scan.
+REPR = re.compile(r"\b(None|True|False)\b|\b1 (entries|records|bytes|errors|warnings|infos|times|words|traces|files"
+                  r"|ticks|rules|notes)\b|\{'|\['|\bb'|\bb\"|object at 0x")
+REPR_CASES = ["MG001-magic-missing.fxt", "PR001-duration-end-without-begin.fxt", "RB001-reserved-bits-set.fxt",
+              "RF001-string-ref-unregistered.fxt", "SL002-log-severity-invalid.log",
+              "ST001-size-one-word-too-small-in-a-writer-trace.fxt"]
+
+
+def _strings(value):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, str):
+        yield value
+
+
+def _without_hex(text: str) -> str:
+    text = re.sub(r"<pre>.*?</pre>", "", text, flags=re.S)
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return "\n".join(line for line in text.splitlines() if not re.match(r"\s*[0-9a-f]{8}  |\s*\^", line))
+
+
+def test_the_repr_scan_can_fail():
+    assert REPR.search("Providers: None") and REPR.search("thread table 1 entries") and REPR.search("{'ph': 'B'}")
+    assert not REPR.search("providers: none; thread table: 1 entry; 2 entries; nothing")
+
+
+def test_no_python_reprs_in_any_format(tmp_path, capsys):
+    """Markdown, HTML and JSON reports (one file, a folder, a non-FXT file, --expect with an
+    absent arg) and the terminal output of check."""
+    folder = tmp_path / "writer"
+    folder.mkdir()
+    for name in REPR_CASES:
+        shutil.copy(REPO / "corpus" / "golden" / name, folder / name)
+    (folder / "picture.fxt").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))
+    events = tmp_path / "events.json"
+    events.write_text(json.dumps([{"ph": "E", "name": "name", "args": {"gone": None, "flag": True}},
+                                  {"ph": "b", "name": "never"}]))
+    runs = [[str(folder / REPR_CASES[0])], [str(folder)],
+            [str(REPO / "corpus" / "golden" / "PR001-duration-end-without-begin.fxt"), "--expect", str(events),
+             "--expect-mode", "exact"]]
+    texts = []
+    for i, argv in enumerate(runs):
+        out = tmp_path / f"out{i}"
+        assert main(["report", *argv, "-o", str(out)]) in (0, 1)
+        doc = json.loads((out / "report.json").read_text())
+        texts += [(f"{i}.json", "\n".join(_strings(doc))), (f"{i}.md", (out / "report.md").read_text()),
+                  (f"{i}.html", (out / "report.html").read_text())]
+    assert any("differs" in t or "missing" in t for _, t in texts)
+    capsys.readouterr()
+    assert main(["check", "--no-hex", str(folder), *[str(p) for p in (folder / "picture.fxt",)]]) == 1
+    texts.append(("terminal", capsys.readouterr().out))
+    for where, text in texts:
+        found = REPR.search(_without_hex(text))
+        assert found is None, (where, _without_hex(text)[max(0, found.start() - 80): found.end() + 40])
+
+
+# --------------------------------------------------------------------------- what failed, first
+# Appended to a report page: where Chromium laid out the first problem (message and hex
+# view) of the most urgent trace, and whether the clean files' rows show.
+PROBE = """<script>(function () {
+  var sec = document.querySelector('section.trace');
+  var msg = sec && sec.querySelector('details.problem li.message');
+  var r = msg ? msg.getBoundingClientRect() : null;
+  var calm = document.querySelector('#files details table tbody tr');
+  document.body.setAttribute('data-probe', JSON.stringify({
+    standing: sec && sec.getAttribute('data-standing'), text: msg && msg.textContent,
+    top: r && r.top, bottom: r && r.bottom, height: r && r.height,
+    width: window.innerWidth, screen: window.innerHeight,
+    calm_rows_shown: calm ? calm.checkVisibility() : null}));
+})();</script>"""
+
+
+def _probe(tmp_path: Path, page: Path) -> dict:
+    probed = page.with_name("probed.html")
+    probed.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
+    dom = _chrome(tmp_path, "--window-size=1280,2000", "--dump-dom", probed.as_uri()).stdout
+    found = re.search(r'data-probe="([^"]*)"', dom)
+    assert found, dom[:2000]
+    return json.loads(html.unescape(found.group(1)))
+
+
+def _folder_of_clean_writers_and_one_failure(folder: Path) -> Path:
+    """The issue's directory: many conforming traces, and one that fails, named to sort last."""
+    from fxtlint.rules import all_rules
+
+    folder.mkdir()
+    for r in all_rules():
+        if r.good.input_format == "trace":
+            (folder / f"{r.code}-good.fxt").write_bytes(r.good.build())
+    failing = folder / "zz-writer-size-short.fxt"
+    failing.write_bytes((REPO / "corpus" / "golden" / "ST001-size-one-word-too-small-in-a-writer-trace.fxt").read_bytes())
+    return failing
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary found (chromium, chromium-browser, google-chrome)")
+@pytest.mark.parametrize("layout", ["folder", "one-file"])
+def test_the_first_problem_is_on_the_first_screen(tmp_path, layout):
+    if layout == "folder":
+        failing = _folder_of_clean_writers_and_one_failure(tmp_path / "writer")
+        paths = [str(tmp_path / "writer")]
+    else:
+        failing = REPO / "corpus" / "golden" / "ST001-size-one-word-too-small-in-a-writer-trace.fxt"
+        paths = [str(failing)]
+    out = tmp_path / "out"
+    assert main(["report", *paths, "-o", str(out), "--format", "html", "--format", "json"]) == 1
+    doc = json.loads((out / "report.json").read_text())
+    assert len(doc["traces"]) > (40 if layout == "folder" else 0)
+    box = _probe(tmp_path, out / "report.html")
+    # a 1280x2000 window: its viewport is what headless Chromium leaves of it for the page
+    assert box["width"] == 1280 and 1800 <= box["screen"] <= 2000, box
+    assert box["standing"] == "not_conforming"
+    assert "the size is probably 1 word too small" in box["text"] and "00000" in box["text"]  # message and hex
+    assert 0 <= box["top"] and box["height"] > 0 and box["bottom"] <= box["screen"], box
+    if layout == "folder":
+        assert box["calm_rows_shown"] is False  # the conforming files are folded away
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary found (chromium, chromium-browser, google-chrome)")
+def test_a_conforming_report_has_no_problem_to_lead_with(tmp_path):
+    out = tmp_path / "out"
+    assert main(["report", str(SAMPLE), "-o", str(out), "--format", "html"]) == 0
+    box = _probe(tmp_path, out / "report.html")
+    assert box["standing"] in ("conforming", "infos") and box["text"] is None
+
+
+def test_a_rule_tripped_by_warnings_only_is_shown_as_a_warning(tmp_path):
+    out = tmp_path / "out"
+    assert main(["report", str(REPO / "corpus" / "golden" / "PR001-duration-end-without-begin.fxt"), "-o", str(out)]) == 0
+    page, md = (out / "report.html").read_text(), (out / "report.md").read_text()
+    assert 'data-result="warning"' in page and 'data-result="failed"' not in page
+    assert '<span class="verdict warn">conforming, with warnings</span>' in page
+    assert "| PR001 duration-end-without-begin | ⚠️ warning | 1 | 0x58 |" in md and "❌" not in md
+    assert json.loads((out / "report.json").read_text())["traces"][0]["rules"][0]["result"] in ("failed", "passed",
+                                                                                                 "not_exercised")

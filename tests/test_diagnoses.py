@@ -7,7 +7,11 @@ Each test names the writer bug it stands for; assertions are on codes, structure
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
+import writer_traces
 
 import fxtlint
 from fxtlint import build as B
@@ -82,6 +86,69 @@ def test_size_one_too_large_says_the_next_word_is_a_header():
     assert "the first is a valid thread header: the size may be 1 too large" in d.message
     assert d.details["kind"] == "thread" and d.details["n"] == 1
     assert "EX001" not in report.counts
+
+
+def test_size_one_word_too_large_resynchronises_and_reads_every_record():
+    """Issue 17: the walk went on from inside the next record and FR002 stopped it."""
+    report = lint(writer_traces.with_size_off_by(+1))
+    clean = lint(writer_traces.trace())
+    assert clean.counts == {} and clean.records == 32
+    assert report.counts == {"FR004": 1} and report.records == 32
+    d = only(report, "FR004")
+    assert d.record_index == writer_traces.FAULTY and d.offset == writer_traces.offset_of(writer_traces.FAULTY)
+    assert d.message.endswith("the size may be 1 too large; reading resumes at that header")
+    records, _ = fxtlint.read_records(writer_traces.with_size_off_by(+1))
+    assert [r.kind for r in records] == [r.kind for r in fxtlint.read_records(writer_traces.trace())[0]]
+
+
+def test_size_one_word_too_small_is_named_and_invents_no_record():
+    """Issue 17: the record's last word was read as an initialization record (RB001 + ST001)."""
+    report = lint(writer_traces.with_size_off_by(-1))
+    assert report.counts == {"ST001": 1} and report.records == 32
+    d = only(report, "ST001")
+    assert d.message == ("event.duration_begin: its content needs 24 bytes but the record's size leaves 16: the "
+                         "size is probably 1 word too small (a valid event.duration_end header follows it); "
+                         "reading resumes after the content")
+    assert d.details == {"where": "event.duration_begin", "part": "content", "need": 24, "have": 16, "words": 3,
+                         "content_words": 4, "next_kind": "event.duration_end"}
+    size = next(f for f in T.header if f.role == "size")
+    assert d.span == field_span(d.offset, size, False) and d.record_size == 32
+    from fxtlint._conformance_report import trace_report
+
+    kinds = {r["kind"]: r["records"] for r in trace_report(writer_traces.with_size_off_by(-1))["coverage"]["record_kinds"]}
+    assert kinds["initialization"] == 1 and kinds["event.duration_begin"] == 11
+
+
+def test_a_short_size_at_the_end_of_the_file_says_the_file_ends_there():
+    data = X.preamble() + X.with_size(B.archive(B.event("instant", 5, args=[B.arg("int64", 1, 7)])), 3)
+    d = only(lint(data), "ST001")
+    assert "the size is probably 1 word too small (the file ends right after it)" in d.message
+
+
+def test_a_record_cut_short_by_the_end_of_the_file_stays_an_overrun():
+    d = only(lint(X.preamble() + X.with_size(B.archive(B.event("instant", 5)), 1)[:8]), "ST001")
+    assert d.message == "event.instant: its timestamp needs 8 bytes but the record's size leaves 0"
+
+
+def test_size_two_words_too_large_swallowing_a_whole_record_resynchronises():
+    report = lint(writer_traces.with_size_off_by(+2))
+    assert report.counts == {"FR004": 1} and report.records == 32
+
+
+def test_a_header_like_word_that_frames_worse_keeps_the_declared_size():
+    """The twin: the word after the content is a valid thread header, but framing from it
+    runs into garbage while the declared size frames every record after it. FR004 still
+    warns; the size stands."""
+    lone_header = B.archive(B.thread(2, 10, 12))[:8]  # declares 3 words
+    data = (X.preamble() + X.with_size(B.archive(B.string(3, "abc")), 3) + lone_header
+            + B.archive(B.thread(3, 10, 13), B.event("instant", 5)))
+    report = lint(data)
+    d = only(report, "FR004")
+    assert d.message.endswith("the first is a valid thread header: the size may be 1 too large")
+    assert set(report.counts) == {"FR004"}
+    records, _ = fxtlint.read_records(data)
+    assert [r.kind for r in records[-3:]] == ["string", "thread", "event.instant"]
+    assert records[-3].extra_words and records[-3].size_words == 3
 
 
 def test_trailing_zero_word_stays_an_allowed_extension():
@@ -187,10 +254,11 @@ def test_reserved_bits_of_a_header_name_the_bit_set():
 # ---------------------------------------------------------------- refs and threads
 
 
-def test_unregistered_ref_before_any_provider_does_not_say_provider_none():
+def test_unregistered_ref_before_any_provider_names_the_table_it_was_looked_up_in():
     data = B.archive(B.magic(), B.thread(1, 10, 11), B.event("instant", 5, category="c", name=7))
     d = only(lint(data), "RF001")
-    assert d.message == "event.instant: string ref 7 (name) was never registered before any provider record"
+    assert d.message == ("event.instant: string ref 7 (name) was never registered in the string table that "
+                         "applies before any Provider Info or Provider Section record")
     assert d.details["provider"] is None
 
 
@@ -265,3 +333,75 @@ def test_every_diagnostic_of_the_golden_corpus_has_details_where_params_exist():
             if "{" in rule.message and d.code == rule.code:
                 assert d.details, rule.code
             assert all(k not in d.details for k in ("lo", "hi", "value")), d.details
+
+
+# ---------------------------------------------------------------- issue 17: exact words
+
+
+def test_padding_of_0xaa_filler_suggests_no_length():
+    rec = bytearray(B.archive(B.string(3, "abc")))
+    rec[8 + 3 : 16] = b"\xaa" * 5  # filler, not text: 0xAA alone is not even UTF-8
+    d = only(lint(X.preamble() + bytes(rec)), "ST002")
+    assert d.message == "string: the padding after the value is not zero"
+    assert "suggested_length" not in d.details
+
+
+def test_padding_that_continues_the_text_suggests_the_length():
+    rec = B.patch_field(B.archive(B.string(3, "abcé")), header("string", "length"), 3)
+    d = only(lint(X.preamble() + rec), "ST002")
+    assert d.message.endswith("is its length 5, not 3?") and d.details["suggested_length"] == 5
+
+
+def test_a_magic_record_that_is_not_first_says_where_it_is():
+    data = B.archive(B.provider_info(1, "p"), B.magic(), B.string(1, "x"))
+    report = lint(data)
+    d = only(report, "MG001")
+    assert d.message.startswith("the magic record is record 1, not the first: the file starts with a "
+                                "metadata.provider_info record")
+    assert (d.details["magic_index"], d.details["magic_offset"]) == (1, 16)
+    assert "MG003" not in report.counts  # the first magic record is not "repeated"
+
+
+def test_a_second_magic_after_a_misplaced_one_is_repeated():
+    data = B.archive(B.provider_info(1, "p"), B.magic(), B.string(1, "x"), B.magic())
+    report = lint(data)
+    assert only(report, "MG003").record_index == 3
+    assert only(report, "MG001").details["magic_index"] == 1
+
+
+def test_a_missing_magic_takes_the_article_of_its_first_record():
+    d = only(lint(B.archive(B.initialization(1000), B.string(1, "x"))), "MG001")
+    assert d.message.startswith("the magic record is missing: the file starts with an initialization record")
+    assert "magic_index" not in d.details
+
+
+def test_names_of_nul_and_control_bytes_are_escaped_everywhere(tmp_path):
+    rec = B.archive(B.event("instant", 5, args=[B.arg("double", "\0\0\x01\t", 1.5)]))
+    rec = B.patch_field(rec, B.WORD, B.read_field(rec, B.WORD, word=2) | (1 << 40), word=2)
+    d = only(lint(X.preamble() + rec), "RB002")
+    assert d.message.startswith('event.instant argument 0 "\\x00\\x00\\x01\\t" (double): reserved bits')
+    assert d.message.isprintable()
+    path = tmp_path / "nul.fxt"
+    path.write_bytes(X.preamble() + rec)
+    out = subprocess.run([sys.executable, "-m", "fxtlint", str(path)], check=False, capture_output=True,
+                         text=True).stdout
+    assert 'argument 0 "\\x00\\x00\\x01\\t" (double)' in out and "\x00" not in out
+
+
+def test_a_printable_name_is_left_as_it_is():
+    rec = B.archive(B.event("instant", 5, args=[B.arg("double", "load é", 1.5)]))
+    rec = B.patch_field(rec, B.WORD, B.read_field(rec, B.WORD, word=2) | (1 << 40), word=2)
+    assert only(lint(X.preamble() + rec), "RB002").message.startswith('event.instant argument 0 "load é" (double)')
+
+
+@pytest.mark.parametrize("data, read_as", [
+    (b"\x89PNG\r\n\x1a\n" + bytes(200), "(not an FXT file)"),
+    (X.preamble(), "(trace, little-endian)"),
+])
+def test_the_summary_line_says_how_the_file_was_read(data, read_as):
+    from fxtlint._render_rich import header_line, summary_line
+
+    report = lint(data)
+    assert summary_line(report).endswith(read_as)
+    assert header_line(report).startswith(f"<bytes> {read_as[:-1]}, ")
+

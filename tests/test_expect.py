@@ -1,4 +1,5 @@
-"""``--expect``: missing, extra and differing events, matched by order within a thread."""
+"""``--expect``: missing, extra and differing events, matched by order within a thread;
+subset matching by default, exact on request."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ def _trace():
                      B.event("duration_end", 3, name="a"))
 
 
-def _cmp(expected, unit="us", data=None):
-    return compare(expected, iter_events(data if data is not None else _trace()), unit)
+def _cmp(expected, unit="us", data=None, mode="subset"):
+    return compare(expected, iter_events(data if data is not None else _trace()), unit, mode)
 
 
 def test_exactly_the_written_events_match():
@@ -38,24 +39,90 @@ def test_missing_extra_and_differing_field_by_field():
     exp = [{"ph": "B", "name": "a", "pid": 10, "tid": 11, "ts": 1000},
            {"ph": "X", "name": "never", "pid": 10, "tid": 11},
            {"ph": "E", "name": "a", "pid": 10, "tid": 11, "ts": 3500, "cat": "dog"}]
-    r = _cmp(exp)
-    assert not r["matches"]
-    assert [e["name"] for e in r["missing"]] == ["never"]
-    assert [(e["ph"], e["tid"]) for e in r["extra"]] == [("i", 12)]
-    (d,) = r["differing"]
-    assert d["thread"] == [10, 11]
-    assert d["fields"] == [{"field": "cat", "expected": "dog", "actual": "cat"},
-                           {"field": "ts", "expected": 3500, "actual": 3000}]
+    for mode, extra in (("subset", []), ("exact", [("i", 12)])):
+        r = _cmp(exp, mode=mode)
+        assert not r["matches"] and r["mode"] == mode
+        assert [e["name"] for e in r["missing"]] == ["never"]
+        assert [(e["ph"], e["tid"]) for e in r["extra"]] == extra
+        (d,) = r["differing"]
+        assert d["thread"] == [10, 11]
+        assert d["fields"] == [{"field": "cat", "expected": "dog", "actual": "cat"},
+                               {"field": "ts", "expected": 3500, "actual": 3000}]
 
 
 def test_order_within_a_thread_not_across_threads():
     # the instant on thread 12 is listed first: threads are matched separately
     exp = [{"ph": "i", "name": "i", "pid": 10, "tid": 12},
            {"ph": "B", "name": "a", "pid": 10, "tid": 11}, {"ph": "E", "name": "a", "pid": 10, "tid": 11}]
-    assert _cmp(exp)["matches"]
+    assert _cmp(exp)["matches"] and _cmp(exp, mode="exact")["matches"]
     swapped = [exp[0], exp[2], exp[1]]
     r = _cmp(swapped)
+    assert not r["matches"] and r["missing_count"] == 1 and r["missing"][0]["ph"] == "B"
+    r = _cmp(swapped, mode="exact")
     assert not r["matches"] and r["missing_count"] == 1 and r["extra_count"] == 1
+
+
+# ---------------------------------------------------------------- a real writer's test (issue 17)
+
+
+def _writer():
+    """A writer's frame: metadata, an outer span, nested spans, a counter, events the test ignores."""
+    ev = B.event
+    return B.archive(B.magic(), B.initialization(1_000_000), B.string(1, "app"), B.thread(1, 10, 11),
+                     ev("duration_begin", 50, name="main"), ev("instant", 60, name="vsync"),
+                     ev("duration_begin", 100, name="frame", args=[B.arg("double", "load", 1.5),
+                                                                   B.arg("uint64", "big", 1 << 63)]),
+                     ev("duration_begin", 110, name="layout"), ev("duration_end", 150, name="layout"),
+                     ev("duration_end", 200, name="frame"), ev("duration_end", 300, name="main"))
+
+
+README_EXPECT = [{"ph": "B", "name": "frame", "ts": 100}, {"ph": "E", "name": "frame", "ts": 200}]
+
+
+def test_the_readme_example_passes_for_a_writer_that_writes_more():
+    r = _cmp(README_EXPECT, data=_writer())
+    assert r["matches"] and r["mode"] == "subset" and r["actual_events"] == 7, r
+
+
+def test_exact_mode_lists_the_events_not_expected():
+    r = _cmp(README_EXPECT, data=_writer(), mode="exact")
+    assert not r["matches"] and r["missing_count"] == r["differing_count"] == 0
+    assert [e["name"] for e in r["extra"]] == ["main", "vsync", "layout", "layout", "main"]
+
+
+def test_args_compare_key_by_key_only_the_keys_given():
+    exp = [{"ph": "B", "name": "frame", "args": {"load": 1.5}}]
+    assert _cmp(exp, data=_writer())["matches"]  # "big" is there too, and not asked about
+
+
+def test_an_arg_that_differs_or_is_absent_is_named():
+    exp = [{"ph": "B", "name": "frame", "args": {"load": 2.5, "gone": 1}}]
+    (d,) = _cmp(exp, data=_writer())["differing"]
+    assert d["fields"] == [{"field": "args.gone", "expected": 1, "absent": True},
+                           {"field": "args.load", "expected": 2.5, "actual": 1.5}]
+
+
+def test_an_expected_event_with_no_counterpart_is_missing_not_compared_with_another():
+    exp = [{"ph": "b", "name": "load", "id": 7}, {"ph": "B", "name": "frame"}]
+    r = _cmp(exp, data=_writer())
+    assert r["differing"] == [] and [e["ph"] for e in r["missing"]] == ["b"] and r["missing_count"] == 1
+
+
+def test_an_expected_event_with_a_counterpart_that_differs_is_compared_with_it():
+    exp = [{"ph": "B", "name": "main"}, {"ph": "B", "name": "frame", "ts": 250}, {"ph": "E", "name": "main"}]
+    r = _cmp(exp, data=_writer())
+    assert r["missing"] == []
+    (d,) = r["differing"]
+    assert d["fields"] == [{"field": "ts", "expected": 250, "actual": 100}] and d["position"] == 1
+
+
+def test_the_first_full_match_wins_over_an_earlier_near_one():
+    exp = [{"ph": "B", "name": "layout", "ts": 110}]
+    ev = B.event
+    data = B.archive(B.magic(), B.initialization(1_000_000), B.string(1, "app"), B.thread(1, 10, 11),
+                     ev("duration_begin", 90, name="layout"), ev("duration_end", 95, name="layout"),
+                     ev("duration_begin", 110, name="layout"), ev("duration_end", 150, name="layout"))
+    assert _cmp(exp, data=data)["matches"]
 
 
 def test_timestamps_in_ticks():
@@ -81,7 +148,8 @@ def test_metadata_events_count_only_when_expected():
     no_meta = [e for e in with_meta if e["ph"] != "M"]
     assert compare(no_meta, iter_events(SAMPLE))["matches"]
     assert compare(with_meta, iter_events(SAMPLE))["matches"]
-    assert not compare(with_meta[:-1], iter_events(SAMPLE))["matches"]
+    assert compare(with_meta[:-1], iter_events(SAMPLE))["matches"]  # a subset
+    assert not compare(with_meta[:-1], iter_events(SAMPLE), mode="exact")["matches"]
 
 
 @pytest.mark.parametrize("text, where", [

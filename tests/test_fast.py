@@ -19,6 +19,7 @@ from fxtlint import build as B
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 from conftest import CORPUS_REAL
+import writer_traces
 
 
 def same_report(data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):
@@ -178,6 +179,15 @@ def test_fast_equals_reference_on_rule_examples(small_windows):
     for rule in fxtlint.rules.all_rules():
         for ex in (rule.bad, rule.good):
             same_report(ex.build(), ex.input_format, limits=small_windows)
+
+
+@pytest.mark.parametrize("deltas", [{writer_traces.FAULTY: 1}, {writer_traces.FAULTY: -1},
+                                    {writer_traces.FAULTY: 2}, {9: 1, 13: -1, 17: 1}, {10: -1, 11: 1},
+                                    {30: 1}, {31: -1}, {3: -1}], ids=str)
+def test_fast_equals_reference_when_sizes_are_off(windows, deltas):
+    """Sizes a word off (FR004, ST001) move the framing: both engines go on from the
+    same place, across every window boundary."""
+    same_report(writer_traces.with_sizes_off(deltas), limits=windows)
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS_REAL.glob("*.fxt")),

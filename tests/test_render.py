@@ -179,8 +179,9 @@ def test_rich_plain_has_no_ansi():
     [
         ({"data": FILE, "show_hex": False}, ["  error[E001] at 0x0 (record 0): header word is bad"], ["00000000  ", "^"]),
         ({}, ["  info[I100] at 0x98 (record 3): just so you know"], ["00000000  "]),
-        ({"data": FILE, "quiet": True}, ["mem.fxt: 4 records, 4 errors, 2 warnings, 1 info (trace, little-endian)"],
-         ["error[", "mem.fxt (trace", "more not shown"]),
+        ({"data": FILE, "quiet": True}, ["  error[E001] at 0x0 (record 0): header word is bad", "mem.fxt (trace, "
+                                         "little-endian, 160 bytes)", "  1 more not shown (E001: 1)"],
+         ["mem.fxt: 4 records"]),
     ],
 )
 def test_rich_options(kw, present, absent):

@@ -9,6 +9,8 @@ on PATH, or install it with ``npm install --prefix /work/tools-npm @microsoft/sa
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -74,7 +76,7 @@ def test_sarif_results_one_per_diagnostic_with_byte_regions():
         "executionSuccessful": False,
         "toolExecutionNotifications": [{
             "level": "error", "message": {"text": "gone.fxt: no such file or directory."},
-            "locations": [{"physicalLocation": {"artifactLocation": {"uri": "gone.fxt"}}}]}],
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": "gone.fxt", "uriBaseId": "%SRCROOT%"}}}]}],
     }]
 
 
@@ -95,11 +97,26 @@ def test_sarif_rules_come_from_the_registry():
 def test_sarif_details_and_uris():
     d = Diagnostic(offset=8, record_index=1, code="RB001", message="x", severity=Severity.ERROR,
                    span=(13, 16), record_size=16, details={"field": "reserved", "bits": [40, 63]})
-    r = _render_sarif.result(d, 0, 0, "a.fxt")
+    r = _render_sarif.result(d, 0, 0, {"uri": "a.fxt", "uriBaseId": "%SRCROOT%"})
     assert r["properties"] == {"recordIndex": 1, "recordOffset": 8, "details": {"field": "reserved", "bits": [40, 63]}}
-    assert _render_sarif.artifact_uri("dir with space/a.fxt") == "dir%20with%20space/a.fxt"
-    assert _render_sarif.artifact_uri("/abs/t.fxt") == "file:///abs/t.fxt"
-    assert _render_sarif.artifact_uri("-") == "stdin"
+    assert r["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "a.fxt", "uriBaseId": "%SRCROOT%",
+                                                                         "index": 0}
+
+
+@pytest.mark.parametrize("path, location", [
+    ("dir with space/a.fxt", {"uri": "dir%20with%20space/a.fxt", "uriBaseId": "%SRCROOT%"}),
+    ("x.fxt", {"uri": "x.fxt", "uriBaseId": "%SRCROOT%"}),
+    ("./x.fxt", {"uri": "x.fxt", "uriBaseId": "%SRCROOT%"}),
+    ("tools/../traces/x.fxt", {"uri": "traces/x.fxt", "uriBaseId": "%SRCROOT%"}),
+    ("/root/proj/traces/x.fxt", {"uri": "traces/x.fxt", "uriBaseId": "%SRCROOT%"}),
+    ("/root/proj/tools/../traces/x.fxt", {"uri": "traces/x.fxt", "uriBaseId": "%SRCROOT%"}),
+    ("../dir/x.fxt", {"uri": "file:///root/dir/x.fxt"}),  # outside the root: absolute, normalised
+    ("/abs/./t.fxt", {"uri": "file:///abs/t.fxt"}),
+    ("-", {"uri": "stdin"}),
+])
+def test_sarif_locations_are_relative_to_the_root_and_normalised(path, location, monkeypatch):
+    monkeypatch.setattr(os, "getcwd", lambda: "/root/proj")
+    assert _render_sarif.artifact_location(path) == location
 
 
 @pytest.fixture(scope="module")
@@ -137,13 +154,18 @@ def multitool() -> list[str] | None:
 ACCEPTED_WARNINGS = {"SARIF2005"}
 
 
-def test_sarif_has_no_multitool_error(real_sarif, tmp_path):
+def _multitool_or_skip() -> list[str]:
     tool = multitool()
     if tool is None:
         if shutil.which("npm") is None:
             pytest.skip("npm is missing, so the SARIF Multitool cannot be installed")
         pytest.fail("npm is here but the SARIF Multitool is not: `npm install --prefix DIR "
                     "@microsoft/sarif-multitool` and set FXTLINT_SARIF_MULTITOOL=DIR/node_modules/.bin/sarif-multitool")
+    return tool
+
+
+def test_sarif_has_no_multitool_error(real_sarif, tmp_path):
+    tool = _multitool_or_skip()
     sarif = real_sarif
     out = tmp_path / "validation.sarif"
     proc = subprocess.run([*tool, "validate", str(sarif), "--output", str(out)],
@@ -154,6 +176,85 @@ def test_sarif_has_no_multitool_error(real_sarif, tmp_path):
     assert errors == [], json.dumps(errors, indent=1)[:4000]
     warnings = {f["ruleId"] for f in findings if f.get("level", "warning") == "warning"}
     assert warnings <= ACCEPTED_WARNINGS, warnings
+
+
+def _sarif_from_the_cli(spelled: str, cwd: Path) -> dict:
+    """``fxtlint SPELLED --output-format sarif`` run in ``cwd``, as a CI job runs it."""
+    from fxtlint.cli import main
+
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
+        mp.chdir(cwd)
+        assert main([spelled, "--output-format", "sarif"]) == 1
+    return json.loads(out.getvalue())
+
+
+@pytest.fixture(scope="module")
+def path_forms(tmp_path_factory) -> dict[str, dict]:
+    """The SARIF of one failing trace, per way of naming it on the command line, run in
+    proj/ (x.fxt and traces/x.fxt inside it, dir/x.fxt beside it, linked/ a link to traces/)."""
+    top = tmp_path_factory.mktemp("forms")
+    proj = top / "proj"
+    for d in (proj / "traces", proj / "tools", top / "dir"):
+        d.mkdir(parents=True)
+    bad = fxtlint.rules.REGISTRY["RB001"].bad.build()  # an error: exit status 1
+    for f in (proj / "x.fxt", proj / "traces" / "x.fxt", top / "dir" / "x.fxt"):
+        f.write_bytes(bad)
+    os.symlink(proj / "traces", proj / "linked", target_is_directory=True)
+    forms = ["x.fxt", "./x.fxt", "../dir/x.fxt", str(proj / "x.fxt"), "linked/x.fxt", "tools/../traces/x.fxt",
+             f"{proj}/tools/../traces/x.fxt"]
+    return {spelled: _sarif_from_the_cli(spelled, proj) for spelled in forms}
+
+
+def _uris(log: dict) -> list[dict]:
+    run_ = log["runs"][0]
+    return [a["location"] for a in run_["artifacts"]] + [
+        r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run_["results"]]
+
+
+def test_sarif_uris_of_every_path_form_are_normalised(path_forms):
+    expected = {"x.fxt": "x.fxt", "./x.fxt": "x.fxt", "linked/x.fxt": "linked/x.fxt",
+                "tools/../traces/x.fxt": "traces/x.fxt"}
+    for spelled, log in path_forms.items():
+        assert sarif_errors(log) == [], spelled
+        assert log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["description"]["text"]
+        for loc in _uris(log):
+            assert "/../" not in loc["uri"] and "/./" not in loc["uri"] and not loc["uri"].startswith((".", "/"))
+            if spelled == "../dir/x.fxt":  # outside the root: a normalised absolute URI
+                assert loc["uri"].startswith("file:///") and loc["uri"].endswith("/dir/x.fxt")
+                assert "uriBaseId" not in loc
+            else:
+                assert loc["uriBaseId"] == "%SRCROOT%"
+                assert loc["uri"] == expected.get(spelled, "x.fxt" if spelled.endswith("proj/x.fxt") else
+                                                  "traces/x.fxt"), spelled
+
+
+def test_sarif_of_every_path_form_has_no_multitool_error(path_forms, tmp_path):
+    """The SARIF Multitool validates the log of each path form with 0 errors; a log with
+    the '..' URI fxtlint used to write is the control that must fail (SARIF1002)."""
+    tool = _multitool_or_skip()
+    files = []
+    for i, log in enumerate(path_forms.values()):
+        files.append(tmp_path / f"form{i}.sarif")
+        files[-1].write_text(_render_sarif.dumps(log), encoding="utf-8")
+    control = json.loads(json.dumps(path_forms["tools/../traces/x.fxt"]))
+    for loc in _uris(control):
+        loc.pop("uriBaseId", None)
+        loc["uri"] = "file:///proj/tools/../traces/x.fxt"
+    (tmp_path / "control.sarif").write_text(_render_sarif.dumps(control), encoding="utf-8")
+    out = tmp_path / "validation.sarif"
+    proc = subprocess.run([*tool, "validate", *map(str, files), str(tmp_path / "control.sarif"), "--output", str(out)],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert out.is_file(), proc.stdout + proc.stderr
+    findings = json.loads(out.read_text("utf-8-sig"))["runs"][0].get("results", [])
+    by_file: dict[str, list] = {}
+    for f in findings:
+        name = f["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[-1]
+        by_file.setdefault(name, []).append((f["ruleId"], f.get("level", "warning")))
+    for path in files:
+        assert {rule for rule, level in by_file.get(path.name, [])} <= ACCEPTED_WARNINGS, by_file.get(path.name)
+        assert "error" not in {level for _, level in by_file.get(path.name, [])}
+    assert ("SARIF1002", "error") in by_file["control.sarif"]
 
 
 # --- GitHub workflow commands

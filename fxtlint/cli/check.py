@@ -120,8 +120,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-per-rule", type=_cap, default=None, metavar="N",
                    help=f"keep at most N diagnostics per rule per file; counts stay exact (default {DEFAULT_PER_RULE_CAP})")
     p.add_argument("--no-hex", action="store_true", default=None, help="omit the hex views")
-    p.add_argument("--quiet", action="store_true", default=None,
-                   help="print only the files with problems, one summary line each")
+    p.add_argument("-q", "--quiet", action="store_true", default=None,
+                   help="print the findings only: no summary lines, nothing for files without findings")
     p.add_argument("--isolated", action="store_true", help="ignore pyproject.toml settings")
     p.add_argument("-j", "--jobs", type=_cap, default=1, metavar="N",
                    help="lint up to N files at once in worker processes; the output is the same as "
@@ -335,8 +335,7 @@ def run(args: argparse.Namespace) -> int:
     baseline = None
     if s["baseline"] and not args.write_baseline:
         try:
-            with open(s["baseline"], encoding="utf-8") as fh:
-                baseline = _baseline.loads(fh.read(), s["baseline"])
+            baseline = _baseline.Baseline.read(s["baseline"])
         except OSError as e:
             raise UsageError(f"{s['baseline']}: {e.strerror or e}") from None
         except _baseline.BaselineError as e:
@@ -350,7 +349,7 @@ def run(args: argparse.Namespace) -> int:
     rich = fmt == "rich" and not s["statistics"] and not args.write_baseline
     console = _render_rich.make_console() if rich else None
     reports: list[FileReport] = []
-    show_hex = not (s["quiet"] or s["no_hex"])
+    show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
     bar_console = console if rich and console.is_terminal else Console(stderr=True)
@@ -362,7 +361,7 @@ def run(args: argparse.Namespace) -> int:
                 failures.append((path, message))
                 continue
             if baseline is not None:
-                report = _baseline.apply(report, baseline)
+                report = baseline.apply(report)
             reports.append(report)
             if not rich or (s["quiet"] and not report.counts):
                 continue
@@ -371,14 +370,17 @@ def run(args: argparse.Namespace) -> int:
 
     if args.write_baseline:
         with open(s["baseline"], "w", encoding="utf-8") as fh:
-            fh.write(_baseline.dumps(_baseline.build(reports)))
+            fh.write(_baseline.dumps(_baseline.build(reports, s["baseline"])))
         n = sum(len(r.diagnostics) for r in reports)
         print(f"fxtlint: wrote {n} findings of {len(reports)} files to {s['baseline']}", file=sys.stderr)
         return EXIT_USAGE if failures else EXIT_OK
+    stale = _baseline.stale_note(baseline.stale(), s["baseline"]) if baseline is not None else None
+    if stale is not None:
+        print(f"fxtlint: {stale}", file=sys.stderr)
     if s["statistics"]:
         _print_statistics(statistics(reports), fmt)
     elif rich:
-        if len(reports) + len(failures) > 1:
+        if len(reports) + len(failures) > 1 and not s["quiet"]:
             console.print(_render_rich.total_line(reports, len(failures)))
     else:
         sys.stdout.write(_render_machine(fmt, reports, failures))

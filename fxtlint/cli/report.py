@@ -1,4 +1,4 @@
-"""``fxtlint report PATH... [-o DIR] [--format html|json|markdown] [--expect EVENTS.json]``.
+"""``fxtlint report PATH... [-o DIR] [--format html|json|markdown] [--expect EVENTS.json [--expect-mode exact]]``.
 
 A conformance report per trace, combined into one document when several traces are
 given; each directory given is one writer, a column of the compatibility matrix.
@@ -40,6 +40,9 @@ def register(subparsers) -> None:
     p.add_argument("--format", action="append", choices=tuple(FORMATS), default=[], dest="formats",
                    help="html, json or markdown (repeatable)")
     p.add_argument("--expect", metavar="EVENTS.json", help="the events each trace must hold")
+    p.add_argument("--expect-mode", choices=("subset", "exact"), default="subset",
+                   help="subset (default): the expected events appear in order, others may too; "
+                   "exact: every written event must be expected")
     p.add_argument("--input-format", choices=("auto", "trace", "log"), default="auto",
                    help="trace (FXT), log (structured log), or auto (default)")
     p.set_defaults(run=run)
@@ -91,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                     from .._export_tef import iter_events
 
                     t["expect"] = compare(expected[0], iter_events(buf, input_format=args.input_format),
-                                          expected[1])
+                                          expected[1], args.expect_mode)
         except OSError as e:
             message = e.strerror or str(e)
             _common.error(f"{path}: {message}")

@@ -140,12 +140,18 @@ content_overruns_record = Rule(
     code="ST001",
     name="content-overruns-record",
     severity=E,
-    message="{where}: its {part} needs {need} bytes but the record's size leaves {have}",
-    params=('have', 'need', 'part', 'where'),
+    message="{where}: its {part} needs {need} bytes but the record's size leaves {have}{short_text}",
+    params=('have', 'need', 'part', 'where', 'words?', 'content_words?', 'next_kind?', 'short_text?'),
     what="A record whose declared content (words, inline strings, streams, arguments) does "
     "not fit in the size its header declares.",
     why="The size field and the content disagree, so one of them is wrong; a reader that "
-    "trusts the content reads into the next record. fxtlint reads nothing past the record.",
+    "trusts the content reads into the next record. When the size is what is wrong (the "
+    "records framed from the content's end are well formed, or the file ends there, and "
+    "those framed from the declared end are not), the message says by how many words, "
+    "fxtlint reads the record to its content's end and goes on from there: a writer "
+    "that leaves a word out of the size (an argument, an inline thread's koids) gets one "
+    "finding, not made-up records built from its last words. Otherwise fxtlint reads "
+    "nothing past the record.",
     bad=Example("an event record of size 1: its timestamp word is missing", lambda: X.preamble()
                 + X.with_size(B.archive(_ev()), 1)[:8]),
     good=Example("the same event with its timestamp", lambda: X.preamble(_ev())),
@@ -277,16 +283,20 @@ magic_missing = Rule(
     code="MG001",
     name="magic-missing",
     severity=E,
-    message="the magic record is missing: {found_text}",
-    params=('found_text', 'first_kind?', 'length?'),
+    message="the magic record is {place}: {found_text}",
+    params=('found_text', 'first_kind?', 'length?', 'magic_offset?', 'magic_index?'),
+    derived=('place',),
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
     "(or its big-endian reverse), but whose records frame as trace records (a file "
-    "that does not is MG005, not an FXT file).",
+    "that does not is MG005, not an FXT file). When a magic record comes later, the "
+    "message says which record it is (and MG003 does not call it repeated).",
     why="The magic record is how tools recognise an FXT archive and its byte order. Files "
     "of other formats that share the name (EZTrace/LiTL \"FxT\") start differently.",
     bad=Example("a string record with no magic record before it", lambda: B.archive(B.string(1, "x"))),
     good=Example("the same string record after the magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
     spec="Magic Number Record (trace info type = 0)",
+    derive=lambda p: {"place": "missing" if p.get("magic_index") is None
+                      else f"record {p['magic_index']}, not the first"},
 )
 
 magic_wrong_value = Rule(
@@ -436,15 +446,18 @@ record_size_too_large = Rule(
     code="FR004",
     name="record-size-too-large",
     severity=W,
-    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large",
-    params=('kind', 'n', 'record'),
+    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{resync_text}",
+    params=('kind', 'n', 'record', 'resync_text?'),
     derived=('n_words',),
     what="A record with words after its defined content whose first such word is itself "
     "a well-formed record header (a defined type and subtype, reserved bits clear, a "
     "size that fits in the file).",
     why="Appended words are an allowed extension (EX001), but a size field one too large "
-    "swallows the next record's header: the walk then goes on from inside that record "
-    "and reports framing errors far from the cause.",
+    "swallows the next record's header: a walk that trusts the size goes on from inside "
+    "that record and reports framing errors far from the cause. When the records framed "
+    "from that header are well formed and those framed from the declared end are not, "
+    "fxtlint frames this record to its content and reads on from the header (the "
+    "message says so); otherwise the declared size stands.",
     bad=Example("a string record whose size is one too large, swallowing a thread record",
                 lambda: X.preamble() + X.with_size(B.archive(B.string(3, "abc")), 3)
                 + B.archive(B.thread(2, 10, 12))),

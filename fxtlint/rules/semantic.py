@@ -15,9 +15,11 @@ def _dur(kind, ts, **kw):
 
 
 def _provider(p: dict) -> dict:
-    """Records before any Provider Info or Section belong to no provider (id None)."""
+    """The table a ref is looked up in: its provider's, or (id None) the one that holds
+    for the records before any Provider Info or Provider Section record."""
     pid = p["provider"]
-    return {"in_provider": "before any provider record" if pid is None else f"for provider {pid}"}
+    return {"in_provider": "that applies before any Provider Info or Provider Section record"
+            if pid is None else f"of provider {pid}"}
 
 
 # ---------------------------------------------------------------- tables and refs
@@ -25,7 +27,7 @@ string_ref_unregistered = Rule(
     code="RF001",
     name="string-ref-unregistered",
     severity=E,
-    message="{where}: string ref {ref} ({field}) was never registered {in_provider}",
+    message="{where}: string ref {ref} ({field}) was never registered in the string table {in_provider}",
     params=('field', 'provider', 'ref', 'where'),
     derived=('in_provider',),
     what="An indexed string ref (top bit clear, not 0) to an index that no String Record of "
@@ -45,7 +47,7 @@ thread_ref_unregistered = Rule(
     code="RF002",
     name="thread-ref-unregistered",
     severity=E,
-    message="{where}: thread ref {ref} ({field}) was never registered {in_provider}",
+    message="{where}: thread ref {ref} ({field}) was never registered in the thread table {in_provider}",
     params=('field', 'provider', 'ref', 'where'),
     derived=('in_provider',),
     what="An indexed thread ref (not 0) to an index that no Thread Record of the current "
@@ -90,18 +92,25 @@ thread_index_zero = Rule(
 provider_section_unannounced = Rule(
     code="RF005",
     name="provider-section-unannounced",
-    severity=W,
-    message="Provider Section for provider {provider}, which no Provider Info record announced",
+    severity=I,
+    message="Provider Section for provider {provider}, which no Provider Info record announced: its name is unknown",
     params=('provider',),
     what="A Provider Section record naming a provider id that no earlier Provider Info record "
     "introduced.",
-    why="The section's records cannot be attributed to a named provider; some readers "
-    "(fxt) reject the trace outright.",
+    why="A note, not a defect: the spec requires no Provider Info before a section. The "
+    "section delimits the records that follow (\"This metadata delimits sections of the trace "
+    "which have been obtained from different providers\"), and a Provider Info only "
+    "\"identifies a trace provider which has contributed information to the trace\"; "
+    "neither sentence, in v1 or the current revision, makes the info record a "
+    "precondition of the section. What is lost is the provider's name, and a reader that "
+    "insists on one (fxt 0.3.0 rejects the trace) fails on a valid file.",
     bad=Example("a section for provider 9 with no info record for it",
                 lambda: X.preamble(B.provider_section(9))),
     good=Example("a section for provider 9 after its info record",
                  lambda: X.preamble(B.provider_info(9, "nine"), B.provider_section(9))),
-    spec="Provider Info Metadata; Provider Section Metadata",
+    spec="Provider Info Metadata (metadata type = 1): \"This metadata identifies a trace provider "
+    "which has contributed information to the trace\"; Provider Section Metadata (metadata type = 2): "
+    "\"This metadata delimits sections of the trace which have been obtained from different providers\"",
 )
 
 string_record_empty = Rule(
