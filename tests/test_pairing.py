@@ -149,7 +149,7 @@ def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
     state = SemanticState(lambda d: None)
     check = RecordChecker(state).check
     for rec in fxtlint.read_records(data)[0]:
-        check(rec)
+        check(rec, state.tables.apply(rec))
     cols = state.batch.columns()
     assert cols["kind"].tolist() == [_pairing.COMPLETE, _pairing.ASYNC_BEGIN]
     assert cols["id"].tolist() == [0, 4] and cols["end"].tolist() == [9, 0]
