@@ -14,10 +14,17 @@ fields by the tables' names, walked from the record's layout:
 - ``arguments`` is a list of ``{"name", "type", "value"}`` in order, ``type`` the
   tables' argument name; doubles are numbers ("NaN", "Infinity", "-Infinity" as strings).
 
-Records that only set reader state do not appear; their effect does (see STATE_KINDS).
-Timestamps stay in ticks, the tables' unit. Records of undefined types, subtypes and
-arguments of undefined types are skipped, and words after a record's defined content
-are ignored, as the spec tells readers to do.
+Records that only set reader state do not appear; their effect does (the tables'
+``effect`` of each record kind, carried out by ``ProviderState``). Timestamps stay in
+ticks, the tables' unit. Records of undefined types, subtypes and arguments of
+undefined types are skipped, and words after a record's defined content are ignored,
+as the spec tells readers to do.
+
+A consumer of the walk (``_walk``): decoded records become canonical objects one by
+one (the reference path, ``decode``), the clean rows of a batch become JSON text as
+columns (byte for byte what ``json.dumps`` writes for the same object), and
+``decode_to`` writes each batch's records as soon as the batch is done, so memory does
+not grow with the file.
 """
 
 from __future__ import annotations
@@ -25,24 +32,21 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from typing import IO
+
+import numpy as np
 
 from ._diagnostics import Severity
 from ._model import Argument, Record
-from ._provider_state import INLINE_BIT, INLINE_KOIDS, ProviderState
-from ._reader import read_records
+from ._provider_state import INLINE_BIT, ProviderState
+from ._reader import detect_byte_order
+from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import Layout, tables
+from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
 _LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
 _ARGS = {a.type: a for a in _T.arguments.values()}
-
-# Records whose only effect is on the reader's state: the magic record (byte order),
-# provider info and section (the ``provider`` of later records), initialization (the
-# tick rate; timestamps stay in ticks), string and thread records (resolved into refs).
-STATE_KINDS = frozenset(("metadata.trace_info.magic", "metadata.provider_info", "metadata.provider_section",
-                         "initialization", "string", "thread"))
-if not STATE_KINDS <= set(_LEAVES):
-    raise RuntimeError(f"STATE_KINDS names record kinds the tables do not define: {STATE_KINDS - set(_LEAVES)}")
 
 _ENCODING_ROLES = frozenset(("type", "size", "selector", "arg_count"))
 
@@ -104,8 +108,8 @@ class _Canonicaliser:
     """Resolves records against the provider tables kept by ``ProviderState``; a ref
     to nothing raises ``_Unresolved`` here, where the exporter would skip it."""
 
-    def __init__(self):
-        self.state = ProviderState()
+    def __init__(self, state: ProviderState):
+        self.state = state
 
     @property
     def current(self):
@@ -123,10 +127,10 @@ class _Canonicaliser:
             return ""
         if ref & INLINE_BIT:  # inline but not decoded: the reader reported why
             raise _Unresolved(f"inline string {label} could not be read")
-        value = self.current.strings.get(ref)
-        if value is None:
+        gid = self.current.strings.get(ref)
+        if gid is None:
             raise _Unresolved(f"string ref {ref} ({label}) is not registered")
-        return value
+        return self.state.text(gid)
 
     def thread(self, ref: int, fields: dict, words: tuple[str, ...], name: str) -> dict:
         if ref == 0:
@@ -138,12 +142,6 @@ class _Canonicaliser:
             both = {"process_koid": entry[0], "thread_koid": entry[1]}
             koids = {_koid_key(w): both[_koid_key(w)] for w in words}
         return {k: _word(v) for k, v in koids.items()}
-
-    # -- state records ---------------------------------------------------------------
-    def update(self, rec: Record) -> None:
-        # a string record that is not UTF-8 or a table record cut short is an error of
-        # its own, so the decoding stops before any record that could use what it holds
-        self.state.observe(rec)
 
     # -- records -------------------------------------------------------------------
     def record(self, rec: Record) -> dict:
@@ -224,36 +222,287 @@ def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
 SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name not in STATE_KINDS}
 
 
+class Canonical(Consumer):
+    """The canonical decoding as a consumer of the walk (its ``emit`` being
+    ``reader_diagnostic``). ``write(texts)`` gets the JSON text of each record in file
+    order, a batch at a time, up to the first record in error; with ``keep`` the
+    records are kept as objects instead (``decoded``)."""
+
+    def __init__(self, write=None, keep: bool = False):
+        self.write = write
+        self.keep = keep
+        self.decoded: list[dict] = []
+        self.errors: list = []  # (record index, offset, message); a file-level one at index None
+        self.stop: int | None = None  # the first record in error
+        self._pending: list = []  # (record index, text) of the batch's decoded records
+        self._text_json: dict[str, str] = {}
+        self._gid_json: dict[int, str] = {}
+        self._provider_json: dict = {}
+
+    def reader_diagnostic(self, d) -> None:
+        if d.severity >= Severity.ERROR:
+            self._error(d.record_index if d.record_index >= 0 else None, d.offset,
+                        f"{d.code} at byte {d.offset}: {d.message}")
+
+    def _error(self, at, offset: int, message: str) -> None:
+        self.errors.append((at, offset, message))
+        if at is not None and (self.stop is None or at < self.stop):
+            self.stop = at
+
+    def _before_stop(self, index: int) -> bool:
+        return self.stop is None or index < self.stop
+
+    def start(self, walk: Walk) -> None:
+        self.walk = walk
+        self.canon = _Canonicaliser(walk.state)
+        self.columns = walk.columns
+
+    def finish(self, walk: Walk) -> None:
+        # a file-level error sorts after every record (it cuts none of them)
+        self.errors = [(walk.records if at is None else at, off, msg) for at, off, msg in self.errors]
+        self.errors.sort(key=lambda e: (e[0], e[1]))
+
+    # -- one record at a time ----------------------------------------------------------
+    def record(self, rec: Record, change=None) -> None:
+        if is_undefined(rec.kind) or rec.kind in STATE_KINDS:
+            return  # skipped by its size; or folded into the provider tables
+        try:
+            obj = self.canon.record(rec)
+        except _Unresolved as e:
+            self._error(rec.index, rec.offset, f"record {rec.index} at byte {rec.offset}: {e}")
+            return
+        if not self._before_stop(rec.index):
+            return
+        if self.keep:
+            self.decoded.append(obj)
+        elif self.columns:
+            self._pending.append((rec.index, _line(obj)))
+        else:
+            self.write([_line(obj)])
+
+    # -- a batch's clean rows, as columns -------------------------------------------------
+    def rows(self, batch: Batch) -> None:
+        at = [i for i, _ in self._pending]
+        texts = [t for _, t in self._pending]
+        self._pending.clear()
+        for rows in batch.clean:
+            index, got = self._texts(rows)
+            at.extend(index.tolist())
+            texts.extend(got)
+        if texts:
+            order = np.argsort(np.asarray(at, np.int64), kind="stable").tolist()
+            self.write([texts[i] for i in order if self._before_stop(at[i])])
+
+    def _texts(self, rows: Rows):
+        """(record indexes, JSON texts) of the rows; a row with a ref to nothing is an error."""
+        kind = rows.kind
+        fails: dict[int, str] = {}  # row -> the first unresolved ref, in field order
+        cols = [self._providers(rows)]
+        for name, how in SHAPES[kind]:
+            if how == "string":
+                col = self._strings(rows, None, name, np.arange(rows.n), name, fails)
+            elif how == "thread":
+                col = self._threads(rows, name, fails)
+            elif how == "arguments":
+                col = self._arguments(rows, fails)
+            else:
+                col = _scalars(how, rows.layout, name, rows.value(name) if how not in ("text", "hex") else
+                               self._streams(rows, name, how))
+            cols.append(col)
+        template = "{" + f'"kind": {json.dumps(kind)}, "provider": %s' + "".join(
+            f", {json.dumps(name)}: %s" for name, _ in SHAPES[kind]) + "}"
+        text = [template % t for t in zip(*cols)]
+        index = rows.index
+        if fails:
+            keep = np.ones(rows.n, bool)
+            for r, message in sorted(fails.items()):
+                i, off = int(index[r]), int(rows.offset[r])
+                self._error(i, off, f"record {i} at byte {off}: {message}")
+                keep[r] = False
+            text = [t for t, k in zip(text, keep.tolist()) if k]
+            index = index[keep]
+        return index, text
+
+    def _providers(self, rows: Rows) -> list[str]:
+        switches = rows.batch.switches
+        cache = self._provider_json
+        out = []
+        for p, name in switches:
+            key = (p.id, name)
+            if key not in cache:
+                cache[key] = "null" if p.id is None else json.dumps({"id": p.id, "name": name}, ensure_ascii=False)
+            out.append(cache[key])
+        if len(out) == 1:
+            return [out[0]] * rows.n
+        return np.asarray(out, object)[rows.switch].tolist()
+
+    def _json_text(self, text: str) -> str:
+        got = self._text_json.get(text)
+        if got is None:
+            if len(self._text_json) > 1 << 16:  # inline strings: a cache, not a table
+                self._text_json.clear()
+            got = self._text_json[text] = json.dumps(text, ensure_ascii=False)
+        return got
+
+    def _strings(self, rows: Rows, arg, name: str, sel, label: str, fails: dict) -> list[str]:
+        """JSON texts of string ref ``name`` (of the record, or of argument rows ``arg``)
+        at positions ``sel``; a ref to nothing fails its row."""
+        of = arg if arg is not None else rows
+        ids = rows.string_ids(name, arg)[sel]
+        out = np.full(len(ids), '""', object)
+        reg = ids > 0
+        if reg.any():
+            cache = self._gid_json
+            uk, inv = np.unique(ids[reg], return_inverse=True)
+            for g in uk.tolist():
+                if g not in cache:
+                    cache[g] = json.dumps(self.canon.state.text(g), ensure_ascii=False)
+            out[reg] = np.asarray([cache[g] for g in uk.tolist()], object)[inv.reshape(-1)]
+        inline = np.nonzero(ids == INLINE_TEXT)[0]
+        if len(inline):
+            refs = of.value(name)[sel][inline]
+            words = of.position(f"{name} string")[sel][inline]
+            out[inline] = [self._json_text(t) for t in rows.inline_text(name, refs, words)]
+        unreg = np.nonzero(ids == UNREGISTERED)[0]
+        if len(unreg):
+            refs = of.value(name)[sel]
+            rows_of = arg.row[sel] if arg is not None else sel
+            for j in unreg.tolist():
+                fails.setdefault(int(rows_of[j]), f"string ref {int(refs[j])} ({label}) is not registered")
+        return out.tolist()
+
+    def _threads(self, rows: Rows, name: str, fails: dict) -> list[str]:
+        words = _WORDS_BY_REF[(rows.kind, name)]
+        keys = [_koid_key(w) for w in words]
+        got = rows.threads(name)
+        cols = {k: np.zeros(rows.n, np.uint64) for k in keys}
+        inline = got == INLINE_TEXT
+        if inline.any():
+            W = self.walk.W
+            for w, k in zip(words, keys):
+                cols[k][inline] = W[rows.position(w)[inline]]
+        known = got >= 0
+        if known.any():
+            uk, inv = np.unique(got[known], return_inverse=True)
+            koids = np.asarray([self.canon.state.threads.values[k] for k in uk.tolist()], np.uint64).reshape(-1, 2)
+            both = {"process_koid": 0, "thread_koid": 1}
+            for k in keys:
+                cols[k][known] = koids[inv.reshape(-1), both[k]]
+        for r in np.nonzero(got == UNREGISTERED)[0].tolist():
+            fails.setdefault(r, f"thread ref {int(rows.value(name)[r])} ({name}) is not registered")
+        template = "{" + ", ".join(f'"{k}": "%d"' for k in keys) + "}"
+        return [template % t for t in zip(*(cols[k].tolist() for k in keys))]
+
+    def _streams(self, rows: Rows, name: str, how: str) -> list:
+        """The bytes of stream ``name`` of each row (clean rows: text is plain ASCII)."""
+        buf = rows.batch.buf
+        length = next(it.length for it in rows.layout.full_body if it.kind == "stream" and it.name == name)
+        return [bytes(buf[8 * p : 8 * p + n]) for p, n in zip(rows.position(name).tolist(),
+                                                                rows.value(length).tolist())]
+
+    def _arguments(self, rows: Rows, fails: dict) -> list[str]:
+        args = rows.arguments()
+        if not args:
+            return ["[]"] * rows.n
+        row = np.concatenate([a.row for a in args])
+        k = np.concatenate([np.full(len(a.row), a.k) for a in args])
+        texts = []
+        for a in args:
+            everyone = np.arange(len(a.row))
+            name = self._strings(rows, a, "name", everyone, "argument name", fails)
+            value = self._argument_values(rows, a, fails)
+            texts += [f'{{"name": {n}, "type": "{a.kind}", "value": {v}}}' for n, v in zip(name, value)]
+        order = np.lexsort((k, row))
+        row = row[order]
+        out = ["[]"] * rows.n
+        order = order.tolist()
+        cuts = [0, *(np.flatnonzero(np.diff(row)) + 1).tolist(), len(order)]
+        rows_at = row.tolist()
+        for lo, hi in zip(cuts, cuts[1:]):
+            out[rows_at[lo]] = "[" + ", ".join(texts[i] for i in order[lo:hi]) + "]"
+        return out
+
+    def _argument_values(self, rows: Rows, a, fails: dict) -> list[str]:
+        lay = a.layout
+        f = lay.field("value")
+        n = len(a.row)
+        if f is not None and f.role == "string_ref":
+            return self._strings(rows, a, "value", np.arange(n), "argument value", fails)
+        if f is not None:
+            raw = a.value("value")
+            if f.width == 1:
+                return ["true" if v else "false" for v in raw.tolist()]
+            return [str(v) for v in _signed(f, raw).tolist()]
+        for it in lay.full_body:
+            if it.kind == "word" and it.name == "value":
+                return _scalars("double" if it.float else "word", lay, "value", a.value("value"))
+            if it.kind == "stream":
+                buf = rows.batch.buf
+                return [f'"{bytes(buf[8 * p : 8 * p + m]).hex()}"'
+                        for p, m in zip(a.position(it.name).tolist(), a.value(it.length).tolist())]
+        return ["null"] * n
+
+
+def _line(obj: dict) -> str:
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+
+
+def _signed(f, raw):
+    """A header field's values, sign-extended when the tables say it is signed."""
+    return raw - ((raw >> (f.width - 1)) << f.width) if f.signed else raw
+
+
+def _word_is_signed(lay: Layout, name: str) -> bool:
+    return any(it.kind == "word" and it.name == name and it.signed for it in lay.full_body)
+
+
+def _scalars(how: str, lay: Layout, name: str, values) -> list[str]:
+    """JSON texts of a column of numbers, words, doubles or stream bytes."""
+    if how == "number":
+        f = lay.field(name)
+        return [str(v) for v in (_signed(f, values) if f is not None else values).tolist()]
+    if how == "word":
+        return [f'"{v}"' for v in (values.view(np.int64) if _word_is_signed(lay, name) else values).tolist()]
+    if how == "double":
+        return [json.dumps(_double(v)) for v in values.view(np.float64).tolist()]
+    if how == "text":
+        return [json.dumps(v.decode("ascii"), ensure_ascii=False) for v in values]
+    return [f'"{v.hex()}"' for v in values]  # hex
+
+
+def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str) -> Walk:
+    big = (byte_order or detect_byte_order(data) or "little") == "big"
+    columns = {"auto": None, "fast": True, "reference": False}[engine]
+    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, columns=columns)
+
+
 def decode(data, *, byte_order: str | None = None) -> Decoding:
-    """The canonical decoding of a trace archive. Never raises on input.
+    """The canonical decoding of a trace archive, record by record. Never raises on input.
 
     A file with an error (an error-severity reader diagnostic, or a ref that resolves to
     nothing) keeps only the records before the first record in error: the prefix that
     the spec's recovery promise covers.
     """
-    records, diags = read_records(data, byte_order=byte_order)
-    stop = len(records)
-    errors: list[tuple[int, int, str]] = []
-    for d in diags:
-        if d.severity >= Severity.ERROR:
-            at = d.record_index if d.record_index >= 0 else len(records)
-            errors.append((at, d.offset, f"{d.code} at byte {d.offset}: {d.message}"))
-    canon = _Canonicaliser()
-    out = []
-    for rec in records:
-        if rec.kind == "unknown" or rec.kind.endswith(".unknown"):
-            continue  # skipped by its size
-        if rec.kind in STATE_KINDS:
-            canon.update(rec)
-            continue
-        try:
-            out.append((rec.index, canon.record(rec)))
-        except _Unresolved as e:
-            errors.append((rec.index, rec.offset, f"record {rec.index} at byte {rec.offset}: {e}"))
-    if errors:
-        errors.sort(key=lambda e: (e[0], e[1]))
-        stop = errors[0][0]
-    return Decoding([r for i, r in out if i < stop], [msg for _, _, msg in errors])
+    canon = Canonical(keep=True)
+    _decoding_walk(data, canon, byte_order, "reference").run()
+    return Decoding(canon.decoded, [msg for _, _, msg in canon.errors])
+
+
+def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str = "auto") -> list[str]:
+    """Write the canonical JSON of ``data`` to ``out`` as it is read (``dumps`` of
+    ``decode(data)``, byte for byte); returns the error messages (none: accepted)."""
+    first = True
+
+    def write(texts: list[str]) -> None:
+        nonlocal first
+        if texts:
+            out.write(('{"records": [\n' if first else ",\n") + ",\n".join(texts))
+            first = False
+
+    canon = Canonical(write)
+    _decoding_walk(data, canon, byte_order, engine).run()
+    out.write('{"records": []}\n' if first else "\n]}\n")
+    return [msg for _, _, msg in canon.errors]
 
 
 # ------------------------------------------------------------------ the JSON Schema

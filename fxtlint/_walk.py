@@ -94,33 +94,44 @@ class Walk:
         self.not_fxt = False  # the file-level checks said it is not FXT at all: nothing was walked
         self.cut_short = False  # framing stopped before the end of the data
         self.W = None
+        self._begun = False
+
+    def begin(self) -> bool:
+        """The file-level checks, once (``run`` makes them): False when the file is not
+        FXT at all (MG005 said so), and nothing is walked."""
+        if not self._begun:
+            self._begun = True
+            self.not_fxt = start_checks(self.buf, self.emit, self.big, self.log)
+        return not self.not_fxt
 
     def run(self) -> int:
         """Walk; returns the number of records."""
-        if start_checks(self.buf, self.emit, self.big, self.log):
-            self.not_fxt = True
-        else:
+        if self.begin():
             for c in self.consumers:
                 c.start(self)
             if self.columns:
                 self._walk_columns()
             else:
-                self._walk_records()
+                consumers = self.consumers
+                for rec, change in self.one_by_one():
+                    for c in consumers:
+                        c.record(rec, change)
         for c in self.consumers:
             c.finish(self)
         return self.records
 
     # -- the reference path: the per-record reader alone ------------------------------
-    def _walk_records(self) -> None:
-        buf, state, kinds, consumers = self.buf, self.state, self.kinds, self.consumers
+    def one_by_one(self):
+        """Yield (record, change) for every record, its effect carried out: the walk
+        without columns, pulled by the caller (after ``begin``)."""
+        buf, state, kinds = self.buf, self.state, self.kinds
         n = walked = 0
         for rec in walk_records(buf, self.emit, big=self.big, log=self.log):
             n += 1
             walked = rec.end
             kinds[rec.kind] += 1
-            change = state.apply(rec)
-            for c in consumers:
-                c.record(rec, change)
+            yield rec, state.apply(rec)
+            self.records = n
         self.records = n
         # framing stopped before the last whole word: what is open may end in the rest
         self.cut_short = n > 0 and walked < len(buf) - len(buf) % 8
@@ -248,8 +259,8 @@ class Rows:
         self._cache: dict = {}
 
     def value(self, name: str):
-        """The column of a header field or body word."""
-        return self.group.vals[name][self.sel]
+        """The column of a header field or body word (in native byte order)."""
+        return _native(self.group.vals[name][self.sel])
 
     def position(self, name: str):
         """Word positions of a body item ("NAME string" for an inline string)."""
@@ -363,10 +374,15 @@ class ArgRows:
         self._keep = keep
 
     def value(self, name: str):
-        return self._ac.vals[name][self._keep]
+        return _native(self._ac.vals[name][self._keep])
 
     def position(self, name: str):
         return self._ac.at[name][self._keep]
+
+
+def _native(x):
+    """``x`` in the machine's byte order (words of a big-endian trace are read as such)."""
+    return x if x.dtype.isnative else x.astype(x.dtype.newbyteorder("="))
 
 
 class StringRefs:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from . import _common
+from ._buffers import opened
 
 
 def register(subparsers) -> None:
@@ -22,19 +23,19 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._canonical import decode
+    from .._canonical import decode_to
 
     try:
         if args.file == "-":
-            data = sys.stdin.buffer.read()
+            errors = decode_to(sys.stdin.buffer.read(), sys.stdout)
         else:
-            with open(args.file, "rb") as fh:
-                data = fh.read()
+            with opened(args.file) as data:
+                errors = decode_to(data, sys.stdout)
+    except BrokenPipeError:
+        raise  # stdout went away (`| head`): main() handles it
     except OSError as e:
         _common.error(f"cannot read {args.file}: {e.strerror or e}")
         return _common.EXIT_USAGE
-    result = decode(data)
-    sys.stdout.write(result.to_json())
-    for message in result.errors:
+    for message in errors:
         print(f"{args.file}: {message}", file=sys.stderr)
-    return _common.EXIT_OK if result.accepted else _common.EXIT_ERRORS
+    return _common.EXIT_ERRORS if errors else _common.EXIT_OK
