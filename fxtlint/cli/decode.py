@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from . import _common
-from ._buffers import opened
+from . import _buffers
 
 
 def register(subparsers) -> None:
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         if args.file == "-":
             errors = decode_to(sys.stdin.buffer.read(), sys.stdout)
         else:
-            with opened(args.file) as data:
+            with _buffers.opened(args.file) as data:
                 errors = decode_to(data, sys.stdout)
     except BrokenPipeError:
         raise  # stdout went away (`| head`): main() handles it

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from . import _common
-from ._buffers import opened
+from . import _buffers
 
 
 def register(subparsers) -> None:
@@ -29,8 +29,7 @@ def register(subparsers) -> None:
     )
     p.add_argument("path", metavar="PATH", help="the trace to export")
     p.add_argument("-o", "--output", metavar="OUT.json", help="write here instead of stdout")
-    p.add_argument("--input-format", choices=("auto", "trace", "log"), default="auto",
-                   help="trace (FXT), log (structured log), or auto (default)")
+    _common.input_format_option(p)
     p.set_defaults(run=run)
 
 
@@ -39,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from .._lint import walk_for
 
     try:
-        with opened(args.path) as buf:
+        with _buffers.opened(args.path) as buf:
             export = Export()
             walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic)
             if not walk.begin():
