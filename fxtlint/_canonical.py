@@ -37,6 +37,7 @@ from typing import IO
 import numpy as np
 
 from ._diagnostics import Severity
+from ._limits import DEFAULT_LIMITS, Limits
 from ._model import Argument, Record
 from ._provider_state import INLINE_BIT, ProviderState
 from ._reader import detect_byte_order
@@ -470,10 +471,11 @@ def _scalars(how: str, lay: Layout, name: str, values) -> list[str]:
     return [f'"{v.hex()}"' for v in values]  # hex
 
 
-def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str) -> Walk:
+def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str,
+                   limits: Limits = DEFAULT_LIMITS) -> Walk:
     big = (byte_order or detect_byte_order(data) or "little") == "big"
     columns = {"auto": None, "fast": True, "reference": False}[engine]
-    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, columns=columns)
+    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, columns=columns, limits=limits)
 
 
 def decode(data, *, byte_order: str | None = None) -> Decoding:
@@ -488,7 +490,8 @@ def decode(data, *, byte_order: str | None = None) -> Decoding:
     return Decoding(canon.decoded, [msg for _, _, msg in canon.errors])
 
 
-def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str = "auto") -> list[str]:
+def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str = "auto",
+              limits: Limits = DEFAULT_LIMITS) -> list[str]:
     """Write the canonical JSON of ``data`` to ``out`` as it is read (``dumps`` of
     ``decode(data)``, byte for byte); returns the error messages (none: accepted)."""
     first = True
@@ -500,7 +503,7 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
             first = False
 
     canon = Canonical(write)
-    _decoding_walk(data, canon, byte_order, engine).run()
+    _decoding_walk(data, canon, byte_order, engine, limits).run()
     out.write('{"records": []}\n' if first else "\n]}\n")
     return [msg for _, _, msg in canon.errors]
 

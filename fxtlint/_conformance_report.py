@@ -18,6 +18,7 @@ from . import rules as R
 from ._coverage import CoverageCollector
 from ._diagnostics import Diagnostic
 from ._hexview import dump, record_window
+from ._limits import DEFAULT_LIMITS, Limits
 from ._lint import lint_walk
 from ._render_json import tool_version
 from ._report import FileReport
@@ -80,11 +81,13 @@ def _rule_results(lint: FileReport, features: set[str] | None) -> list[dict]:
 
 
 def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writer: str | None = None,
-                 engine: str = "auto") -> dict:
+                 engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> dict:
     """The report of one trace (or structured-log stream) held in ``buf``: the lint and
-    the coverage in one walk, every diagnostic the lint's (``engine`` as in ``lint_buffer``)."""
+    the coverage in one walk, every diagnostic the lint's (``engine`` and ``limits`` as
+    in ``lint_buffer``)."""
     cov = CoverageCollector()
-    lint, walk = lint_walk(buf, consumers=[cov], input_format=input_format, path=path, engine=engine)
+    lint, walk = lint_walk(buf, consumers=[cov], input_format=input_format, path=path, engine=engine,
+                           limits=limits)
     sev = lint.severity_counts
     by_code: dict[str, list[Diagnostic]] = {}
     for d in lint.diagnostics:

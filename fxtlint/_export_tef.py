@@ -34,6 +34,7 @@ import numpy as np
 
 from . import rules as R
 from ._columns import LEN
+from ._limits import DEFAULT_LIMITS, Limits
 from ._lint import walk_for
 from ._model import Argument, Record
 from ._provider_state import ProviderState
@@ -534,11 +535,12 @@ def export_walk(walk: Walk, out: IO[str], *, source: str, export: Export) -> Exp
 
 
 def write_document(buf, out: IO[str], *, source: str = "<bytes>", input_format: str = "auto",
-                   engine: str = "auto") -> Export:
+                   engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> Export:
     """Stream the Object Format document for ``buf`` to ``out``; returns what it did.
-    ``engine`` as in ``lint_buffer``: every engine writes the same bytes."""
+    ``engine`` and ``limits`` as in ``lint_buffer``: every engine writes the same bytes."""
     export = Export()
-    walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine=engine)
+    walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine=engine,
+                    limits=limits)
     return export_walk(walk, out, source=source, export=export)
 
 
