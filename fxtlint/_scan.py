@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 
@@ -45,11 +46,12 @@ class Columns:
 
 @dataclass
 class Window:
-    """What one window gave: its batches, where the next window starts, and why framing
+    """What one window gave: its batches (screened one at a time as they are taken, so
+    memory holds one batch's columns), where the next window starts, and why framing
     stopped, if it did: a header of size 0 at ``zero_at`` (a word position), or a last
     record running past the end of the data, ``overrun`` = (word, size in words)."""
 
-    batches: list[Columns]
+    batches: Iterator[Columns]
     next_word: int
     records: int
     zero_at: int | None = None
@@ -86,10 +88,9 @@ def frame(W, cur: int, end: int, large: dict):
 
 
 def scan_window(screen: Screen, cur: int, index0: int, *, window_words: int, pairing_window: int, large: dict,
-                roots: dict, reference_kinds: frozenset, screened: bool = True) -> Window:
-    """Frame and screen the records that start in the window at word ``cur`` of the
-    screen's words (``index0``: the index of the first). ``screened`` False sends every
-    row to the reference decoder (no column checks)."""
+                roots: dict, reference_kinds: frozenset) -> Window:
+    """Frame the records that start in the window at word ``cur`` of the screen's words
+    (``index0``: the index of the first); their batches are screened as they are taken."""
     W = screen.W
     nw = len(W)
     starts, sizes, types, nxt, zero = frame(W, cur, min(cur + window_words, nw), large)
@@ -98,25 +99,24 @@ def scan_window(screen: Screen, cur: int, index0: int, *, window_words: int, pai
         overrun = (cur + int(starts[-1]), int(sizes[-1]))
         starts, sizes, types = starts[:-1], sizes[:-1], types[:-1]
     starts = starts + cur
-    batches = []
-    n = len(starts)
-    pos = 0
-    while pos < n:
-        first = index0 + pos
-        upto = min(n, pos + (pairing_window - first % pairing_window))
-        batches.append(screen_batch(screen, first, starts[pos:upto], sizes[pos:upto], types[pos:upto], roots,
-                                    reference_kinds, screened))
-        pos = upto
-    return Window(batches, nxt, n, zero_at=nxt if zero else None, overrun=overrun)
+
+    def batches():
+        n = len(starts)
+        pos = 0
+        while pos < n:
+            first = index0 + pos
+            upto = min(n, pos + (pairing_window - first % pairing_window))
+            yield screen_batch(screen, first, starts[pos:upto], sizes[pos:upto], types[pos:upto], roots,
+                               reference_kinds)
+            pos = upto
+
+    return Window(batches(), nxt, len(starts), zero_at=nxt if zero else None, overrun=overrun)
 
 
-def screen_batch(screen: Screen, index0: int, starts, sizes, types, roots: dict, reference_kinds: frozenset,
-                 screened: bool = True) -> Columns:
+def screen_batch(screen: Screen, index0: int, starts, sizes, types, roots: dict,
+                 reference_kinds: frozenset) -> Columns:
     """Split a batch by leaf layout and screen each group."""
     reference = np.zeros(len(starts), bool)
-    if not screened:
-        reference[:] = True
-        return Columns(index0, starts, sizes, types, [], reference)
     groups, slow_rows = screen.groups(roots, starts, sizes, types, reference_kinds)
     reference[slow_rows] = True
     for g in groups:

@@ -205,6 +205,7 @@ class Walk:
             kinds[rows.kind] += rows.n
         for c in consumers:
             c.rows(batch)
+        batch.clean = []  # rows point back at their batch: free the columns now, not at a collection
         self.cache.changed(hist)
 
 
@@ -293,7 +294,7 @@ class Rows:
                 q = where[ac.rows]
                 keep = np.nonzero(q >= 0)[0]
                 if len(keep):
-                    out.append(ArgRows(self, ac, q[keep], keep))
+                    out.append(ArgRows(ac, q[keep], keep))
             return out
         return self._cached("args", make)
 
@@ -361,10 +362,10 @@ class Rows:
 
 class ArgRows:
     """The arguments at one position and of one type over some of a ``Rows``' rows:
-    ``row`` (positions in the Rows), ``pos`` (header words)."""
+    ``row`` (positions in the Rows), ``pos`` (header words). It holds no reference back
+    to its rows: no cycle keeps a batch's columns alive after the batch."""
 
-    def __init__(self, rows: Rows, ac, row, keep):
-        self.rows = rows
+    def __init__(self, ac, row, keep):
         self.k = ac.k
         self.layout = ac.layout
         self.kind = ac.layout.name
