@@ -43,6 +43,7 @@ from ._provider_state import INLINE_BIT, ProviderState
 from ._reader import detect_byte_order
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import Layout, tables
+from ._jsontext import StringTexts, grouped, in_file_order, key, template, unregistered
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -221,6 +222,11 @@ def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
 
 
 SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name not in STATE_KINDS}
+# the JSON text of a record of each kind, and of an argument of each type, from its columns' texts
+_RECORD = {kind: template(["{" + key("kind") + json.dumps(kind) + ", " + key("provider"),
+                           *(", " + key(name) for name, _ in shape), "}"]) for kind, shape in SHAPES.items()}
+_ARGUMENT = {a.name: template(["{" + key("name"), ", " + key("type") + json.dumps(a.name) + ", " + key("value"), "}"])
+             for a in _T.arguments.values()}
 
 
 class Canonical(Consumer):
@@ -236,8 +242,6 @@ class Canonical(Consumer):
         self.errors: list = []  # (record index, offset, message); a file-level one at index None
         self.stop: int | None = None  # the first record in error
         self._pending: list = []  # (record index, text) of the batch's decoded records
-        self._text_json: dict[str, str] = {}
-        self._gid_json: dict[int, str] = {}
         self._provider_json: dict = {}
 
     def reader_diagnostic(self, d) -> None:
@@ -256,6 +260,7 @@ class Canonical(Consumer):
     def start(self, walk: Walk) -> None:
         self.walk = walk
         self.canon = _Canonicaliser(walk.state)
+        self.texts = StringTexts(walk.state)
         self.columns = walk.columns
 
     def finish(self, walk: Walk) -> None:
@@ -291,8 +296,7 @@ class Canonical(Consumer):
             at.extend(index.tolist())
             texts.extend(got)
         if texts:
-            order = np.argsort(np.asarray(at, np.int64), kind="stable").tolist()
-            self.write([texts[i] for i in order if self._before_stop(at[i])])
+            self.write(in_file_order(at, texts, self.stop))
 
     def _texts(self, rows: Rows):
         """(record indexes, JSON texts) of the rows; a row with a ref to nothing is an error."""
@@ -306,13 +310,12 @@ class Canonical(Consumer):
                 col = self._threads(rows, name, fails)
             elif how == "arguments":
                 col = self._arguments(rows, fails)
+            elif how in ("text", "hex"):
+                col = _scalars(how, rows.layout, name, self._streams(rows, name))
             else:
-                col = _scalars(how, rows.layout, name, rows.value(name) if how not in ("text", "hex") else
-                               self._streams(rows, name, how))
+                col = _scalars(how, rows.layout, name, rows.value(name))
             cols.append(col)
-        template = "{" + f'"kind": {json.dumps(kind)}, "provider": %s' + "".join(
-            f", {json.dumps(name)}: %s" for name, _ in SHAPES[kind]) + "}"
-        text = [template % t for t in zip(*cols)]
+        text = list(map(_RECORD[kind], *cols))
         index = rows.index
         if fails:
             keep = np.ones(rows.n, bool)
@@ -325,54 +328,31 @@ class Canonical(Consumer):
         return index, text
 
     def _providers(self, rows: Rows) -> list[str]:
-        switches = rows.batch.switches
         cache = self._provider_json
         out = []
-        for p, name in switches:
-            key = (p.id, name)
-            if key not in cache:
-                cache[key] = "null" if p.id is None else json.dumps({"id": p.id, "name": name}, ensure_ascii=False)
-            out.append(cache[key])
+        for p, name in rows.batch.switches:
+            k = (p.id, name)
+            if k not in cache:
+                cache[k] = "null" if p.id is None else json.dumps({"id": p.id, "name": name}, ensure_ascii=False)
+            out.append(cache[k])
         if len(out) == 1:
             return [out[0]] * rows.n
         return np.asarray(out, object)[rows.switch].tolist()
 
-    def _json_text(self, text: str) -> str:
-        got = self._text_json.get(text)
-        if got is None:
-            if len(self._text_json) > 1 << 16:  # inline strings: a cache, not a table
-                self._text_json.clear()
-            got = self._text_json[text] = json.dumps(text, ensure_ascii=False)
-        return got
-
     def _strings(self, rows: Rows, arg, name: str, sel, label: str, fails: dict) -> list[str]:
         """JSON texts of string ref ``name`` (of the record, or of argument rows ``arg``)
         at positions ``sel``; a ref to nothing fails its row."""
-        of = arg if arg is not None else rows
-        ids = rows.string_ids(name, arg)[sel]
-        out = np.full(len(ids), '""', object)
-        reg = ids > 0
-        if reg.any():
-            cache = self._gid_json
-            uk, inv = np.unique(ids[reg], return_inverse=True)
-            for g in uk.tolist():
-                if g not in cache:
-                    cache[g] = json.dumps(self.canon.state.text(g), ensure_ascii=False)
-            out[reg] = np.asarray([cache[g] for g in uk.tolist()], object)[inv.reshape(-1)]
-        inline = np.nonzero(ids == INLINE_TEXT)[0]
-        if len(inline):
-            refs = of.value(name)[sel][inline]
-            words = of.position(f"{name} string")[sel][inline]
-            out[inline] = [self._json_text(t) for t in rows.inline_text(name, refs, words)]
-        unreg = np.nonzero(ids == UNREGISTERED)[0]
-        if len(unreg):
-            refs = of.value(name)[sel]
+        out, ids = self.texts.column(rows, arg, name, sel)
+        missing = unregistered(ids)
+        if len(missing):
+            refs = (arg if arg is not None else rows).value(name)[sel]
             rows_of = arg.row[sel] if arg is not None else sel
-            for j in unreg.tolist():
+            for j in missing.tolist():
                 fails.setdefault(int(rows_of[j]), f"string ref {int(refs[j])} ({label}) is not registered")
         return out.tolist()
 
     def _threads(self, rows: Rows, name: str, fails: dict) -> list[str]:
+        """The koids of thread ref ``name``, as JSON text per distinct thread."""
         words = _WORDS_BY_REF[(rows.kind, name)]
         keys = [_koid_key(w) for w in words]
         got = rows.threads(name)
@@ -391,10 +371,12 @@ class Canonical(Consumer):
                 cols[k][known] = koids[inv.reshape(-1), both[k]]
         for r in np.nonzero(got == UNREGISTERED)[0].tolist():
             fails.setdefault(r, f"thread ref {int(rows.value(name)[r])} ({name}) is not registered")
-        template = "{" + ", ".join(f'"{k}": "%d"' for k in keys) + "}"
-        return [template % t for t in zip(*(cols[k].tolist() for k in keys))]
+        pairs, inv = np.unique(np.stack([cols[k] for k in keys], 1), axis=0, return_inverse=True)
+        row = template(["{" + key(keys[0]) + '"', *('", ' + key(k) + '"' for k in keys[1:]), '"}'])
+        texts = [row(*map(str, p)) for p in pairs.tolist()]
+        return np.asarray(texts, object)[inv.reshape(-1)].tolist()
 
-    def _streams(self, rows: Rows, name: str, how: str) -> list:
+    def _streams(self, rows: Rows, name: str) -> list:
         """The bytes of stream ``name`` of each row (clean rows: text is plain ASCII)."""
         buf = rows.batch.buf
         length = next(it.length for it in rows.layout.full_body if it.kind == "stream" and it.name == name)
@@ -405,22 +387,18 @@ class Canonical(Consumer):
         args = rows.arguments()
         if not args:
             return ["[]"] * rows.n
-        row = np.concatenate([a.row for a in args])
-        k = np.concatenate([np.full(len(a.row), a.k) for a in args])
         texts = []
         for a in args:
             everyone = np.arange(len(a.row))
             name = self._strings(rows, a, "name", everyone, "argument name", fails)
             value = self._argument_values(rows, a, fails)
-            texts += [f'{{"name": {n}, "type": "{a.kind}", "value": {v}}}' for n, v in zip(name, value)]
-        order = np.lexsort((k, row))
-        row = row[order]
+            texts += map(_ARGUMENT[a.kind], name, value)
+        row = np.concatenate([a.row for a in args])
+        k = np.concatenate([np.full(len(a.row), a.k) for a in args])
         out = ["[]"] * rows.n
-        order = order.tolist()
-        cuts = [0, *(np.flatnonzero(np.diff(row)) + 1).tolist(), len(order)]
-        rows_at = row.tolist()
-        for lo, hi in zip(cuts, cuts[1:]):
-            out[rows_at[lo]] = "[" + ", ".join(texts[i] for i in order[lo:hi]) + "]"
+        at, cuts, (texts,) = grouped(row, k, texts)
+        for r, lo, hi in zip(at, cuts, cuts[1:]):
+            out[r] = "[" + ", ".join(texts[lo:hi]) + "]"
         return out
 
     def _argument_values(self, rows: Rows, a, fails: dict) -> list[str]:

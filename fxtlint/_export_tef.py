@@ -40,6 +40,7 @@ from ._model import Argument, Record
 from ._provider_state import ProviderState
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import tables
+from ._jsontext import StringTexts, grouped, in_file_order, template, unregistered
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -179,13 +180,13 @@ class Exporter(Consumer):
         self.thread_process: dict[int, int] = {}
         self._decoded: list = []  # (record index, event text) of the batch's decoded records
         self._first_seen: list = []  # (record index, thread koid, process koid): the batch's setdefaults
-        self._gid_json: dict[int, str] = {}
-        self._text_json: dict[str, str] = {}
         self.state = ProviderState()
+        self.texts = StringTexts(self.state)
         self.columns = False
 
     def start(self, walk: Walk) -> None:
         self.state = walk.state
+        self.texts = StringTexts(walk.state)
         self.columns = walk.columns
         self.walk = walk
 
@@ -295,10 +296,8 @@ class Exporter(Consumer):
 
     # -- a batch's clean rows, as columns -------------------------------------------------
     def rows(self, batch: Batch) -> None:
-        at, texts = [], []
-        for i, t in self._decoded:
-            at.append(i)
-            texts.append(t)
+        at = [i for i, _ in self._decoded]
+        texts = [t for _, t in self._decoded]
         self._decoded.clear()
         for rows in batch.clean:
             ph = PHASES.get(rows.kind)
@@ -310,8 +309,7 @@ class Exporter(Consumer):
                 at.extend(got[0].tolist())
                 texts.extend(got[1])
         if texts:
-            order = np.argsort(np.asarray(at, np.int64), kind="stable")
-            self.write([texts[i] for i in order.tolist()])
+            self.write(in_file_order(at, texts))
         self._settle()
 
     def _events(self, rows: Rows, ph: str):
@@ -347,7 +345,7 @@ class Exporter(Consumer):
         cats = self._strings(rows, None, "category", sel)
         ticks = rows.value("timestamp")[sel]
         ts = self._us(ticks, rate_pos, rates)
-        tail = [""] * len(sel)
+        tail = None
         if ph == "X":
             end = rows.value("end_timestamp")[sel]
             dur = np.where(end > ticks, end - ticks, np.uint64(0))
@@ -362,15 +360,15 @@ class Exporter(Consumer):
             tail = [f', "id": "0x{v:x}", "bp": "e"' for v in rows.value("flow_id")[sel].tolist()]
         args = self._arguments(rows, sel, ph == "C")
         if args is not None:
-            tail = [a + b for a, b in zip(tail, args)]
+            tail = args if tail is None else [a + b for a, b in zip(tail, args)]
         export.phases[ph] += len(sel)
         pids, tids = pid[sel], tid[sel]
         index = rows.index[sel]
         u, first = np.unique(tids, return_index=True)
         self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
-        text = [f'{{"name": {a}, "cat": {b}, "ph": "{ph}", "ts": {c}, "pid": {d}, "tid": {e}{f}}}'
-                for a, b, c, d, e, f in zip(names, cats, ts, pids.tolist(), tids.tolist(), tail)]
-        return index, text
+        row = _EVENT[ph]
+        return index, list(map(row, names, cats, ts, map(str, pids.tolist()), map(str, tids.tolist()),
+                               tail if tail is not None else [""] * len(sel)))
 
     def _us(self, ticks, rate_pos, rates) -> list[str]:
         """``ts``/``dur`` texts of ticks at each row's rate."""
@@ -383,38 +381,15 @@ class Exporter(Consumer):
             out[m] = us_texts(ticks[m], rates[p])
         return out.tolist()
 
-    def _json_text(self, text: str) -> str:
-        got = self._text_json.get(text)
-        if got is None:
-            if len(self._text_json) > 1 << 16:  # inline strings: a cache, not a table
-                self._text_json.clear()
-            got = self._text_json[text] = json.dumps(text, ensure_ascii=False)
-        return got
-
     def _strings(self, rows: Rows, arg, name: str, sel) -> list[str]:
         """JSON texts of string ref ``name`` (of the record, or of argument rows ``arg``)
-        at positions ``sel`` (of the rows, or of the argument rows)."""
-        of = arg if arg is not None else rows
-        ids = rows.string_ids(name, arg)[sel]
-        out = np.empty(len(ids), object)
-        reg = ids >= 0
-        if reg.any():
-            cache = self._gid_json
-            uk, inv = np.unique(ids[reg], return_inverse=True)
-            for g in uk.tolist():
-                if g not in cache:
-                    cache[g] = json.dumps(self.state.text(g), ensure_ascii=False)
-            out[reg] = np.asarray([cache[g] for g in uk.tolist()], object)[inv.reshape(-1)]
-        unreg = ids == UNREGISTERED
-        if unreg.any():
-            self.export.skipped[_UNREGISTERED_STRING] += int(unreg.sum())
-            out[unreg] = [f'"<string #{r}>"' for r in of.value(name)[sel][unreg].tolist()]
-        inline = np.nonzero(ids == INLINE_TEXT)[0]
-        if len(inline):
-            refs = of.value(name)[sel][inline]
-            words = of.position(f"{name} string")[sel][inline]
-            text = self._json_text
-            out[inline] = [text(t) for t in rows.inline_text(name, refs, words)]
+        at positions ``sel``: an index never registered exports as ``<string #N>``."""
+        out, ids = self.texts.column(rows, arg, name, sel)
+        missing = unregistered(ids)
+        if len(missing):
+            self.export.skipped[_UNREGISTERED_STRING] += len(missing)
+            refs = (arg if arg is not None else rows).value(name)[sel][missing]
+            out[missing] = [f'"<string #{r}>"' for r in refs.tolist()]
         return out.tolist()
 
     def _arguments(self, rows: Rows, sel, always: bool):
@@ -422,31 +397,27 @@ class Exporter(Consumer):
         ``always``); None when no row has arguments and none needs them."""
         where = np.full(rows.n, -1, np.int64)
         where[sel] = np.arange(len(sel))
-        parts = []
+        row, k, names, values = [], [], [], []
         for a in rows.arguments():
             q = where[a.row]
             m = np.nonzero(q >= 0)[0]
-            if not len(m):
-                continue
-            parts.append((q[m], np.full(len(m), a.k), self._strings(rows, a, "name", m), self._values(rows, a, m)))
-        if not parts:
+            if len(m):
+                row.append(q[m])
+                k.append(np.full(len(m), a.k))
+                names += self._strings(rows, a, "name", m)
+                values += self._values(rows, a, m)
+        if not row:
             return [', "args": {}'] * len(sel) if always else None
-        row = np.concatenate([p[0] for p in parts])
-        order = np.lexsort((np.concatenate([p[1] for p in parts]), row))
-        names = [x for p in parts for x in p[2]]
-        values = [x for p in parts for x in p[3]]
         out = [', "args": {}' if always else ""] * len(sel)
-        row = row[order]
-        order = order.tolist()
-        cuts = [0, *(np.flatnonzero(np.diff(row)) + 1).tolist(), len(order)]
-        rows_at = row.tolist()
-        for lo, hi in zip(cuts, cuts[1:]):
-            keys = [names[i] for i in order[lo:hi]]
-            vals = [values[i] for i in order[lo:hi]]
-            if hi - lo > 1 and len(set(keys)) < hi - lo:  # a name given twice: the last value, first place
-                d = dict(zip(keys, vals))
-                keys, vals = list(d), list(d.values())
-            out[rows_at[lo]] = ', "args": {' + ", ".join(f"{k}: {v}" for k, v in zip(keys, vals)) + "}"
+        items = list(map("{}: {}".format, names, values))
+        at, cuts, (items, names) = grouped(np.concatenate(row), np.concatenate(k), items, names)
+        for r, lo, hi in zip(at, cuts, cuts[1:]):
+            if hi - lo > 1 and len(set(names[lo:hi])) < hi - lo:
+                # a name given twice: as in a dict, its last value at its first place
+                d = dict(zip(names[lo:hi], items[lo:hi]))
+                out[r] = ', "args": {' + ", ".join(d.values()) + "}"
+            else:
+                out[r] = ', "args": {' + ", ".join(items[lo:hi]) + "}"
         return out
 
     def _values(self, rows: Rows, a, m) -> list[str]:
@@ -467,6 +438,13 @@ class Exporter(Consumer):
         if k == "pointer":
             return [f'"0x{v:x}"' for v in raw.tolist()]
         return [str(v) for v in _integers(a.layout, raw).tolist()]
+
+
+def _event_template(ph: str):
+    return template(['{"name": ', ', "cat": ', f', "ph": "{ph}", "ts": ', ', "pid": ', ', "tid": ', "", "}"])
+
+
+_EVENT = {ph: _event_template(ph) for ph in PHASES.values()}
 
 
 # the field holding a blob argument's byte length
