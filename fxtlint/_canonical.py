@@ -43,7 +43,7 @@ from ._provider_state import INLINE_BIT, ProviderState
 from ._reader import detect_byte_order
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import Layout, tables
-from ._jsontext import StringTexts, grouped, in_file_order, key, template, unregistered
+from ._jsontext import IdTexts, StringTexts, grouped, in_file_order, int_texts, key, template, unregistered
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -223,10 +223,41 @@ def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
 
 SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name not in STATE_KINDS}
 # the JSON text of a record of each kind, and of an argument of each type, from its columns' texts
-_RECORD = {kind: template(["{" + key("kind") + json.dumps(kind) + ", " + key("provider"),
-                           *(", " + key(name) for name, _ in shape), "}"]) for kind, shape in SHAPES.items()}
-_ARGUMENT = {a.name: template(["{" + key("name"), ", " + key("type") + json.dumps(a.name) + ", " + key("value"), "}"])
-             for a in _T.arguments.values()}
+# (a decimal word, hex bytes: the template holds the quotes of a JSON string)
+_QUOTED = frozenset(("word", "hex"))
+
+
+def _record_template(kind: str, shape):
+    parts = ["{" + key("kind") + json.dumps(kind) + ", " + key("provider")]
+    close = ""
+    for name, how in shape:
+        quote = '"' if how in _QUOTED else ""
+        parts.append(close + ", " + key(name) + quote)
+        close = quote
+    return template(parts + [close + "}"])
+
+
+def _argument_how(lay: Layout) -> str:
+    """How an argument type's value is written: string | bool | number | word | double | hex | null."""
+    f = lay.field("value")
+    if f is not None:
+        return "string" if f.role == "string_ref" else ("bool" if f.width == 1 else "number")
+    for it in lay.full_body:
+        if it.kind == "word" and it.name == "value":
+            return "double" if it.float else "word"
+        if it.kind == "stream":
+            return "text" if it.content == "utf8" else "hex"
+    return "null"
+
+
+_RECORD = {kind: _record_template(kind, shape) for kind, shape in SHAPES.items()}
+# a thread ref's object, per the koid keys its words give
+_THREAD = {keys: template(["{" + key(keys[0]) + '"', *('", ' + key(k) + '"' for k in keys[1:]), '"}'])
+           for keys in {tuple(_koid_key(w) for w in words) for words in _WORDS_BY_REF.values()}}
+_ARGUMENT_HOW = {a.name: _argument_how(a) for a in _T.arguments.values()}
+_ARGUMENT = {name: template(["{" + key("name"), ", " + key("type") + json.dumps(name) + ", " + key("value")
+                             + ('"' if how in _QUOTED else ""), ('"' if how in _QUOTED else "") + "}"])
+             for name, how in _ARGUMENT_HOW.items()}
 
 
 class Canonical(Consumer):
@@ -243,6 +274,7 @@ class Canonical(Consumer):
         self.stop: int | None = None  # the first record in error
         self._pending: list = []  # (record index, text) of the batch's decoded records
         self._provider_json: dict = {}
+        self._thread_texts: dict = {}  # per koid keys: IdTexts of the registered threads
 
     def reader_diagnostic(self, d) -> None:
         if d.severity >= Severity.ERROR:
@@ -352,29 +384,28 @@ class Canonical(Consumer):
         return out.tolist()
 
     def _threads(self, rows: Rows, name: str, fails: dict) -> list[str]:
-        """The koids of thread ref ``name``, as JSON text per distinct thread."""
+        """The koids of thread ref ``name``: a registered thread's text made once, an
+        inline one's from its words."""
         words = _WORDS_BY_REF[(rows.kind, name)]
-        keys = [_koid_key(w) for w in words]
+        keys = tuple(_koid_key(w) for w in words)
         got = rows.threads(name)
-        cols = {k: np.zeros(rows.n, np.uint64) for k in keys}
-        inline = got == INLINE_TEXT
-        if inline.any():
-            W = self.walk.W
-            for w, k in zip(words, keys):
-                cols[k][inline] = W[rows.position(w)[inline]]
+        out = np.empty(rows.n, object)
         known = got >= 0
         if known.any():
-            uk, inv = np.unique(got[known], return_inverse=True)
-            koids = np.asarray([self.canon.state.threads.values[k] for k in uk.tolist()], np.uint64).reshape(-1, 2)
-            both = {"process_koid": 0, "thread_koid": 1}
-            for k in keys:
-                cols[k][known] = koids[inv.reshape(-1), both[k]]
+            texts = self._thread_texts.get(keys)
+            if texts is None:
+                values = self.canon.state.threads.values
+                both = {"process_koid": 0, "thread_koid": 1}
+                texts = self._thread_texts[keys] = IdTexts(
+                    lambda i: _THREAD[keys](*(str(values[i][both[k]]) for k in keys)))
+            out[known] = texts.of(got[known])
+        inline = np.nonzero(got == INLINE_TEXT)[0]
+        if len(inline):
+            W = self.walk.W
+            out[inline] = list(map(_THREAD[keys], *(int_texts(W[rows.position(w)[inline]]) for w in words)))
         for r in np.nonzero(got == UNREGISTERED)[0].tolist():
             fails.setdefault(r, f"thread ref {int(rows.value(name)[r])} ({name}) is not registered")
-        pairs, inv = np.unique(np.stack([cols[k] for k in keys], 1), axis=0, return_inverse=True)
-        row = template(["{" + key(keys[0]) + '"', *('", ' + key(k) + '"' for k in keys[1:]), '"}'])
-        texts = [row(*map(str, p)) for p in pairs.tolist()]
-        return np.asarray(texts, object)[inv.reshape(-1)].tolist()
+        return out.tolist()
 
     def _streams(self, rows: Rows, name: str) -> list:
         """The bytes of stream ``name`` of each row (clean rows: text is plain ASCII)."""
@@ -402,24 +433,23 @@ class Canonical(Consumer):
         return out
 
     def _argument_values(self, rows: Rows, a, fails: dict) -> list[str]:
-        lay = a.layout
-        f = lay.field("value")
+        """The texts of the values of argument rows ``a`` (a word's or hex's without the quotes
+        its template holds)."""
+        how = _ARGUMENT_HOW[a.kind]
         n = len(a.row)
-        if f is not None and f.role == "string_ref":
+        if how == "string":
             return self._strings(rows, a, "value", np.arange(n), "argument value", fails)
-        if f is not None:
-            raw = a.value("value")
-            if f.width == 1:
-                return ["true" if v else "false" for v in raw.tolist()]
-            return [str(v) for v in _signed(f, raw).tolist()]
-        for it in lay.full_body:
-            if it.kind == "word" and it.name == "value":
-                return _scalars("double" if it.float else "word", lay, "value", a.value("value"))
-            if it.kind == "stream":
-                buf = rows.batch.buf
-                return [f'"{bytes(buf[8 * p : 8 * p + m]).hex()}"'
-                        for p, m in zip(a.position(it.name).tolist(), a.value(it.length).tolist())]
-        return ["null"] * n
+        if how == "null":
+            return ["null"] * n
+        if how == "bool":
+            return ["true" if v else "false" for v in a.value("value").tolist()]
+        if how in ("text", "hex"):
+            stream = next(it for it in a.layout.full_body if it.kind == "stream")
+            buf = rows.batch.buf
+            values = [bytes(buf[8 * p : 8 * p + m]) for p, m in zip(a.position(stream.name).tolist(),
+                                                                      a.value(stream.length).tolist())]
+            return _scalars(how, a.layout, stream.name, values)
+        return _scalars(how, a.layout, "value", a.value("value"))
 
 
 def _line(obj: dict) -> str:
@@ -436,17 +466,18 @@ def _word_is_signed(lay: Layout, name: str) -> bool:
 
 
 def _scalars(how: str, lay: Layout, name: str, values) -> list[str]:
-    """JSON texts of a column of numbers, words, doubles or stream bytes."""
+    """JSON texts of a column of numbers, words, doubles or stream bytes (a word and hex
+    bytes without their quotes: the templates hold them)."""
     if how == "number":
         f = lay.field(name)
-        return [str(v) for v in (_signed(f, values) if f is not None else values).tolist()]
+        return int_texts(_signed(f, values) if f is not None else values)
     if how == "word":
-        return [f'"{v}"' for v in (values.view(np.int64) if _word_is_signed(lay, name) else values).tolist()]
+        return int_texts(values.view(np.int64) if _word_is_signed(lay, name) else values)
     if how == "double":
-        return [json.dumps(_double(v)) for v in values.view(np.float64).tolist()]
+        return [repr(v) if math.isfinite(v) else json.dumps(_double(v)) for v in values.view(np.float64).tolist()]
     if how == "text":
         return [json.dumps(v.decode("ascii"), ensure_ascii=False) for v in values]
-    return [f'"{v.hex()}"' for v in values]  # hex
+    return [v.hex() for v in values]  # hex
 
 
 def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str,
@@ -477,7 +508,8 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
     def write(texts: list[str]) -> None:
         nonlocal first
         if texts:
-            out.write(('{"records": [\n' if first else ",\n") + ",\n".join(texts))
+            out.write('{"records": [\n' if first else ",\n")
+            out.write(",\n".join(texts))
             first = False
 
     canon = Canonical(write)

@@ -40,7 +40,7 @@ from ._model import Argument, Record
 from ._provider_state import ProviderState
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import tables
-from ._jsontext import StringTexts, grouped, in_file_order, template, unregistered
+from ._jsontext import StringTexts, grouped, in_file_order, int_texts, template, unregistered
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -182,6 +182,7 @@ class Exporter(Consumer):
         self._first_seen: list = []  # (record index, thread koid, process koid): the batch's setdefaults
         self.state = ProviderState()
         self.texts = StringTexts(self.state)
+        self._koids = np.zeros((0, 2), np.uint64)  # (process, thread) koids per interned thread id
         self.columns = False
 
     def start(self, walk: Walk) -> None:
@@ -326,10 +327,12 @@ class Exporter(Consumer):
             tid[inline] = W[rows.position(tw)[inline]]
         known = key >= 0
         if known.any():
-            uk, inv = np.unique(key[known], return_inverse=True)
-            koids = np.asarray([self.state.threads.values[k] for k in uk.tolist()], np.uint64).reshape(-1, 2)
-            pid[known] = koids[inv.reshape(-1), 0]
-            tid[known] = koids[inv.reshape(-1), 1]
+            values = self.state.threads.values
+            if len(self._koids) < len(values):  # the thread interner only grows
+                self._koids = np.asarray(values, np.uint64).reshape(-1, 2)
+            koids = self._koids[key[known]]
+            pid[known] = koids[:, 0]
+            tid[known] = koids[:, 1]
         unknown = key == UNREGISTERED
         if unknown.any():
             export.skipped["events on an unregistered thread ref"] += int(unknown.sum())
@@ -367,16 +370,15 @@ class Exporter(Consumer):
         u, first = np.unique(tids, return_index=True)
         self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
         row = _EVENT[ph]
-        return index, list(map(row, names, cats, ts, map(str, pids.tolist()), map(str, tids.tolist()),
+        return index, list(map(row, names, cats, ts, int_texts(pids), int_texts(tids),
                                tail if tail is not None else [""] * len(sel)))
 
     def _us(self, ticks, rate_pos, rates) -> list[str]:
         """``ts``/``dur`` texts of ticks at each row's rate."""
-        uniq = np.unique(rate_pos)
-        if len(uniq) == 1:
-            return us_texts(ticks, rates[int(uniq[0])])
+        if int(rate_pos.min()) == int(rate_pos.max()):
+            return us_texts(ticks, rates[int(rate_pos[0])])
         out = np.empty(len(ticks), object)
-        for p in uniq.tolist():
+        for p in np.unique(rate_pos).tolist():
             m = rate_pos == p
             out[m] = us_texts(ticks[m], rates[p])
         return out.tolist()
@@ -437,7 +439,7 @@ class Exporter(Consumer):
             return [repr(v) if math.isfinite(v) else json.dumps(repr(v)) for v in raw.view(np.float64).tolist()]
         if k == "pointer":
             return [f'"0x{v:x}"' for v in raw.tolist()]
-        return [str(v) for v in _integers(a.layout, raw).tolist()]
+        return int_texts(_integers(a.layout, raw))
 
 
 def _event_template(ph: str):
@@ -499,7 +501,8 @@ def export_walk(walk: Walk, out: IO[str], *, source: str, export: Export) -> Exp
     def write(texts: list[str]) -> None:
         nonlocal first
         if texts:
-            out.write(("\n" if first else ",\n") + ",\n".join(texts))
+            out.write("\n" if first else ",\n")
+            out.write(",\n".join(texts))
             first = False
 
     ex = Exporter(export, write)

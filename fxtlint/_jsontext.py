@@ -30,13 +30,39 @@ def key(name: str) -> str:
     return f"{json.dumps(name, ensure_ascii=False)}: "
 
 
+class IdTexts:
+    """Texts of small int ids (interned strings, threads), made once each by ``make(id)``
+    and kept in an array as long as the largest id, so a column is looked up at once."""
+
+    def __init__(self, make):
+        self.make = make
+        self.table = np.empty(0, object)
+
+    def of(self, ids):
+        """The texts of ``ids`` (all >= 0), as an object array."""
+        if not len(ids):
+            return np.empty(0, object)
+        table = self.table
+        top = int(ids.max())
+        if top >= len(table):
+            grown = np.full(max(top + 1, 2 * len(table)), None, object)
+            grown[: len(table)] = table
+            table = self.table = grown
+        got = table[ids]
+        missing = np.nonzero(got == None)[0]  # noqa: E711 - an elementwise test of the object array
+        if len(missing):
+            for i in np.unique(ids[missing]).tolist():
+                table[i] = self.make(i)
+            got = table[ids]
+        return got
+
+
 class StringTexts:
-    """JSON texts of strings: per interned id (as many as the string tables hold) and per
-    inline text (a bounded cache: inline strings may all differ)."""
+    """JSON texts of strings: per interned id (``IdTexts``) and per inline text in a
+    bounded cache (inline strings may all differ)."""
 
     def __init__(self, state):
-        self.state = state
-        self.by_id: dict[int, str] = {0: '""'}
+        self.by_id = IdTexts(lambda g: json.dumps(state.text(g), ensure_ascii=False))
         self.by_text: dict[str, str] = {}
 
     def text(self, s: str) -> str:
@@ -53,21 +79,28 @@ class StringTexts:
         provider never registered (``UNREGISTERED`` in ``ids``). Returns (texts, ids)."""
         of = arg if arg is not None else rows
         ids = rows.string_ids(name, arg)[sel]
+        if len(ids) and int(ids.min()) >= 0:
+            return self.by_id.of(ids), ids
         out = np.empty(len(ids), object)
         known = ids >= 0
-        if known.any():
-            cache = self.by_id
-            uk, inv = np.unique(ids[known], return_inverse=True)
-            for g in uk.tolist():
-                if g not in cache:
-                    cache[g] = json.dumps(self.state.text(g), ensure_ascii=False)
-            out[known] = np.asarray([cache[g] for g in uk.tolist()], object)[inv.reshape(-1)]
+        out[known] = self.by_id.of(ids[known])
         inline = np.nonzero(ids == INLINE_TEXT)[0]
         if len(inline):
             refs = of.value(name)[sel][inline]
             words = of.position(f"{name} string")[sel][inline]
             out[inline] = [self.text(t) for t in rows.inline_text(name, refs, words)]
         return out, ids
+
+
+_SMALL = 1 << 16
+_SMALL_INTS = np.asarray([str(i) for i in range(_SMALL)], object)  # a table of texts beats str() per row
+
+
+def int_texts(values) -> list[str]:
+    """``str`` of each integer of a column."""
+    if len(values) and 0 <= int(values.min()) and int(values.max()) < _SMALL:
+        return _SMALL_INTS[values.astype(np.int64)].tolist()
+    return list(map(str, values.tolist()))
 
 
 def unregistered(ids) -> np.ndarray:
@@ -77,6 +110,8 @@ def unregistered(ids) -> np.ndarray:
 def in_file_order(at: list[int], texts: list[str], below: int | None = None) -> list[str]:
     """``texts`` sorted by record index ``at`` (only those below ``below``, if given)."""
     at_ = np.asarray(at, np.int64)
+    if (below is None or not len(at_) or at_[-1] < below) and bool(np.all(at_[1:] > at_[:-1])):
+        return texts  # one leaf layout, or records already in order: nothing to sort
     order = np.argsort(at_, kind="stable")
     if below is not None:
         order = order[at_[order] < below]

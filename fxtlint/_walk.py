@@ -52,7 +52,7 @@ _TRACE_ROOTS = dict(_T.records)
 _LOG_ROOTS = {t: _T.log_record for t in range(1 << TYPE.width)}  # a log record is read whatever its type
 # below this many bytes the columns' fixed costs exceed the per-record reader's work
 # (bench/small_traces.py measures both on the golden corpus)
-COLUMNS_FROM = 8 << 10
+COLUMNS_FROM = 14 << 10
 UNREGISTERED, INLINE_TEXT = -1, -2  # looked-up ids that are not table entries
 
 
