@@ -156,7 +156,9 @@ def run_verb(verb: str, path: Path) -> dict:
         dt, _, err, status, rss = _shim(VERB_ARGS[verb](str(path), str(Path(tmp) / "out.json")))
     if verb == "decode" and "MG005" in err:
         return dict(unavailable="a structured-log stream has no canonical decoding (decode says MG005)")
-    if status != 0:
+    # export says on stderr (exit 1) what has no Trace Event counterpart: thread names
+    # whose process is unknown (the mixed workload's kernel objects); it exported the rest
+    if status != 0 and not (verb == "export" and status == 1 and "skipped" in err):
         raise RuntimeError(f"fxtlint {verb} failed ({status}): {err[-2000:]}")
     return dict(seconds=dt, rss_mib=rss)
 

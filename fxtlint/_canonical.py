@@ -43,7 +43,8 @@ from ._provider_state import INLINE_BIT, ProviderState
 from ._reader import detect_byte_order
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import Layout, tables
-from ._jsontext import IdTexts, StringTexts, grouped, in_file_order, int_texts, key, template, unregistered
+from ._jsontext import (IdTexts, StringTexts, fill, grouped, in_file_order, int_column, int_texts, key, template,
+                        unregistered)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -227,14 +228,15 @@ SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name no
 _QUOTED = frozenset(("word", "hex"))
 
 
-def _record_template(kind: str, shape):
+def _record_parts(kind: str, shape) -> list[str]:
+    """The fixed text around the columns of a record of ``kind`` (for ``fill``)."""
     parts = ["{" + key("kind") + json.dumps(kind) + ", " + key("provider")]
     close = ""
     for name, how in shape:
         quote = '"' if how in _QUOTED else ""
         parts.append(close + ", " + key(name) + quote)
         close = quote
-    return template(parts + [close + "}"])
+    return parts + [close + "}"]
 
 
 def _argument_how(lay: Layout) -> str:
@@ -250,7 +252,7 @@ def _argument_how(lay: Layout) -> str:
     return "null"
 
 
-_RECORD = {kind: _record_template(kind, shape) for kind, shape in SHAPES.items()}
+_RECORD = {kind: _record_parts(kind, shape) for kind, shape in SHAPES.items()}
 # a thread ref's object, per the koid keys its words give
 _THREAD = {keys: template(["{" + key(keys[0]) + '"', *('", ' + key(k) + '"' for k in keys[1:]), '"}'])
            for keys in {tuple(_koid_key(w) for w in words) for words in _WORDS_BY_REF.values()}}
@@ -347,7 +349,7 @@ class Canonical(Consumer):
             else:
                 col = _scalars(how, rows.layout, name, rows.value(name))
             cols.append(col)
-        text = list(map(_RECORD[kind], *cols))
+        text = fill(_RECORD[kind], cols, rows.n)
         index = rows.index
         if fails:
             keep = np.ones(rows.n, bool)
@@ -359,7 +361,7 @@ class Canonical(Consumer):
             index = index[keep]
         return index, text
 
-    def _providers(self, rows: Rows) -> list[str]:
+    def _providers(self, rows: Rows) -> list[str] | str:
         cache = self._provider_json
         out = []
         for p, name in rows.batch.switches:
@@ -368,7 +370,7 @@ class Canonical(Consumer):
                 cache[k] = "null" if p.id is None else json.dumps({"id": p.id, "name": name}, ensure_ascii=False)
             out.append(cache[k])
         if len(out) == 1:
-            return [out[0]] * rows.n
+            return out[0]  # one provider for every row: a constant of the template
         return np.asarray(out, object)[rows.switch].tolist()
 
     def _strings(self, rows: Rows, arg, name: str, sel, label: str, fails: dict) -> list[str]:
@@ -417,7 +419,7 @@ class Canonical(Consumer):
     def _arguments(self, rows: Rows, fails: dict) -> list[str]:
         args = rows.arguments()
         if not args:
-            return ["[]"] * rows.n
+            return "[]"
         texts = []
         for a in args:
             everyone = np.arange(len(a.row))
@@ -449,7 +451,8 @@ class Canonical(Consumer):
             values = [bytes(buf[8 * p : 8 * p + m]) for p, m in zip(a.position(stream.name).tolist(),
                                                                       a.value(stream.length).tolist())]
             return _scalars(how, a.layout, stream.name, values)
-        return _scalars(how, a.layout, "value", a.value("value"))
+        got = _scalars(how, a.layout, "value", a.value("value"))
+        return [got] * n if isinstance(got, str) else got
 
 
 def _line(obj: dict) -> str:
@@ -465,14 +468,15 @@ def _word_is_signed(lay: Layout, name: str) -> bool:
     return any(it.kind == "word" and it.name == name and it.signed for it in lay.full_body)
 
 
-def _scalars(how: str, lay: Layout, name: str, values) -> list[str]:
+def _scalars(how: str, lay: Layout, name: str, values) -> list[str] | str:
     """JSON texts of a column of numbers, words, doubles or stream bytes (a word and hex
-    bytes without their quotes: the templates hold them)."""
+    bytes without their quotes: the templates hold them); one text when a number or word
+    is the same on every row."""
     if how == "number":
         f = lay.field(name)
-        return int_texts(_signed(f, values) if f is not None else values)
+        return int_column(_signed(f, values) if f is not None else values)
     if how == "word":
-        return int_texts(values.view(np.int64) if _word_is_signed(lay, name) else values)
+        return int_column(values.view(np.int64) if _word_is_signed(lay, name) else values)
     if how == "double":
         return [repr(v) if math.isfinite(v) else json.dumps(_double(v)) for v in values.view(np.float64).tolist()]
     if how == "text":

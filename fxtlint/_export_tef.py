@@ -28,19 +28,18 @@ import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import IO, Iterator
+from typing import IO
 
 import numpy as np
 
 from . import rules as R
-from ._columns import LEN
 from ._limits import DEFAULT_LIMITS, Limits
 from ._lint import walk_for
 from ._model import Argument, Record
 from ._provider_state import ProviderState
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import tables
-from ._jsontext import StringTexts, grouped, in_file_order, int_texts, template, unregistered
+from ._jsontext import StringTexts, fill, grouped, in_file_order, int_column, int_texts, unregistered
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -348,13 +347,13 @@ class Exporter(Consumer):
         cats = self._strings(rows, None, "category", sel)
         ticks = rows.value("timestamp")[sel]
         ts = self._us(ticks, rate_pos, rates)
-        tail = None
+        tail: list[str] | str = ""
         if ph == "X":
             end = rows.value("end_timestamp")[sel]
             dur = np.where(end > ticks, end - ticks, np.uint64(0))
             tail = [f', "dur": {d}' for d in self._us(dur, rate_pos, rates)]
         elif ph == "i":
-            tail = [', "s": "t"'] * len(sel)
+            tail = ', "s": "t"'
         elif ph == "C":
             tail = [f', "id": "0x{v:x}"' if v else "" for v in rows.value("counter_id")[sel].tolist()]
         elif ph in "bne":
@@ -362,16 +361,20 @@ class Exporter(Consumer):
         elif ph in "stf":
             tail = [f', "id": "0x{v:x}", "bp": "e"' for v in rows.value("flow_id")[sel].tolist()]
         args = self._arguments(rows, sel, ph == "C")
-        if args is not None:
-            tail = args if tail is None else [a + b for a, b in zip(tail, args)]
+        if isinstance(args, str) and isinstance(tail, str):
+            tail += args
+        elif isinstance(tail, str):
+            tail = [tail + b for b in args] if tail else args
+        elif isinstance(args, str):
+            tail = [a + args for a in tail] if args else tail
+        else:
+            tail = [a + b for a, b in zip(tail, args)]
         export.phases[ph] += len(sel)
         pids, tids = pid[sel], tid[sel]
         index = rows.index[sel]
         u, first = np.unique(tids, return_index=True)
         self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
-        row = _EVENT[ph]
-        return index, list(map(row, names, cats, ts, int_texts(pids), int_texts(tids),
-                               tail if tail is not None else [""] * len(sel)))
+        return index, fill(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), tail], len(sel))
 
     def _us(self, ticks, rate_pos, rates) -> list[str]:
         """``ts``/``dur`` texts of ticks at each row's rate."""
@@ -394,9 +397,9 @@ class Exporter(Consumer):
             out[missing] = [f'"<string #{r}>"' for r in refs.tolist()]
         return out.tolist()
 
-    def _arguments(self, rows: Rows, sel, always: bool):
+    def _arguments(self, rows: Rows, sel, always: bool) -> list[str] | str:
         """Per exported row, its ``, "args": {...}`` text ("" when it has none, unless
-        ``always``); None when no row has arguments and none needs them."""
+        ``always``); one text when no row has arguments."""
         where = np.full(rows.n, -1, np.int64)
         where[sel] = np.arange(len(sel))
         row, k, names, values = [], [], [], []
@@ -409,7 +412,7 @@ class Exporter(Consumer):
                 names += self._strings(rows, a, "name", m)
                 values += self._values(rows, a, m)
         if not row:
-            return [', "args": {}'] * len(sel) if always else None
+            return ', "args": {}' if always else ""
         out = [', "args": {}' if always else ""] * len(sel)
         items = list(map("{}: {}".format, names, values))
         at, cuts, (items, names) = grouped(np.concatenate(row), np.concatenate(k), items, names)
@@ -442,11 +445,9 @@ class Exporter(Consumer):
         return int_texts(_integers(a.layout, raw))
 
 
-def _event_template(ph: str):
-    return template(['{"name": ', ', "cat": ', f', "ph": "{ph}", "ts": ', ', "pid": ', ', "tid": ', "", "}"])
-
-
-_EVENT = {ph: _event_template(ph) for ph in PHASES.values()}
+# the fixed text around an event's columns, per phase (for ``fill``)
+_EVENT = {ph: ['{"name": ', ', "cat": ', f', "ph": "{ph}", "ts": ', ', "pid": ', ', "tid": ', "", "}"]
+          for ph in PHASES.values()}
 
 
 # the field holding a blob argument's byte length

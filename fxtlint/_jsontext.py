@@ -10,10 +10,36 @@ in its slots. ``tests/test_walk.py`` holds the result to ``json.dumps``' byte fo
 from __future__ import annotations
 
 import json
+from operator import itemgetter
 
 import numpy as np
 
 from ._walk import INLINE_TEXT, UNREGISTERED, Rows
+
+
+_TEMPLATES: dict = {}
+
+
+def fill(parts: list[str], columns: list, n: int) -> list[str]:
+    """``n`` rows ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]``: a column is a list of
+    texts, one per row, or one text for every row, which goes into the template (a slot
+    costs more than a longer literal)."""
+    merged, lists = [parts[0]], []
+    for col, part in zip(columns, parts[1:]):
+        if isinstance(col, str):
+            merged[-1] += col + part
+        else:
+            lists.append(col)
+            merged.append(part)
+    if not lists:
+        return [merged[0]] * n
+    key = tuple(merged)
+    f = _TEMPLATES.get(key)
+    if f is None:
+        if len(_TEMPLATES) > 1024:  # constants come from the data: a cache, not a table
+            _TEMPLATES.clear()
+        f = _TEMPLATES[key] = template(merged)
+    return list(map(f, *lists))
 
 
 def template(parts: list[str]):
@@ -63,14 +89,17 @@ class StringTexts:
 
     def __init__(self, state):
         self.by_id = IdTexts(lambda g: json.dumps(state.text(g), ensure_ascii=False))
-        self.by_text: dict[str, str] = {}
+        self.by_bytes: dict[bytes, str] = {}
 
-    def text(self, s: str) -> str:
-        got = self.by_text.get(s)
-        if got is None:
-            if len(self.by_text) > 1 << 16:
-                self.by_text.clear()
-            got = self.by_text[s] = json.dumps(s, ensure_ascii=False)
+    def inline(self, raw: list[bytes]) -> list[str]:
+        """JSON texts of inline strings' bytes (plain ASCII: clean rows)."""
+        cache = self.by_bytes
+        if len(cache) > 1 << 16:
+            cache.clear()
+        got = list(map(cache.get, raw))
+        for i in [i for i, t in enumerate(got) if t is None]:
+            b = raw[i]
+            got[i] = cache.get(b) or cache.setdefault(b, json.dumps(b.decode("ascii"), ensure_ascii=False))
         return got
 
     def column(self, rows: Rows, arg, name: str, sel):
@@ -88,7 +117,7 @@ class StringTexts:
         if len(inline):
             refs = of.value(name)[sel][inline]
             words = of.position(f"{name} string")[sel][inline]
-            out[inline] = [self.text(t) for t in rows.inline_text(name, refs, words)]
+            out[inline] = self.inline(rows.inline_bytes(refs, words))
         return out, ids
 
 
@@ -103,6 +132,13 @@ def int_texts(values) -> list[str]:
     return list(map(str, values.tolist()))
 
 
+def int_column(values) -> list[str] | str:
+    """``int_texts``, or the one text when every row holds the same value (for ``fill``)."""
+    if len(values) > 1 and values.min() == values.max():
+        return str(int(values[0]))
+    return int_texts(values)
+
+
 def unregistered(ids) -> np.ndarray:
     return np.nonzero(ids == UNREGISTERED)[0]
 
@@ -115,9 +151,9 @@ def in_file_order(at: list[int], texts: list[str], below: int | None = None) -> 
     order = np.argsort(at_, kind="stable")
     if below is not None:
         order = order[at_[order] < below]
-    arr = np.empty(len(texts), object)
-    arr[:] = texts
-    return arr[order].tolist()
+    if len(order) < 2:
+        return [texts[i] for i in order.tolist()]
+    return list(itemgetter(*order.tolist())(texts))
 
 
 def grouped(row, k, *columns):

@@ -302,7 +302,7 @@ class Rows:
         """Every string ref of the rows and their arguments, looked up at once: a list of
         ``StringRefs``. ``ids``: the interned string id, 0 for the empty ref,
         ``UNREGISTERED`` for an index the provider never registered, ``INLINE_TEXT``
-        for an inline string (its text: ``inline_text``)."""
+        for an inline string (its bytes: ``inline_bytes``)."""
         return self._cached("strings", self._strings)
 
     def _strings(self):
@@ -352,12 +352,14 @@ class Rows:
         """Per row: (largest timestamp that converts, position in the rate list, the rate list)."""
         return self._cached("rates", lambda: self.batch.look.limits(self.slot, self.rel))
 
-    def inline_text(self, name: str, refs, positions) -> list:
-        """The text of inline string refs (``refs`` with the inline bit, at word
+    def inline_bytes(self, refs, positions) -> list[bytes]:
+        """The bytes of inline string refs (``refs`` with the inline bit, at word
         ``positions``); clean rows hold plain ASCII."""
         buf = self.batch.buf
-        return [bytes(buf[8 * p : 8 * p + (r & LEN)]).decode("ascii")
-                for r, p in zip(refs.tolist(), positions.tolist())]
+        at = zip(positions.tolist(), (refs & LEN).tolist())
+        if isinstance(buf, (bytes, mmap.mmap)):
+            return [buf[8 * p : 8 * p + n] for p, n in at]
+        return [bytes(buf[8 * p : 8 * p + n]) for p, n in at]  # a memoryview's slices are views
 
 
 class ArgRows:
