@@ -43,7 +43,7 @@ from ._provider_state import INLINE_BIT, ProviderState
 from ._reader import detect_byte_order
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import Layout, tables
-from ._jsontext import (IdTexts, StringTexts, fill, grouped, in_file_order, int_column, int_texts, key, template,
+from ._jsontext import (IdTexts, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts, key, template,
                         unregistered)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
@@ -451,8 +451,7 @@ class Canonical(Consumer):
             values = [bytes(buf[8 * p : 8 * p + m]) for p, m in zip(a.position(stream.name).tolist(),
                                                                       a.value(stream.length).tolist())]
             return _scalars(how, a.layout, stream.name, values)
-        got = _scalars(how, a.layout, "value", a.value("value"))
-        return [got] * n if isinstance(got, str) else got
+        return as_list(_scalars(how, a.layout, "value", a.value("value")), n)
 
 
 def _line(obj: dict) -> str:
@@ -468,10 +467,9 @@ def _word_is_signed(lay: Layout, name: str) -> bool:
     return any(it.kind == "word" and it.name == name and it.signed for it in lay.full_body)
 
 
-def _scalars(how: str, lay: Layout, name: str, values) -> list[str] | str:
+def _scalars(how: str, lay: Layout, name: str, values):
     """JSON texts of a column of numbers, words, doubles or stream bytes (a word and hex
-    bytes without their quotes: the templates hold them); one text when a number or word
-    is the same on every row."""
+    bytes without their quotes: the templates hold them), in ``fill``'s column forms."""
     if how == "number":
         f = lay.field(name)
         return int_column(_signed(f, values) if f is not None else values)

@@ -39,7 +39,7 @@ from ._model import Argument, Record
 from ._provider_state import ProviderState
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import tables
-from ._jsontext import StringTexts, fill, grouped, in_file_order, int_column, int_texts, unregistered
+from ._jsontext import StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts, unregistered
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -107,20 +107,23 @@ def _json_number(v) -> str:
 # more, is that decimal: shortest round-trip digits (Python's float repr) cannot be
 # shorter, since two such decimals never share a float
 _EXACT_DIGITS = 10**15
-_FRACTIONS = [f".{r:03d}".rstrip("0") if r else "" for r in range(1000)]
+_FRACTIONS = np.asarray([f".{r:03d}".rstrip("0") if r else "" for r in range(1000)], object)
 
 
-def us_texts(ticks, rate: int) -> list[str]:
-    """``json.dumps(ticks_to_us(t, rate))`` for every t of the uint64 column ``ticks``."""
+def us_column(ticks, rate: int):
+    """``json.dumps(ticks_to_us(t, rate))`` for every t of the uint64 column ``ticks``, in
+    ``fill``'s column forms."""
     digits = next((d for d in range(4) if (US_PER_S * 10**d) % rate == 0), None)
     if digits is None or not len(ticks) or int(ticks.max()) >= _EXACT_DIGITS // (US_PER_S * 10**digits // rate):
         return [_json_number(ticks_to_us(t, rate)) for t in ticks.tolist()]
     m = ticks.astype(np.int64) * (US_PER_S * 10**digits // rate)  # microseconds x 10**digits, exact
     q, r = np.divmod(m, 10**digits)
     if digits == 0:
-        return [str(v) for v in q.tolist()]
-    frac = _FRACTIONS if digits == 3 else [f".{x:0{digits}d}".rstrip("0") if x else "" for x in range(10**digits)]
-    return [f"{a}{frac[b]}" for a, b in zip(q.tolist(), r.tolist())]
+        return int_column(q)
+    frac = _FRACTIONS if digits == 3 else np.asarray([f".{x:0{digits}d}".rstrip("0") if x else ""
+                                                      for x in range(10**digits)], object)
+    whole = int_column(q)
+    return (*(whole if isinstance(whole, tuple) else (whole,)), frac[r].tolist())
 
 
 def _arg_value(a: Argument, state: ProviderState, export: Export):
@@ -351,7 +354,7 @@ class Exporter(Consumer):
         if ph == "X":
             end = rows.value("end_timestamp")[sel]
             dur = np.where(end > ticks, end - ticks, np.uint64(0))
-            tail = [f', "dur": {d}' for d in self._us(dur, rate_pos, rates)]
+            tail = [f', "dur": {d}' for d in as_list(self._us(dur, rate_pos, rates), len(sel))]
         elif ph == "i":
             tail = ', "s": "t"'
         elif ph == "C":
@@ -376,14 +379,14 @@ class Exporter(Consumer):
         self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
         return index, fill(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), tail], len(sel))
 
-    def _us(self, ticks, rate_pos, rates) -> list[str]:
-        """``ts``/``dur`` texts of ticks at each row's rate."""
+    def _us(self, ticks, rate_pos, rates):
+        """``ts``/``dur`` texts of ticks at each row's rate (``fill``'s column forms)."""
         if int(rate_pos.min()) == int(rate_pos.max()):
-            return us_texts(ticks, rates[int(rate_pos[0])])
+            return us_column(ticks, rates[int(rate_pos[0])])
         out = np.empty(len(ticks), object)
         for p in np.unique(rate_pos).tolist():
             m = rate_pos == p
-            out[m] = us_texts(ticks[m], rates[p])
+            out[m] = as_list(us_column(ticks[m], rates[p]), int(m.sum()))
         return out.tolist()
 
     def _strings(self, rows: Rows, arg, name: str, sel) -> list[str]:

@@ -18,20 +18,53 @@ from ._walk import INLINE_TEXT, UNREGISTERED, Rows
 
 
 _TEMPLATES: dict = {}
+_MERGED = 4096  # the most texts a table of two neighbouring coded columns may hold
+
+
+class Coded:
+    """A column of texts as codes into a small table: row i holds ``table[codes[i]]``.
+    Two neighbouring coded columns with small tables become one (a slot fewer per row)."""
+
+    __slots__ = ("codes", "table")
+
+    def __init__(self, codes, table):
+        self.codes = codes
+        self.table = table
+
+    def texts(self) -> list[str]:
+        return self.table[self.codes].tolist()
+
+
+def _pieces(column):
+    return column if isinstance(column, tuple) else (column,)
 
 
 def fill(parts: list[str], columns: list, n: int) -> list[str]:
-    """``n`` rows ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]``: a column is a list of
-    texts, one per row, or one text for every row, which goes into the template (a slot
-    costs more than a longer literal)."""
-    merged, lists = [parts[0]], []
+    """``n`` rows ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]``. A column is a list of
+    texts, one per row; one text for every row, which goes into the template (a slot
+    costs more than a longer literal); a ``Coded`` column; or a tuple of such columns whose
+    texts follow one another (the pieces of one value, see ``int_column``)."""
+    merged: list[str] = [parts[0]]
+    slots: list = []
     for col, part in zip(columns, parts[1:]):
-        if isinstance(col, str):
-            merged[-1] += col + part
-        else:
-            lists.append(col)
-            merged.append(part)
-    if not lists:
+        pieces = _pieces(col)
+        for i, piece in enumerate(pieces):
+            after = part if i == len(pieces) - 1 else ""
+            if isinstance(piece, str):
+                merged[-1] += piece + after
+                continue
+            prev = slots[-1] if slots else None
+            if isinstance(piece, Coded) and isinstance(prev, Coded) and len(prev.table) * len(piece.table) <= _MERGED:
+                # the literal between two coded slots joins their tables: one slot
+                between = merged.pop()
+                table = np.asarray([a + between + b for a in prev.table.tolist() for b in piece.table.tolist()],
+                                   object)
+                slots[-1] = Coded(prev.codes * len(piece.table) + piece.codes, table)
+                merged.append(after)
+                continue
+            slots.append(piece)
+            merged.append(after)
+    if not slots:
         return [merged[0]] * n
     key = tuple(merged)
     f = _TEMPLATES.get(key)
@@ -39,7 +72,7 @@ def fill(parts: list[str], columns: list, n: int) -> list[str]:
         if len(_TEMPLATES) > 1024:  # constants come from the data: a cache, not a table
             _TEMPLATES.clear()
         f = _TEMPLATES[key] = template(merged)
-    return list(map(f, *lists))
+    return list(map(f, *(s.texts() if isinstance(s, Coded) else s for s in slots)))
 
 
 def template(parts: list[str]):
@@ -132,11 +165,40 @@ def int_texts(values) -> list[str]:
     return list(map(str, values.tolist()))
 
 
-def int_column(values) -> list[str] | str:
-    """``int_texts``, or the one text when every row holds the same value (for ``fill``)."""
-    if len(values) > 1 and values.min() == values.max():
-        return str(int(values[0]))
-    return int_texts(values)
+_LOW = 10**4
+_LOW_DIGITS = np.asarray([f"{i:04d}" for i in range(_LOW)], object)
+
+
+def int_column(values):
+    """The decimal texts of an integer column, for ``fill``: one text when every row holds
+    the same value; codes into a table when the values lie in a small range; else, when
+    they lie close together (timestamps of a batch), two coded pieces: the digits above
+    the last four, and the last four; else ``str`` per row."""
+    if not len(values):
+        return []
+    lo, hi = int(values.min()), int(values.max())
+    if lo == hi:
+        return str(lo)
+    if 0 <= lo and hi < _SMALL:
+        return Coded((values - lo).astype(np.int64), _SMALL_INTS[lo : hi + 1])
+    if lo >= _LOW and hi // _LOW - lo // _LOW < _SMALL:
+        first = lo // _LOW
+        heads = np.asarray([str(first + i) for i in range(hi // _LOW - first + 1)], object)
+        return (Coded((values // _LOW - first).astype(np.int64), heads),
+                Coded((values % _LOW).astype(np.int64), _LOW_DIGITS))
+    return list(map(str, values.tolist()))
+
+
+def as_list(column, n: int) -> list[str]:
+    """A column in any of ``fill``'s forms as a list of ``n`` texts."""
+    if isinstance(column, str):
+        return [column] * n
+    if isinstance(column, Coded):
+        return column.texts()
+    if isinstance(column, tuple):
+        pieces = [as_list(p, n) for p in column]
+        return ["".join(t) for t in zip(*pieces)]
+    return column
 
 
 def unregistered(ids) -> np.ndarray:
