@@ -43,8 +43,8 @@ from ._provider_state import INLINE_BIT, ProviderState
 from ._reader import detect_byte_order
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import Layout, tables
-from ._jsontext import (IdTexts, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts, key, template,
-                        unregistered)
+from ._jsontext import (IdTexts, Lines, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts,
+                        key, template, unregistered)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -505,18 +505,10 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
               limits: Limits = DEFAULT_LIMITS) -> list[str]:
     """Write the canonical JSON of ``data`` to ``out`` as it is read (``dumps`` of
     ``decode(data)``, byte for byte); returns the error messages (none: accepted)."""
-    first = True
-
-    def write(texts: list[str]) -> None:
-        nonlocal first
-        if texts:
-            out.write('{"records": [\n' if first else ",\n")
-            out.write(",\n".join(texts))
-            first = False
-
+    write = Lines(out, '{"records": [\n')
     canon = Canonical(write)
     _decoding_walk(data, canon, byte_order, engine, limits).run()
-    out.write('{"records": []}\n' if first else "\n]}\n")
+    out.write('{"records": []}\n' if write.empty else "\n]}\n")
     return [msg for _, _, msg in canon.errors]
 
 

@@ -39,7 +39,8 @@ from ._model import Argument, Record
 from ._provider_state import ProviderState
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import tables
-from ._jsontext import StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts, unregistered
+from ._jsontext import (Lines, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts,
+                        unregistered)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -216,7 +217,8 @@ class Exporter(Consumer):
             return None
         if k in STATE_KINDS:
             if k == "thread":
-                self._first_seen.append((rec.index, rec.fields.get("thread_koid", 0), rec.fields.get("process_koid", 0)))
+                f = rec.fields
+                self._first_seen.append((rec.index, f.get("thread_koid", 0), f.get("process_koid", 0)))
             return None
         if k == KERNEL_OBJECT:
             name = _text(rec, state, "name", export)
@@ -500,15 +502,7 @@ def export_walk(walk: Walk, out: IO[str], *, source: str, export: Export) -> Exp
     """Stream the Object Format document of ``walk`` (its ``emit`` being
     ``export.reader_diagnostic``) to ``out``, a batch of events at a time."""
     out.write('{"traceEvents": [')
-    first = True
-
-    def write(texts: list[str]) -> None:
-        nonlocal first
-        if texts:
-            out.write("\n" if first else ",\n")
-            out.write(",\n".join(texts))
-            first = False
-
+    write = Lines(out, "\n")
     ex = Exporter(export, write)
     walk.consumers = [ex]
     walk.run()

@@ -201,6 +201,22 @@ def as_list(column, n: int) -> list[str]:
     return column
 
 
+class Lines:
+    """Writes batches of texts to ``out`` as the items of a JSON array, one per line:
+    ``opening`` before the first, ",\n" between; ``empty`` until one is written."""
+
+    def __init__(self, out, opening: str):
+        self.out = out
+        self.opening = opening
+        self.empty = True
+
+    def __call__(self, texts: list[str]) -> None:
+        if texts:
+            self.out.write(self.opening if self.empty else ",\n")
+            self.out.write(",\n".join(texts))
+            self.empty = False
+
+
 def unregistered(ids) -> np.ndarray:
     return np.nonzero(ids == UNREGISTERED)[0]
 
