@@ -27,7 +27,7 @@ from ._lookups import REL_BITS
 from ._pairing import COMPLETE
 from ._reader import field_span
 from ._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
-from ._semantic import (PAIR_ID, PAIR_KIND, RecordChecker, SemanticState, timestamp_overflow, unregistered_string,
+from ._semantic import (PAIR_ID, PAIR_KIND, LintState, RecordChecker, timestamp_overflow, unregistered_string,
                         unregistered_thread)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows
 
@@ -42,7 +42,7 @@ class Lint(Consumer):
         self.emit = emit
         self.limits = limits
         self.log = log
-        self.state: SemanticState | None = None
+        self.state: LintState | None = None
 
     @property
     def buffer_full(self) -> list[int]:
@@ -52,7 +52,7 @@ class Lint(Consumer):
     def start(self, walk) -> None:
         self.walk = walk
         if not self.log:
-            self.state = SemanticState(self.emit, self.limits, walk.state)
+            self.state = LintState(self.emit, self.limits, walk.state)
             self.state.big = walk.big
             self.checker = RecordChecker(self.state)
 

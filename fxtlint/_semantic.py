@@ -43,7 +43,7 @@ PAIR_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pai
 NUMERIC_ARG_KINDS = frozenset(leaf.name for leaf in _T.record_leaves() if leaf.numeric_args)
 
 
-class SemanticState:
+class LintState:
     """The linter's own state beside the provider tables (``tables``, the walk's
     ``ProviderState``): the pairing engine and its pending batch, and where providers
     said they dropped records."""
@@ -132,7 +132,7 @@ def timestamp_overflow(offset, index, size, field, ticks, rate):
 class RecordChecker:
     """The per-record semantic checks; ``check(rec, change)`` for each record in file order."""
 
-    def __init__(self, state: SemanticState):
+    def __init__(self, state: LintState):
         self.s = state
 
     def span(self, base: int, fields: dict, name: str):
