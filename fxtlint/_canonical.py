@@ -29,6 +29,7 @@ not grow with the file.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from ._provider_state import INLINE_BIT, ProviderState
 from ._reader import detect_byte_order
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import Layout, tables
-from ._jsontext import (IdTexts, Lines, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts,
+from ._jsontext import (IdTexts, Lines, StringTexts, as_list, fill, in_file_order, int_column, int_texts, item_lists,
                         key, template, unregistered)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
@@ -262,6 +263,26 @@ _ARGUMENT = {name: template(["{" + key("name"), ", " + key("type") + json.dumps(
              for name, how in _ARGUMENT_HOW.items()}
 
 
+@functools.lru_cache(maxsize=64)
+def _list_parts(kinds: tuple[int, ...]) -> list[str]:
+    """The texts around the items of a JSON list of ``len(kinds)`` items."""
+    return ["[", *([", "] * (len(kinds) - 1)), "]"]
+
+
+@functools.lru_cache(maxsize=256)
+def _typed_list_parts(kind: str, kinds: tuple[int, ...]) -> list[str]:
+    """The texts around the name and value columns of a list of ``len(kinds)`` arguments
+    of type ``kind``."""
+    quote = '"' if _ARGUMENT_HOW[kind] in _QUOTED else ""
+    parts = ["["]
+    for j in range(len(kinds)):
+        parts[-1] += ("" if j == 0 else ", ") + "{" + key("name")
+        parts.append(", " + key("type") + json.dumps(kind) + ", " + key("value") + quote)
+        parts.append(quote + "}")
+    parts[-1] += "]"
+    return parts
+
+
 class Canonical(Consumer):
     """The canonical decoding as a consumer of the walk (its ``emit`` being
     ``reader_diagnostic``). ``write(texts)`` gets the JSON text of each record in file
@@ -322,15 +343,11 @@ class Canonical(Consumer):
 
     # -- a batch's clean rows, as columns -------------------------------------------------
     def rows(self, batch: Batch) -> None:
-        at = [i for i, _ in self._pending]
-        texts = [t for _, t in self._pending]
+        pieces = [([i for i, _ in self._pending], [t for _, t in self._pending])]
         self._pending.clear()
         for rows in batch.clean:
-            index, got = self._texts(rows)
-            at.extend(index.tolist())
-            texts.extend(got)
-        if texts:
-            self.write(in_file_order(at, texts, self.stop))
+            pieces.append(self._texts(rows))
+        self.write(in_file_order(pieces, self.stop))
 
     def _texts(self, rows: Rows):
         """(record indexes, JSON texts) of the rows; a row with a ref to nothing is an error."""
@@ -416,23 +433,25 @@ class Canonical(Consumer):
         return [bytes(buf[8 * p : 8 * p + n]) for p, n in zip(rows.position(name).tolist(),
                                                                 rows.value(length).tolist())]
 
-    def _arguments(self, rows: Rows, fails: dict) -> list[str]:
+    def _arguments(self, rows: Rows, fails: dict) -> list[str] | str:
         args = rows.arguments()
         if not args:
             return "[]"
-        texts = []
+        names, values = [], []
         for a in args:
-            everyone = np.arange(len(a.row))
-            name = self._strings(rows, a, "name", everyone, "argument name", fails)
-            value = self._argument_values(rows, a, fails)
-            texts += map(_ARGUMENT[a.kind], name, value)
+            names += self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails)
+            values += self._argument_values(rows, a, fails)
         row = np.concatenate([a.row for a in args])
         k = np.concatenate([np.full(len(a.row), a.k) for a in args])
-        out = ["[]"] * rows.n
-        at, cuts, (texts,) = grouped(row, k, texts)
-        for r, lo, hi in zip(at, cuts, cuts[1:]):
-            out[r] = "[" + ", ".join(texts[lo:hi]) + "]"
-        return out
+        kinds = {a.kind for a in args}
+        if len(kinds) == 1:  # one argument type: its name goes into the list's template
+            parts = functools.partial(_typed_list_parts, kinds.pop())
+            return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [names, values], parts, "[]")
+        texts = []
+        for a in args:  # each argument's object, then the lists
+            lo = len(texts)
+            texts += map(_ARGUMENT[a.kind], names[lo : lo + len(a.row)], values[lo : lo + len(a.row)])
+        return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [texts], _list_parts, "[]")
 
     def _argument_values(self, rows: Rows, a, fails: dict) -> list[str]:
         """The texts of the values of argument rows ``a`` (a word's or hex's without the quotes

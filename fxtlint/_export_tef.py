@@ -24,9 +24,11 @@ dicts (the per-record path, for ``--expect``).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import Counter
+from itertools import compress
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -40,7 +42,7 @@ from ._provider_state import ProviderState
 from ._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ._tables import tables
 from ._jsontext import (Lines, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts,
-                        unregistered)
+                        item_lists, unregistered)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
@@ -301,8 +303,7 @@ class Exporter(Consumer):
 
     # -- a batch's clean rows, as columns -------------------------------------------------
     def rows(self, batch: Batch) -> None:
-        at = [i for i, _ in self._decoded]
-        texts = [t for _, t in self._decoded]
+        pieces = [([i for i, _ in self._decoded], [t for _, t in self._decoded])]
         self._decoded.clear()
         for rows in batch.clean:
             ph = PHASES.get(rows.kind)
@@ -311,10 +312,8 @@ class Exporter(Consumer):
                 continue
             got = self._events(rows, ph)
             if got is not None:
-                at.extend(got[0].tolist())
-                texts.extend(got[1])
-        if texts:
-            self.write(in_file_order(at, texts))
+                pieces.append(got)
+        self.write(in_file_order(pieces))
         self._settle()
 
     def _events(self, rows: Rows, ph: str):
@@ -405,6 +404,7 @@ class Exporter(Consumer):
     def _arguments(self, rows: Rows, sel, always: bool) -> list[str] | str:
         """Per exported row, its ``, "args": {...}`` text ("" when it has none, unless
         ``always``); one text when no row has arguments."""
+        empty = ', "args": {}' if always else ""
         where = np.full(rows.n, -1, np.int64)
         where[sel] = np.arange(len(sel))
         row, k, names, values = [], [], [], []
@@ -417,17 +417,18 @@ class Exporter(Consumer):
                 names += self._strings(rows, a, "name", m)
                 values += self._values(rows, a, m)
         if not row:
-            return ', "args": {}' if always else ""
-        out = [', "args": {}' if always else ""] * len(sel)
-        items = list(map("{}: {}".format, names, values))
-        at, cuts, (items, names) = grouped(np.concatenate(row), np.concatenate(k), items, names)
-        for r, lo, hi in zip(at, cuts, cuts[1:]):
-            if hi - lo > 1 and len(set(names[lo:hi])) < hi - lo:
-                # a name given twice: as in a dict, its last value at its first place
-                d = dict(zip(names[lo:hi], items[lo:hi]))
-                out[r] = ', "args": {' + ", ".join(d.values()) + "}"
-            else:
-                out[r] = ', "args": {' + ", ".join(items[lo:hi]) + "}"
+            return empty
+        row, k = np.concatenate(row), np.concatenate(k)
+        twice = _names_given_twice(len(sel), row, k, names)
+        plain = ~twice[row]
+        out = item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
+                         [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty)
+        if twice.any():  # as in a dict: a name's last value, at its first place
+            at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
+                                                list(compress(values, ~plain)))
+            for r, lo, hi in zip(at, cuts, cuts[1:]):
+                d = dict(zip(names[lo:hi], values[lo:hi]))
+                out[r] = ', "args": {' + ", ".join(f"{n}: {v}" for n, v in d.items()) + "}"
         return out
 
     def _values(self, rows: Rows, a, m) -> list[str]:
@@ -453,6 +454,30 @@ class Exporter(Consumer):
 # the fixed text around an event's columns, per phase (for ``fill``)
 _EVENT = {ph: ['{"name": ', ', "cat": ', f', "ph": "{ph}", "ts": ', ', "pid": ', ', "tid": ', "", "}"]
           for ph in PHASES.values()}
+
+
+@functools.lru_cache(maxsize=64)
+def _args_parts(kinds: tuple[int, ...]) -> list[str]:
+    """The texts around the name and value columns of an ``args`` object of ``len(kinds)`` items."""
+    parts = [', "args": {']
+    for j in range(len(kinds)):
+        parts += [": ", ", " if j < len(kinds) - 1 else "}"]
+    return parts
+
+
+def _names_given_twice(n: int, row, k, names: list[str]):
+    """Per row: does a name come twice in its argument list?"""
+    width = int(k.max()) + 1
+    where = np.full((n, width), -1, np.int64)
+    where[row, k] = np.arange(len(row))
+    text = np.asarray(names, object)
+    twice = np.zeros(n, bool)
+    for j in range(1, width):
+        for i in range(j):
+            both = np.nonzero((where[:, i] >= 0) & (where[:, j] >= 0))[0]
+            if len(both):
+                twice[both] |= text[where[both, i]] == text[where[both, j]]
+    return twice
 
 
 # the field holding a blob argument's byte length

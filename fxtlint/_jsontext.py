@@ -10,6 +10,7 @@ in its slots. ``tests/test_walk.py`` holds the result to ``json.dumps``' byte fo
 from __future__ import annotations
 
 import json
+from itertools import chain
 from operator import itemgetter
 
 import numpy as np
@@ -221,17 +222,50 @@ def unregistered(ids) -> np.ndarray:
     return np.nonzero(ids == UNREGISTERED)[0]
 
 
-def in_file_order(at: list[int], texts: list[str], below: int | None = None) -> list[str]:
-    """``texts`` sorted by record index ``at`` (only those below ``below``, if given)."""
-    at_ = np.asarray(at, np.int64)
-    if (below is None or not len(at_) or at_[-1] < below) and bool(np.all(at_[1:] > at_[:-1])):
-        return texts  # one leaf layout, or records already in order: nothing to sort
-    order = np.argsort(at_, kind="stable")
+def in_file_order(pieces: list, below: int | None = None) -> list[str]:
+    """The texts of ``pieces`` ((record indexes, texts) each, every piece in file order)
+    merged into file order, only those of records below ``below`` if given."""
+    pieces = [(i, t) for i, t in pieces if len(t)]
+    if not pieces:
+        return []
+    at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
+    texts = pieces[0][1] if len(pieces) == 1 else list(chain.from_iterable(t for _, t in pieces))
+    if (below is None or at[-1] < below) and (len(pieces) == 1 or bool(np.all(at[1:] > at[:-1]))):
+        return texts  # one piece, or pieces already in order: nothing to sort
+    order = np.argsort(at, kind="stable")
     if below is not None:
-        order = order[at_[order] < below]
+        order = order[at[order] < below]
     if len(order) < 2:
         return [texts[i] for i in order.tolist()]
     return list(itemgetter(*order.tolist())(texts))
+
+
+def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: str) -> list[str]:
+    """Texts of ``n`` rows that each hold a list of items (a record's arguments): item
+    ``i`` is at place ``k[i]`` in row ``row[i]``, of kind ``kind[i]`` (a small int), and its
+    texts are ``columns[c][i]``. Rows whose items have the same kinds, in order, share one
+    template, ``parts_of(kinds)`` (for ``fill``: the texts around the item columns, item
+    by item); a row without items is ``empty``."""
+    out = np.full(n, empty, object)
+    if not len(row):
+        return out.tolist()
+    width = int(k.max()) + 1
+    where = np.full((n, width), -1, np.int64)
+    where[row, k] = np.arange(len(row))
+    # each row's kinds as one int, place j in hex digit j (kinds < 15; at most 15 items)
+    signature = np.zeros(n, np.int64)
+    for j in range(width):
+        signature += np.where(where[:, j] >= 0, kind[np.maximum(where[:, j], 0)] + 1, 0) << (4 * j)
+    cols = [np.asarray(c, object) if len(c) else np.empty(0, object) for c in columns]
+    for sig in np.unique(signature[signature > 0]).tolist():
+        rows = np.nonzero(signature == sig)[0]
+        kinds = []
+        while sig:
+            kinds.append(sig % 16 - 1)
+            sig //= 16
+        slots = [c[where[rows, j]].tolist() for j in range(len(kinds)) for c in cols]
+        out[rows] = fill(parts_of(tuple(kinds)), slots, len(rows))
+    return out.tolist()
 
 
 def grouped(row, k, *columns):
