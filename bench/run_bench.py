@@ -16,10 +16,12 @@ process so that its time and peak RSS are its own:
   report no diagnostic: the workloads are clean by construction;
 - fxt-0.3.0: ``fxt.reader.parse_records`` from PyPI, where it can read the file;
 - report, export, decode: ``python -m fxtlint report --format json FILE``,
-  ``python -m fxtlint export FILE -o OUT.json`` and ``python -m fxtlint decode FILE``
-  (output to a temporary file), the other verbs a user runs on the same trace. A
-  structured-log stream has no canonical decoding: decode says so (MG005) and is not
-  timed there.
+  ``python -m fxtlint export FILE -o OUT.json`` and ``python -m fxtlint decode FILE``,
+  the other verbs a user runs on the same trace. Their output goes to /dev/null
+  (``export -o /dev/null``; standard output): at 500 MB export and decode write
+  gigabytes of JSON, and writing that to a file measures the machine's page cache and
+  disk more than fxtlint; ``--verb-output DIR`` writes files instead. A structured-log stream has no canonical
+  decoding: decode says so (MG005) and is not timed there.
 
 It prints MB/s, records/s and peak RSS per target, then per workload the checks:
 fxtlint MB/s >= 100 scaled by this run's bare walk on the events workload (the target
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -126,12 +129,13 @@ runpy.run_module('fxtlint', run_name='__main__', alter_sys=True)
 """
 
 
-def _shim(argv: list[str]) -> tuple[float, str, str, int, float]:
-    """``python -m fxtlint ARGV`` under the RSS shim: (seconds, stdout, stderr, status, peak RSS MiB)."""
+def _shim(argv: list[str], stdout=None) -> tuple[float, str, str, int, float]:
+    """``python -m fxtlint ARGV`` under the RSS shim: (seconds, stdout, stderr, status, peak RSS MiB).
+    Standard output goes to ``stdout`` (a file object) when given, else it is read back."""
     with tempfile.TemporaryFile() as out:
         t = time.perf_counter()
         proc = subprocess.run([sys.executable, "-c", CLI_SHIM.format(repo=str(REPO), argv=argv)],
-                              stdout=out, stderr=subprocess.PIPE, text=True)
+                              stdout=stdout or out, stderr=subprocess.PIPE, text=True)
         dt = time.perf_counter() - t
         out.seek(0)
         text = out.read().decode("utf-8")
@@ -149,11 +153,17 @@ def run_cli(path: Path) -> dict:
                 counts=f["counts"])
 
 
+VERB_OUTPUT: list[Path] = []  # --verb-output DIR: the folder the verbs write to (else /dev/null)
+
+
 def run_verb(verb: str, path: Path) -> dict:
     """``python -m fxtlint VERB ...`` on ``path``: wall time (start-up included) and peak RSS;
-    it must succeed (the workloads are clean)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        dt, _, err, status, rss = _shim(VERB_ARGS[verb](str(path), str(Path(tmp) / "out.json")))
+    it must succeed (the workloads are clean). Its output goes to /dev/null unless
+    ``--verb-output`` names a folder."""
+    with tempfile.TemporaryDirectory(dir=VERB_OUTPUT[0] if VERB_OUTPUT else None) as tmp, \
+            open(Path(tmp) / "stdout" if VERB_OUTPUT else os.devnull, "w") as sink:
+        out = str(Path(tmp) / "out.json") if VERB_OUTPUT else os.devnull
+        dt, _, err, status, rss = _shim(VERB_ARGS[verb](str(path), out), stdout=sink)
     if verb == "decode" and "MG005" in err:
         return dict(unavailable="a structured-log stream has no canonical decoding (decode says MG005)")
     # export says on stderr (exit 1) what has no Trace Event counterpart: thread names
@@ -195,11 +205,16 @@ def main(argv=None) -> int:
     ap.add_argument("--workloads", default=",".join(make_trace.WORKLOADS), help="comma-separated workloads")
     ap.add_argument("--verbs", default=",".join(VERB_TARGETS), help="fxtlint verbs timed beside the lint "
                     f"(comma-separated, of {', '.join(VERB_TARGETS)}; empty for none)")
+    ap.add_argument("--verb-output", type=Path, default=None, metavar="DIR",
+                    help="write the verbs' output (gigabytes of JSON at 500 MB) to files in DIR instead of "
+                    "/dev/null: the time then includes the page cache and the disk of the machine")
     ap.add_argument("--keep", type=Path, default=None, help="keep generated traces in this folder")
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs at the base size (default 3; fxt: 1)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args(argv)
     workloads = [w for w in args.workloads.split(",") if w]
+    if args.verb_output:
+        VERB_OUTPUT.append(args.verb_output)
     verbs = [v for v in args.verbs.split(",") if v]
     targets = [t for t in TARGETS if t not in VERB_TARGETS or t in verbs]
 

@@ -72,17 +72,31 @@ def fill(parts: list[str], columns: list, n: int) -> list[str]:
     if f is None:
         if len(_TEMPLATES) > 1024:  # constants come from the data: a cache, not a table
             _TEMPLATES.clear()
-        f = _TEMPLATES[key] = template(merged)
-    return list(map(f, *(s.texts() if isinstance(s, Coded) else s for s in slots)))
+        f = _TEMPLATES[key] = column_template(merged)
+    return f(*(s.texts() if isinstance(s, Coded) else s for s in slots))
+
+
+def _fstring(parts: list[str], names: list[str]) -> str:
+    """The f-string literal ``parts[0]{names[0]}parts[1]...``, braces of the parts escaped."""
+    body = "".join(p.replace("{", "{{").replace("}", "}}") + (f"{{{n}}}" if i < len(names) else "")
+                   for i, (p, n) in enumerate(zip(parts, [*names, ""])))
+    return f"f{body!r}"
 
 
 def template(parts: list[str]):
     """``f(a, b, ...)`` = ``parts[0] + a + parts[1] + b + ... + parts[-1]``: a format
     string compiled once (an f-string is the fastest way CPython joins a row)."""
     names = [f"c{i}" for i in range(len(parts) - 1)]
-    body = "".join(p.replace("{", "{{").replace("}", "}}") + (f"{{{n}}}" if i < len(names) else "")
-                   for i, (p, n) in enumerate(zip(parts, [*names, ""])))
-    return eval(f"lambda {', '.join(names)}: f{body!r}")  # noqa: S307 - the text is ours: JSON keys and literals
+    return eval(f"lambda {', '.join(names)}: {_fstring(parts, names)}")  # noqa: S307 - the text is ours
+
+
+def column_template(parts: list[str]):
+    """``f(A, B, ...)``: the rows of ``template(parts)`` over the columns ``A, B, ...`` (one
+    comprehension: no call per row)."""
+    names = [f"c{i}" for i in range(len(parts) - 1)]
+    cols = [n.upper() for n in names]
+    return eval(f"lambda {', '.join(cols)}: [{_fstring(parts, names)} "  # noqa: S307 - the text is ours
+                f"for {', '.join(names)}{',' if len(names) == 1 else ''} in zip({', '.join(cols)})]")
 
 
 def key(name: str) -> str:
