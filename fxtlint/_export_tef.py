@@ -421,8 +421,9 @@ class Exporter(Consumer):
         row, k = np.concatenate(row), np.concatenate(k)
         twice = _names_given_twice(len(sel), row, k, names)
         plain = ~twice[row]
-        out = item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
-                         [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty)
+        out = as_list(item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
+                                 [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty),
+                      len(sel))
         if twice.any():  # as in a dict: a name's last value, at its first place
             at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
                                                 list(compress(values, ~plain)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from itertools import chain
 from operator import itemgetter
+from typing import Sequence
 
 import numpy as np
 
@@ -225,7 +226,7 @@ class Lines:
         self.opening = opening
         self.empty = True
 
-    def __call__(self, texts: list[str]) -> None:
+    def __call__(self, texts: Sequence[str]) -> None:
         if texts:
             self.out.write(self.opening if self.empty else ",\n")
             self.out.write(",\n".join(texts))
@@ -236,7 +237,7 @@ def unregistered(ids) -> np.ndarray:
     return np.nonzero(ids == UNREGISTERED)[0]
 
 
-def in_file_order(pieces: list, below: int | None = None) -> list[str]:
+def in_file_order(pieces: list, below: int | None = None) -> Sequence[str]:
     """The texts of ``pieces`` ((record indexes, texts) each, every piece in file order)
     merged into file order, only those of records below ``below`` if given."""
     pieces = [(i, t) for i, t in pieces if len(t)]
@@ -251,35 +252,40 @@ def in_file_order(pieces: list, below: int | None = None) -> list[str]:
         order = order[at[order] < below]
     if len(order) < 2:
         return [texts[i] for i in order.tolist()]
-    return list(itemgetter(*order.tolist())(texts))
+    return itemgetter(*order.tolist())(texts)
 
 
-def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: str) -> list[str]:
-    """Texts of ``n`` rows that each hold a list of items (a record's arguments): item
-    ``i`` is at place ``k[i]`` in row ``row[i]``, of kind ``kind[i]`` (a small int), and its
-    texts are ``columns[c][i]``. Rows whose items have the same kinds, in order, share one
-    template, ``parts_of(kinds)`` (for ``fill``: the texts around the item columns, item
-    by item); a row without items is ``empty``."""
-    out = np.full(n, empty, object)
+def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: str):
+    """Texts of ``n`` rows that each hold a list of items (a record's arguments), as a
+    ``Coded`` column: item ``i`` is at place ``k[i]`` in row ``row[i]``, of kind ``kind[i]``
+    (a small int), and its texts are ``columns[c][i]``. Rows whose items have the same
+    kinds, in order, share one template, ``parts_of(kinds)`` (for ``fill``: the texts
+    around the item columns, item by item); a row without items is ``empty``."""
     if not len(row):
-        return out.tolist()
-    width = int(k.max()) + 1
-    where = np.full((n, width), -1, np.int64)
-    where[row, k] = np.arange(len(row))
+        return empty
+    order = np.lexsort((k, row))
+    row = row[order]
+    starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
+    rows = row[starts]  # the rows that hold items, each once
     # each row's kinds as one int, place j in hex digit j (kinds < 15; at most 15 items)
-    signature = np.zeros(n, np.int64)
-    for j in range(width):
-        signature += np.where(where[:, j] >= 0, kind[np.maximum(where[:, j], 0)] + 1, 0) << (4 * j)
-    cols = [np.asarray(c, object) if len(c) else np.empty(0, object) for c in columns]
-    for sig in np.unique(signature[signature > 0]).tolist():
-        rows = np.nonzero(signature == sig)[0]
+    signature = np.add.reduceat((kind[order] + 1) << (4 * k[order]), starts)
+    cols = [np.asarray(c, object)[order] for c in columns]
+    texts = np.empty(len(rows), object)
+    for sig in np.unique(signature).tolist():
+        which = np.nonzero(signature == sig)[0]
         kinds = []
         while sig:
             kinds.append(sig % 16 - 1)
             sig //= 16
-        slots = [c[where[rows, j]].tolist() for j in range(len(kinds)) for c in cols]
-        out[rows] = fill(parts_of(tuple(kinds)), slots, len(rows))
-    return out.tolist()
+        first = starts[which]
+        slots = [c[first + j].tolist() for j in range(len(kinds)) for c in cols]
+        texts[which] = fill(parts_of(tuple(kinds)), slots, len(which))
+    codes = np.zeros(n, np.int64)
+    codes[rows] = np.arange(1, len(rows) + 1)
+    table = np.empty(len(rows) + 1, object)
+    table[0] = empty
+    table[1:] = texts
+    return Coded(codes, table)
 
 
 def grouped(row, k, *columns):
