@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._columns import INLINE, LEN
+from ._columns import INLINE
 from ._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
 from ._lookups import REL_BITS
 from ._pairing import COMPLETE
@@ -148,11 +148,8 @@ class Lint(Consumer):
                 ref = rows.value(fname)
                 inline = np.nonzero((ref & INLINE) != 0)[0]
                 if len(inline):
-                    w0 = rows.position(f"{fname} string")[inline]
-                    ln = ref[inline] & LEN
-                    buf = rows.batch.buf
-                    for q, a, b in zip(inline.tolist(), w0.tolist(), ln.tolist()):
-                        out[q] = tables.strings(bytes(buf[8 * a : 8 * a + b]).decode("ascii"))
+                    raw = rows.inline_bytes(ref[inline], rows.position(f"{fname} string")[inline])
+                    out[inline] = [tables.strings(b.decode("ascii")) for b in raw]
             tkey, pid = thread_key
             pm = (tkey >= 0) & (cat >= 0) & (name >= 0)
             if pm.any():
