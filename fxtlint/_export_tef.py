@@ -155,6 +155,9 @@ def _args(rec: Record, state: ProviderState, export: Export) -> dict:
         if a.kind == "unknown":
             export.skipped["arguments of an undefined type"] += 1
             continue
+        if not a.complete:  # its content overran its declared size (ST005): no value to export
+            export.skipped["arguments that did not decode"] += 1
+            continue
         name = state.string(a.fields, a.strings, "name")
         if name is None:
             export.skipped[_UNREGISTERED_STRING] += 1
@@ -230,7 +233,7 @@ class Exporter(Consumer):
             elif obj == _OBJ.get("thread"):
                 self.threads[rec.fields["koid"]] = name
                 for a in rec.args:
-                    if a.kind == "koid" and state.string(a.fields, a.strings, "name") == "process":
+                    if a.kind == "koid" and a.complete and state.string(a.fields, a.strings, "name") == "process":
                         self.thread_process[rec.fields["koid"]] = a.value
             return None
         ph = PHASES.get(k)

@@ -337,7 +337,7 @@ class _Decoder:
             self.report(R.argument_size_mismatch, (end, aend), i=i, kind=lay.name, declared=asize,
                         expected=(end - pos) // 8, exact=True, arg=where)
             extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
-        return Argument(atype, lay.name, fields, strings, extra, offset=pos)
+        return Argument(atype, lay.name, fields, strings, extra, offset=pos, complete=end >= 0)
 
 
 _ITEM_HANDLERS = check_dispatch({
