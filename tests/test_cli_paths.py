@@ -84,3 +84,23 @@ def test_an_unreadable_path_is_one_error_line_and_exit_2(locked, capsys, argv, s
     assert len(lines) == 1 and "locked.fxt" in lines[0] and "Permission denied" in lines[0], lines
     if still_done:
         assert still_done in cap.out
+
+
+def test_every_verb_says_the_same_about_a_file_that_is_not_fxt(tmp_path, capsys):
+    """One verdict on bad input: check, report, export and decode all say MG005's words."""
+    junk = tmp_path / "other.fxt"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(40))
+    assert main(["check", "--isolated", "--output-format", "json", str(junk)]) == 1
+    (diag,) = json.loads(capsys.readouterr().out)["files"][0]["diagnostics"]
+    assert diag["code"] == "MG005" and "PNG" in diag["message"]
+    assert main(["report", "--format", "json", str(junk)]) == 1
+    cap = capsys.readouterr()
+    assert json.loads(cap.out)["traces"][0]["verdict"]["note"] == diag["message"]
+    out = tmp_path / "out.json"
+    assert main(["export", str(junk), "-o", str(out)]) == 1
+    assert capsys.readouterr().err.strip() == f"fxtlint: error: {junk}: {diag['message']}; nothing exported"
+    assert not out.exists()
+    assert main(["decode", str(junk)]) == 1
+    cap = capsys.readouterr()
+    assert cap.out == '{"records": []}\n'
+    assert cap.err.strip() == f"{junk}: MG005 at byte 0: {diag['message']}"
