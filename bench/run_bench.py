@@ -1,8 +1,9 @@
 """Benchmark: fxtlint's full strict lint from the CLI, per workload, against a bare
-header walk and the fxt 0.3.0 parser, at two sizes, in one run.
+header walk and the fxt 0.3.0 parser, and fxtlint's other verbs against the lint, at
+two sizes, in one run.
 
     python bench/run_bench.py [--mb 50] [--also-mb 500] [--workloads events,mixed,sched,log]
-                              [--keep DIR] [--repeat 3] [--json OUT]
+                              [--verbs report,export,decode] [--keep DIR] [--repeat 3] [--json OUT]
 
 For each workload of ``bench/make_trace.py`` (events; mixed; kernel scheduling;
 structured-log stream), clean by construction, each target runs in a fresh child
@@ -13,18 +14,28 @@ process so that its time and peak RSS are its own:
 - fxtlint: ``python -m fxtlint --output-format json FILE``, the command line a user
   runs (every layout and semantic rule; interpreter start-up included). Its JSON must
   report no diagnostic: the workloads are clean by construction;
-- fxt-0.3.0: ``fxt.reader.parse_records`` from PyPI, where it can read the file.
+- fxt-0.3.0: ``fxt.reader.parse_records`` from PyPI, where it can read the file;
+- report, export, decode: ``python -m fxtlint report --format json FILE``,
+  ``python -m fxtlint export FILE -o OUT.json`` and ``python -m fxtlint decode FILE``,
+  the other verbs a user runs on the same trace. Their output goes to /dev/null
+  (``export -o /dev/null``; standard output): at 500 MB export and decode write
+  gigabytes of JSON, and writing that to a file measures the machine's page cache and
+  disk more than fxtlint; ``--verb-output DIR`` writes files instead. A structured-log stream has no canonical
+  decoding: decode says so (MG005) and is not timed there.
 
 It prints MB/s, records/s and peak RSS per target, then per workload the checks:
 fxtlint MB/s >= 100 scaled by this run's bare walk on the events workload (the target
 assumes a machine where that walk does 160 MB/s); fxt / fxtlint >= 18 on the events
-workload; fxtlint's peak RSS at the larger size <= 1.5x the base.
+workload; fxtlint's peak RSS at the larger size <= 1.5x the base; and per verb, at each
+size, its MB/s over the lint's in the same run (report >= 0.5, export and decode >= 0.33)
+and its own peak RSS at the larger size over the base (<= 1.5).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -41,6 +52,13 @@ TARGET_MBPS = 100
 TARGET_BARE_MBPS = 160  # the bare walk's speed (events workload) on the machine the 100 MB/s target assumes
 TARGET_FXT_RATIO = 18
 TARGET_RSS_RATIO = 1.5
+# each verb's MB/s over the lint's (``fxtlint``), same workload, size and run
+VERB_TARGETS = {"report": 0.5, "export": 0.33, "decode": 0.33}
+VERB_ARGS = {
+    "report": lambda path, out: ["report", "--format", "json", path],
+    "export": lambda path, out: ["export", path, "-o", out],
+    "decode": lambda path, out: ["decode", path],
+}
 
 CHILD_PRELUDE = """
 import json, sys, time
@@ -106,32 +124,60 @@ def hwm():
     kib = [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')][0]
     sys.stderr.write('\\nBENCH-RSS ' + json.dumps(kib / 1024) + '\\n')
 atexit.register(hwm)
-sys.argv = ['fxtlint', '--output-format', 'json', {path!r}]
+sys.argv = ['fxtlint', *{argv!r}]
 runpy.run_module('fxtlint', run_name='__main__', alter_sys=True)
 """
 
 
-def run_cli(path: Path) -> dict:
-    """``python -m fxtlint --output-format json FILE``: wall time (start-up included) and peak RSS."""
+def _shim(argv: list[str], stdout=None) -> tuple[float, str, str, int, float]:
+    """``python -m fxtlint ARGV`` under the RSS shim: (seconds, stdout, stderr, status, peak RSS MiB).
+    Standard output goes to ``stdout`` (a file object) when given, else it is read back."""
     with tempfile.TemporaryFile() as out:
         t = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", CLI_SHIM.format(repo=str(REPO), path=str(path))],
-                              stdout=out, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.run([sys.executable, "-c", CLI_SHIM.format(repo=str(REPO), argv=argv)],
+                              stdout=stdout or out, stderr=subprocess.PIPE, text=True)
         dt = time.perf_counter() - t
         out.seek(0)
-        text = out.read()
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"fxtlint failed ({proc.returncode}): {proc.stderr}")
+        text = out.read().decode("utf-8")
     rss = float(proc.stderr.rsplit("BENCH-RSS ", 1)[1].split()[0])
+    return dt, text, proc.stderr, proc.returncode, rss
+
+
+def run_cli(path: Path) -> dict:
+    """``python -m fxtlint --output-format json FILE``: wall time (start-up included) and peak RSS."""
+    dt, text, err, status, rss = _shim(["--output-format", "json", str(path)])
+    if status not in (0, 1):
+        raise RuntimeError(f"fxtlint failed ({status}): {err}")
     f = json.loads(text)["files"][0]
     return dict(seconds=dt, records=f["records"], rss_mib=rss, diagnostics=sum(f["counts"].values()),
                 counts=f["counts"])
+
+
+VERB_OUTPUT: list[Path] = []  # --verb-output DIR: the folder the verbs write to (else /dev/null)
+
+
+def run_verb(verb: str, path: Path) -> dict:
+    """``python -m fxtlint VERB ...`` on ``path``: wall time (start-up included) and peak RSS;
+    it must succeed (the workloads are clean). Its output goes to /dev/null unless
+    ``--verb-output`` names a folder."""
+    with tempfile.TemporaryDirectory(dir=VERB_OUTPUT[0] if VERB_OUTPUT else None) as tmp, \
+            open(Path(tmp) / "stdout" if VERB_OUTPUT else os.devnull, "w") as sink:
+        out = str(Path(tmp) / "out.json") if VERB_OUTPUT else os.devnull
+        dt, _, err, status, rss = _shim(VERB_ARGS[verb](str(path), out), stdout=sink)
+    if verb == "decode" and "MG005" in err:
+        return dict(unavailable="a structured-log stream has no canonical decoding (decode says MG005)")
+    # export says on stderr (exit 1) what has no Trace Event counterpart: thread names
+    # whose process is unknown (the mixed workload's kernel objects); it exported the rest
+    if status != 0 and not (verb == "export" and status == 1 and "skipped" in err):
+        raise RuntimeError(f"fxtlint {verb} failed ({status}): {err[-2000:]}")
+    return dict(seconds=dt, rss_mib=rss)
 
 
 TARGETS = {
     "bare-walk": lambda path: run_python(BARE_WALK, path),
     "fxtlint": run_cli,
     "fxt-0.3.0": lambda path: run_python(FXT, path),
+    **{verb: (lambda path, verb=verb: run_verb(verb, path)) for verb in VERB_TARGETS},
 }
 
 
@@ -157,11 +203,20 @@ def main(argv=None) -> int:
     ap.add_argument("--mb", type=float, default=50, help="base trace size (default 50)")
     ap.add_argument("--also-mb", type=float, default=None, help="a second, larger size for the memory check")
     ap.add_argument("--workloads", default=",".join(make_trace.WORKLOADS), help="comma-separated workloads")
+    ap.add_argument("--verbs", default=",".join(VERB_TARGETS), help="fxtlint verbs timed beside the lint "
+                    f"(comma-separated, of {', '.join(VERB_TARGETS)}; empty for none)")
+    ap.add_argument("--verb-output", type=Path, default=None, metavar="DIR",
+                    help="write the verbs' output (gigabytes of JSON at 500 MB) to files in DIR instead of "
+                    "/dev/null: the time then includes the page cache and the disk of the machine")
     ap.add_argument("--keep", type=Path, default=None, help="keep generated traces in this folder")
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs at the base size (default 3; fxt: 1)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = ap.parse_args(argv)
     workloads = [w for w in args.workloads.split(",") if w]
+    if args.verb_output:
+        VERB_OUTPUT.append(args.verb_output)
+    verbs = [v for v in args.verbs.split(",") if v]
+    targets = [t for t in TARGETS if t not in VERB_TARGETS or t in verbs]
 
     tmp = None
     if args.keep:
@@ -177,7 +232,7 @@ def main(argv=None) -> int:
             for i, mb in enumerate(sizes):
                 path = trace(folder, workload, mb)
                 rows = results.setdefault(workload, {})[f"{mb:g}"] = {"mib": path.stat().st_size / 2**20}
-                for target in TARGETS:
+                for target in targets:
                     if i > 0 and target == "fxt-0.3.0":
                         base = results[workload][f"{args.mb:g}"].get(target, {})
                         predicted = base.get("seconds", 0) * mb / args.mb
@@ -187,6 +242,8 @@ def main(argv=None) -> int:
                             continue
                     repeat = 1 if (i > 0 or target == "fxt-0.3.0") else args.repeat
                     rows[target] = best_of(target, path, repeat)
+                    if target in VERB_TARGETS and "seconds" in rows[target]:
+                        rows[target]["records"] = rows["fxtlint"]["records"]  # the lint counted them
                     print(f"{workload:7} {mb:5g} MB {target:10} {json.dumps(rows[target])}", flush=True)
                 if i > 0 and not args.keep:
                     path.unlink()  # 500 MB files: do not keep four of them in /tmp
@@ -197,7 +254,7 @@ def main(argv=None) -> int:
     print(f"\n{'workload':8} {'target':10} {'MiB':>7} {'seconds':>9} {'MiB/s':>8} {'records/s':>12} {'peak RSS MiB':>13}")
     for workload, by_size in results.items():
         for size, rows in by_size.items():
-            for target in TARGETS:
+            for target in targets:
                 r = rows.get(target, {})
                 if "seconds" not in r:
                     print(f"{workload:8} {target:10} {rows['mib']:7.1f}   {r.get('unavailable') or r.get('skipped')}")
@@ -231,6 +288,16 @@ def main(argv=None) -> int:
             big = by_size[f"{args.also_mb:g}"]["fxtlint"]
             checks.append((f"{workload}: fxtlint peak RSS {args.also_mb:g} MB / {args.mb:g} MB",
                            big["rss_mib"] / lint["rss_mib"], "<=", TARGET_RSS_RATIO))
+        for verb in verbs:
+            for size, rows in by_size.items():
+                if "seconds" in rows.get(verb, {}):
+                    # MB/s over the lint's MB/s, same file: the lint's time over the verb's
+                    checks.append((f"{workload} {size} MB: {verb} MiB/s / fxtlint MiB/s",
+                                   rows["fxtlint"]["seconds"] / rows[verb]["seconds"], ">=", VERB_TARGETS[verb]))
+            if args.also_mb and "seconds" in base.get(verb, {}):
+                big = by_size[f"{args.also_mb:g}"][verb]
+                checks.append((f"{workload}: {verb} peak RSS {args.also_mb:g} MB / {args.mb:g} MB",
+                               big["rss_mib"] / base[verb]["rss_mib"], "<=", TARGET_RSS_RATIO))
     for name, value, op, target in checks:
         passed = value >= target if op == ">=" else value <= target
         ok &= passed

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._semantic import LEGACY_SWITCH, RUNNING, TIMESTAMPS
+from ._roles import TIMESTAMPS
+from ._semantic import BUFFER_FULL, EVENT_ID, LEGACY_SWITCH, PROVIDER_EVENT, RUNNING
 from ._tables import (ArgsItem, Layout, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch,
                       tables)
 
@@ -84,16 +85,34 @@ def checks(flds) -> _Checks:
     return c[1]
 
 
+class ArgColumns:
+    """The arguments at position ``k`` of type ``layout`` in a group: the group rows that
+    hold one (``rows``), the word of each argument's header (``pos``), its field and word
+    values by name (``vals``) and word positions by item name (``at``: inline strings as
+    "NAME string", streams by name)."""
+
+    __slots__ = ("k", "layout", "rows", "pos", "vals", "at")
+
+    def __init__(self, k, layout, rows, pos, vals, at):
+        self.k = k
+        self.layout = layout
+        self.rows = rows
+        self.pos = pos
+        self.vals = vals
+        self.at = at
+
+
 class Group:
     """The rows of one leaf layout in a batch, and what the walk learnt about them.
 
-    ``vals``: field and word values by name; ``pos``: word positions by name (inline
-    koid words, inline string streams); ``arg_refs``: (argument index, field, rows, refs,
-    argument word positions) of every string ref inside arguments; ``flag``: rows not
-    proven clean.
+    ``vals``: field and word values by name; ``pos``: word positions by name (words,
+    inline koid words, inline string streams as "NAME string", streams); ``args``:
+    ``ArgColumns`` of every argument position and type; ``arg_refs``: (argument index,
+    field, rows, refs, argument word positions) of every string ref inside arguments;
+    ``flag``: rows not proven clean.
     """
 
-    __slots__ = ("layout", "rows", "s", "e", "vals", "pos", "arg_refs", "flag", "streams")
+    __slots__ = ("layout", "rows", "s", "e", "vals", "pos", "args", "arg_refs", "flag", "streams")
 
     def __init__(self, layout: Layout, rows, s, e):
         self.layout = layout
@@ -102,6 +121,7 @@ class Group:
         self.e = e
         self.vals: dict = {}
         self.pos: dict = {}
+        self.args: list[ArgColumns] = []
         self.arg_refs: list = []
         self.flag = np.zeros(len(rows), bool)
         self.streams: list = []  # (first word, byte length, group row, is utf8)
@@ -212,6 +232,7 @@ class Screen:
         return self._stream(g, gi, p, e, flag, ref & LEN, True, inline)
 
     def _stream_item(self, g, it, gi, p, e, vals, flag, lay):
+        g.pos[it.name] = p
         length = vals[it.length]
         if length.dtype.kind == "u":  # a whole word: may be anything
             far = length > np.uint64(_FAR)
@@ -254,8 +275,10 @@ class Screen:
                 sub_flag = np.zeros(len(m), bool)
                 sub_vals: dict = {}
                 checks(alay.full_fields).apply(a[m], sub_vals, sub_flag)
+                g.pos = {}
                 end = self.walk(g, alay.full_body, gi[r[m]], pa[m] + 1, aend[m], sub_vals, sub_flag, alay)
                 sub_flag |= end != aend[m]
+                g.args.append(ArgColumns(k, alay, gi[r[m]], pa[m], sub_vals, g.pos))
                 for f in alay.all_fields():
                     if f.role == "string_ref":
                         refs = sub_vals[f.name]
@@ -279,8 +302,10 @@ class Screen:
         stamps = TIMESTAMPS.get(name, ())
         if len(stamps) == 2:  # an end before its start (TM002)
             g.flag |= g.vals[stamps[1]] < g.vals[stamps[0]]
-        if name == LEGACY_SWITCH:  # PR010
+        if name == LEGACY_SWITCH:  # EV002
             g.flag |= g.vals["outgoing_state"] == RUNNING
+        elif name == PROVIDER_EVENT:  # EV003: records dropped
+            g.flag |= g.vals[EVENT_ID] == BUFFER_FULL
 
     # -- streams: length limit, zero padding, plain ASCII ------------------------------
     def _streams(self, g: Group) -> None:

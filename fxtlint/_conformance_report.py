@@ -2,8 +2,9 @@
 and problems folded per rule, as one JSON-ready dict (``docs/report.schema.json``).
 
 Sans-IO: takes a buffer; the renderers (``_report_markdown``, ``_report_html``) and
-the CLI take the dict. Two passes over the buffer: the linter (the fast engine) and
-the recovering reader for coverage; both stream, so memory follows the tables.
+the CLI take the dict. One walk over the buffer (``_walk``) feeds the linter and the
+coverage; every diagnostic, the verdict and the rule results are the lint's, so a
+report and ``check`` never disagree. It streams, so memory follows the tables.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from . import rules as R
 from ._coverage import CoverageCollector
 from ._diagnostics import Diagnostic
 from ._hexview import dump, record_window
-from ._lint import lint_buffer
-from ._reader import detect_byte_order, iter_records
+from ._limits import DEFAULT_LIMITS, Limits
+from ._lint import lint_walk
 from ._render_json import tool_version
 from ._report import FileReport
 from ._rule_scope import exercised
@@ -40,31 +41,6 @@ def spec_digest() -> str:
         h.update(p.name.encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
-
-
-def _not_fxt(buf, fmt: str, first) -> str | None:
-    """Why ``buf`` is not a Fuchsia trace at all, or None. A trace that lost its magic
-    record but frames a known first record is a broken trace, not another format."""
-    if fmt != "trace" or detect_byte_order(buf) is not None:
-        return None
-    if len(buf) < 8:
-        return f"not a Fuchsia trace: {len(buf)} bytes, shorter than one record"
-    if first is None:
-        return "not a Fuchsia trace: no magic record, and its first header cannot be framed"
-    if first.kind == "unknown" or first.kind.endswith(".unknown") or not first.complete:
-        return f"not a Fuchsia trace: no magic record, and its first record ({first.kind}) does not decode"
-    return None
-
-
-def not_fxt_reason(buf, input_format: str = "auto") -> str | None:
-    """Why ``buf`` is not a Fuchsia trace (or structured-log stream) at all, or None."""
-    from ._lint import choose_format
-
-    fmt = choose_format(buf, input_format)
-    if fmt != "trace":
-        return None
-    first = next(iter(iter_records(buf, lambda d: None, byte_order="little")), None)
-    return _not_fxt(buf, fmt, first)
 
 
 def _problem(rule_code: str, count: int, diags: list[Diagnostic], buf) -> dict:
@@ -104,22 +80,31 @@ def _rule_results(lint: FileReport, features: set[str] | None) -> list[dict]:
     return out
 
 
-def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writer: str | None = None) -> dict:
-    """The report of one trace (or structured-log stream) held in ``buf``."""
-    lint = lint_buffer(buf, input_format=input_format, path=path)
-    log = lint.format == "log"
-    cov = CoverageCollector(byte_order=lint.byte_order, fmt=lint.format)
-    first = None
-    for rec in iter_records(buf, lambda d: None, byte_order=lint.byte_order, log=log):
-        if first is None:
-            first = rec
-        cov.feed(rec)
+def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writer: str | None = None,
+                 engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> dict:
+    """The report of one trace (or structured-log stream) held in ``buf``: the lint and
+    the coverage in one walk, every diagnostic the lint's (``engine`` and ``limits`` as
+    in ``lint_buffer``)."""
+    cov = CoverageCollector()
+    lint, walk = lint_walk(buf, consumers=[cov], input_format=input_format, path=path, engine=engine,
+                           limits=limits)
     sev = lint.severity_counts
     by_code: dict[str, list[Diagnostic]] = {}
     for d in lint.diagnostics:
         by_code.setdefault(d.code, []).append(d)
-    note = _not_fxt(buf, lint.format, first)
-    base = {
+    verdict = {
+        "status": "not_conforming" if lint.has_errors else "conforming",
+        "conforming": not lint.has_errors,
+        "errors": sev.get("error", 0),
+        "warnings": sev.get("warning", 0),
+        "infos": sev.get("info", 0),
+        "capped": lint.capped,
+        "note": None,
+    }
+    fxt = not walk.not_fxt
+    if not fxt:  # the lint said it once (MG005) and read nothing: one problem, not a cascade
+        verdict.update(status="not_fxt", note=by_code[R.not_fxt_file.code][0].message)
+    return {
         "path": path,
         "writer": writer,
         "format": lint.format,
@@ -127,43 +112,12 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
         "records": lint.records,
         "byte_order": lint.byte_order,
         "expect": None,
+        "verdict": verdict,
+        "rules": _rule_results(lint, cov.features() if fxt else None),
+        "coverage": cov.coverage() if fxt else None,
+        "statistics": cov.statistics() if fxt else None,
+        "problems": [_problem(code, n, by_code.get(code, []), buf) for code, n in sorted(lint.counts.items())],
     }
-    if note is not None:
-        # one problem, not a cascade: nothing after the first header means anything
-        said = next((d for d in lint.diagnostics if d.code == R.not_fxt_file.code), None)
-        if said is not None:  # the linter's own verdict (MG005), with what the file looks like
-            code, diag = said.code, said
-        else:
-            code = R.magic_missing.code
-            head = min(len(buf), 8)
-            diag = Diagnostic(offset=0, record_index=0, code=code, message=note,
-                              severity=R.magic_missing.severity, span=(0, head), record_size=head)
-        base.update(
-            verdict={"status": "not_fxt", "conforming": False, "errors": 1, "warnings": 0, "infos": 0,
-                     "capped": False, "note": note},
-            rules=[{**r, "result": "failed", "count": 1, "first_offset": 0} if r["code"] == code else
-                   {**r, "result": "not_exercised", "count": 0, "first_offset": None}
-                   for r in _rule_results(lint, None)],
-            coverage=None, statistics=None,
-            problems=[_problem(code, 1, [diag], buf)],
-        )
-        return base
-    base.update(
-        verdict={
-            "status": "not_conforming" if lint.has_errors else "conforming",
-            "conforming": not lint.has_errors,
-            "errors": sev.get("error", 0),
-            "warnings": sev.get("warning", 0),
-            "infos": sev.get("info", 0),
-            "capped": lint.capped,
-            "note": None,
-        },
-        rules=_rule_results(lint, cov.features()),
-        coverage=cov.coverage(),
-        statistics=cov.statistics(),
-        problems=[_problem(code, n, by_code.get(code, []), buf) for code, n in sorted(lint.counts.items())],
-    )
-    return base
 
 
 def _column_result(results: list[str]) -> str:

@@ -1,9 +1,12 @@
 """What a trace uses of the spec, and its statistics, collected in one streaming pass.
 
-Every list of "what could be used" comes from the spec tables (record layouts,
-argument types, enumerations), never from a hand list, so a layout added to
-``spec-tables/`` shows up as unused until a trace uses it. Memory is bounded by the
-tables: counters per kind, the providers' tables, and a fixed top-N of record sizes.
+A consumer of the walk (``_walk``): decoded records are counted one by one, the clean
+rows of each batch as columns (counts, sums and extremes per leaf layout, with the
+provider tables as each row sees them), and both must give the same result. Every list
+of "what could be used" comes from the spec tables (record layouts, argument types,
+enumerations), never from a hand list, so a layout added to ``spec-tables/`` shows up
+as unused until a trace uses it. Memory is bounded by the tables: counters per kind,
+the providers' tables, and a fixed top-N of record sizes.
 """
 
 from __future__ import annotations
@@ -11,10 +14,13 @@ from __future__ import annotations
 import heapq
 from collections import Counter
 
+import numpy as np
+
 from ._model import Record
-from ._provider_state import (ARG_STRING_REFS, INLINE_BIT, NS_PER_S, STRING_REFS, THREAD_REFS,
-                              TIMESTAMPS, ProviderState)
+from ._provider_state import INLINE_BIT, NS_PER_S, ProviderState
+from ._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ._tables import tables
+from ._walk import Batch, Consumer
 
 _T = tables()
 LARGEST_KEPT = 5
@@ -50,13 +56,14 @@ _UTF8_KINDS = frozenset(
 )
 
 
-class CoverageCollector:
-    """``feed(record)`` for each record in file order, then ``result()``."""
+class CoverageCollector(Consumer):
+    """A consumer of the walk; or, alone, ``feed(record)`` for each record in file order.
+    Then ``features()``, ``coverage()`` and ``statistics()``."""
 
     def __init__(self, *, byte_order: str = "little", fmt: str = "trace"):
         self.byte_order = byte_order
         self.format = fmt
-        self.state = ProviderState()
+        self.state = ProviderState()  # the walk's own, once it starts
         self.records: Counter = Counter()
         self.bytes: Counter = Counter()
         self.args: Counter = Counter()
@@ -76,21 +83,25 @@ class CoverageCollector:
         self._largest: list = []  # min-heap of (bytes, -index, offset, kind)
 
     # -- the walk -----------------------------------------------------------------------
+    def start(self, walk) -> None:
+        self.state = walk.state
+        self.byte_order = "big" if walk.big else "little"
+        self.format = "log" if walk.log else "trace"
+
     def feed(self, rec: Record) -> None:
+        """One record, in file order, without a walk: its effect is carried out here."""
+        self.record(rec, self.state.apply(rec))
+
+    def record(self, rec: Record, change=None) -> None:
         k = rec.kind
         size = 8 * rec.size_words
         self.records[k] += 1
         self.bytes[k] += size
-        item = (size, -rec.index, rec.offset, k)
-        if len(self._largest) < LARGEST_KEPT:
-            heapq.heappush(self._largest, item)
-        elif item > self._largest[0]:
-            heapq.heapreplace(self._largest, item)
+        self._keep_largest(size, rec.index, rec.offset, k)
         if rec.type == LARGE_RECORD_TYPE:
             self.large += 1
         if not rec.complete:
             self.incomplete += 1
-        self.state.observe(rec)
         f = rec.fields
         for name in STRING_REFS.get(k, ()):
             self._string_ref(f.get(name, 0))
@@ -102,30 +113,93 @@ class CoverageCollector:
                 self._string_ref(a.fields.get(name, 0))
         if k in _UTF8_KINDS or any(v & INLINE_BIT for v in (f.get(n, 0) for n in STRING_REFS.get(k, ()))):
             self.text_streams += 1
-        if k == _T.log_record.name:
-            self.severities[f.get(_SEVERITY_FIELD)] += 1
-        elif k == "blob":
-            self.blob_types[f.get(_BLOB_TYPE_FIELD)] += 1
-        elif k == "kernel_object":
-            self.object_types[f.get(_OBJECT_TYPE_FIELD)] += 1
+        counter = self._enum_counter(k)
+        if counter is not None:
+            counter[0][f.get(counter[1])] += 1
         names = TIMESTAMPS.get(k, ())
         if names and rec.complete:
             rate = self.state.current.rate
-            self.rates.add(rate)
-            for name in names:
-                ts = f.get(name)
-                if ts is None:
-                    continue
-                if self.ts_min is None or ts < self.ts_min:
-                    self.ts_min = ts
-                if self.ts_max is None or ts > self.ts_max:
-                    self.ts_max = ts
-                if rate:
-                    ns = ts * NS_PER_S // rate
-                    if self.ns_min is None or ns < self.ns_min:
-                        self.ns_min = ns
-                    if self.ns_max is None or ns > self.ns_max:
-                        self.ns_max = ns
+            stamps = [f[name] for name in names if f.get(name) is not None]
+            self._time(rate, min(stamps, default=None), max(stamps, default=None))
+
+    def rows(self, batch: Batch) -> None:
+        for rows in batch.clean:
+            self._rows(rows)
+
+    def _rows(self, rows) -> None:
+        k, n = rows.kind, rows.n
+        self.records[k] += n
+        self.bytes[k] += int(rows.size.sum())
+        for r in np.lexsort((rows.index, -rows.size))[:LARGEST_KEPT].tolist():
+            self._keep_largest(int(rows.size[r]), int(rows.index[r]), int(rows.offset[r]), k)
+        if rows.layout.type == LARGE_RECORD_TYPE:
+            self.large += n
+        inline = np.zeros(n, bool)
+        for name in STRING_REFS.get(k, ()):
+            refs = rows.value(name)
+            self._string_refs(refs)
+            inline |= (refs & INLINE_BIT) != 0
+        for name in THREAD_REFS.get(k, ()):
+            zero = int(np.count_nonzero(rows.value(name) == 0))
+            self.thread_refs["inline"] += zero
+            self.thread_refs["indexed"] += n - zero
+        for a in rows.arguments():
+            self.args[a.kind] += len(a.row)
+            for name in ARG_STRING_REFS.get(a.kind, ()):
+                self._string_refs(a.value(name))
+        self.text_streams += n if k in _UTF8_KINDS else int(np.count_nonzero(inline))
+        counter = self._enum_counter(k)
+        if counter is not None:
+            values, counts = np.unique(rows.value(counter[1]), return_counts=True)
+            for v, c in zip(values.tolist(), counts.tolist()):
+                counter[0][v] += c
+        names = TIMESTAMPS.get(k, ())
+        if names and n:
+            _, pos, rates = rows.rates()
+            stamps = [rows.value(name) for name in names]
+            for p in np.unique(pos).tolist():
+                m = pos == p
+                self._time(rates[p], min(int(s[m].min()) for s in stamps), max(int(s[m].max()) for s in stamps))
+
+    def _enum_counter(self, kind: str):
+        """(the counter, the field) of the enumeration a kind's records are counted by."""
+        if kind == _T.log_record.name:
+            return self.severities, _SEVERITY_FIELD
+        if kind == "blob":
+            return self.blob_types, _BLOB_TYPE_FIELD
+        if kind == "kernel_object":
+            return self.object_types, _OBJECT_TYPE_FIELD
+        return None
+
+    def _keep_largest(self, size: int, index: int, offset: int, kind: str) -> None:
+        item = (size, -index, offset, kind)
+        if len(self._largest) < LARGEST_KEPT:
+            heapq.heappush(self._largest, item)
+        elif item > self._largest[0]:
+            heapq.heapreplace(self._largest, item)
+
+    def _time(self, rate: int, lo: int | None, hi: int | None) -> None:
+        """Timestamps from ``lo`` to ``hi`` ticks of a provider at ``rate`` ticks/s."""
+        self.rates.add(rate)
+        if lo is None:
+            return
+        if self.ts_min is None or lo < self.ts_min:
+            self.ts_min = lo
+        if self.ts_max is None or hi > self.ts_max:
+            self.ts_max = hi
+        if rate:  # floor(ticks * 1e9 / rate) grows with ticks: the extremes convert to the extremes
+            lo_ns, hi_ns = lo * NS_PER_S // rate, hi * NS_PER_S // rate
+            if self.ns_min is None or lo_ns < self.ns_min:
+                self.ns_min = lo_ns
+            if self.ns_max is None or hi_ns > self.ns_max:
+                self.ns_max = hi_ns
+
+    def _string_refs(self, refs) -> None:
+        empty = int(np.count_nonzero(refs == 0))
+        inline = int(np.count_nonzero(refs & INLINE_BIT))
+        self.string_refs["empty"] += empty
+        self.string_refs["inline"] += inline
+        self.string_refs["indexed"] += len(refs) - empty - inline
 
     def _string_ref(self, ref: int) -> None:
         if ref == 0:

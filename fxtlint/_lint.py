@@ -10,14 +10,13 @@ from __future__ import annotations
 import mmap
 import os
 import stat
-from collections import Counter
 from contextlib import contextmanager
 
-from ._reader import detect_byte_order, iter_records, looks_like_structured_log
+from ._reader import detect_byte_order, looks_like_structured_log
 from ._report import DiagnosticSink, FileReport
-from ._fast import lint_fast
+from ._fast import Lint
 from ._limits import DEFAULT_LIMITS, Limits
-from ._semantic import RecordChecker, SemanticState
+from ._walk import Walk
 
 INPUT_FORMATS = ("auto", "trace", "log")
 
@@ -30,62 +29,63 @@ def choose_format(buf, input_format: str = "auto") -> str:
     return "log" if looks_like_structured_log(buf) else "trace"
 
 
-ENGINES = ("fast", "reference")
+# "auto" takes the column engine, or the per-record reader alone for small buffers,
+# whichever costs less (``_walk.COLUMNS_FROM``); the other two force one
+ENGINES = ("auto", "fast", "reference")
+_COLUMNS = {"auto": None, "fast": True, "reference": False}
+
+
+def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: str = "auto",
+             limits: Limits = DEFAULT_LIMITS) -> Walk:
+    """The walk of ``buf`` for ``consumers``: format and byte order chosen, not yet run."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    log = choose_format(buf, input_format) == "log"
+    big = not log and detect_byte_order(buf) == "big"
+    return Walk(buf, consumers, big=big, log=log, emit=emit, limits=limits, columns=_COLUMNS[engine])
+
+
+def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<bytes>",
+              sink: DiagnosticSink | None = None, engine: str = "auto",
+              limits: Limits = DEFAULT_LIMITS) -> tuple[FileReport, Walk]:
+    """Lint ``buf`` in one walk that also feeds ``consumers``; returns the report and
+    the walk (its record kinds, provider tables, and whether the file is FXT at all)."""
+    sink = sink if sink is not None else DiagnosticSink()
+    walk = walk_for(buf, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
+    lint = Lint(sink.add, limits, walk.log)
+    walk.consumers = [lint, *consumers]
+    n = walk.run()
+    summary: dict = {"record_kinds": dict(sorted(walk.kinds.items()))}
+    if not walk.log:
+        summary["providers"] = sorted(walk.state.announced)
+        summary["buffer_full_at"] = lint.buffer_full
+    report = FileReport.from_sink(
+        path=path, format="log" if walk.log else "trace", records=n, size=len(buf),
+        byte_order="big" if walk.big else "little", sink=sink, summary=summary,
+    )
+    return report, walk
 
 
 def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
-                sink: DiagnosticSink | None = None, engine: str = "fast",
+                sink: DiagnosticSink | None = None, engine: str = "auto",
                 limits: Limits = DEFAULT_LIMITS) -> FileReport:
     """Lint ``buf`` (bytes, bytearray, memoryview or mmap).
 
     ``engine`` "reference" checks record by record with the decoded records; "fast"
-    (the default) screens every record with the column engine and must report the same.
+    screens every record with the column engine and must report the same; "auto" (the
+    default) takes the one that costs less for the buffer's size.
     ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
-    sink = sink if sink is not None else DiagnosticSink()
-    fmt = choose_format(buf, input_format)
-    log = fmt == "log"
-    byte_order = "little" if log else (detect_byte_order(buf) or "little")
-    kinds: Counter = Counter()
-    n = 0
-    state = None
-    if engine == "fast":
-        n, kinds, state = lint_fast(buf, sink.add, byte_order == "big", log, limits)
-    elif log:
-        for rec in iter_records(buf, sink.add, byte_order=byte_order, log=True):
-            kinds[rec.kind] += 1
-            n += 1
-    else:
-        state = SemanticState(sink.add, limits)
-        state.big = byte_order == "big"
-        check = RecordChecker(state).check
-        walked = 0
-        for rec in iter_records(buf, sink.add, byte_order=byte_order):
-            kinds[rec.kind] += 1
-            n += 1
-            walked = rec.end
-            check(rec)
-        # framing stopped before the last whole word: what is open may end in the rest
-        state.finish(cut_short=n > 0 and walked < len(buf) - len(buf) % 8)
-    summary: dict = {"record_kinds": dict(sorted(kinds.items()))}
-    if state is not None:
-        summary["providers"] = sorted(p for p in state.announced)
-        summary["buffer_full_at"] = state.buffer_full
-    return FileReport.from_sink(
-        path=path, format=fmt, records=n, size=len(buf), byte_order=byte_order, sink=sink,
-        summary=summary,
-    )
+    return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)[0]
 
 
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-               engine: str = "fast", limits: Limits = DEFAULT_LIMITS) -> FileReport:
+               engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> FileReport:
     return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits)
 
 
 def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-              engine: str = "fast", limits: Limits = DEFAULT_LIMITS) -> FileReport:
+              engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> FileReport:
     """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
     path = os.fspath(path)
     with open_buffer(path) as buf:

@@ -1,7 +1,7 @@
 """Provider tables as each row of a batch sees them, looked up as arrays.
 
-The fast path decodes every table-changing record on the reference path, which
-stamps each change with its record index and the value it replaced (``History``).
+The walk decodes every record with an effect on the reference path, and
+``ProviderState`` stamps each change with its record index and the value it replaced (``History``).
 A clean row then sees: the latest stamped change of its (provider, index) before it
 in the batch; else the value before the batch: the replaced value of the batch's
 first change of that key, or the provider's table itself. Each provider's table is
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._semantic import History, SemanticState
+from ._provider_state import History, ProviderState
 
 REL_BITS = 20  # keys hold a record's index within its batch in the low bits
 
@@ -42,7 +42,7 @@ def _find(keys, values, q):
 class TableCache:
     """Per provider and table ("strings", "threads"): sorted index and value arrays."""
 
-    def __init__(self, state: SemanticState):
+    def __init__(self, state: ProviderState):
         self.state = state
         self.arrays: dict = {}
 
@@ -70,14 +70,14 @@ class TableCache:
 class Lookups:
     """The lookups of one batch (``index0``: its first record index)."""
 
-    def __init__(self, state: SemanticState, cache: TableCache, start, hist: History, index0: int):
+    def __init__(self, state: ProviderState, cache: TableCache, start, hist: History, index0: int):
         slot_of: dict = {start: 0}
-        for _, p in hist.providers:
+        for _, p, _ in hist.providers:
             slot_of.setdefault(p, len(slot_of))
         self.by_slot = list(slot_of)
         self.slot_of = slot_of
-        self.sw_idx = np.asarray([i - index0 for i, _ in hist.providers], np.int64)
-        self.sw_slot = np.asarray([slot_of[p] for _, p in hist.providers], np.int64)
+        self.sw_idx = np.asarray([i - index0 for i, _, _ in hist.providers], np.int64)
+        self.sw_slot = np.asarray([slot_of[p] for _, p, _ in hist.providers], np.int64)
         self.index0 = index0
         self.state = state
         self.cache = cache

@@ -80,6 +80,7 @@ class Argument:
     extra_words: tuple[int, ...] = ()
     raw: bytes = b""  # the undecoded body of an unknown argument type
     offset: int = field(default=-1, compare=False)  # byte offset of its header, when read
+    complete: bool = field(default=True, compare=False)  # False when its content overran its size
 
     def __post_init__(self) -> None:
         _check_type("argument", self.kind, self.type, _types_by_kind()[1])

@@ -352,7 +352,7 @@ class _Decoder:
             self.report(R.argument_size_mismatch, (end, aend), i=i, kind=lay.name, declared=asize,
                         expected=(end - pos) // 8, exact=True, arg=where)
             extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
-        return Argument(atype, lay.name, fields, strings, extra, offset=pos)
+        return Argument(atype, lay.name, fields, strings, extra, offset=pos, complete=end >= 0)
 
 
 _ITEM_HANDLERS = check_dispatch({
@@ -742,15 +742,20 @@ def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = 
     ``byte_order`` None detects it from the magic record (little-endian without one).
     With ``log`` the buffer is read as a structured-log stream.
     """
-    n = len(buf)
     if byte_order is None:
         byte_order = detect_byte_order(buf) or "little"
     big = byte_order == "big"
+    if start_checks(buf, emit, big, log, check_magic):
+        return
+    yield from walk_records(buf, emit, big=big, log=log, check_magic=check_magic)
+
+
+def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: bool = True) -> Iterator[Record]:
+    """Frame and decode every record of ``buf`` after the file-level ``start_checks``."""
+    n = len(buf)
     unpack = _UNPACK[big]
     size_lo, size_mask = _HEADER_SIZE.lo, _HEADER_SIZE.mask
     large = size_fields(log)
-    if start_checks(buf, emit, big, log, check_magic):
-        return
     magic_at = first_magic(buf, big)
     off = 0
     idx = 0

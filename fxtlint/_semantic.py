@@ -1,14 +1,13 @@
 """What a trace means: tables and refs per provider, time, and pairing (per record).
 
-This is the reference implementation that the vectorised fast path must agree with:
-it takes decoded ``Record`` values in file order. Provider state (string table,
-thread table, tick rate) switches on Provider Info and Provider Section records.
-Pairing is delegated to ``PairingEngine`` in batches of ``Limits.pairing_window`` records.
+This is the reference implementation that the column lint (``_fast``) must agree
+with: it takes decoded ``Record`` values in file order. The provider tables are the
+walk's ``ProviderState``, which carries out each record's effect; the linter reports on
+the changes it made (``report_change``). Pairing is delegated to ``PairingEngine`` in
+batches of ``Limits.pairing_window`` records.
 """
 
 from __future__ import annotations
-
-from contextlib import contextmanager
 
 from . import rules as R
 from ._model import Record
@@ -16,30 +15,20 @@ from ._reader import argument_label, field_span
 from . import _pairing as P
 from ._limits import DEFAULT_LIMITS, Limits
 from ._pairing import Batch, PairingEngine
-from ._tables import PAIRING_ROLES, TableError, WordItem, WordsItem, tables
+from ._provider_state import Change, ProviderState
+from ._roles import (ARG_HEADER_FIELDS, ARG_STRING_REFS, HEADER_FIELDS, INLINE_KOIDS, STATE_KINDS, STRING_REFS,
+                     THREAD_REFS, TIMESTAMPS)
+from ._tables import PAIRING_ROLES, TableError, tables
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
-NS_PER_S = 10**9
-U64 = 1 << 64
 NUMERIC_ARGS = frozenset(_T.numeric_argument_kinds())
 LEGACY_SWITCH = "scheduling.legacy_context_switch"  # PR010: its outgoing thread must not stay running
 RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
 BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
-
-
-TABLE_KINDS = frozenset(("metadata.provider_info", "metadata.provider_section", "metadata.provider_event",
-                         "initialization", "string", "thread"))
-
-
-def _roles(layout, role):
-    names = [f.name for f in layout.full_fields if f.role == role]
-    for it in layout.full_body:
-        if isinstance(it, WordItem):
-            names += [f.name for f in it.fields if f.role == role]
-            if it.role == role:
-                names.append(it.name)
-    return tuple(names)
+# the record that says a provider dropped records (EV003): the one with a provider-event field
+PROVIDER_EVENT, EVENT_ID = next((leaf.name, f.name) for leaf in _T.record_leaves() for f in leaf.full_fields
+                                if f.enum == "provider_event")
 
 
 # the pairing engine's code for each pairing role of the tables
@@ -54,87 +43,20 @@ PAIR_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pai
 NUMERIC_ARG_KINDS = frozenset(leaf.name for leaf in _T.record_leaves() if leaf.numeric_args)
 
 
-# per record kind: its string-ref, thread-ref and timestamp fields
-STRING_REFS = {leaf.name: _roles(leaf, "string_ref") for leaf in _T.record_leaves()}
-THREAD_REFS = {leaf.name: _roles(leaf, "thread_ref") for leaf in _T.record_leaves()}
-TIMESTAMPS = {leaf.name: _roles(leaf, "timestamp") for leaf in _T.record_leaves()}
-ARG_STRING_REFS = {a.name: _roles(a, "string_ref") for a in _T.arguments.values()}
-# header fields by name, to mark an unregistered ref in the hex view
-HEADER_FIELDS = {leaf.name: {f.name: f for f in leaf.full_fields} for leaf in _T.record_leaves()}
-ARG_HEADER_FIELDS = {a.name: {f.name: f for f in a.full_fields} for a in _T.arguments.values()}
-# the koid words an inline thread ref stands for, per (kind, thread field)
-INLINE_KOIDS = {
-    (leaf.name, it.cond): it.names for leaf in _T.record_leaves() for it in leaf.full_body if isinstance(it, WordsItem)
-}
+class LintState:
+    """The linter's own state beside the provider tables (``tables``, the walk's
+    ``ProviderState``): the pairing engine and its pending batch, and where providers
+    said they dropped records."""
 
-
-def max_ticks(rate: int) -> int:
-    """The largest tick count whose nanosecond value fits in 64 bits at ``rate``."""
-    # ticks * 1e9 // rate < 2^64  <=>  ticks < ceil(2^64 * rate / 1e9); ticks are 64-bit
-    return min(-(-U64 * rate // NS_PER_S) - 1, U64 - 1)
-
-
-class Interner:
-    """Gives each distinct value a small int id; ``values[id]`` gives it back."""
-
-    def __init__(self):
-        self.ids: dict = {}
-        self.values: list = []
-
-    def __call__(self, value) -> int:
-        i = self.ids.get(value)
-        if i is None:
-            i = self.ids[value] = len(self.values)
-            self.values.append(value)
-        return i
-
-
-class Provider:
-    __slots__ = ("id", "strings", "threads", "max_ticks", "rate")
-
-    def __init__(self, pid):
-        self.id = pid
-        self.strings: dict[int, int] = {}  # index -> interned string id
-        self.threads: dict[int, tuple[int, int]] = {}  # index -> (process koid, thread koid)
-        self.rate = NS_PER_S
-        self.max_ticks = U64 - 1  # 1 tick = 1 ns: no timestamp overflows
-
-
-class SemanticState:
-    """Provider tables and the pairing engine, shared by both checking paths."""
-
-    def __init__(self, emit, limits: Limits = DEFAULT_LIMITS):
+    def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, tables: ProviderState | None = None):
         self.emit = emit
         self.limits = limits
-        self.strings = Interner()
-        self.strings("")  # id 0 is the empty string
-        self.threads = Interner()
-        self.providers: dict = {}
-        self.announced: set = set()
-        self.current = self.provider(None)
-        self.pairing = PairingEngine(emit, self.strings.values, limits)
+        self.tables = tables if tables is not None else ProviderState()
+        self.pairing = PairingEngine(emit, self.tables.strings.values, limits)
         self.batch = Batch()
         self.window = 0
         self.buffer_full: list[int] = []
-        # position-stamped table changes, kept only while the fast path asks for them
-        self.history: "History | None" = None
         self.big = False  # the byte order, for the byte ranges of fields
-
-    def provider(self, pid) -> Provider:
-        p = self.providers.get(pid)
-        if p is None:
-            p = self.providers[pid] = Provider(pid)
-        return p
-
-    @contextmanager
-    def recording(self):
-        """Stamp every table change with its record index while the block runs (the
-        fast path's lookups read them); off again however the block ends."""
-        hist = self.history = History()
-        try:
-            yield hist
-        finally:
-            self.history = None
 
     def flush_to(self, index: int) -> None:
         """Feed the pending batch once ``index`` leaves its pairing window."""
@@ -153,85 +75,43 @@ class SemanticState:
         self.flush()
         self.pairing.finish(cut_short)
 
-    # -- table records (both paths decode these per record) ----------------------------
-    def table_record(self, rec: Record) -> None:
-        k = rec.kind
-        f = rec.fields
+    # -- what the linter says about a change of the tables ----------------------------
+    def report_change(self, rec: Record, change: Change) -> None:
         emit = self.emit
         at = dict(record_size=8 * rec.size_words)
-        hist = self.history
-        if k == "metadata.provider_info":
-            self.announced.add(f["provider_id"])
-            self.current = self.provider(f["provider_id"])
-            if hist is not None:
-                hist.providers.append((rec.index, self.current))
-        elif k == "metadata.provider_section":
-            pid = f["provider_id"]
-            if pid not in self.announced:
-                emit(R.provider_section_unannounced.at(rec.offset, rec.index, provider=pid, **at))
-            self.current = self.provider(pid)
-            if hist is not None:
-                hist.providers.append((rec.index, self.current))
-        elif k == "metadata.provider_event":
-            if f.get("event_id") == BUFFER_FULL:
-                self.buffer_full.append(rec.offset)
-                emit(R.records_dropped.at(rec.offset, rec.index, provider=f["provider_id"], **at))
-        elif k == "initialization":
-            rate = f.get("ticks_per_second", 0)
-            p = self.current
-            old = (p.max_ticks, p.rate)
-            if rate == 0:
+        effect = change.effect
+        if effect == "switches_provider":
+            if change.provider.id not in self.tables.announced:
+                emit(R.provider_section_unannounced.at(rec.offset, rec.index, provider=change.provider.id, **at))
+        elif effect == "sets_tick_rate":
+            if change.new == 0:
                 emit(R.tick_rate_zero.at(rec.offset, rec.index, **at))
-                p.rate, p.max_ticks = 0, U64 - 1  # no conversion is possible: do not guess
-            else:
-                p.rate, p.max_ticks = rate, max_ticks(rate)
-            if hist is not None:
-                hist.rates.append((rec.index, p, p.max_ticks, p.rate, old))
-        elif k == "string":
-            idx = f["index"]
-            if idx == 0:
+        elif effect == "registers_string":
+            if change.key == 0:
                 emit(R.string_index_zero.at(rec.offset, rec.index, **at))
                 return
-            value = rec.strings.get("value", "")
+            values = self.tables.strings.values
+            value = values[change.new]
             if value == "":
-                emit(R.string_record_empty.at(rec.offset, rec.index, index=idx, **at))
-            gid = self.strings(value)
-            old = self.current.strings.get(idx)
-            if old is not None and old != gid:
-                emit(R.registration_changes_value.at(rec.offset, rec.index, what="string", index=idx,
-                                                     old=repr(self.strings.values[old]),
-                                                     new=repr(value), **at))
-            self.current.strings[idx] = gid
-            if hist is not None:
-                hist.strings.append((rec.index, self.current, idx, gid, old))
-        elif k == "thread":
-            idx = f["index"]
-            if idx == 0:
+                emit(R.string_record_empty.at(rec.offset, rec.index, index=change.key, **at))
+            if change.old is not None and change.old != change.new:
+                emit(R.registration_changes_value.at(rec.offset, rec.index, what="string", index=change.key,
+                                                     old=repr(values[change.old]), new=repr(value), **at))
+        elif effect == "registers_thread":
+            if change.key == 0:
                 emit(R.thread_index_zero.at(rec.offset, rec.index, **at))
                 return
-            koids = (f["process_koid"], f["thread_koid"])
-            old = self.current.threads.get(idx)
-            if old is not None and old != koids:
-                emit(R.registration_changes_value.at(rec.offset, rec.index, what="thread", index=idx,
-                                                     old=f"{old[0]}/{old[1]}", new=f"{koids[0]}/{koids[1]}",
-                                                     **at))
-            self.current.threads[idx] = koids
-            if hist is not None:
-                hist.threads.append((rec.index, self.current, idx, koids, old))
+            old, new = change.old, change.new
+            if old is not None and old != new:
+                emit(R.registration_changes_value.at(rec.offset, rec.index, what="thread", index=change.key,
+                                                     old=f"{old[0]}/{old[1]}", new=f"{new[0]}/{new[1]}", **at))
 
-
-class History:
-    """Table changes of one batch of records, stamped with their record index; each
-    change also keeps the value it replaced (None: none), so the tables as they stood
-    before the batch need no copy."""
-
-    __slots__ = ("providers", "rates", "strings", "threads")
-
-    def __init__(self):
-        self.providers: list = []  # (index, Provider) switches
-        self.rates: list = []  # (index, Provider, max ticks, rate, (old max ticks, old rate))
-        self.strings: list = []  # (index, Provider, string index, interned id, old id)
-        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid), old koids)
+    def provider_event(self, rec: Record) -> None:
+        """A provider event record: a full buffer means records were dropped (EV003)."""
+        if rec.fields.get(EVENT_ID) == BUFFER_FULL:
+            self.buffer_full.append(rec.offset)
+            self.emit(R.records_dropped.at(rec.offset, rec.index, provider=rec.fields["provider_id"],
+                                           record_size=8 * rec.size_words))
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------
@@ -250,9 +130,9 @@ def timestamp_overflow(offset, index, size, field, ticks, rate):
 
 
 class RecordChecker:
-    """The per-record semantic checks; ``check(rec)`` for each record in file order."""
+    """The per-record semantic checks; ``check(rec, change)`` for each record in file order."""
 
-    def __init__(self, state: SemanticState):
+    def __init__(self, state: LintState):
         self.s = state
 
     def span(self, base: int, fields: dict, name: str):
@@ -266,11 +146,12 @@ class RecordChecker:
             return 0
         if ref & _INLINE_BIT:
             v = strings.get(name, "")
-            return self.s.strings(v if isinstance(v, str) else bytes(v).decode("utf-8", "replace"))
-        gid = self.s.current.strings.get(ref)
+            return self.s.tables.strings(v if isinstance(v, str) else bytes(v).decode("utf-8", "replace"))
+        current = self.s.tables.current
+        gid = current.strings.get(ref)
         if gid is None:
             self.s.emit(unregistered_string(rec.offset, rec.index, 8 * rec.size_words, span, where, ref, name,
-                                            self.s.current.id))
+                                            current.id))
             return None
         return gid
 
@@ -282,22 +163,25 @@ class RecordChecker:
             if not names or names[0] not in f:
                 return None
             return tuple(f.get(n, 0) for n in names)
-        koids = self.s.current.threads.get(ref)
+        current = self.s.tables.current
+        koids = current.threads.get(ref)
         if koids is None:
             self.s.emit(unregistered_thread(rec.offset, rec.index, 8 * rec.size_words,
                                             self.span(rec.offset, HEADER_FIELDS.get(rec.kind, {}), name), rec.kind,
-                                            ref, name, self.s.current.id))
+                                            ref, name, current.id))
         return koids
 
-    def check(self, rec: Record) -> None:
+    def check(self, rec: Record, change: Change | None = None) -> None:
+        """Check ``rec``; ``change`` is what it did to the provider tables (already done)."""
         s = self.s
         s.flush_to(rec.index)
         k = rec.kind
-        if k in TABLE_KINDS:
-            # a string or thread record that did not decode registers nothing; the
-            # metadata records act on header fields alone
-            if rec.complete or k.startswith("metadata."):
-                s.table_record(rec)
+        if k in STATE_KINDS:
+            if change is not None:
+                s.report_change(rec, change)
+            return
+        if k == PROVIDER_EVENT:
+            s.provider_event(rec)
             return
         if not rec.complete:
             return  # a record that did not decode says nothing reliable about meaning
@@ -316,7 +200,7 @@ class RecordChecker:
             kk = self.thread_koids(rec, name)
             if koids is None:
                 koids = kk
-        p = s.current
+        p = s.tables.current
         for name in TIMESTAMPS.get(k, ()):
             ts = f.get(name, 0)
             if ts > p.max_ticks:
@@ -338,5 +222,5 @@ class RecordChecker:
             return
         word = f.get(PAIR_ID[k], 0)  # a complete event's word is its end, the others' an id
         ident, end = (0, word) if pk == P.COMPLETE else (word, 0)
-        s.batch.add(pk, s.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident, end,
+        s.batch.add(pk, s.tables.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident, end,
                     rec.offset, rec.index, size)

@@ -26,6 +26,9 @@ ROLES = frozenset(("type", "size", "selector", "string_ref", "thread_ref", "arg_
 PAIRING_ROLES = ("begin", "end", "complete", "async_begin", "async_instant", "async_end", "flow_begin",
                  "flow_step", "flow_end")
 CONTENTS = frozenset(("utf8", "binary"))
+# what reading a record does to a reader's state (``_provider_state`` carries each out)
+EFFECTS = ("sets_byte_order", "names_provider", "switches_provider", "sets_tick_rate", "registers_string",
+           "registers_thread")
 
 
 def _frozen(mapping: dict) -> Mapping:
@@ -198,6 +201,7 @@ class Layout:
     pairing: str | None = None  # an event's role for the pairing engine (PAIRING_ROLES)
     numeric_args: bool = False  # every argument must be of a numeric type (counters)
     numeric: bool = False  # an argument type that holds a number
+    effect: str | None = None  # what reading the record does to a reader's state (EFFECTS)
 
     @property
     def is_leaf(self) -> bool:
@@ -267,7 +271,7 @@ class Tables:
 _FIELD_KEYS = frozenset(("name", "bits", "role", "reserved", "zero", "const", "enum", "signed", "rule",
                          "rule_between"))
 _LAYOUT_KEYS = frozenset(("type", "value", "name", "title", "spec", "selector", "fields", "body", "variant",
-                          "extensible", "size_bits", "pairing", "numeric_args", "numeric"))
+                          "extensible", "size_bits", "pairing", "numeric_args", "numeric", "effect"))
 # each body item is named by its one kind key; these are the keys each kind allows
 _ITEM_KEYS = {
     "word": frozenset(("word", "fields", "role", "signed", "float", "pairing_id")),
@@ -377,6 +381,11 @@ def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field, rtype)
     pairing = d.get("pairing")
     if pairing is not None and pairing not in PAIRING_ROLES:
         raise TableError(f"layout {name!r}: unknown pairing role {pairing!r} (one of {PAIRING_ROLES})")
+    effect = d.get("effect")
+    if effect is not None and effect not in EFFECTS:
+        raise TableError(f"layout {name!r}: unknown effect {effect!r} (one of {EFFECTS})")
+    if effect is not None and "selector" in d:
+        raise TableError(f"layout {name!r}: an effect belongs to a leaf layout, not to one with variants")
     # variants first: a layout is frozen once built
     variants = {v["value"]: _layout(v, name, full_fields, full_body, size_field, rtype) for v in d.get("variant", ())}
     lay = Layout(
@@ -396,6 +405,7 @@ def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field, rtype)
         pairing=pairing,
         numeric_args=d.get("numeric_args", False),
         numeric=d.get("numeric", False),
+        effect=effect,
         variants=_frozen(variants),
     )
     if lay.is_leaf and any(isinstance(it, VariantItem) for it in full_body):

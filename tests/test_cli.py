@@ -17,7 +17,8 @@ import pytest
 
 import fxtlint
 from fxtlint import cli
-from fxtlint.cli import _common, check
+from fxtlint.cli import _common
+from fxtlint.cli._buffers import expand_paths
 from fxtlint._diagnostics import Example, Rule, Severity
 from fxtlint._report import FileReport
 
@@ -155,8 +156,9 @@ def test_directories_expand_recursively_sorted_fxt_only(fake, tree, capsys):
 
 
 def test_expand_paths_table(tree):
-    assert check.expand_paths(["d", "nope", "warn.fxt", "empty"]) == (
-        [os.path.join("d", "a", "c.fxt"), os.path.join("d", "b.fxt"), "warn.fxt"],
+    assert expand_paths(["d", "nope", "warn.fxt", "empty", "-"]) == (
+        [(os.path.join("d", "a", "c.fxt"), "d"), (os.path.join("d", "b.fxt"), "d"), ("warn.fxt", None),
+         ("-", None)],
         [("nope", "no such file or directory"), ("empty", "directory contains no .fxt files")],
     )
 

@@ -18,7 +18,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from fxtlint import build as B
-from fxtlint.cli import check
+from fxtlint.cli._buffers import expand_paths
 from test_cli import fake, run, run_json, tree  # noqa: F401  (fixtures)
 
 # --- selection, severities, thresholds
@@ -282,12 +282,12 @@ def test_walk_skips_hidden_folders_matches_any_case_and_excludes(tree):
     for rel in (".git/x.fxt", "d/.cache/y.fxt", "d/UPPER.FXT", "d/Mixed.Fxt", "d/gen/z.fxt", "d/.hidden.fxt"):
         (tree / rel).parent.mkdir(parents=True, exist_ok=True)
         (tree / rel).write_bytes(b"\x00" * 8)
-    files, failures = check.expand_paths(["."], ["gen"])
-    assert sorted(os.path.normpath(f) for f in files) == sorted(os.path.normpath(p) for p in [
+    files, failures = expand_paths(["."], ["gen"])
+    assert sorted(os.path.normpath(f) for f, _ in files) == sorted(os.path.normpath(p) for p in [
         "bad.fxt", "clean.fxt", "warn.fxt", "d/b.fxt", "d/a/c.fxt", "d/UPPER.FXT", "d/Mixed.Fxt"])
     assert failures == []
-    files, _ = check.expand_paths(["d"], ["*.FXT", "Mixed*"])
-    assert sorted(os.path.normpath(f) for f in files) == sorted(os.path.normpath(p) for p in [
+    files, _ = expand_paths(["d"], ["*.FXT", "Mixed*"])
+    assert sorted(os.path.normpath(f) for f, _ in files) == sorted(os.path.normpath(p) for p in [
         "d/b.fxt", "d/a/c.fxt", "d/gen/z.fxt"])
 
 

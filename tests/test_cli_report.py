@@ -80,7 +80,7 @@ def test_a_file_that_is_not_fxt_says_so_first_and_stops(tmp_path, capsys):
     status = main(["report", str(junk)])
     cap = capsys.readouterr()
     assert status == 1
-    assert "not a Fuchsia trace" in cap.err.splitlines()[0]
+    assert "not an FXT file" in cap.err.splitlines()[0]  # MG005's own message
     assert cap.out.count("<details") == 1  # one problem, not a cascade
     assert "❌ not an FXT file" in cap.out
 

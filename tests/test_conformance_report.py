@@ -16,7 +16,8 @@ import pytest
 from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint import rules as R
-from fxtlint._conformance_report import combined_report, not_fxt_reason, trace_report
+import fxtlint
+from fxtlint._conformance_report import combined_report, trace_report
 from fxtlint._coverage import LARGEST_KEPT, CoverageCollector
 from fxtlint._reader import iter_records
 from fxtlint._rule_scope import EXPANSIONS, SCOPES, features_of
@@ -151,15 +152,28 @@ def test_not_fxt_is_one_problem_not_a_cascade():
     assert [p["code"] for p in rep["problems"]] == ["MG005"]  # the linter's not-FXT verdict
     assert rep["coverage"] is None and rep["statistics"] is None
     assert [r["code"] for r in rep["rules"] if r["result"] != "not_exercised"] == ["MG005"]
-    assert not_fxt_reason(junk) is not None
+    assert rep["verdict"]["note"] == rep["problems"][0]["shown"][0]["message"]  # the rule's own words
+    assert fxtlint.lint_bytes(junk).counts == {"MG005": 1}
 
 
 def test_a_trace_missing_its_magic_is_broken_not_another_format():
     data = B.archive(B.string(1, "c"), B.thread(1, 1, 2), B.event("instant", 1))
-    assert not_fxt_reason(data) is None
     rep = trace_report(data)
     assert rep["verdict"]["status"] == "not_conforming"
     assert _result(rep, "MG001") == "failed"
+
+
+def test_a_trace_missing_its_magic_whose_first_record_overruns_is_what_check_says():
+    """No magic record, and a first string record claiming 200 bytes: check says MG001 and
+    ST001; the report used to call it "not an FXT file" under MG001 and drop ST001."""
+    length = next(f for f in _T.records[2].full_fields if f.name == "length")
+    data = B.patch_field(B.archive(B.string(1, "cat"), B.thread(1, 1, 2), B.event("instant", 1)), length, 200)
+    check = fxtlint.lint_bytes(data)
+    assert {"MG001", "ST001"} <= set(check.counts)
+    rep = trace_report(data)
+    assert rep["verdict"]["status"] == "not_conforming" and rep["verdict"]["note"] is None
+    assert {p["code"]: p["count"] for p in rep["problems"]} == check.counts
+    assert rep["problems"][0]["shown"][0]["message"] == check.diagnostics[0].message
 
 
 def test_problems_fold_per_rule_with_exact_counts_and_first_offsets():

@@ -9,7 +9,9 @@ import json
 import pytest
 
 from conftest import CORPUS_REAL, REPO
+import fxtlint
 from fxtlint import build as B
+from fxtlint._tables import tables
 from fxtlint._conformance_report import trace_report
 from fxtlint._export_tef import document, ticks_to_us, write_document
 from tef_validator import exact_ints, validate
@@ -118,6 +120,23 @@ def test_a_broken_trace_exports_what_was_read_and_says_what_was_skipped():
     assert any("unregistered string refs" in line for line in lines)
     assert any(line.startswith("the reader stopped at offset") for line in lines)
     assert validate(doc) == []
+
+
+def test_an_argument_whose_content_overruns_its_size_is_skipped_not_a_crash():
+    """A double argument declaring 2 words (its name and value need 3): the reader says
+    ST005 and the argument has no value. The export used to raise TypeError here."""
+    data = _pre(B.event("instant", 1, args=[B.arg("double", "d", 0.5)]))
+    (*_, event), _ = fxtlint.read_records(data)
+    size = next(f for f in tables().argument_header if f.role == "size")
+    data = B.patch_field(data, size, 2, word=event.args[0].offset // 8)
+    assert fxtlint.lint_bytes(data).counts.get("ST005") == 1
+    doc, export = document(data)
+    (ev,) = doc["traceEvents"]
+    assert "args" not in ev and ev["name"] == "name"
+    assert "skipped 1 arguments that did not decode" in export.skipped_lines()
+    out = io.StringIO()
+    write_document(data, out, engine="fast")
+    assert json.loads(out.getvalue())["traceEvents"] == doc["traceEvents"]
 
 
 # --------------------------------------------------------------------------- the validator

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint import _fast
+from fxtlint import _walk
 from fxtlint import build as B
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
@@ -200,13 +200,13 @@ def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(mon
     """The point of the column engine: clean records of any layout never reach the
     per-record decoder; only the records that change the provider tables do."""
     calls = []
-    real = _fast.decode_record
+    real = _walk.decode_record
 
     def counting(*a, **kw):
         calls.append(1)
         return real(*a, **kw)
 
-    monkeypatch.setattr(_fast, "decode_record", counting)
+    monkeypatch.setattr(_walk, "decode_record", counting)
     pre = [B.magic(), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2)]
     evs = [B.event("duration_begin", i, args=[B.arg("int64", "a", i), B.arg("string", 1, "v")]) for i in range(50)]
     evs += [B.event("duration_end", 100 + i) for i in range(50)]
@@ -215,13 +215,13 @@ def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(mon
               B.legacy_context_switch(202, 1, 3, outgoing_thread=1, incoming_thread=(1, 3)),
               B.blob("b", b"payload", 1), B.log(203, "hello", thread=1),
               B.large_blob(1, 2, b"x" * 9, timestamp=204, args=[B.arg("double", 2, 0.5)]), B.large_blob(1, 2, b"y")]
-    report = fxtlint.lint_bytes(B.archive(*pre, *evs, *others))
+    report = fxtlint.lint_bytes(B.archive(*pre, *evs, *others), engine="fast")
     assert report.counts == {}
     assert len(calls) == len(pre)
     calls.clear()
     log = B.log_stream(*[B.log_record(0x30, i, [B.arg("string", "message", "m"), B.arg("int64", "n", i)])
                          for i in range(20)])
-    assert fxtlint.lint_bytes(log).counts == {} and calls == []
+    assert fxtlint.lint_bytes(log, engine="fast").counts == {} and calls == []
 
 
 @pytest.mark.parametrize("providers", [8_000, 80_000])
@@ -237,7 +237,7 @@ def test_many_providers_cost_memory_by_what_is_used(tmp_path, providers):
     path.write_bytes(B.archive(*recs))
     code = f"""
 import resource, sys, tracemalloc
-sys.path.insert(0, {str(_fast.__file__.rsplit('/fxtlint/', 1)[0])!r})
+sys.path.insert(0, {str(_walk.__file__.rsplit('/fxtlint/', 1)[0])!r})
 import fxtlint
 tracemalloc.start()
 r = fxtlint.lint_path({str(path)!r})

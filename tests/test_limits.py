@@ -9,7 +9,7 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._semantic import SemanticState
+from fxtlint._provider_state import ProviderState
 from fxtlint.rules import _ex as X
 
 
@@ -60,7 +60,7 @@ def test_tables_are_frozen():
 
 
 def test_history_recording_is_off_again_after_an_error():
-    state = SemanticState(lambda d: None)
+    state = ProviderState()
     with pytest.raises(RuntimeError):
         with state.recording() as hist:
             assert state.history is hist

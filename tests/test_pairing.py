@@ -142,14 +142,14 @@ def test_pair_kinds_are_named_families_that_follow_the_event_names():
 def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
     import fxtlint
     from fxtlint import build as B
-    from fxtlint._semantic import RecordChecker, SemanticState
+    from fxtlint._semantic import LintState, RecordChecker
     from fxtlint.rules import _ex as X
 
     data = X.preamble(B.event("duration_complete", 5, end_timestamp=9), B.event("async_begin", 6, id=4))
-    state = SemanticState(lambda d: None)
+    state = LintState(lambda d: None)
     check = RecordChecker(state).check
     for rec in fxtlint.read_records(data)[0]:
-        check(rec)
+        check(rec, state.tables.apply(rec))
     cols = state.batch.columns()
     assert cols["kind"].tolist() == [_pairing.COMPLETE, _pairing.ASYNC_BEGIN]
     assert cols["id"].tolist() == [0, 4] and cols["end"].tolist() == [9, 0]

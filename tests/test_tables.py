@@ -181,6 +181,10 @@ BROKEN_TABLES = [
     ("unknown enumeration", lambda f: next(r for r in f["records.toml"]["record"] if r["name"] == "blob")
      ["fields"][3].update(enum="blob_kinds"), "blob_kinds"),
     ("unknown top-level key", lambda f: f["records.toml"].update(max_strings=3), "max_strings"),
+    ("unknown effect", lambda f: _string_record(f).update(effect="registers_strings"), "registers_strings"),
+    ("effect on a layout with variants",
+     lambda f: next(r for r in f["records.toml"]["record"] if r["name"] == "event").update(effect="sets_tick_rate"),
+     "leaf layout"),
 ]
 
 

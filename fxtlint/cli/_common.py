@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._lint import INPUT_FORMATS  # noqa: F401  (the one list of input formats, the library's)
+
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 OUTPUT_FORMATS = ("rich", "json")
+
 
 
 class UsageError(Exception):
@@ -45,6 +48,16 @@ def version() -> str:
     from .._render_json import tool_version
 
     return tool_version()
+
+
+def input_format_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                        help="trace (FXT), log (structured log), or auto (default) to tell by the bytes")
+
+
+def exclude_option(parser: argparse.ArgumentParser, default=()) -> None:
+    parser.add_argument("--exclude", action="append", default=default, metavar="GLOB[,GLOB]",
+                        help="skip files found in directories that match (name or path; repeatable)")
 
 
 def output_format_option(parser: argparse.ArgumentParser, choices=OUTPUT_FORMATS) -> None:

@@ -11,7 +11,6 @@ reported); ``--exit-zero`` turns 1 into 0.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import os
 import sys
 from contextlib import ExitStack, contextmanager
@@ -23,12 +22,11 @@ from .._diagnostics import Severity
 from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from . import _buffers, _common
 from ._progress import progress_bar
-from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError, error as _error
+from ._buffers import STDIN
+from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError, error as _error
 
-INPUT_FORMATS = ("auto", "trace", "log")
 OUTPUT_FORMATS = ("rich", "json", "sarif", "github", "junit", "json-lines")
 FAIL_ON = ("error", "warning", "info")
-STDIN = "-"
 
 EPILOG = """\
 selectors: a code (PR004), a family or any prefix (PR, PR00), or ALL; lists are
@@ -149,55 +147,6 @@ def settings(args: argparse.Namespace, config: _config.Config) -> dict:
                 raise UsageError(f"{config.path}: max-per-rule must be at least 1")
         out[name] = default if value is None else value
     return out
-
-
-# --- finding files
-
-
-def _excluded(path: str, rel: str, patterns: list[str]) -> bool:
-    name = os.path.basename(path)
-    return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(path, g)
-               for g in patterns)
-
-
-def walk(top: str, exclude: list[str]) -> list[str]:
-    """Every ``*.fxt`` under ``top`` (any case), skipping hidden and excluded folders."""
-    found = []
-    for root, dirs, files in os.walk(top):
-        rel_root = os.path.relpath(root, top)
-        keep = []
-        for d in sorted(dirs):
-            rel = os.path.normpath(os.path.join(rel_root, d))
-            if not d.startswith(".") and not _excluded(os.path.join(root, d), rel, exclude):
-                keep.append(d)
-        dirs[:] = keep
-        for f in files:
-            path = os.path.join(root, f)
-            if f.lower().endswith(".fxt") and not f.startswith(".") and os.path.isfile(path):
-                if not _excluded(path, os.path.normpath(os.path.join(rel_root, f)), exclude):
-                    found.append(path)
-    return sorted(found)
-
-
-def expand_paths(paths: list[str], exclude: list[str] = ()) -> tuple[list[str], list[tuple[str, str]]]:
-    """Files to lint, in order, and (path, message) for paths that give none. A path
-    named on the command line is linted even if ``exclude`` matches it (ruff's habit)."""
-    files: list[str] = []
-    failures: list[tuple[str, str]] = []
-    for p in paths:
-        if p == STDIN:
-            files.append(p)
-        elif os.path.isdir(p):
-            found = walk(p, list(exclude))
-            if found:
-                files += found
-            else:
-                failures.append((p, "directory contains no .fxt files"))
-        elif os.path.exists(p):
-            files.append(p)
-        else:
-            failures.append((p, "no such file or directory"))
-    return files, failures
 
 
 # --- rule selection
@@ -341,7 +290,8 @@ def run(args: argparse.Namespace) -> int:
         except _baseline.BaselineError as e:
             raise UsageError(str(e)) from None
 
-    files, failures = expand_paths(args.paths, exclude)
+    found, failures = _buffers.expand_paths(args.paths, exclude)
+    files = [f for f, _ in found]
     for path, message in failures:
         _error(f"{path}: {message}")
 

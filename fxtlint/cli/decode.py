@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from . import _common
+from . import _buffers
 
 
 def register(subparsers) -> None:
@@ -25,19 +26,19 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._canonical import decode
+    from .._canonical import decode_to
 
     try:
         if args.file == "-":
-            data = sys.stdin.buffer.read()
+            result = decode_to(sys.stdin.buffer.read(), sys.stdout, strict=args.strict)
         else:
-            with open(args.file, "rb") as fh:
-                data = fh.read()
+            with _buffers.opened(args.file) as data:
+                result = decode_to(data, sys.stdout, strict=args.strict)
+    except BrokenPipeError:
+        raise  # stdout went away (`| head`): main() handles it
     except OSError as e:
         _common.error(f"cannot read {args.file}: {e.strerror or e}")
         return _common.EXIT_USAGE
-    result = decode(data, strict=args.strict)
-    sys.stdout.write(result.to_json())
     for message in result.errors:
         print(f"{args.file}: {message}", file=sys.stderr)
     for message in result.notes:

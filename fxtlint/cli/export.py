@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from . import _common
-from ._buffers import opened
+from . import _buffers
 
 
 def register(subparsers) -> None:
@@ -29,26 +29,26 @@ def register(subparsers) -> None:
     )
     p.add_argument("path", metavar="PATH", help="the trace to export")
     p.add_argument("-o", "--output", metavar="OUT.json", help="write here instead of stdout")
-    p.add_argument("--input-format", choices=("auto", "trace", "log"), default="auto",
-                   help="trace (FXT), log (structured log), or auto (default)")
+    _common.input_format_option(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._conformance_report import not_fxt_reason
-    from .._export_tef import write_document
+    from .._export_tef import Export, export_walk
+    from .._lint import walk_for
 
     try:
-        with opened(args.path) as buf:
-            reason = not_fxt_reason(buf, args.input_format)
-            if reason is not None:
-                _common.error(f"{args.path}: {reason}; nothing exported")
+        with _buffers.opened(args.path) as buf:
+            export = Export()
+            walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic)
+            if not walk.begin():
+                _common.error(f"{args.path}: {export.not_fxt}; nothing exported")
                 return _common.EXIT_ERRORS
             if args.output:
                 with open(args.output, "w", encoding="utf-8") as out:
-                    export = write_document(buf, out, source=args.path, input_format=args.input_format)
+                    export_walk(walk, out, source=args.path, export=export)
             else:
-                export = write_document(buf, sys.stdout, source=args.path, input_format=args.input_format)
+                export_walk(walk, sys.stdout, source=args.path, export=export)
     except BrokenPipeError:
         raise  # stdout went away (`| head`): main() handles it
     except OSError as e:

@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import _common
-from ._buffers import expand, opened
+from . import _buffers
+from ._buffers import STDIN, expand_paths
 
 FORMATS = {"markdown": "md", "json": "json", "html": "html"}
 
@@ -35,7 +37,9 @@ def register(subparsers) -> None:
         "2 usage error or unreadable path.",
         allow_abbrev=False,
     )
-    p.add_argument("paths", nargs="+", metavar="PATH", help="trace files, or directories (one writer each)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="trace files, directories (one writer each: every *.fxt inside, in any case, hidden "
+                   "folders skipped), or - for standard input")
     p.add_argument("-o", "--output-dir", metavar="DIR", help="write report.<ext> files into DIR")
     p.add_argument("--format", action="append", choices=tuple(FORMATS), default=[], dest="formats",
                    help="html, json or markdown (repeatable)")
@@ -43,8 +47,8 @@ def register(subparsers) -> None:
     p.add_argument("--expect-mode", choices=("subset", "exact"), default="subset",
                    help="subset (default): the expected events appear in order, others may too; "
                    "exact: every written event must be expected")
-    p.add_argument("--input-format", choices=("auto", "trace", "log"), default="auto",
-                   help="trace (FXT), log (structured log), or auto (default)")
+    _common.input_format_option(p)
+    _common.exclude_option(p, default=None)
     p.set_defaults(run=run)
 
 
@@ -60,6 +64,15 @@ def render(doc: dict, fmt: str) -> str:
     from .._report_markdown import render as markdown
 
     return markdown(doc)
+
+
+@contextmanager
+def _input(path: str):
+    if path == STDIN:
+        yield sys.stdin.buffer.read()
+    else:
+        with _buffers.opened(path) as buf:
+            yield buf
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,13 +94,15 @@ def run(args: argparse.Namespace) -> int:
         except ExpectError as e:
             raise _common.UsageError(str(e)) from None
 
-    files, failures = expand(args.paths)
+    from .._selection import split
+
+    files, failures = expand_paths(args.paths, split(args.exclude or []))
     for path, message in failures:
         _common.error(f"{path}: {message}")
     traces = []
     for path, writer in files:
         try:
-            with opened(path) as buf:
+            with _input(path) as buf:
                 t = trace_report(buf, path=path, input_format=args.input_format, writer=writer)
                 if expected is not None and t["verdict"]["status"] != "not_fxt":
                     from .._expect import compare

@@ -1,0 +1,102 @@
+"""Benchmark: what a lint of a small trace costs, per engine, in process.
+
+    python bench/small_traces.py [--max-bytes 2048] [--rounds 200]
+
+A fuzz harness or a CI job over many small test traces pays mostly the fixed costs of
+a lint. For every file of the golden corpus under ``--max-bytes`` it times
+``fxtlint.lint_bytes(data, engine=E)`` for the column engine ("fast"), the per-record
+reference engine ("reference") and the default ("auto"), interleaved round by round
+(best of ``--rounds`` per file and engine), and prints the mean per file. The check:
+the default costs no more than the cheaper engine (within 5%, the timer's noise on a
+shared machine).
+
+Then, to show where the default switches engines (``fxtlint._walk.COLUMNS_FROM``), it
+times both engines on prefixes of one synthetic events trace (``make_trace.py``) of
+doubling sizes and prints their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import struct
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+import fxtlint  # noqa: E402
+import make_trace  # noqa: E402
+from fxtlint import _walk  # noqa: E402
+
+ENGINES = ("fast", "reference", "auto")
+NOISE = 1.05
+
+
+def best_times(blobs: list[tuple[bytes, str]], rounds: int) -> dict[str, list[float]]:
+    """Per engine, the best time of each blob over ``rounds`` interleaved rounds."""
+    best = {e: [float("inf")] * len(blobs) for e in ENGINES}
+    for _ in range(rounds):
+        for e in ENGINES:
+            for i, (data, fmt) in enumerate(blobs):
+                t = time.perf_counter()
+                fxtlint.lint_bytes(data, engine=e, input_format=fmt)
+                best[e][i] = min(best[e][i], time.perf_counter() - t)
+    return best
+
+
+def prefix(data: bytes, size: int) -> bytes:
+    """The records of ``data`` that fit in ``size`` bytes (whole records only)."""
+    off = 0
+    while off + 8 <= len(data):
+        (h,) = struct.unpack_from("<Q", data, off)
+        n = 8 * ((h >> 4) & (0xFFFFFFFF if h & 0xF == 15 else 0xFFF))
+        if n == 0 or off + n > size:
+            break
+        off += n
+    return data[:off]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--max-bytes", type=int, default=2048, help="golden files smaller than this (default 2048)")
+    ap.add_argument("--rounds", type=int, default=200, help="interleaved rounds; the best of each is kept")
+    args = ap.parse_args(argv)
+
+    golden = sorted(p for p in (REPO / "corpus" / "golden").iterdir()
+                    if p.suffix in (".fxt", ".log") and p.stat().st_size < args.max_bytes)
+    blobs = [(p.read_bytes(), "log" if p.suffix == ".log" else "auto") for p in golden]
+    best = best_times(blobs, args.rounds)
+    mean = {e: 1e3 * sum(ts) / len(ts) for e, ts in best.items()}
+    size = sum(len(d) for d, _ in blobs) / len(blobs)
+    print(f"{len(blobs)} golden files under {args.max_bytes} bytes (mean {size:.0f} bytes), best of "
+          f"{args.rounds} rounds each, mean per file:")
+    for e in ENGINES:
+        print(f"  {e:10} {mean[e]:8.3f} ms")
+    cheaper = min(mean["fast"], mean["reference"])
+    ratio = mean["auto"] / cheaper
+    ok = ratio <= NOISE
+    print(f"default / cheaper engine: {ratio:.2f}  (target <= 1 within {NOISE - 1:.0%} timer noise)  "
+          f"{'PASS' if ok else 'FAIL'}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "events.fxt"
+        make_trace.generate(path, 0.25, workload="events")
+        full = path.read_bytes()
+    print(f"\nprefixes of a synthetic events trace (the default takes the columns from "
+          f"{_walk.COLUMNS_FROM} bytes):")
+    print(f"{'bytes':>8} {'fast ms':>9} {'reference ms':>13} {'fast / reference':>17}")
+    for size in (1 << 10, 2 << 10, 4 << 10, 8 << 10, 12 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10):
+        data = prefix(full, size)
+        t = best_times([(data, "auto")], max(5, args.rounds // 20))
+        print(f"{len(data):8} {1e3 * t['fast'][0]:9.3f} {1e3 * t['reference'][0]:13.3f} "
+              f"{t['fast'][0] / t['reference'][0]:17.2f}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,303 @@
+"""JSON text for columns: what ``json.dumps`` writes for each row, made for a batch at once.
+
+The export and the canonical decoding write millions of small objects; ``json.dumps``
+per object costs more than the rest of the walk. Their column paths build the same
+text instead: each value column becomes its JSON text once per distinct value (a
+string table entry, a thread, a provider), and a row is a template with the columns
+in its slots. ``tests/test_walk.py`` holds the result to ``json.dumps``' byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import chain
+from operator import itemgetter
+from typing import Sequence
+
+import numpy as np
+
+from ._walk import INLINE_TEXT, UNREGISTERED, Rows
+
+
+_TEMPLATES: dict = {}
+_MERGED = 4096  # the most texts a table of two neighbouring coded columns may hold
+
+
+class Coded:
+    """A column of texts as codes into a small table: row i holds ``table[codes[i]]``.
+    Two neighbouring coded columns with small tables become one (a slot fewer per row)."""
+
+    __slots__ = ("codes", "table")
+
+    def __init__(self, codes, table):
+        self.codes = codes
+        self.table = table
+
+    def texts(self) -> list[str]:
+        return self.table[self.codes].tolist()
+
+
+def _pieces(column):
+    return column if isinstance(column, tuple) else (column,)
+
+
+def fill(parts: list[str], columns: list, n: int) -> list[str]:
+    """``n`` rows ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]``. A column is a list of
+    texts, one per row; one text for every row, which goes into the template (a slot
+    costs more than a longer literal); a ``Coded`` column; or a tuple of such columns whose
+    texts follow one another (the pieces of one value, see ``int_column``)."""
+    merged: list[str] = [parts[0]]
+    slots: list = []
+    for col, part in zip(columns, parts[1:]):
+        pieces = _pieces(col)
+        for i, piece in enumerate(pieces):
+            after = part if i == len(pieces) - 1 else ""
+            if isinstance(piece, str):
+                merged[-1] += piece + after
+                continue
+            prev = slots[-1] if slots else None
+            if isinstance(piece, Coded) and isinstance(prev, Coded) and len(prev.table) * len(piece.table) <= _MERGED:
+                # the literal between two coded slots joins their tables: one slot
+                between = merged.pop()
+                table = np.asarray([a + between + b for a in prev.table.tolist() for b in piece.table.tolist()],
+                                   object)
+                slots[-1] = Coded(prev.codes * len(piece.table) + piece.codes, table)
+                merged.append(after)
+                continue
+            slots.append(piece)
+            merged.append(after)
+    if not slots:
+        return [merged[0]] * n
+    key = tuple(merged)
+    f = _TEMPLATES.get(key)
+    if f is None:
+        if len(_TEMPLATES) > 1024:  # constants come from the data: a cache, not a table
+            _TEMPLATES.clear()
+        f = _TEMPLATES[key] = column_template(merged)
+    return f(*(s.texts() if isinstance(s, Coded) else s for s in slots))
+
+
+def _fstring(parts: list[str], names: list[str]) -> str:
+    """The f-string literal ``parts[0]{names[0]}parts[1]...``, braces of the parts escaped."""
+    body = "".join(p.replace("{", "{{").replace("}", "}}") + (f"{{{n}}}" if i < len(names) else "")
+                   for i, (p, n) in enumerate(zip(parts, [*names, ""])))
+    return f"f{body!r}"
+
+
+def template(parts: list[str]):
+    """``f(a, b, ...)`` = ``parts[0] + a + parts[1] + b + ... + parts[-1]``: a format
+    string compiled once (an f-string is the fastest way CPython joins a row)."""
+    names = [f"c{i}" for i in range(len(parts) - 1)]
+    return eval(f"lambda {', '.join(names)}: {_fstring(parts, names)}")  # noqa: S307 - the text is ours
+
+
+def column_template(parts: list[str]):
+    """``f(A, B, ...)``: the rows of ``template(parts)`` over the columns ``A, B, ...`` (one
+    comprehension: no call per row)."""
+    names = [f"c{i}" for i in range(len(parts) - 1)]
+    cols = [n.upper() for n in names]
+    return eval(f"lambda {', '.join(cols)}: [{_fstring(parts, names)} "  # noqa: S307 - the text is ours
+                f"for {', '.join(names)}{',' if len(names) == 1 else ''} in zip({', '.join(cols)})]")
+
+
+def key(name: str) -> str:
+    """A key as ``json.dumps`` writes it in an object, with its separator."""
+    return f"{json.dumps(name, ensure_ascii=False)}: "
+
+
+class IdTexts:
+    """Texts of small int ids (interned strings, threads), made once each by ``make(id)``
+    and kept in an array as long as the largest id, so a column is looked up at once."""
+
+    def __init__(self, make):
+        self.make = make
+        self.table = np.empty(0, object)
+
+    def of(self, ids):
+        """The texts of ``ids`` (all >= 0), as an object array."""
+        if not len(ids):
+            return np.empty(0, object)
+        table = self.table
+        top = int(ids.max())
+        if top >= len(table):
+            grown = np.full(max(top + 1, 2 * len(table)), None, object)
+            grown[: len(table)] = table
+            table = self.table = grown
+        got = table[ids]
+        missing = np.nonzero(got == None)[0]  # noqa: E711 - an elementwise test of the object array
+        if len(missing):
+            for i in np.unique(ids[missing]).tolist():
+                table[i] = self.make(i)
+            got = table[ids]
+        return got
+
+
+class StringTexts:
+    """JSON texts of strings: per interned id (``IdTexts``) and per inline text in a
+    bounded cache (inline strings may all differ)."""
+
+    def __init__(self, state):
+        self.by_id = IdTexts(lambda g: json.dumps(state.text(g), ensure_ascii=False))
+        self.by_bytes: dict[bytes, str] = {}
+
+    def inline(self, raw: list[bytes]) -> list[str]:
+        """JSON texts of inline strings' bytes (plain ASCII: clean rows)."""
+        cache = self.by_bytes
+        if len(cache) > 1 << 16:
+            cache.clear()
+        got = list(map(cache.get, raw))
+        for i in [i for i, t in enumerate(got) if t is None]:
+            b = raw[i]
+            got[i] = cache.get(b) or cache.setdefault(b, json.dumps(b.decode("ascii"), ensure_ascii=False))
+        return got
+
+    def column(self, rows: Rows, arg, name: str, sel):
+        """JSON texts of string ref ``name`` (of the rows, or of argument rows ``arg``) at
+        positions ``sel``, as an object array; None where the ref names an index its
+        provider never registered (``UNREGISTERED`` in ``ids``). Returns (texts, ids)."""
+        of = arg if arg is not None else rows
+        ids = rows.string_ids(name, arg)[sel]
+        if len(ids) and int(ids.min()) >= 0:
+            return self.by_id.of(ids), ids
+        out = np.empty(len(ids), object)
+        known = ids >= 0
+        out[known] = self.by_id.of(ids[known])
+        inline = np.nonzero(ids == INLINE_TEXT)[0]
+        if len(inline):
+            refs = of.value(name)[sel][inline]
+            words = of.position(f"{name} string")[sel][inline]
+            out[inline] = self.inline(rows.inline_bytes(refs, words))
+        return out, ids
+
+
+_SMALL = 1 << 16
+_SMALL_INTS = np.asarray([str(i) for i in range(_SMALL)], object)  # a table of texts beats str() per row
+
+
+def int_texts(values) -> list[str]:
+    """``str`` of each integer of a column."""
+    if len(values) and 0 <= int(values.min()) and int(values.max()) < _SMALL:
+        return _SMALL_INTS[values.astype(np.int64)].tolist()
+    return list(map(str, values.tolist()))
+
+
+_LOW = 10**4
+_LOW_DIGITS = np.asarray([f"{i:04d}" for i in range(_LOW)], object)
+
+
+def int_column(values):
+    """The decimal texts of an integer column, for ``fill``: one text when every row holds
+    the same value; codes into a table when the values lie in a small range; else, when
+    they lie close together (timestamps of a batch), two coded pieces: the digits above
+    the last four, and the last four; else ``str`` per row."""
+    if not len(values):
+        return []
+    lo, hi = int(values.min()), int(values.max())
+    if lo == hi:
+        return str(lo)
+    if 0 <= lo and hi < _SMALL:
+        return Coded((values - lo).astype(np.int64), _SMALL_INTS[lo : hi + 1])
+    if lo >= _LOW and hi // _LOW - lo // _LOW < _SMALL:
+        first = lo // _LOW
+        heads = np.asarray([str(first + i) for i in range(hi // _LOW - first + 1)], object)
+        return (Coded((values // _LOW - first).astype(np.int64), heads),
+                Coded((values % _LOW).astype(np.int64), _LOW_DIGITS))
+    return list(map(str, values.tolist()))
+
+
+def as_list(column, n: int) -> list[str]:
+    """A column in any of ``fill``'s forms as a list of ``n`` texts."""
+    if isinstance(column, str):
+        return [column] * n
+    if isinstance(column, Coded):
+        return column.texts()
+    if isinstance(column, tuple):
+        pieces = [as_list(p, n) for p in column]
+        return ["".join(t) for t in zip(*pieces)]
+    return column
+
+
+class Lines:
+    """Writes batches of texts to ``out`` as the items of a JSON array, one per line:
+    ``opening`` before the first, ",\n" between; ``empty`` until one is written."""
+
+    def __init__(self, out, opening: str):
+        self.out = out
+        self.opening = opening
+        self.empty = True
+
+    def __call__(self, texts: Sequence[str]) -> None:
+        if texts:
+            self.out.write(self.opening if self.empty else ",\n")
+            self.out.write(",\n".join(texts))
+            self.empty = False
+
+
+def unregistered(ids) -> np.ndarray:
+    return np.nonzero(ids == UNREGISTERED)[0]
+
+
+def in_file_order(pieces: list, below: int | None = None) -> Sequence[str]:
+    """The texts of ``pieces`` ((record indexes, texts) each, every piece in file order)
+    merged into file order, only those of records below ``below`` if given."""
+    pieces = [(i, t) for i, t in pieces if len(t)]
+    if not pieces:
+        return []
+    at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
+    texts = pieces[0][1] if len(pieces) == 1 else list(chain.from_iterable(t for _, t in pieces))
+    if (below is None or at[-1] < below) and (len(pieces) == 1 or bool(np.all(at[1:] > at[:-1]))):
+        return texts  # one piece, or pieces already in order: nothing to sort
+    order = np.argsort(at, kind="stable")
+    if below is not None:
+        order = order[at[order] < below]
+    if len(order) < 2:
+        return [texts[i] for i in order.tolist()]
+    return itemgetter(*order.tolist())(texts)
+
+
+def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: str):
+    """Texts of ``n`` rows that each hold a list of items (a record's arguments), as a
+    ``Coded`` column: item ``i`` is at place ``k[i]`` in row ``row[i]``, of kind ``kind[i]``
+    (a small int), and its texts are ``columns[c][i]``. Rows whose items have the same
+    kinds, in order, share one template, ``parts_of(kinds)`` (for ``fill``: the texts
+    around the item columns, item by item); a row without items is ``empty``."""
+    if not len(row):
+        return empty
+    order = np.lexsort((k, row))
+    row = row[order]
+    starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
+    rows = row[starts]  # the rows that hold items, each once
+    # each row's kinds as one int, place j in hex digit j (kinds < 15; at most 15 items)
+    signature = np.add.reduceat((kind[order] + 1) << (4 * k[order]), starts)
+    cols = [np.asarray(c, object)[order] for c in columns]
+    texts = np.empty(len(rows), object)
+    for sig in np.unique(signature).tolist():
+        which = np.nonzero(signature == sig)[0]
+        kinds = []
+        while sig:
+            kinds.append(sig % 16 - 1)
+            sig //= 16
+        first = starts[which]
+        slots = [c[first + j].tolist() for j in range(len(kinds)) for c in cols]
+        texts[which] = fill(parts_of(tuple(kinds)), slots, len(which))
+    codes = np.zeros(n, np.int64)
+    codes[rows] = np.arange(1, len(rows) + 1)
+    table = np.empty(len(rows) + 1, object)
+    table[0] = empty
+    table[1:] = texts
+    return Coded(codes, table)
+
+
+def grouped(row, k, *columns):
+    """Many rows' list items (of row ``row``, at position ``k`` in it) in row, then item,
+    order: (the rows, cuts, the columns reordered); row ``rows[j]`` has the items
+    ``cuts[j]:cuts[j + 1]`` of each column."""
+    order = np.lexsort((k, row))
+    out = []
+    for col in columns:
+        arr = np.empty(len(col), object)
+        arr[:] = col
+        out.append(arr[order].tolist())
+    row = row[order]
+    starts = np.flatnonzero(np.diff(row)) + 1
+    return row[np.r_[0, starts]].tolist(), [0, *starts.tolist(), len(order)], out

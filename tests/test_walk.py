@@ -1,0 +1,193 @@
+"""One walk, many consumers: every verb's whole output is the same on the column path
+and on the per-record reference path, and a report says exactly what check says.
+
+The reference is the walk without columns (``engine="reference"``): the per-record
+reader alone, every record decoded and handed to each consumer one by one. The column
+path (``engine="fast"``) screens clean rows and hands them over as batch columns; the
+report JSON, the Trace Event export (every byte of it, and what it says it skipped)
+and the canonical decoding (every byte, and its errors) must not differ. Windows are
+shrunk on drawn inputs so batch edges, provider switches and table changes fall
+inside and between batches.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fxtlint
+from fxtlint import _walk
+from fxtlint import build as B
+from fxtlint._canonical import decode, decode_to, dumps
+from fxtlint._conformance_report import trace_report
+from fxtlint._export_tef import document, write_document
+from fxtlint.cli import main
+from fxtlint.strategies import archives, log_streams, mutated_archives
+from test_fast import noisy_archives
+
+from conftest import CORPUS_REAL, REPO
+
+GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
+REAL = sorted(CORPUS_REAL.glob("*.fxt"))
+SUITE = sorted((REPO / "corpus" / "conformance").glob("*/*.fxt"))
+TINY = fxtlint.Limits(window_words=16, pairing_window=5)
+SMALL = fxtlint.Limits(window_words=512, pairing_window=257)
+
+
+def _fmt(path) -> str:
+    return "log" if path.suffix == ".log" else "auto"
+
+
+def _report(data, engine, fmt="auto", limits=fxtlint.Limits()) -> str:
+    return json.dumps(trace_report(data, input_format=fmt, engine=engine, limits=limits), indent=1)
+
+
+def _export(data, engine, fmt="auto", limits=fxtlint.Limits()):
+    out = io.StringIO()
+    export = write_document(data, out, input_format=fmt, engine=engine, limits=limits)
+    return out.getvalue(), export.skipped_lines(), dict(export.phases)
+
+
+def _decoding(data, engine, limits=fxtlint.Limits()):
+    out = io.StringIO()
+    got = decode_to(data, out, engine=engine, limits=limits)
+    return out.getvalue(), got.errors, got.notes
+
+
+def same_outputs(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()) -> None:
+    """Report, export and decoding: the column path equals the per-record reference, whole."""
+    assert _report(data, "fast", fmt, limits) == _report(data, "reference", fmt, limits)
+    assert _export(data, "fast", fmt, limits) == _export(data, "reference", fmt, limits)
+    if fmt != "log":
+        fast = _decoding(data, "fast", limits)
+        assert fast == _decoding(data, "reference", limits)
+        ref = decode(data)  # the in-memory decoding is the same text
+        assert fast == (dumps(ref.document()), ref.errors, ref.notes)
+
+
+# -- the corpora ------------------------------------------------------------------------
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_golden_corpus_outputs_are_the_same_on_both_paths(path):
+    same_outputs(path.read_bytes(), _fmt(path))
+
+
+@pytest.mark.parametrize("limits", [fxtlint.Limits(), SMALL], ids=["default-windows", "small-windows"])
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_real_trace_outputs_are_the_same_on_both_paths(path, limits):
+    same_outputs(path.read_bytes(), limits=limits)
+
+
+def test_conformance_suite_outputs_are_the_same_on_both_paths():
+    assert len(SUITE) > 200
+    for path in SUITE:
+        same_outputs(path.read_bytes(), limits=TINY)
+
+
+# -- drawn traces ---------------------------------------------------------------------------
+drawn = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@drawn
+@given(noisy_archives(), st.sampled_from([fxtlint.Limits(), TINY]))
+def test_noisy_archive_outputs_are_the_same_on_both_paths(data, limits):
+    same_outputs(data, limits=limits)
+
+
+@drawn
+@given(archives(max_size=12))
+def test_clean_archive_outputs_are_the_same_on_both_paths(data):
+    same_outputs(data, limits=TINY)
+
+
+@drawn
+@given(mutated_archives())
+def test_mutated_archive_outputs_are_the_same_on_both_paths(mutated):
+    same_outputs(mutated[0], limits=TINY)
+
+
+@drawn
+@given(st.binary(max_size=300))
+def test_random_bytes_outputs_are_the_same_on_both_paths(data):
+    same_outputs(data, limits=TINY)
+    same_outputs(data, "log", limits=TINY)
+
+
+@drawn
+@given(log_streams())
+def test_log_stream_outputs_are_the_same_on_both_paths(data):
+    same_outputs(data, "log", limits=TINY)
+
+
+# -- one verdict -----------------------------------------------------------------------------
+def _cli_json(capsys, *argv):
+    main(list(argv))
+    return json.loads(capsys.readouterr().out)
+
+
+def _verdicts_agree(path, capsys, fmt="auto"):
+    """A report's failed rules and their counts are check's JSON counts, file by file."""
+    check = _cli_json(capsys, "check", "--isolated", "--output-format", "json", "--input-format", fmt, str(path))
+    report = _cli_json(capsys, "report", "--format", "json", "--input-format", fmt, str(path))
+    (checked,), (reported,) = check["files"], report["traces"]
+    failed = {r["code"]: r["count"] for r in reported["rules"] if r["result"] == "failed"}
+    assert failed == checked["counts"]
+    assert {p["code"]: p["count"] for p in reported["problems"]} == checked["counts"]
+    errors = checked["severity_counts"]["error"]
+    assert reported["verdict"]["errors"] == errors and reported["verdict"]["conforming"] == (errors == 0)
+
+
+@pytest.mark.parametrize("path", GOLDEN + REAL, ids=lambda p: p.name)
+def test_report_says_what_check_says_on_the_corpora(path, capsys):
+    _verdicts_agree(path, capsys, "log" if path.suffix == ".log" else "auto")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.one_of(mutated_archives().map(lambda m: m[0]), st.binary(max_size=300), noisy_archives()))
+def test_report_says_what_check_says_on_mutated_and_random_bytes(tmp_path, capsys, data):
+    path = tmp_path / "drawn.fxt"
+    path.write_bytes(data)
+    _verdicts_agree(path, capsys)
+
+
+# -- the engine ------------------------------------------------------------------------------
+def test_small_buffers_take_the_per_record_path_and_large_ones_the_columns():
+    small = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2), B.event("instant", 1, category=1, name=1))
+    walk = fxtlint._lint.walk_for(small, ())
+    assert len(small) < _walk.COLUMNS_FROM and walk.columns is False
+    large = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2),
+                      *[B.event("instant", i, category=1, name=1) for i in range(_walk.COLUMNS_FROM // 16)])
+    assert fxtlint._lint.walk_for(large, ()).columns is True
+
+
+def test_every_consumer_sees_one_walk(monkeypatch):
+    """report is the lint and the coverage in one pass: the reader frames the file once."""
+    calls = []
+    real = _walk.scan_window
+    monkeypatch.setattr(_walk, "scan_window", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    trace_report(data, engine="fast")
+    assert len(calls) == 1  # one window covers this file, walked once for lint and coverage
+
+
+def test_export_streams_batches_as_it_goes():
+    """The exporter writes each batch's events when the batch ends, not at the end."""
+    recs = [B.magic(), B.string(1, "c"), B.thread(1, 1, 2)]
+    recs += [B.event("instant", i, category=1, name=1) for i in range(40)]
+    data = B.archive(*recs)
+
+    class Out(io.StringIO):
+        writes = 0
+
+        def write(self, s):
+            Out.writes += 1
+            return super().write(s)
+
+    out = Out()
+    write_document(data, out, engine="fast", limits=fxtlint.Limits(pairing_window=8))
+    assert Out.writes >= 40 // 8
+    doc, _ = document(data)
+    assert json.loads(out.getvalue())["traceEvents"] == doc["traceEvents"]
