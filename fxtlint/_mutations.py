@@ -168,6 +168,14 @@ def _fresh_index(recs) -> int:
     return next(i for i in range(2, 1 << 15) if i not in used)
 
 
+def _unregistered(recs, kind: str) -> int:
+    """The largest index no ``kind`` record of ``recs`` registers (archives may register the
+    largest, so a fixed one is not always unregistered)."""
+    used = {r.fields["index"] for r in recs if r.kind == kind}
+    top = next(f for f in _leaf(kind).full_fields if f.name == "index").mask
+    return next(i for i in range(top, 0, -1) if i not in used)
+
+
 def _bad_utf8(recs, draw):
     b = bytearray(B.archive(B.string(_fresh_index(recs), "ab")))
     b[8] = draw(st.sampled_from([0x80, 0xC0, 0xFF, 0xFE]))
@@ -238,8 +246,8 @@ MUTATIONS = [
     ("UN004", _undefined_blob_type),
     ("EX001", _trailing),
     ("EX002", lambda recs, draw: B.archive(*recs, byte_order="big")),
-    ("RF001", _append(_ev("instant", 1, name=0x7FFF - 0))),
-    ("RF002", _append(_ev("instant", 1, thread=255))),
+    ("RF001", lambda recs, draw: B.archive(*recs, _ev("instant", 1, name=_unregistered(recs, "string")))),
+    ("RF002", lambda recs, draw: B.archive(*recs, _ev("instant", 1, thread=_unregistered(recs, "thread")))),
     ("RF003", _append(B.string(0, "zero"))),
     ("RF004", _append(B.thread(0, 1, 2))),
     ("RF005", _append(B.provider_section((1 << 32) - 1))),

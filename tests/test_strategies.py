@@ -63,6 +63,18 @@ def test_mutations_add_only_their_defect(case):
         assert set(fxtlint.lint_bytes(data, engine=engine).counts) <= allowed
 
 
+@pytest.mark.parametrize("code", ["RF001", "RF002"])
+def test_unregistered_ref_mutations_hold_when_the_archive_registers_the_largest_index(code):
+    """An archive may register string 0x7FFF or thread 255; the mutation's ref must still
+    name an index nothing registers (a fixed largest index passed the drawn archive by)."""
+    recs = [fxtlint.build.magic(), fxtlint.build.string(1, "c"), fxtlint.build.string(0x7FFF, "top"),
+            fxtlint.build.thread(1, 1, 2), fxtlint.build.thread(255, 1, 3)]
+    assert fxtlint.lint_bytes(fxtlint.build.archive(*recs)).counts == {}
+    data = dict(_mutations.MUTATIONS)[code](recs, None)
+    for engine in ("fast", "reference"):
+        assert fxtlint.lint_bytes(data, engine=engine).counts == {code: 1}
+
+
 @pytest.mark.parametrize("code", ["ST006", "ST007", "PR002", "PR003", "PR006", "PR012", "RF007"])
 def test_mutation_exists_for(code):
     @settings(max_examples=5)
