@@ -77,3 +77,27 @@ def test_a_tolerated_fault_is_a_note_and_the_record_decodes():
     assert len(d.notes) == 1 and d.notes[0].startswith("RB001 at byte")
     strict = decode(_reserved_bit_event(), strict=True)
     assert strict.records == [] and strict.errors[0].startswith("RB001") and not strict.notes
+
+
+@pytest.mark.parametrize("more", [0, 1000], ids=["per-record-path", "column-path"])
+def test_decode_command_notes_a_tolerated_fault_and_strict_rejects_it(tmp_path, capsys, more):
+    """`fxtlint decode` streams through either path of the walk with the same verdicts: a
+    reserved bit is a note on stderr (exit 0, every record printed); --strict rejects it."""
+    import json
+
+    from fxtlint import _walk
+    from fxtlint.cli import main
+
+    data = _reserved_bit_event() + B.archive(*[B.event("instant", 6 + i, category=1, name=1) for i in range(more)])
+    assert (len(data) >= _walk.COLUMNS_FROM) == bool(more)  # the default engine's choice of path
+    path = tmp_path / "reserved.fxt"
+    path.write_bytes(data)
+    assert main(["decode", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)["records"]) == 1 + more
+    assert [line.split(": ", 2)[1] for line in err.splitlines()] == ["note"]
+    assert "note: RB001 at byte" in err
+    assert main(["decode", "--strict", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out) == {"records": []}
+    assert err.splitlines() and all(": RB001 at byte" in line and "note:" not in line for line in err.splitlines())

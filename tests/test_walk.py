@@ -52,9 +52,9 @@ def _export(data, engine, fmt="auto", limits=fxtlint.Limits()):
     return out.getvalue(), export.skipped_lines(), dict(export.phases)
 
 
-def _decoding(data, engine, limits=fxtlint.Limits()):
+def _decoding(data, engine, limits=fxtlint.Limits(), strict=False):
     out = io.StringIO()
-    got = decode_to(data, out, engine=engine, limits=limits)
+    got = decode_to(data, out, engine=engine, limits=limits, strict=strict)
     return out.getvalue(), got.errors, got.notes
 
 
@@ -85,6 +85,19 @@ def test_conformance_suite_outputs_are_the_same_on_both_paths():
     assert len(SUITE) > 200
     for path in SUITE:
         same_outputs(path.read_bytes(), limits=TINY)
+
+
+def test_strict_decodings_of_the_conformance_suite_are_the_same_on_both_paths():
+    """--strict: every error rejects, on the columns as on the per-record path."""
+    differ = 0
+    for path in SUITE:
+        data = path.read_bytes()
+        strict = _decoding(data, "fast", TINY, strict=True)
+        assert strict == _decoding(data, "reference", TINY, strict=True)
+        ref = decode(data, strict=True)
+        assert strict == (dumps(ref.document()), ref.errors, ref.notes) and not ref.notes
+        differ += strict != _decoding(data, "fast", TINY)
+    assert differ > 10  # the cases a reader may read through (reserved bits, padding) are rejected
 
 
 # -- drawn traces ---------------------------------------------------------------------------
