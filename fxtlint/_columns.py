@@ -18,6 +18,8 @@ positions, and the string refs of every argument.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ._roles import TIMESTAMPS
@@ -85,21 +87,19 @@ def checks(flds) -> _Checks:
     return c[1]
 
 
+@dataclass(slots=True, eq=False)
 class ArgColumns:
     """The arguments at position ``k`` of type ``layout`` in a group: the group rows that
     hold one (``rows``), the word of each argument's header (``pos``), its field and word
     values by name (``vals``) and word positions by item name (``at``: inline strings as
     "NAME string", streams by name)."""
 
-    __slots__ = ("k", "layout", "rows", "pos", "vals", "at")
-
-    def __init__(self, k, layout, rows, pos, vals, at):
-        self.k = k
-        self.layout = layout
-        self.rows = rows
-        self.pos = pos
-        self.vals = vals
-        self.at = at
+    k: int
+    layout: Layout
+    rows: np.ndarray
+    pos: np.ndarray
+    vals: dict
+    at: dict
 
 
 class Group:
