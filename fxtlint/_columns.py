@@ -39,6 +39,21 @@ LOG_ALLOWED = np.zeros(_NT, bool)
 LOG_ALLOWED[list(_T.log_allowed_argument_types)] = True
 
 
+def _kind_checks(name: str) -> tuple:
+    """The per-kind semantic checks the reference reports, as data the screen (and the
+    native kernel's compiler) flags on: ("less", a, b) flags a < b, ("equal", f, v) f == v."""
+    out = []
+    stamps = TIMESTAMPS.get(name, ())
+    if len(stamps) == 2:  # an end before its start (TM002)
+        out.append(("less", stamps[1], stamps[0]))
+    if name == LEGACY_SWITCH:  # PR010
+        out.append(("equal", "outgoing_state", RUNNING))
+    return tuple(out)
+
+
+KIND_CHECKS = {leaf.name: c for leaf in _T.record_leaves() if (c := _kind_checks(leaf.name))}
+
+
 def field(x, f):
     """Field ``f`` of the uint64 column ``x``, as int64 (header fields are narrower than 63 bits)."""
     return ((x >> np.uint64(f.lo)) & np.uint64(f.mask)).view(np.int64)
@@ -275,12 +290,8 @@ class Screen:
 
     # -- per-kind semantic checks the reference reports: flag, never report -------------
     def _kind_checks(self, g: Group) -> None:
-        name = g.layout.name
-        stamps = TIMESTAMPS.get(name, ())
-        if len(stamps) == 2:  # an end before its start (TM002)
-            g.flag |= g.vals[stamps[1]] < g.vals[stamps[0]]
-        if name == LEGACY_SWITCH:  # PR010
-            g.flag |= g.vals["outgoing_state"] == RUNNING
+        for op, a, b in KIND_CHECKS.get(g.layout.name, ()):
+            g.flag |= (g.vals[a] < g.vals[b]) if op == "less" else (g.vals[a] == b)
 
     # -- streams: length limit, zero padding, plain ASCII ------------------------------
     def _streams(self, g: Group) -> None:

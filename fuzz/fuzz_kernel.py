@@ -1,0 +1,40 @@
+# Invariant: the native kernel frames and screens any bytes exactly as the column engine
+# does (batches, framing stop, slow rows, groups, flags, and every clean row's values,
+# word positions and argument string refs), read as a trace and as a structured-log
+# stream, with the default and with tiny windows; and it never reads outside the
+# buffer (run it under AddressSanitizer: fuzz/kernel_asan.sh).
+"""atheris harness for the native kernel: python fuzz/fuzz_kernel.py [-libFuzzer flags] [corpus dirs]."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
+
+sys.path.append(str(_harness._HERE.parent / "tests"))
+import fxtlint  # noqa: E402
+from fxtlint import _native  # noqa: E402
+from kernel_support import assert_same_walk  # noqa: E402
+
+TINY = fxtlint.Limits(window_words=16, pairing_window=5)
+
+
+def kernel():
+    k = _native.kernel()
+    if k is None:
+        raise RuntimeError(f"nothing to fuzz: {_native.describe()}")
+    return k
+
+
+def check(data: bytes) -> None:
+    k = kernel()
+    for log in (False, True):
+        assert_same_walk(k, data, log=log)
+        assert_same_walk(k, data, log=log, limits=TINY)
+
+
+if __name__ == "__main__":
+    print(f"fxtlint._kernel: {kernel().__file__}", flush=True)
+    _harness.fuzz(check)

@@ -1,0 +1,712 @@
+/*
+ * fxtlint._kernel: frame a window of an FXT buffer and screen every record in one pass.
+ *
+ * The kernel knows no record layout. It interprets a *program* that
+ * fxtlint/_kernel_program.py compiles from the spec tables: a record-type dispatch
+ * tree and, per leaf layout and per argument type, a straight run of small
+ * instructions (read a word, extract a field, check a mask, a constant or an
+ * enumeration, walk a stream or an argument list). A layout added to spec-tables/
+ * is screened here with no change to this file.
+ *
+ * What "screen" means is the column engine's (fxtlint/_columns.py): a row is flagged
+ * the moment anything the reference decoder could report is possible, and flagged
+ * rows go to that decoder, which builds every message. For rows left clean the kernel
+ * writes the columns the semantic checks need: field and word values, word positions,
+ * and the string refs of every argument.
+ *
+ * Memory safety: the program is validated once (every index, slot and table it names
+ * lies inside it) when it is loaded, and every read of the trace goes through
+ * word_in()/bytes_in(), which check the position against the record's end; a record's
+ * end is checked against the buffer when it is framed. Nothing is read outside the
+ * buffer, and nothing past a record's end while screening it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* -- the instruction set: _kernel_program.OPS lists the same names in this order -- */
+enum {
+    OP_END, OP_WORD, OP_STORE, OP_ZERO, OP_FIELD, OP_CONST, OP_ENUM, OP_INLINE_WORD, OP_STRING,
+    OP_STREAM, OP_ARGS, OP_ARGREF, OP_LESS, OP_EQUAL, N_OPS
+};
+static const char *const OP_NAMES[N_OPS] = {
+    "end", "word", "store", "zero", "field", "const", "enum", "inline_word", "string",
+    "stream", "args", "argref", "less", "equal",
+};
+
+/* -- the program header: _kernel_program.HEADER lists the same names in this order -- */
+enum {
+    H_MAGIC, H_LENGTH, H_TYPE_LO, H_TYPE_MASK, H_ARG_TYPE_LO, H_ARG_TYPE_MASK, H_ARG_SIZE_LO,
+    H_ARG_SIZE_MASK, H_NVALS, H_NPOS, H_NARG_VALS, H_INLINE_BIT, H_MAX_STRING, H_FAR, H_SIZES,
+    H_ROOTS, H_NODES, H_NODES_END, H_ARGS, H_NTERMINALS, N_HEADER
+};
+static const char *const HEADER_NAMES[N_HEADER] = {
+    "magic", "length", "type_lo", "type_mask", "arg_type_lo", "arg_type_mask", "arg_size_lo",
+    "arg_size_mask", "nvals", "npos", "narg_vals", "inline_bit", "max_string", "far", "sizes",
+    "roots", "nodes", "nodes_end", "args", "nterminals",
+};
+
+#define PROGRAM_MAGIC 0x46584B3100000002LL
+#define NODE_SELECT 0
+#define NODE_TERMINAL 1
+#define MAX_SLOTS 256    /* values or positions per row */
+#define MAX_ARG_VALS 64  /* values of one argument: a stack array */
+#define MAX_DEPTH 32     /* select nodes on any path of the dispatch tree */
+#define LOG_INLINE 1     /* argref: a log's strings are inline (or empty) */
+#define LOG_NAME 2       /* argref: ... and a log argument's name is not empty */
+#define REF_COLUMNS 6    /* a refs row: record row, argument, type, field id, ref, argument word */
+
+/* How a scan ended. */
+enum { STOP_WINDOW, STOP_FULL, STOP_ZERO, STOP_PAST_END, STOP_REFS_FULL };
+
+#define CAPSULE_NAME "fxtlint._kernel.program"
+
+typedef struct {
+    int64_t *code;  /* the validated program: our own copy */
+    int64_t length;
+    uint64_t type_lo, type_mask, arg_type_lo, arg_type_mask, arg_size_lo, arg_size_mask;
+    int64_t nvals, npos, narg_vals, nterminals;
+    uint64_t inline_bit, max_string, far;
+    const int64_t *sizes, *roots, *args;
+} Program;
+
+/* ------------------------------------------------------------------------------------
+ * Loading a program: check every index it holds once, so the interpreter needs no
+ * checks on the program itself (only on the trace).
+ */
+static int in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v < hi; }
+
+static int bad_program(const char *why, int64_t at)
+{
+    PyErr_Format(PyExc_ValueError, "invalid kernel program: %s (at %lld)", why, (long long)at);
+    return 0;
+}
+
+/* Walk the code run starting at pc until its end; arg: argument code (own value slots,
+ * no positions, argref allowed, args not). */
+static int check_code(const Program *P, int64_t pc, int arg)
+{
+    const int64_t *c = P->code;
+    int64_t nv = arg ? P->narg_vals : P->nvals;
+    for (; pc >= 0 && pc + 4 <= P->length; pc += 4) {
+        int64_t op = c[pc], a = c[pc + 1], b = c[pc + 2], cc = c[pc + 3];
+        int ok = 1;
+        switch (op) {
+        case OP_END:
+            return 1;
+        case OP_WORD:
+            ok = arg ? a == -1 : in(a, -1, P->npos);
+            break;
+        case OP_STORE:
+        case OP_ZERO:
+            ok = op == OP_ZERO || in(a, 0, nv);
+            break;
+        case OP_FIELD:
+            ok = in(a, 0, nv) && in(b, 0, 64);
+            break;
+        case OP_CONST:
+        case OP_EQUAL:
+        case OP_STREAM:
+            ok = in(a, 0, nv);
+            break;
+        case OP_ENUM:
+            ok = in(a, 0, nv) && b >= 0 && cc >= 0 && cc <= P->length && b <= P->length - cc;
+            break;
+        case OP_INLINE_WORD:
+        case OP_STRING:
+            ok = in(a, 0, nv) && (arg ? b == -1 : in(b, -1, P->npos));
+            break;
+        case OP_ARGS:
+            ok = !arg && in(a, -1, nv);
+            break;
+        case OP_ARGREF:
+            ok = arg && in(a, 0, nv) && in(cc, 0, 3);
+            break;
+        case OP_LESS:
+            ok = in(a, 0, nv) && in(b, 0, nv);
+            break;
+        default:
+            ok = 0;
+        }
+        if (!ok)
+            return bad_program("an instruction's operands are out of range", pc);
+    }
+    return bad_program("a code run has no end", pc);
+}
+
+/* The dispatch tree: nodes in preorder, each child after its parent, so it has no cycle;
+ * every root (one per record type, ntypes of them from roots) is a node. */
+static int check_nodes(const Program *P, int64_t lo, int64_t hi, const int64_t *roots, int64_t ntypes)
+{
+    const int64_t *c = P->code;
+    char *starts = calloc((size_t)(hi - lo) + 1, 1);
+    int ok = 1;
+    if (starts == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    /* first pass: where nodes start, and each node's own fields */
+    for (int64_t i = lo; ok && i < hi;) {
+        if (i + 4 > hi) {
+            ok = bad_program("a node runs past the node table", i);
+            break;
+        }
+        starts[i - lo] = 1;
+        if (c[i] == NODE_TERMINAL) {
+            if (!in(c[i + 1], 0, P->nterminals) || (c[i + 2] != -1 && !check_code(P, c[i + 2], 0)))
+                ok = PyErr_Occurred() ? 0 : bad_program("a terminal is invalid", i);
+            i += 4;
+        } else if (c[i] == NODE_SELECT) {
+            if (!in(c[i + 1], 0, 64) || !in(c[i + 2], 0, 256) || c[i + 2] + 5 > hi - i)
+                ok = bad_program("a select node is invalid", i);
+            i += 4 + (ok ? c[i + 2] + 1 : 0);
+        } else {
+            ok = bad_program("a node of unknown kind", i);
+        }
+    }
+    /* second pass: every child is a node after its parent */
+    for (int64_t i = lo; ok && i < hi;) {
+        if (c[i] == NODE_TERMINAL) {
+            i += 4;
+            continue;
+        }
+        for (int64_t k = 0; ok && k <= c[i + 2]; k++) {
+            int64_t child = c[i + 4 + k];
+            if (!in(child, i + 1, hi) || !starts[child - lo])
+                ok = bad_program("a child is not a later node", i);
+        }
+        i += 4 + c[i + 2] + 1;
+    }
+    for (int64_t t = 0; ok && t < ntypes; t++)
+        if (!in(roots[t], lo, hi) || !starts[roots[t] - lo])
+            ok = bad_program("a root is not a node", t);
+    free(starts);
+    return ok;
+}
+
+static int check_program(Program *P)
+{
+    const int64_t *c = P->code;
+    int64_t n = P->length;
+    if (n < N_HEADER || c[H_MAGIC] != PROGRAM_MAGIC || c[H_LENGTH] != n)
+        return bad_program("not a program of this kernel's format", 0);
+    P->type_lo = (uint64_t)c[H_TYPE_LO];
+    P->type_mask = (uint64_t)c[H_TYPE_MASK];
+    P->arg_type_lo = (uint64_t)c[H_ARG_TYPE_LO];
+    P->arg_type_mask = (uint64_t)c[H_ARG_TYPE_MASK];
+    P->arg_size_lo = (uint64_t)c[H_ARG_SIZE_LO];
+    P->arg_size_mask = (uint64_t)c[H_ARG_SIZE_MASK];
+    P->nvals = c[H_NVALS];
+    P->npos = c[H_NPOS];
+    P->narg_vals = c[H_NARG_VALS];
+    P->nterminals = c[H_NTERMINALS];
+    P->inline_bit = (uint64_t)c[H_INLINE_BIT];
+    P->max_string = (uint64_t)c[H_MAX_STRING];
+    P->far = (uint64_t)c[H_FAR];
+    if (P->type_lo > 63 || P->type_mask > 255 || P->arg_type_lo > 63 || P->arg_type_mask > 255
+        || P->arg_size_lo > 63 || !in(P->nvals, 0, MAX_SLOTS + 1) || !in(P->npos, 0, MAX_SLOTS + 1)
+        || !in(P->narg_vals, 0, MAX_ARG_VALS + 1) || P->nterminals < 0
+        || P->inline_bit == 0 || (P->inline_bit & (P->inline_bit - 1)) || P->inline_bit >> 62
+        || P->far > ((uint64_t)1 << 60))
+        return bad_program("a header value is out of range", 0);
+    int64_t ntypes = (int64_t)P->type_mask + 1, nargs = (int64_t)P->arg_type_mask + 1;
+    int64_t sizes = c[H_SIZES], roots = c[H_ROOTS], nodes = c[H_NODES], nodes_end = c[H_NODES_END];
+    int64_t args = c[H_ARGS];
+    if (!in(sizes, N_HEADER, n) || 2 * ntypes > n - sizes || !in(roots, N_HEADER, n) || ntypes > n - roots
+        || !in(nodes, N_HEADER, n + 1) || !in(nodes_end, nodes, n + 1) || !in(args, N_HEADER, n)
+        || 3 * nargs > n - args)
+        return bad_program("a table lies outside the program", 0);
+    P->sizes = c + sizes;
+    P->roots = c + roots;
+    P->args = c + args;
+    for (int64_t t = 0; t < ntypes; t++)
+        if (!in(P->sizes[2 * t], 0, 64))
+            return bad_program("a size field is out of range", sizes + 2 * t);
+    if (!check_nodes(P, nodes, nodes_end, P->roots, ntypes))
+        return 0;
+    for (int64_t t = 0; t < nargs; t++) {
+        int64_t pc = P->args[3 * t];
+        if (pc != -1 && !check_code(P, pc, 1))
+            return 0;
+    }
+    return 1;
+}
+
+static void free_program(PyObject *capsule)
+{
+    Program *P = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+    if (P != NULL) {
+        PyMem_Free(P->code);
+        PyMem_Free(P);
+    }
+}
+
+PyDoc_STRVAR(load_doc,
+"load(program) -> capsule\n\n"
+"Validate a program (a C-contiguous buffer of int64, from _kernel_program) and keep a copy\n"
+"of it for scan(). Raises ValueError on a program that names anything outside itself.");
+
+static PyObject *kernel_load(PyObject *Py_UNUSED(self), PyObject *arg)
+{
+    Py_buffer b;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    if (b.len % 8 || b.len == 0) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "a program is a non-empty array of int64");
+        return NULL;
+    }
+    Program *P = PyMem_Calloc(1, sizeof(Program));
+    int64_t *code = PyMem_Malloc((size_t)b.len);
+    if (P == NULL || code == NULL) {
+        PyMem_Free(P);
+        PyMem_Free(code);
+        PyBuffer_Release(&b);
+        return PyErr_NoMemory();
+    }
+    memcpy(code, b.buf, (size_t)b.len);
+    P->code = code;
+    P->length = b.len / 8;
+    PyBuffer_Release(&b);
+    if (!check_program(P)) {
+        PyMem_Free(code);
+        PyMem_Free(P);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(P, CAPSULE_NAME, free_program);
+    if (capsule == NULL) {
+        PyMem_Free(code);
+        PyMem_Free(P);
+    }
+    return capsule;
+}
+
+/* ------------------------------------------------------------------------------------
+ * Reading the trace: the only two places that touch its bytes.
+ */
+typedef struct {
+    const Program *P;
+    const unsigned char *buf;
+    int64_t nwords;   /* whole words in the buffer */
+    int swap;         /* the trace's byte order is not the host's */
+    int utf8;         /* 1: validate UTF-8; 0: flag any byte >= 0x80 (the column engine's test) */
+    int64_t *refs;    /* REF_COLUMNS per string ref of an argument */
+    int64_t nrefs, refcap;
+    int64_t row;      /* the row being screened, as written in refs */
+} Scan;
+
+/* The word at p, if p lies before end (which never exceeds the buffer's words). */
+static inline int word_in(const Scan *S, int64_t p, int64_t end, uint64_t *w)
+{
+    if (p < 0 || p >= end)
+        return 0;
+    memcpy(w, S->buf + 8 * p, 8);
+    if (S->swap)
+        *w = __builtin_bswap64(*w);
+    return 1;
+}
+
+/* The n words from p, if they end by end. */
+static inline const unsigned char *bytes_in(const Scan *S, int64_t p, uint64_t n, int64_t end)
+{
+    if (p < 0 || p > end || n > (uint64_t)(end - p))
+        return NULL;
+    return S->buf + 8 * p;
+}
+
+/* ------------------------------------------------------------------------------------
+ * Text: the reference decodes with Python's strict UTF-8 decoder; this accepts exactly
+ * what it accepts (Unicode Table 3-7: no overlong forms, no surrogates, nothing past
+ * U+10FFFF).
+ */
+static int utf8_valid(const unsigned char *s, uint64_t n)
+{
+    uint64_t i = 0;
+    while (i < n) {
+        while (i + 8 <= n) {  /* ASCII runs eight bytes at a time */
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ULL)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        unsigned need, lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            lo = c == 0xE0 ? 0xA0 : 0x80;
+            hi = c == 0xED ? 0x9F : 0xBF;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            lo = c == 0xF0 ? 0x90 : 0x80;
+            hi = c == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return 0;
+        }
+        if (n - i <= need)
+            return 0;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (unsigned k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+static int ascii_only(const unsigned char *s, uint64_t n)
+{
+    uint64_t acc = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        acc |= w;
+    }
+    for (; i < n; i++)
+        acc |= s[i];
+    return (acc & 0x8080808080808080ULL) == 0;
+}
+
+/* A stream of len bytes at *p: it fits by end, its padding is zero, and text is within
+ * the length limit, does not end in NUL (a counted C terminator) and decodes. */
+static int stream_ok(const Scan *S, int64_t *p, int64_t end, uint64_t len, int text)
+{
+    const Program *P = S->P;
+    if (len > P->far)
+        return 0;
+    uint64_t nw = (len + 7) >> 3;
+    const unsigned char *b = bytes_in(S, *p, nw, end);
+    if (b == NULL)
+        return 0;
+    for (uint64_t i = len; i < 8 * nw; i++)
+        if (b[i])
+            return 0;
+    if (text) {
+        if (len > P->max_string || (len && b[len - 1] == 0))
+            return 0;
+        if (!(S->utf8 ? utf8_valid(b, len) : ascii_only(b, len)))
+            return 0;
+    }
+    *p += (int64_t)nw;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------
+ * The interpreter. run() returns 1 when the code ran to an end at exactly `end`, 0 when
+ * the row is flagged, -1 when the refs table is full (the caller stops and resumes).
+ */
+typedef struct {
+    int64_t k, type, at;  /* argument index, type, word position */
+} ArgContext;
+
+static int run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos,
+               const ArgContext *arg);
+
+static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t count, int numeric_only)
+{
+    const Program *P = S->P;
+    int64_t p = *pp;
+    for (uint64_t k = 0; counted ? k < count : p < end; k++) {
+        uint64_t a;
+        if (!word_in(S, p, end, &a))
+            return 0;
+        uint64_t t = (a >> P->arg_type_lo) & P->arg_type_mask;
+        uint64_t n = (a >> P->arg_size_lo) & P->arg_size_mask;
+        if (n == 0 || n > (uint64_t)(end - p))
+            return 0;
+        const int64_t *entry = P->args + 3 * t;  /* pc, allowed, numeric */
+        if (entry[0] < 0 || !entry[1] || (numeric_only && !entry[2]))
+            return 0;
+        uint64_t local[MAX_ARG_VALS];
+        memset(local, 0, sizeof local[0] * (size_t)P->narg_vals);
+        ArgContext ctx = {(int64_t)k, (int64_t)t, p};
+        int r = run(S, entry[0], a, p + 1, p + (int64_t)n, local, NULL, &ctx);
+        if (r <= 0)
+            return r;
+        p += (int64_t)n;
+    }
+    *pp = p;
+    return 1;
+}
+
+static int run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos,
+               const ArgContext *arg)
+{
+    const Program *P = S->P;
+    const int64_t *code = P->code;
+    for (const int64_t *ins = code + pc;; ins += 4) {
+        int64_t a = ins[1], b = ins[2];
+        switch (ins[0]) {
+        case OP_END:
+            return p == end;
+        case OP_WORD:
+            if (!word_in(S, p, end, &cur))
+                return 0;
+            if (a >= 0)
+                pos[a] = p;
+            p++;
+            break;
+        case OP_STORE:
+            vals[a] = cur;
+            break;
+        case OP_ZERO:
+            if (cur & (uint64_t)a)
+                return 0;
+            break;
+        case OP_FIELD:
+            vals[a] = (cur >> b) & (uint64_t)ins[3];
+            break;
+        case OP_CONST:
+            if (vals[a] != (uint64_t)b)
+                return 0;
+            break;
+        case OP_ENUM:
+            if (vals[a] >= (uint64_t)ins[3] || !code[b + (int64_t)vals[a]])
+                return 0;
+            break;
+        case OP_INLINE_WORD:
+            if (b >= 0)
+                pos[b] = p;
+            if (vals[a] == 0) {
+                if (p >= end)
+                    return 0;
+                p++;
+            }
+            break;
+        case OP_STRING:
+            if (b >= 0)
+                pos[b] = p;
+            if ((vals[a] & P->inline_bit) && !stream_ok(S, &p, end, vals[a] & (P->inline_bit - 1), 1))
+                return 0;
+            break;
+        case OP_STREAM:
+            if (!stream_ok(S, &p, end, vals[a], (int)b))
+                return 0;
+            break;
+        case OP_ARGS: {
+            int r = walk_args(S, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b);
+            if (r <= 0)
+                return r;
+            break;
+        }
+        case OP_ARGREF: {
+            uint64_t ref = vals[a];
+            int64_t log = ins[3];
+            if (log && ref != 0 && !(ref & P->inline_bit))
+                return 0;  /* a log's strings are inline only */
+            if (log == LOG_NAME && (ref == 0 || ref == P->inline_bit))
+                return 0;  /* and its arguments have names */
+            if (S->nrefs == S->refcap)
+                return -1;
+            int64_t *r = S->refs + REF_COLUMNS * S->nrefs++;
+            r[0] = S->row;
+            r[1] = arg->k;
+            r[2] = arg->type;
+            r[3] = b;
+            r[4] = (int64_t)ref;
+            r[5] = arg->at;
+            break;
+        }
+        case OP_LESS:
+            if (vals[a] < vals[b])
+                return 0;
+            break;
+        case OP_EQUAL:
+            if (vals[a] == (uint64_t)b)
+                return 0;
+            break;
+        default:  /* unreachable: load() checked every op */
+            return 0;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------
+ * scan(): the header walk of fxtlint/_fast.py (FastLinter.run) with each record screened
+ * as it is framed.
+ */
+typedef struct {
+    Py_buffer buf, starts, sizes, types, terms, flags, vals, pos, refs;
+} Buffers;
+
+static void release(Buffers *B)
+{
+    Py_buffer *all[] = {&B->buf, &B->starts, &B->sizes, &B->types, &B->terms, &B->flags, &B->vals, &B->pos,
+                        &B->refs};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (all[i]->obj != NULL)
+            PyBuffer_Release(all[i]);
+}
+
+static int aligned(const Py_buffer *b, const char *name, unsigned size)
+{
+    if ((uintptr_t)b->buf % size) {
+        PyErr_Format(PyExc_ValueError, "%s is not %u-byte aligned", name, size);
+        return 0;
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(scan_doc,
+"scan(program, buf, big, utf8, start, window_end, row_base,\n"
+"     starts, sizes, types, terms, flags, vals, pos, refs) -> (n, nrefs, stop, at, at_size)\n\n"
+"Frame records from word `start` of `buf` while a record starts before word `window_end`,\n"
+"at most as many as the outputs hold, screening each. Outputs (writable, C-contiguous):\n"
+"starts, sizes, types int64[cap]; terms int32[cap] (terminal ordinal); flags uint8[cap]\n"
+"(1: not proven clean); vals uint64[cap, nvals]; pos int64[cap, npos]; refs int64[refcap, 6]\n"
+"(row_base + row, argument, type, field id, ref, argument word) for clean rows only.\n"
+"stop: 0 window done (at: next record), 1 outputs full (at: next record), 2 size 0 at `at`,\n"
+"3 the record at `at` (at_size words) ends past the buffer, 4 refs full (at: the record that\n"
+"did not fit; it is not counted). Rows of a terminal without code are framed only (flag 1).");
+
+static PyObject *kernel_scan(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *capsule;
+    int big, utf8;
+    Py_ssize_t start, window_end, row_base;
+    Buffers B;
+    memset(&B, 0, sizeof B);
+    if (!PyArg_ParseTuple(args, "Oy*ppnnnw*w*w*w*w*w*w*w*:scan", &capsule, &B.buf, &big, &utf8, &start,
+                          &window_end, &row_base, &B.starts, &B.sizes, &B.types, &B.terms, &B.flags, &B.vals,
+                          &B.pos, &B.refs)) {
+        release(&B);
+        return NULL;
+    }
+    Program *P = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+    if (P == NULL || !aligned(&B.starts, "starts", 8) || !aligned(&B.sizes, "sizes", 8)
+        || !aligned(&B.types, "types", 8) || !aligned(&B.terms, "terms", 4) || !aligned(&B.vals, "vals", 8)
+        || !aligned(&B.pos, "pos", 8) || !aligned(&B.refs, "refs", 8)) {
+        release(&B);
+        return NULL;
+    }
+    if (start < 0 || row_base < 0) {
+        release(&B);
+        PyErr_SetString(PyExc_ValueError, "start and row_base are not negative");
+        return NULL;
+    }
+    int64_t cap = B.starts.len / 8;
+    if (B.sizes.len / 8 < cap) cap = B.sizes.len / 8;
+    if (B.types.len / 8 < cap) cap = B.types.len / 8;
+    if (B.terms.len / 4 < cap) cap = B.terms.len / 4;
+    if (B.flags.len < cap) cap = B.flags.len;
+    if (P->nvals && B.vals.len / (8 * P->nvals) < cap) cap = B.vals.len / (8 * P->nvals);
+    if (P->npos && B.pos.len / (8 * P->npos) < cap) cap = B.pos.len / (8 * P->npos);
+
+    Scan S = {P, B.buf.buf, B.buf.len / 8, big != PY_BIG_ENDIAN, utf8, B.refs.buf, 0,
+              B.refs.len / (8 * REF_COLUMNS), 0};
+    int64_t *starts = B.starts.buf, *sizes = B.sizes.buf, *types = B.types.buf, *posm = B.pos.buf;
+    int32_t *terms = B.terms.buf;
+    uint8_t *flags = B.flags.buf;
+    uint64_t *valm = B.vals.buf;
+    int64_t wend = window_end < S.nwords ? window_end : S.nwords;
+    int64_t i = start, n = 0, at_size = 0;
+    int stop = STOP_WINDOW;
+
+    Py_BEGIN_ALLOW_THREADS
+    while (i < wend) {
+        if (n == cap) {
+            stop = STOP_FULL;
+            break;
+        }
+        uint64_t h = 0;
+        word_in(&S, i, wend, &h);  /* i < wend <= nwords */
+        uint64_t t = (h >> P->type_lo) & P->type_mask;
+        uint64_t size = (h >> P->sizes[2 * t]) & (uint64_t)P->sizes[2 * t + 1];
+        if (size == 0) {
+            stop = STOP_ZERO;
+            break;
+        }
+        if (size > (uint64_t)(S.nwords - i)) {
+            stop = STOP_PAST_END;
+            at_size = (int64_t)size;
+            break;
+        }
+        /* down the dispatch tree to a terminal */
+        const int64_t *node = P->code + P->roots[t];
+        for (int depth = 0; node[0] == NODE_SELECT && depth < MAX_DEPTH; depth++)
+            node = P->code + node[4 + ((h >> node[1]) & (uint64_t)node[2])];
+        int clean = 0;
+        if (node[0] == NODE_TERMINAL && node[2] >= 0) {
+            int64_t mark = S.nrefs;
+            S.row = row_base + n;
+            clean = run(&S, node[2], h, i + 1, i + (int64_t)size, valm + n * P->nvals, posm + n * P->npos, NULL);
+            if (clean < 0) {
+                S.nrefs = mark;
+                stop = STOP_REFS_FULL;
+                break;
+            }
+            if (!clean)
+                S.nrefs = mark;  /* refs are kept for clean rows only */
+        }
+        starts[n] = i;
+        sizes[n] = (int64_t)size;
+        types[n] = (int64_t)t;
+        terms[n] = (int32_t)(node[0] == NODE_TERMINAL ? node[1] : -1);
+        flags[n] = !clean;
+        n++;
+        i += (int64_t)size;
+    }
+    Py_END_ALLOW_THREADS
+
+    release(&B);
+    return Py_BuildValue("(LLiLL)", (long long)n, (long long)S.nrefs, stop, (long long)i, (long long)at_size);
+}
+
+static PyObject *names_tuple(const char *const *names, int n)
+{
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t != NULL && i < n; i++) {
+        PyObject *s = PyUnicode_FromString(names[i]);
+        if (s == NULL) {
+            Py_CLEAR(t);
+            break;
+        }
+        PyTuple_SET_ITEM(t, i, s);
+    }
+    return t;
+}
+
+static PyMethodDef methods[] = {
+    {"load", kernel_load, METH_O, load_doc},
+    {"scan", kernel_scan, METH_VARARGS, scan_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "fxtlint._kernel",
+    "The native screen: frames FXT records and screens each with a program compiled from the spec tables.",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+/* Add a new reference under name, and drop it (PyModule_Add of Python 3.13). */
+static int add(PyObject *m, const char *name, PyObject *value)
+{
+    int r = value == NULL ? -1 : PyModule_AddObjectRef(m, name, value);
+    Py_XDECREF(value);
+    return r;
+}
+
+PyMODINIT_FUNC PyInit__kernel(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (add(m, "OPS", names_tuple(OP_NAMES, N_OPS)) < 0
+        || add(m, "HEADER", names_tuple(HEADER_NAMES, N_HEADER)) < 0
+        || PyModule_AddIntConstant(m, "REF_COLUMNS", REF_COLUMNS) < 0
+        || PyModule_AddIntConstant(m, "MAX_ARG_VALS", MAX_ARG_VALS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,218 @@
+"""The native kernel's output as the column engine's: ``Group`` objects and slow rows.
+
+``KernelScreen(kernel, buf, big, log, reference_kinds)`` frames and screens with the
+compiled program; ``scan(start, window_end, max_records)`` runs the kernel over one
+batch and ``Scanned.groups()`` gives what ``Screen.groups`` and ``Screen.screen``
+give for the same rows, so the fast path can take either. ``walk(limits)`` is
+``FastLinter.run``'s framing (windows, pairing-window batches, the frame error that
+stops it) on the kernel.
+
+What a Group holds for its clean rows (``~flag``) is the column engine's, value for
+value: ``vals``, ``pos``, ``arg_refs``. For flagged rows the kernel stops at the first
+check that fails, so their ``vals`` and ``pos`` hold whatever it read by then, and
+``arg_refs`` hold no entry of theirs (every consumer reads clean rows only).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._columns import Group
+from ._kernel_program import Program, compile_program
+from ._limits import DEFAULT_LIMITS, Limits
+
+# how a kernel scan stopped (the stop codes of _kernel.scan)
+WINDOW, FULL, ZERO, PAST_END, REFS_FULL = range(5)
+
+
+@functools.cache
+def program(log: bool, reference_kinds: frozenset = frozenset()) -> Program:
+    return compile_program(log, reference_kinds)
+
+
+_LOADED: dict = {}
+
+
+def _loaded(kernel, prog: Program):
+    """The kernel's validated copy of ``prog`` (one per program and kernel module)."""
+    key = (id(kernel), id(prog))
+    got = _LOADED.get(key)
+    if got is None or got[0] is not prog:
+        got = _LOADED[key] = (prog, kernel.load(prog.code))
+    return got[1]
+
+
+class _Workspace:
+    """The kernel's output arrays for one batch, reused from batch to batch."""
+
+    def __init__(self, cap: int, prog: Program, refcap: int):
+        self.cap = cap
+        self.starts = np.empty(cap, np.int64)
+        self.sizes = np.empty(cap, np.int64)
+        self.types = np.empty(cap, np.int64)
+        self.terms = np.empty(cap, np.int32)
+        self.flags = np.empty(cap, np.uint8)
+        self.vals = np.empty((cap, max(prog.nvals, 1)), np.uint64)
+        self.pos = np.empty((cap, max(prog.npos, 1)), np.int64)
+        self.refs = np.empty((refcap, 6), np.int64)
+        self.generation = 0
+
+    def grow_refs(self, keep: int) -> None:
+        refs = np.empty((2 * len(self.refs), 6), np.int64)
+        refs[:keep] = self.refs[:keep]
+        self.refs = refs
+
+
+@dataclass
+class FrameStop:
+    """Where framing stopped for good: ``_reader.frame_error(8 * word, index, size, ...)``
+    reports it (size 0: a size of zero; else a record that ends past the buffer)."""
+
+    word: int
+    index: int
+    size: int
+
+
+class Scanned:
+    """One batch as the kernel left it: ``n`` records from ``starts``; valid until the
+    next ``scan`` of the same ``KernelScreen`` (its arrays are reused)."""
+
+    def __init__(self, screen: "KernelScreen", n: int, nrefs: int, stop: int, at: int, at_size: int):
+        ws = screen.ws
+        self.screen = screen
+        self.generation = ws.generation
+        self.n = n
+        self.nrefs = nrefs
+        self.stop = stop
+        self.at = at  # the next record's word (or the bad header's, for ZERO and PAST_END)
+        self.at_size = at_size
+        self.starts = ws.starts[:n].copy()
+        self.sizes = ws.sizes[:n].copy()
+        self.types = ws.types[:n].copy()
+
+    def groups(self):
+        """``(groups, slow_rows)`` as ``Screen.groups`` gives them, every group screened."""
+        screen = self.screen
+        ws = screen.ws
+        if ws.generation != self.generation:
+            raise RuntimeError("a Scanned batch read after its KernelScreen scanned the next one")
+        prog = screen.program
+        n = self.n
+        terms = ws.terms[:n]
+        if n and terms.min() < 0:
+            raise RuntimeError("the kernel left a row without a terminal (a program deeper than it walks)")
+        order = np.argsort(terms, kind="stable")
+        counts = np.bincount(terms, minlength=len(prog.terminals))
+        ends = np.cumsum(counts)
+        flags = ws.flags[:n].view(bool)
+        groups: list[Group] = []
+        slow = []
+        group_of_row = np.full(n, -1, np.int64)
+        index_in_group = np.zeros(n, np.int64)
+        for ordinal in np.nonzero(counts)[0].tolist():
+            rows = order[ends[ordinal] - counts[ordinal] : ends[ordinal]]
+            leaf = prog.terminals[ordinal].leaf
+            if leaf is None:
+                slow.append(rows)
+                continue
+            s = self.starts[rows]
+            g = Group(leaf.layout, rows, s, s + self.sizes[rows])
+            g.flag = flags[rows].copy()
+            vals = ws.vals[rows]
+            for name, slot in leaf.vals.items():
+                col = vals[:, slot]
+                g.vals[name] = col.view(np.int64) if leaf.signed[name] else col
+            pos = ws.pos[rows]
+            for name, slot in leaf.pos.items():
+                g.pos[name] = pos[:, slot]
+            group_of_row[rows] = len(groups)
+            index_in_group[rows] = np.arange(len(rows))
+            groups.append(g)
+        if self.nrefs:
+            self._arg_refs(groups, group_of_row, index_in_group)
+        return groups, (np.concatenate(slow) if slow else np.zeros(0, np.int64))
+
+    def _arg_refs(self, groups, group_of_row, index_in_group) -> None:
+        """Each group's ``arg_refs``: per (argument, type, field) in the column engine's order."""
+        refs = self.screen.ws.refs[: self.nrefs]
+        row, k, t, fid, ref, word = refs.T
+        g = group_of_row[row]
+        order = np.lexsort((row, fid, t, k, g))
+        keys = np.stack([g, k, t, fid], 1)[order]
+        cut = np.nonzero(np.any(keys[1:] != keys[:-1], axis=1))[0] + 1
+        arg_fields = self.screen.program.arg_fields
+        for lo, hi in zip(np.concatenate([[0], cut]).tolist(), np.concatenate([cut, [len(order)]]).tolist()):
+            sel = order[lo:hi]
+            gi, ki, _, fi = keys[lo].tolist()
+            groups[gi].arg_refs.append((ki, arg_fields[fi][1], index_in_group[row[sel]], ref[sel], word[sel]))
+
+
+class KernelScreen:
+    """Frames and screens ``buf`` (a trace, or a structured-log stream with ``log``) with
+    the native kernel; rows of ``reference_kinds`` leaves are framed, not screened.
+    ``utf8``: validate text as UTF-8 (flag exactly what the reference reports invalid)
+    instead of the column engine's plain-ASCII test (flag any byte >= 0x80)."""
+
+    def __init__(self, kernel, buf, big: bool, log: bool, reference_kinds=frozenset(), utf8: bool = False):
+        self.kernel = kernel
+        self.buf = buf
+        self.big = big
+        self.log = log
+        self.utf8 = utf8
+        self.program = program(log, frozenset(reference_kinds))
+        self.capsule = _loaded(kernel, self.program)
+        self.nwords = len(buf) // 8
+        self.ws: _Workspace | None = None
+        self.stop: FrameStop | None = None
+
+    def scan(self, start: int, window_end: int, max_records: int) -> Scanned:
+        """Frame from word ``start`` while records start before ``window_end``, at most
+        ``max_records`` of them, screening each."""
+        ws = self.ws
+        if ws is None or ws.cap < max_records:
+            ws = self.ws = _Workspace(max(max_records, 1), self.program, max(4 * max_records, 64))
+        ws.generation += 1
+        n = nrefs = 0
+        scan = self.kernel.scan
+        while True:
+            got, gotrefs, stop, at, at_size = scan(
+                self.capsule, self.buf, self.big, self.utf8, start, window_end, n,
+                ws.starts[n:max_records], ws.sizes[n:max_records], ws.types[n:max_records],
+                ws.terms[n:max_records], ws.flags[n:max_records], ws.vals[n:max_records], ws.pos[n:max_records],
+                ws.refs[nrefs:])
+            n += got
+            nrefs += gotrefs
+            if stop != REFS_FULL:
+                return Scanned(self, n, nrefs, stop, at, at_size)
+            ws.grow_refs(nrefs)
+            start = at
+
+    def walk(self, limits: Limits = DEFAULT_LIMITS):
+        """Yield ``(index0, Scanned)`` per batch, as ``FastLinter.run`` frames them into
+        windows of ``limits.window_words`` and pairing-window batches; afterwards
+        ``self.stop`` is the ``FrameStop`` that ended the walk, or None at the buffer's end."""
+        nw = self.nwords
+        window = limits.pairing_window
+        cur = index = 0
+        self.stop = None
+        while cur < nw:
+            wend = min(cur + limits.window_words, nw)
+            pos = cur
+            while True:
+                sc = self.scan(pos, wend, window - index % window)
+                if sc.n:
+                    yield index, sc
+                index += sc.n
+                if sc.stop != FULL:
+                    break
+                pos = sc.at
+            if sc.stop == ZERO:
+                self.stop = FrameStop(sc.at, index, 0)
+                return
+            if sc.stop == PAST_END:
+                self.stop = FrameStop(sc.at, index, sc.at_size)
+                return
+            cur = sc.at
