@@ -27,12 +27,12 @@
 
 /* -- the instruction set: _kernel_program.OPS lists the same names in this order -- */
 enum {
-    OP_END, OP_WORD, OP_STORE, OP_ZERO, OP_FIELD, OP_CONST, OP_ENUM, OP_INLINE_WORD, OP_STRING,
-    OP_STREAM, OP_ARGS, OP_ARGREF, OP_LESS, OP_EQUAL, N_OPS
+    OP_END, OP_WORD, OP_STORE, OP_ZERO, OP_FIELD, OP_FIELDS, OP_CONST, OP_ENUM, OP_INLINE_WORD,
+    OP_STRING, OP_STREAM, OP_ARGS, OP_ARGREF, OP_LESS, OP_EQUAL, N_OPS
 };
 static const char *const OP_NAMES[N_OPS] = {
-    "end", "word", "store", "zero", "field", "const", "enum", "inline_word", "string",
-    "stream", "args", "argref", "less", "equal",
+    "end", "word", "store", "zero", "field", "fields", "const", "enum", "inline_word",
+    "string", "stream", "args", "argref", "less", "equal",
 };
 
 /* -- the program header: _kernel_program.HEADER lists the same names in this order -- */
@@ -47,7 +47,7 @@ static const char *const HEADER_NAMES[N_HEADER] = {
     "roots", "nodes", "nodes_end", "args", "nterminals",
 };
 
-#define PROGRAM_MAGIC 0x46584B3100000002LL
+#define PROGRAM_MAGIC 0x46584B3100000003LL
 #define NODE_SELECT 0
 #define NODE_TERMINAL 1
 #define MAX_SLOTS 256    /* values or positions per row */
@@ -69,6 +69,7 @@ typedef struct {
     int64_t nvals, npos, narg_vals, nterminals;
     uint64_t inline_bit, max_string, far;
     const int64_t *sizes, *roots, *args;
+    int64_t *term_pc;  /* per terminal ordinal: its code, -1 for rows that are only framed */
 } Program;
 
 /* ------------------------------------------------------------------------------------
@@ -105,6 +106,11 @@ static int check_code(const Program *P, int64_t pc, int arg)
         case OP_FIELD:
             ok = in(a, 0, nv) && in(b, 0, 64);
             break;
+        case OP_FIELDS:  /* the next a instructions are fields (each checked in its turn) */
+            ok = a >= 1 && a <= (P->length - pc) / 4 - 1;
+            for (int64_t k = 1; ok && k <= a; k++)
+                ok = c[pc + 4 * k] == OP_FIELD;
+            break;
         case OP_CONST:
         case OP_EQUAL:
         case OP_STREAM:
@@ -137,7 +143,7 @@ static int check_code(const Program *P, int64_t pc, int arg)
 
 /* The dispatch tree: nodes in preorder, each child after its parent, so it has no cycle;
  * every root (one per record type, ntypes of them from roots) is a node. */
-static int check_nodes(const Program *P, int64_t lo, int64_t hi, const int64_t *roots, int64_t ntypes)
+static int check_nodes(Program *P, int64_t lo, int64_t hi, const int64_t *roots, int64_t ntypes)
 {
     const int64_t *c = P->code;
     char *starts = calloc((size_t)(hi - lo) + 1, 1);
@@ -156,6 +162,8 @@ static int check_nodes(const Program *P, int64_t lo, int64_t hi, const int64_t *
         if (c[i] == NODE_TERMINAL) {
             if (!in(c[i + 1], 0, P->nterminals) || (c[i + 2] != -1 && !check_code(P, c[i + 2], 0)))
                 ok = PyErr_Occurred() ? 0 : bad_program("a terminal is invalid", i);
+            else
+                P->term_pc[c[i + 1]] = c[i + 2];
             i += 4;
         } else if (c[i] == NODE_SELECT) {
             if (!in(c[i + 1], 0, 64) || !in(c[i + 2], 0, 256) || c[i + 2] + 5 > hi - i)
@@ -223,6 +231,15 @@ static int check_program(Program *P)
     for (int64_t t = 0; t < ntypes; t++)
         if (!in(P->sizes[2 * t], 0, 64))
             return bad_program("a size field is out of range", sizes + 2 * t);
+    if (P->nterminals > n)
+        return bad_program("more terminals than the program holds", 0);
+    P->term_pc = PyMem_Malloc(sizeof(int64_t) * (size_t)(P->nterminals + 1));
+    if (P->term_pc == NULL) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (int64_t k = 0; k < P->nterminals; k++)
+        P->term_pc[k] = -1;
     if (!check_nodes(P, nodes, nodes_end, P->roots, ntypes))
         return 0;
     for (int64_t t = 0; t < nargs; t++) {
@@ -237,6 +254,7 @@ static void free_program(PyObject *capsule)
 {
     Program *P = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
     if (P != NULL) {
+        PyMem_Free(P->term_pc);
         PyMem_Free(P->code);
         PyMem_Free(P);
     }
@@ -270,12 +288,14 @@ static PyObject *kernel_load(PyObject *Py_UNUSED(self), PyObject *arg)
     P->length = b.len / 8;
     PyBuffer_Release(&b);
     if (!check_program(P)) {
+        PyMem_Free(P->term_pc);
         PyMem_Free(code);
         PyMem_Free(P);
         return NULL;
     }
     PyObject *capsule = PyCapsule_New(P, CAPSULE_NAME, free_program);
     if (capsule == NULL) {
+        PyMem_Free(P->term_pc);
         PyMem_Free(code);
         PyMem_Free(P);
     }
@@ -364,18 +384,24 @@ static int utf8_valid(const unsigned char *s, uint64_t n)
     return 1;
 }
 
-static int ascii_only(const unsigned char *s, uint64_t n)
+/* No byte >= 0x80 in the n words at s (the column engine's plain-ASCII test). */
+static int ascii_only(const unsigned char *s, uint64_t nw)
 {
-    uint64_t acc = 0, i = 0;
-    for (; i + 8 <= n; i += 8) {
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < nw; i++) {
         uint64_t w;
-        memcpy(&w, s + i, 8);
+        memcpy(&w, s + 8 * i, 8);
         acc |= w;
     }
-    for (; i < n; i++)
-        acc |= s[i];
     return (acc & 0x8080808080808080ULL) == 0;
 }
+
+/* The bits of a word (loaded in host order) holding its bytes from the tail-th on. */
+#if PY_BIG_ENDIAN
+#define BYTES_FROM(tail) (~0ULL >> (8 * (tail)))
+#else
+#define BYTES_FROM(tail) (~0ULL << (8 * (tail)))
+#endif
 
 /* A stream of len bytes at *p: it fits by end, its padding is zero, and text is within
  * the length limit, does not end in NUL (a counted C terminator) and decodes. */
@@ -388,13 +414,17 @@ static int stream_ok(const Scan *S, int64_t *p, int64_t end, uint64_t len, int t
     const unsigned char *b = bytes_in(S, *p, nw, end);
     if (b == NULL)
         return 0;
-    for (uint64_t i = len; i < 8 * nw; i++)
-        if (b[i])
+    if (len & 7) {  /* the last word's bytes after the stream: padding, zero */
+        uint64_t last;
+        memcpy(&last, b + 8 * (nw - 1), 8);
+        if (last & BYTES_FROM(len & 7))
             return 0;
+    }
     if (text) {
         if (len > P->max_string || (len && b[len - 1] == 0))
             return 0;
-        if (!(S->utf8 ? utf8_valid(b, len) : ascii_only(b, len)))
+        /* the padding is zero, so whole words can be tested */
+        if (!(S->utf8 ? utf8_valid(b, len) : ascii_only(b, nw)))
             return 0;
     }
     *p += (int64_t)nw;
@@ -403,7 +433,7 @@ static int stream_ok(const Scan *S, int64_t *p, int64_t end, uint64_t len, int t
 
 /* ------------------------------------------------------------------------------------
  * The interpreter. run() returns 1 when the code ran to an end at exactly `end`, 0 when
- * the row is flagged, -1 when the refs table is full (the caller stops and resumes).
+ * the row is flagged: at the first check that fails, as nothing after it can unflag it.
  */
 typedef struct {
     int64_t k, type, at;  /* argument index, type, word position */
@@ -430,51 +460,74 @@ static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t co
         uint64_t local[MAX_ARG_VALS];
         memset(local, 0, sizeof local[0] * (size_t)P->narg_vals);
         ArgContext ctx = {(int64_t)k, (int64_t)t, p};
-        int r = run(S, entry[0], a, p + 1, p + (int64_t)n, local, NULL, &ctx);
-        if (r <= 0)
-            return r;
+        if (!run(S, entry[0], a, p + 1, p + (int64_t)n, local, NULL, &ctx))
+            return 0;
         p += (int64_t)n;
     }
     *pp = p;
     return 1;
 }
 
+/* Dispatch: GCC and clang jump from each instruction straight to the next one's code
+ * (one indirect jump per instruction, each predicted on its own, as CPython's ceval
+ * does); other compilers take the switch. load() checked every op, so both stay in range. */
+#if defined(__GNUC__)
+#define TARGET(op) case op: L_##op
+#define NEXT() do { ins += 4; a = ins[1]; b = ins[2]; goto *targets[ins[0]]; } while (0)
+#else
+#define TARGET(op) case op
+#define NEXT() { ins += 4; continue; }
+#endif
+
 static int run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos,
                const ArgContext *arg)
 {
+#if defined(__GNUC__)
+    static const void *const targets[N_OPS] = {
+        &&L_OP_END, &&L_OP_WORD, &&L_OP_STORE, &&L_OP_ZERO, &&L_OP_FIELD, &&L_OP_FIELDS, &&L_OP_CONST,
+        &&L_OP_ENUM, &&L_OP_INLINE_WORD, &&L_OP_STRING, &&L_OP_STREAM, &&L_OP_ARGS, &&L_OP_ARGREF, &&L_OP_LESS,
+        &&L_OP_EQUAL,
+    };
+#endif
     const Program *P = S->P;
     const int64_t *code = P->code;
-    for (const int64_t *ins = code + pc;; ins += 4) {
+    const int64_t *ins = code + pc;
+    for (;;) {
         int64_t a = ins[1], b = ins[2];
         switch (ins[0]) {
-        case OP_END:
+        TARGET(OP_END):
             return p == end;
-        case OP_WORD:
+        TARGET(OP_WORD):
             if (!word_in(S, p, end, &cur))
                 return 0;
             if (a >= 0)
                 pos[a] = p;
             p++;
-            break;
-        case OP_STORE:
+            NEXT();
+        TARGET(OP_STORE):
             vals[a] = cur;
-            break;
-        case OP_ZERO:
+            NEXT();
+        TARGET(OP_ZERO):
             if (cur & (uint64_t)a)
                 return 0;
-            break;
-        case OP_FIELD:
+            NEXT();
+        TARGET(OP_FIELD):
             vals[a] = (cur >> b) & (uint64_t)ins[3];
-            break;
-        case OP_CONST:
+            NEXT();
+        TARGET(OP_FIELDS):  /* a field instructions in one go: one dispatch, not a */
+            for (const int64_t *f = ins + 4, *last = ins + 4 * a; f <= last; f += 4)
+                vals[f[1]] = (cur >> f[2]) & (uint64_t)f[3];
+            ins += 4 * a;
+            NEXT();
+        TARGET(OP_CONST):
             if (vals[a] != (uint64_t)b)
                 return 0;
-            break;
-        case OP_ENUM:
+            NEXT();
+        TARGET(OP_ENUM):
             if (vals[a] >= (uint64_t)ins[3] || !code[b + (int64_t)vals[a]])
                 return 0;
-            break;
-        case OP_INLINE_WORD:
+            NEXT();
+        TARGET(OP_INLINE_WORD):
             if (b >= 0)
                 pos[b] = p;
             if (vals[a] == 0) {
@@ -482,49 +535,48 @@ static int run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
                     return 0;
                 p++;
             }
-            break;
-        case OP_STRING:
+            NEXT();
+        TARGET(OP_STRING):
             if (b >= 0)
                 pos[b] = p;
             if ((vals[a] & P->inline_bit) && !stream_ok(S, &p, end, vals[a] & (P->inline_bit - 1), 1))
                 return 0;
-            break;
-        case OP_STREAM:
+            NEXT();
+        TARGET(OP_STREAM):
             if (!stream_ok(S, &p, end, vals[a], (int)b))
                 return 0;
-            break;
-        case OP_ARGS: {
-            int r = walk_args(S, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b);
-            if (r <= 0)
-                return r;
-            break;
-        }
-        case OP_ARGREF: {
+            NEXT();
+        TARGET(OP_ARGS):
+            if (!walk_args(S, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b))
+                return 0;
+            NEXT();
+        TARGET(OP_ARGREF): {
             uint64_t ref = vals[a];
             int64_t log = ins[3];
             if (log && ref != 0 && !(ref & P->inline_bit))
                 return 0;  /* a log's strings are inline only */
             if (log == LOG_NAME && (ref == 0 || ref == P->inline_bit))
                 return 0;  /* and its arguments have names */
-            if (S->nrefs == S->refcap)
-                return -1;
-            int64_t *r = S->refs + REF_COLUMNS * S->nrefs++;
-            r[0] = S->row;
-            r[1] = arg->k;
-            r[2] = arg->type;
-            r[3] = b;
-            r[4] = (int64_t)ref;
-            r[5] = arg->at;
-            break;
+            if (S->nrefs < S->refcap) {  /* past it: only counted, the caller grows the table */
+                int64_t *r = S->refs + REF_COLUMNS * S->nrefs;
+                r[0] = S->row;
+                r[1] = arg->k;
+                r[2] = arg->type;
+                r[3] = b;
+                r[4] = (int64_t)ref;
+                r[5] = arg->at;
+            }
+            S->nrefs++;
+            NEXT();
         }
-        case OP_LESS:
+        TARGET(OP_LESS):
             if (vals[a] < vals[b])
                 return 0;
-            break;
-        case OP_EQUAL:
+            NEXT();
+        TARGET(OP_EQUAL):
             if (vals[a] == (uint64_t)b)
                 return 0;
-            break;
+            NEXT();
         default:  /* unreachable: load() checked every op */
             return 0;
         }
@@ -532,17 +584,18 @@ static int run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
 }
 
 /* ------------------------------------------------------------------------------------
- * scan(): the header walk of fxtlint/_fast.py (FastLinter.run) with each record screened
- * as it is framed.
+ * scan(): the header walk of fxtlint/_fast.py (FastLinter.run), then each record
+ * screened, its outputs grouped by terminal so that each group's columns are one
+ * contiguous block (the Python side slices them, it does not gather).
  */
 typedef struct {
-    Py_buffer buf, starts, sizes, types, terms, flags, vals, pos, refs;
+    Py_buffer buf, starts, sizes, types, terms, order, counts, flags, vals, pos, refs;
 } Buffers;
 
 static void release(Buffers *B)
 {
-    Py_buffer *all[] = {&B->buf, &B->starts, &B->sizes, &B->types, &B->terms, &B->flags, &B->vals, &B->pos,
-                        &B->refs};
+    Py_buffer *all[] = {&B->buf, &B->starts, &B->sizes, &B->types, &B->terms, &B->order, &B->counts, &B->flags,
+                        &B->vals, &B->pos, &B->refs};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (all[i]->obj != NULL)
             PyBuffer_Release(all[i]);
@@ -557,109 +610,160 @@ static int aligned(const Py_buffer *b, const char *name, unsigned size)
     return 1;
 }
 
+/* Phase 1: frame records from word *at while they start before wend, at most cap of
+ * them; *at ends where framing stopped (the next record, or the header that stops it). */
+static int64_t frame(const Scan *S, int64_t *at, int64_t wend, int64_t cap, int64_t *starts, int64_t *sizes,
+                     int64_t *types, int32_t *terms, int *stop, int64_t *at_size)
+{
+    const Program *P = S->P;
+    int64_t n = 0, i = *at;
+    *stop = STOP_WINDOW;
+    while (i < wend) {
+        if (n == cap) {
+            *stop = STOP_FULL;
+            break;
+        }
+        uint64_t h = 0;
+        word_in(S, i, wend, &h);  /* i < wend <= nwords */
+        uint64_t t = (h >> P->type_lo) & P->type_mask;
+        uint64_t size = (h >> P->sizes[2 * t]) & (uint64_t)P->sizes[2 * t + 1];
+        if (size == 0) {
+            *stop = STOP_ZERO;
+            break;
+        }
+        if (size > (uint64_t)(S->nwords - i)) {
+            *stop = STOP_PAST_END;
+            *at_size = (int64_t)size;
+            break;
+        }
+        /* down the dispatch tree to a terminal (children come after parents: no cycle) */
+        const int64_t *node = P->code + P->roots[t];
+        for (int depth = 0; node[0] == NODE_SELECT && depth < MAX_DEPTH; depth++)
+            node = P->code + node[4 + ((h >> node[1]) & (uint64_t)node[2])];
+        starts[n] = i;
+        sizes[n] = (int64_t)size;
+        types[n] = (int64_t)t;
+        terms[n] = node[0] == NODE_TERMINAL ? (int32_t)node[1] : -1;
+        n++;
+        i += (int64_t)size;
+    }
+    *at = i;
+    return n;
+}
+
+/* Phase 2: group records by terminal with a counting sort (stable: file order within a
+ * group; records without a terminal go last): order[position] = record. counts ends as
+ * records per terminal. */
+static void group(int64_t n, const int32_t *terms, int64_t nterminals, int64_t *order, int64_t *counts)
+{
+    memset(counts, 0, sizeof counts[0] * (size_t)nterminals);
+    for (int64_t r = 0; r < n; r++)
+        if (terms[r] >= 0)
+            counts[terms[r]]++;
+    int64_t next = 0;
+    for (int64_t k = 0; k < nterminals; k++) {  /* counts -> first positions */
+        int64_t c = counts[k];
+        counts[k] = next;
+        next += c;
+    }
+    for (int64_t r = 0; r < n; r++)
+        order[terms[r] >= 0 ? counts[terms[r]]++ : next++] = r;
+    for (int64_t k = nterminals - 1; k > 0; k--)  /* positions after each group -> counts */
+        counts[k] -= counts[k - 1];
+}
+
+/* Phase 3: screen each record, position by position, so that each group's columns and
+ * argument refs come out as one block. (Screening in file order instead, writing at each
+ * record's position, measured no faster.) */
+static void screen(Scan *S, int64_t n, const int64_t *order, const int64_t *starts, const int64_t *sizes,
+                   const int32_t *terms, uint8_t *flags, uint64_t *vals, int64_t *pos)
+{
+    const Program *P = S->P;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t r = order[k];
+        int clean = 0;
+        int64_t pc = terms[r] >= 0 ? P->term_pc[terms[r]] : -1;
+        if (pc >= 0) {
+            uint64_t h = 0;
+            word_in(S, starts[r], S->nwords, &h);
+            int64_t mark = S->nrefs;
+            S->row = k;
+            clean = run(S, pc, h, starts[r] + 1, starts[r] + sizes[r], vals + k * P->nvals, pos + k * P->npos, NULL);
+            if (!clean)
+                S->nrefs = mark;  /* refs are kept for clean records only */
+        }
+        flags[k] = !clean;
+    }
+}
+
 PyDoc_STRVAR(scan_doc,
-"scan(program, buf, big, utf8, start, window_end, row_base,\n"
-"     starts, sizes, types, terms, flags, vals, pos, refs) -> (n, nrefs, stop, at, at_size)\n\n"
+"scan(program, buf, big, utf8, start, window_end,\n"
+"     starts, sizes, types, terms, order, counts, flags, vals, pos, refs) -> (n, nrefs, stop, at, at_size)\n\n"
 "Frame records from word `start` of `buf` while a record starts before word `window_end`,\n"
-"at most as many as the outputs hold, screening each. Outputs (writable, C-contiguous):\n"
-"starts, sizes, types int64[cap]; terms int32[cap] (terminal ordinal); flags uint8[cap]\n"
-"(1: not proven clean); vals uint64[cap, nvals]; pos int64[cap, npos]; refs int64[refcap, 6]\n"
-"(row_base + row, argument, type, field id, ref, argument word) for clean rows only.\n"
-"stop: 0 window done (at: next record), 1 outputs full (at: next record), 2 size 0 at `at`,\n"
-"3 the record at `at` (at_size words) ends past the buffer, 4 refs full (at: the record that\n"
-"did not fit; it is not counted). Rows of a terminal without code are framed only (flag 1).");
+"at most as many as the outputs hold, then screen each. Outputs (writable, C-contiguous),\n"
+"cap = their capacity in records:\n"
+"  by record, in file order: starts, sizes, types int64[cap]; terms int32[cap] (terminal\n"
+"    ordinal, -1 if the dispatch tree is deeper than the kernel walks);\n"
+"  grouped by terminal (ordinal ascending, file order within): order int64[cap] (the record\n"
+"    of each position), counts int64[nterminals] (positions per terminal); flags uint8[cap]\n"
+"    (1: not proven clean; always 1 for terminals without code), vals uint64[cap, nvals],\n"
+"    pos int64[cap, npos]; refs int64[refcap, 6]: (position, argument, argument type,\n"
+"    field id, ref, argument word) of each string ref in an argument of a clean record, in\n"
+"    position order.\n"
+"stop: 0 the window is done (at: the next record), 1 outputs full (at: the next record),\n"
+"2 a size of 0 at word `at`, 3 the record at word `at` (at_size words) ends past the buffer,\n"
+"4 refs full: nrefs is the capacity needed; call again with a larger refs (n records were\n"
+"framed, their screen is incomplete).");
 
 static PyObject *kernel_scan(PyObject *Py_UNUSED(self), PyObject *args)
 {
     PyObject *capsule;
     int big, utf8;
-    Py_ssize_t start, window_end, row_base;
+    Py_ssize_t start, window_end;
     Buffers B;
     memset(&B, 0, sizeof B);
-    if (!PyArg_ParseTuple(args, "Oy*ppnnnw*w*w*w*w*w*w*w*:scan", &capsule, &B.buf, &big, &utf8, &start,
-                          &window_end, &row_base, &B.starts, &B.sizes, &B.types, &B.terms, &B.flags, &B.vals,
-                          &B.pos, &B.refs)) {
+    if (!PyArg_ParseTuple(args, "Oy*ppnnw*w*w*w*w*w*w*w*w*w*:scan", &capsule, &B.buf, &big, &utf8, &start,
+                          &window_end, &B.starts, &B.sizes, &B.types, &B.terms, &B.order, &B.counts, &B.flags,
+                          &B.vals, &B.pos, &B.refs)) {
         release(&B);
         return NULL;
     }
     Program *P = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
     if (P == NULL || !aligned(&B.starts, "starts", 8) || !aligned(&B.sizes, "sizes", 8)
-        || !aligned(&B.types, "types", 8) || !aligned(&B.terms, "terms", 4) || !aligned(&B.vals, "vals", 8)
-        || !aligned(&B.pos, "pos", 8) || !aligned(&B.refs, "refs", 8)) {
+        || !aligned(&B.types, "types", 8) || !aligned(&B.terms, "terms", 4) || !aligned(&B.order, "order", 8)
+        || !aligned(&B.counts, "counts", 8) || !aligned(&B.vals, "vals", 8) || !aligned(&B.pos, "pos", 8)
+        || !aligned(&B.refs, "refs", 8)) {
         release(&B);
         return NULL;
     }
-    if (start < 0 || row_base < 0) {
+    if (start < 0 || B.counts.len / 8 < P->nterminals) {
         release(&B);
-        PyErr_SetString(PyExc_ValueError, "start and row_base are not negative");
+        PyErr_SetString(PyExc_ValueError, "start is negative, or counts holds fewer than nterminals");
         return NULL;
     }
     int64_t cap = B.starts.len / 8;
     if (B.sizes.len / 8 < cap) cap = B.sizes.len / 8;
     if (B.types.len / 8 < cap) cap = B.types.len / 8;
     if (B.terms.len / 4 < cap) cap = B.terms.len / 4;
+    if (B.order.len / 8 < cap) cap = B.order.len / 8;
     if (B.flags.len < cap) cap = B.flags.len;
     if (P->nvals && B.vals.len / (8 * P->nvals) < cap) cap = B.vals.len / (8 * P->nvals);
     if (P->npos && B.pos.len / (8 * P->npos) < cap) cap = B.pos.len / (8 * P->npos);
 
     Scan S = {P, B.buf.buf, B.buf.len / 8, big != PY_BIG_ENDIAN, utf8, B.refs.buf, 0,
               B.refs.len / (8 * REF_COLUMNS), 0};
-    int64_t *starts = B.starts.buf, *sizes = B.sizes.buf, *types = B.types.buf, *posm = B.pos.buf;
-    int32_t *terms = B.terms.buf;
-    uint8_t *flags = B.flags.buf;
-    uint64_t *valm = B.vals.buf;
     int64_t wend = window_end < S.nwords ? window_end : S.nwords;
-    int64_t i = start, n = 0, at_size = 0;
-    int stop = STOP_WINDOW;
-
+    int64_t n, at = start, at_size = 0;
+    int stop;
     Py_BEGIN_ALLOW_THREADS
-    while (i < wend) {
-        if (n == cap) {
-            stop = STOP_FULL;
-            break;
-        }
-        uint64_t h = 0;
-        word_in(&S, i, wend, &h);  /* i < wend <= nwords */
-        uint64_t t = (h >> P->type_lo) & P->type_mask;
-        uint64_t size = (h >> P->sizes[2 * t]) & (uint64_t)P->sizes[2 * t + 1];
-        if (size == 0) {
-            stop = STOP_ZERO;
-            break;
-        }
-        if (size > (uint64_t)(S.nwords - i)) {
-            stop = STOP_PAST_END;
-            at_size = (int64_t)size;
-            break;
-        }
-        /* down the dispatch tree to a terminal */
-        const int64_t *node = P->code + P->roots[t];
-        for (int depth = 0; node[0] == NODE_SELECT && depth < MAX_DEPTH; depth++)
-            node = P->code + node[4 + ((h >> node[1]) & (uint64_t)node[2])];
-        int clean = 0;
-        if (node[0] == NODE_TERMINAL && node[2] >= 0) {
-            int64_t mark = S.nrefs;
-            S.row = row_base + n;
-            clean = run(&S, node[2], h, i + 1, i + (int64_t)size, valm + n * P->nvals, posm + n * P->npos, NULL);
-            if (clean < 0) {
-                S.nrefs = mark;
-                stop = STOP_REFS_FULL;
-                break;
-            }
-            if (!clean)
-                S.nrefs = mark;  /* refs are kept for clean rows only */
-        }
-        starts[n] = i;
-        sizes[n] = (int64_t)size;
-        types[n] = (int64_t)t;
-        terms[n] = (int32_t)(node[0] == NODE_TERMINAL ? node[1] : -1);
-        flags[n] = !clean;
-        n++;
-        i += (int64_t)size;
-    }
+    n = frame(&S, &at, wend, cap, B.starts.buf, B.sizes.buf, B.types.buf, B.terms.buf, &stop, &at_size);
+    group(n, B.terms.buf, P->nterminals, B.order.buf, B.counts.buf);
+    screen(&S, n, B.order.buf, B.starts.buf, B.sizes.buf, B.terms.buf, B.flags.buf, B.vals.buf, B.pos.buf);
     Py_END_ALLOW_THREADS
-
+    if (S.nrefs > S.refcap)
+        stop = STOP_REFS_FULL;
     release(&B);
-    return Py_BuildValue("(LLiLL)", (long long)n, (long long)S.nrefs, stop, (long long)i, (long long)at_size);
+    return Py_BuildValue("(LLiLL)", (long long)n, (long long)S.nrefs, stop, (long long)at, (long long)at_size);
 }
 
 static PyObject *names_tuple(const char *const *names, int n)

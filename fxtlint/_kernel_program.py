@@ -37,6 +37,7 @@ from ._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableErro
 #   store       val          vals[val] = cur
 #   zero        mask         flag if cur & mask
 #   field       val lo mask  vals[val] = (cur >> lo) & mask
+#   fields      n            the next n instructions are fields: run them with one dispatch
 #   const       val value    flag if vals[val] != value
 #   enum        val at n     flag unless vals[val] < n and program[at + vals[val]]
 #   inline_word cond pos     pos[pos] = position; if vals[cond] == 0: need a word, skip it
@@ -47,14 +48,14 @@ from ._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableErro
 #                            log 1: inline or empty only, log 2: also not empty (a log name)
 #   less        a b          flag if vals[a] < vals[b] (unsigned)
 #   equal       val value    flag if vals[val] == value
-OPS = ("end", "word", "store", "zero", "field", "const", "enum", "inline_word", "string", "stream", "args",
-       "argref", "less", "equal")
+OPS = ("end", "word", "store", "zero", "field", "fields", "const", "enum", "inline_word", "string", "stream",
+       "args", "argref", "less", "equal")
 OP = {name: i for i, name in enumerate(OPS)}
 HEADER = ("magic", "length", "type_lo", "type_mask", "arg_type_lo", "arg_type_mask", "arg_size_lo", "arg_size_mask",
           "nvals", "npos", "narg_vals", "inline_bit", "max_string", "far", "sizes", "roots", "nodes", "nodes_end",
           "args", "nterminals")
 H = {name: i for i, name in enumerate(HEADER)}
-MAGIC = 0x46584B3100000002  # "FXK1", program format 2
+MAGIC = 0x46584B3100000003  # "FXK1", program format 3
 SELECT, TERMINAL = 0, 1
 FAR = 1 << 40  # a stream longer than this (bytes) cannot fit in any file we map (as _columns)
 # log-only checks of an argument's string ref (argref's third operand)
@@ -147,6 +148,8 @@ class _Compiler:
                 zm |= f.word_mask
         if zm:
             c.emit("zero", _i64(zm))
+        if len(flds) > 1:
+            c.emit("fields", len(flds))
         for f in flds:
             c.emit("field", c.val(f.name, True), f.lo, _i64(f.mask))
         for f in flds:

@@ -54,16 +54,18 @@ class _Workspace:
         self.sizes = np.empty(cap, np.int64)
         self.types = np.empty(cap, np.int64)
         self.terms = np.empty(cap, np.int32)
+        self.order = np.empty(cap, np.int64)
+        self.counts = np.empty(len(prog.terminals), np.int64)
         self.flags = np.empty(cap, np.uint8)
         self.vals = np.empty((cap, max(prog.nvals, 1)), np.uint64)
         self.pos = np.empty((cap, max(prog.npos, 1)), np.int64)
         self.refs = np.empty((refcap, 6), np.int64)
         self.generation = 0
 
-    def grow_refs(self, keep: int) -> None:
-        refs = np.empty((2 * len(self.refs), 6), np.int64)
-        refs[:keep] = self.refs[:keep]
-        self.refs = refs
+    def outputs(self, n: int) -> tuple:
+        """The output arguments of ``_kernel.scan`` for at most ``n`` records."""
+        return (self.starts[:n], self.sizes[:n], self.types[:n], self.terms[:n], self.order[:n], self.counts,
+                self.flags[:n], self.vals[:n], self.pos[:n], self.refs)
 
 
 @dataclass
@@ -77,8 +79,11 @@ class FrameStop:
 
 
 class Scanned:
-    """One batch as the kernel left it: ``n`` records from ``starts``; valid until the
-    next ``scan`` of the same ``KernelScreen`` (its arrays are reused)."""
+    """One batch as the kernel left it: ``n`` records from ``starts``.
+
+    The groups' arrays are views of the ``KernelScreen``'s output arrays, which its next
+    ``scan`` overwrites: a batch is done with before the next is scanned (as in the fast
+    path), and ``groups()`` refuses to run after that."""
 
     def __init__(self, screen: "KernelScreen", n: int, nrefs: int, stop: int, at: int, at_size: int):
         ws = screen.ws
@@ -101,53 +106,61 @@ class Scanned:
             raise RuntimeError("a Scanned batch read after its KernelScreen scanned the next one")
         prog = screen.program
         n = self.n
-        terms = ws.terms[:n]
-        if n and terms.min() < 0:
+        counts = ws.counts
+        if int(counts.sum()) != n:
             raise RuntimeError("the kernel left a row without a terminal (a program deeper than it walks)")
-        order = np.argsort(terms, kind="stable")
-        counts = np.bincount(terms, minlength=len(prog.terminals))
-        ends = np.cumsum(counts)
+        ends = np.cumsum(counts).tolist()
+        order = ws.order[:n]
         flags = ws.flags[:n].view(bool)
         groups: list[Group] = []
+        blocks = []  # (group, first position)
         slow = []
-        group_of_row = np.full(n, -1, np.int64)
-        index_in_group = np.zeros(n, np.int64)
-        for ordinal in np.nonzero(counts)[0].tolist():
-            rows = order[ends[ordinal] - counts[ordinal] : ends[ordinal]]
+        for ordinal in np.flatnonzero(counts).tolist():
+            hi = ends[ordinal]
+            lo = hi - int(counts[ordinal])
+            rows = order[lo:hi]
             leaf = prog.terminals[ordinal].leaf
             if leaf is None:
                 slow.append(rows)
                 continue
             s = self.starts[rows]
             g = Group(leaf.layout, rows, s, s + self.sizes[rows])
-            g.flag = flags[rows].copy()
-            vals = ws.vals[rows]
+            g.flag = flags[lo:hi]
+            vals = ws.vals[lo:hi]
             for name, slot in leaf.vals.items():
                 col = vals[:, slot]
                 g.vals[name] = col.view(np.int64) if leaf.signed[name] else col
-            pos = ws.pos[rows]
+            pos = ws.pos[lo:hi]
             for name, slot in leaf.pos.items():
                 g.pos[name] = pos[:, slot]
-            group_of_row[rows] = len(groups)
-            index_in_group[rows] = np.arange(len(rows))
             groups.append(g)
+            blocks.append(lo)
         if self.nrefs:
-            self._arg_refs(groups, group_of_row, index_in_group)
+            self._arg_refs(groups, blocks)
         return groups, (np.concatenate(slow) if slow else np.zeros(0, np.int64))
 
-    def _arg_refs(self, groups, group_of_row, index_in_group) -> None:
-        """Each group's ``arg_refs``: per (argument, type, field) in the column engine's order."""
+    def _arg_refs(self, groups, blocks) -> None:
+        """Each group's ``arg_refs``: per (argument, type, field), in the column engine's order
+        (argument, then type, then field; rows ascending within)."""
         refs = self.screen.ws.refs[: self.nrefs]
-        row, k, t, fid, ref, word = refs.T
-        g = group_of_row[row]
-        order = np.lexsort((row, fid, t, k, g))
-        keys = np.stack([g, k, t, fid], 1)[order]
-        cut = np.nonzero(np.any(keys[1:] != keys[:-1], axis=1))[0] + 1
+        position = refs[:, 0]
         arg_fields = self.screen.program.arg_fields
-        for lo, hi in zip(np.concatenate([[0], cut]).tolist(), np.concatenate([cut, [len(order)]]).tolist()):
-            sel = order[lo:hi]
-            gi, ki, _, fi = keys[lo].tolist()
-            groups[gi].arg_refs.append((ki, arg_fields[fi][1], index_in_group[row[sel]], ref[sel], word[sel]))
+        nt = 1 + max(t for t, _ in arg_fields)
+        nf = len(arg_fields)
+        bounds = np.searchsorted(position, blocks + [self.n]).tolist()
+        for g, lo, a, b in zip(groups, blocks, bounds[:-1], bounds[1:]):
+            if a == b:
+                continue
+            mine = refs[a:b]
+            key = (mine[:, 1] * nt + mine[:, 2]) * nf + mine[:, 3]
+            # a stable sort keeps positions ascending within a key; small keys sort by radix
+            order = np.argsort(key.astype(np.uint16) if key.max() < 1 << 16 else key, kind="stable")
+            key = key[order]
+            cut = (np.flatnonzero(key[1:] != key[:-1]) + 1).tolist()
+            for x, y in zip([0] + cut, cut + [len(key)]):
+                sel = order[x:y]
+                k, _, fid = mine[sel[0], 1:4].tolist()
+                g.arg_refs.append((k, arg_fields[fid][1], mine[sel, 0] - lo, mine[sel, 4], mine[sel, 5]))
 
 
 class KernelScreen:
@@ -171,24 +184,18 @@ class KernelScreen:
     def scan(self, start: int, window_end: int, max_records: int) -> Scanned:
         """Frame from word ``start`` while records start before ``window_end``, at most
         ``max_records`` of them, screening each."""
+        # every record holds a word at least: no more fit before the window's end
+        max_records = max(1, min(max_records, window_end - start))
         ws = self.ws
         if ws is None or ws.cap < max_records:
             ws = self.ws = _Workspace(max(max_records, 1), self.program, max(4 * max_records, 64))
         ws.generation += 1
-        n = nrefs = 0
-        scan = self.kernel.scan
         while True:
-            got, gotrefs, stop, at, at_size = scan(
-                self.capsule, self.buf, self.big, self.utf8, start, window_end, n,
-                ws.starts[n:max_records], ws.sizes[n:max_records], ws.types[n:max_records],
-                ws.terms[n:max_records], ws.flags[n:max_records], ws.vals[n:max_records], ws.pos[n:max_records],
-                ws.refs[nrefs:])
-            n += got
-            nrefs += gotrefs
+            n, nrefs, stop, at, at_size = self.kernel.scan(self.capsule, self.buf, self.big, self.utf8, start,
+                                                           window_end, *ws.outputs(max_records))
             if stop != REFS_FULL:
                 return Scanned(self, n, nrefs, stop, at, at_size)
-            ws.grow_refs(nrefs)
-            start = at
+            ws.refs = np.empty((2 * nrefs, 6), np.int64)  # what this batch needs, and room to grow
 
     def walk(self, limits: Limits = DEFAULT_LIMITS):
         """Yield ``(index0, Scanned)`` per batch, as ``FastLinter.run`` frames them into

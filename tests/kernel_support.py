@@ -15,6 +15,7 @@ from unittest import mock
 import numpy as np
 
 from fxtlint import _fast, _native
+from fxtlint._columns import Group
 from fxtlint._kernel_screen import KernelScreen
 from fxtlint._limits import DEFAULT_LIMITS, Limits
 from fxtlint._reader import detect_byte_order, start_checks
@@ -83,9 +84,20 @@ def kernel_walk(kernel, buf, log: bool, limits: Limits = DEFAULT_LIMITS, utf8: b
     batches = []
     for index0, sc in ks.walk(limits):
         groups, slow = sc.groups()
-        batches.append((index0, sc.starts, sc.sizes, sc.types, groups, slow))
+        # the groups are views of the kernel's outputs, which the next batch overwrites
+        batches.append((index0, sc.starts, sc.sizes, sc.types, [_snapshot(g) for g in groups], slow))
     stop = ks.stop
     return batches, ([] if stop is None else [(8 * stop.word, stop.index, stop.size)])
+
+
+def _snapshot(g):
+    """A copy of Group ``g`` that owns its arrays."""
+    c = Group(g.layout, g.rows.copy(), g.s.copy(), g.e.copy())
+    c.flag = g.flag.copy()
+    c.vals = {k: v.copy() for k, v in g.vals.items()}
+    c.pos = {k: v.copy() for k, v in g.pos.items()}
+    c.arg_refs = [(k, f, a.copy(), b.copy(), w.copy()) for k, f, a, b, w in g.arg_refs]
+    return c
 
 
 def clean_arg_refs(g):
