@@ -23,13 +23,26 @@ Program layout (all int64; every table is addressed by its absolute index):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dfield
+from dataclasses import dataclass
+from dataclasses import field as dfield
 
 import numpy as np
 
 from ._columns import KIND_CHECKS
-from ._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, Tables, VariantItem, WordItem,
-                      WordsItem, check_dispatch, tables)
+from ._tables import (
+    ArgsItem,
+    Field,
+    Layout,
+    StreamItem,
+    StringItem,
+    TableError,
+    Tables,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 
 # The instruction set; ``_kernel.OPS`` must list the same names in the same order.
 #   end                      flag unless the position is the end (record or argument); stop
@@ -105,8 +118,14 @@ class _Code:
     def emit(self, op: str, a: int = 0, b: int = 0, c: int = 0):
         self.out.extend((OP[op], a, b, c))
 
+    def _vals(self) -> dict:
+        if self.local is not None:
+            return self.local
+        assert self.leaf is not None  # record code has its leaf
+        return self.leaf.vals
+
     def val(self, name: str, signed: bool) -> int:
-        slots = self.local if self.local is not None else self.leaf.vals
+        slots = self._vals()
         if name not in slots:
             slots[name] = len(slots)
         if self.leaf is not None and self.local is None:
@@ -114,7 +133,7 @@ class _Code:
         return slots[name]
 
     def read(self, name: str, where: str) -> int:
-        slots = self.local if self.local is not None else self.leaf.vals
+        slots = self._vals()
         if name not in slots:
             raise TableError(f"{where}: {name!r} is used before any field or word sets it")
         return slots[name]
@@ -122,6 +141,7 @@ class _Code:
     def pos(self, name: str) -> int:
         if self.local is not None:
             return -1  # positions inside arguments are not the record's (as _columns)
+        assert self.leaf is not None
         slots = self.leaf.pos
         if name not in slots:
             slots[name] = len(slots)
@@ -244,6 +264,7 @@ class _Compiler:
             nodes.extend((TERMINAL, len(self.terminals) - 1, -1, 0))  # pc patched at the end
             return at
         sel = lay.selector
+        assert sel is not None  # not a leaf
         n = 1 << sel.width
         if n > 256:
             raise TableError(f"{lay.name}: a selector of {sel.width} bits is beyond the native kernel")
@@ -291,7 +312,8 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
         raise TableError("a record or argument type field wider than 8 bits is beyond the native kernel")
     roots = {t: T.log_record for t in range(ntypes)} if log else dict(T.records)
     # the size field of each record type (large records have a 32-bit one; a log has none)
-    large = {} if log else {t: lay.size_field for t, lay in T.records.items() if lay.size_field != rsize}
+    large: dict[int, Field] = {} if log else {
+        t: lay.size_field for t, lay in T.records.items() if lay.size_field is not None and lay.size_field != rsize}
 
     # the dispatch tree, in Screen.groups's order: types ascending, then selector values
     nodes: list[int] = []
@@ -308,7 +330,7 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
     code = comp.out
     header = [0] * len(HEADER)
     sizes_at = len(header)
-    sizes = []
+    sizes: list[int] = []
     for t in range(ntypes):
         f = large.get(t, rsize)
         sizes.extend((f.lo, _i64(f.mask)))
@@ -321,7 +343,7 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
     for leaf in comp.leaves.values():
         leaf.pc += code_at
     nodes = _relocate_nodes(nodes, nodes_at, comp.terminals)
-    args_flat = []
+    args_flat: list[int] = []
     for pc, ok, num in arg_table:
         args_flat.extend((pc + code_at if pc >= 0 else -1, ok, num))
     enum_flat: list[int] = []

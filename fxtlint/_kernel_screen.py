@@ -85,9 +85,10 @@ class Scanned:
     ``scan`` overwrites: a batch is done with before the next is scanned (as in the fast
     path), and ``groups()`` refuses to run after that."""
 
-    def __init__(self, screen: "KernelScreen", n: int, nrefs: int, stop: int, at: int, at_size: int):
-        ws = screen.ws
+    def __init__(self, screen: "KernelScreen", ws: "_Workspace", n: int, nrefs: int, stop: int, at: int,
+                 at_size: int):
         self.screen = screen
+        self.ws = ws
         self.generation = ws.generation
         self.n = n
         self.nrefs = nrefs
@@ -101,8 +102,8 @@ class Scanned:
     def groups(self):
         """``(groups, slow_rows)`` as ``Screen.groups`` gives them, every group screened."""
         screen = self.screen
-        ws = screen.ws
-        if ws.generation != self.generation:
+        ws = self.ws
+        if ws is not screen.ws or ws.generation != self.generation:
             raise RuntimeError("a Scanned batch read after its KernelScreen scanned the next one")
         prog = screen.program
         n = self.n
@@ -142,25 +143,26 @@ class Scanned:
     def _arg_refs(self, groups, blocks) -> None:
         """Each group's ``arg_refs``: per (argument, type, field), in the column engine's order
         (argument, then type, then field; rows ascending within)."""
-        refs = self.screen.ws.refs[: self.nrefs]
+        refs = self.ws.refs[: self.nrefs]
         position = refs[:, 0]
         arg_fields = self.screen.program.arg_fields
         nt = 1 + max(t for t, _ in arg_fields)
         nf = len(arg_fields)
         bounds = np.searchsorted(position, blocks + [self.n]).tolist()
-        for g, lo, a, b in zip(groups, blocks, bounds[:-1], bounds[1:]):
+        for g, lo, a, b in zip(groups, blocks, bounds[:-1], bounds[1:], strict=True):
             if a == b:
                 continue
             mine = refs[a:b]
             key = (mine[:, 1] * nt + mine[:, 2]) * nf + mine[:, 3]
             # a stable sort keeps positions ascending within a key; small keys sort by radix
             order = np.argsort(key.astype(np.uint16) if key.max() < 1 << 16 else key, kind="stable")
+            mine = mine[order]
             key = key[order]
             cut = (np.flatnonzero(key[1:] != key[:-1]) + 1).tolist()
-            for x, y in zip([0] + cut, cut + [len(key)]):
-                sel = order[x:y]
-                k, _, fid = mine[sel[0], 1:4].tolist()
-                g.arg_refs.append((k, arg_fields[fid][1], mine[sel, 0] - lo, mine[sel, 4], mine[sel, 5]))
+            for x, y in zip([0] + cut, cut + [len(key)], strict=True):
+                block = mine[x:y]
+                k, _, fid = block[0, 1:4].tolist()
+                g.arg_refs.append((k, arg_fields[fid][1], block[:, 0] - lo, block[:, 4], block[:, 5]))
 
 
 class KernelScreen:
@@ -188,13 +190,13 @@ class KernelScreen:
         max_records = max(1, min(max_records, window_end - start))
         ws = self.ws
         if ws is None or ws.cap < max_records:
-            ws = self.ws = _Workspace(max(max_records, 1), self.program, max(4 * max_records, 64))
+            ws = self.ws = _Workspace(max(max_records, 1), self.program, max(2 * max_records, 64))
         ws.generation += 1
         while True:
             n, nrefs, stop, at, at_size = self.kernel.scan(self.capsule, self.buf, self.big, self.utf8, start,
                                                            window_end, *ws.outputs(max_records))
             if stop != REFS_FULL:
-                return Scanned(self, n, nrefs, stop, at, at_size)
+                return Scanned(self, ws, n, nrefs, stop, at, at_size)
             ws.refs = np.empty((2 * nrefs, 6), np.int64)  # what this batch needs, and room to grow
 
     def walk(self, limits: Limits = DEFAULT_LIMITS):

@@ -25,11 +25,13 @@ def _built():
     try:
         from . import _kernel
     except ImportError as e:
-        return None, f"the native kernel is not built ({e})"
+        if e.name in ("fxtlint", "fxtlint._kernel") and "_kernel" in str(e):
+            return None, "no compiled fxtlint._kernel (the install had no C compiler, or compiling failed)"
+        return None, str(e)
     from ._kernel_program import HEADER, OPS
 
     if tuple(_kernel.OPS) != OPS or tuple(_kernel.HEADER) != HEADER:
-        return None, "the native kernel is a stale build (its instruction set differs): rebuild it"
+        return None, "a stale build (its instruction set differs from _kernel_program's): rebuild it"
     return _kernel, None
 
 
@@ -42,20 +44,23 @@ def kernel():
         return None
     mod, why = _built()
     if mod is None and choice == "native":
-        raise FxtError(f"{ENV}=native but {why}")
+        raise FxtError(f"{ENV}=native but the native kernel is not built: {why}")
     return mod
 
 
 def describe() -> str:
-    """The engine line of ``fxtlint --version``."""
-    try:
-        mod = kernel()
-    except FxtError as e:
-        return f"engine: none ({e})"
+    """Which engine lints and why, for ``fxtlint --version``."""
+    choice = os.environ.get(ENV, "auto") or "auto"
+    if choice not in CHOICES:
+        return f"engine: ? ({ENV}={choice} does not fit: allowed {', '.join(CHOICES)})"
+    mod, why = _built()
+    kernel_state = "native kernel: built" if mod is not None else f"native kernel: not built: {why}"
+    if choice == "python":
+        return f"engine: python, forced by {ENV}=python; {kernel_state}"
     if mod is None:
-        choice = os.environ.get(ENV, "auto") or "auto"
-        why = f"forced by {ENV}=python" if choice == "python" else _built()[1]
-        return f"engine: python ({why})"
+        if choice == "native":
+            return f"engine: none, {ENV}=native but {why}"
+        return f"engine: python; {kernel_state}"
     if not LINT_USES_KERNEL:
-        return "engine: python (the native kernel is built; the lint does not use it yet)"
+        return f"engine: python; {kernel_state}, not yet used by the lint"
     return "engine: native"

@@ -135,13 +135,13 @@ def assert_same_walk(kernel, buf, log: bool = False, limits: Limits = DEFAULT_LI
     assert kn_errors == py_errors
     assert len(kn_batches) == len(py_batches)
     rows = 0
-    for (pi, ps, pz, pt, pg, pslow), (ki, ks, kz, kt, kg, kslow) in zip(py_batches, kn_batches):
+    for (pi, ps, pz, pt, pg, pslow), (ki, ks, kz, kt, kg, kslow) in zip(py_batches, kn_batches, strict=True):
         where = f"batch at record {pi}"
         assert pi == ki, where
         assert np.array_equal(ps, ks) and np.array_equal(pz, kz) and np.array_equal(pt, kt), where
         assert np.array_equal(pslow, kslow), f"{where}: slow rows {pslow} != {kslow}"
         assert [g.layout.name for g in pg] == [g.layout.name for g in kg], where
-        for a, b in zip(pg, kg):
+        for a, b in zip(pg, kg, strict=True):
             assert_same_group(a, b, f"{where}, {a.layout.name}")
         rows += len(ps)
     return rows

@@ -14,18 +14,17 @@ import struct
 
 import numpy as np
 import pytest
+from conftest import CORPUS_REAL, REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kernel_support import assert_same_walk, require_kernel
+from test_fast import noisy_archives, records, shared_fixture
 
 import fxtlint
 from fxtlint import build as B
 from fxtlint._kernel_program import H, compile_program
 from fxtlint._kernel_screen import FULL, PAST_END, WINDOW, ZERO, KernelScreen
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-
-from conftest import CORPUS_REAL, REPO
-from kernel_support import assert_same_walk, require_kernel
-from test_fast import noisy_archives, records, shared_fixture
 
 GOLDEN = REPO / "corpus" / "golden"
 
@@ -267,7 +266,7 @@ def _with_text(text: bytes, log: bool) -> bytes:
 def _utf8_flags(kernel, data: bytes, log: bool):
     ks = KernelScreen(kernel, data, False, log, frozenset() if log else fxtlint._fast.REFERENCE_KINDS, utf8=True)
     sc = ks.scan(0, len(data) // 8, 100)
-    return {int(r): bool(f) for g in sc.groups()[0] for r, f in zip(g.rows, g.flag)}
+    return {int(r): bool(f) for g in sc.groups()[0] for r, f in zip(g.rows, g.flag, strict=True)}
 
 
 @pytest.mark.parametrize("log", [False, True], ids=["trace", "log"])
@@ -306,8 +305,9 @@ def test_utf8_mode_agrees_with_pythons_decoder(kernel, text, log):
 def _tables_with_argument_type_11():
     """The spec tables plus an argument type 11: a word that must be zero, then a
     counted UTF-8 stream."""
-    from fxtlint._tables import build_tables
     from test_tables import _files_with
+
+    from fxtlint._tables import build_tables
 
     def add(files):
         files["arguments.toml"]["undefined"]["argument_types"].remove(11)
