@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import mmap
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -46,7 +45,7 @@ import make_trace  # noqa: E402
 import run_bench  # noqa: E402
 
 from fxtlint import _fast, _native  # noqa: E402
-from fxtlint._kernel_screen import KernelScreen  # noqa: E402
+from fxtlint._kernel_screen import ColumnEngineWalk, KernelScreen  # noqa: E402
 from fxtlint._limits import DEFAULT_LIMITS  # noqa: E402
 from fxtlint._tables import tables  # noqa: E402
 
@@ -54,23 +53,12 @@ LINT_TARGET = 300  # MB/s, issue 16, for the whole lint
 KERNEL_TARGET = 1000  # MB/s, for the kernel's frame + screen alone
 
 
-class _ScreenOnly(_fast.FastLinter):
-    """The fast path's framing and column screen; nothing after the screen."""
-
-    def _batch(self, starts, sizes, types, index0):
-        roots = _fast._LOG_ROOTS if self.log else _fast._TRACE_ROOTS
-        kinds = frozenset() if self.log else _fast.REFERENCE_KINDS
-        groups, _ = self.screen.groups(roots, starts, sizes, types, kinds)
-        for g in groups:
-            self.screen.screen(g)
-
-
 def python_screen(buf, log: bool) -> int:
-    fl = _ScreenOnly(buf, lambda d: None, False, log)
+    walk = ColumnEngineWalk(buf, False, log, lambda *batch: None)
     try:
-        return fl.run()
+        return walk.run()
     finally:
-        fl.W = fl.screen.W = None
+        walk.close()
 
 
 def kernel_screen(kernel, buf, log: bool, groups=False, utf8=False, kinds=None) -> int:
@@ -135,16 +123,9 @@ def main(argv=None) -> int:
         print(f"no native kernel to measure: {_native.describe()}")
         return 1
     workloads = [w for w in args.workloads.split(",") if w]
-    tmp = None
-    if args.keep:
-        args.keep.mkdir(parents=True, exist_ok=True)
-        folder = args.keep
-    else:
-        tmp = tempfile.TemporaryDirectory()
-        folder = Path(tmp.name)
     rows = {}
     scale = 1.0
-    try:
+    with run_bench.trace_folder(args.keep) as folder:
         if "events" in workloads:
             ev = run_bench.trace(folder, "events", args.mb)
             # run_bench.py's own bare walk, timed in CPU time like everything here
@@ -161,9 +142,6 @@ def main(argv=None) -> int:
             rows[workload] = (mib, n, t)
             print(f"{workload}: {mib:.1f} MiB, " + ", ".join(f"{k} {mib / v:.0f} MiB/s" for k, v in t.items()),
                   flush=True)
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
 
     names = ["python", "kernel", "kernel+groups", "kernel utf8", "kernel frame only", "memory roof"]
     print(f"\n{'workload':8} {'MiB':>6} {'records':>10} " + " ".join(f"{n:>17}" for n in names) + "   (MiB/s)")

@@ -10,7 +10,14 @@ stops it) on the kernel.
 What a Group holds for its clean rows (``~flag``) is the column engine's, value for
 value: ``vals``, ``pos``, ``arg_refs``. For flagged rows the kernel stops at the first
 check that fails, so their ``vals`` and ``pos`` hold whatever it read by then, and
-``arg_refs`` hold no entry of theirs (every consumer reads clean rows only).
+``arg_refs`` hold no entry of theirs (every consumer reads clean rows only). ``rows``,
+``s``, ``e`` and ``flag`` are the column engine's exactly, as are the slow rows.
+
+A group's ``flag``, ``vals`` and ``pos`` are views of the kernel's output arrays, which
+the next ``scan`` overwrites: a batch is done with before the next one is scanned, as
+in the fast path. ``Scanned.refs`` is the flat table the kernel wrote for the argument
+string refs, which ``arg_refs`` regroups per (argument, type, field) for today's
+consumer; a consumer that reads the table directly skips that regrouping.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _fast
 from ._columns import Group
 from ._kernel_program import Program, compile_program
 from ._limits import DEFAULT_LIMITS, Limits
@@ -99,6 +107,15 @@ class Scanned:
         self.sizes = ws.sizes[:n].copy()
         self.types = ws.types[:n].copy()
 
+    @property
+    def refs(self) -> np.ndarray:
+        """The kernel's argument string refs of the batch's clean records, int64 (nrefs, 6):
+        (position in the grouped order, argument index, argument type, field id, ref,
+        argument header word); ``program.arg_fields[field id]`` is (argument type, Field)."""
+        if self.ws.generation != self.generation:
+            raise RuntimeError("a Scanned batch read after its KernelScreen scanned the next one")
+        return self.ws.refs[: self.nrefs]
+
     def groups(self):
         """``(groups, slow_rows)`` as ``Screen.groups`` gives them, every group screened."""
         screen = self.screen
@@ -143,7 +160,7 @@ class Scanned:
     def _arg_refs(self, groups, blocks) -> None:
         """Each group's ``arg_refs``: per (argument, type, field), in the column engine's order
         (argument, then type, then field; rows ascending within)."""
-        refs = self.ws.refs[: self.nrefs]
+        refs = self.refs
         position = refs[:, 0]
         arg_fields = self.screen.program.arg_fields
         nt = 1 + max(t for t, _ in arg_fields)
@@ -225,3 +242,26 @@ class KernelScreen:
                 self.stop = FrameStop(sc.at, index, sc.at_size)
                 return
             cur = sc.at
+
+
+class ColumnEngineWalk(_fast.FastLinter):
+    """The fast path's own framing and column screen, each batch handed to
+    ``on_batch(index0, starts, sizes, types, groups, slow_rows)`` instead of being linted:
+    what the kernel must equal (tests, fuzz/fuzz_kernel.py) and the speed it is measured
+    against (bench/kernel_bench.py). ``run()`` returns the record count."""
+
+    def __init__(self, buf, big: bool, log: bool, on_batch, limits: Limits = DEFAULT_LIMITS):
+        super().__init__(buf, lambda d: None, big, log, limits)
+        self.on_batch = on_batch
+
+    def _batch(self, starts, sizes, types, index0):
+        roots = _fast._LOG_ROOTS if self.log else _fast._TRACE_ROOTS
+        kinds = frozenset() if self.log else _fast.REFERENCE_KINDS
+        groups, slow = self.screen.groups(roots, starts, sizes, types, kinds)
+        for g in groups:
+            self.screen.screen(g)
+        self.on_batch(index0, starts, sizes, types, groups, slow)
+
+    def close(self) -> None:
+        """Drop the views of the buffer, so a memory map can be closed."""
+        self.W = self.screen.W = None

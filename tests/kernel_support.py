@@ -16,7 +16,7 @@ import numpy as np
 
 from fxtlint import _fast, _native
 from fxtlint._columns import Group
-from fxtlint._kernel_screen import KernelScreen
+from fxtlint._kernel_screen import ColumnEngineWalk, KernelScreen
 from fxtlint._limits import DEFAULT_LIMITS, Limits
 from fxtlint._reader import detect_byte_order, start_checks
 
@@ -43,37 +43,24 @@ def order_of(buf, log: bool) -> bool:
     return not log and detect_byte_order(buf) == "big"
 
 
-class _Recorder(_fast.FastLinter):
-    """The fast path's framing and screen, recording each batch instead of linting it."""
-
-    def __init__(self, *a, **kw):
-        super().__init__(*a, **kw)
-        self.batches = []
-
-    def _batch(self, starts, sizes, types, index0):
-        roots = _fast._LOG_ROOTS if self.log else _fast._TRACE_ROOTS
-        kinds = frozenset() if self.log else _fast.REFERENCE_KINDS
-        groups, slow = self.screen.groups(roots, starts, sizes, types, kinds)
-        for g in groups:
-            self.screen.screen(g)
-        self.batches.append((index0, starts.copy(), sizes.copy(), types.copy(), groups, slow))
-
-
 def python_walk(buf, log: bool, limits: Limits = DEFAULT_LIMITS):
     """(batches, frame errors) of the column engine: batches as (index0, starts, sizes,
     types, groups, slow rows), frame errors as (byte offset, index, size)."""
-    big = order_of(buf, log)
     errors = []
+    batches = []
 
     def frame_error(off, idx, size, *_):
         errors.append((off, idx, size))
         return True
 
-    rec = _Recorder(buf, lambda d: None, big, log, limits)
+    def on_batch(index0, starts, sizes, types, groups, slow):
+        batches.append((index0, starts.copy(), sizes.copy(), types.copy(), groups, slow))
+
+    walk = ColumnEngineWalk(buf, order_of(buf, log), log, on_batch, limits)
     with mock.patch.object(_fast, "frame_error", frame_error):
-        rec.run()
-    rec.W = rec.screen.W = None
-    return rec.batches, errors
+        walk.run()
+    walk.close()
+    return batches, errors
 
 
 def kernel_walk(kernel, buf, log: bool, limits: Limits = DEFAULT_LIMITS, utf8: bool = False):

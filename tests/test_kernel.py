@@ -396,3 +396,17 @@ def test_scan_refuses_unaligned_outputs_and_other_capsules(kernel):
         kernel.scan(capsule, data, False, False, 0, 1, *good[:5], np.empty(3, np.int64), *good[6:])
     with pytest.raises(TypeError):  # outputs must be writable
         kernel.scan(capsule, data, False, False, 0, 1, b"\0" * 32, *good[1:])
+
+
+def test_a_batch_read_after_the_next_scan_is_refused(kernel):
+    """Groups are views of outputs the next scan overwrites: reading a stale batch raises."""
+    data = B.archive(B.magic(), *[_event(i) for i in range(6)])
+    ks = KernelScreen(kernel, data, False, False, fxtlint._fast.REFERENCE_KINDS)
+    first = ks.scan(0, len(data) // 8, 3)
+    assert len(first.refs) == 2  # the two clean events among the first three records: one ref each
+    second = ks.scan(first.at, len(data) // 8, 3)
+    assert second.groups()[0]
+    with pytest.raises(RuntimeError, match="after its KernelScreen scanned the next one"):
+        first.groups()
+    with pytest.raises(RuntimeError):
+        first.refs
