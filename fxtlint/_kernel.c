@@ -102,7 +102,7 @@ static int check_code(const Program *P, int64_t pc, int arg)
 {
     const int64_t *c = P->code;
     int64_t nv = arg ? P->narg_vals : P->nvals;
-    for (; pc >= 0 && pc + 4 <= P->length; pc += 4) {
+    for (; pc >= 0 && pc <= P->length - 4; pc += 4) {  /* no pc + 4: pc may be any int64 */
         int64_t op = c[pc], a = c[pc + 1], b = c[pc + 2], cc = c[pc + 3];
         int ok = 1;
         switch (op) {
