@@ -29,20 +29,8 @@ from dataclasses import field as dfield
 import numpy as np
 
 from ._columns import KIND_CHECKS
-from ._tables import (
-    ArgsItem,
-    Field,
-    Layout,
-    StreamItem,
-    StringItem,
-    TableError,
-    Tables,
-    VariantItem,
-    WordItem,
-    WordsItem,
-    check_dispatch,
-    tables,
-)
+from ._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, Tables, VariantItem, WordItem,
+                      WordsItem, check_dispatch, tables)
 
 # The instruction set; ``_kernel.OPS`` must list the same names in the same order.
 #   end                      flag unless the position is the end (record or argument); stop
@@ -55,7 +43,7 @@ from ._tables import (
 #   enum        val at n     flag unless vals[val] < n and program[at + vals[val]]
 #   inline_word cond pos     pos[pos] = position; if vals[cond] == 0: need a word, skip it
 #   string      ref pos      pos[pos] = position; inline bit set: a UTF-8 stream of ref's length
-#   stream      val utf8     a stream of vals[val] bytes (utf8: text checks too)
+#   stream      val utf8     a stream of vals[val] bytes (utf8: text checks too); over ``far``: flag
 #   args        count num    arguments: vals[count] of them (-1: until the end); num: numeric only
 #   argref      val fid log  record (row, argument, type, fid, vals[val], argument word);
 #                            log 1: inline or empty only, log 2: also not empty (a log name)

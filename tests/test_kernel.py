@@ -14,17 +14,18 @@ import struct
 
 import numpy as np
 import pytest
-from conftest import CORPUS_REAL, REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kernel_support import assert_same_walk, require_kernel
-from test_fast import noisy_archives, records, shared_fixture
 
 import fxtlint
 from fxtlint import build as B
 from fxtlint._kernel_program import H, compile_program
 from fxtlint._kernel_screen import FULL, PAST_END, WINDOW, ZERO, KernelScreen
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
+
+from conftest import CORPUS_REAL, REPO
+from kernel_support import assert_same_walk, require_kernel
+from test_fast import noisy_archives, records, shared_fixture
 
 GOLDEN = REPO / "corpus" / "golden"
 
@@ -413,3 +414,33 @@ def test_a_batch_read_after_the_next_scan_is_refused(kernel):
         first.groups()
     with pytest.raises(RuntimeError):
         first.refs
+
+
+def test_fuzz_harness_invariant_holds_on_every_seed(kernel):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fuzz_kernel", REPO / "fuzz" / "fuzz_kernel.py")
+    harness = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(harness)
+    seeds = sorted((REPO / "corpus" / "seeds").glob("*.*"))
+    assert len(seeds) > 40
+    for seed in seeds:
+        harness.check(seed.read_bytes())
+
+
+def test_the_comparison_can_fail(kernel, monkeypatch):
+    """A kernel that validates UTF-8 passes a record the column engine flags (non-ASCII
+    text): the walks differ and the comparison says so."""
+    from kernel_support import kernel_walk, python_walk
+
+    data = _with_text("ünï".encode(), log=False)
+    assert_same_walk(kernel, data)
+    (py,), _ = python_walk(data, False)
+    (kn,), _ = kernel_walk(kernel, data, False, utf8=True)
+    assert [g.flag.tolist() for g in py[4]] != [g.flag.tolist() for g in kn[4]]
+    import kernel_support
+
+    real = kernel_support.kernel_walk
+    monkeypatch.setattr(kernel_support, "kernel_walk", lambda *a, **kw: real(*a, **kw, utf8=True))
+    with pytest.raises(AssertionError):
+        assert_same_walk(kernel, data)
