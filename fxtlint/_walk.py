@@ -36,7 +36,9 @@ from collections import Counter
 
 import numpy as np
 
+from ._native import ACTIVE, kernel as chosen_kernel
 from ._columns import INLINE, LEN, Screen
+from ._kernel_screen import KernelScreen
 from ._limits import DEFAULT_LIMITS, Limits
 from ._lookups import Lookups, TableCache
 from ._provider_state import ProviderState
@@ -80,8 +82,10 @@ class Walk:
     ``consumers``; reader diagnostics go to ``emit``."""
 
     def __init__(self, buf, consumers, *, big: bool = False, log: bool = False, emit=None,
-                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None):
+                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE):
         self.buf = buf
+        # the scan step's engine: the native kernel module, or None for the column engine
+        self.kernel = chosen_kernel() if kernel is ACTIVE else kernel
         self.consumers = list(consumers)
         self.big = big
         self.log = log
@@ -138,22 +142,19 @@ class Walk:
 
     # -- the column path ------------------------------------------------------------
     def _walk_columns(self) -> None:
-        buf, emit, big, log, limits = self.buf, self.emit, self.big, self.log, self.limits
+        buf, emit, big, log = self.buf, self.emit, self.big, self.log
         W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
-        screen = Screen(W, big, log)
         self.cache = TableCache(self.state)
         roots = _LOG_ROOTS if log else _TRACE_ROOTS
         reference = frozenset() if log else STATE_KINDS.union(*(c.decode_kinds for c in self.consumers))
-        large = size_fields(log)
+        window, close = self.scanner(W, roots, reference, size_fields(log))
         self.magic_at = first_magic(buf, big)
         nw = len(W)
         cur = index = released = 0
         stop = False
         try:
             while cur < nw:
-                win = scan_window(screen, cur, index, window_words=limits.window_words,
-                                  pairing_window=limits.pairing_window, large=large, roots=roots,
-                                  reference_kinds=reference)
+                win = window(cur, index)
                 resumed = None
                 for cols in win.batches:
                     resumed = self._batch(cols)
@@ -179,9 +180,38 @@ class Walk:
                 cur = win.next_word
                 released = self._release(released, 8 * cur)
         finally:
-            self.W = screen.W = None  # drop the views so a memory map can be closed
+            self.W = None  # drop the views so a memory map can be closed
+            close()
         self.records = index
         self.cut_short = stop
+
+    def scanner(self, W, roots: dict, reference: frozenset, large: dict):
+        """The scan step over the words ``W``: ``(window, close)``, where ``window(cur,
+        index0)`` is a ``_scan.Window`` of the records from word ``cur`` (the next window,
+        or a fresh start after a record whose content settled its size) and ``close()``
+        drops the step's views of the buffer. The native kernel's when it is built
+        (``_kernel_screen.KernelScreen``: its program holds the roots and the size fields,
+        and it reads the buffer itself), the column engine's ``scan_window`` otherwise."""
+        limits = self.limits
+        if self.kernel is not None:
+            ks = KernelScreen(self.kernel, self.buf, self.big, self.log, reference)
+
+            def kernel_window(cur: int, index0: int):
+                return ks.window(cur, index0, window_words=limits.window_words,
+                                 pairing_window=limits.pairing_window)
+
+            return kernel_window, ks.close
+        screen = Screen(W, self.big, self.log)
+
+        def window(cur: int, index0: int):
+            return scan_window(screen, cur, index0, window_words=limits.window_words,
+                               pairing_window=limits.pairing_window, large=large, roots=roots,
+                               reference_kinds=reference)
+
+        def close() -> None:
+            screen.W = None
+
+        return window, close
 
     def _release(self, done: int, upto: int) -> int:
         """Give back the pages of a memory-mapped file that the walk has left behind."""
