@@ -93,6 +93,9 @@ MOVES = {
     "_kernel_screen": "engine._kernel_screen",
     "_native": "engine._native",
     "_walk_batches": "engine._walk_batches",  # merge-kernel: walks that show the kernel's batches
+    "_stream_buffer": "engine._stream_buffer",  # issue 18: a stream's bytes at their offsets
+    "_feeder": "engine._feeder",  # issue 18: the walk driven window by window
+    "_stream_lint": "engine._stream_lint",  # issue 18: the incremental reader and linter
     # consumers, side by side
     "_coverage": "writer_report._coverage",
     "_expect": "writer_report._expect",
