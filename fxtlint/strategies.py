@@ -20,8 +20,8 @@ except ImportError as e:  # the base install has no Hypothesis: say which extra 
     raise ImportError("fxtlint.strategies needs Hypothesis: pip install 'fxtlint[strategies]'") from e
 
 from . import build as B
+from .rules._mutations import LOG_MUTATIONS, MUTATIONS
 from .spec._model import Argument, Record
-from .rules._mutations import MUTATIONS, LOG_MUTATIONS
 from .spec._tables import tables
 
 __all__ = ["arguments", "record_lists", "archives", "log_streams", "mutated_archives", "mutated_log_streams"]

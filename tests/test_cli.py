@@ -16,13 +16,12 @@ from pathlib import Path
 import pytest
 
 import fxtlint
+from conftest import CORPUS_REAL as CORPUS
 from fxtlint import cli
 from fxtlint.cli import _common
 from fxtlint.cli._buffers import expand_paths
-from fxtlint.rules._diagnostics import Example, Rule, Severity
 from fxtlint.engine._result import FileReport
-
-from conftest import CORPUS_REAL as CORPUS
+from fxtlint.rules._diagnostics import Example, Rule, Severity
 
 ERR1 = Rule(
     code="ERR1", name="fake-error", severity=Severity.ERROR, message="ERR at {where}",

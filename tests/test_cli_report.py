@@ -15,8 +15,8 @@ import jsonschema
 import pytest
 
 from conftest import CORPUS_REAL, REPO
-from fxtlint.render._report_words import rules_summary
 from fxtlint.cli import main
+from fxtlint.render._report_words import rules_summary
 from tef_validator import validate
 
 SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"

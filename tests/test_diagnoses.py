@@ -11,13 +11,13 @@ import subprocess
 import sys
 
 import pytest
-import writer_traces
 
 import fxtlint
+import writer_traces
 from fxtlint import build as B
 from fxtlint.engine._reader import field_span
-from fxtlint.spec._tables import tables
 from fxtlint.rules import _ex as X
+from fxtlint.spec._tables import tables
 
 T = tables()
 

@@ -17,6 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # fuzz/ is not installed; appended, so an installed fxtlint still wins
     sys.path.append(str(REPO))
 from fuzz import HARNESSES, load_harness  # noqa: E402
+
 SEEDS = sorted((REPO / "corpus" / "seeds").glob("*.*"))
 SEEDS = [p for p in SEEDS if p.suffix in (".fxt", ".log")]
 

@@ -17,8 +17,14 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.append(str(REPO))
-from fuzz import HARNESSES, MAX_LEN, RSS_LIMIT_MB, TIMEOUT, campaign  # noqa: E402
-from fuzz import build_seeds  # noqa: E402
+from fuzz import (  # noqa: E402
+    HARNESSES,
+    MAX_LEN,
+    RSS_LIMIT_MB,
+    TIMEOUT,
+    build_seeds,
+    campaign,
+)
 
 HAVE_ATHERIS = importlib.util.find_spec("atheris") is not None
 needs_atheris = pytest.mark.skipif(not HAVE_ATHERIS, reason="atheris is not installed (pip install '.[fuzz]')")

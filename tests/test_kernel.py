@@ -21,18 +21,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fxtlint
+import writer_traces
+from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint.engine._columns import Screen
 from fxtlint.engine._kernel_program import ARG_ROW_HEAD, H, compile_program
 from fxtlint.engine._kernel_screen import FULL, PAST_END, WINDOW, ZERO, KernelScreen
 from fxtlint.engine._reader import size_fields
-from fxtlint.spec._roles import STATE_KINDS
 from fxtlint.engine._scan import frame, screen_batch
 from fxtlint.engine._walk import _TRACE_ROOTS
+from fxtlint.spec._roles import STATE_KINDS
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-
-import writer_traces
-from conftest import CORPUS_REAL, REPO
 from kernel_support import assert_same_group, assert_same_walk, kernel_walk, python_walk, require_kernel
 from test_fast import noisy_archives, records, shared_fixture
 
@@ -361,9 +360,8 @@ def test_utf8_mode_agrees_with_pythons_decoder(kernel, text, log):
 def _tables_with_argument_type_11():
     """The spec tables plus an argument type 11: a word that must be zero, then a
     counted UTF-8 stream."""
-    from test_tables import _files_with
-
     from fxtlint.spec._tables import build_tables
+    from test_tables import _files_with
 
     def add(files):
         files["arguments.toml"]["undefined"]["argument_types"].remove(11)

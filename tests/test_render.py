@@ -10,10 +10,10 @@ import io
 
 import pytest
 
-from fxtlint.render import _render_json, _render_rich
-from fxtlint.rules._diagnostics import Diagnostic, Severity
 from fxtlint.engine._hexview import Row, dump, hex_rows, marker_line, record_window
 from fxtlint.engine._result import DiagnosticSink, FileReport
+from fxtlint.render import _render_json, _render_rich
+from fxtlint.rules._diagnostics import Diagnostic, Severity
 
 FILE = bytes(range(160))
 
@@ -376,9 +376,8 @@ def test_buffer_full_banner_comes_first_and_names_the_offsets():
 
 
 def test_no_banner_without_buffer_full():
-    from fxtlint.render._render_rich import buffer_full_line
-
     from fxtlint import build as B
     from fxtlint import lint_bytes
+    from fxtlint.render._render_rich import buffer_full_line
 
     assert buffer_full_line(lint_bytes(B.archive(B.magic()))) is None

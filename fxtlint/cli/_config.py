@@ -81,7 +81,7 @@ def parse(table: dict, where: str = FILENAME) -> dict:
         if kinds is None:
             known = ", ".join(sorted(_KINDS))
             raise ConfigError(f"{where}: unknown setting {key!r} in [tool.fxtlint] (known: {known})")
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             names = " or ".join(k.__name__ for k in kinds)
             raise ConfigError(f"{where}: [tool.fxtlint] {key} must be a {names}, not {value!r}")
         out[key.replace("-", "_")] = value

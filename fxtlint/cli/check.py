@@ -17,15 +17,15 @@ from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
 
-from . import _baseline, _config
 from ..engine import _parallel
+from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
 from ..rules._diagnostics import Severity
-from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
-from . import _buffers, _common
-from ._progress import progress_bar
+from . import _baseline, _buffers, _common, _config
 from ._buffers import STDIN
-from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError, error as _error
+from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
+from ._common import error as _error
+from ._progress import progress_bar
 
 OUTPUT_FORMATS = ("rich", "json", "sarif", "github", "junit", "json-lines")
 FAIL_ON = ("error", "warning", "info")

@@ -23,8 +23,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..spec._roles import BUFFER_FULL, EVENT_ID, LEGACY_SWITCH, PROVIDER_EVENT, RUNNING, TIMESTAMPS
-from ..spec._tables import (ArgsItem, Layout, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch,
-                      tables)
+from ..spec._tables import (
+    ArgsItem,
+    Layout,
+    StreamItem,
+    StringItem,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 
 _T = tables()
 INLINE = _T.string_inline_bit

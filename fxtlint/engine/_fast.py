@@ -21,14 +21,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._columns import INLINE
 from ..spec._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
+from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
+from ._columns import INLINE
 from ._lookups import REL_BITS
 from ._pairing import COMPLETE
 from ._reader import field_span
-from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
-from ._semantic import (PAIR_ID, PAIR_KIND, LintState, RecordChecker, timestamp_overflow, unregistered_string,
-                        unregistered_thread)
+from ._semantic import (
+    PAIR_ID,
+    PAIR_KIND,
+    LintState,
+    RecordChecker,
+    timestamp_overflow,
+    unregistered_string,
+    unregistered_thread,
+)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows
 
 assert MAX_PAIRING_WINDOW <= 1 << REL_BITS

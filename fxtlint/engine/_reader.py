@@ -10,13 +10,24 @@ cannot be framed (size 0, past the end of the file) ends the walk.
 from __future__ import annotations
 
 import struct
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from .. import rules as R
 from ..rules._diagnostics import Diagnostic
 from ..spec._model import Argument, Record
-from ..spec._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, VariantItem, WordItem, WordsItem,
-                      check_dispatch, tables)
+from ..spec._tables import (
+    ArgsItem,
+    Field,
+    Layout,
+    StreamItem,
+    StringItem,
+    TableError,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 
 _T = tables()
 _MAGIC = _T.magic_word

@@ -28,22 +28,32 @@ import functools
 import json
 import math
 from collections import Counter
-from itertools import compress
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import IO
 
 import numpy as np
 
 from .. import rules as R
-from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..engine._jsontext import (
+    Lines,
+    StringTexts,
+    as_list,
+    fill,
+    grouped,
+    in_file_order,
+    int_column,
+    int_texts,
+    item_lists,
+    unregistered,
+)
 from ..engine._lint import walk_for
-from ..spec._model import Argument, Record
 from ..engine._provider_state import ProviderState
+from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..spec._model import Argument, Record
 from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ..spec._tables import tables
-from ..engine._jsontext import (Lines, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts,
-                        item_lists, unregistered)
-from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 
 _T = tables()
 US_PER_S = 10**6

@@ -37,17 +37,29 @@ from typing import IO
 
 import numpy as np
 
+from ..engine._jsontext import (
+    IdTexts,
+    Lines,
+    StringTexts,
+    as_list,
+    fill,
+    in_file_order,
+    int_column,
+    int_texts,
+    item_lists,
+    key,
+    template,
+    unregistered,
+)
+from ..engine._provider_state import INLINE_BIT, ProviderState
+from ..engine._reader import detect_byte_order
+from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 from ..rules._diagnostics import Severity
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
-from ..engine._provider_state import INLINE_BIT, ProviderState
-from ..engine._reader import detect_byte_order
-from ._reader_verdicts import REJECT, verdict
 from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ..spec._tables import Layout, tables
-from ..engine._jsontext import (IdTexts, Lines, StringTexts, as_list, fill, in_file_order, int_column, int_texts, item_lists,
-                        key, template, unregistered)
-from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+from ._reader_verdicts import REJECT, verdict
 
 _T = tables()
 _LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}

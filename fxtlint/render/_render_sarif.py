@@ -17,9 +17,9 @@ import os
 from collections.abc import Sequence
 from urllib.parse import quote
 
+from ..engine._result import FileReport
 from ..rules._diagnostics import Diagnostic, Rule, Severity, stable_message
 from ..spec._version import TOOL_NAME, tool_version
-from ..engine._result import FileReport
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -69,7 +69,7 @@ def artifact_location(path: str, root: str | None = None) -> dict:
     return {"uri": "file://" + quote(p if p.startswith("/") else "/" + p)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _help_markdown(rule: Rule) -> str:
     """A rule's docs (it lints both examples): built once per process."""
     from ._docs import rule_markdown

@@ -17,8 +17,8 @@ from __future__ import annotations
 import html
 import json
 
-from . import _report_words as W
 from ..writer_report._expect import fields_text
+from . import _report_words as W
 
 RESULT_RANK = {r: i for i, r in enumerate(W.SHOWN)}  # the rules table opens failed first
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from . import _report_words as W
 from ..writer_report._expect import fields_text
+from . import _report_words as W
 
 CELL = {"failed": "❌", "warning": "⚠️", "note": "ℹ️", "passed": "✅", "not_exercised": "·"}
 MARK = {"bad": "❌", "warn": "⚠️", "ok": "✅"}

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 from ._errors import FxtError
-
 
 # The vocabulary of the layout language: anything else in a table file is a typo.
 ROLES = frozenset(("type", "size", "selector", "string_ref", "thread_ref", "arg_count", "string_index",
@@ -190,7 +189,7 @@ class Layout:
     fields: tuple[Field, ...]
     body: tuple[Item, ...]
     selector: Field | None = None
-    variants: Mapping[int, "Layout"] = field(default_factory=lambda: _frozen({}))
+    variants: Mapping[int, Layout] = field(default_factory=lambda: _frozen({}))
     extensible: bool = True
     type: int | None = None
     value: int | None = None  # this variant's selector value

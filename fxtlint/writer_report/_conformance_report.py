@@ -15,14 +15,14 @@ from importlib import resources
 from pathlib import Path
 
 from .. import rules as R
-from ._coverage import CoverageCollector
-from ..rules._diagnostics import Diagnostic
 from ..engine._hexview import dump, record_window
-from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..engine._lint import lint_walk
 from ..engine._result import FileReport
+from ..rules._diagnostics import Diagnostic
 from ..rules._rule_scope import exercised
+from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._version import tool_version
+from ._coverage import CoverageCollector
 
 SCHEMA_ID = "fxtlint-report/1"
 SPEC_REVISION = "Fuchsia Trace Format, current revision (with the v1 text where they agree)"

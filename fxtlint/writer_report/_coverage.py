@@ -16,11 +16,11 @@ from collections import Counter
 
 import numpy as np
 
-from ..spec._model import Record
 from ..engine._provider_state import INLINE_BIT, NS_PER_S, ProviderState
+from ..engine._walk import Batch, Consumer
+from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
-from ..engine._walk import Batch, Consumer
 
 _T = tables()
 LARGEST_KEPT = 5
