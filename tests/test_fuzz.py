@@ -122,7 +122,7 @@ def test_strategies_harness_can_fail(monkeypatch):
         return r
 
     monkeypatch.setattr(fxtlint, "lint_bytes", loses_codes)
-    with pytest.raises(AssertionError, match="'[A-Z]{2}[0-9]{3}', {}"):
+    with pytest.raises(AssertionError, match=r"'[A-Z]{2}[0-9]{3}', \{\}"):
         for i in range(50):  # some draw is a mutated archive, whose code is now missing
             MODS["strategies"].check(bytes([i]) * 64)
 

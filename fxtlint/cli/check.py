@@ -118,7 +118,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--write-baseline", action="store_true",
                    help="record this run's findings in the --baseline FILE and exit 0")
     p.add_argument("--max-per-rule", type=_cap, default=None, metavar="N",
-                   help=f"keep at most N diagnostics per rule per file; counts stay exact (default {DEFAULT_PER_RULE_CAP})")
+                   help="keep at most N diagnostics per rule per file; counts stay exact "
+                        f"(default {DEFAULT_PER_RULE_CAP})")
     p.add_argument("--no-hex", action="store_true", default=None, help="omit the hex views")
     p.add_argument("-q", "--quiet", action="store_true", default=None,
                    help="print the findings only: no summary lines, nothing for files without findings")

@@ -65,7 +65,8 @@ def lint_paths(paths: Sequence, *, jobs: int = 1, input_format: str = "auto", si
                 progress(done, total)
         return out
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        futures = {pool.submit(_lint_one, p, input_format, sink_options, engine, excerpts): i for i, p in enumerate(paths)}
+        futures = {pool.submit(_lint_one, p, input_format, sink_options, engine, excerpts): i
+                   for i, p in enumerate(paths)}
         for fut in as_completed(futures):
             i = futures[fut]
             out[i] = fut.result()

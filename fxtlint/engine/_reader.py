@@ -354,7 +354,7 @@ class _Decoder:
         end = self.body(lay.full_body, pos + 8, aend, fields, strings, None, overrun, where)
         extra: tuple[int, ...] = ()
         if end < 0:
-            part, need, have, at = over[0]
+            _, need, _, at = over[0]
             used = (at - pos) // 8 + (need + 7) // 8
             self.short_args.append(i)
             self.report(R.argument_size_mismatch, (pos, aend), i=i, kind=lay.name, declared=asize,

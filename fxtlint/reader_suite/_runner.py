@@ -178,12 +178,13 @@ def stop_on_signals(readers: Readers, signums=(signal.SIGINT, signal.SIGTERM)):
             signal.signal(s, h)
 
 
-def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float, readers: Readers | None = None) -> Run | None:
+def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float,
+               readers: Readers | None = None) -> Run | None:
     """Run the reader once, without a shell; kill its whole process group on timeout.
     None when ``readers`` was stopped before or while it ran (no verdict)."""
     readers = readers or Readers()
     args = list(argv) if stdin else [*argv, str(path)]
-    fh = open(path, "rb") if stdin else subprocess.DEVNULL
+    fh = open(path, "rb") if stdin else subprocess.DEVNULL  # noqa: SIM115 - closed in the finally below
     try:
         try:
             proc = readers.start(args, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -7,7 +7,7 @@ from ..spec import _build as B
 from . import _ex as X
 from ._diagnostics import Example, Rule, Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 
 
 def _dur(kind, ts, **kw):

@@ -207,7 +207,8 @@ def archive(*records, byte_order: str = "little") -> bytes:
 
 # -- structured logs (the second format) --------------------------------------------
 def log_record(severity: int, timestamp: int, args=()) -> Record:
-    return _checked(Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args)), encode_log_record)
+    return _checked(Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args)),
+                    encode_log_record)
 
 
 def log_stream(*records, byte_order: str = "little") -> bytes:

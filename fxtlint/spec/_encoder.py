@@ -22,11 +22,7 @@ class EncodeError(FxtError):
     """A record that cannot be encoded as given (unknown kind, a value that does not fit)."""
 
 
-def _leaf_by_name() -> dict[str, Layout]:
-    return {leaf.name: leaf for leaf in _T.record_leaves()}
-
-
-_LEAVES = _leaf_by_name()
+_LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
 _ARGS = {a.name: a for a in _T.arguments.values()}
 
 
