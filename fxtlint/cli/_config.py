@@ -18,9 +18,9 @@ try:  # Python 3.11+
     import tomllib as _toml
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10 with or without tomli
     try:
-        import tomli as _toml  # type: ignore[no-redef]
+        import tomli as _toml  # type: ignore[no-redef]  # the backport: tomllib's API
     except ModuleNotFoundError:
-        _toml = None
+        _toml = None  # type: ignore[assignment]  # no TOML reader: load() says so
 
 FILENAME = "pyproject.toml"
 

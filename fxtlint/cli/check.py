@@ -305,7 +305,7 @@ def run(args: argparse.Namespace) -> int:
     show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
-    bar_console = console if rich and console.is_terminal else Console(stderr=True)
+    bar_console = console if console is not None and console.is_terminal else Console(stderr=True)
     with progress_bar(bar_console, sum(map(_size, files)), enabled=not args.no_progress) as advance:
         for path, report, data in _lint_all(files, s, sink_options, args.jobs, advance):
             if isinstance(report, OSError):
@@ -316,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
             if baseline is not None:
                 report = baseline.apply(report)
             reports.append(report)
-            if not rich or (s["quiet"] and not report.counts):
+            if console is None or (s["quiet"] and not report.counts):
                 continue
             _render_rich.render_report(console, report, data=data if show_hex else None,
                                        show_hex=show_hex, quiet=s["quiet"])
@@ -332,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"fxtlint: {stale}", file=sys.stderr)
     if s["statistics"]:
         _print_statistics(statistics(reports), fmt)
-    elif rich:
+    elif console is not None:  # rich output
         if len(reports) + len(failures) > 1 and not s["quiet"]:
             console.print(_render_rich.total_line(reports, len(failures)))
     else:

@@ -81,6 +81,7 @@ class Lint(Consumer):
     # -- semantics of clean rows ----------------------------------------------------------
     def _semantics(self, rows: Rows) -> None:
         emit, state, tables = self.emit, self.state, self.walk.state
+        assert state is not None, "rows() lints semantics only with a LintState"
         big = self.walk.big
         lay = rows.layout
         kind = rows.kind
@@ -149,7 +150,7 @@ class Lint(Consumer):
                                             rates[int(rate_pos[r])]))
 
         # pairing columns, for events whose thread and names resolved
-        if lay.pairing:
+        if lay.pairing and thread_key is not None:
             cat, name = ids["category"].copy(), ids["name"].copy()
             for fname, out in (("category", cat), ("name", name)):
                 ref = rows.value(fname)

@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 from itertools import chain
 from operator import itemgetter
+from typing import cast
 
 import numpy as np
 
@@ -148,7 +149,7 @@ class StringTexts:
         for i in [i for i, t in enumerate(got) if t is None]:
             b = raw[i]
             got[i] = cache.get(b) or cache.setdefault(b, json.dumps(b.decode("ascii"), ensure_ascii=False))
-        return got
+        return cast("list[str]", got)  # each None was filled in above
 
     def column(self, rows: Rows, arg, name: str, sel):
         """JSON texts of string ref ``name`` (of the rows, or of argument rows ``arg``) at

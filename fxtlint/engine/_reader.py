@@ -395,12 +395,12 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
         return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": h >> (_HEADER_SIZE.hi + 1)},
                       raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
     lay = root
-    while not lay.is_leaf:
-        v = lay.selector.get(h)
+    while (sel := lay.selector) is not None:  # not a leaf
+        v = sel.get(h)
         child = lay.variants.get(v)
         if child is None:
-            dec.report(R.unknown_record_subtype, field_span(off, lay.selector, big), record=lay.name,
-                       field=lay.selector.name, value=v)
+            dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
+                       field=sel.name, value=v)
             return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
                           "bits": h >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]), offset=off, index=idx,
                           size_words=size_words)
@@ -562,8 +562,8 @@ def header_kind(h: int, buf, off: int, big: bool) -> str | None:
     size = lay.size_field.get(h)
     if size == 0 or off + 8 * size > len(buf):
         return None
-    while not lay.is_leaf:
-        lay = lay.variants.get(lay.selector.get(h))
+    while (sel := lay.selector) is not None:  # not a leaf
+        lay = lay.variants.get(sel.get(h))
         if lay is None:
             return None
     if h & lay.zero_mask:

@@ -98,7 +98,7 @@ class Walk:
         self.records = 0
         self.not_fxt = False  # the file-level checks said it is not FXT at all: nothing was walked
         self.cut_short = False  # framing stopped before the end of the data
-        self.W = None
+        self.W: np.ndarray | None = None  # the buffer's words, while the column walk runs
         self._begun = False
 
     def begin(self) -> bool:
@@ -274,16 +274,18 @@ class Batch:
         self.index0 = cols.index0
         self.start = start
         self.hist = hist
-        self._look = None
+        self._look: Lookups | None = None
         # the provider and its name each row sees: before the batch's first switch, then each switch's
         self.switches = [(start, start_name)] + [(p, name) for _, p, name in hist.providers]
         self.switch_at = np.asarray([i - cols.index0 for i, _, _ in hist.providers], np.int64)
         self.clean = [Rows(self, g) for g in cols.groups if not g.flag.all()]
 
     @property
-    def W(self):
+    def W(self) -> np.ndarray:
         """The buffer's words (only while the walk runs: a memory map must close after)."""
-        return self.walk.W
+        W = self.walk.W
+        assert W is not None, "a batch's words are read while its walk runs"
+        return W
 
     @property
     def look(self) -> Lookups:

@@ -201,7 +201,8 @@ def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float,
                 out, err = proc.communicate(timeout=5)
             except subprocess.TimeoutExpired:  # a descendant left the group and holds the pipes
                 for pipe in (proc.stdout, proc.stderr):
-                    pipe.close()
+                    if pipe is not None:
+                        pipe.close()
                 proc.wait()
                 out, err = b"", b""
             run = Run(None, out, err)
@@ -212,7 +213,7 @@ def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float,
             readers.finished(proc)
         return None if readers.stopped else run
     finally:
-        if stdin:
+        if not isinstance(fh, int):  # the file, not DEVNULL
             fh.close()
 
 
@@ -266,7 +267,7 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
             r.grade, r.detail = "fail", "rejected without returning the records before the fault" + _stderr_tail(run)
         return r
     doc, err = parse_output(run.stdout)
-    if err:
+    if doc is None:
         r.grade, r.detail = "wrong", err
         return r
     if case.category == "valid":

@@ -100,7 +100,7 @@ def result(d: Diagnostic, rule_index: int, artifact_index: int, location: dict, 
     region = {"startLine": 1, "byteOffset": start}
     if end > start:
         region["byteLength"] = end - start
-    props = {"recordIndex": d.record_index, "recordOffset": d.offset}
+    props: dict[str, object] = {"recordIndex": d.record_index, "recordOffset": d.offset}
     if d.details:
         props["details"] = d.details
     return {
@@ -138,7 +138,7 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
             key = (d.code, stable_message(d.message))
             seen[key] = seen.get(key, -1) + 1
             results.append(result(d, index[d.code], ai, location, seen[key]))
-    invocation = {"executionSuccessful": not failures}
+    invocation: dict[str, object] = {"executionSuccessful": not failures}
     if failures:
         invocation["toolExecutionNotifications"] = [
             {"level": "error", "message": {"text": _sentence(f"{p}: {m}")},

@@ -166,6 +166,7 @@ def encode_record(rec: Record, byte_order: str = "little") -> bytes:
     fields["type"] = lay.type
     for part in lay.name.split(".")[1:]:
         child = next(c for c in node.variants.values() if c.name.endswith("." + part) or c.name == part)
+        assert node.selector is not None  # a layout with variants has a selector
         fields[node.selector.name] = child.value
         node = child
     _derive(lay.full_body, fields, rec.strings, rec.args)
