@@ -18,9 +18,9 @@ try:  # Python 3.11+
     import tomllib as _toml
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10 with or without tomli
     try:
-        import tomli as _toml  # type: ignore[no-redef]
+        import tomli as _toml  # type: ignore[no-redef]  # the backport: tomllib's API
     except ModuleNotFoundError:
-        _toml = None
+        _toml = None  # type: ignore[assignment]  # no TOML reader: load() says so
 
 FILENAME = "pyproject.toml"
 
@@ -81,7 +81,7 @@ def parse(table: dict, where: str = FILENAME) -> dict:
         if kinds is None:
             known = ", ".join(sorted(_KINDS))
             raise ConfigError(f"{where}: unknown setting {key!r} in [tool.fxtlint] (known: {known})")
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             names = " or ".join(k.__name__ for k in kinds)
             raise ConfigError(f"{where}: [tool.fxtlint] {key} must be a {names}, not {value!r}")
         out[key.replace("-", "_")] = value
