@@ -11,16 +11,9 @@ does), so a project's settings never leak in from a parent project.
 from __future__ import annotations
 
 import os
+import tomllib as _toml
 from dataclasses import dataclass, field
 from pathlib import Path
-
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10 with or without tomli
-    try:
-        import tomli as _toml  # type: ignore[no-redef]  # the backport: tomllib's API
-    except ModuleNotFoundError:
-        _toml = None  # type: ignore[assignment]  # no TOML reader: load() says so
 
 FILENAME = "pyproject.toml"
 
@@ -93,8 +86,6 @@ def load(start: str | os.PathLike | None = None) -> Config:
     path = find(start)
     if path is None:
         return Config()
-    if _toml is None:  # pragma: no cover - only on Python 3.10 without tomli
-        raise ConfigError(f"{path}: reading it needs Python 3.11 or the tomli package")
     try:
         with open(path, "rb") as fh:
             data = _toml.load(fh)
