@@ -54,16 +54,20 @@ def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<by
     walk = walk_for(buf, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
     lint = Lint(sink.add, limits, walk.log)
     walk.consumers = [lint, *consumers]
-    n = walk.run()
+    walk.run()
+    return lint_report(walk, lint, sink, path, len(buf)), walk
+
+
+def lint_report(walk: Walk, lint: Lint, sink: DiagnosticSink, path: str, size: int) -> FileReport:
+    """The report of a walk that has run with ``lint`` among its consumers."""
     summary: dict = {"record_kinds": dict(sorted(walk.kinds.items()))}
     if not walk.log:
         summary["providers"] = sorted(walk.state.announced)
         summary["buffer_full_at"] = lint.buffer_full
-    report = FileReport.from_sink(
-        path=path, format="log" if walk.log else "trace", records=n, size=len(buf),
+    return FileReport.from_sink(
+        path=path, format="log" if walk.log else "trace", records=walk.records, size=size,
         byte_order="big" if walk.big else "little", sink=sink, summary=summary,
     )
-    return report, walk
 
 
 def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",

@@ -25,6 +25,7 @@ class DiagnosticSink:
     counts: Counter = field(default_factory=Counter)
     severity_of: dict = field(default_factory=dict)  # code -> severity as reported
     _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
+    listener: object = None  # called with each diagnostic kept (a stream's findings as they are found)
 
     def __post_init__(self):
         if self.per_rule_cap < 1:
@@ -39,6 +40,8 @@ class DiagnosticSink:
             diag = dataclasses.replace(diag, severity=override)
         self.counts[code] += 1
         self.severity_of[code] = diag.severity
+        if self.listener is not None:
+            self.listener(diag)
         lst = self._kept.get(code)
         if lst is None:
             lst = self._kept[code] = []

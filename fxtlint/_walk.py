@@ -40,9 +40,11 @@ from ._columns import INLINE, LEN, Screen
 from ._limits import DEFAULT_LIMITS, Limits
 from ._lookups import Lookups, TableCache
 from ._provider_state import ProviderState
-from ._reader import after_record, decode_record, first_magic, frame_error, size_fields, start_checks, walk_records
+from ._reader import (after_record, decode_record, first_magic, frame_error, length_check, size_fields, start_checks,
+                      walk_records)
 from ._roles import STATE_KINDS
 from ._scan import TYPE, scan_window
+from ._stream_buffer import NeedMore
 from ._tables import tables
 
 _T = tables()
@@ -95,14 +97,21 @@ class Walk:
         self.cut_short = False  # framing stopped before the end of the data
         self.W = None
         self._begun = False
+        self._waiting = False  # a stream's walk stopped at a record that needs bytes still to come
 
     def begin(self) -> bool:
         """The file-level checks, once (``run`` makes them): False when the file is not
         FXT at all (MG005 said so), and nothing is walked."""
         if not self._begun:
-            self._begun = True
+            # on a stream this may need more bytes (NeedMore): it is asked again with them
             self.not_fxt = start_checks(self.buf, self.emit, self.big, self.log)
+            self._begun = True
         return not self.not_fxt
+
+    def end_stream(self) -> None:
+        """The file-level check a stream can only make at its end (its length)."""
+        if not self.not_fxt:
+            length_check(len(self.buf), self.emit)
 
     def run(self) -> int:
         """Walk; returns the number of records."""
@@ -138,22 +147,39 @@ class Walk:
 
     # -- the column path ------------------------------------------------------------
     def _walk_columns(self) -> None:
+        self.start_columns()
+        self.advance()
+        self.records = self.index
+        self.cut_short = self.stopped
+
+    def start_columns(self) -> None:
+        """Set up the column path (after ``begin``); ``advance`` then walks the buffer."""
+        self.cache = TableCache(self.state)
+        self._roots = _LOG_ROOTS if self.log else _TRACE_ROOTS
+        self._reference = (frozenset() if self.log else STATE_KINDS).union(*(c.decode_kinds for c in self.consumers))
+        self._large = size_fields(self.log)
+        self.magic_at = first_magic(self.buf, self.big)
+        self.cur = self.index = self._released = 0  # the next word to frame, and its record's index
+        self.stopped = False  # framing stopped for good (a header it cannot frame)
+
+    def advance(self) -> bool:
+        """Walk the records of ``buf`` from where the last call left off. A buffer that
+        is still growing (a stream, ``_stream_buffer``) is walked up to the first record
+        not wholly there, or the first decision that needs bytes still to come
+        (``NeedMore``); the next call, with more bytes, goes on from there, so the
+        records and findings are those of the whole buffer however it was cut.
+        Returns False when framing stopped for good."""
         buf, emit, big, log, limits = self.buf, self.emit, self.big, self.log, self.limits
+        growing = getattr(buf, "growing", False)
         W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
         screen = Screen(W, big, log)
-        self.cache = TableCache(self.state)
-        roots = _LOG_ROOTS if log else _TRACE_ROOTS
-        reference = frozenset() if log else STATE_KINDS.union(*(c.decode_kinds for c in self.consumers))
-        large = size_fields(log)
-        self.magic_at = first_magic(buf, big)
         nw = len(W)
-        cur = index = released = 0
-        stop = False
+        cur, index, released, stop = self.cur, self.index, self._released, self.stopped
         try:
-            while cur < nw:
+            while cur < nw and not stop:
                 win = scan_window(screen, cur, index, window_words=limits.window_words,
-                                  pairing_window=limits.pairing_window, large=large, roots=roots,
-                                  reference_kinds=reference)
+                                  pairing_window=limits.pairing_window, large=self._large,
+                                  roots=self._roots, reference_kinds=self._reference)
                 resumed = None
                 for cols in win.batches:
                     resumed = self._batch(cols)
@@ -161,18 +187,29 @@ class Walk:
                         break
                 if resumed is not None:
                     # a record's content settled its size (resync_offset): the records framed
-                    # after it are dropped, and framing starts anew from its end
+                    # after it are dropped, and framing starts anew from its end; or a record
+                    # needs bytes still to come (``wait``): it is taken again with them
                     index, at = resumed
                     cur = at // 8
                     released = self._release(released, at)
+                    if self._waiting:
+                        break
                     continue
                 if win.overrun is not None:
                     word, size = win.overrun
+                    if growing:  # the last record has not wholly arrived: frame it next time
+                        index += win.records
+                        cur = word
+                        break
                     frame_error(8 * word, index + win.records, size, buf, emit, big)
                     stop = True
                 index += win.records
                 if win.zero_at is not None:
-                    frame_error(8 * win.zero_at, index, 0, buf, emit, big)
+                    try:
+                        frame_error(8 * win.zero_at, index, 0, buf, emit, big)
+                    except NeedMore:
+                        cur = win.zero_at  # its message names the bytes left: said at the end
+                        break
                     stop = True
                 if stop:
                     break
@@ -180,8 +217,9 @@ class Walk:
                 released = self._release(released, 8 * cur)
         finally:
             self.W = screen.W = None  # drop the views so a memory map can be closed
+        self.cur, self.index, self._released, self.stopped = cur, index, released, stop
         self.records = index
-        self.cut_short = stop
+        return not stop
 
     def _release(self, done: int, upto: int) -> int:
         """Give back the pages of a memory-mapped file that the walk has left behind."""
@@ -206,10 +244,20 @@ class Walk:
         start = state.current
         start_name = start.name
         resumed = None
+        self._waiting = False
         with state.recording() as hist:
             for r in np.nonzero(cols.reference)[0].tolist():
-                rec = decode_record(buf, 8 * int(cols.starts[r]), cols.index0 + r, int(cols.sizes[r]), emit,
-                                    big=big, log=log)
+                try:
+                    rec = decode_record(buf, 8 * int(cols.starts[r]), cols.index0 + r, int(cols.sizes[r]), emit,
+                                        big=big, log=log)
+                except NeedMore:
+                    # a stream: this record's framing needs bytes still to come; the batch ends
+                    # before it, and the walk takes it again when they arrive
+                    resumed = (cols.index0 + r, 8 * int(cols.starts[r]))
+                    self._waiting = True
+                    for g in cols.groups:
+                        g.flag[g.rows >= r] = True
+                    break
                 if not log:
                     after_record(rec, emit, self.magic_at)
                 kinds[rec.kind] += 1

@@ -1,0 +1,118 @@
+"""The incremental reader and linter: FXT from a socket or a pipe, fed in any chunks.
+
+Like h11, they own no I/O: the caller reads bytes however it likes and feeds them;
+each ``feed`` returns what became known, ``close`` what the end of the stream settles
+(durations still open, a record cut off, a length that is not whole words). Both drive
+the one walk of every verb (``_feeder``), so the records and the findings are exactly
+those of ``read_records`` and ``lint_bytes`` on the whole stream, whatever the chunks
+(one byte at a time included), while memory stays with the tables, not the stream.
+"""
+
+from __future__ import annotations
+
+from ._diagnostics import Diagnostic
+from ._fast import Lint
+from ._feeder import DEFAULT_STEP, Feeder
+from ._limits import DEFAULT_LIMITS, Limits
+from ._lint import lint_report, walk_for
+from ._model import Record
+from ._report import DiagnosticSink, FileReport
+from ._walk import Consumer
+from ._tables import tables
+
+_ALL_KINDS = frozenset(lay.name for lay in tables().record_leaves()) | {tables().log_record.name}
+
+
+class StreamLinter:
+    """Lint a trace as it arrives: ``feed(chunk)`` returns the diagnostics found so far
+    (not returned before), ``close()`` those the end settles, ``report`` the whole
+    ``FileReport`` (equal to ``lint_bytes`` of the whole stream).
+
+    ``sink`` selects, re-grades and caps as for a file; ``step`` is how many bytes arrive
+    between two advances of the walk (findings come at that grain).
+    """
+
+    def __init__(self, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
+                 limits: Limits = DEFAULT_LIMITS, path: str = "-", step: int = DEFAULT_STEP, lint_options=None):
+        self.sink = sink if sink is not None else DiagnosticSink()
+        self.path = path
+        self._new: list[Diagnostic] = []
+        self.sink.listener = self._new.append
+        self.lint: Lint | None = None
+        self.report: FileReport | None = None
+
+        def make_walk(buf, consumers):
+            walk = walk_for(buf, (), input_format=input_format, emit=self.sink.add, limits=limits)
+            self.lint = Lint(self.sink.add, limits, walk.log, **(lint_options or {}))
+            walk.consumers = [self.lint, *consumers]
+            return walk
+
+        self.feeder = Feeder((), make_walk, step=step)
+
+    def feed(self, data) -> list[Diagnostic]:
+        self.feeder.feed(data)
+        return self._take()
+
+    def close(self) -> list[Diagnostic]:
+        f = self.feeder
+        f.close()
+        self.report = lint_report(f.walk, self.lint, self.sink, self.path, f.size)
+        out = self._take()
+        f.release()
+        return out
+
+    @property
+    def bytes_received(self) -> int:
+        return self.feeder.size
+
+    def held(self, start: int, end: int) -> bytes:
+        """The bytes of ``[start, end)`` while the walk still holds them (a finding's
+        record, right after ``feed`` returned it): what a hex view shows."""
+        return self.feeder.held(start, end)
+
+    def _take(self) -> list[Diagnostic]:
+        out, self._new[:] = list(self._new), []
+        return out
+
+
+class _Records(Consumer):
+    """Every record decoded (no columns), in file order."""
+
+    decode_kinds = _ALL_KINDS
+
+    def __init__(self, out: list):
+        self.out = out
+
+    def record(self, rec, change) -> None:
+        self.out.append(rec)
+
+
+class StreamReader:
+    """Read records as they arrive: ``feed(chunk)`` returns the records and reader
+    diagnostics completed so far, in order (``Record`` or ``Diagnostic`` items),
+    ``close()`` the rest. The records and diagnostics are ``read_records``' on the
+    whole stream."""
+
+    def __init__(self, *, input_format: str = "auto", limits: Limits = DEFAULT_LIMITS, step: int = DEFAULT_STEP):
+        self._out: list[Record | Diagnostic] = []
+
+        def make_walk(buf, consumers):
+            walk = walk_for(buf, consumers, input_format=input_format, emit=self._out.append, limits=limits,
+                            engine="fast")
+            return walk
+
+        self.feeder = Feeder((_Records(self._out),), make_walk, step=step)
+
+    def feed(self, data) -> list[Record | Diagnostic]:
+        self.feeder.feed(data)
+        return self._take()
+
+    def close(self) -> list[Record | Diagnostic]:
+        self.feeder.close()
+        out = self._take()
+        self.feeder.release()
+        return out
+
+    def _take(self) -> list:
+        out, self._out[:] = list(self._out), []
+        return out
