@@ -11,6 +11,7 @@ from ._lint import lint_buffer, lint_bytes, lint_path
 from ._model import Argument, Record
 from ._reader import iter_records, read_records
 from ._report import DiagnosticSink, FileReport
+from ._stream_lint import StreamLinter, StreamReader
 from ._tables import tables
 
 __version__ = "0.1.0"
@@ -27,6 +28,8 @@ __all__ = [
     "Record",
     "Rule",
     "Severity",
+    "StreamLinter",
+    "StreamReader",
     "encode_argument",
     "encode_log_record",
     "encode_record",
