@@ -88,10 +88,6 @@ class Feeder:
         """Give the stream's memory back (after ``close``)."""
         self.stream.close()
 
-    def held(self, start: int, end: int) -> bytes:
-        """The bytes of ``[start, end)`` still held (a finding's record, while it is read)."""
-        return self.stream.bytes_at(start, end)
-
     # -- one advance of the walk ----------------------------------------------------
     def _advance(self) -> None:
         self._tried = self.stream.size

@@ -97,12 +97,6 @@ class StreamBuffer:
                 return
             self.released = end
 
-    def bytes_at(self, start: int, end: int) -> bytes:
-        """A copy of ``[start, end)`` (clipped to what has arrived and is still held)."""
-        start = max(start, self.released)
-        end = min(end, self.size)
-        return bytes(self.map[start:end]) if end > start else b""
-
     def close(self) -> None:
         try:
             self.map.close()

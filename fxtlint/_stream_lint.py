@@ -13,6 +13,7 @@ from __future__ import annotations
 from ._diagnostics import Diagnostic
 from ._fast import Lint
 from ._feeder import DEFAULT_STEP, Feeder
+from ._hexview import Excerpts, record_window
 from ._limits import DEFAULT_LIMITS, Limits
 from ._lint import lint_report, walk_for
 from ._model import Record
@@ -29,15 +30,21 @@ class StreamLinter:
     ``FileReport`` (equal to ``lint_bytes`` of the whole stream).
 
     ``sink`` selects, re-grades and caps as for a file; ``step`` is how many bytes arrive
-    between two advances of the walk (findings come at that grain).
+    between two advances of the walk (findings come at that grain). With ``hex_bytes``
+    the bytes of each finding's record are copied while the walk still holds them
+    (``excerpts``, for hex views; up to the sink's cap per rule): a finding made after
+    its record was left behind (a duration still open at the end) has none.
     """
 
     def __init__(self, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-                 limits: Limits = DEFAULT_LIMITS, path: str = "-", step: int = DEFAULT_STEP, lint_options=None):
+                 limits: Limits = DEFAULT_LIMITS, path: str = "-", step: int = DEFAULT_STEP,
+                 hex_bytes: bool = False, lint_options=None):
         self.sink = sink if sink is not None else DiagnosticSink()
         self.path = path
         self._new: list[Diagnostic] = []
-        self.sink.listener = self._new.append
+        self.sink.listener = self._found
+        self.excerpts = Excerpts(b"", ()) if hex_bytes else None
+        self.with_bytes: set[Diagnostic] = set()
         self.lint: Lint | None = None
         self.report: FileReport | None = None
 
@@ -65,10 +72,15 @@ class StreamLinter:
     def bytes_received(self) -> int:
         return self.feeder.size
 
-    def held(self, start: int, end: int) -> bytes:
-        """The bytes of ``[start, end)`` while the walk still holds them (a finding's
-        record, right after ``feed`` returned it): what a hex view shows."""
-        return self.feeder.held(start, end)
+    def _found(self, d: Diagnostic) -> None:
+        self._new.append(d)
+        if self.excerpts is None or self.sink.counts[d.code] > self.sink.per_rule_cap:
+            return
+        stream = self.feeder.stream
+        view = stream.view()
+        if record_window(d.offset, d.record_size, d.span, len(view))[0] >= stream.released:
+            self.excerpts.add(view, [d])
+            self.with_bytes.add(d)
 
     def _take(self) -> list[Diagnostic]:
         out, self._new[:] = list(self._new), []

@@ -223,8 +223,8 @@ class Walk:
 
     def _release(self, done: int, upto: int) -> int:
         """Give back the pages of a memory-mapped file that the walk has left behind."""
-        if not isinstance(self.buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
-            return done
+        if not isinstance(self.buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED") or hasattr(self.buf, "growing"):
+            return done  # a stream's buffer is given back by its feeder, which knows what findings hold
         end = upto - upto % mmap.PAGESIZE
         if end > done:
             try:

@@ -20,7 +20,7 @@ from rich.console import Console
 from .. import _baseline, _config, _parallel, _selection
 from .._diagnostics import Severity
 from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
-from . import _buffers, _common
+from . import _buffers, _common, _stream
 from ._progress import progress_bar
 from ._buffers import STDIN
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError, error as _error
@@ -68,6 +68,16 @@ def _cap(text: str) -> int:
     return n
 
 
+def _seconds(text: str) -> float:
+    try:
+        n = float(text)
+    except ValueError:
+        n = -1.0
+    if not n >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}")
+    return n
+
+
 def _nonempty(text: str) -> str:
     if not text.strip(" ,"):
         raise argparse.ArgumentTypeError(f"no value in {text!r}")
@@ -89,8 +99,9 @@ def register(subparsers) -> None:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     # every default is None: an unset option falls back to pyproject.toml, then DEFAULTS
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files, directories to search for *.fxt, or - for standard input")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files, directories to search for *.fxt, or - for standard input (linted as it "
+                   "arrives: findings are printed as they are found)")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default=None,
                    help="rich (default: for people; plain text when not a terminal), json (one "
                    "object), json-lines (one diagnostic per line), sarif (SARIF 2.1.0, for code "
@@ -126,6 +137,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "one at a time (default 1)")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (one is drawn on a terminal when linting takes over a second)")
+    p.add_argument("--follow", metavar="FILE", default=None,
+                   help="lint FILE while it is still being written, printing findings as they are found, "
+                   "until the writer stops for --idle-timeout seconds or Ctrl-C; then the summary")
+    p.add_argument("--idle-timeout", type=_seconds, default=5.0, metavar="S",
+                   help="with --follow: seconds without new bytes that end the file (default 5)")
 
 
 def settings(args: argparse.Namespace, config: _config.Config) -> dict:
@@ -269,6 +285,18 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
         advance(done, total)
 
 
+def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
+    """The one (path, report, hex bytes) of a stream: standard input or a followed file."""
+    chunks = _stream.stdin_chunks() if path == STDIN else _stream.follow_chunks(path, args.idle_timeout)
+    try:
+        report, linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
+                                             sink=DiagnosticSink(**sink_options), printer=printer)
+    except OSError as e:
+        yield path, e, None
+        return
+    yield path, report, None
+
+
 def run(args: argparse.Namespace) -> int:
     from .. import _render_rich
 
@@ -290,8 +318,14 @@ def run(args: argparse.Namespace) -> int:
         except _baseline.BaselineError as e:
             raise UsageError(str(e)) from None
 
-    found, failures = _buffers.expand_paths(args.paths, exclude)
+    if args.follow is not None and args.paths:
+        raise UsageError("--follow FILE lints that one file: give no other PATH")
+    if args.follow is None and not args.paths:
+        raise UsageError("no PATH given (a file, a directory, - for standard input, or --follow FILE)")
+    found, failures = _buffers.expand_paths(args.paths or [args.follow], exclude)
     files = [f for f, _ in found]
+    # standard input alone, or a followed file: linted as it arrives
+    streamed = args.follow if args.follow is not None else (STDIN if files == [STDIN] else None)
     for path, message in failures:
         _error(f"{path}: {message}")
 
@@ -301,10 +335,17 @@ def run(args: argparse.Namespace) -> int:
     reports: list[FileReport] = []
     show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
+    printer = None
+    if streamed is not None and not (s["statistics"] or args.write_baseline or baseline is not None) \
+            and fmt in _stream.STREAMING:
+        printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
     bar_console = console if rich and console.is_terminal else Console(stderr=True)
-    with progress_bar(bar_console, sum(map(_size, files)), enabled=not args.no_progress) as advance:
-        for path, report, data in _lint_all(files, s, sink_options, args.jobs, advance):
+    with progress_bar(bar_console, sum(map(_size, files)),
+                      enabled=not args.no_progress and streamed is None) as advance:
+        lint_all = (_lint_all(files, s, sink_options, args.jobs, advance) if streamed is None else
+                    _lint_streamed(streamed, args, s, sink_options, printer))
+        for path, report, data in lint_all:
             if isinstance(report, OSError):
                 message = report.strerror or str(report)
                 _error(f"{path}: {message}")
@@ -313,6 +354,9 @@ def run(args: argparse.Namespace) -> int:
             if baseline is not None:
                 report = baseline.apply(report)
             reports.append(report)
+            if printer is not None:
+                printer.end(report, s["quiet"])
+                continue
             if not rich or (s["quiet"] and not report.counts):
                 continue
             _render_rich.render_report(console, report, data=data if show_hex else None,
@@ -332,6 +376,8 @@ def run(args: argparse.Namespace) -> int:
     elif rich:
         if len(reports) + len(failures) > 1 and not s["quiet"]:
             console.print(_render_rich.total_line(reports, len(failures)))
+    elif printer is not None:
+        pass  # printed as found, and its closing lines
     else:
         sys.stdout.write(_render_machine(fmt, reports, failures))
 
