@@ -39,6 +39,7 @@ _KINDS: dict[str, tuple] = {
     "baseline": (str,),
     "quiet": (bool,),
     "no-hex": (bool,),
+    "buffering-mode": (str,),
 }
 
 

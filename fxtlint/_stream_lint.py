@@ -29,7 +29,8 @@ class StreamLinter:
     (not returned before), ``close()`` those the end settles, ``report`` the whole
     ``FileReport`` (equal to ``lint_bytes`` of the whole stream).
 
-    ``sink`` selects, re-grades and caps as for a file; ``step`` is how many bytes arrive
+    ``sink`` selects, re-grades and caps as for a file, ``buffering_mode`` as for
+    ``lint_buffer``; ``step`` is how many bytes arrive
     between two advances of the walk (findings come at that grain). With ``hex_bytes``
     the bytes of each finding's record are copied while the walk still holds them
     (``excerpts``, for hex views; up to the sink's cap per rule): a finding made after
@@ -38,7 +39,7 @@ class StreamLinter:
 
     def __init__(self, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
                  limits: Limits = DEFAULT_LIMITS, path: str = "-", step: int = DEFAULT_STEP,
-                 hex_bytes: bool = False, lint_options=None):
+                 hex_bytes: bool = False, buffering_mode: str | None = None):
         self.sink = sink if sink is not None else DiagnosticSink()
         self.path = path
         self._new: list[Diagnostic] = []
@@ -50,7 +51,7 @@ class StreamLinter:
 
         def make_walk(buf, consumers):
             walk = walk_for(buf, (), input_format=input_format, emit=self.sink.add, limits=limits)
-            self.lint = Lint(self.sink.add, limits, walk.log, **(lint_options or {}))
+            self.lint = Lint(self.sink.add, limits, walk.log, buffering_mode)
             walk.consumers = [self.lint, *consumers]
             return walk
 

@@ -104,11 +104,11 @@ STREAMING = ("rich", "json-lines", "github")
 
 
 def lint_stream(chunks, path: str, *, input_format: str, sink: DiagnosticSink, printer: Printer | None,
-                lint_options=None) -> tuple[FileReport, StreamLinter]:
+                buffering_mode: str | None = None) -> tuple[FileReport, StreamLinter]:
     """Feed ``chunks`` to a StreamLinter, handing what each feed finds to ``printer``
     (None: print nothing as it comes). Ctrl-C ends the stream where it is."""
     linter = StreamLinter(input_format=input_format, sink=sink, path=path, hex_bytes=True,
-                          lint_options=lint_options)
+                          buffering_mode=buffering_mode)
     try:
         for chunk in chunks:
             found = linter.feed(chunk)

@@ -19,6 +19,7 @@ from rich.console import Console
 
 from .. import _baseline, _config, _parallel, _selection
 from .._diagnostics import Severity
+from .._pairing import BUFFERING_MODES
 from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from . import _buffers, _common, _stream
 from ._progress import progress_bar
@@ -52,6 +53,7 @@ DEFAULTS = {
     "no_hex": False,
     "max_per_rule": DEFAULT_PER_RULE_CAP,
     "baseline": None,
+    "buffering_mode": None,
 }
 
 
@@ -137,6 +139,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "one at a time (default 1)")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (one is drawn on a terminal when linting takes over a second)")
+    p.add_argument("--buffering-mode", choices=BUFFERING_MODES, default=None,
+                   help="how the trace was recorded (the tracing system's buffering modes): circular "
+                   "traces start with ends whose begins were overwritten; what was open at a buffer-full "
+                   "record is not reported as unterminated; streaming traces carry buffer-full events "
+                   "by protocol (see PR001, PR004, EV003)")
     p.add_argument("--follow", metavar="FILE", default=None,
                    help="lint FILE while it is still being written, printing findings as they are found, "
                    "until the writer stops for --idle-timeout seconds or Ctrl-C; then the summary")
@@ -159,6 +166,8 @@ def settings(args: argparse.Namespace, config: _config.Config) -> dict:
                 raise UsageError(f"{config.path}: input-format must be one of {', '.join(INPUT_FORMATS)}")
             elif name == "fail_on" and value is not None and value not in FAIL_ON:
                 raise UsageError(f"{config.path}: fail-on must be one of {', '.join(FAIL_ON)}")
+            elif name == "buffering_mode" and value is not None and value not in BUFFERING_MODES:
+                raise UsageError(f"{config.path}: buffering-mode must be one of {', '.join(BUFFERING_MODES)}")
             elif name == "max_per_rule" and value is not None and value < 1:
                 raise UsageError(f"{config.path}: max-per-rule must be at least 1")
         out[name] = default if value is None else value
@@ -247,12 +256,13 @@ def _linted(path: str, s: dict, sink: DiagnosticSink):
     """(report, the buffer it was linted from) for one path, the buffer open while the
     caller renders it: hex views show the bytes that were linted. Raises OSError."""
     lint = _common.lint_buffer()
+    mode = {"buffering_mode": s["buffering_mode"]} if s["buffering_mode"] else {}
     if path == STDIN:
         data = sys.stdin.buffer.read()
-        yield lint(data, input_format=s["input_format"], path=STDIN, sink=sink), data
+        yield lint(data, input_format=s["input_format"], path=STDIN, sink=sink, **mode), data
         return
     with _buffers.opened(path) as data:
-        yield lint(data, input_format=s["input_format"], path=path, sink=sink), data
+        yield lint(data, input_format=s["input_format"], path=path, sink=sink, **mode), data
 
 
 def _size(path: str) -> int:
@@ -269,7 +279,8 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
     caller renders it."""
     if jobs > 1 and len(files) > 1 and STDIN not in files:
         results = _parallel.lint_paths(files, jobs=jobs, input_format=s["input_format"],
-                                       sink_options=sink_options, progress=advance, excerpts=True)
+                                       sink_options=sink_options, progress=advance, excerpts=True,
+                                       buffering_mode=s["buffering_mode"])
         for path, (report, excerpts) in zip(files, results):
             yield path, report, excerpts
         return
@@ -290,7 +301,8 @@ def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
     chunks = _stream.stdin_chunks() if path == STDIN else _stream.follow_chunks(path, args.idle_timeout)
     try:
         report, linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
-                                             sink=DiagnosticSink(**sink_options), printer=printer)
+                                             sink=DiagnosticSink(**sink_options), printer=printer,
+                                             buffering_mode=s["buffering_mode"])
     except OSError as e:
         yield path, e, None
         return

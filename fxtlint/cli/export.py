@@ -27,7 +27,7 @@ def register(subparsers) -> None:
         "unreadable path.",
         allow_abbrev=False,
     )
-    p.add_argument("path", metavar="PATH", help="the trace to export")
+    p.add_argument("path", metavar="PATH", help="the trace to export; - reads stdin as it arrives")
     p.add_argument("-o", "--output", metavar="OUT.json", help="write here instead of stdout")
     _common.input_format_option(p)
     p.set_defaults(run=run)
@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     from .._export_tef import Export, export_walk
     from .._lint import walk_for
 
+    if args.path == "-":
+        return _run_stdin(args)
     try:
         with _buffers.opened(args.path) as buf:
             export = Export()
@@ -57,4 +59,30 @@ def run(args: argparse.Namespace) -> int:
     lines = export.skipped_lines()
     for line in lines:
         print(f"fxtlint: {args.path}: {line}", file=sys.stderr)
+    return _common.EXIT_ERRORS if lines else _common.EXIT_OK
+
+
+def _run_stdin(args: argparse.Namespace) -> int:
+    """Standard input, exported as it arrives (the document is written as it is read)."""
+    from .._export_tef import Export, export_stream
+    from ._stream import stdin_chunks
+
+    export = Export()
+    try:
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as out:
+                export_stream(stdin_chunks(), out, source="-", export=export, input_format=args.input_format)
+        else:
+            export_stream(stdin_chunks(), sys.stdout, source="-", export=export, input_format=args.input_format)
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        _common.error(f"{e.filename or '-'}: {e.strerror or e}")
+        return _common.EXIT_USAGE
+    if export.not_fxt:
+        _common.error(f"-: {export.not_fxt}; nothing exported")
+        return _common.EXIT_ERRORS
+    lines = export.skipped_lines()
+    for line in lines:
+        print(f"fxtlint: -: {line}", file=sys.stderr)
     return _common.EXIT_ERRORS if lines else _common.EXIT_OK
