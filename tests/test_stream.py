@@ -188,3 +188,20 @@ def test_feed_after_close_is_refused():
     lint.close()
     with pytest.raises(ValueError):
         lint.feed(b"x")
+
+
+def test_fuzz_harness_can_fail(monkeypatch):
+    """The stream harness's invariant trips on a walk that loses bytes at a chunk edge."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("stream")
+    data = _big_trace(30)
+    mod.check(data)
+    real = fxtlint.StreamLinter.feed
+    monkeypatch.setattr(fxtlint.StreamLinter, "feed", lambda self, d: real(self, d[1:]))
+    with pytest.raises(AssertionError):
+        mod.check(data)
