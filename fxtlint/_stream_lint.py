@@ -61,6 +61,11 @@ class StreamLinter:
         self.feeder.feed(data)
         return self._take()
 
+    def flush(self) -> list[Diagnostic]:
+        """Walk what has arrived without waiting for ``step`` bytes (the source is idle)."""
+        self.feeder.flush()
+        return self._take()
+
     def close(self) -> list[Diagnostic]:
         f = self.feeder
         f.close()

@@ -11,6 +11,8 @@ and are written at the end. The exit status is set at the end of the stream.
 
 from __future__ import annotations
 
+import io
+import select
 import sys
 import time
 
@@ -22,12 +24,25 @@ READ = 1 << 20  # bytes asked of the source at a time (a pipe gives what it has)
 POLL = 0.1  # seconds between looks at a followed file that has not grown
 
 
+IDLE = None  # yielded by a source with nothing more to give right now: walk what has come
+
+
+def _waiting(fh) -> bool:
+    """Whether ``fh`` has no bytes ready now (a pipe whose writer is slower than us)."""
+    try:
+        return not select.select([fh], [], [], 0)[0]
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False  # not selectable (a test's BytesIO): never idle
+
+
 def stdin_chunks():
-    """Standard input as it arrives, until the writer closes it."""
+    """Standard input as it arrives, until the writer closes it; IDLE when it pauses."""
     src = sys.stdin.buffer
     read = getattr(src, "read1", src.read)
     while chunk := read(READ):
         yield chunk
+        if _waiting(src):
+            yield IDLE
 
 
 def follow_chunks(path: str, idle_timeout: float, *, clock=time.monotonic, sleep=time.sleep):
@@ -43,6 +58,7 @@ def follow_chunks(path: str, idle_timeout: float, *, clock=time.monotonic, sleep
                 continue
             if clock() - last >= idle_timeout:
                 return
+            yield IDLE
             sleep(POLL)
 
 
@@ -111,7 +127,7 @@ def lint_stream(chunks, path: str, *, input_format: str, sink: DiagnosticSink, p
                           buffering_mode=buffering_mode)
     try:
         for chunk in chunks:
-            found = linter.feed(chunk)
+            found = linter.flush() if chunk is IDLE else linter.feed(chunk)
             if printer is not None and found:
                 printer.found(linter, found)
     except KeyboardInterrupt:
