@@ -106,11 +106,12 @@ class Walk:
             # on a stream this may need more bytes (NeedMore): it is asked again with them
             self.not_fxt = start_checks(self.buf, self.emit, self.big, self.log)
             self._begun = True
+            self._length_left = getattr(self.buf, "growing", False)  # begun before the stream's end
         return not self.not_fxt
 
     def end_stream(self) -> None:
-        """The file-level check a stream can only make at its end (its length)."""
-        if not self.not_fxt:
+        """The file-level check a stream begun before its end makes at its end (its length)."""
+        if self._begun and self._length_left and not self.not_fxt:
             length_check(len(self.buf), self.emit)
 
     def run(self) -> int:
