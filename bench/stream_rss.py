@@ -69,7 +69,8 @@ def main(argv=None) -> int:
               f"{r['rss_mib']:>13.1f}")
     ratio = rows[1]["rss_mib"] / rows[0]["rss_mib"]
     verdict = "met" if ratio <= 1.5 else "NOT met"
-    print(f"peak RSS {rows[1]['mib']:.0f} MiB / {rows[0]['mib']:.0f} MiB stream: {ratio:.2f} (target <= 1.5: {verdict})")
+    print(f"peak RSS {rows[1]['mib']:.0f} MiB / {rows[0]['mib']:.0f} MiB stream: {ratio:.2f} "
+          f"(target <= 1.5: {verdict})")
     return 0 if ratio <= 1.5 else 1
 
 

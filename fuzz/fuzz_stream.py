@@ -4,7 +4,8 @@
 # findings feed and close returned are each counted once; reading it as a stream gives
 # read_records' records and diagnostics. A walk that decides from bytes it has not
 # received yet, or says a finding twice across a chunk boundary, breaks it.
-"""atheris harness for the incremental reader and linter: python fuzz/fuzz_stream.py [-libFuzzer flags] [corpus dirs]."""
+"""atheris harness for the incremental reader and linter:
+python fuzz/fuzz_stream.py [-libFuzzer flags] [corpus dirs]."""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
 # and a __future__ import must come first (tests/test_fuzz_build.py holds it).

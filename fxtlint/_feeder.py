@@ -14,7 +14,6 @@ the provider tables and what the consumers keep, not the stream.
 
 from __future__ import annotations
 
-from ._limits import DEFAULT_LIMITS, Limits
 from ._stream_buffer import NeedMore, StreamBuffer
 from ._walk import Walk
 
@@ -131,4 +130,5 @@ def stream_walk(make_walk, consumers, chunks, *, step: int = DEFAULT_STEP) -> Wa
         else:
             f.feed(chunk)
     f.close()
+    assert f.walk is not None
     return f.walk

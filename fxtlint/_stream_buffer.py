@@ -29,6 +29,10 @@ class _Map(mmap.mmap):
     """The memory map the walk reads: ``len()`` is what has arrived (whole words while
     the stream grows), ``growing`` whether more may come."""
 
+    n: int
+    growing: bool
+    capacity: int
+
     def __new__(cls, capacity: int):
         flags = getattr(mmap, "MAP_PRIVATE", 0)
         try:

@@ -69,6 +69,7 @@ class StreamLinter:
     def close(self) -> list[Diagnostic]:
         f = self.feeder
         f.close()
+        assert f.walk is not None and self.lint is not None
         self.report = lint_report(f.walk, self.lint, self.sink, self.path, f.size)
         out = self._take()
         f.release()

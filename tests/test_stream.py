@@ -86,14 +86,20 @@ def test_chunked_log_stream_equals_whole(data, how, draw):
     same(data, cuts_for(data, how, draw.draw), fmt="log")
 
 
-@given(traces, st.lists(st.integers(1, 97), min_size=1, max_size=8), st.integers(1, 300))
-def test_any_step_equals_whole(data, sizes, step):
-    cuts, at, k = [], 0, 0
+@given(traces, st.lists(st.integers(1, 97), min_size=1, max_size=8), st.integers(1, 300),
+       st.lists(st.booleans(), min_size=1, max_size=5))
+def test_any_step_and_flushes_equal_whole(data, sizes, step, flushes):
+    """Any step between advances, and a flush (the source pausing) after any chunk."""
+    lint = fxtlint.StreamLinter(step=step, path="-")
+    at = k = 0
     while at < len(data):
+        lint.feed(data[at:at + sizes[k % len(sizes)]])
         at += sizes[k % len(sizes)]
+        if flushes[k % len(flushes)]:
+            lint.flush()
         k += 1
-        cuts.append(at)
-    same(data, cuts, step=step)
+    lint.close()
+    assert json.dumps(lint.report.to_json(), indent=1, sort_keys=True) == whole(data)
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)

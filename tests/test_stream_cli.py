@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import select
 import subprocess
 import sys
@@ -151,10 +150,12 @@ def test_decode_and_export_stdin_equal_the_file(verb, name, tmp_path, capsys, mo
     want_status = main([verb, str(path)])
     captured = capsys.readouterr()
     want, want_err = captured.out, captured.err.replace(str(path), "-")
-    status, got = run([verb, "-"], capsys, monkeypatch, data)
+    stdin(monkeypatch, data)
+    status = main([verb, "-"])
+    got = capsys.readouterr()
     if verb == "export":
         want = want.replace(json.dumps(str(path)), json.dumps("-"))
-    assert (status, got) == (want_status, want)
+    assert (status, got.out, got.err) == (want_status, want, want_err)
 
 
 def test_export_stdin_not_fxt(capsys, monkeypatch):

@@ -135,5 +135,6 @@ def lint_stream(chunks, path: str, *, input_format: str, sink: DiagnosticSink, p
     found = linter.close()
     if printer is not None:
         printer.found(linter, found)
+    assert linter.report is not None
     return linter.report, linter
 

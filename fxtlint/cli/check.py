@@ -167,7 +167,8 @@ def settings(args: argparse.Namespace, config: _config.Config) -> dict:
             elif name == "fail_on" and value is not None and value not in FAIL_ON:
                 raise UsageError(f"{config.path}: fail-on must be one of {', '.join(FAIL_ON)}")
             elif name == "buffering_mode" and value is not None and value not in BUFFERING_MODES:
-                raise UsageError(f"{config.path}: buffering-mode must be one of {', '.join(BUFFERING_MODES)}")
+                raise UsageError(f"{config.path}: buffering-mode must be one of "
+                                 f"{', '.join(BUFFERING_MODES)}")
             elif name == "max_per_rule" and value is not None and value < 1:
                 raise UsageError(f"{config.path}: max-per-rule must be at least 1")
         out[name] = default if value is None else value
