@@ -257,7 +257,7 @@ def _linted(path: str, s: dict, sink: DiagnosticSink):
     """(report, the buffer it was linted from) for one path, the buffer open while the
     caller renders it: hex views show the bytes that were linted. Raises OSError."""
     lint = _common.lint_buffer()
-    mode = {"buffering_mode": s["buffering_mode"]} if s["buffering_mode"] else {}
+    mode = {"buffering_mode": s["buffering_mode"]} if s.get("buffering_mode") else {}
     if path == STDIN:
         data = sys.stdin.buffer.read()
         yield lint(data, input_format=s["input_format"], path=STDIN, sink=sink, **mode), data
@@ -281,7 +281,7 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
     if jobs > 1 and len(files) > 1 and STDIN not in files:
         results = _parallel.lint_paths(files, jobs=jobs, input_format=s["input_format"],
                                        sink_options=sink_options, progress=advance, excerpts=True,
-                                       buffering_mode=s["buffering_mode"])
+                                       buffering_mode=s.get("buffering_mode"))
         for path, (report, excerpts) in zip(files, results):
             yield path, report, excerpts
         return
@@ -303,7 +303,7 @@ def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
     try:
         report, linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
                                              sink=DiagnosticSink(**sink_options), printer=printer,
-                                             buffering_mode=s["buffering_mode"])
+                                             buffering_mode=s.get("buffering_mode"))
     except OSError as e:
         yield path, e, None
         return
