@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
 
 import fxtlint  # noqa: E402
+from fxtlint._stream_lint import lint_chunks  # noqa: E402
 
 PLAN = 8  # trailing bytes that draw the chunk sizes and the step (kept as trace bytes too)
 SMALL = fxtlint.Limits(window_words=32, pairing_window=7)  # window edges inside small inputs
@@ -45,12 +46,8 @@ def check(data: bytes) -> None:
     step = 1 + (data[-1] % 97 if data else 0)
     limits = SMALL if data[:1] and data[0] & 1 else fxtlint.Limits()
     for fmt in ("auto", "log"):
-        lint = fxtlint.StreamLinter(input_format=fmt, step=step, limits=limits)
-        found = []
-        for c in parts:
-            found += lint.feed(c)
-        found += lint.close()
-        got = lint.report.to_json()
+        report, found = lint_chunks(parts, input_format=fmt, step=step, limits=limits)
+        got = report.to_json()
         assert got == _whole(data, fmt, limits), fmt
         assert len(found) == sum(got["counts"].values()), (len(found), got["counts"])
     key = fxtlint.Diagnostic.sort_key

@@ -94,6 +94,18 @@ class StreamLinter:
         return out
 
 
+def lint_chunks(chunks, **options) -> tuple[FileReport, list[Diagnostic]]:
+    """Lint an iterable of byte chunks as a stream (``StreamLinter``'s ``options``): the
+    report, and every diagnostic ``feed`` and ``close`` returned, in that order."""
+    lint = StreamLinter(**options)
+    found: list[Diagnostic] = []
+    for c in chunks:
+        found += lint.feed(c)
+    found += lint.close()
+    assert lint.report is not None
+    return lint.report, found
+
+
 class _Records(Consumer):
     """Every record decoded (no columns), in file order."""
 

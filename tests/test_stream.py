@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import fxtlint
 from fxtlint import build as B
+from fxtlint._stream_lint import lint_chunks
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from test_fast import noisy_archives
 
@@ -39,12 +40,8 @@ def chunks_at(data: bytes, cuts) -> list[bytes]:
 
 
 def streamed(chunks, fmt="auto", limits=fxtlint.Limits(), step=1) -> tuple[str, list]:
-    lint = fxtlint.StreamLinter(input_format=fmt, limits=limits, step=step)
-    found = []
-    for c in chunks:
-        found += lint.feed(c)
-    found += lint.close()
-    j = lint.report.to_json()
+    report, found = lint_chunks(chunks, input_format=fmt, limits=limits, step=step)
+    j = report.to_json()
     j["path"] = "-"
     return json.dumps(j, indent=1, sort_keys=True), found
 
