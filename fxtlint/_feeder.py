@@ -59,7 +59,12 @@ class Feeder:
             self.stream.size += len(data)  # drained: counted, not kept
             return
         self.stream.append(data)
-        if self.stream.size >= HEAD_BYTES and self.stream.size - self._tried >= self.step:
+        size = self.stream.size
+        if size < HEAD_BYTES:
+            return
+        # the file-level checks as soon as the first bytes are in (a stream that is not FXT
+        # is said at once), asked again as the stream doubles while they need more bytes
+        if size - self._tried >= self.step or (not self.started and size >= 2 * self._tried):
             self._advance()
 
     def flush(self) -> None:

@@ -240,3 +240,10 @@ def test_interrupt_ends_the_stream_with_a_summary(capsys):
     report, _ = _stream.lint_stream(chunks(), "-", input_format="auto", sink=DiagnosticSink(), printer=None)
     assert report.size == 5000 and report.records > 0
     assert "interrupted after 5000 bytes" in capsys.readouterr().err
+
+
+def test_not_fxt_said_from_the_first_64_bytes_at_the_default_step():
+    lint = fxtlint.StreamLinter()  # a megabyte between advances, but the first bytes are looked at once in
+    assert lint.feed(b"\x89PNG" + bytes(59)) == []
+    assert [d.code for d in lint.feed(b"\0")] == ["MG005"]
+    assert lint.feed(bytes(1 << 20)) == [] and lint.close() == []
