@@ -94,8 +94,8 @@ class Printer:
                 self.console.print(_render_rich.diagnostic_text(d))
                 if self.show_hex and d in linter.with_bytes:
                     _render_rich.render_hex(self.console, d, linter.excerpts)
-        if diags and self.fmt != "rich":
-            self.out.flush()
+        if diags:  # a pipe or a file is block-buffered: the findings go out now
+            (self.console.file if self.fmt == "rich" else self.out).flush()
 
     def end(self, report: FileReport, quiet: bool) -> None:
         from .. import _render_rich
