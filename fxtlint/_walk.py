@@ -189,7 +189,7 @@ class Walk:
                 if resumed is not None:
                     # a record's content settled its size (resync_offset): the records framed
                     # after it are dropped, and framing starts anew from its end; or a record
-                    # needs bytes still to come (``wait``): it is taken again with them
+                    # needs bytes still to come (``NeedMore``): it is taken again with them
                     index, at = resumed
                     cur = at // 8
                     released = self._release(released, at)

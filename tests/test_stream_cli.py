@@ -137,6 +137,7 @@ def test_follow_usage(tmp_path, capsys):
     assert main(["check", "--follow", str(tmp_path / "x.fxt"), str(tmp_path)]) == 2
     assert "--follow FILE lints that one file" in capsys.readouterr().err
     assert main(["check", "--isolated", "--follow", str(tmp_path / "missing.fxt"), "--idle-timeout", "0"]) == 2
+    assert capsys.readouterr().err.count("missing.fxt") == 1  # said once
     assert main(["check"]) == 2
     assert "no PATH given" in capsys.readouterr().err
 

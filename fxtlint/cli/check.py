@@ -338,7 +338,7 @@ def run(args: argparse.Namespace) -> int:
     found, failures = _buffers.expand_paths(args.paths or [args.follow], exclude)
     files = [f for f, _ in found]
     # standard input alone, or a followed file: linted as it arrives
-    streamed = args.follow if args.follow is not None else (STDIN if files == [STDIN] else None)
+    streamed = files[0] if args.follow is not None and files else (STDIN if files == [STDIN] else None)
     for path, message in failures:
         _error(f"{path}: {message}")
 
