@@ -55,8 +55,8 @@ class Feeder:
             raise ValueError("feed() after close()")
         if not len(data):
             return
-        if self.not_fxt:
-            self.stream.size += len(data)  # drained: counted, not kept
+        if self.not_fxt or (self.walk is not None and self.walk.zero_at is not None):
+            self.stream.skip(len(data))  # drained (framing has stopped): counted, not kept
             return
         self.stream.append(data)
         size = self.stream.size
@@ -80,7 +80,7 @@ class Feeder:
         self.closed = True
         self.stream.end()
         if self.walk is None:
-            # never stepped: the whole-buffer walk, exactly as for a file
+            # never stepped: the whole-buffer walk, exactly as for a file (it did not skip any byte)
             self.walk = self.make_walk(self.stream.view(), self.consumers)
             self.walk.run()
             return

@@ -67,6 +67,12 @@ class StreamBuffer:
         self.size = need
         self.map.n = need - need % 8 if self.map.growing else need
 
+    def skip(self, n: int) -> None:
+        """``n`` more bytes arrived that nothing will read (the walk has stopped framing):
+        counted in ``len()``, not kept. Only words below the kept ones may be read after."""
+        self.size += n
+        self.map.n = self.size - self.size % 8 if self.map.growing else self.size
+
     def _grow(self, need: int) -> None:
         """A larger map holding the live bytes at the same offsets (the rest is never
         touched, so it costs address space, not memory)."""

@@ -98,6 +98,7 @@ class Walk:
         self.W = None
         self._begun = False
         self._waiting = False  # a stream's walk stopped at a record that needs bytes still to come
+        self.zero_at: int | None = None  # a stream's header of size 0, said when the stream ends
 
     def begin(self) -> bool:
         """The file-level checks, once (``run`` makes them): False when the file is not
@@ -172,6 +173,13 @@ class Walk:
         Returns False when framing stopped for good."""
         buf, emit, big, log, limits = self.buf, self.emit, self.big, self.log, self.limits
         growing = getattr(buf, "growing", False)
+        if self.zero_at is not None:
+            # framing stopped at a header of size 0 whose message names the bytes after it:
+            # only its word and the stream's length are read (the rest was counted, not kept)
+            if not growing:
+                frame_error(8 * self.zero_at, self.index, 0, buf, emit, big)
+                self.stopped = True
+            return not self.stopped
         W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
         screen = Screen(W, big, log)
         nw = len(W)
@@ -209,7 +217,7 @@ class Walk:
                     try:
                         frame_error(8 * win.zero_at, index, 0, buf, emit, big)
                     except NeedMore:
-                        cur = win.zero_at  # its message names the bytes left: said at the end
+                        cur = self.zero_at = win.zero_at  # its message names the bytes left: said at the end
                         break
                     stop = True
                 if stop:

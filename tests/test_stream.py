@@ -247,3 +247,21 @@ def test_not_fxt_said_from_the_first_64_bytes_at_the_default_step():
     assert lint.feed(b"\x89PNG" + bytes(59)) == []
     assert [d.code for d in lint.feed(b"\0")] == ["MG005"]
     assert lint.feed(bytes(1 << 20)) == [] and lint.close() == []
+
+
+def test_after_a_size_zero_header_the_rest_is_counted_not_kept():
+    """Framing stops at a header of size 0 (FR001, whose message names the bytes left):
+    the rest of the stream is counted, not held, and the report is the whole buffer's."""
+    head = _big_trace(50) + bytes(8)  # a zero word: a header of size 0
+    tail = _big_trace(500)[8:] * 200
+    data = head + tail + b"\x01\x02\x03"  # and a length that is not whole words
+    lint = fxtlint.StreamLinter(step=4096)
+    for i in range(0, len(data), 1 << 12):
+        lint.feed(data[i:i + (1 << 12)])
+    kept = lint.feeder.stream.map.capacity  # the map grows only to hold what is kept
+    lint.close()
+    j = lint.report.to_json()
+    j["path"] = "-"
+    assert json.dumps(j, indent=1, sort_keys=True) == whole(data)
+    assert set(lint.report.counts) >= {"FR001", "FR003"}
+    assert kept == 1 << 20 < len(tail)
