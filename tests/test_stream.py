@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._stream_lint import lint_chunks
+from fxtlint.engine._stream_lint import lint_chunks
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from test_fast import noisy_archives
 
@@ -229,7 +229,7 @@ def test_memory_behind_the_walk_is_given_back():
 
 def test_interrupt_ends_the_stream_with_a_summary(capsys):
     from fxtlint.cli import _stream
-    from fxtlint._report import DiagnosticSink
+    from fxtlint.engine._result import DiagnosticSink
 
     data = _big_trace(800)
 

@@ -16,9 +16,9 @@ import select
 import sys
 import time
 
-from .. import _render_github, _render_jsonl
-from .._report import DiagnosticSink, FileReport
-from .._stream_lint import StreamLinter
+from ..render import _render_github, _render_jsonl
+from ..engine._result import DiagnosticSink, FileReport
+from ..engine._stream_lint import StreamLinter
 
 READ = 1 << 20  # bytes asked of the source at a time (a pipe gives what it has)
 POLL = 0.1  # seconds between looks at a followed file that has not grown
@@ -77,7 +77,7 @@ class Printer:
         self.annotated = 0
 
     def found(self, linter: StreamLinter, diags) -> None:
-        from .. import _render_rich
+        from ..render import _render_rich
 
         for d in diags:
             n = self.printed.get(d.code, 0)
@@ -98,7 +98,7 @@ class Printer:
             (self.console.file if self.fmt == "rich" else self.out).flush()
 
     def end(self, report: FileReport, quiet: bool) -> None:
-        from .. import _render_rich
+        from ..render import _render_rich
 
         if self.fmt == "github":
             self.out.write(_render_github.summary([report], self.annotated) + "\n")

@@ -17,10 +17,12 @@ from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
 
-from .. import _baseline, _config, _parallel, _selection
-from .._diagnostics import Severity
-from .._pairing import BUFFERING_MODES
-from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
+from . import _baseline, _config
+from ..engine import _parallel
+from ..rules import _selection
+from ..rules._diagnostics import Severity
+from ..engine._pairing import BUFFERING_MODES
+from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from . import _buffers, _common, _stream
 from ._progress import progress_bar
 from ._buffers import STDIN
@@ -230,7 +232,7 @@ def _print_statistics(rows: list[dict], fmt: str) -> None:
 
 
 def _render_machine(fmt: str, reports: list[FileReport], failures: list) -> str:
-    from .. import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
+    from ..render import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
 
     if fmt == "json":
         return _render_json.dumps(_render_json.render(reports, failures=failures))
@@ -311,7 +313,7 @@ def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import _render_rich
+    from ..render import _render_rich
 
     try:
         config = _config.Config() if args.isolated else _config.load()
