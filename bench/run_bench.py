@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -190,6 +191,17 @@ def best_of(target: str, path: Path, repeat: int) -> dict:
     return best
 
 
+@contextmanager
+def trace_folder(keep: Path | None):
+    """Where the traces go: ``keep`` (made if need be), or a temporary folder removed afterwards."""
+    if keep:
+        keep.mkdir(parents=True, exist_ok=True)
+        yield keep
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        yield Path(tmp)
+
+
 def trace(directory: Path, workload: str, mb: float) -> Path:
     p = directory / f"bench-{workload}-{mb:g}mb.fxt"
     if not p.exists():
@@ -218,16 +230,9 @@ def main(argv=None) -> int:
     verbs = [v for v in args.verbs.split(",") if v]
     targets = [t for t in TARGETS if t not in VERB_TARGETS or t in verbs]
 
-    tmp = None
-    if args.keep:
-        args.keep.mkdir(parents=True, exist_ok=True)
-        folder = args.keep
-    else:
-        tmp = tempfile.TemporaryDirectory()
-        folder = Path(tmp.name)
     results: dict = {}
     sizes = [args.mb] + ([args.also_mb] if args.also_mb else [])
-    try:
+    with trace_folder(args.keep) as folder:
         for workload in workloads:
             for i, mb in enumerate(sizes):
                 path = trace(folder, workload, mb)
@@ -247,9 +252,6 @@ def main(argv=None) -> int:
                     print(f"{workload:7} {mb:5g} MB {target:10} {json.dumps(rows[target])}", flush=True)
                 if i > 0 and not args.keep:
                     path.unlink()  # 500 MB files: do not keep four of them in /tmp
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
 
     print(f"\n{'workload':8} {'target':10} {'MiB':>7} {'seconds':>9} {'MiB/s':>8} {'records/s':>12} {'peak RSS MiB':>13}")
     for workload, by_size in results.items():

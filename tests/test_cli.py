@@ -397,7 +397,9 @@ def test_python_dash_m(tree):
         [sys.executable, "-m", "fxtlint", "--version"],
         capture_output=True, text=True, cwd=Path(fxtlint.__file__).parent.parent,
     )
-    assert (proc.returncode, proc.stdout) == (0, f"fxtlint {_version()}\n")
+    from fxtlint.engine import _native
+
+    assert (proc.returncode, proc.stdout) == (0, f"fxtlint {_version()} ({_native.describe()})\n")
 
 
 # --- end to end: the real core on the real corpus

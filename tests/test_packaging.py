@@ -92,9 +92,15 @@ def test_the_conformance_suite_ships_with_the_package(tmp_path, monkeypatch, cap
     assert "passes none of the" in capsys.readouterr().err
 
 
-def test_wheel_and_sdist_take_the_suite():
-    import tomllib
+def test_wheel_and_sdist_take_the_suite_and_the_tables():
+    """setup.py copies each checkout folder of PACKAGED into the wheel's package and
+    MANIFEST.in puts it in the sdist (.ci/install_check builds both and looks inside)."""
+    import ast
 
-    hatch = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["hatch"]["build"]["targets"]
-    assert hatch["wheel"]["force-include"]["corpus/conformance"] == "fxtlint/conformance-suite"
-    assert "corpus/conformance" in hatch["sdist"]["include"]
+    tree = ast.parse((REPO / "setup.py").read_text("utf-8"))
+    packaged = next(ast.literal_eval(n.value) for n in tree.body
+                    if isinstance(n, ast.Assign) and [t.id for t in n.targets] == ["PACKAGED"])
+    assert packaged == {"spec-tables": "fxtlint/spec_tables", "corpus/conformance": "fxtlint/conformance-suite"}
+    manifest = (REPO / "MANIFEST.in").read_text("utf-8").splitlines()
+    for folder in packaged:
+        assert f"graft {folder}" in manifest

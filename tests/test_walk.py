@@ -179,8 +179,13 @@ def test_small_buffers_take_the_per_record_path_and_large_ones_the_columns():
 def test_every_consumer_sees_one_walk(monkeypatch):
     """report is the lint and the coverage in one pass: the reader frames the file once."""
     calls = []
-    real = _walk.scan_window
-    monkeypatch.setattr(_walk, "scan_window", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    real = _walk.Walk.scanner
+
+    def counted(self, *args):
+        window, close = real(self, *args)
+        return (lambda *a: calls.append(1) or window(*a)), close
+
+    monkeypatch.setattr(_walk.Walk, "scanner", counted)
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
     trace_report(data, engine="fast")
     assert len(calls) == 1  # one window covers this file, walked once for lint and coverage

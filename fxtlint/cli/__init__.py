@@ -19,11 +19,24 @@ import argparse
 import os
 import sys
 
+from ..engine import _native
 from . import _common, check, conformance, decode, explain, export, report, rules
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
 COMMANDS = (check, rules, explain, report, export, decode, conformance)
 DEFAULT_COMMAND = "check"
+
+
+class _Version(argparse.Action):
+    """``--version``: the version and which engine lints, on one line (argparse's own
+    version action would wrap it)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, help="show the version and the engine that lints, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {_common.version()} ({_native.describe()})")
+        parser.exit()
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
@@ -35,7 +48,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
         "`fxtlint COMMAND --help` describes each command.",
         allow_abbrev=False,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_common.version()}")
+    parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
     for module in COMMANDS:
         module.register(subparsers)

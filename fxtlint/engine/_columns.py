@@ -12,8 +12,8 @@ The screen only *proves records clean*: a row is flagged the moment anything the
 per-record reader or ``RecordChecker`` could report is possible (a bad field, an
 overrun, trailing words, non-ASCII text, a per-kind semantic check that fails), and
 flagged rows go to the reference decoder, which builds every message. For the rows
-left clean it keeps the columns the semantic checks need: field values by name, word
-positions, and the string refs of every argument.
+left clean it keeps the columns the walk's consumers read: field values by name, word
+positions, and every argument's values and positions (``ArgColumns``).
 """
 
 from __future__ import annotations
@@ -39,6 +39,23 @@ ARG_LAYOUT = [_T.arguments.get(t) for t in range(_NT)]
 ARG_NUMERIC = np.array([a is not None and a.numeric for a in ARG_LAYOUT])
 LOG_ALLOWED = np.zeros(_NT, bool)
 LOG_ALLOWED[list(_T.log_allowed_argument_types)] = True
+
+
+def _kind_checks(name: str) -> tuple:
+    """The per-kind semantic checks the reference reports, as data the screen (and the
+    native kernel's compiler) flags on: ("less", a, b) flags a < b, ("equal", f, v) f == v."""
+    out = []
+    stamps = TIMESTAMPS.get(name, ())
+    if len(stamps) == 2:  # an end before its start (TM002)
+        out.append(("less", stamps[1], stamps[0]))
+    if name == LEGACY_SWITCH:  # EV002
+        out.append(("equal", "outgoing_state", RUNNING))
+    elif name == PROVIDER_EVENT:  # EV003: records dropped
+        out.append(("equal", EVENT_ID, BUFFER_FULL))
+    return tuple(out)
+
+
+KIND_CHECKS = {leaf.name: c for leaf in _T.record_leaves() if (c := _kind_checks(leaf.name))}
 
 
 def field(x, f):
@@ -106,12 +123,10 @@ class Group:
 
     ``vals``: field and word values by name; ``pos``: word positions by name (words,
     inline koid words, inline string streams as "NAME string", streams); ``args``:
-    ``ArgColumns`` of every argument position and type; ``arg_refs``: (argument index,
-    field, rows, refs, argument word positions) of every string ref inside arguments;
-    ``flag``: rows not proven clean.
+    ``ArgColumns`` of every argument position and type; ``flag``: rows not proven clean.
     """
 
-    __slots__ = ("layout", "rows", "s", "e", "vals", "pos", "args", "arg_refs", "flag", "streams")
+    __slots__ = ("layout", "rows", "s", "e", "vals", "pos", "args", "flag", "streams")
 
     def __init__(self, layout: Layout, rows, s, e):
         self.layout = layout
@@ -121,7 +136,6 @@ class Group:
         self.vals: dict = {}
         self.pos: dict = {}
         self.args: list[ArgColumns] = []
-        self.arg_refs: list = []
         self.flag = np.zeros(len(rows), bool)
         self.streams: list = []  # (first word, byte length, group row, is utf8)
 
@@ -278,14 +292,13 @@ class Screen:
                 end = self.walk(g, alay.full_body, gi[r[m]], pa[m] + 1, aend[m], sub_vals, sub_flag, alay)
                 sub_flag |= end != aend[m]
                 g.args.append(ArgColumns(k, alay, gi[r[m]], pa[m], sub_vals, g.pos))
-                for f in alay.all_fields():
-                    if f.role == "string_ref":
-                        refs = sub_vals[f.name]
-                        if self.log:  # log strings are inline only, and names are never empty
+                if self.log:  # log strings are inline only, and names are never empty
+                    for f in alay.all_fields():
+                        if f.role == "string_ref":
+                            refs = sub_vals[f.name]
                             sub_flag |= (refs != 0) & ((refs & INLINE) == 0)
                             if f.name == "name":
                                 sub_flag |= (refs == 0) | (refs == INLINE)
-                        g.arg_refs.append((k, f, gi[r[m]], refs, pa[m]))
                 bad[m] |= sub_flag
             flag[r[bad]] = True
             p[r] = aend
@@ -297,14 +310,8 @@ class Screen:
 
     # -- per-kind semantic checks the reference reports: flag, never report -------------
     def _kind_checks(self, g: Group) -> None:
-        name = g.layout.name
-        stamps = TIMESTAMPS.get(name, ())
-        if len(stamps) == 2:  # an end before its start (TM002)
-            g.flag |= g.vals[stamps[1]] < g.vals[stamps[0]]
-        if name == LEGACY_SWITCH:  # EV002
-            g.flag |= g.vals["outgoing_state"] == RUNNING
-        elif name == PROVIDER_EVENT:  # EV003: records dropped
-            g.flag |= g.vals[EVENT_ID] == BUFFER_FULL
+        for op, a, b in KIND_CHECKS.get(g.layout.name, ()):
+            g.flag |= (g.vals[a] < g.vals[b]) if op == "less" else (g.vals[a] == b)
 
     # -- streams: length limit, zero padding, plain ASCII ------------------------------
     def _streams(self, g: Group) -> None:

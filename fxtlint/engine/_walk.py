@@ -36,7 +36,9 @@ from collections import Counter
 
 import numpy as np
 
+from ._native import ACTIVE, kernel as chosen_kernel
 from ._columns import INLINE, LEN, Screen
+from ._kernel_screen import KernelScreen
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ._lookups import Lookups, TableCache
 from ._provider_state import ProviderState
@@ -82,8 +84,10 @@ class Walk:
     ``consumers``; reader diagnostics go to ``emit``."""
 
     def __init__(self, buf, consumers, *, big: bool = False, log: bool = False, emit=None,
-                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None):
+                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE):
         self.buf = buf
+        # the scan step's engine: the native kernel module, or None for the column engine
+        self.kernel = chosen_kernel() if kernel is ACTIVE else kernel
         self.consumers = list(consumers)
         self.big = big
         self.log = log
@@ -171,7 +175,7 @@ class Walk:
         (``NeedMore``); the next call, with more bytes, goes on from there, so the
         records and findings are those of the whole buffer however it was cut.
         Returns False when framing stopped for good."""
-        buf, emit, big, log, limits = self.buf, self.emit, self.big, self.log, self.limits
+        buf, emit, big, log = self.buf, self.emit, self.big, self.log
         growing = getattr(buf, "growing", False)
         if self.zero_at is not None:
             # framing stopped at a header of size 0 whose message names the bytes after it:
@@ -181,14 +185,12 @@ class Walk:
                 self.stopped = True
             return not self.stopped
         W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
-        screen = Screen(W, big, log)
+        window, close = self.scanner(W, self._roots, self._reference, self._large)
         nw = len(W)
         cur, index, released, stop = self.cur, self.index, self._released, self.stopped
         try:
             while cur < nw and not stop:
-                win = scan_window(screen, cur, index, window_words=limits.window_words,
-                                  pairing_window=limits.pairing_window, large=self._large,
-                                  roots=self._roots, reference_kinds=self._reference)
+                win = window(cur, index)
                 resumed = None
                 for cols in win.batches:
                     resumed = self._batch(cols)
@@ -225,10 +227,46 @@ class Walk:
                 cur = win.next_word
                 released = self._release(released, 8 * cur)
         finally:
-            self.W = screen.W = None  # drop the views so a memory map can be closed
+            self.W = None  # drop the views so a memory map can be closed
+            close()
         self.cur, self.index, self._released, self.stopped = cur, index, released, stop
         self.records = index
         return not stop
+
+    def scanner(self, W, roots: dict, reference: frozenset, large: dict):
+        """The scan step over the words ``W``: ``(window, close)``, where ``window(cur,
+        index0)`` is a ``_scan.Window`` of the records from word ``cur`` (the next window,
+        or a fresh start after a record whose content settled its size) and ``close()``
+        drops the step's views of the buffer. The native kernel's when it is built
+        (``_kernel_screen.KernelScreen``: its program holds the roots and the size fields,
+        and it reads the buffer itself), the column engine's ``scan_window`` otherwise."""
+        limits = self.limits
+        if self.kernel is not None:
+            # the kernel reads the buffer itself: give it what the buffer holds (a stream's
+            # map is longer than the bytes received so far, _stream_buffer)
+            view = memoryview(self.buf)[:len(self.buf)]
+            ks = KernelScreen(self.kernel, view, self.big, self.log, reference)
+
+            def kernel_window(cur: int, index0: int):
+                return ks.window(cur, index0, window_words=limits.window_words,
+                                 pairing_window=limits.pairing_window)
+
+            def kernel_close() -> None:
+                ks.close()
+                view.release()
+
+            return kernel_window, kernel_close
+        screen = Screen(W, self.big, self.log)
+
+        def window(cur: int, index0: int):
+            return scan_window(screen, cur, index0, window_words=limits.window_words,
+                               pairing_window=limits.pairing_window, large=large, roots=roots,
+                               reference_kinds=reference)
+
+        def close() -> None:
+            screen.W = None
+
+        return window, close
 
     def _release(self, done: int, upto: int) -> int:
         """Give back the pages of a memory-mapped file that the walk has left behind."""

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The native kernel under AddressSanitizer and UndefinedBehaviorSanitizer.
+#
+#   fuzz/kernel_asan.sh build gcc|clang      build build/asan-<cc>/: a copy of fxtlint/ and
+#                                            spec-tables/ whose kernel is the sanitized build
+#   fuzz/kernel_asan.sh test gcc|clang [pytest args]
+#                                            the kernel's tests on that build (default: tests/test_kernel.py)
+#   fuzz/kernel_asan.sh fuzz [atheris args]  the atheris harness fuzz/fuzz_kernel.py on the clang
+#                                            build (-fsanitize=fuzzer-no-link: libFuzzer sees the C
+#                                            code's coverage too), seeded from corpus/seeds
+#
+# gcc 12 links its ASan runtime (libasan.so.8); clang 14 builds with
+# -fsanitize=fuzzer-no-link and runs with atheris's asan_with_fuzzer.so (ASan and
+# libFuzzer in one runtime). Either runtime must be loaded first: LD_PRELOAD. Python
+# itself is not sanitized, so leak checking is off (CPython's interned objects would be
+# reported at exit); a leak of the kernel shows as flat-or-not RSS in a long run instead.
+# Any ASan or UBSan report aborts the run with its stack (halt_on_error, and
+# -fno-sanitize-recover for UBSan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python}
+what=${1:?usage: fuzz/kernel_asan.sh build|test gcc|clang ... or fuzz ...}
+shift
+
+cc_of() {
+    case "${1:-}" in
+        gcc|clang) echo "$1" ;;
+        *) echo "say gcc or clang" >&2; exit 2 ;;
+    esac
+}
+
+runtime() {  # the sanitizer runtime to preload for a build
+    if [ "$1" = gcc ]; then
+        gcc -print-file-name=libasan.so
+    else
+        "$PY" -c 'import atheris, os; print(os.path.join(atheris.path(), "asan_with_fuzzer.so"))'
+    fi
+}
+
+build() {
+    local cc=$1 out=build/asan-$1
+    local flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+    [ "$cc" = clang ] && flags="$flags -fsanitize=fuzzer-no-link"
+    local inc suffix
+    inc=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    suffix=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+    rm -rf "$out"
+    mkdir -p "$out"
+    cp -r fxtlint "$out/fxtlint"
+    cp -r spec-tables "$out/spec-tables"
+    find "$out/fxtlint" -name '*.so' -delete
+    # shellcheck disable=SC2086
+    "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" fxtlint/engine/_kernel.c -o "$out/fxtlint/engine/_kernel$suffix"
+    echo "built $out/fxtlint/engine/_kernel$suffix ($cc $flags)"
+}
+
+sanitized() {  # run a command from the build's folder (its fxtlint first on the path), runtime preloaded
+    local cc=$1
+    shift
+    [ -d "build/asan-$cc" ] || build "$cc"
+    (cd "build/asan-$cc" &&
+    PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" \
+    LD_PRELOAD="$(runtime "$cc")" \
+    PYTHONMALLOC=malloc \
+    ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1" \
+    UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+    FXTLINT_ENGINE=native \
+        "$@")
+}
+
+check_build() {  # the sanitized kernel is the one imported, or stop
+    sanitized "$1" "$PY" -c 'import os, fxtlint.engine._kernel as k; print("fxtlint.engine._kernel:", k.__file__)
+assert k.__file__.startswith(os.getcwd()), "not the sanitized build"'
+}
+
+case "$what" in
+    build) build "$(cc_of "${1:-}")" ;;
+    test)
+        cc=$(cc_of "${1:-}")
+        shift
+        check_build "$cc"
+        args=("${@:-tests/test_kernel.py}")
+        sanitized "$cc" "$PY" -m pytest -q -p no:cacheprovider --capture=sys --rootdir "$PWD" "${args[@]/#tests/$PWD/tests}"
+        ;;
+    fuzz)
+        check_build clang
+        mkdir -p build/asan-corpus
+        sanitized clang "$PY" "$PWD/fuzz/fuzz_kernel.py" -rss_limit_mb=4096 "$@" "$PWD/build/asan-corpus" \
+            "$PWD/corpus/seeds"
+        ;;
+    *) echo "usage: fuzz/kernel_asan.sh build|test gcc|clang ... or fuzz ..." >&2; exit 2 ;;
+esac

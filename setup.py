@@ -1,0 +1,43 @@
+"""Build the native kernel when a C compiler is at hand; install without it when not.
+
+The kernel (``fxtlint/engine/_kernel.c``) is an optional extension: when it does not compile
+(no compiler, no Python headers), setuptools warns and the install goes on with the
+pure Python engine (``fxtlint --version`` says which engine is active). The wheel also
+carries the folders of ``PACKAGED``, copied into the package.
+"""
+
+import shutil
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+HERE = Path(__file__).resolve().parent
+
+# checkout folder -> its place in the installed package: the spec tables every engine
+# loads, and the reader conformance suite, so `fxtlint conformance run` works outside a
+# checkout (a name that is not an identifier, so nothing walks it as a subpackage)
+PACKAGED = {
+    "spec-tables": "fxtlint/spec_tables",
+    "corpus/conformance": "fxtlint/conformance-suite",
+}
+
+
+class build_py_with_data(build_py):
+    """build_py, plus the folders of ``PACKAGED`` inside the package."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install reads them from the checkout
+        for source, target in PACKAGED.items():
+            dest = Path(self.build_lib) / target
+            if dest.exists():
+                shutil.rmtree(dest)
+            shutil.copytree(HERE / source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
+
+
+setup(
+    cmdclass={"build_py": build_py_with_data},
+    ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c"], optional=True)],
+)

@@ -1,0 +1,90 @@
+"""Which engine runs: FXTLINT_ENGINE, a kernel that is not built or stale, and ``--version``."""
+
+from __future__ import annotations
+
+import pytest
+
+from fxtlint.engine import _native
+from fxtlint.spec._errors import FxtError
+from fxtlint.cli import main
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """_native's cached look at the kernel, cleared before and after."""
+    _native._built.cache_clear()
+    yield monkeypatch
+    monkeypatch.undo()
+    _native._built.cache_clear()
+
+
+def _not_built(monkeypatch):
+    monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint.engine._kernel'"))
+
+
+def test_python_forces_the_pure_engine(fresh):
+    fresh.setenv(_native.ENV, "python")
+    assert _native.kernel() is None
+    assert _native.describe().startswith("engine: python, forced by FXTLINT_ENGINE=python")
+
+
+def test_an_unknown_choice_is_an_error_that_names_the_choices(fresh):
+    fresh.setenv(_native.ENV, "fast")
+    with pytest.raises(FxtError, match="FXTLINT_ENGINE=fast does not fit: allowed auto, python, native"):
+        _native.kernel()
+    assert "does not fit" in _native.describe()
+
+
+def test_without_a_build_auto_is_python_and_native_is_an_error(fresh):
+    _not_built(fresh)
+    fresh.delenv(_native.ENV, raising=False)
+    assert _native.kernel() is None
+    assert _native.describe() == "engine: python; native kernel: not built: No module named 'fxtlint.engine._kernel'"
+    fresh.setenv(_native.ENV, "native")
+    with pytest.raises(FxtError, match="not built"):
+        _native.kernel()
+
+
+def test_a_stale_build_is_not_used(fresh):
+    from kernel_support import require_kernel
+
+    k = require_kernel()
+    fresh.setattr(k, "OPS", k.OPS[:-1])
+    _native._built.cache_clear()
+    fresh.delenv(_native.ENV, raising=False)
+    assert _native.kernel() is None
+    assert "stale build" in _native.describe()
+
+
+def test_a_built_kernel_is_chosen(fresh):
+    from kernel_support import require_kernel
+
+    fresh.delenv(_native.ENV, raising=False)
+    k = require_kernel()
+    assert _native.kernel() is k
+    fresh.setenv(_native.ENV, "native")
+    assert _native.kernel() is k
+    assert _native.describe() == "engine: native"
+
+
+def test_the_walk_scans_with_the_engine_chosen(fresh):
+    from kernel_support import require_kernel
+
+    from fxtlint.engine._walk import Walk
+
+    k = require_kernel()
+    fresh.delenv(_native.ENV, raising=False)
+    assert Walk(b"", ()).kernel is k
+    fresh.setenv(_native.ENV, "python")
+    assert Walk(b"", ()).kernel is None
+    assert Walk(b"", (), kernel=k).kernel is k
+
+
+@pytest.mark.parametrize("env,expected", [("python", "engine: python, forced by FXTLINT_ENGINE=python"),
+                                          ("auto", "engine: ")])
+def test_version_says_which_engine(fresh, capsys, env, expected):
+    fresh.setenv(_native.ENV, env)
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("fxtlint ") and out.count("\n") == 1
+    assert f"({expected}" in out
