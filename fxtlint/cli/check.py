@@ -17,8 +17,8 @@ from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
 
-from . import _baseline, _config
 from ..engine import _parallel
+from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
 from ..rules._diagnostics import Severity
 from ..engine._pairing import BUFFERING_MODES
@@ -26,7 +26,9 @@ from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from . import _buffers, _common, _stream
 from ._progress import progress_bar
 from ._buffers import STDIN
-from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError, error as _error
+from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
+from ._common import error as _error
+from ._progress import progress_bar
 
 OUTPUT_FORMATS = ("rich", "json", "sarif", "github", "junit", "json-lines")
 FAIL_ON = ("error", "warning", "info")
@@ -131,7 +133,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--write-baseline", action="store_true",
                    help="record this run's findings in the --baseline FILE and exit 0")
     p.add_argument("--max-per-rule", type=_cap, default=None, metavar="N",
-                   help=f"keep at most N diagnostics per rule per file; counts stay exact (default {DEFAULT_PER_RULE_CAP})")
+                   help="keep at most N diagnostics per rule per file; counts stay exact "
+                        f"(default {DEFAULT_PER_RULE_CAP})")
     p.add_argument("--no-hex", action="store_true", default=None, help="omit the hex views")
     p.add_argument("-q", "--quiet", action="store_true", default=None,
                    help="print the findings only: no summary lines, nothing for files without findings")
@@ -388,7 +391,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"fxtlint: {stale}", file=sys.stderr)
     if s["statistics"]:
         _print_statistics(statistics(reports), fmt)
-    elif rich:
+    elif console is not None:  # rich output
         if len(reports) + len(failures) > 1 and not s["quiet"]:
             console.print(_render_rich.total_line(reports, len(failures)))
     elif printer is not None:

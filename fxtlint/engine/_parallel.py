@@ -14,12 +14,12 @@ does not hide the others' reports. With ``excerpts=True`` each report comes with
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Callable, Sequence
 
 from ._hexview import Excerpts
 from ._lint import lint_buffer, open_buffer
-from ._result import DiagnosticSink, FileReport
+from ._result import DiagnosticSink
 
 Progress = Callable[[int, int], None]
 
