@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
+import _harness
 
-import fxtlint  # noqa: E402
-from fxtlint.engine._stream_lint import lint_chunks  # noqa: E402
+import fxtlint
+from fxtlint.engine._stream_lint import lint_chunks
 
 PLAN = 8  # trailing bytes that draw the chunk sizes and the step (kept as trace bytes too)
 SMALL = fxtlint.Limits(window_words=32, pairing_window=7)  # window edges inside small inputs

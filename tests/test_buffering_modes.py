@@ -166,7 +166,7 @@ def test_cli_option_reaches_the_stream_and_the_workers(tmp_path, capsys, monkeyp
     for i in range(2):
         (tmp_path / f"s{i}.fxt").write_bytes(STREAMING)
     status, out = _check(["-j", "2", "--buffering-mode", "streaming", str(tmp_path)], capsys)
-    assert [f["counts"] for f in out["files"]] == [{}, {}]
+    assert [f["counts"] for f in out["files"]] == [{}, {}] and status == 0
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(STREAMING)))
     status, out = _check(["--buffering-mode", "streaming", "-"], capsys)
-    assert out["files"][0]["counts"] == {}
+    assert out["files"][0]["counts"] == {} and status == 0

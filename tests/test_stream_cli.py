@@ -15,10 +15,9 @@ import time
 import pytest
 
 import fxtlint
+from conftest import REPO
 from fxtlint import build as B
 from fxtlint.cli import main
-
-from conftest import REPO
 
 SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"
 

@@ -16,9 +16,9 @@ import select
 import sys
 import time
 
-from ..render import _render_github, _render_jsonl
 from ..engine._result import DiagnosticSink, FileReport
 from ..engine._stream_lint import StreamLinter
+from ..render import _render_github, _render_jsonl
 
 READ = 1 << 20  # bytes asked of the source at a time (a pipe gives what it has)
 POLL = 0.1  # seconds between looks at a followed file that has not grown

@@ -18,13 +18,11 @@ from contextlib import ExitStack, contextmanager
 from rich.console import Console
 
 from ..engine import _parallel
+from ..engine._pairing import BUFFERING_MODES
 from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
 from ..rules._diagnostics import Severity
-from ..engine._pairing import BUFFERING_MODES
-from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
-from . import _buffers, _common, _stream
-from ._progress import progress_bar
+from . import _baseline, _buffers, _common, _config, _stream
 from ._buffers import STDIN
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
 from ._common import error as _error
@@ -306,7 +304,7 @@ def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
     """The one (path, report, hex bytes) of a stream: standard input or a followed file."""
     chunks = _stream.stdin_chunks() if path == STDIN else _stream.follow_chunks(path, args.idle_timeout)
     try:
-        report, linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
+        report, _linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
                                              sink=DiagnosticSink(**sink_options), printer=printer,
                                              buffering_mode=s.get("buffering_mode"))
     except OSError as e:
@@ -358,7 +356,7 @@ def run(args: argparse.Namespace) -> int:
             and fmt in _stream.STREAMING:
         printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
-    bar_console = console if rich and console.is_terminal else Console(stderr=True)
+    bar_console = console if console is not None and console.is_terminal else Console(stderr=True)
     with progress_bar(bar_console, sum(map(_size, files)),
                       enabled=not args.no_progress and streamed is None) as advance:
         lint_all = (_lint_all(files, s, sink_options, args.jobs, advance) if streamed is None else
@@ -375,7 +373,7 @@ def run(args: argparse.Namespace) -> int:
             if printer is not None:
                 printer.end(report, s["quiet"])
                 continue
-            if not rich or (s["quiet"] and not report.counts):
+            if console is None or (s["quiet"] and not report.counts):
                 continue
             _render_rich.render_report(console, report, data=data if show_hex else None,
                                        show_hex=show_hex, quiet=s["quiet"])

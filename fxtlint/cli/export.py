@@ -33,8 +33,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..export._export_tef import Export, export_stream, export_walk
     from ..engine._lint import walk_for
+    from ..export._export_tef import Export, export_stream, export_walk
     from ._stream import stdin_chunks
 
     export = Export()

@@ -15,9 +15,20 @@ from collections.abc import Callable, Iterator
 from .. import rules as R
 from ..rules._diagnostics import Diagnostic
 from ..spec._model import Argument, Record
+from ..spec._tables import (
+    ArgsItem,
+    Field,
+    Layout,
+    StreamItem,
+    StringItem,
+    TableError,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 from ._stream_buffer import NeedMore
-from ..spec._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, VariantItem, WordItem, WordsItem,
-                      check_dispatch, tables)
 
 _T = tables()
 _MAGIC = _T.magic_word

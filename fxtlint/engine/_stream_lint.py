@@ -11,15 +11,15 @@ those of ``read_records`` and ``lint_bytes`` on the whole stream, whatever the c
 from __future__ import annotations
 
 from ..rules._diagnostics import Diagnostic
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..spec._model import Record
+from ..spec._tables import tables
 from ._fast import Lint
 from ._feeder import DEFAULT_STEP, Feeder
 from ._hexview import Excerpts, record_window
-from ..spec._limits import DEFAULT_LIMITS, Limits
 from ._lint import lint_report, walk_for
-from ..spec._model import Record
 from ._result import DiagnosticSink, FileReport
 from ._walk import Consumer
-from ..spec._tables import tables
 
 _ALL_KINDS = frozenset(lay.name for lay in tables().record_leaves()) | {tables().log_record.name}
 

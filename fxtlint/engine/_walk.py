@@ -45,12 +45,18 @@ from ._lookups import Lookups, TableCache
 from ._native import ACTIVE
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
-from ._reader import (after_record, decode_record, first_magic, frame_error, length_check, size_fields, start_checks,
-                      walk_records)
-from ..spec._roles import STATE_KINDS
+from ._reader import (
+    after_record,
+    decode_record,
+    first_magic,
+    frame_error,
+    length_check,
+    size_fields,
+    start_checks,
+    walk_records,
+)
 from ._scan import TYPE, scan_window
 from ._stream_buffer import NeedMore
-from ..spec._tables import tables
 
 _T = tables()
 _SBITS = LEN.bit_length()  # bits of a string index
@@ -178,7 +184,7 @@ class Walk:
         (``NeedMore``); the next call, with more bytes, goes on from there, so the
         records and findings are those of the whole buffer however it was cut.
         Returns False when framing stopped for good."""
-        buf, emit, big, log = self.buf, self.emit, self.big, self.log
+        buf, emit, big = self.buf, self.emit, self.big
         growing = getattr(buf, "growing", False)
         if self.zero_at is not None:
             # framing stopped at a header of size 0 whose message names the bytes after it:
