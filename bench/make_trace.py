@@ -304,6 +304,12 @@ WORKLOADS = ("events", "mixed", "sched", "log")
 
 
 def generate(out, mb: float, seed: int = 0, workload: str = "events") -> str:
+    with open(out, "wb") as fh:
+        return generate_to(fh, mb, seed, workload)
+
+
+def generate_to(fh, mb: float, seed: int = 0, workload: str = "events") -> str:
+    """Write the trace to the open binary file ``fh`` (a pipe will do); its sha256."""
     target = int(mb * 1024 * 1024)
     rnd = random.Random(seed)
     head = preamble(workload)
@@ -312,21 +318,20 @@ def generate(out, mb: float, seed: int = 0, workload: str = "events") -> str:
     written = 0
     copy = 0
     per_chunk = max(1, (64 << 20) // (8 * len(blk)))  # copies per write: about 64 MB
-    with open(out, "wb") as fh:
-        fh.write(head)
-        digest.update(head)
-        written += len(head)
-        while written < target:
-            k = min(per_chunk, -(-(target - written) // (8 * len(blk))))
-            tile = np.tile(blk, (k, 1))
-            n = np.arange(copy, copy + k, dtype=np.uint64)[:, None]
-            tile[:, ts_at] += n * np.uint64(span)
-            tile[:, id_at] += n * np.uint64(nids)
-            b = tile.tobytes()
-            fh.write(b)
-            digest.update(b)
-            written += len(b)
-            copy += k
+    fh.write(head)
+    digest.update(head)
+    written += len(head)
+    while written < target:
+        k = min(per_chunk, -(-(target - written) // (8 * len(blk))))
+        tile = np.tile(blk, (k, 1))
+        n = np.arange(copy, copy + k, dtype=np.uint64)[:, None]
+        tile[:, ts_at] += n * np.uint64(span)
+        tile[:, id_at] += n * np.uint64(nids)
+        b = tile.tobytes()
+        fh.write(b)
+        digest.update(b)
+        written += len(b)
+        copy += k
     return digest.hexdigest()
 
 

@@ -22,6 +22,7 @@ HARNESSES = {
     "prefix": ("fuzz_prefix.py", True),
     "roundtrip": ("fuzz_roundtrip.py", True),
     "strategies": ("fuzz_strategies.py", False),
+    "stream": ("fuzz_stream.py", True),
 }
 
 

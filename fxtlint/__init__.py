@@ -6,6 +6,7 @@ This module only re-exports; each name is defined in one private module.
 from .engine._lint import lint_buffer, lint_bytes, lint_path
 from .engine._reader import iter_records, read_records
 from .engine._result import DiagnosticSink, FileReport
+from .engine._stream_lint import StreamLinter, StreamReader
 from .rules._diagnostics import Diagnostic, Example, Rule, Severity
 from .spec._encoder import EncodeError, encode_argument, encode_log_record, encode_record, encode_records
 from .spec._errors import FxtError
@@ -27,6 +28,8 @@ __all__ = [
     "Record",
     "Rule",
     "Severity",
+    "StreamLinter",
+    "StreamReader",
     "encode_argument",
     "encode_log_record",
     "encode_record",

@@ -32,6 +32,7 @@ _KINDS: dict[str, tuple] = {
     "baseline": (str,),
     "quiet": (bool,),
     "no-hex": (bool,),
+    "buffering-mode": (str,),
 }
 
 

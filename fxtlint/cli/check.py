@@ -18,10 +18,11 @@ from contextlib import ExitStack, contextmanager
 from rich.console import Console
 
 from ..engine import _parallel
+from ..engine._pairing import BUFFERING_MODES
 from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
 from ..rules._diagnostics import Severity
-from . import _baseline, _buffers, _common, _config
+from . import _baseline, _buffers, _common, _config, _stream
 from ._buffers import STDIN
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
 from ._common import error as _error
@@ -54,6 +55,7 @@ DEFAULTS = {
     "no_hex": False,
     "max_per_rule": DEFAULT_PER_RULE_CAP,
     "baseline": None,
+    "buffering_mode": None,
 }
 
 
@@ -67,6 +69,16 @@ def _cap(text: str) -> int:
         n = 0
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return n
+
+
+def _seconds(text: str) -> float:
+    try:
+        n = float(text)
+    except ValueError:
+        n = -1.0
+    if not n >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}")
     return n
 
 
@@ -91,8 +103,9 @@ def register(subparsers) -> None:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     # every default is None: an unset option falls back to pyproject.toml, then DEFAULTS
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files, directories to search for *.fxt, or - for standard input")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files, directories to search for *.fxt, or - for standard input (linted as it "
+                   "arrives: findings are printed as they are found)")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default=None,
                    help="rich (default: for people; plain text when not a terminal), json (one "
                    "object), json-lines (one diagnostic per line), sarif (SARIF 2.1.0, for code "
@@ -129,6 +142,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "one at a time (default 1)")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (one is drawn on a terminal when linting takes over a second)")
+    p.add_argument("--buffering-mode", choices=BUFFERING_MODES, default=None,
+                   help="how the trace was recorded (the tracing system's buffering modes): circular "
+                   "traces start with ends whose begins were overwritten; what was open at a buffer-full "
+                   "record is not reported as unterminated; streaming traces carry buffer-full events "
+                   "by protocol (see PR001, PR004, EV003)")
+    p.add_argument("--follow", metavar="FILE", default=None,
+                   help="lint FILE while it is still being written, printing findings as they are found, "
+                   "until the writer stops for --idle-timeout seconds or Ctrl-C; then the summary")
+    p.add_argument("--idle-timeout", type=_seconds, default=5.0, metavar="S",
+                   help="with --follow: seconds without new bytes that end the file (default 5)")
 
 
 def settings(args: argparse.Namespace, config: _config.Config) -> dict:
@@ -146,6 +169,9 @@ def settings(args: argparse.Namespace, config: _config.Config) -> dict:
                 raise UsageError(f"{config.path}: input-format must be one of {', '.join(INPUT_FORMATS)}")
             elif name == "fail_on" and value is not None and value not in FAIL_ON:
                 raise UsageError(f"{config.path}: fail-on must be one of {', '.join(FAIL_ON)}")
+            elif name == "buffering_mode" and value is not None and value not in BUFFERING_MODES:
+                raise UsageError(f"{config.path}: buffering-mode must be one of "
+                                 f"{', '.join(BUFFERING_MODES)}")
             elif name == "max_per_rule" and value is not None and value < 1:
                 raise UsageError(f"{config.path}: max-per-rule must be at least 1")
         out[name] = default if value is None else value
@@ -234,12 +260,13 @@ def _linted(path: str, s: dict, sink: DiagnosticSink):
     """(report, the buffer it was linted from) for one path, the buffer open while the
     caller renders it: hex views show the bytes that were linted. Raises OSError."""
     lint = _common.lint_buffer()
+    mode = {"buffering_mode": s["buffering_mode"]} if s.get("buffering_mode") else {}
     if path == STDIN:
         data = sys.stdin.buffer.read()
-        yield lint(data, input_format=s["input_format"], path=STDIN, sink=sink), data
+        yield lint(data, input_format=s["input_format"], path=STDIN, sink=sink, **mode), data
         return
     with _buffers.opened(path) as data:
-        yield lint(data, input_format=s["input_format"], path=path, sink=sink), data
+        yield lint(data, input_format=s["input_format"], path=path, sink=sink, **mode), data
 
 
 def _size(path: str) -> int:
@@ -256,7 +283,8 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
     caller renders it."""
     if jobs > 1 and len(files) > 1 and STDIN not in files:
         results = _parallel.lint_paths(files, jobs=jobs, input_format=s["input_format"],
-                                       sink_options=sink_options, progress=advance, excerpts=True)
+                                       sink_options=sink_options, progress=advance, excerpts=True,
+                                       buffering_mode=s.get("buffering_mode"))
         for path, (report, excerpts) in zip(files, results):
             yield path, report, excerpts
         return
@@ -270,6 +298,19 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
             yield path, report, data
         done += _size(path)
         advance(done, total)
+
+
+def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
+    """The one (path, report, hex bytes) of a stream: standard input or a followed file."""
+    chunks = _stream.stdin_chunks() if path == STDIN else _stream.follow_chunks(path, args.idle_timeout)
+    try:
+        report, _linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
+                                             sink=DiagnosticSink(**sink_options), printer=printer,
+                                             buffering_mode=s.get("buffering_mode"))
+    except OSError as e:
+        yield path, e, None
+        return
+    yield path, report, None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -293,8 +334,14 @@ def run(args: argparse.Namespace) -> int:
         except _baseline.BaselineError as e:
             raise UsageError(str(e)) from None
 
-    found, failures = _buffers.expand_paths(args.paths, exclude)
+    if args.follow is not None and args.paths:
+        raise UsageError("--follow FILE lints that one file: give no other PATH")
+    if args.follow is None and not args.paths:
+        raise UsageError("no PATH given (a file, a directory, - for standard input, or --follow FILE)")
+    found, failures = _buffers.expand_paths(args.paths or [args.follow], exclude)
     files = [f for f, _ in found]
+    # standard input alone, or a followed file: linted as it arrives
+    streamed = files[0] if args.follow is not None and files else (STDIN if files == [STDIN] else None)
     for path, message in failures:
         _error(f"{path}: {message}")
 
@@ -304,10 +351,17 @@ def run(args: argparse.Namespace) -> int:
     reports: list[FileReport] = []
     show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
+    printer = None
+    if streamed is not None and not (s["statistics"] or args.write_baseline or baseline is not None) \
+            and fmt in _stream.STREAMING:
+        printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
     bar_console = console if console is not None and console.is_terminal else Console(stderr=True)
-    with progress_bar(bar_console, sum(map(_size, files)), enabled=not args.no_progress) as advance:
-        for path, report, data in _lint_all(files, s, sink_options, args.jobs, advance):
+    with progress_bar(bar_console, sum(map(_size, files)),
+                      enabled=not args.no_progress and streamed is None) as advance:
+        lint_all = (_lint_all(files, s, sink_options, args.jobs, advance) if streamed is None else
+                    _lint_streamed(streamed, args, s, sink_options, printer))
+        for path, report, data in lint_all:
             if isinstance(report, OSError):
                 message = report.strerror or str(report)
                 _error(f"{path}: {message}")
@@ -316,6 +370,9 @@ def run(args: argparse.Namespace) -> int:
             if baseline is not None:
                 report = baseline.apply(report)
             reports.append(report)
+            if printer is not None:
+                printer.end(report, s["quiet"])
+                continue
             if console is None or (s["quiet"] and not report.counts):
                 continue
             _render_rich.render_report(console, report, data=data if show_hex else None,
@@ -335,6 +392,8 @@ def run(args: argparse.Namespace) -> int:
     elif console is not None:  # rich output
         if len(reports) + len(failures) > 1 and not s["quiet"]:
             console.print(_render_rich.total_line(reports, len(failures)))
+    elif printer is not None:
+        pass  # printed as found, and its closing lines
     else:
         sys.stdout.write(_render_machine(fmt, reports, failures))
 

@@ -18,7 +18,7 @@ def register(subparsers) -> None:
         "errors go to stderr. This is the conformance suite's reader protocol.",
         allow_abbrev=False,
     )
-    p.add_argument("file", metavar="FILE", help="a trace archive; - reads stdin")
+    p.add_argument("file", metavar="FILE", help="a trace archive; - reads stdin as it arrives")
     p.add_argument("--strict", action="store_true",
                    help="reject every error the linter reports, not only the faults a reader must reject")
     p.set_defaults(run=run)
@@ -26,10 +26,11 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..reader_suite._canonical import decode_to
+    from ._stream import stdin_chunks
 
     try:
         if args.file == "-":
-            result = decode_to(sys.stdin.buffer.read(), sys.stdout, strict=args.strict)
+            result = decode_to(None, sys.stdout, strict=args.strict, stream=stdin_chunks())
         else:
             with _buffers.opened(args.file) as data:
                 result = decode_to(data, sys.stdout, strict=args.strict)

@@ -26,7 +26,7 @@ def register(subparsers) -> None:
         "unreadable path.",
         allow_abbrev=False,
     )
-    p.add_argument("path", metavar="PATH", help="the trace to export")
+    p.add_argument("path", metavar="PATH", help="the trace to export; - reads stdin as it arrives")
     p.add_argument("-o", "--output", metavar="OUT.json", help="write here instead of stdout")
     _common.input_format_option(p)
     p.set_defaults(run=run)
@@ -34,26 +34,39 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..engine._lint import walk_for
-    from ..export._export_tef import Export, export_walk
+    from ..export._export_tef import Export, export_stream, export_walk
+    from ._stream import stdin_chunks
 
+    export = Export()
     try:
-        with _buffers.opened(args.path) as buf:
-            export = Export()
-            walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic)
-            if not walk.begin():
-                _common.error(f"{args.path}: {export.not_fxt}; nothing exported")
-                return _common.EXIT_ERRORS
-            if args.output:
-                with open(args.output, "w", encoding="utf-8") as out:
-                    export_walk(walk, out, source=args.path, export=export)
-            else:
-                export_walk(walk, sys.stdout, source=args.path, export=export)
+        if args.path == "-":  # standard input, exported as it arrives (written as it is read)
+            _to_output(args, lambda out: export_stream(stdin_chunks(), out, source="-", export=export,
+                                                       input_format=args.input_format))
+        else:
+            with _buffers.opened(args.path) as buf:
+                walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic)
+                if not walk.begin():
+                    _common.error(f"{args.path}: {export.not_fxt}; nothing exported")
+                    return _common.EXIT_ERRORS
+                _to_output(args, lambda out: export_walk(walk, out, source=args.path, export=export))
     except BrokenPipeError:
         raise  # stdout went away (`| head`): main() handles it
     except OSError as e:
         _common.error(f"{e.filename or args.path}: {e.strerror or e}")
         return _common.EXIT_USAGE
+    if export.not_fxt:  # a stream says so once its first bytes are in
+        _common.error(f"{args.path}: {export.not_fxt}; nothing exported")
+        return _common.EXIT_ERRORS
     lines = export.skipped_lines()
     for line in lines:
         print(f"fxtlint: {args.path}: {line}", file=sys.stderr)
     return _common.EXIT_ERRORS if lines else _common.EXIT_OK
+
+
+def _to_output(args: argparse.Namespace, write) -> None:
+    """``write(out)`` to ``-o``'s file, or to standard output."""
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            write(out)
+    else:
+        write(sys.stdout)

@@ -25,7 +25,7 @@ from ..spec._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
 from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
 from ._columns import INLINE
 from ._lookups import REL_BITS
-from ._pairing import COMPLETE
+from ._pairing import BUFFERING_MODES, COMPLETE
 from ._reader import field_span
 from ._semantic import (
     PAIR_ID,
@@ -45,10 +45,14 @@ class Lint(Consumer):
     """Every rule over one walk; diagnostics go to ``emit`` (the reader's too, through
     the walk's own ``emit``)."""
 
-    def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, log: bool = False):
+    def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, log: bool = False,
+                 buffering_mode: str | None = None):
+        if buffering_mode is not None and buffering_mode not in BUFFERING_MODES:
+            raise ValueError(f"buffering_mode must be one of {BUFFERING_MODES} or None, not {buffering_mode!r}")
         self.emit = emit
         self.limits = limits
         self.log = log
+        self.buffering_mode = buffering_mode
         self.state: LintState | None = None
 
     @property
@@ -59,7 +63,7 @@ class Lint(Consumer):
     def start(self, walk) -> None:
         self.walk = walk
         if not self.log:
-            self.state = LintState(self.emit, self.limits, walk.state)
+            self.state = LintState(self.emit, self.limits, walk.state, self.buffering_mode)
             self.state.big = walk.big
             self.checker = RecordChecker(self.state)
 

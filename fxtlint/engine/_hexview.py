@@ -150,6 +150,11 @@ class Excerpts:
     def __init__(self, buf, diagnostics) -> None:
         self.size = len(buf)
         self._rows: dict[int, bytes] = {}
+        self.add(buf, diagnostics)
+
+    def add(self, buf, diagnostics) -> None:
+        """Copy the rows of more diagnostics (a stream's, from its buffer as it grows)."""
+        self.size = max(self.size, len(buf))
         for d in diagnostics:
             start, end = record_window(d.offset, d.record_size, d.span, self.size)
             for row in _visible_rows(start, end, d.span, HEAD):

@@ -47,49 +47,59 @@ def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: s
 
 def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<bytes>",
               sink: DiagnosticSink | None = None, engine: str = "auto",
-              limits: Limits = DEFAULT_LIMITS) -> tuple[FileReport, Walk]:
+              limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> tuple[FileReport, Walk]:
     """Lint ``buf`` in one walk that also feeds ``consumers``; returns the report and
     the walk (its record kinds, provider tables, and whether the file is FXT at all)."""
     sink = sink if sink is not None else DiagnosticSink()
     walk = walk_for(buf, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
-    lint = Lint(sink.add, limits, walk.log)
+    lint = Lint(sink.add, limits, walk.log, buffering_mode)
     walk.consumers = [lint, *consumers]
-    n = walk.run()
+    walk.run()
+    return lint_report(walk, lint, sink, path, len(buf)), walk
+
+
+def lint_report(walk: Walk, lint: Lint, sink: DiagnosticSink, path: str, size: int) -> FileReport:
+    """The report of a walk that has run with ``lint`` among its consumers."""
     summary: dict = {"record_kinds": dict(sorted(walk.kinds.items()))}
     if not walk.log:
         summary["providers"] = sorted(walk.state.announced)
         summary["buffer_full_at"] = lint.buffer_full
-    report = FileReport.from_sink(
-        path=path, format="log" if walk.log else "trace", records=n, size=len(buf),
+    return FileReport.from_sink(
+        path=path, format="log" if walk.log else "trace", records=walk.records, size=size,
         byte_order="big" if walk.big else "little", sink=sink, summary=summary,
     )
-    return report, walk
 
 
 def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
                 sink: DiagnosticSink | None = None, engine: str = "auto",
-                limits: Limits = DEFAULT_LIMITS) -> FileReport:
+                limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
     """Lint ``buf`` (bytes, bytearray, memoryview or mmap).
 
     ``engine`` "reference" checks record by record with the decoded records; "fast"
     screens every record with the column engine and must report the same; "auto" (the
     default) takes the one that costs less for the buffer's size.
     ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
+    ``buffering_mode`` ("oneshot", "circular", "streaming"; None: not known) is how the
+    trace was recorded: what a full buffer did changes what a correct trace looks like
+    (PR001, PR004, EV003's docs).
     """
-    return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)[0]
+    return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
+                     buffering_mode=buffering_mode)[0]
 
 
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-               engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> FileReport:
-    return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits)
+               engine: str = "auto", limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
+    return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits,
+                       buffering_mode=buffering_mode)
 
 
 def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-              engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> FileReport:
+              engine: str = "auto", limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
     """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
     path = os.fspath(path)
     with open_buffer(path) as buf:
-        return lint_buffer(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)
+        return lint_buffer(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
+                           buffering_mode=buffering_mode)
 
 
 @contextmanager

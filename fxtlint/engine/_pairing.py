@@ -41,6 +41,10 @@ class PairKind(enum.IntEnum):
     FLOW_END = 8
 
 
+# the tracing system's buffering modes (tracing-system design, "Buffering Modes"): what a
+# full buffer does, and so what a correct trace looks like (``--buffering-mode``)
+BUFFERING_MODES = ("oneshot", "circular", "streaming")
+
 BEGIN, END, COMPLETE = PairKind.BEGIN, PairKind.END, PairKind.COMPLETE
 ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END = PairKind.ASYNC_BEGIN, PairKind.ASYNC_INSTANT, PairKind.ASYNC_END
 FLOW_BEGIN, FLOW_STEP, FLOW_END = PairKind.FLOW_BEGIN, PairKind.FLOW_STEP, PairKind.FLOW_END
@@ -103,8 +107,18 @@ class Batch:
 class PairingEngine:
     """Matches begins with ends; ``strings`` maps interned string ids back to text."""
 
-    def __init__(self, emit, strings: list[str], limits: Limits = DEFAULT_LIMITS, *, vectorize: bool = True):
+    def __init__(self, emit, strings: list[str], limits: Limits = DEFAULT_LIMITS, *, vectorize: bool = True,
+                 buffering_mode: str | None = None):
         self.emit = emit
+        # the trace's buffering mode, when the user says it (``BUFFERING_MODES``): a
+        # circular trace starts with ends whose begins were overwritten
+        self.buffering_mode = buffering_mode
+        self.circular = buffering_mode == "circular"
+        # the scopes that have had a begin: an end before the first begin of its scope is
+        # the circular-start pattern (threads; (process, category, name) for async; any flow)
+        self.began: set = set()
+        self.began_async: set = set()
+        self.flow_began = False
         self.strings = strings
         self.limits = limits
         self.stacks: dict[int, deque] = {}
@@ -151,6 +165,7 @@ class PairingEngine:
             return
         cols = b.columns()
         if self.vectorize and feed_clean(self, cols):
+            self._note_begins(cols)
             return
         order = self.order(cols["ts"], cols["index"])
         kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
@@ -165,6 +180,7 @@ class PairingEngine:
             k = kind[j]
             t = thread[j]
             if k == BEGIN:
+                self.began.add(t)
                 st = stacks.get(t)
                 if st is None:
                     st = stacks[t] = deque(maxlen=max_stack)
@@ -175,8 +191,11 @@ class PairingEngine:
                 st = stacks.get(t)
                 c, n = cat[j], name[j]
                 if not st:
-                    emit(R.duration_end_without_begin.at(offset[j], index[j], record_size=size[j],
-                                                         cat=s(c), name=s(n)))
+                    first = t not in self.began
+                    if not (first and self.circular):
+                        emit(R.duration_end_without_begin.at(offset[j], index[j], record_size=size[j],
+                                                             cat=s(c), name=s(n), before_first_begin=first,
+                                                             mode_given=self.buffering_mode is not None))
                     continue
                 top = st[-1]
                 if top[0] == c and top[1] == n:
@@ -204,13 +223,14 @@ class PairingEngine:
             elif k in ASYNC_KINDS:
                 key: tuple = (process[j], cat[j], name[j], ids[j])
                 if k == ASYNC_BEGIN:
+                    self.began_async.add(key[:3])
                     if key in asyncs or len(asyncs) >= max_live:
                         self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
                     else:
                         asyncs[key] = (offset[j], index[j], size[j])
                 else:
                     live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
-                    if live is None:
+                    if live is None and not (self.circular and key[:3] not in self.began_async):
                         emit(R.async_without_begin.at(offset[j], index[j], record_size=size[j],
                                                       what="instant" if k == ASYNC_INSTANT else "end",
                                                       id=ids[j], name=s(name[j]), cat=s(cat[j])))
@@ -220,28 +240,52 @@ class PairingEngine:
                     emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
                 key = (ids[j],)  # flows are keyed by id alone: they cross processes (PR007's docs)
                 if k == FLOW_BEGIN:
+                    self.flow_began = True
                     if key in flows or len(flows) >= max_live:
                         self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
                     else:
                         flows[key] = (offset[j], index[j], size[j])
                 else:
                     live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
-                    if live is None:
+                    if live is None and not (self.circular and not self.flow_began):
                         emit(R.flow_without_begin.at(offset[j], index[j], record_size=size[j],
                                                      what="step" if k == FLOW_STEP else "end", id=ids[j]))
 
-    def finish(self, cut_short: bool = False) -> None:
+    def _note_begins(self, cols: dict) -> None:
+        """The begin scopes of a batch proved clean (no end in it lacked its begin)."""
+        kind = cols["kind"]
+        b = kind == BEGIN
+        if b.any():
+            self.began.update(np.unique(cols["thread"][b]).tolist())
+        a = kind == ASYNC_BEGIN
+        if a.any():
+            self.began_async.update(zip(cols["process"][a].tolist(), cols["cat"][a].tolist(),
+                                        cols["name"][a].tolist()))
+        if not self.flow_began and bool((kind == FLOW_BEGIN).any()):
+            self.flow_began = True
+
+    def finish(self, cut_short: bool = False, dropped_at: int | None = None) -> None:
         """Report what is still open when the trace ends (``cut_short``: where framing
-        stopped before the end of the file)."""
+        stopped before the end of the file). With a buffering mode given, what was open at
+        a buffer-full record (begun before record ``dropped_at``, the last one) is not
+        reported: its end may be among the records dropped."""
         s = self._s
+        if dropped_at is None or self.buffering_mode is None:
+            dropped_at = -1
         for st in self.stacks.values():
             for c, n, off, idx, size in st:
+                if idx < dropped_at:
+                    continue
                 self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="duration",
                                                    detail=f"{s(c)}/{s(n)}", cut_short=cut_short))
         for (_, c, n, i), (off, idx, size) in self.asyncs.items():
+            if idx < dropped_at:
+                continue
             self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="async operation",
                                                detail=f"{s(c)}/{s(n)} id {i}", cut_short=cut_short))
         for (i,), (off, idx, size) in self.flows.items():
+            if idx < dropped_at:
+                continue
             self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}",
                                                cut_short=cut_short))
 

@@ -31,18 +31,20 @@ def _size(path) -> int:
         return 0
 
 
-def _lint_one(path, input_format: str, sink_options: dict, engine: str, excerpts: bool):
+def _lint_one(path, input_format: str, sink_options: dict, engine: str, excerpts: bool,
+              buffering_mode: str | None = None):
     try:
         with open_buffer(path) as buf:
             report = lint_buffer(buf, input_format=input_format, path=path,
-                                 sink=DiagnosticSink(**sink_options), engine=engine)
+                                 sink=DiagnosticSink(**sink_options), engine=engine, buffering_mode=buffering_mode)
             return (report, Excerpts(buf, report.diagnostics)) if excerpts else report
     except OSError as e:
         return (e, None) if excerpts else e
 
 
 def lint_paths(paths: Sequence, *, jobs: int = 1, input_format: str = "auto", sink_options: dict | None = None,
-               engine: str = "fast", progress: Progress | None = None, excerpts: bool = False) -> list:
+               engine: str = "fast", progress: Progress | None = None, excerpts: bool = False,
+               buffering_mode: str | None = None) -> list:
     """Lint ``paths`` with up to ``jobs`` worker processes (1: in this process).
 
     ``sink_options`` are keyword arguments of ``DiagnosticSink`` for each file
@@ -59,13 +61,13 @@ def lint_paths(paths: Sequence, *, jobs: int = 1, input_format: str = "auto", si
     out: list = [None] * len(paths)
     if jobs == 1 or len(paths) < 2:
         for i, p in enumerate(paths):
-            out[i] = _lint_one(p, input_format, sink_options, engine, excerpts)
+            out[i] = _lint_one(p, input_format, sink_options, engine, excerpts, buffering_mode)
             done += sizes[i]
             if progress is not None:
                 progress(done, total)
         return out
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        futures = {pool.submit(_lint_one, p, input_format, sink_options, engine, excerpts): i
+        futures = {pool.submit(_lint_one, p, input_format, sink_options, engine, excerpts, buffering_mode): i
                    for i, p in enumerate(paths)}
         for fut in as_completed(futures):
             i = futures[fut]

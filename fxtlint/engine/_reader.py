@@ -28,6 +28,7 @@ from ..spec._tables import (
     check_dispatch,
     tables,
 )
+from ._stream_buffer import NeedMore
 
 _T = tables()
 _MAGIC = _T.magic_word
@@ -45,6 +46,25 @@ Emit = Callable[[Diagnostic], None]
 _UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
 
 
+def _have(buf, end: int) -> bool:
+    """Whether ``buf`` holds the bytes up to ``end``. A stream still being fed
+    (``_stream_buffer``) may deliver them later: it raises NeedMore, and the walk asks
+    again with more bytes or at the stream's end, so a decision never depends on where
+    the stream was cut."""
+    if end <= len(buf):
+        return True
+    if getattr(buf, "growing", False):
+        raise NeedMore(end)
+    return False
+
+
+def _final_len(buf) -> int:
+    """``len(buf)`` where the answer needs the final length (a message naming it)."""
+    if getattr(buf, "growing", False):
+        raise NeedMore(None)
+    return len(buf)
+
+
 def detect_byte_order(buf) -> str | None:
     """'little' or 'big' when the buffer starts with the magic record, else None."""
     head = bytes(buf[:8])
@@ -58,7 +78,7 @@ def detect_byte_order(buf) -> str | None:
 def looks_like_structured_log(buf) -> bool:
     """A structured-log stream starts with a type-9 header whose severity byte is set
     and whose reserved bits [16..55] are clear; a trace starts with the magic record."""
-    if len(buf) < 16 or detect_byte_order(buf) is not None:
+    if not _have(buf, 16) or detect_byte_order(buf) is not None:
         return False
     lr = _T.log_record
     (h,) = struct.unpack_from("<Q", buf, 0)
@@ -425,7 +445,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
 def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) -> Diagnostic:
     """ST001 for a record whose size leaves out part of its content (``resync_offset``
     settled it): by how many words, and what follows the content."""
-    after = header_kind(unpack(buf, content_end)[0], buf, content_end, big) if content_end + 8 <= len(buf) else None
+    after = header_kind(unpack(buf, content_end)[0], buf, content_end, big) if _have(buf, content_end + 8) else None
     words = (content_end - off) // 8
     follows = "the file ends right after it" if after is None else f"a valid {after} header follows it"
     return R.content_overruns_record.at(
@@ -440,9 +460,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log) -> tuple[Record, int]:
+def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log, content_only=False) -> tuple[Record, int]:
     """Decode a leaf layout framed at ``[off, end)``: the record, and where its content
-    ended (-1 when it overran ``end``)."""
+    ended (-1 when it overran ``end``); ``content_only``: only where it ended (None, pos)."""
     size_words = (end - off) // 8
     dec = _Decoder(buf, unpack, big, emit, off, idx, end - off, lay.name, log)
     fields = dec.check_fields(h, off, _compiled(lay.full_fields), f"{lay.name} header")
@@ -454,6 +474,8 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log) -> tuple[Re
                    have=have)
 
     pos = dec.body(lay.full_body, off + 8, end, fields, strings, args, overrun, lay.name)
+    if content_only:
+        return None, pos  # type: ignore[return-value]
     if log:
         _check_log(dec, lay, fields, args)
     extra: tuple[int, ...] = ()
@@ -488,7 +510,9 @@ def _content_end(buf, unpack, big, off, idx, lay, h) -> int | None:
     """Where a record's content ends when nothing but the file's end bounds it (None when
     it does not fit there either): what its size should have said."""
     n = len(buf) - len(buf) % 8
-    pos = _decode_leaf(buf, unpack, big, _discard, off, idx, n, lay, h, False)[1]
+    pos = _decode_leaf(buf, unpack, big, _discard, off, idx, n, lay, h, False, content_only=True)[1]
+    if pos <= 0 and getattr(buf, "growing", False):
+        raise NeedMore(n + 8)  # the content may end in bytes still to come
     return pos if pos > 0 else None
 
 
@@ -507,7 +531,7 @@ def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
     unpack = _UNPACK[big]
     starts: list[int] = []
     while len(starts) < RESYNC_DEPTH:
-        if at >= last:
+        if not _have(buf, at + 8):
             return starts, RESYNC_DEPTH if at == last else len(starts)
         (h,) = unpack(buf, at)
         if header_kind(h, buf, at, big) is None:
@@ -560,7 +584,7 @@ def header_kind(h: int, buf, off: int, big: bool) -> str | None:
     if lay is None:
         return None
     size = lay.size_field.get(h)
-    if size == 0 or off + 8 * size > len(buf):
+    if size == 0 or not _have(buf, off + 8 * size):
         return None
     while (sel := lay.selector) is not None:  # not a leaf
         lay = lay.variants.get(sel.get(h))
@@ -619,6 +643,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
     order, magic. True when the file is not FXT: the walk must not start."""
     n = len(buf)
     if check_magic and not log and n >= 8 and detect_byte_order(buf) is None:
+        _have(buf, 64)  # what the first bytes look like
         head = bytes(buf[:64])
         looks = _not_fxt(buf, head)
         if looks is not None:
@@ -626,8 +651,8 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
                                    looks_like=looks or None,
                                    looks_text=f"; it looks like {looks}" if looks else ""))
             return True
-    if n % 8:
-        emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
+    if not getattr(buf, "growing", False):
+        length_check(n, emit)  # a stream's, at its end (``Walk.end_stream``)
     if big and detect_byte_order(buf) == "big":
         emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
     if check_magic and not log:
@@ -645,6 +670,12 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
                                     found_text=f"the file starts with {article(kind)} {kind} record "
                                     f"(first bytes: {bytes(buf[:8]).hex(' ')})"))
     return False
+
+
+def length_check(n: int, emit: Emit) -> None:
+    """FR003 on a file of ``n`` bytes."""
+    if n % 8:
+        emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
 
 
 def declared_size(h: int) -> int:
@@ -665,10 +696,9 @@ def _magic_walk(buf, big: bool):
     records framed by their declared sizes."""
     magic = MAGIC_BE if big else MAGIC_LE
     unpack = _UNPACK[big]
-    last = len(buf) - 8
     off = 0
     for idx in range(MAGIC_SEARCH_RECORDS):
-        if off > last:
+        if not _have(buf, off + 8):
             return
         head = bytes(buf[off : off + 8])
         yield off, idx, head == magic
@@ -701,7 +731,7 @@ def other_order(buf, off: int, big: bool) -> dict:
     """Message params: when the header at ``off`` frames cleanly in the other byte order
     (a writer that mixed byte orders), the kind it would be and a clause saying so."""
     kind = None
-    if off + 8 <= len(buf):
+    if _have(buf, off + 8):
         (h,) = _UNPACK[not big](buf, off)
         kind = header_kind(h, buf, off, not big)
     if kind is None:
@@ -714,7 +744,7 @@ def other_order(buf, off: int, big: bool) -> dict:
 
 def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bool:
     """Report a header that cannot be framed (size 0, past the end). True if it cannot."""
-    n = len(buf)
+    n = _final_len(buf)
     if size == 0:
         emit(R.record_size_zero.at(off, idx, span=field_span(off, _HEADER_SIZE, big), record_size=8,
                                    remaining=n - off, **other_order(buf, off, big)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..rules._diagnostics import Diagnostic, Severity
@@ -25,6 +26,8 @@ class DiagnosticSink:
     counts: Counter = field(default_factory=Counter)
     severity_of: dict = field(default_factory=dict)  # code -> severity as reported
     _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
+    # called with each diagnostic kept (a stream's findings as they are found)
+    listener: Callable[[Diagnostic], None] | None = None
 
     def __post_init__(self):
         if self.per_rule_cap < 1:
@@ -39,6 +42,8 @@ class DiagnosticSink:
             diag = dataclasses.replace(diag, severity=override)
         self.counts[code] += 1
         self.severity_of[code] = diag.severity
+        if self.listener is not None:
+            self.listener(diag)
         lst = self._kept.get(code)
         if lst is None:
             lst = self._kept[code] = []

@@ -55,11 +55,14 @@ class LintState:
     ``ProviderState``): the pairing engine and its pending batch, and where providers
     said they dropped records."""
 
-    def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, tables: ProviderState | None = None):
+    def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, tables: ProviderState | None = None,
+                 buffering_mode: str | None = None):
         self.emit = emit
         self.limits = limits
         self.tables = tables if tables is not None else ProviderState()
-        self.pairing = PairingEngine(emit, self.tables.strings.values, limits)
+        self.buffering_mode = buffering_mode
+        self.pairing = PairingEngine(emit, self.tables.strings.values, limits, buffering_mode=buffering_mode)
+        self.buffer_full_index: int | None = None  # the last record that said records were dropped
         self.batch = Batch()
         self.window = 0
         self.buffer_full: list[int] = []
@@ -80,7 +83,7 @@ class LintState:
     def finish(self, cut_short: bool = False) -> None:
         """``cut_short``: framing stopped before the end of the file."""
         self.flush()
-        self.pairing.finish(cut_short)
+        self.pairing.finish(cut_short, self.buffer_full_index)
 
     # -- what the linter says about a change of the tables ----------------------------
     def report_change(self, rec: Record, change: Change) -> None:
@@ -119,6 +122,9 @@ class LintState:
         """A provider event record: a full buffer means records were dropped (EV003)."""
         if rec.fields.get(EVENT_ID) == BUFFER_FULL:
             self.buffer_full.append(rec.offset)
+            self.buffer_full_index = rec.index
+            if self.buffering_mode == "streaming":
+                return  # the streaming protocol: a rolling buffer filled and was handed over
             self.emit(R.records_dropped.at(rec.offset, rec.index, provider=rec.fields["provider_id"],
                                            record_size=8 * rec.size_words))
 

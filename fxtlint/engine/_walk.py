@@ -45,8 +45,18 @@ from ._lookups import Lookups, TableCache
 from ._native import ACTIVE
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
-from ._reader import after_record, decode_record, first_magic, frame_error, size_fields, start_checks, walk_records
+from ._reader import (
+    after_record,
+    decode_record,
+    first_magic,
+    frame_error,
+    length_check,
+    size_fields,
+    start_checks,
+    walk_records,
+)
 from ._scan import TYPE, scan_window
+from ._stream_buffer import NeedMore
 
 _T = tables()
 _SBITS = LEN.bit_length()  # bits of a string index
@@ -100,14 +110,23 @@ class Walk:
         self.cut_short = False  # framing stopped before the end of the data
         self.W: np.ndarray | None = None  # the buffer's words, while the column walk runs
         self._begun = False
+        self._waiting = False  # a stream's walk stopped at a record that needs bytes still to come
+        self.zero_at: int | None = None  # a stream's header of size 0, said when the stream ends
 
     def begin(self) -> bool:
         """The file-level checks, once (``run`` makes them): False when the file is not
         FXT at all (MG005 said so), and nothing is walked."""
         if not self._begun:
-            self._begun = True
+            # on a stream this may need more bytes (NeedMore): it is asked again with them
             self.not_fxt = start_checks(self.buf, self.emit, self.big, self.log)
+            self._begun = True
+            self._length_left = getattr(self.buf, "growing", False)  # begun before the stream's end
         return not self.not_fxt
+
+    def end_stream(self) -> None:
+        """The file-level check a stream begun before its end makes at its end (its length)."""
+        if self._begun and self._length_left and not self.not_fxt:
+            length_check(len(self.buf), self.emit)
 
     def run(self) -> int:
         """Walk; returns the number of records."""
@@ -143,18 +162,43 @@ class Walk:
 
     # -- the column path ------------------------------------------------------------
     def _walk_columns(self) -> None:
-        buf, emit, big, log = self.buf, self.emit, self.big, self.log
-        W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
+        self.start_columns()
+        self.advance()
+        self.records = self.index
+        self.cut_short = self.stopped
+
+    def start_columns(self) -> None:
+        """Set up the column path (after ``begin``); ``advance`` then walks the buffer."""
         self.cache = TableCache(self.state)
-        roots = _LOG_ROOTS if log else _TRACE_ROOTS
-        reference = frozenset() if log else STATE_KINDS.union(*(c.decode_kinds for c in self.consumers))
-        window, close = self.scanner(W, roots, reference, size_fields(log))
-        self.magic_at = first_magic(buf, big)
+        self._roots = _LOG_ROOTS if self.log else _TRACE_ROOTS
+        self._reference = (frozenset() if self.log else STATE_KINDS).union(*(c.decode_kinds for c in self.consumers))
+        self._large = size_fields(self.log)
+        self.magic_at = first_magic(self.buf, self.big)
+        self.cur = self.index = self._released = 0  # the next word to frame, and its record's index
+        self.stopped = False  # framing stopped for good (a header it cannot frame)
+
+    def advance(self) -> bool:
+        """Walk the records of ``buf`` from where the last call left off. A buffer that
+        is still growing (a stream, ``_stream_buffer``) is walked up to the first record
+        not wholly there, or the first decision that needs bytes still to come
+        (``NeedMore``); the next call, with more bytes, goes on from there, so the
+        records and findings are those of the whole buffer however it was cut.
+        Returns False when framing stopped for good."""
+        buf, emit, big = self.buf, self.emit, self.big
+        growing = getattr(buf, "growing", False)
+        if self.zero_at is not None:
+            # framing stopped at a header of size 0 whose message names the bytes after it:
+            # only its word and the stream's length are read (the rest was counted, not kept)
+            if not growing:
+                frame_error(8 * self.zero_at, self.index, 0, buf, emit, big)
+                self.stopped = True
+            return not self.stopped
+        W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
+        window, close = self.scanner(W, self._roots, self._reference, self._large)
         nw = len(W)
-        cur = index = released = 0
-        stop = False
+        cur, index, released, stop = self.cur, self.index, self._released, self.stopped
         try:
-            while cur < nw:
+            while cur < nw and not stop:
                 win = window(cur, index)
                 resumed = None
                 for cols in win.batches:
@@ -163,18 +207,29 @@ class Walk:
                         break
                 if resumed is not None:
                     # a record's content settled its size (resync_offset): the records framed
-                    # after it are dropped, and framing starts anew from its end
+                    # after it are dropped, and framing starts anew from its end; or a record
+                    # needs bytes still to come (``NeedMore``): it is taken again with them
                     index, at = resumed
                     cur = at // 8
                     released = self._release(released, at)
+                    if self._waiting:
+                        break
                     continue
                 if win.overrun is not None:
                     word, size = win.overrun
+                    if growing:  # the last record has not wholly arrived: frame it next time
+                        index += win.records
+                        cur = word
+                        break
                     frame_error(8 * word, index + win.records, size, buf, emit, big)
                     stop = True
                 index += win.records
                 if win.zero_at is not None:
-                    frame_error(8 * win.zero_at, index, 0, buf, emit, big)
+                    try:
+                        frame_error(8 * win.zero_at, index, 0, buf, emit, big)
+                    except NeedMore:
+                        cur = self.zero_at = win.zero_at  # its message names the bytes left: said at the end
+                        break
                     stop = True
                 if stop:
                     break
@@ -183,8 +238,9 @@ class Walk:
         finally:
             self.W = None  # drop the views so a memory map can be closed
             close()
+        self.cur, self.index, self._released, self.stopped = cur, index, released, stop
         self.records = index
-        self.cut_short = stop
+        return not stop
 
     def scanner(self, W, roots: dict, reference: frozenset, large: dict):
         """The scan step over the words ``W``: ``(window, close)``, where ``window(cur,
@@ -195,13 +251,20 @@ class Walk:
         and it reads the buffer itself), the column engine's ``scan_window`` otherwise."""
         limits = self.limits
         if self.kernel is not None:
-            ks = KernelScreen(self.kernel, self.buf, self.big, self.log, reference)
+            # the kernel reads the buffer itself: give it what the buffer holds (a stream's
+            # map is longer than the bytes received so far, _stream_buffer)
+            view = memoryview(self.buf)[:len(self.buf)]
+            ks = KernelScreen(self.kernel, view, self.big, self.log, reference)
 
             def kernel_window(cur: int, index0: int):
                 return ks.window(cur, index0, window_words=limits.window_words,
                                  pairing_window=limits.pairing_window)
 
-            return kernel_window, ks.close
+            def kernel_close() -> None:
+                ks.close()
+                view.release()
+
+            return kernel_window, kernel_close
         screen = Screen(W, self.big, self.log)
 
         def window(cur: int, index0: int):
@@ -216,8 +279,8 @@ class Walk:
 
     def _release(self, done: int, upto: int) -> int:
         """Give back the pages of a memory-mapped file that the walk has left behind."""
-        if not isinstance(self.buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
-            return done
+        if not isinstance(self.buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED") or hasattr(self.buf, "growing"):
+            return done  # a stream's buffer is given back by its feeder, which knows what findings hold
         end = upto - upto % mmap.PAGESIZE
         if end > done:
             try:
@@ -237,10 +300,20 @@ class Walk:
         start = state.current
         start_name = start.name
         resumed = None
+        self._waiting = False
         with state.recording() as hist:
             for r in np.nonzero(cols.reference)[0].tolist():
-                rec = decode_record(buf, 8 * int(cols.starts[r]), cols.index0 + r, int(cols.sizes[r]), emit,
-                                    big=big, log=log)
+                try:
+                    rec = decode_record(buf, 8 * int(cols.starts[r]), cols.index0 + r, int(cols.sizes[r]), emit,
+                                        big=big, log=log)
+                except NeedMore:
+                    # a stream: this record's framing needs bytes still to come; the batch ends
+                    # before it, and the walk takes it again when they arrive
+                    resumed = (cols.index0 + r, 8 * int(cols.starts[r]))
+                    self._waiting = True
+                    for g in cols.groups:
+                        g.flag[g.rows >= r] = True
+                    break
                 if not log:
                     after_record(rec, emit, self.magic_at)
                 kinds[rec.kind] += 1

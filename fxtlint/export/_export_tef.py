@@ -540,11 +540,30 @@ def other_data(export: Export, source: str) -> dict:
 def export_walk(walk: Walk, out: IO[str], *, source: str, export: Export) -> Export:
     """Stream the Object Format document of ``walk`` (its ``emit`` being
     ``export.reader_diagnostic``) to ``out``, a batch of events at a time."""
+    def run(ex):
+        walk.consumers = [ex]
+        walk.run()
+
+    return _write_document(out, source, export, run)
+
+
+def export_stream(chunks, out: IO[str], *, source: str, export: Export, input_format: str = "auto",
+                  limits: Limits = DEFAULT_LIMITS) -> Export:
+    """Stream the Object Format document of a trace arriving in ``chunks`` (a pipe) to
+    ``out`` as it is read: the walk advances as the chunks come (``_feeder``)."""
+    from ..engine._feeder import stream_walk
+
+    def make(buf, consumers):
+        return walk_for(buf, consumers, input_format=input_format, emit=export.reader_diagnostic, limits=limits)
+
+    return _write_document(out, source, export, lambda ex: stream_walk(make, [ex], chunks))
+
+
+def _write_document(out: IO[str], source: str, export: Export, run) -> Export:
     out.write('{"traceEvents": [')
     write = Lines(out, "\n")
     ex = Exporter(export, write)
-    walk.consumers = [ex]
-    walk.run()
+    run(ex)
     write([json.dumps(ev, ensure_ascii=False) for ev, _ in ex.metadata()])
     out.write("\n],\n")
     out.write(f'"displayTimeUnit": {json.dumps(DISPLAY_TIME_UNIT)},\n')

@@ -543,13 +543,19 @@ def decode(data, *, byte_order: str | None = None, strict: bool = False) -> Deco
 
 
 def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str = "auto",
-              limits: Limits = DEFAULT_LIMITS, strict: bool = False) -> Decoding:
+              limits: Limits = DEFAULT_LIMITS, strict: bool = False, stream=None) -> Decoding:
     """Write the canonical JSON of ``data`` to ``out`` as it is read (``dumps`` of
     ``decode(data)``, byte for byte); returns its errors (none: accepted) and notes, the
-    records having gone to ``out``."""
+    records having gone to ``out``. ``stream``: byte chunks to decode instead of
+    ``data`` (a pipe), written as they arrive (``_feeder``)."""
     write = Lines(out, '{"records": [\n')
     canon = Canonical(write, strict=strict)
-    _decoding_walk(data, canon, byte_order, engine, limits).run()
+    if stream is None:
+        _decoding_walk(data, canon, byte_order, engine, limits).run()
+    else:
+        from ..engine._feeder import stream_walk
+
+        stream_walk(lambda buf, _: _decoding_walk(buf, canon, byte_order, "fast", limits), [], stream)
     out.write('{"records": []}\n' if write.empty else "\n]}\n")
     return Decoding([], [msg for _, _, msg in canon.errors], canon.notes)
 

@@ -37,17 +37,26 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
     for path, message in failures:
         lines.append(f"::error file={escape_property(path)},title=fxtlint::{escape_data(message)}")
     for path, d in entries[:cap]:
-        where = f"byte {d.offset:#x}" + (f", record {d.record_index}" if d.record_index >= 0 else "")
-        lines.append(f"::{COMMAND[d.severity]} file={escape_property(path)},"
-                     f"title={escape_property(f'fxtlint {d.code}')}::"
-                     f"{escape_data(f'{d.code} {d.message} ({where})')}")
+        lines.append(command(path, d))
+    lines.append(summary(reports, min(len(entries), cap)))
+    return "\n".join(lines) + "\n"
+
+
+def command(path: str, d) -> str:
+    """One diagnostic's workflow command (an annotation)."""
+    where = f"byte {d.offset:#x}" + (f", record {d.record_index}" if d.record_index >= 0 else "")
+    return (f"::{COMMAND[d.severity]} file={escape_property(path)},"
+            f"title={escape_property(f'fxtlint {d.code}')}::"
+            f"{escape_data(f'{d.code} {d.message} ({where})')}")
+
+
+def summary(reports: Sequence[FileReport], shown: int) -> str:
+    """The closing notice: counts over ``reports``, ``shown`` of them annotated."""
     total = {k: sum(r.severity_counts.get(k, 0) for r in reports) for k in ("error", "warning", "info")}
     found = sum(total.values())
-    shown = min(len(entries), cap)
-    summary = "fxtlint: " + ", ".join(
+    text = "fxtlint: " + ", ".join(
         _n(n, w) for n, w in ((len(reports), "file"), (total["error"], "error"),
                               (total["warning"], "warning"), (total["info"], "info")))
     if found > shown:
-        summary += f"; {shown} annotated, {found - shown} not shown (see the log or --output-format json)"
-    lines.append(f"::notice title=fxtlint summary::{escape_data(summary)}")
-    return "\n".join(lines) + "\n"
+        text += f"; {shown} annotated, {found - shown} not shown (see the log or --output-format json)"
+    return f"::notice title=fxtlint summary::{escape_data(text)}"

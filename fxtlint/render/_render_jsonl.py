@@ -15,5 +15,10 @@ def records(reports: Sequence[FileReport]):
             yield {"path": r.path, **d.to_json()}
 
 
+def line(path: str, diag) -> str:
+    """One diagnostic's line (a stream's, printed as it is found)."""
+    return json.dumps({"path": path, **diag.to_json()}, ensure_ascii=False, sort_keys=True) + "\n"
+
+
 def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]] = ()) -> str:
     return "".join(json.dumps(o, ensure_ascii=False, sort_keys=True) + "\n" for o in records(reports))

@@ -193,14 +193,26 @@ duration_end_without_begin = Rule(
     code="PR001",
     name="duration-end-without-begin",
     severity=W,
-    message="duration end {cat}/{name} has no open duration begin on its thread",
-    params=('cat', 'name'),
+    message="duration end {cat}/{name} has no open duration begin on its thread{circular_text}",
+    params=('cat', 'name', 'before_first_begin', 'mode_given'),
+    derived=('circular_text',),
     what="A Duration End event on a thread with no open Duration Begin.",
     why="The begin was lost (a dropped record, a trace started mid-operation) or written "
-    "on another thread; viewers show nothing or a slice from the trace start.",
+    "on another thread; viewers show nothing or a slice from the trace start. A circular "
+    "trace starts that way by design (the tracing-system design, Buffering Modes: \"Once one "
+    "rolling buffer fills tracing continues by writing to the other one\", over the oldest "
+    "records): with `--buffering-mode circular` an end before the first begin of its thread "
+    "is not reported (nor an async end or instant before the first async begin of its process, "
+    "category and name, nor a flow step or end before the first flow begin), and without the "
+    "option such an end's message says the trace may be circular and names the option. "
+    "`details.before_first_begin` tells that pattern apart.",
     bad=Example("an end with no begin", lambda: X.preamble(_dur("duration_end", 10))),
     good=Example("a begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 10))),
-    spec="Duration Begin Event: must be matched by a duration end event",
+    spec="Duration Begin Event: must be matched by a duration end event; tracing-system design, "
+    "Buffering Modes (Circular)",
+    derive=lambda p: {"circular_text": " (none before it on this thread either: if the trace is circular, its "
+                      "start was overwritten; say so with --buffering-mode circular)"
+                      if p.get("before_first_begin") and not p.get("mode_given") else ""},
 )
 
 duration_end_mismatch = Rule(
@@ -249,10 +261,15 @@ unterminated_at_end = Rule(
     "common and harmless; it is its own rule so that it can be silenced without hiding "
     "real pairing errors. When framing stopped early (FR001, FR002) the message says the "
     "operation is open where the readable part of the file ends: its end may be in the "
-    "unreadable rest.",
+    "unreadable rest. With `--buffering-mode` (any of oneshot, circular, streaming) what "
+    "was still open at the last buffer-full record (EV003) is not reported: that record says "
+    "the provider dropped records, and in oneshot mode \"If the buffer becomes full then that "
+    "trace provider will stop recording events\" (tracing-system design, Buffering Modes), so "
+    "its ends were never written.",
     bad=Example("a begin with no end", lambda: X.preamble(_dur("duration_begin", 5))),
     good=Example("a begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
-    spec="Duration Begin Event; Async Begin Event; Flow Begin Event: must be matched",
+    spec="Duration Begin Event; Async Begin Event; Flow Begin Event: must be matched; tracing-system "
+    "design, Buffering Modes (Oneshot)",
     derive=lambda p: {"when": "where the readable part of the file ends (framing stopped there)"
                       if p.get("cut_short") else "when the trace ends"},
 )
@@ -390,8 +407,13 @@ records_dropped = Rule(
     params=('provider',),
     what="A Provider Event record with event id 0 (buffer full).",
     why="The provider dropped records. Every missing begin, end or string registration "
-    "after this point may be a consequence rather than a writer bug.",
+    "after this point may be a consequence rather than a writer bug. In a streaming trace "
+    "(`--buffering-mode streaming`) the event is the protocol, not a finding: \"Once one rolling "
+    "buffer fills tracing continues by writing to the other one, if it is available, and "
+    "notifying the trace manager that the buffer is full\" (tracing-system design, Buffering "
+    "Modes, Streaming); it still counts for PR004 and the report's `buffer_full_at`.",
     bad=Example("a buffer-full provider event", lambda: X.preamble(B.provider_event(1, 0))),
     good=Example("no provider event", lambda: X.preamble()),
-    spec="Provider Event Metadata: 0: a buffer filled up, records were likely dropped",
+    spec="Provider Event Metadata: 0: a buffer filled up, records were likely dropped; tracing-system "
+    "design, Buffering Modes (Streaming)",
 )

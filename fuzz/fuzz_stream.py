@@ -1,0 +1,67 @@
+# Invariant: linting the input as a stream, fed in chunks whose sizes the input itself
+# draws (its last bytes, one byte at a time included), gives exactly the report of
+# linting it whole (every field of the JSON: counts, spans, details, summary), and the
+# findings feed and close returned are each counted once; reading it as a stream gives
+# read_records' records and diagnostics. A walk that decides from bytes it has not
+# received yet, or says a finding twice across a chunk boundary, breaks it.
+"""atheris harness for the incremental reader and linter:
+python fuzz/fuzz_stream.py [-libFuzzer flags] [corpus dirs]."""
+
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness
+
+import fxtlint
+from fxtlint.engine._stream_lint import lint_chunks
+
+PLAN = 8  # trailing bytes that draw the chunk sizes and the step (kept as trace bytes too)
+SMALL = fxtlint.Limits(window_words=32, pairing_window=7)  # window edges inside small inputs
+
+
+def chunks(data: bytes) -> list[bytes]:
+    """``data`` cut into chunks of 1 to 64 bytes, the sizes cycling through its last bytes."""
+    sizes = [1 + b % 64 for b in data[-PLAN:]] or [1]
+    out, at, k = [], 0, 0
+    while at < len(data):
+        n = sizes[k % len(sizes)]
+        out.append(data[at : at + n])
+        at += n
+        k += 1
+    return out
+
+
+def _whole(data: bytes, fmt: str, limits) -> dict:
+    j = fxtlint.lint_bytes(data, input_format=fmt, limits=limits).to_json()
+    j["path"] = "-"
+    return j
+
+
+def check(data: bytes) -> None:
+    parts = chunks(data)
+    step = 1 + (data[-1] % 97 if data else 0)
+    limits = SMALL if data[:1] and data[0] & 1 else fxtlint.Limits()
+    for fmt in ("auto", "log"):
+        report, found = lint_chunks(parts, input_format=fmt, step=step, limits=limits)
+        got = report.to_json()
+        assert got == _whole(data, fmt, limits), fmt
+        assert len(found) == sum(got["counts"].values()), (len(found), got["counts"])
+    key = fxtlint.Diagnostic.sort_key
+    for fmt in ("trace", "log"):
+        reader = fxtlint.StreamReader(input_format=fmt, step=step)
+        items = []
+        for c in parts:
+            items += reader.feed(c)
+        items += reader.close()
+        # a structured-log stream is little-endian whatever its first word (as every verb reads it)
+        records, diags = fxtlint.read_records(data, log=fmt == "log", byte_order="little" if fmt == "log" else None)
+        assert [x for x in items if isinstance(x, fxtlint.Record)] == records, fmt
+        assert sorted((x for x in items if isinstance(x, fxtlint.Diagnostic)), key=key) == sorted(diags, key=key)
+
+
+if __name__ == "__main__":
+    _harness.fuzz(check)

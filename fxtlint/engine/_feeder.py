@@ -1,0 +1,139 @@
+"""Feed the walk from a stream: the same engine as a whole buffer, driven window by window.
+
+A ``Feeder`` owns no I/O (h11's rule): ``feed(data)`` appends bytes to a
+``StreamBuffer`` and, once enough have arrived, lets the one ``Walk`` advance over
+them: the scan, decode and rows steps of ``_walk``, on the records wholly received.
+A decision the reader takes from bytes after a record (a size its content settles, a
+header that fits, the magic search, a message naming the bytes left) raises
+``NeedMore`` on a stream still growing; the walk stops before that record and takes it
+again with more bytes or at ``close``. So every consumer sees the records and states of
+the whole buffer, in the same order, and the findings are the whole buffer's whatever
+the chunks. Memory is the unprocessed tail (the pages behind the walk are given back),
+the provider tables and what the consumers keep, not the stream.
+"""
+
+from __future__ import annotations
+
+from ._stream_buffer import NeedMore, StreamBuffer
+from ._walk import Walk
+
+# bytes before the format can be told (a structured-log stream, a file that is not FXT
+# at all, the byte order): the first 64 bytes say it, as they do for a whole file
+HEAD_BYTES = 64
+# bytes received between two advances of the walk: each advance has the column engine's
+# fixed costs, so a stream fed byte by byte is still walked in steps (at 64 KiB a step the
+# walk runs at a quarter of the whole-buffer speed, at 1 MiB within a tenth of it)
+DEFAULT_STEP = 1 << 20
+
+
+class Feeder:
+    """Walks a stream for ``consumers`` as it is fed: ``feed(bytes)`` any number of
+    times, then ``close()``. ``make_walk(buf, consumers)`` builds the walk once the
+    first bytes are there (format and byte order chosen from them, as for a file).
+
+    ``step``: bytes between two advances (smaller finds sooner, costs more scans).
+    """
+
+    def __init__(self, consumers, make_walk, *, step: int = DEFAULT_STEP):
+        self.consumers = list(consumers)
+        self.make_walk = make_walk
+        self.step = max(1, step)
+        self.stream = StreamBuffer()
+        self.walk: Walk | None = None
+        self.started = False  # the file-level checks passed, the consumers started
+        self.not_fxt = False  # said so once: the rest is drained
+        self.closed = False
+        self._tried = 0
+
+    @property
+    def size(self) -> int:
+        """Bytes received."""
+        return self.stream.size
+
+    def feed(self, data) -> None:
+        if self.closed:
+            raise ValueError("feed() after close()")
+        if not len(data):
+            return
+        if self.not_fxt or (self.walk is not None and self.walk.zero_at is not None):
+            self.stream.skip(len(data))  # drained (framing has stopped): counted, not kept
+            return
+        self.stream.append(data)
+        size = self.stream.size
+        if size < HEAD_BYTES:
+            return
+        # the file-level checks as soon as the first bytes are in (a stream that is not FXT
+        # is said at once), asked again as the stream doubles while they need more bytes
+        if size - self._tried >= self.step or (not self.started and size >= 2 * self._tried):
+            self._advance()
+
+    def flush(self) -> None:
+        """Advance over what has arrived now, without waiting for a whole step (the source
+        is idle: a slow writer's findings need not wait for its next megabyte)."""
+        if not self.closed and not self.not_fxt and self.stream.size >= HEAD_BYTES and self.stream.size > self._tried:
+            self._advance()
+
+    def close(self) -> None:
+        """The stream ended: walk what is left with the end in sight, and finish."""
+        if self.closed:
+            return
+        self.closed = True
+        self.stream.end()
+        if self.walk is None:
+            # never stepped: the whole-buffer walk, exactly as for a file (it did not skip any byte)
+            self.walk = self.make_walk(self.stream.view(), self.consumers)
+            self.walk.run()
+            return
+        walk = self.walk
+        walk.buf = self.stream.view()
+        if not self.not_fxt:
+            self._advance()
+        if self.started:
+            walk.records = walk.index
+            walk.cut_short = walk.stopped
+        walk.end_stream()
+        for c in walk.consumers:
+            c.finish(walk)
+
+    def release(self) -> None:
+        """Give the stream's memory back (after ``close``)."""
+        self.stream.close()
+
+    # -- one advance of the walk ----------------------------------------------------
+    def _advance(self) -> None:
+        self._tried = self.stream.size
+        if self.walk is None:
+            self.walk = self.make_walk(self.stream.view(), self.consumers)
+            self.walk.columns = True
+        walk = self.walk
+        walk.buf = self.stream.view()
+        try:
+            if not self.started:
+                if not walk.begin():
+                    self.not_fxt = True
+                    self.stream.release(self.stream.size)
+                    return
+                walk.start_columns()
+                for c in walk.consumers:
+                    c.start(walk)
+                self.started = True
+            walk.advance()
+        except NeedMore:
+            return  # the file-level checks need more bytes
+        finally:
+            walk.W = None
+        self.stream.release(8 * walk.cur)
+
+
+def stream_walk(make_walk, consumers, chunks, *, step: int = DEFAULT_STEP) -> Walk:
+    """Walk an iterable of byte chunks for ``consumers`` (the CLI's pipes and follows;
+    a None chunk: the source is idle, walk what has come)."""
+    f = Feeder(consumers, make_walk, step=step)
+    for chunk in chunks:
+        if chunk is None:
+            f.flush()
+        else:
+            f.feed(chunk)
+    f.close()
+    assert f.walk is not None
+    return f.walk
