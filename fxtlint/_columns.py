@@ -33,8 +33,8 @@ LEN = INLINE - 1
 MAX_STRING = _T.max_string_length
 _ASCII_HIGH = np.uint64(0x8080808080808080)
 _FAR = 1 << 40  # a stream longer than this (bytes) cannot fit in any file we map
-_ARG_TYPE = next(f for f in _T.argument_header if f.role == "type")
-_ARG_SIZE = next(f for f in _T.argument_header if f.role == "size")
+_ARG_TYPE = _T.field(role="type", of="argument")
+_ARG_SIZE = _T.field(role="size", of="argument")
 _NT = 1 << _ARG_TYPE.width
 ARG_LAYOUT = [_T.arguments.get(t) for t in range(_NT)]
 ARG_NUMERIC = np.array([a is not None and a.numeric for a in ARG_LAYOUT])

@@ -36,7 +36,7 @@ import numpy as np
 
 from ._columns import KIND_CHECKS
 from ._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, Tables, VariantItem, WordItem,
-                      WordsItem, check_dispatch, tables)
+                      WordsItem, by_role, check_dispatch, tables)
 
 # The instruction set; ``_kernel.OPS`` must list the same names in the same order.
 #   end                      flag unless the position is the end (record or argument); stop
@@ -295,7 +295,7 @@ def _i64(v: int) -> int:
 
 
 def _field(role: str, flds) -> Field:
-    return next(f for f in flds if f.role == role)
+    return by_role(flds, role, "kernel program fields")
 
 
 def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | None = None) -> Program:

@@ -14,14 +14,15 @@ from hypothesis import strategies as st
 
 from . import build as B
 from ._model import Record
+from ._limits import Limits
 from ._tables import tables
 
 _T = tables()
-_SIZE = next(f for f in _T.header if f.role == "size")
+_SIZE = _T.field(role="size")
 
 
 def _leaf(kind: str):
-    return next(lay for lay in _T.record_leaves() if lay.name == kind)
+    return _T.leaf(kind)
 
 
 def _patch_header(rec_bytes: bytes, field, value: int) -> bytes:
@@ -45,7 +46,7 @@ def _arg_sized(words: int) -> bytes:
     """An instant event naming only index 1 whose int32 argument's size field says ``words``:
     the argument size is its only defect."""
     rec = B.archive(_ev("instant", 1, args=[B.arg("int32", 1, 5)]))
-    size_f = next(f for f in _T.argument_header if f.role == "size")
+    size_f = _T.field(role="size", of="argument")
     return B.patch_field(rec, size_f, words, word=2)
 
 
@@ -53,7 +54,7 @@ def _int64_arg_sized(words: int) -> bytes:
     """An instant event naming only index 1 whose int64 argument declares ``words`` words
     (the record padded to hold them)."""
     rec = B.archive(_ev("instant", 1, args=[B.arg("int64", 1, 7)]))
-    size_f = next(f for f in _T.argument_header if f.role == "size")
+    size_f = _T.field(role="size", of="argument")
     out = B.patch_field(rec, size_f, words, word=2) + bytes(8 * (words - 2))
     return _patch_header(out, _SIZE, len(out) // 8)
 
@@ -108,7 +109,7 @@ def _id_reused(recs, draw):
                      _ev("duration_end", _LATE + 4))
 
 
-_OVERFLOW_DEPTH = 65537  # one more open duration than a thread's tracked stack holds
+_OVERFLOW_DEPTH = Limits().max_stack + 1  # one more open duration than a thread's tracked stack holds
 
 
 def _pairing_overflow(recs, draw):
@@ -138,7 +139,7 @@ def _thread1(recs):
 
 def _arg_reserved(recs, draw):
     ev = B.archive(_ev("instant", 1, args=[B.arg("int64", "n", 5)]))
-    lay = next(a for a in _T.arguments.values() if a.name == "int64")
+    lay = _T.argument("int64")
     f = next(f for f in lay.full_fields if f.reserved)
     bits = B.read_field(ev, f, word=2) | draw(st.integers(1, f.mask))
     return B.archive(*recs) + B.patch_field(ev, f, bits, word=2)
@@ -172,7 +173,7 @@ def _unregistered(recs, kind: str) -> int:
     """The largest index no ``kind`` record of ``recs`` registers (archives may register the
     largest, so a fixed one is not always unregistered)."""
     used = {r.fields["index"] for r in recs if r.kind == kind}
-    top = next(f for f in _leaf(kind).full_fields if f.name == "index").mask
+    top = _leaf(kind).field(role=f"{kind}_index").mask
     return next(i for i in range(top, 0, -1) if i not in used)
 
 
@@ -214,11 +215,11 @@ def _unknown_arg_type(recs, draw):
 
 
 def _undefined_blob_type(recs, draw):
-    return B.archive(*recs, B.blob(1, b"x", blob_type=draw(st.integers(4, 255))))
+    return B.archive(*recs, B.blob(1, b"x", blob_type=draw(st.sampled_from(_T.undefined_values(_leaf("blob").field("blob_type"))))))
 
 
 def _trailing(recs, draw):
-    return B.archive(*recs, Record(1, "initialization", {"ticks_per_second": 1000},
+    return B.archive(*recs, Record(_leaf("initialization").type, "initialization", {"ticks_per_second": 1000},
                                    extra_words=(draw(st.integers(0, 1 << 63)),)))
 
 
@@ -232,7 +233,7 @@ MUTATIONS = [
     ("ST001", _short_record),
     ("ST002", _dirty_padding),
     ("ST003", _bad_utf8),
-    ("ST004", lambda recs, draw: B.archive(*recs, B.string(_fresh_index(recs), "x" * 32001))),
+    ("ST004", lambda recs, draw: B.archive(*recs, B.string(_fresh_index(recs), "x" * (_T.max_string_length + 1)))),
     ("ST005", lambda recs, draw: B.archive(*recs) + _int64_arg_sized(draw(st.integers(3, 6)))),
     ("ST006", lambda recs, draw: B.archive(*recs) + _arg_sized(0)),
     ("ST007", lambda recs, draw: B.archive(*recs) + _arg_sized(draw(st.integers(2, 40)))),
@@ -286,25 +287,31 @@ COMPANIONS = {
 }
 
 
-def _log(draw, args=None, severity=0x30):
+_SEVERITY = _T.log_record.field("severity")
+_NAMED = _T.values(_SEVERITY)
+_INFO = next(v for v, n in _T.enums[_SEVERITY.enum].items() if n == "INFO")
+# undefined severities outside the named ones (SL002) and between two of them (SL003)
+_OUTSIDE = tuple(v for v in _T.undefined_values(_SEVERITY) if not _NAMED[0] < v < _NAMED[-1])
+_BETWEEN = tuple(v for v in _T.undefined_values(_SEVERITY) if _NAMED[0] < v < _NAMED[-1])
+_NOT_LOG_ARGS = tuple(a.name for t, a in _T.arguments.items() if t not in _T.log_allowed_argument_types)
+
+
+def _log(draw, args=None, severity=_INFO):
     return B.log_record(severity, draw(st.integers(0, 1 << 40)),
                         args if args is not None else [B.arg("string", "message", "m")])
 
 
 def _log_wrong_type(draw):
-    t = next(f for f in _T.log_record.full_fields if f.role == "type")
-    data = B.patch_field(B.log_stream(_log(draw)), t, draw(st.sampled_from([v for v in range(16) if v != t.const])))
+    t = _T.log_record.field(role="type")
+    data = B.patch_field(B.log_stream(_log(draw)), t, draw(st.sampled_from([v for v in _T.undefined_values(t)])))
     return B.log_stream(_log(draw)) + data
 
 
 LOG_MUTATIONS = [
     ("SL001", _log_wrong_type),
-    ("SL002", lambda draw: B.log_stream(_log(draw, severity=draw(st.sampled_from([0, 1, 0x0F, 0x61, 0xFF]))))),
-    # between two named severities: a step of 0x10 plus 1..15
-    ("SL003", lambda draw: B.log_stream(_log(draw, severity=0x10 * draw(st.integers(1, 5))
-                                             + draw(st.integers(1, 15))))),
-    ("SL004", lambda draw: B.log_stream(_log(draw, args=[B.arg(draw(st.sampled_from(["int32", "uint32", "pointer",
-                                                                                    "koid", "null"])), "n", 1)]))),
+    ("SL002", lambda draw: B.log_stream(_log(draw, severity=draw(st.sampled_from(_OUTSIDE))))),
+    ("SL003", lambda draw: B.log_stream(_log(draw, severity=draw(st.sampled_from(_BETWEEN))))),
+    ("SL004", lambda draw: B.log_stream(_log(draw, args=[B.arg(draw(st.sampled_from(_NOT_LOG_ARGS)), "n", 1)]))),
     ("SL005", lambda draw: B.log_stream(_log(draw, args=[B.arg("string", "m", draw(st.integers(1, 0x7FFF)))]))),
     ("SL006", lambda draw: B.log_stream(_log(draw, args=[B.arg("int64", draw(st.sampled_from(["", 0])), 1)]))),
 ]

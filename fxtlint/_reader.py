@@ -22,11 +22,11 @@ _T = tables()
 _MAGIC = _T.magic_word
 MAGIC_LE = struct.pack("<Q", _MAGIC)
 MAGIC_BE = struct.pack(">Q", _MAGIC)
-_HEADER_TYPE = next(f for f in _T.header if f.role == "type")
-_HEADER_SIZE = next(f for f in _T.header if f.role == "size")
-_ARG_TYPE = next(f for f in _T.argument_header if f.role == "type")
-_ARG_SIZE = next(f for f in _T.argument_header if f.role == "size")
-_ARG_NAME = next(f for f in _T.argument_header if f.role == "string_ref")
+_HEADER_TYPE = _T.field(role="type")
+_HEADER_SIZE = _T.field(role="size")
+_ARG_TYPE = _T.field(role="type", of="argument")
+_ARG_SIZE = _T.field(role="size", of="argument")
+_ARG_NAME = _T.field(role="string_ref", of="argument")
 _INLINE_BIT = _T.string_inline_bit
 _INLINE_LEN = _INLINE_BIT - 1
 

@@ -49,7 +49,7 @@ if set(KIND_OF_EFFECT) != set(EFFECTS) or len(KIND_OF_EFFECT) != len(EFFECT_OF):
 
 def field_of_role(kind: str, role: str) -> str:
     """The one field of ``kind`` with ``role`` (a string or thread record's index)."""
-    (name,) = _roles(next(leaf for leaf in _LEAVES if leaf.name == kind), role)
+    (name,) = _roles(_T.leaf(kind), role)
     return name
 
 

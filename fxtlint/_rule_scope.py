@@ -4,7 +4,8 @@ A rule passes a trace only when the trace contains something the rule examines a
 the rule never tripped; a trace with no async events does not pass the async rules.
 Scopes are data: each rule names features (``CoverageCollector.features``); a
 ``layout:`` scope is expanded from the spec tables into the record kinds whose
-layouts have such a field, so it follows the tables. A rule is exercised when any
+layouts have such a field, and ``checks`` into the record kinds with a field the
+tables give the rule to check, so both follow the tables. A rule is exercised when any
 of its features is present. ``tests/test_conformance_report.py`` checks that every
 registered rule has a scope.
 """
@@ -72,7 +73,7 @@ SCOPES: dict[str, tuple[str, ...]] = {
     "UN001": ("records:trace",),
     "UN002": ("layout:selector",),
     "UN003": ("args",),
-    "UN004": ("layout:enum",),
+    "UN004": ("checks",),
 }
 
 
@@ -97,8 +98,6 @@ def _layout_features() -> dict[str, tuple[str, ...]]:
     out = {
         "layout:reserved": [f"kind:{lf.name}" for lf in leaves if any(f.reserved for f in _all_fields(lf))],
         "layout:zero": [f"kind:{lf.name}" for lf in leaves if any(f.zero for f in _all_fields(lf))],
-        "layout:enum": [f"kind:{lf.name}" for lf in leaves
-                        if any(f.enum and f.enum != "severity" for f in _all_fields(lf))],
         "layout:selector": [f"kind:{name}" for name in sorted(selected)],
         "arg_layout:reserved": [f"arg:{a.name}" for a in _T.arguments.values()
                                 if any(f.reserved for f in _all_fields(a))],
@@ -111,11 +110,17 @@ def _layout_features() -> dict[str, tuple[str, ...]]:
 EXPANSIONS = _layout_features()
 
 
+def _checked_by(code: str) -> tuple[str, ...]:
+    """``checks``: the record kinds with a field whose check the tables give to ``code``."""
+    return tuple(f"kind:{lf.name}" for lf in _T.record_leaves()
+                 if any(code in (f.rule, f.rule_between) for f in _all_fields(lf)))
+
+
 def features_of(code: str) -> tuple[str, ...]:
     """The concrete features rule ``code`` looks at (empty for a rule with no scope)."""
     out: list[str] = []
     for feat in SCOPES.get(code, ()):
-        out.extend(EXPANSIONS.get(feat, (feat,)))
+        out.extend(_checked_by(code) if feat == "checks" else EXPANSIONS.get(feat, (feat,)))
     return tuple(out)
 
 

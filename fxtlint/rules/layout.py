@@ -485,7 +485,7 @@ def _int64_arg_sized(words: int) -> bytes:
     """An instant event whose int64 argument declares ``words`` words (padded to fit)."""
     rec = B.archive(_ev(args=[B.arg("int64", 1, 7)]))
     extra = words - 2
-    size_f = next(f for f in X._T.argument_header if f.role == "size")
+    size_f = X._T.field(role="size", of="argument")
     out = B.patch_field(rec, size_f, words, word=2) + b"\0" * 8 * extra
     return X.with_size(out, len(out) // 8)
 
@@ -493,5 +493,5 @@ def _int64_arg_sized(words: int) -> bytes:
 def _arg_with_size(words: int) -> bytes:
     """An instant event whose int32 argument's size field says ``words``."""
     rec = B.archive(_ev(args=[B.arg("int32", 1, 5)]))
-    size_f = next(f for f in X._T.argument_header if f.role == "size")
+    size_f = X._T.field(role="size", of="argument")
     return B.patch_field(rec, size_f, words, word=2)
