@@ -28,6 +28,49 @@ def _set_bits(p: dict) -> dict:
     return {"set": f"bit {shown} is" if len(bits) == 1 else f"bits {shown} are", "name": name}
 
 
+def _swapped(p: dict) -> dict:
+    """FR001/FR002: the clause saying the header frames in the other byte order, if it does."""
+    if p.get("other_byte_order_kind") is None:
+        return {"swapped": ""}
+    other = p["other_byte_order"]
+    this = "little" if other == "big" else "big"
+    return {"swapped": f"; read {other}-endian it is a valid {p['other_byte_order_kind']} header: the file "
+                       f"mixes byte orders (the magic record says {this}-endian)"}
+
+
+def _size_short(p: dict) -> dict:
+    """ST001: when the content settled the size, by how much it is short and what follows."""
+    if "content_words" not in p:
+        return {"short": ""}
+    kind = p.get("next_kind")
+    follows = "the file ends right after it" if kind is None else f"a valid {kind} header follows it"
+    return {"short": f": the size is probably {_n(p['content_words'] - p['words'], 'word')} too small "
+                     f"({follows}); reading resumes after the content"}
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+def _magic_found(p: dict) -> dict:
+    """MG001: where the magic record is, and what the file starts with instead."""
+    place = "missing" if p.get("magic_index") is None else f"record {p['magic_index']}, not the first"
+    if "first_kind" in p:
+        kind = p["first_kind"]
+        found = f"the file starts with {_article(kind)} {kind} record (first bytes: {p['first']})"
+    else:
+        found = f"the file is only {p['length']} bytes long" if p["length"] else "the file is empty"
+    return {"place": place, "found": found}
+
+
+def _trailing_reason(p: dict) -> dict:
+    """EX001: why the words are there: an argument's payload, or an extension."""
+    if "short_argument" in p:
+        return {"reason": f": probably the rest of argument {p['short_argument']}, whose declared size is too small "
+                          "(see ST005), not an extension", "n_words": _n(p["n"], "word")}
+    return {"reason": " (an extension the spec allows)", "n_words": _n(p["n"], "word")}
+
+
 def _ev(**kw):
     return B.event("instant", 100, **kw)
 
@@ -37,8 +80,9 @@ record_size_zero = Rule(
     code="FR001",
     name="record-size-zero",
     severity=E,
-    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped_text}",
-    params=('remaining', 'swapped_text', 'other_byte_order_kind?'),
+    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped}",
+    params=('remaining', 'other_byte_order?', 'other_byte_order_kind?'),
+    derived=('swapped',),
     what="A record header whose size field is 0.",
     why="Every record includes its header word, so the smallest size is 1. A reader "
     "cannot skip a record of size 0: the walk stops here and everything after it is lost "
@@ -46,15 +90,16 @@ record_size_zero = Rule(
     bad=Example("a magic record, then a header of size 0", lambda: X.preamble() + B.words(0x0)),
     good=Example("a magic record, then an initialization record of size 2", lambda: X.preamble(B.initialization(1000))),
     spec="Record Header: [4 .. 15] record size (inclusive of this word)",
+    derive=_swapped,
 )
 
 record_past_end_of_file = Rule(
     code="FR002",
     name="record-past-end-of-file",
     severity=E,
-    message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped_text}",
-    params=('bytes', 'remaining', 'swapped_text', 'words', 'other_byte_order_kind?'),
-    derived=('words_n',),
+    message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped}",
+    params=('bytes', 'remaining', 'words', 'other_byte_order?', 'other_byte_order_kind?'),
+    derived=('words_n', 'swapped'),
     what="A record whose declared size reaches past the end of the file.",
     why="The file was cut off while the record was written (a crash, a full disk, a "
     "partial copy), or the size field is wrong. Everything before it is still readable. "
@@ -64,7 +109,7 @@ record_past_end_of_file = Rule(
     bad=Example("a string record whose last word is missing", lambda: X.preamble(B.string(3, "truncated"))[:-8]),
     good=Example("the same string record, whole", lambda: X.preamble(B.string(3, "truncated"))),
     spec="Records: records are always a multiple of 8 bytes; Record Header [4 .. 15]",
-    derive=lambda p: {"words_n": _n(p["words"], "word")},
+    derive=lambda p: {"words_n": _n(p["words"], "word"), **_swapped(p)},
 )
 
 file_length_not_aligned = Rule(
@@ -140,8 +185,9 @@ content_overruns_record = Rule(
     code="ST001",
     name="content-overruns-record",
     severity=E,
-    message="{where}: its {part} needs {need} bytes but the record's size leaves {have}{short_text}",
-    params=('have', 'need', 'part', 'where', 'words?', 'content_words?', 'next_kind?', 'short_text?'),
+    message="{where}: its {part} needs {need} bytes but the record's size leaves {have}{short}",
+    params=('have', 'need', 'part', 'where', 'words?', 'content_words?', 'next_kind?'),
+    derived=('short',),
     what="A record whose declared content (words, inline strings, streams, arguments) does "
     "not fit in the size its header declares.",
     why="The size field and the content disagree, so one of them is wrong; a reader that "
@@ -156,14 +202,16 @@ content_overruns_record = Rule(
                 + X.with_size(B.archive(_ev()), 1)[:8]),
     good=Example("the same event with its timestamp", lambda: X.preamble(_ev())),
     spec="Record Header: record size (inclusive of this word)",
+    derive=_size_short,
 )
 
 padding_not_zero = Rule(
     code="ST002",
     name="padding-not-zero",
     severity=E,
-    message="{where}: the padding after the {part} is not zero{hint_text}",
-    params=('hint_text', 'part', 'where', 'length?', 'suggested_length?'),
+    message="{where}: the padding after the {part} is not zero{hint}",
+    params=('part', 'where', 'length?', 'suggested_length?'),
+    derived=('hint',),
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
@@ -173,6 +221,9 @@ padding_not_zero = Rule(
                 + X.with_byte(B.archive(B.string(3, "abc")), 8 + 3, ord("x"))),
     good=Example("the same record with zero padding", lambda: X.preamble(B.string(3, "abc"))),
     spec="Atoms: Stream: a sequence of bytes padded with zeros to the next 8 byte boundary",
+    derive=lambda p: {"hint": "" if "suggested_length" not in p else
+                      f"; the first non-zero byte directly follows the {p['part']}: is its length "
+                      f"{p['suggested_length']}, not {p['length']}?"},
 )
 
 invalid_utf8 = Rule(
@@ -283,9 +334,9 @@ magic_missing = Rule(
     code="MG001",
     name="magic-missing",
     severity=E,
-    message="the magic record is {place}: {found_text}",
-    params=('found_text', 'first_kind?', 'length?', 'magic_offset?', 'magic_index?'),
-    derived=('place',),
+    message="the magic record is {place}: {found}",
+    params=('first_kind?', 'first?', 'length?', 'magic_offset?', 'magic_index?'),
+    derived=('place', 'found'),
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
     "(or its big-endian reverse), but whose records frame as trace records (a file "
     "that does not is MG005, not an FXT file). When a magic record comes later, the "
@@ -295,8 +346,7 @@ magic_missing = Rule(
     bad=Example("a string record with no magic record before it", lambda: B.archive(B.string(1, "x"))),
     good=Example("the same string record after the magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
     spec="Magic Number Record (trace info type = 0)",
-    derive=lambda p: {"place": "missing" if p.get("magic_index") is None
-                      else f"record {p['magic_index']}, not the first"},
+    derive=_magic_found,
 )
 
 magic_wrong_value = Rule(
@@ -351,8 +401,9 @@ not_fxt_file = Rule(
     code="MG005",
     name="not-fxt-file",
     severity=E,
-    message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks_text} (first bytes: {first})",
-    params=('first', 'looks_like', 'looks_text'),
+    message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks} (first bytes: {first})",
+    params=('first', 'looks_like'),
+    derived=('looks',),
     what="A file that is not a Fuchsia trace at all: it does not start with the magic "
     "record and its first header does not frame as a trace record of a defined type.",
     why="Linting it as a trace would only produce a cascade of framing and layout "
@@ -362,6 +413,7 @@ not_fxt_file = Rule(
     bad=Example("the first bytes of a PNG image", lambda: b"\x89PNG\r\n\x1a\n" + bytes(range(24))),
     good=Example("an archive that starts with the magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
     spec="Magic Number Record: the first record of a trace",
+    derive=lambda p: {"looks": f"; it looks like {p['looks_like']}" if p["looks_like"] else ""},
 )
 
 # ---------------------------------------------------------------- undefined types and values
@@ -428,9 +480,9 @@ trailing_words = Rule(
     code="EX001",
     name="trailing-words",
     severity=I,
-    message="{record} has {n_words} after its defined content{reason_text}",
-    params=('n', 'reason_text', 'record'),
-    derived=('n_words',),
+    message="{record} has {n_words} after its defined content{reason}",
+    params=('n', 'record', 'short_argument?'),
+    derived=('n_words', 'reason'),
     what="A record whose size leaves words after everything its layout defines.",
     why="Appending words is a documented way to extend a record, and real writers do it "
     "(a \"scope\" word on instant events, two words on the initialization record); "
@@ -439,16 +491,16 @@ trailing_words = Rule(
                 + B.archive(Record(1, "initialization", {"ticks_per_second": 1000}, extra_words=(7,)))),
     good=Example("an initialization record of 2 words", lambda: X.preamble(B.initialization(1000))),
     spec="Extending the Format: appending new information to existing record types",
-    derive=lambda p: {"n_words": _n(p["n"], "word")},
+    derive=_trailing_reason,
 )
 
 record_size_too_large = Rule(
     code="FR004",
     name="record-size-too-large",
     severity=W,
-    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{resync_text}",
-    params=('kind', 'n', 'record', 'resync_text?'),
-    derived=('n_words',),
+    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{resync}",
+    params=('kind', 'n', 'record', 'resumes_at?'),
+    derived=('n_words', 'resync'),
     what="A record with words after its defined content whose first such word is itself "
     "a well-formed record header (a defined type and subtype, reserved bits clear, a "
     "size that fits in the file).",
@@ -463,7 +515,8 @@ record_size_too_large = Rule(
                 + B.archive(B.thread(2, 10, 12))),
     good=Example("the same records with the right size", lambda: X.preamble(B.string(3, "abc"), B.thread(2, 10, 12))),
     spec="Record Header: [4 .. 15] record size (inclusive of this word)",
-    derive=lambda p: {"n_words": _n(p["n"], "word")},
+    derive=lambda p: {"n_words": _n(p["n"], "word"),
+                      "resync": "; reading resumes at that header" if "resumes_at" in p else ""},
 )
 
 big_endian_archive = Rule(

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from .. import build as B
 from .._diagnostics import Example, Rule, Severity
+from .._tables import tables
 
 E, W = Severity.ERROR, Severity.WARNING
 
-INFO = 0x30
+_SEVERITIES = tables().enums[tables().log_record.field("severity").enum]
+INFO = next(v for v, n in _SEVERITIES.items() if n == "INFO")
+# the lowest and highest named severities, "TRACE (0x10)" and "FATAL (0x60)"
+_LOWEST, _HIGHEST = (f"{_SEVERITIES[v]} ({v:#x})" for v in (min(_SEVERITIES), max(_SEVERITIES)))
 
 
 def _rec(severity=INFO, args=None):
@@ -46,7 +50,7 @@ log_severity_invalid = Rule(
     bad=Example("a record of severity 0", lambda: _stream(_rec(severity=0)), "log"),
     good=Example("a record of severity INFO (0x30)", lambda: _stream(_rec(severity=INFO)), "log"),
     spec="spec/README.md: severities TRACE 0x10 .. FATAL 0x60; 0 and values above 0x60 are not severities",
-    derive=lambda p: {"side": "below TRACE (0x10)" if p["value"] < 0x10 else "above FATAL (0x60)"},
+    derive=lambda p: {"side": f"below {_LOWEST}" if p["value"] < min(_SEVERITIES) else f"above {_HIGHEST}"},
 )
 
 log_severity_raw = Rule(
