@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._roles import TIMESTAMPS
-from ._semantic import BUFFER_FULL, EVENT_ID, LEGACY_SWITCH, PROVIDER_EVENT, RUNNING
+from ._kind_checks import KIND_CHECKS  # the per-kind predicates the reference reports
 from ._tables import (ArgsItem, Layout, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch,
                       tables)
 
@@ -40,23 +39,6 @@ ARG_LAYOUT = [_T.arguments.get(t) for t in range(_NT)]
 ARG_NUMERIC = np.array([a is not None and a.numeric for a in ARG_LAYOUT])
 LOG_ALLOWED = np.zeros(_NT, bool)
 LOG_ALLOWED[list(_T.log_allowed_argument_types)] = True
-
-
-def _kind_checks(name: str) -> tuple:
-    """The per-kind semantic checks the reference reports, as data the screen (and the
-    native kernel's compiler) flags on: ("less", a, b) flags a < b, ("equal", f, v) f == v."""
-    out = []
-    stamps = TIMESTAMPS.get(name, ())
-    if len(stamps) == 2:  # an end before its start (TM002)
-        out.append(("less", stamps[1], stamps[0]))
-    if name == LEGACY_SWITCH:  # EV002
-        out.append(("equal", "outgoing_state", RUNNING))
-    elif name == PROVIDER_EVENT:  # EV003: records dropped
-        out.append(("equal", EVENT_ID, BUFFER_FULL))
-    return tuple(out)
-
-
-KIND_CHECKS = {leaf.name: c for leaf in _T.record_leaves() if (c := _kind_checks(leaf.name))}
 
 
 def field(x, f):
@@ -311,8 +293,9 @@ class Screen:
 
     # -- per-kind semantic checks the reference reports: flag, never report -------------
     def _kind_checks(self, g: Group) -> None:
-        for op, a, b in KIND_CHECKS.get(g.layout.name, ()):
-            g.flag |= (g.vals[a] < g.vals[b]) if op == "less" else (g.vals[a] == b)
+        for check in KIND_CHECKS.get(g.layout.name, ()):
+            a, b = check.a, check.b
+            g.flag |= (g.vals[a] < g.vals[b]) if check.op == "less" else (g.vals[a] == b)
 
     # -- streams: length limit, zero padding, plain ASCII ------------------------------
     def _streams(self, g: Group) -> None:

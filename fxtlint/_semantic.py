@@ -13,6 +13,7 @@ from . import rules as R
 from ._model import Record
 from ._reader import argument_label, field_span
 from . import _pairing as P
+from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._limits import DEFAULT_LIMITS, Limits
 from ._pairing import Batch, PairingEngine
 from ._provider_state import Change, ProviderState
@@ -23,12 +24,6 @@ from ._tables import PAIRING_ROLES, TableError, tables
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 NUMERIC_ARGS = frozenset(_T.numeric_argument_kinds())
-LEGACY_SWITCH = "scheduling.legacy_context_switch"  # PR010: its outgoing thread must not stay running
-RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
-BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
-# the record that says a provider dropped records (EV003): the one with a provider-event field
-PROVIDER_EVENT, EVENT_ID = next((leaf.name, f.name) for leaf in _T.record_leaves() for f in leaf.full_fields
-                                if f.enum == "provider_event")
 
 
 # the pairing engine's code for each pairing role of the tables
@@ -108,10 +103,12 @@ class LintState:
 
     def provider_event(self, rec: Record) -> None:
         """A provider event record: a full buffer means records were dropped (EV003)."""
-        if rec.fields.get(EVENT_ID) == BUFFER_FULL:
-            self.buffer_full.append(rec.offset)
-            self.emit(R.records_dropped.at(rec.offset, rec.index, provider=rec.fields["provider_id"],
-                                           record_size=8 * rec.size_words))
+        for check in KIND_CHECKS.get(rec.kind, ()):
+            if check.holds(rec.fields):
+                if check.rule is R.records_dropped:
+                    self.buffer_full.append(rec.offset)
+                self.emit(check.rule.at(rec.offset, rec.index, record_size=8 * rec.size_words,
+                                        **check.params(rec.fields)))
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------
@@ -205,18 +202,15 @@ class RecordChecker:
             ts = f.get(name, 0)
             if ts > p.max_ticks:
                 s.emit(timestamp_overflow(rec.offset, rec.index, size, name, ts, p.rate))
-        stamps = TIMESTAMPS.get(k, ())
         if k in NUMERIC_ARG_KINDS:
             for i, a in enumerate(rec.args):
                 if a.kind not in NUMERIC_ARGS:
                     s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
                                                              arg=argument_label(a, i),
                                                              kind=a.kind))
-        elif len(stamps) == 2 and f[stamps[1]] < f[stamps[0]]:  # an end before its start
-            s.emit(R.complete_ends_before_start.at(rec.offset, rec.index, record_size=size,
-                                                   end=f[stamps[1]], start=f[stamps[0]]))
-        elif k == LEGACY_SWITCH and f.get("outgoing_state") == RUNNING:
-            s.emit(R.context_switch_outgoing_running.at(rec.offset, rec.index, record_size=size))
+        for check in KIND_CHECKS.get(k, ()):
+            if check.holds(f):
+                s.emit(check.rule.at(rec.offset, rec.index, record_size=size, **check.params(f)))
         pk = PAIR_KIND.get(k)
         if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
             return
