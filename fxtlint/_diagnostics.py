@@ -70,6 +70,15 @@ class Rule:
     derived: tuple[str, ...] = ()
     # a removed code: the code that reports the same defect now (codes are never reused)
     replaced_by: str | None = None
+    # what the rule looks at (``_rule_scope``): features a trace must contain for the
+    # rule to be exercised; a rule in force has at least one
+    scope: tuple[str, ...] = ()
+    # ``mutation(records, pick) -> bytes``: a valid archive given one defect that trips this
+    # rule (``fxtlint.rules._mutate``); ``no_mutation`` says why no small mutation does
+    mutation: Callable[..., bytes] | None = field(default=None, compare=False)
+    no_mutation: str | None = None
+    # the only other codes the mutation may trip (every other mutation adds exactly one defect)
+    also_trips: tuple[str, ...] = ()
     required: frozenset = field(init=False, repr=False, compare=False)
     allowed: frozenset = field(init=False, repr=False, compare=False)
 
@@ -82,6 +91,11 @@ class Rule:
         optional = frozenset(p[:-1] for p in self.params if p.endswith("?"))
         if len(required) + len(optional) != len(self.params) or required & optional:
             raise FxtError(f"{self.code}: params {self.params} name a parameter twice")
+        if self.status != "removed":
+            if not self.scope:
+                raise FxtError(f"{self.code}: a rule in force names its scope (what it looks at)")
+            if (self.mutation is None) == (self.no_mutation is None):
+                raise FxtError(f"{self.code}: a rule in force has a mutation, or says why it has none")
         if (self.derive is None) != (not self.derived):
             raise FxtError(f"{self.code}: derive and derived must be given together")
         fragments = [p for p in required | optional if p.endswith("_text")]

@@ -92,7 +92,7 @@ def _declare(message, params, **kw):
 
     return Rule(code="ZZ001", name="fake", severity=Severity.WARNING, message=message, what="w",
                 why="y", bad=Example("b", lambda: b""), good=Example("g", lambda: b""), spec="s",
-                params=params, **kw)
+                params=params, **{"scope": ("file",), "no_mutation": "a fake rule", **kw})
 
 
 def test_template_field_missing_from_params_fails_when_the_rule_is_built():
