@@ -79,6 +79,9 @@ class Rule:
     no_mutation: str | None = None
     # the only other codes the mutation may trip (every other mutation adds exactly one defect)
     also_trips: tuple[str, ...] = ()
+    # what a conforming reader does with a trace that trips it: a key of
+    # ``_reader_verdicts.REASONS`` (trace rules only; the spec's words are there)
+    reader_reason: str | None = None
     required: frozenset = field(init=False, repr=False, compare=False)
     allowed: frozenset = field(init=False, repr=False, compare=False)
 

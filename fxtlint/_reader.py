@@ -101,19 +101,18 @@ def _compiled(flds) -> _Fields:
     return c[1]
 
 
-# The parameters (message fields and details) each kind of field check reports; the
-# structured-log rules report fewer. Keyed by check kind and rule code, never by field.
+# The parameters (message fields and details) each kind of field check can report; a
+# rule gets those it declares (the structured-log rules declare fewer).
 _CHECK_PARAMS = {
     "zero": ("where", "field", "lo", "hi", "value", "expected"),
     "const": ("field", "value", "expected"),
     "enum": ("where", "field", "value", "enum"),
     "between": ("value", "below", "above"),
 }
-_RULE_PARAMS = {"SL001": ("value", "expected"), "SL002": ("value",)}
 
 
 def _params(kind: str, rule, **all_params) -> dict:
-    return {k: all_params[k] for k in _RULE_PARAMS.get(rule.code, _CHECK_PARAMS[kind])}
+    return {k: all_params[k] for k in _CHECK_PARAMS[kind] if k in rule.allowed}
 
 
 def continues_as_text(value: bytes, spill: bytes) -> bool:

@@ -17,7 +17,7 @@ from . import semantic as _semantic
 def _moved(code: str, name: str, now: Rule) -> Rule:
     return dataclasses.replace(
         now, code=code, name=name, status="removed", replaced_by=now.code, scope=(), mutation=None,
-        no_mutation=None, also_trips=(),
+        no_mutation=None, also_trips=(), reader_reason=None,
         what=f"Removed: reported as {now.code} {now.name}. {now.what}",
     )
 
