@@ -9,7 +9,8 @@ rows where the same comparison holds and hand them to the reference. A check is 
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from . import rules as R
 from ._diagnostics import Rule

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping, Sequence
 
 from ._errors import FxtError
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from .._diagnostics import Rule
 from . import layout, log, removed, semantic
 # the family modules' rules, by their declared names (``__all__`` below lists them)
-from .layout import *  # noqa: F401,F403
-from .log import *  # noqa: F401,F403
-from .removed import *  # noqa: F401,F403
-from .semantic import *  # noqa: F401,F403
+from .layout import *  # noqa: F403
+from .log import *  # noqa: F403
+from .removed import *  # noqa: F403
+from .semantic import *  # noqa: F403
 
 FAMILIES = (layout, log, semantic, removed)
 
@@ -50,5 +50,5 @@ def get(code: str) -> Rule | None:
     return REGISTRY.get(code.upper())
 
 
-__all__ = ["FAMILIES", "REGISTRY", "Rule", "all_rules", "get", "removed_rules",
-           *sorted(name for name, _ in _DECLARED.values())]
+__all__ = ["FAMILIES", "REGISTRY", "Rule", "all_rules", "get", "removed_rules"]
+__all__.extend(sorted(name for name, _ in _DECLARED.values()))
