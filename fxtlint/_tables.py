@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
+from typing import overload
 
 from ._errors import FxtError
 
@@ -213,6 +214,11 @@ class Layout:
             yield self
         for v in self.variants.values():
             yield from v.leaves()
+
+    @overload
+    def field(self, name: str) -> Field | None: ...
+    @overload
+    def field(self, *, role: str) -> Field: ...
 
     def field(self, name: str | None = None, *, role: str | None = None) -> Field | None:
         """The field called ``name`` (None when there is none), or the one field with
