@@ -17,8 +17,8 @@ from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._limits import DEFAULT_LIMITS, Limits
 from ._pairing import Batch, PairingEngine
 from ._provider_state import Change, ProviderState
-from ._roles import (ARG_HEADER_FIELDS, ARG_STRING_REFS, HEADER_FIELDS, INLINE_KOIDS, STATE_KINDS, STRING_REFS,
-                     THREAD_REFS, TIMESTAMPS)
+from ._roles import (ARG_HEADER_FIELDS, ARG_STRING_REFS, BUFFER_FULL, EVENT_ID, HEADER_FIELDS, INLINE_KOIDS,
+                     LEGACY_SWITCH, PROVIDER_EVENT, RUNNING, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS)
 from ._tables import PAIRING_ROLES, TableError, tables
 
 _T = tables()

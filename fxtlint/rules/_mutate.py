@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from .. import build as B
+from .. import _build as B
 from .._limits import Limits
 from .._model import Record
 from .._tables import tables
