@@ -44,9 +44,9 @@ CHECK = '''    if name == "kernel_object":
 PROBE = '''
 import fxtlint
 from fxtlint import build as B, rules
-from fxtlint._mutations import MUTATIONS
-from fxtlint._reader_verdicts import RULES
-from fxtlint._rule_scope import SCOPES
+from fxtlint.rules._mutations import MUTATIONS
+from fxtlint.reader_suite._reader_verdicts import RULES
+from fxtlint.rules._rule_scope import SCOPES
 
 rule = rules.get("EV904")
 assert rule is rules.kernel_object_type_none and "kernel_object_type_none" in rules.__all__
@@ -85,7 +85,7 @@ def test_a_new_rule_is_its_declaration_its_check_and_its_golden_case(tmp_path):
     before = _digests(tmp_path)
 
     _insert(tmp_path / "fxtlint/rules/semantic.py", "records_dropped = Rule(\n", DECLARATION)
-    _insert(tmp_path / "fxtlint/_kind_checks.py", "    return tuple(out)\n", CHECK)
+    _insert(tmp_path / "fxtlint/engine/_kind_checks.py", "    return tuple(out)\n", CHECK)
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "PYTHONDONTWRITEBYTECODE": "1"}
     run = {"cwd": tmp_path, "env": env, "capture_output": True, "text": True, "timeout": 600, "check": False}
     written = subprocess.run([sys.executable, "tests/golden.py", "--rewrite"], **run)
@@ -96,7 +96,7 @@ def test_a_new_rule_is_its_declaration_its_check_and_its_golden_case(tmp_path):
     assert touched == [
         "corpus/golden/EV904-kernel-object-type-none.fxt",
         "corpus/golden/EV904-kernel-object-type-none.fxt.report.json",
-        "fxtlint/_kind_checks.py",
+        "fxtlint/engine/_kind_checks.py",
         "fxtlint/rules/semantic.py",
     ]
     probe = subprocess.run([sys.executable, "-c", PROBE], **run)

@@ -4,7 +4,7 @@
 A mutation takes a valid record list (index 0 the magic record; string index 1 and
 thread index 1 registered; empty for a structured-log rule, whose mutation builds a
 whole stream) and a ``pick`` (``pick.integers(lo, hi)``, ``pick.sampled_from(values)``:
-Hypothesis's draws, through ``fxtlint._mutations``, so the rules need no Hypothesis),
+Hypothesis's draws, through ``fxtlint.rules._mutations``, so the rules need no Hypothesis),
 and returns bytes. Most append one record or patch one field found through the spec
 tables, so that exactly the intended defect is added.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 
-from .. import _build as B
-from .._limits import Limits
-from .._model import Record
-from .._tables import tables
+from ..spec import _build as B
+from ..spec._limits import Limits
+from ..spec._model import Record
+from ..spec._tables import tables
 
 TABLES = tables()
 WORD_MAX = (1 << 64) - 1  # the largest 64-bit word: an id or a timestamp no archive reaches

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .. import _build as B
-from .._diagnostics import Example, Rule, Severity
-from .._tables import tables
+from ..spec import _build as B
+from ._diagnostics import Example, Rule, Severity
+from ..spec._tables import tables
 from . import _mutate as M
 
 E, W = Severity.ERROR, Severity.WARNING
