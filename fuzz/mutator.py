@@ -129,7 +129,8 @@ def _toggle_ref(rng, p, rec):
     if name in _THREAD_REFS:
         koids = _THREAD_REFS[name]
         if fields[name] == 0:
-            fields[name] = rng.choice(_registered(p, "thread") + [_THREAD_INDEX_MAX, rng.randrange(_THREAD_INDEX_MAX + 1)])
+            fields[name] = rng.choice(_registered(p, "thread")
+                                      + [_THREAD_INDEX_MAX, rng.randrange(_THREAD_INDEX_MAX + 1)])
             for k in koids:
                 fields.pop(k, None)
         else:
@@ -138,7 +139,8 @@ def _toggle_ref(rng, p, rec):
                 fields[k] = rng.choice([0, 1, rng.getrandbits(64)])
     elif name in strings:
         del strings[name]
-        fields[name] = rng.choice(_registered(p, "string") + [0, _STRING_INDEX_MAX, rng.randrange(_STRING_INDEX_MAX + 1)])
+        fields[name] = rng.choice(_registered(p, "string")
+                                  + [0, _STRING_INDEX_MAX, rng.randrange(_STRING_INDEX_MAX + 1)])
     else:
         strings[name] = _text(rng, p, raw=True)
     return dataclasses.replace(rec, fields=fields, strings=strings)

@@ -20,6 +20,7 @@ except ImportError as e:  # the base install has no Hypothesis: say which extra 
     raise ImportError("fxtlint.strategies needs Hypothesis: pip install 'fxtlint[strategies]'") from e
 
 from . import build as B
+from .rules._mutations import LOG_MUTATIONS, MUTATIONS
 from .spec._model import Argument, Record
 from .rules._mutations import MUTATIONS, LOG_MUTATIONS
 from .spec._tables import Field, WordItem, tables
@@ -52,7 +53,7 @@ def _value_field(kind: str) -> Field:
 # the integers each integer argument type holds, from its layout
 _VALUES = {k: st.integers(*_value_field(k).allowed) for k in ("int32", "uint32", "int64", "uint64", "pointer", "koid")}
 
-_texts = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FF, exclude_categories=("Cs",)), min_size=1,
+_texts = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FF, exclude_categories=["Cs"]), min_size=1,
                  max_size=20)
 
 
@@ -171,7 +172,6 @@ def record_lists(draw, *, min_size: int = 0, max_size: int = 30) -> list[Record]
     threads = {i: (draw(st.integers(1, 1 << 40)), draw(st.integers(1, 1 << 40))) for i in (1, *thread_idx)}
     recs = [B.magic(), B.provider_info(draw(st.integers(*_T.leaf("metadata.provider_info").field("provider_id").allowed)), draw(_texts)), None,
             B.initialization(draw(st.integers(10**6, 10**10)))]
-    recs[2] = B.provider_section(recs[1].fields["provider_id"])
     recs += [B.string(i, draw(_texts)) for i in strings]
     recs += [B.thread(i, *k) for i, k in threads.items()]
     clock, ids = [0], [0]

@@ -14,12 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint.engine import _walk
-from fxtlint import build as B
-from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-
-from conftest import CORPUS_REAL
 import writer_traces
+from conftest import CORPUS_REAL
+from fxtlint import build as B
+from fxtlint.engine import _walk
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 
 def same_report(data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):

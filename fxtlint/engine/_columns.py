@@ -141,8 +141,8 @@ class Screen:
         and the rows the reference decoder must take: undefined types and subtypes,
         and leaves named in ``reference_kinds``."""
         self.reference_kinds = reference_kinds
-        out = []
-        slow = []
+        out: list[Group] = []
+        slow: list[np.ndarray] = []
         h_all = self.W[starts]
         for t in np.nonzero(np.bincount(types, minlength=1))[0].tolist():
             rows = np.nonzero(types == t)[0]

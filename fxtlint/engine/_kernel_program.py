@@ -34,6 +34,20 @@ from dataclasses import field as dfield
 
 import numpy as np
 
+from ..spec._tables import (
+    ArgsItem,
+    Field,
+    Layout,
+    StreamItem,
+    StringItem,
+    TableError,
+    Tables,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 from ._columns import KIND_CHECKS
 from ..spec._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, Tables, VariantItem, WordItem,
                       WordsItem, by_role, check_dispatch, tables)
@@ -127,7 +141,7 @@ class _Code:
     """An instruction stream with its layout's slot assignment (a record leaf's, or an
     argument type's: positions inside arguments are not the record's, as in _columns)."""
 
-    def __init__(self, out: list, leaf: "Leaf | ArgLeaf"):
+    def __init__(self, out: list, leaf: Leaf | ArgLeaf):
         self.out = out
         self.leaf = leaf
         self.arg = isinstance(leaf, ArgLeaf)

@@ -4,11 +4,10 @@ content that consumers cannot use or that says records are missing (EV)."""
 from __future__ import annotations
 
 from ..spec import _build as B
-from ._diagnostics import Example, Rule, Severity
 from . import _ex as X
 from . import _mutate as M
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 
 # what the pairing rules look at: the events that open a pairing, and every flow event
 _PAIR_BEGINS = ("kind:event.duration_begin", "kind:event.async_begin", "kind:event.flow_begin")
