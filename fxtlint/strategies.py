@@ -22,7 +22,6 @@ except ImportError as e:  # the base install has no Hypothesis: say which extra 
 from . import build as B
 from .rules._mutations import LOG_MUTATIONS, MUTATIONS
 from .spec._model import Argument, Record
-from .rules._mutations import MUTATIONS, LOG_MUTATIONS
 from .spec._tables import Field, WordItem, tables
 
 __all__ = ["arguments", "record_lists", "archives", "log_streams", "mutated_archives", "mutated_log_streams"]
@@ -37,7 +36,7 @@ _BLOB_TYPES = tuple(sorted(_T.enums["blob_type"]))
 _OBJECT_TYPES = tuple(sorted(_T.enums["kernel_object_type"]))
 _STATES = tuple(sorted(_T.enums["thread_state"]))
 _RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
-_SEVERITIES = _T.values(_T.log_record.field("severity"))
+_SEVERITIES = _T.values(_T.log_record.named("severity"))
 
 
 def _value_field(kind: str) -> Field:
@@ -170,7 +169,9 @@ def record_lists(draw, *, min_size: int = 0, max_size: int = 30) -> list[Record]
     strings = (1,) + tuple(string_idx)
     thread_idx = draw(st.lists(st.integers(2, _THREAD_INDEX.mask), max_size=4, unique=True))
     threads = {i: (draw(st.integers(1, 1 << 40)), draw(st.integers(1, 1 << 40))) for i in (1, *thread_idx)}
-    recs = [B.magic(), B.provider_info(draw(st.integers(*_T.leaf("metadata.provider_info").field("provider_id").allowed)), draw(_texts)), None,
+    provider_ids = _T.leaf("metadata.provider_info").named("provider_id").allowed
+    info = B.provider_info(draw(st.integers(*provider_ids)), draw(_texts))
+    recs = [B.magic(), info, B.provider_section(info.fields["provider_id"]),
             B.initialization(draw(st.integers(10**6, 10**10)))]
     recs += [B.string(i, draw(_texts)) for i in strings]
     recs += [B.thread(i, *k) for i, k in threads.items()]

@@ -22,9 +22,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..spec._tables import (
+    ArgsItem,
+    Layout,
+    StreamItem,
+    StringItem,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 from ._kind_checks import KIND_CHECKS  # the per-kind predicates the reference reports
-from ..spec._tables import (ArgsItem, Layout, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch,
-                      tables)
 
 _T = tables()
 INLINE = _T.string_inline_bit

@@ -45,12 +45,11 @@ from ..spec._tables import (
     VariantItem,
     WordItem,
     WordsItem,
+    by_role,
     check_dispatch,
     tables,
 )
 from ._columns import KIND_CHECKS
-from ..spec._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, Tables, VariantItem, WordItem,
-                      WordsItem, by_role, check_dispatch, tables)
 
 # The instruction set; ``_kernel.OPS`` must list the same names in the same order.
 #   end                      flag unless the position is the end (record or argument); stop
@@ -245,11 +244,11 @@ class _Compiler:
         c = _Code(self.out, leaf)
         self.fields(c, lay.full_fields)
         self.body(c, lay)
-        for check in KIND_CHECKS.get(lay.name, ()):
-            if check[0] == "less":
-                c.emit("less", c.read(check[1], "kind check"), c.read(check[2], "kind check"))
-            else:
-                c.emit("equal", c.read(check[1], "kind check"), _i64(check[2]))
+        for op, a, b in (check[:3] for check in KIND_CHECKS.get(lay.name, ())):
+            if isinstance(b, str):  # "less": field a < field b
+                c.emit(op, c.read(a, "kind check"), c.read(b, "kind check"))
+            else:  # "equal": field a == the value b
+                c.emit(op, c.read(a, "kind check"), _i64(b))
         c.emit("end")
         return leaf
 

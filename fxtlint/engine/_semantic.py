@@ -10,22 +10,13 @@ batches of ``Limits.pairing_window`` records.
 from __future__ import annotations
 
 from .. import rules as R
-from ..spec._model import Record
-from ._reader import argument_label, field_span
-from . import _pairing as P
-from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Record
 from ..spec._roles import (
     ARG_HEADER_FIELDS,
     ARG_STRING_REFS,
-    BUFFER_FULL,
-    EVENT_ID,
     HEADER_FIELDS,
     INLINE_KOIDS,
-    LEGACY_SWITCH,
-    PROVIDER_EVENT,
-    RUNNING,
     STATE_KINDS,
     STRING_REFS,
     THREAD_REFS,
@@ -33,6 +24,7 @@ from ..spec._roles import (
 )
 from ..spec._tables import PAIRING_ROLES, TableError, tables
 from . import _pairing as P
+from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._pairing import Batch, PairingEngine
 from ._provider_state import Change, ProviderState
 from ._reader import argument_label, field_span

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..spec._errors import FxtError
 from ..rules import all_rules
+from ..spec._errors import FxtError
 
 ACCEPT, EITHER, REJECT = "accept", "either", "reject"
 VERDICTS = (ACCEPT, EITHER, REJECT)  # in order of strictness
@@ -171,10 +171,11 @@ REASONS = {r.key: r for r in _REASONS}
 
 # Every rule that can fire on a trace archive (the SL rules belong to the structured-log
 # format), from its declaration (``Rule.reader_reason``).
-RULES = {r.code: r.reader_reason for r in all_rules() if r.bad.input_format == "trace"}
-_UNREASONED = sorted(code for code, reason in RULES.items() if reason not in REASONS)
+_DECLARED = {r.code: r.reader_reason for r in all_rules() if r.bad.input_format == "trace"}
+_UNREASONED = sorted(code for code, reason in _DECLARED.items() if reason not in REASONS)
 if _UNREASONED:
     raise FxtError(f"trace rules {_UNREASONED} name no reader reason (one of {sorted(REASONS)})")
+RULES: dict[str, str] = {code: reason for code, reason in _DECLARED.items() if reason is not None}
 
 
 def reason_for(code: str, details: dict | None = None) -> Reason:

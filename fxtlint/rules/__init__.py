@@ -9,8 +9,9 @@ is declaring it in its family module, nothing else. Retired codes stay in ``REGI
 
 from __future__ import annotations
 
-from ._diagnostics import Rule
 from . import layout, log, removed, semantic
+from ._diagnostics import Rule
+
 # the family modules' rules, by their declared names (``__all__`` below lists them)
 from .layout import *  # noqa: F403
 from .log import *  # noqa: F403

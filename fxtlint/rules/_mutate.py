@@ -20,7 +20,7 @@ from ..spec._tables import tables
 
 TABLES = tables()
 WORD_MAX = (1 << 64) - 1  # the largest 64-bit word: an id or a timestamp no archive reaches
-PROVIDER_ID_MAX = TABLES.leaf("metadata.provider_section").field("provider_id").mask
+PROVIDER_ID_MAX = TABLES.leaf("metadata.provider_section").named("provider_id").mask
 STRING_INDEX_MAX = TABLES.leaf("string").field(role="string_index").mask
 RUNNING = next(v for v, n in TABLES.enums["thread_state"].items() if n == "running")
 _SIZE = TABLES.field(role="size")
@@ -220,7 +220,8 @@ def unknown_arg_type(recs, pick):
 
 
 def undefined_blob_type(recs, pick):
-    return B.archive(*recs, B.blob(1, b"x", blob_type=pick.sampled_from(TABLES.undefined_values(_leaf("blob").field("blob_type")))))
+    undefined = TABLES.undefined_values(_leaf("blob").named("blob_type"))
+    return B.archive(*recs, B.blob(1, b"x", blob_type=pick.sampled_from(undefined)))
 
 
 def trailing(recs, pick):
@@ -228,9 +229,9 @@ def trailing(recs, pick):
                                    extra_words=(pick.integers(0, 1 << 63),)))
 
 
-_SEVERITY = TABLES.log_record.field("severity")
+_SEVERITY = TABLES.log_record.named("severity")
 _NAMED = TABLES.values(_SEVERITY)
-_INFO = next(v for v, n in TABLES.enums[_SEVERITY.enum].items() if n == "INFO")
+_INFO = next(v for v, n in TABLES.enum_of(_SEVERITY).items() if n == "INFO")
 # undefined severities outside the named ones (SL002) and between two of them (SL003)
 OUTSIDE = tuple(v for v in TABLES.undefined_values(_SEVERITY) if not _NAMED[0] < v < _NAMED[-1])
 BETWEEN = tuple(v for v in TABLES.undefined_values(_SEVERITY) if _NAMED[0] < v < _NAMED[-1])

@@ -10,6 +10,7 @@ from ..spec import _build as B
 from ..spec._model import Record
 from . import _ex as X
 from . import _mutate as M
+from ._diagnostics import Example, Rule, Severity
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from ..spec import _build as B
-from ._diagnostics import Example, Rule, Severity
 from ..spec._tables import tables
 from . import _mutate as M
+from ._diagnostics import Example, Rule, Severity
 
 E, W = Severity.ERROR, Severity.WARNING
 
-_SEVERITIES = tables().enums[tables().log_record.field("severity").enum]
+_SEVERITIES = tables().enum_of(tables().log_record.named("severity"))
 INFO = next(v for v, n in _SEVERITIES.items() if n == "INFO")
 # the lowest and highest named severities, "TRACE (0x10)" and "FATAL (0x60)"
 _LOWEST, _HIGHEST = (f"{_SEVERITIES[v]} ({v:#x})" for v in (min(_SEVERITIES), max(_SEVERITIES)))
@@ -97,7 +97,8 @@ log_string_ref_reserved = Rule(
     name="log-string-ref-reserved",
     severity=E,
     scope=("args:log",),
-    mutation=lambda recs, pick: B.log_stream(M.log(pick, args=[B.arg("string", "m", pick.integers(1, M.TABLES.string_inline_bit - 1))])),
+    mutation=lambda recs, pick: B.log_stream(
+        M.log(pick, args=[B.arg("string", "m", pick.integers(1, M.TABLES.string_inline_bit - 1))])),
     message="{arg}: {part} string ref {value:#06x} is reserved: log strings are inline only",
     params=('arg', 'i', 'part', 'value'),
     what="A string ref in a structured-log record with its top bit clear and not 0.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..spec import _build as B
 from . import _ex as X
 from . import _mutate as M
+from ._diagnostics import Example, Rule, Severity
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 

@@ -15,13 +15,20 @@ from ._model import Argument, Record
 from ._tables import Field, WordItem, tables
 
 _ARG_TYPES = {a.name: t for t, a in tables().arguments.items()}
-_MAGIC = tables().leaf("metadata.trace_info.magic").field("magic")
+_MAGIC = tables().leaf("metadata.trace_info.magic").named("magic")
+
+
+def _type_of(layout) -> int:
+    """The record type number of a leaf layout (every leaf of the tables has one)."""
+    if layout.type is None:
+        raise FxtError(f"{layout.name}: the tables give it no record type")
+    return layout.type
 
 
 def _record(kind: str, fields: dict, strings=None, args=()) -> Record:
     """A record of layout ``kind``, its type number from the tables (the encoder picks
     the layout by ``kind``; the number is what a reader of the ``Record`` sees)."""
-    return _checked(Record(tables().leaf(kind).type, kind, fields, strings or {}, tuple(args)))
+    return _checked(Record(_type_of(tables().leaf(kind)), kind, fields, strings or {}, tuple(args)))
 
 
 def _checked(value, encode=None):
@@ -216,7 +223,8 @@ def archive(*records, byte_order: str = "little") -> bytes:
 
 # -- structured logs (the second format) --------------------------------------------
 def log_record(severity: int, timestamp: int, args=()) -> Record:
-    return _checked(Record(tables().log_record.type, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args)), encode_log_record)
+    fields = {"severity": severity, "timestamp": timestamp}
+    return _checked(Record(_type_of(tables().log_record), "log_record", fields, {}, tuple(args)), encode_log_record)
 
 
 def log_stream(*records, byte_order: str = "little") -> bytes:

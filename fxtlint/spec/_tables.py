@@ -214,6 +214,14 @@ class Layout:
         for v in self.variants.values():
             yield from v.leaves()
 
+    def named(self, name: str) -> Field:
+        """The field called ``name``; TableError when the layout has none (for code that
+        reads a field the spec requires, where None would only defer the failure)."""
+        f = self.field(name)
+        if f is None:
+            raise TableError(f"layout {self.name!r} has no field {name!r}")
+        return f
+
     @overload
     def field(self, name: str) -> Field | None: ...
     @overload
@@ -307,6 +315,12 @@ class Tables:
             if lay.name == name:
                 return lay
         raise TableError(f"no argument type {name!r}")
+
+    def enum_of(self, f: Field) -> Mapping[int, str]:
+        """The enumeration of field ``f`` (value -> name); TableError when it has none."""
+        if f.enum is None:
+            raise TableError(f"field {f.name!r} has no enumeration")
+        return self.enums[f.enum]
 
     def values(self, f: Field) -> Sequence[int]:
         """The values field ``f`` may hold: its constant, its enumeration's values, or
