@@ -30,14 +30,13 @@ _MAGIC_BE = struct.pack(">Q", _T.magic_word)
 _LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
 _ARG_KINDS = tuple(a.name for a in _T.arguments.values())
 _INLINE = _T.string_inline_bit
+_LOG_TYPE = _T.log_record.field(role="type")
 # index ranges and limits worth aiming at, from the tables: the highest string and thread
 # index, the string length limit and the named log severities
-_STRING_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1
-                         for f in _LEAVES["string"].full_fields if f.role == "string_index")
-_THREAD_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1
-                         for f in _LEAVES["thread"].full_fields if f.role == "thread_index")
+_STRING_INDEX_MAX = _T.leaf("string").field(role="string_index").mask
+_THREAD_INDEX_MAX = _T.leaf("thread").field(role="thread_index").mask
 _SEVERITIES = tuple(_T.enums["severity"])
-_STRING_LENGTH_OVER = next(1 << (f.hi - f.lo + 1) for f in _LEAVES["string"].full_fields if f.name == "length")
+_STRING_LENGTH_OVER = _T.leaf("string").field("length").mask + 1
 _REF_FIELDS = ("category", "name")  # header string refs that the encoder may write inline
 _THREAD_REFS = {"thread": ("process_koid", "thread_koid"),
                 "outgoing_thread": ("outgoing_process_koid", "outgoing_thread_koid"),
@@ -63,7 +62,7 @@ class Parsed:
 
 def parse(data: bytes) -> Parsed:
     big = data[:8] == _MAGIC_BE
-    log = not big and data[:8] != _MAGIC_LE and len(data) >= 8 and (data[0] & 0xF) == _T.log_record.type
+    log = not big and data[:8] != _MAGIC_LE and len(data) >= 8 and B.read_field(data, _LOG_TYPE) == _T.log_record.type
     order = "big" if big else "little"
     recs = list(itertools.islice(fxtlint.iter_records(data, lambda d: None, byte_order=order, log=log),
                                  MAX_RECORDS))

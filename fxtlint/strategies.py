@@ -22,7 +22,7 @@ except ImportError as e:  # the base install has no Hypothesis: say which extra 
 from . import build as B
 from .rules._mutations import LOG_MUTATIONS, MUTATIONS
 from .spec._model import Argument, Record
-from .spec._tables import tables
+from .spec._tables import Field, WordItem, tables
 
 __all__ = ["arguments", "record_lists", "archives", "log_streams", "mutated_archives", "mutated_log_streams"]
 
@@ -30,13 +30,27 @@ _T = tables()
 _ARG_KINDS = tuple(a.name for a in _T.arguments.values())
 _NUMERIC = _T.numeric_argument_kinds()
 _LOG_ARG_KINDS = tuple(_T.arguments[t].name for t in _T.log_allowed_argument_types)
-_STRING_INDEX = next(f for f in _T.records[2].fields if f.name == "index")
-_THREAD_INDEX = next(f for f in _T.records[3].fields if f.name == "index")
+_STRING_INDEX = _T.leaf("string").field(role="string_index")
+_THREAD_INDEX = _T.leaf("thread").field(role="thread_index")
 _BLOB_TYPES = tuple(sorted(_T.enums["blob_type"]))
 _OBJECT_TYPES = tuple(sorted(_T.enums["kernel_object_type"]))
 _STATES = tuple(sorted(_T.enums["thread_state"]))
 _RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
-_SEVERITIES = tuple(sorted(_T.enums["severity"]))
+_SEVERITIES = _T.values(_T.log_record.named("severity"))
+
+
+def _value_field(kind: str) -> Field:
+    """The field holding argument ``kind``'s value: in its header, or a whole body word."""
+    lay = _T.argument(kind)
+    f = lay.field("value")
+    if f is not None:
+        return f
+    word = next(it for it in lay.full_body if isinstance(it, WordItem) and it.name == "value")
+    return Field("value", 0, 63, signed=word.signed)
+
+
+# the integers each integer argument type holds, from its layout
+_VALUES = {k: st.integers(*_value_field(k).allowed) for k in ("int32", "uint32", "int64", "uint64", "pointer", "koid")}
 
 _texts = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FF, exclude_categories=["Cs"]), min_size=1,
                  max_size=20)
@@ -58,14 +72,9 @@ def arguments(*, names=(), kinds=None) -> st.SearchStrategy[Argument]:
         raise InvalidArgument(f"unknown argument kinds {sorted(unknown)}")
     name = _texts if not names else st.one_of(_texts, st.sampled_from(tuple(names)))
     values = {
-        "int32": st.integers(-(1 << 31), (1 << 31) - 1),
-        "uint32": st.integers(0, (1 << 32) - 1),
-        "int64": st.integers(-(1 << 63), (1 << 63) - 1),
-        "uint64": st.integers(0, (1 << 64) - 1),
+        **{k: _VALUES[k] for k in ("int32", "uint32", "int64", "uint64", "pointer", "koid")},
         "double": st.floats(allow_nan=False),
         "string": name,
-        "pointer": st.integers(0, (1 << 64) - 1),
-        "koid": st.integers(0, (1 << 64) - 1),
         "bool": st.booleans(),
         "blob": st.binary(max_size=40),
         "null": st.none(),
@@ -160,7 +169,8 @@ def record_lists(draw, *, min_size: int = 0, max_size: int = 30) -> list[Record]
     strings = (1,) + tuple(string_idx)
     thread_idx = draw(st.lists(st.integers(2, _THREAD_INDEX.mask), max_size=4, unique=True))
     threads = {i: (draw(st.integers(1, 1 << 40)), draw(st.integers(1, 1 << 40))) for i in (1, *thread_idx)}
-    info = B.provider_info(draw(st.integers(0, (1 << 32) - 1)), draw(_texts))
+    provider_ids = _T.leaf("metadata.provider_info").named("provider_id").allowed
+    info = B.provider_info(draw(st.integers(*provider_ids)), draw(_texts))
     recs = [B.magic(), info, B.provider_section(info.fields["provider_id"]),
             B.initialization(draw(st.integers(10**6, 10**10)))]
     recs += [B.string(i, draw(_texts)) for i in strings]

@@ -27,13 +27,13 @@ ERR1 = Rule(
     code="ERR1", name="fake-error", severity=Severity.ERROR, message="ERR at {where}",
     what="Finds ERR.", why="ERR is bad.",
     bad=Example("has ERR", lambda: b"xxERRxxx"), good=Example("no ERR", lambda: b"xxxxxxxx"),
-    spec="Nowhere, 1.1", params=("where",),
+    spec="Nowhere, 1.1", params=("where",), scope=("file",), no_mutation="a fake rule",
 )
 WRN1 = Rule(
     code="WRN1", name="fake-warning", severity=Severity.WARNING, message="WRN at {where}",
     what="Finds WRN.", why="WRN is dubious.",
     bad=Example("has WRN", lambda: b"WRN"), good=Example("empty", lambda: b""),
-    spec="Nowhere, 1.2", params=("where",),
+    spec="Nowhere, 1.2", params=("where",), scope=("file",), no_mutation="a fake rule",
 )
 FAKE_RULES = [ERR1, WRN1]
 

@@ -41,6 +41,8 @@ FAKE = Rule(
     good=Example("nothing", lambda: b"", input_format="log"),
     spec="Section 0",
     params=("thing",),
+    scope=("file",),
+    no_mutation="a fake rule",
 )
 
 

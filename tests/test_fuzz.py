@@ -49,14 +49,14 @@ def test_invariant_catches_a_broken_reader(name, monkeypatch):
 
     def broken(data, **kw):
         recs, diags = real(data, **kw)
-        return recs, diags + [fxtlint.rules.REGISTRY["FR001"].at(len(data) + 8, 0, remaining=0, swapped_text="")]
+        return recs, diags + [fxtlint.rules.REGISTRY["FR001"].at(len(data) + 8, 0, remaining=0)]
 
     monkeypatch.setattr(fxtlint, "read_records", broken)
     real_lint = fxtlint.lint_bytes
 
     def broken_lint(data, **kw):
         r = real_lint(data, **kw)
-        r.diagnostics.append(fxtlint.rules.REGISTRY["FR001"].at(len(data) + 8, 0, remaining=0, swapped_text=""))
+        r.diagnostics.append(fxtlint.rules.REGISTRY["FR001"].at(len(data) + 8, 0, remaining=0))
         return r
 
     monkeypatch.setattr(fxtlint, "lint_bytes", broken_lint)

@@ -92,7 +92,7 @@ def _declare(message, params, **kw):
 
     return Rule(code="ZZ001", name="fake", severity=Severity.WARNING, message=message, what="w",
                 why="y", bad=Example("b", lambda: b""), good=Example("g", lambda: b""), spec="s",
-                params=params, **kw)
+                params=params, **{"scope": ("file",), "no_mutation": "a fake rule", **kw})
 
 
 def test_template_field_missing_from_params_fails_when_the_rule_is_built():
@@ -108,9 +108,11 @@ def test_template_field_missing_from_params_fails_when_the_rule_is_built():
 
 
 def test_reporting_with_a_missing_or_extra_parameter_raises():
-    rule = _declare("bad {thing}{why_text}", ("thing", "why_text?", "where?"))
+    rule = _declare("bad {thing}{why}", ("thing", "odd?", "where?"), derived=("why",),
+                    derive=lambda p: {"why": f": odd {p['odd']}" if "odd" in p else ""})
     assert rule.at(0, 0, thing=1).message == "bad 1"
-    assert rule.at(0, 0, thing=1, why_text=": odd", where=4).details == {"thing": 1, "where": 4}
+    found = rule.at(0, 0, thing=1, odd=3, where=4)
+    assert found.message == "bad 1: odd 3" and found.details == {"thing": 1, "odd": 3, "where": 4}
     with pytest.raises(fxtlint.FxtError, match="ZZ001"):
         rule.at(0, 0, thing=1, stray=2)
     with pytest.raises(fxtlint.FxtError, match="ZZ001"):
@@ -136,3 +138,16 @@ def test_pairing_family_is_only_about_pairing():
     for r in RULES:
         if r.code.startswith("PR"):
             assert any(w in r.name for w in ("duration", "async", "flow", "begin", "unterminated", "pairing")), r
+
+
+def test_parameters_are_data_never_sentence_fragments():
+    # a clause is the rule's (derive), the engines report only what they found
+    with pytest.raises(fxtlint.FxtError, match="sentence fragments"):
+        _declare("bad {thing}{why_text}", ("thing", "why_text?"))
+    # an optional parameter reaches the message only through derive: never as ""
+    with pytest.raises(fxtlint.FxtError, match="through derive"):
+        _declare("bad {thing} {odd}", ("thing", "odd?"))
+    # a derive that leaves out a field it declares is an error when reported, not ""
+    broken = _declare("bad {thing}{why}", ("thing",), derived=("why",), derive=lambda p: {})
+    with pytest.raises(fxtlint.FxtError, match="ZZ001: message parameter 'why' is missing"):
+        broken.at(0, 0, thing=1)

@@ -184,6 +184,9 @@ BROKEN_TABLES = [
     ("effect on a layout with variants",
      lambda f: next(r for r in f["records.toml"]["record"] if r["name"] == "event").update(effect="sets_tick_rate"),
      "leaf layout"),
+    ("event group not listed", lambda f: next(v for r in f["records.toml"]["record"] for v in r.get("variant", ())
+                                              if v["name"] == "instant").update(group="points"), "points"),
+    ("listed event group no event names", lambda f: f["records.toml"]["event_groups"].append("samples"), "samples"),
 ]
 
 
@@ -239,3 +242,60 @@ def test_spec_facts_are_table_roles():
     assert leaves["event.instant"].pairing is None
     assert leaves["event.counter"].numeric_args
     assert set(T.numeric_argument_kinds()) == {"int32", "uint32", "int64", "uint64", "double"}
+
+
+# -- the look-ups code reads the tables through -------------------------------------------
+def test_header_field_by_role_is_the_one_field_with_that_role():
+    from fxtlint.spec._tables import TableError, by_role
+
+    t = tables()
+    assert t.field(role="size") == next(f for f in t.header if f.name == "size")
+    assert t.field(role="string_ref", of="argument").name == "name"
+    with pytest.raises(TableError, match="0 fields have role 'string_ref'"):
+        t.field(role="string_ref")
+    with pytest.raises(TableError, match="no 'blob' header"):
+        t.field(role="size", of="blob")
+    twice = (Field("a", 0, 3, role="type"), Field("b", 4, 7, role="type"))
+    with pytest.raises(TableError, match="2 fields have role 'type'"):
+        by_role(twice, "type", "test")
+
+
+def test_leaf_and_layout_field_by_name_or_role():
+    from fxtlint.spec._tables import TableError
+
+    t = tables()
+    string = t.leaf("string")
+    assert string.type == 2 and string.name == "string"
+    assert string.field(role="string_index") is string.field("index")
+    assert t.leaf("event.instant").field(role="type") is t.field(role="type")
+    assert t.root("event").variants[0] is t.leaf("event.instant")
+    assert t.argument("int64").type == 3
+    for bad in (lambda: t.leaf("event"), lambda: t.leaf("strin"), lambda: t.root("evnt"), lambda: t.argument("int"),
+                lambda: string.field(role="thread_ref")):
+        with pytest.raises(TableError):
+            bad()
+
+
+def test_a_fields_values_are_its_constant_its_enumeration_or_its_range():
+    from fxtlint.spec._tables import TableError
+
+    t = tables()
+    magic = t.leaf("metadata.trace_info.magic").field("magic")
+    assert t.values(magic) == (0x16547846,)
+    with pytest.raises(TableError, match="too many values"):
+        t.undefined_values(magic)
+    sl_type = t.log_record.field(role="type")
+    assert t.undefined_values(sl_type) == tuple(v for v in range(16) if v != 9)
+    blob_type = t.leaf("blob").field("blob_type")
+    assert t.values(blob_type) == (1, 2, 3)
+    assert t.undefined_values(blob_type) == (0, *range(4, 256))
+    index = t.leaf("thread").field("index")
+    assert t.values(index) == range(256) and t.undefined_values(index) == ()
+    assert t.values(t.log_record.field("severity")) == (0x10, 0x20, 0x30, 0x40, 0x50, 0x60)
+
+
+def test_event_groups_name_every_grouped_event_once_in_the_listed_order():
+    t = tables()
+    assert list(t.event_groups) == ["durations", "async", "flows", "counters", "instants"]
+    grouped = [k for kinds in t.event_groups.values() for k in kinds]
+    assert sorted(grouped) == sorted(lf.name for lf in t.root("event").leaves())

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..spec._roles import BUFFER_FULL, EVENT_ID, LEGACY_SWITCH, PROVIDER_EVENT, RUNNING, TIMESTAMPS
 from ..spec._tables import (
     ArgsItem,
     Layout,
@@ -34,6 +33,7 @@ from ..spec._tables import (
     check_dispatch,
     tables,
 )
+from ._kind_checks import KIND_CHECKS  # the per-kind predicates the reference reports
 
 _T = tables()
 INLINE = _T.string_inline_bit
@@ -41,30 +41,13 @@ LEN = INLINE - 1
 MAX_STRING = _T.max_string_length
 _ASCII_HIGH = np.uint64(0x8080808080808080)
 _FAR = 1 << 40  # a stream longer than this (bytes) cannot fit in any file we map
-_ARG_TYPE = next(f for f in _T.argument_header if f.role == "type")
-_ARG_SIZE = next(f for f in _T.argument_header if f.role == "size")
+_ARG_TYPE = _T.field(role="type", of="argument")
+_ARG_SIZE = _T.field(role="size", of="argument")
 _NT = 1 << _ARG_TYPE.width
 ARG_LAYOUT = [_T.arguments.get(t) for t in range(_NT)]
 ARG_NUMERIC = np.array([a is not None and a.numeric for a in ARG_LAYOUT])
 LOG_ALLOWED = np.zeros(_NT, bool)
 LOG_ALLOWED[list(_T.log_allowed_argument_types)] = True
-
-
-def _kind_checks(name: str) -> tuple:
-    """The per-kind semantic checks the reference reports, as data the screen (and the
-    native kernel's compiler) flags on: ("less", a, b) flags a < b, ("equal", f, v) f == v."""
-    out: list[tuple[str, str, str | int]] = []
-    stamps = TIMESTAMPS.get(name, ())
-    if len(stamps) == 2:  # an end before its start (TM002)
-        out.append(("less", stamps[1], stamps[0]))
-    if name == LEGACY_SWITCH:  # EV002
-        out.append(("equal", "outgoing_state", RUNNING))
-    elif name == PROVIDER_EVENT:  # EV003: records dropped
-        out.append(("equal", EVENT_ID, BUFFER_FULL))
-    return tuple(out)
-
-
-KIND_CHECKS = {leaf.name: c for leaf in _T.record_leaves() if (c := _kind_checks(leaf.name))}
 
 
 def field(x, f):
@@ -319,8 +302,9 @@ class Screen:
 
     # -- per-kind semantic checks the reference reports: flag, never report -------------
     def _kind_checks(self, g: Group) -> None:
-        for op, a, b in KIND_CHECKS.get(g.layout.name, ()):
-            g.flag |= (g.vals[a] < g.vals[b]) if op == "less" else (g.vals[a] == b)
+        for check in KIND_CHECKS.get(g.layout.name, ()):
+            a, b = check.a, check.b
+            g.flag |= (g.vals[a] < g.vals[b]) if check.op == "less" else (g.vals[a] == b)
 
     # -- streams: length limit, zero padding, plain ASCII ------------------------------
     def _streams(self, g: Group) -> None:

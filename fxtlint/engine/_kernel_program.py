@@ -45,6 +45,7 @@ from ..spec._tables import (
     VariantItem,
     WordItem,
     WordsItem,
+    by_role,
     check_dispatch,
     tables,
 )
@@ -243,11 +244,11 @@ class _Compiler:
         c = _Code(self.out, leaf)
         self.fields(c, lay.full_fields)
         self.body(c, lay)
-        for check in KIND_CHECKS.get(lay.name, ()):
-            if check[0] == "less":
-                c.emit("less", c.read(check[1], "kind check"), c.read(check[2], "kind check"))
-            else:
-                c.emit("equal", c.read(check[1], "kind check"), _i64(check[2]))
+        for op, a, b in (check[:3] for check in KIND_CHECKS.get(lay.name, ())):
+            if isinstance(b, str):  # "less": field a < field b
+                c.emit(op, c.read(a, "kind check"), c.read(b, "kind check"))
+            else:  # "equal": field a == the value b
+                c.emit(op, c.read(a, "kind check"), _i64(b))
         c.emit("end")
         return leaf
 
@@ -307,7 +308,7 @@ def _i64(v: int) -> int:
 
 
 def _field(role: str, flds) -> Field:
-    return next(f for f in flds if f.role == role)
+    return by_role(flds, role, "kernel program fields")
 
 
 def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | None = None) -> Program:

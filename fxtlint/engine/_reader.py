@@ -34,11 +34,11 @@ _T = tables()
 _MAGIC = _T.magic_word
 MAGIC_LE = struct.pack("<Q", _MAGIC)
 MAGIC_BE = struct.pack(">Q", _MAGIC)
-_HEADER_TYPE = next(f for f in _T.header if f.role == "type")
-_HEADER_SIZE = next(f for f in _T.header if f.role == "size")
-_ARG_TYPE = next(f for f in _T.argument_header if f.role == "type")
-_ARG_SIZE = next(f for f in _T.argument_header if f.role == "size")
-_ARG_NAME = next(f for f in _T.argument_header if f.role == "string_ref")
+_HEADER_TYPE = _T.field(role="type")
+_HEADER_SIZE = _T.field(role="size")
+_ARG_TYPE = _T.field(role="type", of="argument")
+_ARG_SIZE = _T.field(role="size", of="argument")
+_ARG_NAME = _T.field(role="string_ref", of="argument")
 _INLINE_BIT = _T.string_inline_bit
 _INLINE_LEN = _INLINE_BIT - 1
 
@@ -132,19 +132,18 @@ def _compiled(flds) -> _Fields:
     return c[1]
 
 
-# The parameters (message fields and details) each kind of field check reports; the
-# structured-log rules report fewer. Keyed by check kind and rule code, never by field.
+# The parameters (message fields and details) each kind of field check can report; a
+# rule gets those it declares (the structured-log rules declare fewer).
 _CHECK_PARAMS = {
     "zero": ("where", "field", "lo", "hi", "value", "expected"),
     "const": ("field", "value", "expected"),
     "enum": ("where", "field", "value", "enum"),
     "between": ("value", "below", "above"),
 }
-_RULE_PARAMS = {"SL001": ("value", "expected"), "SL002": ("value",)}
 
 
 def _params(kind: str, rule, **all_params) -> dict:
-    return {k: all_params[k] for k in _RULE_PARAMS.get(rule.code, _CHECK_PARAMS[kind])}
+    return {k: all_params[k] for k in _CHECK_PARAMS[kind] if k in rule.allowed}
 
 
 def continues_as_text(value: bytes, spill: bytes) -> bool:
@@ -226,16 +225,12 @@ class _Decoder:
         data = bytes(buf[pos : pos + length])
         if nbytes != length and any(buf[pos + length : pos + nbytes]):
             pad = bytes(buf[pos + length : pos + nbytes])
-            hint, params = "", {}
+            params = {}
             spill = pad[: pad.index(0)] if 0 in pad else pad
             if content == "utf8" and continues_as_text(data, spill):
                 # the value's own bytes spill into the padding: its length is too short
-                suggested = length + len(spill)
-                hint = (f"; the first non-zero byte directly follows the {part}: is its length "
-                        f"{suggested}, not {length}?")
-                params = {"length": length, "suggested_length": suggested}
-            self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where,
-                        hint_text=hint, **params)
+                params = {"length": length, "suggested_length": length + len(spill)}
+            self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where, **params)
         if content == "utf8":
             # 32,000 bytes is the trace format's limit; the log format has none of its own
             if length > _T.max_string_length and not self.log:
@@ -446,18 +441,10 @@ def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) ->
     """ST001 for a record whose size leaves out part of its content (``resync_offset``
     settled it): by how many words, and what follows the content."""
     after = header_kind(unpack(buf, content_end)[0], buf, content_end, big) if _have(buf, content_end + 8) else None
-    words = (content_end - off) // 8
-    follows = "the file ends right after it" if after is None else f"a valid {after} header follows it"
     return R.content_overruns_record.at(
         off, idx, span=field_span(off, lay.size_field, big), record_size=content_end - off, where=lay.name,
         part="content", need=content_end - off - 8, have=8 * size_words - 8, words=size_words,
-        content_words=words, next_kind=after,
-        short_text=f": the size is probably {_plural(words - size_words, 'word')} too small ({follows}); "
-        "reading resumes after the content")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+        content_words=(content_end - off) // 8, next_kind=after)
 
 
 def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log, content_only=False) -> tuple[Record, int]:
@@ -486,17 +473,15 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log, content_onl
         elif dec.short_args:
             # not an extension: the payload of an argument whose size is too small
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
-                       reason_text=f": probably the rest of argument {dec.short_args[0]}, whose declared "
-                       "size is too small (see ST005), not an extension")
+                       short_argument=dec.short_args[0])
         else:
             kind = None if log else header_kind(extra[0], buf, pos, big)
             if kind is None:
-                dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
-                           reason_text=" (an extension the spec allows)")
+                dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra))
             elif resync_offset(buf, end, pos, big) == pos:
                 # the size swallowed the next record: frame this one to its content, read on from there
                 dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
-                           kind=kind, resync_text="; reading resumes at that header")
+                           kind=kind, resumes_at=pos)
                 extra, size_words = (), (pos - off) // 8
             else:
                 dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
@@ -648,8 +633,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
         looks = _not_fxt(buf, head)
         if looks is not None:
             emit(R.not_fxt_file.at(0, 0, span=(0, 8), record_size=min(n, 64), first=head[:8].hex(" "),
-                                   looks_like=looks or None,
-                                   looks_text=f"; it looks like {looks}" if looks else ""))
+                                   looks_like=looks or None))
             return True
     if not getattr(buf, "growing", False):
         length_check(n, emit)  # a stream's, at its end (``Walk.end_stream``)
@@ -657,8 +641,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
         emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
     if check_magic and not log:
         if n < 8:
-            emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n,
-                                    found_text=f"the file is only {n} bytes long" if n else "the file is empty"))
+            emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n))
         elif detect_byte_order(buf) is None and not _is_magic(buf):
             (h,) = struct.unpack_from("<Q", buf, 0)
             kind = header_kind(h, buf, 0, False) or "undecodable"
@@ -667,8 +650,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
             if at is not None:
                 found = {"magic_offset": at, "magic_index": _index_at(buf, at, big)}
             emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind, **found,
-                                    found_text=f"the file starts with {article(kind)} {kind} record "
-                                    f"(first bytes: {bytes(buf[:8]).hex(' ')})"))
+                                    first=bytes(buf[:8]).hex(" ")))
     return False
 
 
@@ -682,10 +664,6 @@ def declared_size(h: int) -> int:
     """The size in words a trace record header declares (32 bits for a large record)."""
     lay = _T.records.get(_HEADER_TYPE.get(h))
     return (lay.size_field if lay is not None and lay.size_field is not None else _HEADER_SIZE).get(h)
-
-
-def article(word: str) -> str:
-    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
 MAGIC_SEARCH_RECORDS = 4096  # records framed from the start to find a misplaced magic record
@@ -729,17 +707,14 @@ def size_fields(log: bool) -> dict[int, Field]:
 
 def other_order(buf, off: int, big: bool) -> dict:
     """Message params: when the header at ``off`` frames cleanly in the other byte order
-    (a writer that mixed byte orders), the kind it would be and a clause saying so."""
+    (a writer that mixed byte orders), that order and the kind it would be."""
     kind = None
     if _have(buf, off + 8):
         (h,) = _UNPACK[not big](buf, off)
         kind = header_kind(h, buf, off, not big)
     if kind is None:
-        return {"swapped_text": ""}
-    other, this = ("little", "big") if big else ("big", "little")
-    return {"other_byte_order_kind": kind,
-            "swapped_text": f"; read {other}-endian it is a valid {kind} header: the file mixes byte "
-                            f"orders (the magic record says {this}-endian)"}
+        return {}
+    return {"other_byte_order": "little" if big else "big", "other_byte_order_kind": kind}
 
 
 def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bool:

@@ -25,8 +25,8 @@ from ..spec._tables import tables
 from ._columns import Group, Screen, field
 
 _T = tables()
-TYPE = next(f for f in _T.header if f.role == "type")
-SIZE = next(f for f in _T.header if f.role == "size")
+TYPE = _T.field(role="type")
+SIZE = _T.field(role="size")
 
 
 @dataclass

@@ -15,13 +15,8 @@ from ..spec._model import Record
 from ..spec._roles import (
     ARG_HEADER_FIELDS,
     ARG_STRING_REFS,
-    BUFFER_FULL,
-    EVENT_ID,
     HEADER_FIELDS,
     INLINE_KOIDS,
-    LEGACY_SWITCH,
-    PROVIDER_EVENT,
-    RUNNING,
     STATE_KINDS,
     STRING_REFS,
     THREAD_REFS,
@@ -29,6 +24,7 @@ from ..spec._roles import (
 )
 from ..spec._tables import PAIRING_ROLES, TableError, tables
 from . import _pairing as P
+from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._pairing import Batch, PairingEngine
 from ._provider_state import Change, ProviderState
 from ._reader import argument_label, field_span
@@ -120,13 +116,15 @@ class LintState:
 
     def provider_event(self, rec: Record) -> None:
         """A provider event record: a full buffer means records were dropped (EV003)."""
-        if rec.fields.get(EVENT_ID) == BUFFER_FULL:
-            self.buffer_full.append(rec.offset)
-            self.buffer_full_index = rec.index
-            if self.buffering_mode == "streaming":
-                return  # the streaming protocol: a rolling buffer filled and was handed over
-            self.emit(R.records_dropped.at(rec.offset, rec.index, provider=rec.fields["provider_id"],
-                                           record_size=8 * rec.size_words))
+        for check in KIND_CHECKS.get(rec.kind, ()):
+            if check.holds(rec.fields):
+                if check.rule is R.records_dropped:
+                    self.buffer_full.append(rec.offset)
+                    self.buffer_full_index = rec.index
+                    if self.buffering_mode == "streaming":
+                        continue  # the streaming protocol: a rolling buffer filled and was handed over
+                self.emit(check.rule.at(rec.offset, rec.index, record_size=8 * rec.size_words,
+                                        **check.params(rec.fields)))
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------
@@ -220,18 +218,15 @@ class RecordChecker:
             ts = f.get(name, 0)
             if ts > p.max_ticks:
                 s.emit(timestamp_overflow(rec.offset, rec.index, size, name, ts, p.rate))
-        stamps = TIMESTAMPS.get(k, ())
         if k in NUMERIC_ARG_KINDS:
             for i, a in enumerate(rec.args):
                 if a.kind not in NUMERIC_ARGS:
                     s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
                                                              arg=argument_label(a, i),
                                                              kind=a.kind))
-        elif len(stamps) == 2 and f[stamps[1]] < f[stamps[0]]:  # an end before its start
-            s.emit(R.complete_ends_before_start.at(rec.offset, rec.index, record_size=size,
-                                                   end=f[stamps[1]], start=f[stamps[0]]))
-        elif k == LEGACY_SWITCH and f.get("outgoing_state") == RUNNING:
-            s.emit(R.context_switch_outgoing_running.at(rec.offset, rec.index, record_size=size))
+        for check in KIND_CHECKS.get(k, ()):
+            if check.holds(f):
+                s.emit(check.rule.at(rec.offset, rec.index, record_size=size, **check.params(f)))
         pk = PAIR_KIND.get(k)
         if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
             return

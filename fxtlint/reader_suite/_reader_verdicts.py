@@ -24,6 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rules import all_rules
+from ..spec._errors import FxtError
+
 ACCEPT, EITHER, REJECT = "accept", "either", "reject"
 VERDICTS = (ACCEPT, EITHER, REJECT)  # in order of strictness
 
@@ -167,22 +170,12 @@ _REASONS = (
 REASONS = {r.key: r for r in _REASONS}
 
 # Every rule that can fire on a trace archive (the SL rules belong to the structured-log
-# format). tests/test_reader_verdicts.py holds this equal to the registry.
-RULES = {
-    "FR001": "size-zero", "FR002": "truncated", "FR003": "truncated", "FR004": "appended-words",
-    "MG001": "magic", "MG002": "magic", "MG003": "magic-repeated", "MG004": "magic", "MG005": "not-fxt",
-    "RB001": "reserved-fields", "RB002": "reserved-fields", "RB003": "always-zero",
-    "ST001": "overrun", "ST002": "zero-padding", "ST003": "not-utf8", "ST004": "string-limit",
-    "ST005": "argument-extra-words",  # when the content is short of the size: "overrun" (see reason_for)
-    "ST006": "size-zero", "ST007": "overrun", "ST008": "well-formed",
-    "UN001": "unknown-record", "UN002": "unknown-record", "UN003": "unknown-argument", "UN004": "enum-value",
-    "EX001": "appended-words", "EX002": "well-formed",
-    "RF001": "unregistered", "RF002": "unregistered", "RF003": "index-zero", "RF004": "index-zero",
-    "RF005": "provider-sections", "RF006": "well-formed", "RF007": "well-formed",
-    "TM001": "tick-rate-zero", "TM002": "well-formed", "TM003": "well-formed",
-    "EV001": "well-formed", "EV002": "well-formed", "EV003": "well-formed",
-    **{f"PR{n:03d}": "well-formed" for n in (1, 2, 3, 4, 5, 6, 7, 8, 12)},
-}
+# format), from its declaration (``Rule.reader_reason``).
+_DECLARED = {r.code: r.reader_reason for r in all_rules() if r.bad.input_format == "trace"}
+_UNREASONED = sorted(code for code, reason in _DECLARED.items() if reason not in REASONS)
+if _UNREASONED:
+    raise FxtError(f"trace rules {_UNREASONED} name no reader reason (one of {sorted(REASONS)})")
+RULES: dict[str, str] = {code: reason for code, reason in _DECLARED.items() if reason is not None}
 
 
 def reason_for(code: str, details: dict | None = None) -> Reason:

@@ -1,102 +1,40 @@
 """The rule registry: every rule, by code. Rule modules declare; this module collects.
 
-Retired codes stay in ``REGISTRY`` (status "removed", never reused); ``all_rules()``
-is the rules in force.
-
-Rules are module-level ``Rule`` values in the family modules, imported here by name
-(``rules.record_size_zero``) for the code that reports them: explicit names that
-linters, type checkers and renames can see. ``tests/test_rules.py`` checks that
-``__all__`` names exactly the registry's rules.
+``FAMILIES`` is the one sequence the registry is built from: every module-level
+``Rule`` of each family module is registered, and exported here under the name it is
+declared with (``rules.record_size_zero``, for the code that reports it). Adding a rule
+is declaring it in its family module, nothing else. Retired codes stay in ``REGISTRY``
+(status "removed", never reused); ``all_rules()`` is the rules in force.
 """
 
 from __future__ import annotations
 
-from . import layout as _layout
-from . import log as _log
-from . import removed as _removed
-from . import semantic as _semantic
+from . import layout, log, removed, semantic
 from ._diagnostics import Rule
-from .layout import (
-    always_zero_bit_set,
-    argument_overruns_record,
-    argument_reserved_bits_set,
-    argument_size_mismatch,
-    argument_size_zero,
-    big_endian_archive,
-    content_overruns_record,
-    file_length_not_aligned,
-    invalid_utf8,
-    magic_has_extra_words,
-    magic_missing,
-    magic_repeated,
-    magic_wrong_value,
-    not_fxt_file,
-    padding_not_zero,
-    record_past_end_of_file,
-    record_size_too_large,
-    record_size_zero,
-    reserved_bits_set,
-    string_ends_in_nul,
-    string_too_long,
-    trailing_words,
-    undefined_enum_value,
-    unknown_argument_type,
-    unknown_record_subtype,
-    unknown_record_type,
-)
-from .log import (
-    log_argument_name_empty,
-    log_argument_type_not_allowed,
-    log_record_wrong_type,
-    log_severity_invalid,
-    log_severity_raw,
-    log_string_ref_reserved,
-)
-from .removed import (
-    buffer_full_pr011,
-    context_switch_outgoing_running_pr010,
-    counter_argument_not_numeric_pr009,
-)
-from .semantic import (
-    async_without_begin,
-    complete_ends_before_start,
-    context_switch_outgoing_running,
-    counter_argument_not_numeric,
-    duration_end_mismatch,
-    duration_end_without_begin,
-    duration_never_ended,
-    flow_outside_duration,
-    flow_without_begin,
-    id_begin_reused,
-    pairing_state_overflow,
-    provider_section_unannounced,
-    records_dropped,
-    registration_changes_value,
-    string_index_zero,
-    string_record_empty,
-    string_ref_unregistered,
-    thread_index_zero,
-    thread_ref_unregistered,
-    tick_rate_zero,
-    timestamp_overflows_ns,
-    unterminated_at_end,
-)
 
-_FAMILIES = (_layout, _log, _semantic, _removed)
+# the family modules' rules, by their declared names (``__all__`` below lists them)
+from .layout import *  # noqa: F403
+from .log import *  # noqa: F403
+from .removed import *  # noqa: F403
+from .semantic import *  # noqa: F403
+
+FAMILIES = (layout, log, semantic, removed)
 
 
-def _collect() -> dict[str, Rule]:
-    registry: dict[str, Rule] = {}
-    for mod in _FAMILIES:
-        for value in vars(mod).values():
-            if isinstance(value, Rule):
+def _collect() -> dict[str, tuple[str, Rule]]:
+    """code -> (declared name, rule), over every family; a code declared twice raises."""
+    registry: dict[str, tuple[str, Rule]] = {}
+    for mod in FAMILIES:
+        for name, value in vars(mod).items():
+            if isinstance(value, Rule) and not name.startswith("_"):
                 if value.code in registry:
-                    raise RuntimeError(f"duplicate rule code {value.code}")
-                registry[value.code] = value
+                    raise RuntimeError(f"duplicate rule code {value.code}: {registry[value.code][0]} and {name}")
+                registry[value.code] = (name, value)
     return registry
 
 
-REGISTRY: dict[str, Rule] = _collect()
+_DECLARED = _collect()
+REGISTRY: dict[str, Rule] = {code: rule for code, (_, rule) in _DECLARED.items()}
 
 
 def all_rules() -> list[Rule]:
@@ -113,67 +51,5 @@ def get(code: str) -> Rule | None:
     return REGISTRY.get(code.upper())
 
 
-__all__ = [
-    "REGISTRY",
-    "Rule",
-    "all_rules",
-    "get",
-    "removed_rules",
-    "always_zero_bit_set",
-    "argument_overruns_record",
-    "argument_reserved_bits_set",
-    "argument_size_mismatch",
-    "argument_size_zero",
-    "async_without_begin",
-    "big_endian_archive",
-    "buffer_full_pr011",
-    "complete_ends_before_start",
-    "content_overruns_record",
-    "context_switch_outgoing_running",
-    "context_switch_outgoing_running_pr010",
-    "counter_argument_not_numeric",
-    "counter_argument_not_numeric_pr009",
-    "duration_end_mismatch",
-    "duration_end_without_begin",
-    "duration_never_ended",
-    "file_length_not_aligned",
-    "flow_outside_duration",
-    "flow_without_begin",
-    "id_begin_reused",
-    "invalid_utf8",
-    "log_argument_name_empty",
-    "log_argument_type_not_allowed",
-    "log_record_wrong_type",
-    "log_severity_invalid",
-    "log_severity_raw",
-    "log_string_ref_reserved",
-    "magic_has_extra_words",
-    "magic_missing",
-    "magic_repeated",
-    "magic_wrong_value",
-    "not_fxt_file",
-    "padding_not_zero",
-    "pairing_state_overflow",
-    "provider_section_unannounced",
-    "record_past_end_of_file",
-    "record_size_too_large",
-    "record_size_zero",
-    "records_dropped",
-    "registration_changes_value",
-    "reserved_bits_set",
-    "string_ends_in_nul",
-    "string_index_zero",
-    "string_record_empty",
-    "string_ref_unregistered",
-    "string_too_long",
-    "thread_index_zero",
-    "thread_ref_unregistered",
-    "tick_rate_zero",
-    "timestamp_overflows_ns",
-    "trailing_words",
-    "undefined_enum_value",
-    "unknown_argument_type",
-    "unknown_record_subtype",
-    "unknown_record_type",
-    "unterminated_at_end",
-]
+__all__ = ["FAMILIES", "REGISTRY", "Rule", "all_rules", "get", "removed_rules"]
+__all__.extend(sorted(name for name, _ in _DECLARED.values()))

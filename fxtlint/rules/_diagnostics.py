@@ -47,8 +47,10 @@ class Rule:
     """One rule. ``params`` names what the engines report (a trailing "?" marks one
     they may leave out); ``derived`` names what ``derive`` adds for the message.
 
-    The template is checked when the rule is built: a field that is neither reported
-    nor derived raises ``FxtError`` at import, not a KeyError in the middle of a lint.
+    The template is checked when the rule is built: a field that is neither a required
+    parameter nor derived raises ``FxtError`` at import, not a KeyError in the middle of
+    a lint. Parameters are data (values, kinds, offsets), never pieces of the sentence:
+    a clause that depends on what was reported is the rule's, built by ``derive``.
     """
 
     code: str
@@ -68,6 +70,18 @@ class Rule:
     derived: tuple[str, ...] = ()
     # a removed code: the code that reports the same defect now (codes are never reused)
     replaced_by: str | None = None
+    # what the rule looks at (``_rule_scope``): features a trace must contain for the
+    # rule to be exercised; a rule in force has at least one
+    scope: tuple[str, ...] = ()
+    # ``mutation(records, pick) -> bytes``: a valid archive given one defect that trips this
+    # rule (``fxtlint.rules._mutate``); ``no_mutation`` says why no small mutation does
+    mutation: Callable[..., bytes] | None = field(default=None, compare=False)
+    no_mutation: str | None = None
+    # the only other codes the mutation may trip (every other mutation adds exactly one defect)
+    also_trips: tuple[str, ...] = ()
+    # what a conforming reader does with a trace that trips it: a key of
+    # ``_reader_verdicts.REASONS`` (trace rules only; the spec's words are there)
+    reader_reason: str | None = None
     required: frozenset = field(init=False, repr=False, compare=False)
     allowed: frozenset = field(init=False, repr=False, compare=False)
 
@@ -80,17 +94,24 @@ class Rule:
         optional = frozenset(p[:-1] for p in self.params if p.endswith("?"))
         if len(required) + len(optional) != len(self.params) or required & optional:
             raise FxtError(f"{self.code}: params {self.params} name a parameter twice")
+        if self.status != "removed":
+            if not self.scope:
+                raise FxtError(f"{self.code}: a rule in force names its scope (what it looks at)")
+            if (self.mutation is None) == (self.no_mutation is None):
+                raise FxtError(f"{self.code}: a rule in force has a mutation, or says why it has none")
         if (self.derive is None) != (not self.derived):
             raise FxtError(f"{self.code}: derive and derived must be given together")
+        fragments = [p for p in required | optional if p.endswith("_text")]
+        if fragments:
+            raise FxtError(f"{self.code}: params {sorted(fragments)} are sentence fragments: report data "
+                           "and let derive build the clause")
         for name in template_fields(self.code, self.message):
             if name in required or name in self.derived:
                 continue
-            if name in optional and name.endswith("_text"):
-                continue  # an optional clause: reads as nothing when left out
             raise FxtError(
-                f"{self.code}: message field {{{name}}} is not among params {self.params}"
-                + (f" or derived {self.derived}" if self.derived else "")
-                + (" (an optional field must be a *_text clause)" if name in optional else "")
+                f"{self.code}: message field {{{name}}} is not among the required params "
+                f"{sorted(required)}" + (f" or derived {self.derived}" if self.derived else "")
+                + (" (an optional parameter reaches the message through derive)" if name in optional else "")
             )
         object.__setattr__(self, "required", required)
         object.__setattr__(self, "allowed", required | optional)
@@ -115,12 +136,16 @@ class Rule:
                 f"{self.code} reported with parameters {sorted(keys)}; it declares {self.params}"
             )
         shown = dict(params, **self.derive(params)) if self.derive is not None else params
+        try:
+            message = self.message.format_map(shown)
+        except KeyError as e:  # derive left out what it declares: a bug in the rule
+            raise FxtError(f"{self.code}: message parameter {e} is missing") from None
         return Diagnostic(
             code=self.code,
             severity=self.severity,
             offset=offset,
             record_index=record_index,
-            message=visible(self.message.format_map(_Params(shown))),
+            message=visible(message),
             span=span,
             record_size=record_size,
             details=details_of(params),
@@ -144,15 +169,6 @@ def template_fields(code: str, template: str) -> list[str]:
             raise FxtError(f"{code}: message field {{{name}}} must be a plain name")
         names.append(name)
     return names
-
-
-class _Params(dict):
-    """Message parameters; an optional clause (``*_text``) left out reads as nothing."""
-
-    def __missing__(self, key):
-        if key.endswith("_text"):
-            return ""
-        raise KeyError(key)
 
 
 def visible(text: str) -> str:
@@ -186,12 +202,11 @@ def details_of(params: dict) -> dict:
 
     The same names everywhere: ``found`` for the value seen (``value`` in templates),
     ``bits`` for a field's [lo, hi] bit range; the rest keep their parameter names
-    (``field``, ``expected``, ``declared``...). Parameters named ``*_text`` are pieces
-    of the sentence, not data, and stay out.
+    (``field``, ``expected``, ``declared``...).
     """
     out = {}
     for k, v in params.items():
-        if k in ("lo", "hi") or k.endswith("_text"):
+        if k in ("lo", "hi"):
             continue
         out["found" if k == "value" else k] = _plain(v)
     if "lo" in params and "hi" in params:

@@ -47,5 +47,5 @@ def with_byte(record_bytes: bytes, index: int, value: int) -> bytes:
 
 def with_size(record_bytes: bytes, words: int) -> bytes:
     """The record with its 12-bit size field set to ``words`` (content unchanged)."""
-    size = next(f for f in _T.header if f.role == "size")
+    size = _T.field(role="size")
     return B.patch_field(record_bytes, size, words)

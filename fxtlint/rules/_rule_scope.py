@@ -2,78 +2,23 @@
 
 A rule passes a trace only when the trace contains something the rule examines and
 the rule never tripped; a trace with no async events does not pass the async rules.
-Scopes are data: each rule names features (``CoverageCollector.features``); a
-``layout:`` scope is expanded from the spec tables into the record kinds whose
-layouts have such a field, so it follows the tables. A rule is exercised when any
-of its features is present. ``tests/test_conformance_report.py`` checks that every
-registered rule has a scope.
+Scopes are data: each rule's declaration names features (``Rule.scope``, from
+``CoverageCollector.features``; a rule in force without one does not load). A
+``layout:`` scope is expanded from the spec tables into the record kinds whose layouts
+have such a field, and ``checks`` into the record kinds with a field the tables give
+the rule to check, so both follow the tables. A rule is exercised when any of its
+features is present.
 """
 
 from __future__ import annotations
 
 from ..spec._tables import tables
+from . import all_rules
 
 _T = tables()
 
-_PAIR_BEGINS = ("kind:event.duration_begin", "kind:event.async_begin", "kind:event.flow_begin")
-_FLOWS = ("kind:event.flow_begin", "kind:event.flow_step", "kind:event.flow_end")
-
-SCOPES: dict[str, tuple[str, ...]] = {
-    "EX001": ("records:trace",),
-    "EX002": ("format:trace",),
-    "FR001": ("file",),
-    "FR002": ("file",),
-    "FR003": ("file",),
-    "FR004": ("records:trace",),
-    "MG001": ("format:trace",),
-    "MG002": ("kind:metadata.trace_info.magic",),
-    "MG003": ("kind:metadata.trace_info.magic",),
-    "MG004": ("kind:metadata.trace_info.magic",),
-    "MG005": ("file",),
-    "PR001": ("kind:event.duration_end",),
-    "PR002": ("kind:event.duration_end",),
-    "PR003": ("kind:event.duration_begin",),
-    "PR004": _PAIR_BEGINS,
-    "PR005": ("kind:event.async_instant", "kind:event.async_end"),
-    "PR006": ("kind:event.async_begin", "kind:event.flow_begin"),
-    "PR007": ("kind:event.flow_step", "kind:event.flow_end"),
-    "PR008": _FLOWS,
-    "EV001": ("kind:event.counter",),
-    "EV002": ("kind:scheduling.legacy_context_switch",),
-    "EV003": ("kind:metadata.provider_event",),
-    "PR012": _PAIR_BEGINS,
-    "RB001": ("layout:reserved",),
-    "RB002": ("arg_layout:reserved",),
-    "RB003": ("layout:zero",),
-    "RF001": ("indexed_string_ref",),
-    "RF002": ("indexed_thread_ref",),
-    "RF003": ("kind:string",),
-    "RF004": ("kind:thread",),
-    "RF005": ("kind:metadata.provider_section",),
-    "RF006": ("kind:string",),
-    "RF007": ("kind:string", "kind:thread"),
-    "SL001": ("records:log",),
-    "SL002": ("records:log",),
-    "SL003": ("records:log",),
-    "SL004": ("args:log",),
-    "SL005": ("args:log",),
-    "SL006": ("args:log",),
-    "ST001": ("records",),
-    "ST002": ("text", "kind:blob", "kind:large.blob.with_metadata", "kind:large.blob.no_metadata", "arg:blob"),
-    "ST003": ("text",),
-    "ST004": ("text",),
-    "ST005": ("args",),
-    "ST006": ("args",),
-    "ST007": ("args",),
-    "ST008": ("text",),
-    "TM001": ("kind:initialization",),
-    "TM002": ("kind:event.duration_complete",),
-    "TM003": ("timestamps",),
-    "UN001": ("records:trace",),
-    "UN002": ("layout:selector",),
-    "UN003": ("args",),
-    "UN004": ("layout:enum",),
-}
+# each rule's scope, from its declaration (``Rule.scope``)
+SCOPES: dict[str, tuple[str, ...]] = {r.code: r.scope for r in all_rules()}
 
 
 def _all_fields(layout):
@@ -97,8 +42,6 @@ def _layout_features() -> dict[str, tuple[str, ...]]:
     out = {
         "layout:reserved": [f"kind:{lf.name}" for lf in leaves if any(f.reserved for f in _all_fields(lf))],
         "layout:zero": [f"kind:{lf.name}" for lf in leaves if any(f.zero for f in _all_fields(lf))],
-        "layout:enum": [f"kind:{lf.name}" for lf in leaves
-                        if any(f.enum and f.enum != "severity" for f in _all_fields(lf))],
         "layout:selector": [f"kind:{name}" for name in sorted(selected)],
         "arg_layout:reserved": [f"arg:{a.name}" for a in _T.arguments.values()
                                 if any(f.reserved for f in _all_fields(a))],
@@ -111,11 +54,17 @@ def _layout_features() -> dict[str, tuple[str, ...]]:
 EXPANSIONS = _layout_features()
 
 
+def _checked_by(code: str) -> tuple[str, ...]:
+    """``checks``: the record kinds with a field whose check the tables give to ``code``."""
+    return tuple(f"kind:{lf.name}" for lf in _T.record_leaves()
+                 if any(code in (f.rule, f.rule_between) for f in _all_fields(lf)))
+
+
 def features_of(code: str) -> tuple[str, ...]:
     """The concrete features rule ``code`` looks at (empty for a rule with no scope)."""
     out: list[str] = []
     for feat in SCOPES.get(code, ()):
-        out.extend(EXPANSIONS.get(feat, (feat,)))
+        out.extend(_checked_by(code) if feat == "checks" else EXPANSIONS.get(feat, (feat,)))
     return tuple(out)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..spec import _build as B
 from ..spec._model import Record
 from . import _ex as X
+from . import _mutate as M
 from ._diagnostics import Example, Rule, Severity
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
@@ -28,6 +29,49 @@ def _set_bits(p: dict) -> dict:
     return {"set": f"bit {shown} is" if len(bits) == 1 else f"bits {shown} are", "name": name}
 
 
+def _swapped(p: dict) -> dict:
+    """FR001/FR002: the clause saying the header frames in the other byte order, if it does."""
+    if p.get("other_byte_order_kind") is None:
+        return {"swapped": ""}
+    other = p["other_byte_order"]
+    this = "little" if other == "big" else "big"
+    return {"swapped": f"; read {other}-endian it is a valid {p['other_byte_order_kind']} header: the file "
+                       f"mixes byte orders (the magic record says {this}-endian)"}
+
+
+def _size_short(p: dict) -> dict:
+    """ST001: when the content settled the size, by how much it is short and what follows."""
+    if "content_words" not in p:
+        return {"short": ""}
+    kind = p.get("next_kind")
+    follows = "the file ends right after it" if kind is None else f"a valid {kind} header follows it"
+    return {"short": f": the size is probably {_n(p['content_words'] - p['words'], 'word')} too small "
+                     f"({follows}); reading resumes after the content"}
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+def _magic_found(p: dict) -> dict:
+    """MG001: where the magic record is, and what the file starts with instead."""
+    place = "missing" if p.get("magic_index") is None else f"record {p['magic_index']}, not the first"
+    if "first_kind" in p:
+        kind = p["first_kind"]
+        found = f"the file starts with {_article(kind)} {kind} record (first bytes: {p['first']})"
+    else:
+        found = f"the file is only {p['length']} bytes long" if p["length"] else "the file is empty"
+    return {"place": place, "found": found}
+
+
+def _trailing_reason(p: dict) -> dict:
+    """EX001: why the words are there: an argument's payload, or an extension."""
+    if "short_argument" in p:
+        return {"reason": f": probably the rest of argument {p['short_argument']}, whose declared size is too small "
+                          "(see ST005), not an extension", "n_words": _n(p["n"], "word")}
+    return {"reason": " (an extension the spec allows)", "n_words": _n(p["n"], "word")}
+
+
 def _ev(**kw):
     return B.event("instant", 100, **kw)
 
@@ -37,8 +81,12 @@ record_size_zero = Rule(
     code="FR001",
     name="record-size-zero",
     severity=E,
-    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped_text}",
-    params=('remaining', 'swapped_text', 'other_byte_order_kind?'),
+    scope=("file",),
+    reader_reason="size-zero",
+    mutation=M.size_zero,
+    message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped}",
+    params=('remaining', 'other_byte_order?', 'other_byte_order_kind?'),
+    derived=('swapped',),
     what="A record header whose size field is 0.",
     why="Every record includes its header word, so the smallest size is 1. A reader "
     "cannot skip a record of size 0: the walk stops here and everything after it is lost "
@@ -46,15 +94,19 @@ record_size_zero = Rule(
     bad=Example("a magic record, then a header of size 0", lambda: X.preamble() + B.words(0x0)),
     good=Example("a magic record, then an initialization record of size 2", lambda: X.preamble(B.initialization(1000))),
     spec="Record Header: [4 .. 15] record size (inclusive of this word)",
+    derive=_swapped,
 )
 
 record_past_end_of_file = Rule(
     code="FR002",
     name="record-past-end-of-file",
     severity=E,
-    message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped_text}",
-    params=('bytes', 'remaining', 'swapped_text', 'words', 'other_byte_order_kind?'),
-    derived=('words_n',),
+    scope=("file",),
+    reader_reason="truncated",
+    mutation=M.truncated,
+    message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped}",
+    params=('bytes', 'remaining', 'words', 'other_byte_order?', 'other_byte_order_kind?'),
+    derived=('words_n', 'swapped'),
     what="A record whose declared size reaches past the end of the file.",
     why="The file was cut off while the record was written (a crash, a full disk, a "
     "partial copy), or the size field is wrong. Everything before it is still readable. "
@@ -64,13 +116,16 @@ record_past_end_of_file = Rule(
     bad=Example("a string record whose last word is missing", lambda: X.preamble(B.string(3, "truncated"))[:-8]),
     good=Example("the same string record, whole", lambda: X.preamble(B.string(3, "truncated"))),
     spec="Records: records are always a multiple of 8 bytes; Record Header [4 .. 15]",
-    derive=lambda p: {"words_n": _n(p["words"], "word")},
+    derive=lambda p: {"words_n": _n(p["words"], "word"), **_swapped(p)},
 )
 
 file_length_not_aligned = Rule(
     code="FR003",
     name="file-length-not-aligned",
     severity=E,
+    scope=("file",),
+    reader_reason="truncated",
+    mutation=M.unaligned,
     message="file length {length} is not a multiple of 8: the last {extra} bytes are not a record",
     params=('extra', 'length'),
     what="A file whose length is not a multiple of 8 bytes.",
@@ -86,6 +141,9 @@ reserved_bits_set = Rule(
     code="RB001",
     name="reserved-bits-set",
     severity=E,
+    scope=("layout:reserved",),
+    reader_reason="reserved-fields",
+    mutation=M.reserved,
     message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
     params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
     derived=('set', 'name'),
@@ -104,6 +162,9 @@ argument_reserved_bits_set = Rule(
     code="RB002",
     name="argument-reserved-bits-set",
     severity=E,
+    scope=("arg_layout:reserved",),
+    reader_reason="reserved-fields",
+    mutation=M.arg_reserved,
     message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
     params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
     derived=('set', 'name'),
@@ -123,6 +184,9 @@ always_zero_bit_set = Rule(
     code="RB003",
     name="always-zero-bit-set",
     severity=E,
+    scope=("layout:zero",),
+    reader_reason="always-zero",
+    mutation=M.always_zero,
     message="{where}: bit {lo} ({field}) is always zero but is set; a length or index over 15 bits has overflowed into it",
     params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
     what="One of the spec's fixed \"always zero\" bits is set: bit 31 or 47 of a string "
@@ -140,8 +204,12 @@ content_overruns_record = Rule(
     code="ST001",
     name="content-overruns-record",
     severity=E,
-    message="{where}: its {part} needs {need} bytes but the record's size leaves {have}{short_text}",
-    params=('have', 'need', 'part', 'where', 'words?', 'content_words?', 'next_kind?', 'short_text?'),
+    scope=("records",),
+    reader_reason="overrun",
+    mutation=M.short_record,
+    message="{where}: its {part} needs {need} bytes but the record's size leaves {have}{short}",
+    params=('have', 'need', 'part', 'where', 'words?', 'content_words?', 'next_kind?'),
+    derived=('short',),
     what="A record whose declared content (words, inline strings, streams, arguments) does "
     "not fit in the size its header declares.",
     why="The size field and the content disagree, so one of them is wrong; a reader that "
@@ -156,14 +224,19 @@ content_overruns_record = Rule(
                 + X.with_size(B.archive(_ev()), 1)[:8]),
     good=Example("the same event with its timestamp", lambda: X.preamble(_ev())),
     spec="Record Header: record size (inclusive of this word)",
+    derive=_size_short,
 )
 
 padding_not_zero = Rule(
     code="ST002",
     name="padding-not-zero",
     severity=E,
-    message="{where}: the padding after the {part} is not zero{hint_text}",
-    params=('hint_text', 'part', 'where', 'length?', 'suggested_length?'),
+    scope=("text", "kind:blob", "kind:large.blob.with_metadata", "kind:large.blob.no_metadata", "arg:blob"),
+    reader_reason="zero-padding",
+    mutation=M.dirty_padding,
+    message="{where}: the padding after the {part} is not zero{hint}",
+    params=('part', 'where', 'length?', 'suggested_length?'),
+    derived=('hint',),
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
@@ -173,12 +246,18 @@ padding_not_zero = Rule(
                 + X.with_byte(B.archive(B.string(3, "abc")), 8 + 3, ord("x"))),
     good=Example("the same record with zero padding", lambda: X.preamble(B.string(3, "abc"))),
     spec="Atoms: Stream: a sequence of bytes padded with zeros to the next 8 byte boundary",
+    derive=lambda p: {"hint": "" if "suggested_length" not in p else
+                      f"; the first non-zero byte directly follows the {p['part']}: is its length "
+                      f"{p['suggested_length']}, not {p['length']}?"},
 )
 
 invalid_utf8 = Rule(
     code="ST003",
     name="invalid-utf8",
     severity=E,
+    scope=("text",),
+    reader_reason="not-utf8",
+    mutation=M.bad_utf8,
     message="{where}: the {part} is not valid UTF-8 ({reason} at byte {at})",
     params=('at', 'part', 'reason', 'where'),
     what="A string (string record, inline string, provider name, log message) whose "
@@ -195,6 +274,9 @@ string_too_long = Rule(
     code="ST004",
     name="string-too-long",
     severity=E,
+    scope=("text",),
+    reader_reason="string-limit",
+    mutation=lambda recs, pick: B.archive(*recs, B.string(M.fresh_index(recs), "x" * (M.TABLES.max_string_length + 1))),
     message="the {part} is {length} bytes, over the spec's limit of {limit}",
     params=('length', 'limit', 'part'),
     what="A string of a trace longer than 32000 bytes. Structured-log streams have no "
@@ -210,6 +292,9 @@ argument_size_mismatch = Rule(
     code="ST005",
     name="argument-size-mismatch",
     severity=E,
+    scope=("args",),
+    reader_reason="argument-extra-words",  # content longer than the size: "overrun" (reason_for)
+    mutation=lambda recs, pick: B.archive(*recs) + M.int64_arg_sized(pick.integers(3, 6)),
     message="{arg} declares {declared_n} but its content takes {actual}",
     params=('arg', 'declared', 'exact', 'expected', 'i', 'kind'),
     derived=('declared_n', 'actual'),
@@ -236,6 +321,9 @@ argument_size_zero = Rule(
     code="ST006",
     name="argument-size-zero",
     severity=E,
+    scope=("args",),
+    reader_reason="size-zero",
+    mutation=lambda recs, pick: B.archive(*recs) + M.arg_sized(0),
     message="argument {i} declares a size of 0 words; the record's remaining arguments cannot be read",
     params=('i',),
     what="An argument header whose size field is 0.",
@@ -251,6 +339,9 @@ argument_overruns_record = Rule(
     code="ST007",
     name="argument-overruns-record",
     severity=E,
+    scope=("args",),
+    reader_reason="overrun",
+    mutation=lambda recs, pick: B.archive(*recs) + M.arg_sized(pick.integers(2, 40)),
     message="argument {i} declares {words_n} but its record has only {have_n} left",
     params=('have', 'i', 'words'),
     derived=('words_n', 'have_n'),
@@ -267,6 +358,9 @@ string_ends_in_nul = Rule(
     code="ST008",
     name="string-ends-in-nul",
     severity=W,
+    scope=("text",),
+    reader_reason="well-formed",
+    no_mutation="needs a string ending in NUL: see the rule's own examples",
     message="{where}: the {part} ends in a NUL byte: its length probably counts a C terminator",
     params=('length', 'part', 'where'),
     what="A string (string record, inline string, log string) whose last byte is 0.",
@@ -283,9 +377,12 @@ magic_missing = Rule(
     code="MG001",
     name="magic-missing",
     severity=E,
-    message="the magic record is {place}: {found_text}",
-    params=('found_text', 'first_kind?', 'length?', 'magic_offset?', 'magic_index?'),
-    derived=('place',),
+    scope=("format:trace",),
+    reader_reason="magic",
+    mutation=M.magic_dropped,
+    message="the magic record is {place}: {found}",
+    params=('first_kind?', 'first?', 'length?', 'magic_offset?', 'magic_index?'),
+    derived=('place', 'found'),
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
     "(or its big-endian reverse), but whose records frame as trace records (a file "
     "that does not is MG005, not an FXT file). When a magic record comes later, the "
@@ -295,14 +392,16 @@ magic_missing = Rule(
     bad=Example("a string record with no magic record before it", lambda: B.archive(B.string(1, "x"))),
     good=Example("the same string record after the magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
     spec="Magic Number Record (trace info type = 0)",
-    derive=lambda p: {"place": "missing" if p.get("magic_index") is None
-                      else f"record {p['magic_index']}, not the first"},
+    derive=_magic_found,
 )
 
 magic_wrong_value = Rule(
     code="MG002",
     name="magic-wrong-value",
     severity=E,
+    scope=("kind:metadata.trace_info.magic",),
+    reader_reason="magic",
+    mutation=M.magic_value,
     message="a magic number record holds {value:#x} instead of {expected:#x}",
     params=('expected', 'field', 'value'),
     what="A magic number record (metadata type 4, trace info type 0) whose magic field is "
@@ -319,6 +418,9 @@ magic_repeated = Rule(
     code="MG003",
     name="magic-repeated",
     severity=W,
+    scope=("kind:metadata.trace_info.magic",),
+    reader_reason="magic-repeated",
+    mutation=M.append(B.magic()),
     message="a magic record at record {index}, not at the start: archives are usually concatenated here",
     params=('index',),
     what="A well-formed magic record that is not the first record (a malformed one is "
@@ -335,6 +437,9 @@ magic_has_extra_words = Rule(
     code="MG004",
     name="magic-has-extra-words",
     severity=E,
+    scope=("kind:metadata.trace_info.magic",),
+    reader_reason="magic",
+    mutation=M.magic_extended,
     message="the magic record must be exactly one word but declares {words_n}",
     params=('expected', 'record', 'words'),
     derived=('words_n',),
@@ -351,8 +456,12 @@ not_fxt_file = Rule(
     code="MG005",
     name="not-fxt-file",
     severity=E,
-    message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks_text} (first bytes: {first})",
-    params=('first', 'looks_like', 'looks_text'),
+    scope=("file",),
+    reader_reason="not-fxt",
+    no_mutation="a whole file that is not FXT: see the rule's own examples",
+    message="not an FXT file: there is no magic record and the first bytes do not frame as trace records{looks} (first bytes: {first})",
+    params=('first', 'looks_like'),
+    derived=('looks',),
     what="A file that is not a Fuchsia trace at all: it does not start with the magic "
     "record and its first header does not frame as a trace record of a defined type.",
     why="Linting it as a trace would only produce a cascade of framing and layout "
@@ -362,6 +471,7 @@ not_fxt_file = Rule(
     bad=Example("the first bytes of a PNG image", lambda: b"\x89PNG\r\n\x1a\n" + bytes(range(24))),
     good=Example("an archive that starts with the magic record", lambda: B.archive(B.magic(), B.string(1, "x"))),
     spec="Magic Number Record: the first record of a trace",
+    derive=lambda p: {"looks": f"; it looks like {p['looks_like']}" if p["looks_like"] else ""},
 )
 
 # ---------------------------------------------------------------- undefined types and values
@@ -369,6 +479,9 @@ unknown_record_type = Rule(
     code="UN001",
     name="unknown-record-type",
     severity=W,
+    scope=("records:trace",),
+    reader_reason="unknown-record",
+    mutation=M.unknown_type,
     message="record type {value} is not defined; the record was skipped by its size",
     params=('value',),
     what="A record whose type (bits [0..3]) is not one the spec defines (10 to 14).",
@@ -383,6 +496,9 @@ unknown_record_subtype = Rule(
     code="UN002",
     name="unknown-record-subtype",
     severity=W,
+    scope=("layout:selector",),
+    reader_reason="unknown-record",
+    mutation=M.unknown_event_type,
     message="{record}: {field} {value} is not defined; the record was skipped by its size",
     params=('field', 'record', 'value'),
     what="A metadata type, trace info type, event type, scheduling record type, large "
@@ -398,6 +514,9 @@ unknown_argument_type = Rule(
     code="UN003",
     name="unknown-argument-type",
     severity=W,
+    scope=("args",),
+    reader_reason="unknown-argument",
+    mutation=M.unknown_arg_type,
     message="{arg} has type {value}, which is not defined; it was skipped by its size",
     params=('arg', 'i', 'value'),
     what="An argument whose type (bits [0..3]) is not one of 0 to 10.",
@@ -412,6 +531,9 @@ undefined_enum_value = Rule(
     code="UN004",
     name="undefined-enum-value",
     severity=W,
+    scope=("checks",),
+    reader_reason="enum-value",
+    mutation=M.undefined_blob_type,
     message="{where}: {field} {value} is not a defined {enum} value",
     params=('enum', 'field', 'value', 'where'),
     what="A field with enumerated values (thread state, blob type, kernel object type, "
@@ -428,9 +550,12 @@ trailing_words = Rule(
     code="EX001",
     name="trailing-words",
     severity=I,
-    message="{record} has {n_words} after its defined content{reason_text}",
-    params=('n', 'reason_text', 'record'),
-    derived=('n_words',),
+    scope=("records:trace",),
+    reader_reason="appended-words",
+    mutation=M.trailing,
+    message="{record} has {n_words} after its defined content{reason}",
+    params=('n', 'record', 'short_argument?'),
+    derived=('n_words', 'reason'),
     what="A record whose size leaves words after everything its layout defines.",
     why="Appending words is a documented way to extend a record, and real writers do it "
     "(a \"scope\" word on instant events, two words on the initialization record); "
@@ -439,16 +564,19 @@ trailing_words = Rule(
                 + B.archive(Record(1, "initialization", {"ticks_per_second": 1000}, extra_words=(7,)))),
     good=Example("an initialization record of 2 words", lambda: X.preamble(B.initialization(1000))),
     spec="Extending the Format: appending new information to existing record types",
-    derive=lambda p: {"n_words": _n(p["n"], "word")},
+    derive=_trailing_reason,
 )
 
 record_size_too_large = Rule(
     code="FR004",
     name="record-size-too-large",
     severity=W,
-    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{resync_text}",
-    params=('kind', 'n', 'record', 'resync_text?'),
-    derived=('n_words',),
+    scope=("records:trace",),
+    reader_reason="appended-words",
+    no_mutation="needs a size one too large that swallows a valid header: see the rule's own examples",
+    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{resync}",
+    params=('kind', 'n', 'record', 'resumes_at?'),
+    derived=('n_words', 'resync'),
     what="A record with words after its defined content whose first such word is itself "
     "a well-formed record header (a defined type and subtype, reserved bits clear, a "
     "size that fits in the file).",
@@ -463,13 +591,17 @@ record_size_too_large = Rule(
                 + B.archive(B.thread(2, 10, 12))),
     good=Example("the same records with the right size", lambda: X.preamble(B.string(3, "abc"), B.thread(2, 10, 12))),
     spec="Record Header: [4 .. 15] record size (inclusive of this word)",
-    derive=lambda p: {"n_words": _n(p["n"], "word")},
+    derive=lambda p: {"n_words": _n(p["n"], "word"),
+                      "resync": "; reading resumes at that header" if "resumes_at" in p else ""},
 )
 
 big_endian_archive = Rule(
     code="EX002",
     name="big-endian-archive",
     severity=I,
+    scope=("format:trace",),
+    reader_reason="well-formed",
+    mutation=lambda recs, pick: B.archive(*recs, byte_order="big"),
     message="the archive is big-endian (its magic record is byte-reversed); all words were read big-endian",
     params=(),
     what="An archive written by a big-endian machine.",
@@ -485,7 +617,7 @@ def _int64_arg_sized(words: int) -> bytes:
     """An instant event whose int64 argument declares ``words`` words (padded to fit)."""
     rec = B.archive(_ev(args=[B.arg("int64", 1, 7)]))
     extra = words - 2
-    size_f = next(f for f in X._T.argument_header if f.role == "size")
+    size_f = X._T.field(role="size", of="argument")
     out = B.patch_field(rec, size_f, words, word=2) + b"\0" * 8 * extra
     return X.with_size(out, len(out) // 8)
 
@@ -493,5 +625,5 @@ def _int64_arg_sized(words: int) -> bytes:
 def _arg_with_size(words: int) -> bytes:
     """An instant event whose int32 argument's size field says ``words``."""
     rec = B.archive(_ev(args=[B.arg("int32", 1, 5)]))
-    size_f = next(f for f in X._T.argument_header if f.role == "size")
+    size_f = X._T.field(role="size", of="argument")
     return B.patch_field(rec, size_f, words, word=2)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from ..spec import _build as B
+from ..spec._tables import tables
+from . import _mutate as M
 from ._diagnostics import Example, Rule, Severity
 
 E, W = Severity.ERROR, Severity.WARNING
 
-INFO = 0x30
+_SEVERITIES = tables().enum_of(tables().log_record.named("severity"))
+INFO = next(v for v, n in _SEVERITIES.items() if n == "INFO")
+# the lowest and highest named severities, "TRACE (0x10)" and "FATAL (0x60)"
+_LOWEST, _HIGHEST = (f"{_SEVERITIES[v]} ({v:#x})" for v in (min(_SEVERITIES), max(_SEVERITIES)))
 
 
 def _rec(severity=INFO, args=None):
@@ -22,6 +27,8 @@ log_record_wrong_type = Rule(
     code="SL001",
     name="log-record-wrong-type",
     severity=E,
+    scope=("records:log",),
+    mutation=M.log_wrong_type,
     message="a structured-log record must have type 9, not {value}",
     params=('expected', 'value'),
     what="A record of a structured-log stream whose type (bits [0..3]) is not 9.",
@@ -37,6 +44,8 @@ log_severity_invalid = Rule(
     code="SL002",
     name="log-severity-invalid",
     severity=E,
+    scope=("records:log",),
+    mutation=lambda recs, pick: B.log_stream(M.log(pick, severity=pick.sampled_from(M.OUTSIDE))),
     message="severity {value:#x} is not a severity: it is {side}",
     params=('value',),
     derived=('side',),
@@ -46,13 +55,15 @@ log_severity_invalid = Rule(
     bad=Example("a record of severity 0", lambda: _stream(_rec(severity=0)), "log"),
     good=Example("a record of severity INFO (0x30)", lambda: _stream(_rec(severity=INFO)), "log"),
     spec="spec/README.md: severities TRACE 0x10 .. FATAL 0x60; 0 and values above 0x60 are not severities",
-    derive=lambda p: {"side": "below TRACE (0x10)" if p["value"] < 0x10 else "above FATAL (0x60)"},
+    derive=lambda p: {"side": f"below {_LOWEST}" if p["value"] < min(_SEVERITIES) else f"above {_HIGHEST}"},
 )
 
 log_severity_raw = Rule(
     code="SL003",
     name="log-severity-raw",
     severity=W,
+    scope=("records:log",),
+    mutation=lambda recs, pick: B.log_stream(M.log(pick, severity=pick.sampled_from(M.BETWEEN))),
     message="severity {value:#x} is a raw severity between {below} and {above}",
     params=('above', 'below', 'value'),
     what="A severity byte between two named severities (a verbosity step).",
@@ -67,6 +78,8 @@ log_argument_type_not_allowed = Rule(
     code="SL004",
     name="log-argument-type-not-allowed",
     severity=E,
+    scope=("args:log",),
+    mutation=lambda recs, pick: B.log_stream(M.log(pick, args=[B.arg(pick.sampled_from(M.NOT_LOG_ARGS), "n", 1)])),
     message="{arg} has type {value} ({kind}); a log record allows only int64, uint64, double, string and bool",
     params=('arg', 'expected', 'i', 'kind', 'value'),
     what="A structured-log argument of a type other than 3, 4, 5, 6 or 9: a type the "
@@ -83,6 +96,9 @@ log_string_ref_reserved = Rule(
     code="SL005",
     name="log-string-ref-reserved",
     severity=E,
+    scope=("args:log",),
+    mutation=lambda recs, pick: B.log_stream(
+        M.log(pick, args=[B.arg("string", "m", pick.integers(1, M.TABLES.string_inline_bit - 1))])),
     message="{arg}: {part} string ref {value:#06x} is reserved: log strings are inline only",
     params=('arg', 'i', 'part', 'value'),
     what="A string ref in a structured-log record with its top bit clear and not 0.",
@@ -98,6 +114,8 @@ log_argument_name_empty = Rule(
     code="SL006",
     name="log-argument-name-empty",
     severity=E,
+    scope=("args:log",),
+    mutation=lambda recs, pick: B.log_stream(M.log(pick, args=[B.arg("int64", pick.sampled_from(["", 0]), 1)])),
     message="argument {i} has an empty name; structured-log argument names are never empty",
     params=('i',),
     what="A structured-log argument whose name ref is 0 or an inline string of length 0.",

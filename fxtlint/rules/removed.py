@@ -16,7 +16,8 @@ from ._diagnostics import Rule
 
 def _moved(code: str, name: str, now: Rule) -> Rule:
     return dataclasses.replace(
-        now, code=code, name=name, status="removed", replaced_by=now.code,
+        now, code=code, name=name, status="removed", replaced_by=now.code, scope=(), mutation=None,
+        no_mutation=None, also_trips=(), reader_reason=None,
         what=f"Removed: reported as {now.code} {now.name}. {now.what}",
     )
 

@@ -15,6 +15,20 @@ from ._model import Argument, Record
 from ._tables import Field, WordItem, tables
 
 _ARG_TYPES = {a.name: t for t, a in tables().arguments.items()}
+_MAGIC = tables().leaf("metadata.trace_info.magic").named("magic")
+
+
+def _type_of(layout) -> int:
+    """The record type number of a leaf layout (every leaf of the tables has one)."""
+    if layout.type is None:
+        raise FxtError(f"{layout.name}: the tables give it no record type")
+    return layout.type
+
+
+def _record(kind: str, fields: dict, strings=None, args=()) -> Record:
+    """A record of layout ``kind``, its type number from the tables (the encoder picks
+    the layout by ``kind``; the number is what a reader of the ``Record`` sees)."""
+    return _checked(Record(_type_of(tables().leaf(kind)), kind, fields, strings or {}, tuple(args)))
 
 
 def _checked(value, encode=None):
@@ -71,38 +85,38 @@ def raw_arg(arg_type: int, name, body: bytes = b"") -> Argument:
 
 # -- records -----------------------------------------------------------------------
 def magic() -> Record:
-    return _checked(Record(0, "metadata.trace_info.magic", {"magic": 0x16547846}))
+    return _record("metadata.trace_info.magic", {"magic": _MAGIC.const})
 
 
 def provider_info(provider_id: int, name: str) -> Record:
-    return _checked(Record(0, "metadata.provider_info", {"provider_id": provider_id}, {"provider_name": name}))
+    return _record("metadata.provider_info", {"provider_id": provider_id}, {"provider_name": name})
 
 
 def provider_section(provider_id: int) -> Record:
-    return _checked(Record(0, "metadata.provider_section", {"provider_id": provider_id}))
+    return _record("metadata.provider_section", {"provider_id": provider_id})
 
 
 def provider_event(provider_id: int, event_id: int = 0) -> Record:
-    return _checked(Record(0, "metadata.provider_event", {"provider_id": provider_id, "event_id": event_id}))
+    return _record("metadata.provider_event", {"provider_id": provider_id, "event_id": event_id})
 
 
 def initialization(ticks_per_second: int) -> Record:
-    return _checked(Record(1, "initialization", {"ticks_per_second": ticks_per_second}))
+    return _record("initialization", {"ticks_per_second": ticks_per_second})
 
 
 def string(index: int, text) -> Record:
-    return _checked(Record(2, "string", {"index": index}, {"value": text}))
+    return _record("string", {"index": index}, {"value": text})
 
 
 def thread(index: int, process_koid: int, thread_koid: int) -> Record:
-    return _checked(Record(3, "thread", {"index": index, "process_koid": process_koid,
-                                "thread_koid": thread_koid}))
+    return _record("thread", {"index": index, "process_koid": process_koid,
+                                "thread_koid": thread_koid})
 
 
 def _event_words() -> dict[str, tuple[str, bool]]:
     """Per event variant: the one word of its own body, and whether it is a timestamp
     (a complete event's end) rather than an id."""
-    ev = next(lay for lay in tables().records.values() if lay.name == "event")
+    ev = tables().root("event")
     return {v.name.split(".", 1)[1]: (v.body[0].name, v.body[0].role == "timestamp")
             for v in ev.variants.values() if v.body and isinstance(v.body[0], WordItem)}
 
@@ -126,14 +140,14 @@ def event(kind: str, timestamp: int, *, thread=1, category=1, name=2, args=(), i
         fields[extra] = end_timestamp if end_timestamp is not None else timestamp
     elif extra:
         fields[extra] = id
-    return _checked(Record(4, f"event.{kind}", fields, strings, tuple(args)))
+    return _record(f"event.{kind}", fields, strings, tuple(args))
 
 
 def blob(name, payload: bytes, blob_type: int = 1) -> Record:
     fields: dict = {"blob_type": blob_type}
     strings: dict = {"payload": payload}
     _ref(fields, strings, "name", name)
-    return _checked(Record(5, "blob", fields, strings))
+    return _record("blob", fields, strings)
 
 
 def userspace_object(pointer: int, process, name, args=()) -> Record:
@@ -145,27 +159,27 @@ def userspace_object(pointer: int, process, name, args=()) -> Record:
     else:
         fields["process"] = int(process)
     _ref(fields, strings, "name", name)
-    return _checked(Record(6, "userspace_object", fields, strings, tuple(args)))
+    return _record("userspace_object", fields, strings, tuple(args))
 
 
 def kernel_object(koid: int, object_type: int, name, args=()) -> Record:
     fields: dict = {"koid": koid, "object_type": object_type}
     strings: dict = {}
     _ref(fields, strings, "name", name)
-    return _checked(Record(7, "kernel_object", fields, strings, tuple(args)))
+    return _record("kernel_object", fields, strings, tuple(args))
 
 
 def context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoing_thread_koid: int,
                    incoming_thread_koid: int, args=()) -> Record:
-    return _checked(Record(8, "scheduling.context_switch", {
+    return _record("scheduling.context_switch", {
         "timestamp": timestamp, "cpu": cpu, "outgoing_state": outgoing_state,
         "outgoing_thread_koid": outgoing_thread_koid, "incoming_thread_koid": incoming_thread_koid,
-    }, {}, tuple(args)))
+    }, {}, tuple(args))
 
 
 def thread_wakeup(timestamp: int, cpu: int, waking_thread_koid: int, args=()) -> Record:
-    return _checked(Record(8, "scheduling.thread_wakeup", {
-        "timestamp": timestamp, "cpu": cpu, "waking_thread_koid": waking_thread_koid}, {}, tuple(args)))
+    return _record("scheduling.thread_wakeup", {
+        "timestamp": timestamp, "cpu": cpu, "waking_thread_koid": waking_thread_koid}, {}, tuple(args))
 
 
 def legacy_context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoing_thread=1,
@@ -175,13 +189,13 @@ def legacy_context_switch(timestamp: int, cpu: int, outgoing_state: int, outgoin
                     "outgoing_priority": outgoing_priority, "incoming_priority": incoming_priority}
     _thread(fields, "outgoing_thread", outgoing_thread, ("outgoing_process_koid", "outgoing_thread_koid"))
     _thread(fields, "incoming_thread", incoming_thread, ("incoming_process_koid", "incoming_thread_koid"))
-    return _checked(Record(8, "scheduling.legacy_context_switch", fields))
+    return _record("scheduling.legacy_context_switch", fields)
 
 
 def log(timestamp: int, message: str, *, thread=1) -> Record:
     fields: dict = {"timestamp": timestamp}
     _thread(fields, "thread", thread)
-    return _checked(Record(9, "log", fields, {"message": message}))
+    return _record("log", fields, {"message": message})
 
 
 def large_blob(category, name, payload: bytes, *, timestamp: int | None = None, thread=1,
@@ -192,10 +206,10 @@ def large_blob(category, name, payload: bytes, *, timestamp: int | None = None, 
     _ref(fields, strings, "category", category)
     _ref(fields, strings, "name", name)
     if timestamp is None:
-        return _checked(Record(15, "large.blob.no_metadata", fields, strings))
+        return _record("large.blob.no_metadata", fields, strings)
     fields["timestamp"] = timestamp
     _thread(fields, "thread", thread)
-    return _checked(Record(15, "large.blob.with_metadata", fields, strings, tuple(args)))
+    return _record("large.blob.with_metadata", fields, strings, tuple(args))
 
 
 def unknown(record_type: int, body: bytes = b"", bits: int = 0) -> Record:
@@ -209,8 +223,8 @@ def archive(*records, byte_order: str = "little") -> bytes:
 
 # -- structured logs (the second format) --------------------------------------------
 def log_record(severity: int, timestamp: int, args=()) -> Record:
-    return _checked(Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args)),
-                    encode_log_record)
+    fields = {"severity": severity, "timestamp": timestamp}
+    return _checked(Record(_type_of(tables().log_record), "log_record", fields, {}, tuple(args)), encode_log_record)
 
 
 def log_stream(*records, byte_order: str = "little") -> bytes:

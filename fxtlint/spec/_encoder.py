@@ -130,7 +130,7 @@ def encode_argument(arg: Argument, byte_order: str = "little") -> bytes:
         body = _stream(arg.raw)
         size = 1 + len(body) // 8
         h = _header(_T.argument_header, {**arg.fields, "type": arg.type}, size,
-                    next(f for f in _T.argument_header if f.role == "size"))
+                    _T.field(role="size", of="argument"))
         return word.pack(h) + body
     lay = _ARGS.get(arg.kind)
     if lay is None:
@@ -149,8 +149,8 @@ def encode_record(rec: Record, byte_order: str = "little") -> bytes:
         body = _stream(rec.raw)
         size = 1 + len(body) // 8
         root = _T.records.get(rec.type)
-        size_field = root.size_field if root is not None else next(f for f in _T.header if f.role == "size")
-        type_field = next(f for f in _T.header if f.role == "type")
+        size_field = root.size_field if root is not None else _T.field(role="size")
+        type_field = _T.field(role="type")
         bits, room = rec.fields.get("bits", 0), 63 - size_field.hi
         if not 0 <= bits < 1 << room:
             raise EncodeError(f"field bits (header bits {size_field.hi + 1}..63) = {bits} does not fit: "

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
+from typing import overload
 
 from ._errors import FxtError
 
@@ -201,6 +202,7 @@ class Layout:
     numeric_args: bool = False  # every argument must be of a numeric type (counters)
     numeric: bool = False  # an argument type that holds a number
     effect: str | None = None  # what reading the record does to a reader's state (EFFECTS)
+    group: str | None = None  # an event's group in the statistics (records.toml event_groups)
 
     @property
     def is_leaf(self) -> bool:
@@ -212,7 +214,24 @@ class Layout:
         for v in self.variants.values():
             yield from v.leaves()
 
-    def field(self, name: str) -> Field | None:
+    def named(self, name: str) -> Field:
+        """The field called ``name``; TableError when the layout has none (for code that
+        reads a field the spec requires, where None would only defer the failure)."""
+        f = self.field(name)
+        if f is None:
+            raise TableError(f"layout {self.name!r} has no field {name!r}")
+        return f
+
+    @overload
+    def field(self, name: str) -> Field | None: ...
+    @overload
+    def field(self, *, role: str) -> Field: ...
+
+    def field(self, name: str | None = None, *, role: str | None = None) -> Field | None:
+        """The field called ``name`` (None when there is none), or the one field with
+        ``role`` (TableError unless exactly one field has it)."""
+        if role is not None:
+            return by_role(tuple(self.all_fields()), role, f"layout {self.name!r}")
         for f in self.full_fields:
             if f.name == name:
                 return f
@@ -257,10 +276,69 @@ class Tables:
     string_inline_bit: int  # a string ref with this bit set is inline; the bits below are its length
     log_max_record_bytes: int
     log_allowed_argument_types: tuple[int, ...]
+    # the event kinds of each statistics group, the groups in records.toml's order
+    event_groups: Mapping[str, tuple[str, ...]]
 
     def record_leaves(self):
         for root in self.records.values():
             yield from root.leaves()
+
+    def field(self, *, role: str, of: str = "record") -> Field:
+        """The header field with ``role`` of a record (``of="record"``) or an argument
+        (``of="argument"``); TableError unless exactly one has it."""
+        headers = {"record": self.header, "argument": self.argument_header}
+        if of not in headers:
+            raise TableError(f"no {of!r} header: one of {sorted(headers)}")
+        return by_role(headers[of], role, f"{of} header")
+
+    @functools.cached_property
+    def _leaves(self) -> Mapping[str, Layout]:
+        return _frozen({lay.name: lay for lay in self.record_leaves()})
+
+    def leaf(self, name: str) -> Layout:
+        """The record layout called ``name`` (dotted, e.g. "event.instant"); TableError if none."""
+        try:
+            return self._leaves[name]
+        except KeyError:
+            raise TableError(f"no record layout {name!r}") from None
+
+    def root(self, name: str) -> Layout:
+        """The record type called ``name`` (e.g. "event"), variants and all; TableError if none."""
+        for lay in self.records.values():
+            if lay.name == name:
+                return lay
+        raise TableError(f"no record type {name!r}")
+
+    def argument(self, name: str) -> Layout:
+        """The argument layout called ``name`` (e.g. "int64"); TableError if none."""
+        for lay in self.arguments.values():
+            if lay.name == name:
+                return lay
+        raise TableError(f"no argument type {name!r}")
+
+    def enum_of(self, f: Field) -> Mapping[int, str]:
+        """The enumeration of field ``f`` (value -> name); TableError when it has none."""
+        if f.enum is None:
+            raise TableError(f"field {f.name!r} has no enumeration")
+        return self.enums[f.enum]
+
+    def values(self, f: Field) -> Sequence[int]:
+        """The values field ``f`` may hold: its constant, its enumeration's values, or
+        its whole range (``Field.allowed``)."""
+        if f.const is not None:
+            return (f.const,)
+        if f.enum is not None:
+            return tuple(sorted(self.enums[f.enum]))
+        lo, hi = f.allowed
+        return range(lo, hi + 1)
+
+    def undefined_values(self, f: Field) -> tuple[int, ...]:
+        """The bit patterns of field ``f`` that ``values`` leaves out (what its rule reports);
+        TableError for a field too wide to list them (more than 16 bits)."""
+        if f.width > 16:
+            raise TableError(f"field {f.name!r} has {f.width} bits: too many values to list")
+        allowed = set(self.values(f))
+        return tuple(v for v in range(f.mask + 1) if v not in allowed)
 
     def numeric_argument_kinds(self) -> tuple[str, ...]:
         return tuple(a.name for a in self.arguments.values() if a.numeric)
@@ -270,7 +348,7 @@ class Tables:
 _FIELD_KEYS = frozenset(("name", "bits", "role", "reserved", "zero", "const", "enum", "signed", "rule",
                          "rule_between"))
 _LAYOUT_KEYS = frozenset(("type", "value", "name", "title", "spec", "selector", "fields", "body", "variant",
-                          "extensible", "size_bits", "pairing", "numeric_args", "numeric", "effect"))
+                          "extensible", "size_bits", "pairing", "numeric_args", "numeric", "effect", "group"))
 # each body item is named by its one kind key; these are the keys each kind allows
 _ITEM_KEYS = {
     "word": frozenset(("word", "fields", "role", "signed", "float", "pairing_id")),
@@ -280,6 +358,14 @@ _ITEM_KEYS = {
     "args": frozenset(("args",)),
     "variant": frozenset(("variant",)),
 }
+
+
+def by_role(fields: Sequence[Field], role: str, where: str) -> Field:
+    """The one field of ``fields`` with ``role``; TableError when none or several have it."""
+    found = [f for f in fields if f.role == role]
+    if len(found) != 1:
+        raise TableError(f"{where}: {len(found)} fields have role {role!r}, expected exactly one")
+    return found[0]
 
 
 def _keys(d: dict, allowed, where: str) -> dict:
@@ -402,6 +488,7 @@ def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field: Field,
         full_body=full_body,
         zero_mask=_zero_mask(full_fields),
         pairing=pairing,
+        group=d.get("group"),
         numeric_args=d.get("numeric_args", False),
         numeric=d.get("numeric", False),
         effect=effect,
@@ -410,6 +497,23 @@ def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field: Field,
     if lay.is_leaf and any(isinstance(it, VariantItem) for it in full_body):
         raise TableError(f"layout {name!r}: a variant placeholder but no selector")
     return lay
+
+
+def _event_groups(names: list, records: dict[int, Layout]) -> Mapping[str, tuple[str, ...]]:
+    """Each group of ``event_groups`` -> the leaves whose ``group`` names it; a leaf naming
+    an unlisted group, or a listed group no leaf names, raises TableError."""
+    groups: dict[str, list[str]] = {g: [] for g in names}
+    for root in records.values():
+        for leaf in root.leaves():
+            if leaf.group is None:
+                continue
+            if leaf.group not in groups:
+                raise TableError(f"layout {leaf.name!r}: group {leaf.group!r} is not in event_groups {names}")
+            groups[leaf.group].append(leaf.name)
+    empty = [g for g, kinds in groups.items() if not kinds]
+    if empty:
+        raise TableError(f"event_groups {empty} name no layout")
+    return _frozen({g: tuple(kinds) for g, kinds in groups.items()})
 
 
 def _tables_dir() -> Path:
@@ -427,7 +531,7 @@ def _load(name: str) -> dict:
 
 _FILE_KEYS = {
     "records.toml": frozenset(("max_string_length", "max_record_words", "max_arguments", "magic_word", "string_ref",
-                               "header", "record", "undefined")),
+                               "header", "record", "undefined", "event_groups")),
     "arguments.toml": frozenset(("header", "argument", "undefined")),
     "structured-log.toml": frozenset(("max_record_bytes", "allowed_argument_types", "record")),
 }
@@ -456,8 +560,8 @@ def build_tables(files: dict[str, dict]) -> Tables:
     _keys(args["undefined"], ("argument_types",), "arguments.toml [undefined]")
 
     header = tuple(_field(f, "record header field") for f in rec["header"]["fields"])
-    default_size = next(f for f in header if f.role == "size")
-    type_field = next(f for f in header if f.role == "type")
+    default_size = by_role(header, "size", "record header")
+    type_field = by_role(header, "type", "record header")
     records: dict[int, Layout] = {}
     for r in rec["record"]:
         size = default_size
@@ -469,7 +573,7 @@ def build_tables(files: dict[str, dict]) -> Tables:
 
     arg_header = tuple(_field(f, "argument header field") for f in args["header"]["fields"])
     arg_body = tuple(_item(i, "argument header body item") for i in args["header"]["body"])
-    arg_size = next(f for f in arg_header if f.role == "size")
+    arg_size = by_role(arg_header, "size", "argument header")
     arguments = {
         a["type"]: _layout(a, "", arg_header, arg_body, arg_size, a["type"]) for a in args["argument"]
     }
@@ -498,6 +602,7 @@ def build_tables(files: dict[str, dict]) -> Tables:
         string_inline_bit=1 << rec["string_ref"]["inline_bit"],
         log_max_record_bytes=slog["max_record_bytes"],
         log_allowed_argument_types=tuple(slog["allowed_argument_types"]),
+        event_groups=_event_groups(rec["event_groups"], records),
     )
     for lay in [*t.record_leaves(), *t.arguments.values(), t.log_record]:
         for f in lay.all_fields():

@@ -26,16 +26,9 @@ _T = tables()
 LARGEST_KEPT = 5
 LARGE_RECORD_TYPE = next(t for t, lay in _T.records.items() if lay.size_field.hi > 15)
 
-# the event kinds counted in the statistics, by what they say (from the event layouts)
-EVENT_GROUPS = {
-    "durations": ("event.duration_begin", "event.duration_end", "event.duration_complete"),
-    "async": ("event.async_begin", "event.async_instant", "event.async_end"),
-    "flows": ("event.flow_begin", "event.flow_step", "event.flow_end"),
-    "counters": ("event.counter",),
-    "instants": ("event.instant",),
-}
-_EVENT_KINDS = [leaf.name for leaf in _T.records[4].leaves()]
-assert all(k in _EVENT_KINDS for g in EVENT_GROUPS.values() for k in g), "event tables changed"
+# the event kinds counted in the statistics, by what they say (each event layout names its group)
+EVENT_GROUPS = _T.event_groups
+_EVENT_KINDS = [leaf.name for leaf in _T.root("event").leaves()]
 
 
 def _leaves_under(prefix: str) -> list[str]:
@@ -43,8 +36,7 @@ def _leaves_under(prefix: str) -> list[str]:
 
 
 def _enum_field(kind: str, enum: str) -> str:
-    leaf = next(leaf for leaf in _T.record_leaves() if leaf.name == kind)
-    return next(f.name for f in leaf.full_fields if f.enum == enum)
+    return next(f.name for f in _T.leaf(kind).full_fields if f.enum == enum)
 
 
 _BLOB_TYPE_FIELD = _enum_field("blob", "blob_type")
