@@ -4,7 +4,6 @@ short real campaign and the instrumentation that keeps memory flat."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -20,8 +19,7 @@ if str(REPO) not in sys.path:
 from fuzz import HARNESSES, MAX_LEN, RSS_LIMIT_MB, TIMEOUT, campaign  # noqa: E402
 from fuzz import build_seeds  # noqa: E402
 
-HAVE_ATHERIS = importlib.util.find_spec("atheris") is not None
-needs_atheris = pytest.mark.skipif(not HAVE_ATHERIS, reason="atheris is not installed (pip install '.[fuzz]')")
+needs_atheris = pytest.mark.usefixtures("atheris_installed")  # skips saying why without it
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
 
 LOG = """INFO: Seed: 1
