@@ -133,7 +133,7 @@ def feed_clean(engine, cols: dict) -> bool:
         (engine.asyncs, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, lambda r: (process[r], cat[r], name[r], ids[r])),
         (engine.flows, FLOW_BEGIN, FLOW_STEP, FLOW_END, lambda r: (ids[r],)),
     ):
-        r = np.nonzero((kind >= begin) & (kind <= end))[0]
+        r = np.nonzero(np.isin(kind, (begin, middle, end)))[0]  # the family by name, not by number order
         if not len(r):
             families.append(None)
             continue
