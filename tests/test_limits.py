@@ -68,8 +68,34 @@ def test_history_recording_is_off_again_after_an_error():
     assert state.history is None
 
 
-def test_pairing_mode_is_set_at_construction():
-    from fxtlint._pairing import PairingEngine
+def _pair_nested(n: int, **engine_args) -> tuple[object, list[str]]:
+    """A pairing engine fed ``n`` nested duration begins on one thread, and what it reported."""
+    import numpy as np
 
-    assert PairingEngine(print, [""], vectorize=False).vectorize is False
-    assert PairingEngine(print, [""]).limits == fxtlint.Limits()
+    from fxtlint._pairing import BEGIN, Batch, PairingEngine
+
+    out: list = []
+    engine = PairingEngine(out.append, ["", "a"], **engine_args)
+    batch = Batch()
+    rows, zeros = np.arange(n), np.zeros(n, np.int64)
+    batch.extend(kind=np.full(n, BEGIN), thread=zeros, process=zeros, cat=zeros, name=zeros + 1, ts=rows,
+                 id=zeros, end=zeros, offset=8 * rows, index=rows, size=zeros + 16)
+    engine.feed(batch)
+    return engine, [d.code for d in out]
+
+
+def test_the_pairing_mode_decides_whether_the_array_proof_runs(monkeypatch):
+    """``vectorize=False`` runs the loop only; the default tries the array proof first.
+    Both report alike, and an engine given no limits keeps the default stack depth."""
+    from fxtlint import _pairing_vec
+
+    tried = []
+    real = _pairing_vec.feed_clean
+    monkeypatch.setattr(_pairing_vec, "feed_clean", lambda e, c: tried.append(e) or real(e, c))
+    depth = fxtlint.Limits().max_stack
+    _, loop_codes = _pair_nested(depth + 1, vectorize=False)
+    assert tried == []
+    engine, proof_codes = _pair_nested(depth + 1)
+    assert tried == [engine]
+    assert loop_codes == proof_codes == ["PR012"]  # one past the default depth: reported once
+    assert _pair_nested(depth)[1] == [] and _pair_nested(depth, vectorize=False)[1] == []
