@@ -1,5 +1,5 @@
 """No hidden global state: tunables are one frozen Limits passed down from lint_buffer,
-the spec tables are frozen, and mode switches are undone however a block ends."""
+and the spec tables are frozen."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._provider_state import ProviderState
 from fxtlint.rules import _ex as X
 
 
@@ -57,15 +56,6 @@ def test_tables_are_frozen():
         t.records[0].name = "x"
     with pytest.raises(TypeError):
         t.records[4].variants[99] = t.records[0]
-
-
-def test_history_recording_is_off_again_after_an_error():
-    state = ProviderState()
-    with pytest.raises(RuntimeError):
-        with state.recording() as hist:
-            assert state.history is hist
-            raise RuntimeError("a check that failed")
-    assert state.history is None
 
 
 def _pair_nested(n: int, **engine_args) -> tuple[object, list[str]]:
