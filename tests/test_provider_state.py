@@ -102,8 +102,7 @@ def test_max_ticks_is_the_last_tick_count_whose_nanoseconds_fit(rate):
 
 def test_history_recording_is_off_again_after_an_error():
     state = ProviderState()
-    with pytest.raises(RuntimeError):
-        with state.recording() as hist:
-            assert state.history is hist
-            raise RuntimeError("a check that failed")
+    with pytest.raises(RuntimeError), state.recording() as hist:
+        assert state.history is hist
+        raise RuntimeError("a check that failed")
     assert state.history is None
