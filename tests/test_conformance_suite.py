@@ -130,6 +130,7 @@ def test_impl_cases_say_why_and_keep_a_decoding_where_the_spec_fixes_one(cases):
     assert all((c.expected is None) == ("enum-value" in c.reasons) for c in impl)
 
 
+@pytest.mark.slow  # a subprocess per case of the suite: about half a minute on an idle 2-core machine
 def test_fxtlint_passes_every_case_through_the_runner():
     """The adapter runs as a real subprocess per case: the slowest test here (~30 s)."""
     argv = [sys.executable, str(SUITE / "adapters" / "fxtlint_reader.py")]

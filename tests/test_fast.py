@@ -224,7 +224,7 @@ def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(mon
     assert fxtlint.lint_bytes(log, engine="fast").counts == {} and calls == []
 
 
-@pytest.mark.parametrize("providers", [8_000, 80_000])
+@pytest.mark.parametrize("providers", [8_000, pytest.param(80_000, marks=pytest.mark.slow)])
 def test_many_providers_cost_memory_by_what_is_used(tmp_path, providers):
     """Hostile input: many Provider Info records, then ten events. Memory must follow
     the tables actually used, never providers x string indexes (2 GB at 8,000 before)."""

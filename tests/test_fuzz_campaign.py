@@ -148,6 +148,7 @@ def test_dictionary_is_accepted_by_libfuzzer(tmp_path):
     assert "ParseDictionaryFile" not in proc.stderr and "Dictionary: " in proc.stderr
 
 
+@pytest.mark.slow  # a real campaign of a few seconds per harness, and its merge and report
 @needs_atheris
 def test_a_short_campaign_runs_merges_and_reports(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "fuzz", "run", "reader", "--runs", "60", "--workers", "2",
@@ -185,6 +186,7 @@ print(min(growth))
 """
 
 
+@pytest.mark.slow  # atheris instruments every fxtlint function, then runs the harness at length
 @needs_atheris
 @pytest.mark.parametrize("mode", ["harness", "trace-all"])
 def test_instrumentation_does_not_leak(mode):
