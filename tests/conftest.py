@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import external_tools
+from fxtlint._mutations import MUTATIONS
 
 REPO = Path(__file__).resolve().parent.parent
 # The originals live in ../shared (FXTLINT_SHARED points elsewhere); the tests read the
@@ -24,11 +25,17 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("dev", max_examples=15, deadline=None, suppress_health_check=_QUIET)
 settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=_QUIET)
 settings.register_profile("slow", max_examples=2000, deadline=None, suppress_health_check=_QUIET)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.load_profile(PROFILE)
 
 # Cases built on PR012's examples: the pairing engine's stack cap plus one (65,537
 # nested duration begins), seconds on every engine. They run with the slow tests.
 _SLOW_CASES = ("PR012",)
+
+
+# The mutations the default run draws: all but those slow cases (one drawn PR012 costs
+# a minute on tiny windows); CI's profiles draw every mutation.
+DRAWN_MUTATIONS = None if PROFILE != "dev" else [code for code, _ in MUTATIONS if code not in _SLOW_CASES]
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker

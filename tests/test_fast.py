@@ -18,7 +18,7 @@ from fxtlint import _walk
 from fxtlint import build as B
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
-from conftest import CORPUS_REAL
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 import writer_traces
 
 
@@ -151,7 +151,7 @@ def test_fast_equals_reference_on_clean_archives(windows, data):
 
 
 @shared_fixture
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_fast_equals_reference_on_mutated_archives(windows, mutated):
     data, _ = mutated  # whether the mutation trips its rule is tests/test_strategies.py's concern
     same_report(data, limits=windows)

@@ -32,7 +32,7 @@ from fxtlint._walk import _TRACE_ROOTS
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 import writer_traces
-from conftest import CORPUS_REAL, REPO
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from kernel_support import assert_same_group, assert_same_walk, kernel_walk, python_walk, require_kernel
 from test_fast import noisy_archives, records, shared_fixture
 
@@ -79,7 +79,7 @@ def test_kernel_equals_column_engine_on_clean_archives(kernel, windows, data):
 
 
 @shared_fixture
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_kernel_equals_column_engine_on_mutated_archives(kernel, windows, mutated):
     assert_same_walk(kernel, mutated[0], limits=windows)
 
