@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import external_tools
-from fxtlint._mutations import MUTATIONS
+from fxtlint.rules._mutations import MUTATIONS
 
 REPO = Path(__file__).resolve().parent.parent
 # The originals live in ../shared (FXTLINT_SHARED points elsewhere); the tests read the

@@ -10,9 +10,9 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._columns import Screen
-from fxtlint._scan import screen_batch
-from fxtlint._tables import tables
+from fxtlint.engine._columns import Screen
+from fxtlint.engine._scan import screen_batch
+from fxtlint.spec._tables import tables
 from fxtlint.rules import _ex as X
 
 T = tables()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fxtlint._config import Config, ConfigError, find, load, parse
+from fxtlint.cli._config import Config, ConfigError, find, load, parse
 
 
 def _project(folder: Path, text: str) -> Path:

@@ -13,7 +13,7 @@ import pytest
 import fxtlint
 from fxtlint import EncodeError, encode_argument, encode_record
 from fxtlint import build as B
-from fxtlint._tables import tables
+from fxtlint.spec._tables import tables
 
 T = tables()
 LEAF = {leaf.name: leaf for leaf in T.record_leaves()}

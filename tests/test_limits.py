@@ -62,7 +62,7 @@ def _pair_nested(n: int, **engine_args) -> tuple[object, list[str]]:
     """A pairing engine fed ``n`` nested duration begins on one thread, and what it reported."""
     import numpy as np
 
-    from fxtlint._pairing import BEGIN, Batch, PairingEngine
+    from fxtlint.engine._pairing import BEGIN, Batch, PairingEngine
 
     out: list = []
     engine = PairingEngine(out.append, ["", "a"], **engine_args)

@@ -15,9 +15,9 @@ import numpy as np
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from fxtlint._lookups import Lookups, TableCache, latest
-from fxtlint._provider_state import ProviderState
-from fxtlint._walk import _SBITS, _TBITS
+from fxtlint.engine._lookups import Lookups, TableCache, latest
+from fxtlint.engine._provider_state import ProviderState
+from fxtlint.engine._walk import _SBITS, _TBITS
 
 
 def record(kind: str, at: int, strings=None, **fields):

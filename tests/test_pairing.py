@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fxtlint import Diagnostic
-from fxtlint import _pairing
-from fxtlint._pairing import Batch, PairingEngine
+from fxtlint.engine import _pairing
+from fxtlint.engine._pairing import Batch, PairingEngine
 
 STRINGS = ["", "a", "b", "c"]
 
@@ -131,9 +131,9 @@ def test_array_proof_and_loop_agree_on_mostly_clean_streams(batches):
 def test_each_table_pairing_role_feeds_the_engine_its_own_kind_and_family():
     """The feeders translate the tables' pairing roles to the engine's kinds: one kind per
     role, and the async and flow families the engine asks by name are the roles so named."""
-    from fxtlint._pairing import ASYNC_KINDS, FLOW_KINDS, PairKind
-    from fxtlint._semantic import PAIR_KIND
-    from fxtlint._tables import tables
+    from fxtlint.engine._pairing import ASYNC_KINDS, FLOW_KINDS, PairKind
+    from fxtlint.engine._semantic import PAIR_KIND
+    from fxtlint.spec._tables import tables
 
     roles = {leaf.name: leaf.pairing for leaf in tables().record_leaves() if leaf.pairing}
     assert set(PAIR_KIND) == set(roles) and sorted(PAIR_KIND.values()) == sorted(PairKind)
@@ -169,7 +169,7 @@ def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
 def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
     import fxtlint
     from fxtlint import build as B
-    from fxtlint._semantic import LintState, RecordChecker
+    from fxtlint.engine._semantic import LintState, RecordChecker
     from fxtlint.rules import _ex as X
 
     data = X.preamble(B.event("duration_complete", 5, end_timestamp=9), B.event("async_begin", 6, id=4))

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fxtlint._provider_state import INLINE_BIT, NS_PER_S, U64, ProviderState, max_ticks
+from fxtlint.engine._provider_state import INLINE_BIT, NS_PER_S, U64, ProviderState, max_ticks
 
 
 def record(kind: str, strings=None, complete=True, **fields):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fxtlint import Severity
-from fxtlint._selection import SelectionError, enabled_codes, expand, severity_overrides, split
+from fxtlint.rules._selection import SelectionError, enabled_codes, expand, severity_overrides, split
 
 CODES = ["PR001", "PR004", "PR012", "RB002", "ST001", "ST008"]
 
