@@ -77,11 +77,11 @@ def _pair_nested(n: int, **engine_args) -> tuple[object, list[str]]:
 def test_the_pairing_mode_decides_whether_the_array_proof_runs(monkeypatch):
     """``vectorize=False`` runs the loop only; the default tries the array proof first.
     Both report alike, and an engine given no limits keeps the default stack depth."""
-    from fxtlint import _pairing_vec
+    from fxtlint.engine import _pairing
 
     tried = []
-    real = _pairing_vec.feed_clean
-    monkeypatch.setattr(_pairing_vec, "feed_clean", lambda e, c: tried.append(e) or real(e, c))
+    real = _pairing.feed_clean
+    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: tried.append(e) or real(e, c))
     depth = fxtlint.Limits().max_stack
     _, loop_codes = _pair_nested(depth + 1, vectorize=False)
     assert tried == []

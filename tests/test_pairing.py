@@ -144,23 +144,20 @@ def test_each_table_pairing_role_feeds_the_engine_its_own_kind_and_family():
 def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
     """Renumbered kinds (async and flow interleaved, so no family is a range of numbers)
     give the same verdicts and state, through the array proof and through the loop."""
-    from fxtlint import _pairing_vec
-
     batches = [well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0), (_pairing.ASYNC_END, 0, 0, 1, 2, 9, 0)]]
     want = run(batches, False)
     renumber = {_pairing.ASYNC_BEGIN: 10, _pairing.FLOW_BEGIN: 11, _pairing.ASYNC_INSTANT: 12,
                 _pairing.FLOW_STEP: 13, _pairing.ASYNC_END: 14, _pairing.FLOW_END: 15}
     for name, old in [(k.name, k) for k in renumber]:
         monkeypatch.setattr(_pairing, name, renumber[old])
-        monkeypatch.setattr(_pairing_vec, name, renumber[old])
     monkeypatch.setattr(_pairing, "ASYNC_KINDS", frozenset(renumber[k] for k in (_pairing.PairKind.ASYNC_BEGIN,
                         _pairing.PairKind.ASYNC_INSTANT, _pairing.PairKind.ASYNC_END)))
     monkeypatch.setattr(_pairing, "FLOW_KINDS", frozenset(renumber[k] for k in (_pairing.PairKind.FLOW_BEGIN,
                         _pairing.PairKind.FLOW_STEP, _pairing.PairKind.FLOW_END)))
-    monkeypatch.setattr(_pairing_vec, "_FLOW", np.array(sorted(_pairing.FLOW_KINDS), np.int64))
+    monkeypatch.setattr(_pairing, "_FLOW", np.array(sorted(_pairing.FLOW_KINDS), np.int64))
     accepted = []
-    real = _pairing_vec.feed_clean
-    monkeypatch.setattr(_pairing_vec, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
+    real = _pairing.feed_clean
+    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
     renumbered = [[(renumber.get(r[0], r[0]), *r[1:]) for r in b] for b in batches]
     assert run(renumbered, True) == want and accepted == [True, False]  # the clean batch by the proof
     assert run(renumbered, False) == want
