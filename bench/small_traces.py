@@ -29,8 +29,9 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
-import fxtlint  # noqa: E402
 import make_trace  # noqa: E402
+
+import fxtlint  # noqa: E402
 from fxtlint.engine import _walk  # noqa: E402
 
 ENGINES = ("fast", "reference", "auto")

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import REPO
 from fxtlint import build as B
 from fxtlint.reader_suite._canonical import SHAPES, STATE_KINDS, decode, dumps, json_schema
 from fxtlint.spec._model import Record

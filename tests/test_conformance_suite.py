@@ -185,9 +185,9 @@ def test_fxt_and_fxtlint_decode_a_real_trace_alike():
     external_tools.module("fxt", "fxt", "readers")
     import io
 
-    from conftest import CORPUS_REAL
     from fxt.reader import parse_records
 
+    from conftest import CORPUS_REAL
     from fxtlint.reader_suite._canonical import decode
 
     path = CORPUS_REAL / "jane-tracing-richiesams.fxt"

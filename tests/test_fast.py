@@ -20,6 +20,10 @@ from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_
 
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 import writer_traces
+from conftest import CORPUS_REAL
+from fxtlint import build as B
+from fxtlint.engine import _walk
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 
 def same_report(data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):

@@ -12,6 +12,7 @@ import pytest
 import fxtlint
 from fxtlint.spec._tables import tables
 from fxtlint.rules import REGISTRY, all_rules
+from fxtlint.spec._tables import _tables_dir
 
 RULES = all_rules()
 T = tables()
