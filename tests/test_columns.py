@@ -12,8 +12,8 @@ import fxtlint
 from fxtlint import build as B
 from fxtlint.engine._columns import Screen
 from fxtlint.engine._scan import screen_batch
-from fxtlint.spec._tables import tables
 from fxtlint.rules import _ex as X
+from fxtlint.spec._tables import tables
 
 T = tables()
 SIZE = next(f for f in T.header if f.role == "size")

@@ -12,13 +12,10 @@ from hypothesis import given, settings
 
 import fxtlint
 import writer_traces
-from conftest import CORPUS_REAL
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 from fxtlint import strategies as fst
 from fxtlint.engine._reader import declared_size, detect_byte_order
 from fxtlint.rules import all_rules
-
-from conftest import CORPUS_REAL, DRAWN_MUTATIONS
-import writer_traces
 
 REPO = Path(__file__).resolve().parent.parent
 INPUTS = sorted((REPO / "corpus" / "golden").glob("*.fxt")) + sorted(CORPUS_REAL.glob("*.fxt"))

@@ -30,7 +30,7 @@ def no_tools(monkeypatch, tmp_path):
 @pytest.mark.parametrize("find", [external_tools.chromium, external_tools.sarif_multitool,
                                   lambda: external_tools.module("atheris", "no_such_module_here", "fuzz")])
 def test_a_missing_tool_skips_saying_why_unless_required(no_tools, monkeypatch, find):
-    with pytest.raises(pytest.skip.Exception, match="not installed|no Chromium on PATH"):
+    with pytest.raises(pytest.skip.Exception, match=r"not installed|no Chromium on PATH"):
         find()
     for asked in ("1", "all", "fxt,chromium,sarif-multitool,atheris"):
         monkeypatch.setenv(external_tools.REQUIRE, asked)

@@ -14,13 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint.engine import _walk
-from fxtlint import build as B
-from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-
-from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 import writer_traces
-from conftest import CORPUS_REAL
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 from fxtlint import build as B
 from fxtlint.engine import _walk
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import fxtlint
 import writer_traces
-from conftest import CORPUS_REAL, REPO
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.engine._columns import Screen
 from fxtlint.engine._kernel_program import ARG_ROW_HEAD, H, compile_program
@@ -33,9 +33,6 @@ from fxtlint.engine._scan import frame, screen_batch
 from fxtlint.engine._walk import _TRACE_ROOTS
 from fxtlint.spec._roles import STATE_KINDS
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-
-import writer_traces
-from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from kernel_support import assert_same_group, assert_same_walk, kernel_walk, python_walk, require_kernel
 from test_fast import noisy_archives, records, shared_fixture
 

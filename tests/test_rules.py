@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 import fxtlint
-from fxtlint.spec._tables import tables
 from fxtlint.rules import REGISTRY, all_rules
-from fxtlint.spec._tables import _tables_dir
+from fxtlint.spec._tables import tables
 
 RULES = all_rules()
 T = tables()

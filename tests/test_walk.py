@@ -20,16 +20,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint.engine import _walk
-from fxtlint import build as B
-from fxtlint.reader_suite._canonical import decode, decode_to, dumps
-from fxtlint.writer_report._conformance_report import trace_report
-from fxtlint.export._export_tef import document, write_document
-from fxtlint.cli import main
-from fxtlint.strategies import archives, log_streams, mutated_archives
-from test_fast import noisy_archives
-
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
+from fxtlint import build as B
+from fxtlint.cli import main
+from fxtlint.engine import _walk
+from fxtlint.export._export_tef import document, write_document
+from fxtlint.reader_suite._canonical import decode, decode_to, dumps
+from fxtlint.strategies import archives, log_streams, mutated_archives
+from fxtlint.writer_report._conformance_report import trace_report
+from test_fast import noisy_archives
 
 GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
 REAL = sorted(CORPUS_REAL.glob("*.fxt"))
@@ -159,7 +158,8 @@ def test_report_says_what_check_says_on_the_corpora(path, capsys):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.one_of(mutated_archives(codes=DRAWN_MUTATIONS).map(lambda m: m[0]), st.binary(max_size=300), noisy_archives()))
+@given(st.one_of(mutated_archives(codes=DRAWN_MUTATIONS).map(lambda m: m[0]), st.binary(max_size=300),
+                 noisy_archives()))
 def test_report_says_what_check_says_on_mutated_and_random_bytes(tmp_path, capsys, data):
     path = tmp_path / "drawn.fxt"
     path.write_bytes(data)

@@ -12,8 +12,7 @@ import struct
 
 from ._errors import FxtError
 from ._model import Argument, Record
-from ._tables import (ArgsItem, Layout, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch,
-                      tables)
+from ._tables import ArgsItem, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch, tables
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
