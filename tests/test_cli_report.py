@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -14,6 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+import external_tools
 from conftest import CORPUS_REAL, REPO
 from fxtlint.cli import main
 from fxtlint.render._report_words import rules_summary
@@ -137,15 +137,6 @@ def test_export_writes_trace_event_json_and_says_what_it_skipped(tmp_path, capsy
 
 
 # --------------------------------------------------------------------------- a real browser
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
-
-
-CHROMIUM = _chromium()
 BROWSER_TRACE = CORPUS_REAL / "jane-tracing-richiesams.fxt"  # a real writer's trace (tests/data)
 
 
@@ -153,10 +144,10 @@ def _chrome(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              f"--user-data-dir={tmp_path / 'profile'}"]
-    return subprocess.run([CHROMIUM, *flags, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([external_tools.chromium(), *flags, *args], capture_output=True, text=True, timeout=120)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary found (chromium, chromium-browser, google-chrome)")
+@pytest.mark.usefixtures("chromium")  # skips saying why when it is missing (tests/external_tools.py)
 def test_html_report_as_chromium_renders_it(tmp_path):
     assert main(["report", str(BROWSER_TRACE), "-o", str(tmp_path), "--format", "html", "--format", "json"]) == 0
     doc = json.loads((tmp_path / "report.json").read_text())
@@ -296,7 +287,7 @@ def _folder_of_clean_writers_and_one_failure(folder: Path) -> Path:
     return failing
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary found (chromium, chromium-browser, google-chrome)")
+@pytest.mark.usefixtures("chromium")  # skips saying why when it is missing (tests/external_tools.py)
 @pytest.mark.parametrize("layout", ["folder", "one-file"])
 def test_the_first_problem_is_on_the_first_screen(tmp_path, layout):
     if layout == "folder":
@@ -319,7 +310,7 @@ def test_the_first_problem_is_on_the_first_screen(tmp_path, layout):
         assert box["calm_rows_shown"] is False  # the conforming files are folded away
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary found (chromium, chromium-browser, google-chrome)")
+@pytest.mark.usefixtures("chromium")  # skips saying why when it is missing (tests/external_tools.py)
 def test_a_conforming_report_has_no_problem_to_lead_with(tmp_path):
     out = tmp_path / "out"
     assert main(["report", str(SAMPLE), "-o", str(out), "--format", "html"]) == 0

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+import external_tools
 from conftest import REPO
 from fxtlint.reader_suite._canonical import SHAPES
 from fxtlint.reader_suite._runner import load_results, load_suite, passed, run_suite
@@ -129,6 +130,7 @@ def test_impl_cases_say_why_and_keep_a_decoding_where_the_spec_fixes_one(cases):
     assert all((c.expected is None) == ("enum-value" in c.reasons) for c in impl)
 
 
+@pytest.mark.slow  # a subprocess per case of the suite: about half a minute on an idle 2-core machine
 def test_fxtlint_passes_every_case_through_the_runner():
     """The adapter runs as a real subprocess per case: the slowest test here (~30 s)."""
     argv = [sys.executable, str(SUITE / "adapters" / "fxtlint_reader.py")]
@@ -150,7 +152,7 @@ def test_the_committed_matrix_is_rendered_from_the_committed_results():
 
 def test_the_fxt_adapter_agrees_with_the_committed_results():
     """fxt 0.3.0 through its adapter, on one case of every (category, grade) it has."""
-    pytest.importorskip("fxt.reader", reason="the PyPI package fxt 0.3.0 is not installed (pip install '.[readers]')")
+    external_tools.module("fxt", "fxt", "readers")
     from fxtlint.reader_suite._runner import grade, run_reader
 
     committed = {c["case"]: c for c in load_results(RESULTS / "fxt-0.3.0.json")["cases"]}
@@ -180,7 +182,7 @@ def _integers_as_one_type(doc: dict) -> dict:
 def test_fxt_and_fxtlint_decode_a_real_trace_alike():
     """Another reader as an oracle for the canonical decoding: 34,594 records of a real
     writer's trace, equal but for what fxt's model cannot express (integer types)."""
-    pytest.importorskip("fxt.reader", reason="the PyPI package fxt 0.3.0 is not installed (pip install '.[readers]')")
+    external_tools.module("fxt", "fxt", "readers")
     import io
 
     from fxt.reader import parse_records
@@ -201,10 +203,10 @@ def test_fxt_and_fxtlint_decode_a_real_trace_alike():
     assert _integers_as_one_type(theirs) == _integers_as_one_type(ours.document())
 
 
-from test_cli_report import CHROMIUM, _chrome  # noqa: E402  (the same headless Chromium)
+from test_cli_report import _chrome  # noqa: E402  (the same headless Chromium)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium binary found (chromium, chromium-browser, google-chrome)")
+@pytest.mark.usefixtures("chromium")
 def test_committed_matrix_as_chromium_parses_it(tmp_path):
     """What a reader author opens: the summary table, as the browser's parser builds it,
     holds each reader's pass counts from the committed results files."""

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 
 import fxtlint
 import writer_traces
-from conftest import CORPUS_REAL
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 from fxtlint import strategies as fst
 from fxtlint.engine._reader import declared_size, detect_byte_order
 from fxtlint.rules import all_rules
@@ -47,7 +47,7 @@ def test_engines_agree_on_whole_reports_of_drawn_traces(data):
 
 
 @settings(max_examples=40, deadline=None)
-@given(fst.mutated_archives())
+@given(fst.mutated_archives(codes=DRAWN_MUTATIONS))
 def test_engines_agree_on_whole_reports_of_drawn_defects(case):
     data, _ = case
     assert_same_report(fxtlint.lint_bytes(data), fxtlint.lint_bytes(data, engine="reference"))

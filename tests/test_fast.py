@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import fxtlint
 import writer_traces
-from conftest import CORPUS_REAL
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 from fxtlint import build as B
 from fxtlint.engine import _walk
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
@@ -150,7 +150,7 @@ def test_fast_equals_reference_on_clean_archives(windows, data):
 
 
 @shared_fixture
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_fast_equals_reference_on_mutated_archives(windows, mutated):
     data, _ = mutated  # whether the mutation trips its rule is tests/test_strategies.py's concern
     same_report(data, limits=windows)
@@ -223,7 +223,7 @@ def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(mon
     assert fxtlint.lint_bytes(log, engine="fast").counts == {} and calls == []
 
 
-@pytest.mark.parametrize("providers", [8_000, 80_000])
+@pytest.mark.parametrize("providers", [8_000, pytest.param(80_000, marks=pytest.mark.slow)])
 def test_many_providers_cost_memory_by_what_is_used(tmp_path, providers):
     """Hostile input: many Provider Info records, then ten events. Memory must follow
     the tables actually used, never providers x string indexes (2 GB at 8,000 before)."""

@@ -4,7 +4,6 @@ short real campaign and the instrumentation that keeps memory flat."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -26,8 +25,7 @@ from fuzz import (  # noqa: E402
     campaign,
 )
 
-HAVE_ATHERIS = importlib.util.find_spec("atheris") is not None
-needs_atheris = pytest.mark.skipif(not HAVE_ATHERIS, reason="atheris is not installed (pip install '.[fuzz]')")
+needs_atheris = pytest.mark.usefixtures("atheris_installed")  # skips saying why without it
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
 
 LOG = """INFO: Seed: 1
@@ -156,6 +154,7 @@ def test_dictionary_is_accepted_by_libfuzzer(tmp_path):
     assert "ParseDictionaryFile" not in proc.stderr and "Dictionary: " in proc.stderr
 
 
+@pytest.mark.slow  # a real campaign of a few seconds per harness, and its merge and report
 @needs_atheris
 def test_a_short_campaign_runs_merges_and_reports(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "fuzz", "run", "reader", "--runs", "60", "--workers", "2",
@@ -193,6 +192,7 @@ print(min(growth))
 """
 
 
+@pytest.mark.slow  # atheris instruments every fxtlint function, then runs the harness at length
 @needs_atheris
 @pytest.mark.parametrize("mode", ["harness", "trace-all"])
 def test_instrumentation_does_not_leak(mode):

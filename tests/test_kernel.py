@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import fxtlint
 import writer_traces
-from conftest import CORPUS_REAL, REPO
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.engine._columns import Screen
 from fxtlint.engine._kernel_program import ARG_ROW_HEAD, H, compile_program
@@ -79,7 +79,7 @@ def test_kernel_equals_column_engine_on_clean_archives(kernel, windows, data):
 
 
 @shared_fixture
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_kernel_equals_column_engine_on_mutated_archives(kernel, windows, mutated):
     assert_same_walk(kernel, mutated[0], limits=windows)
 

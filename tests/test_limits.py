@@ -1,5 +1,5 @@
 """No hidden global state: tunables are one frozen Limits passed down from lint_buffer,
-the spec tables are frozen, and mode switches are undone however a block ends."""
+and the spec tables are frozen."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint.engine._provider_state import ProviderState
 from fxtlint.rules import _ex as X
 
 
@@ -59,16 +58,34 @@ def test_tables_are_frozen():
         t.records[4].variants[99] = t.records[0]
 
 
-def test_history_recording_is_off_again_after_an_error():
-    state = ProviderState()
-    with pytest.raises(RuntimeError), state.recording() as hist:
-        assert state.history is hist
-        raise RuntimeError("a check that failed")
-    assert state.history is None
+def _pair_nested(n: int, **engine_args) -> tuple[object, list[str]]:
+    """A pairing engine fed ``n`` nested duration begins on one thread, and what it reported."""
+    import numpy as np
+
+    from fxtlint.engine._pairing import BEGIN, Batch, PairingEngine
+
+    out: list = []
+    engine = PairingEngine(out.append, ["", "a"], **engine_args)
+    batch = Batch()
+    rows, zeros = np.arange(n), np.zeros(n, np.int64)
+    batch.extend(kind=np.full(n, BEGIN), thread=zeros, process=zeros, cat=zeros, name=zeros + 1, ts=rows,
+                 id=zeros, end=zeros, offset=8 * rows, index=rows, size=zeros + 16)
+    engine.feed(batch)
+    return engine, [d.code for d in out]
 
 
-def test_pairing_mode_is_set_at_construction():
-    from fxtlint.engine._pairing import PairingEngine
+def test_the_pairing_mode_decides_whether_the_array_proof_runs(monkeypatch):
+    """``vectorize=False`` runs the loop only; the default tries the array proof first.
+    Both report alike, and an engine given no limits keeps the default stack depth."""
+    from fxtlint.engine import _pairing
 
-    assert PairingEngine(print, [""], vectorize=False).vectorize is False
-    assert PairingEngine(print, [""]).limits == fxtlint.Limits()
+    tried = []
+    real = _pairing.feed_clean
+    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: tried.append(e) or real(e, c))
+    depth = fxtlint.Limits().max_stack
+    _, loop_codes = _pair_nested(depth + 1, vectorize=False)
+    assert tried == []
+    engine, proof_codes = _pair_nested(depth + 1)
+    assert tried == [engine]
+    assert loop_codes == proof_codes == ["PR012"]  # one past the default depth: reported once
+    assert _pair_nested(depth)[1] == [] and _pair_nested(depth, vectorize=False)[1] == []

@@ -7,6 +7,7 @@ that only loops; their diagnostics, and their state after every batch, must matc
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -127,14 +128,39 @@ def test_array_proof_and_loop_agree_on_mostly_clean_streams(batches):
     assert run(batches, True) == run(batches, False)
 
 
-def test_pair_kinds_are_named_families_that_follow_the_event_names():
-    from fxtlint.engine._pairing import ASYNC_KINDS, DURATION_KINDS, FLOW_KINDS, KIND_BY_EVENT, PairKind
+def test_each_table_pairing_role_feeds_the_engine_its_own_kind_and_family():
+    """The feeders translate the tables' pairing roles to the engine's kinds: one kind per
+    role, and the async and flow families the engine asks by name are the roles so named."""
+    from fxtlint.engine._pairing import ASYNC_KINDS, FLOW_KINDS, PairKind
+    from fxtlint.engine._semantic import PAIR_KIND
+    from fxtlint.spec._tables import tables
 
-    assert DURATION_KINDS | ASYNC_KINDS | FLOW_KINDS == set(PairKind)
-    assert not (DURATION_KINDS & ASYNC_KINDS or DURATION_KINDS & FLOW_KINDS or ASYNC_KINDS & FLOW_KINDS)
-    family = {"duration": DURATION_KINDS, "async": ASYNC_KINDS, "flow": FLOW_KINDS}
-    for name, kind in KIND_BY_EVENT.items():
-        assert isinstance(kind, PairKind) and kind in family[name.split(".")[1].split("_")[0]], name
+    roles = {leaf.name: leaf.pairing for leaf in tables().record_leaves() if leaf.pairing}
+    assert set(PAIR_KIND) == set(roles) and sorted(PAIR_KIND.values()) == sorted(PairKind)
+    assert {PAIR_KIND[n] for n, r in roles.items() if r.startswith("async_")} == ASYNC_KINDS
+    assert {PAIR_KIND[n] for n, r in roles.items() if r.startswith("flow_")} == FLOW_KINDS
+
+
+def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
+    """Renumbered kinds (async and flow interleaved, so no family is a range of numbers)
+    give the same verdicts and state, through the array proof and through the loop."""
+    batches = [well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0), (_pairing.ASYNC_END, 0, 0, 1, 2, 9, 0)]]
+    want = run(batches, False)
+    renumber = {_pairing.ASYNC_BEGIN: 10, _pairing.FLOW_BEGIN: 11, _pairing.ASYNC_INSTANT: 12,
+                _pairing.FLOW_STEP: 13, _pairing.ASYNC_END: 14, _pairing.FLOW_END: 15}
+    for name, old in [(k.name, k) for k in renumber]:
+        monkeypatch.setattr(_pairing, name, renumber[old])
+    monkeypatch.setattr(_pairing, "ASYNC_KINDS", frozenset(renumber[k] for k in (_pairing.PairKind.ASYNC_BEGIN,
+                        _pairing.PairKind.ASYNC_INSTANT, _pairing.PairKind.ASYNC_END)))
+    monkeypatch.setattr(_pairing, "FLOW_KINDS", frozenset(renumber[k] for k in (_pairing.PairKind.FLOW_BEGIN,
+                        _pairing.PairKind.FLOW_STEP, _pairing.PairKind.FLOW_END)))
+    monkeypatch.setattr(_pairing, "_FLOW", np.array(sorted(_pairing.FLOW_KINDS), np.int64))
+    accepted = []
+    real = _pairing.feed_clean
+    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
+    renumbered = [[(renumber.get(r[0], r[0]), *r[1:]) for r in b] for b in batches]
+    assert run(renumbered, True) == want and accepted == [True, False]  # the clean batch by the proof
+    assert run(renumbered, False) == want
 
 
 def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():

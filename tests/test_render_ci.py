@@ -2,9 +2,9 @@
 other renderers (tests/test_render.py), plus SARIF of real lint runs checked by the
 OASIS JSON Schema and by the SARIF Multitool.
 
-The Multitool test skips only when npm is missing; with npm it needs the tool: set
-FXTLINT_SARIF_MULTITOOL to its executable (as .ci/run does), put ``sarif-multitool``
-on PATH, or install it with ``npm install --prefix /work/tools-npm @microsoft/sarif-multitool``.
+The Multitool tests skip, saying how to install it, when the tool is missing (set
+FXTLINT_SARIF_MULTITOOL to its executable or put ``sarif-multitool`` on PATH); CI
+installs it and requires it (tests/external_tools.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import contextlib
 import io
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -136,35 +135,13 @@ def test_sarif_of_real_runs_is_valid_by_the_schema(real_sarif):
     assert {r["ruleId"] for r in log["runs"][0]["results"]} >= {r.code for r in all_rules()}
 
 
-def multitool() -> list[str] | None:
-    env = os.environ.get("FXTLINT_SARIF_MULTITOOL")
-    if env:
-        return [env]
-    for candidate in ("sarif-multitool", "sarif"):
-        found = shutil.which(candidate)
-        if found:
-            return [found]
-    local = Path("/work/tools-npm/node_modules/.bin/sarif-multitool")
-    return [str(local)] if local.exists() else None
-
-
 # Multitool warnings read and accepted: fxtlint has no public home page to give as
 # the driver's informationUri. Any other warning fails here so that it gets read.
 ACCEPTED_WARNINGS = {"SARIF2005"}
 
 
-def _multitool_or_skip() -> list[str]:
-    tool = multitool()
-    if tool is None:
-        if shutil.which("npm") is None:
-            pytest.skip("npm is missing, so the SARIF Multitool cannot be installed")
-        pytest.fail("npm is here but the SARIF Multitool is not: `npm install --prefix DIR "
-                    "@microsoft/sarif-multitool` and set FXTLINT_SARIF_MULTITOOL=DIR/node_modules/.bin/sarif-multitool")
-    return tool
-
-
-def test_sarif_has_no_multitool_error(real_sarif, tmp_path):
-    tool = _multitool_or_skip()
+def test_sarif_has_no_multitool_error(sarif_multitool, real_sarif, tmp_path):
+    tool = sarif_multitool
     sarif = real_sarif
     out = tmp_path / "validation.sarif"
     proc = subprocess.run([*tool, "validate", str(sarif), "--output", str(out)],
@@ -228,10 +205,10 @@ def test_sarif_uris_of_every_path_form_are_normalised(path_forms):
                                                   "traces/x.fxt"), spelled
 
 
-def test_sarif_of_every_path_form_has_no_multitool_error(path_forms, tmp_path):
+def test_sarif_of_every_path_form_has_no_multitool_error(sarif_multitool, path_forms, tmp_path):
     """The SARIF Multitool validates the log of each path form with 0 errors; a log with
     the '..' URI fxtlint used to write is the control that must fail (SARIF1002)."""
-    tool = _multitool_or_skip()
+    tool = sarif_multitool
     files = []
     for i, log in enumerate(path_forms.values()):
         files.append(tmp_path / f"form{i}.sarif")

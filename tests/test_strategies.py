@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis.errors import InvalidArgument
 
 import fxtlint
+from conftest import DRAWN_MUTATIONS
 from fxtlint.rules import REGISTRY, _mutations
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams, record_lists
 
@@ -47,14 +48,14 @@ def test_log_streams_are_clean(data):
     assert report.format == "log" and report.counts == {}
 
 
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_mutations_trip_their_rule(case):
     data, code = case
     for engine in ("fast", "reference"):
         assert code in fxtlint.lint_bytes(data, engine=engine).counts
 
 
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_mutations_add_only_their_defect(case):
     data, code = case
     allowed = {code} | _mutations.COMPANIONS.get(code, set())
@@ -116,7 +117,7 @@ def test_bad_bounds_are_invalid_arguments(bad):
 
 @pytest.mark.slow
 @settings(max_examples=1000)
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_mutations_trip_their_rule_many(case):
     data, code = case
     assert code in fxtlint.lint_bytes(data).counts

@@ -233,15 +233,76 @@ def test_every_checked_field_names_a_registered_rule():
                 assert code is None or code in REGISTRY, (lay.name, f.name, code)
 
 
-def test_spec_facts_are_table_roles():
-    """Pairing roles, id words and numeric argument types come from the tables."""
-    leaves = {lay.name: lay for lay in T.record_leaves()}
-    assert leaves["event.duration_begin"].pairing == "begin"
-    assert leaves["event.async_end"].pairing_id == "correlation_id"
-    assert leaves["event.duration_complete"].pairing_id == "end_timestamp"
-    assert leaves["event.instant"].pairing is None
-    assert leaves["event.counter"].numeric_args
-    assert set(T.numeric_argument_kinds()) == {"int32", "uint32", "int64", "uint64", "double"}
+# One lint per engine of a few traces, by the fxtlint on PYTHONPATH (a copy whose tables
+# were edited); the pure engine, so that no kernel compiled for other tables is loaded.
+_LINT_SCRIPT = """
+import json
+import fxtlint
+from fxtlint import build as B
+from fxtlint.rules import _ex as X
+
+traces = {
+    "begin, end": X.preamble(B.event("duration_begin", 1), B.event("duration_end", 2)),
+    "async begin, end": X.preamble(B.event("async_begin", 1, id=7), B.event("async_end", 2, id=7)),
+    "instant with a string": X.preamble(B.event("instant", 1, args=[B.arg("string", 1, "s")])),
+    "counter with a double": X.preamble(B.event("counter", 1, id=1, args=[B.arg("double", 1, 0.5)])),
+}
+print(json.dumps({name: {engine: sorted(fxtlint.lint_bytes(data, engine=engine).counts)
+                         for engine in ("fast", "reference")} for name, data in traces.items()}))
+"""
+
+
+def _lint_with_tables(tmp_path, edits=()) -> dict:
+    """What ``_LINT_SCRIPT`` reports (rule codes per trace) with a copy of the package
+    whose tables ``edits`` changed: (table file, old text, new text), each old text once."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import fxtlint
+    from fxtlint.spec._tables import _tables_dir
+
+    pkg, tables_dir = Path(fxtlint.__file__).resolve().parent, _tables_dir().resolve()
+    shutil.copytree(pkg, tmp_path / "fxtlint", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    if tables_dir.is_relative_to(pkg):  # an installed package carries its tables
+        copy = tmp_path / "fxtlint" / tables_dir.relative_to(pkg)
+    else:  # a checkout: the tables beside the package
+        copy = tmp_path / tables_dir.name
+        shutil.copytree(tables_dir, copy)
+    for fname, old, new in edits:
+        text = (copy / fname).read_text("utf-8")
+        assert text.count(old) == 1, (fname, old)
+        (copy / fname).write_text(text.replace(old, new), "utf-8")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), FXTLINT_ENGINE="python")
+    proc = subprocess.run([sys.executable, "-c", _LINT_SCRIPT], cwd=tmp_path, env=env, check=False,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout)
+    assert all(by["fast"] == by["reference"] for by in seen.values()), seen
+    return {name: by["fast"] for name, by in seen.items()}
+
+
+def test_spec_facts_are_table_roles_the_code_follows(tmp_path):
+    """Pairing roles, numeric argument types and the events whose arguments must be
+    numeric come from the tables: edited in a copy, both engines follow the copy."""
+    assert _lint_with_tables(tmp_path / "as-is") == {
+        "begin, end": [], "async begin, end": [], "instant with a string": [], "counter with a double": []}
+    edited = _lint_with_tables(tmp_path / "edited", [
+        # begin and end swapped: the trace now ends before it begins, and stays open
+        ("records.toml", 'name = "duration_begin"\n  pairing = "begin"', 'name = "duration_begin"\n  pairing = "end"'),
+        ("records.toml", 'name = "duration_end"\n  pairing = "end"', 'name = "duration_end"\n  pairing = "begin"'),
+        # an async end that is an instant: the operation stays open
+        ("records.toml", 'name = "async_end"\n  pairing = "async_end"',
+         'name = "async_end"\n  pairing = "async_instant"'),
+        # instants must carry numbers; a double is no longer one
+        ("records.toml", 'name = "instant"\n', 'name = "instant"\n  numeric_args = true\n'),
+        ("arguments.toml", 'name = "double"\nnumeric = true\n', 'name = "double"\n'),
+    ])
+    assert edited == {"begin, end": ["PR001", "PR004"], "async begin, end": ["PR004"],
+                      "instant with a string": ["EV001"], "counter with a double": ["EV001"]}
 
 
 # -- the look-ups code reads the tables through -------------------------------------------

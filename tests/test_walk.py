@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from conftest import CORPUS_REAL, REPO
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
 from fxtlint.engine import _walk
@@ -116,7 +116,7 @@ def test_clean_archive_outputs_are_the_same_on_both_paths(data):
 
 
 @drawn
-@given(mutated_archives())
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
 def test_mutated_archive_outputs_are_the_same_on_both_paths(mutated):
     same_outputs(mutated[0], limits=TINY)
 
@@ -158,7 +158,8 @@ def test_report_says_what_check_says_on_the_corpora(path, capsys):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.one_of(mutated_archives().map(lambda m: m[0]), st.binary(max_size=300), noisy_archives()))
+@given(st.one_of(mutated_archives(codes=DRAWN_MUTATIONS).map(lambda m: m[0]), st.binary(max_size=300),
+                 noisy_archives()))
 def test_report_says_what_check_says_on_mutated_and_random_bytes(tmp_path, capsys, data):
     path = tmp_path / "drawn.fxt"
     path.write_bytes(data)

@@ -48,21 +48,8 @@ BUFFERING_MODES = ("oneshot", "circular", "streaming")
 BEGIN, END, COMPLETE = PairKind.BEGIN, PairKind.END, PairKind.COMPLETE
 ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END = PairKind.ASYNC_BEGIN, PairKind.ASYNC_INSTANT, PairKind.ASYNC_END
 FLOW_BEGIN, FLOW_STEP, FLOW_END = PairKind.FLOW_BEGIN, PairKind.FLOW_STEP, PairKind.FLOW_END
-DURATION_KINDS = frozenset((BEGIN, END, COMPLETE))
 ASYNC_KINDS = frozenset((ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END))
 FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
-
-KIND_BY_EVENT = {
-    "event.duration_begin": BEGIN,
-    "event.duration_end": END,
-    "event.duration_complete": COMPLETE,
-    "event.async_begin": ASYNC_BEGIN,
-    "event.async_instant": ASYNC_INSTANT,
-    "event.async_end": ASYNC_END,
-    "event.flow_begin": FLOW_BEGIN,
-    "event.flow_step": FLOW_STEP,
-    "event.flow_end": FLOW_END,
-}
 
 
 # id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp
@@ -415,7 +402,7 @@ def feed_clean(engine, cols: dict) -> bool:
         (engine.asyncs, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, lambda r: (process[r], cat[r], name[r], ids[r])),
         (engine.flows, FLOW_BEGIN, FLOW_STEP, FLOW_END, lambda r: (ids[r],)),
     ):
-        r = np.nonzero((kind >= begin) & (kind <= end))[0]
+        r = np.nonzero(np.isin(kind, (begin, middle, end)))[0]  # the family by name, not by number order
         if not len(r):
             families.append(None)
             continue

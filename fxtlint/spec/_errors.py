@@ -12,7 +12,3 @@ from __future__ import annotations
 class FxtError(ValueError):
     """A value that does not fit: names the field and the allowed range or values."""
 
-
-def out_of_range(field: str, value: object, lo: int, hi: int) -> FxtError:
-    """The error for ``value`` outside [lo, hi] in ``field``."""
-    return FxtError(f"{field} = {value!r} does not fit: allowed {lo} .. {hi}")
