@@ -21,6 +21,9 @@ from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_
 from conftest import CORPUS_REAL
 import writer_traces
 
+# every test runs with the native kernel and with the pure column engine as the scan step
+pytestmark = pytest.mark.usefixtures("scan_engine")
+
 
 def same_report(data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):
     """Both engines, with the same limits, give the same whole report (JSON form)."""

@@ -31,6 +31,9 @@ from test_fast import noisy_archives
 
 from conftest import CORPUS_REAL, REPO
 
+# every test runs with the native kernel and with the pure column engine as the scan step
+pytestmark = pytest.mark.usefixtures("scan_engine")
+
 GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
 REAL = sorted(CORPUS_REAL.glob("*.fxt"))
 SUITE = sorted((REPO / "corpus" / "conformance").glob("*/*.fxt"))
