@@ -21,9 +21,14 @@ from collections import deque
 import numpy as np
 
 from ._pairing import (ASYNC_BEGIN, ASYNC_END, ASYNC_INSTANT, BEGIN, COMPLETE, END, FLOW_BEGIN, FLOW_END,
-                       FLOW_KINDS, FLOW_STEP)
+                       FLOW_KINDS, FLOW_STEP, lexorder)
 
-_FLOW = np.array(sorted(FLOW_KINDS), np.int64)
+_IS_FLOW = np.zeros(max(FLOW_KINDS) + 1, bool)  # by pairing kind: a flow event's?
+_IS_FLOW[sorted(FLOW_KINDS)] = True
+
+
+def _is_flow(kind):
+    return _IS_FLOW[np.minimum(kind, len(_IS_FLOW) - 1)] & (kind >= 0)
 
 
 def _segments(*keys):
@@ -43,7 +48,7 @@ def _states(kind, begin, middle, end, keys, pos, carried: int):
     Rows 0..carried-1 are the live ids carried in (virtual begins). Returns None if
     the loop would report anything, else (sorted row order, last row per key mask).
     """
-    order = np.lexsort((pos,) + tuple(reversed(keys)))
+    order = lexorder(*keys, pos)
     k = kind[order]
     start = _segments(*(x[order] for x in keys))
     prev = np.empty_like(k)
@@ -75,14 +80,16 @@ def feed_clean(engine, cols: dict) -> bool:
 
     # ---- durations and flow enclosure, per thread ---------------------------------
     dur = (kind == BEGIN) | (kind == END)
-    flow = np.isin(kind, _FLOW)
+    flow = _is_flow(kind)
     rows = np.nonzero(dur | flow)[0]
-    threads_here = np.unique(thread[rows]).tolist() if len(rows) else []
+    # thread keys are small interned ids (>= 0): counted, not sorted
+    threads_here = np.flatnonzero(np.bincount(thread[rows])).tolist() if len(rows) else []
     # only the top of a carried stack can be reached: as many entries as the thread
     # has ends here; the rest stays below untouched (and keeps every batch O(its size))
     ends = np.nonzero(kind == END)[0]
-    t_ends, n_ends = np.unique(thread[ends], return_counts=True)
-    reach = dict(zip(t_ends.tolist(), n_ends.tolist()))
+    n_ends = np.bincount(thread[ends])
+    t_ends = np.flatnonzero(n_ends)
+    reach = dict(zip(t_ends.tolist(), n_ends[t_ends].tolist()))
     carried = []
     hidden = {}
     for t in threads_here:
@@ -96,7 +103,7 @@ def feed_clean(engine, cols: dict) -> bool:
     s_kind = np.concatenate([np.full(nv, BEGIN, np.int64), kind[rows]])
     s_cat = np.concatenate([np.asarray([e[0] for _, e in carried], np.int64), cat[rows]])
     s_name = np.concatenate([np.asarray([e[1] for _, e in carried], np.int64), name[rows]])
-    o = np.lexsort((s_pos, s_thread))
+    o = lexorder(s_thread, s_pos)
     s_thread, s_pos, s_kind, s_cat, s_name = s_thread[o], s_pos[o], s_kind[o], s_cat[o], s_name[o]
     delta = np.where(s_kind == BEGIN, 1, np.where(s_kind == END, -1, 0))
     cs = np.cumsum(delta)
@@ -108,13 +115,13 @@ def feed_clean(engine, cols: dict) -> bool:
     if len(depth) and (np.any(depth < np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()],
                                                          np.int64), lens)) or depth.max() > engine.limits.max_stack):
         return False
-    sflow = np.isin(s_kind, _FLOW)
+    sflow = _is_flow(s_kind)
     if np.any(sflow & (depth <= 0)):
         return False  # no open duration: the loop decides (a complete event may enclose it)
     be = ~sflow
     level = np.where(s_kind == BEGIN, depth, depth + 1)[be]
     bt, bp, bk, bc, bn = s_thread[be], s_pos[be], s_kind[be], s_cat[be], s_name[be]
-    o2 = np.lexsort((bp, level, bt))
+    o2 = lexorder(bt, level, bp)
     bt, bk, bc, bn, lv, bp = bt[o2], bk[o2], bc[o2], bn[o2], level[o2], bp[o2]
     is_end = bk == END
     e_at = np.nonzero(is_end)[0]
