@@ -208,7 +208,7 @@ except SystemExit:
 prof.disable()
 sys.stdout = out
 text = io.StringIO()
-pstats.Stats(prof, stream=text).sort_stats('tottime').print_stats({top})
+pstats.Stats(prof, stream=text).strip_dirs().sort_stats('tottime').print_stats({top})
 print(text.getvalue().strip())
 """
 
