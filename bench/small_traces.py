@@ -11,7 +11,7 @@ the default costs no more than the cheaper engine (within 5%, the timer's noise 
 shared machine), and at most 0.1 ms per file (the golden files under 2 KiB average
 about 120 bytes). The column path's scan step is the one ``fxtlint --version`` names.
 
-Then, to show where the default switches engines (``fxtlint._walk.COLUMNS_FROM``), it
+Then, to show where the default switches engines (``fxtlint.engine._walk.COLUMNS_FROM``), it
 times both engines on prefixes of one synthetic events trace (``make_trace.py``) of
 doubling sizes and prints their ratio.
 """
@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 
 import fxtlint  # noqa: E402
 import make_trace  # noqa: E402
-from fxtlint import _native, _walk  # noqa: E402
+from fxtlint.engine import _native, _walk  # noqa: E402
 
 ENGINES = ("fast", "reference", "auto")
 NOISE = 1.05

@@ -29,7 +29,7 @@ def scan_engine(request):
     (``FXTLINT_ENGINE``). Module-scoped (Hypothesis refuses function-scoped fixtures), so a
     module's tests run once with each. Where the kernel is not built, its half skips saying
     why; with FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler) it fails instead."""
-    from fxtlint import _native
+    from fxtlint.engine import _native
 
     if request.param == "native" and _native._built()[0] is None:
         why = _native._built()[1]

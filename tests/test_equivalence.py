@@ -13,7 +13,7 @@ from hypothesis import given, settings
 
 import fxtlint
 from fxtlint import strategies as fst
-from fxtlint._reader import declared_size, detect_byte_order
+from fxtlint.engine._reader import declared_size, detect_byte_order
 from fxtlint.rules import all_rules
 
 from conftest import CORPUS_REAL
@@ -32,7 +32,7 @@ def assert_same_report(fast: fxtlint.FileReport, ref: fxtlint.FileReport) -> Non
 
 
 def test_the_scan_step_under_test_is_the_one_that_runs(scan_engine):
-    walk = fxtlint._walk.Walk(b"", ())
+    walk = fxtlint.engine._walk.Walk(b"", ())
     assert (walk.kernel is not None) == (scan_engine == "native")
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint import _walk
+from fxtlint.engine import _walk
 from fxtlint import build as B
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
@@ -258,7 +258,7 @@ print(peak, r.counts.get("RF001", 0), r.records)
 def test_distinct_pairs_are_numpys_unique_rows():
     import numpy as np
 
-    from fxtlint._fast import _distinct_pairs
+    from fxtlint.engine._fast import _distinct_pairs
 
     rng = np.random.default_rng(7)
     for hi in (3, 1 << 40, 1 << 64):
@@ -276,8 +276,8 @@ def test_table_lookups_dense_or_sorted_agree(indexes):
     sorted (sparse indexes) answer every query as a dictionary would."""
     import numpy as np
 
-    from fxtlint._lookups import TableCache, _find
-    from fxtlint._provider_state import ProviderState
+    from fxtlint.engine._lookups import TableCache, _find
+    from fxtlint.engine._provider_state import ProviderState
 
     state = ProviderState()
     p = state.current

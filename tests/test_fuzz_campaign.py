@@ -173,7 +173,7 @@ data = open(sys.argv[2], 'rb').read()
 if sys.argv[3] == "harness":
     _harness.instrument_fxtlint(atheris)
 else:  # what atheris.instrument_all() does to fxtlint: trace every comparison
-    import fxtlint._fast, gc, types
+    import fxtlint.engine._fast, gc, types
     for f in gc.get_objects():
         if isinstance(f, types.FunctionType) and (f.__module__ or '').startswith('fxtlint'):
             atheris.instrument_func(f)
@@ -225,7 +225,7 @@ def test_coverage_lists_the_missed_lines():
     assert proc.returncode == 0, proc.stderr
     header = next(ln for ln in proc.stdout.splitlines() if ln.startswith("Name"))
     assert header.split()[-1] == "Missing"
-    assert re.search(r"fxtlint/_reader\.py\s+\d+\s+\d+\s+\d+%\s+\d+(-\d+)?(, \d+(-\d+)?)*", proc.stdout), proc.stdout
+    assert re.search(r"fxtlint/engine/_reader\.py\s+\d+\s+\d+\s+\d+%\s+\d+(-\d+)?(, \d+(-\d+)?)*", proc.stdout), proc.stdout
 
 
 def test_stats_prints_the_readme_figures(tmp_path):
