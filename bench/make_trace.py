@@ -284,7 +284,7 @@ def log_block(rnd: random.Random):
     w = Writer()
     ts = 0
     severities = [0x10, 0x20, 0x30, 0x40, 0x50, 0x60]
-    for i in range(BLOCK_ITERATIONS * 2):
+    for _ in range(BLOCK_ITERATIONS * 2):
         args = [arg("string", b"message", b"request %d handled in the log workload" % rnd.randrange(10**6))]
         for _ in range(rnd.randrange(4)):
             k = rnd.choice(["int64", "uint64", "double", "bool", "string"])

@@ -307,16 +307,17 @@ def main(argv=None) -> int:
                 if i > 0 and not args.keep:
                     path.unlink()  # 500 MB files: do not keep four of them in /tmp
 
-    print(f"\n{'workload':8} {'target':10} {'MiB':>7} {'seconds':>9} {'MiB/s':>8} {'records/s':>12} {'peak RSS MiB':>13}")
+    print(f"\n{'workload':8} {'target':10} {'MiB':>7} {'seconds':>9} {'MiB/s':>8} {'records/s':>12} "
+          f"{'peak RSS MiB':>13}")
     for workload, by_size in results.items():
-        for size, rows in by_size.items():
+        for rows in by_size.values():
             for target in targets:
                 r = rows.get(target, {})
                 if "seconds" not in r:
                     print(f"{workload:8} {target:10} {rows['mib']:7.1f}   {r.get('unavailable') or r.get('skipped')}")
                     continue
-                print(f"{workload:8} {target:10} {rows['mib']:7.1f} {r['seconds']:9.3f} {rows['mib'] / r['seconds']:8.1f} "
-                      f"{r['records'] / r['seconds']:12,.0f} {r['rss_mib']:13.1f}")
+                print(f"{workload:8} {target:10} {rows['mib']:7.1f} {r['seconds']:9.3f} "
+                      f"{rows['mib'] / r['seconds']:8.1f} {r['records'] / r['seconds']:12,.0f} {r['rss_mib']:13.1f}")
 
     ok = True
     checks = []
@@ -335,8 +336,8 @@ def main(argv=None) -> int:
             ok = False
             print(f"{workload}: NOT CLEAN: fxtlint reported {lint['counts']}")
         for size, rows in by_size.items():
-            checks.append((f"{workload} {size} MB: fxtlint MiB/s (scaled target)", rows["mib"] / rows["fxtlint"]["seconds"],
-                           ">=", round(TARGET_MBPS * scale, 1)))
+            checks.append((f"{workload} {size} MB: fxtlint MiB/s (scaled target)",
+                           rows["mib"] / rows["fxtlint"]["seconds"], ">=", round(TARGET_MBPS * scale, 1)))
         if workload == "events" and "seconds" in base.get("fxt-0.3.0", {}):
             checks.append((f"{workload}: fxt-0.3.0 time / fxtlint time", base["fxt-0.3.0"]["seconds"] / lint["seconds"],
                            ">=", TARGET_FXT_RATIO))

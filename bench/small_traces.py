@@ -30,7 +30,6 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
-import fxtlint  # noqa: E402
 import make_trace  # noqa: E402
 from fxtlint.engine import _native, _walk  # noqa: E402
 

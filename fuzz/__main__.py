@@ -26,7 +26,7 @@ def _run(args) -> int:
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
-        total, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
+        _, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
         print(text.rstrip())
     return 1 if res.crashes or res.timeouts else 0
 

@@ -25,7 +25,6 @@ def fuzz(check, argv=None, *, structured: bool = True) -> None:
     """Run ``check`` under libFuzzer with coverage from fxtlint's code only; with
     ``structured`` (inputs are FXT bytes) through the structure-aware mutator."""
     import atheris  # only the fuzzer needs it; tests import the harnesses without it
-
     import mutator
 
     instrument_fxtlint(atheris)

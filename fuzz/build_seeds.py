@@ -23,8 +23,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script (build.sh): make `fuzz` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fuzz import HARNESSES, HERE, MAX_LEN, RSS_LIMIT_MB, TIMEOUT  # noqa: E402
-from fuzz.seeds import seed_files, write_dictionary  # noqa: E402
+from fuzz import HARNESSES, HERE, MAX_LEN, RSS_LIMIT_MB, TIMEOUT
+from fuzz.seeds import seed_files, write_dictionary
 
 HELPERS = ("_harness.py", "mutator.py")  # what the harness files import from fuzz/
 

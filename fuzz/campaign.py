@@ -138,7 +138,8 @@ def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> i
     shutil.rmtree(merged, ignore_errors=True)
     merged.mkdir()
     with (corpus.parent / "merge.log").open("w") as log:
-        status = libfuzzer(harness, "-merge=1", f"-timeout={TIMEOUT}", f"-merge_control_file={corpus.parent / 'merge.ctl'}",
+        status = libfuzzer(harness, "-merge=1", f"-timeout={TIMEOUT}",
+                           f"-merge_control_file={corpus.parent / 'merge.ctl'}",
                            merged, corpus, mutator=mutator, cwd=corpus.parent, log=log).wait()
     if status != 0 or not any(merged.iterdir()):
         shutil.rmtree(merged, ignore_errors=True)

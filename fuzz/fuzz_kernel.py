@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
+import _harness  # puts a source checkout's fxtlint on the path
 
-import fxtlint  # noqa: E402
-from fxtlint.engine import _native  # noqa: E402
+import fxtlint
+from fxtlint.engine import _native
 
 sys.path.append(str(_harness._HERE.parent / "tests"))
-from kernel_support import assert_same_walk  # noqa: E402  (the comparison the tests make)
+from kernel_support import assert_same_walk  # the comparison the tests make
 
 TINY = fxtlint.Limits(window_words=16, pairing_window=5)
 

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
+import _harness  # puts a source checkout's fxtlint on the path
 
-import fxtlint  # noqa: E402
+import fxtlint
 
 
 def _one(data: bytes) -> None:

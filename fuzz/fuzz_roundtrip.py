@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
+import _harness  # puts a source checkout's fxtlint on the path
 
-import fxtlint  # noqa: E402
+import fxtlint
 
 _MAGIC_BE = fxtlint.tables().magic_word.to_bytes(8, "big")
 

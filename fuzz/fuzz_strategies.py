@@ -13,13 +13,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
+import _harness  # puts a source checkout's fxtlint on the path
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-import fxtlint  # noqa: E402
-from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams  # noqa: E402
+import fxtlint
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 _CASES = st.one_of(
     archives(max_size=12).map(lambda d: ("valid", d, None)),

@@ -32,8 +32,10 @@ _ARG_KINDS = tuple(a.name for a in _T.arguments.values())
 _INLINE = _T.string_inline_bit
 # index ranges and limits worth aiming at, from the tables: the highest string and thread
 # index, the string length limit and the named log severities
-_STRING_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1 for f in _LEAVES["string"].full_fields if f.role == "string_index")
-_THREAD_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1 for f in _LEAVES["thread"].full_fields if f.role == "thread_index")
+_STRING_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1
+                         for f in _LEAVES["string"].full_fields if f.role == "string_index")
+_THREAD_INDEX_MAX = next((1 << (f.hi - f.lo + 1)) - 1
+                         for f in _LEAVES["thread"].full_fields if f.role == "thread_index")
 _SEVERITIES = tuple(_T.enums["severity"])
 _STRING_LENGTH_OVER = next(1 << (f.hi - f.lo + 1) for f in _LEAVES["string"].full_fields if f.name == "length")
 _REF_FIELDS = ("category", "name")  # header string refs that the encoder may write inline
@@ -128,7 +130,8 @@ def _toggle_ref(rng, p, rec):
     if name in _THREAD_REFS:
         koids = _THREAD_REFS[name]
         if fields[name] == 0:
-            fields[name] = rng.choice(_registered(p, "thread") + [_THREAD_INDEX_MAX, rng.randrange(_THREAD_INDEX_MAX + 1)])
+            fields[name] = rng.choice(_registered(p, "thread")
+                                      + [_THREAD_INDEX_MAX, rng.randrange(_THREAD_INDEX_MAX + 1)])
             for k in koids:
                 fields.pop(k, None)
         else:
@@ -137,7 +140,8 @@ def _toggle_ref(rng, p, rec):
                 fields[k] = rng.choice([0, 1, rng.getrandbits(64)])
     elif name in strings:
         del strings[name]
-        fields[name] = rng.choice(_registered(p, "string") + [0, _STRING_INDEX_MAX, rng.randrange(_STRING_INDEX_MAX + 1)])
+        fields[name] = rng.choice(_registered(p, "string")
+                                  + [0, _STRING_INDEX_MAX, rng.randrange(_STRING_INDEX_MAX + 1)])
     else:
         strings[name] = _text(rng, p, raw=True)
     return dataclasses.replace(rec, fields=fields, strings=strings)

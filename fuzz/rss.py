@@ -48,7 +48,7 @@ class Sampler:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def start(self) -> "Sampler":
+    def start(self) -> Sampler:
         self.path.write_text("elapsed_s,pid,rss_mb,hwm_mb\n")
         self._thread.start()
         return self

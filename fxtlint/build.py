@@ -8,9 +8,33 @@ The builders live in ``fxtlint/spec/_build.py``; this module is their public fac
 """
 
 from .spec._build import (
-    BYTE_ORDERS, WORD, archive, arg, blob, context_switch, event, initialization, kernel_object, large_blob,
-    legacy_context_switch, log, log_record, log_stream, magic, patch_field, provider_event, provider_info,
-    provider_section, raw_arg, read_field, string, thread, thread_wakeup, unknown, userspace_object, words,
+    BYTE_ORDERS,
+    WORD,
+    archive,
+    arg,
+    blob,
+    context_switch,
+    event,
+    initialization,
+    kernel_object,
+    large_blob,
+    legacy_context_switch,
+    log,
+    log_record,
+    log_stream,
+    magic,
+    patch_field,
+    provider_event,
+    provider_info,
+    provider_section,
+    raw_arg,
+    read_field,
+    string,
+    thread,
+    thread_wakeup,
+    unknown,
+    userspace_object,
+    words,
 )
 
 __all__ = [

@@ -20,8 +20,8 @@ except ImportError as e:  # the base install has no Hypothesis: say which extra 
     raise ImportError("fxtlint.strategies needs Hypothesis: pip install 'fxtlint[strategies]'") from e
 
 from . import build as B
+from .rules._mutations import LOG_MUTATIONS, MUTATIONS
 from .spec._model import Argument, Record
-from .rules._mutations import MUTATIONS, LOG_MUTATIONS
 from .spec._tables import tables
 
 __all__ = ["arguments", "record_lists", "archives", "log_streams", "mutated_archives", "mutated_log_streams"]
@@ -38,7 +38,7 @@ _STATES = tuple(sorted(_T.enums["thread_state"]))
 _RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
 _SEVERITIES = tuple(sorted(_T.enums["severity"]))
 
-_texts = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FF, exclude_categories=("Cs",)), min_size=1,
+_texts = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FF, exclude_categories=["Cs"]), min_size=1,
                  max_size=20)
 
 
@@ -160,9 +160,9 @@ def record_lists(draw, *, min_size: int = 0, max_size: int = 30) -> list[Record]
     strings = (1,) + tuple(string_idx)
     thread_idx = draw(st.lists(st.integers(2, _THREAD_INDEX.mask), max_size=4, unique=True))
     threads = {i: (draw(st.integers(1, 1 << 40)), draw(st.integers(1, 1 << 40))) for i in (1, *thread_idx)}
-    recs = [B.magic(), B.provider_info(draw(st.integers(0, (1 << 32) - 1)), draw(_texts)), None,
+    info = B.provider_info(draw(st.integers(0, (1 << 32) - 1)), draw(_texts))
+    recs = [B.magic(), info, B.provider_section(info.fields["provider_id"]),
             B.initialization(draw(st.integers(10**6, 10**10)))]
-    recs[2] = B.provider_section(recs[1].fields["provider_id"])
     recs += [B.string(i, draw(_texts)) for i in strings]
     recs += [B.thread(i, *k) for i, k in threads.items()]
     clock, ids = [0], [0]

@@ -80,8 +80,8 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "
     Returns the lint's FileReport so a test can look further.
     """
     __tracebackhide__ = True  # pytest shows the test's line and the findings, not this function
-    from .rules._diagnostics import Severity
     from .engine._lint import lint_buffer
+    from .rules._diagnostics import Severity
 
     data, name = _load(data_or_path)
     allowed = {c.upper() for c in allow}
@@ -97,9 +97,9 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "
                      + _terminal(report, data, shown))
     comparison = None
     if expect is not None:
-        from .writer_report._expect import compare, fields_text
         from .export._export_tef import iter_events
         from .render._report_words import expect_summary
+        from .writer_report._expect import compare, fields_text
 
         events, unit = _expected(expect)
         comparison = compare(events, iter_events(data, input_format=input_format), unit, expect_mode)

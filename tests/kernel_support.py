@@ -18,10 +18,10 @@ import numpy as np
 
 from fxtlint.engine import _native
 from fxtlint.engine._columns import ArgColumns, Group
-from fxtlint.engine._walk_batches import ColumnEngineWalk, KernelWalk
-from fxtlint.spec._limits import DEFAULT_LIMITS, Limits
 from fxtlint.engine._reader import detect_byte_order
 from fxtlint.engine._scan import Columns
+from fxtlint.engine._walk_batches import ColumnEngineWalk, KernelWalk
+from fxtlint.spec._limits import DEFAULT_LIMITS, Limits
 
 
 def require_kernel():

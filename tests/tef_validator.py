@@ -57,9 +57,8 @@ def validate(doc, *, allow_open: bool = False) -> list[str]:
             out.append(f"{where}: name missing or not a string")
         if not _int(ev.get("pid")):
             out.append(f"{where}: pid missing or not an integer")
-        if ph != "M" or ev.get("name") == "thread_name":
-            if not _int(ev.get("tid")):
-                out.append(f"{where}: tid missing or not an integer")
+        if (ph != "M" or ev.get("name") == "thread_name") and not _int(ev.get("tid")):
+            out.append(f"{where}: tid missing or not an integer")
         if "cat" in ev and not isinstance(ev["cat"], str):
             out.append(f"{where}: cat is not a string")
         if "args" in ev and not isinstance(ev["args"], dict):
@@ -88,7 +87,7 @@ def validate(doc, *, allow_open: bool = False) -> list[str]:
             timed.append((ev["ts"], i, ev))
     # B/E nesting per thread in timestamp order (file order breaks ties)
     timed.sort(key=lambda t: (t[0], t[1]))
-    for ts, i, ev in timed:
+    for _, i, ev in timed:
         key = (ev.get("pid"), ev.get("tid"))
         st = stacks.setdefault(key, [])
         if ev["ph"] == "B":

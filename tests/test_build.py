@@ -43,7 +43,7 @@ def test_field_put_refuses_instead_of_masking():
 def test_unknown_kinds_raise_the_library_error_not_key_error():
     with pytest.raises(fxtlint.FxtError, match="int33"):
         B.arg("int33", 1, 0)
-    with pytest.raises(fxtlint.FxtError, match="event.nonsense"):
+    with pytest.raises(fxtlint.FxtError, match=r"event\.nonsense"):
         B.event("nonsense", 1)
     with pytest.raises(fxtlint.FxtError):
         fxtlint.encode_record(dataclasses.replace(B.string(1, "x"), extra_words=(1 << 64,)))

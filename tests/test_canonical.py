@@ -10,13 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import REPO
 from fxtlint import build as B
 from fxtlint.reader_suite._canonical import SHAPES, STATE_KINDS, decode, dumps, json_schema
 from fxtlint.spec._model import Record
 from fxtlint.spec._tables import tables
 from fxtlint.strategies import archives, mutated_archives
-
-from conftest import REPO
 
 P1 = {"id": 1, "name": "p"}
 T1 = {"process_koid": "10", "thread_koid": "11"}

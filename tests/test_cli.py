@@ -16,13 +16,12 @@ from pathlib import Path
 import pytest
 
 import fxtlint
+from conftest import CORPUS_REAL as CORPUS
 from fxtlint import cli
 from fxtlint.cli import _common
 from fxtlint.cli._buffers import expand_paths
-from fxtlint.rules._diagnostics import Example, Rule, Severity
 from fxtlint.engine._result import FileReport
-
-from conftest import CORPUS_REAL as CORPUS
+from fxtlint.rules._diagnostics import Example, Rule, Severity
 
 ERR1 = Rule(
     code="ERR1", name="fake-error", severity=Severity.ERROR, message="ERR at {where}",
@@ -300,7 +299,8 @@ def test_rules_json(fake, tree, capsys, argv):
     assert code == 0
     assert json.loads(out) == [
         {"code": "ERR1", "name": "fake-error", "severity": "error", "status": "stable", "message": "ERR at {where}"},
-        {"code": "WRN1", "name": "fake-warning", "severity": "warning", "status": "stable", "message": "WRN at {where}"},
+        {"code": "WRN1", "name": "fake-warning", "severity": "warning", "status": "stable",
+         "message": "WRN at {where}"},
     ]
 
 
@@ -408,7 +408,8 @@ def test_python_dash_m(tree):
 def test_e2e_clean_real_trace(capsys):
     code, out, err = run(capsys, str(CORPUS / "jane-tracing-small.fxt"))
     assert (code, err) == (0, "")
-    assert out == f"{CORPUS / 'jane-tracing-small.fxt'}: 17 records, 0 errors, 0 warnings, 0 infos (trace, little-endian)\n"
+    assert out == (f"{CORPUS / 'jane-tracing-small.fxt'}: "
+                   "17 records, 0 errors, 0 warnings, 0 infos (trace, little-endian)\n")
 
 
 def test_e2e_not_fxt_is_an_error(capsys):
@@ -429,7 +430,7 @@ def test_e2e_not_fxt_rich_shows_marked_bytes(capsys):
     code, out, _ = run(capsys, str(CORPUS / "not-fxt-eztrace.fxt"))
     assert code == 1
     lines = out.splitlines()
-    i = lines.index(next(l for l in lines if l.startswith("  error[MG005] at 0x0 (record 0): ")))
+    i = lines.index(next(line for line in lines if line.startswith("  error[MG005] at 0x0 (record 0): ")))
     assert lines[i + 1].startswith("    00000000  00 00 00 02 69 e4 00 00")
     assert "^^" in lines[i + 2]
 

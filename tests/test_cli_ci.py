@@ -34,7 +34,7 @@ from test_cli import fake, run, run_json, tree  # noqa: F401  (fixtures)
     (["--select", "E", "--ignore", "ERR1"], {}),
 ])
 def test_select_and_ignore(fake, tree, capsys, argv, expected_counts):
-    code, run_, _ = run_json(capsys, "bad.fxt", *argv)
+    _, run_, _ = run_json(capsys, "bad.fxt", *argv)
     assert run_["files"][0]["counts"] == expected_counts
 
 
@@ -104,11 +104,11 @@ def write_pyproject(where, body: str):
 def test_pyproject_settings_apply_and_options_win(fake, tree, capsys):
     write_pyproject(tree, 'ignore = ["ERR"]\nfail-on = "warning"\n')
     assert run(capsys, "bad.fxt", "--quiet")[0] == 1  # WRN1 fails at fail-on warning
-    code, run_, _ = run_json(capsys, "bad.fxt")
+    _, run_, _ = run_json(capsys, "bad.fxt")
     assert run_["files"][0]["counts"] == {"WRN1": 1}
     assert run(capsys, "bad.fxt", "--fail-on", "error")[0] == 0  # the option wins
     assert run(capsys, "bad.fxt", "--isolated")[0] == 1  # settings ignored: ERR1 is back
-    code, run_, _ = run_json(capsys, "bad.fxt", "--isolated")
+    _, run_, _ = run_json(capsys, "bad.fxt", "--isolated")
     assert run_["files"][0]["counts"] == {"ERR1": 2, "WRN1": 1}
 
 
@@ -130,7 +130,7 @@ def test_pyproject_is_found_upward(fake, tree, capsys, monkeypatch):
 ])
 def test_bad_pyproject_is_a_usage_error(fake, tree, capsys, body, message):
     write_pyproject(tree, body)
-    code, out, err = run(capsys, "bad.fxt")
+    code, _, err = run(capsys, "bad.fxt")
     assert code == 2 and message in err
 
 
@@ -274,7 +274,7 @@ def test_dash_reads_standard_input(tree, capsys, monkeypatch):
 def test_dash_in_rich_output_shows_the_hex_view(tree, capsys, monkeypatch):
     data = B.archive(B.magic(), B.string(2, "y\0"))
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-    code, out, _ = run(capsys, "-")
+    _, out, _ = run(capsys, "-")
     assert "warning[ST008]" in out and "79 00" in out
 
 
@@ -307,7 +307,7 @@ def test_quiet_prints_the_findings_of_files_with_problems_and_nothing_else(fake,
 
 
 def test_without_quiet_clean_files_and_the_total_are_printed(fake, tree, capsys):
-    code, out, _ = run(capsys, "clean.fxt", "warn.fxt", "d/a")
+    _, out, _ = run(capsys, "clean.fxt", "warn.fxt", "d/a")
     assert "clean.fxt: 2 records, 0 errors, 0 warnings, 0 infos (trace, little-endian)" in out.splitlines()
     assert out.splitlines()[-1] == "3 files: 0 errors, 1 warning, 0 infos"
 

@@ -13,8 +13,8 @@ from rich.console import Console
 
 import fxtlint
 from fxtlint import cli
-from fxtlint.engine._hexview import Excerpts, dump, record_window
 from fxtlint.cli._progress import progress_bar
+from fxtlint.engine._hexview import Excerpts, dump, record_window
 
 GOLDEN = Path(__file__).resolve().parent.parent / "corpus" / "golden"
 

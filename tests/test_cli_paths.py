@@ -9,10 +9,9 @@ import os
 
 import pytest
 
+from conftest import REPO
 from fxtlint import build as B
 from fxtlint.cli import _buffers, main
-
-from conftest import REPO
 
 SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"
 

@@ -15,8 +15,8 @@ import jsonschema
 import pytest
 
 from conftest import CORPUS_REAL, REPO
-from fxtlint.render._report_words import rules_summary
 from fxtlint.cli import main
+from fxtlint.render._report_words import rules_summary
 from tef_validator import validate
 
 SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"
@@ -291,7 +291,8 @@ def _folder_of_clean_writers_and_one_failure(folder: Path) -> Path:
         if r.good.input_format == "trace":
             (folder / f"{r.code}-good.fxt").write_bytes(r.good.build())
     failing = folder / "zz-writer-size-short.fxt"
-    failing.write_bytes((REPO / "corpus" / "golden" / "ST001-size-one-word-too-small-in-a-writer-trace.fxt").read_bytes())
+    golden = REPO / "corpus" / "golden"
+    failing.write_bytes((golden / "ST001-size-one-word-too-small-in-a-writer-trace.fxt").read_bytes())
     return failing
 
 
@@ -328,7 +329,8 @@ def test_a_conforming_report_has_no_problem_to_lead_with(tmp_path):
 
 def test_a_rule_tripped_by_warnings_only_is_shown_as_a_warning(tmp_path):
     out = tmp_path / "out"
-    assert main(["report", str(REPO / "corpus" / "golden" / "PR001-duration-end-without-begin.fxt"), "-o", str(out)]) == 0
+    trace = REPO / "corpus" / "golden" / "PR001-duration-end-without-begin.fxt"
+    assert main(["report", str(trace), "-o", str(out)]) == 0
     page, md = (out / "report.html").read_text(), (out / "report.md").read_text()
     assert 'data-result="warning"' in page and 'data-result="failed"' not in page
     assert '<span class="verdict warn">conforming, with warnings</span>' in page

@@ -183,9 +183,9 @@ def test_fxt_and_fxtlint_decode_a_real_trace_alike():
     pytest.importorskip("fxt.reader", reason="the PyPI package fxt 0.3.0 is not installed (pip install '.[readers]')")
     import io
 
-    from conftest import CORPUS_REAL
     from fxt.reader import parse_records
 
+    from conftest import CORPUS_REAL
     from fxtlint.reader_suite._canonical import decode
 
     path = CORPUS_REAL / "jane-tracing-richiesams.fxt"

@@ -11,13 +11,13 @@ import subprocess
 import sys
 
 import pytest
-import writer_traces
 
 import fxtlint
+import writer_traces
 from fxtlint import build as B
 from fxtlint.engine._reader import field_span
-from fxtlint.spec._tables import tables
 from fxtlint.rules import _ex as X
+from fxtlint.spec._tables import tables
 
 T = tables()
 
@@ -115,7 +115,8 @@ def test_size_one_word_too_small_is_named_and_invents_no_record():
     assert d.span == field_span(d.offset, size, False) and d.record_size == 32
     from fxtlint.writer_report._conformance_report import trace_report
 
-    kinds = {r["kind"]: r["records"] for r in trace_report(writer_traces.with_size_off_by(-1))["coverage"]["record_kinds"]}
+    coverage = trace_report(writer_traces.with_size_off_by(-1))["coverage"]
+    kinds = {r["kind"]: r["records"] for r in coverage["record_kinds"]}
     assert kinds["initialization"] == 1 and kinds["event.duration_begin"] == 11
 
 
@@ -225,7 +226,8 @@ def test_trailing_words_after_a_short_argument_are_not_an_extension():
     data = X.preamble() + _int64_arg_declaring_one_word()
     report = lint(data)
     st = only(report, "ST005")
-    assert st.message == 'event.instant argument 0 (int64, name ref 1) declares 1 word but its content takes at least 2 words'
+    assert st.message == ("event.instant argument 0 (int64, name ref 1) declares 1 word "
+                          "but its content takes at least 2 words")
     ex = only(report, "EX001")
     assert "extension the spec allows" not in ex.message
     assert "probably the rest of argument 0" in ex.message
@@ -248,7 +250,8 @@ def test_argument_reserved_bits_name_the_argument_and_the_bit():
 def test_reserved_bits_of_a_header_name_the_bit_set():
     data = X.preamble() + X.with_header_bits(B.archive(B.thread(2, 10, 12)), (1 << 40) | (1 << 41))
     d = only(lint(data), "RB001")
-    assert d.message == "thread header: reserved bits 24..63 must be zero, but bits 40, 41 are set (the field holds 0x30000)"
+    assert d.message == ("thread header: reserved bits 24..63 must be zero, "
+                         "but bits 40, 41 are set (the field holds 0x30000)")
 
 
 # ---------------------------------------------------------------- refs and threads

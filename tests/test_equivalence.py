@@ -12,6 +12,8 @@ import pytest
 from hypothesis import given, settings
 
 import fxtlint
+import writer_traces
+from conftest import CORPUS_REAL
 from fxtlint import strategies as fst
 from fxtlint.engine._reader import declared_size, detect_byte_order
 from fxtlint.rules import all_rules

@@ -14,12 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint.engine import _walk
-from fxtlint import build as B
-from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-
-from conftest import CORPUS_REAL
 import writer_traces
+from conftest import CORPUS_REAL
+from fxtlint import build as B
+from fxtlint.engine import _walk
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 # every test runs with the native kernel and with the pure column engine as the scan step
 pytestmark = pytest.mark.usefixtures("scan_engine")

@@ -17,6 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # fuzz/ is not installed; appended, so an installed fxtlint still wins
     sys.path.append(str(REPO))
 from fuzz import HARNESSES, load_harness  # noqa: E402
+
 SEEDS = sorted((REPO / "corpus" / "seeds").glob("*.*"))
 SEEDS = [p for p in SEEDS if p.suffix in (".fxt", ".log")]
 
@@ -121,7 +122,7 @@ def test_strategies_harness_can_fail(monkeypatch):
         return r
 
     monkeypatch.setattr(fxtlint, "lint_bytes", loses_codes)
-    with pytest.raises(AssertionError, match="'[A-Z]{2}[0-9]{3}', {}"):
+    with pytest.raises(AssertionError, match=r"'[A-Z]{2}[0-9]{3}', \{\}"):
         for i in range(50):  # some draw is a mutated archive, whose code is now missing
             MODS["strategies"].check(bytes([i]) * 64)
 

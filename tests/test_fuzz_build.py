@@ -56,7 +56,8 @@ def builder(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("oss-fuzz")
     venv = root / "builder"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", *IMAGE_TOOLS], capture_output=True, text=True)
+    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", *IMAGE_TOOLS],
+                         capture_output=True, text=True)
     assert pip.returncode == 0, pip.stderr[-3000:]
     src = root / "src"
     _copy_checkout(src / "fxtlint")

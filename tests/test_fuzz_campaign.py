@@ -17,8 +17,14 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.append(str(REPO))
-from fuzz import HARNESSES, MAX_LEN, RSS_LIMIT_MB, TIMEOUT, campaign  # noqa: E402
-from fuzz import build_seeds  # noqa: E402
+from fuzz import (  # noqa: E402
+    HARNESSES,
+    MAX_LEN,
+    RSS_LIMIT_MB,
+    TIMEOUT,
+    build_seeds,
+    campaign,
+)
 
 HAVE_ATHERIS = importlib.util.find_spec("atheris") is not None
 needs_atheris = pytest.mark.skipif(not HAVE_ATHERIS, reason="atheris is not installed (pip install '.[fuzz]')")
@@ -225,7 +231,8 @@ def test_coverage_lists_the_missed_lines():
     assert proc.returncode == 0, proc.stderr
     header = next(ln for ln in proc.stdout.splitlines() if ln.startswith("Name"))
     assert header.split()[-1] == "Missing"
-    assert re.search(r"fxtlint/engine/_reader\.py\s+\d+\s+\d+\s+\d+%\s+\d+(-\d+)?(, \d+(-\d+)?)*", proc.stdout), proc.stdout
+    assert re.search(r"fxtlint/engine/_reader\.py\s+\d+\s+\d+\s+\d+%\s+\d+(-\d+)?(, \d+(-\d+)?)*",
+                     proc.stdout), proc.stdout
 
 
 def test_stats_prints_the_readme_figures(tmp_path):
@@ -238,9 +245,10 @@ def test_stats_prints_the_readme_figures(tmp_path):
     proc = _fuzz_cli("stats", "--no-edges")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == f"seeds: {len(kept)} files, {sum(f.stat().st_size for f in kept):,} bytes, from corpus/seeds and corpus/golden"
-    assert re.fullmatch(r"statements: [\d,]+ in the fxtlint modules .*; the seeds leave [\d,]+ unreached \([\d.]+% covered\)",
-                        lines[-1])
+    assert lines[0] == (f"seeds: {len(kept)} files, {sum(f.stat().st_size for f in kept):,} bytes, "
+                        "from corpus/seeds and corpus/golden")
+    assert re.fullmatch(r"statements: [\d,]+ in the fxtlint modules .*; "
+                        r"the seeds leave [\d,]+ unreached \([\d.]+% covered\)", lines[-1])
     readme = (REPO / "fuzz" / "README.md").read_text()
     # the README quotes what the script prints: the seeds exactly (they change with the
     # corpus); the statement count changes with every module, so only its form

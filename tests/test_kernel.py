@@ -13,6 +13,7 @@ traces, sizes a word off, and the issue's hostile inputs.
 
 from __future__ import annotations
 
+import itertools
 import struct
 
 import numpy as np
@@ -21,18 +22,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fxtlint
+import writer_traces
+from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint.engine._columns import Screen
 from fxtlint.engine._kernel_program import ARG_ROW_HEAD, H, compile_program
 from fxtlint.engine._kernel_screen import FULL, PAST_END, WINDOW, ZERO, KernelScreen
 from fxtlint.engine._reader import size_fields
-from fxtlint.spec._roles import STATE_KINDS
 from fxtlint.engine._scan import frame, screen_batch
 from fxtlint.engine._walk import _TRACE_ROOTS
+from fxtlint.spec._roles import STATE_KINDS
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-
-import writer_traces
-from conftest import CORPUS_REAL, REPO
 from kernel_support import assert_same_group, assert_same_walk, kernel_walk, python_walk, require_kernel
 from test_fast import noisy_archives, records, shared_fixture
 
@@ -240,7 +240,7 @@ def test_kernel_equals_column_engine_when_sizes_are_off(kernel, deltas, limits):
     if limits == fxtlint.Limits() and deltas == {writer_traces.FAULTY: 1}:
         # the case resynchronises: a batch starts inside the rows its predecessor framed
         batches = kernel_walk(kernel, data, limits=limits).batches
-        assert any(b.index0 < a.index0 + len(a) for a, b in zip(batches, batches[1:]))
+        assert any(b.index0 < a.index0 + len(a) for a, b in itertools.pairwise(batches))
         assert batches[1].starts[0] == writer_traces.offset_of(writer_traces.FAULTY + 1) // 8
 
 
@@ -253,7 +253,7 @@ def test_kernel_scan_starts_at_any_word(kernel):
     ks = KernelScreen(kernel, data, False, False, STATE_KINDS)
     framed = 0
     for start in range(len(W)):
-        starts, sizes, types, nxt, zero = frame(W, start, len(W), size_fields(False))
+        starts, sizes, types, _, zero = frame(W, start, len(W), size_fields(False))
         keep = starts + start + sizes <= len(W)  # a last record past the end is a frame stop
         py = screen_batch(screen, 0, starts[keep] + start, sizes[keep], types[keep], _TRACE_ROOTS, STATE_KINDS)
         sc = ks.scan(start, len(W), len(W))
@@ -361,9 +361,8 @@ def test_utf8_mode_agrees_with_pythons_decoder(kernel, text, log):
 def _tables_with_argument_type_11():
     """The spec tables plus an argument type 11: a word that must be zero, then a
     counted UTF-8 stream."""
-    from test_tables import _files_with
-
     from fxtlint.spec._tables import build_tables
+    from test_tables import _files_with
 
     def add(files):
         files["arguments.toml"]["undefined"]["argument_types"].remove(11)
@@ -380,7 +379,7 @@ def _tables_with_argument_type_11():
 def _scan_flags(kernel, prog, data):
     """(flags, argument rows) of the records of ``data`` (one record: flags by position = by record)."""
     out = outputs(prog.code, 8, 16)
-    got, nargs, stop, at, _ = kernel.scan(kernel.load(prog.code), data, False, False, 0, len(data) // 8, *out)
+    got, nargs, _, _, _ = kernel.scan(kernel.load(prog.code), data, False, False, 0, len(data) // 8, *out)
     return out[6][:got].tolist(), out[9][:nargs].tolist()
 
 
@@ -441,7 +440,7 @@ def test_a_damaged_program_is_refused_or_stays_inside_the_buffer(at_values, log)
     data = B.archive(B.magic(), *[_event(i) for i in range(5)])
     if int(code[H["nterminals"]]) > 10**6:
         return  # a valid program may name that many terminals; its counts would need the room
-    got, nargs, stop, at, _ = kernel.scan(capsule, data, False, False, 0, len(data) // 8, *outputs(code, 16))
+    got, nargs, _, at, _ = kernel.scan(capsule, data, False, False, 0, len(data) // 8, *outputs(code, 16))
     assert 0 <= got <= 16 and 0 <= nargs and 0 <= at <= len(data) // 8
 
 
@@ -475,7 +474,7 @@ def test_a_batch_read_after_the_next_scan_is_refused(kernel):
     with pytest.raises(RuntimeError, match="after its KernelScreen scanned the next one"):
         first.columns(0)
     with pytest.raises(RuntimeError):
-        first.args
+        _ = first.args  # reading the property is what raises
 
 
 def test_fuzz_harness_invariant_holds_on_every_seed(kernel):

@@ -61,10 +61,9 @@ def test_tables_are_frozen():
 
 def test_history_recording_is_off_again_after_an_error():
     state = ProviderState()
-    with pytest.raises(RuntimeError):
-        with state.recording() as hist:
-            assert state.history is hist
-            raise RuntimeError("a check that failed")
+    with pytest.raises(RuntimeError), state.recording() as hist:
+        assert state.history is hist
+        raise RuntimeError("a check that failed")
     assert state.history is None
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from fxtlint.cli import main
 from fxtlint.engine import _native
 from fxtlint.spec._errors import FxtError
-from fxtlint.cli import main
 
 
 @pytest.fixture
@@ -68,9 +68,8 @@ def test_a_built_kernel_is_chosen(fresh):
 
 
 def test_the_walk_scans_with_the_engine_chosen(fresh):
-    from kernel_support import require_kernel
-
     from fxtlint.engine._walk import Walk
+    from kernel_support import require_kernel
 
     k = require_kernel()
     fresh.delenv(_native.ENV, raising=False)

@@ -75,8 +75,8 @@ def test_the_conformance_suite_ships_with_the_package(tmp_path, monkeypatch, cap
     package; CI runs this against the installed wheel (FXTLINT_EXPECT_INSTALLED=1)."""
     import os
 
-    from fxtlint.reader_suite._runner import default_suite, load_results, load_suite
     from fxtlint.cli import main
+    from fxtlint.reader_suite._runner import default_suite, load_results, load_suite
 
     pkg = Path(fxtlint.__file__).resolve().parent
     installed = pkg != REPO / "fxtlint"

@@ -78,7 +78,7 @@ def test_array_proof_accepts_a_clean_batch(monkeypatch):
     accepted = []
     real = _pairing.feed_clean
     monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
-    diags, states = run([well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0)]], True)
+    diags, _ = run([well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0)]], True)
     assert accepted[0] is True
     # the flow end is outside any duration: the proof declines and the loop reports it
     assert accepted[1] is False

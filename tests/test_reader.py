@@ -7,10 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fxtlint
+from conftest import CORPUS_REAL
 from fxtlint import build as B
 from fxtlint.rules import all_rules
-
-from conftest import CORPUS_REAL
 
 PRE = [B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.string(1, "cat"), B.string(2, "name"),
        B.thread(1, 10, 11)]

@@ -85,8 +85,8 @@ def test_decode_command_notes_a_tolerated_fault_and_strict_rejects_it(tmp_path, 
     reserved bit is a note on stderr (exit 0, every record printed); --strict rejects it."""
     import json
 
-    from fxtlint.engine import _walk
     from fxtlint.cli import main
+    from fxtlint.engine import _walk
 
     data = _reserved_bit_event() + B.archive(*[B.event("instant", 6 + i, category=1, name=1) for i in range(more)])
     assert (len(data) >= _walk.COLUMNS_FROM) == bool(more)  # the default engine's choice of path

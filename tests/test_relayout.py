@@ -32,7 +32,8 @@ def checkout(tmp_path: Path, files: dict[str, str]) -> Path:
 
 FLAT = {
     "fxtlint/__init__.py": "from ._lint import lint_bytes\nfrom ._report import FileReport\n",
-    "fxtlint/_lint.py": "from . import rules as R\nfrom ._report import FileReport\nfrom ._tables import (\n    tables,\n)\n",
+    "fxtlint/_lint.py": ("from . import rules as R\nfrom ._report import FileReport\n"
+                         "from ._tables import (\n    tables,\n)\n"),
     "fxtlint/_report.py": "",
     "fxtlint/_tables.py": "from pathlib import Path\nROOT = Path(__file__).resolve().parent.parent / 'spec-tables'\n",
     "fxtlint/_kernel.c": "/* fxtlint/_kernel.c */\n",
@@ -58,7 +59,8 @@ def test_moves_rewrites_and_is_idempotent(tmp_path):
     assert read("fxtlint/spec/_tables.py").endswith("Path(__file__).resolve().parents[2] / 'spec-tables'\n")
     assert read("fxtlint/engine/_native.py") == "def load():\n    from . import _kernel\n    return _kernel\n"
     assert read("fxtlint/engine/_kernel.c") == "/* fxtlint/engine/_kernel.c */\n"
-    assert read("fxtlint/__init__.py") == "from .engine._lint import lint_bytes\nfrom .engine._result import FileReport\n"
+    assert read("fxtlint/__init__.py") == ("from .engine._lint import lint_bytes\n"
+                                           "from .engine._result import FileReport\n")
     assert read("fxtlint/rules/__init__.py") == "from ..spec._tables import tables\n"
     assert read("fxtlint/cli/check.py") == "from ..engine import _lint\nfrom .. import build\n"
     assert read("tests/test_x.py") == (

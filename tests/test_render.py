@@ -10,10 +10,10 @@ import io
 
 import pytest
 
-from fxtlint.render import _render_json, _render_rich
-from fxtlint.rules._diagnostics import Diagnostic, Severity
 from fxtlint.engine._hexview import Row, dump, hex_rows, marker_line, record_window
 from fxtlint.engine._result import DiagnosticSink, FileReport
+from fxtlint.render import _render_json, _render_rich
+from fxtlint.rules._diagnostics import Diagnostic, Severity
 
 FILE = bytes(range(160))
 
@@ -30,7 +30,7 @@ def _d(code, severity, offset, record_index, message, span=None, record_size=Non
     )
 
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 
 # In the order a reader would report them; the last E001 falls over the cap.
 DIAGNOSTICS = [
@@ -177,7 +177,8 @@ def test_rich_plain_has_no_ansi():
 @pytest.mark.parametrize(
     "kw, present, absent",
     [
-        ({"data": FILE, "show_hex": False}, ["  error[E001] at 0x0 (record 0): header word is bad"], ["00000000  ", "^"]),
+        ({"data": FILE, "show_hex": False}, ["  error[E001] at 0x0 (record 0): header word is bad"],
+         ["00000000  ", "^"]),
         ({}, ["  info[I100] at 0x98 (record 3): just so you know"], ["00000000  "]),
         ({"data": FILE, "quiet": True}, ["  error[E001] at 0x0 (record 0): header word is bad", "mem.fxt (trace, "
                                          "little-endian, 160 bytes)", "  1 more not shown (E001: 1)"],
@@ -376,9 +377,8 @@ def test_buffer_full_banner_comes_first_and_names_the_offsets():
 
 
 def test_no_banner_without_buffer_full():
-    from fxtlint.render._render_rich import buffer_full_line
-
     from fxtlint import build as B
     from fxtlint import lint_bytes
+    from fxtlint.render._render_rich import buffer_full_line
 
     assert buffer_full_line(lint_bytes(B.archive(B.magic()))) is None

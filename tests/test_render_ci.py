@@ -22,12 +22,11 @@ import jsonschema
 import pytest
 
 import fxtlint
+from conftest import CORPUS_REAL, SPEC_DIR
 from fxtlint import build as B
 from fxtlint.render import _render_github, _render_jsonl, _render_junit, _render_sarif
-from fxtlint.rules._diagnostics import Diagnostic, Severity
 from fxtlint.rules import all_rules
-
-from conftest import CORPUS_REAL, SPEC_DIR
+from fxtlint.rules._diagnostics import Diagnostic, Severity
 from test_render import clean_report, shared_report
 
 SCHEMA = json.loads((SPEC_DIR / "sarif-schema-2.1.0.json").read_text("utf-8"))

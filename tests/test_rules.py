@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import fxtlint
-from fxtlint.spec._tables import _tables_dir
 from fxtlint.rules import REGISTRY, all_rules
+from fxtlint.spec._tables import _tables_dir
 
 RULES = all_rules()
 SOURCE = "\n".join(p.read_text("utf-8") for p in Path(fxtlint.__file__).parent.rglob("*.py"))

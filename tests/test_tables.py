@@ -6,10 +6,9 @@ import re
 
 import pytest
 
+from conftest import SPEC_DIR
 from fxtlint import tables
 from fxtlint.spec._tables import Field
-
-from conftest import SPEC_DIR
 
 T = tables()
 

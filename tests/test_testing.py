@@ -81,7 +81,7 @@ def test_the_readme_writer_test_passes_for_a_writer_that_writes_more():
     assert_conforms(writer, allow=("EX001",), expect=expect)
     late = writer.replace(B.archive(B.event("duration_end", 200, name="frame")),
                           B.archive(B.event("duration_end", 250, name="frame")))
-    with pytest.raises(AssertionError, match="ts: expected 0.2, got 0.25"):
+    with pytest.raises(AssertionError, match=re.escape("ts: expected 0.2, got 0.25")):
         assert_conforms(late, allow=("EX001",), expect=expect)
 
 
@@ -104,7 +104,8 @@ def test_a_failure_shows_the_findings_not_fxtlint_frames(tmp_path):
     out = run.stdout
     assert "1 failed, 1 passed" in out, out + run.stderr
     assert "error[RB001] at 0x" in out and f"assert_conforms({str(bad)!r})" in out
-    assert "fxtlint/testing.py" not in out and "def assert_conforms" not in out and "raise TraceDoesNotConform" not in out
+    assert "fxtlint/testing.py" not in out and "def assert_conforms" not in out
+    assert "raise TraceDoesNotConform" not in out
 
 
 def test_fixture_in_a_writer_test_suite(tmp_path):

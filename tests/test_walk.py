@@ -20,16 +20,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint.engine import _walk
-from fxtlint import build as B
-from fxtlint.reader_suite._canonical import decode, decode_to, dumps
-from fxtlint.writer_report._conformance_report import trace_report
-from fxtlint.export._export_tef import document, write_document
-from fxtlint.cli import main
-from fxtlint.strategies import archives, log_streams, mutated_archives
-from test_fast import noisy_archives
-
 from conftest import CORPUS_REAL, REPO
+from fxtlint import build as B
+from fxtlint.cli import main
+from fxtlint.engine import _walk
+from fxtlint.export._export_tef import document, write_document
+from fxtlint.reader_suite._canonical import decode, decode_to, dumps
+from fxtlint.strategies import archives, log_streams, mutated_archives
+from fxtlint.writer_report._conformance_report import trace_report
+from test_fast import noisy_archives
 
 # every test runs with the native kernel and with the pure column engine as the scan step
 pytestmark = pytest.mark.usefixtures("scan_engine")

@@ -96,6 +96,7 @@ MOVES = {
     "_stream_buffer": "engine._stream_buffer",  # issue 18: a stream's bytes at their offsets
     "_feeder": "engine._feeder",  # issue 18: the walk driven window by window
     "_stream_lint": "engine._stream_lint",  # issue 18: the incremental reader and linter
+    "_kind_checks": "engine._kind_checks",  # issue 15: per-kind predicates both engines evaluate
     # consumers, side by side
     "_coverage": "writer_report._coverage",
     "_expect": "writer_report._expect",

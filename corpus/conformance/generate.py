@@ -27,12 +27,12 @@ if __name__ == "__main__":
 from fxtlint import build as B  # noqa: E402
 from fxtlint import lint_bytes  # noqa: E402
 from fxtlint.reader_suite._canonical import decode  # noqa: E402
-from fxtlint.rules._diagnostics import Severity  # noqa: E402
-from fxtlint.spec._model import Record  # noqa: E402
-from fxtlint.rules._mutations import MUTATIONS  # noqa: E402
 from fxtlint.reader_suite._reader_verdicts import ACCEPT, EITHER, REASONS, REJECT, RULES, reason_for, strictest  # noqa: E402
-from fxtlint.spec._tables import tables  # noqa: E402
 from fxtlint.rules import all_rules  # noqa: E402
+from fxtlint.rules._diagnostics import Severity  # noqa: E402
+from fxtlint.rules._mutations import MUTATIONS  # noqa: E402
+from fxtlint.spec._model import Record  # noqa: E402
+from fxtlint.spec._tables import tables  # noqa: E402
 
 _T = tables()
 CATEGORIES = ("valid", "invalid", "recover", "impl")

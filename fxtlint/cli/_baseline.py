@@ -24,8 +24,8 @@ import os
 from collections import Counter
 from dataclasses import replace
 
-from ..rules._diagnostics import stable_message
 from ..engine._result import FileReport
+from ..rules._diagnostics import stable_message
 
 FORMAT_KEY = "fxtlint_baseline"
 FORMAT_VERSION = 2
@@ -103,7 +103,7 @@ class Baseline:
         self._linted: set[str] = set()
 
     @classmethod
-    def read(cls, path: str) -> "Baseline":
+    def read(cls, path: str) -> Baseline:
         """Raises OSError (cannot be read) or BaselineError (not a baseline)."""
         with open(path, encoding="utf-8") as fh:
             return cls(loads(fh.read(), path), path)

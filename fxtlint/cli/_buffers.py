@@ -40,9 +40,9 @@ def walk(top: str, exclude: list[str]) -> list[str]:
         dirs[:] = keep
         for f in files:
             path = os.path.join(root, f)
-            if f.lower().endswith(SUFFIX) and not f.startswith(".") and os.path.isfile(path):
-                if not _excluded(path, os.path.normpath(os.path.join(rel_root, f)), exclude):
-                    found.append(path)
+            if (f.lower().endswith(SUFFIX) and not f.startswith(".") and os.path.isfile(path)
+                    and not _excluded(path, os.path.normpath(os.path.join(rel_root, f)), exclude)):
+                found.append(path)
     return sorted(found)
 
 

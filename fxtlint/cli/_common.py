@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..engine._lint import INPUT_FORMATS  # noqa: F401  (the one list of input formats, the library's)
+from ..engine._lint import INPUT_FORMATS  # the one list of input formats, the library's
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 OUTPUT_FORMATS = ("rich", "json")

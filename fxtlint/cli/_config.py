@@ -11,16 +11,9 @@ does), so a project's settings never leak in from a parent project.
 from __future__ import annotations
 
 import os
+import tomllib as _toml
 from dataclasses import dataclass, field
 from pathlib import Path
-
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10 with or without tomli
-    try:
-        import tomli as _toml  # type: ignore[no-redef]
-    except ModuleNotFoundError:
-        _toml = None
 
 FILENAME = "pyproject.toml"
 
@@ -81,7 +74,7 @@ def parse(table: dict, where: str = FILENAME) -> dict:
         if kinds is None:
             known = ", ".join(sorted(_KINDS))
             raise ConfigError(f"{where}: unknown setting {key!r} in [tool.fxtlint] (known: {known})")
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             names = " or ".join(k.__name__ for k in kinds)
             raise ConfigError(f"{where}: [tool.fxtlint] {key} must be a {names}, not {value!r}")
         out[key.replace("-", "_")] = value
@@ -93,8 +86,6 @@ def load(start: str | os.PathLike | None = None) -> Config:
     path = find(start)
     if path is None:
         return Config()
-    if _toml is None:  # pragma: no cover - only on Python 3.10 without tomli
-        raise ConfigError(f"{path}: reading it needs Python 3.11 or the tomli package")
     try:
         with open(path, "rb") as fh:
             data = _toml.load(fh)

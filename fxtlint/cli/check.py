@@ -17,15 +17,15 @@ from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
 
-from . import _baseline, _config
 from ..engine import _parallel
+from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
 from ..rules._diagnostics import Severity
-from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
-from . import _buffers, _common
-from ._progress import progress_bar
+from . import _baseline, _buffers, _common, _config
 from ._buffers import STDIN
-from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError, error as _error
+from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
+from ._common import error as _error
+from ._progress import progress_bar
 
 OUTPUT_FORMATS = ("rich", "json", "sarif", "github", "junit", "json-lines")
 FAIL_ON = ("error", "warning", "info")
@@ -118,7 +118,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--write-baseline", action="store_true",
                    help="record this run's findings in the --baseline FILE and exit 0")
     p.add_argument("--max-per-rule", type=_cap, default=None, metavar="N",
-                   help=f"keep at most N diagnostics per rule per file; counts stay exact (default {DEFAULT_PER_RULE_CAP})")
+                   help="keep at most N diagnostics per rule per file; counts stay exact "
+                        f"(default {DEFAULT_PER_RULE_CAP})")
     p.add_argument("--no-hex", action="store_true", default=None, help="omit the hex views")
     p.add_argument("-q", "--quiet", action="store_true", default=None,
                    help="print the findings only: no summary lines, nothing for files without findings")
@@ -304,7 +305,7 @@ def run(args: argparse.Namespace) -> int:
     show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
-    bar_console = console if rich and console.is_terminal else Console(stderr=True)
+    bar_console = console if console is not None and console.is_terminal else Console(stderr=True)
     with progress_bar(bar_console, sum(map(_size, files)), enabled=not args.no_progress) as advance:
         for path, report, data in _lint_all(files, s, sink_options, args.jobs, advance):
             if isinstance(report, OSError):
@@ -315,7 +316,7 @@ def run(args: argparse.Namespace) -> int:
             if baseline is not None:
                 report = baseline.apply(report)
             reports.append(report)
-            if not rich or (s["quiet"] and not report.counts):
+            if console is None or (s["quiet"] and not report.counts):
                 continue
             _render_rich.render_report(console, report, data=data if show_hex else None,
                                        show_hex=show_hex, quiet=s["quiet"])
@@ -331,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"fxtlint: {stale}", file=sys.stderr)
     if s["statistics"]:
         _print_statistics(statistics(reports), fmt)
-    elif rich:
+    elif console is not None:  # rich output
         if len(reports) + len(failures) > 1 and not s["quiet"]:
             console.print(_render_rich.total_line(reports, len(failures)))
     else:

@@ -70,8 +70,16 @@ def register(subparsers) -> None:
 def run_cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from ..reader_suite._runner import (ConformanceError, Readers, default_suite, passed, run_suite, stop_on_signals,
-                                warnings, write_results)
+    from ..reader_suite._runner import (
+        ConformanceError,
+        Readers,
+        default_suite,
+        passed,
+        run_suite,
+        stop_on_signals,
+        warnings,
+        write_results,
+    )
     from ..render._reader_matrix import failures, headline, summary_table
 
     try:

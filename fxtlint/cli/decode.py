@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import _common
-from . import _buffers
+from . import _buffers, _common
 
 
 def register(subparsers) -> None:

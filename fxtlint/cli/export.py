@@ -12,8 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import _common
-from . import _buffers
+from . import _buffers, _common
 
 
 def register(subparsers) -> None:
@@ -34,8 +33,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..export._export_tef import Export, export_walk
     from ..engine._lint import walk_for
+    from ..export._export_tef import Export, export_walk
 
     try:
         with _buffers.opened(args.path) as buf:

@@ -17,8 +17,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import _common
-from . import _buffers
+from . import _buffers, _common
 from ._buffers import STDIN, expand_paths
 
 FORMATS = {"markdown": "md", "json": "json", "html": "html"}
@@ -105,8 +104,8 @@ def run(args: argparse.Namespace) -> int:
             with _input(path) as buf:
                 t = trace_report(buf, path=path, input_format=args.input_format, writer=writer)
                 if expected is not None and t["verdict"]["status"] != "not_fxt":
-                    from ..writer_report._expect import compare
                     from ..export._export_tef import iter_events
+                    from ..writer_report._expect import compare
 
                     t["expect"] = compare(expected[0], iter_events(buf, input_format=args.input_format),
                                           expected[1], args.expect_mode)

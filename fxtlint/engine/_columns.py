@@ -23,8 +23,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..spec._roles import BUFFER_FULL, EVENT_ID, LEGACY_SWITCH, PROVIDER_EVENT, RUNNING, TIMESTAMPS
-from ..spec._tables import (ArgsItem, Layout, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch,
-                      tables)
+from ..spec._tables import (
+    ArgsItem,
+    Layout,
+    StreamItem,
+    StringItem,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 
 _T = tables()
 INLINE = _T.string_inline_bit
@@ -44,7 +53,7 @@ LOG_ALLOWED[list(_T.log_allowed_argument_types)] = True
 def _kind_checks(name: str) -> tuple:
     """The per-kind semantic checks the reference reports, as data the screen (and the
     native kernel's compiler) flags on: ("less", a, b) flags a < b, ("equal", f, v) f == v."""
-    out = []
+    out: list[tuple[str, str, str | int]] = []
     stamps = TIMESTAMPS.get(name, ())
     if len(stamps) == 2:  # an end before its start (TM002)
         out.append(("less", stamps[1], stamps[0]))
@@ -158,8 +167,8 @@ class Screen:
         and the rows the reference decoder must take: undefined types and subtypes,
         and leaves named in ``reference_kinds``."""
         self.reference_kinds = reference_kinds
-        out = []
-        slow = []
+        out: list[Group] = []
+        slow: list[np.ndarray] = []
         h_all = self.W[starts]
         for t in np.nonzero(np.bincount(types, minlength=1))[0].tolist():
             rows = np.nonzero(types == t)[0]

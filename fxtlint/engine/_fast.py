@@ -21,14 +21,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._columns import INLINE
 from ..spec._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
+from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
+from ._columns import INLINE
 from ._lookups import REL_BITS
 from ._pairing import COMPLETE, lexorder
 from ._reader import field_span
-from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
-from ._semantic import (PAIR_ID, PAIR_KIND, LintState, RecordChecker, timestamp_overflow, unregistered_string,
-                        unregistered_thread)
+from ._semantic import (
+    PAIR_ID,
+    PAIR_KIND,
+    LintState,
+    RecordChecker,
+    timestamp_overflow,
+    unregistered_string,
+    unregistered_thread,
+)
 from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows
 
 assert MAX_PAIRING_WINDOW <= 1 << REL_BITS
@@ -87,6 +94,7 @@ class Lint(Consumer):
     # -- semantics of clean rows ----------------------------------------------------------
     def _semantics(self, rows: Rows) -> None:
         emit, state, tables = self.emit, self.state, self.walk.state
+        assert state is not None, "rows() lints semantics only with a LintState"
         big = self.walk.big
         lay = rows.layout
         kind = rows.kind
@@ -152,7 +160,7 @@ class Lint(Consumer):
                                             rates[int(rate_pos[r])]))
 
         # pairing columns, for events whose thread and names resolved
-        if lay.pairing:
+        if lay.pairing and thread_key is not None:
             cat, name = ids["category"].copy(), ids["name"].copy()
             for fname, out in (("category", cat), ("name", name)):
                 ref = rows.value(fname)

@@ -53,7 +53,7 @@ def _visible_rows(start: int, end: int, span, head: int | None) -> list[int]:
         lo, hi = max(span[0], start), min(span[1], end)
         if lo < hi:
             first, last = (lo - start) // WIDTH, (hi - 1 - start) // WIDTH
-            rows = range(first, last + 1)
+            rows: range | list[int] = range(first, last + 1)
             if len(rows) > SPAN_ROWS:
                 half = SPAN_ROWS // 2
                 rows = list(rows[:half]) + list(rows[-half:])

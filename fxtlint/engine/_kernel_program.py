@@ -34,9 +34,21 @@ from dataclasses import field as dfield
 
 import numpy as np
 
+from ..spec._tables import (
+    ArgsItem,
+    Field,
+    Layout,
+    StreamItem,
+    StringItem,
+    TableError,
+    Tables,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 from ._columns import KIND_CHECKS
-from ..spec._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, Tables, VariantItem, WordItem,
-                      WordsItem, check_dispatch, tables)
 
 # The instruction set; ``_kernel.OPS`` must list the same names in the same order.
 #   end                      flag unless the position is the end (record or argument); stop
@@ -127,7 +139,7 @@ class _Code:
     """An instruction stream with its layout's slot assignment (a record leaf's, or an
     argument type's: positions inside arguments are not the record's, as in _columns)."""
 
-    def __init__(self, out: list, leaf: "Leaf | ArgLeaf"):
+    def __init__(self, out: list, leaf: Leaf | ArgLeaf):
         self.out = out
         self.leaf = leaf
         self.arg = isinstance(leaf, ArgLeaf)

@@ -84,7 +84,7 @@ class Scanned:
     ``scan`` overwrites: a batch is done with before the next is scanned (as in the
     walk), and ``columns()`` refuses to run after that."""
 
-    def __init__(self, screen: "KernelScreen", ws: "_Workspace", n: int, nargs: int, stop: int, at: int,
+    def __init__(self, screen: KernelScreen, ws: _Workspace, n: int, nargs: int, stop: int, at: int,
                  at_size: int):
         self.screen = screen
         self.ws = ws
@@ -183,7 +183,7 @@ class KernelWindow:
     all taken, ``next_word``, ``records``, ``zero_at`` and ``overrun`` say where the
     window ended and why framing stopped, if it did."""
 
-    def __init__(self, screen: "KernelScreen", cur: int, index0: int, window_words: int, pairing_window: int,
+    def __init__(self, screen: KernelScreen, cur: int, index0: int, window_words: int, pairing_window: int,
                  columns: bool = True):
         self.next_word = cur
         self.records = 0

@@ -12,10 +12,10 @@ import os
 import stat
 from contextlib import contextmanager
 
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ._fast import Lint
 from ._reader import detect_byte_order, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
-from ._fast import Lint
-from ..spec._limits import DEFAULT_LIMITS, Limits
 from ._walk import Walk
 
 INPUT_FORMATS = ("auto", "trace", "log")

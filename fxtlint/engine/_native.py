@@ -21,7 +21,7 @@ ACTIVE = object()  # a walk's default: the engine kernel() chooses
 def _built():
     """(the kernel module, None) or (None, why it cannot be used)."""
     try:
-        from . import _kernel
+        from . import _kernel  # type: ignore[attr-defined]  # a C extension (_kernel.c), no stub
     except ImportError as e:
         if e.name in ("fxtlint.engine", "fxtlint.engine._kernel") and "_kernel" in str(e):
             return None, "no compiled fxtlint.engine._kernel (the install had no C compiler, or compiling failed)"

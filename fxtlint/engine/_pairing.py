@@ -227,7 +227,7 @@ class PairingEngine:
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
             elif k in ASYNC_KINDS:
-                key = (process[j], cat[j], name[j], ids[j])
+                key: tuple = (process[j], cat[j], name[j], ids[j])
                 if k == ASYNC_BEGIN:
                     if key in asyncs or len(asyncs) >= max_live:
                         self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
@@ -346,7 +346,7 @@ def feed_clean(engine, cols: dict) -> bool:
     ends = np.nonzero(kind == END)[0]
     t_ends, n_ends = np.unique(thread[ends], return_counts=True)
     reach = dict(zip(t_ends.tolist(), n_ends.tolist()))
-    carried = []
+    carried: list[tuple] = []
     hidden = {}
     for t in threads_here:
         st = engine.stacks.get(t, ())
@@ -391,7 +391,7 @@ def feed_clean(engine, cols: dict) -> bool:
     open_b = np.nonzero((bk == BEGIN) & ~closed)[0]  # sorted by thread, then level: stack order
 
     # ---- async and flow ids ----------------------------------------------------------
-    families = []
+    families: list[tuple | None] = []  # per family: its rows' states, or None without rows
     for live, begin, middle, end, keyfn in (
         (engine.asyncs, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, lambda r: (process[r], cat[r], name[r], ids[r])),
         (engine.flows, FLOW_BEGIN, FLOW_STEP, FLOW_END, lambda r: (ids[r],)),

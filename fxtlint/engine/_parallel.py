@@ -14,12 +14,12 @@ does not hide the others' reports. With ``excerpts=True`` each report comes with
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Callable, Sequence
 
 from ._hexview import Excerpts
 from ._lint import lint_buffer, open_buffer
-from ._result import DiagnosticSink, FileReport
+from ._result import DiagnosticSink
 
 Progress = Callable[[int, int], None]
 
@@ -65,7 +65,8 @@ def lint_paths(paths: Sequence, *, jobs: int = 1, input_format: str = "auto", si
                 progress(done, total)
         return out
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
-        futures = {pool.submit(_lint_one, p, input_format, sink_options, engine, excerpts): i for i, p in enumerate(paths)}
+        futures = {pool.submit(_lint_one, p, input_format, sink_options, engine, excerpts): i
+                   for i, p in enumerate(paths)}
         for fut in as_completed(futures):
             i = futures[fut]
             out[i] = fut.result()

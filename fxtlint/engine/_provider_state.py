@@ -21,7 +21,7 @@ for every row of a batch at once (``_lookups``).
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..spec._model import Record
 from ..spec._roles import EFFECT_OF, INLINE_KOIDS, field_of_role
@@ -76,8 +76,8 @@ class Change(NamedTuple):
     effect: str
     provider: Provider
     key: int | None = None
-    old: object = None
-    new: object = None
+    old: Any = None  # by effect: an interned string id, a (process, thread) koid pair, a tick rate
+    new: Any = None
 
 
 class History:

@@ -10,13 +10,24 @@ cannot be framed (size 0, past the end of the file) ends the walk.
 from __future__ import annotations
 
 import struct
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from .. import rules as R
 from ..rules._diagnostics import Diagnostic
 from ..spec._model import Argument, Record
-from ..spec._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, VariantItem, WordItem, WordsItem,
-                      check_dispatch, tables)
+from ..spec._tables import (
+    ArgsItem,
+    Field,
+    Layout,
+    StreamItem,
+    StringItem,
+    TableError,
+    VariantItem,
+    WordItem,
+    WordsItem,
+    check_dispatch,
+    tables,
+)
 
 _T = tables()
 _MAGIC = _T.magic_word
@@ -343,7 +354,7 @@ class _Decoder:
         end = self.body(lay.full_body, pos + 8, aend, fields, strings, None, overrun, where)
         extra: tuple[int, ...] = ()
         if end < 0:
-            part, need, have, at = over[0]
+            _, need, _, at = over[0]
             used = (at - pos) // 8 + (need + 7) // 8
             self.short_args.append(i)
             self.report(R.argument_size_mismatch, (pos, aend), i=i, kind=lay.name, declared=asize,
@@ -384,12 +395,12 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
         return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": h >> (_HEADER_SIZE.hi + 1)},
                       raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
     lay = root
-    while not lay.is_leaf:
-        v = lay.selector.get(h)
+    while (sel := lay.selector) is not None:  # not a leaf
+        v = sel.get(h)
         child = lay.variants.get(v)
         if child is None:
-            dec.report(R.unknown_record_subtype, field_span(off, lay.selector, big), record=lay.name,
-                       field=lay.selector.name, value=v)
+            dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
+                       field=sel.name, value=v)
             return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
                           "bits": h >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]), offset=off, index=idx,
                           size_words=size_words)
@@ -551,8 +562,8 @@ def header_kind(h: int, buf, off: int, big: bool) -> str | None:
     size = lay.size_field.get(h)
     if size == 0 or off + 8 * size > len(buf):
         return None
-    while not lay.is_leaf:
-        lay = lay.variants.get(lay.selector.get(h))
+    while (sel := lay.selector) is not None:  # not a leaf
+        lay = lay.variants.get(sel.get(h))
         if lay is None:
             return None
     if h & lay.zero_mask:

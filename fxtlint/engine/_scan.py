@@ -16,13 +16,13 @@ faster kernel or a window fed from a socket replaces this module alone.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
-from ._columns import Group, Screen, field
 from ..spec._tables import tables
+from ._columns import Group, Screen, field
 
 _T = tables()
 TYPE = next(f for f in _T.header if f.role == "type")

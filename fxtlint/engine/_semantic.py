@@ -10,15 +10,28 @@ batches of ``Limits.pairing_window`` records.
 from __future__ import annotations
 
 from .. import rules as R
-from ..spec._model import Record
-from ._reader import argument_label, field_span
-from . import _pairing as P
 from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..spec._model import Record
+from ..spec._roles import (
+    ARG_HEADER_FIELDS,
+    ARG_STRING_REFS,
+    BUFFER_FULL,
+    EVENT_ID,
+    HEADER_FIELDS,
+    INLINE_KOIDS,
+    LEGACY_SWITCH,
+    PROVIDER_EVENT,
+    RUNNING,
+    STATE_KINDS,
+    STRING_REFS,
+    THREAD_REFS,
+    TIMESTAMPS,
+)
+from ..spec._tables import PAIRING_ROLES, TableError, tables
+from . import _pairing as P
 from ._pairing import Batch, PairingEngine
 from ._provider_state import Change, ProviderState
-from ..spec._roles import (ARG_HEADER_FIELDS, ARG_STRING_REFS, BUFFER_FULL, EVENT_ID, HEADER_FIELDS, INLINE_KOIDS,
-                     LEGACY_SWITCH, PROVIDER_EVENT, RUNNING, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS)
-from ..spec._tables import PAIRING_ROLES, TableError, tables
+from ._reader import argument_label, field_span
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -72,33 +85,35 @@ class LintState:
     # -- what the linter says about a change of the tables ----------------------------
     def report_change(self, rec: Record, change: Change) -> None:
         emit = self.emit
-        at = dict(record_size=8 * rec.size_words)
+        size = 8 * rec.size_words  # the record's bytes, for the hex view
         effect = change.effect
         if effect == "switches_provider":
             if change.provider.id not in self.tables.announced:
-                emit(R.provider_section_unannounced.at(rec.offset, rec.index, provider=change.provider.id, **at))
+                emit(R.provider_section_unannounced.at(rec.offset, rec.index, provider=change.provider.id,
+                                                       record_size=size))
         elif effect == "sets_tick_rate":
             if change.new == 0:
-                emit(R.tick_rate_zero.at(rec.offset, rec.index, **at))
+                emit(R.tick_rate_zero.at(rec.offset, rec.index, record_size=size))
         elif effect == "registers_string":
             if change.key == 0:
-                emit(R.string_index_zero.at(rec.offset, rec.index, **at))
+                emit(R.string_index_zero.at(rec.offset, rec.index, record_size=size))
                 return
             values = self.tables.strings.values
             value = values[change.new]
             if value == "":
-                emit(R.string_record_empty.at(rec.offset, rec.index, index=change.key, **at))
+                emit(R.string_record_empty.at(rec.offset, rec.index, index=change.key, record_size=size))
             if change.old is not None and change.old != change.new:
                 emit(R.registration_changes_value.at(rec.offset, rec.index, what="string", index=change.key,
-                                                     old=repr(values[change.old]), new=repr(value), **at))
+                                                     old=repr(values[change.old]), new=repr(value), record_size=size))
         elif effect == "registers_thread":
             if change.key == 0:
-                emit(R.thread_index_zero.at(rec.offset, rec.index, **at))
+                emit(R.thread_index_zero.at(rec.offset, rec.index, record_size=size))
                 return
             old, new = change.old, change.new
             if old is not None and old != new:
                 emit(R.registration_changes_value.at(rec.offset, rec.index, what="thread", index=change.key,
-                                                     old=f"{old[0]}/{old[1]}", new=f"{new[0]}/{new[1]}", **at))
+                                                     old=f"{old[0]}/{old[1]}", new=f"{new[0]}/{new[1]}",
+                                                     record_size=size))
 
     def provider_event(self, rec: Record) -> None:
         """A provider event record: a full buffer means records were dropped (EV003)."""

@@ -36,16 +36,17 @@ from collections import Counter
 
 import numpy as np
 
-from ._native import ACTIVE, kernel as chosen_kernel
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..spec._roles import STATE_KINDS
+from ..spec._tables import tables
 from ._columns import INLINE, LEN, Screen
 from ._kernel_screen import KernelScreen
-from ..spec._limits import DEFAULT_LIMITS, Limits
 from ._lookups import Lookups, TableCache
+from ._native import ACTIVE
+from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
 from ._reader import after_record, decode_record, first_magic, frame_error, size_fields, start_checks, walk_records
-from ..spec._roles import STATE_KINDS
 from ._scan import TYPE, scan_window
-from ..spec._tables import tables
 
 _T = tables()
 _SBITS = LEN.bit_length()  # bits of a string index
@@ -63,17 +64,17 @@ class Consumer:
 
     decode_kinds: frozenset = frozenset()  # leaf kinds it needs as decoded records, not columns
 
-    def start(self, walk: "Walk") -> None:
+    def start(self, walk: Walk) -> None:
         """Before the first record (after the file-level checks)."""
 
     def record(self, rec, change) -> None:
         """A decoded record, in file order; the provider tables are as it left them and
         ``change`` is what it did to them (None: nothing)."""
 
-    def rows(self, batch: "Batch") -> None:
+    def rows(self, batch: Batch) -> None:
         """The clean rows of a batch, after the batch's decoded records."""
 
-    def finish(self, walk: "Walk") -> None:
+    def finish(self, walk: Walk) -> None:
         """After the last record (``walk.cut_short``: framing stopped early)."""
 
 
@@ -97,7 +98,7 @@ class Walk:
         self.records = 0
         self.not_fxt = False  # the file-level checks said it is not FXT at all: nothing was walked
         self.cut_short = False  # framing stopped before the end of the data
-        self.W = None
+        self.W: np.ndarray | None = None  # the buffer's words, while the column walk runs
         self._begun = False
 
     def begin(self) -> bool:
@@ -273,16 +274,18 @@ class Batch:
         self.index0 = cols.index0
         self.start = start
         self.hist = hist
-        self._look = None
+        self._look: Lookups | None = None
         # the provider and its name each row sees: before the batch's first switch, then each switch's
         self.switches = [(start, start_name)] + [(p, name) for _, p, name in hist.providers]
         self.switch_at = np.asarray([i - cols.index0 for i, _, _ in hist.providers], np.int64)
         self.clean = [Rows(self, g) for g in cols.groups if not g.flag.all()]
 
     @property
-    def W(self):
+    def W(self) -> np.ndarray:
         """The buffer's words (only while the walk runs: a memory map must close after)."""
-        return self.walk.W
+        W = self.walk.W
+        assert W is not None, "a batch's words are read while its walk runs"
+        return W
 
     @property
     def look(self) -> Lookups:
@@ -336,7 +339,7 @@ class Rows:
         """Per row: its entry in ``batch.switches`` (the provider and its name then)."""
         return self._cached("switch", lambda: np.searchsorted(self.batch.switch_at, self.rel, side="left"))
 
-    def arguments(self) -> list["ArgRows"]:
+    def arguments(self) -> list[ArgRows]:
         """The arguments of the rows, per argument position and type."""
         def make():
             g = self.group
@@ -384,7 +387,7 @@ class Rows:
                 lo += len(x.refs)
         return out
 
-    def string_ids(self, name: str, arg: "ArgRows | None" = None):
+    def string_ids(self, name: str, arg: ArgRows | None = None):
         for x in self.strings():
             if x.arg is arg and x.name == name:
                 return x.ids

@@ -10,8 +10,8 @@ reads them (and, where a record's content settled its size, flags the rows after
 
 from __future__ import annotations
 
-from ._kernel_screen import KernelScreen, KernelWindow
 from ..spec._limits import DEFAULT_LIMITS, Limits
+from ._kernel_screen import KernelScreen, KernelWindow
 from ._walk import Walk
 
 

@@ -28,22 +28,32 @@ import functools
 import json
 import math
 from collections import Counter
-from itertools import compress
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import IO
 
 import numpy as np
 
 from .. import rules as R
-from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..engine._jsontext import (
+    Lines,
+    StringTexts,
+    as_list,
+    fill,
+    grouped,
+    in_file_order,
+    int_column,
+    int_texts,
+    item_lists,
+    unregistered,
+)
 from ..engine._lint import walk_for
-from ..spec._model import Argument, Record
 from ..engine._provider_state import ProviderState
-from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
-from ..spec._tables import tables
-from ..engine._jsontext import (Lines, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts,
-                        item_lists, unregistered)
 from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..spec._model import Argument, Record
+from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
+from ..spec._tables import StreamItem, tables
 
 _T = tables()
 US_PER_S = 10**6
@@ -321,7 +331,7 @@ class Exporter(Consumer):
 
     def _events(self, rows: Rows, ph: str):
         """(record indexes, event texts) of the rows that export."""
-        export, W = self.export, self.walk.W
+        export, W = self.export, rows.batch.W
         n = rows.n
         key = rows.threads("thread")
         pid = np.zeros(n, np.uint64)
@@ -410,18 +420,18 @@ class Exporter(Consumer):
         empty = ', "args": {}' if always else ""
         where = np.full(rows.n, -1, np.int64)
         where[sel] = np.arange(len(sel))
-        row, k, names, values = [], [], [], []
+        row_parts, k_parts, names, values = [], [], [], []
         for a in rows.arguments():
             q = where[a.row]
             m = np.nonzero(q >= 0)[0]
             if len(m):
-                row.append(q[m])
-                k.append(np.full(len(m), a.k))
+                row_parts.append(q[m])
+                k_parts.append(np.full(len(m), a.k))
                 names += self._strings(rows, a, "name", m)
                 values += self._values(rows, a, m)
-        if not row:
+        if not row_parts:
             return empty
-        row, k = np.concatenate(row), np.concatenate(k)
+        row, k = np.concatenate(row_parts), np.concatenate(k_parts)
         twice = _names_given_twice(len(sel), row, k, names)
         plain = ~twice[row]
         out = as_list(item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
@@ -486,7 +496,7 @@ def _names_given_twice(n: int, row, k, names: list[str]):
 
 # the field holding a blob argument's byte length
 _BLOB_SIZE = next(it.length for a in _T.arguments.values() if a.name == "blob" for it in a.full_body
-                  if it.kind == "stream")
+                  if isinstance(it, StreamItem))
 
 
 def _integers(lay, raw):

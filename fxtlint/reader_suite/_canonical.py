@@ -37,17 +37,29 @@ from typing import IO
 
 import numpy as np
 
+from ..engine._jsontext import (
+    IdTexts,
+    Lines,
+    StringTexts,
+    as_list,
+    fill,
+    in_file_order,
+    int_column,
+    int_texts,
+    item_lists,
+    key,
+    template,
+    unregistered,
+)
+from ..engine._provider_state import INLINE_BIT, ProviderState
+from ..engine._reader import detect_byte_order
+from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 from ..rules._diagnostics import Severity
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
-from ..engine._provider_state import INLINE_BIT, ProviderState
-from ..engine._reader import detect_byte_order
-from ._reader_verdicts import REJECT, verdict
 from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
-from ..spec._tables import Layout, tables
-from ..engine._jsontext import (IdTexts, Lines, StringTexts, as_list, fill, in_file_order, int_column, int_texts, item_lists,
-                        key, template, unregistered)
-from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+from ..spec._tables import ArgsItem, Layout, StreamItem, WordItem, tables
+from ._reader_verdicts import REJECT, verdict
 
 _T = tables()
 _LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
@@ -187,10 +199,10 @@ class _Canonicaliser:
             v = arg.fields.get("value", 0)
             return bool(v) if f.width == 1 else v
         for it in lay.full_body:
-            if it.kind == "word" and it.name == "value":
+            if isinstance(it, WordItem) and it.name == "value":
                 v = arg.fields.get("value", 0)
                 return _double(v) if it.float else _word(v)
-            if it.kind == "stream":
+            if isinstance(it, StreamItem):
                 return _stream_value(arg.strings.get(it.name, b""))
         return None  # the null argument
 
@@ -205,7 +217,7 @@ _WORDS_BY_REF = INLINE_KOIDS  # per (record kind, thread-ref field): the koid wo
 def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
     """The canonical keys of a record kind, in order, each with how its value is made:
     string | thread | number | word | double | text | hex | arguments."""
-    lengths = {it.length for it in lay.full_body if it.kind == "stream"}
+    lengths = {it.length for it in lay.full_body if isinstance(it, StreamItem)}
 
     def header(flds):
         for f in flds:
@@ -215,13 +227,13 @@ def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
 
     out = list(header(lay.full_fields))
     for it in lay.full_body:
-        if it.kind == "word" and it.fields:
+        if isinstance(it, WordItem) and it.fields:
             out += header(it.fields)
-        elif it.kind == "word" and it.name not in lengths:
+        elif isinstance(it, WordItem) and it.name not in lengths:
             out.append((it.name, "double" if it.float else "word"))
-        elif it.kind == "stream":
+        elif isinstance(it, StreamItem):
             out.append((it.name, "text" if it.content == "utf8" else "hex"))
-        elif it.kind == "args":
+        elif isinstance(it, ArgsItem):
             out.append(("arguments", "arguments"))
     return tuple(out)
 
@@ -249,9 +261,9 @@ def _argument_how(lay: Layout) -> str:
     if f is not None:
         return "string" if f.role == "string_ref" else ("bool" if f.width == 1 else "number")
     for it in lay.full_body:
-        if it.kind == "word" and it.name == "value":
+        if isinstance(it, WordItem) and it.name == "value":
             return "double" if it.float else "word"
-        if it.kind == "stream":
+        if isinstance(it, StreamItem):
             return "text" if it.content == "utf8" else "hex"
     return "null"
 
@@ -363,6 +375,7 @@ class Canonical(Consumer):
         fails: dict[int, str] = {}  # row -> the first unresolved ref, in field order
         cols = [self._providers(rows)]
         for name, how in SHAPES[kind]:
+            col: list[str] | str
             if how == "string":
                 col = self._strings(rows, None, name, np.arange(rows.n), name, fails)
             elif how == "thread":
@@ -428,7 +441,7 @@ class Canonical(Consumer):
             out[known] = texts.of(got[known])
         inline = np.nonzero(got == INLINE_TEXT)[0]
         if len(inline):
-            W = self.walk.W
+            W = rows.batch.W
             out[inline] = list(map(_THREAD[keys], *(int_texts(W[rows.position(w)[inline]]) for w in words)))
         for r in np.nonzero(got == UNREGISTERED)[0].tolist():
             fails.setdefault(r, f"thread ref {int(rows.value(name)[r])} ({name}) is not registered")
@@ -437,7 +450,7 @@ class Canonical(Consumer):
     def _streams(self, rows: Rows, name: str) -> list:
         """The bytes of stream ``name`` of each row (clean rows: text is plain ASCII)."""
         buf = rows.batch.buf
-        length = next(it.length for it in rows.layout.full_body if it.kind == "stream" and it.name == name)
+        length = next(it.length for it in rows.layout.full_body if isinstance(it, StreamItem) and it.name == name)
         return [bytes(buf[8 * p : 8 * p + n]) for p, n in zip(rows.position(name).tolist(),
                                                                 rows.value(length).tolist())]
 
@@ -455,7 +468,7 @@ class Canonical(Consumer):
         if len(kinds) == 1:  # one argument type: its name goes into the list's template
             parts = functools.partial(_typed_list_parts, kinds.pop())
             return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [names, values], parts, "[]")
-        texts = []
+        texts: list[str] = []
         for a in args:  # each argument's object, then the lists
             lo = len(texts)
             texts += map(_ARGUMENT[a.kind], names[lo : lo + len(a.row)], values[lo : lo + len(a.row)])
@@ -473,7 +486,7 @@ class Canonical(Consumer):
         if how == "bool":
             return ["true" if v else "false" for v in a.value("value").tolist()]
         if how in ("text", "hex"):
-            stream = next(it for it in a.layout.full_body if it.kind == "stream")
+            stream = next(it for it in a.layout.full_body if isinstance(it, StreamItem))
             buf = rows.batch.buf
             values = [bytes(buf[8 * p : 8 * p + m]) for p, m in zip(a.position(stream.name).tolist(),
                                                                       a.value(stream.length).tolist())]
@@ -491,7 +504,7 @@ def _signed(f, raw):
 
 
 def _word_is_signed(lay: Layout, name: str) -> bool:
-    return any(it.kind == "word" and it.name == name and it.signed for it in lay.full_body)
+    return any(isinstance(it, WordItem) and it.name == name and it.signed for it in lay.full_body)
 
 
 def _scalars(how: str, lay: Layout, name: str, values):
@@ -554,9 +567,11 @@ def _value_schema(how: str, kind: str, name: str) -> dict:
         keys = sorted({_koid_key(w) for w in _WORDS_BY_REF[(kind, name)]})
         return {"type": "object", "properties": {k: _KOIDS[k] for k in keys}, "required": keys,
                 "additionalProperties": False}
-    return {"string": {"type": "string"}, "number": {"type": "integer", "minimum": 0}, "word": _U64,
-            "double": _DOUBLE, "text": {"type": "string"}, "hex": _HEX,
-            "arguments": {"type": "array", "items": {"$ref": "#/$defs/argument"}}}[how]
+    schemas: dict[str, dict] = {
+        "string": {"type": "string"}, "number": {"type": "integer", "minimum": 0}, "word": _U64,
+        "double": _DOUBLE, "text": {"type": "string"}, "hex": _HEX,
+        "arguments": {"type": "array", "items": {"$ref": "#/$defs/argument"}}}
+    return schemas[how]
 
 
 def _argument_value_schema(lay: Layout) -> dict:
@@ -569,9 +584,9 @@ def _argument_value_schema(lay: Layout) -> dict:
         lo, hi = (-(1 << (f.width - 1)), (1 << (f.width - 1)) - 1) if f.signed else (0, (1 << f.width) - 1)
         return {"type": "integer", "minimum": lo, "maximum": hi}
     for it in lay.full_body:
-        if it.kind == "word" and it.name == "value":
+        if isinstance(it, WordItem) and it.name == "value":
             return _DOUBLE if it.float else (_I64 if it.signed else _U64)
-        if it.kind == "stream":
+        if isinstance(it, StreamItem):
             return _HEX if it.content != "utf8" else {"type": "string"}
     return {"type": "null"}
 

@@ -131,7 +131,8 @@ _REASONS = (
     Reason("size-zero", REJECT, "Record Header; Argument Header",
            "Record Size: [...] the number of words (multiples of 8 byte units) within the record including the "
            "record header itself. [...] [4 .. 15]: argument size (inclusive of this word) as a multiple of 8 bytes",
-           "记录大小:[...] 用于指示记录中的字数(8 字节单位的倍数),包括记录头本身。[...] 实参大小(包括此字),以 8 字节为倍数",
+           "记录大小:[...] 用于指示记录中的字数(8 字节单位的倍数),包括记录头本身。"
+           "[...] 实参大小(包括此字),以 8 字节为倍数",
            "a size of 0 words cannot hold its own header: a reader cannot step over it, so everything after it "
            "is unreadable"),
     Reason("truncated", REJECT, "Records; Overview",

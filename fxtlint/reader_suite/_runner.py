@@ -178,12 +178,13 @@ def stop_on_signals(readers: Readers, signums=(signal.SIGINT, signal.SIGTERM)):
             signal.signal(s, h)
 
 
-def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float, readers: Readers | None = None) -> Run | None:
+def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float,
+               readers: Readers | None = None) -> Run | None:
     """Run the reader once, without a shell; kill its whole process group on timeout.
     None when ``readers`` was stopped before or while it ran (no verdict)."""
     readers = readers or Readers()
     args = list(argv) if stdin else [*argv, str(path)]
-    fh = open(path, "rb") if stdin else subprocess.DEVNULL
+    fh = open(path, "rb") if stdin else subprocess.DEVNULL  # noqa: SIM115 - closed in the finally below
     try:
         try:
             proc = readers.start(args, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -200,7 +201,8 @@ def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float, read
                 out, err = proc.communicate(timeout=5)
             except subprocess.TimeoutExpired:  # a descendant left the group and holds the pipes
                 for pipe in (proc.stdout, proc.stderr):
-                    pipe.close()
+                    if pipe is not None:
+                        pipe.close()
                 proc.wait()
                 out, err = b"", b""
             run = Run(None, out, err)
@@ -211,7 +213,7 @@ def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float, read
             readers.finished(proc)
         return None if readers.stopped else run
     finally:
-        if stdin:
+        if not isinstance(fh, int):  # the file, not DEVNULL
             fh.close()
 
 
@@ -265,7 +267,7 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
             r.grade, r.detail = "fail", "rejected without returning the records before the fault" + _stderr_tail(run)
         return r
     doc, err = parse_output(run.stdout)
-    if err:
+    if doc is None:
         r.grade, r.detail = "wrong", err
         return r
     if case.category == "valid":

@@ -14,8 +14,8 @@ import difflib
 import sys
 from pathlib import Path
 
-from ..rules._diagnostics import Example, Rule
 from ..engine._hexview import HEAD, dump
+from ..rules._diagnostics import Example, Rule
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 FULL_DUMP_MAX = 256  # larger examples show their head and the marked rows only

@@ -96,7 +96,7 @@ def sections(all_results) -> list[tuple[str, list[tuple[int, int]]]]:
             row = table.setdefault(section_of(c.get("spec", "")), [[0, 0] for _ in all_results])
             row[i][1] += 1
             row[i][0] += c["grade"] == "pass"
-    return [(name, [tuple(x) for x in row]) for name, row in sorted(table.items())]
+    return [(name, [(x[0], x[1]) for x in row]) for name, row in sorted(table.items())]
 
 
 def _totals(r: dict) -> tuple[int, int]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..rules._diagnostics import Severity
 from ..engine._result import FileReport
+from ..rules._diagnostics import Severity
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 DEFAULT_CAP = 50  # GitHub keeps 50 annotations per step

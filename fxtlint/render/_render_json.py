@@ -37,7 +37,7 @@ def render(
     }
 
 
-def dumps(run: dict) -> str:
+def dumps(run: dict | list) -> str:
     return json.dumps(run, indent=2, ensure_ascii=False) + "\n"
 
 

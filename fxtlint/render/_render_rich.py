@@ -14,10 +14,10 @@ from typing import IO
 from rich.console import Console
 from rich.text import Text
 
-from ..rules._diagnostics import Diagnostic, Severity
 from ..engine._hexview import hex_rows, marker_line, record_window
 from ..engine._result import FileReport
 from ..rules import not_fxt_file
+from ..rules._diagnostics import Diagnostic, Severity
 
 SEVERITY_STYLE = {
     Severity.ERROR: "bold red",

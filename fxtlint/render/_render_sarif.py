@@ -17,9 +17,9 @@ import os
 from collections.abc import Sequence
 from urllib.parse import quote
 
+from ..engine._result import FileReport
 from ..rules._diagnostics import Diagnostic, Rule, Severity, stable_message
 from ..spec._version import TOOL_NAME, tool_version
-from ..engine._result import FileReport
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -69,7 +69,7 @@ def artifact_location(path: str, root: str | None = None) -> dict:
     return {"uri": "file://" + quote(p if p.startswith("/") else "/" + p)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _help_markdown(rule: Rule) -> str:
     """A rule's docs (it lints both examples): built once per process."""
     from ._docs import rule_markdown
@@ -100,7 +100,7 @@ def result(d: Diagnostic, rule_index: int, artifact_index: int, location: dict, 
     region = {"startLine": 1, "byteOffset": start}
     if end > start:
         region["byteLength"] = end - start
-    props = {"recordIndex": d.record_index, "recordOffset": d.offset}
+    props: dict[str, object] = {"recordIndex": d.record_index, "recordOffset": d.offset}
     if d.details:
         props["details"] = d.details
     return {
@@ -138,7 +138,7 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
             key = (d.code, stable_message(d.message))
             seen[key] = seen.get(key, -1) + 1
             results.append(result(d, index[d.code], ai, location, seen[key]))
-    invocation = {"executionSuccessful": not failures}
+    invocation: dict[str, object] = {"executionSuccessful": not failures}
     if failures:
         invocation["toolExecutionNotifications"] = [
             {"level": "error", "message": {"text": _sentence(f"{p}: {m}")},

@@ -17,8 +17,8 @@ from __future__ import annotations
 import html
 import json
 
-from . import _report_words as W
 from ..writer_report._expect import fields_text
+from . import _report_words as W
 
 RESULT_RANK = {r: i for i, r in enumerate(W.SHOWN)}  # the rules table opens failed first
 
@@ -285,7 +285,8 @@ def _trace(i: int, t: dict) -> str:
     return (
         head
         + f"<p>{_e(t['format'])}, {W.plural(t['bytes'], 'byte')}, {W.plural(t['records'], 'record')}, "
-        f"{_e(t['byte_order'])}-endian; {W.counts_line(v)}{' (messages capped; counts exact)' if v['capped'] else ''}</p>"
+        f"{_e(t['byte_order'])}-endian; {W.counts_line(v)}"
+        f"{' (messages capped; counts exact)' if v['capped'] else ''}</p>"
         + _problems(t["problems"]) + _expect(t["expect"]) + _rules(t["rules"])
         + _coverage(t["coverage"]) + _statistics(t["statistics"])
         + "</section>"

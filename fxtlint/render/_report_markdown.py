@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from . import _report_words as W
 from ..writer_report._expect import fields_text
+from . import _report_words as W
 
 CELL = {"failed": "❌", "warning": "⚠️", "note": "ℹ️", "passed": "✅", "not_exercised": "·"}
 MARK = {"bad": "❌", "warn": "⚠️", "ok": "✅"}
@@ -37,7 +37,8 @@ def _standing(t: dict) -> str:
 def _verdict_line(doc: dict) -> str:
     v = doc["verdict"]
     word = "✅ conforming" if v["conforming"] else "❌ not conforming"
-    line = f"**Verdict: {word}**: {v['conforming_traces']} of {W.plural(v['traces'], 'trace')} conforming; {W.counts_line(v)}"
+    line = (f"**Verdict: {word}**: {v['conforming_traces']} of {W.plural(v['traces'], 'trace')} conforming; "
+            f"{W.counts_line(v)}")
     if v["unreadable"]:
         line += f"; {v['unreadable']} could not be read"
     return line
@@ -197,7 +198,8 @@ def trace_section(t: dict) -> list[str]:
     if v["status"] == "not_fxt":
         return out + [f"{v['note']}.", ""] + _problems(t["problems"])
     out.append(f"{t['format']}, {W.plural(t['bytes'], 'byte')}, {W.plural(t['records'], 'record')}, "
-               f"{t['byte_order']}-endian; {W.counts_line(v)}" + (" (messages capped; counts exact)" if v["capped"] else ""))
+               f"{t['byte_order']}-endian; {W.counts_line(v)}"
+               + (" (messages capped; counts exact)" if v["capped"] else ""))
     out.append("")
     out += _problems(t["problems"]) + _expect(t["expect"]) + _rules(t["rules"])
     out += _coverage(t["coverage"]) + _statistics(t["statistics"])

@@ -11,75 +11,75 @@ linters, type checkers and renames can see. ``tests/test_rules.py`` checks that
 
 from __future__ import annotations
 
-from ._diagnostics import Rule
 from . import layout as _layout
 from . import log as _log
 from . import removed as _removed
 from . import semantic as _semantic
-from .layout import (  # noqa: F401 - re-exported
-    record_size_zero,
-    record_past_end_of_file,
-    file_length_not_aligned,
-    reserved_bits_set,
-    argument_reserved_bits_set,
+from ._diagnostics import Rule
+from .layout import (
     always_zero_bit_set,
-    content_overruns_record,
-    padding_not_zero,
-    invalid_utf8,
-    string_too_long,
+    argument_overruns_record,
+    argument_reserved_bits_set,
     argument_size_mismatch,
     argument_size_zero,
-    argument_overruns_record,
-    string_ends_in_nul,
-    magic_missing,
-    magic_wrong_value,
-    magic_repeated,
-    magic_has_extra_words,
-    not_fxt_file,
-    unknown_record_type,
-    unknown_record_subtype,
-    unknown_argument_type,
-    undefined_enum_value,
-    trailing_words,
-    record_size_too_large,
     big_endian_archive,
+    content_overruns_record,
+    file_length_not_aligned,
+    invalid_utf8,
+    magic_has_extra_words,
+    magic_missing,
+    magic_repeated,
+    magic_wrong_value,
+    not_fxt_file,
+    padding_not_zero,
+    record_past_end_of_file,
+    record_size_too_large,
+    record_size_zero,
+    reserved_bits_set,
+    string_ends_in_nul,
+    string_too_long,
+    trailing_words,
+    undefined_enum_value,
+    unknown_argument_type,
+    unknown_record_subtype,
+    unknown_record_type,
 )
-from .log import (  # noqa: F401 - re-exported
+from .log import (
+    log_argument_name_empty,
+    log_argument_type_not_allowed,
     log_record_wrong_type,
     log_severity_invalid,
     log_severity_raw,
-    log_argument_type_not_allowed,
     log_string_ref_reserved,
-    log_argument_name_empty,
 )
-from .semantic import (  # noqa: F401 - re-exported
-    records_dropped,
-    string_ref_unregistered,
-    thread_ref_unregistered,
-    string_index_zero,
-    thread_index_zero,
-    provider_section_unannounced,
-    string_record_empty,
-    registration_changes_value,
-    tick_rate_zero,
-    complete_ends_before_start,
-    timestamp_overflows_ns,
-    duration_end_without_begin,
-    duration_end_mismatch,
-    duration_never_ended,
-    unterminated_at_end,
-    async_without_begin,
-    id_begin_reused,
-    flow_without_begin,
-    flow_outside_duration,
-    counter_argument_not_numeric,
-    context_switch_outgoing_running,
-    pairing_state_overflow,
-)
-from .removed import (  # noqa: F401 - re-exported
+from .removed import (
     buffer_full_pr011,
     context_switch_outgoing_running_pr010,
     counter_argument_not_numeric_pr009,
+)
+from .semantic import (
+    async_without_begin,
+    complete_ends_before_start,
+    context_switch_outgoing_running,
+    counter_argument_not_numeric,
+    duration_end_mismatch,
+    duration_end_without_begin,
+    duration_never_ended,
+    flow_outside_duration,
+    flow_without_begin,
+    id_begin_reused,
+    pairing_state_overflow,
+    provider_section_unannounced,
+    records_dropped,
+    registration_changes_value,
+    string_index_zero,
+    string_record_empty,
+    string_ref_unregistered,
+    thread_index_zero,
+    thread_ref_unregistered,
+    tick_rate_zero,
+    timestamp_overflows_ns,
+    unterminated_at_end,
 )
 
 _FAMILIES = (_layout, _log, _semantic, _removed)

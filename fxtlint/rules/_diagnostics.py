@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 import re
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..spec._errors import FxtError
 
@@ -26,7 +26,7 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> "Severity":
+    def parse(cls, text: str) -> Severity:
         return cls[text.strip().upper()]
 
 
@@ -102,7 +102,7 @@ class Rule:
         span: tuple[int, int] | None = None,
         record_size: int | None = None,
         **params: object,
-    ) -> "Diagnostic":
+    ) -> Diagnostic:
         """The diagnostic this rule reports for a record at ``offset``.
 
         ``span`` is the absolute byte range of the offending field and ``record_size``

@@ -7,11 +7,11 @@ UN undefined types and values, EX extensions and notes.
 from __future__ import annotations
 
 from ..spec import _build as B
-from ._diagnostics import Example, Rule, Severity
 from ..spec._model import Record
 from . import _ex as X
+from ._diagnostics import Example, Rule, Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 
 
 def _n(count: int, unit: str) -> str:

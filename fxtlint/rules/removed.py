@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from ._diagnostics import Rule
 from . import semantic as _semantic
+from ._diagnostics import Rule
 
 
 def _moved(code: str, name: str, now: Rule) -> Rule:

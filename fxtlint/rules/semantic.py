@@ -4,10 +4,10 @@ content that consumers cannot use or that says records are missing (EV)."""
 from __future__ import annotations
 
 from ..spec import _build as B
-from ._diagnostics import Example, Rule, Severity
 from . import _ex as X
+from ._diagnostics import Example, Rule, Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 
 
 def _dur(kind, ts, **kw):

@@ -7,10 +7,12 @@ written inline. A thread given as ``int`` is an index into the thread table; a
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ._encoder import encode_argument, encode_log_record, encode_record, encode_records
 from ._errors import FxtError
 from ._model import Argument, Record
-from ._tables import Field, tables
+from ._tables import Field, WordItem, tables
 
 _ARG_TYPES = {a.name: t for t, a in tables().arguments.items()}
 
@@ -102,7 +104,7 @@ def _event_words() -> dict[str, tuple[str, bool]]:
     (a complete event's end) rather than an id."""
     ev = next(lay for lay in tables().records.values() if lay.name == "event")
     return {v.name.split(".", 1)[1]: (v.body[0].name, v.body[0].role == "timestamp")
-            for v in ev.variants.values() if v.body}
+            for v in ev.variants.values() if v.body and isinstance(v.body[0], WordItem)}
 
 
 _EVENT_WORD = _event_words()
@@ -207,7 +209,8 @@ def archive(*records, byte_order: str = "little") -> bytes:
 
 # -- structured logs (the second format) --------------------------------------------
 def log_record(severity: int, timestamp: int, args=()) -> Record:
-    return _checked(Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args)), encode_log_record)
+    return _checked(Record(9, "log_record", {"severity": severity, "timestamp": timestamp}, {}, tuple(args)),
+                    encode_log_record)
 
 
 def log_stream(*records, byte_order: str = "little") -> bytes:
@@ -227,14 +230,19 @@ WORD = Field("word", 0, 63)  # a whole 64-bit word, as a field: patch_field(data
 BYTE_ORDERS = ("little", "big")
 
 
-def _word_at(data, word: int, byte_order: str) -> tuple[int, int]:
+def _byte_order(byte_order: str) -> Literal["little", "big"]:
     if byte_order not in BYTE_ORDERS:
         raise FxtError(f"byte_order = {byte_order!r} is not one of {BYTE_ORDERS}")
+    return "big" if byte_order == "big" else "little"
+
+
+def _word_at(data, word: int, byte_order: str) -> tuple[int, int]:
+    order = _byte_order(byte_order)
     last = len(data) // 8 - 1
     if not 0 <= word <= last:
         raise FxtError(f"word = {word} is not inside the {len(data)} bytes given: allowed 0 .. {last}")
     start = 8 * word
-    return start, int.from_bytes(data[start : start + 8], byte_order)
+    return start, int.from_bytes(data[start : start + 8], order)
 
 
 def read_field(data, field: Field, *, word: int = 0, byte_order: str = "little") -> int:
@@ -247,4 +255,4 @@ def patch_field(data, field: Field, value: int, *, word: int = 0, byte_order: st
     other bit kept: the one way to hand-make a malformed header or argument. A value
     that does not fit the field raises FxtError (``WORD`` takes a whole word)."""
     start, w = _word_at(data, word, byte_order)
-    return bytes(data[:start]) + field.set(w, value).to_bytes(8, byte_order) + bytes(data[start + 8 :])
+    return bytes(data[:start]) + field.set(w, value).to_bytes(8, _byte_order(byte_order)) + bytes(data[start + 8 :])

@@ -22,11 +22,7 @@ class EncodeError(FxtError):
     """A record that cannot be encoded as given (unknown kind, a value that does not fit)."""
 
 
-def _leaf_by_name() -> dict[str, Layout]:
-    return {leaf.name: leaf for leaf in _T.record_leaves()}
-
-
-_LEAVES = _leaf_by_name()
+_LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
 _ARGS = {a.name: a for a in _T.arguments.values()}
 
 
@@ -170,6 +166,7 @@ def encode_record(rec: Record, byte_order: str = "little") -> bytes:
     fields["type"] = lay.type
     for part in lay.name.split(".")[1:]:
         child = next(c for c in node.variants.values() if c.name.endswith("." + part) or c.name == part)
+        assert node.selector is not None  # a layout with variants has a selector
         fields[node.selector.name] = child.value
         node = child
     _derive(lay.full_body, fields, rec.strings, rec.args)

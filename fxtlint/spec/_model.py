@@ -30,7 +30,7 @@ class FrozenMap(dict):
     __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]  # dict's __hash__ is None; a frozen map hashes
         return hash(frozenset(self.items()))
 
     def __repr__(self) -> str:

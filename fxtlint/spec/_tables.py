@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 from ._errors import FxtError
-
 
 # The vocabulary of the layout language: anything else in a table file is a typo.
 ROLES = frozenset(("type", "size", "selector", "string_ref", "thread_ref", "arg_count", "string_index",
@@ -108,7 +107,7 @@ class Item:
 
     kind = ""
     fields: tuple = ()
-    role = None
+    role: str | None = None
 
 
 @dataclass(frozen=True)
@@ -189,12 +188,12 @@ class Layout:
     spec: str
     fields: tuple[Field, ...]
     body: tuple[Item, ...]
+    size_field: Field  # the header's size field: every record type, argument type and log record has one
     selector: Field | None = None
-    variants: Mapping[int, "Layout"] = field(default_factory=lambda: _frozen({}))
+    variants: Mapping[int, Layout] = field(default_factory=lambda: _frozen({}))
     extensible: bool = True
     type: int | None = None
     value: int | None = None  # this variant's selector value
-    size_field: Field | None = None
     full_fields: tuple[Field, ...] = ()
     full_body: tuple[Item, ...] = ()
     zero_mask: int = 0  # header bits that must be zero (reserved and always-zero)
@@ -366,7 +365,7 @@ def _zero_mask(fields) -> int:
     return m
 
 
-def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field, rtype) -> Layout:
+def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field: Field, rtype) -> Layout:
     name = f"{prefix}.{d['name']}" if prefix else d["name"]
     _keys(d, _LAYOUT_KEYS, f"layout {name!r}")
     fields = tuple(_field(f, f"{name} field") for f in d.get("fields", ()))

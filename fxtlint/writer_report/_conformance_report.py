@@ -15,14 +15,14 @@ from importlib import resources
 from pathlib import Path
 
 from .. import rules as R
-from ._coverage import CoverageCollector
-from ..rules._diagnostics import Diagnostic
 from ..engine._hexview import dump, record_window
-from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..engine._lint import lint_walk
 from ..engine._result import FileReport
+from ..rules._diagnostics import Diagnostic
 from ..rules._rule_scope import exercised
+from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._version import tool_version
+from ._coverage import CoverageCollector
 
 SCHEMA_ID = "fxtlint-report/1"
 SPEC_REVISION = "Fuchsia Trace Format, current revision (with the v1 text where they agree)"
@@ -61,8 +61,8 @@ def _problem(rule_code: str, count: int, diags: list[Diagnostic], buf) -> dict:
 
 def _rule_results(lint: FileReport, features: set[str] | None) -> list[dict]:
     first: dict[str, Diagnostic] = {}
-    for d in lint.diagnostics:
-        first.setdefault(d.code, d)
+    for diag in lint.diagnostics:
+        first.setdefault(diag.code, diag)
     out = []
     for rule in R.all_rules():
         n = lint.counts.get(rule.code, 0)
@@ -157,7 +157,7 @@ def _matrix(traces: list[dict]) -> dict:
 
 def combined_report(traces: list[dict], *, failures=()) -> dict:
     """The document for one or more traces; ``failures`` are (path, message) pairs."""
-    totals = Counter()
+    totals: Counter[str] = Counter()
     for t in traces:
         for k in ("errors", "warnings", "infos"):
             totals[k] += t["verdict"][k]

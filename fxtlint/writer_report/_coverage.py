@@ -16,11 +16,11 @@ from collections import Counter
 
 import numpy as np
 
-from ..spec._model import Record
 from ..engine._provider_state import INLINE_BIT, NS_PER_S, ProviderState
+from ..engine._walk import Batch, Consumer
+from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
-from ..engine._walk import Batch, Consumer
 
 _T = tables()
 LARGEST_KEPT = 5
@@ -181,7 +181,7 @@ class CoverageCollector(Consumer):
     def _time(self, rate: int, lo: int | None, hi: int | None) -> None:
         """Timestamps from ``lo`` to ``hi`` ticks of a provider at ``rate`` ticks/s."""
         self.rates.add(rate)
-        if lo is None:
+        if lo is None or hi is None:
             return
         if self.ts_min is None or lo < self.ts_min:
             self.ts_min = lo
@@ -320,7 +320,7 @@ class CoverageCollector(Consumer):
 
     def statistics(self) -> dict:
         rates = sorted(self.rates)
-        span_ns = None if self.ns_min is None else self.ns_max - self.ns_min
+        span_ns = None if self.ns_min is None or self.ns_max is None else self.ns_max - self.ns_min
         events = {
             group: {k.split(".", 1)[1]: self.records.get(k, 0) for k in kinds}
             for group, kinds in EVENT_GROUPS.items()
@@ -344,7 +344,7 @@ class CoverageCollector(Consumer):
             "time": {
                 "first_ticks": self.ts_min,
                 "last_ticks": self.ts_max,
-                "span_ticks": None if self.ts_min is None else self.ts_max - self.ts_min,
+                "span_ticks": None if self.ts_min is None or self.ts_max is None else self.ts_max - self.ts_min,
                 "ticks_per_second": rates,
                 "span_seconds": None if span_ns is None else span_ns / NS_PER_S,
             },

@@ -146,11 +146,11 @@ def _align(want: list[dict], got: list[dict], unit: str) -> tuple[list[int | Non
             continue
         hi = next((m for m in matched[i + 1:] if m is not None), len(got))
         cands = by_key.get(_key(ev), [])
-        j = next((j for j in cands[bisect.bisect_left(cands, lo):] if j < hi and j not in used), None)
-        if j is not None:
-            near[i] = j
-            used.add(j)
-            lo = j + 1
+        close = next((j for j in cands[bisect.bisect_left(cands, lo):] if j < hi and j not in used), None)
+        if close is not None:
+            near[i] = close
+            used.add(close)
+            lo = close + 1
     return matched, near
 
 
