@@ -31,6 +31,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
 import make_trace  # noqa: E402
+
+import fxtlint  # noqa: E402
 from fxtlint.engine import _native, _walk  # noqa: E402
 
 ENGINES = ("fast", "reference", "auto")

@@ -18,9 +18,6 @@ from fxtlint import strategies as fst
 from fxtlint.engine._reader import declared_size, detect_byte_order
 from fxtlint.rules import all_rules
 
-from conftest import CORPUS_REAL
-import writer_traces
-
 # every test runs with the native kernel and with the pure column engine as the scan step
 pytestmark = pytest.mark.usefixtures("scan_engine")
 
