@@ -4,10 +4,12 @@ two sizes, in one run.
 
     python bench/run_bench.py [--mb 50] [--also-mb 500] [--workloads events,mixed,sched,log]
                               [--verbs report,export,decode] [--keep DIR] [--repeat 3] [--json OUT]
+                              [--profile N]
 
 For each workload of ``bench/make_trace.py`` (events; mixed; kernel scheduling;
 structured-log stream), clean by construction, each target runs in a fresh child
-process so that its time and peak RSS are its own:
+process so that its time and peak RSS are its own (with Python's bytecode cached, as an
+installed package has it, even where PYTHONDONTWRITEBYTECODE is set):
 
 - bare-walk: a plain Python loop over the record headers (struct.unpack_from per
   header, size to the next one): the least any Python reader can do;
@@ -24,11 +26,15 @@ process so that its time and peak RSS are its own:
   decoding: decode says so (MG005) and is not timed there.
 
 It prints MB/s, records/s and peak RSS per target, then per workload the checks:
-fxtlint MB/s >= 100 scaled by this run's bare walk on the events workload (the target
-assumes a machine where that walk does 160 MB/s); fxt / fxtlint >= 18 on the events
+fxtlint MB/s >= 300 scaled by this run's bare walk on the events workload (the target
+assumes a machine where that walk does 160 MB/s); fxt / fxtlint >= 50 on the events
 workload; fxtlint's peak RSS at the larger size <= 1.5x the base; and per verb, at each
 size, its MB/s over the lint's in the same run (report >= 0.5, export and decode >= 0.33)
 and its own peak RSS at the larger size over the base (<= 1.5).
+
+``--profile N`` then runs the lint once more per workload at the base size under
+cProfile (``python -m cProfile -m fxtlint ...``, the same command line) and prints the N
+functions with the most time of their own: what bounds the lint.
 """
 
 from __future__ import annotations
@@ -49,9 +55,9 @@ sys.path.insert(0, str(HERE))
 
 import make_trace  # noqa: E402
 
-TARGET_MBPS = 100
-TARGET_BARE_MBPS = 160  # the bare walk's speed (events workload) on the machine the 100 MB/s target assumes
-TARGET_FXT_RATIO = 18
+TARGET_MBPS = 300
+TARGET_BARE_MBPS = 160  # the bare walk's speed (events workload) on the machine the MB/s target assumes
+TARGET_FXT_RATIO = 50
 TARGET_RSS_RATIO = 1.5
 # each verb's MB/s over the lint's (``fxtlint``), same workload, size and run
 VERB_TARGETS = {"report": 0.5, "export": 0.33, "decode": 0.33}
@@ -110,9 +116,21 @@ done(dt, n, eof=r.had_unexpected_eof)
 """
 
 
+# the children's environment: Python bytecode is cached (in a folder of the run's own) as
+# an installed package has it, even where PYTHONDONTWRITEBYTECODE is set; without it
+# every run of the command line would compile fxtlint's modules again first
+CHILD_ENV = dict(os.environ)
+
+
+def cache_bytecode(folder: Path) -> None:
+    CHILD_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
+    CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(folder)
+    _shim(["--version"])  # compile once, before anything is timed
+
+
 def run_python(code: str, path: Path) -> dict:
     code = CHILD_PRELUDE.format(repo=str(REPO), path=str(path)) + code
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=CHILD_ENV)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -136,7 +154,7 @@ def _shim(argv: list[str], stdout=None) -> tuple[float, str, str, int, float]:
     with tempfile.TemporaryFile() as out:
         t = time.perf_counter()
         proc = subprocess.run([sys.executable, "-c", CLI_SHIM.format(repo=str(REPO), argv=argv)],
-                              stdout=stdout or out, stderr=subprocess.PIPE, text=True)
+                              stdout=stdout or out, stderr=subprocess.PIPE, text=True, env=CHILD_ENV)
         dt = time.perf_counter() - t
         out.seek(0)
         text = out.read().decode("utf-8")
@@ -172,6 +190,35 @@ def run_verb(verb: str, path: Path) -> dict:
     if status != 0 and not (verb == "export" and status == 1 and "skipped" in err):
         raise RuntimeError(f"fxtlint {verb} failed ({status}): {err[-2000:]}")
     return dict(seconds=dt, rss_mib=rss)
+
+
+# ``python -m fxtlint ...`` under cProfile, the same command line as ``run_cli``: the
+# functions with the most time of their own, and the run's total
+PROFILE_SHIM = """
+import cProfile, io, os, pstats, runpy, sys
+sys.path.insert(0, {repo!r})
+sys.argv = ['fxtlint', *{argv!r}]
+prof = cProfile.Profile()
+out, sys.stdout = sys.stdout, open(os.devnull, 'w')
+prof.enable()
+try:
+    runpy.run_module('fxtlint', run_name='__main__', alter_sys=True)
+except SystemExit:
+    pass
+prof.disable()
+sys.stdout = out
+text = io.StringIO()
+pstats.Stats(prof, stream=text).strip_dirs().sort_stats('tottime').print_stats({top})
+print(text.getvalue().strip())
+"""
+
+
+def profile_cli(path: Path, top: int) -> str:
+    """The lint of ``path`` from the command line under cProfile: pstats' top ``top`` by own time."""
+    argv = ["--output-format", "json", str(path)]
+    out = subprocess.run([sys.executable, "-c", PROFILE_SHIM.format(repo=str(REPO), argv=argv, top=top)],
+                         check=True, capture_output=True, text=True, env=CHILD_ENV)
+    return out.stdout
 
 
 TARGETS = {
@@ -223,6 +270,9 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", type=Path, default=None, help="keep generated traces in this folder")
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs at the base size (default 3; fxt: 1)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="then profile the lint of each workload at the base size: the N functions with "
+                    "the most own time (cProfile)")
     args = ap.parse_args(argv)
     workloads = [w for w in args.workloads.split(",") if w]
     if args.verb_output:
@@ -231,8 +281,10 @@ def main(argv=None) -> int:
     targets = [t for t in TARGETS if t not in VERB_TARGETS or t in verbs]
 
     results: dict = {}
+    profiles: dict = {}
     sizes = [args.mb] + ([args.also_mb] if args.also_mb else [])
-    with trace_folder(args.keep) as folder:
+    with trace_folder(args.keep) as folder, tempfile.TemporaryDirectory() as bytecode:
+        cache_bytecode(Path(bytecode))
         for workload in workloads:
             for i, mb in enumerate(sizes):
                 path = trace(folder, workload, mb)
@@ -250,6 +302,8 @@ def main(argv=None) -> int:
                     if target in VERB_TARGETS and "seconds" in rows[target]:
                         rows[target]["records"] = rows["fxtlint"]["records"]  # the lint counted them
                     print(f"{workload:7} {mb:5g} MB {target:10} {json.dumps(rows[target])}", flush=True)
+                if i == 0 and args.profile:
+                    profiles[workload] = profile_cli(path, args.profile)
                 if i > 0 and not args.keep:
                     path.unlink()  # 500 MB files: do not keep four of them in /tmp
 
@@ -268,7 +322,7 @@ def main(argv=None) -> int:
     ok = True
     checks = []
     print()
-    # the 100 MB/s target assumes a machine where the bare walk does 160 MB/s on the
+    # the MB/s target assumes a machine where the bare walk does 160 MB/s on the
     # events workload: scale it by this run's bare walk on that workload
     ev = results.get("events", {}).get(f"{args.mb:g}")
     scale = (ev["mib"] / ev["bare-walk"]["seconds"]) / TARGET_BARE_MBPS if ev else 1.0
@@ -305,6 +359,9 @@ def main(argv=None) -> int:
         passed = value >= target if op == ">=" else value <= target
         ok &= passed
         print(f"{name:58} {value:8.2f}  (target {op} {target:g})  {'PASS' if passed else 'FAIL'}")
+    for workload, text in profiles.items():
+        print(f"\nprofile: fxtlint --output-format json, {workload} workload, {args.mb:g} MB "
+              f"(cProfile, by own time)\n{text}")
     if args.json:
         args.json.write_text(json.dumps({"results": results, "checks": checks}, indent=2))
     return 0 if ok else 1

@@ -1,6 +1,7 @@
 """The fast and the reference engines give the same report: compared whole, in JSON
 form (spans, record sizes, severities and details included), as glTF-Validator
-compares golden reports. And the reader's prefix property at every 8-byte cut."""
+compares golden reports. The fast engine runs twice: with the native kernel and with
+the pure column engine as its scan step (``scan_engine``). And the reader's prefix property at every 8-byte cut."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from fxtlint import strategies as fst
 from fxtlint.engine._reader import declared_size, detect_byte_order
 from fxtlint.rules import all_rules
 
+# every test runs with the native kernel and with the pure column engine as the scan step
+pytestmark = pytest.mark.usefixtures("scan_engine")
+
 REPO = Path(__file__).resolve().parent.parent
 INPUTS = sorted((REPO / "corpus" / "golden").glob("*.fxt")) + sorted(CORPUS_REAL.glob("*.fxt"))
 
@@ -26,16 +30,21 @@ def assert_same_report(fast: fxtlint.FileReport, ref: fxtlint.FileReport) -> Non
     assert fast.diagnostics == ref.diagnostics  # Diagnostic equality compares every field
 
 
+def test_the_scan_step_under_test_is_the_one_that_runs(scan_engine):
+    walk = fxtlint.engine._walk.Walk(b"", ())
+    assert (walk.kernel is not None) == (scan_engine == "native")
+
+
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
 def test_engines_agree_on_whole_reports(path):
     data = path.read_bytes()
-    assert_same_report(fxtlint.lint_bytes(data), fxtlint.lint_bytes(data, engine="reference"))
+    assert_same_report(fxtlint.lint_bytes(data, engine="fast"), fxtlint.lint_bytes(data, engine="reference"))
 
 
 @pytest.mark.parametrize("delta", [1, -1, 2], ids=lambda d: f"size{d:+d}")
 def test_engines_agree_on_whole_reports_when_a_size_is_off(delta):
     data = writer_traces.with_size_off_by(delta)
-    fast = fxtlint.lint_bytes(data)
+    fast = fxtlint.lint_bytes(data, engine="fast")
     assert_same_report(fast, fxtlint.lint_bytes(data, engine="reference"))
     assert fast.records == 32 and set(fast.counts) <= {"FR004", "ST001"}
 
@@ -43,14 +52,14 @@ def test_engines_agree_on_whole_reports_when_a_size_is_off(delta):
 @settings(max_examples=40, deadline=None)
 @given(fst.archives())
 def test_engines_agree_on_whole_reports_of_drawn_traces(data):
-    assert_same_report(fxtlint.lint_bytes(data), fxtlint.lint_bytes(data, engine="reference"))
+    assert_same_report(fxtlint.lint_bytes(data, engine="fast"), fxtlint.lint_bytes(data, engine="reference"))
 
 
 @settings(max_examples=40, deadline=None)
 @given(fst.mutated_archives(codes=DRAWN_MUTATIONS))
 def test_engines_agree_on_whole_reports_of_drawn_defects(case):
     data, _ = case
-    assert_same_report(fxtlint.lint_bytes(data), fxtlint.lint_bytes(data, engine="reference"))
+    assert_same_report(fxtlint.lint_bytes(data, engine="fast"), fxtlint.lint_bytes(data, engine="reference"))
 
 
 @pytest.mark.parametrize("change", [

@@ -20,6 +20,9 @@ from fxtlint import build as B
 from fxtlint.engine import _walk
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
+# every test runs with the native kernel and with the pure column engine as the scan step
+pytestmark = pytest.mark.usefixtures("scan_engine")
+
 
 def same_report(data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):
     """Both engines, with the same limits, give the same whole report (JSON form)."""
@@ -249,3 +252,39 @@ print(peak, r.counts.get("RF001", 0), r.records)
     assert records == providers + 11
     assert unregistered == 20  # category and name of each event
     assert peak < 1024 * providers + (16 << 20), f"peak {peak / 2**20:.1f} MiB for {providers} providers"
+
+
+def test_distinct_pairs_are_numpys_unique_rows():
+    import numpy as np
+
+    from fxtlint.engine._fast import _distinct_pairs
+
+    rng = np.random.default_rng(7)
+    for hi in (3, 1 << 40, 1 << 64):
+        a = rng.integers(0, 4, 300).astype(np.uint64) * np.uint64(hi - 1 if hi < 1 << 64 else (1 << 63) + 5)
+        b = rng.integers(0, hi, 300, dtype=np.uint64)
+        pairs, inv = np.unique(np.stack([a, b], 1), axis=0, return_inverse=True)
+        ua, ub, got = _distinct_pairs(a, b)
+        assert np.array_equal(ua, pairs[:, 0]) and np.array_equal(ub, pairs[:, 1])
+        assert np.array_equal(got, inv.reshape(-1))
+
+
+@pytest.mark.parametrize("indexes", [[1, 2, 3, 7], [5, 100_000], []], ids=["dense", "sparse", "empty"])
+def test_table_lookups_dense_or_sorted_agree(indexes):
+    """A table kept as a dense array (indexes numbered from 1 up) and one kept only
+    sorted (sparse indexes) answer every query as a dictionary would."""
+    import numpy as np
+
+    from fxtlint.engine._lookups import TableCache, _find
+    from fxtlint.engine._provider_state import ProviderState
+
+    state = ProviderState()
+    p = state.current
+    for i, k in enumerate(indexes):
+        p.strings[k] = 10 + i
+    keys, vals, dense = TableCache(state).get(p, "strings")
+    assert (dense is not None) == (indexes == [1, 2, 3, 7])
+    q = np.asarray([0, 1, 2, 3, 4, 7, 8, 5, 100_000, 32_767], np.uint64)
+    want = [p.strings.get(int(k), -1) for k in q]
+    assert _find(keys, vals, q, dense).tolist() == want
+    assert _find(keys, vals, q).tolist() == want

@@ -30,7 +30,8 @@ events = st.tuples(
 
 def run(batches, vectorize: bool):
     out = []
-    eng = PairingEngine(out.append, STRINGS, vectorize=vectorize)
+    # drawn batches are small: the array proof is tried on every one (vectorize_from=0)
+    eng = PairingEngine(out.append, STRINGS, vectorize=vectorize, vectorize_from=0)
     states = []
     index = 0
     for batch in batches:
@@ -177,3 +178,31 @@ def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
     cols = state.batch.columns()
     assert cols["kind"].tolist() == [_pairing.COMPLETE, _pairing.ASYNC_BEGIN]
     assert cols["id"].tolist() == [0, 4] and cols["end"].tolist() == [9, 0]
+
+
+def test_small_batches_skip_the_array_proof_large_ones_try_it(monkeypatch):
+
+    tried = []
+    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: tried.append(len(c["kind"])) or False)
+    for n in (_pairing.VECTORIZE_FROM - 1, _pairing.VECTORIZE_FROM):
+        eng = PairingEngine(lambda d: None, STRINGS)
+        b = Batch()
+        for i in range(n):
+            b.add(_pairing.COMPLETE, 0, 0, 1, 1, i, 0, i + 1, 8 * i, i, 16)
+        eng.feed(b)
+        assert eng.complete_end == {0: n}  # the loop ran either way
+    assert tried == [_pairing.VECTORIZE_FROM]
+
+
+keys = st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 2**64 - 1), st.integers(0, 5)), max_size=40)
+
+
+@given(keys, st.booleans())
+def test_lexorder_is_lexsort(rows, wide):
+    """Packed into one key where the ranges fit, lexsort otherwise: the same order."""
+    import numpy as np
+
+    a = np.asarray([r[0] for r in rows], np.int64)
+    b = np.asarray([r[1] if wide else r[1] % 1000 for r in rows], np.uint64)
+    pos = np.arange(len(rows), dtype=np.int64)
+    assert np.array_equal(_pairing.lexorder(a, b, pos), np.lexsort((pos, b, a)))

@@ -30,6 +30,9 @@ from fxtlint.strategies import archives, log_streams, mutated_archives
 from fxtlint.writer_report._conformance_report import trace_report
 from test_fast import noisy_archives
 
+# every test runs with the native kernel and with the pure column engine as the scan step
+pytestmark = pytest.mark.usefixtures("scan_engine")
+
 GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
 REAL = sorted(CORPUS_REAL.glob("*.fxt"))
 SUITE = sorted((REPO / "corpus" / "conformance").glob("*/*.fxt"))

@@ -25,7 +25,7 @@ from ..spec._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
 from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
 from ._columns import INLINE
 from ._lookups import REL_BITS
-from ._pairing import BUFFERING_MODES, COMPLETE
+from ._pairing import BUFFERING_MODES, COMPLETE, lexorder
 from ._reader import field_span
 from ._semantic import (
     PAIR_ID,
@@ -54,6 +54,7 @@ class Lint(Consumer):
         self.log = log
         self.buffering_mode = buffering_mode
         self.state: LintState | None = None
+        self._pids = np.zeros(0, np.uint64)  # process koid per interned thread id, as far as known
 
     @property
     def buffer_full(self) -> list[int]:
@@ -81,6 +82,18 @@ class Lint(Consumer):
     def finish(self, walk) -> None:
         if self.state is not None:
             self.state.finish(cut_short=walk.cut_short)
+
+    def _process_koids(self, ids):
+        """The process koid of each interned thread id (0 for ``UNREGISTERED``): the
+        interned values only grow, so their koids are kept as an array, extended as needed."""
+        values = self.walk.state.threads.values
+        have = len(self._pids)
+        if have < len(values):
+            more = np.fromiter((v[0] for v in values[have:]), np.uint64, len(values) - have)
+            self._pids = np.concatenate([self._pids, more])
+        if not len(self._pids):
+            return np.zeros(len(ids), np.uint64)
+        return np.where(ids >= 0, self._pids[np.maximum(ids, 0)], np.uint64(0))
 
     # -- semantics of clean rows ----------------------------------------------------------
     def _semantics(self, rows: Rows) -> None:
@@ -122,9 +135,9 @@ class Lint(Consumer):
             if inline.any() and names and lay.pairing:
                 pw = W[rows.position(names[0])[inline]]
                 tw = W[rows.position(names[1])[inline]]
-                pairs, inv = np.unique(np.stack([pw, tw], 1), axis=0, return_inverse=True)
-                keys = np.asarray([tables.threads((a, b)) for a, b in pairs.tolist()], np.int64)
-                tkey[inline] = keys[inv.reshape(-1)]
+                pids, tids, inv = _distinct_pairs(pw, tw)
+                keys = np.asarray([tables.threads((a, b)) for a, b in zip(pids.tolist(), tids.tolist())], np.int64)
+                tkey[inline] = keys[inv]
                 pid[inline] = pw
             ind = np.nonzero(~inline)[0]
             if len(ind):
@@ -136,10 +149,7 @@ class Lint(Consumer):
                                              provider(r)))
                 if lay.pairing:
                     tkey[ind] = known
-                    uk, inv = np.unique(known, return_inverse=True)
-                    values = tables.threads.values
-                    kp = np.asarray([values[k][0] if k >= 0 else 0 for k in uk.tolist()], np.uint64)
-                    pid[ind] = kp[inv.reshape(-1)]
+                    pid[ind] = self._process_koids(known)
             if thread_key is None:
                 thread_key = (tkey, pid)
 
@@ -174,3 +184,16 @@ class Lint(Consumer):
                     kind=np.full(int(pm.sum()), PAIR_KIND[kind], np.int64), thread=tkey[pm], process=pid[pm],
                     cat=cat[pm], name=name[pm], ts=rows.value(stamps[0])[pm], id=ident, end=end,
                     offset=off[pm], index=idx[pm], size=size[pm])
+
+
+def _distinct_pairs(a, b):
+    """The distinct (a, b) pairs, sorted, and each row's position among them (as
+    ``np.unique(np.stack([a, b], 1), axis=0, return_inverse=True)``, an order of
+    magnitude faster: one sort of packed keys instead of a sort of row views)."""
+    o = lexorder(a, b, np.arange(len(a), dtype=np.int64))
+    sa, sb = a[o], b[o]
+    new = np.ones(len(o), bool)
+    new[1:] = (sa[1:] != sa[:-1]) | (sb[1:] != sb[:-1])
+    inv = np.empty(len(o), np.int64)
+    inv[o] = np.cumsum(new) - 1
+    return sa[new], sb[new], inv

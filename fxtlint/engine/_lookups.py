@@ -31,16 +31,27 @@ def latest(keys, order, qkeys, shift):
     return np.where(hit, order[jc], -1)
 
 
-def _find(keys, values, q):
-    """``values`` at the positions of ``q`` in the sorted ``keys``; -1 where absent."""
+def _find(keys, values, q, dense=None):
+    """``values`` at the positions of ``q`` in the sorted ``keys``; -1 where absent.
+    ``dense``: the same table as an array indexed by key (-1 where absent), if any: one
+    gather instead of a binary search per query."""
+    if dense is not None:
+        return np.where(q < len(dense), dense[np.minimum(q, len(dense) - 1)], -1)
     if not len(keys):
         return np.full(len(q), -1, np.int64)
     j = np.minimum(np.searchsorted(keys, q), len(keys) - 1)
     return np.where(keys[j] == q, values[j], -1)
 
 
+# a table is also kept as an array indexed by key when that array is no more than this
+# many times the table (plus a few entries): writers number their strings and threads
+# from 1 up, and a gather is several times cheaper than a binary search
+DENSE_SLACK, DENSE_MIN = 4, 64
+
+
 class TableCache:
-    """Per provider and table ("strings", "threads"): sorted index and value arrays."""
+    """Per provider and table ("strings", "threads"): sorted index and value arrays, and
+    the dense array where it is small (``DENSE_SLACK``)."""
 
     def __init__(self, state: ProviderState):
         self.state = state
@@ -57,8 +68,13 @@ class TableCache:
             else:
                 vals = np.fromiter(table.values(), np.int64, len(table))
             order = np.argsort(idx)
-            got = self.arrays[key] = (provider, idx[order], vals[order])
-        return got[1], got[2]
+            idx, vals = idx[order], vals[order]
+            dense = None
+            if len(idx) and idx[0] >= 0 and idx[-1] < DENSE_SLACK * len(idx) + DENSE_MIN:
+                dense = np.full(int(idx[-1]) + 1, -1, np.int64)
+                dense[idx] = vals
+            got = self.arrays[key] = (provider, idx, vals, dense)
+        return got[1:]
 
     def changed(self, hist: History) -> None:
         """Forget the tables a batch changed."""
@@ -107,12 +123,15 @@ class Lookups:
             got = self._changes[which] = (np.argsort(keys, kind="stable"), keys, vals, fk, fv)
         return got
 
-    def lookup(self, which: str, bits: int, slot, ref, rel):
-        """Per row: the interned string id or thread id ``ref`` names; -1 when unregistered."""
+    def lookup(self, which: str, bits: int, ref, where):
+        """Per row: the interned string id or thread id ``ref`` names; -1 when unregistered.
+        ``where()``: the rows' (provider slot, index within the batch), asked for only
+        when the batch changed the tables or switched providers."""
         order, keys, vals, fk, fv = self._stamped(which, bits)
         if not len(keys) and len(self.by_slot) == 1:  # no change in the batch: the tables as they stand
-            tk, tv = self.cache.get(self.by_slot[0], which)
-            return _find(tk, tv, ref)
+            tk, tv, dense = self.cache.get(self.by_slot[0], which)
+            return _find(tk, tv, ref, dense)
+        slot, rel = where()
         j = latest(keys, order, ((slot << bits | ref) << REL_BITS) | rel, REL_BITS)
         out = np.where(j >= 0, vals[np.maximum(j, 0)] if len(vals) else -1, -1)
         before = np.nonzero(j < 0)[0]
@@ -124,8 +143,8 @@ class Lookups:
             slots = np.unique(slot[before][unchanged]).tolist() if len(self.by_slot) > 1 else [0]
             for sl in slots:
                 m = unchanged & (slot[before] == sl)
-                tk, tv = self.cache.get(self.by_slot[sl], which)
-                res[m] = _find(tk, tv, ref[before][m])
+                tk, tv, dense = self.cache.get(self.by_slot[sl], which)
+                res[m] = _find(tk, tv, ref[before][m], dense)
             out[before] = res
         return out
 

@@ -378,13 +378,14 @@ class Rows:
         self.layout = g.layout
         self.kind = g.layout.name
         sel = np.nonzero(~g.flag)[0]
-        self.sel = sel
         self.n = len(sel)
-        self.rel = g.rows[sel].astype(np.int64)
-        self.s = g.s[sel]
+        # every row clean (the common case): the group's columns as they are, not copies
+        self.sel = sel if self.n < len(g.flag) else slice(None)
+        self.rel = g.rows[self.sel].astype(np.int64)
+        self.s = g.s[self.sel]
         self.offset = 8 * self.s
         self.index = self.rel + batch.index0
-        self.size = 8 * (g.e[sel] - self.s)
+        self.size = 8 * (g.e[self.sel] - self.s)
         self._cache: dict = {}
 
     def value(self, name: str):
@@ -421,7 +422,9 @@ class Rows:
             for ac in g.args:
                 q = where[ac.rows]
                 keep = np.nonzero(q >= 0)[0]
-                if len(keep):
+                if len(keep) == len(q):
+                    out.append(ArgRows(ac, q, slice(None)))  # every row clean: views, not copies
+                elif len(keep):
                     out.append(ArgRows(ac, q[keep], keep))
             return out
         return self._cached("args", make)
@@ -446,11 +449,11 @@ class Rows:
         if out:
             refs = np.concatenate([x.refs for x in out])
             rows = np.concatenate([x.rows for x in out])
-            ids = np.where(refs == 0, 0, INLINE_TEXT).astype(np.int64)
+            ids = np.where(refs == 0, 0, INLINE_TEXT).astype(np.int64, copy=False)
             ind = np.nonzero((refs != 0) & ((refs & INLINE) == 0))[0]
             if len(ind):
-                ids[ind] = self.batch.look.lookup("strings", _SBITS, self.slot[rows[ind]], refs[ind],
-                                                  self.rel[rows[ind]])
+                at = rows[ind]
+                ids[ind] = self.batch.look.lookup("strings", _SBITS, refs[ind], lambda: (self.slot[at], self.rel[at]))
             lo = 0
             for x in out:
                 x.ids = ids[lo:lo + len(x.refs)]
@@ -472,7 +475,7 @@ class Rows:
             out = np.full(self.n, INLINE_TEXT, np.int64)
             ind = np.nonzero(ref != 0)[0]
             if len(ind):
-                out[ind] = self.batch.look.lookup("threads", _TBITS, self.slot[ind], ref[ind], self.rel[ind])
+                out[ind] = self.batch.look.lookup("threads", _TBITS, ref[ind], lambda: (self.slot[ind], self.rel[ind]))
             return out
         return self._cached(("threads", name), make)
 
