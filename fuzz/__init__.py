@@ -22,7 +22,11 @@ HARNESSES = {
     "prefix": ("fuzz_prefix.py", True),
     "roundtrip": ("fuzz_roundtrip.py", True),
     "strategies": ("fuzz_strategies.py", False),
+    "native": ("fuzz_native.py", True),
 }
+# harnesses whose campaign runs on the native kernel built under AddressSanitizer and
+# UBSan (fuzz/kernel_asan.sh; clang: -fsanitize=fuzzer-no-link, the kernel's edges count)
+SANITIZED = {"native": "clang"}
 
 
 def harness_path(name: str) -> Path:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED
 
 
 def _run(args) -> int:
@@ -22,6 +22,11 @@ def _run(args) -> int:
     print(f"corpus units {res.units_before:,}" + (f" -> {res.units_after_merge:,} after -merge=1"
                                                   if not args.no_merge else ""))
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
+    if res.kernel:
+        print(f"native kernel {res.kernel}")
+    if args.harness in SANITIZED and "/build/asan-" not in res.kernel:
+        print(f"the campaign did not run on the sanitized kernel (fuzz/kernel_asan.sh env {SANITIZED[args.harness]})")
+        return 1
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
     if not args.no_coverage:
