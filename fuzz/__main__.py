@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED
+from .leaks import PASSES
 
 
 def _run(args) -> int:
@@ -29,11 +30,26 @@ def _run(args) -> int:
         return 1
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
+    leaked = False
+    if args.harness in SANITIZED and not args.no_leaks:
+        from . import leaks
+
+        found = leaks.check(args.harness, [Path(workdir) / "corpus"])
+        print(leaks.summary(found))
+        leaked = not found.ok
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
         total, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
         print(text.rstrip())
-    return 1 if res.crashes or res.timeouts else 0
+    return 1 if res.crashes or res.timeouts or leaked else 0
+
+
+def _leaks(args) -> int:
+    from . import leaks
+
+    found = leaks.check(args.harness, args.paths, passes=args.passes)
+    print(leaks.summary(found))
+    return 0 if found.ok else 1
 
 
 def _coverage(args) -> int:
@@ -94,7 +110,14 @@ def main(argv=None) -> int:
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")
+    p.add_argument("--no-leaks", action="store_true", help="skip the leak check of a sanitized harness's corpus")
     p.set_defaults(func=_run)
+
+    p = sub.add_parser("leaks", help="a sanitized harness's leak check: live heap over passes, LeakSanitizer at exit")
+    p.add_argument("harness", choices=sorted(SANITIZED))
+    p.add_argument("--passes", type=int, default=PASSES, help="passes over the inputs for the live heap")
+    p.add_argument("paths", nargs="+")
+    p.set_defaults(func=_leaks)
 
     p = sub.add_parser("coverage", help="line coverage of fxtlint's modules over corpus files")
     p.add_argument("--harness", default="lint,reader", help="comma-separated harnesses whose checks run")

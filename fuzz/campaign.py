@@ -49,13 +49,20 @@ class Result:
     regressions: list[Path] = field(default_factory=list)
 
 
-def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None):
-    """Run a harness with libFuzzer flags; returns the Popen (``log``: a file for its output)."""
+def harness_env(harness: str, mutator: str = "structure") -> dict[str, str]:
+    """The environment a harness runs in: the repository importable, and for a sanitized
+    harness the ASan build's fxtlint before it, with the runtime preloaded."""
     env = dict(os.environ, FXTLINT_FUZZ_MUTATOR=mutator, PYTHONPATH=os.pathsep.join(
         [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-    if harness in SANITIZED:  # the sanitized build's fxtlint goes before the repository's
+    if harness in SANITIZED:
         san = sanitizer_env(SANITIZED[harness])
         env.update(san, PYTHONPATH=os.pathsep.join([san["PYTHONPATH"], env["PYTHONPATH"]]))
+    return env
+
+
+def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None):
+    """Run a harness with libFuzzer flags; returns the Popen (``log``: a file for its output)."""
+    env = harness_env(harness, mutator)
     cmd = [sys.executable, str(harness_path(harness)), *map(str, args)]
     return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log or subprocess.DEVNULL,
                             stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
