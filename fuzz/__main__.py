@@ -70,6 +70,36 @@ def _reproduce(args) -> int:
         return 2
 
 
+def _profile(args) -> int:
+    """cProfile of a harness's check over the seeds (or files): where an execution's time goes."""
+    import cProfile
+    import pstats
+    import time
+
+    from . import load_harness
+    from .campaign import seed_files
+    from .leaks import corpus_files
+
+    check = load_harness(args.harness).check
+    data = [f.read_bytes() for f in (corpus_files(args.paths) if args.paths else seed_files())]
+    for d in data:  # imports, caches, the kernel's program
+        check(d)
+    start = time.perf_counter()
+    for _ in range(args.passes):
+        for d in data:
+            check(d)
+    took = time.perf_counter() - start
+    print(f"{args.harness}: {len(data)} inputs x {args.passes} passes, {len(data) * args.passes / took:,.0f} checks a second "
+          f"in plain Python (no instrumentation)")
+    prof = cProfile.Profile()
+    prof.enable()
+    for d in data:
+        check(d)
+    prof.disable()
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(r"fxtlint|fuzz", args.top)
+    return 0
+
+
 def _stats(args) -> int:
     from .stats import report
 
@@ -129,6 +159,13 @@ def main(argv=None) -> int:
     p = sub.add_parser("stats", help="the figures fuzz/README.md quotes: seeds, statements, edges on the seeds")
     p.add_argument("--no-edges", action="store_true", help="skip the libFuzzer runs (atheris) that count edges")
     p.set_defaults(func=_stats)
+
+    p = sub.add_parser("profile", help="checks a second and a cProfile of a harness's check over the seeds")
+    p.add_argument("harness", choices=names)
+    p.add_argument("--passes", type=int, default=3)
+    p.add_argument("--top", type=int, default=30, help="lines of the profile")
+    p.add_argument("paths", nargs="*", help="inputs instead of the seeds")
+    p.set_defaults(func=_profile)
 
     p = sub.add_parser("reproduce", help="run a harness's check on files, in plain Python, with tracebacks")
     p.add_argument("harness", choices=names)
