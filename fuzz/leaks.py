@@ -120,9 +120,9 @@ def replay(harness: str, files: list[Path], passes: int) -> Replay:
     res.live = [int(m[2]) for m in _LIVE.finditer(proc.stdout)]
     res.kernel_file = next(iter(_KERNEL_FILE.findall(proc.stdout)), "")
     for r in reports(proc.stderr):
-        m = _LEAK.match(r)
-        res.leaked_bytes += int(m[2])
-        res.leaked_objects += int(m[3])
+        size, objects = _LEAK.match(r).group(2, 3)  # type: ignore[union-attr]  # reports() kept matches only
+        res.leaked_bytes += int(size)
+        res.leaked_objects += int(objects)
         if _KERNEL_FRAME.search(r):
             res.kernel_reports.append(r)
     return res
