@@ -24,6 +24,7 @@ if __package__ in (None, ""):  # run as a script (build.sh): make `fuzz` importa
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from fuzz import HARNESSES, HERE, MAX_LEN, RSS_LIMIT_MB, TIMEOUT  # noqa: E402
+from fuzz.seeds import seed_files, write_dictionary  # noqa: E402
 
 HELPERS = ("_harness.py", "mutator.py")  # what the harness files import from fuzz/
 
@@ -32,36 +33,8 @@ def fuzzer_name(harness: str) -> str:
     return Path(HARNESSES[harness][0]).stem + "_fuzzer"
 
 
-def dictionary_tokens() -> list[bytes]:
-    """FXT tokens from the spec tables: the magic record both ways, every record kind's and
-    argument type's header word (size 1, selectors set), and inline string ref lengths."""
-    import fxtlint
-    from fxtlint import Argument, Record
-
-    T = fxtlint.tables()
-    toks = [T.magic_word.to_bytes(8, "little"), T.magic_word.to_bytes(8, "big")]
-    for leaf in T.record_leaves():
-        try:
-            toks.append(fxtlint.encode_record(Record(leaf.type, leaf.name, {}))[:8])
-        except (fxtlint.EncodeError, ValueError, KeyError):
-            continue
-    for a in T.arguments.values():
-        toks.append(fxtlint.encode_argument(Argument(a.type, a.name, {}))[:8])
-    toks += [(T.string_inline_bit | n).to_bytes(2, "little") for n in (1, 3, 8, 0x7FFF)]
-    toks.append(bytes(8))  # a zero word: reserved fields and padding
-    return list(dict.fromkeys(toks))
-
-
-def write_dictionary(path: Path) -> Path:
-    lines = [f'fxt_{i}="' + "".join(f"\\x{b:02x}" for b in tok) + '"' for i, tok in enumerate(dictionary_tokens())]
-    Path(path).write_text("# FXT tokens from fxtlint's spec tables (fuzz/build_seeds.py)\n" + "\n".join(lines) + "\n")
-    return Path(path)
-
-
 def seed_zip(path: Path, *, max_len: int = MAX_LEN) -> Path:
     """The seeds a local campaign starts from, none longer than ``max_len``."""
-    from fuzz.campaign import seed_files
-
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for f in seed_files(max_len=max_len):
             z.write(f, f"{f.parent.name}-{f.name}")

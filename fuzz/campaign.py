@@ -21,11 +21,9 @@ from pathlib import Path
 
 from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, TIMEOUT, harness_path
 from .rss import Sampler
+from .seeds import DICT, seed_files, write_dictionary
 
-SEEDS = (REPO / "corpus" / "seeds", REPO / "corpus" / "golden")
-SEED_SUFFIXES = (".fxt", ".log")
 REGRESSIONS = REPO / "tests" / "regressions"
-DICT = "fxt.dict"  # written by build_seeds.py beside the campaign's corpus
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
@@ -85,18 +83,6 @@ def _units(d: Path) -> int:
     return sum(1 for p in d.iterdir() if p.is_file()) if d.is_dir() else 0
 
 
-def seed_files(extra=(), *, max_len: int | None = MAX_LEN) -> list[Path]:
-    """The repository's seed traces and golden examples (FXT and log files only), plus ``extra``
-    files or directories; none longer than ``max_len`` (libFuzzer would only read its first
-    ``max_len`` bytes, and a megabyte input under instrumentation outlasts a timeout)."""
-    out = []
-    for d in (*SEEDS, *map(Path, extra)):
-        files = [d] if d.is_file() else sorted(d.iterdir()) if d.is_dir() else []
-        out += [f for f in files if f.is_file() and (f.suffix in SEED_SUFFIXES or d in map(Path, extra))
-                and (max_len is None or f.stat().st_size <= max_len)]
-    return out
-
-
 def prepare(workdir: Path, harness: str, extra_seeds=(), *, max_len: int = MAX_LEN) -> tuple[Path, list[Path]]:
     """The campaign's corpus directory and the seed directories to read from."""
     corpus = workdir / "corpus"
@@ -108,8 +94,6 @@ def prepare(workdir: Path, harness: str, extra_seeds=(), *, max_len: int = MAX_L
     seeds.mkdir(exist_ok=True)
     for f in seed_files(extra_seeds, max_len=max_len):
         shutil.copyfile(f, seeds / f"{f.parent.name}-{f.name}")
-    from .build_seeds import write_dictionary
-
     write_dictionary(workdir / DICT)
     return corpus, [seeds]
 

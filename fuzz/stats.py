@@ -13,7 +13,8 @@ import tempfile
 from pathlib import Path
 
 from . import HARNESSES, MAX_LEN
-from .campaign import SEEDS, libfuzzer, parse_log, seed_files
+from .campaign import libfuzzer, parse_log
+from .seeds import SEEDS, seed_files
 
 _TOTAL = re.compile(r"^TOTAL\s+(\d+)\s+(\d+)\s+(\d+)%", re.M)
 

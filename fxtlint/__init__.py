@@ -12,10 +12,11 @@ from ._model import Argument, Record
 from ._reader import iter_records, read_records
 from ._report import DiagnosticSink, FileReport
 from ._tables import tables
+from ._version import __version__
 
-__version__ = "0.1.0"
 
 __all__ = [
+    "__version__",
     "Argument",
     "Diagnostic",
     "DiagnosticSink",

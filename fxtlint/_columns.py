@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._roles import TIMESTAMPS
-from ._semantic import BUFFER_FULL, EVENT_ID, LEGACY_SWITCH, PROVIDER_EVENT, RUNNING
+from ._roles import BUFFER_FULL, EVENT_ID, LEGACY_SWITCH, PROVIDER_EVENT, RUNNING, TIMESTAMPS
 from ._tables import (ArgsItem, Layout, StreamItem, StringItem, VariantItem, WordItem, WordsItem, check_dispatch,
                       tables)
 

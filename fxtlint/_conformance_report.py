@@ -20,9 +20,9 @@ from ._diagnostics import Diagnostic
 from ._hexview import dump, record_window
 from ._limits import DEFAULT_LIMITS, Limits
 from ._lint import lint_walk
-from ._render_json import tool_version
 from ._report import FileReport
 from ._rule_scope import exercised
+from ._version import tool_version
 
 SCHEMA_ID = "fxtlint-report/1"
 SPEC_REVISION = "Fuchsia Trace Format, current revision (with the v1 text where they agree)"

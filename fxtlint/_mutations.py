@@ -12,7 +12,7 @@ import functools
 
 from hypothesis import strategies as st
 
-from . import build as B
+from . import _build as B
 from ._model import Record
 from ._tables import tables
 

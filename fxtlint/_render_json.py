@@ -10,19 +10,7 @@ import json
 from collections.abc import Sequence
 
 from ._report import FileReport
-
-TOOL_NAME = "fxtlint"
-
-
-def tool_version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version(TOOL_NAME)
-    except metadata.PackageNotFoundError:
-        import fxtlint
-
-        return str(getattr(fxtlint, "__version__", "0+unknown"))
+from ._version import TOOL_NAME, tool_version
 
 
 def summary(reports: Sequence[FileReport]) -> dict[str, int]:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from ._diagnostics import Diagnostic, Rule, Severity, stable_message
-from ._render_json import TOOL_NAME, tool_version
+from ._version import TOOL_NAME, tool_version
 from ._report import FileReport
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -43,6 +43,15 @@ INLINE_KOIDS = MappingProxyType({
 EFFECT_OF = MappingProxyType({leaf.name: leaf.effect for leaf in _LEAVES if leaf.effect is not None})
 STATE_KINDS = frozenset(EFFECT_OF)
 KIND_OF_EFFECT = MappingProxyType({e: k for k, e in EFFECT_OF.items()})
+
+# the table facts the semantic predicates compare against, here so that both engines
+# (the per-record checker and the column screen) read them from below
+LEGACY_SWITCH = "scheduling.legacy_context_switch"  # EV002: its outgoing thread must not stay running
+RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
+BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
+# the record that says a provider dropped records (EV003): the one with a provider-event field
+PROVIDER_EVENT, EVENT_ID = next((leaf.name, f.name) for leaf in _LEAVES for f in leaf.full_fields
+                                if f.enum == "provider_event")
 if set(KIND_OF_EFFECT) != set(EFFECTS) or len(KIND_OF_EFFECT) != len(EFFECT_OF):  # pragma: no cover
     raise RuntimeError(f"each effect names exactly one record kind: {dict(EFFECT_OF)}")
 

@@ -16,19 +16,13 @@ from . import _pairing as P
 from ._limits import DEFAULT_LIMITS, Limits
 from ._pairing import Batch, PairingEngine
 from ._provider_state import Change, ProviderState
-from ._roles import (ARG_HEADER_FIELDS, ARG_STRING_REFS, HEADER_FIELDS, INLINE_KOIDS, STATE_KINDS, STRING_REFS,
-                     THREAD_REFS, TIMESTAMPS)
+from ._roles import (ARG_HEADER_FIELDS, ARG_STRING_REFS, BUFFER_FULL, EVENT_ID, HEADER_FIELDS, INLINE_KOIDS,
+                     LEGACY_SWITCH, PROVIDER_EVENT, RUNNING, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS)
 from ._tables import PAIRING_ROLES, TableError, tables
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 NUMERIC_ARGS = frozenset(_T.numeric_argument_kinds())
-LEGACY_SWITCH = "scheduling.legacy_context_switch"  # PR010: its outgoing thread must not stay running
-RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
-BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
-# the record that says a provider dropped records (EV003): the one with a provider-event field
-PROVIDER_EVENT, EVENT_ID = next((leaf.name, f.name) for leaf in _T.record_leaves() for f in leaf.full_fields
-                                if f.enum == "provider_event")
 
 
 # the pairing engine's code for each pairing role of the tables

@@ -186,7 +186,7 @@ def test_json_shape(fake, tree, capsys):
 
 
 def _version():
-    from fxtlint._render_json import tool_version
+    from fxtlint._version import tool_version
 
     return tool_version()
 

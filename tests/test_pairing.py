@@ -1,4 +1,4 @@
-"""The pairing engine's array proof (``_pairing_vec``) and its loop agree exactly.
+"""The pairing engine's array proof (``_pairing.feed_clean``) and its loop agree exactly.
 
 Drawn batches of duration, async, flow and complete events, fed in several batches so
 that state carries over, go through one engine that may use the array proof and one
@@ -74,11 +74,9 @@ def well_formed(n_threads=3, depth=4):
 
 
 def test_array_proof_accepts_a_clean_batch(monkeypatch):
-    from fxtlint import _pairing_vec
-
     accepted = []
-    real = _pairing_vec.feed_clean
-    monkeypatch.setattr(_pairing_vec, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
+    real = _pairing.feed_clean
+    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
     diags, states = run([well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0)]], True)
     assert accepted[0] is True
     # the flow end is outside any duration: the proof declines and the loop reports it

@@ -45,7 +45,7 @@ def lint_buffer():
 
 
 def version() -> str:
-    from .._render_json import tool_version
+    from .._version import tool_version
 
     return tool_version()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import build as B
+from .. import _build as B
 from .._tables import tables
 
 _T = tables()

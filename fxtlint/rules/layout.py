@@ -6,7 +6,7 @@ UN undefined types and values, EX extensions and notes.
 
 from __future__ import annotations
 
-from .. import build as B
+from .. import _build as B
 from .._diagnostics import Example, Rule, Severity
 from .._model import Record
 from . import _ex as X

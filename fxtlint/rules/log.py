@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import build as B
+from .. import _build as B
 from .._diagnostics import Example, Rule, Severity
 
 E, W = Severity.ERROR, Severity.WARNING

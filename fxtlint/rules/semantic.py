@@ -3,7 +3,7 @@ content that consumers cannot use or that says records are missing (EV)."""
 
 from __future__ import annotations
 
-from .. import build as B
+from .. import _build as B
 from .._diagnostics import Example, Rule, Severity
 from . import _ex as X
 

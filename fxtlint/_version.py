@@ -1,0 +1,17 @@
+"""The tool's name and version, for renderers and the CLI (below every layer, so none
+of them imports the package face for it)."""
+
+from __future__ import annotations
+
+TOOL_NAME = "fxtlint"
+__version__ = "0.1.0"
+
+
+def tool_version() -> str:
+    """The installed distribution's version, else this source tree's."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(TOOL_NAME)
+    except metadata.PackageNotFoundError:
+        return __version__
