@@ -47,14 +47,14 @@ if str(REPO) not in sys.path:
 import make_trace  # noqa: E402
 import run_bench  # noqa: E402
 
-from fxtlint import _native  # noqa: E402
-from fxtlint._kernel_screen import KernelScreen  # noqa: E402
-from fxtlint._walk_batches import ColumnEngineWalk, KernelWalk  # noqa: E402
-from fxtlint._limits import DEFAULT_LIMITS  # noqa: E402
-from fxtlint._reader import size_fields  # noqa: E402
-from fxtlint._roles import STATE_KINDS  # noqa: E402
-from fxtlint._tables import tables  # noqa: E402
-from fxtlint._walk import _LOG_ROOTS, _TRACE_ROOTS  # noqa: E402
+from fxtlint.engine import _native  # noqa: E402
+from fxtlint.engine._kernel_screen import KernelScreen  # noqa: E402
+from fxtlint.engine._walk_batches import ColumnEngineWalk, KernelWalk  # noqa: E402
+from fxtlint.spec._limits import DEFAULT_LIMITS  # noqa: E402
+from fxtlint.engine._reader import size_fields  # noqa: E402
+from fxtlint.spec._roles import STATE_KINDS  # noqa: E402
+from fxtlint.spec._tables import tables  # noqa: E402
+from fxtlint.engine._walk import _LOG_ROOTS, _TRACE_ROOTS  # noqa: E402
 
 LINT_TARGET = 300  # MB/s, issue 16, for the whole lint
 KERNEL_TARGET = 1000  # MB/s, for the kernel's frame + screen alone

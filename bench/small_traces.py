@@ -10,7 +10,7 @@ reference engine ("reference") and the default ("auto"), interleaved round by ro
 the default costs no more than the cheaper engine (within 5%, the timer's noise on a
 shared machine).
 
-Then, to show where the default switches engines (``fxtlint._walk.COLUMNS_FROM``), it
+Then, to show where the default switches engines (``fxtlint.engine._walk.COLUMNS_FROM``), it
 times both engines on prefixes of one synthetic events trace (``make_trace.py``) of
 doubling sizes and prints their ratio.
 """
@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE))
 
 import fxtlint  # noqa: E402
 import make_trace  # noqa: E402
-from fxtlint import _walk  # noqa: E402
+from fxtlint.engine import _walk  # noqa: E402
 
 ENGINES = ("fast", "reference", "auto")
 NOISE = 1.05

@@ -27,7 +27,7 @@ REGRESSIONS = REPO / "tests" / "regressions"
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
-_KERNEL = re.compile(r"^fxtlint._kernel: (.+)$", re.M)  # what a harness on the native kernel prints first
+_KERNEL = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)  # what a harness on the native kernel prints first
 
 
 @dataclass

@@ -12,8 +12,8 @@ from pathlib import Path
 from . import REPO
 
 # Modules no input bytes can reach (command line, rendering, docs, test-input builders).
-OMIT = ["*/fxtlint/cli*", "*/fxtlint/__main__.py", "*/fxtlint/_render_*", "*/fxtlint/_docs.py",
-        "*/fxtlint/_hexview.py", "*/fxtlint/strategies.py", "*/fxtlint/_mutations.py", "*/fxtlint/build.py"]
+OMIT = ["*/fxtlint/cli*", "*/fxtlint/__main__.py", "*/fxtlint/render/_render_*", "*/fxtlint/render/_docs.py",
+        "*/fxtlint/engine/_hexview.py", "*/fxtlint/strategies.py", "*/fxtlint/rules/_mutations.py", "*/fxtlint/build.py"]
 
 
 def measure(harnesses, paths, *, report=sys.stdout, show_missing: bool = False) -> float:

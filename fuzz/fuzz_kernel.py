@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
 
 import fxtlint  # noqa: E402
-from fxtlint import _native  # noqa: E402
+from fxtlint.engine import _native  # noqa: E402
 
 sys.path.append(str(_harness._HERE.parent / "tests"))
 from kernel_support import assert_same_walk  # noqa: E402  (the comparison the tests make)
@@ -38,5 +38,5 @@ def check(data: bytes) -> None:
 
 
 if __name__ == "__main__":
-    print(f"fxtlint._kernel: {kernel().__file__}", flush=True)
+    print(f"fxtlint.engine._kernel: {kernel().__file__}", flush=True)
     _harness.fuzz(check)

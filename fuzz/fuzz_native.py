@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
 
 import fxtlint  # noqa: E402
-from fxtlint import _native  # noqa: E402
+from fxtlint.engine import _native  # noqa: E402
 
 
 def kernel():
@@ -61,5 +61,5 @@ def first_difference(native: dict, pure: dict) -> str:
 
 
 if __name__ == "__main__":
-    print(f"fxtlint._kernel: {kernel().__file__}", flush=True)
+    print(f"fxtlint.engine._kernel: {kernel().__file__}", flush=True)
     _harness.fuzz(check)

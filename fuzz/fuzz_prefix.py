@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness  # noqa: E402  (puts a source checkout's fxtlint on the path)
 
 import fxtlint  # noqa: E402
-from fxtlint._reader import declared_size, detect_byte_order  # noqa: E402
+from fxtlint.engine._reader import declared_size, detect_byte_order  # noqa: E402
 
 
 def _key(r):

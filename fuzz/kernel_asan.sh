@@ -53,8 +53,8 @@ build() {
     cp -r spec-tables "$out/spec-tables"
     find "$out/fxtlint" -name '*.so' -delete
     # shellcheck disable=SC2086
-    "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" fxtlint/_kernel.c -o "$out/fxtlint/_kernel$suffix"
-    echo "built $out/fxtlint/_kernel$suffix ($cc $flags)"
+    "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" fxtlint/engine/_kernel.c -o "$out/fxtlint/engine/_kernel$suffix"
+    echo "built $out/fxtlint/engine/_kernel$suffix ($cc $flags)"
 }
 
 fresh() {  # build (quietly) unless the build's kernel is newer than every file it copies
@@ -84,7 +84,7 @@ sanitized() {  # run a command from the build's folder with environment()'s vari
 }
 
 check_build() {  # the sanitized kernel is the one imported, or stop
-    sanitized "$1" "$PY" -c 'import os, fxtlint._kernel as k; print("fxtlint._kernel:", k.__file__)
+    sanitized "$1" "$PY" -c 'import os, fxtlint.engine._kernel as k; print("fxtlint.engine._kernel:", k.__file__)
 assert k.__file__.startswith(os.getcwd()), "not the sanitized build"'
 }
 

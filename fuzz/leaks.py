@@ -10,7 +10,7 @@ two processes on the same inputs, one pass and ``passes`` passes:
 
 - LeakSanitizer's totals at exit: what CPython leaves is the same after one pass and after
   eight; a leak per input adds its objects every pass. Any object more fails the check,
-  and so does a report with a frame in the kernel (``fxtlint/_kernel.c``: a block it
+  and so does a report with a frame in the kernel (``fxtlint/engine/_kernel.c``: a block it
   allocated itself and lost);
 - the live heap (``__sanitizer_get_current_allocated_bytes``; with ``PYTHONMALLOC=malloc``
   every Python object and kernel buffer is in it) after each pass and a garbage
@@ -32,8 +32,8 @@ from pathlib import Path
 
 PASSES = 8
 _LIVE = re.compile(r"^pass (\d+): (\d+) bytes live$", re.M)
-_KERNEL_FILE = re.compile(r"^fxtlint._kernel: (.+)$", re.M)
-_KERNEL_FRAME = re.compile(r"fxtlint/_kernel(\.c:|[^/\s]*\.so)")
+_KERNEL_FILE = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)
+_KERNEL_FRAME = re.compile(r"fxtlint/engine/_kernel(\.c:|[^/\s]*\.so)")
 _LEAK = re.compile(r"^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\)")
 _ERROR = re.compile(r"ERROR: AddressSanitizer|runtime error:|Traceback")  # anything but a leak report
 LSAN_EXIT = 23  # the exit status asked of LeakSanitizer when it found leaks
@@ -164,8 +164,8 @@ def _replay(harness: str, passes: int, files: list[str]) -> None:
             check(d)
         gc.collect()
         print(f"pass {i + 1}: {live()} bytes live", flush=True)
-    kernel = sys.modules.get("fxtlint._kernel")  # imported by the first check
-    print(f"fxtlint._kernel: {kernel.__file__ if kernel else ''}")
+    kernel = sys.modules.get("fxtlint.engine._kernel")  # imported by the first check
+    print(f"fxtlint.engine._kernel: {kernel.__file__ if kernel else ''}")
 
 
 if __name__ == "__main__":

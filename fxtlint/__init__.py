@@ -3,16 +3,16 @@
 This module only re-exports; each name is defined in one private module.
 """
 
-from ._diagnostics import Diagnostic, Example, Rule, Severity
-from ._errors import FxtError
-from ._encoder import EncodeError, encode_argument, encode_log_record, encode_record, encode_records
-from ._limits import Limits
-from ._lint import lint_buffer, lint_bytes, lint_path
-from ._model import Argument, Record
-from ._reader import iter_records, read_records
-from ._report import DiagnosticSink, FileReport
-from ._tables import tables
-from ._version import __version__
+from .rules._diagnostics import Diagnostic, Example, Rule, Severity
+from .spec._errors import FxtError
+from .spec._encoder import EncodeError, encode_argument, encode_log_record, encode_record, encode_records
+from .spec._limits import Limits
+from .engine._lint import lint_buffer, lint_bytes, lint_path
+from .spec._model import Argument, Record
+from .engine._reader import iter_records, read_records
+from .engine._result import DiagnosticSink, FileReport
+from .spec._tables import tables
+from .spec._version import __version__
 
 
 __all__ = [

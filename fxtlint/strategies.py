@@ -20,9 +20,9 @@ except ImportError as e:  # the base install has no Hypothesis: say which extra 
     raise ImportError("fxtlint.strategies needs Hypothesis: pip install 'fxtlint[strategies]'") from e
 
 from . import build as B
-from ._model import Argument, Record
-from ._mutations import MUTATIONS, LOG_MUTATIONS
-from ._tables import tables
+from .spec._model import Argument, Record
+from .rules._mutations import MUTATIONS, LOG_MUTATIONS
+from .spec._tables import tables
 
 __all__ = ["arguments", "record_lists", "archives", "log_streams", "mutated_archives", "mutated_log_streams"]
 
@@ -211,7 +211,7 @@ def mutated_archives(draw, *, codes=None) -> tuple[bytes, str]:
     """A valid archive with one mutation applied, and the rule code it must trip.
 
     ``codes`` limits the mutations to those rules. Shrinks towards the first mutation
-    in ``fxtlint._mutations.MUTATIONS`` and a small archive."""
+    in ``fxtlint.rules._mutations.MUTATIONS`` and a small archive."""
     table = MUTATIONS if codes is None else _mutations_for(codes)
     code, mutate = draw(st.sampled_from(table))
     recs = draw(record_lists(max_size=8))
@@ -222,6 +222,6 @@ def mutated_archives(draw, *, codes=None) -> tuple[bytes, str]:
 def mutated_log_streams(draw) -> tuple[bytes, str]:
     """A valid structured-log stream with one mutation, and the rule code it must trip.
 
-    Shrinks towards the first mutation of ``fxtlint._mutations.LOG_MUTATIONS``."""
+    Shrinks towards the first mutation of ``fxtlint.rules._mutations.LOG_MUTATIONS``."""
     code, mutate = draw(st.sampled_from(LOG_MUTATIONS))
     return mutate(draw), code

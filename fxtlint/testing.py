@@ -45,7 +45,7 @@ def _load(data_or_path) -> tuple[bytes, str]:
 
 
 def _expected(expect):
-    from ._expect import load_expected
+    from .writer_report._expect import load_expected
 
     if isinstance(expect, list):
         return load_expected(json.dumps(expect), "expect")
@@ -60,7 +60,7 @@ def _expected(expect):
 def _terminal(report, data, diagnostics) -> str:
     from rich.console import Console
 
-    from ._render_rich import diagnostic_text, render_hex
+    from .render._render_rich import diagnostic_text, render_hex
 
     buf = io.StringIO()
     console = Console(file=buf, color_system=None, highlight=False, markup=False, emoji=False,
@@ -80,8 +80,8 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "
     Returns the lint's FileReport so a test can look further.
     """
     __tracebackhide__ = True  # pytest shows the test's line and the findings, not this function
-    from ._diagnostics import Severity
-    from ._lint import lint_buffer
+    from .rules._diagnostics import Severity
+    from .engine._lint import lint_buffer
 
     data, name = _load(data_or_path)
     allowed = {c.upper() for c in allow}
@@ -97,9 +97,9 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "
                      + _terminal(report, data, shown))
     comparison = None
     if expect is not None:
-        from ._expect import compare, fields_text
-        from ._export_tef import iter_events
-        from ._report_words import expect_summary
+        from .writer_report._expect import compare, fields_text
+        from .export._export_tef import iter_events
+        from .render._report_words import expect_summary
 
         events, unit = _expected(expect)
         comparison = compare(events, iter_events(data, input_format=input_format), unit, expect_mode)

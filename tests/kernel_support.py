@@ -16,12 +16,12 @@ import os
 
 import numpy as np
 
-from fxtlint import _native
-from fxtlint._columns import ArgColumns, Group
-from fxtlint._walk_batches import ColumnEngineWalk, KernelWalk
-from fxtlint._limits import DEFAULT_LIMITS, Limits
-from fxtlint._reader import detect_byte_order
-from fxtlint._scan import Columns
+from fxtlint.engine import _native
+from fxtlint.engine._columns import ArgColumns, Group
+from fxtlint.engine._walk_batches import ColumnEngineWalk, KernelWalk
+from fxtlint.spec._limits import DEFAULT_LIMITS, Limits
+from fxtlint.engine._reader import detect_byte_order
+from fxtlint.engine._scan import Columns
 
 
 def require_kernel():

@@ -8,7 +8,7 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._tables import tables
+from fxtlint.spec._tables import tables
 
 
 @pytest.mark.parametrize("make, field, allowed", [

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fxtlint import build as B
-from fxtlint._canonical import SHAPES, STATE_KINDS, decode, dumps, json_schema
-from fxtlint._model import Record
-from fxtlint._tables import tables
+from fxtlint.reader_suite._canonical import SHAPES, STATE_KINDS, decode, dumps, json_schema
+from fxtlint.spec._model import Record
+from fxtlint.spec._tables import tables
 from fxtlint.strategies import archives, mutated_archives
 
 from conftest import REPO

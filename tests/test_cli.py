@@ -19,8 +19,8 @@ import fxtlint
 from fxtlint import cli
 from fxtlint.cli import _common
 from fxtlint.cli._buffers import expand_paths
-from fxtlint._diagnostics import Example, Rule, Severity
-from fxtlint._report import FileReport
+from fxtlint.rules._diagnostics import Example, Rule, Severity
+from fxtlint.engine._result import FileReport
 
 from conftest import CORPUS_REAL as CORPUS
 
@@ -186,7 +186,7 @@ def test_json_shape(fake, tree, capsys):
 
 
 def _version():
-    from fxtlint._version import tool_version
+    from fxtlint.spec._version import tool_version
 
     return tool_version()
 
@@ -310,7 +310,7 @@ def test_rules_rejects_lint_options(fake, tree, capsys):
 
 
 def test_explain(fake, tree, monkeypatch, capsys):
-    from fxtlint import _docs
+    from fxtlint.render import _docs
 
     monkeypatch.setattr(_docs, "_finding", lambda rule, data, fmt: None)  # the fake rules lint nothing
     code, out, _ = run(capsys, "explain", "err1")
@@ -397,7 +397,7 @@ def test_python_dash_m(tree):
         [sys.executable, "-m", "fxtlint", "--version"],
         capture_output=True, text=True, cwd=Path(fxtlint.__file__).parent.parent,
     )
-    from fxtlint import _native
+    from fxtlint.engine import _native
 
     assert (proc.returncode, proc.stdout) == (0, f"fxtlint {_version()} ({_native.describe()})\n")
 
@@ -489,7 +489,7 @@ def _view_kept(buf, **kw):
 
 
 def test_lint_path_raises_a_view_that_outlives_a_successful_lint(tmp_path, monkeypatch):
-    from fxtlint import _lint
+    from fxtlint.engine import _lint
 
     (tmp_path / "t.fxt").write_bytes(bytes(16))
     monkeypatch.setattr(_lint, "lint_buffer", _view_kept)

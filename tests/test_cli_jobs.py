@@ -13,7 +13,7 @@ from rich.console import Console
 
 import fxtlint
 from fxtlint import cli
-from fxtlint._hexview import Excerpts, dump, record_window
+from fxtlint.engine._hexview import Excerpts, dump, record_window
 from fxtlint.cli._progress import progress_bar
 
 GOLDEN = Path(__file__).resolve().parent.parent / "corpus" / "golden"

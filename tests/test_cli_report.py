@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from conftest import CORPUS_REAL, REPO
-from fxtlint._report_words import rules_summary
+from fxtlint.render._report_words import rules_summary
 from fxtlint.cli import main
 from tef_validator import validate
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from fxtlint import build as B
-from fxtlint._canonical import decode, dumps
-from fxtlint._conformance import (
+from fxtlint.reader_suite._canonical import decode, dumps
+from fxtlint.reader_suite._runner import (
     Case, ConformanceError, Run, first_difference, grade, load_results, load_suite, parse_output, run_suite,
     write_results,
 )
-from fxtlint._conformance_render import matrix_html, matrix_markdown, summary_table
+from fxtlint.render._reader_matrix import matrix_html, matrix_markdown, summary_table
 from fxtlint.cli import main
 
 GOOD = B.archive(B.magic(), B.string(1, "a"), B.thread(1, 1, 2), B.event("instant", 1, category=1, name=1),
@@ -60,7 +60,7 @@ def reader(tmp_path: Path, body: str) -> list[str]:
 # An honest reader: fxtlint's own decoding, run in the subprocess.
 FXTLINT = f"""
 sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
-from fxtlint._canonical import decode
+from fxtlint.reader_suite._canonical import decode
 d = decode(data)
 sys.stdout.write(d.to_json())
 sys.exit(0 if d.accepted else 1)
@@ -134,7 +134,7 @@ def test_recover_wants_a_rejection_after_the_prefix_and_allows_more_records(tmp_
     """Returning the prefix is not enough: a reader that calls a cut trace whole misreads it."""
     body = f"""
     sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
-    from fxtlint._canonical import decode
+    from fxtlint.reader_suite._canonical import decode
     d = decode(data).document()
     d["records"].append({{"kind": "event.instant", "extra": True}})
     print(json.dumps(d))
@@ -425,7 +425,7 @@ def test_progress_on_a_terminal_counts_cases_and_grades():
 
     from rich.console import Console
 
-    from fxtlint._conformance import Result
+    from fxtlint.reader_suite._runner import Result
     from fxtlint.cli.conformance import _progress
 
     buf = io.StringIO()

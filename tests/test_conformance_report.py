@@ -17,11 +17,11 @@ from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint import rules as R
 import fxtlint
-from fxtlint._conformance_report import combined_report, trace_report
-from fxtlint._coverage import LARGEST_KEPT, CoverageCollector
-from fxtlint._reader import iter_records
-from fxtlint._rule_scope import EXPANSIONS, SCOPES, features_of
-from fxtlint._tables import tables
+from fxtlint.writer_report._conformance_report import combined_report, trace_report
+from fxtlint.writer_report._coverage import LARGEST_KEPT, CoverageCollector
+from fxtlint.engine._reader import iter_records
+from fxtlint.rules._rule_scope import EXPANSIONS, SCOPES, features_of
+from fxtlint.spec._tables import tables
 
 SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"
 SCHEMA = json.loads((REPO / "docs" / "report.schema.json").read_text())

@@ -12,9 +12,9 @@ import sys
 import pytest
 
 from conftest import REPO
-from fxtlint._canonical import SHAPES
-from fxtlint._conformance import load_results, load_suite, passed, run_suite
-from fxtlint._conformance_render import matrix_html, matrix_markdown
+from fxtlint.reader_suite._canonical import SHAPES
+from fxtlint.reader_suite._runner import load_results, load_suite, passed, run_suite
+from fxtlint.render._reader_matrix import matrix_html, matrix_markdown
 
 SUITE = REPO / "corpus" / "conformance"
 RESULTS = SUITE / "results"
@@ -93,7 +93,7 @@ def test_the_same_fault_gets_the_same_verdict(cases):
 
 def test_every_case_cites_the_spec_in_the_readme(cases):
     """Each must-reject (and every other judged) case's row quotes the spec's words."""
-    from fxtlint._reader_verdicts import REASONS
+    from fxtlint.reader_suite._reader_verdicts import REASONS
 
     readme = (SUITE / "README.md").read_text()
     rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `([^`]+)` \|.*$", readme, re.M)}
@@ -118,7 +118,7 @@ def test_both_byte_orders_and_every_argument_type(cases):
     for c in valid:
         for r in c.expected["records"]:
             types |= {a["type"] for a in r.get("arguments", ())}
-    from fxtlint._tables import tables
+    from fxtlint.spec._tables import tables
 
     assert types == {a.name for a in tables().arguments.values()}
 
@@ -151,7 +151,7 @@ def test_the_committed_matrix_is_rendered_from_the_committed_results():
 def test_the_fxt_adapter_agrees_with_the_committed_results():
     """fxt 0.3.0 through its adapter, on one case of every (category, grade) it has."""
     pytest.importorskip("fxt.reader", reason="the PyPI package fxt 0.3.0 is not installed (pip install '.[readers]')")
-    from fxtlint._conformance import grade, run_reader
+    from fxtlint.reader_suite._runner import grade, run_reader
 
     committed = {c["case"]: c for c in load_results(RESULTS / "fxt-0.3.0.json")["cases"]}
     picked = {}
@@ -186,7 +186,7 @@ def test_fxt_and_fxtlint_decode_a_real_trace_alike():
     from conftest import CORPUS_REAL
     from fxt.reader import parse_records
 
-    from fxtlint._canonical import decode
+    from fxtlint.reader_suite._canonical import decode
 
     path = CORPUS_REAL / "jane-tracing-richiesams.fxt"
     if not path.is_file():

@@ -15,8 +15,8 @@ import writer_traces
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._reader import field_span
-from fxtlint._tables import tables
+from fxtlint.engine._reader import field_span
+from fxtlint.spec._tables import tables
 from fxtlint.rules import _ex as X
 
 T = tables()
@@ -113,7 +113,7 @@ def test_size_one_word_too_small_is_named_and_invents_no_record():
                          "content_words": 4, "next_kind": "event.duration_end"}
     size = next(f for f in T.header if f.role == "size")
     assert d.span == field_span(d.offset, size, False) and d.record_size == 32
-    from fxtlint._conformance_report import trace_report
+    from fxtlint.writer_report._conformance_report import trace_report
 
     kinds = {r["kind"]: r["records"] for r in trace_report(writer_traces.with_size_off_by(-1))["coverage"]["record_kinds"]}
     assert kinds["initialization"] == 1 and kinds["event.duration_begin"] == 11
@@ -399,7 +399,7 @@ def test_a_printable_name_is_left_as_it_is():
     (X.preamble(), "(trace, little-endian)"),
 ])
 def test_the_summary_line_says_how_the_file_was_read(data, read_as):
-    from fxtlint._render_rich import header_line, summary_line
+    from fxtlint.render._render_rich import header_line, summary_line
 
     report = lint(data)
     assert summary_line(report).endswith(read_as)

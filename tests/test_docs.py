@@ -1,6 +1,6 @@
 """docs/rules.md is generated from the registry: drift fails here (and in CI).
 
-Fix a failure with ``python -m fxtlint._docs --write`` and commit the result.
+Fix a failure with ``python -m fxtlint.render._docs --write`` and commit the result.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from fxtlint import _docs
-from fxtlint._diagnostics import Example, Rule, Severity
+from fxtlint.render import _docs
+from fxtlint.rules._diagnostics import Example, Rule, Severity
 
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"  # the checkout's, even
 # when fxtlint is imported from an installed wheel
@@ -20,7 +20,7 @@ RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"  # the chec
 
 def test_rules_md_matches_registry():
     assert RULES_MD.read_text(encoding="utf-8") == _docs.generate(), (
-        "docs/rules.md is stale: run `python -m fxtlint._docs --write`"
+        "docs/rules.md is stale: run `python -m fxtlint.render._docs --write`"
     )
 
 

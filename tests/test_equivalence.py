@@ -12,7 +12,7 @@ from hypothesis import given, settings
 
 import fxtlint
 from fxtlint import strategies as fst
-from fxtlint._reader import declared_size, detect_byte_order
+from fxtlint.engine._reader import declared_size, detect_byte_order
 from fxtlint.rules import all_rules
 
 from conftest import CORPUS_REAL

@@ -9,8 +9,8 @@ import pytest
 
 from conftest import REPO
 from fxtlint import build as B
-from fxtlint._expect import ExpectError, compare, load_expected
-from fxtlint._export_tef import iter_events
+from fxtlint.writer_report._expect import ExpectError, compare, load_expected
+from fxtlint.export._export_tef import iter_events
 
 SAMPLE = (REPO / "corpus" / "samples" / "sample.fxt").read_bytes()
 

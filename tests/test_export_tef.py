@@ -11,9 +11,9 @@ import pytest
 from conftest import CORPUS_REAL, REPO
 import fxtlint
 from fxtlint import build as B
-from fxtlint._tables import tables
-from fxtlint._conformance_report import trace_report
-from fxtlint._export_tef import document, ticks_to_us, write_document
+from fxtlint.spec._tables import tables
+from fxtlint.writer_report._conformance_report import trace_report
+from fxtlint.export._export_tef import document, ticks_to_us, write_document
 from tef_validator import exact_ints, validate
 
 SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
-from fxtlint import _walk
+from fxtlint.engine import _walk
 from fxtlint import build as B
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 

@@ -138,7 +138,7 @@ def test_strategies_harness_can_fail(monkeypatch):
 @settings(max_examples=50)
 @given(st.binary(max_size=400))
 def test_invariants_on_drawn_bytes(data):
-    from fxtlint import _native
+    from fxtlint.engine import _native
 
     built = _native._built()[0] is not None  # without the kernel the seeds' test says why
     for mod in BYTE_HARNESSES:
@@ -147,7 +147,7 @@ def test_invariants_on_drawn_bytes(data):
 
 
 def test_native_harness_lints_with_each_engine_in_the_format_the_last_byte_picks(monkeypatch):
-    from fxtlint import _walk
+    from fxtlint.engine import _walk
 
     runnable(MODS["native"])
     kernels, formats = [], []
@@ -165,7 +165,7 @@ def test_native_invariant_catches_an_engine_difference(monkeypatch):
     """A kernel whose report differs from the pure engine's in one span fails the check."""
     import os
 
-    from fxtlint import _native
+    from fxtlint.engine import _native
 
     runnable(MODS["native"])
     real = fxtlint.lint_bytes
@@ -184,9 +184,9 @@ def test_native_invariant_catches_an_engine_difference(monkeypatch):
 
 
 def test_native_harness_refuses_to_run_without_the_kernel(monkeypatch):
-    from fxtlint import _native
+    from fxtlint.engine import _native
 
-    monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint._kernel'"))
+    monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint.engine._kernel'"))
     with pytest.raises(RuntimeError, match="nothing to fuzz"):
         MODS["native"].kernel()
     with pytest.raises(fxtlint.FxtError, match="not built"):  # the check itself does not pass quietly

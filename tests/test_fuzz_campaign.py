@@ -173,7 +173,7 @@ data = open(sys.argv[2], 'rb').read()
 if sys.argv[3] == "harness":
     _harness.instrument_fxtlint(atheris)
 else:  # what atheris.instrument_all() does to fxtlint: trace every comparison
-    import fxtlint._fast, gc, types
+    import fxtlint.engine._fast, gc, types
     for f in gc.get_objects():
         if isinstance(f, types.FunctionType) and (f.__module__ or '').startswith('fxtlint'):
             atheris.instrument_func(f)
@@ -225,7 +225,7 @@ def test_coverage_lists_the_missed_lines():
     assert proc.returncode == 0, proc.stderr
     header = next(ln for ln in proc.stdout.splitlines() if ln.startswith("Name"))
     assert header.split()[-1] == "Missing"
-    assert re.search(r"fxtlint/_reader\.py\s+\d+\s+\d+\s+\d+%\s+\d+(-\d+)?(, \d+(-\d+)?)*", proc.stdout), proc.stdout
+    assert re.search(r"fxtlint/engine/_reader\.py\s+\d+\s+\d+\s+\d+%\s+\d+(-\d+)?(, \d+(-\d+)?)*", proc.stdout), proc.stdout
 
 
 def test_stats_prints_the_readme_figures(tmp_path):
@@ -266,7 +266,7 @@ Direct leak of 48 byte(s) in 2 object(s) allocated from:
 
 Indirect leak of 16 byte(s) in 1 object(s) allocated from:
     #0 0x7f in __interceptor_calloc asan_malloc_linux.cpp:77:3
-    #1 0x7f in load_program /src/build/asan-clang/fxtlint/_kernel.c:165:19
+    #1 0x7f in load_program /src/build/asan-clang/fxtlint/engine/_kernel.c:165:19
 
 SUMMARY: AddressSanitizer: 64 byte(s) leaked in 3 allocation(s).
 """
@@ -275,7 +275,7 @@ SUMMARY: AddressSanitizer: 64 byte(s) leaked in 3 allocation(s).
 def _replay(passes: int, objects: int, kernel_reports=(), status: int = 23, output: str = ""):
     from fuzz import leaks
 
-    return leaks.Replay(passes, status, output, live=[1] * passes, kernel_file="/x/build/asan-clang/fxtlint/_kernel.so",
+    return leaks.Replay(passes, status, output, live=[1] * passes, kernel_file="/x/build/asan-clang/fxtlint/engine/_kernel.so",
                         leaked_objects=objects, kernel_reports=list(kernel_reports))
 
 
@@ -294,7 +294,7 @@ def test_the_leak_check_fails_on_objects_per_pass_a_kernel_frame_or_a_sanitizer_
     assert leaks.Leaks(10, _replay(1, 53), _replay(8, 53)).ok  # what CPython leaves at exit, whatever ran
     grows = leaks.Leaks(10, _replay(1, 143), _replay(4, 413))  # a tuple leaked per scan call (90 a pass)
     assert not grows.ok and grows.objects_per_pass == 90
-    assert not leaks.Leaks(10, _replay(1, 53, ["#1 in f fxtlint/_kernel.c:1"]), _replay(8, 53)).ok
+    assert not leaks.Leaks(10, _replay(1, 53, ["#1 in f fxtlint/engine/_kernel.c:1"]), _replay(8, 53)).ok
     overflow = _replay(8, 53, output="ERROR: AddressSanitizer: heap-buffer-overflow")
     assert not overflow.ran and not leaks.Leaks(10, _replay(1, 53), overflow).ok
     unsanitized = _replay(8, 53)

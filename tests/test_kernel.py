@@ -22,13 +22,13 @@ from hypothesis import strategies as st
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._columns import Screen
-from fxtlint._kernel_program import ARG_ROW_HEAD, H, compile_program
-from fxtlint._kernel_screen import FULL, PAST_END, WINDOW, ZERO, KernelScreen
-from fxtlint._reader import size_fields
-from fxtlint._roles import STATE_KINDS
-from fxtlint._scan import frame, screen_batch
-from fxtlint._walk import _TRACE_ROOTS
+from fxtlint.engine._columns import Screen
+from fxtlint.engine._kernel_program import ARG_ROW_HEAD, H, compile_program
+from fxtlint.engine._kernel_screen import FULL, PAST_END, WINDOW, ZERO, KernelScreen
+from fxtlint.engine._reader import size_fields
+from fxtlint.spec._roles import STATE_KINDS
+from fxtlint.engine._scan import frame, screen_batch
+from fxtlint.engine._walk import _TRACE_ROOTS
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 
 import writer_traces
@@ -120,7 +120,7 @@ def test_kernel_equals_column_engine_on_rule_examples(kernel):
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.fxt")), ids=lambda p: p.name)
 def test_kernel_equals_column_engine_on_golden_corpus(kernel, path):
     data = path.read_bytes()
-    log = fxtlint._lint.choose_format(data) == "log"
+    log = fxtlint.engine._lint.choose_format(data) == "log"
     assert_same_walk(kernel, data, log=log)
     assert_same_walk(kernel, data, log=log, limits=fxtlint.Limits(window_words=64, pairing_window=7))
 
@@ -363,7 +363,7 @@ def _tables_with_argument_type_11():
     counted UTF-8 stream."""
     from test_tables import _files_with
 
-    from fxtlint._tables import build_tables
+    from fxtlint.spec._tables import build_tables
 
     def add(files):
         files["arguments.toml"]["undefined"]["argument_types"].remove(11)

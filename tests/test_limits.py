@@ -9,7 +9,7 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._provider_state import ProviderState
+from fxtlint.engine._provider_state import ProviderState
 from fxtlint.rules import _ex as X
 
 
@@ -69,7 +69,7 @@ def test_history_recording_is_off_again_after_an_error():
 
 
 def test_pairing_mode_is_set_at_construction():
-    from fxtlint._pairing import PairingEngine
+    from fxtlint.engine._pairing import PairingEngine
 
     assert PairingEngine(print, [""], vectorize=False).vectorize is False
     assert PairingEngine(print, [""]).limits == fxtlint.Limits()

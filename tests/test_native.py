@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fxtlint import _native
-from fxtlint._errors import FxtError
+from fxtlint.engine import _native
+from fxtlint.spec._errors import FxtError
 from fxtlint.cli import main
 
 
@@ -19,7 +19,7 @@ def fresh(monkeypatch):
 
 
 def _not_built(monkeypatch):
-    monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint._kernel'"))
+    monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint.engine._kernel'"))
 
 
 def test_python_forces_the_pure_engine(fresh):
@@ -39,7 +39,7 @@ def test_without_a_build_auto_is_python_and_native_is_an_error(fresh):
     _not_built(fresh)
     fresh.delenv(_native.ENV, raising=False)
     assert _native.kernel() is None
-    assert _native.describe() == "engine: python; native kernel: not built: No module named 'fxtlint._kernel'"
+    assert _native.describe() == "engine: python; native kernel: not built: No module named 'fxtlint.engine._kernel'"
     fresh.setenv(_native.ENV, "native")
     with pytest.raises(FxtError, match="not built"):
         _native.kernel()
@@ -70,7 +70,7 @@ def test_a_built_kernel_is_chosen(fresh):
 def test_the_walk_scans_with_the_engine_chosen(fresh):
     from kernel_support import require_kernel
 
-    from fxtlint._walk import Walk
+    from fxtlint.engine._walk import Walk
 
     k = require_kernel()
     fresh.delenv(_native.ENV, raising=False)

@@ -75,7 +75,7 @@ def test_the_conformance_suite_ships_with_the_package(tmp_path, monkeypatch, cap
     package; CI runs this against the installed wheel (FXTLINT_EXPECT_INSTALLED=1)."""
     import os
 
-    from fxtlint._conformance import default_suite, load_results, load_suite
+    from fxtlint.reader_suite._runner import default_suite, load_results, load_suite
     from fxtlint.cli import main
 
     pkg = Path(fxtlint.__file__).resolve().parent

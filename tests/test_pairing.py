@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fxtlint import Diagnostic
-from fxtlint import _pairing
-from fxtlint._pairing import Batch, PairingEngine
+from fxtlint.engine import _pairing
+from fxtlint.engine._pairing import Batch, PairingEngine
 
 STRINGS = ["", "a", "b", "c"]
 
@@ -128,7 +128,7 @@ def test_array_proof_and_loop_agree_on_mostly_clean_streams(batches):
 
 
 def test_pair_kinds_are_named_families_that_follow_the_event_names():
-    from fxtlint._pairing import ASYNC_KINDS, DURATION_KINDS, FLOW_KINDS, KIND_BY_EVENT, PairKind
+    from fxtlint.engine._pairing import ASYNC_KINDS, DURATION_KINDS, FLOW_KINDS, KIND_BY_EVENT, PairKind
 
     assert DURATION_KINDS | ASYNC_KINDS | FLOW_KINDS == set(PairKind)
     assert not (DURATION_KINDS & ASYNC_KINDS or DURATION_KINDS & FLOW_KINDS or ASYNC_KINDS & FLOW_KINDS)
@@ -140,7 +140,7 @@ def test_pair_kinds_are_named_families_that_follow_the_event_names():
 def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
     import fxtlint
     from fxtlint import build as B
-    from fxtlint._semantic import LintState, RecordChecker
+    from fxtlint.engine._semantic import LintState, RecordChecker
     from fxtlint.rules import _ex as X
 
     data = X.preamble(B.event("duration_complete", 5, end_timestamp=9), B.event("async_begin", 6, id=4))

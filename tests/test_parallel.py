@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import fxtlint
-from fxtlint._parallel import lint_paths
+from fxtlint.engine._parallel import lint_paths
 from fxtlint.rules import all_rules
 
 

@@ -1,4 +1,4 @@
-"""The reader verdicts (fxtlint/_reader_verdicts.py): every trace rule has one, every
+"""The reader verdicts (fxtlint/reader_suite/_reader_verdicts.py): every trace rule has one, every
 citation is the spec's own text, and the canonical decoding follows them."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 
 from conftest import SPEC_DIR
 from fxtlint import build as B
-from fxtlint._canonical import decode
-from fxtlint._reader_verdicts import ACCEPT, EITHER, REASONS, REJECT, RULES, reason_for, strictest
+from fxtlint.reader_suite._canonical import decode
+from fxtlint.reader_suite._reader_verdicts import ACCEPT, EITHER, REASONS, REJECT, RULES, reason_for, strictest
 from fxtlint.rules import REGISTRY, all_rules
 
 
@@ -85,7 +85,7 @@ def test_decode_command_notes_a_tolerated_fault_and_strict_rejects_it(tmp_path, 
     reserved bit is a note on stderr (exit 0, every record printed); --strict rejects it."""
     import json
 
-    from fxtlint import _walk
+    from fxtlint.engine import _walk
     from fxtlint.cli import main
 
     data = _reserved_bit_event() + B.archive(*[B.event("instant", 6 + i, category=1, name=1) for i in range(more)])

@@ -10,10 +10,10 @@ import io
 
 import pytest
 
-from fxtlint import _render_json, _render_rich
-from fxtlint._diagnostics import Diagnostic, Severity
-from fxtlint._hexview import Row, dump, hex_rows, marker_line, record_window
-from fxtlint._report import DiagnosticSink, FileReport
+from fxtlint.render import _render_json, _render_rich
+from fxtlint.rules._diagnostics import Diagnostic, Severity
+from fxtlint.engine._hexview import Row, dump, hex_rows, marker_line, record_window
+from fxtlint.engine._result import DiagnosticSink, FileReport
 
 FILE = bytes(range(160))
 
@@ -365,7 +365,7 @@ def test_buffer_full_banner_comes_first_and_names_the_offsets():
 
     from fxtlint import build as B
     from fxtlint import lint_bytes
-    from fxtlint._render_rich import make_console, render_report
+    from fxtlint.render._render_rich import make_console, render_report
 
     data = B.archive(B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.provider_event(1, 0))
     report = lint_bytes(data)
@@ -376,7 +376,7 @@ def test_buffer_full_banner_comes_first_and_names_the_offsets():
 
 
 def test_no_banner_without_buffer_full():
-    from fxtlint._render_rich import buffer_full_line
+    from fxtlint.render._render_rich import buffer_full_line
 
     from fxtlint import build as B
     from fxtlint import lint_bytes

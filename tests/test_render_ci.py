@@ -23,8 +23,8 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint import _render_github, _render_jsonl, _render_junit, _render_sarif
-from fxtlint._diagnostics import Diagnostic, Severity
+from fxtlint.render import _render_github, _render_jsonl, _render_junit, _render_sarif
+from fxtlint.rules._diagnostics import Diagnostic, Severity
 from fxtlint.rules import all_rules
 
 from conftest import CORPUS_REAL, SPEC_DIR

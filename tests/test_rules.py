@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import fxtlint
-from fxtlint._tables import _tables_dir
+from fxtlint.spec._tables import _tables_dir
 from fxtlint.rules import REGISTRY, all_rules
 
 RULES = all_rules()
@@ -88,7 +88,7 @@ def test_exported_names_are_exactly_the_registry():
 
 
 def _declare(message, params, **kw):
-    from fxtlint._diagnostics import Example, Rule, Severity
+    from fxtlint.rules._diagnostics import Example, Rule, Severity
 
     return Rule(code="ZZ001", name="fake", severity=Severity.WARNING, message=message, what="w",
                 why="y", bad=Example("b", lambda: b""), good=Example("g", lambda: b""), spec="s",

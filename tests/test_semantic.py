@@ -6,7 +6,7 @@ import pytest
 
 import fxtlint
 from fxtlint import build as B
-from fxtlint._provider_state import max_ticks
+from fxtlint.engine._provider_state import max_ticks
 
 PRE = [B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.string(1, "cat"), B.string(2, "name"),
        B.thread(1, 10, 11)]

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis.errors import InvalidArgument
 
 import fxtlint
-from fxtlint import _mutations
+from fxtlint.rules import _mutations
 from fxtlint.rules import REGISTRY
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams, record_lists
 

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from fxtlint import tables
-from fxtlint._tables import Field
+from fxtlint.spec._tables import Field
 
 from conftest import SPEC_DIR
 
@@ -137,7 +137,7 @@ def test_installed_package_ships_the_tables():
     from pathlib import Path
 
     import fxtlint
-    from fxtlint._tables import _tables_dir
+    from fxtlint.spec._tables import _tables_dir
 
     pkg = Path(fxtlint.__file__).resolve().parent
     repo = Path(__file__).resolve().parent.parent
@@ -154,7 +154,7 @@ def _files_with(mutate):
     import copy
     import tomllib
 
-    from fxtlint._tables import _tables_dir
+    from fxtlint.spec._tables import _tables_dir
 
     files = {}
     for name in ("records.toml", "arguments.toml", "enums.toml", "structured-log.toml"):
@@ -190,14 +190,14 @@ BROKEN_TABLES = [
 
 @pytest.mark.parametrize("mutate,needle", [(m, n) for _, m, n in BROKEN_TABLES], ids=[c for c, _, _ in BROKEN_TABLES])
 def test_loader_rejects_what_the_layout_language_does_not_define(mutate, needle):
-    from fxtlint._tables import TableError, build_tables
+    from fxtlint.spec._tables import TableError, build_tables
 
     with pytest.raises(TableError, match=needle):
         build_tables(_files_with(mutate))
 
 
 def test_loader_accepts_the_shipped_tables():
-    from fxtlint._tables import build_tables
+    from fxtlint.spec._tables import build_tables
 
     t = build_tables(_files_with(lambda f: None))
     assert len(list(t.record_leaves())) == len(list(T.record_leaves()))
@@ -206,7 +206,7 @@ def test_loader_accepts_the_shipped_tables():
 def test_reserverd_typo_in_a_toml_file_fails_to_load(tmp_path):
     import tomllib
 
-    from fxtlint._tables import TableError, _field
+    from fxtlint.spec._tables import TableError, _field
 
     doc = tomllib.loads('f = { name = "reserved", bits = [48, 63], reserverd = true }')
     with pytest.raises(TableError, match="reserverd"):
@@ -214,7 +214,7 @@ def test_reserverd_typo_in_a_toml_file_fails_to_load(tmp_path):
 
 
 def test_every_body_item_class_needs_a_handler():
-    from fxtlint._tables import ITEM_CLASSES, TableError, WordItem, check_dispatch
+    from fxtlint.spec._tables import ITEM_CLASSES, TableError, WordItem, check_dispatch
 
     with pytest.raises(TableError, match="no handler"):
         check_dispatch({c: None for c in ITEM_CLASSES if c is not WordItem}, "a reader")

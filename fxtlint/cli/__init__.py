@@ -19,7 +19,7 @@ import argparse
 import os
 import sys
 
-from .. import _native
+from ..engine import _native
 from . import _common, check, conformance, decode, explain, export, report, rules
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 

@@ -15,7 +15,7 @@ import fnmatch
 import os
 from pathlib import Path
 
-from .._lint import open_buffer
+from ..engine._lint import open_buffer
 
 STDIN = "-"
 SUFFIX = ".fxt"  # what a directory walk takes, in any case

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .._lint import INPUT_FORMATS  # noqa: F401  (the one list of input formats, the library's)
+from ..engine._lint import INPUT_FORMATS  # noqa: F401  (the one list of input formats, the library's)
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 OUTPUT_FORMATS = ("rich", "json")
@@ -45,7 +45,7 @@ def lint_buffer():
 
 
 def version() -> str:
-    from .._version import tool_version
+    from ..spec._version import tool_version
 
     return tool_version()
 

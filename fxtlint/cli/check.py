@@ -17,9 +17,11 @@ from contextlib import ExitStack, contextmanager
 
 from rich.console import Console
 
-from .. import _baseline, _config, _parallel, _selection
-from .._diagnostics import Severity
-from .._report import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
+from . import _baseline, _config
+from ..engine import _parallel
+from ..rules import _selection
+from ..rules._diagnostics import Severity
+from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from . import _buffers, _common
 from ._progress import progress_bar
 from ._buffers import STDIN
@@ -204,7 +206,7 @@ def _print_statistics(rows: list[dict], fmt: str) -> None:
 
 
 def _render_machine(fmt: str, reports: list[FileReport], failures: list) -> str:
-    from .. import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
+    from ..render import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
 
     if fmt == "json":
         return _render_json.dumps(_render_json.render(reports, failures=failures))
@@ -270,7 +272,7 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import _render_rich
+    from ..render import _render_rich
 
     try:
         config = _config.Config() if args.isolated else _config.load()

@@ -70,9 +70,9 @@ def register(subparsers) -> None:
 def run_cmd(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from .._conformance import (ConformanceError, Readers, default_suite, passed, run_suite, stop_on_signals,
+    from ..reader_suite._runner import (ConformanceError, Readers, default_suite, passed, run_suite, stop_on_signals,
                                 warnings, write_results)
-    from .._conformance_render import failures, headline, summary_table
+    from ..render._reader_matrix import failures, headline, summary_table
 
     try:
         argv = shlex.split(args.reader)
@@ -139,8 +139,8 @@ def _progress(console, *, enabled: bool):
 
 
 def matrix_cmd(args: argparse.Namespace) -> int:
-    from .._conformance import ConformanceError, load_results
-    from .._conformance_render import matrix_html, matrix_markdown
+    from ..reader_suite._runner import ConformanceError, load_results
+    from ..render._reader_matrix import matrix_html, matrix_markdown
 
     try:
         docs = [load_results(p) for p in args.results]

@@ -26,7 +26,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._canonical import decode_to
+    from ..reader_suite._canonical import decode_to
 
     try:
         if args.file == "-":

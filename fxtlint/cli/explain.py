@@ -26,7 +26,7 @@ def find_rule(code: str, rules: list):
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._docs import rule_markdown
+    from ..render._docs import rule_markdown
 
     rules = _common.load_registry()
     rule = find_rule(args.code, rules)

@@ -34,8 +34,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._export_tef import Export, export_walk
-    from .._lint import walk_for
+    from ..export._export_tef import Export, export_walk
+    from ..engine._lint import walk_for
 
     try:
         with _buffers.opened(args.path) as buf:

@@ -58,10 +58,10 @@ def render(doc: dict, fmt: str) -> str:
 
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if fmt == "html":
-        from .._report_html import render as html
+        from ..render._report_html import render as html
 
         return html(doc)
-    from .._report_markdown import render as markdown
+    from ..render._report_markdown import render as markdown
 
     return markdown(doc)
 
@@ -76,14 +76,14 @@ def _input(path: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._conformance_report import combined_report, trace_report
+    from ..writer_report._conformance_report import combined_report, trace_report
 
     formats = list(dict.fromkeys(args.formats)) or (list(FORMATS) if args.output_dir else ["markdown"])
     if not args.output_dir and len(formats) > 1:
         raise _common.UsageError("several --format values need -o DIR")
     expected = None
     if args.expect:
-        from .._expect import ExpectError, load_expected
+        from ..writer_report._expect import ExpectError, load_expected
 
         try:
             text = Path(args.expect).read_text(encoding="utf-8")
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         except ExpectError as e:
             raise _common.UsageError(str(e)) from None
 
-    from .._selection import split
+    from ..rules._selection import split
 
     files, failures = expand_paths(args.paths, split(args.exclude or []))
     for path, message in failures:
@@ -105,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
             with _input(path) as buf:
                 t = trace_report(buf, path=path, input_format=args.input_format, writer=writer)
                 if expected is not None and t["verdict"]["status"] != "not_fxt":
-                    from .._expect import compare
-                    from .._export_tef import iter_events
+                    from ..writer_report._expect import compare
+                    from ..export._export_tef import iter_events
 
                     t["expect"] = compare(expected[0], iter_events(buf, input_format=args.input_format),
                                           expected[1], args.expect_mode)

@@ -18,7 +18,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import _render_json, _render_rich
+    from ..render import _render_json, _render_rich
 
     rules = _common.load_registry()
     if args.output_format == "json":

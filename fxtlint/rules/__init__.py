@@ -11,7 +11,7 @@ linters, type checkers and renames can see. ``tests/test_rules.py`` checks that
 
 from __future__ import annotations
 
-from .._diagnostics import Rule
+from ._diagnostics import Rule
 from . import layout as _layout
 from . import log as _log
 from . import removed as _removed

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .. import _build as B
-from .._tables import tables
+from ..spec import _build as B
+from ..spec._tables import tables
 
 _T = tables()
 

@@ -6,9 +6,9 @@ UN undefined types and values, EX extensions and notes.
 
 from __future__ import annotations
 
-from .. import _build as B
-from .._diagnostics import Example, Rule, Severity
-from .._model import Record
+from ..spec import _build as B
+from ._diagnostics import Example, Rule, Severity
+from ..spec._model import Record
 from . import _ex as X
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .. import _build as B
-from .._diagnostics import Example, Rule, Severity
+from ..spec import _build as B
+from ._diagnostics import Example, Rule, Severity
 
 E, W = Severity.ERROR, Severity.WARNING
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .._diagnostics import Rule
+from ._diagnostics import Rule
 from . import semantic as _semantic
 
 

@@ -3,8 +3,8 @@ content that consumers cannot use or that says records are missing (EV)."""
 
 from __future__ import annotations
 
-from .. import _build as B
-from .._diagnostics import Example, Rule, Severity
+from ..spec import _build as B
+from ._diagnostics import Example, Rule, Severity
 from . import _ex as X
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO

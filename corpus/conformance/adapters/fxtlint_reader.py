@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 try:
-    from fxtlint._canonical import decode
+    from fxtlint.reader_suite._canonical import decode
 except ImportError:  # not installed: use the checkout this adapter sits in
     sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-    from fxtlint._canonical import decode
+    from fxtlint.reader_suite._canonical import decode
 
 
 def main(argv) -> int:

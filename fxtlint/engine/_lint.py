@@ -1,0 +1,121 @@
+"""Lint a buffer or a file: choose the format, read every record, collect diagnostics.
+
+``lint_path`` is the one linting entry that opens a file, and everything it calls
+works on a buffer. (The CLI opens the files it lints through ``cli/_buffers.py`` and
+calls ``lint_buffer``, so that it renders from the bytes it linted.)
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import stat
+from contextlib import contextmanager
+
+from ._reader import detect_byte_order, looks_like_structured_log
+from ._result import DiagnosticSink, FileReport
+from ._fast import Lint
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ._walk import Walk
+
+INPUT_FORMATS = ("auto", "trace", "log")
+
+
+def choose_format(buf, input_format: str = "auto") -> str:
+    if input_format not in INPUT_FORMATS:
+        raise ValueError(f"input_format must be one of {INPUT_FORMATS}, not {input_format!r}")
+    if input_format != "auto":
+        return input_format
+    return "log" if looks_like_structured_log(buf) else "trace"
+
+
+# "auto" takes the column engine, or the per-record reader alone for small buffers,
+# whichever costs less (``_walk.COLUMNS_FROM``); the other two force one
+ENGINES = ("auto", "fast", "reference")
+_COLUMNS = {"auto": None, "fast": True, "reference": False}
+
+
+def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: str = "auto",
+             limits: Limits = DEFAULT_LIMITS) -> Walk:
+    """The walk of ``buf`` for ``consumers``: format and byte order chosen, not yet run."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    log = choose_format(buf, input_format) == "log"
+    big = not log and detect_byte_order(buf) == "big"
+    return Walk(buf, consumers, big=big, log=log, emit=emit, limits=limits, columns=_COLUMNS[engine])
+
+
+def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<bytes>",
+              sink: DiagnosticSink | None = None, engine: str = "auto",
+              limits: Limits = DEFAULT_LIMITS) -> tuple[FileReport, Walk]:
+    """Lint ``buf`` in one walk that also feeds ``consumers``; returns the report and
+    the walk (its record kinds, provider tables, and whether the file is FXT at all)."""
+    sink = sink if sink is not None else DiagnosticSink()
+    walk = walk_for(buf, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
+    lint = Lint(sink.add, limits, walk.log)
+    walk.consumers = [lint, *consumers]
+    n = walk.run()
+    summary: dict = {"record_kinds": dict(sorted(walk.kinds.items()))}
+    if not walk.log:
+        summary["providers"] = sorted(walk.state.announced)
+        summary["buffer_full_at"] = lint.buffer_full
+    report = FileReport.from_sink(
+        path=path, format="log" if walk.log else "trace", records=n, size=len(buf),
+        byte_order="big" if walk.big else "little", sink=sink, summary=summary,
+    )
+    return report, walk
+
+
+def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
+                sink: DiagnosticSink | None = None, engine: str = "auto",
+                limits: Limits = DEFAULT_LIMITS) -> FileReport:
+    """Lint ``buf`` (bytes, bytearray, memoryview or mmap).
+
+    ``engine`` "reference" checks record by record with the decoded records; "fast"
+    screens every record with the column engine and must report the same; "auto" (the
+    default) takes the one that costs less for the buffer's size.
+    ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
+    """
+    return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)[0]
+
+
+def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
+               engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> FileReport:
+    return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits)
+
+
+def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
+              engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> FileReport:
+    """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
+    path = os.fspath(path)
+    with open_buffer(path) as buf:
+        return lint_buffer(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits)
+
+
+@contextmanager
+def open_buffer(path):
+    """The file's bytes, mapped read-only (read whole for empty files, pipes and devices,
+    which cannot be mapped). Raises OSError when the path cannot be read."""
+    with open(path, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            yield fh.read()
+            return
+        m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        with closing_map(m):
+            yield m
+
+
+@contextmanager
+def closing_map(m: mmap.mmap):
+    """Close ``m`` on the way out. A view of it still alive after a lint that succeeded
+    is a bug and its BufferError propagates; after a failure the failure is what counts."""
+    try:
+        yield m
+    except BaseException:
+        try:
+            m.close()
+        except BufferError:
+            pass  # a view outlived the error being raised; that error is the news
+        raise
+    m.close()

@@ -1,0 +1,454 @@
+"""Begin/end pairing of durations, async operations and flows, in timestamp order.
+
+Both the per-record checker and the vectorised fast path feed this engine the same
+columns, batch by batch, so pairing verdicts cannot differ between them. A batch is
+reordered by (timestamp, record index) before matching: records need not be in
+timestamp order, and disorder within a batch (``Limits.pairing_window`` records) is
+resolved exactly, the way Perfetto's sorter window does.
+
+Memory is bounded on adversarial input: a thread's duration stack keeps at most
+``Limits.max_stack`` entries and the live async and flow tables at most
+``Limits.max_live`` ids; beyond that the oldest entries are dropped and reported once
+per kind. An end that does not match the innermost begin looks at most
+``Limits.max_scan`` levels down, so every event costs O(1).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from itertools import islice
+
+import numpy as np
+
+from .. import rules as R
+from ..spec._limits import DEFAULT_LIMITS, Limits
+
+
+class PairKind(enum.IntEnum):
+    """The event kinds the engine understands (the feeders translate table names to
+    these; the event variant's selector value is not used). Code asks a kind for its
+    family by name (``FLOW_KINDS``), never by the order of the numbers."""
+
+    BEGIN = 0
+    END = 1
+    COMPLETE = 2
+    ASYNC_BEGIN = 3
+    ASYNC_INSTANT = 4
+    ASYNC_END = 5
+    FLOW_BEGIN = 6
+    FLOW_STEP = 7
+    FLOW_END = 8
+
+
+BEGIN, END, COMPLETE = PairKind.BEGIN, PairKind.END, PairKind.COMPLETE
+ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END = PairKind.ASYNC_BEGIN, PairKind.ASYNC_INSTANT, PairKind.ASYNC_END
+FLOW_BEGIN, FLOW_STEP, FLOW_END = PairKind.FLOW_BEGIN, PairKind.FLOW_STEP, PairKind.FLOW_END
+DURATION_KINDS = frozenset((BEGIN, END, COMPLETE))
+ASYNC_KINDS = frozenset((ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END))
+FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
+
+KIND_BY_EVENT = {
+    "event.duration_begin": BEGIN,
+    "event.duration_end": END,
+    "event.duration_complete": COMPLETE,
+    "event.async_begin": ASYNC_BEGIN,
+    "event.async_instant": ASYNC_INSTANT,
+    "event.async_end": ASYNC_END,
+    "event.flow_begin": FLOW_BEGIN,
+    "event.flow_step": FLOW_STEP,
+    "event.flow_end": FLOW_END,
+}
+
+
+# id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp
+COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size")
+_DTYPES = dict(zip(COLUMNS, (np.int64, np.int64, np.uint64, np.int64, np.int64, np.uint64, np.uint64,
+                             np.uint64, np.int64, np.int64, np.int64)))
+
+
+class Batch:
+    """Pairing events of one window: rows added one by one (the per-record path) or as
+    column arrays (the fast path). Row order does not matter: the engine sorts."""
+
+    def __init__(self):
+        self._rows: list[tuple] = []
+        self._chunks: list[dict] = []
+        self.n = 0
+
+    def __len__(self):
+        return self.n
+
+    def add(self, kind, thread, process, cat, name, ts, id_, end, offset, index, size):
+        self._rows.append((kind, thread, process, cat, name, ts, id_, end, offset, index, size))
+        self.n += 1
+
+    def extend(self, **columns) -> None:
+        """Append column arrays, one per name in ``COLUMNS``."""
+        self._chunks.append({c: np.asarray(columns[c], _DTYPES[c]) for c in COLUMNS})
+        self.n += len(columns["kind"])
+
+    def columns(self) -> dict:
+        """Every column as one array."""
+        chunks = list(self._chunks)
+        if self._rows:
+            cols = list(zip(*self._rows))
+            chunks.append({c: np.array(v, _DTYPES[c]) for c, v in zip(COLUMNS, cols)})
+        if len(chunks) == 1:
+            return chunks[0]
+        return {c: np.concatenate([ch[c] for ch in chunks]) if chunks else np.zeros(0, _DTYPES[c])
+                for c in COLUMNS}
+
+
+class PairingEngine:
+    """Matches begins with ends; ``strings`` maps interned string ids back to text."""
+
+    def __init__(self, emit, strings: list[str], limits: Limits = DEFAULT_LIMITS, *, vectorize: bool = True):
+        self.emit = emit
+        self.strings = strings
+        self.limits = limits
+        self.stacks: dict[int, deque] = {}
+        self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen
+        # dicts keep insertion order: when one is full its oldest eighth is dropped
+        self.asyncs: dict[tuple, tuple] = {}
+        self.flows: dict[tuple, tuple] = {}
+        self.overflowed: set[str] = set()
+        self.vectorize = vectorize  # try the array proof of a clean batch before the loop
+
+    def _s(self, gid: int) -> str:
+        return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
+
+    @staticmethod
+    def order(ts, index):
+        """Positions sorted by (timestamp, record index)."""
+        n = len(ts)
+        if n < 2 or (bool(np.all(ts[1:] >= ts[:-1])) and bool(np.all(index[1:] > index[:-1]))):
+            return np.arange(n)
+        return np.lexsort((index, ts))
+
+    def _overflow(self, what: str, offset: int, index: int, size: int, limit: int) -> None:
+        if what not in self.overflowed:
+            self.overflowed.add(what)
+            self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
+
+    def _begin(self, live: dict, key, what: str, id_, name, offset, index, size) -> None:
+        """An async or flow begin whose id is live already, or whose table is full."""
+        prev = live.pop(key, None)
+        if prev is not None:
+            self.emit(R.id_begin_reused.at(offset, index, record_size=size, what=what, id=id_,
+                                           name=self._s(name), first=prev[0]))
+        elif len(live) >= self.limits.max_live:
+            self._overflow(f"live {what} ids", offset, index, size, self.limits.max_live)
+            # rebuilt rather than popped one by one: a dict's deleted front makes
+            # every later "oldest" lookup slower; this is O(1) amortised
+            kept = dict(islice(live.items(), self.limits.max_live // 8, None))
+            live.clear()
+            live.update(kept)
+        live[key] = (offset, index, size)
+
+    def feed(self, b: Batch) -> None:
+        if not len(b):
+            return
+        cols = b.columns()
+        if self.vectorize and feed_clean(self, cols):
+            return
+        order = self.order(cols["ts"], cols["index"])
+        kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
+            cols[c][order].tolist() for c in COLUMNS)
+        stacks = self.stacks
+        asyncs = self.asyncs
+        flows = self.flows
+        emit = self.emit
+        s = self._s
+        max_stack, max_live, max_scan = self.limits.max_stack, self.limits.max_live, self.limits.max_scan
+        for j in range(len(kind)):
+            k = kind[j]
+            t = thread[j]
+            if k == BEGIN:
+                st = stacks.get(t)
+                if st is None:
+                    st = stacks[t] = deque(maxlen=max_stack)
+                elif len(st) == max_stack:
+                    self._overflow("duration stack", offset[j], index[j], size[j], max_stack)
+                st.append((cat[j], name[j], offset[j], index[j], size[j]))
+            elif k == END:
+                st = stacks.get(t)
+                c, n = cat[j], name[j]
+                if not st:
+                    emit(R.duration_end_without_begin.at(offset[j], index[j], record_size=size[j],
+                                                         cat=s(c), name=s(n)))
+                    continue
+                top = st[-1]
+                if top[0] == c and top[1] == n:
+                    st.pop()
+                    continue
+                # an outer begin of the same name: the begins above it were never ended
+                for depth in range(len(st) - 2, max(-1, len(st) - 2 - max_scan), -1):
+                    e = st[depth]
+                    if e[0] == c and e[1] == n:
+                        while len(st) > depth + 1:
+                            o = st.pop()
+                            emit(R.duration_never_ended.at(o[2], o[3], record_size=o[4], cat=s(o[0]),
+                                                           name=s(o[1]), end_offset=offset[j]))
+                        st.pop()
+                        break
+                else:
+                    st.pop()
+                    emit(R.duration_end_mismatch.at(offset[j], index[j], record_size=size[j], cat=s(c),
+                                                    name=s(n), bcat=s(top[0]), bname=s(top[1]),
+                                                    begin_offset=top[2]))
+            elif k == COMPLETE:
+                end = ends[j]
+                if end > self.complete_end.get(t, -1):
+                    self.complete_end[t] = end
+            elif k in ASYNC_KINDS:
+                key = (process[j], cat[j], name[j], ids[j])
+                if k == ASYNC_BEGIN:
+                    if key in asyncs or len(asyncs) >= max_live:
+                        self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
+                    else:
+                        asyncs[key] = (offset[j], index[j], size[j])
+                else:
+                    live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
+                    if live is None:
+                        emit(R.async_without_begin.at(offset[j], index[j], record_size=size[j],
+                                                      what="instant" if k == ASYNC_INSTANT else "end",
+                                                      id=ids[j], name=s(name[j]), cat=s(cat[j])))
+            elif k in FLOW_KINDS:
+                st = stacks.get(t)
+                if not st and self.complete_end.get(t, -1) < ts[j]:
+                    emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
+                key = (ids[j],)  # flows are keyed by id alone: they cross processes (PR007's docs)
+                if k == FLOW_BEGIN:
+                    if key in flows or len(flows) >= max_live:
+                        self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
+                    else:
+                        flows[key] = (offset[j], index[j], size[j])
+                else:
+                    live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
+                    if live is None:
+                        emit(R.flow_without_begin.at(offset[j], index[j], record_size=size[j],
+                                                     what="step" if k == FLOW_STEP else "end", id=ids[j]))
+
+    def finish(self, cut_short: bool = False) -> None:
+        """Report what is still open when the trace ends (``cut_short``: where framing
+        stopped before the end of the file)."""
+        s = self._s
+        for st in self.stacks.values():
+            for c, n, off, idx, size in st:
+                self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="duration",
+                                                   detail=f"{s(c)}/{s(n)}", cut_short=cut_short))
+        for (_, c, n, i), (off, idx, size) in self.asyncs.items():
+            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="async operation",
+                                               detail=f"{s(c)}/{s(n)} id {i}", cut_short=cut_short))
+        for (i,), (off, idx, size) in self.flows.items():
+            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}",
+                                               cut_short=cut_short))
+
+
+# Pairing of a well-formed batch as array operations; anything else goes to the loop.
+#
+# ``feed_clean(engine, batch)`` proves, with numpy, that the engine's loop would report
+# nothing for the batch, and then leaves the engine in the state the loop would have
+# left it in (duration stacks, latest complete-event ends, live async and flow ids, in
+# the same insertion order). If the proof fails it changes nothing and returns False,
+# and the engine runs its loop. ``tests/test_pairing.py`` holds the two to the same
+# diagnostics and state on drawn batches.
+#
+# Durations are parenthesis matching: per thread, with the carried stack prepended as
+# virtual begins, the depth after each event never drops below zero, and a begin at
+# depth d pairs with the next end that leaves depth d - 1; grouped by (thread, depth)
+# the pairs are adjacent. Async and flow ids are per-key state machines:
+# begin (instant|step)* end, begin again only after an end.
+
+_FLOW = np.array(sorted(FLOW_KINDS), np.int64)
+
+
+def _segments(*keys):
+    """Boolean array: True where a row starts a new run of equal keys (rows already sorted)."""
+    n = len(keys[0])
+    start = np.zeros(n, bool)
+    if n:
+        start[0] = True
+        for k in keys:
+            start[1:] |= k[1:] != k[:-1]
+    return start
+
+
+def _states(kind, begin, middle, end, keys, pos, carried: int):
+    """Check one family of id events (async or flow) and find its final live keys.
+
+    Rows 0..carried-1 are the live ids carried in (virtual begins). Returns None if
+    the loop would report anything, else (sorted row order, last row per key mask).
+    """
+    order = np.lexsort((pos,) + tuple(reversed(keys)))
+    k = kind[order]
+    start = _segments(*(x[order] for x in keys))
+    prev = np.empty_like(k)
+    prev[1:] = k[:-1]
+    ok_begin = start | (prev == end)
+    ok_other = ~start & ((prev == begin) | (prev == middle))
+    is_b = k == begin
+    if not np.all(np.where(is_b, ok_begin, ok_other)):
+        return None
+    last = np.zeros(len(k), bool)
+    if len(k):
+        last[:-1] = start[1:]
+        last[-1] = True
+    return order, last
+
+
+def feed_clean(engine, cols: dict) -> bool:
+    """``cols``: the batch's columns (``Batch.columns()``)."""
+    sort = engine.order(cols["ts"], cols["index"])
+    n = len(sort)
+    kind = cols["kind"][sort]
+    thread = cols["thread"][sort]
+    process = cols["process"][sort]
+    cat = cols["cat"][sort]
+    name = cols["name"][sort]
+    ids = cols["id"][sort]
+    complete_ends = cols["end"][sort]
+    pos = np.arange(n, dtype=np.int64)
+
+    # ---- durations and flow enclosure, per thread ---------------------------------
+    dur = (kind == BEGIN) | (kind == END)
+    flow = np.isin(kind, _FLOW)
+    rows = np.nonzero(dur | flow)[0]
+    threads_here = np.unique(thread[rows]).tolist() if len(rows) else []
+    # only the top of a carried stack can be reached: as many entries as the thread
+    # has ends here; the rest stays below untouched (and keeps every batch O(its size))
+    ends = np.nonzero(kind == END)[0]
+    t_ends, n_ends = np.unique(thread[ends], return_counts=True)
+    reach = dict(zip(t_ends.tolist(), n_ends.tolist()))
+    carried = []
+    hidden = {}
+    for t in threads_here:
+        st = engine.stacks.get(t, ())
+        k = min(len(st), reach.get(t, 0))
+        hidden[t] = len(st) - k
+        carried.extend((t, st[i]) for i in range(len(st) - k, len(st)))
+    nv = len(carried)
+    s_thread = np.concatenate([np.asarray([t for t, _ in carried], np.int64), thread[rows]])
+    s_pos = np.concatenate([np.arange(-nv, 0, dtype=np.int64), pos[rows]])
+    s_kind = np.concatenate([np.full(nv, BEGIN, np.int64), kind[rows]])
+    s_cat = np.concatenate([np.asarray([e[0] for _, e in carried], np.int64), cat[rows]])
+    s_name = np.concatenate([np.asarray([e[1] for _, e in carried], np.int64), name[rows]])
+    o = np.lexsort((s_pos, s_thread))
+    s_thread, s_pos, s_kind, s_cat, s_name = s_thread[o], s_pos[o], s_kind[o], s_cat[o], s_name[o]
+    delta = np.where(s_kind == BEGIN, 1, np.where(s_kind == END, -1, 0))
+    cs = np.cumsum(delta)
+    start = _segments(s_thread)
+    starts = np.nonzero(start)[0]
+    lens = np.diff(np.append(starts, len(s_thread)))
+    depth = cs - np.repeat((cs - delta)[starts], lens)
+    depth += np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()], np.int64), lens)
+    if len(depth) and (np.any(depth < np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()],
+                                                         np.int64), lens)) or depth.max() > engine.limits.max_stack):
+        return False
+    sflow = np.isin(s_kind, _FLOW)
+    if np.any(sflow & (depth <= 0)):
+        return False  # no open duration: the loop decides (a complete event may enclose it)
+    be = ~sflow
+    level = np.where(s_kind == BEGIN, depth, depth + 1)[be]
+    bt, bp, bk, bc, bn = s_thread[be], s_pos[be], s_kind[be], s_cat[be], s_name[be]
+    o2 = np.lexsort((bp, level, bt))
+    bt, bk, bc, bn, lv, bp = bt[o2], bk[o2], bc[o2], bn[o2], level[o2], bp[o2]
+    is_end = bk == END
+    e_at = np.nonzero(is_end)[0]
+    if len(e_at):
+        q = e_at - 1
+        if (q.min() < 0 or np.any(bk[q] != BEGIN) or np.any(bt[q] != bt[e_at]) or np.any(lv[q] != lv[e_at])
+                or np.any(bc[q] != bc[e_at]) or np.any(bn[q] != bn[e_at])):
+            return False
+    closed = np.zeros(len(bk), bool)
+    closed[e_at - 1] = True
+    open_b = np.nonzero((bk == BEGIN) & ~closed)[0]  # sorted by thread, then level: stack order
+
+    # ---- async and flow ids ----------------------------------------------------------
+    families = []
+    for live, begin, middle, end, keyfn in (
+        (engine.asyncs, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, lambda r: (process[r], cat[r], name[r], ids[r])),
+        (engine.flows, FLOW_BEGIN, FLOW_STEP, FLOW_END, lambda r: (ids[r],)),
+    ):
+        r = np.nonzero((kind >= begin) & (kind <= end))[0]
+        if not len(r):
+            families.append(None)
+            continue
+        if len(live) + int(np.count_nonzero(kind[r] == begin)) >= engine.limits.max_live or len(live) > n:
+            return False  # near the cap, or more carried ids than events: the loop is cheaper
+        carried_keys = list(live)
+        nc = len(carried_keys)
+        kcols = [np.asarray(c, np.uint64) for c in zip(*carried_keys)] if nc else []
+        own = keyfn(r)
+        keys = tuple(np.concatenate([kcols[i].astype(own[i].dtype), own[i]]) if nc else own[i]
+                     for i in range(len(own)))
+        f_kind = np.concatenate([np.full(nc, begin, np.int64), kind[r]])
+        f_pos = np.concatenate([np.arange(-nc, 0, dtype=np.int64), r])
+        got = _states(f_kind, begin, middle, end, keys, f_pos, nc)
+        if got is None:
+            return False
+        families.append((live, begin, end, keys, f_kind, f_pos, nc, carried_keys, got))
+
+    # ---- proven clean: leave the engine as the loop would ------------------------------
+    offset = cols["offset"][sort]
+    index_s = cols["index"][sort]
+    size = cols["size"][sort]
+    vpos = bp[open_b]
+    entries_t = bt[open_b].tolist()
+    ent = []
+    for t_, c_, n_, p_ in zip(entries_t, bc[open_b].tolist(), bn[open_b].tolist(), vpos.tolist()):
+        if p_ < 0:
+            ent.append((t_, carried[p_ + nv][1]))
+        else:
+            ent.append((t_, (c_, n_, int(offset[p_]), int(index_s[p_]), int(size[p_]))))
+    for t in threads_here:
+        st = engine.stacks.get(t)
+        if st is not None:
+            for _ in range(len(st) - hidden[t]):
+                st.pop()
+    for t, e in ent:
+        st = engine.stacks.get(t)
+        if st is None:
+            st = engine.stacks[t] = deque(maxlen=engine.limits.max_stack)
+        st.append(e)
+    comp = np.nonzero(kind == COMPLETE)[0]
+    if len(comp):
+        ct = thread[comp]
+        ce = complete_ends[comp]
+        o3 = np.lexsort((ce, ct))
+        lastc = np.ones(len(o3), bool)
+        lastc[:-1] = ct[o3][1:] != ct[o3][:-1]
+        for t, e in zip(ct[o3][lastc].tolist(), ce[o3][lastc].tolist()):
+            if e > engine.complete_end.get(t, -1):
+                engine.complete_end[t] = e
+    for fam in families:
+        if fam is None:
+            continue
+        live, begin, end, keys, f_kind, f_pos, nc, carried_keys, (order, last) = fam
+        # per key: its last row, and its last begin
+        k_sorted = f_kind[order]
+        p_sorted = f_pos[order]
+        key_start = _segments(*(x[order] for x in keys))
+        seg = np.cumsum(key_start) - 1
+        b_rows = np.nonzero(k_sorted == begin)[0]
+        last_b = np.full(int(seg[-1]) + 1, -1, np.int64)
+        last_b[seg[b_rows]] = b_rows  # b_rows ascend: the last write per key wins
+        last_rows = np.nonzero(last)[0]
+        live_end = k_sorted[last_rows] != end
+        lb = last_b[seg[last_rows]]
+        lb_pos = p_sorted[lb]
+        # keys that ended, or were begun again here, leave the table; those live at the
+        # end and begun here enter it in the order of their last begin
+        first_rows = np.nonzero(key_start)[0]  # a carried key's virtual begin sorts first
+        was_live = p_sorted[first_rows] < 0
+        for i in np.nonzero(was_live & (~live_end | (lb_pos >= 0)))[0].tolist():
+            live.pop(carried_keys[int(p_sorted[first_rows[i]]) + nc], None)
+        enter = np.nonzero(live_end & (lb_pos >= 0))[0]
+        enter = enter[np.argsort(lb_pos[enter], kind="stable")]
+        for i in enter.tolist():
+            row = int(order[lb[i]])
+            key = tuple(int(x[row]) for x in keys)
+            p = int(lb_pos[i])
+            live[key] = (int(offset[p]), int(index_s[p]), int(size[p]))
+    return True

@@ -1,0 +1,233 @@
+"""The one model of a reader's state: each provider's string and thread tables and its
+tick rate, and which provider is current.
+
+What a record does to that state is data: the tables' ``effect`` of each record kind
+(``spec-tables/records.toml``: names a provider, switches provider, sets the tick rate,
+registers a string, registers a thread, sets the byte order). ``ProviderState.apply``
+carries the effect of one decoded record out and returns the ``Change`` it made; the
+walk (``_walk``) calls it for every such record in file order, and every consumer
+reads the same state: the linter (which reports on the changes: index 0, a changed
+registration, an unannounced provider, a tick rate of 0), the coverage, the Trace Event
+export and the canonical decoding.
+
+Strings are interned: a table maps an index to a small id, and ``strings.values[id]``
+is the value as read (a ``str``, or the raw bytes of text that is not UTF-8). Memory
+grows with the tables (at most 32,767 strings and 255 threads per provider), never with
+the file. While ``recording()`` is on, each change is also stamped with its record
+index and the value it replaced (``History``), so the column engine can look refs up
+for every row of a batch at once (``_lookups``).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import NamedTuple
+
+from ..spec._model import Record
+from ..spec._roles import EFFECT_OF, INLINE_KOIDS, field_of_role
+from ..spec._tables import EFFECTS, TableError, tables
+
+_T = tables()
+INLINE_BIT = _T.string_inline_bit
+NS_PER_S = 10**9
+U64 = 1 << 64
+_STRING_INDEX = field_of_role("string", "string_index")
+_THREAD_INDEX = field_of_role("thread", "thread_index")
+
+
+def max_ticks(rate: int) -> int:
+    """The largest tick count whose nanosecond value fits in 64 bits at ``rate``."""
+    # ticks * 1e9 // rate < 2^64  <=>  ticks < ceil(2^64 * rate / 1e9); ticks are 64-bit
+    return min(-(-U64 * rate // NS_PER_S) - 1, U64 - 1)
+
+
+class Interner:
+    """Gives each distinct value a small int id; ``values[id]`` gives it back."""
+
+    def __init__(self):
+        self.ids: dict = {}
+        self.values: list = []
+
+    def __call__(self, value) -> int:
+        i = self.ids.get(value)
+        if i is None:
+            i = self.ids[value] = len(self.values)
+            self.values.append(value)
+        return i
+
+
+class Provider:
+    __slots__ = ("id", "name", "strings", "threads", "rate", "max_ticks")
+
+    def __init__(self, pid):
+        self.id = pid
+        self.name: str | None = None
+        self.strings: dict[int, int] = {}  # index -> interned string id
+        self.threads: dict[int, tuple[int, int]] = {}  # index -> (process koid, thread koid)
+        self.rate = NS_PER_S  # without an Initialization record one tick is one nanosecond
+        self.max_ticks = U64 - 1  # 1 tick = 1 ns: no timestamp overflows
+
+
+class Change(NamedTuple):
+    """What one record did: its ``effect``, the provider it acted on, the string or thread
+    index it registered (0: refused, index 0 is reserved), the entry it replaced (None:
+    none) and the new one (an interned string id, koids, a tick rate)."""
+
+    effect: str
+    provider: Provider
+    key: int | None = None
+    old: object = None
+    new: object = None
+
+
+class History:
+    """Table changes of one batch of records, stamped with their record index; each
+    change also keeps the value it replaced (None: none), so the tables as they stood
+    before the batch need no copy."""
+
+    __slots__ = ("providers", "rates", "strings", "threads")
+
+    def __init__(self):
+        self.providers: list = []  # (index, Provider, its name then) switches
+        self.rates: list = []  # (index, Provider, max ticks, rate, (old max ticks, old rate))
+        self.strings: list = []  # (index, Provider, string index, interned id, old id)
+        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid), old koids)
+
+
+class ProviderState:
+    """Every provider's tables, and the current provider. ``apply(record)`` for each
+    record with an effect, in file order; then resolve refs against ``current``."""
+
+    def __init__(self):
+        self.strings = Interner()
+        self.strings("")  # id 0 is the empty string
+        self.threads = Interner()
+        self.providers: dict = {}
+        self.announced: set = set()  # providers named by a Provider Info record
+        self.current = self.provider(None)
+        self.history: History | None = None
+
+    def provider(self, pid) -> Provider:
+        p = self.providers.get(pid)
+        if p is None:
+            p = self.providers[pid] = Provider(pid)
+        return p
+
+    @contextmanager
+    def recording(self):
+        """Stamp every change with its record index while the block runs; off again
+        however the block ends."""
+        hist = self.history = History()
+        try:
+            yield hist
+        finally:
+            self.history = None
+
+    # -- effects ----------------------------------------------------------------------
+    def apply(self, rec: Record) -> Change | None:
+        """Carry out the effect of ``rec`` (None for a record without one, or one that did
+        not decode: a string, thread or initialization record cut short registers nothing;
+        the metadata records act on header fields alone)."""
+        effect = EFFECT_OF.get(rec.kind)
+        if effect is None:
+            return None
+        return _APPLY[effect](self, rec)
+
+    def _byte_order(self, rec: Record) -> None:
+        return None  # read before the walk starts (``_reader.detect_byte_order``)
+
+    def _names_provider(self, rec: Record) -> Change:
+        pid = rec.fields.get("provider_id")
+        self.announced.add(pid)
+        p = self.current = self.provider(pid)
+        name = rec.strings.get("provider_name")
+        if isinstance(name, str):
+            p.name = name
+        if self.history is not None:
+            self.history.providers.append((rec.index, p, p.name))
+        return Change("names_provider", p)
+
+    def _switches_provider(self, rec: Record) -> Change:
+        p = self.current = self.provider(rec.fields.get("provider_id"))
+        if self.history is not None:
+            self.history.providers.append((rec.index, p, p.name))
+        return Change("switches_provider", p)
+
+    def _sets_tick_rate(self, rec: Record) -> Change | None:
+        if not rec.complete:
+            return None
+        rate = rec.fields.get("ticks_per_second", 0)
+        p = self.current
+        old = (p.max_ticks, p.rate)
+        # a rate of 0 converts nothing: no timestamp is said to overflow
+        p.rate, p.max_ticks = rate, (max_ticks(rate) if rate else U64 - 1)
+        if self.history is not None:
+            self.history.rates.append((rec.index, p, p.max_ticks, p.rate, old))
+        return Change("sets_tick_rate", p, old=old, new=rate)
+
+    def _registers_string(self, rec: Record) -> Change | None:
+        if not rec.complete:
+            return None
+        p = self.current
+        idx = rec.fields.get(_STRING_INDEX, 0)
+        if idx == 0:  # index 0 is always the empty string: nothing is registered
+            return Change("registers_string", p, key=0)
+        gid = self.strings(rec.strings.get("value", ""))
+        old = p.strings.get(idx)
+        p.strings[idx] = gid
+        if self.history is not None:
+            self.history.strings.append((rec.index, p, idx, gid, old))
+        return Change("registers_string", p, key=idx, old=old, new=gid)
+
+    def _registers_thread(self, rec: Record) -> Change | None:
+        if not rec.complete:
+            return None
+        p = self.current
+        idx = rec.fields.get(_THREAD_INDEX, 0)
+        if idx == 0:  # thread ref 0 means an inline thread: nothing is registered
+            return Change("registers_thread", p, key=0)
+        koids = (rec.fields.get("process_koid", 0), rec.fields.get("thread_koid", 0))
+        old = p.threads.get(idx)
+        p.threads[idx] = koids
+        if self.history is not None:
+            self.history.threads.append((rec.index, p, idx, koids, old))
+        return Change("registers_thread", p, key=idx, old=old, new=koids)
+
+    # -- reading refs against the current provider -------------------------------------
+    def text(self, gid: int) -> str:
+        """An interned string as text (text that is not UTF-8 with replacement characters)."""
+        v = self.strings.values[gid]
+        return v if isinstance(v, str) else bytes(v).decode("utf-8", "replace")
+
+    def string(self, fields: dict, strings: dict, name: str) -> str | None:
+        """The text of string ref ``name``; None for an index never registered."""
+        ref = fields.get(name, 0)
+        if ref == 0:
+            return ""
+        if ref & INLINE_BIT:
+            v = strings.get(name, "")
+            return v if isinstance(v, str) else bytes(v).decode("utf-8", "replace")
+        gid = self.current.strings.get(ref)
+        return None if gid is None else self.text(gid)
+
+    def thread(self, rec: Record, name: str) -> tuple[int, int] | None:
+        """(process koid, thread koid) of thread ref ``name``; None when unknown."""
+        ref = rec.fields.get(name, 0)
+        if ref == 0:
+            names = INLINE_KOIDS.get((rec.kind, name))
+            if not names or names[0] not in rec.fields:
+                return None
+            return tuple(rec.fields.get(n, 0) for n in names)
+        return self.current.threads.get(ref)
+
+
+_APPLY = {
+    "sets_byte_order": ProviderState._byte_order,
+    "names_provider": ProviderState._names_provider,
+    "switches_provider": ProviderState._switches_provider,
+    "sets_tick_rate": ProviderState._sets_tick_rate,
+    "registers_string": ProviderState._registers_string,
+    "registers_thread": ProviderState._registers_thread,
+}
+if set(_APPLY) != set(EFFECTS):  # pragma: no cover - a new effect in the language needs its handler
+    raise TableError(f"effects without a handler: {set(EFFECTS) ^ set(_APPLY)}")

@@ -1,0 +1,780 @@
+"""The recovering reader: bytes in, records and diagnostics out. Never raises on input.
+
+Framing walks record headers by their size; each record is decoded by walking its
+layout from the spec tables, reading only inside the record's own bytes. A problem
+becomes a diagnostic and decoding carries on where it safely can: a bad argument is
+skipped by its size, an undefined type by the record's size, and only a header that
+cannot be framed (size 0, past the end of the file) ends the walk.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Callable, Iterator
+
+from .. import rules as R
+from ..rules._diagnostics import Diagnostic
+from ..spec._model import Argument, Record
+from ..spec._tables import (ArgsItem, Field, Layout, StreamItem, StringItem, TableError, VariantItem, WordItem, WordsItem,
+                      check_dispatch, tables)
+
+_T = tables()
+_MAGIC = _T.magic_word
+MAGIC_LE = struct.pack("<Q", _MAGIC)
+MAGIC_BE = struct.pack(">Q", _MAGIC)
+_HEADER_TYPE = next(f for f in _T.header if f.role == "type")
+_HEADER_SIZE = next(f for f in _T.header if f.role == "size")
+_ARG_TYPE = next(f for f in _T.argument_header if f.role == "type")
+_ARG_SIZE = next(f for f in _T.argument_header if f.role == "size")
+_ARG_NAME = next(f for f in _T.argument_header if f.role == "string_ref")
+_INLINE_BIT = _T.string_inline_bit
+_INLINE_LEN = _INLINE_BIT - 1
+
+Emit = Callable[[Diagnostic], None]
+_UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
+
+
+def detect_byte_order(buf) -> str | None:
+    """'little' or 'big' when the buffer starts with the magic record, else None."""
+    head = bytes(buf[:8])
+    if head == MAGIC_LE:
+        return "little"
+    if head == MAGIC_BE:
+        return "big"
+    return None
+
+
+def looks_like_structured_log(buf) -> bool:
+    """A structured-log stream starts with a type-9 header whose severity byte is set
+    and whose reserved bits [16..55] are clear; a trace starts with the magic record."""
+    if len(buf) < 16 or detect_byte_order(buf) is not None:
+        return False
+    lr = _T.log_record
+    (h,) = struct.unpack_from("<Q", buf, 0)
+    sev = next(f for f in lr.full_fields if f.enum is not None)  # its one enum: the severity
+    return _HEADER_TYPE.get(h) == lr.type and sev.get(h) != 0 and (h & lr.zero_mask) == 0
+
+
+def field_span(base: int, f: Field, big: bool) -> tuple[int, int]:
+    """Byte range of a field inside the 64-bit word at ``base``."""
+    lo, hi = f.lo // 8, f.hi // 8
+    if big:
+        return (base + 7 - hi, base + 8 - lo)
+    return (base + lo, base + hi + 1)
+
+
+class _Fields:
+    """A list of fields compiled once: (name, shift, mask, sign bit) per field, the bits
+    that must be zero, and the fields that carry a check with the rule they report."""
+
+    __slots__ = ("get", "zero_mask", "zero", "checks")
+
+    def __init__(self, flds):
+        self.get = tuple((f.name, f.lo, f.mask, f.sign_bit) for f in flds)
+        self.zero_mask = 0
+        for f in flds:
+            if f.must_be_zero:
+                self.zero_mask |= f.word_mask
+        self.zero = tuple((f, _rule(f.rule)) for f in flds if f.must_be_zero)
+        self.checks = tuple((f, _rule(f.rule), _rule(f.rule_between)) for f in flds
+                            if f.const is not None or f.enum is not None)
+
+
+def _rule(code):
+    """The rule a table names; an unknown code fails at import, not on some input."""
+    if code is None:
+        return None
+    rule = R.REGISTRY.get(code)
+    if rule is None:
+        raise TableError(f"the spec tables name rule {code}, which is not registered")
+    return rule
+
+
+_COMPILED: dict = {}
+
+
+def _compiled(flds) -> _Fields:
+    # keyed by identity: the tuples live in the loaded tables (hashing fields costs more)
+    c = _COMPILED.get(id(flds))
+    if c is None or c[0] is not flds:
+        c = _COMPILED[id(flds)] = (flds, _Fields(flds))
+    return c[1]
+
+
+# The parameters (message fields and details) each kind of field check reports; the
+# structured-log rules report fewer. Keyed by check kind and rule code, never by field.
+_CHECK_PARAMS = {
+    "zero": ("where", "field", "lo", "hi", "value", "expected"),
+    "const": ("field", "value", "expected"),
+    "enum": ("where", "field", "value", "enum"),
+    "between": ("value", "below", "above"),
+}
+_RULE_PARAMS = {"SL001": ("value", "expected"), "SL002": ("value",)}
+
+
+def _params(kind: str, rule, **all_params) -> dict:
+    return {k: all_params[k] for k in _RULE_PARAMS.get(rule.code, _CHECK_PARAMS[kind])}
+
+
+def continues_as_text(value: bytes, spill: bytes) -> bool:
+    """Whether the non-zero bytes after a string (``spill``) read as more of its text:
+    valid UTF-8 of printable characters after a value that is valid UTF-8 itself. Only
+    then is a miscounted length the likely cause (0xAA filler is garbage, not text)."""
+    if not spill:
+        return False
+    try:
+        value.decode("utf-8")
+        more = spill.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return all(c.isprintable() or c in "\t\n\r" for c in more)
+
+
+class _Decoder:
+    """Decodes one record's layout; holds what every diagnostic of the record needs."""
+
+    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args")
+
+    def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False):
+        self.buf = buf
+        self.unpack = unpack
+        self.big = big
+        self.emit = emit
+        self.off = off
+        self.idx = idx
+        self.size = size
+        self.what = what
+        self.log = log
+        self.short_args: list[int] = []  # arguments whose declared size is too small (ST005)
+
+    def report(self, rule, span=None, **params):
+        self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
+
+    # -- fields -------------------------------------------------------------------
+    def check_fields(self, word, base, cf: _Fields, where):
+        out = {}
+        for name, lo, mask, sign in cf.get:
+            v = (word >> lo) & mask
+            if v & sign:
+                v -= sign << 1
+            out[name] = v
+        if word & cf.zero_mask:
+            for f, rule in cf.zero:
+                if out[f.name]:
+                    self.report(rule, field_span(base, f, self.big),
+                                **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi,
+                                          value=out[f.name], expected=0))
+        for f, rule, between in cf.checks:
+            v = out[f.name]
+            if f.const is not None:
+                if v != f.const:
+                    self.report(rule, field_span(base, f, self.big),
+                                **_params("const", rule, field=f.name, value=v, expected=f.const))
+                continue
+            values = _T.enums[f.enum]
+            if v in values:
+                continue
+            below = max((k for k in values if k < v), default=None)
+            above = min((k for k in values if k > v), default=None)
+            if between is not None and below is not None and above is not None:
+                self.report(between, field_span(base, f, self.big),
+                            **_params("between", between, value=v, below=values[below], above=values[above]))
+            else:
+                self.report(rule, field_span(base, f, self.big),
+                            **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
+        return out
+
+    # -- streams ------------------------------------------------------------------
+    def stream(self, pos, end, length, part, content, strings, name, overrun, where=None):
+        nbytes = (length + 7) & ~7
+        if pos + nbytes > end:
+            overrun(part, nbytes, end - pos, pos)
+            return -1
+        buf = self.buf
+        where = where or self.what
+        data = bytes(buf[pos : pos + length])
+        if nbytes != length and any(buf[pos + length : pos + nbytes]):
+            pad = bytes(buf[pos + length : pos + nbytes])
+            hint, params = "", {}
+            spill = pad[: pad.index(0)] if 0 in pad else pad
+            if content == "utf8" and continues_as_text(data, spill):
+                # the value's own bytes spill into the padding: its length is too short
+                suggested = length + len(spill)
+                hint = (f"; the first non-zero byte directly follows the {part}: is its length "
+                        f"{suggested}, not {length}?")
+                params = {"length": length, "suggested_length": suggested}
+            self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where,
+                        hint_text=hint, **params)
+        if content == "utf8":
+            # 32,000 bytes is the trace format's limit; the log format has none of its own
+            if length > _T.max_string_length and not self.log:
+                self.report(R.string_too_long, (pos, pos + nbytes), part=part, length=length,
+                            limit=_T.max_string_length)
+            if length and data[-1] == 0:
+                self.report(R.string_ends_in_nul, (pos + length - 1, pos + length), part=part,
+                            where=where, length=length)
+            try:
+                strings[name] = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                self.report(R.invalid_utf8, (pos + e.start, pos + e.end), part=part, where=where,
+                            reason=e.reason, at=e.start)
+                strings[name] = data
+        else:
+            strings[name] = data
+        return pos + nbytes
+
+    # -- bodies -------------------------------------------------------------------
+    def body(self, items, pos, end, fields, strings, args, overrun, where):
+        """Walk body items from ``pos``; returns the position after them, -1 on overrun."""
+        for it in items:
+            pos = _ITEM_HANDLERS[type(it)](self, it, pos, end, fields, strings, args, overrun, where)
+            if pos < 0:
+                return -1
+        return pos
+
+    def word(self, it, pos, end, fields, strings, args, overrun, where):
+        if pos + 8 > end:
+            overrun(it.name, 8, end - pos, pos)
+            return -1
+        (w,) = self.unpack(self.buf, pos)
+        if it.fields:
+            fields.update(self.check_fields(w, pos, _compiled(it.fields), f"{where} {it.name} word"))
+        elif it.float:
+            fields[it.name] = struct.unpack("<d", struct.pack("<Q", w))[0]
+        elif it.signed and w >> 63:
+            fields[it.name] = w - (1 << 64)
+        else:
+            fields[it.name] = w
+        return pos + 8
+
+    def words(self, it, pos, end, fields, strings, args, overrun, where):
+        if fields.get(it.cond, 1) == 0:
+            for n in it.names:
+                if pos + 8 > end:
+                    overrun(f"{n} word ({it.cond} 0 means an inline thread: its process "
+                            f"and thread koids follow as words)", 8, end - pos, pos)
+                    return -1
+                (fields[n],) = self.unpack(self.buf, pos)
+                pos += 8
+        return pos
+
+    def string(self, it, pos, end, fields, strings, args, overrun, where):
+        ref = fields.get(it.name, 0)
+        if ref & _INLINE_BIT:
+            return self.stream(pos, end, ref & _INLINE_LEN, f"{it.name} string", "utf8", strings, it.name,
+                               overrun, where)
+        return pos
+
+    def stream_item(self, it, pos, end, fields, strings, args, overrun, where):
+        return self.stream(pos, end, fields.get(it.length, 0), it.name, it.content, strings, it.name, overrun,
+                           where)
+
+    def args(self, it, pos, end, fields, strings, args, overrun, where):
+        count = None if it.name == "*" else fields.get(it.name, 0)
+        return self.arguments(pos, end, count, args)
+
+    def variant(self, it, pos, end, fields, strings, args, overrun, where):  # pragma: no cover
+        raise TableError("a variant placeholder left in a leaf layout")  # the loader splices them all
+
+    def arguments(self, pos, end, count, out):
+        """Decode ``count`` arguments (None: until ``end``). Bad ones are skipped by size."""
+        i = 0
+        unpack = self.unpack
+        while (i < count) if count is not None else (pos < end):
+            if pos + 8 > end:
+                self.report(R.content_overruns_record, (pos, end), where=self.what,
+                            part=f"argument {i}", need=8, have=end - pos)
+                return -1
+            (h,) = unpack(self.buf, pos)
+            atype = (h >> _ARG_TYPE.lo) & _ARG_TYPE.mask
+            asize = (h >> _ARG_SIZE.lo) & _ARG_SIZE.mask
+            if asize == 0:
+                self.report(R.argument_size_zero, (pos, pos + 8), i=i)
+                return -1
+            aend = pos + 8 * asize
+            if aend > end:
+                self.report(R.argument_overruns_record, (pos, end), i=i, words=asize,
+                            have=(end - pos) // 8)
+                return -1
+            out.append(self.argument(h, atype, asize, pos, aend, i))
+            pos = aend
+            i += 1
+        return pos
+
+    def arg_label(self, h, pos, aend, i, kind=None):
+        """'argument 2 "count" (double)': its inline name when the bytes hold one."""
+        ref = _ARG_NAME.get(h)
+        label = f"argument {i}"
+        if ref & _INLINE_BIT:
+            n = ref & _INLINE_LEN
+            if 0 < n <= 64 and pos + 8 + n <= aend:
+                try:
+                    label += f' "{bytes(self.buf[pos + 8 : pos + 8 + n]).decode("utf-8")}"'
+                except UnicodeDecodeError:
+                    pass
+        elif ref:
+            return f"{label} ({kind}, name ref {ref})" if kind else f"{label} (name ref {ref})"
+        return f"{label} ({kind})" if kind else label
+
+    def argument(self, h, atype, asize, pos, aend, i):
+        lay = _T.arguments.get(atype)
+        if self.log and atype not in _T.log_allowed_argument_types:
+            # the log format defines five types: any other, defined elsewhere or not, is this error
+            kind = lay.name if lay is not None else "undefined"
+            self.report(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
+                        value=atype, kind=kind, arg=self.arg_label(h, pos, aend, i),
+                        expected=sorted(_T.log_allowed_argument_types))
+            if lay is None:
+                return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
+                                raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
+        if lay is None:
+            self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
+                        arg=self.arg_label(h, pos, aend, i))
+            return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
+                            raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
+        where = f"{self.what} {self.arg_label(h, pos, aend, i, lay.name)}"
+        fields = self.check_fields(h, pos, _compiled(lay.full_fields), where)
+        strings: dict = {}
+        over = []
+
+        def overrun(part, need, have, at):
+            over.append((part, need, have, at))
+
+        end = self.body(lay.full_body, pos + 8, aend, fields, strings, None, overrun, where)
+        extra: tuple[int, ...] = ()
+        if end < 0:
+            part, need, have, at = over[0]
+            used = (at - pos) // 8 + (need + 7) // 8
+            self.short_args.append(i)
+            self.report(R.argument_size_mismatch, (pos, aend), i=i, kind=lay.name, declared=asize,
+                        expected=used, exact=False, arg=where)
+        elif end < aend:
+            self.report(R.argument_size_mismatch, (end, aend), i=i, kind=lay.name, declared=asize,
+                        expected=(end - pos) // 8, exact=True, arg=where)
+            extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
+        return Argument(atype, lay.name, fields, strings, extra, offset=pos, complete=end >= 0)
+
+
+_ITEM_HANDLERS = check_dispatch({
+    WordItem: _Decoder.word,
+    WordsItem: _Decoder.words,
+    StringItem: _Decoder.string,
+    StreamItem: _Decoder.stream_item,
+    ArgsItem: _Decoder.args,
+    VariantItem: _Decoder.variant,
+}, "the reader")
+for _lay in [*_T.record_leaves(), *_T.arguments.values(), _T.log_record]:
+    _compiled(_lay.full_fields)  # every table rule is resolved (and checked) at import
+    for _it in _lay.full_body:
+        if isinstance(_it, WordItem) and _it.fields:
+            _compiled(_it.fields)
+
+
+def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool = False,
+                  log: bool = False) -> Record:
+    """Decode the record framed at ``[off, off + 8*size_words)`` of ``buf``."""
+    unpack = _UNPACK[big]
+    end = off + 8 * size_words
+    (h,) = unpack(buf, off)
+    rtype = (h >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
+    root = _T.log_record if log else _T.records.get(rtype)
+    dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, "record", log)
+    if root is None:
+        dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
+        return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": h >> (_HEADER_SIZE.hi + 1)},
+                      raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
+    lay = root
+    while not lay.is_leaf:
+        v = lay.selector.get(h)
+        child = lay.variants.get(v)
+        if child is None:
+            dec.report(R.unknown_record_subtype, field_span(off, lay.selector, big), record=lay.name,
+                       field=lay.selector.name, value=v)
+            return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
+                          "bits": h >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]), offset=off, index=idx,
+                          size_words=size_words)
+        lay = child
+    if log:
+        return _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, True)[0]
+    # held until the framing is settled: a content that overruns a size too small is one
+    # finding that names the short size, not the overrun the declared size leads to
+    held: list[Diagnostic] = []
+    rec, pos = _decode_leaf(buf, unpack, big, held.append, off, idx, end, lay, h, False)
+    if pos < 0:
+        content_end = _content_end(buf, unpack, big, off, idx, lay, h)
+        if content_end is not None and resync_offset(buf, end, content_end, big) == content_end:
+            held = []
+            rec, _ = _decode_leaf(buf, unpack, big, held.append, off, idx, content_end, lay, h, False)
+            held.append(_size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end))
+    for d in held:
+        emit(d)
+    return rec
+
+
+def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) -> Diagnostic:
+    """ST001 for a record whose size leaves out part of its content (``resync_offset``
+    settled it): by how many words, and what follows the content."""
+    after = header_kind(unpack(buf, content_end)[0], buf, content_end, big) if content_end + 8 <= len(buf) else None
+    words = (content_end - off) // 8
+    follows = "the file ends right after it" if after is None else f"a valid {after} header follows it"
+    return R.content_overruns_record.at(
+        off, idx, span=field_span(off, lay.size_field, big), record_size=content_end - off, where=lay.name,
+        part="content", need=content_end - off - 8, have=8 * size_words - 8, words=size_words,
+        content_words=words, next_kind=after,
+        short_text=f": the size is probably {_plural(words - size_words, 'word')} too small ({follows}); "
+        "reading resumes after the content")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log) -> tuple[Record, int]:
+    """Decode a leaf layout framed at ``[off, end)``: the record, and where its content
+    ended (-1 when it overran ``end``)."""
+    size_words = (end - off) // 8
+    dec = _Decoder(buf, unpack, big, emit, off, idx, end - off, lay.name, log)
+    fields = dec.check_fields(h, off, _compiled(lay.full_fields), f"{lay.name} header")
+    strings: dict = {}
+    args: list = []
+
+    def overrun(part, need, have, at):
+        dec.report(R.content_overruns_record, (at, end), where=lay.name, part=part, need=need,
+                   have=have)
+
+    pos = dec.body(lay.full_body, off + 8, end, fields, strings, args, overrun, lay.name)
+    if log:
+        _check_log(dec, lay, fields, args)
+    extra: tuple[int, ...] = ()
+    if pos >= 0 and pos < end:
+        extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
+        if not lay.extensible:
+            dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words, expected=1)
+        elif dec.short_args:
+            # not an extension: the payload of an argument whose size is too small
+            dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
+                       reason_text=f": probably the rest of argument {dec.short_args[0]}, whose declared "
+                       "size is too small (see ST005), not an extension")
+        else:
+            kind = None if log else header_kind(extra[0], buf, pos, big)
+            if kind is None:
+                dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
+                           reason_text=" (an extension the spec allows)")
+            elif resync_offset(buf, end, pos, big) == pos:
+                # the size swallowed the next record: frame this one to its content, read on from there
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                           kind=kind, resync_text="; reading resumes at that header")
+                extra, size_words = (), (pos - off) // 8
+            else:
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                           kind=kind)
+    # the kind decides the type; a log record's type bits as found stay in fields["type"]
+    return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
+                  size_words=size_words, complete=pos >= 0), pos
+
+
+def _content_end(buf, unpack, big, off, idx, lay, h) -> int | None:
+    """Where a record's content ends when nothing but the file's end bounds it (None when
+    it does not fit there either): what its size should have said."""
+    n = len(buf) - len(buf) % 8
+    pos = _decode_leaf(buf, unpack, big, _discard, off, idx, n, lay, h, False)[1]
+    return pos if pos > 0 else None
+
+
+def _discard(d: Diagnostic) -> None:
+    pass
+
+
+RESYNC_DEPTH = 8  # records framed ahead to compare two framings (the file's end counts as all)
+
+
+def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
+    """The offsets of the well-formed records (``header_kind``) that frame one after the
+    other from ``at``, up to RESYNC_DEPTH, and how far that reaches: their number, or
+    RESYNC_DEPTH when they end at the file's last whole word."""
+    last = len(buf) - len(buf) % 8
+    unpack = _UNPACK[big]
+    starts: list[int] = []
+    while len(starts) < RESYNC_DEPTH:
+        if at >= last:
+            return starts, RESYNC_DEPTH if at == last else len(starts)
+        (h,) = unpack(buf, at)
+        if header_kind(h, buf, at, big) is None:
+            break
+        starts.append(at)
+        at += 8 * declared_size(h)
+    return starts, len(starts)
+
+
+def resync_offset(buf, declared_end: int, content_end: int, big: bool) -> int | None:
+    """Where the walk goes on after a record whose declared size and content disagree
+    (FR004: words left after the content, ST001: content past the size): at the end of
+    its content when the records framed from there reach further than those framed from
+    the declared end, or frame the words in between as whole records; None keeps the
+    declared size. The one framing decision both engines take from a record's content
+    (they go on from the decoded record's ``end``)."""
+    if content_end == declared_end or content_end <= 0:
+        return None
+    starts, reach = _chain(buf, content_end, big)
+    if declared_end in starts or reach > _chain(buf, declared_end, big)[1]:
+        return content_end
+    return None
+
+
+# per argument type: its string-ref fields among the name and the value (log strings are inline only)
+_LOG_REFS = {t: tuple((p, f) for p in ("name", "value") if (f := a.field(p)) is not None and f.role == "string_ref")
+             for t, a in _T.arguments.items()}
+
+
+def _check_log(dec: _Decoder, lay: Layout, fields: dict, args: list) -> None:
+    """Structured-log checks on a decoded log record's arguments: refs and names (the
+    severity is a field check: its rules are named in the tables)."""
+    for i, a in enumerate(args):
+        if a.kind == "unknown":
+            continue
+        for part, f in _LOG_REFS[a.type]:
+            ref = a.fields.get(part, 0)
+            if ref and not ref & _INLINE_BIT:
+                dec.report(R.log_string_ref_reserved, field_span(a.offset, f, dec.big), i=i, part=part,
+                           value=ref, arg=argument_label(a, i))
+        name_ref = a.fields.get("name", 0)
+        if name_ref == 0 or name_ref == _INLINE_BIT:
+            dec.report(R.log_argument_name_empty, field_span(a.offset, _ARG_NAME, dec.big), i=i)
+
+
+def header_kind(h: int, buf, off: int, big: bool) -> str | None:
+    """The record kind a word at ``off`` would be as a well-formed header (a defined type
+    and subtype, reserved bits clear, a size that fits in ``buf``), else None."""
+    lay = _T.records.get(_HEADER_TYPE.get(h))
+    if lay is None:
+        return None
+    size = lay.size_field.get(h)
+    if size == 0 or off + 8 * size > len(buf):
+        return None
+    while not lay.is_leaf:
+        lay = lay.variants.get(lay.selector.get(h))
+        if lay is None:
+            return None
+    if h & lay.zero_mask:
+        return None
+    return lay.name
+
+
+# signatures of files that end up named .fxt: say what they look like
+_SIGNATURES = ((b"\x89PNG", "a PNG image"), (b"\x1f\x8b", "gzip data"), (b"PK\x03\x04", "a zip archive"),
+               (b"\x7fELF", "an ELF binary"), (b"%PDF", "a PDF document"), (b"\xff\xd8\xff", "a JPEG image"),
+               (b"GIF8", "a GIF image"))
+_TEXT = frozenset(b"\t\n\r") | frozenset(range(0x20, 0x7F))
+
+
+def _looks_like(head: bytes) -> str:
+    for sig, what in _SIGNATURES:
+        if head.startswith(sig):
+            return what
+    if head and all(b in _TEXT for b in head):
+        return "text"
+    return ""
+
+
+def _not_fxt(buf, head: bytes) -> str | None:
+    """What a file without a magic record looks like, when it is not a trace at all
+    ("" when unknown), or None when its first header frames as a trace record."""
+    what = _looks_like(head[:64])
+    if what:
+        return what
+    if looks_like_structured_log(buf):
+        return "a structured-log stream (lint it with --input-format log)"
+    (h,) = struct.unpack_from("<Q", buf, 0)
+    return None if header_kind(h, buf, 0, False) else ""
+
+
+def _is_magic(buf) -> bool:
+    """A malformed magic record (wrong value, wrong size) is its own rules' business."""
+    (h,) = struct.unpack_from("<Q", buf, 0)
+    return header_kind(h, buf, 0, False) == "metadata.trace_info.magic"
+
+
+def argument_label(a: Argument, i: int) -> str:
+    """'argument 2 "count"' (or '(name ref 5)') for a decoded argument."""
+    name = a.strings.get("name")
+    if isinstance(name, str) and name:
+        return f'argument {i} "{name}"'
+    ref = a.fields.get("name", 0)
+    return f"argument {i} (name ref {ref})" if ref and not ref & _INLINE_BIT else f"argument {i}"
+
+
+def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True) -> bool:
+    """File-level checks made before the walk: not FXT at all, length alignment, byte
+    order, magic. True when the file is not FXT: the walk must not start."""
+    n = len(buf)
+    if check_magic and not log and n >= 8 and detect_byte_order(buf) is None:
+        head = bytes(buf[:64])
+        looks = _not_fxt(buf, head)
+        if looks is not None:
+            emit(R.not_fxt_file.at(0, 0, span=(0, 8), record_size=min(n, 64), first=head[:8].hex(" "),
+                                   looks_like=looks or None,
+                                   looks_text=f"; it looks like {looks}" if looks else ""))
+            return True
+    if n % 8:
+        emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
+    if big and detect_byte_order(buf) == "big":
+        emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
+    if check_magic and not log:
+        if n < 8:
+            emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n,
+                                    found_text=f"the file is only {n} bytes long" if n else "the file is empty"))
+        elif detect_byte_order(buf) is None and not _is_magic(buf):
+            (h,) = struct.unpack_from("<Q", buf, 0)
+            kind = header_kind(h, buf, 0, False) or "undecodable"
+            found = {}
+            at = first_magic(buf, big)
+            if at is not None:
+                found = {"magic_offset": at, "magic_index": _index_at(buf, at, big)}
+            emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind, **found,
+                                    found_text=f"the file starts with {article(kind)} {kind} record "
+                                    f"(first bytes: {bytes(buf[:8]).hex(' ')})"))
+    return False
+
+
+def declared_size(h: int) -> int:
+    """The size in words a trace record header declares (32 bits for a large record)."""
+    lay = _T.records.get(_HEADER_TYPE.get(h))
+    return (lay.size_field if lay is not None and lay.size_field is not None else _HEADER_SIZE).get(h)
+
+
+def article(word: str) -> str:
+    return "an" if word[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
+MAGIC_SEARCH_RECORDS = 4096  # records framed from the start to find a misplaced magic record
+
+
+def _magic_walk(buf, big: bool):
+    """(offset, record index, is a magic record) of the first MAGIC_SEARCH_RECORDS
+    records framed by their declared sizes."""
+    magic = MAGIC_BE if big else MAGIC_LE
+    unpack = _UNPACK[big]
+    last = len(buf) - 8
+    off = 0
+    for idx in range(MAGIC_SEARCH_RECORDS):
+        if off > last:
+            return
+        head = bytes(buf[off : off + 8])
+        yield off, idx, head == magic
+        size = declared_size(unpack(head, 0)[0])
+        if size == 0:
+            return
+        off += 8 * size
+
+
+def first_magic(buf, big: bool = False) -> int | None:
+    """The offset of the file's first magic record: 0 when the file starts with it, else
+    the first one among its first MAGIC_SEARCH_RECORDS records, else None."""
+    if bytes(buf[:8]) == (MAGIC_BE if big else MAGIC_LE):
+        return 0
+    return next((off for off, _, is_magic in _magic_walk(buf, big) if is_magic), None)
+
+
+def _index_at(buf, at: int, big: bool) -> int:
+    return next(idx for off, idx, _ in _magic_walk(buf, big) if off == at)
+
+
+def size_fields(log: bool) -> dict[int, Field]:
+    """The size field of each record type (large records have a 32-bit one)."""
+    if log:
+        return {}
+    return {t: lay.size_field for t, lay in _T.records.items() if lay.size_field is not _HEADER_SIZE}
+
+
+def other_order(buf, off: int, big: bool) -> dict:
+    """Message params: when the header at ``off`` frames cleanly in the other byte order
+    (a writer that mixed byte orders), the kind it would be and a clause saying so."""
+    kind = None
+    if off + 8 <= len(buf):
+        (h,) = _UNPACK[not big](buf, off)
+        kind = header_kind(h, buf, off, not big)
+    if kind is None:
+        return {"swapped_text": ""}
+    other, this = ("little", "big") if big else ("big", "little")
+    return {"other_byte_order_kind": kind,
+            "swapped_text": f"; read {other}-endian it is a valid {kind} header: the file mixes byte "
+                            f"orders (the magic record says {this}-endian)"}
+
+
+def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bool:
+    """Report a header that cannot be framed (size 0, past the end). True if it cannot."""
+    n = len(buf)
+    if size == 0:
+        emit(R.record_size_zero.at(off, idx, span=field_span(off, _HEADER_SIZE, big), record_size=8,
+                                   remaining=n - off, **other_order(buf, off, big)))
+        return True
+    if off + 8 * size > n:
+        emit(R.record_past_end_of_file.at(off, idx, span=(off, n), record_size=n - off,
+                                          words=size, bytes=8 * size, remaining=n - off,
+                                          **other_order(buf, off, big)))
+        return True
+    return False
+
+
+def after_record(rec: Record, emit: Emit, magic_at: int | None = 0) -> None:
+    """Checks that depend on a record's place in the file. ``magic_at`` is the offset
+    of the file's first magic record (``first_magic``): a later one is repeated, that
+    one is only misplaced (MG001 says where it is)."""
+    if rec.index > 0 and rec.offset != magic_at and rec.kind == "metadata.trace_info.magic" \
+            and _well_formed_magic(rec):
+        emit(R.magic_repeated.at(rec.offset, rec.index, span=(rec.offset, rec.offset + 8),
+                                 record_size=8 * rec.size_words, index=rec.index))
+
+
+_MAGIC_CONSTS = {f.name: f.const for f in next(
+    lay for lay in _T.record_leaves() if lay.name == "metadata.trace_info.magic").full_fields if f.const is not None}
+
+
+def _well_formed_magic(rec: Record) -> bool:
+    """A magic record whose constant fields hold their values (else MG002 says it all)."""
+    return all(rec.fields.get(k) == v for k, v in _MAGIC_CONSTS.items())
+
+
+def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = False,
+                 check_magic: bool = True) -> Iterator[Record]:
+    """Frame and decode every record of ``buf``; diagnostics go to ``emit``.
+
+    ``byte_order`` None detects it from the magic record (little-endian without one).
+    With ``log`` the buffer is read as a structured-log stream.
+    """
+    if byte_order is None:
+        byte_order = detect_byte_order(buf) or "little"
+    big = byte_order == "big"
+    if start_checks(buf, emit, big, log, check_magic):
+        return
+    yield from walk_records(buf, emit, big=big, log=log, check_magic=check_magic)
+
+
+def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: bool = True) -> Iterator[Record]:
+    """Frame and decode every record of ``buf`` after the file-level ``start_checks``."""
+    n = len(buf)
+    unpack = _UNPACK[big]
+    size_lo, size_mask = _HEADER_SIZE.lo, _HEADER_SIZE.mask
+    large = size_fields(log)
+    magic_at = first_magic(buf, big)
+    off = 0
+    idx = 0
+    while n - off >= 8:
+        (h,) = unpack(buf, off)
+        sf = large.get(_HEADER_TYPE.get(h))
+        size = (h >> sf.lo) & sf.mask if sf is not None else (h >> size_lo) & size_mask
+        if frame_error(off, idx, size, buf, emit, big):
+            return
+        rec = decode_record(buf, off, idx, size, emit, big=big, log=log)
+        if check_magic and not log:
+            after_record(rec, emit, magic_at)
+        yield rec
+        off = rec.end  # the declared size, unless the content settled it (resync_offset)
+        idx += 1
+
+
+def read_records(data, *, byte_order: str | None = None, log: bool = False):
+    """Decode ``data`` (bytes, bytearray, memoryview or mmap). Returns (records, diagnostics)."""
+    diags: list[Diagnostic] = []
+    recs = list(iter_records(data, diags.append, byte_order=byte_order, log=log))
+    return recs, diags

@@ -1,0 +1,117 @@
+"""What a lint run says about one file: counts are exact, the stored list is capped.
+
+A trace with millions of identical defects must not grow memory with file size,
+so each rule keeps at most ``per_rule_cap`` diagnostics while its count stays exact.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..rules._diagnostics import Diagnostic, Severity
+
+DEFAULT_PER_RULE_CAP = 200
+
+
+@dataclass
+class DiagnosticSink:
+    """Collects diagnostics; ``severity_overrides`` and ``ignored`` come from the user."""
+
+    per_rule_cap: int = DEFAULT_PER_RULE_CAP
+    severity_overrides: dict[str, Severity] = field(default_factory=dict)
+    ignored: frozenset[str] = frozenset()
+    counts: Counter = field(default_factory=Counter)
+    severity_of: dict = field(default_factory=dict)  # code -> severity as reported
+    _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
+
+    def __post_init__(self):
+        if self.per_rule_cap < 1:
+            raise ValueError("per_rule_cap must be at least 1")
+
+    def add(self, diag: Diagnostic) -> None:
+        code = diag.code
+        if code in self.ignored:
+            return
+        override = self.severity_overrides.get(code)
+        if override is not None and override != diag.severity:
+            diag = dataclasses.replace(diag, severity=override)
+        self.counts[code] += 1
+        self.severity_of[code] = diag.severity
+        lst = self._kept.get(code)
+        if lst is None:
+            lst = self._kept[code] = []
+        lst.append(diag)
+        if len(lst) >= 2 * self.per_rule_cap:
+            # keep the first by position, not by arrival: the fast and the per-record
+            # paths emit in different orders but must keep the same diagnostics
+            lst.sort(key=Diagnostic.sort_key)
+            del lst[self.per_rule_cap :]
+
+    @property
+    def kept(self) -> list[Diagnostic]:
+        out = []
+        for lst in self._kept.values():
+            lst.sort(key=Diagnostic.sort_key)
+            out.extend(lst[: self.per_rule_cap])
+        out.sort(key=Diagnostic.sort_key)
+        return out
+
+    def extend(self, diags) -> None:
+        for d in diags:
+            self.add(d)
+
+
+@dataclass
+class FileReport:
+    path: str
+    format: str  # "trace" | "log"
+    records: int
+    size: int
+    byte_order: str  # "little" | "big"
+    diagnostics: list[Diagnostic]
+    counts: dict[str, int]
+    severity_counts: dict[str, int]
+    summary: dict = field(default_factory=dict)
+
+    @property
+    def has_errors(self) -> bool:
+        return self.severity_counts.get("error", 0) > 0
+
+    @property
+    def capped(self) -> bool:
+        return sum(self.counts.values()) > len(self.diagnostics)
+
+    @classmethod
+    def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
+        diags = sink.kept
+        sev: Counter = Counter()
+        # exact per-severity counts: a code's severity is the same for all its diagnostics
+        for code, n in sink.counts.items():
+            sev[sink.severity_of[code].label] += n
+        return cls(
+            path=path,
+            format=format,
+            records=records,
+            size=size,
+            byte_order=byte_order,
+            diagnostics=diags,
+            counts=dict(sorted(sink.counts.items())),
+            severity_counts={k: sev.get(k, 0) for k in ("error", "warning", "info")},
+            summary=summary or {},
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "path": self.path,
+            "format": self.format,
+            "records": self.records,
+            "bytes": self.size,
+            "byte_order": self.byte_order,
+            "counts": self.counts,
+            "severity_counts": self.severity_counts,
+            "capped": self.capped,
+            "summary": self.summary,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }

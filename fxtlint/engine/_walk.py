@@ -1,0 +1,455 @@
+"""One walk over a trace, many consumers: the engine every verb runs.
+
+A ``Walk`` reads a buffer once, in file order, and hands what it reads to its
+consumers. The linter (``_fast.Lint``), the coverage and statistics
+(``_coverage.CoverageCollector``), the Trace Event export (``_export_tef``) and the
+canonical decoding (``_canonical``) are consumers; ``report`` runs the first two in
+one walk. The steps, per window of the file:
+
+1. **scan** (``_scan.scan_window``, the one seam that touches every word): frame the
+   window's records, cut them into batches, and screen each batch with the column
+   engine into ``Columns``: per leaf layout, the rows and their field columns, and
+   the rows the reference decoder must read;
+2. **decode**: those rows (flagged by the screen, of an undefined type, with an
+   ``effect`` on the provider tables, or of a kind a consumer asks for in
+   ``decode_kinds``) go through the per-record reader in file order; each record's
+   effect is carried out on the one ``ProviderState`` and stamped with its position,
+   and every consumer gets ``record(rec, change)``;
+3. **rows**: every consumer gets the batch's clean rows as columns (``Batch`` and
+   ``Rows``): field values, positions, arguments, and the refs looked up against the
+   provider tables as each row sees them, computed once and shared. A consumer reads
+   values (a string's text, an argument's value) only where it needs them.
+
+Small buffers skip the columns: below ``COLUMNS_FROM`` bytes (or with ``columns=False``,
+the reference path) the walk is the per-record reader alone and every record goes to
+``record``. Both paths give every consumer the same records in the same states, so
+each consumer's output must be the same either way (``tests/test_walk.py`` holds them
+to it, whole output compared). Memory is a few arrays per window, the provider
+tables, and what the consumers keep; a memory-mapped file's pages are given back as
+the walk moves on.
+"""
+
+from __future__ import annotations
+
+import mmap
+from collections import Counter
+
+import numpy as np
+
+from ._native import ACTIVE, kernel as chosen_kernel
+from ._columns import INLINE, LEN, Screen
+from ._kernel_screen import KernelScreen
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ._lookups import Lookups, TableCache
+from ._provider_state import ProviderState
+from ._reader import after_record, decode_record, first_magic, frame_error, size_fields, start_checks, walk_records
+from ..spec._roles import STATE_KINDS
+from ._scan import TYPE, scan_window
+from ..spec._tables import tables
+
+_T = tables()
+_SBITS = LEN.bit_length()  # bits of a string index
+_TBITS = max(f.width for lay in _T.record_leaves() for f in lay.all_fields() if f.role == "thread_ref")
+_TRACE_ROOTS = dict(_T.records)
+_LOG_ROOTS = {t: _T.log_record for t in range(1 << TYPE.width)}  # a log record is read whatever its type
+# below this many bytes the columns' fixed costs exceed the per-record reader's work
+# (bench/small_traces.py measures both on the golden corpus)
+COLUMNS_FROM = 14 << 10
+UNREGISTERED, INLINE_TEXT = -1, -2  # looked-up ids that are not table entries
+
+
+class Consumer:
+    """Something the walk feeds. Subclasses override what they need."""
+
+    decode_kinds: frozenset = frozenset()  # leaf kinds it needs as decoded records, not columns
+
+    def start(self, walk: "Walk") -> None:
+        """Before the first record (after the file-level checks)."""
+
+    def record(self, rec, change) -> None:
+        """A decoded record, in file order; the provider tables are as it left them and
+        ``change`` is what it did to them (None: nothing)."""
+
+    def rows(self, batch: "Batch") -> None:
+        """The clean rows of a batch, after the batch's decoded records."""
+
+    def finish(self, walk: "Walk") -> None:
+        """After the last record (``walk.cut_short``: framing stopped early)."""
+
+
+class Walk:
+    """Walks ``buf`` once (a trace, or a structured-log stream with ``log``) for
+    ``consumers``; reader diagnostics go to ``emit``."""
+
+    def __init__(self, buf, consumers, *, big: bool = False, log: bool = False, emit=None,
+                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE):
+        self.buf = buf
+        # the scan step's engine: the native kernel module, or None for the column engine
+        self.kernel = chosen_kernel() if kernel is ACTIVE else kernel
+        self.consumers = list(consumers)
+        self.big = big
+        self.log = log
+        self.emit = emit if emit is not None else (lambda d: None)
+        self.limits = limits
+        self.columns = len(buf) >= COLUMNS_FROM if columns is None else columns
+        self.state = ProviderState()
+        self.kinds: Counter = Counter()
+        self.records = 0
+        self.not_fxt = False  # the file-level checks said it is not FXT at all: nothing was walked
+        self.cut_short = False  # framing stopped before the end of the data
+        self.W = None
+        self._begun = False
+
+    def begin(self) -> bool:
+        """The file-level checks, once (``run`` makes them): False when the file is not
+        FXT at all (MG005 said so), and nothing is walked."""
+        if not self._begun:
+            self._begun = True
+            self.not_fxt = start_checks(self.buf, self.emit, self.big, self.log)
+        return not self.not_fxt
+
+    def run(self) -> int:
+        """Walk; returns the number of records."""
+        if self.begin():
+            for c in self.consumers:
+                c.start(self)
+            if self.columns:
+                self._walk_columns()
+            else:
+                consumers = self.consumers
+                for rec, change in self.one_by_one():
+                    for c in consumers:
+                        c.record(rec, change)
+        for c in self.consumers:
+            c.finish(self)
+        return self.records
+
+    # -- the reference path: the per-record reader alone ------------------------------
+    def one_by_one(self):
+        """Yield (record, change) for every record, its effect carried out: the walk
+        without columns, pulled by the caller (after ``begin``)."""
+        buf, state, kinds = self.buf, self.state, self.kinds
+        n = walked = 0
+        for rec in walk_records(buf, self.emit, big=self.big, log=self.log):
+            n += 1
+            walked = rec.end
+            kinds[rec.kind] += 1
+            yield rec, state.apply(rec)
+            self.records = n
+        self.records = n
+        # framing stopped before the last whole word: what is open may end in the rest
+        self.cut_short = n > 0 and walked < len(buf) - len(buf) % 8
+
+    # -- the column path ------------------------------------------------------------
+    def _walk_columns(self) -> None:
+        buf, emit, big, log = self.buf, self.emit, self.big, self.log
+        W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
+        self.cache = TableCache(self.state)
+        roots = _LOG_ROOTS if log else _TRACE_ROOTS
+        reference = frozenset() if log else STATE_KINDS.union(*(c.decode_kinds for c in self.consumers))
+        window, close = self.scanner(W, roots, reference, size_fields(log))
+        self.magic_at = first_magic(buf, big)
+        nw = len(W)
+        cur = index = released = 0
+        stop = False
+        try:
+            while cur < nw:
+                win = window(cur, index)
+                resumed = None
+                for cols in win.batches:
+                    resumed = self._batch(cols)
+                    if resumed is not None:
+                        break
+                if resumed is not None:
+                    # a record's content settled its size (resync_offset): the records framed
+                    # after it are dropped, and framing starts anew from its end
+                    index, at = resumed
+                    cur = at // 8
+                    released = self._release(released, at)
+                    continue
+                if win.overrun is not None:
+                    word, size = win.overrun
+                    frame_error(8 * word, index + win.records, size, buf, emit, big)
+                    stop = True
+                index += win.records
+                if win.zero_at is not None:
+                    frame_error(8 * win.zero_at, index, 0, buf, emit, big)
+                    stop = True
+                if stop:
+                    break
+                cur = win.next_word
+                released = self._release(released, 8 * cur)
+        finally:
+            self.W = None  # drop the views so a memory map can be closed
+            close()
+        self.records = index
+        self.cut_short = stop
+
+    def scanner(self, W, roots: dict, reference: frozenset, large: dict):
+        """The scan step over the words ``W``: ``(window, close)``, where ``window(cur,
+        index0)`` is a ``_scan.Window`` of the records from word ``cur`` (the next window,
+        or a fresh start after a record whose content settled its size) and ``close()``
+        drops the step's views of the buffer. The native kernel's when it is built
+        (``_kernel_screen.KernelScreen``: its program holds the roots and the size fields,
+        and it reads the buffer itself), the column engine's ``scan_window`` otherwise."""
+        limits = self.limits
+        if self.kernel is not None:
+            ks = KernelScreen(self.kernel, self.buf, self.big, self.log, reference)
+
+            def kernel_window(cur: int, index0: int):
+                return ks.window(cur, index0, window_words=limits.window_words,
+                                 pairing_window=limits.pairing_window)
+
+            return kernel_window, ks.close
+        screen = Screen(W, self.big, self.log)
+
+        def window(cur: int, index0: int):
+            return scan_window(screen, cur, index0, window_words=limits.window_words,
+                               pairing_window=limits.pairing_window, large=large, roots=roots,
+                               reference_kinds=reference)
+
+        def close() -> None:
+            screen.W = None
+
+        return window, close
+
+    def _release(self, done: int, upto: int) -> int:
+        """Give back the pages of a memory-mapped file that the walk has left behind."""
+        if not isinstance(self.buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
+            return done
+        end = upto - upto % mmap.PAGESIZE
+        if end > done:
+            try:
+                self.buf.madvise(mmap.MADV_DONTNEED, done, end - done)
+            except (OSError, ValueError):
+                return done
+            return end
+        return done
+
+    def _batch(self, cols) -> tuple[int, int] | None:
+        """Decode the batch's reference rows, then hand its clean rows to the consumers.
+        Returns None, or (index of the next record, its byte offset) when a record's
+        content settled its size (``resync_offset``): the rows framed after it are
+        misframed and dropped, and the walk frames anew from its end."""
+        buf, emit, big, log, state, kinds, consumers = (self.buf, self.emit, self.big, self.log, self.state,
+                                                         self.kinds, self.consumers)
+        start = state.current
+        start_name = start.name
+        resumed = None
+        with state.recording() as hist:
+            for r in np.nonzero(cols.reference)[0].tolist():
+                rec = decode_record(buf, 8 * int(cols.starts[r]), cols.index0 + r, int(cols.sizes[r]), emit,
+                                    big=big, log=log)
+                if not log:
+                    after_record(rec, emit, self.magic_at)
+                kinds[rec.kind] += 1
+                change = state.apply(rec)
+                for c in consumers:
+                    c.record(rec, change)
+                if rec.size_words != cols.sizes[r]:
+                    resumed = (cols.index0 + r + 1, rec.end)
+                    for g in cols.groups:
+                        g.flag[g.rows > r] = True
+                    break
+        batch = Batch(self, cols, start, start_name, hist)
+        for rows in batch.clean:
+            kinds[rows.kind] += rows.n
+        for c in consumers:
+            c.rows(batch)
+        batch.clean = []  # rows point back at their batch: free the columns now, not at a collection
+        self.cache.changed(hist)
+        return resumed
+
+
+class Batch:
+    """One batch as the consumers see it: its columns, its clean rows per leaf layout
+    (``clean``), and the provider tables as each of its rows sees them."""
+
+    def __init__(self, walk: Walk, cols, start, start_name, hist):
+        self.walk = walk
+        self.buf = walk.buf
+        self.state = walk.state
+        self.cols = cols
+        self.index0 = cols.index0
+        self.start = start
+        self.hist = hist
+        self._look = None
+        # the provider and its name each row sees: before the batch's first switch, then each switch's
+        self.switches = [(start, start_name)] + [(p, name) for _, p, name in hist.providers]
+        self.switch_at = np.asarray([i - cols.index0 for i, _, _ in hist.providers], np.int64)
+        self.clean = [Rows(self, g) for g in cols.groups if not g.flag.all()]
+
+    @property
+    def W(self):
+        """The buffer's words (only while the walk runs: a memory map must close after)."""
+        return self.walk.W
+
+    @property
+    def look(self) -> Lookups:
+        if self._look is None:
+            self._look = Lookups(self.state, self.walk.cache, self.start, self.hist, self.index0)
+        return self._look
+
+
+class Rows:
+    """The clean rows of one leaf layout in a batch, as columns (every array aligned to
+    the rows): ``rel`` (row in the batch), ``index``, ``offset`` and ``size`` (bytes),
+    ``s`` (first word). Looked-up refs are computed on first use and shared."""
+
+    def __init__(self, batch: Batch, g):
+        self.batch = batch
+        self.group = g
+        self.layout = g.layout
+        self.kind = g.layout.name
+        sel = np.nonzero(~g.flag)[0]
+        self.sel = sel
+        self.n = len(sel)
+        self.rel = g.rows[sel].astype(np.int64)
+        self.s = g.s[sel]
+        self.offset = 8 * self.s
+        self.index = self.rel + batch.index0
+        self.size = 8 * (g.e[sel] - self.s)
+        self._cache: dict = {}
+
+    def value(self, name: str):
+        """The column of a header field or body word (in native byte order)."""
+        return _native(self.group.vals[name][self.sel])
+
+    def position(self, name: str):
+        """Word positions of a body item ("NAME string" for an inline string)."""
+        return self.group.pos[name][self.sel]
+
+    def _cached(self, key, make):
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = make()
+        return got
+
+    @property
+    def slot(self):
+        """The provider slot (``Lookups.by_slot``) current at each row."""
+        return self._cached("slot", lambda: self.batch.look.slots(self.rel))
+
+    @property
+    def switch(self):
+        """Per row: its entry in ``batch.switches`` (the provider and its name then)."""
+        return self._cached("switch", lambda: np.searchsorted(self.batch.switch_at, self.rel, side="left"))
+
+    def arguments(self) -> list["ArgRows"]:
+        """The arguments of the rows, per argument position and type."""
+        def make():
+            g = self.group
+            where = np.full(len(g.flag), -1, np.int64)
+            where[self.sel] = np.arange(self.n)
+            out = []
+            for ac in g.args:
+                q = where[ac.rows]
+                keep = np.nonzero(q >= 0)[0]
+                if len(keep):
+                    out.append(ArgRows(ac, q[keep], keep))
+            return out
+        return self._cached("args", make)
+
+    def strings(self):
+        """Every string ref of the rows and their arguments, looked up at once: a list of
+        ``StringRefs``. ``ids``: the interned string id, 0 for the empty ref,
+        ``UNREGISTERED`` for an index the provider never registered, ``INLINE_TEXT``
+        for an inline string (its bytes: ``inline_bytes``)."""
+        return self._cached("strings", self._strings)
+
+    def _strings(self):
+        from ..spec._roles import HEADER_FIELDS, STRING_REFS
+
+        everyone = np.arange(self.n)
+        header = HEADER_FIELDS.get(self.kind, {})
+        out = [StringRefs(None, f, header.get(f), everyone, self.value(f), self.s) for f in STRING_REFS[self.kind]]
+        for a in self.arguments():
+            for f in a.layout.all_fields():
+                if f.role == "string_ref":
+                    out.append(StringRefs(a, f.name, f, a.row, a.value(f.name), a.pos))
+        if out:
+            refs = np.concatenate([x.refs for x in out])
+            rows = np.concatenate([x.rows for x in out])
+            ids = np.where(refs == 0, 0, INLINE_TEXT).astype(np.int64)
+            ind = np.nonzero((refs != 0) & ((refs & INLINE) == 0))[0]
+            if len(ind):
+                ids[ind] = self.batch.look.lookup("strings", _SBITS, self.slot[rows[ind]], refs[ind],
+                                                  self.rel[rows[ind]])
+            lo = 0
+            for x in out:
+                x.ids = ids[lo:lo + len(x.refs)]
+                lo += len(x.refs)
+        return out
+
+    def string_ids(self, name: str, arg: "ArgRows | None" = None):
+        for x in self.strings():
+            if x.arg is arg and x.name == name:
+                return x.ids
+        raise KeyError(name)
+
+    def threads(self, name: str):
+        """Thread ref ``name`` looked up per row: the interned thread id (koids:
+        ``state.threads.values[id]``), ``UNREGISTERED``, or ``INLINE_TEXT`` for an inline
+        thread (ref 0: its koids are words of the record)."""
+        def make():
+            ref = self.value(name)
+            out = np.full(self.n, INLINE_TEXT, np.int64)
+            ind = np.nonzero(ref != 0)[0]
+            if len(ind):
+                out[ind] = self.batch.look.lookup("threads", _TBITS, self.slot[ind], ref[ind], self.rel[ind])
+            return out
+        return self._cached(("threads", name), make)
+
+    def rates(self):
+        """Per row: (largest timestamp that converts, position in the rate list, the rate list)."""
+        return self._cached("rates", lambda: self.batch.look.limits(self.slot, self.rel))
+
+    def inline_bytes(self, refs, positions) -> list[bytes]:
+        """The bytes of inline string refs (``refs`` with the inline bit, at word
+        ``positions``); clean rows hold plain ASCII."""
+        buf = self.batch.buf
+        at = zip(positions.tolist(), (refs & LEN).tolist())
+        if isinstance(buf, (bytes, mmap.mmap)):
+            return [buf[8 * p : 8 * p + n] for p, n in at]
+        return [bytes(buf[8 * p : 8 * p + n]) for p, n in at]  # a memoryview's slices are views
+
+
+class ArgRows:
+    """The arguments at one position and of one type over some of a ``Rows``' rows:
+    ``row`` (positions in the Rows), ``pos`` (header words). It holds no reference back
+    to its rows: no cycle keeps a batch's columns alive after the batch."""
+
+    def __init__(self, ac, row, keep):
+        self.k = ac.k
+        self.layout = ac.layout
+        self.kind = ac.layout.name
+        self.row = row
+        self.pos = ac.pos[keep]
+        self._ac = ac
+        self._keep = keep
+
+    def value(self, name: str):
+        return _native(self._ac.vals[name][self._keep])
+
+    def position(self, name: str):
+        return self._ac.at[name][self._keep]
+
+
+def _native(x):
+    """``x`` in the machine's byte order (words of a big-endian trace are read as such)."""
+    return x if x.dtype.isnative else x.astype(x.dtype.newbyteorder("="))
+
+
+class StringRefs:
+    """One string-ref field over rows: of the record (``arg`` None) or of an argument."""
+
+    __slots__ = ("arg", "name", "field", "rows", "refs", "words", "ids")
+
+    def __init__(self, arg, name, fld, rows, refs, words):
+        self.arg = arg
+        self.name = name
+        self.field = fld
+        self.rows = rows  # positions in the Rows
+        self.refs = refs
+        self.words = words  # the word holding the field (for its byte range)
+        self.ids = None

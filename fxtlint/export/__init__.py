@@ -1,0 +1,2 @@
+"""Export of a linted trace to other formats (Trace Event Format JSON).
+"""

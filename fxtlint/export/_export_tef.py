@@ -1,0 +1,560 @@
+"""Export a trace to the Trace Event Format (Catapult JSON, the Object Format).
+
+Events map one to one: duration begin/end -> B/E, complete -> X, instant -> i (thread
+scope), counter -> C, async begin/instant/end -> b/n/e, flow begin/step/end -> s/t/f
+(bound to the enclosing slice), kernel objects naming processes and threads -> M.
+Timestamps are microseconds (``ts``/``dur``), converted with the tick rate of the
+record's provider (one tick is one nanosecond without an Initialization record);
+``displayTimeUnit`` is "ns". Arguments go under ``args``; integers stay exact JSON
+integers (never through a float). Correlation and flow ids are hex strings, exact in
+every viewer. What the recovering reader could not read, or an event that cannot be
+placed on a thread, is counted in ``Export.skipped`` for the CLI to say on stderr.
+
+A consumer of the walk (``_walk``): decoded records become events one by one (a dict,
+then ``json.dumps``), the clean rows of a batch become events as columns (their
+names, timestamps, ids and arguments formatted for all rows at once, byte for byte
+what ``json.dumps`` writes for the same event), and each batch's events are written in
+file order as soon as the batch is done. Kernel objects, which name processes and
+threads, are always read as records.
+
+Sans-IO: ``write_document`` streams JSON to a text file, so memory grows with the
+process and thread names, not with the file; ``iter_events`` yields the events as
+dicts (the per-record path, for ``--expect``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections import Counter
+from itertools import compress
+from dataclasses import dataclass, field
+from typing import IO
+
+import numpy as np
+
+from .. import rules as R
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..engine._lint import walk_for
+from ..spec._model import Argument, Record
+from ..engine._provider_state import ProviderState
+from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
+from ..spec._tables import tables
+from ..engine._jsontext import (Lines, StringTexts, as_list, fill, grouped, in_file_order, int_column, int_texts,
+                        item_lists, unregistered)
+from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+
+_T = tables()
+US_PER_S = 10**6
+DISPLAY_TIME_UNIT = "ns"
+
+PHASES = {
+    "event.instant": "i",
+    "event.counter": "C",
+    "event.duration_begin": "B",
+    "event.duration_end": "E",
+    "event.duration_complete": "X",
+    "event.async_begin": "b",
+    "event.async_instant": "n",
+    "event.async_end": "e",
+    "event.flow_begin": "s",
+    "event.flow_step": "t",
+    "event.flow_end": "f",
+}
+KERNEL_OBJECT = "kernel_object"  # names processes and threads: the M events
+_OBJ = {n: v for v, n in _T.enums["kernel_object_type"].items()}
+
+
+@dataclass
+class Export:
+    """What an export did: counts per phase, and what it left out and why."""
+
+    phases: Counter = field(default_factory=Counter)
+    skipped: Counter = field(default_factory=Counter)  # reason -> count
+    not_exported: Counter = field(default_factory=Counter)  # record kind with no TEF event -> count
+    stopped_at: int | None = None  # offset where the reader could not frame a header
+    not_fxt: str | None = None  # the reader's verdict (MG005) on a file that is not FXT at all
+
+    def reader_diagnostic(self, d) -> None:
+        """The walk's ``emit``: what the export says about the reader's diagnostics."""
+        if d.code in _FRAMING_STOPS and self.stopped_at is None:
+            self.stopped_at = d.offset
+        elif d.code == R.not_fxt_file.code:
+            self.not_fxt = d.message
+
+    def skipped_lines(self) -> list[str]:
+        out = [f"skipped {n} {reason}" for reason, n in sorted(self.skipped.items())]
+        if self.stopped_at is not None:
+            out.append(f"the reader stopped at offset {self.stopped_at:#x}: the rest of the file was not read")
+        return out
+
+
+_FRAMING_STOPS = (R.record_size_zero.code, R.record_past_end_of_file.code)
+_UNREGISTERED_STRING = "unregistered string refs (exported as <string #N>)"
+
+
+def ticks_to_us(ticks: int, rate: int):
+    """Microseconds, as an int when exact, else the correctly rounded float."""
+    num = ticks * US_PER_S
+    if num % rate == 0:
+        return num // rate
+    return num / rate
+
+
+def _json_number(v) -> str:
+    return json.dumps(v)
+
+
+# ``repr`` of the float nearest a decimal with at most 15 significant digits, 1e-4 or
+# more, is that decimal: shortest round-trip digits (Python's float repr) cannot be
+# shorter, since two such decimals never share a float
+_EXACT_DIGITS = 10**15
+_FRACTIONS = np.asarray([f".{r:03d}".rstrip("0") if r else "" for r in range(1000)], object)
+
+
+def us_column(ticks, rate: int):
+    """``json.dumps(ticks_to_us(t, rate))`` for every t of the uint64 column ``ticks``, in
+    ``fill``'s column forms."""
+    digits = next((d for d in range(4) if (US_PER_S * 10**d) % rate == 0), None)
+    if digits is None or not len(ticks) or int(ticks.max()) >= _EXACT_DIGITS // (US_PER_S * 10**digits // rate):
+        return [_json_number(ticks_to_us(t, rate)) for t in ticks.tolist()]
+    m = ticks.astype(np.int64) * (US_PER_S * 10**digits // rate)  # microseconds x 10**digits, exact
+    q, r = np.divmod(m, 10**digits)
+    if digits == 0:
+        return int_column(q)
+    frac = _FRACTIONS if digits == 3 else np.asarray([f".{x:0{digits}d}".rstrip("0") if x else ""
+                                                      for x in range(10**digits)], object)
+    whole = int_column(q)
+    return (*(whole if isinstance(whole, tuple) else (whole,)), frac[r].tolist())
+
+
+def _arg_value(a: Argument, state: ProviderState, export: Export):
+    k = a.kind
+    if k == "string":
+        v = state.string(a.fields, a.strings, "value")
+        if v is None:
+            export.skipped[_UNREGISTERED_STRING] += 1
+            return f"<string #{a.fields.get('value')}>"
+        return v
+    if k == "double":
+        v = a.value
+        return v if math.isfinite(v) else repr(v)  # JSON has no NaN or infinity
+    if k == "pointer":
+        return f"0x{a.value:x}"
+    if k == "blob":
+        return f"<blob, {len(a.value)} bytes>"
+    if k == "null":
+        return None
+    return a.value  # int32/uint32/int64/uint64/koid: Python ints, exact in JSON; bool
+
+
+def _args(rec: Record, state: ProviderState, export: Export) -> dict:
+    out = {}
+    for a in rec.args:
+        if a.kind == "unknown":
+            export.skipped["arguments of an undefined type"] += 1
+            continue
+        if not a.complete:  # its content overran its declared size (ST005): no value to export
+            export.skipped["arguments that did not decode"] += 1
+            continue
+        name = state.string(a.fields, a.strings, "name")
+        if name is None:
+            export.skipped[_UNREGISTERED_STRING] += 1
+            name = f"<string #{a.fields.get('name')}>"
+        out[name] = _arg_value(a, state, export)
+    return out
+
+
+def _text(rec: Record, state: ProviderState, name: str, export: Export) -> str:
+    v = state.string(rec.fields, rec.strings, name)
+    if v is None:
+        export.skipped[_UNREGISTERED_STRING] += 1
+        return f"<string #{rec.fields.get(name)}>"
+    return v
+
+
+class Exporter(Consumer):
+    """The export as a consumer of the walk. ``write(texts)`` gets the JSON text of each
+    event in file order, a batch at a time; ``metadata()`` gives the M events at the end."""
+
+    decode_kinds = frozenset((KERNEL_OBJECT,))
+
+    def __init__(self, export: Export, write=None):
+        self.export = export
+        self.write = write
+        self.processes: dict[int, str] = {}
+        self.threads: dict[int, str] = {}
+        self.thread_process: dict[int, int] = {}
+        self._decoded: list = []  # (record index, event text) of the batch's decoded records
+        self._first_seen: list = []  # (record index, thread koid, process koid): the batch's setdefaults
+        self.state = ProviderState()
+        self.texts = StringTexts(self.state)
+        self._koids = np.zeros((0, 2), np.uint64)  # (process, thread) koids per interned thread id
+        self.columns = False
+
+    def start(self, walk: Walk) -> None:
+        self.state = walk.state
+        self.texts = StringTexts(walk.state)
+        self.columns = walk.columns
+        self.walk = walk
+
+    # -- one record at a time (decoded records; the reference path) -------------------
+    def record(self, rec: Record, change=None) -> None:
+        got = self.event(rec)
+        if not self.columns:
+            self._settle()
+            if got is not None:
+                self.write([json.dumps(got[0], ensure_ascii=False)])
+        elif got is not None:
+            self._decoded.append((rec.index, json.dumps(got[0], ensure_ascii=False)))
+
+    def event(self, rec: Record):
+        """The (event, raw ticks) of ``rec``, or None; counts what it skips. The provider
+        tables are as ``rec`` left them."""
+        export, state = self.export, self.state
+        k = rec.kind
+        if is_undefined(k):
+            export.skipped["records of an undefined type or subtype"] += 1
+            return None
+        if not rec.complete:
+            export.skipped[f"records that did not decode ({k})"] += 1
+            return None
+        if k in STATE_KINDS:
+            if k == "thread":
+                f = rec.fields
+                self._first_seen.append((rec.index, f.get("thread_koid", 0), f.get("process_koid", 0)))
+            return None
+        if k == KERNEL_OBJECT:
+            name = _text(rec, state, "name", export)
+            obj = rec.fields.get("object_type")
+            if obj == _OBJ.get("process"):
+                self.processes[rec.fields["koid"]] = name
+            elif obj == _OBJ.get("thread"):
+                self.threads[rec.fields["koid"]] = name
+                for a in rec.args:
+                    if a.kind == "koid" and a.complete and state.string(a.fields, a.strings, "name") == "process":
+                        self.thread_process[rec.fields["koid"]] = a.value
+            return None
+        ph = PHASES.get(k)
+        if ph is None:
+            export.not_exported[k] += 1
+            return None
+        koids = state.thread(rec, "thread")
+        if koids is None:
+            export.skipped["events on an unregistered thread ref"] += 1
+            return None
+        rate = state.current.rate
+        if rate == 0:
+            export.skipped["events of a provider whose tick rate is 0"] += 1
+            return None
+        pid, tid = koids
+        self._first_seen.append((rec.index, tid, pid))
+        ticks = rec.fields["timestamp"]
+        ev = {
+            "name": _text(rec, state, "name", export),
+            "cat": _text(rec, state, "category", export),
+            "ph": ph,
+            "ts": ticks_to_us(ticks, rate),
+            "pid": pid,
+            "tid": tid,
+        }
+        f = rec.fields
+        raw = {"ts": ticks}
+        if ph == "X":
+            raw["dur"] = max(f["end_timestamp"] - ticks, 0)
+            ev["dur"] = ticks_to_us(raw["dur"], rate)
+        elif ph == "i":
+            ev["s"] = "t"
+        elif ph == "C":
+            if f.get("counter_id"):
+                ev["id"] = f"0x{f['counter_id']:x}"
+        elif ph in "bne":
+            ev["id"] = f"0x{f['correlation_id']:x}"
+        elif ph in "stf":
+            ev["id"] = f"0x{f['flow_id']:x}"
+            ev["bp"] = "e"
+        args = _args(rec, state, export)
+        if args or ph == "C":
+            ev["args"] = args
+        export.phases[ph] += 1
+        return ev, raw
+
+    def _settle(self) -> None:
+        """A thread's process is the first one seen for it in file order (unless a kernel
+        object says otherwise, which always wins)."""
+        for _, tid, pid in sorted(self._first_seen):
+            self.thread_process.setdefault(tid, pid)
+        self._first_seen.clear()
+
+    def finish(self, walk: Walk) -> None:
+        self._settle()
+
+    def metadata(self):
+        """The M events: process and thread names (after the walk)."""
+        export = self.export
+        for koid, name in sorted(self.processes.items()):
+            export.phases["M"] += 1
+            yield {"name": "process_name", "ph": "M", "pid": koid, "tid": 0, "args": {"name": name}}, None
+        for koid, name in sorted(self.threads.items()):
+            pid = self.thread_process.get(koid)
+            if pid is None:
+                export.skipped["thread names whose process is unknown"] += 1
+                continue
+            export.phases["M"] += 1
+            yield {"name": "thread_name", "ph": "M", "pid": pid, "tid": koid, "args": {"name": name}}, None
+
+    # -- a batch's clean rows, as columns -------------------------------------------------
+    def rows(self, batch: Batch) -> None:
+        pieces = [([i for i, _ in self._decoded], [t for _, t in self._decoded])]
+        self._decoded.clear()
+        for rows in batch.clean:
+            ph = PHASES.get(rows.kind)
+            if ph is None:
+                self.export.not_exported[rows.kind] += rows.n
+                continue
+            got = self._events(rows, ph)
+            if got is not None:
+                pieces.append(got)
+        self.write(in_file_order(pieces))
+        self._settle()
+
+    def _events(self, rows: Rows, ph: str):
+        """(record indexes, event texts) of the rows that export."""
+        export, W = self.export, self.walk.W
+        n = rows.n
+        key = rows.threads("thread")
+        pid = np.zeros(n, np.uint64)
+        tid = np.zeros(n, np.uint64)
+        inline = key == INLINE_TEXT
+        if inline.any():
+            pw, tw = INLINE_KOIDS[(rows.kind, "thread")]
+            pid[inline] = W[rows.position(pw)[inline]]
+            tid[inline] = W[rows.position(tw)[inline]]
+        known = key >= 0
+        if known.any():
+            values = self.state.threads.values
+            if len(self._koids) < len(values):  # the thread interner only grows
+                self._koids = np.asarray(values, np.uint64).reshape(-1, 2)
+            koids = self._koids[key[known]]
+            pid[known] = koids[:, 0]
+            tid[known] = koids[:, 1]
+        unknown = key == UNREGISTERED
+        if unknown.any():
+            export.skipped["events on an unregistered thread ref"] += int(unknown.sum())
+        _, rate_pos, rates = rows.rates()
+        zero = np.asarray([r == 0 for r in rates], bool)[rate_pos] & ~unknown
+        if zero.any():
+            export.skipped["events of a provider whose tick rate is 0"] += int(zero.sum())
+        sel = np.nonzero(~unknown & ~zero)[0]
+        if not len(sel):
+            return None
+        rate_pos = rate_pos[sel]
+        names = self._strings(rows, None, "name", sel)
+        cats = self._strings(rows, None, "category", sel)
+        ticks = rows.value("timestamp")[sel]
+        ts = self._us(ticks, rate_pos, rates)
+        tail: list[str] | str = ""
+        if ph == "X":
+            end = rows.value("end_timestamp")[sel]
+            dur = np.where(end > ticks, end - ticks, np.uint64(0))
+            tail = [f', "dur": {d}' for d in as_list(self._us(dur, rate_pos, rates), len(sel))]
+        elif ph == "i":
+            tail = ', "s": "t"'
+        elif ph == "C":
+            tail = [f', "id": "0x{v:x}"' if v else "" for v in rows.value("counter_id")[sel].tolist()]
+        elif ph in "bne":
+            tail = [f', "id": "0x{v:x}"' for v in rows.value("correlation_id")[sel].tolist()]
+        elif ph in "stf":
+            tail = [f', "id": "0x{v:x}", "bp": "e"' for v in rows.value("flow_id")[sel].tolist()]
+        args = self._arguments(rows, sel, ph == "C")
+        if isinstance(args, str) and isinstance(tail, str):
+            tail += args
+        elif isinstance(tail, str):
+            tail = [tail + b for b in args] if tail else args
+        elif isinstance(args, str):
+            tail = [a + args for a in tail] if args else tail
+        else:
+            tail = [a + b for a, b in zip(tail, args)]
+        export.phases[ph] += len(sel)
+        pids, tids = pid[sel], tid[sel]
+        index = rows.index[sel]
+        u, first = np.unique(tids, return_index=True)
+        self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
+        return index, fill(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), tail], len(sel))
+
+    def _us(self, ticks, rate_pos, rates):
+        """``ts``/``dur`` texts of ticks at each row's rate (``fill``'s column forms)."""
+        if int(rate_pos.min()) == int(rate_pos.max()):
+            return us_column(ticks, rates[int(rate_pos[0])])
+        out = np.empty(len(ticks), object)
+        for p in np.unique(rate_pos).tolist():
+            m = rate_pos == p
+            out[m] = as_list(us_column(ticks[m], rates[p]), int(m.sum()))
+        return out.tolist()
+
+    def _strings(self, rows: Rows, arg, name: str, sel) -> list[str]:
+        """JSON texts of string ref ``name`` (of the record, or of argument rows ``arg``)
+        at positions ``sel``: an index never registered exports as ``<string #N>``."""
+        out, ids = self.texts.column(rows, arg, name, sel)
+        missing = unregistered(ids)
+        if len(missing):
+            self.export.skipped[_UNREGISTERED_STRING] += len(missing)
+            refs = (arg if arg is not None else rows).value(name)[sel][missing]
+            out[missing] = [f'"<string #{r}>"' for r in refs.tolist()]
+        return out.tolist()
+
+    def _arguments(self, rows: Rows, sel, always: bool) -> list[str] | str:
+        """Per exported row, its ``, "args": {...}`` text ("" when it has none, unless
+        ``always``); one text when no row has arguments."""
+        empty = ', "args": {}' if always else ""
+        where = np.full(rows.n, -1, np.int64)
+        where[sel] = np.arange(len(sel))
+        row, k, names, values = [], [], [], []
+        for a in rows.arguments():
+            q = where[a.row]
+            m = np.nonzero(q >= 0)[0]
+            if len(m):
+                row.append(q[m])
+                k.append(np.full(len(m), a.k))
+                names += self._strings(rows, a, "name", m)
+                values += self._values(rows, a, m)
+        if not row:
+            return empty
+        row, k = np.concatenate(row), np.concatenate(k)
+        twice = _names_given_twice(len(sel), row, k, names)
+        plain = ~twice[row]
+        out = as_list(item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
+                                 [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty),
+                      len(sel))
+        if twice.any():  # as in a dict: a name's last value, at its first place
+            at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
+                                                list(compress(values, ~plain)))
+            for r, lo, hi in zip(at, cuts, cuts[1:]):
+                d = dict(zip(names[lo:hi], values[lo:hi]))
+                out[r] = ', "args": {' + ", ".join(f"{n}: {v}" for n, v in d.items()) + "}"
+        return out
+
+    def _values(self, rows: Rows, a, m) -> list[str]:
+        """JSON texts of the values of argument rows ``a`` at positions ``m``."""
+        k = a.kind
+        n = len(m)
+        if k == "string":
+            return self._strings(rows, a, "value", m)
+        if k == "null":
+            return ["null"] * n
+        if k == "blob":
+            return [f'"<blob, {v} bytes>"' for v in a.value(_BLOB_SIZE)[m].tolist()]
+        raw = a.value("value")[m]
+        if k == "bool":
+            return ["true" if v else "false" for v in raw.tolist()]
+        if k == "double":
+            return [repr(v) if math.isfinite(v) else json.dumps(repr(v)) for v in raw.view(np.float64).tolist()]
+        if k == "pointer":
+            return [f'"0x{v:x}"' for v in raw.tolist()]
+        return int_texts(_integers(a.layout, raw))
+
+
+# the fixed text around an event's columns, per phase (for ``fill``)
+_EVENT = {ph: ['{"name": ', ', "cat": ', f', "ph": "{ph}", "ts": ', ', "pid": ', ', "tid": ', "", "}"]
+          for ph in PHASES.values()}
+
+
+@functools.lru_cache(maxsize=64)
+def _args_parts(kinds: tuple[int, ...]) -> list[str]:
+    """The texts around the name and value columns of an ``args`` object of ``len(kinds)`` items."""
+    parts = [', "args": {']
+    for j in range(len(kinds)):
+        parts += [": ", ", " if j < len(kinds) - 1 else "}"]
+    return parts
+
+
+def _names_given_twice(n: int, row, k, names: list[str]):
+    """Per row: does a name come twice in its argument list?"""
+    width = int(k.max()) + 1
+    where = np.full((n, width), -1, np.int64)
+    where[row, k] = np.arange(len(row))
+    text = np.asarray(names, object)
+    twice = np.zeros(n, bool)
+    for j in range(1, width):
+        for i in range(j):
+            both = np.nonzero((where[:, i] >= 0) & (where[:, j] >= 0))[0]
+            if len(both):
+                twice[both] |= text[where[both, i]] == text[where[both, j]]
+    return twice
+
+
+# the field holding a blob argument's byte length
+_BLOB_SIZE = next(it.length for a in _T.arguments.values() if a.name == "blob" for it in a.full_body
+                  if it.kind == "stream")
+
+
+def _integers(lay, raw):
+    """An integer argument's values as read: a header field sign-extended when signed,
+    a word as a signed 64-bit value when the tables say so."""
+    f = lay.field("value")
+    if f is not None:
+        return raw - ((raw >> (f.width - 1)) << f.width) if f.signed else raw
+    word = next(it for it in lay.full_body if it.kind == "word" and it.name == "value")
+    return raw.view(np.int64) if word.signed else raw
+
+
+def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"):
+    """Yield ``(event, raw)`` for every exportable record of ``buf``, then the M events:
+    the per-record path, pulled one event at a time.
+
+    ``raw`` holds ``ts`` (and ``dur``) in ticks (None for M events), for ``--expect``.
+    """
+    export = export if export is not None else Export()
+    walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine="reference")
+    ex = Exporter(export)
+    if walk.begin():
+        ex.start(walk)
+        for rec, _ in walk.one_by_one():
+            got = ex.event(rec)
+            ex._settle()
+            if got is not None:
+                yield got
+    yield from ex.metadata()
+
+
+def other_data(export: Export, source: str) -> dict:
+    return {
+        "source": source,
+        "exporter": "fxtlint export",
+        "fxt_records_not_exported": dict(sorted(export.not_exported.items())),
+        "skipped": dict(sorted(export.skipped.items())),
+    }
+
+
+def export_walk(walk: Walk, out: IO[str], *, source: str, export: Export) -> Export:
+    """Stream the Object Format document of ``walk`` (its ``emit`` being
+    ``export.reader_diagnostic``) to ``out``, a batch of events at a time."""
+    out.write('{"traceEvents": [')
+    write = Lines(out, "\n")
+    ex = Exporter(export, write)
+    walk.consumers = [ex]
+    walk.run()
+    write([json.dumps(ev, ensure_ascii=False) for ev, _ in ex.metadata()])
+    out.write("\n],\n")
+    out.write(f'"displayTimeUnit": {json.dumps(DISPLAY_TIME_UNIT)},\n')
+    out.write(f'"otherData": {json.dumps(other_data(export, source), ensure_ascii=False)}\n}}\n')
+    return export
+
+
+def write_document(buf, out: IO[str], *, source: str = "<bytes>", input_format: str = "auto",
+                   engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> Export:
+    """Stream the Object Format document for ``buf`` to ``out``; returns what it did.
+    ``engine`` and ``limits`` as in ``lint_buffer``: every engine writes the same bytes."""
+    export = Export()
+    walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine=engine,
+                    limits=limits)
+    return export_walk(walk, out, source=source, export=export)
+
+
+def document(buf, *, source: str = "<bytes>", input_format: str = "auto") -> tuple[dict, Export]:
+    """The whole document as a dict (for tests and small traces)."""
+    export = Export()
+    events = [ev for ev, _ in iter_events(buf, export, input_format=input_format)]
+    return {"traceEvents": events, "displayTimeUnit": DISPLAY_TIME_UNIT,
+            "otherData": other_data(export, source)}, export

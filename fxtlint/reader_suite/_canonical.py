@@ -1,0 +1,608 @@
+"""The canonical decoding: records as plain JSON values that any reader can print.
+
+A decoding is ``{"records": [...]}``, one object per record a reader hands to its user,
+in file order. Each object has the record's ``kind`` (the tables' dotted name), its
+``provider`` (``{"id", "name"}`` of the provider section it is in, or null), and its
+fields by the tables' names, walked from the record's layout:
+
+- string refs are resolved to their text, thread refs to ``{"process_koid",
+  "thread_koid"}`` (only ``process_koid`` for a userspace object's process);
+- sizes, selectors, argument counts, stream lengths, inline-thread words and reserved
+  or always-zero fields are left out: they are the encoding, not the content;
+- a value read from a 64-bit word is a decimal string (no JSON reader rounds it); a
+  narrower header field is a number; a UTF-8 stream is a string, a binary one hex;
+- ``arguments`` is a list of ``{"name", "type", "value"}`` in order, ``type`` the
+  tables' argument name; doubles are numbers ("NaN", "Infinity", "-Infinity" as strings).
+
+Records that only set reader state do not appear; their effect does (the tables'
+``effect`` of each record kind, carried out by ``ProviderState``). Timestamps stay in
+ticks, the tables' unit. Records of undefined types, subtypes and arguments of
+undefined types are skipped, and words after a record's defined content are ignored,
+as the spec tells readers to do.
+
+A consumer of the walk (``_walk``): decoded records become canonical objects one by
+one (the reference path, ``decode``), the clean rows of a batch become JSON text as
+columns (byte for byte what ``json.dumps`` writes for the same object), and
+``decode_to`` writes each batch's records as soon as the batch is done, so memory does
+not grow with the file.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass, field
+from typing import IO
+
+import numpy as np
+
+from ..rules._diagnostics import Severity
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..spec._model import Argument, Record
+from ..engine._provider_state import INLINE_BIT, ProviderState
+from ..engine._reader import detect_byte_order
+from ._reader_verdicts import REJECT, verdict
+from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
+from ..spec._tables import Layout, tables
+from ..engine._jsontext import (IdTexts, Lines, StringTexts, as_list, fill, in_file_order, int_column, int_texts, item_lists,
+                        key, template, unregistered)
+from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+
+_T = tables()
+_LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
+_ARGS = {a.type: a for a in _T.arguments.values()}
+
+_ENCODING_ROLES = frozenset(("type", "size", "selector", "arg_count"))
+
+
+@dataclass
+class Decoding:
+    """The canonical records of a file: all of them, or those before the first error.
+
+    ``errors`` lists what a reader must reject (fxtlint.reader_suite._reader_verdicts: framing,
+    overruns, text that is not UTF-8, refs that resolve to nothing), first one first;
+    ``notes`` the writer errors a reader may read through (reserved bits, padding...).
+    """
+
+    records: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return not self.errors
+
+    def document(self) -> dict:
+        return {"records": self.records}
+
+    def to_json(self) -> str:
+        return dumps(self.document())
+
+
+def dumps(document: dict) -> str:
+    """The canonical text of a decoding: stable key order, one record per line."""
+    lines = [json.dumps(r, ensure_ascii=False, allow_nan=False) for r in document["records"]]
+    if not lines:
+        return '{"records": []}\n'
+    return '{"records": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+class _Unresolved(Exception):
+    """A ref to a table entry that was never registered (internal; never escapes)."""
+
+
+def _word(value: int) -> str:
+    return str(value)
+
+
+def _double(value: float):
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return value
+
+
+def _stream_value(value):
+    """A UTF-8 stream's text; a binary one (or text that is not UTF-8) as hex."""
+    if isinstance(value, str):
+        return value
+    return bytes(value).hex()
+
+
+class _Canonicaliser:
+    """Resolves records against the provider tables kept by ``ProviderState``; a ref
+    to nothing raises ``_Unresolved`` here, where the exporter would skip it."""
+
+    def __init__(self, state: ProviderState):
+        self.state = state
+
+    @property
+    def current(self):
+        return self.state.current
+
+    # -- refs ----------------------------------------------------------------------
+    def string(self, ref: int, strings: dict, name: str, label: str = "") -> str:
+        label = label or name
+        if name in strings:  # inline
+            value = strings[name]
+            if not isinstance(value, str):
+                raise _Unresolved(f"inline string {label} is not UTF-8")
+            return value
+        if ref == 0:
+            return ""
+        if ref & INLINE_BIT:  # inline but not decoded: the reader reported why
+            raise _Unresolved(f"inline string {label} could not be read")
+        gid = self.current.strings.get(ref)
+        if gid is None:
+            raise _Unresolved(f"string ref {ref} ({label}) is not registered")
+        return self.state.text(gid)
+
+    def thread(self, ref: int, fields: dict, words: tuple[str, ...], name: str) -> dict:
+        if ref == 0:
+            koids = {_koid_key(w): fields.get(w, 0) for w in words}
+        else:
+            entry = self.current.threads.get(ref)
+            if entry is None:
+                raise _Unresolved(f"thread ref {ref} ({name}) is not registered")
+            both = {"process_koid": entry[0], "thread_koid": entry[1]}
+            koids = {_koid_key(w): both[_koid_key(w)] for w in words}
+        return {k: _word(v) for k, v in koids.items()}
+
+    # -- records -------------------------------------------------------------------
+    def record(self, rec: Record) -> dict:
+        p = self.current
+        out: dict = {"kind": rec.kind, "provider": None if p.id is None else {"id": p.id, "name": p.name}}
+        f, s = rec.fields, rec.strings
+        for name, how in SHAPES[rec.kind]:
+            if how == "string":
+                out[name] = self.string(f.get(name, 0), s, name)
+            elif how == "thread":
+                out[name] = self.thread(f.get(name, 0), f, _WORDS_BY_REF[(rec.kind, name)], name)
+            elif how == "number":
+                out[name] = f.get(name, 0)
+            elif how == "word":
+                out[name] = _word(f.get(name, 0))
+            elif how == "double":
+                out[name] = _double(f.get(name, 0.0))
+            elif how in ("text", "hex"):
+                out[name] = _stream_value(s.get(name, b""))
+            else:  # arguments
+                out[name] = [a for a in (self.argument(x) for x in rec.args) if a is not None]
+        return out
+
+    def argument(self, arg: Argument) -> dict | None:
+        lay = _ARGS.get(arg.type)
+        if lay is None or arg.kind == "unknown":
+            return None  # an undefined argument type is skipped by its size
+        name = self.string(arg.fields.get("name", 0), arg.strings, "name", "argument name")
+        return {"name": name, "type": lay.name, "value": self.argument_value(lay, arg)}
+
+    def argument_value(self, lay: Layout, arg: Argument):
+        f = lay.field("value")
+        if f is not None and f.role == "string_ref":
+            return self.string(arg.fields.get("value", 0), arg.strings, "value", "argument value")
+        if f is not None:  # a header field: a number, or a bool when one bit wide
+            v = arg.fields.get("value", 0)
+            return bool(v) if f.width == 1 else v
+        for it in lay.full_body:
+            if it.kind == "word" and it.name == "value":
+                v = arg.fields.get("value", 0)
+                return _double(v) if it.float else _word(v)
+            if it.kind == "stream":
+                return _stream_value(arg.strings.get(it.name, b""))
+        return None  # the null argument
+
+
+def _koid_key(word_name: str) -> str:
+    return "process_koid" if word_name.endswith("process_koid") else "thread_koid"
+
+
+_WORDS_BY_REF = INLINE_KOIDS  # per (record kind, thread-ref field): the koid words
+
+
+def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
+    """The canonical keys of a record kind, in order, each with how its value is made:
+    string | thread | number | word | double | text | hex | arguments."""
+    lengths = {it.length for it in lay.full_body if it.kind == "stream"}
+
+    def header(flds):
+        for f in flds:
+            if f.role in _ENCODING_ROLES or f.must_be_zero or f.const is not None or f.name in lengths:
+                continue
+            yield f.name, {"string_ref": "string", "thread_ref": "thread"}.get(f.role, "number")
+
+    out = list(header(lay.full_fields))
+    for it in lay.full_body:
+        if it.kind == "word" and it.fields:
+            out += header(it.fields)
+        elif it.kind == "word" and it.name not in lengths:
+            out.append((it.name, "double" if it.float else "word"))
+        elif it.kind == "stream":
+            out.append((it.name, "text" if it.content == "utf8" else "hex"))
+        elif it.kind == "args":
+            out.append(("arguments", "arguments"))
+    return tuple(out)
+
+
+SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name not in STATE_KINDS}
+# the JSON text of a record of each kind, and of an argument of each type, from its columns' texts
+# (a decimal word, hex bytes: the template holds the quotes of a JSON string)
+_QUOTED = frozenset(("word", "hex"))
+
+
+def _record_parts(kind: str, shape) -> list[str]:
+    """The fixed text around the columns of a record of ``kind`` (for ``fill``)."""
+    parts = ["{" + key("kind") + json.dumps(kind) + ", " + key("provider")]
+    close = ""
+    for name, how in shape:
+        quote = '"' if how in _QUOTED else ""
+        parts.append(close + ", " + key(name) + quote)
+        close = quote
+    return parts + [close + "}"]
+
+
+def _argument_how(lay: Layout) -> str:
+    """How an argument type's value is written: string | bool | number | word | double | hex | null."""
+    f = lay.field("value")
+    if f is not None:
+        return "string" if f.role == "string_ref" else ("bool" if f.width == 1 else "number")
+    for it in lay.full_body:
+        if it.kind == "word" and it.name == "value":
+            return "double" if it.float else "word"
+        if it.kind == "stream":
+            return "text" if it.content == "utf8" else "hex"
+    return "null"
+
+
+_RECORD = {kind: _record_parts(kind, shape) for kind, shape in SHAPES.items()}
+# a thread ref's object, per the koid keys its words give
+_THREAD = {keys: template(["{" + key(keys[0]) + '"', *('", ' + key(k) + '"' for k in keys[1:]), '"}'])
+           for keys in {tuple(_koid_key(w) for w in words) for words in _WORDS_BY_REF.values()}}
+_ARGUMENT_HOW = {a.name: _argument_how(a) for a in _T.arguments.values()}
+_ARGUMENT = {name: template(["{" + key("name"), ", " + key("type") + json.dumps(name) + ", " + key("value")
+                             + ('"' if how in _QUOTED else ""), ('"' if how in _QUOTED else "") + "}"])
+             for name, how in _ARGUMENT_HOW.items()}
+
+
+@functools.lru_cache(maxsize=64)
+def _list_parts(kinds: tuple[int, ...]) -> list[str]:
+    """The texts around the items of a JSON list of ``len(kinds)`` items."""
+    return ["[", *([", "] * (len(kinds) - 1)), "]"]
+
+
+@functools.lru_cache(maxsize=256)
+def _typed_list_parts(kind: str, kinds: tuple[int, ...]) -> list[str]:
+    """The texts around the name and value columns of a list of ``len(kinds)`` arguments
+    of type ``kind``."""
+    quote = '"' if _ARGUMENT_HOW[kind] in _QUOTED else ""
+    parts = ["["]
+    for j in range(len(kinds)):
+        parts[-1] += ("" if j == 0 else ", ") + "{" + key("name")
+        parts.append(", " + key("type") + json.dumps(kind) + ", " + key("value") + quote)
+        parts.append(quote + "}")
+    parts[-1] += "]"
+    return parts
+
+
+class Canonical(Consumer):
+    """The canonical decoding as a consumer of the walk (its ``emit`` being
+    ``reader_diagnostic``). ``write(texts)`` gets the JSON text of each record in file
+    order, a batch at a time, up to the first record in error; with ``keep`` the
+    records are kept as objects instead (``decoded``)."""
+
+    def __init__(self, write=None, keep: bool = False, strict: bool = False):
+        self.write = write
+        self.keep = keep
+        self.strict = strict
+        self.decoded: list[dict] = []
+        self.errors: list = []  # (record index, offset, message); a file-level one at index None
+        self.notes: list[str] = []  # writer errors a reader may read through (not with ``strict``)
+        self.stop: int | None = None  # the first record in error
+        self._pending: list = []  # (record index, text) of the batch's decoded records
+        self._provider_json: dict = {}
+        self._thread_texts: dict = {}  # per koid keys: IdTexts of the registered threads
+
+    def reader_diagnostic(self, d) -> None:
+        if d.severity >= Severity.ERROR:
+            message = f"{d.code} at byte {d.offset}: {d.message}"
+            if not self.strict and verdict(d) != REJECT:
+                self.notes.append(message)  # a reader may read through it (fxtlint.reader_suite._reader_verdicts)
+                return
+            self._error(d.record_index if d.record_index >= 0 else None, d.offset, message)
+
+    def _error(self, at, offset: int, message: str) -> None:
+        self.errors.append((at, offset, message))
+        if at is not None and (self.stop is None or at < self.stop):
+            self.stop = at
+
+    def _before_stop(self, index: int) -> bool:
+        return self.stop is None or index < self.stop
+
+    def start(self, walk: Walk) -> None:
+        self.walk = walk
+        self.canon = _Canonicaliser(walk.state)
+        self.texts = StringTexts(walk.state)
+        self.columns = walk.columns
+
+    def finish(self, walk: Walk) -> None:
+        # a file-level error sorts after every record (it cuts none of them)
+        self.errors = [(walk.records if at is None else at, off, msg) for at, off, msg in self.errors]
+        self.errors.sort(key=lambda e: (e[0], e[1]))
+
+    # -- one record at a time ----------------------------------------------------------
+    def record(self, rec: Record, change=None) -> None:
+        if is_undefined(rec.kind) or rec.kind in STATE_KINDS:
+            return  # skipped by its size; or folded into the provider tables
+        try:
+            obj = self.canon.record(rec)
+        except _Unresolved as e:
+            self._error(rec.index, rec.offset, f"record {rec.index} at byte {rec.offset}: {e}")
+            return
+        if not self._before_stop(rec.index):
+            return
+        if self.keep:
+            self.decoded.append(obj)
+        elif self.columns:
+            self._pending.append((rec.index, _line(obj)))
+        else:
+            self.write([_line(obj)])
+
+    # -- a batch's clean rows, as columns -------------------------------------------------
+    def rows(self, batch: Batch) -> None:
+        pieces = [([i for i, _ in self._pending], [t for _, t in self._pending])]
+        self._pending.clear()
+        for rows in batch.clean:
+            pieces.append(self._texts(rows))
+        self.write(in_file_order(pieces, self.stop))
+
+    def _texts(self, rows: Rows):
+        """(record indexes, JSON texts) of the rows; a row with a ref to nothing is an error."""
+        kind = rows.kind
+        fails: dict[int, str] = {}  # row -> the first unresolved ref, in field order
+        cols = [self._providers(rows)]
+        for name, how in SHAPES[kind]:
+            if how == "string":
+                col = self._strings(rows, None, name, np.arange(rows.n), name, fails)
+            elif how == "thread":
+                col = self._threads(rows, name, fails)
+            elif how == "arguments":
+                col = self._arguments(rows, fails)
+            elif how in ("text", "hex"):
+                col = _scalars(how, rows.layout, name, self._streams(rows, name))
+            else:
+                col = _scalars(how, rows.layout, name, rows.value(name))
+            cols.append(col)
+        text = fill(_RECORD[kind], cols, rows.n)
+        index = rows.index
+        if fails:
+            keep = np.ones(rows.n, bool)
+            for r, message in sorted(fails.items()):
+                i, off = int(index[r]), int(rows.offset[r])
+                self._error(i, off, f"record {i} at byte {off}: {message}")
+                keep[r] = False
+            text = [t for t, k in zip(text, keep.tolist()) if k]
+            index = index[keep]
+        return index, text
+
+    def _providers(self, rows: Rows) -> list[str] | str:
+        cache = self._provider_json
+        out = []
+        for p, name in rows.batch.switches:
+            k = (p.id, name)
+            if k not in cache:
+                cache[k] = "null" if p.id is None else json.dumps({"id": p.id, "name": name}, ensure_ascii=False)
+            out.append(cache[k])
+        if len(out) == 1:
+            return out[0]  # one provider for every row: a constant of the template
+        return np.asarray(out, object)[rows.switch].tolist()
+
+    def _strings(self, rows: Rows, arg, name: str, sel, label: str, fails: dict) -> list[str]:
+        """JSON texts of string ref ``name`` (of the record, or of argument rows ``arg``)
+        at positions ``sel``; a ref to nothing fails its row."""
+        out, ids = self.texts.column(rows, arg, name, sel)
+        missing = unregistered(ids)
+        if len(missing):
+            refs = (arg if arg is not None else rows).value(name)[sel]
+            rows_of = arg.row[sel] if arg is not None else sel
+            for j in missing.tolist():
+                fails.setdefault(int(rows_of[j]), f"string ref {int(refs[j])} ({label}) is not registered")
+        return out.tolist()
+
+    def _threads(self, rows: Rows, name: str, fails: dict) -> list[str]:
+        """The koids of thread ref ``name``: a registered thread's text made once, an
+        inline one's from its words."""
+        words = _WORDS_BY_REF[(rows.kind, name)]
+        keys = tuple(_koid_key(w) for w in words)
+        got = rows.threads(name)
+        out = np.empty(rows.n, object)
+        known = got >= 0
+        if known.any():
+            texts = self._thread_texts.get(keys)
+            if texts is None:
+                values = self.canon.state.threads.values
+                both = {"process_koid": 0, "thread_koid": 1}
+                texts = self._thread_texts[keys] = IdTexts(
+                    lambda i: _THREAD[keys](*(str(values[i][both[k]]) for k in keys)))
+            out[known] = texts.of(got[known])
+        inline = np.nonzero(got == INLINE_TEXT)[0]
+        if len(inline):
+            W = self.walk.W
+            out[inline] = list(map(_THREAD[keys], *(int_texts(W[rows.position(w)[inline]]) for w in words)))
+        for r in np.nonzero(got == UNREGISTERED)[0].tolist():
+            fails.setdefault(r, f"thread ref {int(rows.value(name)[r])} ({name}) is not registered")
+        return out.tolist()
+
+    def _streams(self, rows: Rows, name: str) -> list:
+        """The bytes of stream ``name`` of each row (clean rows: text is plain ASCII)."""
+        buf = rows.batch.buf
+        length = next(it.length for it in rows.layout.full_body if it.kind == "stream" and it.name == name)
+        return [bytes(buf[8 * p : 8 * p + n]) for p, n in zip(rows.position(name).tolist(),
+                                                                rows.value(length).tolist())]
+
+    def _arguments(self, rows: Rows, fails: dict) -> list[str] | str:
+        args = rows.arguments()
+        if not args:
+            return "[]"
+        names, values = [], []
+        for a in args:
+            names += self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails)
+            values += self._argument_values(rows, a, fails)
+        row = np.concatenate([a.row for a in args])
+        k = np.concatenate([np.full(len(a.row), a.k) for a in args])
+        kinds = {a.kind for a in args}
+        if len(kinds) == 1:  # one argument type: its name goes into the list's template
+            parts = functools.partial(_typed_list_parts, kinds.pop())
+            return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [names, values], parts, "[]")
+        texts = []
+        for a in args:  # each argument's object, then the lists
+            lo = len(texts)
+            texts += map(_ARGUMENT[a.kind], names[lo : lo + len(a.row)], values[lo : lo + len(a.row)])
+        return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [texts], _list_parts, "[]")
+
+    def _argument_values(self, rows: Rows, a, fails: dict) -> list[str]:
+        """The texts of the values of argument rows ``a`` (a word's or hex's without the quotes
+        its template holds)."""
+        how = _ARGUMENT_HOW[a.kind]
+        n = len(a.row)
+        if how == "string":
+            return self._strings(rows, a, "value", np.arange(n), "argument value", fails)
+        if how == "null":
+            return ["null"] * n
+        if how == "bool":
+            return ["true" if v else "false" for v in a.value("value").tolist()]
+        if how in ("text", "hex"):
+            stream = next(it for it in a.layout.full_body if it.kind == "stream")
+            buf = rows.batch.buf
+            values = [bytes(buf[8 * p : 8 * p + m]) for p, m in zip(a.position(stream.name).tolist(),
+                                                                      a.value(stream.length).tolist())]
+            return _scalars(how, a.layout, stream.name, values)
+        return as_list(_scalars(how, a.layout, "value", a.value("value")), n)
+
+
+def _line(obj: dict) -> str:
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+
+
+def _signed(f, raw):
+    """A header field's values, sign-extended when the tables say it is signed."""
+    return raw - ((raw >> (f.width - 1)) << f.width) if f.signed else raw
+
+
+def _word_is_signed(lay: Layout, name: str) -> bool:
+    return any(it.kind == "word" and it.name == name and it.signed for it in lay.full_body)
+
+
+def _scalars(how: str, lay: Layout, name: str, values):
+    """JSON texts of a column of numbers, words, doubles or stream bytes (a word and hex
+    bytes without their quotes: the templates hold them), in ``fill``'s column forms."""
+    if how == "number":
+        f = lay.field(name)
+        return int_column(_signed(f, values) if f is not None else values)
+    if how == "word":
+        return int_column(values.view(np.int64) if _word_is_signed(lay, name) else values)
+    if how == "double":
+        return [repr(v) if math.isfinite(v) else json.dumps(_double(v)) for v in values.view(np.float64).tolist()]
+    if how == "text":
+        return [json.dumps(v.decode("ascii"), ensure_ascii=False) for v in values]
+    return [v.hex() for v in values]  # hex
+
+
+def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str,
+                   limits: Limits = DEFAULT_LIMITS) -> Walk:
+    big = (byte_order or detect_byte_order(data) or "little") == "big"
+    columns = {"auto": None, "fast": True, "reference": False}[engine]
+    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, columns=columns, limits=limits)
+
+
+def decode(data, *, byte_order: str | None = None, strict: bool = False) -> Decoding:
+    """The canonical decoding of a trace archive, record by record. Never raises on input.
+
+    A file with a fault a reader must reject (a reader diagnostic whose verdict is
+    ``reject``, or a ref that resolves to nothing) keeps only the records before the
+    first record in error: the prefix that the spec's recovery promise covers. Other
+    error-severity diagnostics are ``notes``; ``strict`` makes them errors too.
+    """
+    canon = Canonical(keep=True, strict=strict)
+    _decoding_walk(data, canon, byte_order, "reference").run()
+    return Decoding(canon.decoded, [msg for _, _, msg in canon.errors], canon.notes)
+
+
+def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str = "auto",
+              limits: Limits = DEFAULT_LIMITS, strict: bool = False) -> Decoding:
+    """Write the canonical JSON of ``data`` to ``out`` as it is read (``dumps`` of
+    ``decode(data)``, byte for byte); returns its errors (none: accepted) and notes, the
+    records having gone to ``out``."""
+    write = Lines(out, '{"records": [\n')
+    canon = Canonical(write, strict=strict)
+    _decoding_walk(data, canon, byte_order, engine, limits).run()
+    out.write('{"records": []}\n' if write.empty else "\n]}\n")
+    return Decoding([], [msg for _, _, msg in canon.errors], canon.notes)
+
+
+# ------------------------------------------------------------------ the JSON Schema
+_U64 = {"type": "string", "pattern": "^(0|[1-9][0-9]*)$"}
+_I64 = {"type": "string", "pattern": "^(0|-?[1-9][0-9]*)$"}
+_HEX = {"type": "string", "pattern": "^([0-9a-f]{2})*$"}
+_DOUBLE = {"anyOf": [{"type": "number"}, {"enum": ["NaN", "Infinity", "-Infinity"]}]}
+_KOIDS = {"process_koid": _U64, "thread_koid": _U64}
+
+
+def _value_schema(how: str, kind: str, name: str) -> dict:
+    if how == "thread":
+        keys = sorted({_koid_key(w) for w in _WORDS_BY_REF[(kind, name)]})
+        return {"type": "object", "properties": {k: _KOIDS[k] for k in keys}, "required": keys,
+                "additionalProperties": False}
+    return {"string": {"type": "string"}, "number": {"type": "integer", "minimum": 0}, "word": _U64,
+            "double": _DOUBLE, "text": {"type": "string"}, "hex": _HEX,
+            "arguments": {"type": "array", "items": {"$ref": "#/$defs/argument"}}}[how]
+
+
+def _argument_value_schema(lay: Layout) -> dict:
+    f = lay.field("value")
+    if f is not None and f.role == "string_ref":
+        return {"type": "string"}
+    if f is not None:
+        if f.width == 1:
+            return {"type": "boolean"}
+        lo, hi = (-(1 << (f.width - 1)), (1 << (f.width - 1)) - 1) if f.signed else (0, (1 << f.width) - 1)
+        return {"type": "integer", "minimum": lo, "maximum": hi}
+    for it in lay.full_body:
+        if it.kind == "word" and it.name == "value":
+            return _DOUBLE if it.float else (_I64 if it.signed else _U64)
+        if it.kind == "stream":
+            return _HEX if it.content != "utf8" else {"type": "string"}
+    return {"type": "null"}
+
+
+def json_schema() -> dict:
+    """The JSON Schema (2020-12) of a canonical decoding, derived from the spec tables."""
+    records = []
+    for kind, shape in SHAPES.items():
+        props = {"kind": {"const": kind}, "provider": {"$ref": "#/$defs/provider"}}
+        props.update({name: _value_schema(how, kind, name) for name, how in shape})
+        records.append({"type": "object", "properties": props, "required": list(props),
+                        "additionalProperties": False})
+    arguments = [{"type": "object", "properties": {"name": {"type": "string"}, "type": {"const": lay.name},
+                                                   "value": _argument_value_schema(lay)},
+                  "required": ["name", "type", "value"], "additionalProperties": False}
+                 for lay in _T.arguments.values()]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://fxtlint.invalid/conformance/canonical.schema.json",
+        "title": "Canonical decoding of an FXT trace (fxtlint decode; the conformance suite)",
+        "description": "Generated from spec-tables/ by fxtlint.reader_suite._canonical.json_schema(); do not edit.",
+        "type": "object",
+        "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}},
+        "required": ["records"],
+        "additionalProperties": False,
+        "$defs": {
+            "provider": {"anyOf": [{"type": "null"}, {
+                "type": "object", "properties": {"id": {"type": "integer", "minimum": 0},
+                                                 "name": {"type": ["string", "null"]}},
+                "required": ["id", "name"], "additionalProperties": False}]},
+            "record": {"oneOf": records},
+            "argument": {"oneOf": arguments},
+        },
+    }

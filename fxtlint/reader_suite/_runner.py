@@ -1,0 +1,455 @@
+"""Grading FXT readers against the conformance suite (corpus/conformance/).
+
+The protocol (toml-test's, for FXT): the runner starts the reader's command once per
+case, without a shell, with the file on stdin or its path appended. Exit 0 means
+accepted, with the canonical decoding (fxtlint.reader_suite._canonical) on stdout; exit 1 means
+rejected, optionally with the decoding of the records read before the fault; any other
+exit status, a signal or the timeout is a crash.
+
+A case's folder says what a reader must do (JSONTestSuite's y_/n_/i_ as folders), as
+the spec's words decide it (fxtlint/reader_suite/_reader_verdicts.py):
+
+- ``valid``: must accept, and print exactly the ``.json`` beside the case;
+- ``invalid``: must reject;
+- ``recover``: must reject, printing decoded records that start with the ``.json``
+  prefix beside the case (more records after it are fine);
+- ``impl``: either; anything but a crash. An accepting reader's decoding must equal the
+  ``.json`` beside the case when there is one (the spec fixes the decoding, only not
+  whether to accept).
+
+Grades: ``pass``; ``fail`` (the wrong decision: accepted a file it must reject,
+rejected one it must accept, or gave no prefix); ``wrong`` (the decoding differs, or
+stdout is not the canonical JSON: the parse error is kept); ``crash``; ``skip``.
+
+A run can be stopped: ``Readers.stop`` (a signal, or ``max_failures`` crashes and
+timeouts in a row) kills every running reader's process group, grades no more cases
+and leaves a partial results document that says why it stopped.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import signal
+import subprocess
+import threading
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
+
+CATEGORIES = ("valid", "invalid", "recover", "impl")
+# how summaries list them: first what a reader must read, then what it must refuse
+SUMMARY_ORDER = ("valid", "recover", "invalid", "impl")
+EXPECT = {"valid": "accept", "invalid": "reject", "recover": "recover", "impl": "either"}
+GRADES = ("pass", "fail", "wrong", "crash", "skip")
+RESULTS_FORMAT = "fxt-conformance-results/1"
+_DETAIL_MAX = 300
+
+
+class ConformanceError(Exception):
+    """A problem with the run itself (no suite, a reader that cannot start): exit 2."""
+
+
+@dataclass(frozen=True)
+class Case:
+    category: str
+    name: str
+    path: Path
+    expected: Path | None  # the .json beside it (valid and recover cases)
+    spec: str = ""
+    what: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{self.category}/{self.name}"
+
+
+@dataclass
+class Result:
+    case: str
+    category: str
+    expect: str
+    grade: str
+    outcome: str  # accepted | rejected | crashed | timeout | skipped
+    exit: int | None = None
+    detail: str = ""
+    spec: str = ""  # the spec section the case tests (from the suite's manifest)
+
+
+def default_suite() -> Path:
+    """The suite shipped with this fxtlint: inside the installed package, or the
+    checkout's corpus/conformance for a source tree or an editable install."""
+    packaged = resources.files("fxtlint") / "conformance-suite"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "corpus" / "conformance"
+
+
+def load_suite(suite: Path) -> list[Case]:
+    """The cases of a suite folder, in category then name order."""
+    suite = Path(suite)
+    if not suite.is_dir():
+        raise ConformanceError(f"suite folder not found: {suite}")
+    meta = {}
+    manifest = suite / "manifest.json"
+    if manifest.is_file():
+        try:
+            for m in json.loads(manifest.read_text(encoding="utf-8")).get("cases", []):
+                meta[(m["category"], m["name"])] = m
+        except (ValueError, KeyError, TypeError) as e:
+            raise ConformanceError(f"{manifest}: not a suite manifest ({e})") from None
+    cases = []
+    for cat in CATEGORIES:
+        d = suite / cat
+        if not d.is_dir():
+            continue
+        for p in sorted(d.glob("*.fxt")):
+            exp = p.with_suffix(".json")
+            m = meta.get((cat, p.stem), {})
+            cases.append(Case(cat, p.stem, p, exp if exp.is_file() else None, m.get("spec", ""), m.get("what", "")))
+    if not cases:
+        raise ConformanceError(f"no cases in {suite} (expected {', '.join(CATEGORIES)} folders of .fxt files)")
+    return cases
+
+
+# ------------------------------------------------------------------ running a reader
+@dataclass
+class Run:
+    exit: int | None  # None: timed out; negative: killed by that signal
+    stdout: bytes
+    stderr: bytes
+
+
+class Readers:
+    """The reader processes running now, so that a stop can end them all.
+
+    Each reader runs in a session of its own (``start_new_session``) and ``stop`` kills
+    each one's whole process group, so nothing a reader started outlives the runner.
+    A signal handler may call ``stop`` while the same thread is in ``start``: the lock
+    is reentrant, and ``start`` kills what it started if a stop came meanwhile."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._procs: set[subprocess.Popen] = set()
+        self.stopped: str | None = None  # why, once stopped
+
+    def start(self, args: list[str], **kw) -> subprocess.Popen | None:
+        """Popen in a new session, or None once stopped."""
+        with self._lock:
+            if self.stopped:
+                return None
+            proc = subprocess.Popen(args, start_new_session=True, **kw)
+            self._procs.add(proc)
+            if self.stopped:  # a signal arrived while it started
+                _kill_group(proc)
+            return proc
+
+    def finished(self, proc: subprocess.Popen) -> None:
+        with self._lock:
+            self._procs.discard(proc)
+
+    def stop(self, reason: str) -> None:
+        """Grade no more cases; kill every running reader's process group."""
+        with self._lock:
+            if self.stopped is None:
+                self.stopped = reason
+            procs = list(self._procs)
+        for proc in procs:
+            _kill_group(proc)
+
+
+@contextmanager
+def stop_on_signals(readers: Readers, signums=(signal.SIGINT, signal.SIGTERM)):
+    """While inside (in the main thread), SIGINT and SIGTERM stop ``readers`` instead of
+    raising; yields the list of signal numbers received."""
+    received: list[int] = []
+
+    def handler(signum, _frame):
+        received.append(signum)
+        readers.stop(f"interrupted by {signal.Signals(signum).name}")
+
+    old = {s: signal.signal(s, handler) for s in signums}
+    try:
+        yield received
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float, readers: Readers | None = None) -> Run | None:
+    """Run the reader once, without a shell; kill its whole process group on timeout.
+    None when ``readers`` was stopped before or while it ran (no verdict)."""
+    readers = readers or Readers()
+    args = list(argv) if stdin else [*argv, str(path)]
+    fh = open(path, "rb") if stdin else subprocess.DEVNULL
+    try:
+        try:
+            proc = readers.start(args, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except OSError as e:
+            raise ConformanceError(f"cannot start reader {args[0]!r}: {e.strerror or e}") from None
+        if proc is None:
+            return None
+        try:
+            out, err = proc.communicate(timeout=timeout)
+            run = Run(proc.returncode, out, err)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            try:
+                out, err = proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:  # a descendant left the group and holds the pipes
+                for pipe in (proc.stdout, proc.stderr):
+                    pipe.close()
+                proc.wait()
+                out, err = b"", b""
+            run = Run(None, out, err)
+        except BaseException:  # KeyboardInterrupt without stop_on_signals: the reader goes too
+            _kill_group(proc)
+            raise
+        finally:
+            readers.finished(proc)
+        return None if readers.stopped else run
+    finally:
+        if stdin:
+            fh.close()
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+# ------------------------------------------------------------------ grading
+def grade(case: Case, run: Run, timeout: float) -> Result:
+    expect = EXPECT[case.category]
+    r = Result(case.id, case.category, expect, "pass", "", run.exit, spec=case.spec)
+    if run.exit is None:
+        r.grade, r.outcome, r.detail = "crash", "timeout", f"no answer within {timeout:g} s; killed"
+        return r
+    if run.exit < 0:
+        try:
+            name = signal.Signals(-run.exit).name
+        except ValueError:
+            name = f"signal {-run.exit}"
+        r.grade, r.outcome, r.detail = "crash", "crashed", f"killed by {name}" + _stderr_tail(run)
+        return r
+    if run.exit not in (0, 1):
+        r.grade, r.outcome, r.detail = "crash", "crashed", f"exit status {run.exit}" + _stderr_tail(run)
+        return r
+    r.outcome = "accepted" if run.exit == 0 else "rejected"
+    if case.category in ("invalid", "recover") and run.exit == 0:
+        r.grade, r.detail = "fail", "accepted a file a reader must reject"
+        return r
+    if case.category == "invalid":
+        return r
+    if case.category == "valid" and run.exit == 1:
+        r.grade, r.detail = "fail", "rejected a file a reader must accept" + _stderr_tail(run)
+        return r
+    if case.category == "impl":
+        if run.exit == 1:
+            return r
+        doc, err = parse_output(run.stdout)
+        if err:
+            r.grade, r.detail = "wrong", err
+        elif case.expected is not None:  # the spec fixes the decoding, if not the decision
+            diff = first_difference(json.loads(case.expected.read_text(encoding="utf-8")), doc)
+            if diff:
+                r.grade, r.detail = "wrong", _clip(diff)
+        return r
+    expected = json.loads(case.expected.read_text(encoding="utf-8")) if case.expected else {"records": []}
+    if case.category == "recover" and not run.stdout.strip():
+        if expected["records"]:
+            r.grade, r.detail = "fail", "rejected without returning the records before the fault" + _stderr_tail(run)
+        return r
+    doc, err = parse_output(run.stdout)
+    if err:
+        r.grade, r.detail = "wrong", err
+        return r
+    if case.category == "valid":
+        diff = first_difference(expected, doc)
+    else:
+        n = min(len(doc["records"]), len(expected["records"]))
+        diff = first_difference({"records": expected["records"][:n]}, {"records": doc["records"][:n]})
+        if diff is None and n < len(expected["records"]):
+            diff = f"records: {len(doc['records'])} of the {len(expected['records'])} before the fault"
+    if diff:
+        r.grade, r.detail = "wrong", _clip(diff)
+    return r
+
+
+def parse_output(stdout: bytes) -> tuple[dict | None, str]:
+    """The reader's canonical JSON, or the reason it is not one."""
+    try:
+        doc = json.loads(stdout.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        return None, f"stdout is not UTF-8: {e}"
+    except json.JSONDecodeError as e:
+        return None, _clip(f"stdout is not JSON: {e}")
+    if not isinstance(doc, dict) or not isinstance(doc.get("records"), list):
+        return None, 'stdout is JSON but not a canonical decoding (an object with a "records" list)'
+    return doc, ""
+
+
+def first_difference(expected, got, path: str = "") -> str | None:
+    """The first place two JSON values differ, as ``path: expected X, got Y``; else None.
+
+    Numbers compare by value (JSON has one number type); a bool is not a number."""
+    def num(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    if num(expected) and num(got):
+        return None if expected == got else f"{path or '.'}: expected {_show(expected)}, got {_show(got)}"
+    if type(expected) is not type(got):
+        return f"{path or '.'}: expected {_show(expected)}, got {_show(got)}"
+    if isinstance(expected, dict):
+        for k in expected:
+            if k not in got:
+                return f"{path}.{k}: missing (expected {_show(expected[k])})"
+            d = first_difference(expected[k], got[k], f"{path}.{k}")
+            if d:
+                return d
+        for k in got:
+            if k not in expected:
+                return f"{path}.{k}: unexpected (got {_show(got[k])})"
+        return None
+    if isinstance(expected, list):
+        for i, (a, b) in enumerate(zip(expected, got)):
+            d = first_difference(a, b, f"{path}[{i}]")
+            if d:
+                return d
+        if len(expected) != len(got):
+            return f"{path}: expected {len(expected)} items, got {len(got)}"
+        return None
+    return None if expected == got else f"{path or '.'}: expected {_show(expected)}, got {_show(got)}"
+
+
+def _show(v) -> str:
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _DETAIL_MAX else text[: _DETAIL_MAX - 3] + "..."
+
+
+def _stderr_tail(run: Run) -> str:
+    lines = [ln for ln in run.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    return f": {_clip(lines[-1].strip())}" if lines else ""
+
+
+# ------------------------------------------------------------------ a whole run
+def run_suite(argv: list[str], suite: Path, *, stdin: bool = True, timeout: float = 10.0, skip=(),
+              name: str | None = None, jobs: int = 1, progress=None, max_failures: int | None = None,
+              readers: Readers | None = None) -> dict:
+    """Grade the reader ``argv`` on every case of ``suite``; returns the results document.
+
+    ``skip`` holds glob patterns matched against ``category/name`` and ``name``;
+    ``jobs`` runs that many readers at once (results keep the suite's order);
+    ``progress(result, done, total)`` is called after each case; ``max_failures`` stops
+    the run after that many crashes or timeouts in a row; ``readers`` lets the caller
+    stop the run (``stop_on_signals``). A stopped run's document holds the cases graded
+    before the stop and says why in ``stopped``."""
+    if not argv:
+        raise ConformanceError("empty reader command")
+    cases = load_suite(suite)
+    readers = readers or Readers()
+    lock = threading.Lock()
+    tally = {"done": 0, "streak": 0}
+
+    def one(case: Case) -> Result | None:
+        if any(fnmatch.fnmatchcase(case.id, g) or fnmatch.fnmatchcase(case.name, g) for g in skip):
+            r = Result(case.id, case.category, EXPECT[case.category], "skip", "skipped", spec=case.spec)
+        else:
+            run = run_reader(argv, case.path, stdin=stdin, timeout=timeout, readers=readers)
+            if run is None:
+                return None  # stopped before or while it ran: no verdict
+            r = grade(case, run, timeout)
+        with lock:
+            tally["done"] += 1
+            if r.grade != "skip":
+                tally["streak"] = tally["streak"] + 1 if r.grade == "crash" else 0
+            if max_failures and tally["streak"] >= max_failures:
+                readers.stop(f"stopped after {max_failures} crashes or timeouts in a row")
+            done = tally["done"]
+        if progress is not None:
+            progress(r, done, len(cases))
+        return r
+
+    if jobs <= 1:
+        results = [one(c) for c in cases]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(one, cases))
+    graded = [r for r in results if r is not None]
+    doc = {
+        "format": RESULTS_FORMAT,
+        "reader": {"name": name or reader_name(argv), "command": list(argv), "input": "stdin" if stdin else "path"},
+        "timeout": timeout,
+        "summary": summarise(graded),
+        "cases": [asdict(r) for r in graded],
+    }
+    if readers.stopped:
+        doc["stopped"] = f"{readers.stopped}: {len(graded)} of {len(cases)} cases graded"
+    return doc
+
+
+def reader_name(argv: list[str]) -> str:
+    """A short label for a command: its script's or program's file name."""
+    for a in reversed(argv):
+        if not a.startswith("-") and ("/" in a or a.endswith(".py")):
+            return Path(a).stem
+    return Path(argv[0]).name
+
+
+def summarise(results) -> dict:
+    out = {}
+    for cat in CATEGORIES:
+        rs = [r for r in results if (r.category if isinstance(r, Result) else r["category"]) == cat]
+        counts = {g: 0 for g in GRADES}
+        for r in rs:
+            counts[r.grade if isinstance(r, Result) else r["grade"]] += 1
+        out[cat] = {"cases": len(rs), **counts}
+    return out
+
+
+def passed(results: dict) -> bool:
+    """Every case ran (the run was not stopped) and passed."""
+    return "stopped" not in results and all(c["grade"] in ("pass", "skip") for c in results["cases"])
+
+
+def score(results: dict, category: str) -> tuple[int, int]:
+    """(passed, run) in a category: skipped cases are not run."""
+    s = results["summary"].get(category, {})
+    return s.get("pass", 0), s.get("cases", 0) - s.get("skip", 0)
+
+
+def warnings(results: dict) -> list[str]:
+    """What the scores hide: a reader that passes no must-accept case reads nothing,
+    whatever it scores by rejecting invalid/ and impl/ cases."""
+    out = []
+    ok, ran = score(results, "valid")
+    if ran and not ok:
+        out.append(f"{results['reader']['name']} passes none of the {ran} valid/ cases (files a reader must "
+                   f"accept): its other scores only count files it refused")
+    if "stopped" in results:
+        out.append(f"the run was {results['stopped']}; the scores cover those cases only")
+    return out
+
+
+def write_results(results: dict, path: Path) -> None:
+    Path(path).write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def load_results(path: Path) -> dict:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ConformanceError(f"cannot read results {path}: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
+        raise ConformanceError(f"{path}: not a results file of {RESULTS_FORMAT}")
+    return doc

@@ -1,0 +1,182 @@
+"""The terminal renderer: diagnostics, hex views of the offending records, summaries.
+
+Takes reports and the file's bytes, knows nothing of records. On a terminal it
+colours; anywhere else (CI, pipes, files) rich emits plain text and the marked
+bytes get a ``^^^`` line underneath instead of a colour.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import IO
+
+from rich.console import Console
+from rich.text import Text
+
+from ..rules._diagnostics import Diagnostic, Severity
+from ..engine._hexview import hex_rows, marker_line, record_window
+from ..engine._result import FileReport
+from ..rules import not_fxt_file
+
+SEVERITY_STYLE = {
+    Severity.ERROR: "bold red",
+    Severity.WARNING: "bold yellow",
+    Severity.INFO: "bold cyan",
+}
+SPAN_STYLE = "bold reverse red"
+HEX_INDENT = "    "
+
+
+def make_console(file: IO[str] | None = None) -> Console:
+    """A console that never wraps or interprets markup; colour only on a terminal
+    (rich also honours ``NO_COLOR`` and ``FORCE_COLOR``)."""
+    return Console(
+        file=file, highlight=False, markup=False, emoji=False, soft_wrap=True
+    )
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _plain(console: Console) -> bool:
+    return console.color_system is None
+
+
+def read_as(report: FileReport) -> str:
+    """How the file was read: "trace, little-endian", or "not an FXT file"."""
+    if report.counts.get(not_fxt_file.code):  # the walk never started: nothing was read
+        return "not an FXT file"
+    return f"{report.format}, {report.byte_order}-endian"
+
+
+def header_line(report: FileReport) -> str:
+    return f"{report.path} ({read_as(report)}, {_plural(report.size, 'byte')})"
+
+
+def summary_line(report: FileReport) -> str:
+    sev = report.severity_counts
+    return (
+        f"{report.path}: {_plural(report.records, 'record')}, "
+        f"{_plural(sev.get('error', 0), 'error')}, "
+        f"{_plural(sev.get('warning', 0), 'warning')}, "
+        f"{_plural(sev.get('info', 0), 'info')} "
+        f"({read_as(report)})"
+    )
+
+
+def diagnostic_text(diag: Diagnostic) -> Text:
+    text = Text("  ")
+    text.append(diag.severity.label, SEVERITY_STYLE[diag.severity])
+    text.append(f"[{diag.code}]", "bold")
+    where = f" at 0x{diag.offset:x}"
+    if diag.record_index >= 0:  # file-level findings carry no record
+        where += f" (record {diag.record_index})"
+    text.append(f"{where}: {diag.message}")
+    return text
+
+
+def hidden_counts(report: FileReport) -> dict[str, int]:
+    """Per code, how many diagnostics the cap dropped (exact, from the counts)."""
+    kept = Counter(d.code for d in report.diagnostics)
+    return {
+        code: n - kept.get(code, 0)
+        for code, n in sorted(report.counts.items())
+        if n > kept.get(code, 0)
+    }
+
+
+def capped_line(report: FileReport) -> str | None:
+    hidden = hidden_counts(report)
+    if not hidden:
+        return None
+    per_code = ", ".join(f"{code}: {n}" for code, n in hidden.items())
+    return f"  {sum(hidden.values())} more not shown ({per_code})"
+
+
+def render_hex(console: Console, diag: Diagnostic, data) -> None:
+    start, end = record_window(diag.offset, diag.record_size, diag.span, len(data))
+    if start >= end:
+        console.print(f"{HEX_INDENT}(no bytes at 0x{diag.offset:x}: past the end of the file)")
+        return
+    plain = _plain(console)
+    for row in hex_rows(data, start, end, diag.span):
+        text = Text(HEX_INDENT + row.text)
+        for s, e in row.marks:
+            text.stylize(SPAN_STYLE, len(HEX_INDENT) + s, len(HEX_INDENT) + e)
+        console.print(text)
+        mark = marker_line(row)
+        if plain and mark is not None:
+            console.print(HEX_INDENT + mark)
+
+
+def buffer_full_line(report: FileReport) -> str | None:
+    """The banner for a trace whose provider dropped records (a buffer-full event)."""
+    at = report.summary.get("buffer_full_at") or []
+    if not at:
+        return None
+    where = ", ".join(f"{o:#x}" for o in at[:5]) + (" …" if len(at) > 5 else "")
+    return (f"!! {report.path}: records were dropped (buffer full at {where}); "
+            "pairing and ref warnings after that point may be caused by it")
+
+
+def render_report(
+    console: Console,
+    report: FileReport,
+    *,
+    data=None,
+    show_hex: bool = True,
+    quiet: bool = False,
+) -> None:
+    """One file: header, diagnostics (each with its hex view), capped counts, summary.
+
+    ``data`` is the file's bytes (or an mmap); without it no hex view is drawn.
+    Files without diagnostics get the summary only. ``quiet`` (ruff's meaning) keeps
+    the findings and drops the rest: no summary line, nothing for a clean file.
+    """
+    dropped = buffer_full_line(report)
+    if dropped is not None:
+        # before everything else: later pairing warnings may all be its consequence
+        console.print(Text(dropped, "bold yellow reverse"))
+    if report.counts:
+        console.print(Text(header_line(report), "bold"))
+        for diag in report.diagnostics:
+            console.print(diagnostic_text(diag))
+            if show_hex and data is not None:
+                render_hex(console, diag, data)
+        line = capped_line(report)
+        if line is not None:
+            console.print(line)
+    if not quiet:
+        console.print(summary_line(report))
+
+
+def total_line(reports: Sequence[FileReport], failures: int = 0) -> str:
+    e = sum(r.severity_counts.get("error", 0) for r in reports)
+    w = sum(r.severity_counts.get("warning", 0) for r in reports)
+    i = sum(r.severity_counts.get("info", 0) for r in reports)
+    line = (
+        f"{_plural(len(reports), 'file')}: {_plural(e, 'error')}, "
+        f"{_plural(w, 'warning')}, {_plural(i, 'info')}"
+    )
+    if failures:
+        line += f"; {failures} could not be read"
+    return line
+
+
+def rules_table(rules) -> list[str]:
+    """Aligned plain columns (no box drawing, no wrapping): code, name, severity, status."""
+    rows = [("CODE", "NAME", "SEVERITY", "STATUS")] + [
+        (r.code, r.name, r.severity.label, r.status) for r in rules
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3]
+        for row in rows
+    ]
+
+
+def render_rules(console: Console, rules) -> None:
+    for i, line in enumerate(rules_table(rules)):
+        console.print(Text(line, "bold" if i == 0 else ""))

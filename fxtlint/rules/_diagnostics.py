@@ -1,0 +1,238 @@
+"""Diagnostics as data: severities, the Rule declaration, and the Diagnostic it makes.
+
+A rule owns its code, name, default severity, one message template and its docs.
+Everything that reports a problem does it through ``Rule.at(...)``; renderers only
+ever see ``Diagnostic`` values (glTF-Validator's issue families, ruff's registry).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import string
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..spec._errors import FxtError
+
+
+class Severity(enum.IntEnum):
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        return cls[text.strip().upper()]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A minimal archive for a rule's docs and tests: ``build`` returns its bytes.
+
+    ``input_format`` says how it must be linted ("trace" or "log").
+    """
+
+    caption: str
+    build: Callable[[], bytes]
+    input_format: str = "trace"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule. ``params`` names what the engines report (a trailing "?" marks one
+    they may leave out); ``derived`` names what ``derive`` adds for the message.
+
+    The template is checked when the rule is built: a field that is neither reported
+    nor derived raises ``FxtError`` at import, not a KeyError in the middle of a lint.
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    what: str
+    why: str
+    bad: Example
+    good: Example
+    spec: str
+    params: tuple[str, ...]
+    status: str = "stable"
+    # extra message parameters computed from the reported ones (e.g. a readable
+    # provider label from a provider id), so every engine reports with the same params
+    derive: Callable[[dict], dict] | None = None
+    derived: tuple[str, ...] = ()
+    # a removed code: the code that reports the same defect now (codes are never reused)
+    replaced_by: str | None = None
+    required: frozenset = field(init=False, repr=False, compare=False)
+    allowed: frozenset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise FxtError(f"{self.code}: status = {self.status!r} is not one of {STATUSES}")
+        if (self.status == "removed") != (self.replaced_by is not None):
+            raise FxtError(f"{self.code}: a removed rule, and only one, names the code replacing it")
+        required = frozenset(p for p in self.params if not p.endswith("?"))
+        optional = frozenset(p[:-1] for p in self.params if p.endswith("?"))
+        if len(required) + len(optional) != len(self.params) or required & optional:
+            raise FxtError(f"{self.code}: params {self.params} name a parameter twice")
+        if (self.derive is None) != (not self.derived):
+            raise FxtError(f"{self.code}: derive and derived must be given together")
+        for name in template_fields(self.code, self.message):
+            if name in required or name in self.derived:
+                continue
+            if name in optional and name.endswith("_text"):
+                continue  # an optional clause: reads as nothing when left out
+            raise FxtError(
+                f"{self.code}: message field {{{name}}} is not among params {self.params}"
+                + (f" or derived {self.derived}" if self.derived else "")
+                + (" (an optional field must be a *_text clause)" if name in optional else "")
+            )
+        object.__setattr__(self, "required", required)
+        object.__setattr__(self, "allowed", required | optional)
+
+    def at(
+        self,
+        offset: int,
+        record_index: int,
+        span: tuple[int, int] | None = None,
+        record_size: int | None = None,
+        **params: object,
+    ) -> "Diagnostic":
+        """The diagnostic this rule reports for a record at ``offset``.
+
+        ``span`` is the absolute byte range of the offending field and ``record_size``
+        the record's length in bytes as far as the file holds it, for the hex view.
+        Parameters other than the declared ones raise ``FxtError`` (a bug in the caller).
+        """
+        keys = params.keys()
+        if not (self.required <= keys <= self.allowed):
+            raise FxtError(
+                f"{self.code} reported with parameters {sorted(keys)}; it declares {self.params}"
+            )
+        shown = dict(params, **self.derive(params)) if self.derive is not None else params
+        return Diagnostic(
+            code=self.code,
+            severity=self.severity,
+            offset=offset,
+            record_index=record_index,
+            message=visible(self.message.format_map(_Params(shown))),
+            span=span,
+            record_size=record_size,
+            details=details_of(params),
+        )
+
+
+STATUSES = ("stable", "preview", "deprecated", "removed")
+
+
+def template_fields(code: str, template: str) -> list[str]:
+    """The named fields of a message template; FxtError for any other kind of field."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:
+        raise FxtError(f"{code}: message template does not parse: {e}") from None
+    names = []
+    for _, name, _, _ in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise FxtError(f"{code}: message field {{{name}}} must be a plain name")
+        names.append(name)
+    return names
+
+
+class _Params(dict):
+    """Message parameters; an optional clause (``*_text``) left out reads as nothing."""
+
+    def __missing__(self, key):
+        if key.endswith("_text"):
+            return ""
+        raise KeyError(key)
+
+
+def visible(text: str) -> str:
+    """``text`` with its unprintable characters escaped (``\\x00``, ``\\n``, ``\\u200b``):
+    a name of NUL bytes must not print as blanks in a terminal or a log."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+_POSITIONS = re.compile(r"\bat (?:0x[0-9a-f]+|record \d+)")
+
+
+def stable_message(message: str) -> str:
+    """The message without the positions of other records ("at 0x58", "at record 6"),
+    which move when unrelated records are added: how baselines and SARIF fingerprints
+    recognise the same finding in a rewritten trace."""
+    return _POSITIONS.sub("at ?", message)
+
+
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def details_of(params: dict) -> dict:
+    """The structured fields of a diagnostic, from its rule's parameters.
+
+    The same names everywhere: ``found`` for the value seen (``value`` in templates),
+    ``bits`` for a field's [lo, hi] bit range; the rest keep their parameter names
+    (``field``, ``expected``, ``declared``...). Parameters named ``*_text`` are pieces
+    of the sentence, not data, and stay out.
+    """
+    out = {}
+    for k, v in params.items():
+        if k in ("lo", "hi") or k.endswith("_text"):
+            continue
+        out["found" if k == "value" else k] = _plain(v)
+    if "lo" in params and "hi" in params:
+        out["bits"] = [params["lo"], params["hi"]]
+    return out
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding, with exactly one location: the byte offset of its record.
+
+    Equality compares every field (a span that moved is a different finding: the hex
+    view shows it); order is ``sort_key``, by position, never ``<``.
+    """
+
+    offset: int
+    record_index: int
+    code: str
+    message: str
+    severity: Severity
+    span: tuple[int, int] | None = None
+    record_size: int | None = None
+    # structured fields (field name, expected, found, bit range...), for tools and tests
+    details: dict = field(default_factory=dict, hash=False)
+
+    def sort_key(self) -> tuple:
+        """Position first (offset, record), then code, message and span: how reports list."""
+        return (self.offset, self.record_index, self.code, self.message, self.span or (-1, -1))
+
+    def to_json(self) -> dict:
+        out = {
+            "code": self.code,
+            "severity": self.severity.label,
+            "offset": self.offset,
+            "record_index": self.record_index,
+            "message": self.message,
+        }
+        if self.span is not None:
+            out["span"] = list(self.span)
+        if self.record_size is not None:
+            out["record_size"] = self.record_size
+        if self.details:
+            out["details"] = dict(self.details)
+        return out

@@ -1,0 +1,507 @@
+"""Load spec-tables/*.toml into compiled layouts: the one source of every bit position.
+
+A ``Layout`` is one node of the record tree (a record type, a variant, an argument
+type). Leaves carry ``full_fields`` and ``full_body``: the header fields and body
+items of the whole path from the record type down, with the variant placeholder
+already spliced, so the reader and encoder walk a flat list.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from ._errors import FxtError
+
+
+# The vocabulary of the layout language: anything else in a table file is a typo.
+ROLES = frozenset(("type", "size", "selector", "string_ref", "thread_ref", "arg_count", "string_index",
+                   "thread_index", "timestamp"))
+# pairing roles of event variants, the names the pairing engine's codes are looked up by
+PAIRING_ROLES = ("begin", "end", "complete", "async_begin", "async_instant", "async_end", "flow_begin",
+                 "flow_step", "flow_end")
+CONTENTS = frozenset(("utf8", "binary"))
+# what reading a record does to a reader's state (``_provider_state`` carries each out)
+EFFECTS = ("sets_byte_order", "names_provider", "switches_provider", "sets_tick_rate", "registers_string",
+           "registers_thread")
+
+
+def _frozen(mapping: dict) -> Mapping:
+    return MappingProxyType(mapping)
+
+
+class TableError(FxtError):
+    """A spec table that does not follow the layout language (unknown key, kind or role)."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """A bit field of a 64-bit word; ``rule`` is the code reported when its check fails
+    (must-be-zero, const or enum), ``rule_between`` the code for an enum value that lies
+    between two defined ones."""
+
+    name: str
+    lo: int
+    hi: int
+    role: str | None = None
+    reserved: bool = False
+    zero: bool = False
+    const: int | None = None
+    enum: str | None = None
+    signed: bool = False
+    rule: str | None = None
+    rule_between: str | None = None
+    # precomputed once: the accessors are on every decoded record's path
+    width: int = field(init=False, compare=False, repr=False)
+    mask: int = field(init=False, compare=False, repr=False)
+    word_mask: int = field(init=False, compare=False, repr=False)
+    sign_bit: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        width = self.hi - self.lo + 1
+        object.__setattr__(self, "width", width)
+        object.__setattr__(self, "mask", (1 << width) - 1)
+        object.__setattr__(self, "word_mask", ((1 << width) - 1) << self.lo)
+        object.__setattr__(self, "sign_bit", 1 << (width - 1) if self.signed else 0)
+
+    @property
+    def must_be_zero(self) -> bool:
+        return self.reserved or self.zero
+
+    @property
+    def checked(self) -> bool:
+        return self.must_be_zero or self.const is not None or self.enum is not None
+
+    def get(self, word: int) -> int:
+        v = (word >> self.lo) & self.mask
+        if v & self.sign_bit:
+            v -= 1 << self.width
+        return v
+
+    @property
+    def allowed(self) -> tuple[int, int]:
+        """The values ``put`` accepts: the raw bit patterns, and negatives when signed."""
+        return (-(1 << (self.width - 1)) if self.signed else 0, self.mask)
+
+    def put(self, value: int) -> int:
+        """``value`` in place within its word; FxtError when it does not fit the field."""
+        lo, hi = self.allowed
+        if not lo <= value <= hi:
+            raise FxtError(f"field {self.name} (bits {self.lo}..{self.hi}) = {value} does not fit: "
+                           f"allowed {lo} .. {hi}")
+        return (value & self.mask) << self.lo
+
+    def set(self, word: int, value: int) -> int:
+        """``word`` with this field replaced by ``value`` (the other bits kept)."""
+        return (word & ~self.word_mask) | self.put(value)
+
+
+# -- body items: one class per kind; readers dispatch on the class, exhaustively ---------
+class Item:
+    """A body item. ``kind`` names the class in the layout language; only words carry
+    ``fields`` or a ``role``."""
+
+    kind = ""
+    fields: tuple = ()
+    role = None
+
+
+@dataclass(frozen=True)
+class WordItem(Item):
+    """One 64-bit word, possibly carrying its own bit ``fields``."""
+
+    name: str
+    fields: tuple[Field, ...] = ()
+    role: str | None = None
+    signed: bool = False
+    float: bool = False
+    pairing_id: bool = False  # the word the pairing engine keys begin/end on
+    kind = "word"
+
+
+@dataclass(frozen=True)
+class WordsItem(Item):
+    """Words present only when the thread-ref field ``cond`` is 0 (an inline thread)."""
+
+    names: tuple[str, ...]
+    cond: str
+    kind = "words"
+
+    @property
+    def name(self) -> str:
+        return self.cond
+
+
+@dataclass(frozen=True)
+class StringItem(Item):
+    """The inline UTF-8 stream of the string-ref field ``name`` (when its inline bit is set)."""
+
+    name: str
+    kind = "string"
+
+
+@dataclass(frozen=True)
+class StreamItem(Item):
+    """A stream whose byte length is the field ``length``."""
+
+    name: str
+    length: str
+    content: str = "utf8"
+    kind = "stream"
+
+
+@dataclass(frozen=True)
+class ArgsItem(Item):
+    """``name`` arguments (the count field), or "*": arguments until the record ends."""
+
+    name: str
+    kind = "args"
+
+
+@dataclass(frozen=True)
+class VariantItem(Item):
+    """The place where the chosen variant's body is spliced."""
+
+    kind = "variant"
+    name = ""
+
+
+ITEM_CLASSES = (WordItem, WordsItem, StringItem, StreamItem, ArgsItem, VariantItem)
+
+
+def check_dispatch(handlers: dict, who: str) -> dict:
+    """Raise unless ``handlers`` (item class -> handler) covers exactly every item class."""
+    missing = [c.kind for c in ITEM_CLASSES if c not in handlers]
+    if missing or len(handlers) != len(ITEM_CLASSES):
+        raise TableError(f"{who} has no handler for body items {missing}")
+    return handlers
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str  # dotted path, e.g. "event.duration_begin"
+    title: str
+    spec: str
+    fields: tuple[Field, ...]
+    body: tuple[Item, ...]
+    selector: Field | None = None
+    variants: Mapping[int, "Layout"] = field(default_factory=lambda: _frozen({}))
+    extensible: bool = True
+    type: int | None = None
+    value: int | None = None  # this variant's selector value
+    size_field: Field | None = None
+    full_fields: tuple[Field, ...] = ()
+    full_body: tuple[Item, ...] = ()
+    zero_mask: int = 0  # header bits that must be zero (reserved and always-zero)
+    pairing: str | None = None  # an event's role for the pairing engine (PAIRING_ROLES)
+    numeric_args: bool = False  # every argument must be of a numeric type (counters)
+    numeric: bool = False  # an argument type that holds a number
+    effect: str | None = None  # what reading the record does to a reader's state (EFFECTS)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.selector is None
+
+    def leaves(self):
+        if self.is_leaf:
+            yield self
+        for v in self.variants.values():
+            yield from v.leaves()
+
+    def field(self, name: str) -> Field | None:
+        for f in self.full_fields:
+            if f.name == name:
+                return f
+        for it in self.full_body:
+            if isinstance(it, WordItem):
+                for f in it.fields:
+                    if f.name == name:
+                        return f
+        return None
+
+    def all_fields(self):
+        """Header fields, then the fields of body words, in layout order."""
+        yield from self.full_fields
+        for it in self.full_body:
+            if isinstance(it, WordItem):
+                yield from it.fields
+
+    @property
+    def pairing_id(self) -> str | None:
+        """The body word holding the id the pairing engine keys on, if any."""
+        return next((it.name for it in self.full_body if isinstance(it, WordItem) and it.pairing_id), None)
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The compiled spec tables: frozen, their mappings read-only, so the one cached
+    value that ``tables()`` hands to every module cannot be changed by any of them."""
+
+    header: tuple[Field, ...]
+    records: Mapping[int, Layout]
+    arguments: Mapping[int, Layout]
+    argument_header: tuple[Field, ...]
+    enums: Mapping[str, Mapping[int, str]]
+    enum_specs: Mapping[str, str]
+    log_record: Layout
+    undefined_record_types: tuple[int, ...]
+    undefined_argument_types: tuple[int, ...]
+    max_string_length: int
+    max_record_words: int
+    max_arguments: int
+    magic_word: int
+    string_inline_bit: int  # a string ref with this bit set is inline; the bits below are its length
+    log_max_record_bytes: int
+    log_allowed_argument_types: tuple[int, ...]
+
+    def record_leaves(self):
+        for root in self.records.values():
+            yield from root.leaves()
+
+    def numeric_argument_kinds(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.arguments.values() if a.numeric)
+
+
+# -- the strict loader ------------------------------------------------------------------
+_FIELD_KEYS = frozenset(("name", "bits", "role", "reserved", "zero", "const", "enum", "signed", "rule",
+                         "rule_between"))
+_LAYOUT_KEYS = frozenset(("type", "value", "name", "title", "spec", "selector", "fields", "body", "variant",
+                          "extensible", "size_bits", "pairing", "numeric_args", "numeric", "effect"))
+# each body item is named by its one kind key; these are the keys each kind allows
+_ITEM_KEYS = {
+    "word": frozenset(("word", "fields", "role", "signed", "float", "pairing_id")),
+    "words": frozenset(("words", "if_inline_thread")),
+    "string": frozenset(("string",)),
+    "stream": frozenset(("stream", "length", "content")),
+    "args": frozenset(("args",)),
+    "variant": frozenset(("variant",)),
+}
+
+
+def _keys(d: dict, allowed, where: str) -> dict:
+    if not isinstance(d, dict):
+        raise TableError(f"{where}: expected a table, found {d!r}")
+    unknown = sorted(set(d) - set(allowed))
+    if unknown:
+        raise TableError(f"{where}: unknown key(s) {unknown} (allowed: {sorted(allowed)})")
+    return d
+
+
+def _field(d: dict, where: str = "field") -> Field:
+    _keys(d, _FIELD_KEYS, f"{where} {d.get('name', '?')!r}")
+    lo, hi = d["bits"]
+    f = Field(
+        name=d["name"],
+        lo=lo,
+        hi=hi,
+        role=d.get("role"),
+        reserved=d.get("reserved", False),
+        zero=d.get("zero", False),
+        const=d.get("const"),
+        enum=d.get("enum"),
+        signed=d.get("signed", False),
+        rule=d.get("rule"),
+        rule_between=d.get("rule_between"),
+    )
+    if f.role is not None and f.role not in ROLES:
+        raise TableError(f"{where} {f.name!r}: unknown role {f.role!r}")
+    if f.checked and f.rule is None:
+        raise TableError(f"{where} {f.name!r}: a checked field must name its rule (rule = \"CODE\")")
+    if f.rule is not None and not f.checked:
+        raise TableError(f"{where} {f.name!r}: names rule {f.rule} but has nothing to check")
+    if not (0 <= lo <= hi < 64):
+        raise TableError(f"{where} {f.name!r}: bits {d['bits']} are not inside a 64-bit word")
+    return f
+
+
+def _item(d: dict, where: str = "body item") -> Item:
+    kinds = [k for k in _ITEM_KEYS if k in d]
+    if len(kinds) != 1:
+        raise TableError(f"{where}: an item names exactly one kind of {sorted(_ITEM_KEYS)}, found {d!r}")
+    kind = kinds[0]
+    _keys(d, _ITEM_KEYS[kind], f"{where} {d[kind]!r}")
+    if kind == "word":
+        role = d.get("role")
+        if role is not None and role not in ROLES:
+            raise TableError(f"{where} {d['word']!r}: unknown role {role!r}")
+        return WordItem(d["word"], fields=tuple(_field(f, where) for f in d.get("fields", ())), role=role,
+                        signed=d.get("signed", False), float=d.get("float", False),
+                        pairing_id=d.get("pairing_id", False))
+    if kind == "words":
+        return WordsItem(tuple(d["words"]), d["if_inline_thread"])
+    if kind == "string":
+        return StringItem(d["string"])
+    if kind == "stream":
+        content = d.get("content", "utf8")
+        if content not in CONTENTS:
+            raise TableError(f"{where} {d['stream']!r}: unknown content {content!r}")
+        return StreamItem(d["stream"], d["length"], content)
+    if kind == "args":
+        return ArgsItem(d["args"])
+    if d["variant"] is not True:
+        raise TableError(f"{where}: variant must be true")
+    return VariantItem()
+
+
+def _splice(body: tuple[Item, ...], inner: tuple[Item, ...]) -> tuple[Item, ...]:
+    out: list[Item] = []
+    for it in body:
+        if isinstance(it, VariantItem):
+            out.extend(inner)
+        else:
+            out.append(it)
+    return tuple(out)
+
+
+def _zero_mask(fields) -> int:
+    m = 0
+    for f in fields:
+        if f.must_be_zero:
+            m |= f.word_mask
+    return m
+
+
+def _layout(d: dict, prefix: str, parent_fields, parent_body, size_field, rtype) -> Layout:
+    name = f"{prefix}.{d['name']}" if prefix else d["name"]
+    _keys(d, _LAYOUT_KEYS, f"layout {name!r}")
+    fields = tuple(_field(f, f"{name} field") for f in d.get("fields", ()))
+    body = tuple(_item(i, f"{name} body item") for i in d.get("body", ()))
+    full_fields = tuple(parent_fields) + fields
+    full_body = _splice(parent_body, body) if parent_body is not None else body
+    sel = None
+    if "selector" in d:
+        sel = next((f for f in full_fields if f.name == d["selector"]), None)
+        if sel is None:
+            raise TableError(f"layout {name!r}: selector {d['selector']!r} is not one of its fields")
+    pairing = d.get("pairing")
+    if pairing is not None and pairing not in PAIRING_ROLES:
+        raise TableError(f"layout {name!r}: unknown pairing role {pairing!r} (one of {PAIRING_ROLES})")
+    effect = d.get("effect")
+    if effect is not None and effect not in EFFECTS:
+        raise TableError(f"layout {name!r}: unknown effect {effect!r} (one of {EFFECTS})")
+    if effect is not None and "selector" in d:
+        raise TableError(f"layout {name!r}: an effect belongs to a leaf layout, not to one with variants")
+    # variants first: a layout is frozen once built
+    variants = {v["value"]: _layout(v, name, full_fields, full_body, size_field, rtype) for v in d.get("variant", ())}
+    lay = Layout(
+        name=name,
+        title=d.get("title", d["name"]),
+        spec=d.get("spec", ""),
+        fields=fields,
+        body=body,
+        selector=sel,
+        extensible=d.get("extensible", True),
+        type=rtype,
+        value=d.get("value", d.get("type")),
+        size_field=size_field,
+        full_fields=full_fields,
+        full_body=full_body,
+        zero_mask=_zero_mask(full_fields),
+        pairing=pairing,
+        numeric_args=d.get("numeric_args", False),
+        numeric=d.get("numeric", False),
+        effect=effect,
+        variants=_frozen(variants),
+    )
+    if lay.is_leaf and any(isinstance(it, VariantItem) for it in full_body):
+        raise TableError(f"layout {name!r}: a variant placeholder but no selector")
+    return lay
+
+
+def _tables_dir() -> Path:
+    packaged = resources.files("fxtlint") / "spec_tables"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    # a source checkout or editable install: the repository's top-level folder
+    return Path(__file__).resolve().parents[2] / "spec-tables"
+
+
+def _load(name: str) -> dict:
+    with open(_tables_dir() / name, "rb") as fh:
+        return tomllib.load(fh)
+
+
+_FILE_KEYS = {
+    "records.toml": frozenset(("max_string_length", "max_record_words", "max_arguments", "magic_word", "string_ref",
+                               "header", "record", "undefined")),
+    "arguments.toml": frozenset(("header", "argument", "undefined")),
+    "structured-log.toml": frozenset(("max_record_bytes", "allowed_argument_types", "record")),
+}
+
+
+@functools.cache
+def tables() -> Tables:
+    return build_tables({name: _load(name) for name in ("records.toml", "arguments.toml", "enums.toml",
+                                                        "structured-log.toml")})
+
+
+def build_tables(files: dict[str, dict]) -> Tables:
+    """Compile parsed table files (file name -> TOML document); raises TableError."""
+    for fname, allowed in _FILE_KEYS.items():
+        _keys(files[fname], allowed, fname)
+    rec = files["records.toml"]
+    args = files["arguments.toml"]
+    enums_raw = files["enums.toml"]
+    slog = files["structured-log.toml"]
+    for k, v in enums_raw.items():
+        _keys(v, ("spec", "values"), f"enums.toml [{k}]")
+    _keys(rec["string_ref"], ("spec", "inline_bit"), "records.toml [string_ref]")
+    _keys(rec["header"], ("spec", "fields"), "records.toml [header]")
+    _keys(rec["undefined"], ("record_types",), "records.toml [undefined]")
+    _keys(args["header"], ("spec", "fields", "body"), "arguments.toml [header]")
+    _keys(args["undefined"], ("argument_types",), "arguments.toml [undefined]")
+
+    header = tuple(_field(f, "record header field") for f in rec["header"]["fields"])
+    default_size = next(f for f in header if f.role == "size")
+    type_field = next(f for f in header if f.role == "type")
+    records: dict[int, Layout] = {}
+    for r in rec["record"]:
+        size = default_size
+        if "size_bits" in r:
+            lo, hi = r["size_bits"]
+            size = Field("size", lo, hi, role="size")
+        base = (type_field, size)
+        records[r["type"]] = _layout(r, "", base, None, size, r["type"])
+
+    arg_header = tuple(_field(f, "argument header field") for f in args["header"]["fields"])
+    arg_body = tuple(_item(i, "argument header body item") for i in args["header"]["body"])
+    arg_size = next(f for f in arg_header if f.role == "size")
+    arguments = {
+        a["type"]: _layout(a, "", arg_header, arg_body, arg_size, a["type"]) for a in args["argument"]
+    }
+
+    enums = {k: {int(n, 0): s for n, s in v["values"].items()} for k, v in enums_raw.items()}
+    enum_specs = {k: v.get("spec", "") for k, v in enums_raw.items()}
+
+    lr = slog["record"]
+    lsize = next(_field(f) for f in lr["fields"] if f.get("role") == "size")
+    log_record = _layout(lr, "", (), None, lsize, lr["type"])
+
+    t = Tables(
+        header=header,
+        records=_frozen(records),
+        arguments=_frozen(arguments),
+        argument_header=arg_header,
+        enums=_frozen({k: _frozen(v) for k, v in enums.items()}),
+        enum_specs=_frozen(enum_specs),
+        log_record=log_record,
+        undefined_record_types=tuple(rec["undefined"]["record_types"]),
+        undefined_argument_types=tuple(args["undefined"]["argument_types"]),
+        max_string_length=rec["max_string_length"],
+        max_record_words=rec["max_record_words"],
+        max_arguments=rec["max_arguments"],
+        magic_word=rec["magic_word"],
+        string_inline_bit=1 << rec["string_ref"]["inline_bit"],
+        log_max_record_bytes=slog["max_record_bytes"],
+        log_allowed_argument_types=tuple(slog["allowed_argument_types"]),
+    )
+    for lay in [*t.record_leaves(), *t.arguments.values(), t.log_record]:
+        for f in lay.all_fields():
+            if f.enum is not None and f.enum not in enums:
+                raise TableError(f"layout {lay.name!r} field {f.name!r}: no enumeration {f.enum!r}")
+    return t

@@ -1,0 +1,182 @@
+"""A writer's conformance report: verdict, per-rule results, spec coverage, statistics
+and problems folded per rule, as one JSON-ready dict (``docs/report.schema.json``).
+
+Sans-IO: takes a buffer; the renderers (``_report_markdown``, ``_report_html``) and
+the CLI take the dict. One walk over the buffer (``_walk``) feeds the linter and the
+coverage; every diagnostic, the verdict and the rule results are the lint's, so a
+report and ``check`` never disagree. It streams, so memory follows the tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+from .. import rules as R
+from ._coverage import CoverageCollector
+from ..rules._diagnostics import Diagnostic
+from ..engine._hexview import dump, record_window
+from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..engine._lint import lint_walk
+from ..engine._result import FileReport
+from ..rules._rule_scope import exercised
+from ..spec._version import tool_version
+
+SCHEMA_ID = "fxtlint-report/1"
+SPEC_REVISION = "Fuchsia Trace Format, current revision (with the v1 text where they agree)"
+SHOWN_PER_RULE = 3  # problems shown with a hex view per rule
+OFFSETS_PER_RULE = 10  # first offsets listed per rule
+RESULTS = ("failed", "passed", "not_exercised")
+
+
+def spec_digest() -> str:
+    """A short digest of the spec tables the report was checked against."""
+    h = hashlib.sha256()
+    d = Path(str(resources.files("fxtlint") / "spec_tables"))
+    if not d.is_dir():  # a source checkout: the repository's top-level folder
+        d = Path(__file__).resolve().parents[2] / "spec-tables"
+    for p in sorted(d.glob("*.toml")):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _problem(rule_code: str, count: int, diags: list[Diagnostic], buf) -> dict:
+    rule = R.get(rule_code)
+    shown = []
+    for d in diags[:SHOWN_PER_RULE]:
+        start, end = record_window(d.offset, d.record_size, d.span, len(buf))
+        shown.append({**d.to_json(), "hex": dump(buf, start, end, d.span) if start < end else ""})
+    return {
+        "code": rule_code,
+        "name": rule.name if rule else rule_code,
+        "severity": diags[0].severity.label if diags else (rule.severity.label if rule else "error"),
+        "count": count,
+        "first_offsets": [d.offset for d in diags[:OFFSETS_PER_RULE]],
+        "shown": shown,
+    }
+
+
+def _rule_results(lint: FileReport, features: set[str] | None) -> list[dict]:
+    first: dict[str, Diagnostic] = {}
+    for d in lint.diagnostics:
+        first.setdefault(d.code, d)
+    out = []
+    for rule in R.all_rules():
+        n = lint.counts.get(rule.code, 0)
+        if n:
+            result = "failed"
+        elif features is not None and exercised(rule.code, features):
+            result = "passed"
+        else:
+            result = "not_exercised"
+        d = first.get(rule.code)
+        out.append({
+            "code": rule.code, "name": rule.name, "severity": rule.severity.label, "result": result,
+            "count": n, "first_offset": d.offset if d else None,
+        })
+    return out
+
+
+def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writer: str | None = None,
+                 engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> dict:
+    """The report of one trace (or structured-log stream) held in ``buf``: the lint and
+    the coverage in one walk, every diagnostic the lint's (``engine`` and ``limits`` as
+    in ``lint_buffer``)."""
+    cov = CoverageCollector()
+    lint, walk = lint_walk(buf, consumers=[cov], input_format=input_format, path=path, engine=engine,
+                           limits=limits)
+    sev = lint.severity_counts
+    by_code: dict[str, list[Diagnostic]] = {}
+    for d in lint.diagnostics:
+        by_code.setdefault(d.code, []).append(d)
+    verdict = {
+        "status": "not_conforming" if lint.has_errors else "conforming",
+        "conforming": not lint.has_errors,
+        "errors": sev.get("error", 0),
+        "warnings": sev.get("warning", 0),
+        "infos": sev.get("info", 0),
+        "capped": lint.capped,
+        "note": None,
+    }
+    fxt = not walk.not_fxt
+    if not fxt:  # the lint said it once (MG005) and read nothing: one problem, not a cascade
+        verdict.update(status="not_fxt", note=by_code[R.not_fxt_file.code][0].message)
+    return {
+        "path": path,
+        "writer": writer,
+        "format": lint.format,
+        "bytes": len(buf),
+        "records": lint.records,
+        "byte_order": lint.byte_order,
+        "expect": None,
+        "verdict": verdict,
+        "rules": _rule_results(lint, cov.features() if fxt else None),
+        "coverage": cov.coverage() if fxt else None,
+        "statistics": cov.statistics() if fxt else None,
+        "problems": [_problem(code, n, by_code.get(code, []), buf) for code, n in sorted(lint.counts.items())],
+    }
+
+
+def _column_result(results: list[str]) -> str:
+    if "failed" in results:
+        return "failed"
+    if "passed" in results:
+        return "passed"
+    return "not_exercised"
+
+
+def _matrix(traces: list[dict]) -> dict:
+    """One column per writer (a directory given on the command line; else each trace)."""
+    columns: dict[str, list[dict]] = {}
+    for t in traces:
+        columns.setdefault(t["writer"] or t["path"], []).append(t)
+    names = list(columns)
+    rules = []
+    for rule in R.all_rules():
+        rules.append({
+            "code": rule.code, "name": rule.name,
+            "results": [_column_result([r["result"] for t in columns[n] for r in t["rules"]
+                                        if r["code"] == rule.code]) for n in names],
+        })
+    kinds = []
+    used: dict[str, Counter] = {n: Counter() for n in names}
+    for n in names:
+        for t in columns[n]:
+            for row in (t["coverage"] or {}).get("record_kinds", []):
+                used[n][row["kind"]] += row["records"]
+    from ..spec._tables import tables
+
+    for leaf in tables().record_leaves():
+        kinds.append({"kind": leaf.name, "records": [used[n].get(leaf.name, 0) for n in names]})
+    conforming = [all(t["verdict"]["conforming"] for t in columns[n]) for n in names]
+    return {"writers": names, "conforming": conforming, "rules": rules, "record_kinds": kinds}
+
+
+def combined_report(traces: list[dict], *, failures=()) -> dict:
+    """The document for one or more traces; ``failures`` are (path, message) pairs."""
+    totals = Counter()
+    for t in traces:
+        for k in ("errors", "warnings", "infos"):
+            totals[k] += t["verdict"][k]
+    expect_ok = all(t["expect"] is None or t["expect"]["matches"] for t in traces)
+    ok = bool(traces) and all(t["verdict"]["conforming"] for t in traces) and not failures and expect_ok
+    return {
+        "schema": SCHEMA_ID,
+        "tool": {"name": "fxtlint", "version": tool_version()},
+        "spec": {"revision": SPEC_REVISION, "tables_sha256": spec_digest()},
+        "verdict": {
+            "conforming": ok,
+            "traces": len(traces),
+            "conforming_traces": sum(1 for t in traces if t["verdict"]["conforming"]),
+            "unreadable": len(failures),
+            "errors": totals["errors"],
+            "warnings": totals["warnings"],
+            "infos": totals["infos"],
+        },
+        "traces": traces,
+        "failures": [{"path": p, "message": m} for p, m in failures],
+        "matrix": _matrix(traces) if len(traces) > 1 else None,
+    }

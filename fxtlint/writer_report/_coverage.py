@@ -1,0 +1,356 @@
+"""What a trace uses of the spec, and its statistics, collected in one streaming pass.
+
+A consumer of the walk (``_walk``): decoded records are counted one by one, the clean
+rows of each batch as columns (counts, sums and extremes per leaf layout, with the
+provider tables as each row sees them), and both must give the same result. Every list
+of "what could be used" comes from the spec tables (record layouts, argument types,
+enumerations), never from a hand list, so a layout added to ``spec-tables/`` shows up
+as unused until a trace uses it. Memory is bounded by the tables: counters per kind,
+the providers' tables, and a fixed top-N of record sizes.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+
+import numpy as np
+
+from ..spec._model import Record
+from ..engine._provider_state import INLINE_BIT, NS_PER_S, ProviderState
+from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS, TIMESTAMPS
+from ..spec._tables import tables
+from ..engine._walk import Batch, Consumer
+
+_T = tables()
+LARGEST_KEPT = 5
+LARGE_RECORD_TYPE = next(t for t, lay in _T.records.items() if lay.size_field.hi > 15)
+
+# the event kinds counted in the statistics, by what they say (from the event layouts)
+EVENT_GROUPS = {
+    "durations": ("event.duration_begin", "event.duration_end", "event.duration_complete"),
+    "async": ("event.async_begin", "event.async_instant", "event.async_end"),
+    "flows": ("event.flow_begin", "event.flow_step", "event.flow_end"),
+    "counters": ("event.counter",),
+    "instants": ("event.instant",),
+}
+_EVENT_KINDS = [leaf.name for leaf in _T.records[4].leaves()]
+assert all(k in _EVENT_KINDS for g in EVENT_GROUPS.values() for k in g), "event tables changed"
+
+
+def _leaves_under(prefix: str) -> list[str]:
+    return [leaf.name for leaf in _T.record_leaves() if leaf.name.startswith(prefix)]
+
+
+def _enum_field(kind: str, enum: str) -> str:
+    leaf = next(leaf for leaf in _T.record_leaves() if leaf.name == kind)
+    return next(f.name for f in leaf.full_fields if f.enum == enum)
+
+
+_BLOB_TYPE_FIELD = _enum_field("blob", "blob_type")
+_OBJECT_TYPE_FIELD = _enum_field("kernel_object", "kernel_object_type")
+_SEVERITY_FIELD = next(f.name for f in _T.log_record.full_fields if f.enum == "severity")
+_UTF8_KINDS = frozenset(
+    leaf.name for leaf in _T.record_leaves()
+    for it in leaf.full_body if it.kind == "stream" and it.content == "utf8"
+)
+
+
+class CoverageCollector(Consumer):
+    """A consumer of the walk; or, alone, ``feed(record)`` for each record in file order.
+    Then ``features()``, ``coverage()`` and ``statistics()``."""
+
+    def __init__(self, *, byte_order: str = "little", fmt: str = "trace"):
+        self.byte_order = byte_order
+        self.format = fmt
+        self.state = ProviderState()  # the walk's own, once it starts
+        self.records: Counter = Counter()
+        self.bytes: Counter = Counter()
+        self.args: Counter = Counter()
+        self.blob_types: Counter = Counter()
+        self.object_types: Counter = Counter()
+        self.severities: Counter = Counter()  # structured-log streams only
+        self.string_refs: Counter = Counter()  # inline / indexed / empty
+        self.thread_refs: Counter = Counter()  # inline / indexed
+        self.incomplete = 0
+        self.large = 0
+        self.text_streams = 0
+        self.ts_min: int | None = None
+        self.ts_max: int | None = None
+        self.ns_min: int | None = None
+        self.ns_max: int | None = None
+        self.rates: set = set()
+        self._largest: list = []  # min-heap of (bytes, -index, offset, kind)
+
+    # -- the walk -----------------------------------------------------------------------
+    def start(self, walk) -> None:
+        self.state = walk.state
+        self.byte_order = "big" if walk.big else "little"
+        self.format = "log" if walk.log else "trace"
+
+    def feed(self, rec: Record) -> None:
+        """One record, in file order, without a walk: its effect is carried out here."""
+        self.record(rec, self.state.apply(rec))
+
+    def record(self, rec: Record, change=None) -> None:
+        k = rec.kind
+        size = 8 * rec.size_words
+        self.records[k] += 1
+        self.bytes[k] += size
+        self._keep_largest(size, rec.index, rec.offset, k)
+        if rec.type == LARGE_RECORD_TYPE:
+            self.large += 1
+        if not rec.complete:
+            self.incomplete += 1
+        f = rec.fields
+        for name in STRING_REFS.get(k, ()):
+            self._string_ref(f.get(name, 0))
+        for name in THREAD_REFS.get(k, ()):
+            self.thread_refs["inline" if f.get(name, 0) == 0 else "indexed"] += 1
+        for a in rec.args:
+            self.args[a.kind] += 1
+            for name in ARG_STRING_REFS.get(a.kind, ()):
+                self._string_ref(a.fields.get(name, 0))
+        if k in _UTF8_KINDS or any(v & INLINE_BIT for v in (f.get(n, 0) for n in STRING_REFS.get(k, ()))):
+            self.text_streams += 1
+        counter = self._enum_counter(k)
+        if counter is not None:
+            counter[0][f.get(counter[1])] += 1
+        names = TIMESTAMPS.get(k, ())
+        if names and rec.complete:
+            rate = self.state.current.rate
+            stamps = [f[name] for name in names if f.get(name) is not None]
+            self._time(rate, min(stamps, default=None), max(stamps, default=None))
+
+    def rows(self, batch: Batch) -> None:
+        for rows in batch.clean:
+            self._rows(rows)
+
+    def _rows(self, rows) -> None:
+        k, n = rows.kind, rows.n
+        self.records[k] += n
+        self.bytes[k] += int(rows.size.sum())
+        for r in np.lexsort((rows.index, -rows.size))[:LARGEST_KEPT].tolist():
+            self._keep_largest(int(rows.size[r]), int(rows.index[r]), int(rows.offset[r]), k)
+        if rows.layout.type == LARGE_RECORD_TYPE:
+            self.large += n
+        inline = np.zeros(n, bool)
+        for name in STRING_REFS.get(k, ()):
+            refs = rows.value(name)
+            self._string_refs(refs)
+            inline |= (refs & INLINE_BIT) != 0
+        for name in THREAD_REFS.get(k, ()):
+            zero = int(np.count_nonzero(rows.value(name) == 0))
+            self.thread_refs["inline"] += zero
+            self.thread_refs["indexed"] += n - zero
+        for a in rows.arguments():
+            self.args[a.kind] += len(a.row)
+            for name in ARG_STRING_REFS.get(a.kind, ()):
+                self._string_refs(a.value(name))
+        self.text_streams += n if k in _UTF8_KINDS else int(np.count_nonzero(inline))
+        counter = self._enum_counter(k)
+        if counter is not None:
+            values, counts = np.unique(rows.value(counter[1]), return_counts=True)
+            for v, c in zip(values.tolist(), counts.tolist()):
+                counter[0][v] += c
+        names = TIMESTAMPS.get(k, ())
+        if names and n:
+            _, pos, rates = rows.rates()
+            stamps = [rows.value(name) for name in names]
+            for p in np.unique(pos).tolist():
+                m = pos == p
+                self._time(rates[p], min(int(s[m].min()) for s in stamps), max(int(s[m].max()) for s in stamps))
+
+    def _enum_counter(self, kind: str):
+        """(the counter, the field) of the enumeration a kind's records are counted by."""
+        if kind == _T.log_record.name:
+            return self.severities, _SEVERITY_FIELD
+        if kind == "blob":
+            return self.blob_types, _BLOB_TYPE_FIELD
+        if kind == "kernel_object":
+            return self.object_types, _OBJECT_TYPE_FIELD
+        return None
+
+    def _keep_largest(self, size: int, index: int, offset: int, kind: str) -> None:
+        item = (size, -index, offset, kind)
+        if len(self._largest) < LARGEST_KEPT:
+            heapq.heappush(self._largest, item)
+        elif item > self._largest[0]:
+            heapq.heapreplace(self._largest, item)
+
+    def _time(self, rate: int, lo: int | None, hi: int | None) -> None:
+        """Timestamps from ``lo`` to ``hi`` ticks of a provider at ``rate`` ticks/s."""
+        self.rates.add(rate)
+        if lo is None:
+            return
+        if self.ts_min is None or lo < self.ts_min:
+            self.ts_min = lo
+        if self.ts_max is None or hi > self.ts_max:
+            self.ts_max = hi
+        if rate:  # floor(ticks * 1e9 / rate) grows with ticks: the extremes convert to the extremes
+            lo_ns, hi_ns = lo * NS_PER_S // rate, hi * NS_PER_S // rate
+            if self.ns_min is None or lo_ns < self.ns_min:
+                self.ns_min = lo_ns
+            if self.ns_max is None or hi_ns > self.ns_max:
+                self.ns_max = hi_ns
+
+    def _string_refs(self, refs) -> None:
+        empty = int(np.count_nonzero(refs == 0))
+        inline = int(np.count_nonzero(refs & INLINE_BIT))
+        self.string_refs["empty"] += empty
+        self.string_refs["inline"] += inline
+        self.string_refs["indexed"] += len(refs) - empty - inline
+
+    def _string_ref(self, ref: int) -> None:
+        if ref == 0:
+            self.string_refs["empty"] += 1
+        elif ref & INLINE_BIT:
+            self.string_refs["inline"] += 1
+        else:
+            self.string_refs["indexed"] += 1
+
+    # -- what the rules look at ------------------------------------------------------------
+    def features(self) -> set[str]:
+        """Names of what this trace contains, for the rule scopes (``_rule_scope``)."""
+        out = {"file", f"format:{self.format}"}
+        n = sum(self.records.values())
+        if n:
+            out.add("records")
+            out.add(f"records:{self.format}")
+        out.update(f"kind:{k}" for k in self.records)
+        if self.args:
+            out.add("args")
+            out.add(f"args:{self.format}")
+        out.update(f"arg:{a}" for a in self.args)
+        if self.string_refs["indexed"]:
+            out.add("indexed_string_ref")
+        if self.string_refs["inline"]:
+            out.add("inline_string_ref")
+        if self.thread_refs["indexed"]:
+            out.add("indexed_thread_ref")
+        if self.text_streams or self.args.get("string"):
+            out.add("text")
+        if self.ts_min is not None:
+            out.add("timestamps")
+        return out
+
+    # -- the result ---------------------------------------------------------------------
+    def coverage(self) -> dict:
+        if self.format == "log":
+            return self._log_coverage()
+        used = self.records
+
+        def kinds(names):
+            return [{"kind": k, "records": used.get(k, 0), "used": used.get(k, 0) > 0} for k in names]
+
+        def enum(name, counts):
+            rows = [{"value": v, "name": n, "records": counts.get(v, 0), "used": counts.get(v, 0) > 0}
+                    for v, n in sorted(_T.enums[name].items())]
+            rows += [{"value": v, "name": "undefined", "records": c, "used": True}
+                     for v, c in sorted(counts.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))
+                     if v not in _T.enums[name]]
+            return rows
+
+        record_types = []
+        for t, lay in sorted(_T.records.items()):
+            names = [leaf.name for leaf in lay.leaves()]
+            n = sum(used.get(k, 0) for k in names)
+            record_types.append({"type": t, "name": lay.name, "title": lay.title, "records": n, "used": n > 0})
+        unknown = sum(c for k, c in used.items() if k == "unknown" or k.endswith(".unknown"))
+        providers = [
+            {"id": p.id, "name": p.name, "strings": len(p.strings), "threads": len(p.threads),
+             "ticks_per_second": p.rate}
+            for p in self.state.providers.values()
+            if p.id is not None or p.strings or p.threads
+        ]
+        return {
+            "record_types": record_types,
+            "record_kinds": kinds([leaf.name for leaf in _T.record_leaves()]),
+            "event_types": kinds(_EVENT_KINDS),
+            "metadata_kinds": kinds(_leaves_under("metadata.")),
+            "argument_types": [
+                {"type": t, "kind": a.name, "count": self.args.get(a.name, 0), "used": self.args.get(a.name, 0) > 0}
+                for t, a in sorted(_T.arguments.items())
+            ] + ([{"type": None, "kind": "unknown", "count": self.args["unknown"], "used": True}]
+                 if self.args.get("unknown") else []),
+            "blob_types": enum("blob_type", self.blob_types),
+            "large_blob_formats": kinds(_leaves_under("large.")),
+            "object_types": enum("kernel_object_type", self.object_types),
+            "userspace_objects": used.get("userspace_object", 0),
+            "undefined_records": unknown,
+            "string_refs": {k: self.string_refs.get(k, 0) for k in ("inline", "indexed", "empty")},
+            "thread_refs": {k: self.thread_refs.get(k, 0) for k in ("inline", "indexed")},
+            "providers": providers,
+            "large_records": self.large,
+            "byte_order": self.byte_order,
+        }
+
+    def _log_coverage(self) -> dict:
+        """A structured-log stream has one record layout; its enumerations are severities."""
+        lr = _T.log_record
+        n = self.records.get(lr.name, 0)
+        allowed = set(_T.log_allowed_argument_types)
+        sev = self.severities
+        severities = [{"value": v, "name": name, "records": sev.get(v, 0), "used": sev.get(v, 0) > 0}
+                      for v, name in sorted(_T.enums["severity"].items())]
+        severities += [{"value": v, "name": f"raw {v:#x}" if v is not None else "raw", "records": c, "used": True}
+                       for v, c in sorted(sev.items(), key=lambda kv: kv[0] or 0) if v not in _T.enums["severity"]]
+        return {
+            "record_types": [{"type": lr.type, "name": lr.name, "title": lr.title, "records": n, "used": n > 0}],
+            "record_kinds": [{"kind": lr.name, "records": n, "used": n > 0}],
+            "event_types": [],
+            "metadata_kinds": [],
+            "argument_types": [
+                {"type": t, "kind": a.name, "count": self.args.get(a.name, 0), "used": self.args.get(a.name, 0) > 0}
+                for t, a in sorted(_T.arguments.items()) if t in allowed or self.args.get(a.name)
+            ] + ([{"type": None, "kind": "unknown", "count": self.args["unknown"], "used": True}]
+                 if self.args.get("unknown") else []),
+            "blob_types": [],
+            "large_blob_formats": [],
+            "object_types": [],
+            "log_severities": severities,
+            "userspace_objects": 0,
+            "undefined_records": 0,
+            "string_refs": {k: self.string_refs.get(k, 0) for k in ("inline", "indexed", "empty")},
+            "thread_refs": {"inline": 0, "indexed": 0},
+            "providers": [],
+            "large_records": 0,
+            "byte_order": self.byte_order,
+        }
+
+    def statistics(self) -> dict:
+        rates = sorted(self.rates)
+        span_ns = None if self.ns_min is None else self.ns_max - self.ns_min
+        events = {
+            group: {k.split(".", 1)[1]: self.records.get(k, 0) for k in kinds}
+            for group, kinds in EVENT_GROUPS.items()
+        }
+        return {
+            "records": sum(self.records.values()),
+            "bytes": sum(self.bytes.values()),
+            "incomplete_records": self.incomplete,
+            "by_kind": [
+                {"kind": k, "records": self.records[k], "bytes": self.bytes[k]}
+                for k in sorted(self.records, key=lambda k: (-self.bytes[k], k))
+            ],
+            "string_table": {
+                "registered": sum(len(p.strings) for p in self.state.providers.values()),
+                "records": self.records.get("string", 0),
+            },
+            "thread_table": {
+                "registered": sum(len(p.threads) for p in self.state.providers.values()),
+                "records": self.records.get("thread", 0),
+            },
+            "time": {
+                "first_ticks": self.ts_min,
+                "last_ticks": self.ts_max,
+                "span_ticks": None if self.ts_min is None else self.ts_max - self.ts_min,
+                "ticks_per_second": rates,
+                "span_seconds": None if span_ns is None else span_ns / NS_PER_S,
+            },
+            "events": events,
+            "largest_records": [
+                {"offset": off, "record_index": -negi, "kind": k, "bytes": size}
+                for size, negi, off, k in sorted(self._largest, reverse=True)
+            ],
+        }
