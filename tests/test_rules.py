@@ -12,7 +12,7 @@ from fxtlint.spec._tables import _tables_dir
 from fxtlint.rules import REGISTRY, all_rules
 
 RULES = all_rules()
-SOURCE = "\n".join(p.read_text("utf-8") for p in Path(fxtlint.__file__).parent.glob("*.py"))
+SOURCE = "\n".join(p.read_text("utf-8") for p in Path(fxtlint.__file__).parent.rglob("*.py"))
 # field checks report the rule their table names (rule = "CODE")
 # the tables the package loads (packaged in an installed wheel, spec-tables/ in a checkout)
 TABLES = "\n".join(p.read_text("utf-8") for p in _tables_dir().glob("*.toml"))
