@@ -23,7 +23,11 @@ HARNESSES = {
     "roundtrip": ("fuzz_roundtrip.py", True),
     "strategies": ("fuzz_strategies.py", False),
     "stream": ("fuzz_stream.py", True),
+    "native": ("fuzz_native.py", True),
 }
+# harnesses whose campaign runs on the native kernel built under AddressSanitizer and
+# UBSan (fuzz/kernel_asan.sh; clang: -fsanitize=fuzzer-no-link, the kernel's edges count)
+SANITIZED = {"native": "clang"}
 
 
 def harness_path(name: str) -> Path:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED
+from .leaks import PASSES
 
 
 def _run(args) -> int:
@@ -22,13 +23,34 @@ def _run(args) -> int:
     print(f"corpus units {res.units_before:,}" + (f" -> {res.units_after_merge:,} after -merge=1"
                                                   if not args.no_merge else ""))
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
+    if res.kernel:
+        print(f"native kernel {res.kernel}")
+    if args.harness in SANITIZED and "/build/asan-" not in res.kernel:
+        print(f"the campaign did not run on the sanitized kernel (fuzz/kernel_asan.sh env {SANITIZED[args.harness]})")
+        return 1
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
+    leaked = False
+    if args.harness in SANITIZED and not args.no_leaks:
+        from . import leaks
+
+        found = leaks.check(args.harness, [Path(workdir) / "corpus"])
+        print(leaks.summary(found))
+        leaked = not found.ok
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
+        harnesses += [args.harness] if args.harness in SANITIZED else []  # the column engine is its other half
         _, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
         print(text.rstrip())
-    return 1 if res.crashes or res.timeouts else 0
+    return 1 if res.crashes or res.timeouts or leaked else 0
+
+
+def _leaks(args) -> int:
+    from . import leaks
+
+    found = leaks.check(args.harness, args.paths, passes=args.passes)
+    print(leaks.summary(found))
+    return 0 if found.ok else 1
 
 
 def _coverage(args) -> int:
@@ -46,6 +68,36 @@ def _reproduce(args) -> int:
     except UsageError as e:
         print(f"python -m fuzz reproduce: error: {e}", file=sys.stderr)
         return 2
+
+
+def _profile(args) -> int:
+    """cProfile of a harness's check over the seeds (or files): where an execution's time goes."""
+    import cProfile
+    import pstats
+    import time
+
+    from . import load_harness
+    from .campaign import seed_files
+    from .leaks import corpus_files
+
+    check = load_harness(args.harness).check
+    data = [f.read_bytes() for f in (corpus_files(args.paths) if args.paths else seed_files())]
+    for d in data:  # imports, caches, the kernel's program
+        check(d)
+    start = time.perf_counter()
+    for _ in range(args.passes):
+        for d in data:
+            check(d)
+    took = time.perf_counter() - start
+    print(f"{args.harness}: {len(data)} inputs x {args.passes} passes, {len(data) * args.passes / took:,.0f} checks a second "
+          f"in plain Python (no instrumentation)")
+    prof = cProfile.Profile()
+    prof.enable()
+    for d in data:
+        check(d)
+    prof.disable()
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(r"fxtlint|fuzz", args.top)
+    return 0
 
 
 def _stats(args) -> int:
@@ -89,7 +141,14 @@ def main(argv=None) -> int:
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")
+    p.add_argument("--no-leaks", action="store_true", help="skip the leak check of a sanitized harness's corpus")
     p.set_defaults(func=_run)
+
+    p = sub.add_parser("leaks", help="a sanitized harness's leak check: live heap over passes, LeakSanitizer at exit")
+    p.add_argument("harness", choices=sorted(SANITIZED))
+    p.add_argument("--passes", type=int, default=PASSES, help="passes over the inputs for the live heap")
+    p.add_argument("paths", nargs="+")
+    p.set_defaults(func=_leaks)
 
     p = sub.add_parser("coverage", help="line coverage of fxtlint's modules over corpus files")
     p.add_argument("--harness", default="lint,reader", help="comma-separated harnesses whose checks run")
@@ -100,6 +159,13 @@ def main(argv=None) -> int:
     p = sub.add_parser("stats", help="the figures fuzz/README.md quotes: seeds, statements, edges on the seeds")
     p.add_argument("--no-edges", action="store_true", help="skip the libFuzzer runs (atheris) that count edges")
     p.set_defaults(func=_stats)
+
+    p = sub.add_parser("profile", help="checks a second and a cProfile of a harness's check over the seeds")
+    p.add_argument("harness", choices=names)
+    p.add_argument("--passes", type=int, default=3)
+    p.add_argument("--top", type=int, default=30, help="lines of the profile")
+    p.add_argument("paths", nargs="*", help="inputs instead of the seeds")
+    p.set_defaults(func=_profile)
 
     p = sub.add_parser("reproduce", help="run a harness's check on files, in plain Python, with tracebacks")
     p.add_argument("harness", choices=names)

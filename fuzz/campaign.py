@@ -8,6 +8,7 @@ libFuzzer's ``fuzz-N.log``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -18,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, TIMEOUT, harness_path
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, TIMEOUT, harness_path
 from .rss import Sampler
 from .seeds import DICT, seed_files, write_dictionary
 
@@ -26,6 +27,7 @@ REGRESSIONS = REPO / "tests" / "regressions"
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
+_KERNEL = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)  # what a harness on the native kernel prints first
 
 
 @dataclass
@@ -39,18 +41,42 @@ class Result:
     units_before: int = 0
     units_after_merge: int = 0
     peak_rss_mb: float = 0.0
+    kernel: str = ""  # the native kernel's file, when the harness runs on it
     crashes: list[Path] = field(default_factory=list)
     timeouts: list[Path] = field(default_factory=list)
     regressions: list[Path] = field(default_factory=list)
 
 
-def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None):
-    """Run a harness with libFuzzer flags; returns the Popen (``log``: a file for its output)."""
+def harness_env(harness: str, mutator: str = "structure") -> dict[str, str]:
+    """The environment a harness runs in: the repository importable, and for a sanitized
+    harness the ASan build's fxtlint before it, with the runtime preloaded."""
     env = dict(os.environ, FXTLINT_FUZZ_MUTATOR=mutator, PYTHONPATH=os.pathsep.join(
         [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    if harness in SANITIZED:
+        san = sanitizer_env(SANITIZED[harness])
+        env.update(san, PYTHONPATH=os.pathsep.join([san["PYTHONPATH"], env["PYTHONPATH"]]))
+    return env
+
+
+def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None):
+    """Run a harness with libFuzzer flags; returns the Popen (``log``: a file for its output)."""
+    env = harness_env(harness, mutator)
     cmd = [sys.executable, str(harness_path(harness)), *map(str, args)]
     return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log or subprocess.DEVNULL,
                             stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
+
+
+@functools.cache
+def sanitizer_env(cc: str) -> dict[str, str]:
+    """The variables that run a command on the kernel built under ASan by ``cc``
+    (``fuzz/kernel_asan.sh env``, which builds it first when it is missing or stale):
+    the build's fxtlint first on PYTHONPATH, the runtime preloaded, every Python object a
+    malloc block."""
+    out = subprocess.run(["bash", str(REPO / "fuzz" / "kernel_asan.sh"), "env", cc], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHON=sys.executable))
+    if out.returncode != 0:
+        raise RuntimeError(f"fuzz/kernel_asan.sh env {cc} failed:\n{out.stderr}")
+    return dict(line.split("=", 1) for line in out.stdout.splitlines() if "=" in line)
 
 
 def _units(d: Path) -> int:
@@ -119,6 +145,8 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
         res.executions, res.edges, res.features = parse_log(text)
     for t in [text] + [p.read_text(errors="replace") for p in workdir.glob("fuzz-*.log")]:
         res.peak_rss_mb = max([res.peak_rss_mb] + [float(m) for m in _PEAK.findall(t)])  # libFuzzer's own
+    kernels = _KERNEL.findall(text)
+    res.kernel = kernels[0] if kernels else ""
     res.units_before = _units(corpus)
     if merge:
         res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator)

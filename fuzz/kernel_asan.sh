@@ -8,6 +8,9 @@
 #   fuzz/kernel_asan.sh fuzz [atheris args]  the atheris harness fuzz/fuzz_kernel.py on the clang
 #                                            build (-fsanitize=fuzzer-no-link: libFuzzer sees the C
 #                                            code's coverage too), seeded from corpus/seeds
+#   fuzz/kernel_asan.sh env gcc|clang        the environment a command needs to run on that build
+#                                            (KEY=value lines; built first when missing or older than
+#                                            fxtlint/): `python -m fuzz run native` reads it
 #
 # gcc 12 links its ASan runtime (libasan.so.8); clang 14 builds with
 # -fsanitize=fuzzer-no-link and runs with atheris's asan_with_fuzzer.so (ASan and
@@ -19,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python}
-what=${1:?usage: fuzz/kernel_asan.sh build|test gcc|clang ... or fuzz ...}
+what=${1:?usage: fuzz/kernel_asan.sh build|test|env gcc|clang ... or fuzz ...}
 shift
 
 cc_of() {
@@ -54,18 +57,30 @@ build() {
     echo "built $out/fxtlint/engine/_kernel$suffix ($cc $flags)"
 }
 
-sanitized() {  # run a command from the build's folder (its fxtlint first on the path), runtime preloaded
-    local cc=$1
+fresh() {  # build (quietly) unless the build's kernel is newer than every file it copies
+    local so
+    so=$(find "build/asan-$1/fxtlint" -maxdepth 1 -name '_kernel*.so' 2>/dev/null | head -1 || true)
+    if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" -print -quit)" ]; then
+        build "$1" >&2
+    fi
+}
+
+environment() {  # the sanitized run's variables, one KEY=value a line
+    local dir=$PWD/build/asan-$1
+    echo "PYTHONPATH=$dir${PYTHONPATH:+:$PYTHONPATH}"  # the build's fxtlint first
+    echo "LD_PRELOAD=$(runtime "$1")"
+    echo "PYTHONMALLOC=malloc"
+    echo "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1"
+    echo "UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1"
+    echo "FXTLINT_ENGINE=native"
+}
+
+sanitized() {  # run a command from the build's folder with environment()'s variables
+    local cc=$1 vars
     shift
-    [ -d "build/asan-$cc" ] || build "$cc"
-    (cd "build/asan-$cc" &&
-    PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" \
-    LD_PRELOAD="$(runtime "$cc")" \
-    PYTHONMALLOC=malloc \
-    ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1" \
-    UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-    FXTLINT_ENGINE=native \
-        "$@")
+    fresh "$cc"
+    mapfile -t vars < <(environment "$cc")
+    (cd "build/asan-$cc" && env "${vars[@]}" "$@")
 }
 
 check_build() {  # the sanitized kernel is the one imported, or stop
@@ -82,11 +97,16 @@ case "$what" in
         args=("${@:-tests/test_kernel.py}")
         sanitized "$cc" "$PY" -m pytest -q -p no:cacheprovider --capture=sys --rootdir "$PWD" "${args[@]/#tests/$PWD/tests}"
         ;;
+    env)
+        cc=$(cc_of "${1:-}")
+        fresh "$cc"
+        environment "$cc"
+        ;;
     fuzz)
         check_build clang
         mkdir -p build/asan-corpus
         sanitized clang "$PY" "$PWD/fuzz/fuzz_kernel.py" -rss_limit_mb=4096 "$@" "$PWD/build/asan-corpus" \
             "$PWD/corpus/seeds"
         ;;
-    *) echo "usage: fuzz/kernel_asan.sh build|test gcc|clang ... or fuzz ..." >&2; exit 2 ;;
+    *) echo "usage: fuzz/kernel_asan.sh build|test|env gcc|clang ... or fuzz ..." >&2; exit 2 ;;
 esac

@@ -35,10 +35,19 @@ def test_harness_states_its_invariant_first(mod):
     assert first.startswith("# Invariant:")
 
 
+def runnable(mod):
+    """The harness, once it can run here: the native one needs the kernel built."""
+    if mod is MODS["native"]:
+        from kernel_support import require_kernel
+
+        require_kernel()
+    return mod
+
+
 @pytest.mark.parametrize("mod", BYTE_HARNESSES, ids=lambda m: m.__name__)
 @pytest.mark.parametrize("seed", SEEDS, ids=lambda p: p.name)
 def test_invariant_holds_on_seed(mod, seed):
-    mod.check(seed.read_bytes())
+    runnable(mod).check(seed.read_bytes())
 
 
 @pytest.mark.parametrize("name", ["fuzz_reader", "fuzz_lint"])
@@ -130,5 +139,56 @@ def test_strategies_harness_can_fail(monkeypatch):
 @settings(max_examples=50)
 @given(st.binary(max_size=400))
 def test_invariants_on_drawn_bytes(data):
+    from fxtlint.engine import _native
+
+    built = _native._built()[0] is not None  # without the kernel the seeds' test says why
     for mod in BYTE_HARNESSES:
-        mod.check(data)
+        if built or mod is not MODS["native"]:
+            mod.check(data)
+
+
+def test_native_harness_lints_with_each_engine_in_the_format_the_last_byte_picks(monkeypatch):
+    from fxtlint.engine import _walk
+
+    runnable(MODS["native"])
+    kernels, formats = [], []
+    chosen, lint = _walk.chosen_kernel, fxtlint.lint_bytes
+    monkeypatch.setattr(_walk, "chosen_kernel", lambda: kernels.append(chosen()) or kernels[-1])
+    monkeypatch.setattr(fxtlint, "lint_bytes", lambda data, **kw: formats.append(kw["input_format"]) or lint(data, **kw))
+    sample = (REPO / "corpus" / "seeds" / "sample.fxt").read_bytes()
+    MODS["native"].check(sample + b"\x00")
+    MODS["native"].check(sample + b"\x01")
+    assert formats == ["trace", "trace", "log", "log"]
+    assert [k is not None for k in kernels] == [True, False, True, False]  # native, then pure
+
+
+def test_native_invariant_catches_an_engine_difference(monkeypatch):
+    """A kernel whose report differs from the pure engine's in one span fails the check."""
+    import os
+
+    from fxtlint.engine import _native
+
+    runnable(MODS["native"])
+    real = fxtlint.lint_bytes
+
+    def skewed(data, **kw):
+        r = real(data, **kw)
+        if os.environ[_native.ENV] == "native" and r.diagnostics:
+            r.diagnostics[0] = dataclasses.replace(r.diagnostics[0], span=(0, 1))
+        return r
+
+    bad = (REPO / "corpus" / "seeds" / "RB001-bad.fxt").read_bytes()
+    MODS["native"].check(bad)
+    monkeypatch.setattr(fxtlint, "lint_bytes", skewed)
+    with pytest.raises(AssertionError, match="diagnostic 0: native"):
+        MODS["native"].check(bad)
+
+
+def test_native_harness_refuses_to_run_without_the_kernel(monkeypatch):
+    from fxtlint.engine import _native
+
+    monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint.engine._kernel'"))
+    with pytest.raises(RuntimeError, match="nothing to fuzz"):
+        MODS["native"].kernel()
+    with pytest.raises(fxtlint.FxtError, match="not built"):  # the check itself does not pass quietly
+        MODS["native"].check(b"")

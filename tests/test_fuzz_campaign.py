@@ -263,3 +263,48 @@ def test_stats_counts_edges_on_the_seeds():
 
     cov, ft = stats.edges("reader", campaign.seed_files()[:20])
     assert 0 < cov <= ft
+
+
+LSAN = """pass 1: 100 bytes live
+==1==ERROR: LeakSanitizer: detected memory leaks
+
+Direct leak of 48 byte(s) in 2 object(s) allocated from:
+    #0 0x7f in __interceptor_malloc asan_malloc_linux.cpp:69:3
+    #1 0x7f in PyFloat_FromDouble Objects/floatobject.c:149:14
+
+Indirect leak of 16 byte(s) in 1 object(s) allocated from:
+    #0 0x7f in __interceptor_calloc asan_malloc_linux.cpp:77:3
+    #1 0x7f in load_program /src/build/asan-clang/fxtlint/engine/_kernel.c:165:19
+
+SUMMARY: AddressSanitizer: 64 byte(s) leaked in 3 allocation(s).
+"""
+
+
+def _replay(passes: int, objects: int, kernel_reports=(), status: int = 23, output: str = ""):
+    from fuzz import leaks
+
+    return leaks.Replay(passes, status, output, live=[1] * passes, kernel_file="/x/build/asan-clang/fxtlint/engine/_kernel.so",
+                        leaked_objects=objects, kernel_reports=list(kernel_reports))
+
+
+def test_leak_reports_are_split_and_the_kernels_found():
+    from fuzz import leaks
+
+    found = leaks.reports(LSAN)
+    assert [r.splitlines()[0] for r in found] == ["Direct leak of 48 byte(s) in 2 object(s) allocated from:",
+                                                  "Indirect leak of 16 byte(s) in 1 object(s) allocated from:"]
+    assert [bool(leaks._KERNEL_FRAME.search(r)) for r in found] == [False, True]
+
+
+def test_the_leak_check_fails_on_objects_per_pass_a_kernel_frame_or_a_sanitizer_error():
+    from fuzz import leaks
+
+    assert leaks.Leaks(10, _replay(1, 53), _replay(8, 53)).ok  # what CPython leaves at exit, whatever ran
+    grows = leaks.Leaks(10, _replay(1, 143), _replay(4, 413))  # a tuple leaked per scan call (90 a pass)
+    assert not grows.ok and grows.objects_per_pass == 90
+    assert not leaks.Leaks(10, _replay(1, 53, ["#1 in f fxtlint/engine/_kernel.c:1"]), _replay(8, 53)).ok
+    overflow = _replay(8, 53, output="ERROR: AddressSanitizer: heap-buffer-overflow")
+    assert not overflow.ran and not leaks.Leaks(10, _replay(1, 53), overflow).ok
+    unsanitized = _replay(8, 53)
+    unsanitized.kernel_file = str(REPO / "fxtlint" / "_kernel.so")  # the repository's own build won the path
+    assert not leaks.Leaks(10, _replay(1, 53), unsanitized).ok

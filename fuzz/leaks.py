@@ -1,0 +1,172 @@
+"""The leak check of a harness on the sanitized kernel: replay a corpus on the ASan build,
+once and several times, with LeakSanitizer at exit, and compare.
+
+libFuzzer cannot check leaks input by input here (Python keeps caches, so every input
+looks like a leak and libFuzzer turns its check off), and CPython leaves objects at exit
+that LeakSanitizer reports whatever ran. Nor do a leaked object's allocation stacks name
+the leaker: CPython reuses freed tuples, floats and lists from free lists, so a tuple the
+kernel leaks shows the stack of whoever first allocated its block. So the check compares
+two processes on the same inputs, one pass and ``passes`` passes:
+
+- LeakSanitizer's totals at exit: what CPython leaves is the same after one pass and after
+  eight; a leak per input adds its objects every pass. Any object more fails the check,
+  and so does a report with a frame in the kernel (``fxtlint/engine/_kernel.c``: a block it
+  allocated itself and lost);
+- the live heap (``__sanitizer_get_current_allocated_bytes``; with ``PYTHONMALLOC=malloc``
+  every Python object and kernel buffer is in it) after each pass and a garbage
+  collection: caches fill and stop, a leak grows it every pass. Printed, not judged.
+
+``python -m fuzz leaks native DIR...`` runs it; a campaign of a sanitized harness runs it
+on its merged corpus.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PASSES = 8
+_LIVE = re.compile(r"^pass (\d+): (\d+) bytes live$", re.M)
+_KERNEL_FILE = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)
+_KERNEL_FRAME = re.compile(r"fxtlint/engine/_kernel(\.c:|[^/\s]*\.so)")
+_LEAK = re.compile(r"^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\)")
+_ERROR = re.compile(r"ERROR: AddressSanitizer|runtime error:|Traceback")  # anything but a leak report
+LSAN_EXIT = 23  # the exit status asked of LeakSanitizer when it found leaks
+
+
+@dataclass
+class Replay:
+    """One sanitized process's replay: what it printed and LeakSanitizer's totals."""
+
+    passes: int
+    status: int
+    output: str
+    live: list[int] = field(default_factory=list)  # bytes live after each pass
+    kernel_file: str = ""  # the kernel it imported
+    leaked_bytes: int = 0
+    leaked_objects: int = 0
+    kernel_reports: list[str] = field(default_factory=list)  # leak reports with a kernel frame
+
+    @property
+    def ran(self) -> bool:
+        """To the end, on the sanitized kernel, with no sanitizer error but leaks."""
+        return (self.status == 0 or (self.status == LSAN_EXIT and not _ERROR.search(self.output))) \
+            and len(self.live) == self.passes and "/build/asan-" in self.kernel_file
+
+
+@dataclass
+class Leaks:
+    inputs: int
+    once: Replay
+    many: Replay
+
+    @property
+    def objects_per_pass(self) -> float:
+        """Objects LeakSanitizer found at exit per pass beyond what one pass leaves."""
+        return (self.many.leaked_objects - self.once.leaked_objects) / (self.many.passes - 1)
+
+    @property
+    def growth_per_input(self) -> float:
+        """Bytes the live heap grew per input and pass over the second half of the passes
+        (the first ones fill caches: numpy's, the provider tables')."""
+        live, half = self.many.live, len(self.many.live) // 2
+        if half < 1 or not self.inputs:
+            return 0.0
+        return (live[-1] - live[half - 1]) / ((len(live) - half) * self.inputs)
+
+    @property
+    def ok(self) -> bool:
+        return self.once.ran and self.many.ran and self.many.leaked_objects == self.once.leaked_objects \
+            and not self.once.kernel_reports and not self.many.kernel_reports
+
+
+def reports(text: str) -> list[str]:
+    """LeakSanitizer's leak reports in ``text``, one string each (header and stack)."""
+    out, cur = [], None
+    for line in text.splitlines():
+        if _LEAK.match(line):
+            cur = [line]
+            out.append(cur)
+        elif cur is not None and line.strip().startswith("#"):
+            cur.append(line)
+        else:
+            cur = None
+    return ["\n".join(r) for r in out]
+
+
+def check(harness: str, paths, *, passes: int = PASSES) -> Leaks:
+    """Replay every file under ``paths`` once and ``passes`` times, each in its own sanitized process."""
+    files = corpus_files(paths)
+    return Leaks(len(files), replay(harness, files, 1), replay(harness, files, passes))
+
+
+def replay(harness: str, files: list[Path], passes: int) -> Replay:
+    from .campaign import harness_env
+
+    env = harness_env(harness)
+    keep = [o for o in env.get("ASAN_OPTIONS", "").split(":") if o.partition("=")[0] not in ("detect_leaks", "abort_on_error")]
+    env["ASAN_OPTIONS"] = ":".join([*keep, "detect_leaks=1", "abort_on_error=0", f"exitcode={LSAN_EXIT}"])
+    # run from the build's folder: `python -m` puts the working directory first on the
+    # path, and the repository's fxtlint (its unsanitized kernel) must not win
+    build = env["PYTHONPATH"].split(os.pathsep)[0]
+    proc = subprocess.run([sys.executable, "-m", "fuzz.leaks", harness, str(passes), *map(str, files)],
+                          cwd=build, env=env, capture_output=True, text=True)
+    res = Replay(passes, proc.returncode, proc.stdout + proc.stderr)
+    res.live = [int(m[2]) for m in _LIVE.finditer(proc.stdout)]
+    res.kernel_file = next(iter(_KERNEL_FILE.findall(proc.stdout)), "")
+    for r in reports(proc.stderr):
+        size, objects = _LEAK.match(r).group(2, 3)  # type: ignore[union-attr]  # reports() kept matches only
+        res.leaked_bytes += int(size)
+        res.leaked_objects += int(objects)
+        if _KERNEL_FRAME.search(r):
+            res.kernel_reports.append(r)
+    return res
+
+
+def corpus_files(paths) -> list[Path]:
+    return [f.resolve() for p in map(Path, paths) for f in (sorted(p.rglob("*")) if p.is_dir() else [p]) if f.is_file()]
+
+
+def summary(res: Leaks) -> str:
+    many = res.many
+    lines = [f"leak check on {many.kernel_file or 'no native kernel'}, {res.inputs} inputs"]
+    for r in (res.once, many):
+        lines.append(f"  {r.passes} pass{'es' if r.passes > 1 else ''}: LeakSanitizer at exit {r.leaked_bytes:,} bytes "
+                     f"in {r.leaked_objects:,} objects, {len(r.kernel_reports)} reports with a frame in the kernel")
+    lines += [f"  leaked per pass beyond one pass: {res.objects_per_pass:g} objects",
+              f"  bytes live after each pass: {', '.join(f'{b:,}' for b in many.live)}",
+              f"  live heap growth over the second half of the passes: {res.growth_per_input:.2f} bytes per input and pass"]
+    lines += [f"  {r}" for r in (res.once.kernel_reports + many.kernel_reports)[:5]]
+    for r in (res.once, many):
+        if not r.ran:
+            lines.append(f"  the {r.passes}-pass replay failed (exit {r.status}):\n{r.output[-3000:]}")
+    lines.append(f"leak check: {'passed' if res.ok else 'FAILED'}")
+    return "\n".join(lines)
+
+
+def _replay(harness: str, passes: int, files: list[str]) -> None:
+    """In the sanitized process: each pass runs the harness's check on every file."""
+    import ctypes
+
+    from . import load_harness
+
+    live = ctypes.CDLL(None).__sanitizer_get_current_allocated_bytes  # the preloaded ASan runtime
+    live.restype = ctypes.c_size_t
+    check = load_harness(harness).check
+    data = [Path(f).read_bytes() for f in files]
+    for i in range(passes):
+        for d in data:
+            check(d)
+        gc.collect()
+        print(f"pass {i + 1}: {live()} bytes live", flush=True)
+    kernel = sys.modules.get("fxtlint.engine._kernel")  # imported by the first check
+    print(f"fxtlint.engine._kernel: {kernel.__file__ if kernel else ''}")
+
+
+if __name__ == "__main__":
+    _replay(sys.argv[1], int(sys.argv[2]), sys.argv[3:])
