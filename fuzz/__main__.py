@@ -89,7 +89,8 @@ def _profile(args) -> int:
         for d in data:
             check(d)
     took = time.perf_counter() - start
-    print(f"{args.harness}: {len(data)} inputs x {args.passes} passes, {len(data) * args.passes / took:,.0f} checks a second "
+    rate = len(data) * args.passes / took
+    print(f"{args.harness}: {len(data)} inputs x {args.passes} passes, {rate:,.0f} checks a second "
           f"in plain Python (no instrumentation)")
     prof = cProfile.Profile()
     prof.enable()

@@ -3,7 +3,10 @@
 # read as a trace or as a structured-log stream (the input's last byte picks: odd = log);
 # the lint never raises in either; and the kernel never reads outside the buffer (the
 # campaign, `python -m fuzz run native`, runs this under AddressSanitizer: fuzz/kernel_asan.sh).
-"""atheris harness, the native engine against the pure one: python fuzz/fuzz_native.py [-libFuzzer flags] [corpus dirs]."""
+"""atheris harness, the native engine against the pure one.
+
+    python fuzz/fuzz_native.py [-libFuzzer flags] [corpus dirs]
+"""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file.
 

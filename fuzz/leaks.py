@@ -109,7 +109,8 @@ def replay(harness: str, files: list[Path], passes: int) -> Replay:
     from .campaign import harness_env
 
     env = harness_env(harness)
-    keep = [o for o in env.get("ASAN_OPTIONS", "").split(":") if o.partition("=")[0] not in ("detect_leaks", "abort_on_error")]
+    keep = [o for o in env.get("ASAN_OPTIONS", "").split(":")
+            if o.partition("=")[0] not in ("detect_leaks", "abort_on_error")]
     env["ASAN_OPTIONS"] = ":".join([*keep, "detect_leaks=1", "abort_on_error=0", f"exitcode={LSAN_EXIT}"])
     # run from the build's folder: `python -m` puts the working directory first on the
     # path, and the repository's fxtlint (its unsanitized kernel) must not win
@@ -140,7 +141,8 @@ def summary(res: Leaks) -> str:
                      f"in {r.leaked_objects:,} objects, {len(r.kernel_reports)} reports with a frame in the kernel")
     lines += [f"  leaked per pass beyond one pass: {res.objects_per_pass:g} objects",
               f"  bytes live after each pass: {', '.join(f'{b:,}' for b in many.live)}",
-              f"  live heap growth over the second half of the passes: {res.growth_per_input:.2f} bytes per input and pass"]
+              "  live heap growth over the second half of the passes: "
+              f"{res.growth_per_input:.2f} bytes per input and pass"]
     lines += [f"  {r}" for r in (res.once.kernel_reports + many.kernel_reports)[:5]]
     for r in (res.once, many):
         if not r.ran:

@@ -154,7 +154,8 @@ def test_native_harness_lints_with_each_engine_in_the_format_the_last_byte_picks
     kernels, formats = [], []
     chosen, lint = _walk.chosen_kernel, fxtlint.lint_bytes
     monkeypatch.setattr(_walk, "chosen_kernel", lambda: kernels.append(chosen()) or kernels[-1])
-    monkeypatch.setattr(fxtlint, "lint_bytes", lambda data, **kw: formats.append(kw["input_format"]) or lint(data, **kw))
+    monkeypatch.setattr(fxtlint, "lint_bytes",
+                        lambda data, **kw: formats.append(kw["input_format"]) or lint(data, **kw))
     sample = (REPO / "corpus" / "seeds" / "sample.fxt").read_bytes()
     MODS["native"].check(sample + b"\x00")
     MODS["native"].check(sample + b"\x01")

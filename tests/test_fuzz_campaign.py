@@ -283,7 +283,8 @@ SUMMARY: AddressSanitizer: 64 byte(s) leaked in 3 allocation(s).
 def _replay(passes: int, objects: int, kernel_reports=(), status: int = 23, output: str = ""):
     from fuzz import leaks
 
-    return leaks.Replay(passes, status, output, live=[1] * passes, kernel_file="/x/build/asan-clang/fxtlint/engine/_kernel.so",
+    return leaks.Replay(passes, status, output, live=[1] * passes,
+                        kernel_file="/x/build/asan-clang/fxtlint/engine/_kernel.so",
                         leaked_objects=objects, kernel_reports=list(kernel_reports))
 
 
