@@ -292,11 +292,11 @@ def test_spec_facts_are_table_roles_the_code_follows(tmp_path):
         "begin, end": [], "async begin, end": [], "instant with a string": [], "counter with a double": []}
     edited = _lint_with_tables(tmp_path / "edited", [
         # begin and end swapped: the trace now ends before it begins, and stays open
-        ("records.toml", 'name = "duration_begin"\n  pairing = "begin"', 'name = "duration_begin"\n  pairing = "end"'),
-        ("records.toml", 'name = "duration_end"\n  pairing = "end"', 'name = "duration_end"\n  pairing = "begin"'),
+        ("records.toml", 'group = "durations"\n  pairing = "begin"', 'group = "durations"\n  pairing = "end"'),
+        ("records.toml", 'name = "duration_end"\n  group = "durations"\n  pairing = "end"',
+         'name = "duration_end"\n  group = "durations"\n  pairing = "begin"'),
         # an async end that is an instant: the operation stays open
-        ("records.toml", 'name = "async_end"\n  pairing = "async_end"',
-         'name = "async_end"\n  pairing = "async_instant"'),
+        ("records.toml", 'group = "async"\n  pairing = "async_end"', 'group = "async"\n  pairing = "async_instant"'),
         # instants must carry numbers; a double is no longer one
         ("records.toml", 'name = "instant"\n', 'name = "instant"\n  numeric_args = true\n'),
         ("arguments.toml", 'name = "double"\nnumeric = true\n', 'name = "double"\n'),
