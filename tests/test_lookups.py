@@ -76,8 +76,11 @@ def test_each_row_sees_the_tables_as_the_records_before_it_left_them(batches):
         look = Lookups(state, cache, start, hist, index0)
         rel, sref, tref = (np.asarray(c, np.int64) for c in zip(*rows)) if rows else [np.zeros(0, np.int64)] * 3
         slot = look.slots(rel)
-        strings = look.lookup("strings", _SBITS, sref, lambda: (slot, rel))
-        threads = look.lookup("threads", _TBITS, tref, lambda: (slot, rel))
+        def where(slot=slot, rel=rel):
+            return slot, rel
+
+        strings = look.lookup("strings", _SBITS, sref, where)
+        threads = look.lookup("threads", _TBITS, tref, where)
         limit, pos, rates = look.limits(slot, rel)
         got = [(s, t, m, rates[p]) for s, t, m, p in zip(strings.tolist(), threads.tolist(), limit.tolist(),
                                                           pos.tolist())]
@@ -94,7 +97,8 @@ def test_a_table_changed_in_a_batch_is_read_anew_in_the_next():
     def string_ref_1(index0: int) -> int:
         with state.recording() as hist:
             pass
-        return Lookups(state, cache, state.current, hist, index0).lookup("strings", _SBITS, one, lambda: (zero, zero))[0]
+        look = Lookups(state, cache, state.current, hist, index0)
+        return look.lookup("strings", _SBITS, one, lambda: (zero, zero))[0]
 
     with state.recording() as hist:
         _apply(state, ("string", 1, "a"), 0)
