@@ -121,7 +121,13 @@ def test_staged_harnesses_import_on_their_own(tmp_path):
         "    mod.check(open(sys.argv[1], 'rb').read())\n"
         "    print('ok', mod.__name__)\n"
     )
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p and "fuzz" not in Path(p).name))
+    import fxtlint
+
+    # the fxtlint this test imported first (an installed one, with its kernel, before a
+    # checkout's sources beside it, which may have none)
+    own = str(Path(fxtlint.__file__).resolve().parent.parent)
+    path = [own, *(p for p in sys.path if p and "fuzz" not in Path(p).name and p != own)]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     files = sorted(str(p) for p in stage.glob("*_fuzzer.py"))
     proc = subprocess.run([sys.executable, "-c", code, str(seed), *files], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
@@ -226,6 +232,7 @@ def test_reproduce_on_a_folder_or_a_missing_path_says_so(path, message):
     assert "sample.fxt: ok" not in proc.stdout  # refused before running anything
 
 
+@needs_atheris  # and coverage.py, which the fuzz extra brings with it
 def test_coverage_lists_the_missed_lines():
     proc = _fuzz_cli("coverage", "--harness", "reader", "--show-missing", "corpus/seeds/sample.fxt")
     assert proc.returncode == 0, proc.stderr
@@ -235,6 +242,7 @@ def test_coverage_lists_the_missed_lines():
                      proc.stdout), proc.stdout
 
 
+@needs_atheris  # and coverage.py, which the fuzz extra brings with it
 def test_stats_prints_the_readme_figures(tmp_path):
     """fuzz/README.md quotes these lines; the edges need atheris, so they are left out here."""
     from fuzz import stats

@@ -264,3 +264,11 @@ def test_after_a_size_zero_header_the_rest_is_counted_not_kept():
     assert json.dumps(j, indent=1, sort_keys=True) == whole(data)
     assert set(lint.report.counts) >= {"FR001", "FR003"}
     assert kept == 1 << 20 < len(tail)
+
+
+def test_a_short_text_stream_is_said_as_the_whole_file_says_it():
+    """What the first bytes look like is read from the bytes received, not from the
+    stream's map beyond them (found by the fuzz_stream property: 8 bytes of text)."""
+    data = b"\t       "
+    same(data, [])
+    assert "looks like text" in whole(data)

@@ -629,7 +629,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
     n = len(buf)
     if check_magic and not log and n >= 8 and detect_byte_order(buf) is None:
         _have(buf, 64)  # what the first bytes look like
-        head = bytes(buf[:64])
+        head = bytes(buf[:min(n, 64)])  # a stream's map holds more than it has received
         looks = _not_fxt(buf, head)
         if looks is not None:
             emit(R.not_fxt_file.at(0, 0, span=(0, 8), record_size=min(n, 64), first=head[:8].hex(" "),
