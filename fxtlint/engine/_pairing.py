@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from collections import deque
 from itertools import islice
+from typing import NamedTuple
 
 import numpy as np
 
@@ -359,19 +360,45 @@ def _states(kind, begin, middle, end, keys, pos, carried: int):
 
 
 def feed_clean(engine, cols: dict) -> bool:
-    """``cols``: the batch's columns (``Batch.columns()``)."""
+    """``cols``: the batch's columns (``Batch.columns()``). Proves the batch clean (the
+    loop would report nothing) and leaves the engine as the loop would; False, the
+    engine untouched, when it cannot."""
     sort = engine.order(cols["ts"], cols["index"])
-    n = len(sort)
     kind = cols["kind"][sort]
     thread = cols["thread"][sort]
-    process = cols["process"][sort]
-    cat = cols["cat"][sort]
-    name = cols["name"][sort]
-    ids = cols["id"][sort]
-    complete_ends = cols["end"][sort]
-    pos = np.arange(n, dtype=np.int64)
+    stacks = _clean_durations(engine, kind, thread, cols["cat"][sort], cols["name"][sort])
+    if stacks is None:
+        return False
+    families = _clean_id_families(engine, kind, cols["process"][sort], cols["cat"][sort], cols["name"][sort],
+                                  cols["id"][sort])
+    if families is None:
+        return False
+    # ---- proven clean: leave the engine as the loop would ------------------------------
+    where = (cols["offset"][sort], cols["index"][sort], cols["size"][sort])
+    _leave_stacks(engine, stacks, where)
+    _leave_complete_ends(engine, kind, thread, cols["end"][sort])
+    for fam in families:
+        if fam is not None:
+            _leave_live_ids(fam, where)
+    return True
 
-    # ---- durations and flow enclosure, per thread ---------------------------------
+
+class _CleanStacks(NamedTuple):
+    """What ``_clean_durations`` proved: the duration stacks at the batch's end."""
+    threads_here: list  # threads with durations or flows in the batch
+    hidden: dict  # per such thread: the carried entries below the reach of its ends
+    carried: list  # (thread, entry) carried in and within reach, at virtual positions -nv..-1
+    threads: np.ndarray  # begin/end rows sorted by thread, level, position: their thread,
+    cats: np.ndarray  # category,
+    names: np.ndarray  # name,
+    positions: np.ndarray  # position in the sorted batch (< 0: carried),
+    open_rows: np.ndarray  # and which of them stay open (stack order)
+
+
+def _clean_durations(engine, kind, thread, cat, name) -> _CleanStacks | None:
+    """Durations and flow enclosure, per thread, on rows sorted in the loop's order;
+    None when the loop would report something (or must decide)."""
+    pos = np.arange(len(kind), dtype=np.int64)
     dur = (kind == BEGIN) | (kind == END)
     flow = _is_flow(kind)
     rows = np.nonzero(dur | flow)[0]
@@ -407,10 +434,10 @@ def feed_clean(engine, cols: dict) -> bool:
     depth += np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()], np.int64), lens)
     if len(depth) and (np.any(depth < np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()],
                                                          np.int64), lens)) or depth.max() > engine.limits.max_stack):
-        return False
+        return None
     sflow = _is_flow(s_kind)
     if np.any(sflow & (depth <= 0)):
-        return False  # no open duration: the loop decides (a complete event may enclose it)
+        return None  # no open duration: the loop decides (a complete event may enclose it)
     be = ~sflow
     level = np.where(s_kind == BEGIN, depth, depth + 1)[be]
     bt, bp, bk, bc, bn = s_thread[be], s_pos[be], s_kind[be], s_cat[be], s_name[be]
@@ -422,12 +449,17 @@ def feed_clean(engine, cols: dict) -> bool:
         q = e_at - 1
         if (q.min() < 0 or np.any(bk[q] != BEGIN) or np.any(bt[q] != bt[e_at]) or np.any(lv[q] != lv[e_at])
                 or np.any(bc[q] != bc[e_at]) or np.any(bn[q] != bn[e_at])):
-            return False
+            return None
     closed = np.zeros(len(bk), bool)
     closed[e_at - 1] = True
     open_b = np.nonzero((bk == BEGIN) & ~closed)[0]  # sorted by thread, then level: stack order
+    return _CleanStacks(threads_here, hidden, carried, bt, bc, bn, bp, open_b)
 
-    # ---- async and flow ids ----------------------------------------------------------
+
+def _clean_id_families(engine, kind, process, cat, name, ids) -> list | None:
+    """Async and flow ids: per family its rows' states (None without rows); None when
+    the loop would report something, or is cheaper."""
+    n = len(kind)
     families: list[tuple | None] = []  # per family: its rows' states, or None without rows
     for live, begin, middle, end, keyfn in (
         (engine.asyncs, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, lambda r: (process[r], cat[r], name[r], ids[r])),
@@ -438,7 +470,7 @@ def feed_clean(engine, cols: dict) -> bool:
             families.append(None)
             continue
         if len(live) + int(np.count_nonzero(kind[r] == begin)) >= engine.limits.max_live or len(live) > n:
-            return False  # near the cap, or more carried ids than events: the loop is cheaper
+            return None  # near the cap, or more carried ids than events: the loop is cheaper
         carried_keys = list(live)
         nc = len(carried_keys)
         kcols = [np.asarray(c, np.uint64) for c in zip(*carried_keys)] if nc else []
@@ -449,13 +481,18 @@ def feed_clean(engine, cols: dict) -> bool:
         f_pos = np.concatenate([np.arange(-nc, 0, dtype=np.int64), r])
         got = _states(f_kind, begin, middle, end, keys, f_pos, nc)
         if got is None:
-            return False
+            return None
         families.append((live, begin, end, keys, f_kind, f_pos, nc, carried_keys, got))
+    return families
 
-    # ---- proven clean: leave the engine as the loop would ------------------------------
-    offset = cols["offset"][sort]
-    index_s = cols["index"][sort]
-    size = cols["size"][sort]
+
+def _leave_stacks(engine, stacks: _CleanStacks, where) -> None:
+    """Duration stacks as the loop leaves them: the reached entries replaced by the
+    open ones, in stack order."""
+    offset, index_s, size = where
+    threads_here, hidden, carried = stacks.threads_here, stacks.hidden, stacks.carried
+    nv = len(carried)
+    bt, bc, bn, bp, open_b = stacks.threads, stacks.cats, stacks.names, stacks.positions, stacks.open_rows
     vpos = bp[open_b]
     entries_t = bt[open_b].tolist()
     ent = []
@@ -474,6 +511,10 @@ def feed_clean(engine, cols: dict) -> bool:
         if st is None:
             st = engine.stacks[t] = deque(maxlen=engine.limits.max_stack)
         st.append(e)
+
+
+def _leave_complete_ends(engine, kind, thread, complete_ends) -> None:
+    """Per thread, the latest end of a complete event."""
     comp = np.nonzero(kind == COMPLETE)[0]
     if len(comp):
         ct = thread[comp]
@@ -484,33 +525,34 @@ def feed_clean(engine, cols: dict) -> bool:
         for t, e in zip(ct[o3][lastc].tolist(), ce[o3][lastc].tolist()):
             if e > engine.complete_end.get(t, -1):
                 engine.complete_end[t] = e
-    for fam in families:
-        if fam is None:
-            continue
-        live, begin, end, keys, f_kind, f_pos, nc, carried_keys, (order, last) = fam
-        # per key: its last row, and its last begin
-        k_sorted = f_kind[order]
-        p_sorted = f_pos[order]
-        key_start = _segments(*(x[order] for x in keys))
-        seg = np.cumsum(key_start) - 1
-        b_rows = np.nonzero(k_sorted == begin)[0]
-        last_b = np.full(int(seg[-1]) + 1, -1, np.int64)
-        last_b[seg[b_rows]] = b_rows  # b_rows ascend: the last write per key wins
-        last_rows = np.nonzero(last)[0]
-        live_end = k_sorted[last_rows] != end
-        lb = last_b[seg[last_rows]]
-        lb_pos = p_sorted[lb]
-        # keys that ended, or were begun again here, leave the table; those live at the
-        # end and begun here enter it in the order of their last begin
-        first_rows = np.nonzero(key_start)[0]  # a carried key's virtual begin sorts first
-        was_live = p_sorted[first_rows] < 0
-        for i in np.nonzero(was_live & (~live_end | (lb_pos >= 0)))[0].tolist():
-            live.pop(carried_keys[int(p_sorted[first_rows[i]]) + nc], None)
-        enter = np.nonzero(live_end & (lb_pos >= 0))[0]
-        enter = enter[np.argsort(lb_pos[enter], kind="stable")]
-        for i in enter.tolist():
-            row = int(order[lb[i]])
-            key = tuple(int(x[row]) for x in keys)
-            p = int(lb_pos[i])
-            live[key] = (int(offset[p]), int(index_s[p]), int(size[p]))
-    return True
+
+
+def _leave_live_ids(fam: tuple, where) -> None:
+    """One family's live ids as the loop leaves them."""
+    offset, index_s, size = where
+    live, begin, end, keys, f_kind, f_pos, nc, carried_keys, (order, last) = fam
+    # per key: its last row, and its last begin
+    k_sorted = f_kind[order]
+    p_sorted = f_pos[order]
+    key_start = _segments(*(x[order] for x in keys))
+    seg = np.cumsum(key_start) - 1
+    b_rows = np.nonzero(k_sorted == begin)[0]
+    last_b = np.full(int(seg[-1]) + 1, -1, np.int64)
+    last_b[seg[b_rows]] = b_rows  # b_rows ascend: the last write per key wins
+    last_rows = np.nonzero(last)[0]
+    live_end = k_sorted[last_rows] != end
+    lb = last_b[seg[last_rows]]
+    lb_pos = p_sorted[lb]
+    # keys that ended, or were begun again here, leave the table; those live at the
+    # end and begun here enter it in the order of their last begin
+    first_rows = np.nonzero(key_start)[0]  # a carried key's virtual begin sorts first
+    was_live = p_sorted[first_rows] < 0
+    for i in np.nonzero(was_live & (~live_end | (lb_pos >= 0)))[0].tolist():
+        live.pop(carried_keys[int(p_sorted[first_rows[i]]) + nc], None)
+    enter = np.nonzero(live_end & (lb_pos >= 0))[0]
+    enter = enter[np.argsort(lb_pos[enter], kind="stable")]
+    for i in enter.tolist():
+        row = int(order[lb[i]])
+        key = tuple(int(x[row]) for x in keys)
+        p = int(lb_pos[i])
+        live[key] = (int(offset[p]), int(index_s[p]), int(size[p]))
