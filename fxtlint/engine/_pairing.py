@@ -183,11 +183,7 @@ class PairingEngine:
         kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
             cols[c][order].tolist() for c in COLUMNS)
         stacks = self.stacks
-        asyncs = self.asyncs
-        flows = self.flows
-        emit = self.emit
-        s = self._s
-        max_stack, max_live, max_scan = self.limits.max_stack, self.limits.max_live, self.limits.max_scan
+        max_stack = self.limits.max_stack
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
@@ -202,66 +198,78 @@ class PairingEngine:
             elif k == END:
                 st = stacks.get(t)
                 c, n = cat[j], name[j]
-                if not st:
-                    first = t not in self.began
-                    if not (first and self.circular):
-                        emit(R.duration_end_without_begin.at(offset[j], index[j], record_size=size[j],
-                                                             cat=s(c), name=s(n), before_first_begin=first,
-                                                             mode_given=self.buffering_mode is not None))
-                    continue
-                top = st[-1]
-                if top[0] == c and top[1] == n:
+                if st and st[-1][0] == c and st[-1][1] == n:
                     st.pop()
-                    continue
-                # an outer begin of the same name: the begins above it were never ended
-                for depth in range(len(st) - 2, max(-1, len(st) - 2 - max_scan), -1):
-                    e = st[depth]
-                    if e[0] == c and e[1] == n:
-                        while len(st) > depth + 1:
-                            o = st.pop()
-                            emit(R.duration_never_ended.at(o[2], o[3], record_size=o[4], cat=s(o[0]),
-                                                           name=s(o[1]), end_offset=offset[j]))
-                        st.pop()
-                        break
                 else:
-                    st.pop()
-                    emit(R.duration_end_mismatch.at(offset[j], index[j], record_size=size[j], cat=s(c),
-                                                    name=s(n), bcat=s(top[0]), bname=s(top[1]),
-                                                    begin_offset=top[2]))
+                    self._unmatched_end(st, t, c, n, offset[j], index[j], size[j])
             elif k == COMPLETE:
                 end = ends[j]
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
             elif k in ASYNC_KINDS:
-                key: tuple = (process[j], cat[j], name[j], ids[j])
-                if k == ASYNC_BEGIN:
-                    self.began_async.add(key[:3])
-                    if key in asyncs or len(asyncs) >= max_live:
-                        self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
-                    else:
-                        asyncs[key] = (offset[j], index[j], size[j])
-                else:
-                    live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
-                    if live is None and not (self.circular and key[:3] not in self.began_async):
-                        emit(R.async_without_begin.at(offset[j], index[j], record_size=size[j],
-                                                      what="instant" if k == ASYNC_INSTANT else "end",
-                                                      id=ids[j], name=s(name[j]), cat=s(cat[j])))
+                self._async_row(k, (process[j], cat[j], name[j], ids[j]), offset[j], index[j], size[j])
             elif k in FLOW_KINDS:
-                st = stacks.get(t)
-                if not st and self.complete_end.get(t, -1) < ts[j]:
-                    emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
-                key = (ids[j],)  # flows are keyed by id alone: they cross processes (PR007's docs)
-                if k == FLOW_BEGIN:
-                    self.flow_began = True
-                    if key in flows or len(flows) >= max_live:
-                        self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
-                    else:
-                        flows[key] = (offset[j], index[j], size[j])
-                else:
-                    live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
-                    if live is None and not (self.circular and not self.flow_began):
-                        emit(R.flow_without_begin.at(offset[j], index[j], record_size=size[j],
-                                                     what="step" if k == FLOW_STEP else "end", id=ids[j]))
+                self._flow_row(k, t, ts[j], ids[j], name[j], offset[j], index[j], size[j])
+
+    def _unmatched_end(self, st, t, c, n, offset, index, size) -> None:
+        """A duration end that does not close the top of its thread's stack."""
+        s = self._s
+        if not st:
+            first = t not in self.began
+            if not (first and self.circular):
+                self.emit(R.duration_end_without_begin.at(offset, index, record_size=size, cat=s(c), name=s(n),
+                                                          before_first_begin=first,
+                                                          mode_given=self.buffering_mode is not None))
+            return
+        top = st[-1]
+        # an outer begin of the same name: the begins above it were never ended
+        for depth in range(len(st) - 2, max(-1, len(st) - 2 - self.limits.max_scan), -1):
+            e = st[depth]
+            if e[0] == c and e[1] == n:
+                while len(st) > depth + 1:
+                    o = st.pop()
+                    self.emit(R.duration_never_ended.at(o[2], o[3], record_size=o[4], cat=s(o[0]), name=s(o[1]),
+                                                        end_offset=offset))
+                st.pop()
+                return
+        st.pop()
+        self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=s(c), name=s(n),
+                                             bcat=s(top[0]), bname=s(top[1]), begin_offset=top[2]))
+
+    def _async_row(self, k, key: tuple, offset, index, size) -> None:
+        """An async event, keyed by (process, category, name, id)."""
+        asyncs = self.asyncs
+        _process, cat, name, ident = key
+        if k == ASYNC_BEGIN:
+            self.began_async.add(key[:3])
+            if key in asyncs or len(asyncs) >= self.limits.max_live:
+                self._begin(asyncs, key, "async", ident, name, offset, index, size)
+            else:
+                asyncs[key] = (offset, index, size)
+            return
+        live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
+        if live is None and not (self.circular and key[:3] not in self.began_async):
+            self.emit(R.async_without_begin.at(offset, index, record_size=size,
+                                               what="instant" if k == ASYNC_INSTANT else "end",
+                                               id=ident, name=self._s(name), cat=self._s(cat)))
+
+    def _flow_row(self, k, t, ts, ident, name, offset, index, size) -> None:
+        """A flow event, on thread ``t``: enclosed by a duration, keyed by its id alone."""
+        flows = self.flows
+        if not self.stacks.get(t) and self.complete_end.get(t, -1) < ts:
+            self.emit(R.flow_outside_duration.at(offset, index, record_size=size, id=ident))
+        key = (ident,)  # flows are keyed by id alone: they cross processes (PR007's docs)
+        if k == FLOW_BEGIN:
+            self.flow_began = True
+            if key in flows or len(flows) >= self.limits.max_live:
+                self._begin(flows, key, "flow", ident, name, offset, index, size)
+            else:
+                flows[key] = (offset, index, size)
+            return
+        live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
+        if live is None and not (self.circular and not self.flow_began):
+            self.emit(R.flow_without_begin.at(offset, index, record_size=size,
+                                              what="step" if k == FLOW_STEP else "end", id=ident))
 
     def _note_begins(self, cols: dict) -> None:
         """The begin scopes of a batch proved clean (no end in it lacked its begin)."""
