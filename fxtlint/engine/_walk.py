@@ -382,10 +382,10 @@ class Rows:
         # every row clean (the common case): the group's columns as they are, not copies
         self.sel = sel if self.n < len(g.flag) else slice(None)
         self.rel = g.rows[self.sel].astype(np.int64)
-        self.s = g.s[self.sel]
+        self.s = g.start[self.sel]
         self.offset = 8 * self.s
         self.index = self.rel + batch.index0
-        self.size = 8 * (g.e[self.sel] - self.s)
+        self.size = 8 * (g.end[self.sel] - self.s)
         self._cache: dict = {}
 
     def value(self, name: str):
