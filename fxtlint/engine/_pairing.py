@@ -158,7 +158,8 @@ class PairingEngine:
             self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
 
     def _begin(self, live: dict, key, what: str, id_, name, offset, index, size) -> None:
-        """An async or flow begin whose id is live already, or whose table is full."""
+        """An async or flow begin enters its table: reported when its id is live
+        already, the oldest ids dropped (and reported) when the table is full."""
         prev = live.pop(key, None)
         if prev is not None:
             self.emit(R.id_begin_reused.at(offset, index, record_size=size, what=what, id=id_,
@@ -242,10 +243,7 @@ class PairingEngine:
         _process, cat, name, ident = key
         if k == ASYNC_BEGIN:
             self.began_async.add(key[:3])
-            if key in asyncs or len(asyncs) >= self.limits.max_live:
-                self._begin(asyncs, key, "async", ident, name, offset, index, size)
-            else:
-                asyncs[key] = (offset, index, size)
+            self._begin(asyncs, key, "async", ident, name, offset, index, size)
             return
         live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
         if live is None and not (self.circular and key[:3] not in self.began_async):
@@ -261,10 +259,7 @@ class PairingEngine:
         key = (ident,)  # flows are keyed by id alone: they cross processes (PR007's docs)
         if k == FLOW_BEGIN:
             self.flow_began = True
-            if key in flows or len(flows) >= self.limits.max_live:
-                self._begin(flows, key, "flow", ident, name, offset, index, size)
-            else:
-                flows[key] = (offset, index, size)
+            self._begin(flows, key, "flow", ident, name, offset, index, size)
             return
         live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
         if live is None and not (self.circular and not self.flow_began):
