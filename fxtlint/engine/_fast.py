@@ -135,7 +135,7 @@ class Lint(Consumer):
         kind, n, lay = rows.kind, rows.n, rows.layout
         off, idx, size = rows.offset, rows.index, rows.size
         header = HEADER_FIELDS.get(kind, {})
-        words = rows.batch.W  # the batch's trace as 64-bit words
+        words = rows.batch.words
         thread_key = None
         for fname in THREAD_REFS.get(kind, ()):
             ref = rows.value(fname)

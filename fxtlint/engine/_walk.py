@@ -354,11 +354,11 @@ class Batch:
         self.clean = [Rows(self, g) for g in cols.groups if not g.flag.all()]
 
     @property
-    def W(self) -> np.ndarray:
-        """The buffer's words (only while the walk runs: a memory map must close after)."""
-        W = self.walk.W
-        assert W is not None, "a batch's words are read while its walk runs"
-        return W
+    def words(self) -> np.ndarray:
+        """The buffer as 64-bit words (only while the walk runs: a memory map must close after)."""
+        words = self.walk.W
+        assert words is not None, "a batch's words are read while its walk runs"
+        return words
 
     @property
     def look(self) -> Lookups:
