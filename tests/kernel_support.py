@@ -75,7 +75,7 @@ def kernel_walk(kernel, buf, log: bool = False, limits: Limits = DEFAULT_LIMITS,
 
 def _snapshot(g: Group) -> Group:
     """A copy of Group ``g`` that owns its arrays."""
-    c = Group(g.layout, g.rows.copy(), g.s.copy(), g.e.copy())
+    c = Group(g.layout, g.rows.copy(), g.start.copy(), g.end.copy())
     c.flag = g.flag.copy()
     c.vals = {k: v.copy() for k, v in g.vals.items()}
     c.pos = {k: v.copy() for k, v in g.pos.items()}
@@ -99,7 +99,7 @@ def clean_args(g: Group) -> list:
 
 def assert_same_group(py: Group, kn: Group, where: str) -> None:
     assert py.layout is kn.layout, where
-    for name in ("rows", "s", "e", "flag"):
+    for name in ("rows", "start", "end", "flag"):
         a, b = getattr(py, name), getattr(kn, name)
         assert a.dtype.kind == b.dtype.kind and np.array_equal(a, b), f"{where}: {name} {a} != {b}"
     clean = ~py.flag

@@ -155,7 +155,7 @@ def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
                         _pairing.PairKind.ASYNC_INSTANT, _pairing.PairKind.ASYNC_END)))
     monkeypatch.setattr(_pairing, "FLOW_KINDS", frozenset(renumber[k] for k in (_pairing.PairKind.FLOW_BEGIN,
                         _pairing.PairKind.FLOW_STEP, _pairing.PairKind.FLOW_END)))
-    is_flow = np.zeros(max(_pairing.FLOW_KINDS) + 1, bool)
+    is_flow = np.zeros(max(_pairing.FLOW_KINDS) + 1, bool)  # the array proof's family lookup, renumbered
     is_flow[sorted(_pairing.FLOW_KINDS)] = True
     monkeypatch.setattr(_pairing, "_IS_FLOW", is_flow)
     accepted = []

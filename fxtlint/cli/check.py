@@ -313,6 +313,52 @@ def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
     yield path, report, None
 
 
+def _read_baseline(args: argparse.Namespace, s: dict):
+    """The baseline to apply (None without one, or while writing it). Raises UsageError."""
+    if args.write_baseline and not s["baseline"]:
+        raise UsageError("--write-baseline needs --baseline FILE (or baseline in pyproject.toml)")
+    if not s["baseline"] or args.write_baseline:
+        return None
+    try:
+        return _baseline.Baseline.read(s["baseline"])
+    except OSError as e:
+        raise UsageError(f"{s['baseline']}: {e.strerror or e}") from None
+    except _baseline.BaselineError as e:
+        raise UsageError(str(e)) from None
+
+
+def _inputs(args: argparse.Namespace, s: dict):
+    """(files to lint, [(path, message)] of those that cannot be, the one path linted
+    as it arrives or None); the failures are reported as found. Raises UsageError."""
+    if args.follow is not None and args.paths:
+        raise UsageError("--follow FILE lints that one file: give no other PATH")
+    if args.follow is None and not args.paths:
+        raise UsageError("no PATH given (a file, a directory, - for standard input, or --follow FILE)")
+    found, failures = _buffers.expand_paths(args.paths or [args.follow], _selection.split(s["exclude"]))
+    files = [f for f, _ in found]
+    # standard input alone, or a followed file: linted as it arrives
+    streamed = files[0] if args.follow is not None and files else (STDIN if files == [STDIN] else None)
+    for path, message in failures:
+        _error(f"{path}: {message}")
+    return files, failures, streamed
+
+
+def _write_baseline(s: dict, reports: list[FileReport], failures: list) -> int:
+    with open(s["baseline"], "w", encoding="utf-8") as fh:
+        fh.write(_baseline.dumps(_baseline.build(reports, s["baseline"])))
+    n = sum(len(r.diagnostics) for r in reports)
+    print(f"fxtlint: wrote {n} findings of {len(reports)} files to {s['baseline']}", file=sys.stderr)
+    return EXIT_USAGE if failures else EXIT_OK
+
+
+def _exit_code(s: dict, reports: list[FileReport], failures: list) -> int:
+    if failures:
+        return EXIT_USAGE
+    if s["exit_zero"]:
+        return EXIT_OK
+    return EXIT_ERRORS if any(_fails(r, s["fail_on"]) for r in reports) else EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     from ..render import _render_rich
 
@@ -321,29 +367,9 @@ def run(args: argparse.Namespace) -> int:
     except _config.ConfigError as e:
         raise UsageError(str(e)) from None
     s = settings(args, config)
-    exclude = _selection.split(s["exclude"])
     ignored, overrides = _resolve_codes(s)
-    if args.write_baseline and not s["baseline"]:
-        raise UsageError("--write-baseline needs --baseline FILE (or baseline in pyproject.toml)")
-    baseline = None
-    if s["baseline"] and not args.write_baseline:
-        try:
-            baseline = _baseline.Baseline.read(s["baseline"])
-        except OSError as e:
-            raise UsageError(f"{s['baseline']}: {e.strerror or e}") from None
-        except _baseline.BaselineError as e:
-            raise UsageError(str(e)) from None
-
-    if args.follow is not None and args.paths:
-        raise UsageError("--follow FILE lints that one file: give no other PATH")
-    if args.follow is None and not args.paths:
-        raise UsageError("no PATH given (a file, a directory, - for standard input, or --follow FILE)")
-    found, failures = _buffers.expand_paths(args.paths or [args.follow], exclude)
-    files = [f for f, _ in found]
-    # standard input alone, or a followed file: linted as it arrives
-    streamed = files[0] if args.follow is not None and files else (STDIN if files == [STDIN] else None)
-    for path, message in failures:
-        _error(f"{path}: {message}")
+    baseline = _read_baseline(args, s)
+    files, failures, streamed = _inputs(args, s)
 
     fmt = s["output_format"]
     rich = fmt == "rich" and not s["statistics"] and not args.write_baseline
@@ -379,11 +405,7 @@ def run(args: argparse.Namespace) -> int:
                                        show_hex=show_hex, quiet=s["quiet"])
 
     if args.write_baseline:
-        with open(s["baseline"], "w", encoding="utf-8") as fh:
-            fh.write(_baseline.dumps(_baseline.build(reports, s["baseline"])))
-        n = sum(len(r.diagnostics) for r in reports)
-        print(f"fxtlint: wrote {n} findings of {len(reports)} files to {s['baseline']}", file=sys.stderr)
-        return EXIT_USAGE if failures else EXIT_OK
+        return _write_baseline(s, reports, failures)
     stale = _baseline.stale_note(baseline.stale(), s["baseline"]) if baseline is not None else None
     if stale is not None:
         print(f"fxtlint: {stale}", file=sys.stderr)
@@ -396,9 +418,4 @@ def run(args: argparse.Namespace) -> int:
         pass  # printed as found, and its closing lines
     else:
         sys.stdout.write(_render_machine(fmt, reports, failures))
-
-    if failures:
-        return EXIT_USAGE
-    if s["exit_zero"]:
-        return EXIT_OK
-    return EXIT_ERRORS if any(_fails(r, s["fail_on"]) for r in reports) else EXIT_OK
+    return _exit_code(s, reports, failures)

@@ -118,13 +118,13 @@ class Group:
     ``ArgColumns`` of every argument position and type; ``flag``: rows not proven clean.
     """
 
-    __slots__ = ("layout", "rows", "s", "e", "vals", "pos", "args", "flag", "streams")
+    __slots__ = ("layout", "rows", "start", "end", "vals", "pos", "args", "flag", "streams")
 
-    def __init__(self, layout: Layout, rows, s, e):
+    def __init__(self, layout: Layout, rows, start, end):
         self.layout = layout
         self.rows = rows
-        self.s = s
-        self.e = e
+        self.start = start  # per row: the word its record starts at
+        self.end = end  # and the word after its record
         self.vals: dict = {}
         self.pos: dict = {}
         self.args: list[ArgColumns] = []
@@ -161,8 +161,8 @@ class Screen:
                 continue
             self._split(root, rows, h_all[rows], out, slow)
         for g in out:
-            g.s = starts[g.rows]
-            g.e = g.s + sizes[g.rows]
+            g.start = starts[g.rows]
+            g.end = g.start + sizes[g.rows]
         return out, (np.concatenate(slow) if slow else np.zeros(0, np.int64))
 
     def _split(self, lay, rows, h, out, slow):
@@ -187,7 +187,7 @@ class Screen:
     # -- one group --------------------------------------------------------------------
     def screen(self, g: Group) -> None:
         lay = g.layout
-        s, e = g.s, g.e
+        s, e = g.start, g.end
         h = self.W[s]
         checks(lay.full_fields).apply(h, g.vals, g.flag)
         gi = np.arange(len(s))

@@ -96,34 +96,46 @@ class Lint(Consumer):
         return np.where(ids >= 0, self._pids[np.maximum(ids, 0)], np.uint64(0))
 
     # -- semantics of clean rows ----------------------------------------------------------
+    # The same named steps, in the same order, as ``RecordChecker.check`` (the per-record
+    # path); its ``_numeric_arguments`` and ``_kind_checks`` have no twin here: the screen
+    # flags the rows they would report on, so those records take the per-record path.
     def _semantics(self, rows: Rows) -> None:
-        emit, state, tables = self.emit, self.state, self.walk.state
-        assert state is not None, "rows() lints semantics only with a LintState"
-        big = self.walk.big
-        lay = rows.layout
-        kind = rows.kind
-        n = rows.n
-        off, idx, size = rows.offset, rows.index, rows.size
-        by_slot = rows.batch.look.by_slot
+        assert self.state is not None, "rows() lints semantics only with a LintState"
+        string_ids = self._string_refs(rows)
+        thread_key = self._thread_refs(rows)
+        self._timestamps(rows)
+        if rows.layout.pairing and thread_key is not None:
+            self._pairing_rows(rows, string_ids, thread_key)
 
-        def provider(r):
-            return by_slot[int(rows.slot[r])].id
+    @staticmethod
+    def _provider(rows: Rows, r: int):
+        """The id of the provider row ``r`` was written under."""
+        return rows.batch.look.by_slot[int(rows.slot[r])].id
 
-        # string refs, of the record and of its arguments, looked up at once
-        ids = {}
+    def _string_refs(self, rows: Rows) -> dict:
+        """String refs of the record and of its arguments, looked up at once (mirrors
+        ``RecordChecker._string_refs``): the record's own interned ids by field name."""
+        kind, off, idx, size = rows.kind, rows.offset, rows.index, rows.size
+        string_ids = {}
         for x in rows.strings():
             where = kind if x.arg is None else f"{kind} argument {x.arg.k}"
             for j in np.nonzero(x.ids == UNREGISTERED)[0].tolist():
                 r = int(x.rows[j])
-                span = None if x.field is None else field_span(8 * int(x.words[j]), x.field, big)
-                emit(unregistered_string(int(off[r]), int(idx[r]), int(size[r]), span, where, int(x.refs[j]),
-                                         x.name, provider(r)))
+                span = None if x.field is None else field_span(8 * int(x.words[j]), x.field, self.walk.big)
+                self.emit(unregistered_string(int(off[r]), int(idx[r]), int(size[r]), span, where, int(x.refs[j]),
+                                              x.name, self._provider(rows, r)))
             if x.arg is None:
-                ids[x.name] = x.ids
+                string_ids[x.name] = x.ids
+        return string_ids
 
-        # thread refs: (thread key, process koid) per row, the key -1 when unregistered (reported)
+    def _thread_refs(self, rows: Rows):
+        """Thread refs (mirrors ``RecordChecker._thread_refs``): the first one's (thread
+        key, process koid) per row, the key -1 when unregistered (reported); None when
+        the kind has none."""
+        kind, n, lay = rows.kind, rows.n, rows.layout
+        off, idx, size = rows.offset, rows.index, rows.size
         header = HEADER_FIELDS.get(kind, {})
-        W = rows.batch.W
+        words = rows.batch.words
         thread_key = None
         for fname in THREAD_REFS.get(kind, ()):
             ref = rows.value(fname)
@@ -133,58 +145,68 @@ class Lint(Consumer):
             inline = got == INLINE_TEXT
             names = INLINE_KOIDS.get((kind, fname))
             if inline.any() and names and lay.pairing:
-                pw = W[rows.position(names[0])[inline]]
-                tw = W[rows.position(names[1])[inline]]
-                pids, tids, inv = _distinct_pairs(pw, tw)
-                keys = np.asarray([tables.threads((a, b)) for a, b in zip(pids.tolist(), tids.tolist())], np.int64)
+                process_koids = words[rows.position(names[0])[inline]]
+                thread_koids = words[rows.position(names[1])[inline]]
+                pids, tids, inv = _distinct_pairs(process_koids, thread_koids)
+                keys = np.asarray([self.walk.state.threads((a, b)) for a, b in zip(pids.tolist(), tids.tolist())],
+                                  np.int64)
                 tkey[inline] = keys[inv]
-                pid[inline] = pw
+                pid[inline] = process_koids
             ind = np.nonzero(~inline)[0]
             if len(ind):
                 known = got[ind]
                 tfield = header.get(fname)
                 for r in ind[known == UNREGISTERED].tolist():
-                    span = None if tfield is None else field_span(int(off[r]), tfield, big)
-                    emit(unregistered_thread(int(off[r]), int(idx[r]), int(size[r]), span, kind, int(ref[r]), fname,
-                                             provider(r)))
+                    span = None if tfield is None else field_span(int(off[r]), tfield, self.walk.big)
+                    self.emit(unregistered_thread(int(off[r]), int(idx[r]), int(size[r]), span, kind, int(ref[r]),
+                                                  fname, self._provider(rows, r)))
                 if lay.pairing:
                     tkey[ind] = known
                     pid[ind] = self._process_koids(known)
             if thread_key is None:
                 thread_key = (tkey, pid)
+        return thread_key
 
-        # timestamps that do not convert to 64-bit nanoseconds at the provider's rate
-        stamps = TIMESTAMPS.get(kind, ())
-        if stamps:
-            limit, rate_pos, rates = rows.rates()
-            for fname in stamps:
-                ts = rows.value(fname)
-                for r in np.nonzero(ts > limit)[0].tolist():
-                    emit(timestamp_overflow(int(off[r]), int(idx[r]), int(size[r]), fname, int(ts[r]),
-                                            rates[int(rate_pos[r])]))
+    def _timestamps(self, rows: Rows) -> None:
+        """Timestamps that do not convert to 64-bit nanoseconds at the provider's rate
+        (mirrors ``RecordChecker._timestamps``)."""
+        stamps = TIMESTAMPS.get(rows.kind, ())
+        if not stamps:
+            return
+        off, idx, size = rows.offset, rows.index, rows.size
+        limit, rate_pos, rates = rows.rates()
+        for fname in stamps:
+            ts = rows.value(fname)
+            for r in np.nonzero(ts > limit)[0].tolist():
+                self.emit(timestamp_overflow(int(off[r]), int(idx[r]), int(size[r]), fname, int(ts[r]),
+                                             rates[int(rate_pos[r])]))
 
-        # pairing columns, for events whose thread and names resolved
-        if lay.pairing and thread_key is not None:
-            cat, name = ids["category"].copy(), ids["name"].copy()
-            for fname, out in (("category", cat), ("name", name)):
-                ref = rows.value(fname)
-                inline = np.nonzero((ref & INLINE) != 0)[0]
-                if len(inline):
-                    raw = rows.inline_bytes(ref[inline], rows.position(f"{fname} string")[inline])
-                    out[inline] = [tables.strings(b.decode("ascii")) for b in raw]
-            tkey, pid = thread_key
-            pm = (tkey >= 0) & (cat >= 0) & (name >= 0)
-            if pm.any():
-                id_word = PAIR_ID[kind]
-                zeros = np.zeros(int(pm.sum()), np.uint64)
-                word = rows.value(id_word)[pm] if id_word else zeros
-                # a complete event's word is its end, the others' an id
-                ident, end = (zeros, word) if PAIR_KIND[kind] == COMPLETE else (word, zeros)
-                state.batch.extend(
-                    kind=np.full(int(pm.sum()), PAIR_KIND[kind], np.int64), thread=tkey[pm], process=pid[pm],
-                    cat=cat[pm], name=name[pm], ts=rows.value(stamps[0])[pm], id=ident, end=end,
-                    offset=off[pm], index=idx[pm], size=size[pm])
-
+    def _pairing_rows(self, rows: Rows, string_ids: dict, thread_key) -> None:
+        """Pairing rows, for events whose thread and names resolved (mirrors
+        ``RecordChecker._pairing_rows``)."""
+        assert self.state is not None
+        kind, tables = rows.kind, self.walk.state
+        cat, name = string_ids["category"].copy(), string_ids["name"].copy()
+        for fname, out in (("category", cat), ("name", name)):
+            ref = rows.value(fname)
+            inline = np.nonzero((ref & INLINE) != 0)[0]
+            if len(inline):
+                raw = rows.inline_bytes(ref[inline], rows.position(f"{fname} string")[inline])
+                out[inline] = [tables.strings(b.decode("ascii")) for b in raw]
+        tkey, pid = thread_key
+        resolved = (tkey >= 0) & (cat >= 0) & (name >= 0)
+        if not resolved.any():
+            return
+        count = int(resolved.sum())
+        id_word = PAIR_ID[kind]
+        zeros = np.zeros(count, np.uint64)
+        word = rows.value(id_word)[resolved] if id_word else zeros
+        # a complete event's word is its end, the others' an id
+        ident, end = (zeros, word) if PAIR_KIND[kind] == COMPLETE else (word, zeros)
+        self.state.batch.extend(
+            kind=np.full(count, PAIR_KIND[kind], np.int64), thread=tkey[resolved], process=pid[resolved],
+            cat=cat[resolved], name=name[resolved], ts=rows.value(TIMESTAMPS[kind][0])[resolved], id=ident, end=end,
+            offset=rows.offset[resolved], index=rows.index[resolved], size=rows.size[resolved])
 
 def _distinct_pairs(a, b):
     """The distinct (a, b) pairs, sorted, and each row's position among them (as

@@ -335,20 +335,12 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
     root_at = [comp.node(nodes, roots.get(t)) for t in range(ntypes)]
 
     # argument layouts: allowed types of a log, numeric types of counters
-    allowed = set(T.log_allowed_argument_types) if log else set(range(nargs))
-    arg_table = []
-    for t in range(nargs):
-        lay = T.arguments.get(t)
-        pc = comp.argument(t, lay) if lay is not None else -1
-        arg_table.append((pc, int(t in allowed), int(lay is not None and lay.numeric)))
+    arg_table = _argument_table(comp, T, log, nargs)
 
     code = comp.out
     header = [0] * len(HEADER)
     sizes_at = len(header)
-    sizes: list[int] = []
-    for t in range(ntypes):
-        f = large.get(t, rsize)
-        sizes.extend((f.lo, _i64(f.mask)))
+    sizes = _size_table(large, rsize, ntypes)
     roots_at = sizes_at + len(sizes)
     nodes_at = roots_at + ntypes
     args_at = nodes_at + len(nodes)
@@ -358,17 +350,13 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
     for leaf in comp.leaves.values():
         leaf.pc += code_at
     nodes = _relocate_nodes(nodes, nodes_at, comp.terminals)
-    args_flat: list[int] = []
-    for pc, ok, num in arg_table:
-        args_flat.extend((pc + code_at if pc >= 0 else -1, ok, num))
+    args_flat = [v for pc, ok, num in arg_table for v in (pc + code_at if pc >= 0 else -1, ok, num)]
     enum_flat: list[int] = []
     for operand, table in comp.enums:
         code[operand] = enums_at + len(enum_flat)
         enum_flat.extend(table)
-    nvals = max((len(leaf.vals) for leaf in comp.leaves.values()), default=0)
-    npos = max((len(leaf.pos) for leaf in comp.leaves.values()), default=0)
-    narg_vals = max((len(leaf.vals) for leaf in comp.arg_leaves.values()), default=0)
-    narg_pos = max((len(leaf.pos) for leaf in comp.arg_leaves.values()), default=0)
+    nvals, npos = _columns_needed(comp.leaves)
+    narg_vals, narg_pos = _columns_needed(comp.arg_leaves)
     values = {
         "magic": _i64(MAGIC), "type_lo": rtype.lo, "type_mask": rtype.mask, "arg_type_lo": atype.lo,
         "arg_type_mask": atype.mask, "arg_size_lo": asize.lo, "arg_size_mask": _i64(asize.mask),
@@ -383,6 +371,32 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
     flat[H["length"]] = len(flat)
     return Program(np.asarray(flat, np.int64), comp.terminals, comp.leaves, comp.arg_leaves, nvals, npos, narg_vals,
                    narg_pos, log)
+
+
+def _argument_table(comp: _Compiler, T: Tables, log: bool, nargs: int) -> list[tuple[int, int, int]]:
+    """Per argument type: (its layout's pc or -1, allowed, numeric)."""
+    allowed = set(T.log_allowed_argument_types) if log else set(range(nargs))
+    arg_table = []
+    for t in range(nargs):
+        lay = T.arguments.get(t)
+        pc = comp.argument(t, lay) if lay is not None else -1
+        arg_table.append((pc, int(t in allowed), int(lay is not None and lay.numeric)))
+    return arg_table
+
+
+def _size_table(large: dict, rsize: Field, ntypes: int) -> list[int]:
+    """Per record type: its size field's (lo, mask)."""
+    sizes: list[int] = []
+    for t in range(ntypes):
+        f = large.get(t, rsize)
+        sizes.extend((f.lo, _i64(f.mask)))
+    return sizes
+
+
+def _columns_needed(leaves: dict) -> tuple[int, int]:
+    """The most value and position columns any of ``leaves`` fills."""
+    return (max((len(leaf.vals) for leaf in leaves.values()), default=0),
+            max((len(leaf.pos) for leaf in leaves.values()), default=0))
 
 
 def _relocate_nodes(nodes: list, base: int, terminals: list) -> list:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from collections import deque
 from itertools import islice
+from typing import NamedTuple
 
 import numpy as np
 
@@ -157,7 +158,8 @@ class PairingEngine:
             self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
 
     def _begin(self, live: dict, key, what: str, id_, name, offset, index, size) -> None:
-        """An async or flow begin whose id is live already, or whose table is full."""
+        """An async or flow begin enters its table: reported when its id is live
+        already, the oldest ids dropped (and reported) when the table is full."""
         prev = live.pop(key, None)
         if prev is not None:
             self.emit(R.id_begin_reused.at(offset, index, record_size=size, what=what, id=id_,
@@ -182,11 +184,7 @@ class PairingEngine:
         kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
             cols[c][order].tolist() for c in COLUMNS)
         stacks = self.stacks
-        asyncs = self.asyncs
-        flows = self.flows
-        emit = self.emit
-        s = self._s
-        max_stack, max_live, max_scan = self.limits.max_stack, self.limits.max_live, self.limits.max_scan
+        max_stack = self.limits.max_stack
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
@@ -201,66 +199,72 @@ class PairingEngine:
             elif k == END:
                 st = stacks.get(t)
                 c, n = cat[j], name[j]
-                if not st:
-                    first = t not in self.began
-                    if not (first and self.circular):
-                        emit(R.duration_end_without_begin.at(offset[j], index[j], record_size=size[j],
-                                                             cat=s(c), name=s(n), before_first_begin=first,
-                                                             mode_given=self.buffering_mode is not None))
-                    continue
-                top = st[-1]
-                if top[0] == c and top[1] == n:
+                if st and st[-1][0] == c and st[-1][1] == n:
                     st.pop()
-                    continue
-                # an outer begin of the same name: the begins above it were never ended
-                for depth in range(len(st) - 2, max(-1, len(st) - 2 - max_scan), -1):
-                    e = st[depth]
-                    if e[0] == c and e[1] == n:
-                        while len(st) > depth + 1:
-                            o = st.pop()
-                            emit(R.duration_never_ended.at(o[2], o[3], record_size=o[4], cat=s(o[0]),
-                                                           name=s(o[1]), end_offset=offset[j]))
-                        st.pop()
-                        break
                 else:
-                    st.pop()
-                    emit(R.duration_end_mismatch.at(offset[j], index[j], record_size=size[j], cat=s(c),
-                                                    name=s(n), bcat=s(top[0]), bname=s(top[1]),
-                                                    begin_offset=top[2]))
+                    self._unmatched_end(st, t, c, n, offset[j], index[j], size[j])
             elif k == COMPLETE:
                 end = ends[j]
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
             elif k in ASYNC_KINDS:
-                key: tuple = (process[j], cat[j], name[j], ids[j])
-                if k == ASYNC_BEGIN:
-                    self.began_async.add(key[:3])
-                    if key in asyncs or len(asyncs) >= max_live:
-                        self._begin(asyncs, key, "async", ids[j], name[j], offset[j], index[j], size[j])
-                    else:
-                        asyncs[key] = (offset[j], index[j], size[j])
-                else:
-                    live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
-                    if live is None and not (self.circular and key[:3] not in self.began_async):
-                        emit(R.async_without_begin.at(offset[j], index[j], record_size=size[j],
-                                                      what="instant" if k == ASYNC_INSTANT else "end",
-                                                      id=ids[j], name=s(name[j]), cat=s(cat[j])))
+                self._async_row(k, (process[j], cat[j], name[j], ids[j]), offset[j], index[j], size[j])
             elif k in FLOW_KINDS:
-                st = stacks.get(t)
-                if not st and self.complete_end.get(t, -1) < ts[j]:
-                    emit(R.flow_outside_duration.at(offset[j], index[j], record_size=size[j], id=ids[j]))
-                key = (ids[j],)  # flows are keyed by id alone: they cross processes (PR007's docs)
-                if k == FLOW_BEGIN:
-                    self.flow_began = True
-                    if key in flows or len(flows) >= max_live:
-                        self._begin(flows, key, "flow", ids[j], name[j], offset[j], index[j], size[j])
-                    else:
-                        flows[key] = (offset[j], index[j], size[j])
-                else:
-                    live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
-                    if live is None and not (self.circular and not self.flow_began):
-                        emit(R.flow_without_begin.at(offset[j], index[j], record_size=size[j],
-                                                     what="step" if k == FLOW_STEP else "end", id=ids[j]))
+                self._flow_row(k, t, ts[j], ids[j], name[j], offset[j], index[j], size[j])
+
+    def _unmatched_end(self, st, t, c, n, offset, index, size) -> None:
+        """A duration end that does not close the top of its thread's stack."""
+        s = self._s
+        if not st:
+            first = t not in self.began
+            if not (first and self.circular):
+                self.emit(R.duration_end_without_begin.at(offset, index, record_size=size, cat=s(c), name=s(n),
+                                                          before_first_begin=first,
+                                                          mode_given=self.buffering_mode is not None))
+            return
+        top = st[-1]
+        # an outer begin of the same name: the begins above it were never ended
+        for depth in range(len(st) - 2, max(-1, len(st) - 2 - self.limits.max_scan), -1):
+            e = st[depth]
+            if e[0] == c and e[1] == n:
+                while len(st) > depth + 1:
+                    o = st.pop()
+                    self.emit(R.duration_never_ended.at(o[2], o[3], record_size=o[4], cat=s(o[0]), name=s(o[1]),
+                                                        end_offset=offset))
+                st.pop()
+                return
+        st.pop()
+        self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=s(c), name=s(n),
+                                             bcat=s(top[0]), bname=s(top[1]), begin_offset=top[2]))
+
+    def _async_row(self, k, key: tuple, offset, index, size) -> None:
+        """An async event, keyed by (process, category, name, id)."""
+        asyncs = self.asyncs
+        _process, cat, name, ident = key
+        if k == ASYNC_BEGIN:
+            self.began_async.add(key[:3])
+            self._begin(asyncs, key, "async", ident, name, offset, index, size)
+            return
+        live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
+        if live is None and not (self.circular and key[:3] not in self.began_async):
+            self.emit(R.async_without_begin.at(offset, index, record_size=size,
+                                               what="instant" if k == ASYNC_INSTANT else "end",
+                                               id=ident, name=self._s(name), cat=self._s(cat)))
+
+    def _flow_row(self, k, t, ts, ident, name, offset, index, size) -> None:
+        """A flow event, on thread ``t``: enclosed by a duration, keyed by its id alone."""
+        flows = self.flows
+        if not self.stacks.get(t) and self.complete_end.get(t, -1) < ts:
+            self.emit(R.flow_outside_duration.at(offset, index, record_size=size, id=ident))
+        key = (ident,)  # flows are keyed by id alone: they cross processes (PR007's docs)
+        if k == FLOW_BEGIN:
+            self.flow_began = True
+            self._begin(flows, key, "flow", ident, name, offset, index, size)
+            return
+        live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
+        if live is None and not (self.circular and not self.flow_began):
+            self.emit(R.flow_without_begin.at(offset, index, record_size=size,
+                                              what="step" if k == FLOW_STEP else "end", id=ident))
 
     def _note_begins(self, cols: dict) -> None:
         """The begin scopes of a batch proved clean (no end in it lacked its begin)."""
@@ -359,19 +363,45 @@ def _states(kind, begin, middle, end, keys, pos, carried: int):
 
 
 def feed_clean(engine, cols: dict) -> bool:
-    """``cols``: the batch's columns (``Batch.columns()``)."""
+    """``cols``: the batch's columns (``Batch.columns()``). Proves the batch clean (the
+    loop would report nothing) and leaves the engine as the loop would; False, the
+    engine untouched, when it cannot."""
     sort = engine.order(cols["ts"], cols["index"])
-    n = len(sort)
     kind = cols["kind"][sort]
     thread = cols["thread"][sort]
-    process = cols["process"][sort]
-    cat = cols["cat"][sort]
-    name = cols["name"][sort]
-    ids = cols["id"][sort]
-    complete_ends = cols["end"][sort]
-    pos = np.arange(n, dtype=np.int64)
+    stacks = _clean_durations(engine, kind, thread, cols["cat"][sort], cols["name"][sort])
+    if stacks is None:
+        return False
+    families = _clean_id_families(engine, kind, cols["process"][sort], cols["cat"][sort], cols["name"][sort],
+                                  cols["id"][sort])
+    if families is None:
+        return False
+    # ---- proven clean: leave the engine as the loop would ------------------------------
+    where = (cols["offset"][sort], cols["index"][sort], cols["size"][sort])
+    _leave_stacks(engine, stacks, where)
+    _leave_complete_ends(engine, kind, thread, cols["end"][sort])
+    for fam in families:
+        if fam is not None:
+            _leave_live_ids(fam, where)
+    return True
 
-    # ---- durations and flow enclosure, per thread ---------------------------------
+
+class _CleanStacks(NamedTuple):
+    """What ``_clean_durations`` proved: the duration stacks at the batch's end."""
+    threads_here: list  # threads with durations or flows in the batch
+    hidden: dict  # per such thread: the carried entries below the reach of its ends
+    carried: list  # (thread, entry) carried in and within reach, at virtual positions -nv..-1
+    threads: np.ndarray  # begin/end rows sorted by thread, level, position: their thread,
+    cats: np.ndarray  # category,
+    names: np.ndarray  # name,
+    positions: np.ndarray  # position in the sorted batch (< 0: carried),
+    open_rows: np.ndarray  # and which of them stay open (stack order)
+
+
+def _clean_durations(engine, kind, thread, cat, name) -> _CleanStacks | None:
+    """Durations and flow enclosure, per thread, on rows sorted in the loop's order;
+    None when the loop would report something (or must decide)."""
+    pos = np.arange(len(kind), dtype=np.int64)
     dur = (kind == BEGIN) | (kind == END)
     flow = _is_flow(kind)
     rows = np.nonzero(dur | flow)[0]
@@ -407,10 +437,10 @@ def feed_clean(engine, cols: dict) -> bool:
     depth += np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()], np.int64), lens)
     if len(depth) and (np.any(depth < np.repeat(np.asarray([hidden[t] for t in s_thread[starts].tolist()],
                                                          np.int64), lens)) or depth.max() > engine.limits.max_stack):
-        return False
+        return None
     sflow = _is_flow(s_kind)
     if np.any(sflow & (depth <= 0)):
-        return False  # no open duration: the loop decides (a complete event may enclose it)
+        return None  # no open duration: the loop decides (a complete event may enclose it)
     be = ~sflow
     level = np.where(s_kind == BEGIN, depth, depth + 1)[be]
     bt, bp, bk, bc, bn = s_thread[be], s_pos[be], s_kind[be], s_cat[be], s_name[be]
@@ -422,12 +452,17 @@ def feed_clean(engine, cols: dict) -> bool:
         q = e_at - 1
         if (q.min() < 0 or np.any(bk[q] != BEGIN) or np.any(bt[q] != bt[e_at]) or np.any(lv[q] != lv[e_at])
                 or np.any(bc[q] != bc[e_at]) or np.any(bn[q] != bn[e_at])):
-            return False
+            return None
     closed = np.zeros(len(bk), bool)
     closed[e_at - 1] = True
     open_b = np.nonzero((bk == BEGIN) & ~closed)[0]  # sorted by thread, then level: stack order
+    return _CleanStacks(threads_here, hidden, carried, bt, bc, bn, bp, open_b)
 
-    # ---- async and flow ids ----------------------------------------------------------
+
+def _clean_id_families(engine, kind, process, cat, name, ids) -> list | None:
+    """Async and flow ids: per family its rows' states (None without rows); None when
+    the loop would report something, or is cheaper."""
+    n = len(kind)
     families: list[tuple | None] = []  # per family: its rows' states, or None without rows
     for live, begin, middle, end, keyfn in (
         (engine.asyncs, ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END, lambda r: (process[r], cat[r], name[r], ids[r])),
@@ -438,7 +473,7 @@ def feed_clean(engine, cols: dict) -> bool:
             families.append(None)
             continue
         if len(live) + int(np.count_nonzero(kind[r] == begin)) >= engine.limits.max_live or len(live) > n:
-            return False  # near the cap, or more carried ids than events: the loop is cheaper
+            return None  # near the cap, or more carried ids than events: the loop is cheaper
         carried_keys = list(live)
         nc = len(carried_keys)
         kcols = [np.asarray(c, np.uint64) for c in zip(*carried_keys)] if nc else []
@@ -449,13 +484,18 @@ def feed_clean(engine, cols: dict) -> bool:
         f_pos = np.concatenate([np.arange(-nc, 0, dtype=np.int64), r])
         got = _states(f_kind, begin, middle, end, keys, f_pos, nc)
         if got is None:
-            return False
+            return None
         families.append((live, begin, end, keys, f_kind, f_pos, nc, carried_keys, got))
+    return families
 
-    # ---- proven clean: leave the engine as the loop would ------------------------------
-    offset = cols["offset"][sort]
-    index_s = cols["index"][sort]
-    size = cols["size"][sort]
+
+def _leave_stacks(engine, stacks: _CleanStacks, where) -> None:
+    """Duration stacks as the loop leaves them: the reached entries replaced by the
+    open ones, in stack order."""
+    offset, index_s, size = where
+    threads_here, hidden, carried = stacks.threads_here, stacks.hidden, stacks.carried
+    nv = len(carried)
+    bt, bc, bn, bp, open_b = stacks.threads, stacks.cats, stacks.names, stacks.positions, stacks.open_rows
     vpos = bp[open_b]
     entries_t = bt[open_b].tolist()
     ent = []
@@ -474,6 +514,10 @@ def feed_clean(engine, cols: dict) -> bool:
         if st is None:
             st = engine.stacks[t] = deque(maxlen=engine.limits.max_stack)
         st.append(e)
+
+
+def _leave_complete_ends(engine, kind, thread, complete_ends) -> None:
+    """Per thread, the latest end of a complete event."""
     comp = np.nonzero(kind == COMPLETE)[0]
     if len(comp):
         ct = thread[comp]
@@ -484,33 +528,34 @@ def feed_clean(engine, cols: dict) -> bool:
         for t, e in zip(ct[o3][lastc].tolist(), ce[o3][lastc].tolist()):
             if e > engine.complete_end.get(t, -1):
                 engine.complete_end[t] = e
-    for fam in families:
-        if fam is None:
-            continue
-        live, begin, end, keys, f_kind, f_pos, nc, carried_keys, (order, last) = fam
-        # per key: its last row, and its last begin
-        k_sorted = f_kind[order]
-        p_sorted = f_pos[order]
-        key_start = _segments(*(x[order] for x in keys))
-        seg = np.cumsum(key_start) - 1
-        b_rows = np.nonzero(k_sorted == begin)[0]
-        last_b = np.full(int(seg[-1]) + 1, -1, np.int64)
-        last_b[seg[b_rows]] = b_rows  # b_rows ascend: the last write per key wins
-        last_rows = np.nonzero(last)[0]
-        live_end = k_sorted[last_rows] != end
-        lb = last_b[seg[last_rows]]
-        lb_pos = p_sorted[lb]
-        # keys that ended, or were begun again here, leave the table; those live at the
-        # end and begun here enter it in the order of their last begin
-        first_rows = np.nonzero(key_start)[0]  # a carried key's virtual begin sorts first
-        was_live = p_sorted[first_rows] < 0
-        for i in np.nonzero(was_live & (~live_end | (lb_pos >= 0)))[0].tolist():
-            live.pop(carried_keys[int(p_sorted[first_rows[i]]) + nc], None)
-        enter = np.nonzero(live_end & (lb_pos >= 0))[0]
-        enter = enter[np.argsort(lb_pos[enter], kind="stable")]
-        for i in enter.tolist():
-            row = int(order[lb[i]])
-            key = tuple(int(x[row]) for x in keys)
-            p = int(lb_pos[i])
-            live[key] = (int(offset[p]), int(index_s[p]), int(size[p]))
-    return True
+
+
+def _leave_live_ids(fam: tuple, where) -> None:
+    """One family's live ids as the loop leaves them."""
+    offset, index_s, size = where
+    live, begin, end, keys, f_kind, f_pos, nc, carried_keys, (order, last) = fam
+    # per key: its last row, and its last begin
+    k_sorted = f_kind[order]
+    p_sorted = f_pos[order]
+    key_start = _segments(*(x[order] for x in keys))
+    seg = np.cumsum(key_start) - 1
+    b_rows = np.nonzero(k_sorted == begin)[0]
+    last_b = np.full(int(seg[-1]) + 1, -1, np.int64)
+    last_b[seg[b_rows]] = b_rows  # b_rows ascend: the last write per key wins
+    last_rows = np.nonzero(last)[0]
+    live_end = k_sorted[last_rows] != end
+    lb = last_b[seg[last_rows]]
+    lb_pos = p_sorted[lb]
+    # keys that ended, or were begun again here, leave the table; those live at the
+    # end and begun here enter it in the order of their last begin
+    first_rows = np.nonzero(key_start)[0]  # a carried key's virtual begin sorts first
+    was_live = p_sorted[first_rows] < 0
+    for i in np.nonzero(was_live & (~live_end | (lb_pos >= 0)))[0].tolist():
+        live.pop(carried_keys[int(p_sorted[first_rows[i]]) + nc], None)
+    enter = np.nonzero(live_end & (lb_pos >= 0))[0]
+    enter = enter[np.argsort(lb_pos[enter], kind="stable")]
+    for i in enter.tolist():
+        row = int(order[lb[i]])
+        key = tuple(int(x[row]) for x in keys)
+        p = int(lb_pos[i])
+        live[key] = (int(offset[p]), int(index_s[p]), int(size[p]))

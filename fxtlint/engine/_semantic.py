@@ -185,7 +185,10 @@ class RecordChecker:
         return koids
 
     def check(self, rec: Record, change: Change | None = None) -> None:
-        """Check ``rec``; ``change`` is what it did to the provider tables (already done)."""
+        """Check ``rec``; ``change`` is what it did to the provider tables (already done).
+
+        The steps after the table records mirror ``_fast.Lint._semantics`` (the column
+        path), step for step and name for name."""
         s = self.s
         s.flush_to(rec.index)
         k = rec.kind
@@ -198,39 +201,72 @@ class RecordChecker:
             return
         if not rec.complete:
             return  # a record that did not decode says nothing reliable about meaning
-        f = rec.fields
-        size = 8 * rec.size_words
-        gids = {}
+        record_size = 8 * rec.size_words
+        string_ids = self._string_refs(rec)
+        koids = self._thread_refs(rec)
+        self._timestamps(rec, record_size)
+        self._numeric_arguments(rec, record_size)
+        self._kind_checks(rec, record_size)
+        self._pairing_rows(rec, record_size, string_ids, koids)
+
+    def _string_refs(self, rec: Record) -> dict:
+        """String refs of the record and of its arguments (mirrors ``_fast``'s
+        ``_string_refs``): the record's own interned ids by field name."""
+        k = rec.kind
+        string_ids = {}
         for name in STRING_REFS.get(k, ()):
-            gids[name] = self.string_gid(rec, rec.strings, f, name, k,
-                                         self.span(rec.offset, HEADER_FIELDS.get(k, {}), name))
+            string_ids[name] = self.string_gid(rec, rec.strings, rec.fields, name, k,
+                                               self.span(rec.offset, HEADER_FIELDS.get(k, {}), name))
         for i, a in enumerate(rec.args):
             for name in ARG_STRING_REFS.get(a.kind, ()):
                 self.string_gid(rec, a.strings, a.fields, name, f"{k} argument {i}",
                                 self.span(a.offset, ARG_HEADER_FIELDS.get(a.kind, {}), name))
+        return string_ids
+
+    def _thread_refs(self, rec: Record):
+        """Thread refs (mirrors ``_fast``'s ``_thread_refs``): the first one's (process,
+        thread) koids, None when unregistered (reported) or absent."""
         koids = None
-        for name in THREAD_REFS.get(k, ()):
-            kk = self.thread_koids(rec, name)
+        for name in THREAD_REFS.get(rec.kind, ()):
+            got = self.thread_koids(rec, name)
             if koids is None:
-                koids = kk
-        p = s.tables.current
-        for name in TIMESTAMPS.get(k, ()):
-            ts = f.get(name, 0)
-            if ts > p.max_ticks:
-                s.emit(timestamp_overflow(rec.offset, rec.index, size, name, ts, p.rate))
-        if k in NUMERIC_ARG_KINDS:
-            for i, a in enumerate(rec.args):
-                if a.kind not in NUMERIC_ARGS:
-                    s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=size, i=i,
-                                                             arg=argument_label(a, i),
-                                                             kind=a.kind))
-        for check in KIND_CHECKS.get(k, ()):
-            if check.holds(f):
-                s.emit(check.rule.at(rec.offset, rec.index, record_size=size, **check.params(f)))
-        pk = PAIR_KIND.get(k)
-        if pk is None or koids is None or gids.get("category") is None or gids.get("name") is None:
+                koids = got
+        return koids
+
+    def _timestamps(self, rec: Record, record_size: int) -> None:
+        """Timestamps that do not convert at the provider's rate (mirrors ``_fast``'s
+        ``_timestamps``)."""
+        current = self.s.tables.current
+        for name in TIMESTAMPS.get(rec.kind, ()):
+            ts = rec.fields.get(name, 0)
+            if ts > current.max_ticks:
+                self.s.emit(timestamp_overflow(rec.offset, rec.index, record_size, name, ts, current.rate))
+
+    def _numeric_arguments(self, rec: Record, record_size: int) -> None:
+        """A counter's arguments must be numeric (no column twin: a record with such an
+        argument is flagged by the screen and decoded, so only this path sees it)."""
+        if rec.kind not in NUMERIC_ARG_KINDS:
+            return
+        for i, a in enumerate(rec.args):
+            if a.kind not in NUMERIC_ARGS:
+                self.s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=record_size, i=i,
+                                                              arg=argument_label(a, i), kind=a.kind))
+
+    def _kind_checks(self, rec: Record, record_size: int) -> None:
+        """The declared per-kind checks (``_kind_checks``; no column twin: the screen
+        flags the records they hold on, so only this path sees them)."""
+        for check in KIND_CHECKS.get(rec.kind, ()):
+            if check.holds(rec.fields):
+                self.s.emit(check.rule.at(rec.offset, rec.index, record_size=record_size, **check.params(rec.fields)))
+
+    def _pairing_rows(self, rec: Record, record_size: int, string_ids: dict, koids) -> None:
+        """The event's pairing row, when its thread and names resolved (mirrors
+        ``_fast``'s ``_pairing_rows``)."""
+        s, k, f = self.s, rec.kind, rec.fields
+        pair_kind = PAIR_KIND.get(k)
+        if pair_kind is None or koids is None or string_ids.get("category") is None or string_ids.get("name") is None:
             return
         word = f.get(PAIR_ID[k], 0)  # a complete event's word is its end, the others' an id
-        ident, end = (0, word) if pk == P.COMPLETE else (word, 0)
-        s.batch.add(pk, s.tables.threads(koids), koids[0], gids["category"], gids["name"], f["timestamp"], ident, end,
-                    rec.offset, rec.index, size)
+        ident, end = (0, word) if pair_kind == P.COMPLETE else (word, 0)
+        s.batch.add(pair_kind, s.tables.threads(koids), koids[0], string_ids["category"], string_ids["name"],
+                    f["timestamp"], ident, end, rec.offset, rec.index, record_size)

@@ -354,11 +354,11 @@ class Batch:
         self.clean = [Rows(self, g) for g in cols.groups if not g.flag.all()]
 
     @property
-    def W(self) -> np.ndarray:
-        """The buffer's words (only while the walk runs: a memory map must close after)."""
-        W = self.walk.W
-        assert W is not None, "a batch's words are read while its walk runs"
-        return W
+    def words(self) -> np.ndarray:
+        """The buffer as 64-bit words (only while the walk runs: a memory map must close after)."""
+        words = self.walk.W
+        assert words is not None, "a batch's words are read while its walk runs"
+        return words
 
     @property
     def look(self) -> Lookups:
@@ -382,10 +382,10 @@ class Rows:
         # every row clean (the common case): the group's columns as they are, not copies
         self.sel = sel if self.n < len(g.flag) else slice(None)
         self.rel = g.rows[self.sel].astype(np.int64)
-        self.s = g.s[self.sel]
+        self.s = g.start[self.sel]
         self.offset = 8 * self.s
         self.index = self.rel + batch.index0
-        self.size = 8 * (g.e[self.sel] - self.s)
+        self.size = 8 * (g.end[self.sel] - self.s)
         self._cache: dict = {}
 
     def value(self, name: str):

@@ -331,7 +331,7 @@ class Exporter(Consumer):
 
     def _events(self, rows: Rows, ph: str):
         """(record indexes, event texts) of the rows that export."""
-        export, W = self.export, rows.batch.W
+        export, words = self.export, rows.batch.words
         n = rows.n
         key = rows.threads("thread")
         pid = np.zeros(n, np.uint64)
@@ -339,8 +339,8 @@ class Exporter(Consumer):
         inline = key == INLINE_TEXT
         if inline.any():
             pw, tw = INLINE_KOIDS[(rows.kind, "thread")]
-            pid[inline] = W[rows.position(pw)[inline]]
-            tid[inline] = W[rows.position(tw)[inline]]
+            pid[inline] = words[rows.position(pw)[inline]]
+            tid[inline] = words[rows.position(tw)[inline]]
         known = key >= 0
         if known.any():
             values = self.state.threads.values

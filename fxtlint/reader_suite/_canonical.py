@@ -441,8 +441,8 @@ class Canonical(Consumer):
             out[known] = texts.of(got[known])
         inline = np.nonzero(got == INLINE_TEXT)[0]
         if len(inline):
-            W = rows.batch.W
-            out[inline] = list(map(_THREAD[keys], *(int_texts(W[rows.position(w)[inline]]) for w in words)))
+            trace_words = rows.batch.words
+            out[inline] = list(map(_THREAD[keys], *(int_texts(trace_words[rows.position(w)[inline]]) for w in words)))
         for r in np.nonzero(got == UNREGISTERED)[0].tolist():
             fails.setdefault(r, f"thread ref {int(rows.value(name)[r])} ({name}) is not registered")
         return out.tolist()
