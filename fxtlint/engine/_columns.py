@@ -165,7 +165,7 @@ class Screen:
             g.end = g.start + sizes[g.rows]
         return out, (np.concatenate(slow) if slow else np.zeros(0, np.int64))
 
-    def _split(self, lay, rows, h, out, slow):
+    def _split(self, lay, rows, headers, out, slow):
         if lay is None:
             slow.append(rows)
             return
@@ -175,21 +175,21 @@ class Screen:
             else:
                 out.append(Group(lay, rows, None, None))
             return
-        sel = field(h, lay.selector)
+        sel = field(headers, lay.selector)
         values = np.nonzero(np.bincount(sel))[0].tolist()  # selectors are narrow fields
         if len(values) == 1:
-            self._split(lay.variants.get(values[0]), rows, h, out, slow)
+            self._split(lay.variants.get(values[0]), rows, headers, out, slow)
             return
         for v in values:
             m = sel == v
-            self._split(lay.variants.get(v), rows[m], h[m], out, slow)
+            self._split(lay.variants.get(v), rows[m], headers[m], out, slow)
 
     # -- one group --------------------------------------------------------------------
     def screen(self, g: Group) -> None:
         lay = g.layout
         s, e = g.start, g.end
-        h = self.W[s]
-        checks(lay.full_fields).apply(h, g.vals, g.flag)
+        headers = self.W[s]
+        checks(lay.full_fields).apply(headers, g.vals, g.flag)
         gi = np.arange(len(s))
         p = self.walk(g, lay.full_body, gi, s + 1, e, g.vals, g.flag, lay)
         g.flag |= p != e  # words after the content: an extension the reference reports

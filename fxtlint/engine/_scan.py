@@ -61,15 +61,15 @@ class Window:
 def frame(W, cur: int, end: int, large: dict):
     """Frame the records starting in words ``[cur, end)`` of ``W``: (starts relative to
     ``cur``, sizes, types, the word after the last one, whether a size-0 header stopped it)."""
-    h = W[cur:end]
-    t = field(h, TYPE)
-    sz = field(h, SIZE)
+    headers = W[cur:end]
+    types = field(headers, TYPE)
+    sizes = field(headers, SIZE)
     for lt, sf in large.items():
-        m = t == lt
+        m = types == lt
         if m.any():
-            sz[m] = field(h[m], sf)
-    del h
-    mv = memoryview(sz)
+            sizes[m] = field(headers[m], sf)
+    del headers
+    mv = memoryview(sizes)
     rel = array("q")
     app = rel.append
     i = 0
@@ -84,7 +84,7 @@ def frame(W, cur: int, end: int, large: dict):
         i += s
     del mv
     starts = np.frombuffer(rel, np.int64) if len(rel) else np.zeros(0, np.int64)
-    return starts, sz[starts], t[starts], cur + i, zero
+    return starts, sizes[starts], types[starts], cur + i, zero
 
 
 def scan_window(screen: Screen, cur: int, index0: int, *, window_words: int, pairing_window: int, large: dict,
