@@ -81,9 +81,9 @@ def looks_like_structured_log(buf) -> bool:
     if not _have(buf, 16) or detect_byte_order(buf) is not None:
         return False
     lr = _T.log_record
-    (h,) = struct.unpack_from("<Q", buf, 0)
+    (header,) = struct.unpack_from("<Q", buf, 0)
     sev = next(f for f in lr.full_fields if f.enum is not None)  # its one enum: the severity
-    return _HEADER_TYPE.get(h) == lr.type and sev.get(h) != 0 and (h & lr.zero_mask) == 0
+    return _HEADER_TYPE.get(header) == lr.type and sev.get(header) != 0 and (header & lr.zero_mask) == 0
 
 
 def field_span(base: int, f: Field, big: bool) -> tuple[int, int]:
@@ -311,9 +311,9 @@ class _Decoder:
                 self.report(R.content_overruns_record, (pos, end), where=self.what,
                             part=f"argument {i}", need=8, have=end - pos)
                 return -1
-            (h,) = unpack(self.buf, pos)
-            atype = (h >> _ARG_TYPE.lo) & _ARG_TYPE.mask
-            asize = (h >> _ARG_SIZE.lo) & _ARG_SIZE.mask
+            (header,) = unpack(self.buf, pos)
+            atype = (header >> _ARG_TYPE.lo) & _ARG_TYPE.mask
+            asize = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
             if asize == 0:
                 self.report(R.argument_size_zero, (pos, pos + 8), i=i)
                 return -1
@@ -322,14 +322,14 @@ class _Decoder:
                 self.report(R.argument_overruns_record, (pos, end), i=i, words=asize,
                             have=(end - pos) // 8)
                 return -1
-            out.append(self.argument(h, atype, asize, pos, aend, i))
+            out.append(self.argument(header, atype, asize, pos, aend, i))
             pos = aend
             i += 1
         return pos
 
-    def arg_label(self, h, pos, aend, i, kind=None):
+    def arg_label(self, header, pos, aend, i, kind=None):
         """'argument 2 "count" (double)': its inline name when the bytes hold one."""
-        ref = _ARG_NAME.get(h)
+        ref = _ARG_NAME.get(header)
         label = f"argument {i}"
         if ref & _INLINE_BIT:
             n = ref & _INLINE_LEN
@@ -342,24 +342,24 @@ class _Decoder:
             return f"{label} ({kind}, name ref {ref})" if kind else f"{label} (name ref {ref})"
         return f"{label} ({kind})" if kind else label
 
-    def argument(self, h, atype, asize, pos, aend, i):
+    def argument(self, header, atype, asize, pos, aend, i):
         lay = _T.arguments.get(atype)
         if self.log and atype not in _T.log_allowed_argument_types:
             # the log format defines five types: any other, defined elsewhere or not, is this error
             kind = lay.name if lay is not None else "undefined"
             self.report(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
-                        value=atype, kind=kind, arg=self.arg_label(h, pos, aend, i),
+                        value=atype, kind=kind, arg=self.arg_label(header, pos, aend, i),
                         expected=sorted(_T.log_allowed_argument_types))
             if lay is None:
-                return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
+                return Argument(atype, "unknown", {f.name: f.get(header) for f in _T.argument_header},
                                 raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         if lay is None:
             self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
-                        arg=self.arg_label(h, pos, aend, i))
-            return Argument(atype, "unknown", {f.name: f.get(h) for f in _T.argument_header},
+                        arg=self.arg_label(header, pos, aend, i))
+            return Argument(atype, "unknown", {f.name: f.get(header) for f in _T.argument_header},
                             raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
-        where = f"{self.what} {self.arg_label(h, pos, aend, i, lay.name)}"
-        fields = self.check_fields(h, pos, _compiled(lay.full_fields), where)
+        where = f"{self.what} {self.arg_label(header, pos, aend, i, lay.name)}"
+        fields = self.check_fields(header, pos, _compiled(lay.full_fields), where)
         strings: dict = {}
         over = []
 
@@ -401,36 +401,36 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     """Decode the record framed at ``[off, off + 8*size_words)`` of ``buf``."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
-    (h,) = unpack(buf, off)
-    rtype = (h >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
+    (header,) = unpack(buf, off)
+    rtype = (header >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
     root = _T.log_record if log else _T.records.get(rtype)
     dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, "record", log)
     if root is None:
         dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
-        return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": h >> (_HEADER_SIZE.hi + 1)},
+        return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
                       raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
     lay = root
     while (sel := lay.selector) is not None:  # not a leaf
-        v = sel.get(h)
+        v = sel.get(header)
         child = lay.variants.get(v)
         if child is None:
             dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
                        field=sel.name, value=v)
             return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
-                          "bits": h >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]), offset=off, index=idx,
-                          size_words=size_words)
+                          "bits": header >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]),
+                          offset=off, index=idx, size_words=size_words)
         lay = child
     if log:
-        return _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, True)[0]
+        return _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, True)[0]
     # held until the framing is settled: a content that overruns a size too small is one
     # finding that names the short size, not the overrun the declared size leads to
     held: list[Diagnostic] = []
-    rec, pos = _decode_leaf(buf, unpack, big, held.append, off, idx, end, lay, h, False)
+    rec, pos = _decode_leaf(buf, unpack, big, held.append, off, idx, end, lay, header, False)
     if pos < 0:
-        content_end = _content_end(buf, unpack, big, off, idx, lay, h)
+        content_end = _content_end(buf, unpack, big, off, idx, lay, header)
         if content_end is not None and resync_offset(buf, end, content_end, big) == content_end:
             held = []
-            rec, _ = _decode_leaf(buf, unpack, big, held.append, off, idx, content_end, lay, h, False)
+            rec, _ = _decode_leaf(buf, unpack, big, held.append, off, idx, content_end, lay, header, False)
             held.append(_size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end))
     for d in held:
         emit(d)
@@ -447,12 +447,12 @@ def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) ->
         content_words=(content_end - off) // 8, next_kind=after)
 
 
-def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log, content_only=False) -> tuple[Record, int]:
+def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, content_only=False) -> tuple[Record, int]:
     """Decode a leaf layout framed at ``[off, end)``: the record, and where its content
     ended (-1 when it overran ``end``); ``content_only``: only where it ended (None, pos)."""
     size_words = (end - off) // 8
     dec = _Decoder(buf, unpack, big, emit, off, idx, end - off, lay.name, log)
-    fields = dec.check_fields(h, off, _compiled(lay.full_fields), f"{lay.name} header")
+    fields = dec.check_fields(header, off, _compiled(lay.full_fields), f"{lay.name} header")
     strings: dict = {}
     args: list = []
 
@@ -491,11 +491,11 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, h, log, content_onl
                   size_words=size_words, complete=pos >= 0), pos
 
 
-def _content_end(buf, unpack, big, off, idx, lay, h) -> int | None:
+def _content_end(buf, unpack, big, off, idx, lay, header) -> int | None:
     """Where a record's content ends when nothing but the file's end bounds it (None when
     it does not fit there either): what its size should have said."""
     n = len(buf) - len(buf) % 8
-    pos = _decode_leaf(buf, unpack, big, _discard, off, idx, n, lay, h, False, content_only=True)[1]
+    pos = _decode_leaf(buf, unpack, big, _discard, off, idx, n, lay, header, False, content_only=True)[1]
     if pos <= 0 and getattr(buf, "growing", False):
         raise NeedMore(n + 8)  # the content may end in bytes still to come
     return pos if pos > 0 else None
@@ -518,11 +518,11 @@ def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
     while len(starts) < RESYNC_DEPTH:
         if not _have(buf, at + 8):
             return starts, RESYNC_DEPTH if at == last else len(starts)
-        (h,) = unpack(buf, at)
-        if header_kind(h, buf, at, big) is None:
+        (header,) = unpack(buf, at)
+        if header_kind(header, buf, at, big) is None:
             break
         starts.append(at)
-        at += 8 * declared_size(h)
+        at += 8 * declared_size(header)
     return starts, len(starts)
 
 
@@ -562,20 +562,20 @@ def _check_log(dec: _Decoder, lay: Layout, fields: dict, args: list) -> None:
             dec.report(R.log_argument_name_empty, field_span(a.offset, _ARG_NAME, dec.big), i=i)
 
 
-def header_kind(h: int, buf, off: int, big: bool) -> str | None:
+def header_kind(header: int, buf, off: int, big: bool) -> str | None:
     """The record kind a word at ``off`` would be as a well-formed header (a defined type
     and subtype, reserved bits clear, a size that fits in ``buf``), else None."""
-    lay = _T.records.get(_HEADER_TYPE.get(h))
+    lay = _T.records.get(_HEADER_TYPE.get(header))
     if lay is None:
         return None
-    size = lay.size_field.get(h)
+    size = lay.size_field.get(header)
     if size == 0 or not _have(buf, off + 8 * size):
         return None
     while (sel := lay.selector) is not None:  # not a leaf
-        lay = lay.variants.get(sel.get(h))
+        lay = lay.variants.get(sel.get(header))
         if lay is None:
             return None
-    if h & lay.zero_mask:
+    if header & lay.zero_mask:
         return None
     return lay.name
 
@@ -604,14 +604,14 @@ def _not_fxt(buf, head: bytes) -> str | None:
         return what
     if looks_like_structured_log(buf):
         return "a structured-log stream (lint it with --input-format log)"
-    (h,) = struct.unpack_from("<Q", buf, 0)
-    return None if header_kind(h, buf, 0, False) else ""
+    (header,) = struct.unpack_from("<Q", buf, 0)
+    return None if header_kind(header, buf, 0, False) else ""
 
 
 def _is_magic(buf) -> bool:
     """A malformed magic record (wrong value, wrong size) is its own rules' business."""
-    (h,) = struct.unpack_from("<Q", buf, 0)
-    return header_kind(h, buf, 0, False) == "metadata.trace_info.magic"
+    (header,) = struct.unpack_from("<Q", buf, 0)
+    return header_kind(header, buf, 0, False) == "metadata.trace_info.magic"
 
 
 def argument_label(a: Argument, i: int) -> str:
@@ -643,8 +643,8 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
         if n < 8:
             emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n))
         elif detect_byte_order(buf) is None and not _is_magic(buf):
-            (h,) = struct.unpack_from("<Q", buf, 0)
-            kind = header_kind(h, buf, 0, False) or "undecodable"
+            (header,) = struct.unpack_from("<Q", buf, 0)
+            kind = header_kind(header, buf, 0, False) or "undecodable"
             found = {}
             at = first_magic(buf, big)
             if at is not None:
@@ -660,10 +660,10 @@ def length_check(n: int, emit: Emit) -> None:
         emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
 
 
-def declared_size(h: int) -> int:
+def declared_size(header: int) -> int:
     """The size in words a trace record header declares (32 bits for a large record)."""
-    lay = _T.records.get(_HEADER_TYPE.get(h))
-    return (lay.size_field if lay is not None and lay.size_field is not None else _HEADER_SIZE).get(h)
+    lay = _T.records.get(_HEADER_TYPE.get(header))
+    return (lay.size_field if lay is not None and lay.size_field is not None else _HEADER_SIZE).get(header)
 
 
 MAGIC_SEARCH_RECORDS = 4096  # records framed from the start to find a misplaced magic record
@@ -710,8 +710,8 @@ def other_order(buf, off: int, big: bool) -> dict:
     (a writer that mixed byte orders), that order and the kind it would be."""
     kind = None
     if _have(buf, off + 8):
-        (h,) = _UNPACK[not big](buf, off)
-        kind = header_kind(h, buf, off, not big)
+        (header,) = _UNPACK[not big](buf, off)
+        kind = header_kind(header, buf, off, not big)
     if kind is None:
         return {}
     return {"other_byte_order": "little" if big else "big", "other_byte_order_kind": kind}
@@ -776,9 +776,9 @@ def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: 
     off = 0
     idx = 0
     while n - off >= 8:
-        (h,) = unpack(buf, off)
-        sf = large.get(_HEADER_TYPE.get(h))
-        size = (h >> sf.lo) & sf.mask if sf is not None else (h >> size_lo) & size_mask
+        (header,) = unpack(buf, off)
+        sf = large.get(_HEADER_TYPE.get(header))
+        size = (header >> sf.lo) & sf.mask if sf is not None else (header >> size_lo) & size_mask
         if frame_error(off, idx, size, buf, emit, big):
             return
         rec = decode_record(buf, off, idx, size, emit, big=big, log=log)
