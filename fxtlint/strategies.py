@@ -22,6 +22,7 @@ except ImportError as e:  # the base install has no Hypothesis: say which extra 
 from . import build as B
 from .rules._mutations import LOG_MUTATIONS, MUTATIONS
 from .spec._model import Argument, Record
+from .spec._roles import RUNNING
 from .spec._tables import Field, WordItem, tables
 
 __all__ = ["arguments", "record_lists", "archives", "log_streams", "mutated_archives", "mutated_log_streams"]
@@ -35,7 +36,6 @@ _THREAD_INDEX = _T.leaf("thread").field(role="thread_index")
 _BLOB_TYPES = tuple(sorted(_T.enums["blob_type"]))
 _OBJECT_TYPES = tuple(sorted(_T.enums["kernel_object_type"]))
 _STATES = tuple(sorted(_T.enums["thread_state"]))
-_RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
 _SEVERITIES = _T.values(_T.log_record.named("severity"))
 
 
@@ -138,7 +138,7 @@ def _body(draw, strings, threads, clock, ids):
         proc = draw(st.sampled_from(tuple(threads)))
         return [B.userspace_object(draw(st.integers(0, 1 << 48)), proc, draw(ref), args=draw(args))]
     if group == 8:
-        state = draw(st.sampled_from(tuple(x for x in _STATES if x != _RUNNING)))
+        state = draw(st.sampled_from(tuple(x for x in _STATES if x != RUNNING)))
         return [draw(st.sampled_from([
             B.context_switch(ts(), draw(st.integers(0, 63)), draw(st.sampled_from(_STATES)), 1, 2,
                              args=draw(args)),

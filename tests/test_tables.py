@@ -360,3 +360,13 @@ def test_event_groups_name_every_grouped_event_once_in_the_listed_order():
     assert list(t.event_groups) == ["durations", "async", "flows", "counters", "instants"]
     grouped = [k for kinds in t.event_groups.values() for k in kinds]
     assert sorted(grouped) == sorted(lf.name for lf in t.root("event").leaves())
+
+
+def test_an_enumeration_value_by_name_and_a_miss():
+    from fxtlint.spec._tables import TableError
+
+    t = tables()
+    assert t.enums["thread_state"][t.value_of("thread_state", "running")] == "running"
+    for enum, name in (("thread_state", "sprinting"), ("no_such_enum", "running")):
+        with pytest.raises(TableError, match="has no value named"):
+            t.value_of(enum, name)

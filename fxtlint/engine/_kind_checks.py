@@ -14,12 +14,10 @@ from typing import NamedTuple
 
 from .. import rules as R
 from ..rules._diagnostics import Rule
-from ..spec._roles import TIMESTAMPS
+from ..spec._roles import BUFFER_FULL, RUNNING, TIMESTAMPS
 from ..spec._tables import tables
 
 _T = tables()
-RUNNING = next(v for v, n in _T.enums["thread_state"].items() if n == "running")
-BUFFER_FULL = next(v for v, n in _T.enums["provider_event"].items() if n == "buffer_full")
 # the record that says a provider dropped records (EV003): the one with a provider-event field
 PROVIDER_EVENT, EVENT_ID = next((leaf.name, f.name) for leaf in _T.record_leaves() for f in leaf.full_fields
                                 if f.enum == "provider_event")

@@ -16,13 +16,13 @@ import functools
 from ..spec import _build as B
 from ..spec._limits import Limits
 from ..spec._model import Record
+from ..spec._roles import RUNNING  # noqa: F401 - the mutations name it M.RUNNING
 from ..spec._tables import tables
 
 TABLES = tables()
 WORD_MAX = (1 << 64) - 1  # the largest 64-bit word: an id or a timestamp no archive reaches
 PROVIDER_ID_MAX = TABLES.leaf("metadata.provider_section").named("provider_id").mask
 STRING_INDEX_MAX = TABLES.leaf("string").field(role="string_index").mask
-RUNNING = next(v for v, n in TABLES.enums["thread_state"].items() if n == "running")
 _SIZE = TABLES.field(role="size")
 
 
@@ -231,7 +231,7 @@ def trailing(recs, pick):
 
 _SEVERITY = TABLES.log_record.named("severity")
 _NAMED = TABLES.values(_SEVERITY)
-_INFO = next(v for v, n in TABLES.enum_of(_SEVERITY).items() if n == "INFO")
+_INFO = TABLES.value_of(_SEVERITY.enum or "", "INFO")
 # undefined severities outside the named ones (SL002) and between two of them (SL003)
 OUTSIDE = tuple(v for v in TABLES.undefined_values(_SEVERITY) if not _NAMED[0] < v < _NAMED[-1])
 BETWEEN = tuple(v for v in TABLES.undefined_values(_SEVERITY) if _NAMED[0] < v < _NAMED[-1])

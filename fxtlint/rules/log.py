@@ -10,7 +10,7 @@ from ._diagnostics import Example, Rule, Severity
 E, W = Severity.ERROR, Severity.WARNING
 
 _SEVERITIES = tables().enum_of(tables().log_record.named("severity"))
-INFO = next(v for v, n in _SEVERITIES.items() if n == "INFO")
+INFO = tables().value_of(tables().log_record.named("severity").enum or "", "INFO")
 # the lowest and highest named severities, "TRACE (0x10)" and "FATAL (0x60)"
 _LOWEST, _HIGHEST = (f"{_SEVERITIES[v]} ({v:#x})" for v in (min(_SEVERITIES), max(_SEVERITIES)))
 

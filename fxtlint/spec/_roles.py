@@ -57,3 +57,8 @@ def field_of_role(kind: str, role: str) -> str:
 def is_undefined(kind: str) -> bool:
     """A record of an undefined type or subtype (the reader's "unknown" kinds)."""
     return kind == "unknown" or kind.endswith(".unknown")
+
+# enumeration values the rules compare against (EV002: the outgoing thread's state;
+# EV003: a provider event saying its buffer filled), for the checks, mutations and strategies
+RUNNING = _T.value_of("thread_state", "running")
+BUFFER_FULL = _T.value_of("provider_event", "buffer_full")

@@ -316,6 +316,13 @@ class Tables:
                 return lay
         raise TableError(f"no argument type {name!r}")
 
+    def value_of(self, enum: str, name: str) -> int:
+        """The value called ``name`` in enumeration ``enum``; TableError when there is none."""
+        for v, n in self.enums.get(enum, {}).items():
+            if n == name:
+                return v
+        raise TableError(f"enumeration {enum!r} has no value named {name!r}")
+
     def enum_of(self, f: Field) -> Mapping[int, str]:
         """The enumeration of field ``f`` (value -> name); TableError when it has none."""
         if f.enum is None:
