@@ -304,3 +304,30 @@ def test_sarif_fingerprints_survive_moved_records():
     before = prints(X.preamble(*bad))
     assert len(before) == len(set(before)) >= 2  # two PR001/PR002 findings, told apart
     assert prints(X.preamble(B.string(9, "new"), *bad)) == before
+
+
+def test_sarif_of_a_stream_on_stdin_has_no_multitool_error(sarif_multitool, tmp_path, monkeypatch):
+    """`fxtlint - --output-format sarif` (a CI job piping a trace in): the log names the
+    stream, and the SARIF Multitool reads it back with 0 errors."""
+    import sys
+
+    from fxtlint.cli import main
+
+    data = B.archive(B.magic(), B.event("instant", 5, category=7, name=8))  # unregistered refs
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["-", "--isolated", "--output-format", "sarif"]) == 1
+    log = json.loads(out.getvalue())
+    assert {r["ruleId"] for r in log["runs"][0]["results"]} >= {"RF001"}
+    sarif = tmp_path / "stdin.sarif"
+    sarif.write_text(out.getvalue(), encoding="utf-8")
+    report = tmp_path / "validation.sarif"
+    proc = subprocess.run([*sarif_multitool, "validate", str(sarif), "--output", str(report)],
+                          check=False, capture_output=True, text=True, timeout=300)
+    assert report.is_file(), proc.stdout + proc.stderr
+    findings = json.loads(report.read_text("utf-8-sig"))["runs"][0].get("results", [])
+    errors = [f for f in findings if f.get("level", "warning") == "error"]
+    assert errors == [], json.dumps(errors, indent=1)[:4000]
+    assert {f["ruleId"] for f in findings if f.get("level", "warning") == "warning"} <= ACCEPTED_WARNINGS
