@@ -91,8 +91,10 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "
     failing = {d.code for d in shown}
     parts = []
     if failing:
+        from .render._report_words import plural
+
         total = sum(report.counts[c] for c in failing)
-        parts.append(f"{name} does not conform: {total} problem(s) of {', '.join(sorted(failing))}"
+        parts.append(f"{name} does not conform: {plural(total, 'problem')} of {', '.join(sorted(failing))}"
                      + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else "") + "\n"
                      + _terminal(report, data, shown))
     comparison = None

@@ -312,6 +312,14 @@ def test_without_quiet_clean_files_and_the_total_are_printed(fake, tree, capsys)
     assert out.splitlines()[-1] == "3 files: 0 errors, 1 warning, 0 infos"
 
 
+
+@pytest.mark.parametrize("fmt", ["json", "json-lines", "sarif", "github", "junit"])
+def test_quiet_changes_only_the_rich_output(fake, tree, capsys, fmt):
+    """The README: the machine formats are written whole with or without --quiet."""
+    loud = run(capsys, "--output-format", fmt, "clean.fxt", "bad.fxt", "warn.fxt")
+    quiet = run(capsys, "-q", "--output-format", fmt, "clean.fxt", "bad.fxt", "warn.fxt")
+    assert quiet == loud and "bad.fxt" in loud[1] and loud[0] == 1
+
 def test_baseline_ignores_positions_of_other_records(tmp_path, capsys, monkeypatch):
     from fxtlint.cli import main
     from fxtlint.rules import _ex as X

@@ -50,6 +50,21 @@ def test_a_fault_and_its_twin_get_different_verdicts_from_the_spec():
     assert strictest([ACCEPT, REJECT, EITHER]) == REJECT and strictest([]) == ACCEPT
 
 
+
+def test_a_provider_section_without_its_info_is_a_note_citing_the_spec():
+    """Issue 17 item 7: the spec requires no Provider Info before a section, so RF005 is an
+    info (it does not fail the default gate), and every sentence its docs quote is the spec's."""
+    import fxtlint
+
+    rule = REGISTRY["RF005"]
+    assert rule.severity.label == "info" and reason_for("RF005").verdict == ACCEPT
+    en = _norm((SPEC_DIR / "trace-format.v1.en.md").read_text("utf-8"))
+    quotes = re.findall(r'"([^"]+)"', rule.spec + rule.why)
+    assert len(quotes) >= 2 and all(_norm(q) in en for q in quotes), quotes
+    bad = fxtlint.lint_bytes(rule.bad.build())
+    assert bad.counts == {"RF005": 1} and bad.severity_counts["error"] == bad.severity_counts["warning"] == 0
+    assert fxtlint.lint_bytes(rule.good.build()).counts == {}
+
 _HEAD = [B.magic(), B.string(1, "c"), B.thread(1, 2, 3)]
 
 

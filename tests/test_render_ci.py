@@ -117,6 +117,25 @@ def test_sarif_locations_are_relative_to_the_root_and_normalised(path, location,
     assert _render_sarif.artifact_location(path) == location
 
 
+
+def test_a_dotdot_after_a_symlinked_folder_names_the_file_that_was_read(tmp_path, monkeypatch):
+    """``tools/../traces/x.fxt`` with tools/ a link elsewhere opens elsewhere's traces/x.fxt:
+    dropping the ".." pair lexically would name proj/traces/x.fxt, another file (or none)."""
+    proj, away = tmp_path / "proj", tmp_path / "away"
+    for d in (proj / "traces", away / "deep", away / "traces"):
+        d.mkdir(parents=True)
+    (away / "traces" / "x.fxt").write_bytes(b"")
+    (proj / "traces" / "y.fxt").write_bytes(b"")
+    os.symlink(away / "deep", proj / "tools", target_is_directory=True)
+    os.symlink(proj / "traces", proj / "linked", target_is_directory=True)
+    monkeypatch.chdir(proj)
+    assert _render_sarif.artifact_location("tools/../traces/x.fxt") == {
+        "uri": (away / "traces" / "x.fxt").resolve().as_uri()}
+    # the twins: a link whose ".." is the folder the lexical reading gives, and no ".." at all
+    assert _render_sarif.artifact_location("linked/../traces/y.fxt") == {"uri": "traces/y.fxt",
+                                                                          "uriBaseId": "%SRCROOT%"}
+    assert _render_sarif.artifact_location("linked/y.fxt") == {"uri": "linked/y.fxt", "uriBaseId": "%SRCROOT%"}
+
 @pytest.fixture(scope="module")
 def real_sarif(tmp_path_factory) -> Path:
     """SARIF of a lint of the real corpus and every rule's failing example."""

@@ -28,7 +28,7 @@ def test_failure_lists_diagnostics_in_the_terminal_format():
     with pytest.raises(TraceDoesNotConform) as info:
         assert_conforms(R.get("RB001").bad.build())
     msg = str(info.value)
-    assert "does not conform" in msg
+    assert "does not conform: 1 problem of RB001\n" in msg  # counted in words, not "problem(s)"
     assert "error[RB001] at 0x" in msg  # the terminal renderer's line
     assert "^^" in msg  # and its hex view with the field marked
     assert isinstance(info.value, AssertionError)

@@ -60,6 +60,10 @@ def artifact_location(path: str, root: str | None = None) -> dict:
         return {"uri": "stdin"}
     root = os.path.abspath(root if root is not None else os.getcwd())
     lexical = os.path.normpath(os.path.abspath(path))
+    if os.path.realpath(lexical) != os.path.realpath(path):
+        # a ".." after a symlinked folder: dropping the pair lexically names another
+        # file, so name the one the system opened
+        lexical = os.path.realpath(path)
     rel = _under(lexical, root)
     if rel is None:  # spelled through a link to the root ($PWD of a symlinked checkout)?
         rel = _under(os.path.realpath(path), os.path.realpath(root))
