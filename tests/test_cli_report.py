@@ -16,6 +16,8 @@ import pytest
 import external_tools
 from conftest import CORPUS_REAL, REPO
 from fxtlint.cli import main
+from fxtlint.render import _report_words as W
+from fxtlint.render._report_markdown import MARK
 from fxtlint.render._report_words import rules_summary
 from tef_validator import validate
 
@@ -32,8 +34,9 @@ def _three_formats(path: Path, out: Path) -> dict:
     jsonschema.validate(doc, SCHEMA, cls=jsonschema.Draft202012Validator)
     md = (out / "report.md").read_text()
     page = (out / "report.html").read_text()
-    verdict = "conforming" if doc["verdict"]["conforming"] else "not conforming"
-    assert f"**Verdict: {'✅' if doc['verdict']['conforming'] else '❌'} {verdict}**" in md
+    standing = W.overall(doc)
+    verdict = W.STANDING_LABEL[standing]
+    assert f"**Verdict: {MARK[W.STANDING_CLASS[standing]]} {verdict}**" in md
     assert page.startswith("<!DOCTYPE html>") and f"<title>{html.escape(f'fxtlint report: {path}: {verdict}')}" in page
     assert status == (0 if doc["verdict"]["conforming"] else 1)
     return doc
@@ -325,6 +328,10 @@ def test_a_rule_tripped_by_warnings_only_is_shown_as_a_warning(tmp_path):
     page, md = (out / "report.html").read_text(), (out / "report.md").read_text()
     assert 'data-result="warning"' in page and 'data-result="failed"' not in page
     assert '<span class="verdict warn">conforming, with warnings</span>' in page
+    # the headline too: not a green "conforming" above a trace shown with warnings
+    assert '<p id="verdict" class="verdict warn">conforming, with warnings</p>' in page
+    assert f"<title>fxtlint report: {trace}: conforming, with warnings</title>" in page
+    assert "**Verdict: ⚠️ conforming, with warnings**" in md and "✅ conforming" not in md
     assert "| PR001 duration-end-without-begin | ⚠️ warning | 1 | 0x58 |" in md and "❌" not in md
     assert json.loads((out / "report.json").read_text())["traces"][0]["rules"][0]["result"] in ("failed", "passed",
                                                                                                  "not_exercised")

@@ -296,13 +296,12 @@ def _trace(i: int, t: dict) -> str:
 def title(doc: dict) -> str:
     v = doc["verdict"]
     what = doc["traces"][0]["path"] if len(doc["traces"]) == 1 else f"{v['traces']} traces"
-    return f"fxtlint report: {what}: {'conforming' if v['conforming'] else 'not conforming'}"
+    return f"fxtlint report: {what}: {W.STANDING_LABEL[W.overall(doc)]}"
 
 
 def render(doc: dict) -> str:
     v = doc["verdict"]
-    warned = v["warnings"] > 0 or any(W.standing(t) == "warnings" for t in doc["traces"])
-    cls = "bad" if not v["conforming"] else "warn" if warned else "ok"
+    standing = W.overall(doc)
     unreadable = f"; {v['unreadable']} could not be read" if v["unreadable"] else ""
     failures = "".join(f"<li class=\"failed\"><code>{_e(f['path'])}</code>: {_e(f['message'])}</li>"
                        for f in doc["failures"])
@@ -314,7 +313,7 @@ def render(doc: dict) -> str:
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
         f"<title>{_e(title(doc))}</title><style>{CSS}</style></head><body>"
         "<h1>fxtlint conformance report</h1>"
-        f'<p id="verdict" class="verdict {cls}">{"conforming" if v["conforming"] else "not conforming"}</p>'
+        f'<p id="verdict" class="verdict {W.STANDING_CLASS[standing]}">{W.STANDING_LABEL[standing]}</p>'
         f"<p>{v['conforming_traces']} of {W.plural(v['traces'], 'trace')} conforming; {W.counts_line(v)}"
         f"{unreadable}.</p>"
         f"<p class=\"muted\">Checked against the {_e(doc['spec']['revision'])} (spec tables "

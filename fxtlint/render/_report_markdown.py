@@ -36,7 +36,8 @@ def _standing(t: dict) -> str:
 
 def _verdict_line(doc: dict) -> str:
     v = doc["verdict"]
-    word = "✅ conforming" if v["conforming"] else "❌ not conforming"
+    standing = W.overall(doc)
+    word = f"{MARK[W.STANDING_CLASS[standing]]} {W.STANDING_LABEL[standing]}"
     line = (f"**Verdict: {word}**: {v['conforming_traces']} of {W.plural(v['traces'], 'trace')} conforming; "
             f"{W.counts_line(v)}")
     if v["unreadable"]:

@@ -40,6 +40,18 @@ def standing(t: dict) -> str:
     return "infos" if v["infos"] else "conforming"
 
 
+def overall(doc: dict) -> str:
+    """Where the whole report stands, in the words of ``standing``: not conforming when a
+    trace is not, else its most pressing standing (events that differ, then warnings), so
+    the headline never says plain "conforming" above a trace shown with warnings."""
+    if not doc["verdict"]["conforming"]:
+        return "not_conforming"
+    pressing = [s for s in ("events_differ", "warnings") if any(standing(t) == s for t in doc["traces"])]
+    if pressing:
+        return pressing[0]
+    return "warnings" if doc["verdict"]["warnings"] else "conforming"
+
+
 def needs_attention(t: dict) -> bool:
     """Errors, warnings, or events that differ: what a report leads with (infos are notes)."""
     return STANDING_CLASS[standing(t)] != "ok"
