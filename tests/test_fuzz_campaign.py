@@ -110,6 +110,19 @@ def test_every_harness_file_is_built_for_the_service_or_said_to_run_here_only():
     assert files == service | set(LOCAL_HARNESSES) and not service & set(LOCAL_HARNESSES)
 
 
+def test_the_readme_splits_fuzz_seconds_across_every_fuzzer():
+    """ClusterFuzzLite's fuzz-seconds is a run's total, shared by the fuzzers: the README's
+    time per fuzzer follows the workflows and the number of harnesses."""
+    readme = " ".join((REPO / "fuzz" / "README.md").read_text().split())
+    n = len(HARNESSES)
+    pr, batch = (int(re.search(r"fuzz-seconds: (\d+)", (REPO / ".github" / "workflows" / f).read_text())[1])
+                 for f in ("cflite_pr.yml", "cflite_batch.yml"))
+    assert f"split across the {n} fuzzers" in readme
+    assert f"{pr} s is about {round(pr / n)} seconds per fuzzer" in readme
+    assert f"{batch:,} s about {batch / n / 60:.1f} minutes per fuzzer" in readme
+    assert f"set {n * 3600} for an hour each" in readme
+
+
 def test_build_sh_hands_compile_python_fuzzer_the_numpy_hidden_import():
     """The image's PyInstaller 6.10 cannot see numpy >= 2.3's C-only import."""
     assert "--hidden-import numpy._core._exceptions" in (REPO / ".clusterfuzzlite" / "build.sh").read_text()
