@@ -123,6 +123,14 @@ def test_the_readme_splits_fuzz_seconds_across_every_fuzzer():
     assert f"set {n * 3600} for an hour each" in readme
 
 
+def test_the_readme_names_every_harness():
+    text = " ".join((REPO / "README.md").read_text().split())
+    m = re.search(r"(\w+) atheris harnesses \(([^)]*)\)", text)
+    assert m, "README.md: the Fuzzing section's list of harnesses"
+    assert m[2].replace("`", "").split(", ") == list(HARNESSES)
+    assert m[1] == ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][len(HARNESSES) - 1]
+
+
 def test_build_sh_hands_compile_python_fuzzer_the_numpy_hidden_import():
     """The image's PyInstaller 6.10 cannot see numpy >= 2.3's C-only import."""
     assert "--hidden-import numpy._core._exceptions" in (REPO / ".clusterfuzzlite" / "build.sh").read_text()
