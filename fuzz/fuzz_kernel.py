@@ -6,8 +6,8 @@
 # buffer (run it under AddressSanitizer: fuzz/kernel_asan.sh).
 """atheris harness for the native kernel: python fuzz/fuzz_kernel.py [-libFuzzer flags] [corpus dirs]."""
 
-from __future__ import annotations
-
+# No `from __future__` import: a service's coverage build would put a stub in front of
+# this file, and a __future__ import must come first (tests/test_fuzz_campaign.py holds it).
 import sys
 from pathlib import Path
 

@@ -18,6 +18,7 @@ if str(REPO) not in sys.path:
     sys.path.append(str(REPO))
 from fuzz import (  # noqa: E402
     HARNESSES,
+    LOCAL_HARNESSES,
     MAX_LEN,
     RSS_LIMIT_MB,
     TIMEOUT,
@@ -95,11 +96,39 @@ def test_every_harness_compiles_behind_the_services_stubs(kind):
     nothing in a harness may need to come first, as a __future__ import does."""
     stub = _stub(kind)
     assert stub.startswith(("###### Coverage stub", "import pysecsan"))
-    for file, _ in HARNESSES.values():
-        source = (REPO / "fuzz" / file).read_text()
-        compile(stub + source, file, "exec")
+    for path in sorted((REPO / "fuzz").glob("fuzz_*.py")):  # every harness, the local-only ones too
+        compile(stub + path.read_text(), path.name, "exec")
     with pytest.raises(SyntaxError, match="__future__"):  # the check can fail
         compile(stub + "from __future__ import annotations\n", "x.py", "exec")
+
+
+def test_every_harness_file_is_built_for_the_service_or_said_to_run_here_only():
+    """A harness added to fuzz/ is staged, built and given its .options by naming it in
+    HARNESSES; one left out on purpose is named in LOCAL_HARNESSES, with its reason."""
+    files = {p.name for p in (REPO / "fuzz").glob("fuzz_*.py")}
+    service = {file for file, _ in HARNESSES.values()}
+    assert files == service | set(LOCAL_HARNESSES) and not service & set(LOCAL_HARNESSES)
+
+
+def test_the_readme_splits_fuzz_seconds_across_every_fuzzer():
+    """ClusterFuzzLite's fuzz-seconds is a run's total, shared by the fuzzers: the README's
+    time per fuzzer follows the workflows and the number of harnesses."""
+    readme = " ".join((REPO / "fuzz" / "README.md").read_text().split())
+    n = len(HARNESSES)
+    pr, batch = (int(re.search(r"fuzz-seconds: (\d+)", (REPO / ".github" / "workflows" / f).read_text())[1])
+                 for f in ("cflite_pr.yml", "cflite_batch.yml"))
+    assert f"split across the {n} fuzzers" in readme
+    assert f"{pr} s is about {round(pr / n)} seconds per fuzzer" in readme
+    assert f"{batch:,} s about {batch / n / 60:.1f} minutes per fuzzer" in readme
+    assert f"set {n * 3600} for an hour each" in readme
+
+
+def test_the_readme_names_every_harness():
+    text = " ".join((REPO / "README.md").read_text().split())
+    m = re.search(r"(\w+) atheris harnesses \(([^)]*)\)", text)
+    assert m, "README.md: the Fuzzing section's list of harnesses"
+    assert m[2].replace("`", "").split(", ") == list(HARNESSES)
+    assert m[1] == ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][len(HARNESSES) - 1]
 
 
 def test_build_sh_hands_compile_python_fuzzer_the_numpy_hidden_import():
