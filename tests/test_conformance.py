@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from fxtlint import build as B
 from fxtlint.cli import main
 from fxtlint.reader_suite._canonical import decode, dumps
@@ -243,6 +244,16 @@ def test_load_results_refuses_other_files(tmp_path):
 
 
 # ------------------------------------------------------------------ the CLI
+def test_the_warning_sits_beside_the_scores_not_under_the_failures(tmp_path, suite):
+    # stdout and stderr in one stream, as a terminal shows them
+    run = subprocess.run([sys.executable, "-m", "fxtlint", "conformance", "run", "--reader",
+                          " ".join(reader(tmp_path, "sys.exit(1)")), "--suite", str(suite)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
+    assert run.returncode == 1
+    shown = run.stdout
+    assert shown.index("reader0: valid 0/1") < shown.index("warning: reader0 passes none") < shown.index("fail   ")
+
+
 def test_cli_run_and_matrix(tmp_path, suite, capsys):
     cmd = " ".join(reader(tmp_path, FXTLINT))
     out = tmp_path / "r.json"

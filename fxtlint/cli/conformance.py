@@ -109,10 +109,12 @@ def run_cmd(args: argparse.Namespace) -> int:
     console = Console()
     console.print(summary_table(results))
     console.print(headline(results), markup=False, highlight=False)
-    for c in failures(results):
-        console.print(f"{c['grade']:5}  {c['case']}: {c['detail']}", markup=False, highlight=False)
+    # beside the scores it qualifies, not under a list of hundreds of failures
+    console.file.flush()
     for w in warnings(results):
         err_console.print(f"warning: {w}", markup=False, highlight=False)
+    for c in failures(results):
+        console.print(f"{c['grade']:5}  {c['case']}: {c['detail']}", markup=False, highlight=False)
     if received:
         return 128 + received[0]
     return _common.EXIT_OK if passed(results) else _common.EXIT_ERRORS
