@@ -5,27 +5,75 @@ per object costs more than the rest of the walk. Their column paths build the sa
 text instead: each value column becomes its JSON text once per distinct value (a
 string table entry, a thread, a provider), and a row is a template with the columns
 in its slots. ``tests/test_walk.py`` holds the result to ``json.dumps``' byte for byte.
+
+With the native text filler (``_textfill.c``, chosen by ``_native.filler()``) the rows of a
+batch are written straight into one UTF-8 buffer (``TextRows``), merged into file order
+and written to the output's bytes layer: no str per row. Without it, the same templates
+make a str per row (the reference, and the fallback where nothing compiled).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, pairwise
 from operator import itemgetter
 from typing import cast
 
 import numpy as np
 
+from . import _native
 from ._walk import INLINE_TEXT, UNREGISTERED, Rows
 
 _TEMPLATES: dict = {}
 _MERGED = 4096  # the most texts a table of two neighbouring coded columns may hold
 
 
+ROW_END = ",\n"  # what follows each row the native filler writes: the array's separator
+_ROW_END = ROW_END.encode()
+
+
+class TextRows:
+    """Rows of JSON text in one UTF-8 buffer, as the native filler writes them: row ``i`` is
+    ``data[ends[i - 1]:ends[i]]`` (from 0 for the first), ``tail`` bytes of row end included
+    (``ROW_END`` for a batch's rows, none for the entries of a table)."""
+
+    __slots__ = ("data", "ends", "tail")
+
+    def __init__(self, data: bytes, ends, tail: int):
+        self.data = data
+        self.ends = np.frombuffer(ends, np.int64) if isinstance(ends, bytes) else ends
+        self.tail = tail
+
+    @classmethod
+    def made(cls, pair: tuple, tail: int) -> TextRows:
+        """The rows of a (bytes, ends) pair that ``fill`` or ``gather`` returned."""
+        return cls(pair[0], pair[1], tail)
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def pair(self):
+        """The (bytes, ends) the filler's functions take."""
+        return self.data, self.ends
+
+    def tolist(self) -> list[str]:
+        data, tail = self.data, self.tail
+        cuts = [0, *self.ends.tolist()]
+        return [data[a : b - tail].decode() for a, b in pairwise(cuts)]
+
+    def take(self, filler, rows) -> TextRows:
+        """Rows ``rows`` (indexes), in that order."""
+        rows = np.ascontiguousarray(rows, np.int64)
+        return TextRows.made(filler.gather([self.pair()], np.zeros(len(rows), np.int64), rows), self.tail)
+
+
 class Coded:
     """A column of texts as codes into a small table: row i holds ``table[codes[i]]``.
-    Two neighbouring coded columns with small tables become one (a slot fewer per row)."""
+    Two neighbouring coded columns with small tables become one (a slot fewer per row).
+    The table: an object array of str, or ``TextRows`` the native filler wrote."""
 
     __slots__ = ("codes", "table")
 
@@ -34,29 +82,44 @@ class Coded:
         self.table = table
 
     def texts(self) -> list[str]:
-        return self.table[self.codes].tolist()
+        table = self.table
+        if isinstance(table, TextRows):
+            table = np.asarray(table.tolist(), object)
+        return table[self.codes].tolist()
 
 
 def _pieces(column):
     return column if isinstance(column, tuple) else (column,)
 
 
-def fill(parts: list[str], columns: list, n: int) -> list[str]:
+def _is_ints(column) -> bool:
+    return isinstance(column, np.ndarray) and column.dtype.kind in "iu"
+
+
+def fill(parts: list[str], columns: list, n: int, *, item: bool = False):
     """``n`` rows ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]``. A column is a list of
     texts, one per row; one text for every row, which goes into the template (a slot
-    costs more than a longer literal); a ``Coded`` column; or a tuple of such columns whose
-    texts follow one another (the pieces of one value, see ``int_column``)."""
+    costs more than a longer literal); a ``Coded`` column; an integer column (an int64 or
+    uint64 array, see ``int_column``), in decimal; or a tuple of such columns whose texts
+    follow one another (the pieces of one value).
+
+    With the native filler: ``TextRows``, each row followed by ``ROW_END`` (none when
+    ``item``: the entries of a table); without: a list of str."""
+    filler = _native.filler()
+    if filler is not None:
+        return _native_fill(filler, parts, columns, n, b"" if item else _ROW_END)
     merged: list[str] = [parts[0]]
     slots: list = []
     for col, part in zip(columns, parts[1:]):
-        pieces = _pieces(col)
+        pieces = [q for p in _pieces(col) for q in _pieces(_int_forms(p) if _is_ints(p) else p)]
         for i, piece in enumerate(pieces):
             after = part if i == len(pieces) - 1 else ""
             if isinstance(piece, str):
                 merged[-1] += piece + after
                 continue
             prev = slots[-1] if slots else None
-            if isinstance(piece, Coded) and isinstance(prev, Coded) and len(prev.table) * len(piece.table) <= _MERGED:
+            if (isinstance(piece, Coded) and isinstance(prev, Coded) and isinstance(piece.table, np.ndarray)
+                    and isinstance(prev.table, np.ndarray) and len(prev.table) * len(piece.table) <= _MERGED):
                 # the literal between two coded slots joins their tables: one slot
                 between = merged.pop()
                 table = np.asarray([a + between + b for a in prev.table.tolist() for b in piece.table.tolist()],
@@ -75,6 +138,54 @@ def fill(parts: list[str], columns: list, n: int) -> list[str]:
             _TEMPLATES.clear()
         f = _TEMPLATES[key] = column_template(merged)
     return f(*(s.texts() if isinstance(s, Coded) else s for s in slots))
+
+
+def _native_fill(filler, parts: list[str], columns: list, n: int, end: bytes) -> TextRows:
+    """``fill`` by the native filler: constants join the template; each other column is a
+    slot in one of the filler's forms (``_textfill.c``)."""
+    merged: list[str] = [parts[0]]
+    slots: list = []
+    for col, part in zip(columns, parts[1:]):
+        pieces = _pieces(col)
+        for i, piece in enumerate(pieces):
+            after = part if i == len(pieces) - 1 else ""
+            if _is_ints(piece) and len(piece) and int(piece.min()) == int(piece.max()):
+                piece = str(int(piece[0]))  # one value for every row: a constant
+            if isinstance(piece, str):
+                merged[-1] += piece + after
+                continue
+            slots.append(_slot(filler, piece))
+            merged.append(after)
+    return TextRows.made(filler.fill([m.encode() for m in merged], slots, n, end), len(end))
+
+
+def _slot(filler, column):
+    """A column as one of the native filler's slot forms."""
+    if isinstance(column, list):
+        return filler.TEXTS, column
+    if isinstance(column, Coded):
+        codes = np.ascontiguousarray(column.codes, np.int64)
+        if isinstance(column.table, TextRows):
+            return filler.CODED_ROWS, codes, column.table.pair()
+        return filler.CODED, codes, column.table.tolist()
+    if _is_ints(column):
+        if column.dtype.kind == "u":
+            return filler.UNSIGNED, np.ascontiguousarray(column, np.uint64)
+        return filler.SIGNED, np.ascontiguousarray(column, np.int64)
+    return filler.TEXTS, list(column)  # an object array of str
+
+
+def as_rows(texts: Sequence[str]) -> TextRows:
+    """A list of texts as ``TextRows`` with row ends (the native filler must be built)."""
+    filler = _native.filler()
+    return TextRows.made(filler.fill([b"", b""], [(filler.TEXTS, list(texts))], len(texts), _ROW_END), len(_ROW_END))
+
+
+def keep_rows(texts, keep):
+    """The texts (``TextRows`` or a list) where the bool array ``keep`` holds."""
+    if isinstance(texts, TextRows):
+        return texts.take(_native.filler(), np.nonzero(keep)[0])
+    return [t for t, k in zip(texts, keep.tolist()) if k]
 
 
 def _fstring(parts: list[str], names: list[str]) -> str:
@@ -186,7 +297,16 @@ _LOW_DIGITS = np.asarray([f"{i:04d}" for i in range(_LOW)], object)
 
 
 def int_column(values):
-    """The decimal texts of an integer column, for ``fill``: one text when every row holds
+    """An integer column for ``fill`` (which writes it in decimal): an int64 or uint64 array."""
+    if _is_ints(values) and values.dtype.itemsize == 8:
+        return values
+    if _is_ints(values):
+        return values.astype(np.uint64 if values.dtype.kind == "u" else np.int64)
+    return list(map(str, values.tolist()))
+
+
+def _int_forms(values):
+    """The decimal texts of an integer column, for the pure ``fill``: one text when every row holds
     the same value; codes into a table when the values lie in a small range; else, when
     they lie close together (timestamps of a batch), two coded pieces: the digits above
     the last four, and the last four; else ``str`` per row."""
@@ -214,35 +334,70 @@ def as_list(column, n: int) -> list[str]:
     if isinstance(column, tuple):
         pieces = [as_list(p, n) for p in column]
         return ["".join(t) for t in zip(*pieces)]
+    if _is_ints(column):
+        return as_list(_int_forms(column), n)
+    if isinstance(column, TextRows):
+        return column.tolist()
     return column
+
+
+def _bytes_layer(out):
+    """The binary buffer under text stream ``out`` when UTF-8 bytes written to it are what
+    writing their text would write (UTF-8, no newline translation), else None."""
+    raw = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    if raw is None or not encoding or os.linesep != "\n":
+        return None
+    try:
+        return raw if codecs.lookup(encoding).name == "utf-8" else None
+    except LookupError:
+        return None
 
 
 class Lines:
     """Writes batches of texts to ``out`` as the items of a JSON array, one per line:
-    ``opening`` before the first, ",\n" between; ``empty`` until one is written."""
+    ``opening`` before the first, ",\n" between; ``empty`` until one is written. A batch
+    is a list of str or ``TextRows``; the latter go to the stream's bytes layer when it
+    has one (its text layer flushed first, to keep the order), else decoded."""
 
     def __init__(self, out, opening: str):
         self.out = out
         self.opening = opening
         self.empty = True
+        self._raw = _bytes_layer(out)
 
-    def __call__(self, texts: Sequence[str]) -> None:
-        if texts:
-            self.out.write(self.opening if self.empty else ",\n")
-            self.out.write(",\n".join(texts))
-            self.empty = False
+    def __call__(self, texts) -> None:
+        if not len(texts):
+            return
+        lead = self.opening if self.empty else ",\n"
+        self.empty = False
+        if isinstance(texts, TextRows):  # rows with ROW_END each: all but the last's
+            body = memoryview(texts.data)[: len(texts.data) - texts.tail]
+            if self._raw is not None:
+                self.out.flush()
+                self._raw.write(lead.encode())
+                self._raw.write(body)
+            else:
+                self.out.write(lead)
+                self.out.write(str(body, "utf-8"))
+            return
+        self.out.write(lead)
+        self.out.write(",\n".join(texts))
 
 
 def unregistered(ids) -> np.ndarray:
     return np.nonzero(ids == UNREGISTERED)[0]
 
 
-def in_file_order(pieces: list, below: int | None = None) -> Sequence[str]:
+def in_file_order(pieces: list, below: int | None = None):
     """The texts of ``pieces`` ((record indexes, texts) each, every piece in file order)
-    merged into file order, only those of records below ``below`` if given."""
+    merged into file order, only those of records below ``below`` if given: ``TextRows``
+    when a piece is (the native filler's), else a sequence of str."""
     pieces = [(i, t) for i, t in pieces if len(t)]
     if not pieces:
         return []
+    if any(isinstance(t, TextRows) for _, t in pieces):
+        return _merge_rows(pieces, below)
     at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
     texts = pieces[0][1] if len(pieces) == 1 else list(chain.from_iterable(t for _, t in pieces))
     if (below is None or at[-1] < below) and (len(pieces) == 1 or bool(np.all(at[1:] > at[:-1]))):
@@ -253,6 +408,25 @@ def in_file_order(pieces: list, below: int | None = None) -> Sequence[str]:
     if len(order) < 2:
         return [texts[i] for i in order.tolist()]
     return itemgetter(*order.tolist())(texts)
+
+
+def _merge_rows(pieces: list, below: int | None) -> TextRows:
+    """``in_file_order`` by the native filler: the rows gathered into one buffer."""
+    filler = _native.filler()
+    rows = [t if isinstance(t, TextRows) else as_rows(t) for _, t in pieces]
+    at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
+    if (below is None or at[-1] < below) and (len(rows) == 1 or bool(np.all(at[1:] > at[:-1]))):
+        if len(rows) == 1:
+            return rows[0]  # one piece in file order: nothing to copy
+        order = np.arange(len(at))
+    else:
+        order = np.argsort(at, kind="stable")
+        if below is not None:
+            order = order[at[order] < below]
+    sizes = [len(r) for r in rows]
+    which = np.repeat(np.arange(len(rows), dtype=np.int64), sizes)
+    local = np.arange(len(at), dtype=np.int64) - np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
+    return TextRows.made(filler.gather([r.pair() for r in rows], which[order], local[order]), len(_ROW_END))
 
 
 def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: str):
@@ -271,6 +445,9 @@ def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: 
     signature = np.add.reduceat((kind[order] + 1) << (4 * k[order]), starts)
     cols = [np.asarray(c, object)[order] for c in columns]
     texts = np.empty(len(rows), object)
+    filler = _native.filler()
+    made, place = [], np.zeros(len(rows) + 1, np.int64)
+    which_piece = np.zeros(len(rows) + 1, np.int64)  # native: each signature's TextRows
     for sig in np.unique(signature).tolist():
         which = np.nonzero(signature == sig)[0]
         kinds = []
@@ -279,9 +456,18 @@ def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: 
             sig //= 16
         first = starts[which]
         slots = [c[first + j].tolist() for j in range(len(kinds)) for c in cols]
-        texts[which] = fill(parts_of(tuple(kinds)), slots, len(which))
+        if filler is None:
+            texts[which] = fill(parts_of(tuple(kinds)), slots, len(which))
+            continue
+        made.append(fill(parts_of(tuple(kinds)), slots, len(which), item=True))
+        which_piece[which + 1] = len(made)
+        place[which + 1] = np.arange(len(which))
     codes = np.zeros(n, np.int64)
     codes[rows] = np.arange(1, len(rows) + 1)
+    if filler is not None:  # the table: "empty", then each row's list, gathered in row order
+        head = TextRows.made(filler.fill([empty.encode()], [], 1, b""), 0)
+        table_rows = TextRows.made(filler.gather([head.pair(), *(t.pair() for t in made)], which_piece, place), 0)
+        return Coded(codes, table_rows)
     table = np.empty(len(rows) + 1, object)
     table[0] = empty
     table[1:] = texts

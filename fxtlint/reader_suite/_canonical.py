@@ -47,6 +47,7 @@ from ..engine._jsontext import (
     int_column,
     int_texts,
     item_lists,
+    keep_rows,
     key,
     template,
     unregistered,
@@ -395,7 +396,7 @@ class Canonical(Consumer):
                 i, off = int(index[r]), int(rows.offset[r])
                 self._error(i, off, f"record {i} at byte {off}: {message}")
                 keep[r] = False
-            text = [t for t, k in zip(text, keep.tolist()) if k]
+            text = keep_rows(text, keep)
             index = index[keep]
         return index, text
 
