@@ -261,3 +261,19 @@ def test_columns_of_the_wrong_length_or_type_raise(filler):
         filler.fill([b"x"], [], -1, b"")
     with pytest.raises(ValueError):  # a count whose ends would overflow the allocation
         filler.fill([b"x"], [], 2**62, b"")
+
+
+def test_replaced_rows_keep_a_coded_column_coded(filler):
+    """Export's arguments with a name given twice: those rows' texts replace the lists'."""
+    row = np.asarray([0, 2], np.int64)
+    k = np.zeros(2, np.int64)
+
+    def make():
+        lists = J.item_lists(4, row, k, k, [['"a"', '"ü"']], lambda kinds: ["[", "]"], "")
+        return J.replaced(lists, [1, 3], ["<1>", "<3>"], 4)
+
+    pure, got = both(lambda: J.fill(["{", "}"], [make()], 4))
+    assert pure == ['{["a"]}', "{<1>}", '{["ü"]}', "{<3>}"] and got.tolist() == pure
+    with engine("native"):
+        assert isinstance(make(), J.Coded)
+    assert J.replaced("x", [0], ["y"], 2) == ["y", "x"]

@@ -474,6 +474,27 @@ def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: 
     return Coded(codes, table)
 
 
+def replaced(column, rows: list[int], texts: list[str], n: int):
+    """Column ``column`` (``fill``'s forms, ``n`` rows) with row ``rows[j]`` holding
+    ``texts[j]``: a ``Coded`` column stays one (its table gains the texts), so the rows
+    the native filler wrote are not made into str."""
+    if not isinstance(column, Coded):
+        out = as_list(column, n)
+        for r, t in zip(rows, texts):
+            out[r] = t
+        return out
+    codes = column.codes.copy()
+    table = column.table
+    codes[rows] = np.arange(len(table), len(table) + len(rows))
+    if isinstance(table, TextRows):
+        filler = _native.filler()
+        more = TextRows.made(filler.fill([b"", b""], [(filler.TEXTS, list(texts))], len(texts), b""), 0)
+        which = np.repeat(np.asarray([0, 1], np.int64), [len(table), len(more)])
+        at = np.r_[np.arange(len(table)), np.arange(len(more))].astype(np.int64)
+        return Coded(codes, TextRows.made(filler.gather([table.pair(), more.pair()], which, at), 0))
+    return Coded(codes, np.concatenate([table, np.asarray(texts, object)]))
+
+
 def grouped(row, k, *columns):
     """Many rows' list items (of row ``row``, at position ``k`` in it) in row, then item,
     order: (the rows, cuts, the columns reordered); row ``rows[j]`` has the items

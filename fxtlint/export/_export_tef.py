@@ -29,7 +29,7 @@ import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, pairwise
 from typing import IO
 
 import numpy as np
@@ -45,6 +45,7 @@ from ..engine._jsontext import (
     int_column,
     int_texts,
     item_lists,
+    replaced,
     unregistered,
 )
 from ..engine._lint import walk_for
@@ -364,11 +365,12 @@ class Exporter(Consumer):
         cats = self._strings(rows, None, "category", sel)
         ticks = rows.value("timestamp")[sel]
         ts = self._us(ticks, rate_pos, rates)
-        tail: list[str] | str = ""
+        tail: tuple | list[str] | str = ""  # a tuple: the pieces of one column (``fill``)
         if ph == "X":
             end = rows.value("end_timestamp")[sel]
             dur = np.where(end > ticks, end - ticks, np.uint64(0))
-            tail = [f', "dur": {d}' for d in as_list(self._us(dur, rate_pos, rates), len(sel))]
+            us = self._us(dur, rate_pos, rates)
+            tail = (', "dur": ', *(us if isinstance(us, tuple) else (us,)))
         elif ph == "i":
             tail = ', "s": "t"'
         elif ph == "C":
@@ -378,20 +380,13 @@ class Exporter(Consumer):
         elif ph in "stf":
             tail = [f', "id": "0x{v:x}", "bp": "e"' for v in rows.value("flow_id")[sel].tolist()]
         args = self._arguments(rows, sel, ph == "C")
-        if isinstance(args, str) and isinstance(tail, str):
-            tail += args
-        elif isinstance(tail, str):
-            tail = [tail + b for b in args] if tail else args
-        elif isinstance(args, str):
-            tail = [a + args for a in tail] if args else tail
-        else:
-            tail = [a + b for a, b in zip(tail, args)]
         export.phases[ph] += len(sel)
         pids, tids = pid[sel], tid[sel]
         index = rows.index[sel]
         u, first = np.unique(tids, return_index=True)
         self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
-        return index, fill(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), tail], len(sel))
+        after_tid = (*(tail if isinstance(tail, tuple) else (tail,)), args)  # pieces of one slot
+        return index, fill(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), after_tid], len(sel))
 
     def _us(self, ticks, rate_pos, rates):
         """``ts``/``dur`` texts of ticks at each row's rate (``fill``'s column forms)."""
@@ -414,9 +409,9 @@ class Exporter(Consumer):
             out[missing] = [f'"<string #{r}>"' for r in refs.tolist()]
         return out.tolist()
 
-    def _arguments(self, rows: Rows, sel, always: bool) -> list[str] | str:
+    def _arguments(self, rows: Rows, sel, always: bool):
         """Per exported row, its ``, "args": {...}`` text ("" when it has none, unless
-        ``always``); one text when no row has arguments."""
+        ``always``), in ``fill``'s column forms; one text when no row has arguments."""
         empty = ', "args": {}' if always else ""
         where = np.full(rows.n, -1, np.int64)
         where[sel] = np.arange(len(sel))
@@ -434,16 +429,18 @@ class Exporter(Consumer):
         row, k = np.concatenate(row_parts), np.concatenate(k_parts)
         twice = _names_given_twice(len(sel), row, k, names)
         plain = ~twice[row]
-        out = as_list(item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
-                                 [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty),
-                      len(sel))
-        if twice.any():  # as in a dict: a name's last value, at its first place
-            at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
-                                                list(compress(values, ~plain)))
-            for r, lo, hi in zip(at, cuts, cuts[1:]):
-                d = dict(zip(names[lo:hi], values[lo:hi]))
-                out[r] = ', "args": {' + ", ".join(f"{n}: {v}" for n, v in d.items()) + "}"
-        return out
+        lists = item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
+                           [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty)
+        if not twice.any():
+            return lists
+        # as in a dict: a name's last value, at its first place
+        at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
+                                            list(compress(values, ~plain)))
+        texts = []
+        for lo, hi in pairwise(cuts):
+            d = dict(zip(names[lo:hi], values[lo:hi]))
+            texts.append(', "args": {' + ", ".join(f"{n}: {v}" for n, v in d.items()) + "}")
+        return replaced(lists, at, texts, len(sel))
 
     def _values(self, rows: Rows, a, m) -> list[str]:
         """JSON texts of the values of argument rows ``a`` at positions ``m``."""
