@@ -92,7 +92,7 @@ def _pieces(column):
     return column if isinstance(column, tuple) else (column,)
 
 
-def _is_ints(column) -> bool:
+def is_ints(column) -> bool:
     return isinstance(column, np.ndarray) and column.dtype.kind in "iu"
 
 
@@ -111,7 +111,7 @@ def fill(parts: list[str], columns: list, n: int, *, item: bool = False):
     merged: list[str] = [parts[0]]
     slots: list = []
     for col, part in zip(columns, parts[1:]):
-        pieces = [q for p in _pieces(col) for q in _pieces(_int_forms(p) if _is_ints(p) else p)]
+        pieces = [q for p in _pieces(col) for q in _pieces(_int_forms(p) if is_ints(p) else p)]
         for i, piece in enumerate(pieces):
             after = part if i == len(pieces) - 1 else ""
             if isinstance(piece, str):
@@ -149,7 +149,7 @@ def _native_fill(filler, parts: list[str], columns: list, n: int, end: bytes) ->
         pieces = _pieces(col)
         for i, piece in enumerate(pieces):
             after = part if i == len(pieces) - 1 else ""
-            if _is_ints(piece) and len(piece) and int(piece.min()) == int(piece.max()):
+            if is_ints(piece) and len(piece) and int(piece.min()) == int(piece.max()):
                 piece = str(int(piece[0]))  # one value for every row: a constant
             if isinstance(piece, str):
                 merged[-1] += piece + after
@@ -168,7 +168,7 @@ def _slot(filler, column):
         if isinstance(column.table, TextRows):
             return filler.CODED_ROWS, codes, column.table.pair()
         return filler.CODED, codes, column.table.tolist()
-    if _is_ints(column):
+    if is_ints(column):
         if column.dtype.kind == "u":
             return filler.UNSIGNED, np.ascontiguousarray(column, np.uint64)
         return filler.SIGNED, np.ascontiguousarray(column, np.int64)
@@ -179,6 +179,14 @@ def as_rows(texts: Sequence[str]) -> TextRows:
     """A list of texts as ``TextRows`` with row ends (the native filler must be built)."""
     filler = _native.filler()
     return TextRows.made(filler.fill([b"", b""], [(filler.TEXTS, list(texts))], len(texts), _ROW_END), len(_ROW_END))
+
+
+def joined(parts: list[TextRows]) -> TextRows:
+    """``TextRows`` one after another, as one."""
+    if len(parts) == 1:
+        return parts[0]
+    which, at = _positions([len(p) for p in parts])
+    return TextRows.made(_native.filler().gather([p.pair() for p in parts], which, at), parts[0].tail)
 
 
 def keep_rows(texts, keep):
@@ -298,9 +306,9 @@ _LOW_DIGITS = np.asarray([f"{i:04d}" for i in range(_LOW)], object)
 
 def int_column(values):
     """An integer column for ``fill`` (which writes it in decimal): an int64 or uint64 array."""
-    if _is_ints(values) and values.dtype.itemsize == 8:
+    if is_ints(values) and values.dtype.itemsize == 8:
         return values
-    if _is_ints(values):
+    if is_ints(values):
         return values.astype(np.uint64 if values.dtype.kind == "u" else np.int64)
     return list(map(str, values.tolist()))
 
@@ -334,7 +342,7 @@ def as_list(column, n: int) -> list[str]:
     if isinstance(column, tuple):
         pieces = [as_list(p, n) for p in column]
         return ["".join(t) for t in zip(*pieces)]
-    if _is_ints(column):
+    if is_ints(column):
         return as_list(_int_forms(column), n)
     if isinstance(column, TextRows):
         return column.tolist()
@@ -423,16 +431,38 @@ def _merge_rows(pieces: list, below: int | None) -> TextRows:
         order = np.argsort(at, kind="stable")
         if below is not None:
             order = order[at[order] < below]
-    sizes = [len(r) for r in rows]
-    which = np.repeat(np.arange(len(rows), dtype=np.int64), sizes)
-    local = np.arange(len(at), dtype=np.int64) - np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
+    which, local = _positions([len(r) for r in rows])
     return TextRows.made(filler.gather([r.pair() for r in rows], which[order], local[order]), len(_ROW_END))
 
 
-def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: str):
+def _positions(sizes: list[int]):
+    """(piece, row in the piece) of each row of pieces of ``sizes`` rows laid end to end."""
+    which = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    return which, np.arange(len(which), dtype=np.int64) - np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
+
+
+def _item_column(column, order):
+    """An item column in ``order``, indexable by item positions: ``TextRows`` (native) as
+    (their codes, the rows); an integer column stays one; texts as an object array."""
+    if isinstance(column, TextRows):
+        return order, column
+    if is_ints(column):
+        return column[order]
+    return np.asarray(column, object)[order]
+
+
+def _item_slot(column, at):
+    if isinstance(column, tuple):
+        codes, rows = column
+        return Coded(codes[at], rows)
+    return column[at] if is_ints(column) else column[at].tolist()
+
+
+def item_lists(n: int, row, k, kind, columns: list, parts_of, empty: str):
     """Texts of ``n`` rows that each hold a list of items (a record's arguments), as a
     ``Coded`` column: item ``i`` is at place ``k[i]`` in row ``row[i]``, of kind ``kind[i]``
-    (a small int), and its texts are ``columns[c][i]``. Rows whose items have the same
+    (a small int), and its texts are ``columns[c][i]`` (a column: a list of texts, an
+    integer column, or ``TextRows`` of items). Rows whose items have the same
     kinds, in order, share one template, ``parts_of(kinds)`` (for ``fill``: the texts
     around the item columns, item by item); a row without items is ``empty``."""
     if not len(row):
@@ -443,7 +473,7 @@ def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: 
     rows = row[starts]  # the rows that hold items, each once
     # each row's kinds as one int, place j in hex digit j (kinds < 15; at most 15 items)
     signature = np.add.reduceat((kind[order] + 1) << (4 * k[order]), starts)
-    cols = [np.asarray(c, object)[order] for c in columns]
+    cols = [_item_column(c, order) for c in columns]
     texts = np.empty(len(rows), object)
     filler = _native.filler()
     made, place = [], np.zeros(len(rows) + 1, np.int64)
@@ -455,7 +485,7 @@ def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: 
             kinds.append(sig % 16 - 1)
             sig //= 16
         first = starts[which]
-        slots = [c[first + j].tolist() for j in range(len(kinds)) for c in cols]
+        slots = [_item_slot(c, first + j) for j in range(len(kinds)) for c in cols]
         if filler is None:
             texts[which] = fill(parts_of(tuple(kinds)), slots, len(which))
             continue
