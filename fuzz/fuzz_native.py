@@ -15,7 +15,6 @@
 import io
 import os
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -28,33 +27,19 @@ from fxtlint.reader_suite._canonical import decode_to
 
 
 def kernel():
-    """The native kernel; an error when it is not built (nothing would be compared)."""
+    """The native kernel (its text filler built beside it); an error when either is not
+    built (nothing would be compared)."""
     os.environ.pop(_native.ENV, None)  # FXTLINT_ENGINE=python would hide it
     k = _native.kernel()
-    if k is None:
+    if k is None or _native.filler() is None:
         raise RuntimeError(f"nothing to fuzz: {_native.describe()}")
     return k
-
-
-@contextmanager
-def engine_env(engine: str):
-    """``_native.ENV`` set to ``engine`` ("native" or "python"): read once per walk and per
-    batch's text (_native.kernel, _native.filler), a dict store, not a cost."""
-    before = os.environ.get(_native.ENV)
-    os.environ[_native.ENV] = engine
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[_native.ENV]
-        else:
-            os.environ[_native.ENV] = before
 
 
 def lint_json(data: bytes, input_format: str, engine: str) -> dict:
     """The whole report as ``fxtlint --format json`` writes it, the scan step ``engine``;
     always the column walk (engine="fast"): below its size threshold "auto" would not scan at all."""
-    with engine_env(engine):
+    with _native.forced(engine):
         return fxtlint.lint_bytes(data, input_format=input_format, engine="fast").to_json()
 
 
@@ -63,7 +48,7 @@ def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
     stream over bytes as a file is: the native rows go to its bytes layer."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
-    with engine_env(engine):
+    with _native.forced(engine):
         if verb == "export":
             write_document(data, out, input_format=input_format, engine="fast")
         else:

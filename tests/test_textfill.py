@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import json
 import os
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -43,17 +42,7 @@ def filler():
     return require_filler()
 
 
-@contextmanager
-def engine(name: str):
-    before = os.environ.get(_native.ENV)
-    os.environ[_native.ENV] = name
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(_native.ENV, None)
-        else:
-            os.environ[_native.ENV] = before
+engine = _native.forced
 
 
 def both(make):

@@ -9,7 +9,9 @@ built (the kernel: and matches this version's program format), the pure engine o
 from __future__ import annotations
 
 import functools
+import importlib
 import os
+from contextlib import contextmanager
 
 from ..spec._errors import FxtError
 
@@ -18,15 +20,23 @@ CHOICES = ("auto", "python", "native")
 ACTIVE = object()  # a walk's default: the engine kernel() chooses
 
 
+def _extension(name: str):
+    """(the C extension ``fxtlint.engine.<name>``, None) or (None, why it cannot be imported)."""
+    full = f"{__package__}.{name}"
+    try:
+        return importlib.import_module(full), None
+    except ImportError as e:
+        if e.name in (__package__, full) and name in str(e):
+            return None, f"no compiled {full} (the install had no C compiler, or compiling failed)"
+        return None, str(e)
+
+
 @functools.cache
 def _built():
     """(the kernel module, None) or (None, why it cannot be used)."""
-    try:
-        from . import _kernel  # type: ignore[attr-defined]  # a C extension (_kernel.c), no stub
-    except ImportError as e:
-        if e.name in ("fxtlint.engine", "fxtlint.engine._kernel") and "_kernel" in str(e):
-            return None, "no compiled fxtlint.engine._kernel (the install had no C compiler, or compiling failed)"
-        return None, str(e)
+    _kernel, why = _extension("_kernel")  # _kernel.c
+    if _kernel is None:
+        return None, why
     from ._kernel_program import HEADER, OPS
 
     if tuple(_kernel.OPS) != OPS or tuple(_kernel.HEADER) != HEADER:
@@ -37,13 +47,27 @@ def _built():
 @functools.cache
 def _filler_built():
     """(the text filler module, None) or (None, why it cannot be used)."""
+    return _extension("_textfill")  # _textfill.c
+
+
+def native_missing() -> str | None:
+    """Why ``FXTLINT_ENGINE=native`` cannot run here (the kernel or the filler not built), or None."""
+    return _built()[1] or _filler_built()[1]
+
+
+@contextmanager
+def forced(choice: str):
+    """``FXTLINT_ENGINE`` set to ``choice`` inside the block (tests, the native fuzz harness):
+    read at each walk and batch (``kernel()``, ``filler()``), a dict store, not a cost."""
+    before = os.environ.get(ENV)
+    os.environ[ENV] = choice
     try:
-        from . import _textfill  # type: ignore[attr-defined]  # a C extension (_textfill.c), no stub
-    except ImportError as e:
-        if e.name in ("fxtlint.engine", "fxtlint.engine._textfill") and "_textfill" in str(e):
-            return None, "no compiled fxtlint.engine._textfill (the install had no C compiler, or compiling failed)"
-        return None, str(e)
-    return _textfill, None
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before
 
 
 def _choice() -> str:
