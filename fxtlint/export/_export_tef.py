@@ -189,8 +189,6 @@ class Exporter(Consumer):
     """The export as a consumer of the walk. ``write(texts)`` gets the JSON text of each
     event in file order, a batch at a time; ``metadata()`` gives the M events at the end."""
 
-    decode_kinds = frozenset((KERNEL_OBJECT,))
-
     def __init__(self, export: Export, write=None):
         self.export = export
         self.write = write
@@ -199,6 +197,7 @@ class Exporter(Consumer):
         self.thread_process: dict[int, int] = {}
         self._decoded: list = []  # (record index, event text) of the batch's decoded records
         self._first_seen: list = []  # (record index, thread koid, process koid): the batch's setdefaults
+        self._named: list = []  # (record index, table, koid, value): the batch's kernel objects' names
         self.state = ProviderState()
         self.texts = StringTexts(self.state)
         self._koids = np.zeros((0, 2), np.uint64)  # (process, thread) koids per interned thread id
@@ -239,13 +238,19 @@ class Exporter(Consumer):
         if k == KERNEL_OBJECT:
             name = _text(rec, state, "name", export)
             obj = rec.fields.get("object_type")
+            koid = rec.fields["koid"]
+            named: list[tuple] = []
             if obj == _OBJ.get("process"):
-                self.processes[rec.fields["koid"]] = name
+                named.append((rec.index, self.processes, koid, name))
             elif obj == _OBJ.get("thread"):
-                self.threads[rec.fields["koid"]] = name
+                named.append((rec.index, self.threads, koid, name))
                 for a in rec.args:
                     if a.kind == "koid" and a.complete and state.string(a.fields, a.strings, "name") == "process":
-                        self.thread_process[rec.fields["koid"]] = a.value
+                        named.append((rec.index, self.thread_process, koid, a.value))
+            if self.columns:
+                self._named += named  # the batch's clean kernel objects come as columns: file order in rows()
+            else:
+                self._name(named)
             return None
         ph = PHASES.get(k)
         if ph is None:
@@ -320,6 +325,9 @@ class Exporter(Consumer):
         pieces = [([i for i, _ in self._decoded], [t for _, t in self._decoded])]
         self._decoded.clear()
         for rows in batch.clean:
+            if rows.kind == KERNEL_OBJECT:
+                self._named += self._kernel_objects(rows)
+                continue
             ph = PHASES.get(rows.kind)
             if ph is None:
                 self.export.not_exported[rows.kind] += rows.n
@@ -328,7 +336,63 @@ class Exporter(Consumer):
             if got is not None:
                 pieces.append(got)
         self.write(in_file_order(pieces))
+        self._name(sorted(self._named, key=lambda n: n[0]))  # stable: a record's own order kept
+        self._named.clear()
         self._settle()
+
+    @staticmethod
+    def _name(named: list) -> None:
+        """Carry out (record index, table, koid, value) settings in their order: the last wins."""
+        for _, table, koid, value in named:
+            table[koid] = value
+
+    def _kernel_objects(self, rows: Rows) -> list:
+        """The settings of the processes', threads' and thread-to-process tables that kernel
+        object rows make, as ``event`` makes them for a decoded one, in row order."""
+        kinds = rows.value("object_type").tolist()
+        process, thread = _OBJ.get("process"), _OBJ.get("thread")
+        names = self._raw_strings(rows, None, "name", np.arange(rows.n), count=True)  # every object's counts
+        want = np.nonzero(np.isin(rows.value("object_type"), [t for t in (process, thread) if t is not None]))[0]
+        if not len(want):
+            return []
+        koids = rows.value("koid").tolist()
+        index = rows.index.tolist()
+        parents: dict[int, list] = {}  # row -> the process koids its arguments name, in order
+        for a in rows.arguments():
+            if a.kind != "koid":
+                continue
+            said = self._raw_strings(rows, a, "name", np.arange(len(a.row)), count=False)
+            for r, k, name, v in zip(a.row.tolist(), [a.k] * len(a.row), said, a.value("value").tolist()):
+                if name == "process" and kinds[r] == thread:
+                    parents.setdefault(r, []).append((k, v))
+        named: list[tuple] = []
+        for r in want.tolist():
+            name = names[r]
+            if kinds[r] == process:
+                named.append((index[r], self.processes, koids[r], name))
+                continue
+            named.append((index[r], self.threads, koids[r], name))
+            named += [(index[r], self.thread_process, koids[r], v) for _, v in sorted(parents.get(r, []))]
+        return named
+
+    def _raw_strings(self, rows: Rows, arg, name: str, sel, count: bool) -> list:
+        """The texts of string ref ``name`` at positions ``sel`` (not JSON): None for an index
+        never registered, or with ``count`` its ``<string #N>`` stand-in, counted as skipped."""
+        of = arg if arg is not None else rows
+        ids = rows.string_ids(name, arg)[sel]
+        refs = of.value(name)[sel]
+        text = self.state.text
+        out: list = [text(i) if i >= 0 else None for i in ids.tolist()]
+        inline = np.nonzero(ids == INLINE_TEXT)[0]
+        if len(inline):
+            raw = rows.inline_bytes(refs[inline], of.position(f"{name} string")[sel][inline])
+            for j, b in zip(inline.tolist(), raw):
+                out[j] = b.decode("ascii")  # clean rows: plain ASCII
+        if count:
+            for j in unregistered(ids).tolist():
+                self.export.skipped[_UNREGISTERED_STRING] += 1
+                out[j] = f"<string #{int(refs[j])}>"
+        return out
 
     def _events(self, rows: Rows, ph: str):
         """(record indexes, event texts) of the rows that export."""
