@@ -266,3 +266,15 @@ def test_replaced_rows_keep_a_coded_column_coded(filler):
     with engine("native"):
         assert isinstance(make(), J.Coded)
     assert J.replaced("x", [0], ["y"], 2) == ["y", "x"]
+
+
+def test_strided_and_reversed_columns(filler):
+    """A column of a table and a reversed view are read in place, stride by stride."""
+    table = np.arange(-12, 12, dtype=np.int64).reshape(8, 3)
+    column, backwards = table[:, 1], np.arange(5, dtype=np.uint64)[::-1]
+    codes = np.asarray([[0, 9], [1, 9], [0, 9]], np.int64)[:, 0]
+    assert not column.flags.c_contiguous
+    with engine("native"):
+        got = J.fill(["", " ", " ", ""], [column[:3], backwards[:3], J.Coded(codes, np.asarray(["x", "y"], object))], 3)
+    assert got.tolist() == ["-11 4 x", "-8 3 y", "-5 2 x"]
+    assert filler.fill([b"", b""], [(filler.SIGNED, column)], 8, b";")[0] == b"-11;-8;-5;-2;1;4;7;10;"

@@ -149,8 +149,6 @@ def _native_fill(filler, parts: list[str], columns: list, n: int, end: bytes) ->
         pieces = _pieces(col)
         for i, piece in enumerate(pieces):
             after = part if i == len(pieces) - 1 else ""
-            if is_ints(piece) and len(piece) and int(piece.min()) == int(piece.max()):
-                piece = str(int(piece[0]))  # one value for every row: a constant
             if isinstance(piece, str):
                 merged[-1] += piece + after
                 continue
@@ -164,15 +162,24 @@ def _slot(filler, column):
     if isinstance(column, list):
         return filler.TEXTS, column
     if isinstance(column, Coded):
-        codes = np.ascontiguousarray(column.codes, np.int64)
+        codes = _eight_bytes(column.codes, np.int64)
         if isinstance(column.table, TextRows):
             return filler.CODED_ROWS, codes, column.table.pair()
         return filler.CODED, codes, column.table.tolist()
     if is_ints(column):
         if column.dtype.kind == "u":
-            return filler.UNSIGNED, np.ascontiguousarray(column, np.uint64)
-        return filler.SIGNED, np.ascontiguousarray(column, np.int64)
+            return filler.UNSIGNED, _eight_bytes(column, np.uint64)
+        return filler.SIGNED, _eight_bytes(column, np.int64)
     return filler.TEXTS, list(column)  # an object array of str
+
+
+def _eight_bytes(column, dtype):
+    """An integer column as ``dtype`` in the machine's byte order, strided views kept as
+    they are (the filler reads any stride)."""
+    if (column.dtype == dtype and column.dtype.isnative and column.ndim == 1 and column.flags.aligned
+            and column.strides[0] % 8 == 0):
+        return column
+    return np.ascontiguousarray(column, dtype)
 
 
 def as_rows(texts: Sequence[str]) -> TextRows:

@@ -120,6 +120,37 @@ static int int64_buffer(PyObject *obj, Py_buffer *b, Py_ssize_t *n, const char *
     return 0;
 }
 
+/* A slot's column: a one-dimensional buffer of 8-byte integers, any stride (a column of a
+ * numpy table need not be copied first); item i at p + i * stride. */
+typedef struct {
+    Py_buffer view;
+    const char *p;
+    Py_ssize_t stride, n;
+} Column;
+
+static int column_of(PyObject *obj, Column *c)
+{
+    if (PyObject_GetBuffer(obj, &c->view, PyBUF_STRIDES) < 0)
+        return -1;
+    const Py_buffer *b = &c->view;
+    if (b->ndim != 1 || b->itemsize != 8 || (uintptr_t)b->buf % 8 != 0 || b->strides[0] % 8 != 0) {
+        PyErr_SetString(PyExc_ValueError, "a slot's column: an aligned buffer of 8-byte integers is needed");
+        PyBuffer_Release(&c->view);
+        return -1;
+    }
+    c->p = b->buf;
+    c->stride = b->strides[0];
+    c->n = b->shape[0];
+    return 0;
+}
+
+static inline int64_t item_of(const Column *c, Py_ssize_t i)
+{
+    int64_t v;
+    memcpy(&v, c->p + i * c->stride, sizeof v);
+    return v;
+}
+
 /* Take (bytes, ends) and check that the ends rise within the bytes. */
 static int rows_view(PyObject *pair, RowsView *r)
 {
@@ -155,7 +186,7 @@ static inline int put_row(Out *o, const RowsView *r, int64_t i)
 typedef struct {
     int form;
     PyObject *list;      /* TEXTS, CODED: borrowed from the slot tuple */
-    Py_buffer values;    /* CODED, CODED_ROWS: the codes; SIGNED, UNSIGNED: the integers */
+    Column values;       /* CODED, CODED_ROWS: the codes; SIGNED, UNSIGNED: the integers */
     const char **texts;  /* CODED: the table's UTF-8 texts */
     Py_ssize_t *lengths;
     Py_ssize_t ntable;
@@ -164,8 +195,8 @@ typedef struct {
 
 static void release_slot(Slot *s)
 {
-    if (s->values.obj != NULL)
-        PyBuffer_Release(&s->values);
+    if (s->values.view.obj != NULL)
+        PyBuffer_Release(&s->values.view);
     if (s->rows.ends.obj != NULL)
         PyBuffer_Release(&s->rows.ends);
     PyMem_Free(s->texts);
@@ -196,11 +227,10 @@ static int take_slot(PyObject *t, Py_ssize_t n, Slot *s)
         s->list = a;
         return 0;
     }
-    Py_ssize_t m;
-    if (int64_buffer(a, &s->values, &m, "a slot's column") < 0)
+    if (column_of(a, &s->values) < 0)
         return -1;
-    if (m != n) {
-        PyErr_Format(PyExc_ValueError, "a slot's column has %zd rows, not %zd", m, n);
+    if (s->values.n != n) {
+        PyErr_Format(PyExc_ValueError, "a slot's column has %zd rows, not %zd", s->values.n, n);
         return -1;
     }
     if (form >= SIGNED)
@@ -233,11 +263,11 @@ static int take_slot(PyObject *t, Py_ssize_t n, Slot *s)
                 return -1;
         }
     }
-    const int64_t *codes = s->values.buf;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (codes[i] < 0 || codes[i] >= s->ntable) {
-            PyErr_Format(PyExc_ValueError, "code %lld of row %zd is outside its table of %zd",
-                         (long long)codes[i], i, s->ntable);
+        int64_t c = item_of(&s->values, i);
+        if (c < 0 || c >= s->ntable) {
+            PyErr_Format(PyExc_ValueError, "code %lld of row %zd is outside its table of %zd", (long long)c, i,
+                         s->ntable);
             return -1;
         }
     }
@@ -262,17 +292,17 @@ static int put_slot(Out *o, const Slot *s, Py_ssize_t i)
         return put(o, u, len);
     }
     case CODED: {
-        int64_t c = ((const int64_t *)s->values.buf)[i];
+        int64_t c = item_of(&s->values, i);
         return put(o, s->texts[c], s->lengths[c]);
     }
     case CODED_ROWS:
-        return put_row(o, &s->rows, ((const int64_t *)s->values.buf)[i]);
+        return put_row(o, &s->rows, item_of(&s->values, i));
     case SIGNED: {
-        int64_t v = ((const int64_t *)s->values.buf)[i];
+        int64_t v = item_of(&s->values, i);
         return put_int(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
     }
     default:
-        return put_int(o, ((const uint64_t *)s->values.buf)[i], 0);
+        return put_int(o, (uint64_t)item_of(&s->values, i), 0);
     }
 }
 
