@@ -156,8 +156,19 @@ def test_in_file_order_merges_as_the_pure_path(filler, kinds, below):
     with engine("python"):
         pure = list(J.in_file_order(pieces, below))
     with engine("native"):
-        # the first piece stays a list of str (the records decoded one by one), the others are filled
-        native = [pieces[0], *((i, J.fill(["", ""], [t], len(t))) for i, t in pieces[1:])] if pieces else []
+        # the first piece stays a list of str (the records decoded one by one); the others are
+        # rows to be written in the merge (Filled, some rows dropped and put back as texts) or
+        # rows already written (TextRows)
+        native = [pieces[0]] if pieces else []
+        for j, (i, t) in enumerate(pieces[1:]):
+            if j % 2:
+                native.append((i, J.fill(["", ""], [t], len(t))))
+                continue
+            filled = J.fill_later(["<", ">"], [["x", *t, "y"]], len(t) + 2)
+            assert isinstance(filled, J.Filled)
+            filled = J.keep_rows(filled, np.asarray([False, *([True] * len(t)), False]))
+            filled.parts[0], filled.parts[-1] = b"", J.ROW_END.encode()  # what the texts need
+            native.append((i, filled))
         got = J.in_file_order(native, below)
     assert (got.tolist() if isinstance(got, J.TextRows) else list(got)) == pure
 
@@ -278,3 +289,21 @@ def test_strided_and_reversed_columns(filler):
         got = J.fill(["", " ", " ", ""], [column[:3], backwards[:3], J.Coded(codes, np.asarray(["x", "y"], object))], 3)
     assert got.tolist() == ["-11 4 x", "-8 3 y", "-5 2 x"]
     assert filler.fill([b"", b""], [(filler.SIGNED, column)], 8, b";")[0] == b"-11;-8;-5;-2;1;4;7;10;"
+
+
+def test_fill_rows_writes_templates_in_the_order_given(filler):
+    first = ([b"a", b";"], [(filler.SIGNED, np.asarray([1, -2], np.int64))], 2)
+    unsigned = np.asarray([7, 8, 2**64 - 1], np.uint64)
+    second = ([b"<", b"|", b">"], [(filler.TEXTS, ["\u00e9", "z", "q"]), (filler.UNSIGNED, unsigned)], 3)
+    got = filler.fill_rows([first, second], np.asarray([1, 0, 1, 0], np.int64), np.asarray([2, 1, 0, 0], np.int64))
+    assert got[0].decode() == "<q|18446744073709551615>a-2;<\u00e9|7>a1;"
+    assert np.frombuffer(got[1], np.int64).tolist() == [24, 28, 34, 37]  # é is two bytes
+    assert filler.fill_rows([first], np.zeros(0, np.int64), np.zeros(0, np.int64)) == (b"", b"")
+    for which, row in ((2, 0), (0, 2), (1, 3), (-1, 0), (0, -1)):
+        with pytest.raises(ValueError, match="not there"):
+            filler.fill_rows([first, second], np.asarray([which], np.int64), np.asarray([row], np.int64))
+    with pytest.raises(ValueError, match="differ in length"):
+        filler.fill_rows([first], np.zeros(2, np.int64), np.zeros(1, np.int64))
+    with pytest.raises(ValueError, match="rows, not"):  # a template whose slot is shorter than its n
+        filler.fill_rows([([b"", b""], [(filler.SIGNED, np.zeros(1, np.int64))], 2)], np.zeros(1, np.int64),
+                         np.ones(1, np.int64))

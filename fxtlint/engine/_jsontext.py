@@ -17,7 +17,6 @@ from __future__ import annotations
 import codecs
 import json
 import os
-from collections.abc import Sequence
 from itertools import chain, pairwise
 from operator import itemgetter
 from typing import cast
@@ -140,9 +139,46 @@ def fill(parts: list[str], columns: list, n: int, *, item: bool = False):
     return f(*(s.texts() if isinstance(s, Coded) else s for s in slots))
 
 
+class Filled:
+    """A batch's rows of one template, not written yet (the native filler's parts and slots,
+    a row end in the last part) and which of its rows are kept, in order: ``in_file_order``
+    writes several kinds' rows in file order in one pass (``fill_rows``)."""
+
+    __slots__ = ("parts", "slots", "n", "rows")
+
+    def __init__(self, parts: list[bytes], slots: list, n: int, rows=None):
+        self.parts = parts
+        self.slots = slots
+        self.n = n
+        self.rows = np.arange(n, dtype=np.int64) if rows is None else rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def template(self) -> tuple:
+        return self.parts, self.slots, self.n
+
+
+def fill_later(parts: list[str], columns: list, n: int):
+    """``fill`` for the rows of a batch's kind that go to ``in_file_order``: with the native
+    filler, ``Filled`` (written when the kinds are merged, in one pass); without, a list of str."""
+    filler = _native.filler()
+    if filler is None:
+        return fill(parts, columns, n)
+    merged, slots = _native_template(filler, parts, columns)
+    merged[-1] += _ROW_END
+    return Filled(merged, slots, n)
+
+
 def _native_fill(filler, parts: list[str], columns: list, n: int, end: bytes) -> TextRows:
-    """``fill`` by the native filler: constants join the template; each other column is a
-    slot in one of the filler's forms (``_textfill.c``)."""
+    """``fill`` by the native filler (``_textfill.c``)."""
+    merged, slots = _native_template(filler, parts, columns)
+    return TextRows.made(filler.fill(merged, slots, n, end), len(end))
+
+
+def _native_template(filler, parts: list[str], columns: list) -> tuple[list[bytes], list]:
+    """The native filler's parts and slots for a template: constants join the parts; each
+    other column is a slot in one of the filler's forms."""
     merged: list[str] = [parts[0]]
     slots: list = []
     for col, part in zip(columns, parts[1:]):
@@ -154,7 +190,7 @@ def _native_fill(filler, parts: list[str], columns: list, n: int, end: bytes) ->
                 continue
             slots.append(_slot(filler, piece))
             merged.append(after)
-    return TextRows.made(filler.fill([m.encode() for m in merged], slots, n, end), len(end))
+    return [m.encode() for m in merged], slots
 
 
 def _slot(filler, column):
@@ -182,12 +218,6 @@ def _eight_bytes(column, dtype):
     return np.ascontiguousarray(column, dtype)
 
 
-def as_rows(texts: Sequence[str]) -> TextRows:
-    """A list of texts as ``TextRows`` with row ends (the native filler must be built)."""
-    filler = _native.filler()
-    return TextRows.made(filler.fill([b"", b""], [(filler.TEXTS, list(texts))], len(texts), _ROW_END), len(_ROW_END))
-
-
 def joined(parts: list[TextRows]) -> TextRows:
     """``TextRows`` one after another, as one."""
     if len(parts) == 1:
@@ -197,7 +227,9 @@ def joined(parts: list[TextRows]) -> TextRows:
 
 
 def keep_rows(texts, keep):
-    """The texts (``TextRows`` or a list) where the bool array ``keep`` holds."""
+    """The texts (``Filled``, ``TextRows`` or a list) where the bool array ``keep`` holds."""
+    if isinstance(texts, Filled):
+        return Filled(texts.parts, texts.slots, texts.n, texts.rows[keep])
     if isinstance(texts, TextRows):
         return texts.take(_native.filler(), np.nonzero(keep)[0])
     return [t for t, k in zip(texts, keep.tolist()) if k]
@@ -407,11 +439,11 @@ def unregistered(ids) -> np.ndarray:
 def in_file_order(pieces: list, below: int | None = None):
     """The texts of ``pieces`` ((record indexes, texts) each, every piece in file order)
     merged into file order, only those of records below ``below`` if given: ``TextRows``
-    when a piece is (the native filler's), else a sequence of str."""
+    when a piece is the native filler's (``Filled`` or ``TextRows``), else a sequence of str."""
     pieces = [(i, t) for i, t in pieces if len(t)]
     if not pieces:
         return []
-    if any(isinstance(t, TextRows) for _, t in pieces):
+    if any(isinstance(t, (Filled, TextRows)) for _, t in pieces):
         return _merge_rows(pieces, below)
     at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
     texts = pieces[0][1] if len(pieces) == 1 else list(chain.from_iterable(t for _, t in pieces))
@@ -426,20 +458,29 @@ def in_file_order(pieces: list, below: int | None = None):
 
 
 def _merge_rows(pieces: list, below: int | None) -> TextRows:
-    """``in_file_order`` by the native filler: the rows gathered into one buffer."""
+    """``in_file_order`` by the native filler: every piece's rows written in file order in
+    one pass (``fill_rows``); rows already written (``TextRows``, their row ends included)
+    and texts (a list) are templates of one slot."""
     filler = _native.filler()
-    rows = [t if isinstance(t, TextRows) else as_rows(t) for _, t in pieces]
+    filled = [_as_filled(filler, t) for _, t in pieces]
     at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
-    if (below is None or at[-1] < below) and (len(rows) == 1 or bool(np.all(at[1:] > at[:-1]))):
-        if len(rows) == 1:
-            return rows[0]  # one piece in file order: nothing to copy
-        order = np.arange(len(at))
-    else:
+    which, _ = _positions([len(f) for f in filled])
+    rows = np.concatenate([f.rows for f in filled])
+    if not ((below is None or at[-1] < below) and (len(filled) == 1 or bool(np.all(at[1:] > at[:-1])))):
         order = np.argsort(at, kind="stable")
         if below is not None:
             order = order[at[order] < below]
-    which, local = _positions([len(r) for r in rows])
-    return TextRows.made(filler.gather([r.pair() for r in rows], which[order], local[order]), len(_ROW_END))
+        which, rows = which[order], rows[order]
+    return TextRows.made(filler.fill_rows([f.template() for f in filled], which, rows), len(_ROW_END))
+
+
+def _as_filled(filler, texts) -> Filled:
+    if isinstance(texts, Filled):
+        return texts
+    n = len(texts)
+    if isinstance(texts, TextRows):
+        return Filled([b"", b""], [(filler.CODED_ROWS, np.arange(n, dtype=np.int64), texts.pair())], n)
+    return Filled([b"", _ROW_END], [(filler.TEXTS, list(texts))], n)
 
 
 def _positions(sizes: list[int]):

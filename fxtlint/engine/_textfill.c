@@ -5,8 +5,9 @@
  * texts) with columns in its slots (fxtlint/engine/_jsontext.py). The pure path builds a
  * str per row and joins them; this writes every row of a batch into one UTF-8 buffer,
  * each followed by a row end (",\n" between JSON array items), and returns the buffer and
- * where each row ends: no Python object per row. gather() then copies rows of several
- * such buffers into one, in any order (file order, or a table's order).
+ * where each row ends: no Python object per row. fill_rows() writes the rows of several
+ * templates in any order in one pass (a batch's kinds in file order); gather() copies rows of
+ * buffers already written into one, in any order (a table's order).
  *
  * Slot forms (a tuple, its first item the tag):
  *   (TEXTS, list of str)                     row i: the list's item i (None: no text, for a
@@ -325,6 +326,76 @@ static PyObject *finish(Out *o, int64_t *ends, Py_ssize_t n)
     return Py_BuildValue("(NN)", data, e);
 }
 
+/* -- a template: its parts (bytes, one more than the slots) and slots over n rows -- */
+typedef struct {
+    PyObject *parts; /* a list of bytes, held by the caller for the call */
+    Slot *S;
+    Py_ssize_t k, n, taken, fixed;
+} Template;
+
+static void release_template(Template *t)
+{
+    for (Py_ssize_t j = 0; j < t->taken; j++)
+        release_slot(&t->S[j]);
+    PyMem_Free(t->S);
+    t->S = NULL;
+    t->taken = 0;
+}
+
+/* parts and slots (lists, alive for the call) over n rows, each slot checked */
+static int take_template(PyObject *parts, PyObject *slots, Py_ssize_t n, Template *t)
+{
+    memset(t, 0, sizeof *t);
+    if (!PyList_Check(parts) || !PyList_Check(slots)) {
+        PyErr_SetString(PyExc_TypeError, "a template: parts and slots are lists");
+        return -1;
+    }
+    Py_ssize_t k = PyList_GET_SIZE(slots);
+    if (n < 0 || n > PY_SSIZE_T_MAX / 16 || PyList_GET_SIZE(parts) != k + 1) {
+        PyErr_SetString(PyExc_ValueError, "a template: 0 <= n < 2**59 and one part more than the slots");
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j <= k; j++) {
+        if (!PyBytes_Check(PyList_GET_ITEM(parts, j))) {
+            PyErr_SetString(PyExc_TypeError, "a template's parts must be bytes");
+            return -1;
+        }
+        t->fixed += PyBytes_GET_SIZE(PyList_GET_ITEM(parts, j));
+    }
+    t->parts = parts;
+    t->k = k;
+    t->n = n;
+    if ((t->S = PyMem_Calloc((size_t)k + 1, sizeof *t->S)) == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (; t->taken < k; t->taken++)
+        if (take_slot(PyList_GET_ITEM(slots, t->taken), n, &t->S[t->taken]) < 0) {
+            release_slot(&t->S[t->taken]);
+            return -1;
+        }
+    return 0;
+}
+
+static int write_row(Out *o, const Template *t, Py_ssize_t i, const char *end, Py_ssize_t endlen)
+{
+    for (Py_ssize_t j = 0; j < t->k; j++) {
+        PyObject *p = PyList_GET_ITEM(t->parts, j);
+        if (put(o, PyBytes_AS_STRING(p), PyBytes_GET_SIZE(p)) < 0 || put_slot(o, &t->S[j], i) < 0)
+            return -1;
+    }
+    PyObject *p = PyList_GET_ITEM(t->parts, t->k);
+    if (put(o, PyBytes_AS_STRING(p), PyBytes_GET_SIZE(p)) < 0 || put(o, end, endlen) < 0)
+        return -1;
+    return 0;
+}
+
+/* a first guess of the output: the fixed text and eight bytes a slot; put() grows it when short */
+static int first_guess(Out *o, Py_ssize_t rows, Py_ssize_t per_row)
+{
+    return reserve(o, rows < PY_SSIZE_T_MAX / 4 / (per_row + 1) ? rows * (per_row + 1) : 256);
+}
+
 PyDoc_STRVAR(fill_doc,
 "fill(parts, slots, n, end) -> (bytes, ends)\n\n"
 "n rows parts[0] + slot0 + parts[1] + ... + parts[-1] + end in UTF-8 (parts: bytes, one more\n"
@@ -338,59 +409,114 @@ static PyObject *textfill_fill(PyObject *Py_UNUSED(self), PyObject *args)
     Py_ssize_t endlen;
     if (!PyArg_ParseTuple(args, "O!O!ny#", &PyList_Type, &parts, &PyList_Type, &slots, &n, &end, &endlen))
         return NULL;
-    Py_ssize_t k = PyList_GET_SIZE(slots);
-    if (n < 0 || n > PY_SSIZE_T_MAX / 16 || PyList_GET_SIZE(parts) != k + 1) {
-        PyErr_SetString(PyExc_ValueError, "fill: 0 <= n < 2**59 and one part more than the slots");
-        return NULL;
-    }
-    Py_ssize_t fixed = endlen;
-    for (Py_ssize_t j = 0; j <= k; j++) {
-        if (!PyBytes_Check(PyList_GET_ITEM(parts, j))) {
-            PyErr_SetString(PyExc_TypeError, "fill: the parts must be bytes");
-            return NULL;
-        }
-        fixed += PyBytes_GET_SIZE(PyList_GET_ITEM(parts, j));
-    }
-    /* keep the slot tuples alive whatever the caller's lists do (a str's UTF-8 is borrowed) */
-    PyObject *held = PyList_GetSlice(slots, 0, k);
-    Slot *S = PyMem_Calloc((size_t)k + 1, sizeof *S);
-    int64_t *ends = PyMem_Malloc((size_t)n * sizeof *ends + 1);
+    /* keep the lists' items alive whatever the caller does (a str's UTF-8 is borrowed) */
+    PyObject *held_parts = PyList_GetSlice(parts, 0, PyList_GET_SIZE(parts));
+    PyObject *held = PyList_GetSlice(slots, 0, PyList_GET_SIZE(slots));
+    Template t = {0};
+    int64_t *ends = NULL;
     Out o = {NULL, NULL, 0, 0};
-    Py_ssize_t taken = 0;
     PyObject *result = NULL;
-    if (held == NULL || S == NULL || ends == NULL) {
+    if (held_parts == NULL || held == NULL || take_template(held_parts, held, n, &t) < 0)
+        goto done;
+    if ((ends = PyMem_Malloc((size_t)n * sizeof *ends + 1)) == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    for (; taken < k; taken++)
-        if (take_slot(PyList_GET_ITEM(held, taken), n, &S[taken]) < 0) {
-            release_slot(&S[taken]);
-            goto done;
-        }
-    /* a first guess: the fixed text and eight bytes a slot; put() grows it when short */
-    Py_ssize_t per_row = fixed + 8 * k + 1;
-    if (reserve(&o, n < PY_SSIZE_T_MAX / 4 / per_row ? n * per_row : 256) < 0)
+    if (first_guess(&o, n, t.fixed + endlen + 8 * t.k) < 0)
         goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
-        for (Py_ssize_t j = 0; j < k; j++) {
-            PyObject *p = PyList_GET_ITEM(parts, j);
-            if (put(&o, PyBytes_AS_STRING(p), PyBytes_GET_SIZE(p)) < 0 || put_slot(&o, &S[j], i) < 0)
-                goto done;
-        }
-        PyObject *p = PyList_GET_ITEM(parts, k);
-        if (put(&o, PyBytes_AS_STRING(p), PyBytes_GET_SIZE(p)) < 0 || put(&o, end, endlen) < 0)
+        if (write_row(&o, &t, i, end, endlen) < 0)
             goto done;
         ends[i] = o.len;
     }
     result = finish(&o, ends, n);
     ends = NULL;
 done:
-    for (Py_ssize_t j = 0; j < taken; j++)
-        release_slot(&S[j]);
-    PyMem_Free(S);
+    release_template(&t);
     PyMem_Free(ends);
     Py_XDECREF(o.obj);
     Py_XDECREF(held);
+    Py_XDECREF(held_parts);
+    return result;
+}
+
+PyDoc_STRVAR(fill_rows_doc,
+"fill_rows(templates, which, rows) -> (bytes, ends)\n\n"
+"Row rows[j] of template which[j], for each j, one after another (templates: (parts, slots,\n"
+"n) as fill takes them, a row end in the last part; which and rows: int64 buffers of one\n"
+"length): several templates' rows merged in one pass, and the int64 end of each row, as bytes.");
+
+static PyObject *textfill_fill_rows(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    PyObject *templates, *which_obj, *rows_obj;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &templates, &which_obj, &rows_obj))
+        return NULL;
+    PyObject *held = PyList_GetSlice(templates, 0, PyList_GET_SIZE(templates));
+    if (held == NULL)
+        return NULL;
+    Py_ssize_t nt = PyList_GET_SIZE(held), taken = 0;
+    Template *T = PyMem_Calloc((size_t)nt + 1, sizeof *T);
+    Column which = {0}, rows = {0};
+    int64_t *ends = NULL;
+    Out o = {NULL, NULL, 0, 0};
+    PyObject *result = NULL;
+    if (T == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t per_row = 0;
+    for (; taken < nt; taken++) {
+        PyObject *parts, *slots;
+        Py_ssize_t n;
+        PyObject *item = PyList_GET_ITEM(held, taken);
+        if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "OOn;a template: (parts, slots, n)", &parts, &slots, &n))
+            goto done;
+        if (take_template(parts, slots, n, &T[taken]) < 0) {
+            release_template(&T[taken]);
+            goto done;
+        }
+        if (T[taken].fixed + 8 * T[taken].k > per_row)
+            per_row = T[taken].fixed + 8 * T[taken].k;
+    }
+    if (column_of(which_obj, &which) < 0 || column_of(rows_obj, &rows) < 0)
+        goto done;
+    Py_ssize_t m = which.n;
+    if (rows.n != m) {
+        PyErr_SetString(PyExc_ValueError, "fill_rows: which and rows differ in length");
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < m; j++) {
+        int64_t w = item_of(&which, j), r = item_of(&rows, j);
+        if (w < 0 || w >= nt || r < 0 || r >= T[w].n) {
+            PyErr_Format(PyExc_ValueError, "fill_rows: row %lld of template %lld is not there", (long long)r,
+                         (long long)w);
+            goto done;
+        }
+    }
+    if ((ends = PyMem_Malloc((size_t)m * sizeof *ends + 1)) == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (first_guess(&o, m, per_row) < 0)
+        goto done;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        if (write_row(&o, &T[item_of(&which, j)], item_of(&rows, j), "", 0) < 0)
+            goto done;
+        ends[j] = o.len;
+    }
+    result = finish(&o, ends, m);
+    ends = NULL;
+done:
+    for (Py_ssize_t i = 0; i < taken; i++)
+        release_template(&T[i]);
+    PyMem_Free(T);
+    if (which.view.obj != NULL)
+        PyBuffer_Release(&which.view);
+    if (rows.view.obj != NULL)
+        PyBuffer_Release(&rows.view);
+    PyMem_Free(ends);
+    Py_XDECREF(o.obj);
+    Py_DECREF(held);
     return result;
 }
 
@@ -469,6 +595,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"fill", textfill_fill, METH_VARARGS, fill_doc},
+    {"fill_rows", textfill_fill_rows, METH_VARARGS, fill_rows_doc},
     {"gather", textfill_gather, METH_VARARGS, gather_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -39,7 +39,7 @@ from ..engine._jsontext import (
     Lines,
     StringTexts,
     as_list,
-    fill,
+    fill_later,
     grouped,
     in_file_order,
     int_column,
@@ -450,7 +450,8 @@ class Exporter(Consumer):
         u, first = np.unique(tids, return_index=True)
         self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
         after_tid = (*(tail if isinstance(tail, tuple) else (tail,)), args)  # pieces of one slot
-        return index, fill(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), after_tid], len(sel))
+        return index, fill_later(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), after_tid],
+                                 len(sel))
 
     def _us(self, ticks, rate_pos, rates):
         """``ts``/``dur`` texts of ticks at each row's rate (``fill``'s column forms)."""

@@ -45,6 +45,7 @@ from ..engine._jsontext import (
     TextRows,
     as_list,
     fill,
+    fill_later,
     in_file_order,
     int_column,
     int_texts,
@@ -393,7 +394,7 @@ class Canonical(Consumer):
             else:
                 col = _scalars(how, rows.layout, name, rows.value(name))
             cols.append(col)
-        text = fill(_RECORD[kind], cols, rows.n)
+        text = fill_later(_RECORD[kind], cols, rows.n)
         index = rows.index
         if fails:
             keep = np.ones(rows.n, bool)
