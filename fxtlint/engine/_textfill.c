@@ -152,6 +152,39 @@ static inline int64_t item_of(const Column *c, Py_ssize_t i)
     return v;
 }
 
+/* An order of rows: row rows[j] of piece which[j], each checked against its piece's count. */
+typedef struct {
+    Column which, rows;
+    Py_ssize_t m;
+} Order;
+
+static void release_order(Order *q)
+{
+    if (q->which.view.obj != NULL)
+        PyBuffer_Release(&q->which.view);
+    if (q->rows.view.obj != NULL)
+        PyBuffer_Release(&q->rows.view);
+}
+
+static int take_order(PyObject *which, PyObject *rows, const Py_ssize_t *counts, Py_ssize_t pieces, Order *q)
+{
+    if (column_of(which, &q->which) < 0 || column_of(rows, &q->rows) < 0)
+        return -1;
+    if (q->rows.n != q->which.n) {
+        PyErr_SetString(PyExc_ValueError, "which and rows differ in length");
+        return -1;
+    }
+    q->m = q->which.n;
+    for (Py_ssize_t j = 0; j < q->m; j++) {
+        int64_t w = item_of(&q->which, j), r = item_of(&q->rows, j);
+        if (w < 0 || w >= pieces || r < 0 || r >= counts[w]) {
+            PyErr_Format(PyExc_ValueError, "row %lld of piece %lld is not there", (long long)r, (long long)w);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Take (bytes, ends) and check that the ends rise within the bytes. */
 static int rows_view(PyObject *pair, RowsView *r)
 {
@@ -446,25 +479,46 @@ PyDoc_STRVAR(fill_rows_doc,
 "n) as fill takes them, a row end in the last part; which and rows: int64 buffers of one\n"
 "length): several templates' rows merged in one pass, and the int64 end of each row, as bytes.");
 
+/* The rows of order q one after another: row r of piece w written by T[w] (a template) or
+ * copied from P[w] (rows already written); (bytes, ends) */
+static PyObject *write_order(const Order *q, const Template *T, const RowsView *P, Py_ssize_t guess)
+{
+    Out o = {NULL, NULL, 0, 0};
+    int64_t *ends = PyMem_Malloc((size_t)q->m * sizeof *ends + 1);
+    if (ends == NULL)
+        return PyErr_NoMemory();
+    if (reserve(&o, guess > 0 ? guess : 1) < 0)
+        goto fail;
+    for (Py_ssize_t j = 0; j < q->m; j++) {
+        int64_t w = item_of(&q->which, j), r = item_of(&q->rows, j);
+        if ((T != NULL ? write_row(&o, &T[w], r, "", 0) : put_row(&o, &P[w], r)) < 0)
+            goto fail;
+        ends[j] = o.len;
+    }
+    return finish(&o, ends, q->m);
+fail:
+    PyMem_Free(ends);
+    Py_XDECREF(o.obj);
+    return NULL;
+}
+
 static PyObject *textfill_fill_rows(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *templates, *which_obj, *rows_obj;
-    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &templates, &which_obj, &rows_obj))
+    PyObject *templates, *which, *rows;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &templates, &which, &rows))
         return NULL;
     PyObject *held = PyList_GetSlice(templates, 0, PyList_GET_SIZE(templates));
     if (held == NULL)
         return NULL;
-    Py_ssize_t nt = PyList_GET_SIZE(held), taken = 0;
+    Py_ssize_t nt = PyList_GET_SIZE(held), taken = 0, per_row = 0;
     Template *T = PyMem_Calloc((size_t)nt + 1, sizeof *T);
-    Column which = {0}, rows = {0};
-    int64_t *ends = NULL;
-    Out o = {NULL, NULL, 0, 0};
+    Py_ssize_t *counts = PyMem_Calloc((size_t)nt + 1, sizeof *counts);
+    Order q = {0};
     PyObject *result = NULL;
-    if (T == NULL) {
+    if (T == NULL || counts == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t per_row = 0;
     for (; taken < nt; taken++) {
         PyObject *parts, *slots;
         Py_ssize_t n;
@@ -475,47 +529,20 @@ static PyObject *textfill_fill_rows(PyObject *Py_UNUSED(self), PyObject *args)
             release_template(&T[taken]);
             goto done;
         }
+        counts[taken] = n;
         if (T[taken].fixed + 8 * T[taken].k > per_row)
             per_row = T[taken].fixed + 8 * T[taken].k;
     }
-    if (column_of(which_obj, &which) < 0 || column_of(rows_obj, &rows) < 0)
+    if (take_order(which, rows, counts, nt, &q) < 0)
         goto done;
-    Py_ssize_t m = which.n;
-    if (rows.n != m) {
-        PyErr_SetString(PyExc_ValueError, "fill_rows: which and rows differ in length");
-        goto done;
-    }
-    for (Py_ssize_t j = 0; j < m; j++) {
-        int64_t w = item_of(&which, j), r = item_of(&rows, j);
-        if (w < 0 || w >= nt || r < 0 || r >= T[w].n) {
-            PyErr_Format(PyExc_ValueError, "fill_rows: row %lld of template %lld is not there", (long long)r,
-                         (long long)w);
-            goto done;
-        }
-    }
-    if ((ends = PyMem_Malloc((size_t)m * sizeof *ends + 1)) == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (first_guess(&o, m, per_row) < 0)
-        goto done;
-    for (Py_ssize_t j = 0; j < m; j++) {
-        if (write_row(&o, &T[item_of(&which, j)], item_of(&rows, j), "", 0) < 0)
-            goto done;
-        ends[j] = o.len;
-    }
-    result = finish(&o, ends, m);
-    ends = NULL;
+    /* a first guess: the longest fixed text and eight bytes a slot; put() grows it when short */
+    result = write_order(&q, T, NULL, q.m < PY_SSIZE_T_MAX / 4 / (per_row + 1) ? q.m * (per_row + 1) : 256);
 done:
+    release_order(&q);
     for (Py_ssize_t i = 0; i < taken; i++)
         release_template(&T[i]);
     PyMem_Free(T);
-    if (which.view.obj != NULL)
-        PyBuffer_Release(&which.view);
-    if (rows.view.obj != NULL)
-        PyBuffer_Release(&rows.view);
-    PyMem_Free(ends);
-    Py_XDECREF(o.obj);
+    PyMem_Free(counts);
     Py_DECREF(held);
     return result;
 }
@@ -528,67 +555,36 @@ PyDoc_STRVAR(gather_doc,
 
 static PyObject *textfill_gather(PyObject *Py_UNUSED(self), PyObject *args)
 {
-    PyObject *pieces, *which_obj, *rows_obj;
-    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &pieces, &which_obj, &rows_obj))
+    PyObject *pieces, *which, *rows;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &pieces, &which, &rows))
         return NULL;
     PyObject *held = PyList_GetSlice(pieces, 0, PyList_GET_SIZE(pieces));
     if (held == NULL)
         return NULL;
-    Py_ssize_t np_ = PyList_GET_SIZE(held), n = 0, m = 0, viewed = 0;
+    Py_ssize_t np_ = PyList_GET_SIZE(held), viewed = 0, total = 0;
     RowsView *P = PyMem_Calloc((size_t)np_ + 1, sizeof *P);
-    Py_buffer which = {0}, rows = {0};
-    int64_t *ends = NULL;
-    Out o = {NULL, NULL, 0, 0};
+    Py_ssize_t *counts = PyMem_Calloc((size_t)np_ + 1, sizeof *counts);
+    Order q = {0};
     PyObject *result = NULL;
-    if (P == NULL) {
+    if (P == NULL || counts == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t total = 0;
     for (; viewed < np_; viewed++) {
         if (rows_view(PyList_GET_ITEM(held, viewed), &P[viewed]) < 0)
             goto done;
+        counts[viewed] = P[viewed].n;
         total += P[viewed].len;
     }
-    if (int64_buffer(which_obj, &which, &n, "which") < 0)
+    if (take_order(which, rows, counts, np_, &q) < 0)
         goto done;
-    if (int64_buffer(rows_obj, &rows, &m, "rows") < 0)
-        goto done;
-    if (m != n) {
-        PyErr_SetString(PyExc_ValueError, "gather: which and rows differ in length");
-        goto done;
-    }
-    const int64_t *w = which.buf, *r = rows.buf;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        if (w[j] < 0 || w[j] >= np_ || r[j] < 0 || r[j] >= P[w[j]].n) {
-            PyErr_Format(PyExc_ValueError, "gather: row %lld of piece %lld is not there",
-                         (long long)r[j], (long long)w[j]);
-            goto done;
-        }
-    }
-    if ((ends = PyMem_Malloc((size_t)n * sizeof *ends + 1)) == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (reserve(&o, total > 0 ? total : 1) < 0)
-        goto done;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        if (put_row(&o, &P[w[j]], r[j]) < 0)
-            goto done;
-        ends[j] = o.len;
-    }
-    result = finish(&o, ends, n);
-    ends = NULL;
+    result = write_order(&q, NULL, P, total);
 done:
+    release_order(&q);
     for (Py_ssize_t j = 0; j < viewed; j++)
         PyBuffer_Release(&P[j].ends);
     PyMem_Free(P);
-    if (which.obj != NULL)
-        PyBuffer_Release(&which);
-    if (rows.obj != NULL)
-        PyBuffer_Release(&rows);
-    PyMem_Free(ends);
-    Py_XDECREF(o.obj);
+    PyMem_Free(counts);
     Py_DECREF(held);
     return result;
 }
