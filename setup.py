@@ -1,6 +1,8 @@
 """Build the native kernel when a C compiler is at hand; install without it when not.
 
-The kernel (``fxtlint/engine/_kernel.c``) is an optional extension: when it does not compile
+The kernel (``fxtlint/engine/_kernel.c``: the walk's scan step) and the text filler
+(``fxtlint/engine/_textfill.c``: the JSON rows of export and decode) are optional
+extensions: when they do not compile
 (no compiler, no Python headers), setuptools warns and the install goes on with the
 pure Python engine (``fxtlint --version`` says which engine is active). The wheel also
 carries the folders of ``PACKAGED``, copied into the package.
@@ -39,5 +41,6 @@ class build_py_with_data(build_py):
 
 setup(
     cmdclass={"build_py": build_py_with_data},
-    ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c"], optional=True)],
+    ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c"], optional=True),
+                 Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True)],
 )

@@ -1,8 +1,10 @@
 # Invariant: the native kernel and the pure Python engine give the same whole JSON report
 # (records, counts, summary, every diagnostic with its span and details) for any bytes,
-# read as a trace or as a structured-log stream (the input's last byte picks: odd = log);
-# the lint never raises in either; and the kernel never reads outside the buffer (the
-# campaign, `python -m fuzz run native`, runs this under AddressSanitizer: fuzz/kernel_asan.sh).
+# read as a trace or as a structured-log stream (the input's last byte picks: odd = log),
+# and the same bytes of `export` (either format) and of `decode` (a trace): the native
+# text filler writes what the pure templates write; neither raises; and the native code
+# never reads outside a buffer (the campaign, `python -m fuzz run native`, runs this under
+# AddressSanitizer: fuzz/kernel_asan.sh).
 """atheris harness, the native engine against the pure one.
 
     python fuzz/fuzz_native.py [-libFuzzer flags] [corpus dirs]
@@ -10,6 +12,7 @@
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file.
 
+import io
 import os
 import sys
 from pathlib import Path
@@ -19,30 +22,39 @@ import _harness
 
 import fxtlint
 from fxtlint.engine import _native
+from fxtlint.export._export_tef import write_document
+from fxtlint.reader_suite._canonical import decode_to
 
 
 def kernel():
-    """The native kernel; an error when it is not built (nothing would be compared)."""
+    """The native kernel (its text filler built beside it); an error when either is not
+    built (nothing would be compared)."""
     os.environ.pop(_native.ENV, None)  # FXTLINT_ENGINE=python would hide it
     k = _native.kernel()
-    if k is None:
+    if k is None or _native.filler() is None:
         raise RuntimeError(f"nothing to fuzz: {_native.describe()}")
     return k
 
 
 def lint_json(data: bytes, input_format: str, engine: str) -> dict:
-    """The whole report as ``fxtlint --format json`` writes it, the scan step ``engine``
-    (``_native.ENV``'s values: "native" or "python"); always the column walk
-    (engine="fast"): below its size threshold "auto" would not scan at all."""
-    before = os.environ.get(_native.ENV)
-    os.environ[_native.ENV] = engine  # read once per walk (_native.kernel): a dict store, not a cost
-    try:
+    """The whole report as ``fxtlint --format json`` writes it, the scan step ``engine``;
+    always the column walk (engine="fast"): below its size threshold "auto" would not scan at all."""
+    with _native.forced(engine):
         return fxtlint.lint_bytes(data, input_format=input_format, engine="fast").to_json()
-    finally:
-        if before is None:
-            del os.environ[_native.ENV]
+
+
+def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
+    """What ``export`` or ``decode`` writes for ``data`` (the column walk), to a UTF-8 text
+    stream over bytes as a file is: the native rows go to its bytes layer."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+    with _native.forced(engine):
+        if verb == "export":
+            write_document(data, out, input_format=input_format, engine="fast")
         else:
-            os.environ[_native.ENV] = before
+            decode_to(data, out, engine="fast")
+    out.flush()
+    return raw.getvalue()
 
 
 def check(data: bytes) -> None:
@@ -50,6 +62,13 @@ def check(data: bytes) -> None:
     native = lint_json(data, input_format, "native")
     pure = lint_json(data, input_format, "python")
     assert native == pure, first_difference(native, pure)
+    for verb in ("export", "decode") if input_format == "trace" else ("export",):
+        got, want = verb_bytes(verb, data, input_format, "native"), verb_bytes(verb, data, input_format, "python")
+        assert got == want, f"{verb}: native and python part at byte {first_byte_apart(got, want)}"
+
+
+def first_byte_apart(a: bytes, b: bytes) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 def first_difference(native: dict, pure: dict) -> str:

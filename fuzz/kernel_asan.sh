@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The native kernel under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The native kernel and text filler under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 #   fuzz/kernel_asan.sh build gcc|clang      build build/asan-<cc>/: a copy of fxtlint/ and
-#                                            spec-tables/ whose kernel is the sanitized build
+#                                            spec-tables/ whose kernel and filler are sanitized builds
 #   fuzz/kernel_asan.sh test gcc|clang [pytest args]
-#                                            the kernel's tests on that build (default: tests/test_kernel.py)
+#                                            the native tests on that build (default: tests/test_kernel.py
+#                                            and tests/test_textfill.py)
 #   fuzz/kernel_asan.sh fuzz [atheris args]  the atheris harness fuzz/fuzz_kernel.py on the clang
 #                                            build (-fsanitize=fuzzer-no-link: libFuzzer sees the C
 #                                            code's coverage too), seeded from corpus/seeds
@@ -52,9 +53,11 @@ build() {
     cp -r fxtlint "$out/fxtlint"
     cp -r spec-tables "$out/spec-tables"
     find "$out/fxtlint" -name '*.so' -delete
-    # shellcheck disable=SC2086
-    "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" fxtlint/engine/_kernel.c -o "$out/fxtlint/engine/_kernel$suffix"
-    echo "built $out/fxtlint/engine/_kernel$suffix ($cc $flags)"
+    for ext in _kernel _textfill; do
+        # shellcheck disable=SC2086
+        "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" "fxtlint/engine/$ext.c" -o "$out/fxtlint/engine/$ext$suffix"
+        echo "built $out/fxtlint/engine/$ext$suffix ($cc $flags)"
+    done
 }
 
 fresh() {  # build (quietly) unless the build's kernel is newer than every file it copies
@@ -84,8 +87,10 @@ sanitized() {  # run a command from the build's folder with environment()'s vari
 }
 
 check_build() {  # the sanitized kernel is the one imported, or stop
-    sanitized "$1" "$PY" -c 'import os, fxtlint.engine._kernel as k; print("fxtlint.engine._kernel:", k.__file__)
-assert k.__file__.startswith(os.getcwd()), "not the sanitized build"'
+    sanitized "$1" "$PY" -c 'import os, fxtlint.engine._kernel as k, fxtlint.engine._textfill as f
+for m in (k, f):
+    print(m.__name__ + ":", m.__file__)
+    assert m.__file__.startswith(os.getcwd()), "not the sanitized build"'
 }
 
 case "$what" in
@@ -94,7 +99,8 @@ case "$what" in
         cc=$(cc_of "${1:-}")
         shift
         check_build "$cc"
-        args=("${@:-tests/test_kernel.py}")
+        args=("$@")
+        [ $# -gt 0 ] || args=(tests/test_kernel.py tests/test_textfill.py)
         sanitized "$cc" "$PY" -m pytest -q -p no:cacheprovider --capture=sys --rootdir "$PWD" "${args[@]/#tests/$PWD/tests}"
         ;;
     env)

@@ -66,23 +66,17 @@ def atheris_installed() -> None:
 
 @pytest.fixture(scope="module", params=["native", "python"], ids=["native-kernel", "column-engine"])
 def scan_engine(request):
-    """The column path's scan step, both ways: the native kernel and the pure column engine
-    (``FXTLINT_ENGINE``). Module-scoped (Hypothesis refuses function-scoped fixtures), so a
-    module's tests run once with each. Where the kernel is not built, its half skips saying
-    why; with FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler) it fails instead."""
+    """The column path both ways (``FXTLINT_ENGINE``): native (the kernel as the scan step,
+    export's and decode's rows by the text filler) and pure (the column engine, the
+    templates in Python). Module-scoped (Hypothesis refuses function-scoped fixtures), so a
+    module's tests run once with each. Where the kernel or the filler is not built, the native
+    half skips saying why; with FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler) it fails instead."""
     from fxtlint.engine import _native
 
-    if request.param == "native" and _native._built()[0] is None:
-        why = _native._built()[1]
+    why = _native.native_missing()
+    if request.param == "native" and why:
         if os.environ.get("FXTLINT_EXPECT_NATIVE") == "1":
             pytest.fail(f"FXTLINT_EXPECT_NATIVE=1 but {why}")
         pytest.skip(why)
-    before = os.environ.get(_native.ENV)
-    os.environ[_native.ENV] = request.param
-    try:
+    with _native.forced(request.param):
         yield request.param
-    finally:
-        if before is None:
-            del os.environ[_native.ENV]
-        else:
-            os.environ[_native.ENV] = before

@@ -160,7 +160,25 @@ def test_native_harness_lints_with_each_engine_in_the_format_the_last_byte_picks
     MODS["native"].check(sample + b"\x00")
     MODS["native"].check(sample + b"\x01")
     assert formats == ["trace", "trace", "log", "log"]
-    assert [k is not None for k in kernels] == [True, False, True, False]  # native, then pure
+    # native, then pure: the lint, export and decode of the trace; the lint and export of the log
+    assert [k is not None for k in kernels] == [True, False] * 5
+
+
+def test_native_invariant_catches_a_text_filler_difference(monkeypatch):
+    """A filler whose rows differ from the pure templates' by one byte fails the check."""
+    from fxtlint.engine import _jsontext
+
+    runnable(MODS["native"])
+    real = _jsontext._native_fill
+
+    def skewed(filler, parts, columns, n, end):
+        return real(filler, [parts[0].replace("{", "{ ", 1), *parts[1:]], columns, n, end)
+
+    sample = (REPO / "corpus" / "seeds" / "sample.fxt").read_bytes() + b"\x00"
+    MODS["native"].check(sample)
+    monkeypatch.setattr(_jsontext, "_native_fill", skewed)
+    with pytest.raises(AssertionError, match="export: native and python part at byte"):
+        MODS["native"].check(sample)
 
 
 def test_native_invariant_catches_an_engine_difference(monkeypatch):

@@ -212,3 +212,26 @@ def test_export_streams_batches_as_it_goes():
     assert Out.writes >= 40 // 8
     doc, _ = document(data)
     assert json.loads(out.getvalue())["traceEvents"] == doc["traceEvents"]
+
+
+@pytest.mark.usefixtures("scan_engine")
+def test_last_kernel_object_names_a_thread_when_some_are_decoded_and_some_are_columns():
+    """Three kernel objects name thread 2001 (and its process) in turn; the last but one has
+    a reserved bit set (RB001), so the walk decodes it record by record while the others
+    come as columns of the same batch: the export applies all of them in file order."""
+    from fxtlint.spec._tables import tables
+
+    reserved = next(f for f in tables().leaf("kernel_object").fields if f.name == "reserved")
+
+    def thread(name, process):
+        return B.archive(B.kernel_object(2001, 2, name, args=[B.arg("koid", "process", process)]))
+
+    processes = B.archive(B.magic(), *(B.kernel_object(k, 1, f"p{k}") for k in (10, 11, 12)))
+    last = B.patch_field(thread("third", 12), reserved, 1)
+    for order in ([thread("first", 10), thread("second", 11), last], [thread("first", 10), last, thread("second", 11)]):
+        data = processes + b"".join(order)
+        fast = _export(data, "fast")
+        assert fast == _export(data, "reference")
+        meta = [e for e in json.loads(fast[0])["traceEvents"] if e["name"] == "thread_name"]
+        pid, name = (12, "third") if order[-1] is last else (11, "second")
+        assert meta == [{"name": "thread_name", "ph": "M", "pid": pid, "tid": 2001, "args": {"name": name}}]

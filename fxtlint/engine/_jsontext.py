@@ -5,27 +5,74 @@ per object costs more than the rest of the walk. Their column paths build the sa
 text instead: each value column becomes its JSON text once per distinct value (a
 string table entry, a thread, a provider), and a row is a template with the columns
 in its slots. ``tests/test_walk.py`` holds the result to ``json.dumps``' byte for byte.
+
+With the native text filler (``_textfill.c``, chosen by ``_native.filler()``) the rows of a
+batch are written straight into one UTF-8 buffer (``TextRows``), merged into file order
+and written to the output's bytes layer: no str per row. Without it, the same templates
+make a str per row (the reference, and the fallback where nothing compiled).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
-from collections.abc import Sequence
-from itertools import chain
+import os
+from itertools import chain, pairwise
 from operator import itemgetter
 from typing import cast
 
 import numpy as np
 
+from . import _native
 from ._walk import INLINE_TEXT, UNREGISTERED, Rows
 
 _TEMPLATES: dict = {}
 _MERGED = 4096  # the most texts a table of two neighbouring coded columns may hold
 
 
+ROW_END = ",\n"  # what follows each row the native filler writes: the array's separator
+_ROW_END = ROW_END.encode()
+
+
+class TextRows:
+    """Rows of JSON text in one UTF-8 buffer, as the native filler writes them: row ``i`` is
+    ``data[ends[i - 1]:ends[i]]`` (from 0 for the first), ``tail`` bytes of row end included
+    (``ROW_END`` for a batch's rows, none for the entries of a table)."""
+
+    __slots__ = ("data", "ends", "tail")
+
+    def __init__(self, data: bytes, ends, tail: int):
+        self.data = data
+        self.ends = np.frombuffer(ends, np.int64) if isinstance(ends, bytes) else ends
+        self.tail = tail
+
+    @classmethod
+    def made(cls, pair: tuple, tail: int) -> TextRows:
+        """The rows of a (bytes, ends) pair that ``fill`` or ``gather`` returned."""
+        return cls(pair[0], pair[1], tail)
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def pair(self):
+        """The (bytes, ends) the filler's functions take."""
+        return self.data, self.ends
+
+    def tolist(self) -> list[str]:
+        data, tail = self.data, self.tail
+        cuts = [0, *self.ends.tolist()]
+        return [data[a : b - tail].decode() for a, b in pairwise(cuts)]
+
+    def take(self, filler, rows) -> TextRows:
+        """Rows ``rows`` (indexes), in that order."""
+        rows = np.ascontiguousarray(rows, np.int64)
+        return TextRows.made(filler.gather([self.pair()], np.zeros(len(rows), np.int64), rows), self.tail)
+
+
 class Coded:
     """A column of texts as codes into a small table: row i holds ``table[codes[i]]``.
-    Two neighbouring coded columns with small tables become one (a slot fewer per row)."""
+    Two neighbouring coded columns with small tables become one (a slot fewer per row).
+    The table: an object array of str, or ``TextRows`` the native filler wrote."""
 
     __slots__ = ("codes", "table")
 
@@ -34,29 +81,44 @@ class Coded:
         self.table = table
 
     def texts(self) -> list[str]:
-        return self.table[self.codes].tolist()
+        table = self.table
+        if isinstance(table, TextRows):
+            table = np.asarray(table.tolist(), object)
+        return table[self.codes].tolist()
 
 
 def _pieces(column):
     return column if isinstance(column, tuple) else (column,)
 
 
-def fill(parts: list[str], columns: list, n: int) -> list[str]:
+def is_ints(column) -> bool:
+    return isinstance(column, np.ndarray) and column.dtype.kind in "iu"
+
+
+def fill(parts: list[str], columns: list, n: int, *, item: bool = False):
     """``n`` rows ``parts[0] + c0 + parts[1] + c1 + ... + parts[-1]``. A column is a list of
     texts, one per row; one text for every row, which goes into the template (a slot
-    costs more than a longer literal); a ``Coded`` column; or a tuple of such columns whose
-    texts follow one another (the pieces of one value, see ``int_column``)."""
+    costs more than a longer literal); a ``Coded`` column; an integer column (an int64 or
+    uint64 array, see ``int_column``), in decimal; or a tuple of such columns whose texts
+    follow one another (the pieces of one value).
+
+    With the native filler: ``TextRows``, each row followed by ``ROW_END`` (none when
+    ``item``: the entries of a table); without: a list of str."""
+    filler = _native.filler()
+    if filler is not None:
+        return _native_fill(filler, parts, columns, n, b"" if item else _ROW_END)
     merged: list[str] = [parts[0]]
     slots: list = []
     for col, part in zip(columns, parts[1:]):
-        pieces = _pieces(col)
+        pieces = [q for p in _pieces(col) for q in _pieces(_int_forms(p) if is_ints(p) else p)]
         for i, piece in enumerate(pieces):
             after = part if i == len(pieces) - 1 else ""
             if isinstance(piece, str):
                 merged[-1] += piece + after
                 continue
             prev = slots[-1] if slots else None
-            if isinstance(piece, Coded) and isinstance(prev, Coded) and len(prev.table) * len(piece.table) <= _MERGED:
+            if (isinstance(piece, Coded) and isinstance(prev, Coded) and isinstance(piece.table, np.ndarray)
+                    and isinstance(prev.table, np.ndarray) and len(prev.table) * len(piece.table) <= _MERGED):
                 # the literal between two coded slots joins their tables: one slot
                 between = merged.pop()
                 table = np.asarray([a + between + b for a in prev.table.tolist() for b in piece.table.tolist()],
@@ -75,6 +137,102 @@ def fill(parts: list[str], columns: list, n: int) -> list[str]:
             _TEMPLATES.clear()
         f = _TEMPLATES[key] = column_template(merged)
     return f(*(s.texts() if isinstance(s, Coded) else s for s in slots))
+
+
+class Filled:
+    """A batch's rows of one template, not written yet (the native filler's parts and slots,
+    a row end in the last part) and which of its rows are kept, in order: ``in_file_order``
+    writes several kinds' rows in file order in one pass (``fill_rows``)."""
+
+    __slots__ = ("parts", "slots", "n", "rows")
+
+    def __init__(self, parts: list[bytes], slots: list, n: int, rows=None):
+        self.parts = parts
+        self.slots = slots
+        self.n = n
+        self.rows = np.arange(n, dtype=np.int64) if rows is None else rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def template(self) -> tuple:
+        return self.parts, self.slots, self.n
+
+
+def fill_later(parts: list[str], columns: list, n: int):
+    """``fill`` for the rows of a batch's kind that go to ``in_file_order``: with the native
+    filler, ``Filled`` (written when the kinds are merged, in one pass); without, a list of str."""
+    filler = _native.filler()
+    if filler is None:
+        return fill(parts, columns, n)
+    merged, slots = _native_template(filler, parts, columns)
+    merged[-1] += _ROW_END
+    return Filled(merged, slots, n)
+
+
+def _native_fill(filler, parts: list[str], columns: list, n: int, end: bytes) -> TextRows:
+    """``fill`` by the native filler (``_textfill.c``)."""
+    merged, slots = _native_template(filler, parts, columns)
+    return TextRows.made(filler.fill(merged, slots, n, end), len(end))
+
+
+def _native_template(filler, parts: list[str], columns: list) -> tuple[list[bytes], list]:
+    """The native filler's parts and slots for a template: constants join the parts; each
+    other column is a slot in one of the filler's forms."""
+    merged: list[str] = [parts[0]]
+    slots: list = []
+    for col, part in zip(columns, parts[1:]):
+        pieces = _pieces(col)
+        for i, piece in enumerate(pieces):
+            after = part if i == len(pieces) - 1 else ""
+            if isinstance(piece, str):
+                merged[-1] += piece + after
+                continue
+            slots.append(_slot(filler, piece))
+            merged.append(after)
+    return [m.encode() for m in merged], slots
+
+
+def _slot(filler, column):
+    """A column as one of the native filler's slot forms."""
+    if isinstance(column, list):
+        return filler.TEXTS, column
+    if isinstance(column, Coded):
+        codes = _eight_bytes(column.codes, np.int64)
+        if isinstance(column.table, TextRows):
+            return filler.CODED_ROWS, codes, column.table.pair()
+        return filler.CODED, codes, column.table.tolist()
+    if is_ints(column):
+        if column.dtype.kind == "u":
+            return filler.UNSIGNED, _eight_bytes(column, np.uint64)
+        return filler.SIGNED, _eight_bytes(column, np.int64)
+    return filler.TEXTS, list(column)  # an object array of str
+
+
+def _eight_bytes(column, dtype):
+    """An integer column as ``dtype`` in the machine's byte order, strided views kept as
+    they are (the filler reads any stride)."""
+    if (column.dtype == dtype and column.dtype.isnative and column.ndim == 1 and column.flags.aligned
+            and column.strides[0] % 8 == 0):
+        return column
+    return np.ascontiguousarray(column, dtype)
+
+
+def joined(parts: list[TextRows]) -> TextRows:
+    """``TextRows`` one after another, as one."""
+    if len(parts) == 1:
+        return parts[0]
+    which, at = _positions([len(p) for p in parts])
+    return TextRows.made(_native.filler().gather([p.pair() for p in parts], which, at), parts[0].tail)
+
+
+def keep_rows(texts, keep):
+    """The texts (``Filled``, ``TextRows`` or a list) where the bool array ``keep`` holds."""
+    if isinstance(texts, Filled):
+        return Filled(texts.parts, texts.slots, texts.n, texts.rows[keep])
+    if isinstance(texts, TextRows):
+        return texts.take(_native.filler(), np.nonzero(keep)[0])
+    return [t for t, k in zip(texts, keep.tolist()) if k]
 
 
 def _fstring(parts: list[str], names: list[str]) -> str:
@@ -186,7 +344,16 @@ _LOW_DIGITS = np.asarray([f"{i:04d}" for i in range(_LOW)], object)
 
 
 def int_column(values):
-    """The decimal texts of an integer column, for ``fill``: one text when every row holds
+    """An integer column for ``fill`` (which writes it in decimal): an int64 or uint64 array."""
+    if is_ints(values) and values.dtype.itemsize == 8:
+        return values
+    if is_ints(values):
+        return values.astype(np.uint64 if values.dtype.kind == "u" else np.int64)
+    return list(map(str, values.tolist()))
+
+
+def _int_forms(values):
+    """The decimal texts of an integer column, for the pure ``fill``: one text when every row holds
     the same value; codes into a table when the values lie in a small range; else, when
     they lie close together (timestamps of a batch), two coded pieces: the digits above
     the last four, and the last four; else ``str`` per row."""
@@ -214,35 +381,70 @@ def as_list(column, n: int) -> list[str]:
     if isinstance(column, tuple):
         pieces = [as_list(p, n) for p in column]
         return ["".join(t) for t in zip(*pieces)]
+    if is_ints(column):
+        return as_list(_int_forms(column), n)
+    if isinstance(column, TextRows):
+        return column.tolist()
     return column
+
+
+def _bytes_layer(out):
+    """The binary buffer under text stream ``out`` when UTF-8 bytes written to it are what
+    writing their text would write (UTF-8, no newline translation), else None."""
+    raw = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    if raw is None or not encoding or os.linesep != "\n":
+        return None
+    try:
+        return raw if codecs.lookup(encoding).name == "utf-8" else None
+    except LookupError:
+        return None
 
 
 class Lines:
     """Writes batches of texts to ``out`` as the items of a JSON array, one per line:
-    ``opening`` before the first, ",\n" between; ``empty`` until one is written."""
+    ``opening`` before the first, ",\n" between; ``empty`` until one is written. A batch
+    is a list of str or ``TextRows``; the latter go to the stream's bytes layer when it
+    has one (its text layer flushed first, to keep the order), else decoded."""
 
     def __init__(self, out, opening: str):
         self.out = out
         self.opening = opening
         self.empty = True
+        self._raw = _bytes_layer(out)
 
-    def __call__(self, texts: Sequence[str]) -> None:
-        if texts:
-            self.out.write(self.opening if self.empty else ",\n")
-            self.out.write(",\n".join(texts))
-            self.empty = False
+    def __call__(self, texts) -> None:
+        if not len(texts):
+            return
+        lead = self.opening if self.empty else ",\n"
+        self.empty = False
+        if isinstance(texts, TextRows):  # rows with ROW_END each: all but the last's
+            body = memoryview(texts.data)[: len(texts.data) - texts.tail]
+            if self._raw is not None:
+                self.out.flush()
+                self._raw.write(lead.encode())
+                self._raw.write(body)
+            else:
+                self.out.write(lead)
+                self.out.write(str(body, "utf-8"))
+            return
+        self.out.write(lead)
+        self.out.write(",\n".join(texts))
 
 
 def unregistered(ids) -> np.ndarray:
     return np.nonzero(ids == UNREGISTERED)[0]
 
 
-def in_file_order(pieces: list, below: int | None = None) -> Sequence[str]:
+def in_file_order(pieces: list, below: int | None = None):
     """The texts of ``pieces`` ((record indexes, texts) each, every piece in file order)
-    merged into file order, only those of records below ``below`` if given."""
+    merged into file order, only those of records below ``below`` if given: ``TextRows``
+    when a piece is the native filler's (``Filled`` or ``TextRows``), else a sequence of str."""
     pieces = [(i, t) for i, t in pieces if len(t)]
     if not pieces:
         return []
+    if any(isinstance(t, (Filled, TextRows)) for _, t in pieces):
+        return _merge_rows(pieces, below)
     at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
     texts = pieces[0][1] if len(pieces) == 1 else list(chain.from_iterable(t for _, t in pieces))
     if (below is None or at[-1] < below) and (len(pieces) == 1 or bool(np.all(at[1:] > at[:-1]))):
@@ -255,10 +457,60 @@ def in_file_order(pieces: list, below: int | None = None) -> Sequence[str]:
     return itemgetter(*order.tolist())(texts)
 
 
-def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: str):
+def _merge_rows(pieces: list, below: int | None) -> TextRows:
+    """``in_file_order`` by the native filler: every piece's rows written in file order in
+    one pass (``fill_rows``); rows already written (``TextRows``, their row ends included)
+    and texts (a list) are templates of one slot."""
+    filler = _native.filler()
+    filled = [_as_filled(filler, t) for _, t in pieces]
+    at = np.concatenate([np.asarray(i, np.int64) for i, _ in pieces])
+    which, _ = _positions([len(f) for f in filled])
+    rows = np.concatenate([f.rows for f in filled])
+    if not ((below is None or at[-1] < below) and (len(filled) == 1 or bool(np.all(at[1:] > at[:-1])))):
+        order = np.argsort(at, kind="stable")
+        if below is not None:
+            order = order[at[order] < below]
+        which, rows = which[order], rows[order]
+    return TextRows.made(filler.fill_rows([f.template() for f in filled], which, rows), len(_ROW_END))
+
+
+def _as_filled(filler, texts) -> Filled:
+    if isinstance(texts, Filled):
+        return texts
+    n = len(texts)
+    if isinstance(texts, TextRows):
+        return Filled([b"", b""], [(filler.CODED_ROWS, np.arange(n, dtype=np.int64), texts.pair())], n)
+    return Filled([b"", _ROW_END], [(filler.TEXTS, list(texts))], n)
+
+
+def _positions(sizes: list[int]):
+    """(piece, row in the piece) of each row of pieces of ``sizes`` rows laid end to end."""
+    which = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    return which, np.arange(len(which), dtype=np.int64) - np.repeat(np.cumsum([0, *sizes[:-1]]), sizes)
+
+
+def _item_column(column, order):
+    """An item column in ``order``, indexable by item positions: ``TextRows`` (native) as
+    (their codes, the rows); an integer column stays one; texts as an object array."""
+    if isinstance(column, TextRows):
+        return order, column
+    if is_ints(column):
+        return column[order]
+    return np.asarray(column, object)[order]
+
+
+def _item_slot(column, at):
+    if isinstance(column, tuple):
+        codes, rows = column
+        return Coded(codes[at], rows)
+    return column[at] if is_ints(column) else column[at].tolist()
+
+
+def item_lists(n: int, row, k, kind, columns: list, parts_of, empty: str):
     """Texts of ``n`` rows that each hold a list of items (a record's arguments), as a
     ``Coded`` column: item ``i`` is at place ``k[i]`` in row ``row[i]``, of kind ``kind[i]``
-    (a small int), and its texts are ``columns[c][i]``. Rows whose items have the same
+    (a small int), and its texts are ``columns[c][i]`` (a column: a list of texts, an
+    integer column, or ``TextRows`` of items). Rows whose items have the same
     kinds, in order, share one template, ``parts_of(kinds)`` (for ``fill``: the texts
     around the item columns, item by item); a row without items is ``empty``."""
     if not len(row):
@@ -269,8 +521,11 @@ def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: 
     rows = row[starts]  # the rows that hold items, each once
     # each row's kinds as one int, place j in hex digit j (kinds < 15; at most 15 items)
     signature = np.add.reduceat((kind[order] + 1) << (4 * k[order]), starts)
-    cols = [np.asarray(c, object)[order] for c in columns]
+    cols = [_item_column(c, order) for c in columns]
     texts = np.empty(len(rows), object)
+    filler = _native.filler()
+    made, place = [], np.zeros(len(rows) + 1, np.int64)
+    which_piece = np.zeros(len(rows) + 1, np.int64)  # native: each signature's TextRows
     for sig in np.unique(signature).tolist():
         which = np.nonzero(signature == sig)[0]
         kinds = []
@@ -278,14 +533,44 @@ def item_lists(n: int, row, k, kind, columns: list[list[str]], parts_of, empty: 
             kinds.append(sig % 16 - 1)
             sig //= 16
         first = starts[which]
-        slots = [c[first + j].tolist() for j in range(len(kinds)) for c in cols]
-        texts[which] = fill(parts_of(tuple(kinds)), slots, len(which))
+        slots = [_item_slot(c, first + j) for j in range(len(kinds)) for c in cols]
+        if filler is None:
+            texts[which] = fill(parts_of(tuple(kinds)), slots, len(which))
+            continue
+        made.append(fill(parts_of(tuple(kinds)), slots, len(which), item=True))
+        which_piece[which + 1] = len(made)
+        place[which + 1] = np.arange(len(which))
     codes = np.zeros(n, np.int64)
     codes[rows] = np.arange(1, len(rows) + 1)
+    if filler is not None:  # the table: "empty", then each row's list, gathered in row order
+        head = TextRows.made(filler.fill([empty.encode()], [], 1, b""), 0)
+        table_rows = TextRows.made(filler.gather([head.pair(), *(t.pair() for t in made)], which_piece, place), 0)
+        return Coded(codes, table_rows)
     table = np.empty(len(rows) + 1, object)
     table[0] = empty
     table[1:] = texts
     return Coded(codes, table)
+
+
+def replaced(column, rows: list[int], texts: list[str], n: int):
+    """Column ``column`` (``fill``'s forms, ``n`` rows) with row ``rows[j]`` holding
+    ``texts[j]``: a ``Coded`` column stays one (its table gains the texts), so the rows
+    the native filler wrote are not made into str."""
+    if not isinstance(column, Coded):
+        out = as_list(column, n)
+        for r, t in zip(rows, texts):
+            out[r] = t
+        return out
+    codes = column.codes.copy()
+    table = column.table
+    codes[rows] = np.arange(len(table), len(table) + len(rows))
+    if isinstance(table, TextRows):
+        filler = _native.filler()
+        more = TextRows.made(filler.fill([b"", b""], [(filler.TEXTS, list(texts))], len(texts), b""), 0)
+        which = np.repeat(np.asarray([0, 1], np.int64), [len(table), len(more)])
+        at = np.r_[np.arange(len(table)), np.arange(len(more))].astype(np.int64)
+        return Coded(codes, TextRows.made(filler.gather([table.pair(), more.pair()], which, at), 0))
+    return Coded(codes, np.concatenate([table, np.asarray(texts, object)]))
 
 
 def grouped(row, k, *columns):

@@ -1,14 +1,17 @@
-"""Which scan step the walk runs: the native kernel when it is built, unless ``FXTLINT_ENGINE`` says.
+"""Which scan step the walk runs, and who writes export's and decode's JSON rows: the
+native kernel and text filler when they are built, unless ``FXTLINT_ENGINE`` says.
 
 ``FXTLINT_ENGINE``: ``python`` forces the pure Python engine; ``native`` requires the
-kernel (an error when it is not built); ``auto`` or unset takes the kernel when it is
-built and matches this version's program format, the pure engine otherwise.
+kernel and the filler (an error when one is not built); ``auto`` or unset takes each when it is
+built (the kernel: and matches this version's program format), the pure engine otherwise.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import os
+from contextlib import contextmanager
 
 from ..spec._errors import FxtError
 
@@ -17,15 +20,23 @@ CHOICES = ("auto", "python", "native")
 ACTIVE = object()  # a walk's default: the engine kernel() chooses
 
 
+def _extension(name: str):
+    """(the C extension ``fxtlint.engine.<name>``, None) or (None, why it cannot be imported)."""
+    full = f"{__package__}.{name}"
+    try:
+        return importlib.import_module(full), None
+    except ImportError as e:
+        if e.name in (__package__, full) and name in str(e):
+            return None, f"no compiled {full} (the install had no C compiler, or compiling failed)"
+        return None, str(e)
+
+
 @functools.cache
 def _built():
     """(the kernel module, None) or (None, why it cannot be used)."""
-    try:
-        from . import _kernel  # type: ignore[attr-defined]  # a C extension (_kernel.c), no stub
-    except ImportError as e:
-        if e.name in ("fxtlint.engine", "fxtlint.engine._kernel") and "_kernel" in str(e):
-            return None, "no compiled fxtlint.engine._kernel (the install had no C compiler, or compiling failed)"
-        return None, str(e)
+    _kernel, why = _extension("_kernel")  # _kernel.c
+    if _kernel is None:
+        return None, why
     from ._kernel_program import HEADER, OPS
 
     if tuple(_kernel.OPS) != OPS or tuple(_kernel.HEADER) != HEADER:
@@ -33,17 +44,58 @@ def _built():
     return _kernel, None
 
 
-def kernel():
-    """The native kernel module, or None when the pure Python engine is to run."""
+@functools.cache
+def _filler_built():
+    """(the text filler module, None) or (None, why it cannot be used)."""
+    return _extension("_textfill")  # _textfill.c
+
+
+def native_missing() -> str | None:
+    """Why ``FXTLINT_ENGINE=native`` cannot run here (the kernel or the filler not built), or None."""
+    return _built()[1] or _filler_built()[1]
+
+
+@contextmanager
+def forced(choice: str):
+    """``FXTLINT_ENGINE`` set to ``choice`` inside the block (tests, the native fuzz harness):
+    read at each walk and batch (``kernel()``, ``filler()``), a dict store, not a cost."""
+    before = os.environ.get(ENV)
+    os.environ[ENV] = choice
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before
+
+
+def _choice() -> str:
     choice = os.environ.get(ENV, "auto") or "auto"
     if choice not in CHOICES:
         raise FxtError(f"{ENV}={choice} does not fit: allowed {', '.join(CHOICES)}")
+    return choice
+
+
+def _pick(built, what: str):
+    choice = _choice()
     if choice == "python":
         return None
-    mod, why = _built()
+    mod, why = built()
     if mod is None and choice == "native":
-        raise FxtError(f"{ENV}=native but the native kernel is not built: {why}")
+        raise FxtError(f"{ENV}=native but the {what} is not built: {why}")
     return mod
+
+
+def kernel():
+    """The native kernel module, or None when the pure Python engine is to run."""
+    return _pick(_built, "native kernel")
+
+
+def filler():
+    """The native text filler module (``_textfill.c``), or None when export and decode
+    write their rows in pure Python (``_jsontext``)."""
+    return _pick(_filler_built, "native text filler")
 
 
 def describe() -> str:
@@ -53,10 +105,15 @@ def describe() -> str:
         return f"engine: ? ({ENV}={choice} does not fit: allowed {', '.join(CHOICES)})"
     mod, why = _built()
     kernel_state = "native kernel: built" if mod is not None else f"native kernel: not built: {why}"
+    fill_mod, fill_why = _filler_built()
+    if fill_mod is None:
+        kernel_state += f"; native text filler: not built: {fill_why}"
     if choice == "python":
         return f"engine: python, forced by {ENV}=python; {kernel_state}"
     if mod is None:
         if choice == "native":
             return f"engine: none, {ENV}=native but {why}"
         return f"engine: python; {kernel_state}"
+    if fill_mod is None:
+        return f"engine: native, export and decode rows in python (native text filler not built: {fill_why})"
     return "engine: native"

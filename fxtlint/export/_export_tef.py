@@ -29,7 +29,7 @@ import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import compress, pairwise
 from typing import IO
 
 import numpy as np
@@ -39,12 +39,13 @@ from ..engine._jsontext import (
     Lines,
     StringTexts,
     as_list,
-    fill,
+    fill_later,
     grouped,
     in_file_order,
     int_column,
     int_texts,
     item_lists,
+    replaced,
     unregistered,
 )
 from ..engine._lint import walk_for
@@ -188,8 +189,6 @@ class Exporter(Consumer):
     """The export as a consumer of the walk. ``write(texts)`` gets the JSON text of each
     event in file order, a batch at a time; ``metadata()`` gives the M events at the end."""
 
-    decode_kinds = frozenset((KERNEL_OBJECT,))
-
     def __init__(self, export: Export, write=None):
         self.export = export
         self.write = write
@@ -198,6 +197,7 @@ class Exporter(Consumer):
         self.thread_process: dict[int, int] = {}
         self._decoded: list = []  # (record index, event text) of the batch's decoded records
         self._first_seen: list = []  # (record index, thread koid, process koid): the batch's setdefaults
+        self._named: list = []  # (record index, table, koid, value): the batch's kernel objects' names
         self.state = ProviderState()
         self.texts = StringTexts(self.state)
         self._koids = np.zeros((0, 2), np.uint64)  # (process, thread) koids per interned thread id
@@ -238,13 +238,19 @@ class Exporter(Consumer):
         if k == KERNEL_OBJECT:
             name = _text(rec, state, "name", export)
             obj = rec.fields.get("object_type")
+            koid = rec.fields["koid"]
+            named: list[tuple] = []
             if obj == _OBJ.get("process"):
-                self.processes[rec.fields["koid"]] = name
+                named.append((rec.index, self.processes, koid, name))
             elif obj == _OBJ.get("thread"):
-                self.threads[rec.fields["koid"]] = name
+                named.append((rec.index, self.threads, koid, name))
                 for a in rec.args:
                     if a.kind == "koid" and a.complete and state.string(a.fields, a.strings, "name") == "process":
-                        self.thread_process[rec.fields["koid"]] = a.value
+                        named.append((rec.index, self.thread_process, koid, a.value))
+            if self.columns:
+                self._named += named  # the batch's clean kernel objects come as columns: file order in rows()
+            else:
+                self._name(named)
             return None
         ph = PHASES.get(k)
         if ph is None:
@@ -319,6 +325,9 @@ class Exporter(Consumer):
         pieces = [([i for i, _ in self._decoded], [t for _, t in self._decoded])]
         self._decoded.clear()
         for rows in batch.clean:
+            if rows.kind == KERNEL_OBJECT:
+                self._named += self._kernel_objects(rows)
+                continue
             ph = PHASES.get(rows.kind)
             if ph is None:
                 self.export.not_exported[rows.kind] += rows.n
@@ -327,7 +336,63 @@ class Exporter(Consumer):
             if got is not None:
                 pieces.append(got)
         self.write(in_file_order(pieces))
+        self._name(sorted(self._named, key=lambda n: n[0]))  # stable: a record's own order kept
+        self._named.clear()
         self._settle()
+
+    @staticmethod
+    def _name(named: list) -> None:
+        """Carry out (record index, table, koid, value) settings in their order: the last wins."""
+        for _, table, koid, value in named:
+            table[koid] = value
+
+    def _kernel_objects(self, rows: Rows) -> list:
+        """The settings of the processes', threads' and thread-to-process tables that kernel
+        object rows make, as ``event`` makes them for a decoded one, in row order."""
+        kinds = rows.value("object_type").tolist()
+        process, thread = _OBJ.get("process"), _OBJ.get("thread")
+        names = self._raw_strings(rows, None, "name", np.arange(rows.n), count=True)  # every object's counts
+        want = np.nonzero(np.isin(rows.value("object_type"), [t for t in (process, thread) if t is not None]))[0]
+        if not len(want):
+            return []
+        koids = rows.value("koid").tolist()
+        index = rows.index.tolist()
+        parents: dict[int, list] = {}  # row -> the process koids its arguments name, in order
+        for a in rows.arguments():
+            if a.kind != "koid":
+                continue
+            said = self._raw_strings(rows, a, "name", np.arange(len(a.row)), count=False)
+            for r, k, name, v in zip(a.row.tolist(), [a.k] * len(a.row), said, a.value("value").tolist()):
+                if name == "process" and kinds[r] == thread:
+                    parents.setdefault(r, []).append((k, v))
+        named: list[tuple] = []
+        for r in want.tolist():
+            name = names[r]
+            if kinds[r] == process:
+                named.append((index[r], self.processes, koids[r], name))
+                continue
+            named.append((index[r], self.threads, koids[r], name))
+            named += [(index[r], self.thread_process, koids[r], v) for _, v in sorted(parents.get(r, []))]
+        return named
+
+    def _raw_strings(self, rows: Rows, arg, name: str, sel, count: bool) -> list:
+        """The texts of string ref ``name`` at positions ``sel`` (not JSON): None for an index
+        never registered, or with ``count`` its ``<string #N>`` stand-in, counted as skipped."""
+        of = arg if arg is not None else rows
+        ids = rows.string_ids(name, arg)[sel]
+        refs = of.value(name)[sel]
+        text = self.state.text
+        out: list = [text(i) if i >= 0 else None for i in ids.tolist()]
+        inline = np.nonzero(ids == INLINE_TEXT)[0]
+        if len(inline):
+            raw = rows.inline_bytes(refs[inline], of.position(f"{name} string")[sel][inline])
+            for j, b in zip(inline.tolist(), raw):
+                out[j] = b.decode("ascii")  # clean rows: plain ASCII
+        if count:
+            for j in unregistered(ids).tolist():
+                self.export.skipped[_UNREGISTERED_STRING] += 1
+                out[j] = f"<string #{int(refs[j])}>"
+        return out
 
     def _events(self, rows: Rows, ph: str):
         """(record indexes, event texts) of the rows that export."""
@@ -364,11 +429,12 @@ class Exporter(Consumer):
         cats = self._strings(rows, None, "category", sel)
         ticks = rows.value("timestamp")[sel]
         ts = self._us(ticks, rate_pos, rates)
-        tail: list[str] | str = ""
+        tail: tuple | list[str] | str = ""  # a tuple: the pieces of one column (``fill``)
         if ph == "X":
             end = rows.value("end_timestamp")[sel]
             dur = np.where(end > ticks, end - ticks, np.uint64(0))
-            tail = [f', "dur": {d}' for d in as_list(self._us(dur, rate_pos, rates), len(sel))]
+            us = self._us(dur, rate_pos, rates)
+            tail = (', "dur": ', *(us if isinstance(us, tuple) else (us,)))
         elif ph == "i":
             tail = ', "s": "t"'
         elif ph == "C":
@@ -378,20 +444,14 @@ class Exporter(Consumer):
         elif ph in "stf":
             tail = [f', "id": "0x{v:x}", "bp": "e"' for v in rows.value("flow_id")[sel].tolist()]
         args = self._arguments(rows, sel, ph == "C")
-        if isinstance(args, str) and isinstance(tail, str):
-            tail += args
-        elif isinstance(tail, str):
-            tail = [tail + b for b in args] if tail else args
-        elif isinstance(args, str):
-            tail = [a + args for a in tail] if args else tail
-        else:
-            tail = [a + b for a, b in zip(tail, args)]
         export.phases[ph] += len(sel)
         pids, tids = pid[sel], tid[sel]
         index = rows.index[sel]
         u, first = np.unique(tids, return_index=True)
         self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
-        return index, fill(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), tail], len(sel))
+        after_tid = (*(tail if isinstance(tail, tuple) else (tail,)), args)  # pieces of one slot
+        return index, fill_later(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), after_tid],
+                                 len(sel))
 
     def _us(self, ticks, rate_pos, rates):
         """``ts``/``dur`` texts of ticks at each row's rate (``fill``'s column forms)."""
@@ -414,9 +474,9 @@ class Exporter(Consumer):
             out[missing] = [f'"<string #{r}>"' for r in refs.tolist()]
         return out.tolist()
 
-    def _arguments(self, rows: Rows, sel, always: bool) -> list[str] | str:
+    def _arguments(self, rows: Rows, sel, always: bool):
         """Per exported row, its ``, "args": {...}`` text ("" when it has none, unless
-        ``always``); one text when no row has arguments."""
+        ``always``), in ``fill``'s column forms; one text when no row has arguments."""
         empty = ', "args": {}' if always else ""
         where = np.full(rows.n, -1, np.int64)
         where[sel] = np.arange(len(sel))
@@ -434,16 +494,18 @@ class Exporter(Consumer):
         row, k = np.concatenate(row_parts), np.concatenate(k_parts)
         twice = _names_given_twice(len(sel), row, k, names)
         plain = ~twice[row]
-        out = as_list(item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
-                                 [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty),
-                      len(sel))
-        if twice.any():  # as in a dict: a name's last value, at its first place
-            at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
-                                                list(compress(values, ~plain)))
-            for r, lo, hi in zip(at, cuts, cuts[1:]):
-                d = dict(zip(names[lo:hi], values[lo:hi]))
-                out[r] = ', "args": {' + ", ".join(f"{n}: {v}" for n, v in d.items()) + "}"
-        return out
+        lists = item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
+                           [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty)
+        if not twice.any():
+            return lists
+        # as in a dict: a name's last value, at its first place
+        at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
+                                            list(compress(values, ~plain)))
+        texts = []
+        for lo, hi in pairwise(cuts):
+            d = dict(zip(names[lo:hi], values[lo:hi]))
+            texts.append(', "args": {' + ", ".join(f"{n}: {v}" for n, v in d.items()) + "}")
+        return replaced(lists, at, texts, len(sel))
 
     def _values(self, rows: Rows, a, m) -> list[str]:
         """JSON texts of the values of argument rows ``a`` at positions ``m``."""

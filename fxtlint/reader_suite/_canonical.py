@@ -33,6 +33,7 @@ import functools
 import json
 import math
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import IO
 
 import numpy as np
@@ -41,12 +42,17 @@ from ..engine._jsontext import (
     IdTexts,
     Lines,
     StringTexts,
+    TextRows,
     as_list,
     fill,
+    fill_later,
     in_file_order,
     int_column,
     int_texts,
+    is_ints,
     item_lists,
+    joined,
+    keep_rows,
     key,
     template,
     unregistered,
@@ -273,9 +279,10 @@ _RECORD = {kind: _record_parts(kind, shape) for kind, shape in SHAPES.items()}
 _THREAD = {keys: template(["{" + key(keys[0]) + '"', *('", ' + key(k) + '"' for k in keys[1:]), '"}'])
            for keys in {tuple(_koid_key(w) for w in words) for words in _WORDS_BY_REF.values()}}
 _ARGUMENT_HOW = {a.name: _argument_how(a) for a in _T.arguments.values()}
-_ARGUMENT = {name: template(["{" + key("name"), ", " + key("type") + json.dumps(name) + ", " + key("value")
-                             + ('"' if how in _QUOTED else ""), ('"' if how in _QUOTED else "") + "}"])
-             for name, how in _ARGUMENT_HOW.items()}
+# the texts around an argument's name and value, per type (for ``fill``)
+_ARGUMENT_PARTS = {name: ["{" + key("name"), ", " + key("type") + json.dumps(name) + ", " + key("value")
+                          + ('"' if how in _QUOTED else ""), ('"' if how in _QUOTED else "") + "}"]
+                   for name, how in _ARGUMENT_HOW.items()}
 
 
 @functools.lru_cache(maxsize=64)
@@ -387,7 +394,7 @@ class Canonical(Consumer):
             else:
                 col = _scalars(how, rows.layout, name, rows.value(name))
             cols.append(col)
-        text = fill(_RECORD[kind], cols, rows.n)
+        text = fill_later(_RECORD[kind], cols, rows.n)
         index = rows.index
         if fails:
             keep = np.ones(rows.n, bool)
@@ -395,7 +402,7 @@ class Canonical(Consumer):
                 i, off = int(index[r]), int(rows.offset[r])
                 self._error(i, off, f"record {i} at byte {off}: {message}")
                 keep[r] = False
-            text = [t for t, k in zip(text, keep.tolist()) if k]
+            text = keep_rows(text, keep)
             index = index[keep]
         return index, text
 
@@ -458,25 +465,26 @@ class Canonical(Consumer):
         args = rows.arguments()
         if not args:
             return "[]"
-        names, values = [], []
-        for a in args:
-            names += self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails)
-            values += self._argument_values(rows, a, fails)
+        names = [self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails) for a in args]
+        values = [self._argument_values(rows, a, fails) for a in args]  # in ``fill``'s column forms
         row = np.concatenate([a.row for a in args])
         k = np.concatenate([np.full(len(a.row), a.k) for a in args])
         kinds = {a.kind for a in args}
         if len(kinds) == 1:  # one argument type: its name goes into the list's template
             parts = functools.partial(_typed_list_parts, kinds.pop())
-            return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [names, values], parts, "[]")
-        texts: list[str] = []
-        for a in args:  # each argument's object, then the lists
-            lo = len(texts)
-            texts += map(_ARGUMENT[a.kind], names[lo : lo + len(a.row)], values[lo : lo + len(a.row)])
+            value_column = (np.concatenate(values) if all(map(is_ints, values))
+                            else [t for v, a in zip(values, args) for t in as_list(v, len(a.row))])
+            name_column = list(chain.from_iterable(names))
+            return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [name_column, value_column], parts, "[]")
+        # each argument's object, then the lists
+        objects = [fill(_ARGUMENT_PARTS[a.kind], [name, value], len(a.row), item=True)
+                   for a, name, value in zip(args, names, values)]
+        texts = joined(objects) if isinstance(objects[0], TextRows) else list(chain.from_iterable(objects))
         return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [texts], _list_parts, "[]")
 
-    def _argument_values(self, rows: Rows, a, fails: dict) -> list[str]:
+    def _argument_values(self, rows: Rows, a, fails: dict):
         """The texts of the values of argument rows ``a`` (a word's or hex's without the quotes
-        its template holds)."""
+        its template holds), in ``fill``'s column forms."""
         how = _ARGUMENT_HOW[a.kind]
         n = len(a.row)
         if how == "string":
@@ -491,7 +499,7 @@ class Canonical(Consumer):
             values = [bytes(buf[8 * p : 8 * p + m]) for p, m in zip(a.position(stream.name).tolist(),
                                                                       a.value(stream.length).tolist())]
             return _scalars(how, a.layout, stream.name, values)
-        return as_list(_scalars(how, a.layout, "value", a.value("value")), n)
+        return _scalars(how, a.layout, "value", a.value("value"))
 
 
 def _line(obj: dict) -> str:
