@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -307,3 +308,22 @@ def test_fill_rows_writes_templates_in_the_order_given(filler):
     with pytest.raises(ValueError, match="rows, not"):  # a template whose slot is shorter than its n
         filler.fill_rows([([b"", b""], [(filler.SIGNED, np.zeros(1, np.int64))], 2)], np.zeros(1, np.int64),
                          np.ones(1, np.int64))
+
+
+def test_the_allocator_is_tuned_by_the_command_line_only(filler, monkeypatch, tmp_path):
+    # malloc's thresholds are process-wide: a library user's process is not ours to tune
+    import fxtlint
+    from fxtlint.cli import main
+    from fxtlint.export._export_tef import write_document
+    from fxtlint.reader_suite._canonical import decode_to
+
+    calls: list[int] = []
+    monkeypatch.setattr(filler, "tune_allocator", lambda: calls.append(1) or True)
+    sample = Path(__file__).resolve().parent.parent / "corpus" / "samples" / "sample.fxt"
+    data = sample.read_bytes()
+    fxtlint.lint_bytes(data)
+    write_document(data, io.StringIO())
+    decode_to(data, io.StringIO())
+    assert calls == []
+    assert main(["decode", str(sample)]) == 0 and calls == [1]
+    assert main(["export", str(sample), "-o", str(tmp_path / "out.json")]) in (0, 1) and calls == [1, 1]

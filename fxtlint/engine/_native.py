@@ -98,6 +98,14 @@ def filler():
     return _pick(_filler_built, "native text filler")
 
 
+def tune_allocator() -> bool:
+    """For the command line's export and decode: malloc reuses the filler's freed batch
+    buffers instead of faulting in fresh pages (``_textfill.tune_allocator``). Process-wide,
+    so never done on import. True where it took effect."""
+    fill = filler()
+    return bool(fill is not None and fill.tune_allocator())
+
+
 def describe() -> str:
     """Which engine lints and why, for ``fxtlint --version``."""
     choice = os.environ.get(ENV, "auto") or "auto"
