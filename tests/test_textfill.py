@@ -14,6 +14,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -327,3 +329,31 @@ def test_the_allocator_is_tuned_by_the_command_line_only(filler, monkeypatch, tm
     assert calls == []
     assert main(["decode", str(sample)]) == 0 and calls == [1]
     assert main(["export", str(sample), "-o", str(tmp_path / "out.json")]) in (0, 1) and calls == [1, 1]
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_the_command_lines_bytes_read_back_as_their_consumers_read_them(filler, engine, tmp_path):
+    # a real trace above the columns' threshold, through a child's real stdout (the bytes
+    # layer the filler writes to) and an export file: a JSON parser gets the in-process
+    # decoding, and the Trace Event Format's rules hold for the export
+    from conftest import CORPUS_REAL, REPO
+    from fxtlint.engine._walk import COLUMNS_FROM
+    from fxtlint.export._export_tef import document
+    from fxtlint.reader_suite._canonical import decode
+    from tef_validator import validate
+
+    path = CORPUS_REAL / "jane-tracing-richiesams.fxt"
+    data = path.read_bytes()
+    assert len(data) > COLUMNS_FROM
+    env = {**os.environ, "FXTLINT_ENGINE": engine}
+    run = subprocess.run([sys.executable, "-m", "fxtlint", "decode", str(path)], capture_output=True, env=env,
+                         cwd=REPO, check=False)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.decode("utf-8")) == decode(data).document()
+    out = tmp_path / "out.json"
+    run = subprocess.run([sys.executable, "-m", "fxtlint", "export", str(path), "-o", str(out)], capture_output=True,
+                         env=env, cwd=REPO, check=False)
+    assert run.returncode in (0, 1), run.stderr
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert validate(exported) == []
+    assert exported["traceEvents"] == document(data)[0]["traceEvents"]
