@@ -267,6 +267,22 @@ PROBE = """<script>(function () {
 })();</script>"""
 
 
+@pytest.mark.usefixtures("chromium")
+def test_a_warnings_only_headline_as_chromium_renders_it(tmp_path):
+    # what a person sees above a trace shown with warnings: the same words, in amber
+    trace = REPO / "corpus" / "golden" / "PR001-duration-end-without-begin.fxt"
+    assert main(["report", str(trace), "-o", str(tmp_path), "--format", "html"]) == 0
+    page = tmp_path / "report.html"
+    colour = page.with_name("colour.html")
+    colour.write_text(page.read_text().replace("</body>", "<script>document.body.dataset.colour = "
+                                               "getComputedStyle(document.getElementById('verdict')).color</script></body>"))
+    dom = _chrome(tmp_path, "--dump-dom", colour.as_uri()).stdout
+    assert f"<title>fxtlint report: {trace}: conforming, with warnings</title>" in dom
+    assert '<p id="verdict" class="verdict warn">conforming, with warnings</p>' in dom
+    found = re.search(r'data-colour="([^"]*)"', dom)
+    assert found and found.group(1) == "rgb(125, 78, 0)", dom[:500]  # .warn's #7d4e00, not .ok's green
+
+
 def _probe(tmp_path: Path, page: Path) -> dict:
     probed = page.with_name("probed.html")
     probed.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
