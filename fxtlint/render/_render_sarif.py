@@ -60,13 +60,14 @@ def artifact_location(path: str, root: str | None = None) -> dict:
         return {"uri": "stdin"}
     root = os.path.abspath(root if root is not None else os.getcwd())
     lexical = os.path.normpath(os.path.abspath(path))
-    if os.path.realpath(lexical) != os.path.realpath(path):
+    real = os.path.realpath(path)
+    if os.path.realpath(lexical) != real:
         # a ".." after a symlinked folder: dropping the pair lexically names another
         # file, so name the one the system opened
-        lexical = os.path.realpath(path)
+        lexical = real
     rel = _under(lexical, root)
     if rel is None:  # spelled through a link to the root ($PWD of a symlinked checkout)?
-        rel = _under(os.path.realpath(path), os.path.realpath(root))
+        rel = _under(real, os.path.realpath(root))
     if rel is not None:
         return {"uri": quote(rel), "uriBaseId": SRCROOT}
     p = lexical.replace("\\", "/")
