@@ -465,8 +465,10 @@ class Canonical(Consumer):
         args = rows.arguments()
         if not args:
             return "[]"
-        names = [self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails) for a in args]
-        values = [self._argument_values(rows, a, fails) for a in args]  # in ``fill``'s column forms
+        names, values = [], []  # values in ``fill``'s column forms
+        for a in args:  # name then value, argument by argument: a row's first failure is reported
+            names.append(self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails))
+            values.append(self._argument_values(rows, a, fails))
         row = np.concatenate([a.row for a in args])
         k = np.concatenate([np.full(len(a.row), a.k) for a in args])
         kinds = {a.kind for a in args}
