@@ -475,7 +475,7 @@ class Canonical(Consumer):
         if len(kinds) == 1:  # one argument type: its name goes into the list's template
             parts = functools.partial(_typed_list_parts, kinds.pop())
             value_column = (np.concatenate(values) if all(map(is_ints, values))
-                            else [t for v, a in zip(values, args) for t in as_list(v, len(a.row))])
+                            else list(chain.from_iterable(as_list(v, len(a.row)) for v, a in zip(values, args))))
             name_column = list(chain.from_iterable(names))
             return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [name_column, value_column], parts, "[]")
         # each argument's object, then the lists
