@@ -543,7 +543,7 @@ def item_lists(n: int, row, k, kind, columns: list, parts_of, empty: str):
     codes = np.zeros(n, np.int64)
     codes[rows] = np.arange(1, len(rows) + 1)
     if filler is not None:  # the table: "empty", then each row's list, gathered in row order
-        head = TextRows.made(filler.fill([empty.encode()], [], 1, b""), 0)
+        head = fill([empty], [], 1, item=True)
         table_rows = TextRows.made(filler.gather([head.pair(), *(t.pair() for t in made)], which_piece, place), 0)
         return Coded(codes, table_rows)
     table = np.empty(len(rows) + 1, object)
@@ -565,11 +565,7 @@ def replaced(column, rows: list[int], texts: list[str], n: int):
     table = column.table
     codes[rows] = np.arange(len(table), len(table) + len(rows))
     if isinstance(table, TextRows):
-        filler = _native.filler()
-        more = TextRows.made(filler.fill([b"", b""], [(filler.TEXTS, list(texts))], len(texts), b""), 0)
-        which = np.repeat(np.asarray([0, 1], np.int64), [len(table), len(more)])
-        at = np.r_[np.arange(len(table)), np.arange(len(more))].astype(np.int64)
-        return Coded(codes, TextRows.made(filler.gather([table.pair(), more.pair()], which, at), 0))
+        return Coded(codes, joined([table, fill(["", ""], [list(texts)], len(texts), item=True)]))
     return Coded(codes, np.concatenate([table, np.asarray(texts, object)]))
 
 

@@ -502,93 +502,88 @@ fail:
     return NULL;
 }
 
-static PyObject *textfill_fill_rows(PyObject *Py_UNUSED(self), PyObject *args)
-{
-    PyObject *templates, *which, *rows;
-    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &templates, &which, &rows))
-        return NULL;
-    PyObject *held = PyList_GetSlice(templates, 0, PyList_GET_SIZE(templates));
-    if (held == NULL)
-        return NULL;
-    Py_ssize_t nt = PyList_GET_SIZE(held), taken = 0, per_row = 0;
-    Template *T = PyMem_Calloc((size_t)nt + 1, sizeof *T);
-    Py_ssize_t *counts = PyMem_Calloc((size_t)nt + 1, sizeof *counts);
-    Order q = {0};
-    PyObject *result = NULL;
-    if (T == NULL || counts == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (; taken < nt; taken++) {
-        PyObject *parts, *slots;
-        Py_ssize_t n;
-        PyObject *item = PyList_GET_ITEM(held, taken);
-        if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "OOn;a template: (parts, slots, n)", &parts, &slots, &n))
-            goto done;
-        if (take_template(parts, slots, n, &T[taken]) < 0) {
-            release_template(&T[taken]);
-            goto done;
-        }
-        counts[taken] = n;
-        if (T[taken].fixed + 8 * T[taken].k > per_row)
-            per_row = T[taken].fixed + 8 * T[taken].k;
-    }
-    if (take_order(which, rows, counts, nt, &q) < 0)
-        goto done;
-    /* a first guess: the longest fixed text and eight bytes a slot; put() grows it when short */
-    result = write_order(&q, T, NULL, q.m < PY_SSIZE_T_MAX / 4 / (per_row + 1) ? q.m * (per_row + 1) : 256);
-done:
-    release_order(&q);
-    for (Py_ssize_t i = 0; i < taken; i++)
-        release_template(&T[i]);
-    PyMem_Free(T);
-    PyMem_Free(counts);
-    Py_DECREF(held);
-    return result;
-}
-
 PyDoc_STRVAR(gather_doc,
 "gather(pieces, which, rows) -> (bytes, ends)\n\n"
 "Row rows[j] of piece which[j], for each j, one after another (pieces: (bytes, ends) pairs\n"
 "that fill or gather wrote; which and rows: int64 buffers of one length), and the int64\n"
 "end of each row, as bytes.");
 
-static PyObject *textfill_gather(PyObject *Py_UNUSED(self), PyObject *args)
+/* A template (parts, slots, n) of fill_rows' list, n its rows; nothing to release on failure */
+static int take_template_item(PyObject *item, Template *t, Py_ssize_t *n)
 {
-    PyObject *pieces, *which, *rows;
-    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &pieces, &which, &rows))
+    PyObject *parts, *slots;
+    if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "OOn;a template: (parts, slots, n)", &parts, &slots, n))
+        return -1;
+    if (take_template(parts, slots, *n, t) < 0) {
+        release_template(t);
+        return -1;
+    }
+    return 0;
+}
+
+/* fill_rows (templates: a list of templates) and gather (else: a list of rows already written),
+ * one prologue for both: hold the list, take each piece, check the order, write it */
+static PyObject *write_pieces(PyObject *args, int templates)
+{
+    PyObject *list, *which, *rows;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &list, &which, &rows))
         return NULL;
-    PyObject *held = PyList_GetSlice(pieces, 0, PyList_GET_SIZE(pieces));
+    PyObject *held = PyList_GetSlice(list, 0, PyList_GET_SIZE(list)); /* its items live for the call */
     if (held == NULL)
         return NULL;
-    Py_ssize_t np_ = PyList_GET_SIZE(held), viewed = 0, total = 0;
-    RowsView *P = PyMem_Calloc((size_t)np_ + 1, sizeof *P);
+    Py_ssize_t np_ = PyList_GET_SIZE(held), taken = 0, guess = 0;
+    Template *T = templates ? PyMem_Calloc((size_t)np_ + 1, sizeof *T) : NULL;
+    RowsView *P = templates ? NULL : PyMem_Calloc((size_t)np_ + 1, sizeof *P);
     Py_ssize_t *counts = PyMem_Calloc((size_t)np_ + 1, sizeof *counts);
     Order q = {0};
     PyObject *result = NULL;
-    if (P == NULL || counts == NULL) {
+    if ((T == NULL && P == NULL) || counts == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    for (; viewed < np_; viewed++) {
-        if (rows_view(PyList_GET_ITEM(held, viewed), &P[viewed]) < 0)
-            goto done;
-        counts[viewed] = P[viewed].n;
-        total += P[viewed].len;
+    for (; taken < np_; taken++) {
+        PyObject *item = PyList_GET_ITEM(held, taken);
+        if (templates) {
+            if (take_template_item(item, &T[taken], &counts[taken]) < 0)
+                goto done;
+            if (T[taken].fixed + 8 * T[taken].k > guess) /* the longest fixed text and 8 bytes a slot */
+                guess = T[taken].fixed + 8 * T[taken].k;
+        } else {
+            if (rows_view(item, &P[taken]) < 0)
+                goto done;
+            counts[taken] = P[taken].n;
+            guess += P[taken].len;
+        }
     }
     if (take_order(which, rows, counts, np_, &q) < 0)
         goto done;
-    result = write_order(&q, NULL, P, total);
+    if (templates) /* a first guess: the longest row q.m times; put() grows it when short */
+        guess = q.m < PY_SSIZE_T_MAX / 4 / (guess + 1) ? q.m * (guess + 1) : 256;
+    result = write_order(&q, T, P, guess);
 done:
     release_order(&q);
-    for (Py_ssize_t j = 0; j < viewed; j++)
-        PyBuffer_Release(&P[j].ends);
+    for (Py_ssize_t j = 0; j < taken; j++) {
+        if (templates)
+            release_template(&T[j]);
+        else
+            PyBuffer_Release(&P[j].ends);
+    }
+    PyMem_Free(T);
     PyMem_Free(P);
     PyMem_Free(counts);
     Py_DECREF(held);
     return result;
 }
 
+static PyObject *textfill_fill_rows(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    return write_pieces(args, 1);
+}
+
+static PyObject *textfill_gather(PyObject *Py_UNUSED(self), PyObject *args)
+{
+    return write_pieces(args, 0);
+}
 
 PyDoc_STRVAR(tune_allocator_doc,
 "tune_allocator() -> bool\n\n"

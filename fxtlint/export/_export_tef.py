@@ -349,22 +349,24 @@ class Exporter(Consumer):
     def _kernel_objects(self, rows: Rows) -> list:
         """The settings of the processes', threads' and thread-to-process tables that kernel
         object rows make, as ``event`` makes them for a decoded one, in row order."""
-        kinds = rows.value("object_type").tolist()
+        object_type = rows.value("object_type")
+        kinds = object_type.tolist()
         process, thread = _OBJ.get("process"), _OBJ.get("thread")
         names = self._raw_strings(rows, None, "name", np.arange(rows.n), count=True)  # every object's counts
-        want = np.nonzero(np.isin(rows.value("object_type"), [t for t in (process, thread) if t is not None]))[0]
+        want = np.nonzero(np.isin(object_type, [t for t in (process, thread) if t is not None]))[0]
         if not len(want):
             return []
         koids = rows.value("koid").tolist()
         index = rows.index.tolist()
         parents: dict[int, list] = {}  # row -> the process koids its arguments name, in order
         for a in rows.arguments():
-            if a.kind != "koid":
+            if a.kind != "koid" or thread is None:
                 continue
-            said = self._raw_strings(rows, a, "name", np.arange(len(a.row)), count=False)
-            for r, k, name, v in zip(a.row.tolist(), [a.k] * len(a.row), said, a.value("value").tolist()):
-                if name == "process" and kinds[r] == thread:
-                    parents.setdefault(r, []).append((k, v))
+            on_thread = np.nonzero(object_type[a.row] == thread)[0]  # only a thread's arguments name its process
+            said = self._raw_strings(rows, a, "name", on_thread, count=False)
+            for r, name, v in zip(a.row[on_thread].tolist(), said, a.value("value")[on_thread].tolist()):
+                if name == "process":
+                    parents.setdefault(r, []).append((a.k, v))
         named: list[tuple] = []
         for r in want.tolist():
             name = names[r]

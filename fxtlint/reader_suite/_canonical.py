@@ -465,15 +465,17 @@ class Canonical(Consumer):
         args = rows.arguments()
         if not args:
             return "[]"
-        names = [self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails) for a in args]
-        values = [self._argument_values(rows, a, fails) for a in args]  # in ``fill``'s column forms
+        names, values = [], []  # values in ``fill``'s column forms
+        for a in args:  # name then value, argument by argument: a row's first failure is reported
+            names.append(self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails))
+            values.append(self._argument_values(rows, a, fails))
         row = np.concatenate([a.row for a in args])
         k = np.concatenate([np.full(len(a.row), a.k) for a in args])
         kinds = {a.kind for a in args}
         if len(kinds) == 1:  # one argument type: its name goes into the list's template
             parts = functools.partial(_typed_list_parts, kinds.pop())
             value_column = (np.concatenate(values) if all(map(is_ints, values))
-                            else [t for v, a in zip(values, args) for t in as_list(v, len(a.row))])
+                            else list(chain.from_iterable(as_list(v, len(a.row)) for v, a in zip(values, args))))
             name_column = list(chain.from_iterable(names))
             return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [name_column, value_column], parts, "[]")
         # each argument's object, then the lists
