@@ -60,10 +60,15 @@ build() {
     done
 }
 
-fresh() {  # build (quietly) unless the build's kernel is newer than every file it copies
-    local so
-    so=$(find "build/asan-$1/fxtlint" -maxdepth 1 -name '_kernel*.so' 2>/dev/null | head -1 || true)
-    if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" -print -quit)" ]; then
+fresh() {  # build (quietly) unless both built modules are newer than every file they copy
+    local so stale=""
+    for name in _kernel _textfill; do
+        so=$(find "build/asan-$1/fxtlint/engine" -maxdepth 1 -name "$name*.so" 2>/dev/null | head -1 || true)
+        if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" -print -quit)" ]; then
+            stale=yes
+        fi
+    done
+    if [ -n "$stale" ]; then
         build "$1" >&2
     fi
 }
