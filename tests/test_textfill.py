@@ -336,7 +336,7 @@ def test_the_command_lines_bytes_read_back_as_their_consumers_read_them(filler, 
     # a real trace above the columns' threshold, through a child's real stdout (the bytes
     # layer the filler writes to) and an export file: a JSON parser gets the in-process
     # decoding, and the Trace Event Format's rules hold for the export
-    from conftest import CORPUS_REAL, REPO
+    from conftest import CORPUS_REAL
     from fxtlint.engine._walk import COLUMNS_FROM
     from fxtlint.export._export_tef import document
     from fxtlint.reader_suite._canonical import decode
@@ -345,14 +345,18 @@ def test_the_command_lines_bytes_read_back_as_their_consumers_read_them(filler, 
     path = CORPUS_REAL / "jane-tracing-richiesams.fxt"
     data = path.read_bytes()
     assert len(data) > COLUMNS_FROM
-    env = {**os.environ, "FXTLINT_ENGINE": engine}
+    # the child imports the fxtlint this test imported (an installed one with its built
+    # modules, or the checkout), not the sources of the folder it runs in
+    import fxtlint
+
+    env = {**os.environ, "FXTLINT_ENGINE": engine, "PYTHONPATH": str(Path(fxtlint.__file__).parent.parent)}
     run = subprocess.run([sys.executable, "-m", "fxtlint", "decode", str(path)], capture_output=True, env=env,
-                         cwd=REPO, check=False)
+                         cwd=tmp_path, check=False)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.decode("utf-8")) == decode(data).document()
     out = tmp_path / "out.json"
     run = subprocess.run([sys.executable, "-m", "fxtlint", "export", str(path), "-o", str(out)], capture_output=True,
-                         env=env, cwd=REPO, check=False)
+                         env=env, cwd=tmp_path, check=False)
     assert run.returncode in (0, 1), run.stderr
     exported = json.loads(out.read_text(encoding="utf-8"))
     assert validate(exported) == []
