@@ -88,17 +88,23 @@ def test_size_one_too_large_says_the_next_word_is_a_header():
     assert "EX001" not in report.counts
 
 
-def test_size_one_word_too_large_resynchronises_and_reads_every_record():
-    """Issue 17: the walk went on from inside the next record and FR002 stopped it."""
+def test_size_one_word_too_large_is_read_as_the_spec_reads_it_and_recovered_by_the_reader():
+    """Issue 17: the walk went on from inside the next record and FR002 stopped it, far from
+    the cause. Issue 24: the lint's verdict follows the declared size (a reader following it
+    reads on from inside the next record), FR004 says so at the cause and that recovery reads
+    on from the swallowed header; the recovering reader does, and reads every record."""
     report = lint(writer_traces.with_size_off_by(+1))
     clean = lint(writer_traces.trace())
     assert clean.counts == {} and clean.records == 32
-    assert report.counts == {"FR004": 1} and report.records == 32
     d = only(report, "FR004")
     assert d.record_index == writer_traces.FAULTY and d.offset == writer_traces.offset_of(writer_traces.FAULTY)
-    assert d.message.endswith("the size may be 1 too large; reading resumes at that header")
-    records, _ = fxtlint.read_records(writer_traces.with_size_off_by(+1))
+    assert d.message.endswith("the size may be 1 too large; a reader following the size reads on from inside "
+                              f"the event.duration_end record at {d.offset + 32:#x} (recovery, as in decode and "
+                              "export, reads on from that header)")
+    assert report.records < 32  # the declared reading frames the swallowed record's words as headers
+    records, diags = fxtlint.read_records(writer_traces.with_size_off_by(+1))
     assert [r.kind for r in records] == [r.kind for r in fxtlint.read_records(writer_traces.trace())[0]]
+    assert [d.message for d in diags if d.code == "FR004"][0].endswith("reading resumes at that header")
 
 
 def test_size_one_word_too_small_is_named_and_invents_no_record():
@@ -132,8 +138,12 @@ def test_a_record_cut_short_by_the_end_of_the_file_stays_an_overrun():
 
 
 def test_size_two_words_too_large_swallowing_a_whole_record_resynchronises():
+    """By the declared size the duration end is skipped (its begin stays open: PR004); the
+    recovering reader reads on from the swallowed header and reads every record."""
     report = lint(writer_traces.with_size_off_by(+2))
-    assert report.counts == {"FR004": 1} and report.records == 32
+    assert report.counts == {"FR004": 1, "PR004": 1} and report.records == 31
+    assert "skips the event.duration_end record at 0x110" in only(report, "FR004").message
+    assert len(fxtlint.read_records(writer_traces.with_size_off_by(+2))[0]) == 32
 
 
 def test_a_header_like_word_that_frames_worse_keeps_the_declared_size():
@@ -145,7 +155,9 @@ def test_a_header_like_word_that_frames_worse_keeps_the_declared_size():
             + B.archive(B.thread(3, 10, 13), B.event("instant", 5)))
     report = lint(data)
     d = only(report, "FR004")
-    assert d.message.endswith("the first is a valid thread header: the size may be 1 too large")
+    assert "the first is a valid thread header: the size may be 1 too large; a reader following the size reads on " \
+        "from inside the thread record at" in d.message
+    assert "recovery" not in d.message  # recovery keeps the declared size too
     assert set(report.counts) == {"FR004"}
     records, _ = fxtlint.read_records(data)
     assert [r.kind for r in records[-3:]] == ["string", "thread", "event.instant"]

@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
                                                        input_format=args.input_format))
         else:
             with _buffers.opened(args.path) as buf:
-                walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic)
+                walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic,
+                                resync=True)
                 if not walk.begin():
                     _common.error(f"{args.path}: {export.not_fxt}; nothing exported")
                     return _common.EXIT_ERRORS

@@ -36,13 +36,16 @@ _COLUMNS = {"auto": None, "fast": True, "reference": False}
 
 
 def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: str = "auto",
-             limits: Limits = DEFAULT_LIMITS) -> Walk:
-    """The walk of ``buf`` for ``consumers``: format and byte order chosen, not yet run."""
+             limits: Limits = DEFAULT_LIMITS, resync: bool = False) -> Walk:
+    """The walk of ``buf`` for ``consumers``: format and byte order chosen, not yet run.
+    ``resync`` False frames every record by its declared size, as the spec reads a trace
+    (the lint's verdict); True is recovery's reading (``decode_record``)."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     log = choose_format(buf, input_format) == "log"
     big = not log and detect_byte_order(buf) == "big"
-    return Walk(buf, consumers, big=big, log=log, emit=emit, limits=limits, columns=_COLUMNS[engine])
+    return Walk(buf, consumers, big=big, log=log, emit=emit, limits=limits, columns=_COLUMNS[engine],
+                resync=resync)
 
 
 def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<bytes>",

@@ -397,8 +397,14 @@ for _lay in [*_T.record_leaves(), *_T.arguments.values(), _T.log_record]:
 
 
 def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool = False,
-                  log: bool = False) -> Record:
-    """Decode the record framed at ``[off, off + 8*size_words)`` of ``buf``."""
+                  log: bool = False, resync: bool = True) -> Record:
+    """Decode the record framed at ``[off, off + 8*size_words)`` of ``buf``.
+
+    ``resync`` is the recovering reading: a size that swallows the next record's header
+    (FR004) is cut to the record's content when the records framed from that header read
+    better (``resync_offset``), so ``rec.end`` is where the next record starts. Without it
+    (the lint's reading, the spec's) the declared size stands and FR004 says which
+    records a reader following it skips."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
     (header,) = unpack(buf, off)
@@ -425,7 +431,7 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     # held until the framing is settled: a content that overruns a size too small is one
     # finding that names the short size, not the overrun the declared size leads to
     held: list[Diagnostic] = []
-    rec, pos = _decode_leaf(buf, unpack, big, held.append, off, idx, end, lay, header, False)
+    rec, pos = _decode_leaf(buf, unpack, big, held.append, off, idx, end, lay, header, False, resync=resync)
     if pos < 0:
         content_end = _content_end(buf, unpack, big, off, idx, lay, header)
         if content_end is not None and resync_offset(buf, end, content_end, big) == content_end:
@@ -447,9 +453,11 @@ def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) ->
         content_words=(content_end - off) // 8, next_kind=after)
 
 
-def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, content_only=False) -> tuple[Record, int]:
+def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, content_only=False,
+                 resync=True) -> tuple[Record, int]:
     """Decode a leaf layout framed at ``[off, end)``: the record, and where its content
-    ended (-1 when it overran ``end``); ``content_only``: only where it ended (None, pos)."""
+    ended (-1 when it overran ``end``); ``content_only``: only where it ended (None, pos);
+    ``resync``: as ``decode_record``'s."""
     size_words = (end - off) // 8
     dec = _Decoder(buf, unpack, big, emit, off, idx, end - off, lay.name, log)
     fields = dec.check_fields(header, off, _compiled(lay.full_fields), f"{lay.name} header")
@@ -478,14 +486,19 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
             kind = None if log else header_kind(extra[0], buf, pos, big)
             if kind is None:
                 dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra))
-            elif resync_offset(buf, end, pos, big) == pos:
+            elif resync_offset(buf, end, pos, big) != pos:
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                           kind=kind, **swallowed(buf, pos, end, big))
+            elif resync:
                 # the size swallowed the next record: frame this one to its content, read on from there
                 dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
                            kind=kind, resumes_at=pos)
                 extra, size_words = (), (pos - off) // 8
             else:
+                # the declared size stands (the spec's reading): say what a reader following it
+                # skips, and that recovery would read on from the swallowed header
                 dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
-                           kind=kind)
+                           kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
     # the kind decides the type; a log record's type bits as found stay in fields["type"]
     return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0), pos
@@ -524,6 +537,27 @@ def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
         starts.append(at)
         at += 8 * declared_size(header)
     return starts, len(starts)
+
+
+def swallowed(buf, content_end: int, declared_end: int, big: bool) -> dict:
+    """What a reader following a declared size skips between a record's content and its
+    declared end (FR004): ``skipped``, the (kind, offset) of the well-formed records
+    framed from the content's end that start before the declared end, and ``lands``,
+    the (kind, offset) of the one the declared end falls inside, if any."""
+    unpack = _UNPACK[big]
+    skipped: list[tuple[str, int]] = []
+    at = content_end
+    while at < declared_end and len(skipped) < RESYNC_DEPTH and _have(buf, at + 8):
+        (header,) = unpack(buf, at)
+        kind = header_kind(header, buf, at, big)
+        if kind is None:
+            break
+        skipped.append((kind, at))
+        at += 8 * declared_size(header)
+    out: dict = {"skipped": tuple(skipped)}
+    if skipped and at > declared_end:
+        out["lands"] = skipped[-1]
+    return out
 
 
 def resync_offset(buf, declared_end: int, content_end: int, big: bool) -> int | None:
@@ -766,8 +800,10 @@ def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = 
     yield from walk_records(buf, emit, big=big, log=log, check_magic=check_magic)
 
 
-def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: bool = True) -> Iterator[Record]:
-    """Frame and decode every record of ``buf`` after the file-level ``start_checks``."""
+def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: bool = True,
+                 resync: bool = True) -> Iterator[Record]:
+    """Frame and decode every record of ``buf`` after the file-level ``start_checks``
+    (``resync``: as ``decode_record``'s; the recovering reader's default)."""
     n = len(buf)
     unpack = _UNPACK[big]
     size_lo, size_mask = _HEADER_SIZE.lo, _HEADER_SIZE.mask
@@ -781,7 +817,7 @@ def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: 
         size = (header >> sf.lo) & sf.mask if sf is not None else (header >> size_lo) & size_mask
         if frame_error(off, idx, size, buf, emit, big):
             return
-        rec = decode_record(buf, off, idx, size, emit, big=big, log=log)
+        rec = decode_record(buf, off, idx, size, emit, big=big, log=log, resync=resync)
         if check_magic and not log:
             after_record(rec, emit, magic_at)
         yield rec

@@ -129,7 +129,7 @@ class StreamReader:
 
         def make_walk(buf, consumers):
             walk = walk_for(buf, consumers, input_format=input_format, emit=self._out.append, limits=limits,
-                            engine="fast")
+                            engine="fast", resync=True)
             return walk
 
         self.feeder = Feeder((_Records(self._out),), make_walk, step=step)

@@ -93,8 +93,12 @@ class Walk:
     ``consumers``; reader diagnostics go to ``emit``."""
 
     def __init__(self, buf, consumers, *, big: bool = False, log: bool = False, emit=None,
-                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE):
+                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE,
+                 resync: bool = False):
         self.buf = buf
+        # False: every record is framed by its declared size, the spec's reading (the lint's
+        # verdict); True: recovery reads on from a header a size swallowed (FR004, decode_record)
+        self.resync = resync
         # the scan step's engine: the native kernel module, or None for the column engine
         self.kernel = chosen_kernel() if kernel is ACTIVE else kernel
         self.consumers = list(consumers)
@@ -150,7 +154,7 @@ class Walk:
         without columns, pulled by the caller (after ``begin``)."""
         buf, state, kinds = self.buf, self.state, self.kinds
         n = walked = 0
-        for rec in walk_records(buf, self.emit, big=self.big, log=self.log):
+        for rec in walk_records(buf, self.emit, big=self.big, log=self.log, resync=self.resync):
             n += 1
             walked = rec.end
             kinds[rec.kind] += 1
@@ -305,7 +309,7 @@ class Walk:
             for r in np.nonzero(cols.reference)[0].tolist():
                 try:
                     rec = decode_record(buf, 8 * int(cols.starts[r]), cols.index0 + r, int(cols.sizes[r]), emit,
-                                        big=big, log=log)
+                                        big=big, log=log, resync=self.resync)
                 except NeedMore:
                     # a stream: this record's framing needs bytes still to come; the batch ends
                     # before it, and the walk takes it again when they arrive

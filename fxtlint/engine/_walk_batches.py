@@ -2,7 +2,8 @@
 and ``bench/kernel_bench.py`` hold the native kernel to.
 
 ``ColumnEngineWalk`` is the walk every verb runs, with no consumer and the column
-engine as its scan step; ``KernelWalk`` the same with the native kernel. Each batch's
+engine as its scan step (recovering by default: ``resync``, so a record whose content
+settled its size restarts the framing, the case the tests hold the kernel to); ``KernelWalk`` the same with the native kernel. Each batch's
 ``Columns`` go to ``on_batch(cols)`` as the scan step gave them, before the decode step
 reads them (and, where a record's content settled its size, flags the rows after it).
 ``run()`` returns the record count.
@@ -19,8 +20,9 @@ class ColumnEngineWalk(Walk):
     """The walk with the column engine's scan step and no consumer."""
 
     def __init__(self, buf, big: bool, log: bool, on_batch=None, limits: Limits = DEFAULT_LIMITS, emit=None,
-                 kernel=None):
-        super().__init__(buf, (), big=big, log=log, emit=emit, limits=limits, columns=True, kernel=kernel)
+                 kernel=None, resync: bool = True):
+        super().__init__(buf, (), big=big, log=log, emit=emit, limits=limits, columns=True, kernel=kernel,
+                         resync=resync)
         self.on_batch = on_batch
 
     def _batch(self, cols):

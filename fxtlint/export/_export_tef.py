@@ -580,7 +580,8 @@ def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"
     ``raw`` holds ``ts`` (and ``dur``) in ticks (None for M events), for ``--expect``.
     """
     export = export if export is not None else Export()
-    walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine="reference")
+    walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine="reference",
+                    resync=True)
     ex = Exporter(export)
     if walk.begin():
         ex.start(walk)
@@ -618,7 +619,8 @@ def export_stream(chunks, out: IO[str], *, source: str, export: Export, input_fo
     from ..engine._feeder import stream_walk
 
     def make(buf, consumers):
-        return walk_for(buf, consumers, input_format=input_format, emit=export.reader_diagnostic, limits=limits)
+        return walk_for(buf, consumers, input_format=input_format, emit=export.reader_diagnostic, limits=limits,
+                        resync=True)
 
     return _write_document(out, source, export, lambda ex: stream_walk(make, [ex], chunks))
 
@@ -641,7 +643,7 @@ def write_document(buf, out: IO[str], *, source: str = "<bytes>", input_format: 
     ``engine`` and ``limits`` as in ``lint_buffer``: every engine writes the same bytes."""
     export = Export()
     walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine=engine,
-                    limits=limits)
+                    limits=limits, resync=True)
     return export_walk(walk, out, source=source, export=export)
 
 

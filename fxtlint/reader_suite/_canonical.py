@@ -536,7 +536,8 @@ def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: st
                    limits: Limits = DEFAULT_LIMITS) -> Walk:
     big = (byte_order or detect_byte_order(data) or "little") == "big"
     columns = {"auto": None, "fast": True, "reference": False}[engine]
-    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, columns=columns, limits=limits)
+    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, columns=columns, limits=limits,
+                resync=True)
 
 
 def decode(data, *, byte_order: str | None = None, strict: bool = False) -> Decoding:

@@ -574,26 +574,57 @@ record_size_too_large = Rule(
     scope=("records:trace",),
     reader_reason="appended-words",
     no_mutation="needs a size one too large that swallows a valid header: see the rule's own examples",
-    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{resync}",
-    params=('kind', 'n', 'record', 'resumes_at?'),
-    derived=('n_words', 'resync'),
+    message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{consequence}",
+    params=('kind', 'n', 'record', 'resumes_at?', 'skipped?', 'lands?', 'recovery?'),
+    derived=('n_words', 'consequence'),
     what="A record with words after its defined content whose first such word is itself "
     "a well-formed record header (a defined type and subtype, reserved bits clear, a "
     "size that fits in the file).",
-    why="Appended words are an allowed extension (EX001), but a size field one too large "
-    "swallows the next record's header: a walk that trusts the size goes on from inside "
-    "that record and reports framing errors far from the cause. When the records framed "
-    "from that header are well formed and those framed from the declared end are not, "
-    "fxtlint frames this record to its content and reads on from the header (the "
-    "message says so); otherwise the declared size stands.",
-    bad=Example("a string record whose size is one too large, swallowing a thread record",
-                lambda: X.preamble() + X.with_size(B.archive(B.string(3, "abc")), 3)
+    why="The spec frames every record by its header's size (\"[4 .. 15] record size "
+    "(inclusive of this word)\") and lets a writer append words to a record (\"the "
+    "presence of this information can be detected by examining the record's size\"). "
+    "So a reader following the size reads these words as part of the record and goes on "
+    "after them: if they are the next record, written by a writer whose size is too large, "
+    "that reader never sees it. The lint reads as that reader does, by the declared size, "
+    "and this message names the records it skips and whether the size ends inside one. "
+    "What the reader loses is then reported by the rule it breaks, at the severity of that "
+    "rule: a string or thread the skipped records registered and a later record names is "
+    "unregistered (RF001, RF002: errors), a size that ends inside a record frames that "
+    "record's words as headers (FR001, FR002: errors). When nothing a later record needs "
+    "is lost, the words are an extension as far as the spec can tell, and this stays a "
+    "warning. Recovery (`decode`, `export`, the reader's records) frames such a record "
+    "to its content and reads on from the swallowed header when the records framed from "
+    "there are well formed and those framed from the declared end are not (its message "
+    "then says \"reading resumes at that header\"); the lint's verdict never does.",
+    bad=Example("a string record whose size is too large, swallowing a whole thread record",
+                lambda: X.preamble() + X.with_size(B.archive(B.string(3, "abc")), 5)
                 + B.archive(B.thread(2, 10, 12))),
     good=Example("the same records with the right size", lambda: X.preamble(B.string(3, "abc"), B.thread(2, 10, 12))),
-    spec="Record Header: [4 .. 15] record size (inclusive of this word)",
-    derive=lambda p: {"n_words": _n(p["n"], "word"),
-                      "resync": "; reading resumes at that header" if "resumes_at" in p else ""},
+    spec="Record Header: [4 .. 15] record size (inclusive of this word); Extending the Format: the "
+    "presence of this information can be detected by examining the record's size",
+    derive=lambda p: {"n_words": _n(p["n"], "word"), "consequence": _swallowed_clause(p)},
 )
+
+
+def _swallowed_clause(p: dict) -> str:
+    """What becomes of the words after the content: where recovery reads on, or what a
+    reader following the declared size skips and whether it reads on inside a record."""
+    if "resumes_at" in p:
+        return "; reading resumes at that header"
+    skipped = list(p.get("skipped") or ())
+    lands = p.get("lands")
+    whole = skipped[:-1] if lands else skipped
+    parts = []
+    if whole:
+        named = [f"the {kind} record at {off:#x}" for kind, off in whole]
+        parts.append("skips " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]))
+    if lands:
+        parts.append(f"reads on from inside the {lands[0]} record at {lands[1]:#x}")
+    text = "; a reader following the size " + " and ".join(parts) if parts else ""
+    if "recovery" in p:
+        text += " (recovery, as in decode and export, reads on from that header)"
+    return text
+
 
 big_endian_archive = Rule(
     code="EX002",
