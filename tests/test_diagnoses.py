@@ -104,7 +104,7 @@ def test_size_one_word_too_large_is_read_as_the_spec_reads_it_and_recovered_by_t
     assert report.records < 32  # the declared reading frames the swallowed record's words as headers
     records, diags = fxtlint.read_records(writer_traces.with_size_off_by(+1))
     assert [r.kind for r in records] == [r.kind for r in fxtlint.read_records(writer_traces.trace())[0]]
-    assert [d.message for d in diags if d.code == "FR004"][0].endswith("reading resumes at that header")
+    assert next(d.message for d in diags if d.code == "FR004").endswith("reading resumes at that header")
 
 
 def test_size_one_word_too_small_is_named_and_invents_no_record():

@@ -3,7 +3,8 @@ and ``bench/kernel_bench.py`` hold the native kernel to.
 
 ``ColumnEngineWalk`` is the walk every verb runs, with no consumer and the column
 engine as its scan step (recovering by default: ``resync``, so a record whose content
-settled its size restarts the framing, the case the tests hold the kernel to); ``KernelWalk`` the same with the native kernel. Each batch's
+settled its size restarts the framing, the case the tests hold the kernel to);
+``KernelWalk`` the same with the native kernel. Each batch's
 ``Columns`` go to ``on_batch(cols)`` as the scan step gave them, before the decode step
 reads them (and, where a record's content settled its size, flags the rows after it).
 ``run()`` returns the record count.
