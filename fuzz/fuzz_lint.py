@@ -1,8 +1,10 @@
 # Invariant: lint never raises on any bytes, in either engine or input format; every
 # diagnostic lies inside the file with a registered code; the fast engine reports exactly
 # what the per-record reference engine reports (the full JSON of every diagnostic: code,
-# severity, offset, record index, message, span, record size); and linting the same bytes
-# twice gives the same report.
+# severity, offset, record index, message, span, record size); linting the same bytes
+# twice gives the same report; and the verdict on a trace follows the spec's reading by
+# declared sizes (declared_reading.py): where that reading meets an error the lint fails,
+# and it stops framing where that reading does.
 """atheris harness for fxtlint's linter: python fuzz/fuzz_lint.py [-libFuzzer flags] [corpus dirs]."""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
@@ -13,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness  # puts a source checkout's fxtlint on the path
+import declared_reading
 
 import fxtlint
 from fxtlint.rules import REGISTRY
@@ -33,6 +36,19 @@ def check(data: bytes) -> None:
             assert d.code in REGISTRY and REGISTRY[d.code].status != "removed", d  # retired codes never fire
             assert 0 <= d.offset <= len(data), d
         assert sum(report.counts.values()) >= len(report.diagnostics)
+    if fast.format == "trace":
+        declared(data, fast)
+
+
+def declared(data: bytes, report) -> None:
+    """The lint's verdict against the plain declared-size reading's."""
+    plain = declared_reading.read(data)
+    if plain.failed:
+        assert report.severity_counts.get("error"), ("the declared reading meets", plain.errors[:3])
+    if "ST001" in report.counts or "MG005" in report.counts:
+        return  # a short size settled by its content (read on from the content), or not FXT at all
+    framed = [d.offset for d in report.diagnostics if d.code in ("FR001", "FR002")]
+    assert framed == ([plain.framing_stop] if plain.framing_stop is not None else []), (framed, plain.framing_stop)
 
 
 if __name__ == "__main__":

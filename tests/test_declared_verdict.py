@@ -25,6 +25,10 @@ from fxtlint.rules import all_rules
 from fxtlint.rules._diagnostics import Severity
 from fxtlint.rules._mutations import MUTATIONS
 
+if str(REPO / "fuzz") not in sys.path:
+    sys.path.insert(0, str(REPO / "fuzz"))  # the oracle lives beside the fuzz harness that also uses it
+import declared_reading  # noqa: E402
+
 GOLDEN = REPO / "corpus" / "golden"
 _FRAMING = {"FR001", "FR002"}
 

@@ -1,5 +1,6 @@
 """A plain reading of a trace archive by each record's declared size, written from the
-spec for the tests, independently of fxtlint's engine (no import from ``fxtlint``).
+spec for the tests (tests/test_declared_verdict.py) and the lint harness (fuzz_lint.py),
+independently of fxtlint's engine (no import from ``fxtlint``).
 
 It is the reading the spec defines ("Record Header: [4 .. 15] record size (inclusive of
 this word)"; type 15: "[4 .. 35]"): every record is framed by its header's size and
