@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 import struct
+import sys
 from pathlib import Path
 
 import pytest
 
-import declared_reading
 import fxtlint
 from conftest import CORPUS_REAL, REPO
 from fxtlint.engine._lint import choose_format
@@ -27,7 +27,7 @@ from fxtlint.rules._mutations import MUTATIONS
 
 if str(REPO / "fuzz") not in sys.path:
     sys.path.insert(0, str(REPO / "fuzz"))  # the oracle lives beside the fuzz harness that also uses it
-import declared_reading  # noqa: E402
+import declared_reading
 
 GOLDEN = REPO / "corpus" / "golden"
 _FRAMING = {"FR001", "FR002"}
