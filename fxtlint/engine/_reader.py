@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from .. import rules as R
 from ..rules._diagnostics import Diagnostic
 from ..spec._model import Argument, Record
+from ..spec._roles import KIND_OF_EFFECT, field_of_role
 from ..spec._tables import (
     ArgsItem,
     Field,
@@ -28,7 +29,6 @@ from ..spec._tables import (
     check_dispatch,
     tables,
 )
-from ..spec._roles import KIND_OF_EFFECT, field_of_role
 from ._stream_buffer import NeedMore
 
 _T = tables()
