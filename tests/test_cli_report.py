@@ -221,6 +221,14 @@ def test_the_repr_scan_can_fail():
     assert not REPR.search("providers: none; thread table: 1 entry; 2 entries; nothing")
 
 
+@pytest.mark.parametrize(("rates", "said"), [([1], "at 1 tick/s"), ([1000], "at 1000 ticks/s"),
+                                             ([1, 1000], "at 1, 1000 ticks/s"), ([], "")])
+def test_a_time_span_says_tick_for_one_tick_per_second(rates, said):
+    span = W.span_text({"span_ticks": 1, "first_ticks": 5, "last_ticks": 6, "span_seconds": None,
+                        "ticks_per_second": rates})
+    assert span == "1 tick (5 to 6)" + (f" {said}" if said else "")
+
+
 def test_no_python_reprs_in_any_format(tmp_path, capsys):
     """Markdown, HTML and JSON reports (one file, a folder, a non-FXT file, --expect with an
     absent arg) and the terminal output of check."""

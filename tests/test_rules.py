@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 import fxtlint
+from fxtlint import build as B
 from fxtlint.rules import REGISTRY, all_rules
+from fxtlint.rules import _ex as X
 from fxtlint.spec._tables import tables
 
 RULES = all_rules()
@@ -207,3 +209,48 @@ def test_parameters_are_data_never_sentence_fragments():
     broken = _declare("bad {thing}{why}", ("thing",), derived=("why",), derive=lambda p: {})
     with pytest.raises(fxtlint.FxtError, match="ZZ001: message parameter 'why' is missing"):
         broken.at(0, 0, thing=1)
+
+
+# -- messages a writer author can act on (issue 24, item 6): each names what to fix ----------
+def _userspace_object_cut_before_its_process_koid() -> bytes:
+    record = B.archive(B.userspace_object(0x1234, (5,), 1))
+    return X.preamble() + X.with_size(record, 2)[:16]  # header and pointer; the process id word left out
+
+
+MESSAGES = [
+    # a userspace object has the spec's "process id word" only, not a thread koid as well
+    ("userspace-process-word", _userspace_object_cut_before_its_process_koid, "ST001",
+     "userspace_object: its process_koid word (process 0 means an inline thread: its process koid follows "
+     "as a word) needs 8 bytes but the record's size leaves 0"),
+    # ST006 and ST007 name the argument as ST005 does, and how many arguments the header declares
+    ("ST006", lambda: REGISTRY["ST006"].bad.build(), "ST006",
+     "event.instant argument 0 (int32, name ref 1) declares a size of 0 words (its record's header declares "
+     "1 argument); the record's remaining arguments cannot be read"),
+    ("ST007", lambda: REGISTRY["ST007"].bad.build(), "ST007",
+     "event.instant argument 0 (int32, name ref 1) declares 4 words but its record has only 1 word left "
+     "(its record's header declares 1 argument)"),
+    # EV003: the spec's "likely", and a provider no Provider Info record announced
+    ("EV003-announced", lambda: X.preamble(B.provider_event(1, 0)), "EV003",
+     "provider 1 reports its buffer full: records were likely dropped, and later pairing warnings may be "
+     "caused by it"),
+    ("EV003-unannounced", lambda: X.preamble(B.provider_event(7, 0)), "EV003",
+     "provider 7, which no Provider Info record announced, reports its buffer full: records were likely "
+     "dropped, and later pairing warnings may be caused by it"),
+    # ST004: which string of which record
+    ("ST004-string-record", lambda: X.preamble(B.string(3, "a" * 32001)), "ST004",
+     "the value of the string record for index 3 is 32001 bytes, over the spec's limit of 32000"),
+    ("ST004-inline-name", lambda: X.preamble(B.event("instant", 100, name="n" * 32001)), "ST004",
+     "the name string of the event.instant record is 32001 bytes, over the spec's limit of 32000"),
+    ("ST004-argument", lambda: X.preamble(B.event("instant", 100, args=[B.arg("string", "k", "v" * 32001)])),
+     "ST004", 'the value string of argument 0 "k" (string) of the event.instant record is 32001 bytes, over '
+     "the spec's limit of 32000"),
+    # one tick, not "1 ticks"
+    ("TM003-one-tick-per-second", lambda: X.preamble(B.initialization(1), B.event("instant", 2**64 - 1)),
+     "TM003", "timestamp 18446744073709551615 ticks at 1 tick/s is past 2^64 nanoseconds"),
+]
+
+
+@pytest.mark.parametrize(("make", "code", "message"), [m[1:] for m in MESSAGES], ids=[m[0] for m in MESSAGES])
+def test_messages_name_what_a_writer_must_fix(make, code, message):
+    found = [d.message for d in fxtlint.lint_bytes(make()).diagnostics if d.code == code]
+    assert found == [message]

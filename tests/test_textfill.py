@@ -266,6 +266,77 @@ def test_columns_of_the_wrong_length_or_type_raise(filler):
         filler.fill([b"x"], [], 2**62, b"")
 
 
+class Meddling:
+    """An int whose ``__index__`` first runs ``act``: the caller's code run while the filler
+    converts a slot's form or a template's row count, after it has taken other arguments."""
+
+    def __init__(self, value: int, act):
+        self.value, self.act = value, act
+
+    def __index__(self) -> int:
+        self.act()
+        return self.value
+
+
+def _fresh(text: str, times: int = 60) -> str:
+    return "".join([text] * times)  # a new object (not a constant of this module), freed when dropped
+
+
+def test_a_table_replaced_by_a_later_slots_form_is_not_read_freed(filler):
+    """A coded slot's table, replaced (its str freed) by the __index__ of the next slot's form:
+    the rows are the table as it was when the slot was taken (under ASan: no use-after-free)."""
+    table = [_fresh(c) for c in "ab"]
+
+    def act():
+        table[:] = ["x", "y"]
+    slots = [(filler.CODED, np.asarray([0, 1], np.int64), table), (Meddling(filler.SIGNED, act), np.arange(2))]
+    got = filler.fill([b"", b",", b""], slots, 2, b";")[0].decode()
+    assert got == f"{_fresh('a')},0;{_fresh('b')},1;"
+
+
+def test_texts_cleared_by_a_later_slots_form_are_the_texts_taken(filler):
+    texts = [_fresh("t"), _fresh("u")]
+    slots = [(filler.TEXTS, texts), (Meddling(filler.SIGNED, texts.clear), np.arange(2))]
+    assert filler.fill([b"", b",", b""], slots, 2, b";")[0].decode() == f"{_fresh('t')},0;{_fresh('u')},1;"
+
+
+def test_codes_changed_by_a_later_slots_form_are_checked_after_it(filler):
+    """The codes are checked once no more of the caller's code runs: a code moved outside its
+    table by the next slot's form raises, as it would have given first."""
+    codes = np.asarray([0, 1], np.int64)
+
+    def act():
+        codes[1] = 10**9
+    slots = [(filler.CODED, codes, ["a", "b"]), (Meddling(filler.SIGNED, act), np.arange(2))]
+    with pytest.raises(ValueError, match="outside its table"):
+        filler.fill([b"", b",", b""], slots, 2, b";")
+
+
+def test_a_template_emptied_by_a_later_templates_count_is_the_template_taken(filler):
+    """fill_rows: the row count of the second template (an __index__) empties the first's parts and
+    slots (freeing them) after the first was taken; the rows are written as the first was."""
+    parts = [_fresh("p").encode(), _fresh("q").encode()]
+    codes = np.asarray([1, 0], np.int64)
+    slots = [(filler.SIGNED, np.asarray([5, 6], np.int64)), (filler.CODED, codes, ["c", "d"])]
+    parts.insert(1, b"+")
+
+    def act():
+        parts[:] = [b"z"]
+        slots.clear()
+    which, rows = np.asarray([0, 1, 0], np.int64), np.asarray([1, 0, 0], np.int64)
+    got = filler.fill_rows([(parts, slots, 2), ([b"-"], [], Meddling(1, act))], which, rows)[0].decode()
+    p, q = _fresh("p"), _fresh("q")
+    assert got == f"{p}6+c{q}-{p}5+d{q}"
+
+    within = np.zeros(2, np.int64)
+
+    def move():
+        within[0] = -1  # checked after the last count is converted: it raises
+    with pytest.raises(ValueError, match="outside its table"):
+        filler.fill_rows([([b"", b""], [(filler.CODED, within, ["c"])], 2), ([b"-"], [], Meddling(1, move))],
+                         which, rows)
+
+
 def test_replaced_rows_keep_a_coded_column_coded(filler):
     """Export's arguments with a name given twice: those rows' texts replace the lists'."""
     row = np.asarray([0, 2], np.int64)

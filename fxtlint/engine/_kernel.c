@@ -736,6 +736,9 @@ static PyObject *kernel_scan(PyObject *Py_UNUSED(self), PyObject *args)
     Py_ssize_t start, window_end;
     Buffers B;
     memset(&B, 0, sizeof B);
+    /* Every argument is converted here, before any is checked: the only calls that can run the
+     * caller's code ("p"'s __bool__, "n"'s __index__, a buffer's exporter) are this parse's, and
+     * the buffers it takes stay exported (so unresized) until release(). */
     if (!PyArg_ParseTuple(args, "Oy*ppnnw*w*w*w*w*w*w*w*w*w*:scan", &capsule, &B.buf, &big, &utf8, &start,
                           &window_end, &B.starts, &B.sizes, &B.types, &B.terms, &B.order, &B.counts, &B.flags,
                           &B.vals, &B.pos, &B.args)) {

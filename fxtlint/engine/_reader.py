@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from .. import rules as R
 from ..rules._diagnostics import Diagnostic
 from ..spec._model import Argument, Record
+from ..spec._roles import KIND_OF_EFFECT, field_of_role
 from ..spec._tables import (
     ArgsItem,
     Field,
@@ -93,6 +94,20 @@ def field_span(base: int, f: Field, big: bool) -> tuple[int, int]:
         return (base + 7 - hi, base + 8 - lo)
     return (base + lo, base + hi + 1)
 
+
+
+_STRING_KIND = KIND_OF_EFFECT["registers_string"]  # the string record
+_STRING_INDEX = field_of_role(_STRING_KIND, "string_index")
+
+
+def _inline_words(names) -> str:
+    """What follows an inline thread ref, from the table's words: 'its process and thread koids
+    follow as words', or for a userspace object (the spec's process id word only) 'its process
+    koid follows as a word'."""
+    koids = [n.removesuffix("_koid") for n in names]
+    if len(koids) == 1:
+        return f"its {koids[0]} koid follows as a word"
+    return f"its {', '.join(koids[:-1])} and {koids[-1]} koids follow as words"
 
 class _Fields:
     """A list of fields compiled once: (name, shift, mask, sign bit) per field, the bits
@@ -215,7 +230,8 @@ class _Decoder:
         return out
 
     # -- streams ------------------------------------------------------------------
-    def stream(self, pos, end, length, part, content, strings, name, overrun, where=None):
+    def stream(self, pos, end, length, part, content, strings, name, overrun, where=None, index=None):
+        """``index``: the string index a string record registers (to name it in ST004)."""
         nbytes = (length + 7) & ~7
         if pos + nbytes > end:
             overrun(part, nbytes, end - pos, pos)
@@ -234,8 +250,10 @@ class _Decoder:
         if content == "utf8":
             # 32,000 bytes is the trace format's limit; the log format has none of its own
             if length > _T.max_string_length and not self.log:
-                self.report(R.string_too_long, (pos, pos + nbytes), part=part, length=length,
-                            limit=_T.max_string_length)
+                arg = where[len(self.what) + 1:] if where != self.what else None  # the argument's label
+                self.report(R.string_too_long, (pos, pos + nbytes), part=part, record=self.what, length=length,
+                            limit=_T.max_string_length, **({} if arg is None else {"arg": arg}),
+                            **({} if index is None else {"index": index}))
             if length and data[-1] == 0:
                 self.report(R.string_ends_in_nul, (pos + length - 1, pos + length), part=part,
                             where=where, length=length)
@@ -277,8 +295,8 @@ class _Decoder:
         if fields.get(it.cond, 1) == 0:
             for n in it.names:
                 if pos + 8 > end:
-                    overrun(f"{n} word ({it.cond} 0 means an inline thread: its process "
-                            f"and thread koids follow as words)", 8, end - pos, pos)
+                    overrun(f"{n} word ({it.cond} 0 means an inline thread: {_inline_words(it.names)})",
+                            8, end - pos, pos)
                     return -1
                 (fields[n],) = self.unpack(self.buf, pos)
                 pos += 8
@@ -292,8 +310,9 @@ class _Decoder:
         return pos
 
     def stream_item(self, it, pos, end, fields, strings, args, overrun, where):
+        index = fields.get(_STRING_INDEX) if self.what == _STRING_KIND else None
         return self.stream(pos, end, fields.get(it.length, 0), it.name, it.content, strings, it.name, overrun,
-                           where)
+                           where, index)
 
     def args(self, it, pos, end, fields, strings, args, overrun, where):
         count = None if it.name == "*" else fields.get(it.name, 0)
@@ -314,18 +333,26 @@ class _Decoder:
             (header,) = unpack(self.buf, pos)
             atype = (header >> _ARG_TYPE.lo) & _ARG_TYPE.mask
             asize = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
+            declared = {} if count is None else {"count": count}
             if asize == 0:
-                self.report(R.argument_size_zero, (pos, pos + 8), i=i)
+                self.report(R.argument_size_zero, (pos, pos + 8), i=i, arg=self.arg_where(header, pos, pos, i, atype),
+                            **declared)
                 return -1
             aend = pos + 8 * asize
             if aend > end:
-                self.report(R.argument_overruns_record, (pos, end), i=i, words=asize,
-                            have=(end - pos) // 8)
+                self.report(R.argument_overruns_record, (pos, end), i=i, words=asize, have=(end - pos) // 8,
+                            arg=self.arg_where(header, pos, end, i, atype), **declared)
                 return -1
             out.append(self.argument(header, atype, asize, pos, aend, i))
             pos = aend
             i += 1
         return pos
+
+    def arg_where(self, header, pos, end, i, atype):
+        """'event.instant argument 0 (int32)', as ST005 names an argument: its record's kind, its
+        index, its inline name when the record's bytes hold it, its type when it is defined."""
+        lay = _T.arguments.get(atype)
+        return f"{self.what} {self.arg_label(header, pos, end, i, None if lay is None else lay.name)}"
 
     def arg_label(self, header, pos, aend, i, kind=None):
         """'argument 2 "count" (double)': its inline name when the bytes hold one."""

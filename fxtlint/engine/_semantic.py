@@ -123,8 +123,10 @@ class LintState:
                     self.buffer_full_index = rec.index
                     if self.buffering_mode == "streaming":
                         continue  # the streaming protocol: a rolling buffer filled and was handed over
-                self.emit(check.rule.at(rec.offset, rec.index, record_size=8 * rec.size_words,
-                                        **check.params(rec.fields)))
+                params = check.params(rec.fields)
+                if check.rule is R.records_dropped:  # say so when no Provider Info named the provider
+                    params["announced"] = params["provider"] in self.tables.announced
+                self.emit(check.rule.at(rec.offset, rec.index, record_size=8 * rec.size_words, **params))
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------

@@ -20,7 +20,12 @@
  *
  * Memory safety: every length, code and row end is checked against what it indexes before
  * anything is read or written; a bad one raises ValueError. The output grows as needed, so a
- * row of any length fits.
+ * row of any length fits. A call takes all its arguments first, then checks them, then writes:
+ * whatever can run the caller's Python code (an int's __index__ for a form or a count, a
+ * buffer's exporter) runs while taking, and what that code could change afterwards is either
+ * held where it cannot (the lists' items copied into tuples of our own) or checked only once
+ * nothing of the caller's runs any more (the contents of the columns and row ends). So no
+ * argument is checked and then changed before it is used.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -166,7 +171,7 @@ static void release_order(Order *q)
         PyBuffer_Release(&q->rows.view);
 }
 
-static int take_order(PyObject *which, PyObject *rows, const Py_ssize_t *counts, Py_ssize_t pieces, Order *q)
+static int take_order(PyObject *which, PyObject *rows, Order *q)
 {
     if (column_of(which, &q->which) < 0 || column_of(rows, &q->rows) < 0)
         return -1;
@@ -175,6 +180,12 @@ static int take_order(PyObject *which, PyObject *rows, const Py_ssize_t *counts,
         return -1;
     }
     q->m = q->which.n;
+    return 0;
+}
+
+/* each row of the order is one of its piece's (once every argument is taken) */
+static int check_order(const Order *q, const Py_ssize_t *counts, Py_ssize_t pieces)
+{
     for (Py_ssize_t j = 0; j < q->m; j++) {
         int64_t w = item_of(&q->which, j), r = item_of(&q->rows, j);
         if (w < 0 || w >= pieces || r < 0 || r >= counts[w]) {
@@ -185,8 +196,9 @@ static int take_order(PyObject *which, PyObject *rows, const Py_ssize_t *counts,
     return 0;
 }
 
-/* Take (bytes, ends) and check that the ends rise within the bytes. */
-static int rows_view(PyObject *pair, RowsView *r)
+/* Take (bytes, ends): the bytes (immutable, held by the tuple) and the ends' buffer; nothing to
+ * release on failure. Checked by check_rows once every argument is taken. */
+static int take_rows(PyObject *pair, RowsView *r)
 {
     r->ends.obj = NULL;
     PyObject *data, *ends;
@@ -194,14 +206,17 @@ static int rows_view(PyObject *pair, RowsView *r)
         return -1;
     r->data = PyBytes_AS_STRING(data);
     r->len = PyBytes_GET_SIZE(data);
-    if (int64_buffer(ends, &r->ends, &r->n, "rows' ends") < 0)
-        return -1;
+    return int64_buffer(ends, &r->ends, &r->n, "rows' ends");
+}
+
+/* the ends rise within the bytes */
+static int check_rows(const RowsView *r)
+{
     const int64_t *e = r->ends.buf;
     int64_t last = 0;
     for (Py_ssize_t i = 0; i < r->n; i++) {
         if (e[i] < last || e[i] > r->len) {
             PyErr_SetString(PyExc_ValueError, "rows' ends do not rise within their bytes");
-            PyBuffer_Release(&r->ends);
             return -1;
         }
         last = e[i];
@@ -219,7 +234,8 @@ static inline int put_row(Out *o, const RowsView *r, int64_t i)
 /* -- fill -- */
 typedef struct {
     int form;
-    PyObject *list;      /* TEXTS, CODED: borrowed from the slot tuple */
+    PyObject *items;     /* TEXTS: the texts, CODED: the table; a tuple of our own (a copy of
+                          * the caller's list, which the caller's code may change) */
     Column values;       /* CODED, CODED_ROWS: the codes; SIGNED, UNSIGNED: the integers */
     const char **texts;  /* CODED: the table's UTF-8 texts */
     Py_ssize_t *lengths;
@@ -229,6 +245,7 @@ typedef struct {
 
 static void release_slot(Slot *s)
 {
+    Py_CLEAR(s->items);
     if (s->values.view.obj != NULL)
         PyBuffer_Release(&s->values.view);
     if (s->rows.ends.obj != NULL)
@@ -237,14 +254,17 @@ static void release_slot(Slot *s)
     PyMem_Free(s->lengths);
 }
 
-static int take_slot(PyObject *t, Py_ssize_t n, Slot *s)
+/* Take a slot (form, ...): convert its form, copy its lists, take its buffers; nothing is
+ * checked that the caller's code could change later (check_slot does that). The slot tuple
+ * lives (in the template's tuple of slots) for the call. */
+static int take_slot(PyObject *t, Slot *s)
 {
     memset(s, 0, sizeof *s);
     if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < 2) {
         PyErr_SetString(PyExc_TypeError, "a slot is a tuple (form, ...)");
         return -1;
     }
-    long form = PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+    long form = PyLong_AsLong(PyTuple_GET_ITEM(t, 0)); /* may run the form's __index__ */
     if (form == -1 && PyErr_Occurred())
         return -1;
     if (form < 0 || form >= N_FORMS || PyTuple_GET_SIZE(t) != (form == TEXTS || form >= SIGNED ? 2 : 3)) {
@@ -254,32 +274,49 @@ static int take_slot(PyObject *t, Py_ssize_t n, Slot *s)
     s->form = (int)form;
     PyObject *a = PyTuple_GET_ITEM(t, 1);
     if (form == TEXTS) {
-        if (!PyList_Check(a) || PyList_GET_SIZE(a) != n) {
-            PyErr_Format(PyExc_ValueError, "a slot of texts must be a list of %zd str", n);
+        if (!PyList_Check(a)) {
+            PyErr_SetString(PyExc_ValueError, "a slot of texts must be a list of str");
             return -1;
         }
-        s->list = a;
-        return 0;
+        return (s->items = PyList_AsTuple(a)) == NULL ? -1 : 0;
     }
     if (column_of(a, &s->values) < 0)
         return -1;
+    if (form >= SIGNED)
+        return 0;
+    PyObject *table = PyTuple_GET_ITEM(t, 2);
+    if (form == CODED_ROWS)
+        return take_rows(table, &s->rows);
+    if (!PyList_Check(table)) {
+        PyErr_SetString(PyExc_TypeError, "a coded slot's table must be a list of str");
+        return -1;
+    }
+    return (s->items = PyList_AsTuple(table)) == NULL ? -1 : 0;
+}
+
+/* A slot taken, checked over n rows: its length, its table's texts, every code within its
+ * table. Runs none of the caller's code, as nothing after it does. */
+static int check_slot(Slot *s, Py_ssize_t n)
+{
+    if (s->form == TEXTS) {
+        if (PyTuple_GET_SIZE(s->items) != n) {
+            PyErr_Format(PyExc_ValueError, "a slot of texts must be a list of %zd str", n);
+            return -1;
+        }
+        return 0;
+    }
     if (s->values.n != n) {
         PyErr_Format(PyExc_ValueError, "a slot's column has %zd rows, not %zd", s->values.n, n);
         return -1;
     }
-    if (form >= SIGNED)
+    if (s->form >= SIGNED)
         return 0;
-    PyObject *table = PyTuple_GET_ITEM(t, 2);
-    if (form == CODED_ROWS) {
-        if (rows_view(table, &s->rows) < 0)
+    if (s->form == CODED_ROWS) {
+        if (check_rows(&s->rows) < 0)
             return -1;
         s->ntable = s->rows.n;
     } else {
-        if (!PyList_Check(table)) {
-            PyErr_SetString(PyExc_TypeError, "a coded slot's table must be a list of str");
-            return -1;
-        }
-        s->ntable = PyList_GET_SIZE(table);
+        s->ntable = PyTuple_GET_SIZE(s->items);
         s->texts = PyMem_Calloc((size_t)s->ntable + 1, sizeof *s->texts);
         s->lengths = PyMem_Calloc((size_t)s->ntable + 1, sizeof *s->lengths);
         if (s->texts == NULL || s->lengths == NULL) {
@@ -287,12 +324,12 @@ static int take_slot(PyObject *t, Py_ssize_t n, Slot *s)
             return -1;
         }
         for (Py_ssize_t i = 0; i < s->ntable; i++) {
-            PyObject *x = PyList_GET_ITEM(table, i);
+            PyObject *x = PyTuple_GET_ITEM(s->items, i);
             if (!PyUnicode_Check(x)) {
                 PyErr_SetString(PyExc_TypeError, "a coded slot's table must be a list of str");
                 return -1;
             }
-            /* the table (and so x) lives in the slot tuple for the whole call */
+            /* the table's tuple (and so x) is ours for the whole call */
             if ((s->texts[i] = PyUnicode_AsUTF8AndSize(x, &s->lengths[i])) == NULL)
                 return -1;
         }
@@ -312,7 +349,7 @@ static int put_slot(Out *o, const Slot *s, Py_ssize_t i)
 {
     switch (s->form) {
     case TEXTS: {
-        PyObject *x = PyList_GET_ITEM(s->list, i);
+        PyObject *x = PyTuple_GET_ITEM(s->items, i);
         Py_ssize_t len;
         const char *u;
         if (x == Py_None)
@@ -361,7 +398,8 @@ static PyObject *finish(Out *o, int64_t *ends, Py_ssize_t n)
 
 /* -- a template: its parts (bytes, one more than the slots) and slots over n rows -- */
 typedef struct {
-    PyObject *parts; /* a list of bytes, held by the caller for the call */
+    PyObject *parts; /* a tuple of bytes: our copy of the caller's list */
+    PyObject *slots; /* a tuple of slot tuples: our copy of the caller's list */
     Slot *S;
     Py_ssize_t k, n, taken, fixed;
 } Template;
@@ -373,9 +411,12 @@ static void release_template(Template *t)
     PyMem_Free(t->S);
     t->S = NULL;
     t->taken = 0;
+    Py_CLEAR(t->parts);
+    Py_CLEAR(t->slots);
 }
 
-/* parts and slots (lists, alive for the call) over n rows, each slot checked */
+/* Take parts and slots (lists, copied) over n rows, each slot taken (check_template checks
+ * them); release_template releases what was taken, whether this fails or not. */
 static int take_template(PyObject *parts, PyObject *slots, Py_ssize_t n, Template *t)
 {
     memset(t, 0, sizeof *t);
@@ -383,19 +424,20 @@ static int take_template(PyObject *parts, PyObject *slots, Py_ssize_t n, Templat
         PyErr_SetString(PyExc_TypeError, "a template: parts and slots are lists");
         return -1;
     }
-    Py_ssize_t k = PyList_GET_SIZE(slots);
-    if (n < 0 || n > PY_SSIZE_T_MAX / 16 || PyList_GET_SIZE(parts) != k + 1) {
+    if ((t->parts = PyList_AsTuple(parts)) == NULL || (t->slots = PyList_AsTuple(slots)) == NULL)
+        return -1;
+    Py_ssize_t k = PyTuple_GET_SIZE(t->slots);
+    if (n < 0 || n > PY_SSIZE_T_MAX / 16 || PyTuple_GET_SIZE(t->parts) != k + 1) {
         PyErr_SetString(PyExc_ValueError, "a template: 0 <= n < 2**59 and one part more than the slots");
         return -1;
     }
     for (Py_ssize_t j = 0; j <= k; j++) {
-        if (!PyBytes_Check(PyList_GET_ITEM(parts, j))) {
+        if (!PyBytes_Check(PyTuple_GET_ITEM(t->parts, j))) {
             PyErr_SetString(PyExc_TypeError, "a template's parts must be bytes");
             return -1;
         }
-        t->fixed += PyBytes_GET_SIZE(PyList_GET_ITEM(parts, j));
+        t->fixed += PyBytes_GET_SIZE(PyTuple_GET_ITEM(t->parts, j));
     }
-    t->parts = parts;
     t->k = k;
     t->n = n;
     if ((t->S = PyMem_Calloc((size_t)k + 1, sizeof *t->S)) == NULL) {
@@ -403,21 +445,30 @@ static int take_template(PyObject *parts, PyObject *slots, Py_ssize_t n, Templat
         return -1;
     }
     for (; t->taken < k; t->taken++)
-        if (take_slot(PyList_GET_ITEM(slots, t->taken), n, &t->S[t->taken]) < 0) {
+        if (take_slot(PyTuple_GET_ITEM(t->slots, t->taken), &t->S[t->taken]) < 0) {
             release_slot(&t->S[t->taken]);
             return -1;
         }
     return 0;
 }
 
+/* every slot of a template taken, checked over its rows */
+static int check_template(Template *t)
+{
+    for (Py_ssize_t j = 0; j < t->k; j++)
+        if (check_slot(&t->S[j], t->n) < 0)
+            return -1;
+    return 0;
+}
+
 static int write_row(Out *o, const Template *t, Py_ssize_t i, const char *end, Py_ssize_t endlen)
 {
     for (Py_ssize_t j = 0; j < t->k; j++) {
-        PyObject *p = PyList_GET_ITEM(t->parts, j);
+        PyObject *p = PyTuple_GET_ITEM(t->parts, j);
         if (put(o, PyBytes_AS_STRING(p), PyBytes_GET_SIZE(p)) < 0 || put_slot(o, &t->S[j], i) < 0)
             return -1;
     }
-    PyObject *p = PyList_GET_ITEM(t->parts, t->k);
+    PyObject *p = PyTuple_GET_ITEM(t->parts, t->k);
     if (put(o, PyBytes_AS_STRING(p), PyBytes_GET_SIZE(p)) < 0 || put(o, end, endlen) < 0)
         return -1;
     return 0;
@@ -442,14 +493,12 @@ static PyObject *textfill_fill(PyObject *Py_UNUSED(self), PyObject *args)
     Py_ssize_t endlen;
     if (!PyArg_ParseTuple(args, "O!O!ny#", &PyList_Type, &parts, &PyList_Type, &slots, &n, &end, &endlen))
         return NULL;
-    /* keep the lists' items alive whatever the caller does (a str's UTF-8 is borrowed) */
-    PyObject *held_parts = PyList_GetSlice(parts, 0, PyList_GET_SIZE(parts));
-    PyObject *held = PyList_GetSlice(slots, 0, PyList_GET_SIZE(slots));
+    /* n is converted (its __index__ has run); take the template, then check it */
     Template t = {0};
     int64_t *ends = NULL;
     Out o = {NULL, NULL, 0, 0};
     PyObject *result = NULL;
-    if (held_parts == NULL || held == NULL || take_template(held_parts, held, n, &t) < 0)
+    if (take_template(parts, slots, n, &t) < 0 || check_template(&t) < 0)
         goto done;
     if ((ends = PyMem_Malloc((size_t)n * sizeof *ends + 1)) == NULL) {
         PyErr_NoMemory();
@@ -468,8 +517,6 @@ done:
     release_template(&t);
     PyMem_Free(ends);
     Py_XDECREF(o.obj);
-    Py_XDECREF(held);
-    Py_XDECREF(held_parts);
     return result;
 }
 
@@ -508,30 +555,29 @@ PyDoc_STRVAR(gather_doc,
 "that fill or gather wrote; which and rows: int64 buffers of one length), and the int64\n"
 "end of each row, as bytes.");
 
-/* A template (parts, slots, n) of fill_rows' list, n its rows; nothing to release on failure */
+/* A template (parts, slots, n) of fill_rows' list taken, n its rows (converted first: its
+ * __index__ may run); release_template releases it, whether this fails or not */
 static int take_template_item(PyObject *item, Template *t, Py_ssize_t *n)
 {
     PyObject *parts, *slots;
+    memset(t, 0, sizeof *t);
     if (!PyTuple_Check(item) || !PyArg_ParseTuple(item, "OOn;a template: (parts, slots, n)", &parts, &slots, n))
         return -1;
-    if (take_template(parts, slots, *n, t) < 0) {
-        release_template(t);
-        return -1;
-    }
-    return 0;
+    return take_template(parts, slots, *n, t);
 }
 
 /* fill_rows (templates: a list of templates) and gather (else: a list of rows already written),
- * one prologue for both: hold the list, take each piece, check the order, write it */
+ * one prologue for both: hold the list, take each piece and the order, then check them all
+ * (no code of the caller's runs after the first check), then write */
 static PyObject *write_pieces(PyObject *args, int templates)
 {
     PyObject *list, *which, *rows;
     if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &list, &which, &rows))
         return NULL;
-    PyObject *held = PyList_GetSlice(list, 0, PyList_GET_SIZE(list)); /* its items live for the call */
+    PyObject *held = PyList_AsTuple(list); /* its items live for the call */
     if (held == NULL)
         return NULL;
-    Py_ssize_t np_ = PyList_GET_SIZE(held), taken = 0, guess = 0;
+    Py_ssize_t np_ = PyTuple_GET_SIZE(held), taken = 0, guess = 0;
     Template *T = templates ? PyMem_Calloc((size_t)np_ + 1, sizeof *T) : NULL;
     RowsView *P = templates ? NULL : PyMem_Calloc((size_t)np_ + 1, sizeof *P);
     Py_ssize_t *counts = PyMem_Calloc((size_t)np_ + 1, sizeof *counts);
@@ -541,21 +587,31 @@ static PyObject *write_pieces(PyObject *args, int templates)
         PyErr_NoMemory();
         goto done;
     }
-    for (; taken < np_; taken++) {
-        PyObject *item = PyList_GET_ITEM(held, taken);
+    /* take: everything that may run the caller's code (an n's __index__, a slot form's) */
+    while (taken < np_) {
+        PyObject *item = PyTuple_GET_ITEM(held, taken);
+        int failed = templates ? take_template_item(item, &T[taken], &counts[taken]) : take_rows(item, &P[taken]);
+        taken++; /* released below, taken whole or in part */
+        if (failed < 0)
+            goto done;
+    }
+    if (take_order(which, rows, &q) < 0)
+        goto done;
+    /* check: nothing of the caller's runs from here on */
+    for (Py_ssize_t j = 0; j < np_; j++) {
         if (templates) {
-            if (take_template_item(item, &T[taken], &counts[taken]) < 0)
+            if (check_template(&T[j]) < 0)
                 goto done;
-            if (T[taken].fixed + 8 * T[taken].k > guess) /* the longest fixed text and 8 bytes a slot */
-                guess = T[taken].fixed + 8 * T[taken].k;
+            if (T[j].fixed + 8 * T[j].k > guess) /* the longest fixed text and 8 bytes a slot */
+                guess = T[j].fixed + 8 * T[j].k;
         } else {
-            if (rows_view(item, &P[taken]) < 0)
+            if (check_rows(&P[j]) < 0)
                 goto done;
-            counts[taken] = P[taken].n;
-            guess += P[taken].len;
+            counts[j] = P[j].n;
+            guess += P[j].len;
         }
     }
-    if (take_order(which, rows, counts, np_, &q) < 0)
+    if (check_order(&q, counts, np_) < 0)
         goto done;
     if (templates) /* a first guess: the longest row q.m times; put() grows it when short */
         guess = q.m < PY_SSIZE_T_MAX / 4 / (guess + 1) ? q.m * (guess + 1) : 256;
@@ -565,7 +621,7 @@ done:
     for (Py_ssize_t j = 0; j < taken; j++) {
         if (templates)
             release_template(&T[j]);
-        else
+        else if (P[j].ends.obj != NULL)
             PyBuffer_Release(&P[j].ends);
     }
     PyMem_Free(T);

@@ -117,7 +117,7 @@ def buffer_full_line(report: FileReport) -> str | None:
     if not at:
         return None
     where = ", ".join(f"{o:#x}" for o in at[:5]) + (" …" if len(at) > 5 else "")
-    return (f"!! {report.path}: records were dropped (buffer full at {where}); "
+    return (f"!! {report.path}: records were likely dropped (buffer full at {where}); "
             "pairing and ref warnings after that point may be caused by it")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 
+from ..rules._diagnostics import visible
 from ..writer_report._expect import fields_text
 from . import _report_words as W
 
@@ -94,7 +95,14 @@ SCRIPT = """
 
 
 def _e(x) -> str:
-    return html.escape(str(x), quote=True)
+    """Any text on the page, escaped, its unprintable characters (newlines, NUL, right-to-left
+    marks a trace's strings may hold) made visible, so the text reads in the order it is stored."""
+    return html.escape(visible(str(x)), quote=True)
+
+
+def _pre(block: str) -> str:
+    """A block of lines (a hex view): each line as ``_e`` escapes it."""
+    return "\n".join(_e(line) for line in block.split("\n"))
 
 
 def _num(n) -> str:
@@ -159,7 +167,7 @@ def _problems(problems: list[dict]) -> str:
         items = []
         for d in p["shown"]:
             rec = f" (record {d['record_index']})" if d["record_index"] >= 0 else ""
-            hexv = f"<pre>{_e(d['hex'])}</pre>" if d.get("hex") else ""
+            hexv = f"<pre>{_pre(d['hex'])}</pre>" if d.get("hex") else ""
             items.append(f'<li class="message">at <code>{d["offset"]:#x}</code>{rec}: {_e(d["message"])}{hexv}</li>')
         if p["count"] > len(p["shown"]):
             items.append(f"<li class=\"muted\">… {p['count'] - len(p['shown'])} more</li>")

@@ -5,12 +5,21 @@ of records. It leads with what failed: the verdict, the files that need attentio
 then each trace (most urgent first) with its problems, the first one open; rules,
 coverage, statistics and the compatibility matrix follow in ``<details>`` blocks,
 which GitHub renders collapsed. Words come from ``_report_words``, as the HTML's do.
+
+Every string a trace (or a file name, or EVENTS.json) supplies goes through ``_text`` (prose:
+Markdown punctuation backslash-escaped, ``&``, ``<`` and ``>`` as entities) or ``_code`` (a
+code span whose fence is longer than any run of backticks inside), both with unprintable
+characters (newlines, NUL, right-to-left marks) made visible; in a table, ``|`` is escaped
+too. So a string such as ``x`</details><script>`` reads as itself and can neither close a
+section, open a tag, end a table cell nor forge the report's own lines.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
+from ..rules._diagnostics import visible
 from ..writer_report._expect import fields_text
 from . import _report_words as W
 
@@ -18,14 +27,42 @@ CELL = {"failed": "❌", "warning": "⚠️", "note": "ℹ️", "passed": "✅",
 MARK = {"bad": "❌", "warn": "⚠️", "ok": "✅"}
 
 
-def _esc(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+_PUNCT = re.compile(r"[\\`*_\[\]~|$]")  # what can start inline Markdown (``$``: GitHub's math)
+_TICKS = re.compile(r"`+")
+
+
+def _text(text) -> str:
+    """Trace-supplied text as Markdown prose that renders as the text itself, in a table cell too:
+    unprintables made visible, Markdown punctuation backslash-escaped, HTML's as entities."""
+    out = _PUNCT.sub(lambda m: "\\" + m.group(), visible(str(text)))
+    return out.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _code(text, *, cell: bool = False) -> str:
+    """Trace-supplied text as a code span: its fence longer than any run of backticks inside,
+    padded with a space (which CommonMark strips) when it starts or ends with a backtick or a
+    space; unprintables made visible; ``|`` escaped in a table ``cell`` (GFM splits cells first)."""
+    inner = visible(str(text))
+    if cell:
+        inner = inner.replace("|", "\\|")
+    if not inner.strip(" "):
+        return f"`{inner or ' '}`"  # spaces only: shown as they are, nothing to strip
+    fence = "`" * (max((len(m) for m in _TICKS.findall(inner)), default=0) + 1)
+    pad = " " if inner[0] in "` " or inner[-1] in "` " else ""
+    return f"{fence}{pad}{inner}{pad}{fence}"
+
+
+def _fenced(block: str) -> list[str]:
+    """A code block whose fence is longer than any run of backticks in it."""
+    fence = "`" * max(3, max((len(m) for m in _TICKS.findall(block)), default=0) + 1)
+    return [fence, block, fence]
 
 
 def _table(head: list[str], rows: list[list], align: str = "") -> list[str]:
+    """Cells are Markdown already (``_text``, ``_code(cell=True)``, numbers, the registry's words)."""
     out = ["| " + " | ".join(head) + " |",
            "| " + " | ".join(("---:" if c == "r" else "---") for c in (align or "l" * len(head))) + " |"]
-    out += ["| " + " | ".join(_esc(c) for c in row) + " |" for row in rows]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return out
 
 
@@ -52,8 +89,8 @@ def _order(traces: list[dict]) -> list[dict]:
 def _file_row(t: dict) -> list:
     v = t["verdict"]
     first = W.first_problem(t)
-    return [f"`{_esc(t['path'])}`", _standing(t), v["errors"], v["warnings"],
-            f"{first[0]}: {first[1]}" if first else ""]
+    return [_code(t["path"], cell=True), _standing(t), v["errors"], v["warnings"],
+            f"{first[0]}: {_text(first[1])}" if first else ""]
 
 
 def _files(traces: list[dict]) -> list[str]:
@@ -72,7 +109,7 @@ def _files(traces: list[dict]) -> list[str]:
 
 
 def _matrix(m: dict, severity: dict[str, str]) -> list[str]:
-    head = ["rule"] + [f"`{_esc(w)}`" for w in m["writers"]]
+    head = ["rule"] + [_code(w, cell=True) for w in m["writers"]]
     rows = [["**verdict**"] + ["✅" if ok else "❌" for ok in m["conforming"]]]
     rows += [[f"{r['code']} {r['name']}"]
              + [CELL[W.shown_result({"result": x, "severity": severity.get(r["code"], "error")})] for x in r["results"]]
@@ -81,7 +118,7 @@ def _matrix(m: dict, severity: dict[str, str]) -> list[str]:
            "<details><summary>Rules per writer</summary>", ""]
     out += _table(head, rows)
     out += ["", "</details>", "", "<details><summary>Record kinds per writer</summary>", ""]
-    out += _table(["record kind"] + [f"`{_esc(w)}`" for w in m["writers"]],
+    out += _table(["record kind"] + [_code(w, cell=True) for w in m["writers"]],
                   [[k["kind"]] + [str(n) if n else "·" for n in k["records"]] for k in m["record_kinds"]])
     out += ["", "</details>", ""]
     return out
@@ -114,7 +151,7 @@ def _coverage(c: dict) -> list[str]:
     s, t = c["string_refs"], c["thread_refs"]
     out.append(f"- **String refs**: {s['indexed']} indexed, {s['inline']} inline, {s['empty']} empty; "
                f"**thread refs**: {t['indexed']} indexed, {t['inline']} inline")
-    out.append(f"- **Providers**: {W.providers_text(c['providers'])}; **large records**: {c['large_records']}; "
+    out.append(f"- **Providers**: {_text(W.providers_text(c['providers']))}; **large records**: {c['large_records']}; "
                f"**byte order**: {c['byte_order']}; undefined records: {c['undefined_records']}")
     out += ["", "</details>", ""]
     return out
@@ -149,9 +186,9 @@ def _problems(problems: list[dict]) -> list[str]:
         out.append("")
         for d in p["shown"]:
             rec = f" (record {d['record_index']})" if d["record_index"] >= 0 else ""
-            out.append(f"- at `{d['offset']:#x}`{rec}: {d['message']}")
+            out.append(f"- at `{d['offset']:#x}`{rec}: {_text(d['message'])}")
             if d.get("hex"):
-                out += ["", "```", d["hex"], "```", ""]
+                out += [""] + _fenced(d["hex"]) + [""]
         if p["count"] > len(p["shown"]):
             out.append(f"- … {p['count'] - len(p['shown'])} more")
         out += ["", "</details>", ""]
@@ -164,11 +201,11 @@ def _expect(e: dict | None) -> list[str]:
     word = "✅ as expected" if e["matches"] else "❌ differs from EVENTS.json"
     out = ["### Expected events", "", f"**{word}** ({W.expect_summary(e)})", ""]
     for ev in e["missing"]:
-        out.append(f"- missing: `{_esc(_short(ev))}`")
+        out.append(f"- missing: {_code(_short(ev))}")
     for ev in e["extra"]:
-        out.append(f"- extra: `{_esc(_short(ev))}`")
+        out.append(f"- extra: {_code(_short(ev))}")
     for d in e["differing"]:
-        out.append(f"- differs: `{_esc(_short(d['expected']))}`: {_esc(fields_text(d['fields']))}")
+        out.append(f"- differs: {_code(_short(d['expected']))}: {_text(fields_text(d['fields']))}")
     out.append("")
     return out
 
@@ -195,9 +232,9 @@ def _rules(rows: list[dict]) -> list[str]:
 
 def trace_section(t: dict) -> list[str]:
     v = t["verdict"]
-    out = [f"## `{_esc(t['path'])}`: {_standing(t)}", ""]
+    out = [f"## {_code(t['path'])}: {_standing(t)}", ""]
     if v["status"] == "not_fxt":
-        return out + [f"{v['note']}.", ""] + _problems(t["problems"])
+        return out + [f"{_text(v['note'])}.", ""] + _problems(t["problems"])
     out.append(f"{t['format']}, {W.plural(t['bytes'], 'byte')}, {W.plural(t['records'], 'record')}, "
                f"{t['byte_order']}-endian; {W.counts_line(v)}"
                + (" (messages capped; counts exact)" if v["capped"] else ""))
@@ -212,7 +249,7 @@ def render(doc: dict) -> str:
            f"Checked against the {doc['spec']['revision']} (spec tables {doc['spec']['tables_sha256']}) "
            f"by {doc['tool']['name']} {doc['tool']['version']}.", ""]
     for f in doc["failures"]:
-        out.append(f"- ❌ `{_esc(f['path'])}`: {_esc(f['message'])}")
+        out.append(f"- ❌ {_code(f['path'])}: {_text(f['message'])}")
     if doc["failures"]:
         out.append("")
     if len(doc["traces"]) > 1:

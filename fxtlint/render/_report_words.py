@@ -103,14 +103,15 @@ def table_text(what: str, table: dict) -> str:
 
 
 def span_text(t: dict) -> str:
-    """'200 ticks (5 to 205) = 2e-07 s at 1000000000 ticks/s', or 'no timestamps'."""
+    """'200 ticks (5 to 205) = 2e-07 s at 1000000000 ticks/s' ('1 tick/s'), or 'no timestamps'."""
     if t["span_ticks"] is None:
         return "no timestamps"
     out = f"{plural(t['span_ticks'], 'tick')} ({t['first_ticks']} to {t['last_ticks']})"
     if t["span_seconds"] is not None:
         out += f" = {t['span_seconds']:.9g} s"
-    rates = ", ".join(str(r) for r in t["ticks_per_second"])
-    return out + (f" at {rates} ticks/s" if rates else "")
+    rates = t["ticks_per_second"]
+    unit = "tick/s" if list(rates) == [1] else "ticks/s"
+    return out + (f" at {', '.join(str(r) for r in rates)} {unit}" if rates else "")
 
 
 def expect_summary(e: dict) -> str:

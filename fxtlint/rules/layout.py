@@ -72,6 +72,19 @@ def _trailing_reason(p: dict) -> dict:
     return {"reason": " (an extension the spec allows)", "n_words": _n(p["n"], "word")}
 
 
+def _which_string(p: dict) -> dict:
+    """ST004: which string of which record: 'the name string of the event.instant record', 'the value of
+    the string record for index 3', 'the value string of argument 0 "k" (string) of the event.instant record'."""
+    arg = f"{p['arg']} of " if p.get("arg") else ""
+    index = f" for index {p['index']}" if p.get("index") is not None else ""
+    return {"which": f"the {p['part']} of {arg}the {p['record']} record{index}"}
+
+
+def _declared_args(p: dict) -> dict:
+    """ST006, ST007: how many arguments the record's header declares, where it has a count."""
+    return {"declared": "" if p.get("count") is None else f" (its record's header declares {_n(p['count'], 'argument')})"}
+
+
 def _ev(**kw):
     return B.event("instant", 100, **kw)
 
@@ -277,8 +290,9 @@ string_too_long = Rule(
     scope=("text",),
     reader_reason="string-limit",
     mutation=lambda recs, pick: B.archive(*recs, B.string(M.fresh_index(recs), "x" * (M.TABLES.max_string_length + 1))),
-    message="the {part} is {length} bytes, over the spec's limit of {limit}",
-    params=('length', 'limit', 'part'),
+    message="{which} is {length} bytes, over the spec's limit of {limit}",
+    params=('length', 'limit', 'part', 'record', 'arg?', 'index?'),
+    derived=('which',),
     what="A string of a trace longer than 32000 bytes. Structured-log streams have no "
     "such limit (only their 32 KiB record), so it is not applied to them.",
     why="The spec sets a conservative maximum string length of 32000 bytes; writers and "
@@ -286,6 +300,7 @@ string_too_long = Rule(
     bad=Example("a string record of 32001 bytes", lambda: X.preamble(B.string(3, "a" * 32001))),
     good=Example("a string record of 32000 bytes", lambda: X.preamble(B.string(3, "a" * 32000))),
     spec="String References: a conservative maximum string length limit of 32000 bytes",
+    derive=_which_string,
 )
 
 argument_size_mismatch = Rule(
@@ -324,8 +339,9 @@ argument_size_zero = Rule(
     scope=("args",),
     reader_reason="size-zero",
     mutation=lambda recs, pick: B.archive(*recs) + M.arg_sized(0),
-    message="argument {i} declares a size of 0 words; the record's remaining arguments cannot be read",
-    params=('i',),
+    message="{arg} declares a size of 0 words{declared}; the record's remaining arguments cannot be read",
+    params=('arg', 'i', 'count?'),
+    derived=('declared',),
     what="An argument header whose size field is 0.",
     why="An argument includes its header word, so its size is at least 1; with size 0 a "
     "reader cannot skip it. Real writers have emitted this.",
@@ -333,6 +349,7 @@ argument_size_zero = Rule(
                 + _arg_with_size(0)),
     good=Example("the same argument of size 1", lambda: X.preamble(_ev(args=[B.arg("int32", 1, 5)]))),
     spec="Argument Header: [4 .. 15] argument size (inclusive of this word)",
+    derive=_declared_args,
 )
 
 argument_overruns_record = Rule(
@@ -342,16 +359,16 @@ argument_overruns_record = Rule(
     scope=("args",),
     reader_reason="overrun",
     mutation=lambda recs, pick: B.archive(*recs) + M.arg_sized(pick.integers(2, 40)),
-    message="argument {i} declares {words_n} but its record has only {have_n} left",
-    params=('have', 'i', 'words'),
-    derived=('words_n', 'have_n'),
+    message="{arg} declares {words_n} but its record has only {have_n} left{declared}",
+    params=('arg', 'have', 'i', 'words', 'count?'),
+    derived=('words_n', 'have_n', 'declared'),
     what="An argument that reaches past the end of the record holding it.",
     why="The argument's size or the record's size is wrong; reading it would read the next record.",
     bad=Example("an event whose int32 argument declares 4 words", lambda: X.preamble()
                 + _arg_with_size(4)),
     good=Example("the same argument declaring 1 word", lambda: X.preamble(_ev(args=[B.arg("int32", 1, 5)]))),
     spec="Arguments: arguments are size-prefixed like ordinary records",
-    derive=lambda p: {"words_n": _n(p["words"], "word"), "have_n": _n(p["have"], "word")},
+    derive=lambda p: {"words_n": _n(p["words"], "word"), "have_n": _n(p["have"], "word"), **_declared_args(p)},
 )
 
 string_ends_in_nul = Rule(

@@ -15,6 +15,11 @@ _PAIR_BEGINS = ("kind:event.duration_begin", "kind:event.async_begin", "kind:eve
 _FLOWS = ("kind:event.flow_begin", "kind:event.flow_step", "kind:event.flow_end")
 
 
+def _n(count: int, unit: str) -> str:
+    """"1 tick", "1000 ticks"."""
+    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
 def _dur(kind, ts, **kw):
     return B.event(kind, ts, **kw)
 
@@ -210,8 +215,9 @@ timestamp_overflows_ns = Rule(
     scope=("timestamps",),
     reader_reason="well-formed",
     mutation=M.append(B.initialization(1), M.event("instant", M.WORD_MAX)),
-    message="{field} {ticks} ticks at {rate} ticks/s is past 2^64 nanoseconds",
+    message="{field} {ticks_n} at {rate_n} is past 2^64 nanoseconds",
     params=('field', 'rate', 'ticks'),
+    derived=('ticks_n', 'rate_n'),
     what="A timestamp whose conversion to nanoseconds (ticks * 1e9 / ticks per second) does "
     "not fit in 64 bits.",
     why="Readers convert to 64-bit nanoseconds; the value wraps and the event lands at a "
@@ -221,6 +227,7 @@ timestamp_overflows_ns = Rule(
     good=Example("an event at 2^40 ticks with 1000 ticks/s", lambda: X.preamble(
         B.initialization(1000), B.event("instant", 1 << 40))),
     spec="Timestamps: 64-bit ticks; Initialization Record",
+    derive=lambda p: {"ticks_n": _n(p["ticks"], "tick"), "rate_n": _n(p["rate"], "tick") + "/s"},
 )
 
 # ---------------------------------------------------------------- pairing
@@ -475,11 +482,14 @@ records_dropped = Rule(
     scope=("kind:metadata.provider_event",),
     reader_reason="well-formed",
     mutation=M.append(B.provider_event(0, 0)),
-    message="provider {provider} reports its buffer full: records were dropped, and later pairing warnings may be caused by it",
-    params=('provider',),
+    message="provider {provider}{unannounced} reports its buffer full: records were likely dropped, and later "
+    "pairing warnings may be caused by it",
+    params=('provider', 'announced?'),
+    derived=('unannounced',),
     what="A Provider Event record with event id 0 (buffer full).",
-    why="The provider dropped records. Every missing begin, end or string registration "
-    "after this point may be a consequence rather than a writer bug. In a streaming trace "
+    why="A buffer filled up, so \"records were likely dropped\" (the spec's words). Every missing "
+    "begin, end or string registration after this point may be a consequence rather than a writer bug. "
+    "The message says when no Provider Info record announced the provider (see RF005). In a streaming trace "
     "(`--buffering-mode streaming`) the event is the protocol, not a finding: \"Once one rolling "
     "buffer fills tracing continues by writing to the other one, if it is available, and "
     "notifying the trace manager that the buffer is full\" (tracing-system design, Buffering "
@@ -488,4 +498,5 @@ records_dropped = Rule(
     good=Example("no provider event", lambda: X.preamble()),
     spec="Provider Event Metadata: 0: a buffer filled up, records were likely dropped; tracing-system "
     "design, Buffering Modes (Streaming)",
+    derive=lambda p: {"unannounced": "" if p.get("announced", True) else ", which no Provider Info record announced,"},
 )
