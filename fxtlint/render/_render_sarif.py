@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from ..engine._result import FileReport
 from ..rules._diagnostics import Diagnostic, Rule, Severity, stable_message
-from ..spec._version import TOOL_NAME, tool_version
+from ..spec._version import HOME_URL, TOOL_NAME, tool_version
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -156,7 +156,7 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": TOOL_NAME, "version": ver, "semanticVersion": ver,
-                                "rules": descriptors}},
+                                "informationUri": HOME_URL, "rules": descriptors}},
             "artifacts": artifacts,
             "results": results,
             "originalUriBaseIds": ORIGINAL_URI_BASE_IDS,
