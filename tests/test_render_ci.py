@@ -100,7 +100,8 @@ def test_sarif_driver_names_the_tools_home():
     from fxtlint.spec._version import HOME_URL
 
     driver = shared_sarif()["runs"][0]["tool"]["driver"]
-    home = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))["project"]["urls"]["Homepage"]
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))
+    home = pyproject["project"]["urls"]["Homepage"]
     assert driver["informationUri"] == HOME_URL == home
     assert home.startswith("https://")
 
