@@ -105,3 +105,18 @@ def test_version_says_which_engine(fresh, capsys, env, expected):
     out = capsys.readouterr().out
     assert out.startswith("fxtlint ") and out.count("\n") == 1
     assert f"({expected}" in out
+
+
+def test_the_readme_shows_what_version_prints_with_both_built(fresh):
+    """The README's ``fxtlint --version`` line is the one a full build prints."""
+    import re
+    from pathlib import Path
+
+    from fxtlint.spec._version import tool_version
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    shown = re.search(r"```text\n(fxtlint .*)\n```", readme).group(1)
+    fresh.delenv(_native.ENV, raising=False)
+    fresh.setattr(_native, "_built", lambda: (object(), None))
+    fresh.setattr(_native, "_filler_built", lambda: (object(), None))
+    assert shown == f"fxtlint {tool_version()} ({_native.describe()})"
