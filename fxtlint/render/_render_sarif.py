@@ -1,7 +1,8 @@
 """The SARIF 2.1.0 renderer, for code-scanning services (GitHub, Azure DevOps, GitLab).
 
-One run; the driver lists every rule of the registry (description, help and default
-level from its declaration); one result per diagnostic, located by
+One run; the driver names the tool's home (``informationUri``) and lists every rule of
+the registry (description, help and default level from its declaration); one result
+per diagnostic, located by
 ``region.byteOffset``/``byteLength`` (the offending field, else the record) and a
 ``startLine`` of 1 for services that place every result on a line. Files are named
 relative to the working directory under ``uriBaseId`` %SRCROOT%, normalised, so the
