@@ -4,6 +4,7 @@ This module only re-exports; each name is defined in one private module.
 """
 
 from .engine._lint import lint_buffer, lint_bytes, lint_path
+from .engine._parallel import lint_paths
 from .engine._reader import iter_records, read_records
 from .engine._result import DiagnosticSink, FileReport
 from .engine._stream_lint import StreamLinter, StreamReader
@@ -38,6 +39,7 @@ __all__ = [
     "lint_buffer",
     "lint_bytes",
     "lint_path",
+    "lint_paths",
     "read_records",
     "tables",
 ]

@@ -7,6 +7,7 @@ warning. The end-to-end tests at the bottom run the real core on the real corpus
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -36,6 +37,9 @@ WRN1 = Rule(
     spec="Nowhere, 1.2", params=("where",), scope=("file",), no_mutation="a fake rule",
 )
 FAKE_RULES = [ERR1, WRN1]
+# a retired code: `rules` lists it, marked removed, with the code that reports it now
+OLD1 = dataclasses.replace(WRN1, code="OLD1", name="fake-old", status="removed", replaced_by="WRN1", scope=(),
+                           no_mutation=None)
 
 
 def fake_lint_buffer(buf, *, input_format="auto", path="<bytes>", sink=None):
@@ -57,6 +61,7 @@ def fake_lint_buffer(buf, *, input_format="auto", path="<bytes>", sink=None):
 def fake(monkeypatch):
     monkeypatch.setattr(fxtlint, "lint_buffer", fake_lint_buffer, raising=False)
     monkeypatch.setattr(_common, "load_registry", lambda: list(FAKE_RULES))
+    monkeypatch.setattr(_common, "load_removed", lambda: [OLD1])
 
 
 @pytest.fixture
@@ -289,6 +294,7 @@ def test_rules_table(fake, tree, capsys):
     assert out.splitlines() == [
         "CODE  NAME          SEVERITY  STATUS",
         "ERR1  fake-error    error     stable",
+        "OLD1  fake-old      warning   removed: now WRN1",
         "WRN1  fake-warning  warning   stable",
     ]
 
@@ -299,6 +305,8 @@ def test_rules_json(fake, tree, capsys, argv):
     assert code == 0
     assert json.loads(out) == [
         {"code": "ERR1", "name": "fake-error", "severity": "error", "status": "stable", "message": "ERR at {where}"},
+        {"code": "OLD1", "name": "fake-old", "severity": "warning", "status": "removed", "message": "WRN at {where}",
+         "replaced_by": "WRN1"},
         {"code": "WRN1", "name": "fake-warning", "severity": "warning", "status": "stable",
          "message": "WRN at {where}"},
     ]
@@ -452,11 +460,15 @@ def test_e2e_ignore_real_codes(capsys):
 
 
 def test_e2e_rules_and_explain_real_registry(capsys):
-    from fxtlint.rules import all_rules
+    from fxtlint.rules import all_rules, removed_rules
 
     rules = all_rules()
     code, out, _ = run(capsys, "rules")
-    assert code == 0 and len(out.splitlines()) == len(rules) + 1
+    assert code == 0 and len(out.splitlines()) == len(rules) + len(removed_rules()) + 1
+    assert [line.split()[0] for line in out.splitlines()[1:]] == sorted(r.code for r in rules + removed_rules())
+    # the codes PR held before EV: listed, never reused, pointing at their new code
+    assert {line.split()[0]: line.split()[-1] for line in out.splitlines() if "removed" in line} == {
+        "PR009": "EV001", "PR010": "EV002", "PR011": "EV003"}
     code, out, _ = run(capsys, "explain", rules[0].code)
     assert code == 0 and out.startswith(f"## {rules[0].code} {rules[0].name}\n")
 

@@ -29,6 +29,65 @@ def test_pre_commit_hook_runs_check_on_fxt_files():
         assert bool(re.search(pattern, name)) is hit, name
 
 
+def _readme() -> str:
+    return (REPO / "README.md").read_text("utf-8")
+
+
+def _resolve(dotted: str):
+    """``fxtlint.a.b``: the longest importable module prefix, then attributes."""
+    import importlib
+
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(dotted)
+
+
+def test_readme_names_only_public_api():
+    """Users are told to call what the public faces export: every dotted ``fxtlint.`` name
+    in the README resolves, with no private segment, and no private name is cited."""
+    text = _readme()
+    names = set(re.findall(r"\bfxtlint(?:\.\w+)+", text)) - {"fxtlint.sarif"}  # a file name
+    assert "fxtlint.lint_paths" in names and "fxtlint.testing" in names
+    for name in sorted(names):
+        assert not any(p.startswith("_") and not p.startswith("__") for p in name.split(".")), name
+        _resolve(name)
+    # a private module or name cited in code spans (`_reader.resync_offset`, `fxtlint/x/_y.py`)
+    private = [span for span in re.findall(r"`([^`\n]+)`", text) if re.search(r"(?:^|[^\w])_[a-z]", span)]
+    assert private == []
+
+
+def test_readme_says_how_to_install_without_the_registry():
+    """fxtlint is not on PyPI: the README installs it from a git URL or a checkout."""
+    text = _readme()
+    install = text.split("## Install", 1)[1].split("\n## ", 1)[0]
+    commands = [line.split("#")[0].strip() for line in
+                re.search(r"```sh\n(.*?)```", install, re.S).group(1).splitlines()]
+    assert any(c.startswith('pip install "git+https://') for c in commands)
+    assert any(c.startswith("pip install /") for c in commands)
+    # the bare registry name appears once, saying that it does not install
+    assert [m.start() for m in re.finditer(r"pip install fxtlint\b", text)] == [
+        text.index("`pip install fxtlint` finds nothing") + 1]
+
+
+def test_readme_pre_commit_block_is_copyable():
+    """A YAML block to paste: the project's repository, a rev that exists (a branch: there
+    are no tags yet), and the hook id .pre-commit-hooks.yaml declares."""
+    from fxtlint.spec._version import HOME_URL
+
+    block = re.search(r"```yaml\n(.*?)```", _readme(), re.S).group(1)
+    fields = dict(re.findall(r"^\s*-?\s*(repo|rev|id): (\S+)", block, re.M))
+    hooks = (REPO / ".pre-commit-hooks.yaml").read_text("utf-8")
+    assert fields == {"repo": HOME_URL, "rev": "main", "id": re.search(r"^- id: (\S+)$", hooks, re.M).group(1)}
+    assert block.startswith("repos:\n") and "<" not in block
+
+
 def readme_library_example() -> str:
     text = (REPO / "README.md").read_text("utf-8")
     section = text.split("## As a library", 1)[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import fxtlint
-from fxtlint.engine._parallel import lint_paths
+from fxtlint import lint_paths  # the public face: the README tells users to call it
 from fxtlint.rules import all_rules
 
 

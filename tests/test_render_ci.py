@@ -92,6 +92,20 @@ def test_sarif_rules_come_from_the_registry():
     assert (driver["name"], driver["version"]) == ("fxtlint", "9.9.9")
 
 
+def test_sarif_driver_names_the_tools_home():
+    """The Multitool's SARIF2005 (ProvideToolProperties) asks for the driver's
+    informationUri: the project's home, the one pyproject.toml's [project.urls] gives."""
+    import tomllib
+
+    from fxtlint.spec._version import HOME_URL
+
+    driver = shared_sarif()["runs"][0]["tool"]["driver"]
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))
+    home = pyproject["project"]["urls"]["Homepage"]
+    assert driver["informationUri"] == HOME_URL == home
+    assert home.startswith("https://")
+
+
 def test_sarif_details_and_uris():
     d = Diagnostic(offset=8, record_index=1, code="RB001", message="x", severity=Severity.ERROR,
                    span=(13, 16), record_size=16, details={"field": "reserved", "bits": [40, 63]})
@@ -154,9 +168,9 @@ def test_sarif_of_real_runs_is_valid_by_the_schema(real_sarif):
     assert {r["ruleId"] for r in log["runs"][0]["results"]} >= {r.code for r in all_rules()}
 
 
-# Multitool warnings read and accepted: fxtlint has no public home page to give as
-# the driver's informationUri. Any other warning fails here so that it gets read.
-ACCEPTED_WARNINGS = {"SARIF2005"}
+# Multitool warnings read and accepted: none (SARIF2005 asked for the driver's
+# informationUri, now given). Any warning fails here so that it gets read.
+ACCEPTED_WARNINGS: set[str] = set()
 
 
 def test_sarif_has_no_multitool_error(sarif_multitool, real_sarif, tmp_path):

@@ -30,6 +30,13 @@ def load_registry() -> list:
     return list(all_rules())
 
 
+def load_removed() -> list:
+    """The retired codes (status "removed", never reused), for ``fxtlint rules``."""
+    from ..rules import removed_rules
+
+    return list(removed_rules())
+
+
 def removed_rule(code: str):
     """The retired rule of ``code`` (status "removed"), or None."""
     from ..rules import get

@@ -10,8 +10,9 @@ from . import _common
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "rules", help="list every rule: code, name, severity, status",
-        description="List every rule of the registry.", allow_abbrev=False,
+        "rules", help="list every rule: code, name, severity, status (removed codes too)",
+        description="List every rule of the registry, with the removed codes (never reused) "
+                    "and the code that reports their defect now.", allow_abbrev=False,
     )
     _common.output_format_option(p)
     p.set_defaults(run=run)
@@ -20,7 +21,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..render import _render_json, _render_rich
 
-    rules = _common.load_registry()
+    rules = sorted(_common.load_registry() + _common.load_removed(), key=lambda r: r.code)
     if args.output_format == "json":
         sys.stdout.write(_render_json.dumps(_render_json.render_rules(rules)))
     else:

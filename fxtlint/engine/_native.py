@@ -107,21 +107,22 @@ def tune_allocator() -> bool:
 
 
 def describe() -> str:
-    """Which engine lints and why, for ``fxtlint --version``."""
+    """Which engine lints and whether the native kernel and text filler are built (and
+    if not, why), for ``fxtlint --version``."""
     choice = os.environ.get(ENV, "auto") or "auto"
     if choice not in CHOICES:
         return f"engine: ? ({ENV}={choice} does not fit: allowed {', '.join(CHOICES)})"
     mod, why = _built()
-    kernel_state = "native kernel: built" if mod is not None else f"native kernel: not built: {why}"
     fill_mod, fill_why = _filler_built()
-    if fill_mod is None:
-        kernel_state += f"; native text filler: not built: {fill_why}"
+    state = (("native kernel: built" if mod is not None else f"native kernel: not built: {why}")
+             + "; " + ("native text filler: built" if fill_mod is not None
+                       else f"native text filler: not built: {fill_why}"))
     if choice == "python":
-        return f"engine: python, forced by {ENV}=python; {kernel_state}"
+        return f"engine: python, forced by {ENV}=python; {state}"
+    if choice == "native" and (mod is None or fill_mod is None):
+        return f"engine: none, {ENV}=native needs both; {state}"
     if mod is None:
-        if choice == "native":
-            return f"engine: none, {ENV}=native but {why}"
-        return f"engine: python; {kernel_state}"
+        return f"engine: python; {state}"
     if fill_mod is None:
-        return f"engine: native, export and decode rows in python (native text filler not built: {fill_why})"
-    return "engine: native"
+        return f"engine: native, export and decode rows in python; {state}"
+    return f"engine: native; {state}"

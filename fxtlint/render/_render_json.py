@@ -50,6 +50,7 @@ def render_rules(rules) -> list[dict]:
             "severity": r.severity.label,
             "status": r.status,
             "message": r.message,
+            **({"replaced_by": r.replaced_by} if r.replaced_by else {}),
         }
         for r in rules
     ]

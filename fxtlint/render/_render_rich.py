@@ -166,9 +166,11 @@ def total_line(reports: Sequence[FileReport], failures: int = 0) -> str:
 
 
 def rules_table(rules) -> list[str]:
-    """Aligned plain columns (no box drawing, no wrapping): code, name, severity, status."""
+    """Aligned plain columns (no box drawing, no wrapping): code, name, severity, status
+    (a removed code's names the code that reports its defect now)."""
     rows = [("CODE", "NAME", "SEVERITY", "STATUS")] + [
-        (r.code, r.name, r.severity.label, r.status) for r in rules
+        (r.code, r.name, r.severity.label, f"removed: now {r.replaced_by}" if r.replaced_by else r.status)
+        for r in rules
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     return [

@@ -1,7 +1,8 @@
 """The SARIF 2.1.0 renderer, for code-scanning services (GitHub, Azure DevOps, GitLab).
 
-One run; the driver lists every rule of the registry (description, help and default
-level from its declaration); one result per diagnostic, located by
+One run; the driver names the tool's home (``informationUri``) and lists every rule of
+the registry (description, help and default level from its declaration); one result
+per diagnostic, located by
 ``region.byteOffset``/``byteLength`` (the offending field, else the record) and a
 ``startLine`` of 1 for services that place every result on a line. Files are named
 relative to the working directory under ``uriBaseId`` %SRCROOT%, normalised, so the
@@ -19,7 +20,7 @@ from urllib.parse import quote
 
 from ..engine._result import FileReport
 from ..rules._diagnostics import Diagnostic, Rule, Severity, stable_message
-from ..spec._version import TOOL_NAME, tool_version
+from ..spec._version import HOME_URL, TOOL_NAME, tool_version
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -156,7 +157,7 @@ def render(reports: Sequence[FileReport], *, failures: Sequence[tuple[str, str]]
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": TOOL_NAME, "version": ver, "semanticVersion": ver,
-                                "rules": descriptors}},
+                                "informationUri": HOME_URL, "rules": descriptors}},
             "artifacts": artifacts,
             "results": results,
             "originalUriBaseIds": ORIGINAL_URI_BASE_IDS,

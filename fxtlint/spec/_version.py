@@ -5,6 +5,9 @@ from __future__ import annotations
 
 TOOL_NAME = "fxtlint"
 __version__ = "0.1.0"
+# the project's home (its repository, README and docs/): the SARIF driver's informationUri;
+# pyproject.toml's [project.urls] Homepage holds the same (a test keeps them equal)
+HOME_URL = "https://github.com/fxtlint/fxtlint"
 
 
 def tool_version() -> str:
