@@ -2,7 +2,9 @@
 # draws (its last bytes, one byte at a time included), gives exactly the report of
 # linting it whole (every field of the JSON: counts, spans, details, summary), and the
 # findings feed and close returned are each counted once; reading it as a stream gives
-# read_records' records and diagnostics. A walk that decides from bytes it has not
+# read_records' records and diagnostics. The same holds for the stream joined after its
+# magic record (a circular buffer's, or a stream joined mid-way: the magic search runs on
+# every advance until 4,096 records are in). A walk that decides from bytes it has not
 # received yet, or says a finding twice across a chunk boundary, breaks it.
 """atheris harness for the incremental reader and linter:
 python fuzz/fuzz_stream.py [-libFuzzer flags] [corpus dirs]."""
@@ -17,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness
 
 import fxtlint
+from fxtlint.engine._reader import MAGIC_BE, MAGIC_LE
 from fxtlint.engine._stream_lint import lint_chunks
 
 PLAN = 8  # trailing bytes that draw the chunk sizes and the step (kept as trace bytes too)
@@ -42,6 +45,12 @@ def _whole(data: bytes, fmt: str, limits) -> dict:
 
 
 def check(data: bytes) -> None:
+    one(data)
+    if data[:8] in (MAGIC_LE, MAGIC_BE) and len(data) > 1 and data[-2] & 1:
+        one(data[8:])  # the same stream without its magic record, cut the same way
+
+
+def one(data: bytes) -> None:
     parts = chunks(data)
     step = 1 + (data[-1] % 97 if data else 0)
     limits = SMALL if data[:1] and data[0] & 1 else fxtlint.Limits()
