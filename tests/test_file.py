@@ -137,19 +137,19 @@ def test_a_small_file_that_changed_is_said_too():
     assert _file.read_whole(io.BytesIO(bytes(12)), "t.fxt", 12) == bytes(12)
 
 
-# the child: every file a FileSource read 4 KiB at a time; before its second read the
-# file on disk is changed (CHANGE), then the verb goes on reading
+# the child: every file a FileSource read 4 KiB at a time; before the second read of
+# each the file on disk is changed (shrunk or grown), then the verb goes on reading
 CHILD = textwrap.dedent("""
     import os, sys
     from fxtlint.engine import _file
     from fxtlint.cli import main
 
     _file.WHOLE, _file.CHUNK = 64, 4096
-    real, calls = _file.FileSource.readinto, [0]
+    real = _file.FileSource.readinto
 
     def readinto(self, view):
-        calls[0] += 1
-        if calls[0] == 2:
+        self.calls = getattr(self, "calls", 0) + 1
+        if self.calls == 2:
             change, size = sys.argv[1], os.path.getsize(self.path)
             if change == "shrink":
                 os.truncate(self.path, size // 2)
@@ -192,6 +192,17 @@ def test_a_file_that_changes_while_read_is_exit_2_with_one_line(verb, change, tm
     said = f"{path}: changed while being read: {n} bytes expected, {read} read"
     lines = got.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("fxtlint: error: ") and lines[0].endswith(said), lines
+
+
+def test_files_that_change_under_parallel_workers_are_each_one_line(tmp_path):
+    paths = [tmp_path / "a.fxt", tmp_path / "b.fxt", tmp_path / "c.fxt"]
+    for p in paths:
+        p.write_bytes(trace())
+    n = len(trace())
+    got = _child("shrink", ["check", "--isolated", "--output-format", "json", "-j", "2", *map(str, paths)])
+    assert got.returncode == 2, got.stderr
+    assert sorted(got.stderr.splitlines()) == [
+        f"fxtlint: error: {p}: changed while being read: {n} bytes expected, {n // 2} read" for p in paths]
 
 
 @pytest.mark.parametrize("engine", ["python", None])
