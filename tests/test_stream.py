@@ -364,3 +364,22 @@ def test_fuzz_harness_also_feeds_the_stream_without_its_magic(monkeypatch):
     monkeypatch.setattr(_reader.MagicSearch, "find", skipping)
     with pytest.raises(AssertionError):
         mod.one(data[8:])
+
+
+def test_fuzz_harness_reads_the_input_as_a_file_too(monkeypatch):
+    """The stream harness also lints its input as a file read in chunks, and as one that
+    shrank while read: a length check that lets a shrunk file through trips it."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+    from fxtlint.engine import _file
+
+    mod = load_harness("stream")
+    data = _big_trace(30)
+    mod.as_file(data)
+    assert _file.CHUNK == 8 << 20  # put back
+    monkeypatch.setattr(_file.FileSource, "check", lambda self, read: None)
+    with pytest.raises(AssertionError, match="shrank"):
+        mod.as_file(data)

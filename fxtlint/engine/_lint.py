@@ -115,14 +115,14 @@ def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None =
 @contextmanager
 def open_buffer(path):
     """The file to walk, read with ordinary reads, never mapped (``_file``: a mapped file
-    that shrinks kills the process): its bytes for a small file, a pipe or a device,
-    read whole; a ``FileSource`` for a larger regular file, read a chunk at a time by
+    that shrinks kills the process): its bytes for a small file, an empty one, a pipe
+    or a device, read whole; a ``FileSource`` for a larger regular file, read a chunk at a time by
     the walk (``_feeder.walk_source``). Raises OSError when the path cannot be read,
     ``FileChanged`` when the file's length changes while it is read."""
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            yield fh.read()
+        if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+            yield fh.read()  # (a file of /proc says size 0 and has bytes)
         elif st.st_size <= _file.WHOLE:
             yield _file.read_whole(fh, os.fspath(path), st.st_size)
         else:
