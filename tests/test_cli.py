@@ -493,33 +493,6 @@ def test_rule_modules_that_fail_to_import_are_an_error_not_accept_any_code(tree,
         cli.main(["clean.fxt", "--ignore", "XX999"])
 
 
-_REAL_LINT_BUFFER = fxtlint.lint_buffer
-
-
-def _view_kept(buf, **kw):
-    _view_kept.view = memoryview(buf)  # a bug: a view of the map outlives the lint
-    return _REAL_LINT_BUFFER(b"")
-
-
-def test_lint_path_raises_a_view_that_outlives_a_successful_lint(tmp_path, monkeypatch):
-    from fxtlint.engine import _lint
-
-    (tmp_path / "t.fxt").write_bytes(bytes(16))
-    monkeypatch.setattr(_lint, "lint_buffer", _view_kept)
-    with pytest.raises(BufferError):
-        _lint.lint_path(tmp_path / "t.fxt")
-    _view_kept.view.release()
-
-    def fails(buf, **kw):
-        _view_kept(buf)
-        raise RuntimeError("the lint's own failure")
-
-    monkeypatch.setattr(_lint, "lint_buffer", fails)
-    with pytest.raises(RuntimeError, match="own failure"):  # not hidden by the BufferError
-        _lint.lint_path(tmp_path / "t.fxt")
-    _view_kept.view.release()
-
-
 def test_a_removed_code_names_its_replacement(tree, capsys):
     code, _, err = run(capsys, "clean.fxt", "--ignore", "PR011")
     assert code == 2 and "PR011 in --ignore was removed: use EV003" in err

@@ -10,6 +10,7 @@ pairing-window edges fall between chunks too.
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -272,3 +273,113 @@ def test_a_short_text_stream_is_said_as_the_whole_file_says_it():
     data = b"\t       "
     same(data, [])
     assert "looks like text" in whole(data)
+
+
+def _no_magic_records(n: int, magic_at: int | None = None) -> list[bytes]:
+    """A stream without its magic record (a circular buffer's, or one joined mid-way),
+    record by record; with ``magic_at``, a magic record at that index."""
+    recs = [B.initialization(1000), B.string(1, "cat"), B.string(2, "span"), B.thread(1, 10, 11)]
+    recs += [B.event("instant", i, category=1, name=2, thread=1) for i in range(n)]
+    if magic_at is not None:
+        recs.insert(magic_at, B.magic())
+    return [B.archive(r) for r in recs]
+
+
+def _magic_search_reads(monkeypatch, parts: list[bytes], *, step: int, flush: bool) -> int:
+    """Headers the magic search framed while ``parts`` were fed one at a time (each
+    record it passes costs one ``declared_size``)."""
+    from fxtlint.engine import _reader
+
+    calls = [0]
+    real = _reader.declared_size
+
+    def counted(header):
+        calls[0] += 1
+        return real(header)
+
+    monkeypatch.setattr(_reader, "declared_size", counted)
+    lint = fxtlint.StreamLinter(step=step)
+    for p in parts:
+        lint.feed(p)
+        if flush:
+            lint.flush()  # the CLI's pipe: the source pauses after each record
+    lint.close()
+    monkeypatch.setattr(_reader, "declared_size", real)
+    assert lint.report.counts == {"MG001": 1}
+    j = lint.report.to_json()
+    j["path"] = "-"
+    assert json.dumps(j, indent=1, sort_keys=True) == whole(b"".join(parts))
+    return calls[0]
+
+
+@pytest.mark.parametrize("step, flush", [(1, False), (fxtlint.StreamLinter().feeder.step, True)])
+def test_a_stream_without_magic_fed_record_by_record_stays_linear(monkeypatch, step, flush):
+    """The magic search goes on where it stopped: fed one record per read, a stream with
+    no magic record has each header framed once by the search (it started again from
+    offset 0 on every advance until 4,096 records were in: quadratic)."""
+    small, large = 400, 1600  # both under the search's 4,096 records: every advance searches
+    n_small = _magic_search_reads(monkeypatch, _no_magic_records(small), step=step, flush=flush)
+    n_large = _magic_search_reads(monkeypatch, _no_magic_records(large), step=step, flush=flush)
+    assert n_small <= 2 * (small + 4) and n_large <= 2 * (large + 4), (n_small, n_large)
+    assert n_large <= 4 * n_small + 8  # work per record flat: 4 times the records, 4 times the headers
+
+
+def test_a_late_magic_record_fed_record_by_record_is_found_where_the_whole_buffer_finds_it():
+    """MG001 names the misplaced magic record's offset and index whatever the cuts."""
+    parts = _no_magic_records(300, magic_at=250)
+    data = b"".join(parts)
+    cuts = list(itertools.accumulate(len(p) for p in parts))
+    same(data, cuts)
+    (d,) = [d for d in fxtlint.lint_bytes(data).diagnostics if d.code == "MG001"]
+    assert "250" in d.message
+
+
+def test_fuzz_harness_also_feeds_the_stream_without_its_magic(monkeypatch):
+    """Half the traces the stream harness draws are checked again without their magic
+    record, cut the same way; a magic search that loses its place trips it."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+    from fxtlint.engine import _reader
+
+    mod = load_harness("stream")
+    data = _big_trace(30)[:-2] + b"\x01\x03"  # the plan byte before the last one is odd
+    seen = []
+    real_one = mod.one
+    monkeypatch.setattr(mod, "one", lambda d: (seen.append(d), real_one(d)))
+    mod.check(data)
+    assert seen == [data, data[8:]]
+    monkeypatch.setattr(mod, "one", real_one)
+    # a search that skips a record each time it resumes finds the wrong magic record
+    data = B.archive(B.magic()) + b"".join(_no_magic_records(60, magic_at=40))
+    real_find = _reader.MagicSearch.find
+
+    def skipping(self, buf):
+        if self.off and not self.done:
+            self.idx += 1
+        return real_find(self, buf)
+
+    monkeypatch.setattr(_reader.MagicSearch, "find", skipping)
+    with pytest.raises(AssertionError):
+        mod.one(data[8:])
+
+
+def test_fuzz_harness_reads_the_input_as_a_file_too(monkeypatch):
+    """The stream harness also lints its input as a file read in chunks, and as one that
+    shrank while read: a length check that lets a shrunk file through trips it."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+    from fxtlint.engine import _file
+
+    mod = load_harness("stream")
+    data = _big_trace(30)
+    mod.as_file(data)
+    assert _file.CHUNK == 8 << 20  # put back
+    monkeypatch.setattr(_file.FileSource, "check", lambda self, read: None)
+    with pytest.raises(AssertionError, match="shrank"):
+        mod.as_file(data)

@@ -1,6 +1,7 @@
 """The one file walker of every verb that takes paths, and the opening of a path as a
-buffer (memory-mapped when it can be): the same buffer is walked and rendered, so a
-hex view shows the bytes that were linted.
+buffer (read, never mapped: a larger file is read a chunk at a time as it is walked,
+``engine._file``): the same buffer is walked and rendered, so a hex view shows the
+bytes that were linted.
 
 A path named on the command line is taken as it is (even one ``--exclude`` matches,
 ruff's habit); a directory gives every ``*.fxt`` inside it, in any case, recursively,
@@ -69,8 +70,9 @@ def expand_paths(paths: list[str], exclude=()) -> tuple[list[tuple[str, str | No
 
 
 def opened(path: str):
-    """The file's bytes, mapped read-only (read whole for empty files and pipes).
+    """The file to walk (``engine._lint.open_buffer``: its bytes, or a ``FileSource``
+    read a chunk at a time).
 
-    Raises OSError when the path cannot be read.
+    Raises OSError when the path cannot be read or changes while it is read.
     """
     return open_buffer(path)

@@ -12,10 +12,12 @@ and are written at the end. The exit status is set at the end of the stream.
 from __future__ import annotations
 
 import io
+import os
 import select
 import sys
 import time
 
+from ..engine._file import FileChanged
 from ..engine._result import DiagnosticSink, FileReport
 from ..engine._stream_lint import StreamLinter
 from ..render import _render_github, _render_jsonl
@@ -47,15 +49,22 @@ def stdin_chunks():
 
 def follow_chunks(path: str, idle_timeout: float, *, clock=time.monotonic, sleep=time.sleep):
     """The bytes of ``path`` as its writer appends them, until it has not grown for
-    ``idle_timeout`` seconds. Raises OSError when it cannot be opened."""
+    ``idle_timeout`` seconds. Raises OSError when it cannot be opened, ``FileChanged``
+    when it shrinks below what was read (growth is a followed file's normal case; a
+    shrink means the bytes read are no longer the file's)."""
     with open(path, "rb") as fh:
         last = clock()
+        read = 0
         while True:
             chunk = fh.read(READ)
             if chunk:
+                read += len(chunk)
                 last = clock()
                 yield chunk
                 continue
+            size = os.fstat(fh.fileno()).st_size
+            if size < read:
+                raise FileChanged.saying(path, f"it shrank to {size} bytes after {read} were read")
             if clock() - last >= idle_timeout:
                 return
             yield IDLE

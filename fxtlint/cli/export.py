@@ -33,6 +33,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine._feeder import begins
+    from ..engine._file import FileSource
     from ..engine._lint import walk_for
     from ..engine._native import tune_allocator
     from ..export._export_tef import Export, export_stream, export_walk
@@ -46,12 +48,21 @@ def run(args: argparse.Namespace) -> int:
                                                        input_format=args.input_format))
         else:
             with _buffers.opened(args.path) as buf:
-                walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic,
-                                resync=True)
-                if not walk.begin():
-                    _common.error(f"{args.path}: {export.not_fxt}; nothing exported")
-                    return _common.EXIT_ERRORS
-                _to_output(args, lambda out: export_walk(walk, out, source=args.path, export=export))
+                if isinstance(buf, FileSource):  # a larger file: read and exported a chunk at a time
+                    probe = Export()
+                    if not begins(buf, lambda b, c: walk_for(b, c, input_format=args.input_format,
+                                                             emit=probe.reader_diagnostic, resync=True)):
+                        _common.error(f"{args.path}: {probe.not_fxt}; nothing exported")
+                        return _common.EXIT_ERRORS
+                    _to_output(args, lambda out: export_stream(buf, out, source=args.path, export=export,
+                                                               input_format=args.input_format))
+                else:
+                    walk = walk_for(buf, (), input_format=args.input_format, emit=export.reader_diagnostic,
+                                    resync=True)
+                    if not walk.begin():
+                        _common.error(f"{args.path}: {export.not_fxt}; nothing exported")
+                        return _common.EXIT_ERRORS
+                    _to_output(args, lambda out: export_walk(walk, out, source=args.path, export=export))
     except BrokenPipeError:
         raise  # stdout went away (`| head`): main() handles it
     except OSError as e:

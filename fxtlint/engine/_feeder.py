@@ -14,6 +14,7 @@ the provider tables and what the consumers keep, not the stream.
 
 from __future__ import annotations
 
+from . import _file
 from ._stream_buffer import NeedMore, StreamBuffer
 from ._walk import Walk
 
@@ -44,6 +45,7 @@ class Feeder:
         self.not_fxt = False  # said so once: the rest is drained
         self.closed = False
         self._tried = 0
+        self._scratch = bytearray(0)  # what a drained source is read into (counted, not kept)
 
     @property
     def size(self) -> int:
@@ -55,10 +57,34 @@ class Feeder:
             raise ValueError("feed() after close()")
         if not len(data):
             return
-        if self.not_fxt or (self.walk is not None and self.walk.zero_at is not None):
+        if self._draining():
             self.stream.skip(len(data))  # drained (framing has stopped): counted, not kept
             return
         self.stream.append(data)
+        self._arrived()
+
+    def feed_from(self, readinto, n: int) -> int:
+        """Like ``feed``, the bytes read by ``readinto(view)`` (up to ``n``) straight into
+        the stream's buffer: a file's ordinary reads, with no copy. Returns how many
+        came (0: the source has ended)."""
+        if self.closed:
+            raise ValueError("feed() after close()")
+        if self._draining():
+            if len(self._scratch) < n:
+                self._scratch = bytearray(n)
+            with memoryview(self._scratch) as view:
+                got = readinto(view[:n]) or 0
+            self.stream.skip(got)
+            return got
+        got = self.stream.append_from(readinto, n)
+        if got:
+            self._arrived()
+        return got
+
+    def _draining(self) -> bool:
+        return self.not_fxt or (self.walk is not None and self.walk.zero_at is not None)
+
+    def _arrived(self) -> None:
         size = self.stream.size
         if size < HEAD_BYTES:
             return
@@ -125,15 +151,59 @@ class Feeder:
         self.stream.release(8 * walk.cur)
 
 
-def stream_walk(make_walk, consumers, chunks, *, step: int = DEFAULT_STEP) -> Walk:
+def stream_walk(make_walk, consumers, chunks, *, step: int | None = None) -> Walk:
     """Walk an iterable of byte chunks for ``consumers`` (the CLI's pipes and follows;
-    a None chunk: the source is idle, walk what has come)."""
+    a None chunk: the source is idle, walk what has come), or a ``FileSource``: the
+    file read to its end in reads of ``step`` bytes (default ``_file.CHUNK``), then its
+    length checked (``FileChanged`` before the walk's end: no consumer finishes on a
+    changed file)."""
+    file = isinstance(chunks, _file.FileSource)
+    step = step or (_file.CHUNK if file else DEFAULT_STEP)
     f = Feeder(consumers, make_walk, step=step)
-    for chunk in chunks:
-        if chunk is None:
-            f.flush()
-        else:
-            f.feed(chunk)
+    if file:
+        chunks.rewind()
+        while f.feed_from(chunks.readinto, step):
+            pass
+        chunks.check(f.size)
+    else:
+        for chunk in chunks:
+            if chunk is None:
+                f.flush()
+            else:
+                f.feed(chunk)
     f.close()
     assert f.walk is not None
     return f.walk
+
+
+def walk_source(buf, make_walk, consumers=()) -> Walk:
+    """Run the walk ``make_walk(buf, consumers)`` builds over ``buf``. A ``FileSource``
+    (a file read, not mapped: ``_file``) is read a chunk at a time and walked as a
+    stream as the chunks come, each chunk an advance; its ``FileChanged`` propagates
+    (the walk's consumers have seen the records before it). Anything else is a buffer,
+    walked whole."""
+    if isinstance(buf, _file.FileSource):
+        return stream_walk(make_walk, consumers, buf)
+    walk = make_walk(buf, list(consumers))
+    walk.run()
+    return walk
+
+
+def begins(source: _file.FileSource, make_walk) -> bool:
+    """Whether the walk of a file read in chunks gets past its file-level checks (False:
+    it is not FXT at all, and MG005 went to the walk's ``emit``), decided from its first
+    chunk as a stream's walk decides it, before anything is written for it (a verb that
+    writes nothing for such a file). A first record longer than the chunk frames as a
+    trace record: that is not another file format's bytes."""
+    stream = StreamBuffer()
+    try:
+        source.rewind()
+        stream.append_from(source.readinto, _file.CHUNK)
+        if stream.size == len(source):
+            stream.end()
+        try:
+            return make_walk(stream.view(), []).begin()
+        except NeedMore:
+            return True
+    finally:
+        stream.close()

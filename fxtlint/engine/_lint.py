@@ -7,13 +7,14 @@ calls ``lint_buffer``, so that it renders from the bytes it linted.)
 
 from __future__ import annotations
 
-import mmap
 import os
 import stat
 from contextlib import contextmanager
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
+from . import _file
 from ._fast import Lint
+from ._feeder import walk_source
 from ._reader import detect_byte_order, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
 from ._walk import Walk
@@ -52,13 +53,20 @@ def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<by
               sink: DiagnosticSink | None = None, engine: str = "auto",
               limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> tuple[FileReport, Walk]:
     """Lint ``buf`` in one walk that also feeds ``consumers``; returns the report and
-    the walk (its record kinds, provider tables, and whether the file is FXT at all)."""
+    the walk (its record kinds, provider tables, and whether the file is FXT at all).
+    ``buf`` may be ``open_buffer``'s ``FileSource``: the file is read and walked a
+    chunk at a time (``_feeder.walk_source``)."""
     sink = sink if sink is not None else DiagnosticSink()
-    walk = walk_for(buf, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
-    lint = Lint(sink.add, limits, walk.log, buffering_mode)
-    walk.consumers = [lint, *consumers]
-    walk.run()
-    return lint_report(walk, lint, sink, path, len(buf)), walk
+    lints: list[Lint] = []
+
+    def make(b, extra):
+        walk = walk_for(b, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
+        lints.append(Lint(sink.add, limits, walk.log, buffering_mode))
+        walk.consumers = [lints[-1], *extra]
+        return walk
+
+    walk = walk_source(buf, make, consumers)
+    return lint_report(walk, lints[-1], sink, path, len(buf)), walk
 
 
 def lint_report(walk: Walk, lint: Lint, sink: DiagnosticSink, path: str, size: int) -> FileReport:
@@ -76,7 +84,8 @@ def lint_report(walk: Walk, lint: Lint, sink: DiagnosticSink, path: str, size: i
 def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
                 sink: DiagnosticSink | None = None, engine: str = "auto",
                 limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
-    """Lint ``buf`` (bytes, bytearray, memoryview or mmap).
+    """Lint ``buf`` (bytes, bytearray, memoryview or mmap, or ``open_buffer``'s
+    ``FileSource``).
 
     ``engine`` "reference" checks record by record with the decoded records; "fast"
     screens every record with the column engine and must report the same; "auto" (the
@@ -98,7 +107,8 @@ def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink 
 
 def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
               engine: str = "auto", limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
-    """Lint the file at ``path``, memory-mapped. Raises OSError on I/O failure only."""
+    """Lint the file at ``path`` (``open_buffer``). Raises OSError on I/O failure only
+    (``FileChanged`` when the file's length changed while it was read)."""
     path = os.fspath(path)
     with open_buffer(path) as buf:
         return lint_buffer(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
@@ -107,28 +117,17 @@ def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None =
 
 @contextmanager
 def open_buffer(path):
-    """The file's bytes, mapped read-only (read whole for empty files, pipes and devices,
-    which cannot be mapped). Raises OSError when the path cannot be read."""
+    """The file to walk, read with ordinary reads, never mapped (``_file``: a mapped file
+    that shrinks kills the process): its bytes for a small file, an empty one, a pipe
+    or a device, read whole; a ``FileSource`` for a larger regular file, read a chunk at a time by
+    the walk (``_feeder.walk_source``). Raises OSError when the path cannot be read,
+    ``FileChanged`` when the file's length changes while it is read."""
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
-            yield fh.read()
-            return
-        m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        with closing_map(m):
-            yield m
+            yield fh.read()  # (a file of /proc says size 0 and has bytes)
+        elif st.st_size <= _file.WHOLE:
+            yield _file.read_whole(fh, os.fspath(path), st.st_size)
+        else:
+            yield _file.FileSource(fh, os.fspath(path), st.st_size)
 
-
-@contextmanager
-def closing_map(m: mmap.mmap):
-    """Close ``m`` on the way out. A view of it still alive after a lint that succeeded
-    is a bug and its BufferError propagates; after a failure the failure is what counts."""
-    try:
-        yield m
-    except BaseException:
-        try:
-            m.close()
-        except BufferError:
-            pass  # a view outlived the error being raised; that error is the news
-        raise
-    m.close()

@@ -684,9 +684,11 @@ def argument_label(a: Argument, i: int) -> str:
     return f"argument {i} (name ref {ref})" if ref and not ref & _INLINE_BIT else f"argument {i}"
 
 
-def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True) -> bool:
+def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True,
+                 search: MagicSearch | None = None) -> bool:
     """File-level checks made before the walk: not FXT at all, length alignment, byte
-    order, magic. True when the file is not FXT: the walk must not start."""
+    order, magic. True when the file is not FXT: the walk must not start. ``search``:
+    the walk's magic search, kept across a stream's attempts (``MagicSearch``)."""
     n = len(buf)
     if check_magic and not log and n >= 8 and detect_byte_order(buf) is None:
         _have(buf, 64)  # what the first bytes look like
@@ -707,9 +709,10 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
             (header,) = struct.unpack_from("<Q", buf, 0)
             kind = header_kind(header, buf, 0, False) or "undecodable"
             found = {}
-            at = first_magic(buf, big)
+            search = search if search is not None else MagicSearch(big)
+            at = search.find(buf)
             if at is not None:
-                found = {"magic_offset": at, "magic_index": _index_at(buf, at, big)}
+                found = {"magic_offset": at, "magic_index": search.index}
             emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind, **found,
                                     first=bytes(buf[:8]).hex(" ")))
     return False
@@ -730,33 +733,48 @@ def declared_size(header: int) -> int:
 MAGIC_SEARCH_RECORDS = 4096  # records framed from the start to find a misplaced magic record
 
 
-def _magic_walk(buf, big: bool):
-    """(offset, record index, is a magic record) of the first MAGIC_SEARCH_RECORDS
-    records framed by their declared sizes."""
-    magic = MAGIC_BE if big else MAGIC_LE
-    unpack = _UNPACK[big]
-    off = 0
-    for idx in range(MAGIC_SEARCH_RECORDS):
-        if not _have(buf, off + 8):
-            return
-        head = bytes(buf[off : off + 8])
-        yield off, idx, head == magic
-        size = declared_size(unpack(head, 0)[0])
-        if size == 0:
-            return
-        off += 8 * size
+class MagicSearch:
+    """The search for the file's first magic record (``first_magic``): the first
+    MAGIC_SEARCH_RECORDS records framed by their declared sizes, from the start.
+
+    It remembers where it got to: on a stream still growing (``_stream_buffer``) it stops
+    at the first header not yet received (``NeedMore``) and the next ``find``, with more
+    bytes, goes on from that header, so a stream fed one record at a time costs one pass
+    over its first headers, not one per advance. One search per buffer (a stream's
+    buffer keeps its bytes at their offsets as it grows)."""
+
+    def __init__(self, big: bool = False):
+        self.big = big
+        self.off = self.idx = 0  # the next header to read, and its record index
+        self.at: int | None = None  # the first magic record's offset, once found
+        self.index: int | None = None  # and its record index
+        self.done = False
+
+    def find(self, buf) -> int | None:
+        """The first magic record's offset, or None (may raise NeedMore on a growing stream)."""
+        magic = MAGIC_BE if self.big else MAGIC_LE
+        unpack = _UNPACK[self.big]
+        while not self.done:
+            off = self.off
+            if self.idx >= MAGIC_SEARCH_RECORDS or not _have(buf, off + 8):
+                self.done = True
+                break
+            head = bytes(buf[off : off + 8])
+            if head == magic:
+                self.at, self.index, self.done = off, self.idx, True
+                break
+            size = declared_size(unpack(head, 0)[0])
+            if size == 0:
+                self.done = True
+                break
+            self.off, self.idx = off + 8 * size, self.idx + 1
+        return self.at
 
 
 def first_magic(buf, big: bool = False) -> int | None:
     """The offset of the file's first magic record: 0 when the file starts with it, else
     the first one among its first MAGIC_SEARCH_RECORDS records, else None."""
-    if bytes(buf[:8]) == (MAGIC_BE if big else MAGIC_LE):
-        return 0
-    return next((off for off, _, is_magic in _magic_walk(buf, big) if is_magic), None)
-
-
-def _index_at(buf, at: int, big: bool) -> int:
-    return next(idx for off, idx, _ in _magic_walk(buf, big) if off == at)
+    return MagicSearch(big).find(buf)
 
 
 def size_fields(log: bool) -> dict[int, Field]:

@@ -67,6 +67,18 @@ class StreamBuffer:
         self.size = need
         self.map.n = need - need % 8 if self.map.growing else need
 
+    def append_from(self, readinto, n: int) -> int:
+        """Up to ``n`` more bytes, read straight into the map by ``readinto(view)`` (a
+        file's ordinary read, no copy in between); returns how many came (0: the end)."""
+        need = self.size + n
+        if need > self.map.capacity:
+            self._grow(need)
+        with memoryview(self.map) as whole, whole[self.size:need] as view:
+            got = readinto(view) or 0
+        self.size += got
+        self.map.n = self.size - self.size % 8 if self.map.growing else self.size
+        return got
+
     def skip(self, n: int) -> None:
         """``n`` more bytes arrived that nothing will read (the walk has stopped framing):
         counted in ``len()``, not kept. Only words below the kept ones may be read after."""

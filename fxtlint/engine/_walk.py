@@ -46,9 +46,9 @@ from ._native import ACTIVE
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
 from ._reader import (
+    MagicSearch,
     after_record,
     decode_record,
-    first_magic,
     frame_error,
     length_check,
     size_fields,
@@ -116,13 +116,15 @@ class Walk:
         self._begun = False
         self._waiting = False  # a stream's walk stopped at a record that needs bytes still to come
         self.zero_at: int | None = None  # a stream's header of size 0, said when the stream ends
+        # the magic search, kept across a stream's attempts at ``begin``: it goes on where it stopped
+        self._magic = MagicSearch(big)
 
     def begin(self) -> bool:
         """The file-level checks, once (``run`` makes them): False when the file is not
         FXT at all (MG005 said so), and nothing is walked."""
         if not self._begun:
             # on a stream this may need more bytes (NeedMore): it is asked again with them
-            self.not_fxt = start_checks(self.buf, self.emit, self.big, self.log)
+            self.not_fxt = start_checks(self.buf, self.emit, self.big, self.log, search=self._magic)
             self._begun = True
             self._length_left = getattr(self.buf, "growing", False)  # begun before the stream's end
         return not self.not_fxt
@@ -177,7 +179,7 @@ class Walk:
         self._roots = _LOG_ROOTS if self.log else _TRACE_ROOTS
         self._reference = (frozenset() if self.log else STATE_KINDS).union(*(c.decode_kinds for c in self.consumers))
         self._large = size_fields(self.log)
-        self.magic_at = first_magic(self.buf, self.big)
+        self.magic_at = self._magic.find(self.buf)
         self.cur = self.index = self._released = 0  # the next word to frame, and its record's index
         self.stopped = False  # framing stopped for good (a header it cannot frame)
 

@@ -35,6 +35,7 @@ from typing import IO
 import numpy as np
 
 from .. import rules as R
+from ..engine import _file
 from ..engine._jsontext import (
     Lines,
     StringTexts,
@@ -580,17 +581,58 @@ def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"
     ``raw`` holds ``ts`` (and ``dur``) in ticks (None for M events), for ``--expect``.
     """
     export = export if export is not None else Export()
-    walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine="reference",
-                    resync=True)
     ex = Exporter(export)
-    if walk.begin():
-        ex.start(walk)
-        for rec, _ in walk.one_by_one():
-            got = ex.event(rec)
-            ex._settle()
-            if got is not None:
-                yield got
+    if isinstance(buf, _file.FileSource):
+        yield from _file_events(buf, ex, input_format)
+    else:
+        walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, engine="reference",
+                        resync=True)
+        if walk.begin():
+            ex.start(walk)
+            for rec, _ in walk.one_by_one():
+                got = ex.event(rec)
+                ex._settle()
+                if got is not None:
+                    yield got
     yield from ex.metadata()
+
+
+class _Pulled(Consumer):
+    """Every record decoded, in file order, its event kept for ``iter_events`` to yield."""
+
+    decode_kinds = frozenset(lay.name for lay in _T.record_leaves()) | {_T.log_record.name}
+
+    def __init__(self, ex: Exporter, out: list):
+        self.ex = ex
+        self.out = out
+
+    def start(self, walk: Walk) -> None:
+        self.ex.start(walk)
+
+    def record(self, rec: Record, change=None) -> None:
+        got = self.ex.event(rec)
+        self.ex._settle()
+        if got is not None:
+            self.out.append(got)
+
+
+def _file_events(source: _file.FileSource, ex: Exporter, input_format: str):
+    """``iter_events`` of a file read a chunk at a time (``_file``): each chunk walked as
+    it is read, its events yielded, then the file's length checked (``FileChanged``)."""
+    from ..engine._feeder import Feeder
+
+    out: list = []
+    feeder = Feeder([_Pulled(ex, out)], lambda b, c: walk_for(b, c, input_format=input_format,
+                                                              emit=ex.export.reader_diagnostic, resync=True),
+                    step=_file.CHUNK)
+    source.rewind()
+    while feeder.feed_from(source.readinto, _file.CHUNK):
+        yield from out
+        out.clear()
+    source.check(feeder.size)
+    feeder.close()
+    yield from out
+    feeder.release()
 
 
 def other_data(export: Export, source: str) -> dict:

@@ -38,6 +38,7 @@ from typing import IO
 
 import numpy as np
 
+from ..engine._feeder import walk_source
 from ..engine._jsontext import (
     IdTexts,
     Lines,
@@ -557,12 +558,13 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
               limits: Limits = DEFAULT_LIMITS, strict: bool = False, stream=None) -> Decoding:
     """Write the canonical JSON of ``data`` to ``out`` as it is read (``dumps`` of
     ``decode(data)``, byte for byte); returns its errors (none: accepted) and notes, the
-    records having gone to ``out``. ``stream``: byte chunks to decode instead of
+    records having gone to ``out``. ``data`` may be ``open_buffer``'s ``FileSource``
+    (read and decoded a chunk at a time). ``stream``: byte chunks to decode instead of
     ``data`` (a pipe), written as they arrive (``_feeder``)."""
     write = Lines(out, '{"records": [\n')
     canon = Canonical(write, strict=strict)
-    if stream is None:
-        _decoding_walk(data, canon, byte_order, engine, limits).run()
+    if stream is None:  # a buffer, or a file read a chunk at a time (``_file.FileSource``)
+        walk_source(data, lambda buf, _: _decoding_walk(buf, canon, byte_order, engine, limits))
     else:
         from ..engine._feeder import stream_walk
 
