@@ -157,7 +157,7 @@ def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
                         _pairing.PairKind.FLOW_STEP, _pairing.PairKind.FLOW_END)))
     is_flow = np.zeros(max(_pairing.FLOW_KINDS) + 1, bool)  # the array proof's family lookup, renumbered
     is_flow[sorted(_pairing.FLOW_KINDS)] = True
-    monkeypatch.setattr(_pairing, "_IS_FLOW", is_flow)
+    monkeypatch.setattr(_pairing, "_flow_table", lambda: is_flow)
     accepted = []
     real = _pairing.feed_clean
     monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])

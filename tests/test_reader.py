@@ -216,3 +216,40 @@ def test_undefined_types_and_subtypes_round_trip(rtype, bits):
     recs, diags = fxtlint.read_records(data)
     assert recs[-1].kind.endswith("unknown") and {d.code for d in diags} <= {"UN001", "UN002"}
     assert fxtlint.encode_records(recs) == data
+
+
+def swallowers(size: int) -> bytes:
+    """``size`` bytes of two-word events, each declaring a size that runs to the file's
+    last word (which frames nothing): every one swallows all its neighbours (FR004), and
+    the reader reads on from its content's end, so each is framed once."""
+    ev = B.archive(B.event("instant", 1, thread=1, category=1, name=2))
+    n = (size - 16) // len(ev)
+    out = bytearray(B.archive(B.magic()))
+    for i in range(n):
+        out += B.patch_field(ev, fxtlint.tables().field(role="size"), min(4095, 2 * (n - i)))
+    return bytes(out + bytes(8))
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_records_that_swallow_their_neighbours_are_read_in_linear_work(engine, monkeypatch):
+    """Words read by the reader per word of the file stay bounded as the file grows (they
+    grew with it: every swallowing record read the words it then dropped, 16 KB read 1M words)."""
+    from fxtlint.engine import _reader
+
+    reads = {"words": 0}
+
+    def counted(unpack):
+        def read(buf, off=0):
+            reads["words"] += 1
+            return unpack(buf, off)
+        return read
+
+    monkeypatch.setattr(_reader, "_UNPACK", {big: counted(u) for big, u in _reader._UNPACK.items()})
+    per_word = {}
+    for size in (4096, 16384):
+        data = swallowers(size)
+        reads["words"] = 0
+        report = fxtlint.lint_bytes(data, engine=engine)
+        assert report.counts["FR004"] == (size - 16) // 16 - 1, report.counts  # all but the last resume early
+        per_word[size] = reads["words"] / (len(data) // 8)
+    assert per_word[16384] <= 4 and per_word[16384] <= 1.1 * per_word[4096], per_word

@@ -33,14 +33,11 @@ from __future__ import annotations
 
 import mmap
 from collections import Counter
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
-from ._columns import INLINE, LEN, Screen
-from ._kernel_screen import KernelScreen
 from ._lookups import Lookups, TableCache
 from ._native import ACTIVE
 from ._native import kernel as chosen_kernel
@@ -55,10 +52,17 @@ from ._reader import (
     start_checks,
     walk_records,
 )
-from ._scan import TYPE, scan_window
 from ._stream_buffer import NeedMore
 
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._numpy import np  # imported on first use: the per-record path needs no array
+
 _T = tables()
+INLINE = _T.string_inline_bit  # a string ref's inline bit, and below it the length
+LEN = INLINE - 1
+TYPE = _T.field(role="type")
 _SBITS = LEN.bit_length()  # bits of a string index
 _TBITS = max(f.width for lay in _T.record_leaves() for f in lay.all_fields() if f.role == "thread_ref")
 _TRACE_ROOTS = dict(_T.records)
@@ -96,7 +100,8 @@ class Walk:
                  limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE):
         self.buf = buf
         # the scan step's engine: the native kernel module, or None for the column engine
-        self.kernel = chosen_kernel() if kernel is ACTIVE else kernel
+        # (ACTIVE: the default's, looked up when the column path starts: ``kernel``)
+        self._kernel = kernel
         self.consumers = list(consumers)
         self.big = big
         self.log = log
@@ -112,6 +117,13 @@ class Walk:
         self._begun = False
         self._waiting = False  # a stream's walk stopped at a record that needs bytes still to come
         self.zero_at: int | None = None  # a stream's header of size 0, said when the stream ends
+
+    @property
+    def kernel(self):
+        """The native kernel module the scan step runs, or None for the column engine."""
+        if self._kernel is ACTIVE:
+            self._kernel = chosen_kernel()
+        return self._kernel
 
     def begin(self) -> bool:
         """The file-level checks, once (``run`` makes them): False when the file is not
@@ -249,6 +261,11 @@ class Walk:
         drops the step's views of the buffer. The native kernel's when it is built
         (``_kernel_screen.KernelScreen``: its program holds the roots and the size fields,
         and it reads the buffer itself), the column engine's ``scan_window`` otherwise."""
+        # the column path's modules: imported by the first walk that takes it
+        from ._columns import Screen
+        from ._kernel_screen import KernelScreen
+        from ._scan import scan_window
+
         limits = self.limits
         if self.kernel is not None:
             # the kernel reads the buffer itself: give it what the buffer holds (a stream's
