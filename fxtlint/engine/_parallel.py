@@ -30,7 +30,7 @@ def _size(path) -> int:
         return 0
 
 
-def _lint_one(path, input_format: str, sink_options: dict, engine: str, excerpts: bool,
+def _lint_one(path, input_format: str, sink_options: dict, engine: str | None, excerpts: bool,
               buffering_mode: str | None = None):
     try:
         with open_buffer(path) as buf:
@@ -42,7 +42,7 @@ def _lint_one(path, input_format: str, sink_options: dict, engine: str, excerpts
 
 
 def lint_paths(paths: Sequence, *, jobs: int = 1, input_format: str = "auto", sink_options: dict | None = None,
-               engine: str = "fast", progress: Progress | None = None, excerpts: bool = False,
+               engine: str | None = None, progress: Progress | None = None, excerpts: bool = False,
                buffering_mode: str | None = None) -> list:
     """Lint ``paths`` with up to ``jobs`` worker processes (1: in this process).
 

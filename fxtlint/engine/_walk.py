@@ -39,7 +39,7 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
 from ._lookups import Lookups, TableCache
-from ._native import ACTIVE
+from ._native import ACTIVE, REQUIRED, filling, parts
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
 from ._reader import (
@@ -71,6 +71,7 @@ _LOG_ROOTS = {t: _T.log_record for t in range(1 << TYPE.width)}  # a log record 
 # (bench/small_traces.py measures both on the golden corpus)
 COLUMNS_FROM = 14 << 10
 UNREGISTERED, INLINE_TEXT = -1, -2  # looked-up ids that are not table entries
+_AS_ENGINE = object()  # a walk's kernel when none is given: its engine's
 
 
 class Consumer:
@@ -97,17 +98,24 @@ class Walk:
     ``consumers``; reader diagnostics go to ``emit``."""
 
     def __init__(self, buf, consumers, *, big: bool = False, log: bool = False, emit=None,
-                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE):
+                 limits: Limits = DEFAULT_LIMITS, engine: str | None = None, columns: bool | None = None,
+                 kernel=_AS_ENGINE):
         self.buf = buf
-        # the scan step's engine: the native kernel module, or None for the column engine
-        # (ACTIVE: the default's, looked up when the column path starts: ``kernel``)
-        self._kernel = kernel
+        # ``engine`` (``_native.ENGINES``; None: the default) chooses the path and the native
+        # parts; ``columns`` (True, False) and ``kernel`` (a kernel module, or None for the
+        # column engine) override its choice (tests, the scan step's own walks)
+        self.engine = engine
+        path, kernel_how, _ = parts(engine)
+        # the scan step's engine: looked up when the column path starts (``kernel``)
+        self._kernel = kernel_how if kernel is _AS_ENGINE else kernel
         self.consumers = list(consumers)
         self.big = big
         self.log = log
         self.emit = emit if emit is not None else (lambda d: None)
         self.limits = limits
-        self.columns = len(buf) >= COLUMNS_FROM if columns is None else columns
+        if columns is None:
+            columns = path if path is not None else len(buf) >= COLUMNS_FROM
+        self.columns = columns
         self.state = ProviderState()
         self.kinds: Counter = Counter()
         self.records = 0
@@ -121,8 +129,8 @@ class Walk:
     @property
     def kernel(self):
         """The native kernel module the scan step runs, or None for the column engine."""
-        if self._kernel is ACTIVE:
-            self._kernel = chosen_kernel()
+        if self._kernel is ACTIVE or self._kernel is REQUIRED:
+            self._kernel = chosen_kernel(self._kernel)
         return self._kernel
 
     def begin(self) -> bool:
@@ -142,6 +150,10 @@ class Walk:
 
     def run(self) -> int:
         """Walk; returns the number of records."""
+        with filling(self.engine):  # export's and decode's rows, written as the engine says
+            return self._run()
+
+    def _run(self) -> int:
         if self.begin():
             for c in self.consumers:
                 c.start(self)
