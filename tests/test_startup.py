@@ -2,8 +2,8 @@
 
 Below ``_walk.COLUMNS_FROM`` the walk is the per-record reader alone and needs no
 array: numpy (a third of the start-up before) is imported by the first walk that takes
-the column path, and never by ``import fxtlint.testing``, the ``pytest11`` entry point
-every pytest session of a project that installs fxtlint loads. Each case runs in a
+the column path. ``import fxtlint.testing``, the ``pytest11`` entry point every pytest
+session of a project that installs fxtlint loads, imports no engine at all. Each case runs in a
 fresh interpreter, where ``sys.modules`` starts empty. The times are bench/startup.py's.
 """
 
@@ -22,15 +22,24 @@ HEAVY = ("numpy", "fxtlint.engine._columns", "fxtlint.engine._kernel_screen", "f
          "concurrent.futures.process", "rich.progress")
 
 
-def loaded_after(code: str) -> dict:
-    """Which of ``HEAVY`` a fresh interpreter has imported after running ``code``."""
-    script = f"import sys\n{code}\nimport json\nprint(json.dumps({{m: m in sys.modules for m in {HEAVY!r}}}))"
+def loaded_after(code: str, modules=HEAVY) -> dict:
+    """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
+    script = f"import sys\n{code}\nimport json\nprint(json.dumps({{m: m in sys.modules for m in {modules!r}}}))"
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
     return json.loads(proc.stdout.splitlines()[-1])
 
 
-def test_the_pytest_plugin_imports_no_numpy():
-    assert loaded_after("import fxtlint.testing")["numpy"] is False
+def test_the_pytest_plugin_imports_neither_numpy_nor_an_engine():
+    """The package face imports a name when it is first used (PEP 562), so the plugin's
+    import reads no table and loads no engine."""
+    modules = ("numpy", "fxtlint.engine", "fxtlint.spec._tables", "fxtlint.rules")
+    assert loaded_after("import fxtlint.testing", modules) == dict.fromkeys(modules, False)
+
+
+def test_the_package_face_imports_what_is_used():
+    code = "import fxtlint; fxtlint.Limits; from fxtlint import lint_bytes; fxtlint.engine._walk"
+    assert loaded_after(code, ("fxtlint.spec._limits", "fxtlint.engine._lint", "fxtlint.engine._walk")) == \
+        dict.fromkeys(("fxtlint.spec._limits", "fxtlint.engine._lint", "fxtlint.engine._walk"), True)
 
 
 @pytest.mark.parametrize("code", [
