@@ -56,3 +56,20 @@ def test_the_column_path_imports_numpy_when_it_runs():
     code = f"import fxtlint; fxtlint.lint_path({str(SAMPLE)!r}, engine='fast')"
     got = loaded_after(code)
     assert got["numpy"] and got["fxtlint.engine._columns"]
+
+
+def test_a_small_file_of_many_durations_is_paired_without_numpy():
+    """Below ``COLUMNS_FROM`` the pairing batch of 600 events goes to the loop, not to the
+    array proof (the column path's), so a small file never imports numpy for it."""
+    code = """
+import fxtlint
+from fxtlint import build as B
+from fxtlint.engine._walk import COLUMNS_FROM
+pre = [B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.string(1, "c"), B.string(2, "n"),
+       B.thread(1, 10, 11)]
+evs = [B.event("duration_begin" if i % 2 == 0 else "duration_end", i) for i in range(600)]
+data = B.archive(*pre, *evs)
+assert len(data) < COLUMNS_FROM, len(data)
+assert fxtlint.lint_bytes(data).counts == {}, fxtlint.lint_bytes(data).counts
+"""
+    assert loaded_after(code)["numpy"] is False

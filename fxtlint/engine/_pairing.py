@@ -183,7 +183,9 @@ class PairingEngine:
     def feed(self, b: Batch) -> None:
         if not len(b):
             return
-        if self.vectorize and len(b) >= self.vectorize_from:
+        # the array proof is the column path's: a batch of rows added one by one (the
+        # per-record path, a small file) is paired by the loop, with no numpy
+        if self.vectorize and b._chunks and len(b) >= self.vectorize_from:
             cols = b.columns()
             if feed_clean(self, cols):
                 self._note_begins(cols)
