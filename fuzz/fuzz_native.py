@@ -29,8 +29,8 @@ def kernel():
     """The native kernel (its text filler built beside it); an error when either is not
     built (nothing would be compared)."""
     k = _native.kernel()
-    if k is None or _native.filler() is None:
-        raise RuntimeError(f"nothing to fuzz: {_native.describe()}")
+    if k is None or _native.native_missing():  # built or not, whatever FXTLINT_ENGINE says
+        raise RuntimeError(f"nothing to fuzz: {_native.native_missing()}")
     return k
 
 
