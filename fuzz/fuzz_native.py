@@ -13,7 +13,6 @@
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file.
 
 import io
-import os
 import sys
 from pathlib import Path
 
@@ -29,18 +28,16 @@ from fxtlint.reader_suite._canonical import decode_to
 def kernel():
     """The native kernel (its text filler built beside it); an error when either is not
     built (nothing would be compared)."""
-    os.environ.pop(_native.ENV, None)  # FXTLINT_ENGINE=python would hide it
     k = _native.kernel()
-    if k is None or _native.filler() is None:
-        raise RuntimeError(f"nothing to fuzz: {_native.describe()}")
+    if k is None or _native.native_missing():  # built or not, whatever FXTLINT_ENGINE says
+        raise RuntimeError(f"nothing to fuzz: {_native.native_missing()}")
     return k
 
 
 def lint_json(data: bytes, input_format: str, engine: str) -> dict:
-    """The whole report as ``fxtlint --format json`` writes it, the scan step ``engine``;
-    always the column walk (engine="fast"): below its size threshold "auto" would not scan at all."""
-    with _native.forced(engine):
-        return fxtlint.lint_bytes(data, input_format=input_format, engine="fast").to_json()
+    """The whole report as ``fxtlint --format json`` writes it, with ``engine`` ("native" or
+    "python": the column walk both, where "auto" would not scan a small input at all)."""
+    return fxtlint.lint_bytes(data, input_format=input_format, engine=engine).to_json()
 
 
 def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
@@ -48,11 +45,10 @@ def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
     stream over bytes as a file is: the native rows go to its bytes layer."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
-    with _native.forced(engine):
-        if verb == "export":
-            write_document(data, out, input_format=input_format, engine="fast")
-        else:
-            decode_to(data, out, engine="fast")
+    if verb == "export":
+        write_document(data, out, input_format=input_format, engine=engine)
+    else:
+        decode_to(data, out, engine=engine)
     out.flush()
     return raw.getvalue()
 

@@ -66,11 +66,12 @@ def atheris_installed() -> None:
 
 @pytest.fixture(scope="module", params=["native", "python"], ids=["native-kernel", "column-engine"])
 def scan_engine(request):
-    """The column path both ways (``FXTLINT_ENGINE``): native (the kernel as the scan step,
-    export's and decode's rows by the text filler) and pure (the column engine, the
-    templates in Python). Module-scoped (Hypothesis refuses function-scoped fixtures), so a
-    module's tests run once with each. Where the kernel or the filler is not built, the native
-    half skips saying why; with FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler) it fails instead."""
+    """The column path both ways, the engine a test passes on (``engine=scan_engine``):
+    "native" (the kernel as the scan step, export's and decode's rows by the text filler)
+    and "python" (the column engine, the templates in Python). Module-scoped (Hypothesis
+    refuses function-scoped fixtures), so a module's tests run once with each. Where the
+    kernel or the filler is not built, the native half skips saying why; with
+    FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler) it fails instead."""
     from fxtlint.engine import _native
 
     why = _native.native_missing()
@@ -78,5 +79,4 @@ def scan_engine(request):
         if os.environ.get("FXTLINT_EXPECT_NATIVE") == "1":
             pytest.fail(f"FXTLINT_EXPECT_NATIVE=1 but {why}")
         pytest.skip(why)
-    with _native.forced(request.param):
-        yield request.param
+    return request.param

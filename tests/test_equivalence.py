@@ -31,20 +31,20 @@ def assert_same_report(fast: fxtlint.FileReport, ref: fxtlint.FileReport) -> Non
 
 
 def test_the_scan_step_under_test_is_the_one_that_runs(scan_engine):
-    walk = fxtlint.engine._walk.Walk(b"", ())
+    walk = fxtlint.engine._walk.Walk(b"", (), engine=scan_engine)
     assert (walk.kernel is not None) == (scan_engine == "native")
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
-def test_engines_agree_on_whole_reports(path):
+def test_engines_agree_on_whole_reports(scan_engine, path):
     data = path.read_bytes()
-    assert_same_report(fxtlint.lint_bytes(data, engine="fast"), fxtlint.lint_bytes(data, engine="reference"))
+    assert_same_report(fxtlint.lint_bytes(data, engine=scan_engine), fxtlint.lint_bytes(data, engine="reference"))
 
 
 @pytest.mark.parametrize("delta", [1, -1, 2], ids=lambda d: f"size{d:+d}")
-def test_engines_agree_on_whole_reports_when_a_size_is_off(delta):
+def test_engines_agree_on_whole_reports_when_a_size_is_off(scan_engine, delta):
     data = writer_traces.with_size_off_by(delta)
-    fast = fxtlint.lint_bytes(data, engine="fast")
+    fast = fxtlint.lint_bytes(data, engine=scan_engine)
     assert_same_report(fast, fxtlint.lint_bytes(data, engine="reference"))
     # the lint reads by the declared sizes: +1 and +2 skip the swallowed duration end (+1
     # then frames inside it); -1 is ST001, whose content settles the record's size
@@ -54,15 +54,15 @@ def test_engines_agree_on_whole_reports_when_a_size_is_off(delta):
 
 @settings(max_examples=40, deadline=None)
 @given(fst.archives())
-def test_engines_agree_on_whole_reports_of_drawn_traces(data):
-    assert_same_report(fxtlint.lint_bytes(data, engine="fast"), fxtlint.lint_bytes(data, engine="reference"))
+def test_engines_agree_on_whole_reports_of_drawn_traces(scan_engine, data):
+    assert_same_report(fxtlint.lint_bytes(data, engine=scan_engine), fxtlint.lint_bytes(data, engine="reference"))
 
 
 @settings(max_examples=40, deadline=None)
 @given(fst.mutated_archives(codes=DRAWN_MUTATIONS))
-def test_engines_agree_on_whole_reports_of_drawn_defects(case):
+def test_engines_agree_on_whole_reports_of_drawn_defects(scan_engine, case):
     data, _ = case
-    assert_same_report(fxtlint.lint_bytes(data, engine="fast"), fxtlint.lint_bytes(data, engine="reference"))
+    assert_same_report(fxtlint.lint_bytes(data, engine=scan_engine), fxtlint.lint_bytes(data, engine="reference"))
 
 
 @pytest.mark.parametrize("change", [

@@ -24,9 +24,9 @@ from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_
 pytestmark = pytest.mark.usefixtures("scan_engine")
 
 
-def same_report(data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):
-    """Both engines, with the same limits, give the same whole report (JSON form)."""
-    fast = fxtlint.lint_bytes(data, engine="fast", input_format=input_format, limits=limits)
+def same_report(engine: str, data: bytes, input_format: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()):
+    """``engine`` and the reference, with the same limits, give the same whole report (JSON form)."""
+    fast = fxtlint.lint_bytes(data, engine=engine, input_format=input_format, limits=limits)
     ref = fxtlint.lint_bytes(data, engine="reference", input_format=input_format, limits=limits)
     assert fast.to_json() == ref.to_json()
     assert fast.diagnostics == ref.diagnostics
@@ -135,70 +135,70 @@ shared_fixture = settings(suppress_health_check=[HealthCheck.function_scoped_fix
 
 @shared_fixture
 @given(noisy_archives())
-def test_fast_equals_reference_on_noisy_archives(windows, data):
-    same_report(data, limits=windows)
+def test_fast_equals_reference_on_noisy_archives(scan_engine, windows, data):
+    same_report(scan_engine, data, limits=windows)
 
 
 @shared_fixture
 @given(st.binary(max_size=300))
-def test_fast_equals_reference_on_random_bytes(windows, data):
-    same_report(data, limits=windows)
-    same_report(data, "log", limits=windows)
+def test_fast_equals_reference_on_random_bytes(scan_engine, windows, data):
+    same_report(scan_engine, data, limits=windows)
+    same_report(scan_engine, data, "log", limits=windows)
 
 
 @shared_fixture
 @given(archives(max_size=12))
-def test_fast_equals_reference_on_clean_archives(windows, data):
-    assert same_report(data, limits=windows).counts == {}
+def test_fast_equals_reference_on_clean_archives(scan_engine, windows, data):
+    assert same_report(scan_engine, data, limits=windows).counts == {}
 
 
 @shared_fixture
 @given(mutated_archives(codes=DRAWN_MUTATIONS))
-def test_fast_equals_reference_on_mutated_archives(windows, mutated):
+def test_fast_equals_reference_on_mutated_archives(scan_engine, windows, mutated):
     data, _ = mutated  # whether the mutation trips its rule is tests/test_strategies.py's concern
-    same_report(data, limits=windows)
+    same_report(scan_engine, data, limits=windows)
 
 
 @shared_fixture
 @given(log_streams())
-def test_fast_equals_reference_on_log_streams(windows, data):
-    assert same_report(data, "log", limits=windows).counts == {}
+def test_fast_equals_reference_on_log_streams(scan_engine, windows, data):
+    assert same_report(scan_engine, data, "log", limits=windows).counts == {}
 
 
 @shared_fixture
 @given(mutated_log_streams(), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 7)), max_size=2))
-def test_fast_equals_reference_on_damaged_log_streams(windows, mutated, flips):
+def test_fast_equals_reference_on_damaged_log_streams(scan_engine, windows, mutated, flips):
     data, _ = mutated
-    same_report(data, "log", limits=windows)
+    same_report(scan_engine, data, "log", limits=windows)
     damaged = bytearray(data)
     for pos, bit in flips:
         if pos < len(damaged):
             damaged[pos] ^= 1 << bit
-    same_report(bytes(damaged), "log", limits=windows)
+    same_report(scan_engine, bytes(damaged), "log", limits=windows)
 
 
-def test_fast_equals_reference_on_rule_examples(small_windows):
+def test_fast_equals_reference_on_rule_examples(scan_engine, small_windows):
     for rule in fxtlint.rules.all_rules():
         for ex in (rule.bad, rule.good):
-            same_report(ex.build(), ex.input_format, limits=small_windows)
+            same_report(scan_engine, ex.build(), ex.input_format, limits=small_windows)
 
 
 @pytest.mark.parametrize("deltas", [{writer_traces.FAULTY: 1}, {writer_traces.FAULTY: -1},
                                     {writer_traces.FAULTY: 2}, {9: 1, 13: -1, 17: 1}, {10: -1, 11: 1},
                                     {30: 1}, {31: -1}, {3: -1}], ids=str)
-def test_fast_equals_reference_when_sizes_are_off(windows, deltas):
+def test_fast_equals_reference_when_sizes_are_off(scan_engine, windows, deltas):
     """Sizes a word off (FR004, ST001) move the framing: both engines go on from the
     same place, across every window boundary."""
-    same_report(writer_traces.with_sizes_off(deltas), limits=windows)
+    same_report(scan_engine, writer_traces.with_sizes_off(deltas), limits=windows)
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS_REAL.glob("*.fxt")),
                          ids=lambda p: p.name)
-def test_fast_equals_reference_on_real_traces(small_windows, path):
-    same_report(path.read_bytes(), limits=small_windows)
+def test_fast_equals_reference_on_real_traces(scan_engine, small_windows, path):
+    same_report(scan_engine, path.read_bytes(), limits=small_windows)
 
 
-def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(monkeypatch):
+def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(scan_engine, monkeypatch):
     """The point of the column engine: clean records of any layout never reach the
     per-record decoder; only the records that change the provider tables do."""
     calls = []
@@ -217,13 +217,13 @@ def test_fast_path_screens_clean_records_of_every_kind_without_decoding_them(mon
               B.legacy_context_switch(202, 1, 3, outgoing_thread=1, incoming_thread=(1, 3)),
               B.blob("b", b"payload", 1), B.log(203, "hello", thread=1),
               B.large_blob(1, 2, b"x" * 9, timestamp=204, args=[B.arg("double", 2, 0.5)]), B.large_blob(1, 2, b"y")]
-    report = fxtlint.lint_bytes(B.archive(*pre, *evs, *others), engine="fast")
+    report = fxtlint.lint_bytes(B.archive(*pre, *evs, *others), engine=scan_engine)
     assert report.counts == {}
     assert len(calls) == len(pre)
     calls.clear()
     log = B.log_stream(*[B.log_record(0x30, i, [B.arg("string", "message", "m"), B.arg("int64", "n", i)])
                          for i in range(20)])
-    assert fxtlint.lint_bytes(log, engine="fast").counts == {} and calls == []
+    assert fxtlint.lint_bytes(log, engine=scan_engine).counts == {} and calls == []
 
 
 @pytest.mark.parametrize("providers", [8_000, pytest.param(80_000, marks=pytest.mark.slow)])

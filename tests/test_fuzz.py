@@ -152,8 +152,13 @@ def test_native_harness_lints_with_each_engine_in_the_format_the_last_byte_picks
 
     runnable(MODS["native"])
     kernels, formats = [], []
-    chosen, lint = _walk.chosen_kernel, fxtlint.lint_bytes
-    monkeypatch.setattr(_walk, "chosen_kernel", lambda: kernels.append(chosen()) or kernels[-1])
+    scanner, lint = _walk.Walk.scanner, fxtlint.lint_bytes
+
+    def scanned(walk, *args):  # the scan step of each column walk: which kernel it runs
+        kernels.append(walk.kernel)
+        return scanner(walk, *args)
+
+    monkeypatch.setattr(_walk.Walk, "scanner", scanned)
     monkeypatch.setattr(fxtlint, "lint_bytes",
                         lambda data, **kw: formats.append(kw["input_format"]) or lint(data, **kw))
     sample = (REPO / "corpus" / "seeds" / "sample.fxt").read_bytes()
@@ -183,16 +188,12 @@ def test_native_invariant_catches_a_text_filler_difference(monkeypatch):
 
 def test_native_invariant_catches_an_engine_difference(monkeypatch):
     """A kernel whose report differs from the pure engine's in one span fails the check."""
-    import os
-
-    from fxtlint.engine import _native
-
     runnable(MODS["native"])
     real = fxtlint.lint_bytes
 
     def skewed(data, **kw):
         r = real(data, **kw)
-        if os.environ[_native.ENV] == "native" and r.diagnostics:
+        if kw.get("engine") == "native" and r.diagnostics:
             r.diagnostics[0] = dataclasses.replace(r.diagnostics[0], span=(0, 1))
         return r
 

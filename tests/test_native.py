@@ -1,11 +1,21 @@
-"""Which engine runs: FXTLINT_ENGINE, a kernel that is not built or stale, and ``--version``."""
+"""Which engine runs: one word per call (``engine=``), ``FXTLINT_ENGINE`` for the default,
+a kernel that is not built or stale, and ``--version``. The environment is read in child
+processes and from dicts here: no test changes this process's ``os.environ``."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+import fxtlint
+from fxtlint import build as B
 from fxtlint.cli import main
 from fxtlint.engine import _native
+from fxtlint.engine._walk import COLUMNS_FROM, Walk
 from fxtlint.spec._errors import FxtError
 
 
@@ -22,28 +32,47 @@ def _not_built(monkeypatch):
     monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint.engine._kernel'"))
 
 
-def test_python_forces_the_pure_engine(fresh):
-    fresh.setenv(_native.ENV, "python")
-    assert _native.kernel() is None
-    assert _native.describe().startswith("engine: python, forced by FXTLINT_ENGINE=python")
+SMALL = B.archive(B.magic(), B.event("instant", 1, thread=(1, 2), category="c", name="n"))
 
 
-def test_an_unknown_choice_is_an_error_that_names_the_choices(fresh):
-    fresh.setenv(_native.ENV, "fast")
-    with pytest.raises(FxtError, match="FXTLINT_ENGINE=fast does not fit: allowed auto, python, native"):
-        _native.kernel()
-    assert "does not fit" in _native.describe()
+def test_the_environment_sets_the_default_engine_and_an_unknown_one_is_an_error():
+    assert _native.engine_of({}) == _native.engine_of({_native.ENV: ""}) == "auto"
+    for name in _native.ENGINES:
+        assert _native.engine_of({_native.ENV: name}) == name
+    with pytest.raises(FxtError, match="FXTLINT_ENGINE=quick does not fit: allowed auto, fast, native, python"):
+        _native.engine_of({_native.ENV: "quick"})
+    assert "does not fit" in _native.describe({_native.ENV: "quick"})
+
+
+def test_a_call_names_its_engine_and_an_unknown_name_fails_clearly():
+    with pytest.raises(ValueError, match="engine must be one of"):
+        fxtlint.lint_bytes(SMALL, engine="kernel")
+    reports = {e: fxtlint.lint_bytes(SMALL, engine=e).to_json() for e in ("auto", "fast", "python", "reference")}
+    assert len({str(r) for r in reports.values()}) == 1  # every engine reports the same
+
+
+@pytest.mark.parametrize("engine,columns", [("reference", False), ("python", True), ("fast", True), ("native", True),
+                                            ("auto", False)])
+def test_each_engine_takes_its_path(engine, columns):
+    assert Walk(SMALL, (), engine=engine).columns is columns
+    assert Walk(bytes(COLUMNS_FROM), (), engine=engine).columns is (columns or engine == "auto")
+
+
+def test_python_and_reference_never_take_the_kernel():
+    assert Walk(b"", (), engine="python").kernel is None
+    assert Walk(b"", (), engine="reference").kernel is None
 
 
 def test_without_a_build_auto_is_python_and_native_is_an_error(fresh):
     _not_built(fresh)
-    fresh.delenv(_native.ENV, raising=False)
-    assert _native.kernel() is None
-    assert _native.describe().startswith(
+    assert _native.kernel() is None and Walk(b"", (), engine="auto").kernel is None
+    assert _native.describe({}).startswith(
         "engine: python; native kernel: not built: No module named 'fxtlint.engine._kernel'; native text filler: ")
-    fresh.setenv(_native.ENV, "native")
     with pytest.raises(FxtError, match="not built"):
-        _native.kernel()
+        _native.kernel(_native.REQUIRED)
+    with pytest.raises(FxtError, match="not built"):
+        fxtlint.lint_bytes(SMALL, engine="native")
+    assert _native.describe({_native.ENV: "native"}).startswith("engine: none, FXTLINT_ENGINE=native needs both; ")
 
 
 def test_a_stale_build_is_not_used(fresh):
@@ -52,71 +81,90 @@ def test_a_stale_build_is_not_used(fresh):
     k = require_kernel()
     fresh.setattr(k, "OPS", k.OPS[:-1])
     _native._built.cache_clear()
-    fresh.delenv(_native.ENV, raising=False)
     assert _native.kernel() is None
-    assert "stale build" in _native.describe()
+    assert "stale build" in _native.describe({})
 
 
 def test_a_built_kernel_is_chosen(fresh):
     from kernel_support import require_kernel
 
-    fresh.delenv(_native.ENV, raising=False)
     k = require_kernel()
-    assert _native.kernel() is k
-    fresh.setenv(_native.ENV, "native")
-    assert _native.kernel() is k
-    assert _native.describe().startswith("engine: native; native kernel: built; native text filler: ")
+    assert _native.kernel() is k and _native.kernel(_native.REQUIRED) is k
+    assert Walk(b"", (), engine="native").kernel is k and Walk(b"", (), engine="fast").kernel is k
+    assert Walk(b"", (), engine="python", kernel=k).kernel is k  # the scan step's own walks give theirs
+    if _native.native_missing() is None:
+        assert _native.describe({_native.ENV: "native"}) == ("engine: native; native kernel: built; "
+                                                             "native text filler: built")
 
 
 def test_version_says_whether_the_filler_is_built(fresh):
     """``--version`` names both native parts, built or not, whatever the engine."""
-    fresh.delenv(_native.ENV, raising=False)
     fresh.setattr(_native, "_built", lambda: (object(), None))
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
-    assert _native.describe() == "engine: native; native kernel: built; native text filler: built"
-    fresh.setenv(_native.ENV, "python")
-    assert _native.describe() == ("engine: python, forced by FXTLINT_ENGINE=python; "
-                                  "native kernel: built; native text filler: built")
+    assert _native.describe({}) == "engine: native; native kernel: built; native text filler: built"
+    assert _native.describe({_native.ENV: "python"}) == ("engine: python, forced by FXTLINT_ENGINE=python; "
+                                                         "native kernel: built; native text filler: built")
     fresh.setattr(_native, "_filler_built", lambda: (None, "no compiled fxtlint.engine._textfill"))
-    fresh.delenv(_native.ENV)
-    assert _native.describe() == ("engine: native, export and decode rows in python; native kernel: built; "
-                                  "native text filler: not built: no compiled fxtlint.engine._textfill")
-    fresh.setenv(_native.ENV, "native")
-    assert _native.describe().startswith("engine: none, FXTLINT_ENGINE=native needs both; ")
-
-
-def test_the_walk_scans_with_the_engine_chosen(fresh):
-    from fxtlint.engine._walk import Walk
-    from kernel_support import require_kernel
-
-    k = require_kernel()
-    fresh.delenv(_native.ENV, raising=False)
-    assert Walk(b"", ()).kernel is k
-    fresh.setenv(_native.ENV, "python")
-    assert Walk(b"", ()).kernel is None
-    assert Walk(b"", (), kernel=k).kernel is k
-
-
-@pytest.mark.parametrize("env,expected", [("python", "engine: python, forced by FXTLINT_ENGINE=python"),
-                                          ("auto", "engine: ")])
-def test_version_says_which_engine(fresh, capsys, env, expected):
-    fresh.setenv(_native.ENV, env)
-    assert main(["--version"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("fxtlint ") and out.count("\n") == 1
-    assert f"({expected}" in out
+    assert _native.describe({}) == ("engine: native, export and decode rows in python; native kernel: built; "
+                                    "native text filler: not built: no compiled fxtlint.engine._textfill")
+    assert _native.describe({_native.ENV: "native"}).startswith("engine: none, FXTLINT_ENGINE=native needs both; ")
 
 
 def test_the_readme_shows_what_version_prints_with_both_built(fresh):
     """The README's ``fxtlint --version`` line is the one a full build prints."""
     import re
-    from pathlib import Path
 
     from fxtlint.spec._version import tool_version
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
     shown = re.search(r"```text\n(fxtlint .*)\n```", readme).group(1)
-    fresh.delenv(_native.ENV, raising=False)
     fresh.setattr(_native, "_built", lambda: (object(), None))
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
-    assert shown == f"fxtlint {tool_version()} ({_native.describe()})"
+    assert shown == f"fxtlint {tool_version()} ({_native.describe({})})"
+
+
+def test_the_filler_is_the_running_walks():
+    with _native.filling("python"):
+        assert _native.filler() is None
+        with _native.filling("reference"):
+            assert _native.filler() is None
+    if _native.native_missing() is None:
+        with _native.filling("native"):
+            assert _native.filler() is _native._filler_built()[0]
+
+
+def _child(code: str, env_value: str | None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != _native.ENV}
+    if env_value is not None:
+        env[_native.ENV] = env_value
+    env["PYTHONPATH"] = str(Path(fxtlint.__file__).parent.parent)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+
+
+def test_the_default_is_read_from_the_environment_once():
+    """A child with FXTLINT_ENGINE=reference walks a large buffer record by record, and
+    keeps that default when its environment changes afterwards."""
+    code = f"""
+import os
+from fxtlint.engine._walk import Walk
+first = Walk(bytes({COLUMNS_FROM}), ()).columns
+os.environ["FXTLINT_ENGINE"] = "python"
+print(first, Walk(bytes({COLUMNS_FROM}), ()).columns, Walk(bytes(8), (), engine="python").columns)
+"""
+    assert _child(code, "reference").stdout.split() == ["False", "False", "True"]
+    assert _child(code, None).stdout.split() == ["True", "True", "True"]
+
+
+@pytest.mark.parametrize("env,expected", [("python", "engine: python, forced by FXTLINT_ENGINE=python"),
+                                          ("reference", "engine: reference, forced by FXTLINT_ENGINE=reference"),
+                                          ("auto", "engine: ")])
+def test_version_says_which_engine(env, expected):
+    run = _child("from fxtlint.cli import main; raise SystemExit(main(['--version']))", env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("fxtlint ") and run.stdout.count("\n") == 1
+    assert f"({expected}" in run.stdout
+
+
+def test_version_in_process(capsys):
+    assert main(["--version"]) == 0
+    assert f"({_native.describe()})" in capsys.readouterr().out

@@ -157,7 +157,7 @@ def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
                         _pairing.PairKind.FLOW_STEP, _pairing.PairKind.FLOW_END)))
     is_flow = np.zeros(max(_pairing.FLOW_KINDS) + 1, bool)  # the array proof's family lookup, renumbered
     is_flow[sorted(_pairing.FLOW_KINDS)] = True
-    monkeypatch.setattr(_pairing, "_IS_FLOW", is_flow)
+    monkeypatch.setattr(_pairing, "_flow_table", lambda: is_flow)
     accepted = []
     real = _pairing.feed_clean
     monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
@@ -183,14 +183,20 @@ def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
 
 
 def test_small_batches_skip_the_array_proof_large_ones_try_it(monkeypatch):
-
+    """The array proof is the column path's: tried on a batch with columns of at least
+    VECTORIZE_FROM rows; rows added one by one (the per-record path) go to the loop."""
     tried = []
     monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: tried.append(len(c["kind"])) or False)
-    for n in (_pairing.VECTORIZE_FROM - 1, _pairing.VECTORIZE_FROM):
+    for n, as_columns in ((_pairing.VECTORIZE_FROM - 1, True), (_pairing.VECTORIZE_FROM, True),
+                          (_pairing.VECTORIZE_FROM, False)):
         eng = PairingEngine(lambda d: None, STRINGS)
         b = Batch()
-        for i in range(n):
-            b.add(_pairing.COMPLETE, 0, 0, 1, 1, i, 0, i + 1, 8 * i, i, 16)
+        rows = [(_pairing.COMPLETE, 0, 0, 1, 1, i, 0, i + 1, 8 * i, i, 16) for i in range(n)]
+        if as_columns:
+            b.extend(**{c: [r[j] for r in rows] for j, c in enumerate(_pairing.COLUMNS)})
+        else:
+            for r in rows:
+                b.add(*r)
         eng.feed(b)
         assert eng.complete_end == {0: n}  # the loop ran either way
     assert tried == [_pairing.VECTORIZE_FROM]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,6 +13,11 @@ import fxtlint
 from conftest import CORPUS_REAL
 from fxtlint import build as B
 from fxtlint.rules import all_rules
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # fuzz/ is not installed; appended, so an installed fxtlint still wins
+    sys.path.append(str(REPO))
+from fuzz.slow_inputs import BUILDERS as SLOW_INPUTS  # noqa: E402
 
 PRE = [B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.string(1, "cat"), B.string(2, "name"),
        B.thread(1, 10, 11)]
@@ -216,3 +224,32 @@ def test_undefined_types_and_subtypes_round_trip(rtype, bits):
     recs, diags = fxtlint.read_records(data)
     assert recs[-1].kind.endswith("unknown") and {d.code for d in diags} <= {"UN001", "UN002"}
     assert fxtlint.encode_records(recs) == data
+
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("hostile", sorted(SLOW_INPUTS))
+def test_hostile_inputs_are_read_in_linear_work(hostile, engine, monkeypatch):
+    """Words the reader reads per word of the file stay bounded as the file grows
+    (``fuzz/slow_inputs.py``: every record a resynchronisation). They grew with it on
+    ``swallowers``: each record whose size swallowed its neighbours read the words it then
+    dropped, and 16 KB read a million words."""
+    from fxtlint.engine import _reader
+
+    reads = {"words": 0}
+
+    def counted(unpack):
+        def read(buf, off=0):
+            reads["words"] += 1
+            return unpack(buf, off)
+        return read
+
+    monkeypatch.setattr(_reader, "_UNPACK", {big: counted(u) for big, u in _reader._UNPACK.items()})
+    per_word = {}
+    for size in (4096, 16384):
+        data = SLOW_INPUTS[hostile](size)
+        reads["words"] = 0
+        report = fxtlint.lint_bytes(data, engine=engine)
+        assert report.records > len(data) // 1024, report.records  # the recovery read on to the end
+        per_word[size] = reads["words"] / (len(data) // 8)
+    assert per_word[16384] <= 6 and per_word[16384] <= 1.1 * per_word[4096], per_word

@@ -1,7 +1,7 @@
 """The native text filler (``_textfill.c``) writes exactly the rows the pure templates make.
 
-``_jsontext.fill`` and ``in_file_order`` run both ways (``FXTLINT_ENGINE=python`` and
-``native``) on drawn columns of every slot form: texts (non-ASCII and escaped JSON
+``_jsontext.fill`` and ``in_file_order`` run both ways (``_native.filling("python")`` and
+``"native"``) on drawn columns of every slot form: texts (non-ASCII and escaped JSON
 strings, None for a dropped row), coded texts, coded rows of an earlier fill, and int64
 and uint64 columns at their extremes; empty batches; a row longer than any first guess
 of the buffer. Bad arguments raise instead of reading outside a buffer (these tests run
@@ -45,7 +45,7 @@ def filler():
     return require_filler()
 
 
-engine = _native.forced
+engine = _native.filling  # the filler of the rows written in the block
 
 
 def both(make):

@@ -60,12 +60,12 @@ def _decoding(data, engine, limits=fxtlint.Limits(), strict=False):
     return out.getvalue(), got.errors, got.notes
 
 
-def same_outputs(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()) -> None:
-    """Report, export and decoding: the column path equals the per-record reference, whole."""
-    assert _report(data, "fast", fmt, limits) == _report(data, "reference", fmt, limits)
-    assert _export(data, "fast", fmt, limits) == _export(data, "reference", fmt, limits)
+def same_outputs(engine: str, data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()) -> None:
+    """Report, export and decoding: the column path (``engine``) equals the per-record reference, whole."""
+    assert _report(data, engine, fmt, limits) == _report(data, "reference", fmt, limits)
+    assert _export(data, engine, fmt, limits) == _export(data, "reference", fmt, limits)
     if fmt != "log":
-        fast = _decoding(data, "fast", limits)
+        fast = _decoding(data, engine, limits)
         assert fast == _decoding(data, "reference", limits)
         ref = decode(data)  # the in-memory decoding is the same text
         assert fast == (dumps(ref.document()), ref.errors, ref.notes)
@@ -73,32 +73,32 @@ def same_outputs(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlin
 
 # -- the corpora ------------------------------------------------------------------------
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
-def test_golden_corpus_outputs_are_the_same_on_both_paths(path):
-    same_outputs(path.read_bytes(), _fmt(path))
+def test_golden_corpus_outputs_are_the_same_on_both_paths(scan_engine, path):
+    same_outputs(scan_engine, path.read_bytes(), _fmt(path))
 
 
 @pytest.mark.parametrize("limits", [fxtlint.Limits(), SMALL], ids=["default-windows", "small-windows"])
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
-def test_real_trace_outputs_are_the_same_on_both_paths(path, limits):
-    same_outputs(path.read_bytes(), limits=limits)
+def test_real_trace_outputs_are_the_same_on_both_paths(scan_engine, path, limits):
+    same_outputs(scan_engine, path.read_bytes(), limits=limits)
 
 
-def test_conformance_suite_outputs_are_the_same_on_both_paths():
+def test_conformance_suite_outputs_are_the_same_on_both_paths(scan_engine):
     assert len(SUITE) > 200
     for path in SUITE:
-        same_outputs(path.read_bytes(), limits=TINY)
+        same_outputs(scan_engine, path.read_bytes(), limits=TINY)
 
 
-def test_strict_decodings_of_the_conformance_suite_are_the_same_on_both_paths():
+def test_strict_decodings_of_the_conformance_suite_are_the_same_on_both_paths(scan_engine):
     """--strict: every error rejects, on the columns as on the per-record path."""
     differ = 0
     for path in SUITE:
         data = path.read_bytes()
-        strict = _decoding(data, "fast", TINY, strict=True)
+        strict = _decoding(data, scan_engine, TINY, strict=True)
         assert strict == _decoding(data, "reference", TINY, strict=True)
         ref = decode(data, strict=True)
         assert strict == (dumps(ref.document()), ref.errors, ref.notes) and not ref.notes
-        differ += strict != _decoding(data, "fast", TINY)
+        differ += strict != _decoding(data, scan_engine, TINY)
     assert differ > 10  # the cases a reader may read through (reserved bits, padding) are rejected
 
 
@@ -113,33 +113,33 @@ drawn = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_t
 @example(b"\x10\x00\x04FxT\x16\x00W\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x10"
          b"\x00\x00\x00\x00\x00\x00\x00\x16\x00\x00\x00\x01\x00\x00\x00\x10\x00\x01\x00\x00\x00\x00\x00",
          fxtlint.Limits())
-def test_noisy_archive_outputs_are_the_same_on_both_paths(data, limits):
-    same_outputs(data, limits=limits)
+def test_noisy_archive_outputs_are_the_same_on_both_paths(scan_engine, data, limits):
+    same_outputs(scan_engine, data, limits=limits)
 
 
 @drawn
 @given(archives(max_size=12))
-def test_clean_archive_outputs_are_the_same_on_both_paths(data):
-    same_outputs(data, limits=TINY)
+def test_clean_archive_outputs_are_the_same_on_both_paths(scan_engine, data):
+    same_outputs(scan_engine, data, limits=TINY)
 
 
 @drawn
 @given(mutated_archives(codes=DRAWN_MUTATIONS))
-def test_mutated_archive_outputs_are_the_same_on_both_paths(mutated):
-    same_outputs(mutated[0], limits=TINY)
+def test_mutated_archive_outputs_are_the_same_on_both_paths(scan_engine, mutated):
+    same_outputs(scan_engine, mutated[0], limits=TINY)
 
 
 @drawn
 @given(st.binary(max_size=300))
-def test_random_bytes_outputs_are_the_same_on_both_paths(data):
-    same_outputs(data, limits=TINY)
-    same_outputs(data, "log", limits=TINY)
+def test_random_bytes_outputs_are_the_same_on_both_paths(scan_engine, data):
+    same_outputs(scan_engine, data, limits=TINY)
+    same_outputs(scan_engine, data, "log", limits=TINY)
 
 
 @drawn
 @given(log_streams())
-def test_log_stream_outputs_are_the_same_on_both_paths(data):
-    same_outputs(data, "log", limits=TINY)
+def test_log_stream_outputs_are_the_same_on_both_paths(scan_engine, data):
+    same_outputs(scan_engine, data, "log", limits=TINY)
 
 
 # -- one verdict -----------------------------------------------------------------------------
@@ -184,7 +184,7 @@ def test_small_buffers_take_the_per_record_path_and_large_ones_the_columns():
     assert fxtlint.engine._lint.walk_for(large, ()).columns is True
 
 
-def test_every_consumer_sees_one_walk(monkeypatch):
+def test_every_consumer_sees_one_walk(scan_engine, monkeypatch):
     """report is the lint and the coverage in one pass: the reader frames the file once."""
     calls = []
     real = _walk.Walk.scanner
@@ -195,11 +195,11 @@ def test_every_consumer_sees_one_walk(monkeypatch):
 
     monkeypatch.setattr(_walk.Walk, "scanner", counted)
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
-    trace_report(data, engine="fast")
+    trace_report(data, engine=scan_engine)
     assert len(calls) == 1  # one window covers this file, walked once for lint and coverage
 
 
-def test_export_streams_batches_as_it_goes():
+def test_export_streams_batches_as_it_goes(scan_engine):
     """The exporter writes each batch's events when the batch ends, not at the end."""
     recs = [B.magic(), B.string(1, "c"), B.thread(1, 1, 2)]
     recs += [B.event("instant", i, category=1, name=1) for i in range(40)]
@@ -213,14 +213,14 @@ def test_export_streams_batches_as_it_goes():
             return super().write(s)
 
     out = Out()
-    write_document(data, out, engine="fast", limits=fxtlint.Limits(pairing_window=8))
+    write_document(data, out, engine=scan_engine, limits=fxtlint.Limits(pairing_window=8))
     assert Out.writes >= 40 // 8
     doc, _ = document(data)
     assert json.loads(out.getvalue())["traceEvents"] == doc["traceEvents"]
 
 
 @pytest.mark.usefixtures("scan_engine")
-def test_last_kernel_object_names_a_thread_when_some_are_decoded_and_some_are_columns():
+def test_last_kernel_object_names_a_thread_when_some_are_decoded_and_some_are_columns(scan_engine):
     """Three kernel objects name thread 2001 (and its process) in turn; the last but one has
     a reserved bit set (RB001), so the walk decodes it record by record while the others
     come as columns of the same batch: the export applies all of them in file order."""
@@ -235,7 +235,7 @@ def test_last_kernel_object_names_a_thread_when_some_are_decoded_and_some_are_co
     last = B.patch_field(thread("third", 12), reserved, 1)
     for order in ([thread("first", 10), thread("second", 11), last], [thread("first", 10), last, thread("second", 11)]):
         data = processes + b"".join(order)
-        fast = _export(data, "fast")
+        fast = _export(data, scan_engine)
         assert fast == _export(data, "reference")
         meta = [e for e in json.loads(fast[0])["traceEvents"] if e["name"] == "thread_name"]
         pid, name = (12, "third") if order[-1] is last else (11, "second")

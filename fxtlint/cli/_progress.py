@@ -12,7 +12,6 @@ import threading
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
 
 DELAY = 1.0  # seconds of work before a bar is worth showing
 
@@ -24,6 +23,8 @@ def progress_bar(console: Console, total_bytes: int, *, enabled: bool = True, de
     if not enabled or not console.is_terminal:
         yield lambda done, total: None
         return
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn  # a terminal's only
+
     progress = Progress(
         TextColumn("linting"), BarColumn(), DownloadColumn(), TimeElapsedColumn(),
         console=console, transient=True,

@@ -19,11 +19,10 @@ diagnostics.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..spec._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
 from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
-from ._columns import INLINE
 from ._lookups import REL_BITS
 from ._pairing import BUFFERING_MODES, COMPLETE, lexorder
 from ._reader import field_span
@@ -36,7 +35,12 @@ from ._semantic import (
     unregistered_string,
     unregistered_thread,
 )
-from ._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows
+from ._walk import INLINE, INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._numpy import np  # imported on first use: the per-record path needs no array
 
 assert MAX_PAIRING_WINDOW <= 1 << REL_BITS
 
@@ -54,7 +58,7 @@ class Lint(Consumer):
         self.log = log
         self.buffering_mode = buffering_mode
         self.state: LintState | None = None
-        self._pids = np.zeros(0, np.uint64)  # process koid per interned thread id, as far as known
+        self._pids: np.ndarray | None = None  # process koid per interned thread id, as far as known
 
     @property
     def buffer_full(self) -> list[int]:
@@ -87,6 +91,8 @@ class Lint(Consumer):
         """The process koid of each interned thread id (0 for ``UNREGISTERED``): the
         interned values only grow, so their koids are kept as an array, extended as needed."""
         values = self.walk.state.threads.values
+        if self._pids is None:
+            self._pids = np.zeros(0, np.uint64)
         have = len(self._pids)
         if have < len(values):
             more = np.fromiter((v[0] for v in values[have:]), np.uint64, len(values) - have)

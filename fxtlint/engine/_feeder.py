@@ -15,6 +15,7 @@ the provider tables and what the consumers keep, not the stream.
 from __future__ import annotations
 
 from . import _file
+from ._native import filling
 from ._stream_buffer import NeedMore, StreamBuffer
 from ._walk import Walk
 
@@ -118,8 +119,9 @@ class Feeder:
             walk.records = walk.index
             walk.cut_short = walk.stopped
         walk.end_stream()
-        for c in walk.consumers:
-            c.finish(walk)
+        with filling(walk.engine):
+            for c in walk.consumers:
+                c.finish(walk)
 
     def release(self) -> None:
         """Give the stream's memory back (after ``close``)."""
@@ -143,7 +145,8 @@ class Feeder:
                 for c in walk.consumers:
                     c.start(walk)
                 self.started = True
-            walk.advance()
+            with filling(walk.engine):  # export's and decode's rows, written as the walk's engine says
+                walk.advance()
         except NeedMore:
             return  # the file-level checks need more bytes
         finally:

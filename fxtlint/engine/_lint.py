@@ -15,6 +15,7 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from . import _file
 from ._fast import Lint
 from ._feeder import walk_source
+from ._native import parts
 from ._reader import detect_byte_order, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
 from ._walk import Walk
@@ -30,27 +31,20 @@ def choose_format(buf, input_format: str = "auto") -> str:
     return "log" if looks_like_structured_log(buf) else "trace"
 
 
-# "auto" takes the column engine, or the per-record reader alone for small buffers,
-# whichever costs less (``_walk.COLUMNS_FROM``); the other two force one
-ENGINES = ("auto", "fast", "reference")
-_COLUMNS = {"auto": None, "fast": True, "reference": False}
-
-
-def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: str = "auto",
+def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: str | None = None,
              limits: Limits = DEFAULT_LIMITS, resync: bool = False) -> Walk:
-    """The walk of ``buf`` for ``consumers``: format and byte order chosen, not yet run.
-    ``resync`` False frames every record by its declared size, as the spec reads a trace
-    (the lint's verdict); True is recovery's reading (``decode_record``)."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    """The walk of ``buf`` for ``consumers``: format and byte order chosen, not yet run
+    (``engine``: one of ``_native.ENGINES``, None for the default). ``resync`` False frames
+    every record by its declared size, as the spec reads a trace (the lint's verdict);
+    True is recovery's reading (``decode_record``)."""
+    parts(engine)  # a name that is no engine fails here, before any reading
     log = choose_format(buf, input_format) == "log"
     big = not log and detect_byte_order(buf) == "big"
-    return Walk(buf, consumers, big=big, log=log, emit=emit, limits=limits, columns=_COLUMNS[engine],
-                resync=resync)
+    return Walk(buf, consumers, big=big, log=log, emit=emit, limits=limits, engine=engine, resync=resync)
 
 
 def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<bytes>",
-              sink: DiagnosticSink | None = None, engine: str = "auto",
+              sink: DiagnosticSink | None = None, engine: str | None = None,
               limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> tuple[FileReport, Walk]:
     """Lint ``buf`` in one walk that also feeds ``consumers``; returns the report and
     the walk (its record kinds, provider tables, and whether the file is FXT at all).
@@ -82,14 +76,16 @@ def lint_report(walk: Walk, lint: Lint, sink: DiagnosticSink, path: str, size: i
 
 
 def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
-                sink: DiagnosticSink | None = None, engine: str = "auto",
+                sink: DiagnosticSink | None = None, engine: str | None = None,
                 limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
     """Lint ``buf`` (bytes, bytearray, memoryview or mmap, or ``open_buffer``'s
     ``FileSource``).
 
-    ``engine`` "reference" checks record by record with the decoded records; "fast"
-    screens every record with the column engine and must report the same; "auto" (the
-    default) takes the one that costs less for the buffer's size.
+    ``engine`` (every one reports the same): "reference" checks record by record with the
+    decoded records; "native" screens every record with the native kernel (an FxtError
+    where it is not built), "python" with the column engine, "fast" with the kernel where
+    it is built; "auto" takes the reference below 14 KiB and "fast" above, whichever costs
+    less. None (the default): ``FXTLINT_ENGINE``'s, "auto" when it is not set.
     ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
     ``buffering_mode`` ("oneshot", "circular", "streaming"; None: not known) is how the
     trace was recorded: what a full buffer did changes what a correct trace looks like
@@ -100,13 +96,15 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
 
 
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-               engine: str = "auto", limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
+               engine: str | None = None, limits: Limits = DEFAULT_LIMITS,
+               buffering_mode: str | None = None) -> FileReport:
     return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits,
                        buffering_mode=buffering_mode)
 
 
 def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
-              engine: str = "auto", limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> FileReport:
+              engine: str | None = None, limits: Limits = DEFAULT_LIMITS,
+              buffering_mode: str | None = None) -> FileReport:
     """Lint the file at ``path`` (``open_buffer``). Raises OSError on I/O failure only
     (``FileChanged`` when the file's length changed while it was read)."""
     path = os.fspath(path)

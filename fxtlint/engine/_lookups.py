@@ -12,9 +12,14 @@ indexes.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ._provider_state import History, ProviderState
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._numpy import np  # imported on first use: the per-record path needs no array
 
 REL_BITS = 20  # keys hold a record's index within its batch in the low bits
 

@@ -1,9 +1,19 @@
-"""Which scan step the walk runs, and who writes export's and decode's JSON rows: the
-native kernel and text filler when they are built, unless ``FXTLINT_ENGINE`` says.
+"""Which engine a walk runs: one word, named per call, defaulting to ``FXTLINT_ENGINE``.
 
-``FXTLINT_ENGINE``: ``python`` forces the pure Python engine; ``native`` requires the
-kernel and the filler (an error when one is not built); ``auto`` or unset takes each when it is
-built (the kernel: and matches this version's program format), the pure engine otherwise.
+The engines (``ENGINES``; every one reports the same):
+
+- ``reference``: the per-record reader alone (decode and check every record);
+- ``fast``: the column path, its scan step the native kernel and export's and decode's rows
+  written by the native text filler where they are built, the column engine (numpy) and
+  Python templates otherwise;
+- ``native``: the column path with the kernel and the filler, an error when one is not built;
+- ``python``: the column path without them (what an install without a C compiler runs);
+- ``auto``: ``reference`` below ``_walk.COLUMNS_FROM`` bytes, ``fast`` above, whichever costs less.
+
+A library call names its engine (``lint_buffer(data, engine=...)``, ``write_document``,
+``decode_to``); a call that names none (``engine=None``) takes the process's default:
+``FXTLINT_ENGINE`` when set, read once, ``auto`` otherwise. The kernel is used only when it
+matches this version's program format.
 """
 
 from __future__ import annotations
@@ -11,13 +21,49 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+from collections.abc import Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from ..spec._errors import FxtError
 
 ENV = "FXTLINT_ENGINE"
-CHOICES = ("auto", "python", "native")
-ACTIVE = object()  # a walk's default: the engine kernel() chooses
+ENGINES = ("auto", "fast", "native", "python", "reference")
+# how a walk takes each native part: ACTIVE, the built module if there is one (None: the
+# pure Python part); REQUIRED, the built module or an FxtError saying why not; None, never
+ACTIVE = object()
+REQUIRED = object()
+# per engine: (the column path: True always, False never, None by size; how the kernel, how the filler)
+PARTS = {
+    "auto": (None, ACTIVE, ACTIVE),
+    "fast": (True, ACTIVE, ACTIVE),
+    "native": (True, REQUIRED, REQUIRED),
+    "python": (True, None, None),
+    "reference": (False, None, None),
+}
+
+
+def engine_of(environ: Mapping[str, str]) -> str:
+    """The default engine ``environ`` sets (``FXTLINT_ENGINE``, ``auto`` when unset or empty)."""
+    choice = environ.get(ENV, "") or "auto"
+    if choice not in ENGINES:
+        raise FxtError(f"{ENV}={choice} does not fit: allowed {', '.join(ENGINES)}")
+    return choice
+
+
+@functools.cache
+def default_engine() -> str:
+    """The engine of a call that names none: ``FXTLINT_ENGINE``, read once per process."""
+    return engine_of(os.environ)
+
+
+def parts(engine: str | None):
+    """(column path, how the kernel, how the filler) of ``engine`` (None: the default)."""
+    name = default_engine() if engine is None else engine
+    got = PARTS.get(name)
+    if got is None:
+        raise ValueError(f"engine must be one of {ENGINES} or None, not {engine!r}")
+    return got
 
 
 def _extension(name: str):
@@ -51,51 +97,46 @@ def _filler_built():
 
 
 def native_missing() -> str | None:
-    """Why ``FXTLINT_ENGINE=native`` cannot run here (the kernel or the filler not built), or None."""
+    """Why the ``native`` engine cannot run here (the kernel or the filler not built), or None."""
     return _built()[1] or _filler_built()[1]
 
 
-@contextmanager
-def forced(choice: str):
-    """``FXTLINT_ENGINE`` set to ``choice`` inside the block (tests, the native fuzz harness):
-    read at each walk and batch (``kernel()``, ``filler()``), a dict store, not a cost."""
-    before = os.environ.get(ENV)
-    os.environ[ENV] = choice
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(ENV, None)
-        else:
-            os.environ[ENV] = before
-
-
-def _choice() -> str:
-    choice = os.environ.get(ENV, "auto") or "auto"
-    if choice not in CHOICES:
-        raise FxtError(f"{ENV}={choice} does not fit: allowed {', '.join(CHOICES)}")
-    return choice
-
-
-def _pick(built, what: str):
-    choice = _choice()
-    if choice == "python":
+def _pick(built, what: str, how):
+    if how is None:
         return None
     mod, why = built()
-    if mod is None and choice == "native":
-        raise FxtError(f"{ENV}=native but the {what} is not built: {why}")
+    if mod is None and how is REQUIRED:
+        raise FxtError(f"engine native, but the {what} is not built: {why}")
     return mod
 
 
-def kernel():
-    """The native kernel module, or None when the pure Python engine is to run."""
-    return _pick(_built, "native kernel")
+def kernel(how=ACTIVE):
+    """The native kernel module (``how``: ACTIVE, the built one or None; REQUIRED, the
+    built one or an FxtError; None: none)."""
+    return _pick(_built, "native kernel", how)
+
+
+# how the running walk writes export's and decode's rows: (how,), set by ``filling``;
+# outside any walk, as the default engine says
+_FILLING: ContextVar[tuple] = ContextVar("fxtlint_filling")
 
 
 def filler():
-    """The native text filler module (``_textfill.c``), or None when export and decode
-    write their rows in pure Python (``_jsontext``)."""
-    return _pick(_filler_built, "native text filler")
+    """The native text filler module (``_textfill.c``) the running walk writes its rows
+    with, or None when they are written in pure Python (``_jsontext``)."""
+    got = _FILLING.get(None)
+    return _pick(_filler_built, "native text filler", parts(None)[2] if got is None else got[0])
+
+
+@contextmanager
+def filling(engine: str | None):
+    """Inside the block, ``filler()`` is ``engine``'s (a walk's run and a stream's advance
+    set it; tests that write rows both ways)."""
+    token = _FILLING.set((parts(engine)[2],))
+    try:
+        yield
+    finally:
+        _FILLING.reset(token)
 
 
 def tune_allocator() -> bool:
@@ -106,19 +147,21 @@ def tune_allocator() -> bool:
     return bool(fill is not None and fill.tune_allocator())
 
 
-def describe() -> str:
-    """Which engine lints and whether the native kernel and text filler are built (and
-    if not, why), for ``fxtlint --version``."""
-    choice = os.environ.get(ENV, "auto") or "auto"
-    if choice not in CHOICES:
-        return f"engine: ? ({ENV}={choice} does not fit: allowed {', '.join(CHOICES)})"
+def describe(environ: Mapping[str, str] | None = None) -> str:
+    """Which engine lints by default and whether the native kernel and text filler are
+    built (and if not, why), for ``fxtlint --version`` (``environ``: the environment to
+    read ``FXTLINT_ENGINE`` from; None, this process's default)."""
+    try:
+        choice = default_engine() if environ is None else engine_of(environ)
+    except FxtError as e:
+        return f"engine: ? ({e})"
     mod, why = _built()
     fill_mod, fill_why = _filler_built()
     state = (("native kernel: built" if mod is not None else f"native kernel: not built: {why}")
              + "; " + ("native text filler: built" if fill_mod is not None
                        else f"native text filler: not built: {fill_why}"))
-    if choice == "python":
-        return f"engine: python, forced by {ENV}=python; {state}"
+    if choice in ("python", "reference"):
+        return f"engine: {choice}, forced by {ENV}={choice}; {state}"
     if choice == "native" and (mod is None or fill_mod is None):
         return f"engine: none, {ENV}=native needs both; {state}"
     if mod is None:

@@ -16,14 +16,18 @@ per kind. An end that does not match the innermost begin looks at most
 from __future__ import annotations
 
 import enum
+import functools
 from collections import deque
 from itertools import islice
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import rules as R
 from ..spec._limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._numpy import np  # imported on first use: the per-record path needs no array
 
 
 class PairKind(enum.IntEnum):
@@ -55,8 +59,7 @@ FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
 
 # id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp
 COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size")
-_DTYPES = dict(zip(COLUMNS, (np.int64, np.int64, np.uint64, np.int64, np.int64, np.uint64, np.uint64,
-                             np.uint64, np.int64, np.int64, np.int64)))
+_DTYPES = dict(zip(COLUMNS, ("i8", "i8", "u8", "i8", "i8", "u8", "u8", "u8", "i8", "i8", "i8")))  # numpy's names
 
 
 class Batch:
@@ -90,6 +93,10 @@ class Batch:
             return chunks[0]
         return {c: np.concatenate([ch[c] for ch in chunks]) if chunks else np.zeros(0, _DTYPES[c])
                 for c in COLUMNS}
+
+
+def _by_time(row: tuple) -> tuple:
+    return row[5], row[9]  # (ts, index): COLUMNS' order
 
 
 def lexorder(*keys):
@@ -176,13 +183,23 @@ class PairingEngine:
     def feed(self, b: Batch) -> None:
         if not len(b):
             return
-        cols = b.columns()
-        if self.vectorize and len(b) >= self.vectorize_from and feed_clean(self, cols):
-            self._note_begins(cols)
-            return
-        order = self.order(cols["ts"], cols["index"])
-        kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
-            cols[c][order].tolist() for c in COLUMNS)
+        # the array proof is the column path's: a batch of rows added one by one (the
+        # per-record path, a small file) is paired by the loop, with no numpy
+        if self.vectorize and b._chunks and len(b) >= self.vectorize_from:
+            cols = b.columns()
+            if feed_clean(self, cols):
+                self._note_begins(cols)
+                return
+        if b._chunks:
+            cols = b.columns()
+            order = self.order(cols["ts"], cols["index"])
+            kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
+                cols[c][order].tolist() for c in COLUMNS)
+        else:
+            # rows added one by one (the per-record path): ordered as ``order`` orders them,
+            # by (timestamp, record index), with no array (a small file needs no numpy)
+            kind, thread, process, cat, name, ts, ids, ends, offset, index, size = zip(
+                *sorted(b._rows, key=_by_time))
         stacks = self.stacks
         max_stack = self.limits.max_stack
         for j in range(len(kind)):
@@ -320,12 +337,17 @@ class PairingEngine:
 # the pairs are adjacent. Async and flow ids are per-key state machines:
 # begin (instant|step)* end, begin again only after an end.
 
-_IS_FLOW = np.zeros(max(FLOW_KINDS) + 1, bool)  # by pairing kind: a flow event's?
-_IS_FLOW[sorted(FLOW_KINDS)] = True
+@functools.cache
+def _flow_table():
+    """By pairing kind: a flow event's? (built on first use: numpy is imported lazily)"""
+    table = np.zeros(max(FLOW_KINDS) + 1, bool)
+    table[sorted(FLOW_KINDS)] = True
+    return table
 
 
 def _is_flow(kind):
-    return _IS_FLOW[np.minimum(kind, len(_IS_FLOW) - 1)] & (kind >= 0)
+    table = _flow_table()
+    return table[np.minimum(kind, len(table) - 1)] & (kind >= 0)
 
 
 def _segments(*keys):

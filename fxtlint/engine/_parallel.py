@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from ._hexview import Excerpts
 from ._lint import lint_buffer, open_buffer
@@ -31,7 +30,7 @@ def _size(path) -> int:
         return 0
 
 
-def _lint_one(path, input_format: str, sink_options: dict, engine: str, excerpts: bool,
+def _lint_one(path, input_format: str, sink_options: dict, engine: str | None, excerpts: bool,
               buffering_mode: str | None = None):
     try:
         with open_buffer(path) as buf:
@@ -43,7 +42,7 @@ def _lint_one(path, input_format: str, sink_options: dict, engine: str, excerpts
 
 
 def lint_paths(paths: Sequence, *, jobs: int = 1, input_format: str = "auto", sink_options: dict | None = None,
-               engine: str = "fast", progress: Progress | None = None, excerpts: bool = False,
+               engine: str | None = None, progress: Progress | None = None, excerpts: bool = False,
                buffering_mode: str | None = None) -> list:
     """Lint ``paths`` with up to ``jobs`` worker processes (1: in this process).
 
@@ -66,6 +65,9 @@ def lint_paths(paths: Sequence, *, jobs: int = 1, input_format: str = "auto", si
             if progress is not None:
                 progress(done, total)
         return out
+    # imported here: multiprocessing's import costs a one-file lint a third of its start-up
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
         futures = {pool.submit(_lint_one, p, input_format, sink_options, engine, excerpts, buffering_mode): i
                    for i, p in enumerate(paths)}

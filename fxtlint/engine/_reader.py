@@ -502,30 +502,35 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
         _check_log(dec, lay, fields, args)
     extra: tuple[int, ...] = ()
     if pos >= 0 and pos < end:
-        extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
+        # the words after the content, read only when the record keeps them: one whose size
+        # swallowed its neighbours is read on from its content's end, and reading the words
+        # it drops would read each neighbour again (quadratic in a file of such records)
+        n_extra, keep = (end - pos) // 8, True
         if not lay.extensible:
             dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words, expected=1)
         elif dec.short_args:
             # not an extension: the payload of an argument whose size is too small
-            dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra),
+            dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra,
                        short_argument=dec.short_args[0])
         else:
-            kind = None if log else header_kind(extra[0], buf, pos, big)
+            kind = None if log else header_kind(unpack(buf, pos)[0], buf, pos, big)
             if kind is None:
-                dec.report(R.trailing_words, (pos, end), record=lay.name, n=len(extra))
+                dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
             elif resync_offset(buf, end, pos, big) != pos:
-                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                            kind=kind, **swallowed(buf, pos, end, big))
             elif resync:
                 # the size swallowed the next record: frame this one to its content, read on from there
-                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                            kind=kind, resumes_at=pos)
-                extra, size_words = (), (pos - off) // 8
+                keep, size_words = False, (pos - off) // 8
             else:
                 # the declared size stands (the spec's reading): say what a reader following it
                 # skips, and that recovery would read on from the swallowed header
-                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=len(extra),
+                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                            kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
+        if keep:
+            extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
     # the kind decides the type; a log record's type bits as found stay in fields["type"]
     return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0), pos

@@ -33,16 +33,13 @@ from __future__ import annotations
 
 import mmap
 from collections import Counter
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
-from ._columns import INLINE, LEN, Screen
-from ._kernel_screen import KernelScreen
 from ._lookups import Lookups, TableCache
-from ._native import ACTIVE
+from ._native import ACTIVE, REQUIRED, filling, parts
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
 from ._reader import (
@@ -55,10 +52,17 @@ from ._reader import (
     start_checks,
     walk_records,
 )
-from ._scan import TYPE, scan_window
 from ._stream_buffer import NeedMore
 
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._numpy import np  # imported on first use: the per-record path needs no array
+
 _T = tables()
+INLINE = _T.string_inline_bit  # a string ref's inline bit, and below it the length
+LEN = INLINE - 1
+TYPE = _T.field(role="type")
 _SBITS = LEN.bit_length()  # bits of a string index
 _TBITS = max(f.width for lay in _T.record_leaves() for f in lay.all_fields() if f.role == "thread_ref")
 _TRACE_ROOTS = dict(_T.records)
@@ -67,6 +71,7 @@ _LOG_ROOTS = {t: _T.log_record for t in range(1 << TYPE.width)}  # a log record 
 # (bench/small_traces.py measures both on the golden corpus)
 COLUMNS_FROM = 14 << 10
 UNREGISTERED, INLINE_TEXT = -1, -2  # looked-up ids that are not table entries
+_AS_ENGINE = object()  # a walk's kernel when none is given: its engine's
 
 
 class Consumer:
@@ -93,20 +98,27 @@ class Walk:
     ``consumers``; reader diagnostics go to ``emit``."""
 
     def __init__(self, buf, consumers, *, big: bool = False, log: bool = False, emit=None,
-                 limits: Limits = DEFAULT_LIMITS, columns: bool | None = None, kernel=ACTIVE,
-                 resync: bool = False):
+                 limits: Limits = DEFAULT_LIMITS, engine: str | None = None, columns: bool | None = None,
+                 kernel=_AS_ENGINE, resync: bool = False):
         self.buf = buf
         # False: every record is framed by its declared size, the spec's reading (the lint's
         # verdict); True: recovery reads on from a header a size swallowed (FR004, decode_record)
         self.resync = resync
-        # the scan step's engine: the native kernel module, or None for the column engine
-        self.kernel = chosen_kernel() if kernel is ACTIVE else kernel
+        # ``engine`` (``_native.ENGINES``; None: the default) chooses the path and the native
+        # parts; ``columns`` (True, False) and ``kernel`` (a kernel module, or None for the
+        # column engine) override its choice (tests, the scan step's own walks)
+        self.engine = engine
+        path, kernel_how, _ = parts(engine)
+        # the scan step's engine: looked up when the column path starts (``kernel``)
+        self._kernel = kernel_how if kernel is _AS_ENGINE else kernel
         self.consumers = list(consumers)
         self.big = big
         self.log = log
         self.emit = emit if emit is not None else (lambda d: None)
         self.limits = limits
-        self.columns = len(buf) >= COLUMNS_FROM if columns is None else columns
+        if columns is None:
+            columns = path if path is not None else len(buf) >= COLUMNS_FROM
+        self.columns = columns
         self.state = ProviderState()
         self.kinds: Counter = Counter()
         self.records = 0
@@ -118,6 +130,13 @@ class Walk:
         self.zero_at: int | None = None  # a stream's header of size 0, said when the stream ends
         # the magic search, kept across a stream's attempts at ``begin``: it goes on where it stopped
         self._magic = MagicSearch(big)
+
+    @property
+    def kernel(self):
+        """The native kernel module the scan step runs, or None for the column engine."""
+        if self._kernel is ACTIVE or self._kernel is REQUIRED:
+            self._kernel = chosen_kernel(self._kernel)
+        return self._kernel
 
     def begin(self) -> bool:
         """The file-level checks, once (``run`` makes them): False when the file is not
@@ -136,6 +155,10 @@ class Walk:
 
     def run(self) -> int:
         """Walk; returns the number of records."""
+        with filling(self.engine):  # export's and decode's rows, written as the engine says
+            return self._run()
+
+    def _run(self) -> int:
         if self.begin():
             for c in self.consumers:
                 c.start(self)
@@ -255,6 +278,11 @@ class Walk:
         drops the step's views of the buffer. The native kernel's when it is built
         (``_kernel_screen.KernelScreen``: its program holds the roots and the size fields,
         and it reads the buffer itself), the column engine's ``scan_window`` otherwise."""
+        # the column path's modules: imported by the first walk that takes it
+        from ._columns import Screen
+        from ._kernel_screen import KernelScreen
+        from ._scan import scan_window
+
         limits = self.limits
         if self.kernel is not None:
             # the kernel reads the buffer itself: give it what the buffer holds (a stream's

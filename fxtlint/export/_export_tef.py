@@ -680,7 +680,7 @@ def _write_document(out: IO[str], source: str, export: Export, run) -> Export:
 
 
 def write_document(buf, out: IO[str], *, source: str = "<bytes>", input_format: str = "auto",
-                   engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> Export:
+                   engine: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Export:
     """Stream the Object Format document for ``buf`` to ``out``; returns what it did.
     ``engine`` and ``limits`` as in ``lint_buffer``: every engine writes the same bytes."""
     export = Export()

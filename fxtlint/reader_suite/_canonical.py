@@ -533,11 +533,10 @@ def _scalars(how: str, lay: Layout, name: str, values):
     return [v.hex() for v in values]  # hex
 
 
-def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str,
+def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str | None,
                    limits: Limits = DEFAULT_LIMITS) -> Walk:
     big = (byte_order or detect_byte_order(data) or "little") == "big"
-    columns = {"auto": None, "fast": True, "reference": False}[engine]
-    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, columns=columns, limits=limits,
+    return Walk(data, [consumer], big=big, emit=consumer.reader_diagnostic, engine=engine, limits=limits,
                 resync=True)
 
 
@@ -554,7 +553,7 @@ def decode(data, *, byte_order: str | None = None, strict: bool = False) -> Deco
     return Decoding(canon.decoded, [msg for _, _, msg in canon.errors], canon.notes)
 
 
-def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str = "auto",
+def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str | None = None,
               limits: Limits = DEFAULT_LIMITS, strict: bool = False, stream=None) -> Decoding:
     """Write the canonical JSON of ``data`` to ``out`` as it is read (``dumps`` of
     ``decode(data)``, byte for byte); returns its errors (none: accepted) and notes, the

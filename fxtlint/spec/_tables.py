@@ -12,7 +12,6 @@ import functools
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import overload
@@ -524,9 +523,12 @@ def _event_groups(names: list, records: dict[int, Layout]) -> Mapping[str, tuple
 
 
 def _tables_dir() -> Path:
-    packaged = resources.files("fxtlint") / "spec_tables"
+    # an installed wheel: the package's own folder (as importlib.resources finds it, without
+    # importing it: importlib.resources brings tempfile, shutil and the compressors, a
+    # fifth of a small lint's start-up)
+    packaged = Path(__file__).resolve().parents[1] / "spec_tables"
     if packaged.is_dir():
-        return Path(str(packaged))
+        return packaged
     # a source checkout or editable install: the repository's top-level folder
     return Path(__file__).resolve().parents[2] / "spec-tables"
 

@@ -81,7 +81,7 @@ def _rule_results(lint: FileReport, features: set[str] | None) -> list[dict]:
 
 
 def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writer: str | None = None,
-                 engine: str = "auto", limits: Limits = DEFAULT_LIMITS) -> dict:
+                 engine: str | None = None, limits: Limits = DEFAULT_LIMITS) -> dict:
     """The report of one trace (or structured-log stream) held in ``buf``: the lint and
     the coverage in one walk, every diagnostic the lint's (``engine`` and ``limits`` as
     in ``lint_buffer``)."""

@@ -1,0 +1,83 @@
+"""Benchmark: how fast the lint harness's body runs, and its slowest inputs.
+
+    python bench/fuzz_speed.py [--passes 3] [--corpus corpus/seeds]
+
+``fuzz_lint``'s check (``fuzz/fuzz_lint.py``: the column walk, the reference, the column
+walk again for determinism, and the input as a log stream) is what a fuzzer runs per
+input; without libFuzzer and instrumentation its rate is an upper bound of the campaign's.
+Printed:
+
+1. executions a second of the check over the seed corpus (every file, ``--passes`` times);
+2. each hostile input of ``fuzz/slow_inputs.py`` at 16 KB (every record a
+   resynchronisation): the check's time, each engine's lint time (the reference, and the
+   column walk with the scan step ``fxtlint --version`` names), and microseconds a byte;
+   and the slowest of them. Issue 26: no input of up to 16 KB over 100 ms on either engine.
+
+Times are this process's CPU time (``time.process_time``: on an idle machine the wall time;
+on a shared one the other processes' work does not inflate it), the best of ``--passes``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import fxtlint  # noqa: E402
+from fuzz import load_harness  # noqa: E402
+from fuzz.slow_inputs import BUILDERS, MAX_LEN  # noqa: E402
+from fxtlint.engine import _native  # noqa: E402
+
+LIMIT_MS = 100.0  # issue 26: an input of up to 16 KB on either engine
+
+
+def best(fn, data: bytes, passes: int) -> float:
+    t_best = float("inf")
+    for _ in range(passes):
+        t = time.process_time()
+        fn(data)
+        t_best = min(t_best, time.process_time() - t)
+    return t_best
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--passes", type=int, default=3)
+    ap.add_argument("--corpus", type=Path, default=REPO / "corpus" / "seeds")
+    args = ap.parse_args(argv)
+    check = load_harness("lint").check
+    seeds = [p.read_bytes() for p in sorted(args.corpus.iterdir()) if p.is_file()]
+    check(seeds[0])  # warm: the imports and the tables
+    t = time.process_time()
+    for _ in range(args.passes):
+        for data in seeds:
+            check(data)
+    rate = args.passes * len(seeds) / (time.process_time() - t)
+    print(f"fuzz_lint check ({_native.describe()}): {rate:.0f} executions a second over {len(seeds)} seeds "
+          f"({args.corpus.name}, {args.passes} passes)")
+    print(f"hostile inputs of {MAX_LEN} bytes at most (fuzz/slow_inputs.py), CPU time, best of {args.passes}:")
+    print(f"  {'input':26} {'bytes':>6} {'records':>7} {'check ms':>9} {'reference ms':>13} {'columns ms':>11} "
+          f"{'us/byte':>8}")
+    worst = (0.0, "", 0)
+    for name, make in BUILDERS.items():
+        data = make()
+        records = fxtlint.lint_bytes(data, engine="reference").records
+        c = best(check, data, args.passes)
+        ref = best(lambda d: fxtlint.lint_bytes(d, engine="reference"), data, args.passes)
+        col = best(lambda d: fxtlint.lint_bytes(d, engine="fast"), data, args.passes)
+        slowest = max(ref, col)
+        print(f"  {name:26} {len(data):6} {records:7} {1e3 * c:9.1f} {1e3 * ref:13.1f} {1e3 * col:11.1f} "
+              f"{1e6 * slowest / len(data):8.2f}")
+        worst = max(worst, (slowest, name, len(data)))
+    t_worst, name, size = worst
+    print(f"slowest input on either engine: {name}, {1e3 * t_worst:.1f} ms, {1e6 * t_worst / size:.2f} us a byte "
+          f"(limit {LIMIT_MS:.0f} ms: {'met' if 1e3 * t_worst <= LIMIT_MS else 'not met'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
