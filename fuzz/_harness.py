@@ -17,8 +17,36 @@ import types
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-if str(_HERE.parent) not in sys.path:  # run from a source checkout without an install
-    sys.path.append(str(_HERE.parent))
+
+
+def prefer_installed(repo: Path = _HERE.parent) -> None:
+    """Put the checkout last on ``sys.path``, so ``import fxtlint`` finds the installed
+    package (``pip install '.[fuzz]'``, with its native kernel) and the checkout's sources
+    only without an install. ``python -m fuzz`` from the checkout puts the working folder
+    first, and ``PYTHONPATH`` the checkout: either would put its sources (no kernel) under
+    test while the harness fuzzed the installed package. Call it before importing fxtlint."""
+    def here(entry: str) -> bool:
+        try:
+            return Path(entry or ".").resolve() == repo
+        except OSError:
+            return False
+
+    sys.path[:] = [e for e in sys.path if not here(e)] + [str(repo)]
+
+
+def under_test() -> str:
+    """Which fxtlint this process runs: its folder and its engine (``fxtlint --version``'s words)."""
+    import fxtlint
+    from fxtlint.engine import _native
+
+    engine = _native.describe()
+    kernel = _native.kernel()
+    if kernel is not None:
+        engine += f", kernel {kernel.__file__}"
+    return f"fxtlint under test: {Path(fxtlint.__file__).parent} ({engine})"
+
+
+prefer_installed()
 
 
 def fuzz(check, argv=None, *, structured: bool = True) -> None:
