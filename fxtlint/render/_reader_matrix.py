@@ -108,11 +108,12 @@ def section_of(spec: str) -> str:
 
 
 def sections(all_results) -> list[tuple[str, list[tuple[int, int]]]]:
-    """Per spec section, (passed, run) for each reader, in section name order."""
+    """Per spec section, (passed, graded) for each reader, in section name order
+    (skipped and not reported cases are not graded)."""
     table: dict[str, list[list[int]]] = {}
     for i, r in enumerate(all_results):
         for c in r["cases"]:
-            if c["grade"] == "skip":
+            if c["grade"] in ("skip", "unreported"):
                 continue
             row = table.setdefault(section_of(c.get("spec", "")), [[0, 0] for _ in all_results])
             row[i][1] += 1
@@ -153,7 +154,7 @@ def matrix_markdown(all_results: list[dict], view: str = "full") -> str:
     if notes:
         out += ["", *[f"**Warning:** {_md(w)}" for w in notes]]
     if view in ("full", "sections"):
-        out += ["", "## By spec section (passed / run)", "", f"| spec section | {head} |",
+        out += ["", "## By spec section (passed / graded)", "", f"| spec section | {head} |",
                 "| --- |" + " ---: |" * len(names)]
         out += [f"| {_md(name)} | " + " | ".join(_pct(*s) for s in scores) + " |"
                 for name, scores in sections(all_results)]
@@ -216,7 +217,7 @@ def matrix_html(all_results: list[dict]) -> str:
           f"(file on {e(r['reader']['input'])}, timeout {r['timeout']:g} s)</li>" for r in all_results]
     h.append("</ul>")
     h += [f'<p class="warn">Warning: {e(w)}</p>' for r in all_results for w in warnings(r)]
-    h.append(f"<h2>By spec section (passed / run)</h2><table><tr><th>spec section</th>{th}</tr>")
+    h.append(f"<h2>By spec section (passed / graded)</h2><table><tr><th>spec section</th>{th}</tr>")
     for name, scores in sections(all_results):
         h.append(f"<tr><td>{e(name)}</td>" + "".join(f'<td class="num">{_pct(*s)}</td>' for s in scores) + "</tr>")
     h.append("</table>")
