@@ -549,10 +549,12 @@ def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: st
 def decode(data, *, byte_order: str | None = None, strict: bool = False) -> Decoding:
     """The canonical decoding of a trace archive, record by record. Never raises on input.
 
-    A file with a fault a reader must reject (a reader diagnostic whose verdict is
-    ``reject``, or a ref that resolves to nothing) keeps only the records before the
-    first record in error: the prefix that the spec's recovery promise covers. Other
-    error-severity diagnostics are ``notes``; ``strict`` makes them errors too.
+    A file with a fault a reader must reject or may skip the record of (a reader
+    diagnostic whose verdict is ``reject`` or ``skip``, or a ref that resolves to
+    nothing) is rejected, keeping only the records before the first record in error: the
+    prefix that the spec's recovery promise covers (``faults`` says which a reader could
+    have skipped instead). Other error-severity diagnostics are ``notes``; ``strict``
+    makes them errors too.
     """
     canon = Canonical(keep=True, strict=strict)
     _decoding_walk(data, canon, byte_order, "reference").run()
