@@ -470,7 +470,7 @@ def test_matrix_views_differences_and_sections(tmp_path, suite):
     assert "## Where the readers differ (3 cases)" in diff and "## Cases" not in diff
     assert "| `valid/ok` | accept | pass | FAIL |" in diff and "`invalid/bad`" not in diff
     sections = matrix_markdown([a, b], "sections")
-    assert "## By spec section (passed / run)" in sections and "Where the readers differ" not in sections
+    assert "## By spec section (passed / graded)" in sections and "Where the readers differ" not in sections
     # the one case with a spec section in the fixture's manifest, and the rest without one
     assert "| Event Record | 1/1 (100%) | 0/1 (0%) |" in sections and "| (none) | 3/3 (100%) | 2/3 (66%) |" in sections
     assert all(part in full for part in ("## By spec section", "## Where the readers differ", "## Cases"))
