@@ -41,7 +41,9 @@ def _run(args) -> int:
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
         harnesses += [args.harness] if args.harness in SANITIZED else []  # the column engine is its other half
-        _, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
+        # what libFuzzer ran from: the seeds it loaded and the units it kept (a short run may keep none)
+        ran = [Path(workdir) / d for d in ("corpus", "seeds") if (Path(workdir) / d).is_dir()]
+        _, text = in_subprocess(harnesses, ran)
         print(text.rstrip())
     return 1 if res.crashes or res.timeouts or leaked else 0
 
