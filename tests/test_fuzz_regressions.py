@@ -134,6 +134,14 @@ def test_the_harness_and_the_commands_import_the_same_fxtlint(tmp_path):
         str(site / "fxtlint" / "__init__.py")
 
 
+def test_the_harness_as_a_campaign_starts_it_imports_the_installed_fxtlint(tmp_path, monkeypatch):
+    from fuzz.campaign import harness_fxtlint
+
+    site = faulty_install(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(site))  # harness_env puts the checkout before it
+    assert harness_fxtlint("lint").startswith(f"fxtlint under test: {site / 'fxtlint'} (engine: ")
+
+
 def test_reproduce_reports_a_failing_input(tmp_path, capsys):
     f = tmp_path / "x.bin"
     f.write_bytes(b"\x01")
