@@ -636,7 +636,13 @@ def json_schema() -> dict:
         "title": "Canonical decoding of an FXT trace (fxtlint decode; the conformance suite)",
         "description": "Generated from spec-tables/ by fxtlint.reader_suite._canonical.json_schema(); do not edit.",
         "type": "object",
-        "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}},
+        "properties": {
+            "records": {"type": "array", "items": {"$ref": "#/$defs/record"}},
+            # a reader's output only: argument types it returns alike (the runner grades
+            # a right value of another type in the group "unreported")
+            "cannot_tell_apart": {"type": "array", "items": {
+                "type": "array", "items": {"enum": [lay.name for lay in _T.arguments.values()]}}},
+        },
         "required": ["records"],
         "additionalProperties": False,
         "$defs": {
