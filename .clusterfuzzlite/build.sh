@@ -11,6 +11,10 @@ pip3 install "hypothesis>=6.90"  # fxtlint.strategies (the strategies harness, t
 
 STAGE="$SRC/fxtlint-fuzzers"
 python3 fuzz/build_seeds.py --out "$OUT" --stage "$STAGE"
+# The custom mutator's forwarding library: the service's wrapper preloads libFuzzer
+# (sanitizer_with_fuzzer.so), which then finds no custom mutator of atheris's; each frozen
+# harness carries this library and re-runs itself with it preloaded (fuzz/_harness.py).
+${CC:-cc} -shared -fPIC -O2 -o "$STAGE/custom_mutator_preload.so" fuzz/preload/custom_mutator_preload.c
 
 # FXTLINT_FUZZERS (a glob of harness names, default all) builds fewer; the tests use it.
 for fuzzer in "$STAGE"/${FXTLINT_FUZZERS:-*}_fuzzer.py; do
@@ -21,5 +25,6 @@ for fuzzer in "$STAGE"/${FXTLINT_FUZZERS:-*}_fuzzer.py; do
   # frozen harness dies on `import numpy`.
   compile_python_fuzzer "$fuzzer" --paths "$STAGE" \
     --collect-submodules fxtlint --collect-data fxtlint \
-    --hidden-import numpy._core._exceptions
+    --hidden-import numpy._core._exceptions \
+    --add-binary "$STAGE/custom_mutator_preload.so:."
 done

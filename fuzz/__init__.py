@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ._harness import prefer_installed  # noqa: F401  # before anything imports fxtlint: the installed one
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED
+from .campaign import REGRESSIONS
 from .leaks import PASSES
 
 
@@ -40,7 +41,9 @@ def _run(args) -> int:
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
         harnesses += [args.harness] if args.harness in SANITIZED else []  # the column engine is its other half
-        _, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
+        # what libFuzzer ran from: the seeds it loaded and the units it kept (a short run may keep none)
+        ran = [Path(workdir) / d for d in ("corpus", "seeds") if (Path(workdir) / d).is_dir()]
+        _, text = in_subprocess(harnesses, ran)
         print(text.rstrip())
     return 1 if res.crashes or res.timeouts or leaked else 0
 
@@ -48,7 +51,7 @@ def _run(args) -> int:
 def _leaks(args) -> int:
     from . import leaks
 
-    found = leaks.check(args.harness, args.paths, passes=args.passes)
+    found = leaks.check(args.harness, args.inputs, passes=args.passes)
     print(leaks.summary(found))
     return 0 if found.ok else 1
 
@@ -56,18 +59,14 @@ def _leaks(args) -> int:
 def _coverage(args) -> int:
     from .coverage_report import measure
 
-    measure(args.harness.split(","), args.paths, show_missing=args.show_missing)
+    measure(args.harness.split(","), args.inputs, show_missing=args.show_missing)
     return 0
 
 
 def _reproduce(args) -> int:
-    from .campaign import UsageError, reproduce
+    from .campaign import reproduce
 
-    try:
-        return reproduce(args.harness, args.files)
-    except UsageError as e:
-        print(f"python -m fuzz reproduce: error: {e}", file=sys.stderr)
-        return 2
+    return reproduce(args.harness, args.inputs)
 
 
 def _profile(args) -> int:
@@ -78,10 +77,10 @@ def _profile(args) -> int:
 
     from . import load_harness
     from .campaign import seed_files
-    from .leaks import corpus_files
 
+    files = args.inputs or seed_files()
     check = load_harness(args.harness).check
-    data = [f.read_bytes() for f in (corpus_files(args.paths) if args.paths else seed_files())]
+    data = [f.read_bytes() for f in files]
     for d in data:  # imports, caches, the kernel's program
         check(d)
     start = time.perf_counter()
@@ -111,16 +110,29 @@ def _stats(args) -> int:
 def _merge(args) -> int:
     from .campaign import merge_corpus
 
-    print(f"{merge_corpus(args.harness, Path(args.corpus).resolve())} units kept")
+    print(f"{merge_corpus(args.harness, args.inputs.resolve())} units kept")
     return 0
 
 
 def _land(args) -> int:
-    from .campaign import land_crash
+    """Replay, minimise and land each crash; exit 1 when one does not fail (it says why)."""
+    import tempfile
 
-    for crash in args.crashes:
-        print(f"{crash} -> {land_crash(args.harness, Path(crash).resolve(), Path(crash).resolve().parent)}")
-    return 0
+    from .campaign import NotACrash, land_crash
+
+    status = 0
+    with tempfile.TemporaryDirectory(prefix="fxtlint-land-") as scratch:
+        for crash in args.inputs:
+            try:
+                print(f"{crash} -> {land_crash(args.harness, crash, Path(scratch), root=args.regressions)}")
+            except NotACrash as e:
+                print(f"python -m fuzz land: refused: {e}", file=sys.stderr)
+                status = 1
+    return status
+
+
+# what each command runs: in this process, or the harness in its campaign environment
+_IN_PROCESS = {"reproduce", "coverage", "profile", "stats"}
 
 
 def main(argv=None) -> int:
@@ -178,12 +190,35 @@ def main(argv=None) -> int:
     p.add_argument("corpus")
     p.set_defaults(func=_merge)
 
-    p = sub.add_parser("land", help="minimise crash files into tests/regressions/HARNESS/")
+    p = sub.add_parser("land", help="replay crash files, minimise them into tests/regressions/HARNESS/")
     p.add_argument("harness", choices=names)
     p.add_argument("crashes", nargs="+")
+    p.add_argument("--regressions", type=Path, default=REGRESSIONS,
+                   help="where tests/test_fuzz_regressions.py reads them (default tests/regressions)")
     p.set_defaults(func=_land)
 
     args = ap.parse_args(argv)
+    from . import campaign
+    from .campaign import UsageError, harness_fxtlint
+
+    try:  # the paths first: a usage error is one line, before anything runs
+        args.inputs = {
+            "reproduce": lambda: campaign.check_inputs(args.harness, args.files),
+            "land": lambda: campaign.check_inputs(args.harness, args.crashes, verb="land"),
+            "merge": lambda: campaign.check_folder(args.corpus),
+            "coverage": lambda: campaign.check_corpus(args.paths),
+            "leaks": lambda: campaign.check_corpus(args.paths),
+            "profile": lambda: campaign.check_corpus(args.paths) if args.paths else [],
+        }.get(args.verb, lambda: None)()
+    except UsageError as e:
+        print(f"python -m fuzz {args.verb}: error: {e}", file=sys.stderr)
+        return 2
+    if args.verb in _IN_PROCESS:
+        from ._harness import under_test
+
+        print(under_test(), file=sys.stderr, flush=True)
+    else:
+        print(harness_fxtlint(args.harness), file=sys.stderr, flush=True)
     return args.func(args)
 
 

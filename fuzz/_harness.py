@@ -17,8 +17,36 @@ import types
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-if str(_HERE.parent) not in sys.path:  # run from a source checkout without an install
-    sys.path.append(str(_HERE.parent))
+
+
+def prefer_installed(repo: Path = _HERE.parent) -> None:
+    """Put the checkout last on ``sys.path``, so ``import fxtlint`` finds the installed
+    package (``pip install '.[fuzz]'``, with its native kernel) and the checkout's sources
+    only without an install. ``python -m fuzz`` from the checkout puts the working folder
+    first, and ``PYTHONPATH`` the checkout: either would put its sources (no kernel) under
+    test while the harness fuzzed the installed package. Call it before importing fxtlint."""
+    def here(entry: str) -> bool:
+        try:
+            return Path(entry or ".").resolve() == repo
+        except OSError:
+            return False
+
+    sys.path[:] = [e for e in sys.path if not here(e)] + [str(repo)]
+
+
+def under_test() -> str:
+    """Which fxtlint this process runs: its folder and its engine (``fxtlint --version``'s words)."""
+    import fxtlint
+    from fxtlint.engine import _native
+
+    engine = _native.describe()
+    kernel = _native.kernel()
+    if kernel is not None:
+        engine += f", kernel {kernel.__file__}"
+    return f"fxtlint under test: {Path(fxtlint.__file__).parent} ({engine})"
+
+
+prefer_installed()
 
 
 def fuzz(check, argv=None, *, structured: bool = True) -> None:
@@ -27,15 +55,123 @@ def fuzz(check, argv=None, *, structured: bool = True) -> None:
     import atheris  # only the fuzzer needs it; tests import the harnesses without it
     import mutator
 
+    custom = structured and os.environ.get("FXTLINT_FUZZ_MUTATOR", "structure") != "bytes"
+    if custom and libfuzzer_preloaded():
+        ensure_preloaded_mutators()  # re-executes this process with them, or exits saying why
     instrument_fxtlint(atheris)
     kw = {}
-    if structured and os.environ.get("FXTLINT_FUZZ_MUTATOR", "structure") != "bytes":
+    if custom:
         kw = dict(custom_mutator=mutator.mutate, custom_crossover=mutator.crossover)
     argv = list(argv or sys.argv)
     if not getattr(sys, "frozen", False):  # a PyInstaller bundle (OSS-Fuzz) is executable already
         argv[0] = launcher(argv[0])
     atheris.Setup(argv, check, **kw)
+    if custom and libfuzzer_preloaded():
+        forward_mutators()
     atheris.Fuzz()
+
+
+# ------------------------------------------------------------------ a preloaded libFuzzer
+# Under LD_PRELOAD=asan_with_fuzzer.so (OSS-Fuzz's wrapper in an address build; the native
+# campaign) libFuzzer binds LLVMFuzzerCustomMutator/CustomCrossOver when it is loaded,
+# before atheris is, and finds none (google/atheris#54): fuzzing would go byte by byte
+# without a word. preload/custom_mutator_preload.c defines both, preloaded beside it, and
+# forwards to atheris's once forward_mutators() hands them over.
+PRELOAD_SOURCE = _HERE / "preload" / "custom_mutator_preload.c"
+PRELOAD_NAME = "custom_mutator_preload.so"
+_PRELOAD_TRIED = "FXTLINT_FUZZ_PRELOAD_TRIED"  # set on the re-executed process: never loop
+
+
+def _symbol(name: str) -> bool:
+    import ctypes
+
+    try:
+        getattr(ctypes.CDLL(None), name)
+    except AttributeError:
+        return False
+    return True
+
+
+def libfuzzer_preloaded() -> bool:
+    """libFuzzer is in the process before atheris (what atheris calls 'preloaded')."""
+    return _symbol("LLVMFuzzerRunDriver")
+
+
+def preload_library() -> Path:
+    """The forwarding library: bundled beside a frozen harness (.clusterfuzzlite/build.sh
+    builds it), else compiled once from its source with ``$CC`` (default cc) into the temp
+    folder. Raises RuntimeError saying why when there is none."""
+    import hashlib
+    import subprocess
+
+    if getattr(sys, "frozen", False):
+        lib = Path(getattr(sys, "_MEIPASS", "")) / PRELOAD_NAME
+        if not lib.is_file():
+            raise RuntimeError(f"{lib} is not in the bundle (.clusterfuzzlite/build.sh adds it with --add-binary)")
+        return lib
+    source = PRELOAD_SOURCE.read_bytes()
+    lib = Path(tempfile.gettempdir()) / f"fxtlint-fuzz-{os.getuid()}-{hashlib.sha1(source).hexdigest()[:12]}.so"
+    if not lib.is_file():
+        cc = shlex.split(os.environ.get("CC", "cc"))
+        tmp = lib.with_suffix(f".{os.getpid()}.so")
+        try:
+            out = subprocess.run([*cc, "-shared", "-fPIC", "-O2", "-o", str(tmp), str(PRELOAD_SOURCE)],
+                                 capture_output=True, text=True, env={k: v for k, v in os.environ.items()
+                                                                      if k != "LD_PRELOAD"})
+        except OSError as e:
+            raise RuntimeError(f"cannot compile {PRELOAD_SOURCE}: {e}") from None
+        if out.returncode != 0:
+            raise RuntimeError(f"cannot compile {PRELOAD_SOURCE}:\n{out.stderr[-2000:]}")
+        tmp.replace(lib)
+    return lib
+
+
+def ensure_preloaded_mutators() -> None:
+    """With libFuzzer preloaded, make sure the forwarding library is preloaded too:
+    re-execute this process with it appended to LD_PRELOAD (after the sanitizer runtime,
+    which must come first). Where that cannot be done, exit with status 1 saying so: a
+    campaign that silently fuzzes byte by byte is worse than none."""
+    if _symbol("fxtlint_fuzz_forward"):
+        return
+    why = "it was preloaded but is not in the process" if os.environ.get(_PRELOAD_TRIED) else ""
+    if not why:
+        try:
+            lib = preload_library()
+        except RuntimeError as e:
+            why = str(e)
+    if why:
+        sys.stderr.write(f"ERROR: libFuzzer is preloaded (LD_PRELOAD={os.environ.get('LD_PRELOAD', '')}) and "
+                         "would not use the structure-aware mutator (google/atheris#54); the forwarding library "
+                         f"could not be preloaded beside it: {why}. FXTLINT_FUZZ_MUTATOR=bytes fuzzes byte by "
+                         "byte knowingly.\n")
+        sys.stderr.flush()
+        os._exit(1)
+    preload = " ".join(filter(None, [os.environ.get("LD_PRELOAD", ""), str(lib)]))
+    env = dict(os.environ, LD_PRELOAD=preload, **{_PRELOAD_TRIED: "1"})
+    sys.stderr.write(f"INFO: libFuzzer is preloaded: re-running with {lib} preloaded for the custom mutator\n")
+    sys.stderr.flush()
+    if getattr(sys, "frozen", False):
+        os.execve(sys.executable, [sys.executable, *sys.argv[1:]], env)
+    os.execve(sys.executable, list(sys.orig_argv), env)
+
+
+def forward_mutators() -> None:
+    """Hand atheris's custom mutator and crossover (its own C entry points, which call the
+    Python functions Setup was given) to the preloaded forwarding library."""
+    import ctypes
+    import importlib
+
+    entry = []
+    for module, name in (("atheris.custom_mutator", "LLVMFuzzerCustomMutator"),
+                         ("atheris.custom_crossover", "LLVMFuzzerCustomCrossOver")):
+        lib = ctypes.CDLL(importlib.import_module(module).__file__)  # the module atheris uses: the same handle
+        entry.append(ctypes.cast(getattr(lib, name), ctypes.c_void_p))
+    forward = ctypes.CDLL(None).fxtlint_fuzz_forward
+    forward.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    if forward(*entry) != 1:
+        sys.stderr.write("ERROR: the forwarding library did not take atheris's custom mutator\n")
+        os._exit(1)
+    sys.stderr.write("INFO: structure-aware mutator forwarded to the preloaded libFuzzer\n")
 
 
 def launcher(script: str) -> str:

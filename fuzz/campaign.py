@@ -44,7 +44,7 @@ class Result:
     kernel: str = ""  # the native kernel's file, when the harness runs on it
     crashes: list[Path] = field(default_factory=list)
     timeouts: list[Path] = field(default_factory=list)
-    regressions: list[Path] = field(default_factory=list)
+    regressions: list[str] = field(default_factory=list)  # each crash's landed file, or why not
 
 
 def harness_env(harness: str, mutator: str = "structure") -> dict[str, str]:
@@ -64,6 +64,17 @@ def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=Non
     cmd = [sys.executable, str(harness_path(harness)), *map(str, args)]
     return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log or subprocess.DEVNULL,
                             stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
+
+
+def harness_fxtlint(harness: str) -> str:
+    """Which fxtlint (folder, engine) the harness imports when a campaign runs it: asked
+    of a process started as the harness is, in its environment."""
+    probe = "import _harness; print(_harness.under_test())"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=harness_path(harness).parent, env=harness_env(harness),
+                         capture_output=True, text=True)
+    lines = out.stdout.strip().splitlines()
+    return lines[-1] if out.returncode == 0 and lines else \
+        f"fxtlint under test: the {harness} harness cannot import it: {(out.stderr.strip().splitlines() or ['?'])[-1]}"
 
 
 @functools.cache
@@ -155,7 +166,11 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
     # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
     res.timeouts = [p for p in found if p.name.startswith(("timeout-", "slow-unit-"))]
     if land:
-        res.regressions = [land_crash(harness, c, workdir) for c in res.crashes]
+        for c in res.crashes:
+            try:
+                res.regressions.append(str(land_crash(harness, c, workdir / "crashes")))
+            except NotACrash as e:
+                res.regressions.append(f"not landed: {e}")
     return res
 
 
@@ -178,19 +193,44 @@ def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> i
 
 
 def minimize_crash(harness: str, crash: Path, out: Path, *, runs: int = 2000) -> Path:
-    """libFuzzer -minimize_crash=1: a smaller input failing the same way (the original if none)."""
+    """libFuzzer -minimize_crash=1 into ``out``: a smaller input failing the same way (the
+    original if none); libFuzzer's log goes to ``minimize.log`` beside ``out``."""
+    out.parent.mkdir(parents=True, exist_ok=True)
     with (out.parent / "minimize.log").open("a") as log:
-        libfuzzer(harness, "-minimize_crash=1", f"-runs={runs}", f"-exact_artifact_path={out}", crash,
-                  cwd=out.parent, log=log).wait()
+        libfuzzer(harness, "-minimize_crash=1", f"-runs={runs}", f"-timeout={TIMEOUT}",
+                  f"-exact_artifact_path={out}", crash, cwd=out.parent, log=log).wait()
     return out if out.exists() and out.stat().st_size else crash
 
 
-def land_crash(harness: str, crash: Path, workdir: Path, *, root: Path = REGRESSIONS) -> Path:
-    """Minimise a crash and copy it to tests/regressions/<harness>/, where
+class NotACrash(Exception):
+    """An input that does not fail its harness: there is nothing to land."""
+
+
+def replay(harness: str, path: Path) -> tuple[int, str]:
+    """Run the harness once on ``path`` as the campaign runs it (libFuzzer, the same
+    environment, limits and fxtlint); (exit status, its output). 0: the input passes."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp, (Path(tmp) / "replay.log").open("w+") as log:
+        status = libfuzzer(harness, f"-timeout={TIMEOUT}", f"-rss_limit_mb={RSS_LIMIT_MB}", path,
+                           cwd=tmp, log=log).wait()
+        log.seek(0)
+        return status, log.read()
+
+
+def land_crash(harness: str, crash: Path, scratch: Path, *, root: Path = REGRESSIONS, runs: int = 2000) -> Path:
+    """Land a crash: replay it (NotACrash, saying why, when it does not fail), minimise it
+    in ``scratch`` and write the result to ``root/<harness>/<sha1>.bin``, where
     tests/test_fuzz_regressions.py runs the harness's check on it."""
-    small = crash
-    if crash.name.startswith("crash-"):
-        small = minimize_crash(harness, crash, workdir / "crashes" / f"minimized-{crash.name}")
+    crash = Path(crash).resolve()
+    status, out = replay(harness, crash)
+    if "Running: " not in out:  # libFuzzer never got to the input
+        last = [ln for ln in out.splitlines() if ln.strip()][-1:] or [f"exit {status}"]
+        raise NotACrash(f"the {harness} harness did not run {crash}: {last[0].strip()}")
+    if status == 0:
+        raise NotACrash(f"{crash} does not fail the {harness} harness (replayed once under libFuzzer: exit 0); "
+                        "nothing to land")
+    small = minimize_crash(harness, crash, Path(scratch).resolve() / f"minimized-{crash.name}", runs=runs)
     data = small.read_bytes()
     dest = root / harness / f"{hashlib.sha1(data).hexdigest()[:16]}.bin"
     dest.parent.mkdir(parents=True, exist_ok=True)
@@ -208,17 +248,41 @@ class UsageError(Exception):
     """A path the command cannot use (the message says why and what to give instead)."""
 
 
-def check_inputs(harness: str, paths) -> list[Path]:
+def check_inputs(harness: str, paths, *, verb: str = "reproduce") -> list[Path]:
     """The files to replay: each path must be a file (a folder or a missing path is a
     usage error that says what to type instead)."""
     out = []
     for p in map(Path, paths):
         if p.is_dir():
-            raise UsageError(f"{p} is a folder; give the files in it: python -m fuzz reproduce {harness} {p}/*")
+            raise UsageError(f"{p} is a folder; give the files in it: python -m fuzz {verb} {harness} {p}/*")
         if not p.is_file():
             raise UsageError(f"{p}: no such file")
         out.append(p)
     return out
+
+
+def check_corpus(paths) -> list[Path]:
+    """The input files under ``paths`` (files, or folders read recursively); a missing
+    path, or paths holding no file at all, is a usage error."""
+    from .leaks import corpus_files
+
+    for p in map(Path, paths):
+        if not p.exists():
+            raise UsageError(f"{p}: no such file or folder")
+    files = corpus_files(paths)
+    if not files:
+        raise UsageError(f"no input files in {', '.join(map(str, paths))}")
+    return files
+
+
+def check_folder(path) -> Path:
+    """A corpus folder (``merge`` rewrites it in place)."""
+    p = Path(path)
+    if p.is_file():
+        raise UsageError(f"{p} is a file; give the corpus folder it is in")
+    if not p.is_dir():
+        raise UsageError(f"{p}: no such folder")
+    return p
 
 
 def reproduce(harness: str, paths, *, check=None) -> int:

@@ -159,6 +159,14 @@ def test_schema_is_valid_and_committed():
     assert committed == json_schema()
 
 
+def test_a_readers_declaration_of_what_it_cannot_tell_apart_fits_the_schema():
+    """fxt 0.3.0's adapter adds "cannot_tell_apart" beside the records (issue 27 item 5)."""
+    group = ["int32", "uint32", "int64", "uint64", "pointer", "koid"]
+    VALIDATOR.validate({"records": [], "cannot_tell_apart": [group]})
+    assert not VALIDATOR.is_valid({"records": [], "cannot_tell_apart": [["int33"]]})
+    assert not VALIDATOR.is_valid({"records": [], "something_else": []})
+
+
 def test_every_record_kind_has_a_shape():
     kinds = {leaf.name for leaf in tables().record_leaves()}
     assert set(SHAPES) == kinds - STATE_KINDS

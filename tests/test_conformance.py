@@ -390,14 +390,15 @@ def test_a_signal_kills_the_readers_group_and_writes_the_partial_results(tmp_pat
     assert proc.returncode == 128 + signum, stderr
     assert "Traceback" not in stderr
     name = signal.Signals(signum).name
-    assert f"warning: the run was interrupted by {name}: 2 of 4 cases graded" in stderr
+    assert f"warning: the run was interrupted by {name} while reading impl/hang: 2 of 4 cases graded" \
+        in " ".join(stderr.split())  # rich wraps the line
     deadline = time.monotonic() + 10
     while (_alive(reader_pid) or _alive(child_pid)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(reader_pid) and not _alive(child_pid), "the reader's process group outlived the runner"
     partial = load_results(out)
     assert [(c["case"], c["grade"]) for c in partial["cases"]] == [("invalid/a", "pass"), ("invalid/b", "pass")]
-    assert partial["stopped"] == f"interrupted by {name}: 2 of 4 cases graded"
+    assert partial["stopped"] == f"interrupted by {name} while reading impl/hang: 2 of 4 cases graded"
     assert "invalid 2/2" in stdout
 
 
@@ -413,7 +414,9 @@ def test_ctrl_c_with_jobs_kills_every_running_reader(tmp_path):
     while any(map(_alive, running)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(map(_alive, running))
-    assert [c["case"] for c in load_results(out)["cases"]] == ["invalid/a"]
+    partial = load_results(out)
+    assert [c["case"] for c in partial["cases"]] == ["invalid/a"]
+    assert partial["stopped"] == "interrupted by SIGINT while reading impl/hang1, impl/hang2: 1 of 3 cases graded"
 
 
 def test_max_failures_stops_after_that_many_crashes_in_a_row(tmp_path):
@@ -467,7 +470,7 @@ def test_matrix_views_differences_and_sections(tmp_path, suite):
     assert "## Where the readers differ (3 cases)" in diff and "## Cases" not in diff
     assert "| `valid/ok` | accept | pass | FAIL |" in diff and "`invalid/bad`" not in diff
     sections = matrix_markdown([a, b], "sections")
-    assert "## By spec section (passed / run)" in sections and "Where the readers differ" not in sections
+    assert "## By spec section (passed / graded)" in sections and "Where the readers differ" not in sections
     # the one case with a spec section in the fixture's manifest, and the rest without one
     assert "| Event Record | 1/1 (100%) | 0/1 (0%) |" in sections and "| (none) | 3/3 (100%) | 2/3 (66%) |" in sections
     assert all(part in full for part in ("## By spec section", "## Where the readers differ", "## Cases"))
@@ -483,3 +486,109 @@ def test_cli_matrix_view(tmp_path, suite, capsys):
     assert main(["conformance", "matrix", str(out), "--view", "sections"]) == 0
     text = capsys.readouterr().out
     assert "## By spec section" in text and "## Cases" not in text
+
+
+# ------------------------------------------------------------------ malformed/: skip or reject
+# an event on a thread nothing registered, between good events: "malformed trace records
+# can be skipped", so a reader may skip it (and read the last event) or reject
+MALFORMED = GOOD + B.archive(B.event("instant", 3, category=1, name=1, thread=9),
+                             B.event("instant", 4, category=1, name=1))
+SKIPPED = GOOD + B.archive(B.event("instant", 4, category=1, name=1))  # what a skipping reader reads
+
+
+@pytest.fixture
+def malformed_suite(tmp_path) -> Path:
+    s = tmp_path / "suite"
+    (s / "malformed").mkdir(parents=True)
+    (s / "malformed" / "thread.fxt").write_bytes(MALFORMED)
+    (s / "malformed" / "thread.json").write_text(dumps(decode(SKIPPED).document()))
+    (s / "manifest.json").write_text(json.dumps({"cases": [
+        {"category": "malformed", "name": "thread", "spec": "Thread References", "prefix": 2}]}))
+    return s
+
+
+def _printing(tmp_path, data: bytes, status: int, keep: int | None = None) -> list[str]:
+    """A reader that prints fxtlint's decoding of ``data`` (its first ``keep`` records) and exits ``status``."""
+    return reader(tmp_path, FXTLINT.replace("d = decode(data)", f"d = decode({data!r})").replace(
+        "sys.stdout.write(d.to_json())", f"d.records = d.records[:{keep}]\nsys.stdout.write(d.to_json())").replace(
+        "sys.exit(0 if d.accepted else 1)", f"sys.exit({status})"))
+
+
+def test_malformed_a_reader_may_skip_the_record_or_reject_and_says_which(tmp_path, malformed_suite):
+    assert not decode(MALFORMED).accepted and decode(SKIPPED).accepted
+    honest = run_suite(reader(tmp_path, FXTLINT), malformed_suite, timeout=30)  # rejects after the prefix
+    assert [(c["grade"], c["chose"]) for c in honest["cases"]] == [("pass", "reject")]
+    skipper = run_suite(_printing(tmp_path, SKIPPED, 0), malformed_suite, timeout=30)
+    assert [(c["grade"], c["outcome"], c["chose"]) for c in skipper["cases"]] == [("pass", "accepted", "skip")]
+    assert skipper["summary"]["malformed"]["chose"] == {"skip": 1, "reject": 0}
+    silent = run_suite(reader(tmp_path, "sys.exit(1)"), malformed_suite, timeout=30)
+    assert [c["grade"] for c in silent["cases"]] == ["pass"]
+
+
+@pytest.mark.parametrize("data, status, keep, detail", [
+    (MALFORMED, 0, None, "skipped the malformed record: .records: expected 3 items, got 2"),  # dropped the rest
+    (MALFORMED, 1, 1, "rejected: records: 1 of the 2 before the fault"),
+    (GOOD + B.archive(B.event("instant", 4, category=1, name=1)), 1, 1,
+     "rejected: records: 1 of the 2 before the fault"),
+])
+def test_malformed_grades_the_records_after_the_skipped_one_and_the_prefix(tmp_path, malformed_suite, data, status,
+                                                                          keep, detail):
+    res = run_suite(_printing(tmp_path, data, status, keep), malformed_suite, timeout=30)
+    assert [(c["grade"], c["detail"]) for c in res["cases"]] == [("wrong", detail)]
+
+
+def test_the_matrix_and_the_summary_show_what_a_reader_chose(tmp_path, malformed_suite):
+    from fxtlint.render._reader_matrix import cell, choices
+
+    res = run_suite(_printing(tmp_path, SKIPPED, 0), malformed_suite, timeout=30, name="skipper")
+    assert cell(res["cases"][0]) == "skipped"
+    assert choices(res) == "skipper chose: malformed/: skipped 1, rejected 0"
+    assert "skipper chose: malformed/: skipped 1, rejected 0" in matrix_markdown([res])
+
+
+# ------------------------------------------------------------------ what a reader cannot report
+INTS = B.archive(B.magic(), B.string(1, "a"), B.thread(1, 1, 2),
+                 B.event("instant", 1, category=1, name=1, args=[B.arg("int32", 1, 5), B.arg("uint64", 1, 6)]))
+
+
+def _untyped(declare: bool, value: int = 5) -> str:
+    """A reader that cannot tell integer types apart: every integer argument is uint64."""
+    doc = decode(INTS).document()
+    for a in doc["records"][0]["arguments"]:
+        a["type"], a["value"] = "uint64", str(value if a["value"] == 5 else a["value"])
+    if declare:
+        doc["cannot_tell_apart"] = [["int32", "uint32", "int64", "uint64", "pointer", "koid"]]
+    return f"print({json.dumps(json.dumps(doc))})"
+
+
+@pytest.mark.parametrize("declare, value, grade, detail", [
+    (True, 5, "unreported", "not reported: int32 (read as uint64)"),
+    (False, 5, "wrong", '.records[0].arguments[0].type: expected "int32", got "uint64"'),
+    (True, 7, "wrong", '.records[0].arguments[0].type: expected "int32", got "uint64"'),  # a wrong value stays wrong
+])
+def test_a_field_a_reader_declares_it_cannot_report_is_counted_apart(tmp_path, declare, value, grade, detail):
+    s = tmp_path / "suite"
+    (s / "valid").mkdir(parents=True)
+    (s / "valid" / "ints.fxt").write_bytes(INTS)
+    (s / "valid" / "ints.json").write_text(dumps(decode(INTS).document()))
+    res = run_suite(reader(tmp_path, _untyped(declare, value)), s, timeout=30)
+    assert [(c["grade"], c["detail"]) for c in res["cases"]] == [(grade, detail)]
+    assert res["summary"]["valid"][grade] == 1
+    from fxtlint.reader_suite._runner import score
+
+    assert score(res, "valid") == (0, 0 if grade == "unreported" else 1)  # not graded, not wrong
+
+
+# ------------------------------------------------------------------ what the warning says
+@pytest.mark.parametrize("body, said", [
+    ("sys.exit(0)", "it refused none of the 4 files: accepted 4"),
+    ("sys.exit(1)", "it rejected every one of the 4 files, so its other scores only count files it refused"),
+    ("sys.exit(0 if data[:1] == b'x' else 1)", "it rejected every one of the 4 files"),
+])
+def test_the_warning_says_what_a_reader_that_reads_nothing_did(tmp_path, suite, body, said):
+    from fxtlint.reader_suite._runner import warnings
+
+    res = run_suite(reader(tmp_path, body), suite, timeout=30, name="r")
+    assert warnings(res) == [f"r passes none of the 1 valid/ cases (files a reader must accept): {said}"
+                             + ("" if said.endswith("refused") or "accepted" in said
+                                else ", so its other scores only count files it refused")]

@@ -99,10 +99,38 @@ def test_every_case_cites_the_spec_in_the_readme(cases):
     readme = (SUITE / "README.md").read_text()
     rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `([^`]+)` \|.*$", readme, re.M)}
     for c in cases:
-        if c.category in ("invalid", "recover"):
+        if c.category in ("malformed", "invalid", "recover"):
             assert c.reasons, c.name
         for key in c.reasons:
             assert f'[{key}](#why-{key}): "{REASONS[key].words.replace("|", chr(92) + "|")}"' in rows[c.name], c.name
+
+
+def test_must_reject_is_kept_for_what_no_reader_can_go_on_from(cases):
+    """Issue 27 item 4: 'Unrecognized or malformed trace records can be skipped'. invalid/ and
+    recover/ hold framing faults only (size 0, past the end, not FXT), each with its reason;
+    a fault inside one record is malformed/ (skip or reject), the corrupt-middle cases too."""
+    for c in cases:
+        if c.category in ("invalid", "recover"):
+            assert c.reasons and set(c.reasons) <= {"size-zero", "truncated", "not-fxt"}, (c.name, c.reasons)
+        if c.rule in ("RF001", "RF002", "ST001", "ST003", "ST006", "ST007") or c.name.startswith("corrupt-middle"):
+            assert c.category == "malformed", c.name
+    assert {c.name for c in cases if c.category == "malformed"} >= {
+        "corrupt-middle-record-size", "corrupt-middle-invalid-utf8", "corrupt-middle-unregistered-thread"}
+    assert sum(c.category == "invalid" for c in cases) == 19
+
+
+def test_a_malformed_cases_decoding_is_the_file_read_without_the_record(cases):
+    """The .json of a malformed/ case is what a reader that skips the malformed record
+    reads: the records before it (the manifest's prefix) and every one after it."""
+    from fxtlint.reader_suite._canonical import decode
+
+    mid = next(c for c in cases if c.name == "corrupt-middle-unregistered-thread")
+    records = mid.expected["records"]
+    assert mid.prefix == 3 and len(records) == 4 and records[-1]["timestamp"] == "300"  # the event after it
+    for c in cases:
+        if c.category == "malformed":
+            before = decode(c.data)
+            assert not before.accepted and before.records == c.expected["records"][:c.prefix], c.name
 
 
 def test_every_record_kind_is_in_a_valid_case():
@@ -199,6 +227,7 @@ def test_fxt_and_fxtlint_decode_a_real_trace_alike():
     data = path.read_bytes()
     ours = decode(data)
     theirs = adapter.canonical(parse_records(io.BytesIO(data)))
+    assert theirs.pop("cannot_tell_apart") == [["int32", "uint32", "int64", "uint64", "pointer", "koid"]]
     assert ours.accepted and len(ours.records) == 34594
     assert _integers_as_one_type(theirs) == _integers_as_one_type(ours.document())
 
@@ -211,18 +240,20 @@ def test_committed_matrix_as_chromium_parses_it(tmp_path):
     """What a reader author opens: the summary table, as the browser's parser builds it,
     holds each reader's pass counts from the committed results files."""
     dom = _chrome(tmp_path, "--dump-dom", (RESULTS / "matrix.html").as_uri()).stdout
-    summary = re.search(r"<h2>Summary \(passed / run\)</h2><table>(.*?)</table>", dom, re.S).group(1)
+    summary = re.search(r"<h2>Summary \(passed / graded\)</h2><table>(.*?)</table>", dom, re.S).group(1)
     rows = {cells[0]: cells[1:] for cells in (re.findall(r"<t[dh][^>]*>([^<]*)</t[dh]>", tr)
                                               for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", summary, re.S))}
     assert "<tbody>" in summary  # parsed by the browser, not echoed
     docs = [load_results(RESULTS / name) for name in ("fxtlint.json", "fxt-0.3.0.json")]
     assert rows["category"] == ["a reader", *(d["reader"]["name"] for d in docs)]
-    assert list(rows)[1:] == ["valid", "recover", "invalid", "impl", "total"]  # what a reader must read first
-    for category in ("valid", "invalid", "recover", "impl"):
+    # what a reader must read first
+    assert list(rows)[1:] == ["valid", "recover", "malformed", "invalid", "impl", "total"]
+    for category in ("valid", "malformed", "invalid", "recover", "impl"):
         expected = []
-        for d in docs:
-            cases = [c for c in d["cases"] if c["category"] == category]
+        for d in docs:  # graded: the cases not reported are counted apart
+            cases = [c for c in d["cases"] if c["category"] == category and c["grade"] != "unreported"]
             expected.append(f"{sum(c['grade'] == 'pass' for c in cases)}/{len(cases)}")
         assert [cell.split()[0] for cell in rows[category][1:]] == expected
-    totals = [f"{sum(c['grade'] == 'pass' for c in d['cases'])}/{len(d['cases'])}" for d in docs]
+    totals = [f"{sum(c['grade'] == 'pass' for c in d['cases'])}/"
+              f"{sum(c['grade'] != 'unreported' for c in d['cases'])}" for d in docs]
     assert [cell.split()[0] for cell in rows["total"][1:]] == totals

@@ -66,8 +66,13 @@ def builder(tmp_path_factory) -> dict:
 
 
 def _build(builder: dict, sanitizer: str, fuzzers: str = "*") -> Path:
-    out = builder["root"] / f"out-{sanitizer}"
+    out = builder["root"] / f"out-{sanitizer}-{fuzzers.replace('*', 'all')}"
     out.mkdir()
+    if sanitizer == "address":  # the image's compile step, before build.sh: the runtime the wrapper preloads
+        atheris = subprocess.run([str(Path(builder["path"].split(os.pathsep)[0]) / "python"), "-c",
+                                  "import atheris; print(atheris.path())"], capture_output=True, text=True)
+        assert atheris.returncode == 0, atheris.stderr
+        shutil.copyfile(Path(atheris.stdout.strip()) / "asan_with_fuzzer.so", out / "sanitizer_with_fuzzer.so")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env.update(PATH=builder["path"], SRC=str(builder["src"]), OUT=str(out), SANITIZER=sanitizer,
                FXTLINT_FUZZERS=fuzzers)
@@ -117,3 +122,20 @@ def test_the_coverage_build_takes_the_stub_in_front_of_a_harness(builder, tmp_pa
     assert staged.startswith("###### Coverage stub")
     proc = _run(out, "fuzz_lint_fuzzer", tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
+
+
+def test_the_frozen_harness_uses_the_custom_mutator_under_the_services_wrapper(builder, tmp_path):
+    """Issue 27 item 1: the service's wrapper preloads sanitizer_with_fuzzer.so (atheris's
+    asan_with_fuzzer.so in an address build); libFuzzer then bound no custom mutator and
+    every mutation was a byte mutation. Run through that wrapper, the frozen harness's
+    libFuzzer log shows Custom mutations."""
+    out = _build(builder, "address", "fuzz_lint")
+    assert "LD_PRELOAD=$this_dir/sanitizer_with_fuzzer.so" in (out / "fuzz_lint_fuzzer").read_text()
+    seeds, corpus = tmp_path / "seeds", tmp_path / "corpus"
+    zipfile.ZipFile(out / "fuzz_lint_fuzzer_seed_corpus.zip").extractall(seeds)
+    corpus.mkdir()
+    proc = subprocess.run([str(out / "fuzz_lint_fuzzer"), "-runs=300", "-seed=1", "-max_len=4096", str(corpus),
+                           str(seeds)], cwd=tmp_path, capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "INFO: Using preloaded libfuzzer" in proc.stderr, proc.stderr[-3000:]
+    assert re.search(r"MS: \d+ .*Custom", proc.stderr), proc.stderr[-3000:]

@@ -346,3 +346,37 @@ def test_the_leak_check_fails_on_objects_per_pass_a_kernel_frame_or_a_sanitizer_
     unsanitized = _replay(8, 53)
     unsanitized.kernel_file = str(REPO / "fxtlint" / "_kernel.so")  # the repository's own build won the path
     assert not leaks.Leaks(10, _replay(1, 53), unsanitized).ok
+
+
+# ------------------------------------------------------------------ a preloaded libFuzzer
+def _asan_with_fuzzer() -> Path:
+    """atheris's libFuzzer with ASan, the library OSS-Fuzz's wrapper preloads in an address build."""
+    import atheris
+
+    return Path(atheris.__file__).resolve().parent.parent / "asan_with_fuzzer.so"
+
+
+@pytest.mark.slow  # an instrumented harness under ASan for a few hundred executions
+@needs_atheris
+def test_the_custom_mutator_runs_under_a_preloaded_libfuzzer(tmp_path):
+    """Issue 27 item 1: preloaded, libFuzzer bound LLVMFuzzerCustomMutator to nothing and
+    every mutation was a byte mutation; now the harness forwards atheris's to it."""
+    env = dict(ENV, LD_PRELOAD=str(_asan_with_fuzzer()), ASAN_OPTIONS="detect_leaks=0", TMPDIR=str(tmp_path))
+    (tmp_path / "corpus").mkdir()
+    proc = subprocess.run([sys.executable, str(REPO / "fuzz" / "fuzz_reader.py"), "-runs=200", "-seed=1",
+                           "-max_len=4096", str(tmp_path / "corpus"), str(REPO / "corpus" / "seeds")],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "INFO: Using preloaded libfuzzer" in proc.stderr and "found LLVMFuzzerCustomMutator" in proc.stderr
+    assert re.search(r"MS: \d+ .*Custom", proc.stderr), proc.stderr[-3000:]
+
+
+@needs_atheris
+def test_a_preloaded_libfuzzer_without_the_forwarding_library_fails_loudly(tmp_path):
+    env = dict(ENV, LD_PRELOAD=str(_asan_with_fuzzer()), ASAN_OPTIONS="detect_leaks=0", TMPDIR=str(tmp_path),
+               CC="false")  # nothing compiles it, and no copy is cached in this TMPDIR
+    proc = subprocess.run([sys.executable, str(REPO / "fuzz" / "fuzz_reader.py"), "-runs=1"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "ERROR: libFuzzer is preloaded" in proc.stderr and "cannot compile" in proc.stderr
+    assert "FXTLINT_FUZZ_MUTATOR=bytes" in proc.stderr and "#1" not in proc.stderr  # it did not fuzz

@@ -7,7 +7,8 @@ with fixed choices (named after the rule), so the suite grows with the rules.
 Every case is filed by one question, "must a reader reject this to read the trace
 correctly?", answered from the spec's words (fxtlint/reader_suite/_reader_verdicts.py): the verdict
 of a case is the strictest verdict of what fxtlint finds in it, and its folder must say
-the same (valid/: must accept; invalid/ and recover/: must reject; impl/: either), so
+the same (valid/: must accept; malformed/: skip the malformed record or reject; invalid/
+and recover/: must reject; impl/: either), so
 the same fault gets the same verdict wherever it appears. Each case is checked against
 fxtlint before it is written. A test regenerates into a temporary folder and fails on
 any difference.
@@ -25,9 +26,18 @@ if __name__ == "__main__":
     sys.path.insert(0, str(HERE.parent.parent))  # the checkout's fxtlint, installed or not
 
 from fxtlint import build as B  # noqa: E402
-from fxtlint import lint_bytes  # noqa: E402
+from fxtlint import lint_bytes, read_records  # noqa: E402
 from fxtlint.reader_suite._canonical import decode  # noqa: E402
-from fxtlint.reader_suite._reader_verdicts import ACCEPT, EITHER, REASONS, REJECT, RULES, reason_for, strictest  # noqa: E402
+from fxtlint.reader_suite._reader_verdicts import (  # noqa: E402
+    ACCEPT,
+    EITHER,
+    REASONS,
+    REJECT,
+    RULES,
+    SKIP,
+    reason_for,
+    strictest,
+)
 from fxtlint.rules import all_rules  # noqa: E402
 from fxtlint.rules._diagnostics import Severity  # noqa: E402
 from fxtlint.rules._mutations import MUTATIONS  # noqa: E402
@@ -35,10 +45,10 @@ from fxtlint.spec._model import Record  # noqa: E402
 from fxtlint.spec._tables import tables  # noqa: E402
 
 _T = tables()
-CATEGORIES = ("valid", "invalid", "recover", "impl")
+CATEGORIES = ("valid", "malformed", "invalid", "recover", "impl")
 # what each folder asks of a reader, and where a rule's case goes by its verdict
-VERDICT_OF = {"valid": ACCEPT, "invalid": REJECT, "recover": REJECT, "impl": EITHER}
-FOLDER_OF = {ACCEPT: "valid", REJECT: "invalid", EITHER: "impl"}
+VERDICT_OF = {"valid": ACCEPT, "malformed": SKIP, "invalid": REJECT, "recover": REJECT, "impl": EITHER}
+FOLDER_OF = {ACCEPT: "valid", SKIP: "malformed", REJECT: "invalid", EITHER: "impl"}
 # reasons whose decoding the spec does not fix: an accepting reader's output is not compared
 NO_DECODING = frozenset({"enum-value"})
 
@@ -60,6 +70,7 @@ class Case:
     rule: str | None = None
     reasons: tuple[str, ...] = ()  # fxtlint.reader_suite._reader_verdicts keys: why its folder (set by check)
     expected: dict | None = field(default=None, repr=False)
+    prefix: int | None = None  # malformed/: the records before the first malformed one (set by check)
 
 
 # ------------------------------------------------------------------ building blocks
@@ -400,7 +411,7 @@ def rule_cases():
                 continue  # a duplicate, or a mutation that trips more than its rule here
             seen.add(data)
             out.append(Case(FOLDER_OF[verdict_of(data)[0]], name, data, rule.spec, what, rule=rule.code))
-    out.append(Case("invalid", "ST005-argument-size-mismatch-content-longer", _arg_short(),
+    out.append(Case(FOLDER_OF[verdict_of(_arg_short())[0]], "ST005-argument-size-mismatch-content-longer", _arg_short(),
                     "Argument Header: [4 .. 15] argument size (inclusive of this word)",
                     "a string argument declaring 2 words where its 20-byte inline value needs 4: the value "
                     "overruns the argument", rule="ST005"))
@@ -458,18 +469,20 @@ def recover_cases():
                         f"a file missing its last {n} bytes (an event with a long string argument)"))
     mid = set_header_bits(B.archive(ev("instant", 200, args=[B.arg("int64", "v", 1)])), 0, clear=0xFFF << 4)
     mid = set_header_bits(mid, 2 << 4)  # 2 words: the argument no longer fits
-    out.append(Case("recover", "corrupt-middle-record-size", base + mid + B.archive(ev("instant", 300)),
+    # one malformed record in the middle: "can be skipped", so a reader may skip it or reject
+    out.append(Case("malformed", "corrupt-middle-record-size", base + mid + B.archive(ev("instant", 300)),
                     "Records: unrecognized or malformed trace records can be skipped",
-                    "an event whose size cuts its argument off, followed by a good event: "
-                    "the prefix must come back, the rest may"))
+                    "an event whose size cuts its argument off, followed by a good event: skipped, the good "
+                    "event is read; rejected, the prefix comes back"))
     bad_utf8 = bytearray(B.archive(B.string(3, "ab")))
     bad_utf8[8] = 0xFF
-    out.append(Case("recover", "corrupt-middle-invalid-utf8", base + bytes(bad_utf8) + B.archive(ev("instant", 300)),
+    out.append(Case("malformed", "corrupt-middle-invalid-utf8", base + bytes(bad_utf8) + B.archive(ev("instant", 300)),
                     "Records: unrecognized or malformed trace records can be skipped",
                     "a string record of invalid UTF-8 in the middle, followed by a good event"))
-    out.append(Case("recover", "corrupt-middle-unregistered-thread", base + B.archive(ev("instant", 200, thread=9),
+    out.append(Case("malformed", "corrupt-middle-unregistered-thread", base + B.archive(ev("instant", 200, thread=9),
                                                                                        ev("instant", 300)),
-                    "Thread References", "an event on an unregistered thread in the middle, then a good event"))
+                    "Thread References; Records: unrecognized or malformed trace records can be skipped",
+                    "an event on an unregistered thread in the middle, then a good event"))
     return out
 
 
@@ -558,11 +571,31 @@ def check(case: Case) -> None:
         assert dec.accepted, (case.name, dec.errors)  # fxtlint reads through what a reader may accept
         if not NO_DECODING & set(case.reasons):
             case.expected = dec.document()
+    elif case.category == "malformed":
+        assert not dec.accepted, (case.name, "a malformed case fxtlint accepts")
+        case.expected, case.prefix = skipped(case.data)
     elif case.category == "invalid":
         assert not dec.accepted, (case.name, "an invalid case fxtlint accepts")
     else:
         assert not dec.accepted, (case.name, "a recover case fxtlint accepts")
         case.expected = dec.document()
+
+
+def skipped(data: bytes) -> tuple[dict, int]:
+    """What a reader that skips each malformed record reads, and how many records come
+    before the first one it skips. A skipped record is as if it were not there: the
+    decoding of the file without its bytes (a later ref to what it registered is then a
+    ref to nothing, that record skipped in turn)."""
+    prefix = len(decode(data).records)
+    for _ in range(64):
+        dec = decode(data)
+        if dec.accepted:
+            return dec.document(), prefix
+        at, how = dec.faults[0]
+        assert how == SKIP, ("a fault no reader can go on from", dec.errors[0])
+        rec = next(r for r in read_records(data)[0] if r.index == at)
+        data = data[:rec.offset] + data[rec.offset + 8 * rec.size_words:]
+    raise AssertionError("more than 64 records skipped")
 
 
 def all_cases() -> list[Case]:
@@ -579,11 +612,15 @@ def all_cases() -> list[Case]:
 def manifest(cases) -> dict:
     return {"format": "fxt-conformance/2", "cases": [
         {k: v for k, v in (("category", c.category), ("name", c.name), ("expect", VERDICT_OF[c.category]),
-                           ("spec", c.spec), ("what", c.what), ("rule", c.rule), ("reasons", list(c.reasons)))
-         if v} for c in cases]}
+                           ("spec", c.spec), ("what", c.what), ("rule", c.rule), ("reasons", list(c.reasons)),
+                           ("prefix", c.prefix))
+         if v or (k == "prefix" and v is not None)} for c in cases]}
 
 
-_HEADINGS = {"valid": "must accept, with the decoding beside it", "invalid": "must reject",
+_HEADINGS = {"valid": "must accept, with the decoding beside it",
+             "malformed": "skip the malformed record and read on (the decoding beside it), or reject "
+                          "(after the records before it, if any are printed)",
+             "invalid": "must reject: no reader can go on",
              "recover": "must reject, after returning the records before the fault",
              "impl": "either, never a crash; an accepting reader's decoding is compared when the .json is there"}
 
@@ -606,7 +643,7 @@ def reasons_table(cases) -> str:
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in REASONS.values():
         codes = ", ".join(sorted(code for code, key in RULES.items() if key == r.key)) or "-"
-        if r.key == "overrun":
+        if r.key == "overrun":  # reason_for's one rule whose verdict depends on its details
             codes += ", ST005 (content longer than the size)"
         cases_note = "" if r.key in used or r.verdict == ACCEPT else " (no case yet)"
         lines.append(f'| <a id="why-{r.key}"></a>`{r.key}` | {r.verdict}{cases_note} | {codes} | {r.section} | '

@@ -80,7 +80,7 @@ def run_cmd(args: argparse.Namespace) -> int:
         warnings,
         write_results,
     )
-    from ..render._reader_matrix import failures, headline, summary_table
+    from ..render._reader_matrix import choices, failures, headline, summary_table, unreported
 
     try:
         argv = shlex.split(args.reader)
@@ -109,6 +109,12 @@ def run_cmd(args: argparse.Namespace) -> int:
     console = Console()
     console.print(summary_table(results))
     console.print(headline(results), markup=False, highlight=False)
+    if choices(results):
+        console.print(choices(results), markup=False, highlight=False)
+    if unreported(results):
+        console.print(f"not reported (counted apart, not graded): {len(unreported(results))} cases whose only "
+                      "differences are argument types the reader declared it cannot tell apart",
+                      markup=False, highlight=False)
     # beside the scores it qualifies, not under a list of hundreds of failures
     console.file.flush()
     for w in warnings(results):

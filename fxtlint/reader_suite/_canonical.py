@@ -66,7 +66,7 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
 from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ..spec._tables import ArgsItem, Layout, StreamItem, WordItem, tables
-from ._reader_verdicts import REJECT, verdict
+from ._reader_verdicts import REJECT, SKIP, verdict
 
 _T = tables()
 _LEAVES = {leaf.name: leaf for leaf in _T.record_leaves()}
@@ -79,14 +79,17 @@ _ENCODING_ROLES = frozenset(("type", "size", "selector", "arg_count"))
 class Decoding:
     """The canonical records of a file: all of them, or those before the first error.
 
-    ``errors`` lists what a reader must reject (fxtlint.reader_suite._reader_verdicts: framing,
-    overruns, text that is not UTF-8, refs that resolve to nothing), first one first;
-    ``notes`` the writer errors a reader may read through (reserved bits, padding...).
+    ``errors`` lists what fxtlint's reader rejects (fxtlint.reader_suite._reader_verdicts:
+    framing, overruns, text that is not UTF-8, refs that resolve to nothing), first one
+    first; ``faults`` the same as (record index, verdict): ``skip`` where a reader may
+    instead skip that record, ``reject`` where none can go on; ``notes`` the writer errors
+    a reader may read through (reserved bits, padding...).
     """
 
     records: list = field(default_factory=list)
     errors: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    faults: list = field(default_factory=list)
 
     @property
     def accepted(self) -> bool:
@@ -317,7 +320,7 @@ class Canonical(Consumer):
         self.keep = keep
         self.strict = strict
         self.decoded: list[dict] = []
-        self.errors: list = []  # (record index, offset, message); a file-level one at index None
+        self.errors: list = []  # (record index, offset, message, verdict); a file-level one at index None
         self.notes: list[str] = []  # writer errors a reader may read through (not with ``strict``)
         self.stop: int | None = None  # the first record in error
         self._pending: list = []  # (record index, text) of the batch's decoded records
@@ -327,13 +330,17 @@ class Canonical(Consumer):
     def reader_diagnostic(self, d) -> None:
         if d.severity >= Severity.ERROR:
             message = f"{d.code} at byte {d.offset}: {d.message}"
-            if not self.strict and verdict(d) != REJECT:
+            v = verdict(d)
+            if not self.strict and v not in (SKIP, REJECT):
                 self.notes.append(message)  # a reader may read through it (fxtlint.reader_suite._reader_verdicts)
                 return
-            self._error(d.record_index if d.record_index >= 0 else None, d.offset, message)
+            self._error(d.record_index if d.record_index >= 0 else None, d.offset, message,
+                        REJECT if v not in (SKIP, REJECT) else v)
 
-    def _error(self, at, offset: int, message: str) -> None:
-        self.errors.append((at, offset, message))
+    def _error(self, at, offset: int, message: str, how: str = SKIP) -> None:
+        """A fault at record ``at``: ``how`` says whether a reader may skip that record (a ref
+        to nothing: the record cannot be decoded, but it frames) or none can go on."""
+        self.errors.append((at, offset, message, how))
         if at is not None and (self.stop is None or at < self.stop):
             self.stop = at
 
@@ -348,7 +355,7 @@ class Canonical(Consumer):
 
     def finish(self, walk: Walk) -> None:
         # a file-level error sorts after every record (it cuts none of them)
-        self.errors = [(walk.records if at is None else at, off, msg) for at, off, msg in self.errors]
+        self.errors = [(walk.records if at is None else at, off, msg, how) for at, off, msg, how in self.errors]
         self.errors.sort(key=lambda e: (e[0], e[1]))
 
     # -- one record at a time ----------------------------------------------------------
@@ -543,14 +550,17 @@ def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: st
 def decode(data, *, byte_order: str | None = None, strict: bool = False) -> Decoding:
     """The canonical decoding of a trace archive, record by record. Never raises on input.
 
-    A file with a fault a reader must reject (a reader diagnostic whose verdict is
-    ``reject``, or a ref that resolves to nothing) keeps only the records before the
-    first record in error: the prefix that the spec's recovery promise covers. Other
-    error-severity diagnostics are ``notes``; ``strict`` makes them errors too.
+    A file with a fault a reader must reject or may skip the record of (a reader
+    diagnostic whose verdict is ``reject`` or ``skip``, or a ref that resolves to
+    nothing) is rejected, keeping only the records before the first record in error: the
+    prefix that the spec's recovery promise covers (``faults`` says which a reader could
+    have skipped instead). Other error-severity diagnostics are ``notes``; ``strict``
+    makes them errors too.
     """
     canon = Canonical(keep=True, strict=strict)
     _decoding_walk(data, canon, byte_order, "reference").run()
-    return Decoding(canon.decoded, [msg for _, _, msg in canon.errors], canon.notes)
+    return Decoding(canon.decoded, [msg for _, _, msg, _ in canon.errors], canon.notes,
+                    [(at, how) for at, _, _, how in canon.errors])
 
 
 def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str | None = None,
@@ -569,7 +579,8 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
 
         stream_walk(lambda buf, _: _decoding_walk(buf, canon, byte_order, "fast", limits), [], stream)
     out.write('{"records": []}\n' if write.empty else "\n]}\n")
-    return Decoding([], [msg for _, _, msg in canon.errors], canon.notes)
+    return Decoding([], [msg for _, _, msg, _ in canon.errors], canon.notes,
+                    [(at, how) for at, _, _, how in canon.errors])
 
 
 # ------------------------------------------------------------------ the JSON Schema
@@ -627,7 +638,13 @@ def json_schema() -> dict:
         "title": "Canonical decoding of an FXT trace (fxtlint decode; the conformance suite)",
         "description": "Generated from spec-tables/ by fxtlint.reader_suite._canonical.json_schema(); do not edit.",
         "type": "object",
-        "properties": {"records": {"type": "array", "items": {"$ref": "#/$defs/record"}}},
+        "properties": {
+            "records": {"type": "array", "items": {"$ref": "#/$defs/record"}},
+            # a reader's output only: argument types it returns alike (the runner grades
+            # a right value of another type in the group "unreported")
+            "cannot_tell_apart": {"type": "array", "items": {
+                "type": "array", "items": {"enum": [lay.name for lay in _T.arguments.values()]}}},
+        },
         "required": ["records"],
         "additionalProperties": False,
         "$defs": {

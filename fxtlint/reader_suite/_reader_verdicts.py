@@ -5,15 +5,19 @@ The linter grades writers: a set reserved bit is an error because the spec says 
 "must set [it] to 0". A reader is graded differently: the same spec lists "storing new
 information in reserved fields" as a way the format is extended, so a reader that
 rejects the bit cannot read a later revision's traces. Each rule that can fire on a
-trace archive gets one of three verdicts, with the spec's own words:
+trace archive gets one of four verdicts, with the spec's own words:
 
 - ``accept``: the spec defines the bytes or tells a reader what to do with them (skip by
   size, ignore); a reader must read the trace, decoding it as the spec says;
 - ``either``: a writer broke a rule, or the spec leaves the reader's action open, but the
   bytes still read one way; a reader may reject, or accept with that decoding;
-- ``reject``: a reader cannot read the trace correctly (a framing it cannot follow,
-  content that overruns its record or argument, text that is not UTF-8, a reference to
-  nothing, not FXT at all); it must say so, after the records it could read.
+- ``skip``: one record is malformed (content that overruns its record or argument, an
+  argument of size 0, text that is not UTF-8, a reference to nothing) but its header's
+  size still frames it, and the spec says "Unrecognized or malformed trace records can be
+  skipped": a reader may skip that record and read on (the records after it decoded as if
+  it were not there), or reject, after the records before it;
+- ``reject``: no reader can go on (a record of size 0, a record past the end of the
+  file, bytes that are not FXT at all); it must say so, after the records it could read.
 
 Used by the canonical decoding (``fxtlint decode`` rejects only ``reject`` faults) and by
 the conformance suite's generator, which files each case by the strictest verdict of what
@@ -27,8 +31,8 @@ from dataclasses import dataclass
 from ..rules import all_rules
 from ..spec._errors import FxtError
 
-ACCEPT, EITHER, REJECT = "accept", "either", "reject"
-VERDICTS = (ACCEPT, EITHER, REJECT)  # in order of strictness
+ACCEPT, EITHER, SKIP, REJECT = "accept", "either", "skip", "reject"
+VERDICTS = (ACCEPT, EITHER, SKIP, REJECT)  # in order of strictness
 
 
 @dataclass(frozen=True)
@@ -131,41 +135,55 @@ _REASONS = (
            "ZX_OBJ_TYPE constant): the record frames and decodes, a reader may pass the value through raw, map it "
            "to 'unknown' or reject"),
     # ---------------------------------------------------------------- reject
-    Reason("size-zero", REJECT, "Record Header; Argument Header",
+    # ---------------------------------------------------------------- skip (or reject)
+    Reason("overrun", SKIP, "Record Header; Arguments; Overview: Extensible",
+           "Record Size: [...] the number of words [...] within the record including the record header itself. "
+           "[...] Arguments are size-prefixed like ordinary records [...] Unrecognized or malformed trace records "
+           "can be skipped.",
+           "记录大小:[...] 包括记录头本身。[...] 实参会像普通记录一样添加大小前缀 [...] "
+           "系统可以跳过无法识别或格式错误的轨迹记录。",
+           "content that does not fit its record's or argument's size would be read from the next one: the record "
+           "cannot be decoded, but its header's size frames it, so a reader may skip it and read on, or reject"),
+    Reason("argument-size-zero", SKIP, "Argument Header; Overview: Extensible",
+           "[4 .. 15]: argument size (inclusive of this word) as a multiple of 8 bytes [...] Unrecognized or "
+           "malformed trace records can be skipped.",
+           "实参大小(包括此字),以 8 字节为倍数 [...] 系统可以跳过无法识别或格式错误的轨迹记录。",
+           "an argument of 0 words cannot hold its own header, so the record's arguments cannot be read; the "
+           "record's size still frames the record: a reader may skip it and read on, or reject"),
+    Reason("not-utf8", SKIP, "String References; Overview: Extensible",
+           "String content itself is stored as a UTF-8 Stream without termination. [...] Unrecognized or malformed "
+           "trace records can be skipped.",
+           "字符串内容本身以不带终止符的 UTF-8 流形式存储。[...] 系统可以跳过无法识别或格式错误的轨迹记录。",
+           "bytes that are not UTF-8 are no string: any text a reader hands out is not what was written; the "
+           "record is malformed, and a reader may skip it and read on, or reject"),
+    Reason("unregistered", SKIP, "String References; Thread References; Overview: Extensible",
+           "Indexed strings: [...] The lower 15 bits denote an index in the string table which was previously "
+           "assigned using a String Record. [...] Indexed threads: [...] The value denotes an index in the thread "
+           "table which was previously assigned using a Thread Record. [...] Unrecognized or malformed trace "
+           "records can be skipped.",
+           "索引字符串:[...] 低 15 位表示之前使用 String 记录分配的字符串表中的索引。[...] 该值表示之前使用线程记录"
+           "分配的线程表中的索引。[...] 系统可以跳过无法识别或格式错误的轨迹记录。",
+           "a ref to an index nothing assigned names nothing: the record cannot be decoded; a reader may skip it "
+           "and read on, or reject"),
+    # ---------------------------------------------------------------- reject
+    Reason("size-zero", REJECT, "Record Header",
            "Record Size: [...] the number of words (multiples of 8 byte units) within the record including the "
-           "record header itself. [...] [4 .. 15]: argument size (inclusive of this word) as a multiple of 8 bytes",
-           "记录大小:[...] 用于指示记录中的字数(8 字节单位的倍数),包括记录头本身。"
-           "[...] 实参大小(包括此字),以 8 字节为倍数",
-           "a size of 0 words cannot hold its own header: a reader cannot step over it, so everything after it "
-           "is unreadable"),
+           "record header itself.",
+           "记录大小:[...] 用于指示记录中的字数(8 字节单位的倍数),包括记录头本身。",
+           "a record of 0 words cannot hold its own header: no reader can step over it to the next record, so "
+           "everything after it is unreadable"),
     Reason("truncated", REJECT, "Records; Overview",
            "Records are always a multiple of 8 bytes in length and are stored with 8 byte alignment. [...] the "
            "trace manager can still recover partial trace data [...] by reading everything up to the last "
            "well-formed record.",
            "记录的长度始终为 8 字节的倍数,并且以 8 字节对齐方式存储。[...] 轨迹管理器仍可通过读取最后一个格式正确的"
            "记录之前的所有内容来恢复已存储在轨迹缓冲区中的部分轨迹数据。",
-           "a record cut by the end of the file is not well-formed: what came before is a partial trace, and a "
-           "reader that calls it whole misreads it"),
-    Reason("overrun", REJECT, "Record Header; Arguments",
-           "Record Size: [...] the number of words [...] within the record including the record header itself. "
-           "[...] Arguments are size-prefixed like ordinary records [...]",
-           "记录大小:[...] 包括记录头本身。[...] 实参会像普通记录一样添加大小前缀 [...]",
-           "content that does not fit its record's or argument's size would be read from the next one"),
-    Reason("not-utf8", REJECT, "String References",
-           "String content itself is stored as a UTF-8 Stream without termination.",
-           "字符串内容本身以不带终止符的 UTF-8 流形式存储。",
-           "bytes that are not UTF-8 are no string: any text a reader hands out is not what was written"),
-    Reason("unregistered", REJECT, "String References; Thread References",
-           "Indexed strings: [...] The lower 15 bits denote an index in the string table which was previously "
-           "assigned using a String Record. [...] Indexed threads: [...] The value denotes an index in the thread "
-           "table which was previously assigned using a Thread Record.",
-           "索引字符串:[...] 低 15 位表示之前使用 String 记录分配的字符串表中的索引。[...] 该值表示之前使用线程记录"
-           "分配的线程表中的索引。",
-           "a ref to an index nothing assigned names nothing: the record cannot be decoded"),
+           "a record cut by the end of the file is not well-formed and has no next record to go on to: what came "
+           "before is a partial trace, and a reader that calls it whole misreads it"),
     Reason("not-fxt", REJECT, "Magic Number Record",
            "This record serves as an indicator that the binary data is in the Fuchsia tracing format.",
            "此记录用于指示二进制数据采用的是 Fuchsia 跟踪格式。",
-           "no magic record and no record structure: the bytes are not a trace"),
+           "no magic record and no record structure: the bytes are not a trace, so there is no record to skip to"),
 )
 REASONS = {r.key: r for r in _REASONS}
 

@@ -10,16 +10,24 @@ A case's folder says what a reader must do (JSONTestSuite's y_/n_/i_ as folders)
 the spec's words decide it (fxtlint/reader_suite/_reader_verdicts.py):
 
 - ``valid``: must accept, and print exactly the ``.json`` beside the case;
-- ``invalid``: must reject;
+- ``malformed``: one record is malformed but framed by its size, and the spec says
+  "malformed trace records can be skipped": skip it (exit 0, printing exactly the
+  ``.json`` beside the case: the records before and after it) or reject (exit 1; records
+  printed must start with the ``prefix`` records before the fault). The result says
+  which (``chose``);
+- ``invalid``: must reject (nothing a reader can go on from);
 - ``recover``: must reject, printing decoded records that start with the ``.json``
   prefix beside the case (more records after it are fine);
 - ``impl``: either; anything but a crash. An accepting reader's decoding must equal the
   ``.json`` beside the case when there is one (the spec fixes the decoding, only not
   whether to accept).
 
-Grades: ``pass``; ``fail`` (the wrong decision: accepted a file it must reject,
-rejected one it must accept, or gave no prefix); ``wrong`` (the decoding differs, or
-stdout is not the canonical JSON: the parse error is kept); ``crash``; ``skip``.
+Grades: ``pass``; ``unreported`` (the decoding matches but for fields the reader
+declared it cannot report: its output's ``"cannot_tell_apart"``, groups of argument
+types it returns alike, such as untyped integers; counted apart, neither pass nor
+wrong); ``fail`` (the wrong decision: accepted a file it must reject, rejected one it
+must accept, or gave no prefix); ``wrong`` (the decoding differs, or stdout is not the
+canonical JSON: the parse error is kept); ``crash``; ``skip``.
 
 A run can be stopped: ``Readers.stop`` (a signal, or ``max_failures`` crashes and
 timeouts in a row) kills every running reader's process group, grades no more cases
@@ -39,11 +47,16 @@ from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 
-CATEGORIES = ("valid", "invalid", "recover", "impl")
+CATEGORIES = ("valid", "malformed", "invalid", "recover", "impl")
 # how summaries list them: first what a reader must read, then what it must refuse
-SUMMARY_ORDER = ("valid", "recover", "invalid", "impl")
-EXPECT = {"valid": "accept", "invalid": "reject", "recover": "recover", "impl": "either"}
-GRADES = ("pass", "fail", "wrong", "crash", "skip")
+SUMMARY_ORDER = ("valid", "recover", "malformed", "invalid", "impl")
+EXPECT = {"valid": "accept", "malformed": "skip-or-reject", "invalid": "reject", "recover": "recover",
+          "impl": "either"}
+GRADES = ("pass", "unreported", "fail", "wrong", "crash", "skip")
+# what a reader chose where the suite lets it choose (a result's ``chose``)
+CHOICES = {"malformed": {0: "skip", 1: "reject"}, "impl": {0: "accept", 1: "reject"}}
+# the output key where a reader names argument types it returns alike (grade "unreported")
+CANNOT_TELL = "cannot_tell_apart"
 RESULTS_FORMAT = "fxt-conformance-results/1"
 _DETAIL_MAX = 300
 
@@ -60,6 +73,7 @@ class Case:
     expected: Path | None  # the .json beside it (valid and recover cases)
     spec: str = ""
     what: str = ""
+    prefix: int | None = None  # malformed: the records before the malformed one
 
     @property
     def id(self) -> str:
@@ -76,6 +90,7 @@ class Result:
     exit: int | None = None
     detail: str = ""
     spec: str = ""  # the spec section the case tests (from the suite's manifest)
+    chose: str = ""  # malformed: skip | reject; impl: accept | reject (what the reader did where it may choose)
 
 
 def default_suite() -> Path:
@@ -108,7 +123,8 @@ def load_suite(suite: Path) -> list[Case]:
         for p in sorted(d.glob("*.fxt")):
             exp = p.with_suffix(".json")
             m = meta.get((cat, p.stem), {})
-            cases.append(Case(cat, p.stem, p, exp if exp.is_file() else None, m.get("spec", ""), m.get("what", "")))
+            cases.append(Case(cat, p.stem, p, exp if exp.is_file() else None, m.get("spec", ""), m.get("what", ""),
+                              m.get("prefix")))
     if not cases:
         raise ConformanceError(f"no cases in {suite} (expected {', '.join(CATEGORIES)} folders of .fxt files)")
     return cases
@@ -132,29 +148,31 @@ class Readers:
 
     def __init__(self):
         self._lock = threading.RLock()
-        self._procs: set[subprocess.Popen] = set()
+        self._procs: dict[subprocess.Popen, str] = {}  # each running reader and the case it reads
         self.stopped: str | None = None  # why, once stopped
+        self.running_at_stop: list[str] = []  # the cases being read when the stop came
 
-    def start(self, args: list[str], **kw) -> subprocess.Popen | None:
-        """Popen in a new session, or None once stopped."""
+    def start(self, args: list[str], label: str = "", **kw) -> subprocess.Popen | None:
+        """Popen in a new session (``label``: the case it reads), or None once stopped."""
         with self._lock:
             if self.stopped:
                 return None
             proc = subprocess.Popen(args, start_new_session=True, **kw)
-            self._procs.add(proc)
+            self._procs[proc] = label
             if self.stopped:  # a signal arrived while it started
                 _kill_group(proc)
             return proc
 
     def finished(self, proc: subprocess.Popen) -> None:
         with self._lock:
-            self._procs.discard(proc)
+            self._procs.pop(proc, None)
 
     def stop(self, reason: str) -> None:
         """Grade no more cases; kill every running reader's process group."""
         with self._lock:
             if self.stopped is None:
                 self.stopped = reason
+                self.running_at_stop = sorted(label for label in self._procs.values() if label)
             procs = list(self._procs)
         for proc in procs:
             _kill_group(proc)
@@ -179,7 +197,7 @@ def stop_on_signals(readers: Readers, signums=(signal.SIGINT, signal.SIGTERM)):
 
 
 def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float,
-               readers: Readers | None = None) -> Run | None:
+               readers: Readers | None = None, label: str = "") -> Run | None:
     """Run the reader once, without a shell; kill its whole process group on timeout.
     None when ``readers`` was stopped before or while it ran (no verdict)."""
     readers = readers or Readers()
@@ -187,7 +205,7 @@ def run_reader(argv: list[str], path: Path, *, stdin: bool, timeout: float,
     fh = open(path, "rb") if stdin else subprocess.DEVNULL  # noqa: SIM115 - closed in the finally below
     try:
         try:
-            proc = readers.start(args, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            proc = readers.start(args, label, stdin=fh, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as e:
             raise ConformanceError(f"cannot start reader {args[0]!r}: {e.strerror or e}") from None
         if proc is None:
@@ -242,6 +260,9 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
         r.grade, r.outcome, r.detail = "crash", "crashed", f"exit status {run.exit}" + _stderr_tail(run)
         return r
     r.outcome = "accepted" if run.exit == 0 else "rejected"
+    r.chose = CHOICES.get(case.category, {}).get(run.exit, "")
+    if case.category == "malformed":
+        return _grade_malformed(case, run, r)
     if case.category in ("invalid", "recover") and run.exit == 0:
         r.grade, r.detail = "fail", "accepted a file a reader must reject"
         return r
@@ -254,12 +275,10 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
         if run.exit == 1:
             return r
         doc, err = parse_output(run.stdout)
-        if err:
+        if doc is None:
             r.grade, r.detail = "wrong", err
         elif case.expected is not None:  # the spec fixes the decoding, if not the decision
-            diff = first_difference(json.loads(case.expected.read_text(encoding="utf-8")), doc)
-            if diff:
-                r.grade, r.detail = "wrong", _clip(diff)
+            _compare(json.loads(case.expected.read_text(encoding="utf-8")), doc, r)
         return r
     expected = json.loads(case.expected.read_text(encoding="utf-8")) if case.expected else {"records": []}
     if case.category == "recover" and not run.stdout.strip():
@@ -271,15 +290,50 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
         r.grade, r.detail = "wrong", err
         return r
     if case.category == "valid":
-        diff = first_difference(expected, doc)
+        _compare(expected, doc, r)
     else:
-        n = min(len(doc["records"]), len(expected["records"]))
-        diff = first_difference({"records": expected["records"][:n]}, {"records": doc["records"][:n]})
-        if diff is None and n < len(expected["records"]):
-            diff = f"records: {len(doc['records'])} of the {len(expected['records'])} before the fault"
-    if diff:
-        r.grade, r.detail = "wrong", _clip(diff)
+        _compare_prefix(expected["records"], doc, r)
     return r
+
+
+def _grade_malformed(case: Case, run: Run, r: Result) -> Result:
+    """Skipped (exit 0): the whole decoding must be the ``.json`` (the records after the
+    malformed one included). Rejected (exit 1): nothing on stdout, or records that start
+    with the ``prefix`` records before the fault."""
+    expected = json.loads(case.expected.read_text(encoding="utf-8")) if case.expected else {"records": []}
+    if run.exit == 1 and not run.stdout.strip():
+        return r
+    doc, err = parse_output(run.stdout)
+    if doc is None:
+        r.grade, r.detail = "wrong", err
+        return r
+    if run.exit == 0:
+        _compare(expected, doc, r, "skipped the malformed record: ")
+        return r
+    _compare_prefix(expected["records"][: case.prefix or 0], doc, r, "rejected: ")
+    return r
+
+
+def _compare_prefix(before: list, doc: dict, r: Result, lead: str = "") -> None:
+    """Grade ``r`` by a rejecting reader's records: they must start with ``before`` (more
+    after them are fine)."""
+    n = min(len(doc["records"]), len(before))
+    _compare({"records": before[:n]}, {**doc, "records": doc["records"][:n]}, r, lead)
+    if r.grade == "pass" and n < len(before):
+        r.grade, r.detail = "wrong", f"{lead}records: {len(doc['records'])} of the {len(before)} before the fault"
+
+
+def _compare(expected: dict, doc: dict, r: Result, lead: str = "") -> None:
+    """Grade ``r`` by the decoding: ``wrong`` at the first difference; ``unreported``
+    when the only differences are argument types the reader declared it cannot tell apart."""
+    groups = [frozenset(g) for g in doc.get(CANNOT_TELL) or [] if isinstance(g, list)]
+    doc = {k: v for k, v in doc.items() if k != CANNOT_TELL}
+    unreported: list[str] = []
+    diff = first_difference(expected, doc, groups=groups, unreported=unreported)
+    if diff:
+        r.grade, r.detail = "wrong", _clip(lead + diff)
+    elif unreported:
+        r.grade, r.detail = "unreported", _clip(lead + "not reported: " + "; ".join(dict.fromkeys(unreported)))
 
 
 def parse_output(stdout: bytes) -> tuple[dict | None, str]:
@@ -295,12 +349,25 @@ def parse_output(stdout: bytes) -> tuple[dict | None, str]:
     return doc, ""
 
 
-def first_difference(expected, got, path: str = "") -> str | None:
+def first_difference(expected, got, path: str = "", *, groups=(), unreported: list | None = None) -> str | None:
     """The first place two JSON values differ, as ``path: expected X, got Y``; else None.
 
-    Numbers compare by value (JSON has one number type); a bool is not a number."""
+    Numbers compare by value (JSON has one number type); a bool is not a number. An
+    argument whose type is in one of ``groups`` with the expected type (types the reader
+    cannot tell apart) matches on its integer value; the type it could not report is
+    added to ``unreported``."""
     def num(v):
         return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    if groups and isinstance(expected, dict) and isinstance(got, dict) and set(expected) == {"name", "type", "value"} \
+            and set(got) == set(expected) and expected["type"] != got["type"] \
+            and any(expected["type"] in g and got["type"] in g for g in groups):
+        same = expected["name"] == got["name"] and _integer(expected["value"]) is not None \
+            and _integer(expected["value"]) == _integer(got["value"])
+        if same:
+            if unreported is not None:
+                unreported.append(f"{expected['type']} (read as {got['type']})")
+            return None
 
     if num(expected) and num(got):
         return None if expected == got else f"{path or '.'}: expected {_show(expected)}, got {_show(got)}"
@@ -310,7 +377,7 @@ def first_difference(expected, got, path: str = "") -> str | None:
         for k in expected:
             if k not in got:
                 return f"{path}.{k}: missing (expected {_show(expected[k])})"
-            d = first_difference(expected[k], got[k], f"{path}.{k}")
+            d = first_difference(expected[k], got[k], f"{path}.{k}", groups=groups, unreported=unreported)
             if d:
                 return d
         for k in got:
@@ -319,13 +386,27 @@ def first_difference(expected, got, path: str = "") -> str | None:
         return None
     if isinstance(expected, list):
         for i, (a, b) in enumerate(zip(expected, got)):
-            d = first_difference(a, b, f"{path}[{i}]")
+            d = first_difference(a, b, f"{path}[{i}]", groups=groups, unreported=unreported)
             if d:
                 return d
         if len(expected) != len(got):
             return f"{path}: expected {len(expected)} items, got {len(got)}"
         return None
     return None if expected == got else f"{path or '.'}: expected {_show(expected)}, got {_show(got)}"
+
+
+def _integer(v) -> int | None:
+    """An integer argument value (a number, or a decimal string for 64-bit ones)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str):
+        try:
+            return int(v, 10)
+        except ValueError:
+            return None
+    return None
 
 
 def _show(v) -> str:
@@ -365,7 +446,7 @@ def run_suite(argv: list[str], suite: Path, *, stdin: bool = True, timeout: floa
         if any(fnmatch.fnmatchcase(case.id, g) or fnmatch.fnmatchcase(case.name, g) for g in skip):
             r = Result(case.id, case.category, EXPECT[case.category], "skip", "skipped", spec=case.spec)
         else:
-            run = run_reader(argv, case.path, stdin=stdin, timeout=timeout, readers=readers)
+            run = run_reader(argv, case.path, stdin=stdin, timeout=timeout, readers=readers, label=case.id)
             if run is None:
                 return None  # stopped before or while it ran: no verdict
             r = grade(case, run, timeout)
@@ -396,7 +477,8 @@ def run_suite(argv: list[str], suite: Path, *, stdin: bool = True, timeout: floa
         "cases": [asdict(r) for r in graded],
     }
     if readers.stopped:
-        doc["stopped"] = f"{readers.stopped}: {len(graded)} of {len(cases)} cases graded"
+        during = f" while reading {', '.join(readers.running_at_stop)}" if readers.running_at_stop else ""
+        doc["stopped"] = f"{readers.stopped}{during}: {len(graded)} of {len(cases)} cases graded"
     return doc
 
 
@@ -409,13 +491,16 @@ def reader_name(argv: list[str]) -> str:
 
 
 def summarise(results) -> dict:
-    out = {}
+    out: dict[str, dict] = {}
     for cat in CATEGORIES:
         rs = [r for r in results if (r.category if isinstance(r, Result) else r["category"]) == cat]
         counts = {g: 0 for g in GRADES}
         for r in rs:
             counts[r.grade if isinstance(r, Result) else r["grade"]] += 1
         out[cat] = {"cases": len(rs), **counts}
+        if cat in CHOICES:  # what the reader chose where it may choose
+            chose = [r.chose if isinstance(r, Result) else r.get("chose", "") for r in rs]
+            out[cat]["chose"] = {c: chose.count(c) for c in CHOICES[cat].values()}
     return out
 
 
@@ -425,19 +510,36 @@ def passed(results: dict) -> bool:
 
 
 def score(results: dict, category: str) -> tuple[int, int]:
-    """(passed, run) in a category: skipped cases are not run."""
+    """(passed, graded) in a category: skipped cases are not run, and cases whose only
+    differences are what the reader declared it cannot report (``unreported``) are
+    counted apart, not graded."""
     s = results["summary"].get(category, {})
-    return s.get("pass", 0), s.get("cases", 0) - s.get("skip", 0)
+    return s.get("pass", 0), s.get("cases", 0) - s.get("skip", 0) - s.get("unreported", 0)
+
+
+def _did(results: dict) -> str:
+    """What a reader did with the files it was given: 'it rejected every one of the 277
+    files' or 'it refused none of the 277 files: it accepted 250, crashed on 27'."""
+    cases = [c for c in results["cases"] if c["grade"] != "skip"]
+    n = {o: sum(c["outcome"] == o for c in cases) for o in ("accepted", "rejected", "crashed", "timeout")}
+    if n["rejected"] == len(cases):
+        return f"it rejected every one of the {len(cases)} files, so its other scores only count files it refused"
+    what = ", ".join(f"{label} {n[o]}" for o, label in (("accepted", "accepted"), ("rejected", "rejected"),
+                                                         ("crashed", "crashed on"), ("timeout", "timed out on"))
+                     if n[o])
+    if not n["rejected"]:
+        return f"it refused none of the {len(cases)} files: {what}"
+    return f"of the {len(cases)} files it {what}"
 
 
 def warnings(results: dict) -> list[str]:
     """What the scores hide: a reader that passes no must-accept case reads nothing,
-    whatever it scores by rejecting invalid/ and impl/ cases."""
+    whatever it scores by rejecting invalid/ and impl/ cases; the warning says what it did."""
     out = []
     ok, ran = score(results, "valid")
     if ran and not ok:
         out.append(f"{results['reader']['name']} passes none of the {ran} valid/ cases (files a reader must "
-                   f"accept): its other scores only count files it refused")
+                   f"accept): {_did(results)}")
     if "stopped" in results:
         out.append(f"the run was {results['stopped']}; the scores cover those cases only")
     return out

@@ -12,19 +12,35 @@ import re
 
 from ..reader_suite._runner import GRADES, SUMMARY_ORDER, score, warnings
 
-_SYMBOL = {"pass": "pass", "fail": "FAIL", "wrong": "WRONG", "crash": "CRASH", "skip": "skip"}
-_COLOUR = {"pass": "green", "fail": "red", "wrong": "magenta", "crash": "bold red", "skip": "dim"}
-_MUST = {"valid": "must accept", "recover": "must reject, keep the prefix", "invalid": "must reject",
+_SYMBOL = {"pass": "pass", "unreported": "not reported", "fail": "FAIL", "wrong": "WRONG", "crash": "CRASH",
+           "skip": "skip"}
+_COLOUR = {"pass": "green", "unreported": "yellow", "fail": "red", "wrong": "magenta", "crash": "bold red",
+           "skip": "dim"}
+_MUST = {"valid": "must accept", "recover": "must reject, keep the prefix",
+         "malformed": "skip the malformed record and read on, or reject", "invalid": "must reject",
          "impl": "either, never crash"}
-_MUST_SHORT = {"valid": "accept", "recover": "reject+prefix", "invalid": "reject", "impl": "either"}
+_MUST_SHORT = {"valid": "accept", "recover": "reject+prefix", "malformed": "skip or reject", "invalid": "reject",
+               "impl": "either"}
+_CHOSE = {"skip": "skipped", "reject": "rejected", "accept": "accepted"}
 VIEWS = ("full", "differences", "sections")
 
 
 def cell(case: dict) -> str:
-    """One matrix cell: the grade; for an impl case that passed, what the reader did."""
-    if case["category"] == "impl" and case["grade"] == "pass":
-        return case["outcome"]
-    return _SYMBOL[case["grade"]]
+    """One matrix cell: the grade; for an impl or malformed case that passed, what the
+    reader chose (accepted, rejected; skipped the malformed record)."""
+    if case["category"] in ("impl", "malformed") and case["grade"] == "pass":
+        return _CHOSE.get(case.get("chose", ""), case["outcome"])
+    return _SYMBOL.get(case["grade"], case["grade"])
+
+
+def choices(results: dict) -> str:
+    """What the reader chose where it may choose: 'malformed/: skipped 12, rejected 28; ...'."""
+    parts = []
+    for cat in SUMMARY_ORDER:
+        chose = results["summary"].get(cat, {}).get("chose")
+        if chose and any(chose.values()):
+            parts.append(f"{cat}/: " + ", ".join(f"{_CHOSE.get(k, k)} {v}" for k, v in chose.items()))
+    return f"{results['reader']['name']} chose: " + "; ".join(parts) if parts else ""
 
 
 def _pct(ok: int, ran: int) -> str:
@@ -55,16 +71,21 @@ def summary_table(results: dict):
         s = results["summary"].get(cat, {})
         if not s.get("cases"):
             continue
-        t.add_row(cat, _MUST_SHORT[cat], _pct(*score(results, cat)), *(str(s[g]) for g in others))
+        t.add_row(cat, _MUST_SHORT[cat], _pct(*score(results, cat)), *(str(s.get(g, 0)) for g in others))
         for k in total:
-            total[k] += s[k]
-    t.add_row("all", "", _pct(total["pass"], total["cases"] - total["skip"]), *(str(total[g]) for g in others),
+            total[k] += s.get(k, 0)
+    t.add_row("all", "", _pct(total["pass"], total["cases"] - total["skip"] - total["unreported"]),
+              *(str(total[g]) for g in others),
               style="bold")
     return t
 
 
 def failures(results: dict) -> list[dict]:
-    return [c for c in results["cases"] if c["grade"] not in ("pass", "skip")]
+    return [c for c in results["cases"] if c["grade"] not in ("pass", "skip", "unreported")]
+
+
+def unreported(results: dict) -> list[dict]:
+    return [c for c in results["cases"] if c["grade"] == "unreported"]
 
 
 def _rows(all_results):
@@ -87,11 +108,12 @@ def section_of(spec: str) -> str:
 
 
 def sections(all_results) -> list[tuple[str, list[tuple[int, int]]]]:
-    """Per spec section, (passed, run) for each reader, in section name order."""
+    """Per spec section, (passed, graded) for each reader, in section name order
+    (skipped and not reported cases are not graded)."""
     table: dict[str, list[list[int]]] = {}
     for i, r in enumerate(all_results):
         for c in r["cases"]:
-            if c["grade"] == "skip":
+            if c["grade"] in ("skip", "unreported"):
                 continue
             row = table.setdefault(section_of(c.get("spec", "")), [[0, 0] for _ in all_results])
             row[i][1] += 1
@@ -114,13 +136,17 @@ def matrix_markdown(all_results: list[dict], view: str = "full") -> str:
     head = " | ".join(names)
     out = ["# FXT reader conformance matrix", "",
            "Cells: `pass`; `FAIL` (wrong decision); `WRONG` (wrong decoding or output); `CRASH` "
-           "(exit status other than 0 or 1, a signal, or the timeout); for `impl/` cases that passed, what the "
-           "reader did.", "",
-           "## Summary (passed / run)", "",
+           "(exit status other than 0 or 1, a signal, or the timeout); `not reported` (right but for argument "
+           "types the reader declared it cannot tell apart: counted apart, not in passed / graded); for `impl/` "
+           "and `malformed/` cases that passed, what the reader chose.", "",
+           "## Summary (passed / graded)", "",
            f"| category | a reader | {head} |", "| --- | --- |" + " ---: |" * len(names)]
     for cat in SUMMARY_ORDER:
         out.append(f"| {cat} | {_MUST[cat]} | " + " | ".join(_pct(*score(r, cat)) for r in all_results) + " |")
     out.append("| **total** | | " + " | ".join(f"**{_pct(*_totals(r))}**" for r in all_results) + " |")
+    out.append("| not reported | counted apart | " + " | ".join(
+        str(sum(s.get("unreported", 0) for s in r["summary"].values())) for r in all_results) + " |")
+    out += [f"\n{_md(line)}" for line in (choices(r) for r in all_results) if line]
     out += ["", "Commands:", ""]
     out += [f"- {r['reader']['name']}: `{' '.join(r['reader']['command'])}` (file on {r['reader']['input']}, "
             f"timeout {r['timeout']:g} s)" for r in all_results]
@@ -128,7 +154,7 @@ def matrix_markdown(all_results: list[dict], view: str = "full") -> str:
     if notes:
         out += ["", *[f"**Warning:** {_md(w)}" for w in notes]]
     if view in ("full", "sections"):
-        out += ["", "## By spec section (passed / run)", "", f"| spec section | {head} |",
+        out += ["", "## By spec section (passed / graded)", "", f"| spec section | {head} |",
                 "| --- |" + " ---: |" * len(names)]
         out += [f"| {_md(name)} | " + " | ".join(_pct(*s) for s in scores) + " |"
                 for name, scores in sections(all_results)]
@@ -165,7 +191,7 @@ _CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{bord
 td,th{border:1px solid #ccc;padding:2px 8px;font-size:13px}th{background:#f4f4f4;position:sticky;top:0}
 td.pass{background:#dff5df}td.fail{background:#f8c9c9}td.wrong{background:#f3d0f3}
 td.crash{background:#e05050;color:#fff}tr.total td{font-weight:bold}.warn{color:#a00}
-td.skip{color:#999}td.impl{background:#eef}code{font-size:12px}.num{text-align:right}
+td.skip{color:#999}td.impl{background:#eef}td.unreported{background:#f6f0c8}code{font-size:12px}.num{text-align:right}
 #differ:checked~table.cases tr.same{display:none}"""
 
 
@@ -177,9 +203,10 @@ def matrix_html(all_results: list[dict]) -> str:
          "<title>FXT reader conformance matrix</title>", f"<style>{_CSS}</style></head><body>",
          "<h1>FXT reader conformance matrix</h1>",
          "<p>Hover a cell for the detail. pass; FAIL: wrong decision; WRONG: wrong decoding or output; "
-         "CRASH: exit status other than 0 or 1, a signal, or the timeout; impl cases that passed: what the "
-         "reader did.</p>",
-         f"<h2>Summary (passed / run)</h2><table><tr><th>category</th><th>a reader</th>{th}</tr>"]
+         "CRASH: exit status other than 0 or 1, a signal, or the timeout; not reported: right but for argument "
+         "types the reader declared it cannot tell apart (counted apart); impl and malformed cases that passed: "
+         "what the reader chose.</p>",
+         f"<h2>Summary (passed / graded)</h2><table><tr><th>category</th><th>a reader</th>{th}</tr>"]
     for cat in SUMMARY_ORDER:
         h.append(f"<tr><td>{cat}</td><td>{_MUST[cat]}</td>"
                  + "".join(f'<td class="num">{_pct(*score(r, cat))}</td>' for r in all_results) + "</tr>")
@@ -190,7 +217,7 @@ def matrix_html(all_results: list[dict]) -> str:
           f"(file on {e(r['reader']['input'])}, timeout {r['timeout']:g} s)</li>" for r in all_results]
     h.append("</ul>")
     h += [f'<p class="warn">Warning: {e(w)}</p>' for r in all_results for w in warnings(r)]
-    h.append(f"<h2>By spec section (passed / run)</h2><table><tr><th>spec section</th>{th}</tr>")
+    h.append(f"<h2>By spec section (passed / graded)</h2><table><tr><th>spec section</th>{th}</tr>")
     for name, scores in sections(all_results):
         h.append(f"<tr><td>{e(name)}</td>" + "".join(f'<td class="num">{_pct(*s)}</td>' for s in scores) + "</tr>")
     h.append("</table>")
@@ -218,7 +245,7 @@ def _case_table_html(rows, th: str) -> list[str]:
             if c is None:
                 tds.append('<td class="skip">-</td>')
                 continue
-            cls = "impl" if cat == "impl" and c["grade"] == "pass" else c["grade"]
+            cls = "impl" if cat in ("impl", "malformed") and c["grade"] == "pass" else c["grade"]
             tds.append(f'<td class="{cls}" title="{e(c["detail"])}">{e(cell(c))}</td>')
         same = "" if _differs(cells) else ' class="same"'
         out.append(f"<tr{same}><td><code>{e(cid)}</code></td><td>{e(expect)}</td>{''.join(tds)}<td>{e(spec)}</td></tr>")

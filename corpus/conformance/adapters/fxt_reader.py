@@ -8,9 +8,12 @@ adapter only translates its result into the canonical decoding:
 - any other exception escaping fxt is a reader bug -> exit 3 (graded crash), traceback
   on stderr.
 
-What fxt's model cannot express, the adapter cannot make up: argument types (fxt
-returns a dict of Python values, so int32/uint32/int64/uint64/pointer/koid are all int;
-the adapter calls a negative int int64 and any other uint64), timestamps in ticks (fxt
+What fxt's model cannot express, the adapter cannot make up, and where the protocol
+lets it, it says so: argument types (fxt returns a dict of Python values, so
+int32/uint32/int64/uint64/pointer/koid are all int; the adapter writes a negative int as
+int64 and any other as uint64, and declares the six types one group in
+``"cannot_tell_apart"``, so the runner grades a right value of another of them "not
+reported" instead of wrong), timestamps in ticks (fxt
 returns nanoseconds; the suite's tick rate is 1e9 so they agree), the order of records
 across providers (fxt groups them by provider), the position of provider events (put
 after their provider's records) and arguments that share a name (a dict keeps one).
@@ -111,6 +114,10 @@ def record(r, provider):
     return {"kind": type(r).__name__, **base}
 
 
+# argument types fxt returns alike (untyped Python ints): the runner counts them apart
+CANNOT_TELL_APART = [["int32", "uint32", "int64", "uint64", "pointer", "koid"]]
+
+
 def canonical(result):
     out = []
     for pid, state in result.records_by_provider.items():
@@ -118,7 +125,7 @@ def canonical(result):
         out += [record(r, provider) for r in state.records]
         out += [{"kind": "metadata.provider_event", "provider": provider, "provider_id": pid,
                  "event_id": int(e)} for e in state.events]
-    return {"records": out}
+    return {"records": out, "cannot_tell_apart": CANNOT_TELL_APART}
 
 
 def main(argv) -> int:
