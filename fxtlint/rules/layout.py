@@ -72,6 +72,18 @@ def _trailing_reason(p: dict) -> dict:
     return {"reason": " (an extension the spec allows)", "n_words": _n(p["n"], "word")}
 
 
+def _padding_hint(p: dict) -> str:
+    """ST002: the padding left out (the next record's header follows the stream), or a
+    length one too short (the stream's text spills into the padding)."""
+    if "next_kind" in p:
+        return (f"; the padding is missing: the bytes right after the {p['part']} are a {p['next_kind']} "
+                f"record header, so the next record starts {_n(p['missing'], 'byte')} early")
+    if "suggested_length" in p:
+        return (f"; the first non-zero byte directly follows the {p['part']}: is its length "
+                f"{p['suggested_length']}, not {p['length']}?")
+    return ""
+
+
 def _ev(**kw):
     return B.event("instant", 100, **kw)
 
@@ -235,20 +247,21 @@ padding_not_zero = Rule(
     reader_reason="zero-padding",
     mutation=M.dirty_padding,
     message="{where}: the padding after the {part} is not zero{hint}",
-    params=('part', 'where', 'length?', 'suggested_length?'),
+    params=('part', 'where', 'length?', 'suggested_length?', 'next_kind?', 'missing?'),
     derived=('hint',),
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
     "trace and usually means a length field one too short: when the first non-zero byte "
-    "directly follows the stream, the message suggests the length that would include it.",
+    "directly follows the stream, the message suggests the length that would include it. "
+    "When the bytes right after a stream that ends its record read as the next record's "
+    "header (the records framed from there are well formed, those framed from the padded "
+    "end are not), the writer left the padding out and the message says so.",
     bad=Example("the string record \"abc\" padded with 'x'", lambda: X.preamble()
                 + X.with_byte(B.archive(B.string(3, "abc")), 8 + 3, ord("x"))),
     good=Example("the same record with zero padding", lambda: X.preamble(B.string(3, "abc"))),
     spec="Atoms: Stream: a sequence of bytes padded with zeros to the next 8 byte boundary",
-    derive=lambda p: {"hint": "" if "suggested_length" not in p else
-                      f"; the first non-zero byte directly follows the {p['part']}: is its length "
-                      f"{p['suggested_length']}, not {p['length']}?"},
+    derive=lambda p: {"hint": _padding_hint(p)},
 )
 
 invalid_utf8 = Rule(
