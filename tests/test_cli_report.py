@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 import external_tools
+import writer_traces
 from conftest import CORPUS_REAL, REPO
 from fxtlint.cli import main
 from fxtlint.render import _report_words as W
@@ -351,3 +352,24 @@ def test_a_rule_tripped_by_warnings_only_is_shown_as_a_warning(tmp_path):
     assert "| PR001 duration-end-without-begin | ⚠️ warning | 1 | 0x58 |" in md and "❌" not in md
     assert json.loads((out / "report.json").read_text())["traces"][0]["rules"][0]["result"] in ("failed", "passed",
                                                                                                  "not_exercised")
+
+
+def test_the_cause_leads_the_files_table_and_opens_first(tmp_path):
+    """Issue 25, item 2: the string whose padding was left out (ST002) is the first
+    problem, before the symptoms it causes (FR001, FR003), in every format; the rules
+    reading never reached are "not checked", not "passed"."""
+    folder = tmp_path / "writer"
+    folder.mkdir()
+    (folder / "a-unpadded.fxt").write_bytes(writer_traces.with_padding_left_out())
+    shutil.copy(SAMPLE, folder / "b-sample.fxt")
+    out = tmp_path / "out"
+    assert main(["report", str(folder), "-o", str(out), "--format", "markdown", "--format", "html"]) == 1
+    md, page = (out / "report.md").read_text(), (out / "report.html").read_text()
+    row = next(line for line in md.splitlines() if "a-unpadded.fxt" in line and line.startswith("|"))
+    assert row.split(" | ")[-1].startswith("ST002: string: the padding after the value is not zero; the padding "
+                                           "is missing")
+    assert md.index("<details open><summary><b>ST002</b>") < md.index("<b>FR001</b>") < md.index("<b>FR003</b>")
+    assert "Reading stopped at record 7 (0x68)" in md and "- not checked: EV001, EV002" in md
+    assert re.search(r"<details class=\"problem\" open><summary><code class=\"error\">ST002</code>", page)
+    assert page.index(">ST002</code>") < page.index(">FR001</code>")
+    assert 'data-result="not_checked"' in page and "Reading stopped at record 7 (0x68)" in page

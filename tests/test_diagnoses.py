@@ -413,17 +413,8 @@ def test_the_summary_line_says_how_the_file_was_read(data, read_as):
 # ---------------------------------------------------------------- issue 25: the cause, in the trace's terms
 
 
-def _unpadded_string_trace(pad: bool) -> bytes:
-    """A writer that wrote the string record "render" (6 bytes) without its padding: the
-    next record's header (``22 00`` ...) comes 2 bytes early (issue 25, item 2)."""
-    rec = B.archive(B.string(5, "render"))
-    rest = B.archive(B.string(6, "frame"),
-                     *[B.event("instant", 100 + i, category=1, name=5) for i in range(25)])
-    return X.preamble() + (rec if pad else rec[:8 + 6]) + rest
-
-
 def test_unpadded_string_says_the_padding_is_missing():
-    report = lint(_unpadded_string_trace(pad=False))
+    report = lint(writer_traces.with_padding_left_out())
     d = only(report, "ST002")
     assert d.message.endswith("the padding is missing: the bytes right after the value are a string "
                               "record header, so the next record starts 2 bytes early")
@@ -432,4 +423,4 @@ def test_unpadded_string_says_the_padding_is_missing():
 
 
 def test_padded_string_twin_is_clean():
-    assert lint(_unpadded_string_trace(pad=True)).diagnostics == []
+    assert lint(writer_traces.with_padding_left_out(pad=True)).diagnostics == []
