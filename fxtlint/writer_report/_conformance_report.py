@@ -121,6 +121,7 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
     by_code: dict[str, list[Diagnostic]] = {}
     for d in lint.diagnostics:
         by_code.setdefault(d.code, []).append(d)
+    stopped = _stopped(lint)
     verdict = {
         "status": "not_conforming" if lint.has_errors else "conforming",
         "conforming": not lint.has_errors,
@@ -129,7 +130,7 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
         "infos": sev.get("info", 0),
         "capped": lint.capped,
         "note": None,
-        "stopped": _stopped(lint),
+        "stopped": stopped,
     }
     fxt = not walk.not_fxt
     if not fxt:  # the lint said it once (MG005) and read nothing: one problem, not a cascade
@@ -143,7 +144,7 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
         "byte_order": lint.byte_order,
         "expect": None,
         "verdict": verdict,
-        "rules": _rule_results(lint, cov.features() if fxt else None, verdict["stopped"]),
+        "rules": _rule_results(lint, cov.features() if fxt else None, stopped),
         "coverage": cov.coverage() if fxt else None,
         "statistics": cov.statistics() if fxt else None,
         "problems": _problems(lint, by_code, buf),
