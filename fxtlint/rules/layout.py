@@ -98,6 +98,7 @@ record_size_zero = Rule(
     mutation=M.size_zero,
     message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped}",
     params=('remaining', 'other_byte_order?', 'other_byte_order_kind?'),
+    positions=('remaining',),
     derived=('swapped',),
     what="A record header whose size field is 0.",
     why="Every record includes its header word, so the smallest size is 1. A reader "
@@ -118,6 +119,7 @@ record_past_end_of_file = Rule(
     mutation=M.truncated,
     message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped}",
     params=('bytes', 'remaining', 'words', 'other_byte_order?', 'other_byte_order_kind?'),
+    positions=('remaining',),
     derived=('words_n', 'swapped'),
     what="A record whose declared size reaches past the end of the file.",
     why="The file was cut off while the record was written (a crash, a full disk, a "
@@ -140,6 +142,7 @@ file_length_not_aligned = Rule(
     mutation=M.unaligned,
     message="file length {length} is not a multiple of 8: the last {extra} bytes are not a record",
     params=('extra', 'length'),
+    positions=('length',),
     what="A file whose length is not a multiple of 8 bytes.",
     why="Records are always a multiple of 8 bytes long, so an archive is too. The trailing "
     "bytes are a partial header or junk appended to the trace.",
@@ -395,6 +398,7 @@ magic_missing = Rule(
     mutation=M.magic_dropped,
     message="the magic record is {place}: {found}",
     params=('first_kind?', 'first?', 'length?', 'magic_offset?', 'magic_index?'),
+    positions=('magic_offset', 'magic_index', 'length'),
     derived=('place', 'found'),
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
     "(or its big-endian reverse), but whose records frame as trace records (a file "
@@ -436,6 +440,7 @@ magic_repeated = Rule(
     mutation=M.append(B.magic()),
     message="a magic record at record {index}, not at the start: archives are usually concatenated here",
     params=('index',),
+    positions=('index',),
     what="A well-formed magic record that is not the first record (a malformed one is "
     "MG002 alone).",
     why="The magic record belongs at the start. One later in the file usually means two "
@@ -589,6 +594,7 @@ record_size_too_large = Rule(
     no_mutation="needs a size one too large that swallows a valid header: see the rule's own examples",
     message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{resync}",
     params=('kind', 'n', 'record', 'resumes_at?'),
+    positions=('resumes_at',),
     derived=('n_words', 'resync'),
     what="A record with words after its defined content whose first such word is itself "
     "a well-formed record header (a defined type and subtype, reserved bits clear, a "

@@ -262,6 +262,7 @@ duration_end_mismatch = Rule(
     mutation=M.end_mismatch,
     message="duration end {cat}/{name} closes the begin {bcat}/{bname} at {begin_offset:#x}",
     params=('bcat', 'begin_offset', 'bname', 'cat', 'name'),
+    positions=('begin_offset',),
     what="A Duration End whose category or name differs from the innermost open Duration "
     "Begin on its thread (and from every begin a few levels down).",
     why="Readers pair by nesting, not by name, so the slice gets the begin's name and "
@@ -282,6 +283,7 @@ duration_never_ended = Rule(
     mutation=M.inner_never_ended,
     message="duration begin {cat}/{name} is never ended: an outer end at {end_offset:#x} closed it",
     params=('cat', 'end_offset', 'name'),
+    positions=('end_offset',),
     what="A Duration Begin still open when an end for an enclosing begin arrives.",
     why="The inner end was lost or never written (an early return past the end call); "
     "viewers stretch the inner slice to its parent's end.",
@@ -352,6 +354,7 @@ id_begin_reused = Rule(
     mutation=M.id_reused,
     message="{what} begin for id {id} ({name}) while the begin at {first:#x} is still live",
     params=('first', 'id', 'name', 'what'),
+    positions=('first',),
     what="A second Async Begin (same process, category, name, id) or Flow Begin (same "
     "flow id, in any process) while the first is not yet ended.",
     why="The first operation is never ended and the ids collide: readers merge the two "
