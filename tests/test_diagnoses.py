@@ -424,3 +424,36 @@ def test_unpadded_string_says_the_padding_is_missing():
 
 def test_padded_string_twin_is_clean():
     assert lint(writer_traces.with_padding_left_out(pad=True)).diagnostics == []
+
+
+def _frame_and_render(render_end: int) -> bytes:
+    """Issue 25, item 4: B frame @1000, B render @1100, E render @``render_end``, E frame @2000."""
+    def d(kind, ts, name):
+        return B.event(kind, ts, category=1, name=name)
+
+    return B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.string(3, "render"),
+                     B.thread(1, 10, 11), d("duration_begin", 1000, 2), d("duration_begin", 1100, 3),
+                     d("duration_end", render_end, 3), d("duration_end", 2000, 2))
+
+
+def test_an_end_stamped_before_its_begin_is_said_in_timestamps():
+    report = lint(_frame_and_render(1050))
+    d = only(report, "PR002")
+    assert report.counts == {"PR002": 1}  # the frame pairs with its own end: one finding
+    assert d.offset == 0x70 and d.message == (
+        "duration end gfx/render at 1050 is before its begin at 1100 (0x60): pairing follows timestamps, "
+        "so a duration must not end before it begins")
+    assert (d.details["ts"], d.details["begin_ts"], d.details["begin_offset"]) == (1050, 1100, 0x60)
+
+
+def test_an_end_stamped_after_its_begin_is_clean():
+    assert lint(_frame_and_render(1150)).diagnostics == []
+
+
+def test_a_lone_end_stamped_before_its_begin_is_one_finding():
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(3, "render"), B.thread(1, 10, 11),
+                     B.event("duration_begin", 1100, category=1, name=3),
+                     B.event("duration_end", 1050, category=1, name=3))
+    report = lint(data)
+    assert report.counts == {"PR002": 1}  # not PR001 for the end and PR004 for the begin
+    assert "at 1050 is before its begin at 1100" in only(report, "PR002").message

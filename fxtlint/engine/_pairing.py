@@ -16,6 +16,7 @@ per kind. An end that does not match the innermost begin looks at most
 from __future__ import annotations
 
 import enum
+from bisect import bisect_right
 from collections import deque
 from itertools import islice
 from typing import NamedTuple
@@ -185,10 +186,13 @@ class PairingEngine:
             cols[c][order].tolist() for c in COLUMNS)
         stacks = self.stacks
         max_stack = self.limits.max_stack
+        early = _EarlyEnds(kind, thread, cat, name, index, self.limits.max_scan)
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
             if k == BEGIN:
+                if early.taken(j):
+                    continue  # paired already with an end stamped before it
                 self.began.add(t)
                 st = stacks.get(t)
                 if st is None:
@@ -201,6 +205,13 @@ class PairingEngine:
                 c, n = cat[j], name[j]
                 if st and st[-1][0] == c and st[-1][1] == n:
                     st.pop()
+                elif not self._opened_in(st, c, n) and (own := early.begin_of(j)) is not None:
+                    # its own begin is written before it but stamped after it
+                    s = self._s
+                    self.began.add(t)
+                    self.emit(R.duration_end_mismatch.at(
+                        offset[j], index[j], record_size=size[j], cat=s(c), name=s(n), bcat=s(cat[own]),
+                        bname=s(name[own]), begin_offset=offset[own], ts=ts[j], begin_ts=ts[own]))
                 else:
                     self._unmatched_end(st, t, c, n, offset[j], index[j], size[j])
             elif k == COMPLETE:
@@ -211,6 +222,12 @@ class PairingEngine:
                 self._async_row(k, (process[j], cat[j], name[j], ids[j]), offset[j], index[j], size[j])
             elif k in FLOW_KINDS:
                 self._flow_row(k, t, ts[j], ids[j], name[j], offset[j], index[j], size[j])
+
+    def _opened_in(self, st, c, n) -> bool:
+        """Whether a begin of ``c``/``n`` is open on the stack, as deep as an end looks."""
+        if not st:
+            return False
+        return any(e[0] == c and e[1] == n for e in islice(reversed(st), self.limits.max_scan + 1))
 
     def _unmatched_end(self, st, t, c, n, offset, index, size) -> None:
         """A duration end that does not close the top of its thread's stack."""
@@ -303,6 +320,38 @@ class PairingEngine:
                 continue
             self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}",
                                                cut_short=cut_short))
+
+
+class _EarlyEnds:
+    """The begins of a batch (in timestamp order) that an end stamped before them pairs
+    with: a duration end whose own begin (same thread, category and name) is written
+    before it in the file but stamped after it. The begins are indexed on first use
+    (only a batch with an unmatched end needs them); an end looks at most ``max_scan``
+    of its key's later begins, so every event costs O(1)."""
+
+    def __init__(self, kind, thread, cat, name, index, max_scan: int):
+        self.kind, self.thread, self.cat, self.name, self.index = kind, thread, cat, name, index
+        self.max_scan = max_scan
+        self.begins: dict[tuple, list[int]] | None = None
+        self.used: set[int] = set()
+
+    def begin_of(self, j: int) -> int | None:
+        """The begin end ``j`` pairs with (its position, now taken), or None."""
+        if self.begins is None:
+            self.begins = {}
+            for p, k in enumerate(self.kind):
+                if k == BEGIN:
+                    self.begins.setdefault((self.thread[p], self.cat[p], self.name[p]), []).append(p)
+        later = self.begins.get((self.thread[j], self.cat[j], self.name[j]), ())
+        at = bisect_right(later, j)
+        for p in later[at : at + self.max_scan]:
+            if p not in self.used and self.index[p] < self.index[j]:
+                self.used.add(p)
+                return p
+        return None
+
+    def taken(self, p: int) -> bool:
+        return p in self.used
 
 
 # Pairing of a well-formed batch as array operations; anything else goes to the loop.

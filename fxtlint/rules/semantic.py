@@ -260,18 +260,27 @@ duration_end_mismatch = Rule(
     scope=("kind:event.duration_end",),
     reader_reason="well-formed",
     mutation=M.end_mismatch,
-    message="duration end {cat}/{name} closes the begin {bcat}/{bname} at {begin_offset:#x}",
-    params=('bcat', 'begin_offset', 'bname', 'cat', 'name'),
+    message="duration end {cat}/{name} {problem}",
+    params=('bcat', 'begin_offset', 'bname', 'cat', 'name', 'ts?', 'begin_ts?'),
     positions=('begin_offset',),
+    derived=('problem',),
     what="A Duration End whose category or name differs from the innermost open Duration "
-    "Begin on its thread (and from every begin a few levels down).",
+    "Begin on its thread (and from every begin a few levels down); or one whose own begin "
+    "(same thread, category and name, written before it) has a later timestamp.",
     why="Readers pair by nesting, not by name, so the slice gets the begin's name and "
-    "the end's arguments: the writer's begin/end calls are out of step.",
+    "the end's arguments: the writer's begin/end calls are out of step. Pairing follows "
+    "timestamps, so an end stamped before its begin closes whatever was open before it: "
+    "the message then gives both timestamps, and the end and its begin are paired with "
+    "each other, not with the durations around them.",
     bad=Example("begin \"name\", end \"cat\"", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_end", 10, name=1))),
     good=Example("begin \"name\", end \"name\"", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_end", 10))),
     spec="Duration Begin Event: must be matched by a duration end event; may be nested",
+    derive=lambda p: {"problem": f"closes the begin {p['bcat']}/{p['bname']} at {p['begin_offset']:#x}"
+                      if "ts" not in p else
+                      f"at {p['ts']} is before its begin at {p['begin_ts']} ({p['begin_offset']:#x}): "
+                      "pairing follows timestamps, so a duration must not end before it begins"},
 )
 
 duration_never_ended = Rule(
