@@ -188,13 +188,9 @@ def _resolve_codes(s: dict) -> tuple[frozenset[str], dict[str, Severity]]:
         for v in values:
             sel = v.partition("=")[0] if option == "severity" else v
             try:
-                _selection.expand(sel, known)
-            except _selection.SelectionError:
-                old = _common.removed_rule(sel)
-                if old is not None:
-                    raise UsageError(f"rule code {old.code} in --{option} was removed: use {old.replaced_by} "
-                                     f"({old.name})") from None
-                raise UsageError(f"unknown rule code {sel.strip()!r} in --{option} (see `fxtlint rules`)") from None
+                _selection.check_selector(sel, f"--{option}", known)
+            except _selection.SelectionError as e:
+                raise UsageError(str(e)) from None
     try:
         enabled = _selection.enabled_codes(known, s["select"], s["ignore"])
         overrides = _selection.severity_overrides(s["severity"], known)
