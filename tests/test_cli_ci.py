@@ -89,7 +89,7 @@ def test_every_output_format(fake, tree, capsys):
     assert out.splitlines()[0] == "::error file=bad.fxt,title=fxtlint ERR1::ERR1 ERR at 0 (byte 0x0, record 0)"
     assert out.splitlines()[-1].startswith("::notice title=fxtlint summary::")
     code, out, _ = run(capsys, "bad.fxt", "--output-format", "junit")
-    assert ET.fromstring(out).get("failures") == "3"
+    assert ET.fromstring(out).get("failures") == "2"  # the warning is below --fail-on error
     code, out, _ = run(capsys, "bad.fxt", "--output-format", "json-lines")
     assert [json.loads(line)["code"] for line in out.splitlines()] == ["ERR1", "WRN1", "ERR1"]
 
@@ -390,3 +390,21 @@ def test_a_version_2_baseline_is_still_matched_on_messages(tmp_path, capsys, mon
     assert found.startswith(message)
     (tmp_path / "b.json").write_text(json.dumps({"fxtlint_baseline": 2, "files": {"t.fxt": {"RF001": {found: 1}}}}))
     assert main(["t.fxt", "--baseline", "b.json"]) == 0
+
+
+@pytest.mark.parametrize("argv, status, failures", [
+    ([], 0, "0"),  # a warning below --fail-on error: a green job with green test cases
+    (["--fail-on", "warning"], 1, "1"),
+    (["--fail-on", "info"], 1, "1"),
+])
+def test_junit_follows_fail_on_as_the_exit_status_does(fake, tree, capsys, argv, status, failures):
+    """Issue 25, item 7: a finding below --fail-on is a passing test case that carries it."""
+    code, out, _ = run(capsys, "warn.fxt", "--output-format", "junit", *argv)
+    root = ET.fromstring(out)
+    assert (code, root.get("failures"), root.find("testsuite").get("failures")) == (status, failures, failures)
+    (case,) = root.iter("testcase")
+    assert (case.find("failure") is not None) == (status == 1)
+    if status == 0:
+        assert case.find("system-out").text.startswith("warning[WRN1] warn.fxt at byte")
+        assert {p.get("name"): p.get("value") for p in case.iter("property")} == {"code": "WRN1",
+                                                                                  "severity": "warning"}

@@ -228,7 +228,7 @@ def _print_statistics(rows: list[dict], fmt: str) -> None:
         sys.stdout.write(f"{str(r['count']).rjust(width)}  {r['code']}  {r['name']}  ({r['severity']})\n")
 
 
-def _render_machine(fmt: str, reports: list[FileReport], failures: list) -> str:
+def _render_machine(fmt: str, reports: list[FileReport], failures: list, fail_on: str = "error") -> str:
     from ..render import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
 
     if fmt == "json":
@@ -239,7 +239,7 @@ def _render_machine(fmt: str, reports: list[FileReport], failures: list) -> str:
     if fmt == "github":
         return _render_github.render(reports, failures=failures)
     if fmt == "junit":
-        return _render_junit.render(reports, failures=failures)
+        return _render_junit.render(reports, failures=failures, fail_on=fail_on)
     return _render_jsonl.render(reports, failures=failures)
 
 
@@ -413,5 +413,5 @@ def run(args: argparse.Namespace) -> int:
     elif printer is not None:
         pass  # printed as found, and its closing lines
     else:
-        sys.stdout.write(_render_machine(fmt, reports, failures))
+        sys.stdout.write(_render_machine(fmt, reports, failures, s["fail_on"]))
     return _exit_code(s, reports, failures)
