@@ -457,3 +457,32 @@ def test_a_lone_end_stamped_before_its_begin_is_one_finding():
     report = lint(data)
     assert report.counts == {"PR002": 1}  # not PR001 for the end and PR004 for the begin
     assert "at 1050 is before its begin at 1100" in only(report, "PR002").message
+
+
+def _flow_in_a_frame(end_name: int) -> bytes:
+    """Issue 25, item 9: a flow begin and end inside a duration; the end's name is
+    string ``end_name`` (9 was never registered)."""
+    def d(kind, ts, name, **kw):
+        return B.event(kind, ts, category=1, name=name, **kw)
+
+    return B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.thread(1, 10, 11),
+                     d("duration_begin", 1000, 2), d("flow_begin", 1001, 2, id=7), d("flow_end", 1002, end_name, id=7),
+                     d("duration_end", 2000, 2))
+
+
+def test_a_flow_end_with_an_unregistered_name_is_one_finding():
+    report = lint(_flow_in_a_frame(9))
+    assert report.counts == {"RF001": 1}  # not also PR004 for the flow begin it ends
+    assert only(report, "RF001").offset == 0x68
+
+
+def test_a_flow_end_with_its_name_registered_is_clean():
+    assert lint(_flow_in_a_frame(2)).diagnostics == []
+
+
+def test_a_duration_end_with_an_unregistered_name_is_left_out_of_pairing():
+    # its name identifies it (durations pair by name): it cannot close the begin, which stays open
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.thread(1, 10, 11),
+                     B.event("duration_begin", 1000, category=1, name=2),
+                     B.event("duration_end", 2000, category=1, name=9))
+    assert lint(data).counts == {"RF001": 1, "PR004": 1}

@@ -52,6 +52,14 @@ ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END = PairKind.ASYNC_BEGIN, PairKind.ASYNC_INS
 FLOW_BEGIN, FLOW_STEP, FLOW_END = PairKind.FLOW_BEGIN, PairKind.FLOW_STEP, PairKind.FLOW_END
 ASYNC_KINDS = frozenset((ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END))
 FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
+# The kinds whose category and name identify them (durations pair by them per thread;
+# async ids are scoped to process, category and name). An event's identifying refs
+# (its thread always, these names for these kinds) must resolve for it to be paired: one
+# that does not is left out (its RF001/RF002 says why), on both engines. Names that do
+# not identify (a flow's: flows pair by id; a complete event's) may be unresolved: the
+# event is paired all the same (its name as "?"), so an unregistered name is one
+# finding, not also a pairing mismatch at the other end.
+NAMED_KINDS = frozenset((BEGIN, END)) | ASYNC_KINDS
 
 
 # id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp

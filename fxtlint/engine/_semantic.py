@@ -260,13 +260,16 @@ class RecordChecker:
                 self.s.emit(check.rule.at(rec.offset, rec.index, record_size=record_size, **check.params(rec.fields)))
 
     def _pairing_rows(self, rec: Record, record_size: int, string_ids: dict, koids) -> None:
-        """The event's pairing row, when its thread and names resolved (mirrors
-        ``_fast``'s ``_pairing_rows``)."""
+        """The event's pairing row, when its identifying refs resolved (its thread, and
+        its category and name for ``NAMED_KINDS``; mirrors ``_fast``'s ``_pairing_rows``)."""
         s, k, f = self.s, rec.kind, rec.fields
         pair_kind = PAIR_KIND.get(k)
-        if pair_kind is None or koids is None or string_ids.get("category") is None or string_ids.get("name") is None:
+        if pair_kind is None or koids is None:
+            return
+        cat, name = string_ids.get("category"), string_ids.get("name")
+        if (cat is None or name is None) and pair_kind in P.NAMED_KINDS:
             return
         word = f.get(PAIR_ID[k], 0)  # a complete event's word is its end, the others' an id
         ident, end = (0, word) if pair_kind == P.COMPLETE else (word, 0)
-        s.batch.add(pair_kind, s.tables.threads(koids), koids[0], string_ids["category"], string_ids["name"],
-                    f["timestamp"], ident, end, rec.offset, rec.index, record_size)
+        s.batch.add(pair_kind, s.tables.threads(koids), koids[0], -1 if cat is None else cat,
+                    -1 if name is None else name, f["timestamp"], ident, end, rec.offset, rec.index, record_size)

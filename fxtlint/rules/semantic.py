@@ -42,7 +42,10 @@ string_ref_unregistered = Rule(
     "the current provider registered before it.",
     why="The reader has no text for it: the event's name or category shows as empty or as "
     "a number, or the reader drops the record. Tables are per provider, so a string "
-    "registered in another provider's section does not count.",
+    "registered in another provider's section does not count. An event is paired "
+    "(PR rules) only when the refs that identify it resolve: a duration's or async "
+    "event's category and name; a flow pairs by its id, so its name does not matter "
+    "there, and an unregistered flow name is this one finding.",
     bad=Example("an instant event named by string index 7, never registered",
                 lambda: X.preamble(B.event("instant", 5, name=7))),
     good=Example("the same event after a String Record for index 7",
