@@ -115,6 +115,37 @@ def test_expect_mismatch_fails_the_report(tmp_path, capsys):
     assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 0
 
 
+def test_expect_with_a_misspelled_field_is_a_usage_error_naming_it(tmp_path, capsys):
+    """Issue 25, item 6: "nme" is not read as an event with no name."""
+    ev = tmp_path / "events.json"
+    ev.write_text(json.dumps([{"ph": "i", "nme": "vsync"}]))
+    assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f'fxtlint: error: {ev}: event 0 has field "nme" (did you mean "name"?): an expected event gives only '
+        "fields the exporter writes (ph, name, cat, ts, dur, pid, tid, id, s, bp, args)\n")
+    ev.write_text(json.dumps([{"ph": "i", "name": "vsync"}]))  # the twin, spelled right
+    assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 0
+
+
+def test_events_that_differ_are_said_so_in_the_verdict_and_the_files_table(tmp_path, capsys):
+    """Issue 25, item 6: a conforming trace whose events differ is not "not conforming:
+    1 of 1 trace conforming", and its first-problem cell says what differs."""
+    ev = tmp_path / "events.json"
+    ev.write_text(json.dumps([{"ph": "B", "name": "nosuch"}]))
+    out = tmp_path / "out"
+    status = main(["report", str(SAMPLE), str(SAMPLE), "--expect", str(ev), "-o", str(out),
+                   "--format", "markdown", "--format", "html"])
+    md, page = (out / "report.md").read_text(), (out / "report.html").read_text()
+    assert status == 1
+    assert "**Verdict: ❌ conforming; events differ from EVENTS.json**: 2 of 2 traces conforming" in md
+    assert "not conforming" not in md and ">not conforming<" not in page
+    rows = [line for line in md.splitlines() if line.startswith("| `")]
+    assert rows and all(r.endswith("| EVENTS.json: subset match, ts in us: 1 expected, 11 written; 1 missing, "
+                                   "0 differing |") for r in rows)
+    assert "<code>EVENTS.json</code> subset match" in page
+
+
 def test_several_formats_to_stdout_is_a_usage_error(capsys):
     assert main(["report", str(SAMPLE), "--format", "json", "--format", "html"]) == 2
     assert "need -o DIR" in capsys.readouterr().err

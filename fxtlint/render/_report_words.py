@@ -45,7 +45,11 @@ def overall(doc: dict) -> str:
     trace is not, else its most pressing standing (events that differ, then warnings), so
     the headline never says plain "conforming" above a trace shown with warnings."""
     if not doc["verdict"]["conforming"]:
-        return "not_conforming"
+        # conforming traces whose events differ are not "not conforming" (nor is the run)
+        if doc["verdict"]["unreadable"] or not doc["traces"] or any(
+                t["verdict"]["status"] != "conforming" for t in doc["traces"]):
+            return "not_conforming"
+        return "events_differ"
     pressing = [s for s in ("events_differ", "warnings") if any(standing(t) == s for t in doc["traces"])]
     if pressing:
         return pressing[0]
@@ -134,8 +138,12 @@ def expect_summary(e: dict) -> str:
 
 
 def first_problem(t: dict) -> tuple[str, str] | None:
-    """(code, message) of a trace's first shown problem."""
+    """(code, message) of a trace's first shown problem; for a trace whose only problem
+    is events that differ from EVENTS.json, ("EVENTS.json", what differs)."""
     for p in t["problems"]:
         if p["shown"]:
             return p["code"], p["shown"][0]["message"]
+    e = t.get("expect")
+    if e is not None and not e["matches"]:
+        return "EVENTS.json", expect_summary(e)
     return None
