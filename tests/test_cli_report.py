@@ -404,3 +404,22 @@ def test_the_cause_leads_the_files_table_and_opens_first(tmp_path):
     assert re.search(r"<details class=\"problem\" open><summary><code class=\"error\">ST002</code>", page)
     assert page.index(">ST002</code>") < page.index(">FR001</code>")
     assert 'data-result="not_checked"' in page and "Reading stopped at record 7 (0x68)" in page
+
+
+def test_export_of_a_structured_log_stream_says_it_has_no_events(tmp_path, capsys, monkeypatch):
+    """Issue 25, item 11: not a silent `"traceEvents": []` with exit 0; exit 1 as for
+    anything skipped (the documented rule), from a file and from standard input."""
+    import io
+    import sys
+
+    log = REPO / "corpus" / "golden" / "clean" / "ST004-log-string-over-32000.log"
+    out = tmp_path / "out.json"
+    assert main(["export", str(log), "-o", str(out)]) == 1
+    assert json.loads(out.read_text())["traceEvents"] == []
+    assert capsys.readouterr().err == (f"fxtlint: {log}: a structured-log stream has no events for the Trace "
+                                       "Event Format: skipped its 1 log record (the document has no events)\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(log.read_bytes())))
+    assert main(["export", "-"]) == 1
+    assert "fxtlint: -: a structured-log stream has no events" in capsys.readouterr().err
+    assert main(["export", str(SAMPLE), "-o", str(out)]) == 0  # the twin: a trace, all exported
+    assert capsys.readouterr().err == ""

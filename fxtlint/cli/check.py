@@ -147,6 +147,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "traces start with ends whose begins were overwritten; what was open at a buffer-full "
                    "record is not reported as unterminated; streaming traces carry buffer-full events "
                    "by protocol (see PR001, PR004, EV003)")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="a directory with no *.fxt files is nothing to lint, said on stderr, not an error: "
+                   "a CI job whose tests wrote no traces passes (without it that is exit 2)")
     p.add_argument("--follow", metavar="FILE", default=None,
                    help="lint FILE while it is still being written, printing findings as they are found, "
                    "until the writer stops for --idle-timeout seconds or Ctrl-C; then the summary")
@@ -334,9 +337,17 @@ def _inputs(args: argparse.Namespace, s: dict):
     files = [f for f, _ in found]
     # standard input alone, or a followed file: linted as it arrives
     streamed = files[0] if args.follow is not None and files else (STDIN if files == [STDIN] else None)
+    if args.allow_empty:
+        for path, _ in (f for f in failures if f[1] == _buffers.EMPTY_DIRECTORY):
+            print(f"fxtlint: {path}: {_buffers.EMPTY_DIRECTORY}: nothing to lint there (--allow-empty)",
+                  file=sys.stderr)
+        failures = [f for f in failures if f[1] != _buffers.EMPTY_DIRECTORY]
     for path, message in failures:
-        _error(f"{path}: {message}")
+        _error(f"{path}: {message}" + (EMPTY_HINT if message == _buffers.EMPTY_DIRECTORY else ""))
     return files, failures, streamed
+
+
+EMPTY_HINT = " (nothing to lint: --allow-empty makes that a note, not an error)"
 
 
 def _write_baseline(s: dict, reports: list[FileReport], failures: list) -> int:
