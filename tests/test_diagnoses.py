@@ -486,3 +486,33 @@ def test_a_duration_end_with_an_unregistered_name_is_left_out_of_pairing():
                      B.event("duration_begin", 1000, category=1, name=2),
                      B.event("duration_end", 2000, category=1, name=9))
     assert lint(data).counts == {"RF001": 1, "PR004": 1}
+
+
+# ---------------------------------------------------------------- issue 25, item 8: one vocabulary
+
+
+def test_flow_and_async_ids_are_hex_in_messages_as_export_writes_them():
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.thread(1, 10, 11),
+                     B.event("duration_begin", 1, category=1, name=2), B.event("flow_end", 2, category=1, name=2, id=255),
+                     B.event("async_begin", 3, category=1, name=2, id=255), B.event("duration_end", 4, category=1, name=2))
+    report = lint(data)
+    assert only(report, "PR007").message.startswith("flow end for id 0xff has no live flow begin")
+    assert only(report, "PR004").message.startswith("async operation gfx/frame id 0xff is still open")
+
+
+def test_counter_argument_names_are_resolved_as_event_names_are():
+    def counter(name_ref):
+        return B.event("counter", 5, category=1, name=2, id=1, args=[B.arg("string", name_ref, 2)])
+
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.string(3, "count"), B.thread(1, 10, 11),
+                     counter(3))
+    assert only(lint(data), "EV001").message == 'counter argument 0 "count" is a string, not a number'
+    unregistered = lint(data[:-len(B.archive(counter(3)))] + B.archive(counter(9)))
+    assert only(unregistered, "EV001").message == "counter argument 0 (name ref 9) is a string, not a number"
+
+
+def test_a_severity_prints_as_its_name():
+    from fxtlint.rules._diagnostics import Severity
+
+    assert (str(Severity.WARNING), f"{Severity.ERROR}", f"{Severity.INFO:>7}") == ("warning", "error", "   info")
+    assert Severity.ERROR > Severity.WARNING and int(Severity.WARNING) == 1

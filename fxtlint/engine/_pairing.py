@@ -322,11 +322,11 @@ class PairingEngine:
             if idx < dropped_at:
                 continue
             self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="async operation",
-                                               detail=f"{s(c)}/{s(n)} id {i}", cut_short=cut_short))
+                                               detail=f"{s(c)}/{s(n)} id {i:#x}", cut_short=cut_short))
         for (i,), (off, idx, size) in self.flows.items():
             if idx < dropped_at:
                 continue
-            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}",
+            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i:#x}",
                                                cut_short=cut_short))
 
 

@@ -250,7 +250,20 @@ class RecordChecker:
         for i, a in enumerate(rec.args):
             if a.kind not in NUMERIC_ARGS:
                 self.s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=record_size, i=i,
-                                                              arg=argument_label(a, i), kind=a.kind))
+                                                              arg=self.argument_name(a, i), kind=a.kind))
+
+    def argument_name(self, a, i: int) -> str:
+        """'argument 2 "count"': an indexed name resolved through the provider's string
+        table, as the pairing messages name events ('(name ref 5)' when unregistered:
+        RF001 says so)."""
+        ref = a.fields.get("name", 0)
+        if ref and not ref & _INLINE_BIT and not a.strings.get("name"):
+            gid = self.s.tables.current.strings.get(ref)
+            if gid is not None:
+                text = self.s.tables.strings.values[gid]
+                if isinstance(text, str) and text:
+                    return f'argument {i} "{text}"'
+        return argument_label(a, i)
 
     def _kind_checks(self, rec: Record, record_size: int) -> None:
         """The declared per-kind checks (``_kind_checks``; no column twin: the screen

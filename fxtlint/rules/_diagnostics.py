@@ -25,6 +25,13 @@ class Severity(enum.IntEnum):
     def label(self) -> str:
         return self.name.lower()
 
+    def __str__(self) -> str:
+        """'warning', as every output names it (not the number an IntEnum prints)."""
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        return format(self.label, spec)
+
     @classmethod
     def parse(cls, text: str) -> Severity:
         return cls[text.strip().upper()]

@@ -342,7 +342,7 @@ async_without_begin = Rule(
     scope=("kind:event.async_instant", "kind:event.async_end"),
     reader_reason="well-formed",
     mutation=M.append(M.event("async_end", M.LATE, id=M.WORD_MAX)),
-    message="async {what} {cat}/{name} id {id} has no live async begin",
+    message="async {what} {cat}/{name} id {id:#x} has no live async begin",
     params=('cat', 'id', 'name', 'what'),
     what="An Async Instant or Async End with no earlier Async Begin of the same process, "
     "category, name and correlation id still live.",
@@ -364,7 +364,7 @@ id_begin_reused = Rule(
     scope=("kind:event.async_begin", "kind:event.flow_begin"),
     reader_reason="well-formed",
     mutation=M.id_reused,
-    message="{what} begin for id {id} ({name}) while the begin at {first:#x} is still live",
+    message="{what} begin for id {id:#x} ({name}) while the begin at {first:#x} is still live",
     params=('first', 'id', 'name', 'what'),
     positions=('first',),
     what="A second Async Begin (same process, category, name, id) or Flow Begin (same "
@@ -386,7 +386,7 @@ flow_without_begin = Rule(
     scope=("kind:event.flow_step", "kind:event.flow_end"),
     reader_reason="well-formed",
     mutation=M.append(M.event("duration_begin", M.LATE), M.event("flow_end", M.LATE, id=M.WORD_MAX), M.event("duration_end", M.LATE)),
-    message="flow {what} for id {id} has no live flow begin with that id (never begun, or already ended)",
+    message="flow {what} for id {id:#x} has no live flow begin with that id (never begun, or already ended)",
     params=('id', 'what'),
     what="A Flow Step or Flow End with no earlier Flow Begin of the same flow id still live: "
     "never begun, or already ended (a stray second end).",
@@ -411,7 +411,7 @@ flow_outside_duration = Rule(
     scope=_FLOWS,
     reader_reason="well-formed",
     mutation=M.append(M.event("flow_begin", M.LATE, id=M.WORD_MAX), M.event("flow_end", M.LATE, id=M.WORD_MAX)),
-    message="flow event for id {id} has no enclosing duration on its thread",
+    message="flow event for id {id:#x} has no enclosing duration on its thread",
     params=('id',),
     what="A Flow Begin, Step or End outside any open duration (begin/end or complete) on its "
     "thread.",
