@@ -492,9 +492,12 @@ def test_a_duration_end_with_an_unregistered_name_is_left_out_of_pairing():
 
 
 def test_flow_and_async_ids_are_hex_in_messages_as_export_writes_them():
+    def ev(kind, ts, **kw):
+        return B.event(kind, ts, category=1, name=2, **kw)
+
     data = B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.thread(1, 10, 11),
-                     B.event("duration_begin", 1, category=1, name=2), B.event("flow_end", 2, category=1, name=2, id=255),
-                     B.event("async_begin", 3, category=1, name=2, id=255), B.event("duration_end", 4, category=1, name=2))
+                     ev("duration_begin", 1), ev("flow_end", 2, id=255), ev("async_begin", 3, id=255),
+                     ev("duration_end", 4))
     report = lint(data)
     assert only(report, "PR007").message.startswith("flow end for id 0xff has no live flow begin")
     assert only(report, "PR004").message.startswith("async operation gfx/frame id 0xff is still open")
