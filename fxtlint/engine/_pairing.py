@@ -194,12 +194,12 @@ class PairingEngine:
             cols[c][order].tolist() for c in COLUMNS)
         stacks = self.stacks
         max_stack = self.limits.max_stack
-        early = _EarlyEnds(kind, thread, cat, name, index, self.limits.max_scan)
+        early = _EarlyEnds(kind, thread, cat, name, ts, index, offset, self.limits.max_scan)
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
             if k == BEGIN:
-                if early.taken(j):
+                if early.used and j in early.used:
                     continue  # paired already with an end stamped before it
                 self.began.add(t)
                 st = stacks.get(t)
@@ -213,15 +213,8 @@ class PairingEngine:
                 c, n = cat[j], name[j]
                 if st and st[-1][0] == c and st[-1][1] == n:
                     st.pop()
-                elif not self._opened_in(st, c, n) and (own := early.begin_of(j)) is not None:
-                    # its own begin is written before it but stamped after it
-                    s = self._s
-                    self.began.add(t)
-                    self.emit(R.duration_end_mismatch.at(
-                        offset[j], index[j], record_size=size[j], cat=s(c), name=s(n), bcat=s(cat[own]),
-                        bname=s(name[own]), begin_offset=offset[own], ts=ts[j], begin_ts=ts[own]))
                 else:
-                    self._unmatched_end(st, t, c, n, offset[j], index[j], size[j])
+                    self._unmatched_end(st, t, c, n, offset[j], index[j], size[j], early, j)
             elif k == COMPLETE:
                 end = ends[j]
                 if end > self.complete_end.get(t, -1):
@@ -231,16 +224,17 @@ class PairingEngine:
             elif k in FLOW_KINDS:
                 self._flow_row(k, t, ts[j], ids[j], name[j], offset[j], index[j], size[j])
 
-    def _opened_in(self, st, c, n) -> bool:
-        """Whether a begin of ``c``/``n`` is open on the stack, as deep as an end looks."""
-        if not st:
-            return False
-        return any(e[0] == c and e[1] == n for e in islice(reversed(st), self.limits.max_scan + 1))
-
-    def _unmatched_end(self, st, t, c, n, offset, index, size) -> None:
-        """A duration end that does not close the top of its thread's stack."""
+    def _unmatched_end(self, st, t, c, n, offset, index, size, early: _EarlyEnds | None = None,
+                       j: int = -1) -> None:
+        """A duration end (row ``j`` of the batch ``early`` indexes) that does not close
+        the top of its thread's stack. When no begin of its name is open (as deep as it
+        looks), its own begin may be written before it but stamped after it
+        (``_EarlyEnds``): that pair is said in timestamps and matched, and the stack is
+        left as it was."""
         s = self._s
         if not st:
+            if self._early_end(early, j, t, c, n, offset, index, size):
+                return
             first = t not in self.began
             if not (first and self.circular):
                 self.emit(R.duration_end_without_begin.at(offset, index, record_size=size, cat=s(c), name=s(n),
@@ -258,9 +252,24 @@ class PairingEngine:
                                                         end_offset=offset))
                 st.pop()
                 return
+        if self._early_end(early, j, t, c, n, offset, index, size):
+            return
         st.pop()
         self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=s(c), name=s(n),
                                              bcat=s(top[0]), bname=s(top[1]), begin_offset=top[2]))
+
+    def _early_end(self, early: _EarlyEnds | None, j: int, t, c, n, offset, index, size) -> bool:
+        """PR002 in timestamps for an end whose own begin is stamped after it (True), if it has one."""
+        if early is None:
+            return False
+        b = early.begin_of(j)
+        if b is None:
+            return False
+        self.began.add(t)
+        self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=self._s(c), name=self._s(n),
+                                             bcat=self._s(c), bname=self._s(n), begin_offset=early.offset[b],
+                                             ts=early.ts[j], begin_ts=early.ts[b]))
+        return True
 
     def _async_row(self, k, key: tuple, offset, index, size) -> None:
         """An async event, keyed by (process, category, name, id)."""
@@ -337,8 +346,9 @@ class _EarlyEnds:
     (only a batch with an unmatched end needs them); an end looks at most ``max_scan``
     of its key's later begins, so every event costs O(1)."""
 
-    def __init__(self, kind, thread, cat, name, index, max_scan: int):
-        self.kind, self.thread, self.cat, self.name, self.index = kind, thread, cat, name, index
+    def __init__(self, kind, thread, cat, name, ts, index, offset, max_scan: int):
+        self.kind, self.thread, self.cat, self.name = kind, thread, cat, name
+        self.ts, self.index, self.offset = ts, index, offset
         self.max_scan = max_scan
         self.begins: dict[tuple, list[int]] | None = None
         self.used: set[int] = set()
@@ -357,9 +367,6 @@ class _EarlyEnds:
                 self.used.add(p)
                 return p
         return None
-
-    def taken(self, p: int) -> bool:
-        return p in self.used
 
 
 # Pairing of a well-formed batch as array operations; anything else goes to the loop.
