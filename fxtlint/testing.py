@@ -71,21 +71,43 @@ def _terminal(report, data, diagnostics) -> str:
     return buf.getvalue()
 
 
+def _allowed(allow) -> tuple[list[str], set[str]]:
+    """The codes ``allow`` stands for, read as the command line reads ``--ignore``: one
+    string is one selector (or a comma list), a prefix is a family (``"PR"``), ``ALL``
+    is every rule; one that names no rule raises ValueError (``SelectionError``), as the
+    command line exits 2. Returns the selectors as given and the codes."""
+    from .rules import all_rules
+    from .rules._selection import check_selector, expand, split
+
+    known = [r.code for r in all_rules()]
+    given = split(allow)
+    out: set[str] = set()
+    for sel in given:
+        check_selector(sel, "allow", known)
+        out |= expand(sel, known)
+    return given, out
+
+
 def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "subset",
-                    input_format: str = "auto"):
+                    input_format: str = "auto", buffering_mode: str | None = None):
     """Fail (``TraceDoesNotConform``, an AssertionError) unless the trace conforms.
 
-    ``allow``: rule codes whose errors and warnings are accepted. ``expect_mode``:
-    "subset" (the expected events appear in order, others may too) or "exact".
-    Returns the lint's FileReport so a test can look further.
+    ``allow``: the rules whose errors and warnings are accepted, as ``--ignore`` takes
+    them: a code (``"PR001"``), a family or any prefix (``"PR"``), ``"ALL"``, a comma
+    list or a sequence of them; a selector that matches no rule raises ValueError
+    before anything is linted, as the command line's exit 2. ``buffering_mode``
+    ("oneshot", "circular", "streaming"): how the trace was recorded, as
+    ``--buffering-mode``. ``expect_mode``: "subset" (the expected events appear in
+    order, others may too) or "exact". Returns the lint's FileReport so a test can
+    look further.
     """
     __tracebackhide__ = True  # pytest shows the test's line and the findings, not this function
     from .engine._lint import lint_buffer
     from .rules._diagnostics import Severity
 
+    given, allowed = _allowed(allow)
     data, name = _load(data_or_path)
-    allowed = {c.upper() for c in allow}
-    report = lint_buffer(data, input_format=input_format, path=name)
+    report = lint_buffer(data, input_format=input_format, path=name, buffering_mode=buffering_mode)
     bad_codes = {c for c, n in report.counts.items() if n and c not in allowed}
     shown = [d for d in report.diagnostics if d.code in bad_codes and d.severity >= Severity.WARNING]
     failing = {d.code for d in shown}
@@ -95,7 +117,7 @@ def assert_conforms(data_or_path, *, allow=(), expect=None, expect_mode: str = "
 
         total = sum(report.counts[c] for c in failing)
         parts.append(f"{name} does not conform: {plural(total, 'problem')} of {', '.join(sorted(failing))}"
-                     + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else "") + "\n"
+                     + (f" (allowed: {', '.join(given)})" if given else "") + "\n"
                      + _terminal(report, data, shown))
     comparison = None
     if expect is not None:

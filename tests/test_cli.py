@@ -131,10 +131,26 @@ def test_missing_file_is_reported_and_others_still_linted(fake, tree, capsys):
     assert code == 2
     assert err.splitlines() == [
         "fxtlint: error: missing.fxt: no such file or directory",
-        "fxtlint: error: empty: directory contains no .fxt files",
+        "fxtlint: error: empty: directory contains no .fxt files (nothing to lint: --allow-empty makes that a "
+        "note, not an error)",
     ]
     assert "bad.fxt: 3 records, 2 errors, 1 warning, 0 infos (trace, little-endian)" in out.splitlines()
     assert out.splitlines()[-1] == "1 file: 2 errors, 1 warning, 0 infos; 2 could not be read"
+
+
+@pytest.mark.parametrize("fmt", ["rich", "json"])
+def test_allow_empty_makes_a_directory_without_traces_a_note(fake, tree, capsys, fmt):
+    """Issue 25, item 11: a CI job whose tests wrote no traces chooses to pass."""
+    code, out, err = run(capsys, "empty", "--output-format", fmt)
+    assert code == 2 and "empty: directory contains no .fxt files (nothing to lint" in err
+    code, out, err = run(capsys, "empty", "--allow-empty", "--output-format", fmt)
+    assert code == 0 and err == ("fxtlint: empty: directory contains no .fxt files: nothing to lint there "
+                                 "(--allow-empty)\n")
+    if fmt == "json":
+        assert json.loads(out)["files"] == [] and json.loads(out)["failures"] == []
+    # a missing path stays an error; another directory's findings still count
+    assert run(capsys, "empty", "nope", "--allow-empty")[0] == 2
+    assert run(capsys, "empty", "bad.fxt", "--allow-empty")[0] == 1
 
 
 def test_unreadable_file_in_json(fake, tree, capsys):

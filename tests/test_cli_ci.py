@@ -89,7 +89,7 @@ def test_every_output_format(fake, tree, capsys):
     assert out.splitlines()[0] == "::error file=bad.fxt,title=fxtlint ERR1::ERR1 ERR at 0 (byte 0x0, record 0)"
     assert out.splitlines()[-1].startswith("::notice title=fxtlint summary::")
     code, out, _ = run(capsys, "bad.fxt", "--output-format", "junit")
-    assert ET.fromstring(out).get("failures") == "3"
+    assert ET.fromstring(out).get("failures") == "2"  # the warning is below --fail-on error
     code, out, _ = run(capsys, "bad.fxt", "--output-format", "json-lines")
     assert [json.loads(line)["code"] for line in out.splitlines()] == ["ERR1", "WRN1", "ERR1"]
 
@@ -141,7 +141,10 @@ def test_baseline_hides_known_findings_and_reports_new_ones(fake, tree, capsys):
     code, _, err = run(capsys, "bad.fxt", "warn.fxt", "--baseline", "known.json", "--write-baseline")
     assert code == 0 and "wrote 4 findings of 2 files to known.json" in err
     stored = json.loads((tree / "known.json").read_text())
-    assert stored["files"]["bad.fxt"] == {"ERR1": {"ERR at 0": 1, "ERR at 16": 1}, "WRN1": {"WRN at 4": 1}}
+    assert stored["files"]["bad.fxt"] == {  # not fxtlint's codes: keyed on their messages
+        "ERR1": [{"finding": "message:ERR at 0", "count": 1, "message": "ERR at 0"},
+                 {"finding": "message:ERR at 16", "count": 1, "message": "ERR at 16"}],
+        "WRN1": [{"finding": "message:WRN at 4", "count": 1, "message": "WRN at 4"}]}
     assert run(capsys, "bad.fxt", "warn.fxt", "--baseline", "known.json")[0] == 0
     code, run_, _ = run_json(capsys, "bad.fxt", "--baseline", "known.json")
     assert run_["files"][0]["counts"] == {} and run_["files"][0]["diagnostics"] == []
@@ -192,7 +195,7 @@ def test_a_baseline_matches_however_the_paths_are_spelled(traces, capsys, monkey
     from fxtlint.cli import main
 
     stored = json.loads((traces / "known.json").read_text())
-    assert stored["fxtlint_baseline"] == 2 and sorted(stored["files"]) == [f"traces/{n}" for n in sorted(KNOWN)]
+    assert stored["fxtlint_baseline"] == 3 and sorted(stored["files"]) == [f"traces/{n}" for n in sorted(KNOWN)]
     write_pyproject(traces, 'baseline = "known.json"\n')
     capsys.readouterr()
     for cwd, spelled in _spellings(traces):
@@ -334,3 +337,74 @@ def test_baseline_ignores_positions_of_other_records(tmp_path, capsys, monkeypat
     capsys.readouterr()
     assert main(["t.fxt", "--baseline", "b.json", "--fail-on", "warning"]) == 0
     assert main(["t.fxt", "--fail-on", "warning", "--quiet"]) == 1
+
+
+def test_baseline_survives_a_record_added_elsewhere(tmp_path, capsys, monkeypatch):
+    """Issue 25, item 3: the writer regenerates its trace with one more log line before
+    the fault and one after it; the known findings (ST002, FR001 naming the bytes left,
+    FR003 naming the file's length) stay known and no entry goes stale."""
+    import writer_traces
+    from fxtlint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.fxt").write_bytes(writer_traces.with_padding_left_out())
+    assert main(["t.fxt", "--baseline", "b.json", "--write-baseline"]) == 0
+    stored = json.loads((tmp_path / "b.json").read_text())
+    assert stored["fxtlint_baseline"] == 3 and sorted(stored["files"]["t.fxt"]) == ["FR001", "FR003", "ST002"]
+    assert stored["files"]["t.fxt"]["FR003"] == [
+        {"finding": {"extra": 6}, "count": 1, "message": stored["files"]["t.fxt"]["FR003"][0]["message"]}]
+    (tmp_path / "t.fxt").write_bytes(writer_traces.with_padding_left_out(log_lines=1))
+    capsys.readouterr()
+    assert main(["t.fxt", "--fail-on", "warning", "--quiet"]) == 1  # the findings are there
+    capsys.readouterr()
+    assert main(["t.fxt", "--baseline", "b.json", "--output-format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["files"][0]["counts"] == {} and err == ""
+
+
+def test_baseline_reports_a_finding_whose_own_fields_changed(tmp_path, capsys, monkeypatch):
+    """The twin: a finding that differs in its own fields (another string ref) is new."""
+    from fxtlint.cli import main
+    from fxtlint.rules import _ex as X
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.fxt").write_bytes(X.preamble(B.event("instant", 5, name=77)))  # RF001: ref 77
+    assert main(["t.fxt", "--baseline", "b.json", "--write-baseline"]) == 0
+    (tmp_path / "t.fxt").write_bytes(X.preamble(B.log(1, "more"), B.event("instant", 5, name=78)))
+    capsys.readouterr()
+    assert main(["t.fxt", "--baseline", "b.json", "--output-format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["files"][0]["counts"] == {"RF001": 1}
+    assert "1 baseline entry no longer occurs" in err
+
+
+def test_a_version_2_baseline_is_still_matched_on_messages(tmp_path, capsys, monkeypatch):
+    from fxtlint.cli import main
+    from fxtlint.rules import _ex as X
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.fxt").write_bytes(X.preamble(B.event("instant", 5, name=77)))
+    message = "event.instant: string ref 77 (name) was never registered in the string table"
+    assert main(["t.fxt", "--output-format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)["files"][0]["diagnostics"][0]["message"]
+    assert found.startswith(message)
+    (tmp_path / "b.json").write_text(json.dumps({"fxtlint_baseline": 2, "files": {"t.fxt": {"RF001": {found: 1}}}}))
+    assert main(["t.fxt", "--baseline", "b.json"]) == 0
+
+
+@pytest.mark.parametrize("argv, status, failures", [
+    ([], 0, "0"),  # a warning below --fail-on error: a green job with green test cases
+    (["--fail-on", "warning"], 1, "1"),
+    (["--fail-on", "info"], 1, "1"),
+])
+def test_junit_follows_fail_on_as_the_exit_status_does(fake, tree, capsys, argv, status, failures):
+    """Issue 25, item 7: a finding below --fail-on is a passing test case that carries it."""
+    code, out, _ = run(capsys, "warn.fxt", "--output-format", "junit", *argv)
+    root = ET.fromstring(out)
+    assert (code, root.get("failures"), root.find("testsuite").get("failures")) == (status, failures, failures)
+    (case,) = root.iter("testcase")
+    assert (case.find("failure") is not None) == (status == 1)
+    if status == 0:
+        assert case.find("system-out").text.startswith("warning[WRN1] warn.fxt at byte")
+        assert {p.get("name"): p.get("value") for p in case.iter("property")} == {"code": "WRN1",
+                                                                                  "severity": "warning"}

@@ -102,4 +102,4 @@ def test_every_verb_says_the_same_about_a_file_that_is_not_fxt(tmp_path, capsys)
     assert main(["decode", str(junk)]) == 1
     cap = capsys.readouterr()
     assert cap.out == '{"records": []}\n'
-    assert cap.err.strip() == f"{junk}: MG005 at byte 0: {diag['message']}"
+    assert cap.err.strip() == f"{junk}: MG005 at 0x0: {diag['message']}"

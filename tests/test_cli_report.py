@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 import external_tools
+import writer_traces
 from conftest import CORPUS_REAL, REPO
 from fxtlint.cli import main
 from fxtlint.render import _report_words as W
@@ -112,6 +113,37 @@ def test_expect_mismatch_fails_the_report(tmp_path, capsys):
     assert main(["export", str(SAMPLE), "-o", str(exported)]) == 0
     ev.write_text(json.dumps(json.loads(exported.read_text())["traceEvents"]))
     assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 0
+
+
+def test_expect_with_a_misspelled_field_is_a_usage_error_naming_it(tmp_path, capsys):
+    """Issue 25, item 6: "nme" is not read as an event with no name."""
+    ev = tmp_path / "events.json"
+    ev.write_text(json.dumps([{"ph": "i", "nme": "vsync"}]))
+    assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f'fxtlint: error: {ev}: event 0 has field "nme" (did you mean "name"?): an expected event gives only '
+        "fields the exporter writes (ph, name, cat, ts, dur, pid, tid, id, s, bp, args)\n")
+    ev.write_text(json.dumps([{"ph": "i", "name": "vsync"}]))  # the twin, spelled right
+    assert main(["report", str(SAMPLE), "--expect", str(ev)]) == 0
+
+
+def test_events_that_differ_are_said_so_in_the_verdict_and_the_files_table(tmp_path, capsys):
+    """Issue 25, item 6: a conforming trace whose events differ is not "not conforming:
+    1 of 1 trace conforming", and its first-problem cell says what differs."""
+    ev = tmp_path / "events.json"
+    ev.write_text(json.dumps([{"ph": "B", "name": "nosuch"}]))
+    out = tmp_path / "out"
+    status = main(["report", str(SAMPLE), str(SAMPLE), "--expect", str(ev), "-o", str(out),
+                   "--format", "markdown", "--format", "html"])
+    md, page = (out / "report.md").read_text(), (out / "report.html").read_text()
+    assert status == 1
+    assert "**Verdict: ❌ conforming; events differ from EVENTS.json**: 2 of 2 traces conforming" in md
+    assert "not conforming" not in md and ">not conforming<" not in page
+    rows = [line for line in md.splitlines() if line.startswith("| `")]
+    assert rows and all(r.endswith("| EVENTS.json: subset match, ts in us: 1 expected, 11 written; 1 missing, "
+                                   "0 differing |") for r in rows)
+    assert "<code>EVENTS.json</code> subset match" in page
 
 
 def test_several_formats_to_stdout_is_a_usage_error(capsys):
@@ -359,3 +391,43 @@ def test_a_rule_tripped_by_warnings_only_is_shown_as_a_warning(tmp_path):
     assert "| PR001 duration-end-without-begin | ⚠️ warning | 1 | 0x58 |" in md and "❌" not in md
     assert json.loads((out / "report.json").read_text())["traces"][0]["rules"][0]["result"] in ("failed", "passed",
                                                                                                  "not_exercised")
+
+
+def test_the_cause_leads_the_files_table_and_opens_first(tmp_path):
+    """Issue 25, item 2: the string whose padding was left out (ST002) is the first
+    problem, before the symptoms it causes (FR001, FR003), in every format; the rules
+    reading never reached are "not checked", not "passed"."""
+    folder = tmp_path / "writer"
+    folder.mkdir()
+    (folder / "a-unpadded.fxt").write_bytes(writer_traces.with_padding_left_out())
+    shutil.copy(SAMPLE, folder / "b-sample.fxt")
+    out = tmp_path / "out"
+    assert main(["report", str(folder), "-o", str(out), "--format", "markdown", "--format", "html"]) == 1
+    md, page = (out / "report.md").read_text(), (out / "report.html").read_text()
+    row = next(line for line in md.splitlines() if "a-unpadded.fxt" in line and line.startswith("|"))
+    assert row.split(" | ")[-1].startswith("ST002: string: the padding after the value is not zero; the padding "
+                                           "is missing")
+    assert md.index("<details open><summary><b>ST002</b>") < md.index("<b>FR001</b>") < md.index("<b>FR003</b>")
+    assert "Reading stopped at record 7 (0x68)" in md and "- not checked: EV001, EV002" in md
+    assert re.search(r"<details class=\"problem\" open><summary><code class=\"error\">ST002</code>", page)
+    assert page.index(">ST002</code>") < page.index(">FR001</code>")
+    assert 'data-result="not_checked"' in page and "Reading stopped at record 7 (0x68)" in page
+
+
+def test_export_of_a_structured_log_stream_says_it_has_no_events(tmp_path, capsys, monkeypatch):
+    """Issue 25, item 11: not a silent `"traceEvents": []` with exit 0; exit 1 as for
+    anything skipped (the documented rule), from a file and from standard input."""
+    import io
+    import sys
+
+    log = REPO / "corpus" / "golden" / "clean" / "ST004-log-string-over-32000.log"
+    out = tmp_path / "out.json"
+    assert main(["export", str(log), "-o", str(out)]) == 1
+    assert json.loads(out.read_text())["traceEvents"] == []
+    assert capsys.readouterr().err == (f"fxtlint: {log}: a structured-log stream has no events for the Trace "
+                                       "Event Format: skipped its 1 log record (the document has no events)\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(log.read_bytes())))
+    assert main(["export", "-"]) == 1
+    assert "fxtlint: -: a structured-log stream has no events" in capsys.readouterr().err
+    assert main(["export", str(SAMPLE), "-o", str(out)]) == 0  # the twin: a trace, all exported
+    assert capsys.readouterr().err == ""

@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 import fxtlint
+import writer_traces
 from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint import rules as R
@@ -253,3 +254,30 @@ def test_a_structured_log_stream_is_covered_by_its_own_layout():
     assert _result(rep, "SL003") == "failed" and _result(rep, "SL002") == "passed"
     assert _result(rep, "MG001") == "not_exercised"
     _validate(combined_report([rep]))
+
+
+# --------------------------------------------------------------------------- issue 25: cause first
+def test_problems_are_in_file_order_cause_first():
+    rep = trace_report(writer_traces.with_padding_left_out())
+    # ST002 (the padding left out) comes before FR001 (the header 2 bytes early) and FR003
+    assert [p["code"] for p in rep["problems"]] == ["ST002", "FR001", "FR003"]
+    _validate(combined_report([rep]))
+
+
+def test_rules_are_not_passed_when_reading_stopped_early():
+    rep = trace_report(writer_traces.with_padding_left_out())
+    assert rep["verdict"]["stopped"] == {"record_index": 7, "offset": 0x68}
+    # records after 0x60 were never read: a rule that looks at records did not pass
+    for code in ("RF001", "PR004", "ST003", "RB001"):
+        assert _result(rep, code) == "not_checked", code
+    assert _result(rep, "MG001") == "passed"  # the file's start was read: checked
+    assert _result(rep, "SL001") == "not_exercised"  # a structured-log rule, on a trace
+    assert _result(rep, "ST002") == "failed"
+    _validate(combined_report([rep]))
+
+
+def test_rules_pass_when_the_whole_trace_was_read():
+    rep = trace_report(writer_traces.with_padding_left_out(pad=True))
+    assert rep["verdict"]["stopped"] is None
+    assert _result(rep, "RF001") == "passed" and _result(rep, "ST002") == "passed"
+    assert not [r for r in rep["rules"] if r["result"] == "not_checked"]

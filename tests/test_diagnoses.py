@@ -420,3 +420,114 @@ def test_the_summary_line_says_how_the_file_was_read(data, read_as):
     assert summary_line(report).endswith(read_as)
     assert header_line(report).startswith(f"<bytes> {read_as[:-1]}, ")
 
+
+
+# ---------------------------------------------------------------- issue 25: the cause, in the trace's terms
+
+
+def test_unpadded_string_says_the_padding_is_missing():
+    report = lint(writer_traces.with_padding_left_out())
+    d = only(report, "ST002")
+    assert d.message.endswith("the padding is missing: the bytes right after the value are a string "
+                              "record header, so the next record starts 2 bytes early")
+    assert "is its length" not in d.message
+    assert (d.details["next_kind"], d.details["missing"]) == ("string", 2)
+
+
+def test_padded_string_twin_is_clean():
+    assert lint(writer_traces.with_padding_left_out(pad=True)).diagnostics == []
+
+
+def _frame_and_render(render_end: int) -> bytes:
+    """Issue 25, item 4: B frame @1000, B render @1100, E render @``render_end``, E frame @2000."""
+    def d(kind, ts, name):
+        return B.event(kind, ts, category=1, name=name)
+
+    return B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.string(3, "render"),
+                     B.thread(1, 10, 11), d("duration_begin", 1000, 2), d("duration_begin", 1100, 3),
+                     d("duration_end", render_end, 3), d("duration_end", 2000, 2))
+
+
+def test_an_end_stamped_before_its_begin_is_said_in_timestamps():
+    report = lint(_frame_and_render(1050))
+    d = only(report, "PR002")
+    assert report.counts == {"PR002": 1}  # the frame pairs with its own end: one finding
+    assert d.offset == 0x70 and d.message == (
+        "duration end gfx/render at 1050 is before its begin at 1100 (0x60): pairing follows timestamps, "
+        "so a duration must not end before it begins")
+    assert (d.details["ts"], d.details["begin_ts"], d.details["begin_offset"]) == (1050, 1100, 0x60)
+
+
+def test_an_end_stamped_after_its_begin_is_clean():
+    assert lint(_frame_and_render(1150)).diagnostics == []
+
+
+def test_a_lone_end_stamped_before_its_begin_is_one_finding():
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(3, "render"), B.thread(1, 10, 11),
+                     B.event("duration_begin", 1100, category=1, name=3),
+                     B.event("duration_end", 1050, category=1, name=3))
+    report = lint(data)
+    assert report.counts == {"PR002": 1}  # not PR001 for the end and PR004 for the begin
+    assert "at 1050 is before its begin at 1100" in only(report, "PR002").message
+
+
+def _flow_in_a_frame(end_name: int) -> bytes:
+    """Issue 25, item 9: a flow begin and end inside a duration; the end's name is
+    string ``end_name`` (9 was never registered)."""
+    def d(kind, ts, name, **kw):
+        return B.event(kind, ts, category=1, name=name, **kw)
+
+    return B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.thread(1, 10, 11),
+                     d("duration_begin", 1000, 2), d("flow_begin", 1001, 2, id=7), d("flow_end", 1002, end_name, id=7),
+                     d("duration_end", 2000, 2))
+
+
+def test_a_flow_end_with_an_unregistered_name_is_one_finding():
+    report = lint(_flow_in_a_frame(9))
+    assert report.counts == {"RF001": 1}  # not also PR004 for the flow begin it ends
+    assert only(report, "RF001").offset == 0x68
+
+
+def test_a_flow_end_with_its_name_registered_is_clean():
+    assert lint(_flow_in_a_frame(2)).diagnostics == []
+
+
+def test_a_duration_end_with_an_unregistered_name_is_left_out_of_pairing():
+    # its name identifies it (durations pair by name): it cannot close the begin, which stays open
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.thread(1, 10, 11),
+                     B.event("duration_begin", 1000, category=1, name=2),
+                     B.event("duration_end", 2000, category=1, name=9))
+    assert lint(data).counts == {"RF001": 1, "PR004": 1}
+
+
+# ---------------------------------------------------------------- issue 25, item 8: one vocabulary
+
+
+def test_flow_and_async_ids_are_hex_in_messages_as_export_writes_them():
+    def ev(kind, ts, **kw):
+        return B.event(kind, ts, category=1, name=2, **kw)
+
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.thread(1, 10, 11),
+                     ev("duration_begin", 1), ev("flow_end", 2, id=255), ev("async_begin", 3, id=255),
+                     ev("duration_end", 4))
+    report = lint(data)
+    assert only(report, "PR007").message.startswith("flow end for id 0xff has no live flow begin")
+    assert only(report, "PR004").message.startswith("async operation gfx/frame id 0xff is still open")
+
+
+def test_counter_argument_names_are_resolved_as_event_names_are():
+    def counter(name_ref):
+        return B.event("counter", 5, category=1, name=2, id=1, args=[B.arg("string", name_ref, 2)])
+
+    data = B.archive(B.magic(), B.string(1, "gfx"), B.string(2, "frame"), B.string(3, "count"), B.thread(1, 10, 11),
+                     counter(3))
+    assert only(lint(data), "EV001").message == 'counter argument 0 "count" is a string, not a number'
+    unregistered = lint(data[:-len(B.archive(counter(3)))] + B.archive(counter(9)))
+    assert only(unregistered, "EV001").message == "counter argument 0 (name ref 9) is a string, not a number"
+
+
+def test_a_severity_prints_as_its_name():
+    from fxtlint.rules._diagnostics import Severity
+
+    assert (str(Severity.WARNING), f"{Severity.ERROR}", f"{Severity.INFO:>7}") == ("warning", "error", "   info")
+    assert Severity.ERROR > Severity.WARNING and int(Severity.WARNING) == 1

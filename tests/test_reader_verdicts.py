@@ -89,7 +89,7 @@ def test_a_tolerated_fault_is_a_note_and_the_record_decodes():
     d = decode(_reserved_bit_event())
     assert [(r["timestamp"], r["thread"]) for r in d.records] == [("5", {"process_koid": "2", "thread_koid": "3"})]
     assert not d.errors
-    assert len(d.notes) == 1 and d.notes[0].startswith("RB001 at byte")
+    assert len(d.notes) == 1 and d.notes[0].startswith("RB001 at 0x")
     strict = decode(_reserved_bit_event(), strict=True)
     assert strict.records == [] and strict.errors[0].startswith("RB001") and not strict.notes
 
@@ -111,8 +111,8 @@ def test_decode_command_notes_a_tolerated_fault_and_strict_rejects_it(tmp_path, 
     out, err = capsys.readouterr()
     assert len(json.loads(out)["records"]) == 1 + more
     assert [line.split(": ", 2)[1] for line in err.splitlines()] == ["note"]
-    assert "note: RB001 at byte" in err
+    assert "note: RB001 at 0x" in err
     assert main(["decode", "--strict", str(path)]) == 1
     out, err = capsys.readouterr()
     assert json.loads(out) == {"records": []}
-    assert err.splitlines() and all(": RB001 at byte" in line and "note:" not in line for line in err.splitlines())
+    assert err.splitlines() and all(": RB001 at 0x" in line and "note:" not in line for line in err.splitlines())

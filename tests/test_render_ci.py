@@ -299,7 +299,8 @@ def test_github_escapes_data_and_properties():
 
 
 def test_junit_one_failed_case_per_diagnostic():
-    root = ET.fromstring(_render_junit.render([shared_report(), clean_report()], failures=FAILURES))
+    root = ET.fromstring(_render_junit.render([shared_report(), clean_report()], failures=FAILURES,
+                                              fail_on="info"))
     assert root.tag == "testsuites"
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("8", "6", "1")
     mem, clean, gone = root.findall("testsuite")
@@ -311,6 +312,14 @@ def test_junit_one_failed_case_per_diagnostic():
     assert [c.get("name") for c in clean.findall("testcase")] == ["no problems"]
     assert clean.find("testcase/failure") is None
     assert gone.find("testcase/error").get("message") == "no such file or directory"
+
+
+def test_junit_fails_only_at_or_above_fail_on():
+    root = ET.fromstring(_render_junit.render([shared_report()]))  # --fail-on error, the default
+    assert (root.get("tests"), root.get("failures")) == ("6", "3")
+    cases = root.findall("testsuite/testcase")
+    assert [c.find("failure") is not None for c in cases] == [True, True, False, True, False, False]
+    assert cases[2].find("system-out").text == "warning[W010] mem.fxt at byte 0x10, record 1: field crosses a row"
 
 
 # --- JSON Lines

@@ -77,7 +77,29 @@ def test_rich_stream_hex_view_from_the_flagged_record(capsys, monkeypatch):
     off = int(lines[at].split(" at 0x")[1].split()[0], 16)
     assert lines[at + 1].strip().startswith(f"{off - off % 16:08x}")  # its hex view follows
     assert bytes(data[off:off + 4]).hex(" ") in lines[at + 1]
-    assert lines[-1].startswith("-: 6006 records, 1 error")
+    assert lines[-1].startswith("<stdin>: 6006 records, 1 error")
+    assert lines[0] == "<stdin> (trace, little-endian, read as it arrives)"  # the header, as a file's
+
+
+def test_rich_stdin_has_a_header_line_as_a_file_does(tmp_path, capsys, monkeypatch):
+    """Issue 25, item 11: `cat f | fxtlint -` heads its findings as `fxtlint f` does."""
+    data = trace(10, bad_at=5)
+    (tmp_path / "t.fxt").write_bytes(data)
+    assert main(["check", "--isolated", "--no-hex", str(tmp_path / "t.fxt")]) == 1
+    file_lines = capsys.readouterr().out.splitlines()
+    status, out = run(["check", "--isolated", "--no-hex", "-"], capsys, monkeypatch, data)
+    lines = out.splitlines()
+    assert status == 1 and file_lines[0] == f"{tmp_path / 't.fxt'} (trace, little-endian, {len(data)} bytes)"
+    assert lines[0] == "<stdin> (trace, little-endian, read as it arrives)"
+    assert lines[1:-1] == file_lines[1:-1]  # the same findings
+    assert lines[-1] == file_lines[-1].replace(str(tmp_path / "t.fxt"), "<stdin>")
+
+
+def test_empty_stdin_is_not_said_to_be_little_endian(capsys, monkeypatch):
+    status, out = run(["check", "--isolated", "--no-hex", "-"], capsys, monkeypatch, b"")
+    assert status == 1 and "endian" not in out
+    assert out.splitlines()[0] == "<stdin> (empty, read as it arrives)"
+    assert out.splitlines()[-1] == "<stdin>: 0 records, 1 error, 0 warnings, 0 infos (empty)"
 
 
 def test_findings_are_printed_before_stdin_closes():

@@ -122,3 +122,39 @@ def test_fixture_in_a_writer_test_suite(tmp_path):
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     assert "1 failed, 1 passed" in run.stdout, run.stdout + run.stderr
     assert "error[MG005]" in run.stdout  # eight zero bytes are not an FXT file
+
+
+# issue 25, item 5: allow= and buffering_mode= as the command line takes them
+def test_allow_as_one_string_is_one_selector():
+    assert_conforms(R.get("PR001").bad.build(), allow="PR001")
+    with pytest.raises(TraceDoesNotConform) as info:
+        assert_conforms(R.get("RB001").bad.build(), allow="PR001,EX")
+    assert "(allowed: PR001, EX)" in str(info.value)  # as given, not "0, 1, P, R"
+
+
+def test_allow_takes_families_and_prefixes_as_ignore_does():
+    assert_conforms(R.get("PR001").bad.build(), allow=("PR",))
+    assert_conforms(R.get("PR001").bad.build(), allow=("pr00",))
+    with pytest.raises(TraceDoesNotConform):
+        assert_conforms(R.get("PR001").bad.build(), allow=("RB",))  # the twin: another family
+
+
+@pytest.mark.parametrize("allow, message", [
+    (("XX999",), "unknown rule code 'XX999' in allow (see `fxtlint rules`)"),
+    ("PR001,NOPE", "unknown rule code 'NOPE' in allow (see `fxtlint rules`)"),
+    (("PR009",), "rule code PR009 in allow was removed: use EV001 (counter-argument-not-numeric)"),
+])
+def test_allow_naming_no_rule_is_a_usage_error(allow, message):
+    with pytest.raises(ValueError) as info:
+        assert_conforms(SAMPLE, allow=allow)
+    assert str(info.value) == message and not isinstance(info.value, AssertionError)
+
+
+def test_buffering_mode_as_the_command_line_takes_it():
+    circular_start = B.archive(B.magic(), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2),
+                               B.event("duration_end", 10, category=1, name=2))
+    with pytest.raises(TraceDoesNotConform, match=r"PR001"):
+        assert_conforms(circular_start)
+    assert_conforms(circular_start, buffering_mode="circular")
+    with pytest.raises(ValueError, match="buffering_mode must be one of"):
+        assert_conforms(circular_start, buffering_mode="ring")

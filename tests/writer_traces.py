@@ -51,3 +51,17 @@ def with_sizes_off(deltas: dict[int, int]) -> bytes:
 
 def offset_of(index: int) -> int:
     return sum(len(r) for r in _records()[:index])
+
+
+def with_padding_left_out(pad: bool = False, log_lines: int = 0) -> bytes:
+    """Issue 25, item 2: the writer wrote the string record "render" (6 bytes) without its
+    padding, so the next record's header (``22 00`` ...) comes 2 bytes early and reading
+    stops at a header of size 0 there (FR001), then FR003; ``pad`` writes it correctly.
+    ``log_lines`` more log records are written before the string and as many at the end."""
+    from fxtlint.rules import _ex as X
+
+    rec = B.archive(B.string(5, "render"))
+    rest = B.archive(B.string(6, "frame"),
+                     *[B.event("instant", 100 + i, category=1, name=5) for i in range(25)])
+    logs = B.archive(*[B.log(90 + i, f"log line {i}") for i in range(log_lines)])
+    return X.preamble() + logs + (rec if pad else rec[:8 + 6]) + rest + logs

@@ -1,16 +1,25 @@
 """A baseline: the findings a writer already has, so CI gates only on new ones.
 
-The file is JSON: ``{"fxtlint_baseline": 2, "files": {PATH: {CODE: {MESSAGE: COUNT}}}}``.
+The file is JSON (version 3): ``{"fxtlint_baseline": 3, "files": {PATH: {CODE:
+[{"finding": {...}, "count": N, "message": TEXT}, ...]}}}``. A finding is keyed on what
+identifies it whatever else the trace holds (``rules.identity``): its file, its code and
+its own fields (the record's fields, names and values it reports), not on numbers that
+move when other records change (another record's offset, the bytes left in the file,
+the file's length: each rule's ``positions``). So one more record elsewhere in the trace
+(a log line) leaves every known finding known. ``message`` is for the people reading
+the file; matching ignores it. A code that is not fxtlint's is keyed on its message.
+
 PATH is the linted file's path relative to the baseline file's folder, with ``/``
 separators, however it was spelled on the command line; a file is matched by its
 resolved path (symlinks and ``..`` followed), so ``traces/``, ``./traces/``,
 ``$PWD/traces/`` and ``../traces/`` from a subfolder all find the same entries.
-(Version 1 files, which stored the path as given, are read the same way: relative
-to their folder.) A finding is known when the baseline holds the same file, code
-and message (without the positions of other records it names, which move as a
-trace changes), as many times as it occurs: a file that gains a second identical
-finding reports the second one. Findings a ``--max-per-rule`` cap dropped are not in
-the stored list, so write and check a baseline with the same cap.
+Versions 1 and 2 (``{PATH: {CODE: {MESSAGE: COUNT}}}``, keyed on the message without
+the positions it names) are still read, and matched on the message as they were
+(version 1 stored the path as given: it is read relative to its folder too); rewrite
+one with ``--write-baseline`` to key it on the findings. A finding is known as many
+times as the baseline counts it: a file that gains a second identical finding reports
+the second one. Findings a ``--max-per-rule`` cap dropped are not in the stored list,
+so write and check a baseline with the same cap.
 
 ``Baseline.stale()`` counts the entries that matched nothing in a run: of the files
 linted, and of files that no longer exist. It is how a user learns the baseline no
@@ -24,13 +33,29 @@ import os
 from collections import Counter
 from dataclasses import replace
 
+from .. import rules as R
 from ..engine._result import FileReport
-from ..rules._diagnostics import stable_message
+from ..rules._diagnostics import Diagnostic, stable_message
 
 FORMAT_KEY = "fxtlint_baseline"
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+MESSAGE_KEYED = (1, 2)  # the versions keyed on the message text
 STDIN = "-"
+
+
+def finding_key(d: Diagnostic) -> str:
+    """A finding's key in a version 3 baseline: its own fields as compact JSON (its
+    message without positions for a code that is not fxtlint's)."""
+    ident = R.identity(d)
+    if ident is None:
+        return "message:" + stable_message(d.message)
+    return json.dumps(ident, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def message_key(d: Diagnostic) -> str:
+    """A finding's key in a version 1 or 2 baseline."""
+    return stable_message(d.message)
 
 
 class BaselineError(ValueError):
@@ -63,11 +88,30 @@ def build(reports, baseline_path: str) -> dict:
     for r in reports:
         if not r.diagnostics:
             continue
-        per_code: dict = {}
+        per_code: dict[str, dict[str, dict]] = {}
         for d in r.diagnostics:
-            per_code.setdefault(d.code, Counter())[stable_message(d.message)] += 1
-        files[path_key(r.path, folder)] = {c: dict(sorted(m.items())) for c, m in sorted(per_code.items())}
+            key = finding_key(d)
+            entry = per_code.setdefault(d.code, {}).get(key)
+            if entry is None:
+                per_code[d.code][key] = entry = {"finding": _finding(key), "count": 0,
+                                                 "message": stable_message(d.message)}
+            entry["count"] += 1
+        files[path_key(r.path, folder)] = {c: [e for _, e in sorted(m.items())] for c, m in sorted(per_code.items())}
     return {FORMAT_KEY: FORMAT_VERSION, "files": dict(sorted(files.items()))}
+
+
+def _finding(key: str):
+    """How a key is stored: the fields as an object, or the message of a foreign code."""
+    return key if key.startswith("message:") else json.loads(key)
+
+
+def _key_of(finding) -> str | None:
+    """The key of a stored finding (None when it is not one)."""
+    if isinstance(finding, str):
+        return finding if finding.startswith("message:") else None
+    if isinstance(finding, dict):
+        return json.dumps(dict(sorted(finding.items())), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return None
 
 
 def dumps(baseline: dict) -> str:
@@ -91,16 +135,30 @@ class Baseline:
 
     def __init__(self, data: dict, baseline_path: str):
         self.folder = os.path.dirname(os.path.abspath(baseline_path))
+        self.version = data[FORMAT_KEY]
+        self._key = message_key if self.version in MESSAGE_KEYED else finding_key
         self._left: dict[str, dict[str, Counter]] = {}
         for key, per_code in data["files"].items():
             if not isinstance(key, str) or not isinstance(per_code, dict):
                 continue
             budget = self._left.setdefault(_resolved(key, self.folder), {})
-            for code, msgs in per_code.items():
-                if isinstance(msgs, dict):
-                    budget.setdefault(code, Counter()).update(
-                        {m: n for m, n in msgs.items() if isinstance(n, int) and n > 0})
+            for code, entries in per_code.items():
+                budget.setdefault(code, Counter()).update(self._entries(entries))
         self._linted: set[str] = set()
+
+    def _entries(self, entries) -> dict[str, int]:
+        """A code's stored findings as {key: count}; malformed entries are skipped."""
+        if self.version in MESSAGE_KEYED:
+            if not isinstance(entries, dict):
+                return {}
+            return {m: n for m, n in entries.items() if isinstance(n, int) and n > 0}
+        out: Counter = Counter()
+        for e in entries if isinstance(entries, list) else ():
+            key = _key_of(e.get("finding")) if isinstance(e, dict) else None
+            n = e.get("count") if isinstance(e, dict) else None
+            if key is not None and isinstance(n, int) and n > 0:
+                out[key] += n
+        return out
 
     @classmethod
     def read(cls, path: str) -> Baseline:
@@ -119,7 +177,7 @@ class Baseline:
         dropped: Counter = Counter()
         for d in report.diagnostics:
             budget = left.get(d.code)
-            key = stable_message(d.message)
+            key = self._key(d)
             if budget is not None and budget[key] > 0:
                 budget[key] -= 1
                 dropped[d.code] += 1

@@ -20,6 +20,8 @@ from ..engine._lint import open_buffer
 
 STDIN = "-"
 SUFFIX = ".fxt"  # what a directory walk takes, in any case
+# a directory with nothing to lint: a failure (exit 2) unless ``check --allow-empty``
+EMPTY_DIRECTORY = f"directory contains no {SUFFIX} files"
 
 
 def _excluded(path: str, rel: str, patterns: list[str]) -> bool:
@@ -61,7 +63,7 @@ def expand_paths(paths: list[str], exclude=()) -> tuple[list[tuple[str, str | No
                 writer = Path(p).resolve().name or p
                 files += [(f, writer) for f in found]
             else:
-                failures.append((p, f"directory contains no {SUFFIX} files"))
+                failures.append((p, EMPTY_DIRECTORY))
         elif os.path.exists(p):
             files.append((p, None))
         else:

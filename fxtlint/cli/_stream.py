@@ -17,6 +17,8 @@ import select
 import sys
 import time
 
+from rich.text import Text
+
 from ..engine._file import FileChanged
 from ..engine._result import DiagnosticSink, FileReport
 from ..engine._stream_lint import StreamLinter
@@ -84,6 +86,7 @@ class Printer:
         self.out = out if out is not None else sys.stdout
         self.printed: dict[str, int] = {}
         self.annotated = 0
+        self.headed = False  # the rich header line printed (before the first finding)
 
     def found(self, linter: StreamLinter, diags) -> None:
         from ..render import _render_rich
@@ -100,11 +103,25 @@ class Printer:
                     self.annotated += 1
                     self.out.write(_render_github.command(self.path, d) + "\n")
             else:
+                if not self.headed:
+                    self.headed = True
+                    self.console.print(Text(self._header(linter), "bold"))
                 self.console.print(_render_rich.diagnostic_text(d))
                 if self.show_hex and d in linter.with_bytes:
                     _render_rich.render_hex(self.console, d, linter.excerpts)
         if diags:  # a pipe or a file is block-buffered: the findings go out now
             (self.console.file if self.fmt == "rich" else self.out).flush()
+
+    def _header(self, linter: StreamLinter) -> str:
+        from ..render import _render_rich
+
+        walk = linter.feeder.walk
+        if linter.bytes_received == 0:  # no bytes: no format, no byte order
+            return _render_rich.stream_header_line(self.path, "empty", None)
+        if walk is None or walk.not_fxt:
+            return _render_rich.stream_header_line(self.path, None if walk is None else "not an FXT file", None)
+        return _render_rich.stream_header_line(self.path, "log" if walk.log else "trace",
+                                               "big" if walk.big else "little")
 
     def end(self, report: FileReport, quiet: bool) -> None:
         from ..render import _render_rich

@@ -147,6 +147,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "traces start with ends whose begins were overwritten; what was open at a buffer-full "
                    "record is not reported as unterminated; streaming traces carry buffer-full events "
                    "by protocol (see PR001, PR004, EV003)")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="a directory with no *.fxt files is nothing to lint, said on stderr, not an error: "
+                   "a CI job whose tests wrote no traces passes (without it that is exit 2)")
     p.add_argument("--follow", metavar="FILE", default=None,
                    help="lint FILE while it is still being written, printing findings as they are found, "
                    "until the writer stops for --idle-timeout seconds or Ctrl-C; then the summary")
@@ -188,13 +191,9 @@ def _resolve_codes(s: dict) -> tuple[frozenset[str], dict[str, Severity]]:
         for v in values:
             sel = v.partition("=")[0] if option == "severity" else v
             try:
-                _selection.expand(sel, known)
-            except _selection.SelectionError:
-                old = _common.removed_rule(sel)
-                if old is not None:
-                    raise UsageError(f"rule code {old.code} in --{option} was removed: use {old.replaced_by} "
-                                     f"({old.name})") from None
-                raise UsageError(f"unknown rule code {sel.strip()!r} in --{option} (see `fxtlint rules`)") from None
+                _selection.check_selector(sel, f"--{option}", known)
+            except _selection.SelectionError as e:
+                raise UsageError(str(e)) from None
     try:
         enabled = _selection.enabled_codes(known, s["select"], s["ignore"])
         overrides = _selection.severity_overrides(s["severity"], known)
@@ -232,7 +231,7 @@ def _print_statistics(rows: list[dict], fmt: str) -> None:
         sys.stdout.write(f"{str(r['count']).rjust(width)}  {r['code']}  {r['name']}  ({r['severity']})\n")
 
 
-def _render_machine(fmt: str, reports: list[FileReport], failures: list) -> str:
+def _render_machine(fmt: str, reports: list[FileReport], failures: list, fail_on: str = "error") -> str:
     from ..render import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
 
     if fmt == "json":
@@ -243,7 +242,7 @@ def _render_machine(fmt: str, reports: list[FileReport], failures: list) -> str:
     if fmt == "github":
         return _render_github.render(reports, failures=failures)
     if fmt == "junit":
-        return _render_junit.render(reports, failures=failures)
+        return _render_junit.render(reports, failures=failures, fail_on=fail_on)
     return _render_jsonl.render(reports, failures=failures)
 
 
@@ -338,9 +337,17 @@ def _inputs(args: argparse.Namespace, s: dict):
     files = [f for f, _ in found]
     # standard input alone, or a followed file: linted as it arrives
     streamed = files[0] if args.follow is not None and files else (STDIN if files == [STDIN] else None)
+    if args.allow_empty:
+        for path, _ in (f for f in failures if f[1] == _buffers.EMPTY_DIRECTORY):
+            print(f"fxtlint: {path}: {_buffers.EMPTY_DIRECTORY}: nothing to lint there (--allow-empty)",
+                  file=sys.stderr)
+        failures = [f for f in failures if f[1] != _buffers.EMPTY_DIRECTORY]
     for path, message in failures:
-        _error(f"{path}: {message}")
+        _error(f"{path}: {message}" + (EMPTY_HINT if message == _buffers.EMPTY_DIRECTORY else ""))
     return files, failures, streamed
+
+
+EMPTY_HINT = " (nothing to lint: --allow-empty makes that a note, not an error)"
 
 
 def _write_baseline(s: dict, reports: list[FileReport], failures: list) -> int:
@@ -417,5 +424,5 @@ def run(args: argparse.Namespace) -> int:
     elif printer is not None:
         pass  # printed as found, and its closing lines
     else:
-        sys.stdout.write(_render_machine(fmt, reports, failures))
+        sys.stdout.write(_render_machine(fmt, reports, failures, s["fail_on"]))
     return _exit_code(s, reports, failures)

@@ -4,7 +4,9 @@ The Object Format (``traceEvents``, ``displayTimeUnit``), loadable in Perfetto a
 chrome://tracing. What the recovering reader could not read is said on stderr.
 
 Exit status: 0 everything was exported, 1 something was skipped (or the file is not
-an FXT trace), 2 a usage error or an unreadable path.
+an FXT trace, or it is a structured-log stream: it has no events for the Trace Event
+Format, so every record is skipped and the document has none), 2 a usage error or an
+unreadable path.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ def register(subparsers) -> None:
         description="Decode a trace into the Trace Event Format (the JSON Object Format): durations as B/E, "
         "complete events as X, instants as i, counters as C, async as b/n/e, flows as s/t/f, process and "
         "thread names as M. ts and dur are microseconds, converted with the tick rate.",
-        epilog="Exit status: 0 all exported, 1 something skipped (said on stderr), 2 usage error or "
-        "unreadable path.",
+        epilog="Exit status: 0 all exported, 1 something skipped (said on stderr; a structured-log stream "
+        "has no Trace Event Format events, so all of it is), 2 usage error or unreadable path.",
         allow_abbrev=False,
     )
     p.add_argument("path", metavar="PATH", help="the trace to export; - reads stdin as it arrives")

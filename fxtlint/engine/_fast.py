@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from ..spec._limits import DEFAULT_LIMITS, MAX_PAIRING_WINDOW, Limits
 from ..spec._roles import HEADER_FIELDS, INLINE_KOIDS, THREAD_REFS, TIMESTAMPS
 from ._lookups import REL_BITS
-from ._pairing import BUFFERING_MODES, COMPLETE, lexorder
+from ._pairing import BUFFERING_MODES, COMPLETE, NAMED_KINDS, lexorder
 from ._reader import field_span
 from ._semantic import (
     PAIR_ID,
@@ -188,8 +188,8 @@ class Lint(Consumer):
                                              rates[int(rate_pos[r])]))
 
     def _pairing_rows(self, rows: Rows, string_ids: dict, thread_key) -> None:
-        """Pairing rows, for events whose thread and names resolved (mirrors
-        ``RecordChecker._pairing_rows``)."""
+        """Pairing rows, for events whose identifying refs resolved (their thread, and
+        their category and name for ``NAMED_KINDS``; mirrors ``RecordChecker._pairing_rows``)."""
         assert self.state is not None
         kind, tables = rows.kind, self.walk.state
         cat, name = string_ids["category"].copy(), string_ids["name"].copy()
@@ -200,7 +200,7 @@ class Lint(Consumer):
                 raw = rows.inline_bytes(ref[inline], rows.position(f"{fname} string")[inline])
                 out[inline] = [tables.strings(b.decode("ascii")) for b in raw]
         tkey, pid = thread_key
-        resolved = (tkey >= 0) & (cat >= 0) & (name >= 0)
+        resolved = (tkey >= 0) & (cat >= 0) & (name >= 0) if PAIR_KIND[kind] in NAMED_KINDS else tkey >= 0
         if not resolved.any():
             return
         count = int(resolved.sum())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
+from bisect import bisect_right
 from collections import deque
 from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple
@@ -55,6 +56,14 @@ ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END = PairKind.ASYNC_BEGIN, PairKind.ASYNC_INS
 FLOW_BEGIN, FLOW_STEP, FLOW_END = PairKind.FLOW_BEGIN, PairKind.FLOW_STEP, PairKind.FLOW_END
 ASYNC_KINDS = frozenset((ASYNC_BEGIN, ASYNC_INSTANT, ASYNC_END))
 FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
+# The kinds whose category and name identify them (durations pair by them per thread;
+# async ids are scoped to process, category and name). An event's identifying refs
+# (its thread always, these names for these kinds) must resolve for it to be paired: one
+# that does not is left out (its RF001/RF002 says why), on both engines. Names that do
+# not identify (a flow's: flows pair by id; a complete event's) may be unresolved: the
+# event is paired all the same (its name as "?"), so an unregistered name is one
+# finding, not also a pairing mismatch at the other end.
+NAMED_KINDS = frozenset((BEGIN, END)) | ASYNC_KINDS
 
 
 # id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp
@@ -202,10 +211,13 @@ class PairingEngine:
                 *sorted(b._rows, key=_by_time))
         stacks = self.stacks
         max_stack = self.limits.max_stack
+        early = _EarlyEnds(kind, thread, cat, name, ts, index, offset, self.limits.max_scan)
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
             if k == BEGIN:
+                if early.used and j in early.used:
+                    continue  # paired already with an end stamped before it
                 self.began.add(t)
                 st = stacks.get(t)
                 if st is None:
@@ -219,7 +231,7 @@ class PairingEngine:
                 if st and st[-1][0] == c and st[-1][1] == n:
                     st.pop()
                 else:
-                    self._unmatched_end(st, t, c, n, offset[j], index[j], size[j])
+                    self._unmatched_end(st, t, c, n, offset[j], index[j], size[j], early, j)
             elif k == COMPLETE:
                 end = ends[j]
                 if end > self.complete_end.get(t, -1):
@@ -229,10 +241,17 @@ class PairingEngine:
             elif k in FLOW_KINDS:
                 self._flow_row(k, t, ts[j], ids[j], name[j], offset[j], index[j], size[j])
 
-    def _unmatched_end(self, st, t, c, n, offset, index, size) -> None:
-        """A duration end that does not close the top of its thread's stack."""
+    def _unmatched_end(self, st, t, c, n, offset, index, size, early: _EarlyEnds | None = None,
+                       j: int = -1) -> None:
+        """A duration end (row ``j`` of the batch ``early`` indexes) that does not close
+        the top of its thread's stack. When no begin of its name is open (as deep as it
+        looks), its own begin may be written before it but stamped after it
+        (``_EarlyEnds``): that pair is said in timestamps and matched, and the stack is
+        left as it was."""
         s = self._s
         if not st:
+            if self._early_end(early, j, t, c, n, offset, index, size):
+                return
             first = t not in self.began
             if not (first and self.circular):
                 self.emit(R.duration_end_without_begin.at(offset, index, record_size=size, cat=s(c), name=s(n),
@@ -250,9 +269,24 @@ class PairingEngine:
                                                         end_offset=offset))
                 st.pop()
                 return
+        if self._early_end(early, j, t, c, n, offset, index, size):
+            return
         st.pop()
         self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=s(c), name=s(n),
                                              bcat=s(top[0]), bname=s(top[1]), begin_offset=top[2]))
+
+    def _early_end(self, early: _EarlyEnds | None, j: int, t, c, n, offset, index, size) -> bool:
+        """PR002 in timestamps for an end whose own begin is stamped after it (True), if it has one."""
+        if early is None:
+            return False
+        b = early.begin_of(j)
+        if b is None:
+            return False
+        self.began.add(t)
+        self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=self._s(c), name=self._s(n),
+                                             bcat=self._s(c), bname=self._s(n), begin_offset=early.offset[b],
+                                             ts=early.ts[j], begin_ts=early.ts[b]))
+        return True
 
     def _async_row(self, k, key: tuple, offset, index, size) -> None:
         """An async event, keyed by (process, category, name, id)."""
@@ -314,12 +348,42 @@ class PairingEngine:
             if idx < dropped_at:
                 continue
             self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="async operation",
-                                               detail=f"{s(c)}/{s(n)} id {i}", cut_short=cut_short))
+                                               detail=f"{s(c)}/{s(n)} id {i:#x}", cut_short=cut_short))
         for (i,), (off, idx, size) in self.flows.items():
             if idx < dropped_at:
                 continue
-            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i}",
+            self.emit(R.unterminated_at_end.at(off, idx, record_size=size, what="flow", detail=f"id {i:#x}",
                                                cut_short=cut_short))
+
+
+class _EarlyEnds:
+    """The begins of a batch (in timestamp order) that an end stamped before them pairs
+    with: a duration end whose own begin (same thread, category and name) is written
+    before it in the file but stamped after it. The begins are indexed on first use
+    (only a batch with an unmatched end needs them); an end looks at most ``max_scan``
+    of its key's later begins, so every event costs O(1)."""
+
+    def __init__(self, kind, thread, cat, name, ts, index, offset, max_scan: int):
+        self.kind, self.thread, self.cat, self.name = kind, thread, cat, name
+        self.ts, self.index, self.offset = ts, index, offset
+        self.max_scan = max_scan
+        self.begins: dict[tuple, list[int]] | None = None
+        self.used: set[int] = set()
+
+    def begin_of(self, j: int) -> int | None:
+        """The begin end ``j`` pairs with (its position, now taken), or None."""
+        if self.begins is None:
+            self.begins = {}
+            for p, k in enumerate(self.kind):
+                if k == BEGIN:
+                    self.begins.setdefault((self.thread[p], self.cat[p], self.name[p]), []).append(p)
+        later = self.begins.get((self.thread[j], self.cat[j], self.name[j]), ())
+        at = bisect_right(later, j)
+        for p in later[at : at + self.max_scan]:
+            if p not in self.used and self.index[p] < self.index[j]:
+                self.used.add(p)
+                return p
+        return None
 
 
 # Pairing of a well-formed batch as array operations; anything else goes to the loop.

@@ -243,7 +243,11 @@ class _Decoder:
             pad = bytes(buf[pos + length : pos + nbytes])
             params = {}
             spill = pad[: pad.index(0)] if 0 in pad else pad
-            if content == "utf8" and continues_as_text(data, spill):
+            early = self.next_header_early(pos + length, pos + nbytes)
+            if early is not None:
+                # the padding is missing: the next record's header starts right after the value
+                params = {"next_kind": early, "missing": nbytes - length}
+            elif content == "utf8" and continues_as_text(data, spill):
                 # the value's own bytes spill into the padding: its length is too short
                 params = {"length": length, "suggested_length": length + len(spill)}
             self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where, **params)
@@ -266,6 +270,19 @@ class _Decoder:
         else:
             strings[name] = data
         return pos + nbytes
+
+    def next_header_early(self, at: int, pad_end: int) -> str | None:
+        """The kind of the record header found at ``at``, right after a stream that ends
+        its record, when the records framed from there reach further than those framed
+        from the padded end (``pad_end``): a writer that left the padding out, so the next
+        record starts early. None otherwise (and for a stream inside its record, or a
+        structured-log record)."""
+        if self.log or pad_end != self.off + self.size:
+            return None
+        starts, reach = _chain(self.buf, at, self.big)
+        if not starts or reach <= _chain(self.buf, pad_end, self.big)[1]:
+            return None
+        return header_kind(self.unpack(self.buf, at)[0], self.buf, at, self.big)
 
     # -- bodies -------------------------------------------------------------------
     def body(self, items, pos, end, fields, strings, args, overrun, where):

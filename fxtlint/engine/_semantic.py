@@ -252,7 +252,20 @@ class RecordChecker:
         for i, a in enumerate(rec.args):
             if a.kind not in NUMERIC_ARGS:
                 self.s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=record_size, i=i,
-                                                              arg=argument_label(a, i), kind=a.kind))
+                                                              arg=self.argument_name(a, i), kind=a.kind))
+
+    def argument_name(self, a, i: int) -> str:
+        """'argument 2 "count"': an indexed name resolved through the provider's string
+        table, as the pairing messages name events ('(name ref 5)' when unregistered:
+        RF001 says so)."""
+        ref = a.fields.get("name", 0)
+        if ref and not ref & _INLINE_BIT and not a.strings.get("name"):
+            gid = self.s.tables.current.strings.get(ref)
+            if gid is not None:
+                text = self.s.tables.strings.values[gid]
+                if isinstance(text, str) and text:
+                    return f'argument {i} "{text}"'
+        return argument_label(a, i)
 
     def _kind_checks(self, rec: Record, record_size: int) -> None:
         """The declared per-kind checks (``_kind_checks``; no column twin: the screen
@@ -262,13 +275,16 @@ class RecordChecker:
                 self.s.emit(check.rule.at(rec.offset, rec.index, record_size=record_size, **check.params(rec.fields)))
 
     def _pairing_rows(self, rec: Record, record_size: int, string_ids: dict, koids) -> None:
-        """The event's pairing row, when its thread and names resolved (mirrors
-        ``_fast``'s ``_pairing_rows``)."""
+        """The event's pairing row, when its identifying refs resolved (its thread, and
+        its category and name for ``NAMED_KINDS``; mirrors ``_fast``'s ``_pairing_rows``)."""
         s, k, f = self.s, rec.kind, rec.fields
         pair_kind = PAIR_KIND.get(k)
-        if pair_kind is None or koids is None or string_ids.get("category") is None or string_ids.get("name") is None:
+        if pair_kind is None or koids is None:
+            return
+        cat, name = string_ids.get("category"), string_ids.get("name")
+        if (cat is None or name is None) and pair_kind in P.NAMED_KINDS:
             return
         word = f.get(PAIR_ID[k], 0)  # a complete event's word is its end, the others' an id
         ident, end = (0, word) if pair_kind == P.COMPLETE else (word, 0)
-        s.batch.add(pair_kind, s.tables.threads(koids), koids[0], string_ids["category"], string_ids["name"],
-                    f["timestamp"], ident, end, rec.offset, rec.index, record_size)
+        s.batch.add(pair_kind, s.tables.threads(koids), koids[0], -1 if cat is None else cat,
+                    -1 if name is None else name, f["timestamp"], ident, end, rec.offset, rec.index, record_size)

@@ -87,6 +87,7 @@ class Export:
     not_exported: Counter = field(default_factory=Counter)  # record kind with no TEF event -> count
     stopped_at: int | None = None  # offset where the reader could not frame a header
     not_fxt: str | None = None  # the reader's verdict (MG005) on a file that is not FXT at all
+    log: bool = False  # a structured-log stream: it has no events for the Trace Event Format
 
     def reader_diagnostic(self, d) -> None:
         """The walk's ``emit``: what the export says about the reader's diagnostics."""
@@ -96,7 +97,12 @@ class Export:
             self.not_fxt = d.message
 
     def skipped_lines(self) -> list[str]:
-        out = [f"skipped {n} {reason}" for reason, n in sorted(self.skipped.items())]
+        out = []
+        if self.log:
+            n = sum(self.not_exported.values())
+            out.append(f"a structured-log stream has no events for the Trace Event Format: skipped its "
+                       f"{n} log record{'' if n == 1 else 's'} (the document has no events)")
+        out += [f"skipped {n} {reason}" for reason, n in sorted(self.skipped.items())]
         if self.stopped_at is not None:
             out.append(f"the reader stopped at offset {self.stopped_at:#x}: the rest of the file was not read")
         return out
@@ -209,6 +215,7 @@ class Exporter(Consumer):
         self.texts = StringTexts(walk.state)
         self.columns = walk.columns
         self.walk = walk
+        self.export.log = walk.log
 
     # -- one record at a time (decoded records; the reference path) -------------------
     def record(self, rec: Record, change=None) -> None:

@@ -329,7 +329,7 @@ class Canonical(Consumer):
 
     def reader_diagnostic(self, d) -> None:
         if d.severity >= Severity.ERROR:
-            message = f"{d.code} at byte {d.offset}: {d.message}"
+            message = f"{d.code} at {d.offset:#x}: {d.message}"
             v = verdict(d)
             if not self.strict and v not in (SKIP, REJECT):
                 self.notes.append(message)  # a reader may read through it (fxtlint.reader_suite._reader_verdicts)
@@ -365,7 +365,7 @@ class Canonical(Consumer):
         try:
             obj = self.canon.record(rec)
         except _Unresolved as e:
-            self._error(rec.index, rec.offset, f"record {rec.index} at byte {rec.offset}: {e}")
+            self._error(rec.index, rec.offset, f"record {rec.index} at {rec.offset:#x}: {e}")
             return
         if not self._before_stop(rec.index):
             return
@@ -408,7 +408,7 @@ class Canonical(Consumer):
             keep = np.ones(rows.n, bool)
             for r, message in sorted(fails.items()):
                 i, off = int(index[r]), int(rows.offset[r])
-                self._error(i, off, f"record {i} at byte {off}: {message}")
+                self._error(i, off, f"record {i} at {off:#x}: {message}")
                 keep[r] = False
             text = keep_rows(text, keep)
             index = index[keep]

@@ -45,20 +45,38 @@ def _plain(console: Console) -> bool:
 
 
 def read_as(report: FileReport) -> str:
-    """How the file was read: "trace, little-endian", or "not an FXT file"."""
+    """How the file was read: "trace, little-endian", "not an FXT file", or "empty"
+    (no bytes: no format, no byte order)."""
     if report.counts.get(not_fxt_file.code):  # the walk never started: nothing was read
         return "not an FXT file"
+    if report.size == 0:
+        return "empty"
     return f"{report.format}, {report.byte_order}-endian"
 
 
+STDIN_NAME = "<stdin>"  # how the terminal names ``-``
+
+
+def shown_path(path: str) -> str:
+    """A report's path as the terminal shows it: standard input as ``<stdin>``."""
+    return STDIN_NAME if path == "-" else path
+
+
 def header_line(report: FileReport) -> str:
-    return f"{report.path} ({read_as(report)}, {_plural(report.size, 'byte')})"
+    return f"{shown_path(report.path)} ({read_as(report)}, {_plural(report.size, 'byte')})"
+
+
+def stream_header_line(path: str, fmt: str | None, byte_order: str | None) -> str:
+    """The header of a stream's findings, printed before the first: its size is known
+    only at its end (the summary line says it)."""
+    how = "not yet known" if fmt is None else f"{fmt}, {byte_order}-endian" if fmt == "trace" else fmt
+    return f"{shown_path(path)} ({how}, read as it arrives)"
 
 
 def summary_line(report: FileReport) -> str:
     sev = report.severity_counts
     return (
-        f"{report.path}: {_plural(report.records, 'record')}, "
+        f"{shown_path(report.path)}: {_plural(report.records, 'record')}, "
         f"{_plural(sev.get('error', 0), 'error')}, "
         f"{_plural(sev.get('warning', 0), 'warning')}, "
         f"{_plural(sev.get('info', 0), 'info')} "

@@ -39,7 +39,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .ok { background: #dafbe1; color: #116329; } .bad { background: #ffebe9; color: #a40e26; }
 .warn { background: #fff8c5; color: #7d4e00; }
 .failed, .error { color: #a40e26; font-weight: 600; } .warning { color: #9a6700; font-weight: 600; }
-.note, .info { color: #0969da; } .passed { color: #116329; } .not_exercised { color: #6e7781; }
+.note, .info { color: #0969da; } .passed { color: #116329; } .not_exercised, .not_checked { color: #6e7781; }
 tr.unused td { color: #6e7781; }
 table.matrix td + td { white-space: nowrap; }
 details { margin: .4em 0; } summary { cursor: pointer; }
@@ -79,13 +79,15 @@ SCRIPT = """
     var out = sec.querySelector('.coverage-summary');
     if (out) out.textContent = used.length + ' of ' + kinds.length + ' record kinds used';
     var rules = sec.querySelectorAll('table.rules tbody tr');
-    var counts = { failed: 0, warning: 0, note: 0, passed: 0, not_exercised: 0 };
+    var counts = { failed: 0, warning: 0, note: 0, passed: 0, not_checked: 0, not_exercised: 0 };
     rules.forEach(function (r) { counts[r.getAttribute('data-result')] += 1; });
     var parts = [];
     if (counts.failed) parts.push(counts.failed + ' failed');
     if (counts.warning) parts.push(counts.warning + (counts.warning === 1 ? ' warning' : ' warnings'));
     if (counts.note) parts.push(counts.note + (counts.note === 1 ? ' note' : ' notes'));
-    parts.push(counts.passed + ' passed', counts.not_exercised + ' not exercised');
+    parts.push(counts.passed + ' passed');
+    if (counts.not_checked) parts.push(counts.not_checked + ' not checked');
+    parts.push(counts.not_exercised + ' not exercised');
     var rs = sec.querySelector('.rules-summary');
     if (rs) rs.textContent = parts.join(', ') + ' of ' + rules.length + (rules.length === 1 ? ' rule' : ' rules');
   });
@@ -207,7 +209,7 @@ def _rules(rows: list[dict]) -> str:
     out = ['<h3>Rules</h3><p class="rules-summary muted"></p>']
     if tripped:
         out.append(_table("rules", head, [_rule_row(r) for r in tripped], (3, "asc")))
-    for result, title in (("passed", "passed"), ("not_exercised", "not exercised")):
+    for result, title in (("passed", "passed"), ("not_checked", "not checked"), ("not_exercised", "not exercised")):
         group = [r for r in rows if r["result"] == result]
         if group:
             out.append(f"<details><summary>{len(group)} {title}</summary>"
@@ -295,6 +297,7 @@ def _trace(i: int, t: dict) -> str:
         + f"<p>{_e(t['format'])}, {W.plural(t['bytes'], 'byte')}, {W.plural(t['records'], 'record')}, "
         f"{_e(t['byte_order'])}-endian; {W.counts_line(v)}"
         f"{' (messages capped; counts exact)' if v['capped'] else ''}</p>"
+        + (f'<p class="stopped failed">{_e(W.stopped_text(t))}.</p>' if W.stopped_text(t) else "")
         + _problems(t["problems"]) + _expect(t["expect"]) + _rules(t["rules"])
         + _coverage(t["coverage"]) + _statistics(t["statistics"])
         + "</section>"

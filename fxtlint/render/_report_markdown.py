@@ -23,7 +23,7 @@ from ..rules._diagnostics import visible
 from ..writer_report._expect import fields_text
 from . import _report_words as W
 
-CELL = {"failed": "❌", "warning": "⚠️", "note": "ℹ️", "passed": "✅", "not_exercised": "·"}
+CELL = {"failed": "❌", "warning": "⚠️", "note": "ℹ️", "passed": "✅", "not_checked": "?", "not_exercised": "·"}
 MARK = {"bad": "❌", "warn": "⚠️", "ok": "✅"}
 
 
@@ -114,7 +114,8 @@ def _matrix(m: dict, severity: dict[str, str]) -> list[str]:
     rows += [[f"{r['code']} {r['name']}"]
              + [CELL[W.shown_result({"result": x, "severity": severity.get(r["code"], "error")})] for x in r["results"]]
              for r in m["rules"]]
-    out = ["## Compatibility matrix", "", "✅ passed · ❌ failed · ⚠️ warning · ℹ️ note · `·` not exercised", "",
+    out = ["## Compatibility matrix", "",
+           "✅ passed · ❌ failed · ⚠️ warning · ℹ️ note · ? not checked · `·` not exercised", "",
            "<details><summary>Rules per writer</summary>", ""]
     out += _table(head, rows)
     out += ["", "</details>", "", "<details><summary>Record kinds per writer</summary>", ""]
@@ -223,9 +224,10 @@ def _rules(rows: list[dict]) -> list[str]:
                       [[f"{r['code']} {r['name']}", f"{CELL[W.shown_result(r)]} {W.SHOWN_LABEL[W.shown_result(r)]}",
                         r["count"], f"{r['first_offset']:#x}"] for r in tripped], "llrr")
         out.append("")
-    for result, title in (("passed", "passed"), ("not_exercised", "not exercised")):
+    for result, title in (("passed", "passed"), ("not_checked", "not checked"), ("not_exercised", "not exercised")):
         group = [r["code"] for r in rows if r["result"] == result]
-        out.append(f"- {title}: " + (", ".join(group) or "none"))
+        if result != "not_checked" or group:
+            out.append(f"- {title}: " + (", ".join(group) or "none"))
     out.append("")
     return out
 
@@ -239,6 +241,8 @@ def trace_section(t: dict) -> list[str]:
                f"{t['byte_order']}-endian; {W.counts_line(v)}"
                + (" (messages capped; counts exact)" if v["capped"] else ""))
     out.append("")
+    if W.stopped_text(t):
+        out += [f"**{W.stopped_text(t)}.**", ""]
     out += _problems(t["problems"]) + _expect(t["expect"]) + _rules(t["rules"])
     out += _coverage(t["coverage"]) + _statistics(t["statistics"])
     return out

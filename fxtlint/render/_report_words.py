@@ -45,7 +45,11 @@ def overall(doc: dict) -> str:
     trace is not, else its most pressing standing (events that differ, then warnings), so
     the headline never says plain "conforming" above a trace shown with warnings."""
     if not doc["verdict"]["conforming"]:
-        return "not_conforming"
+        # conforming traces whose events differ are not "not conforming" (nor is the run)
+        if doc["verdict"]["unreadable"] or not doc["traces"] or any(
+                t["verdict"]["status"] != "conforming" for t in doc["traces"]):
+            return "not_conforming"
+        return "events_differ"
     pressing = [s for s in ("events_differ", "warnings") if any(standing(t) == s for t in doc["traces"])]
     if pressing:
         return pressing[0]
@@ -59,9 +63,9 @@ def needs_attention(t: dict) -> bool:
 
 # a rule's result as shown: "failed" only for errors; a rule that tripped with warnings
 # (or infos) only is a warning (a note), as its severity says
-SHOWN = ("failed", "warning", "note", "passed", "not_exercised")
+SHOWN = ("failed", "warning", "note", "passed", "not_checked", "not_exercised")
 SHOWN_LABEL = {"failed": "failed", "warning": "warning", "note": "note", "passed": "passed",
-               "not_exercised": "not exercised"}
+               "not_checked": "not checked", "not_exercised": "not exercised"}
 _BY_SEVERITY = {"error": "failed", "warning": "warning", "info": "note"}
 
 
@@ -78,8 +82,21 @@ def rules_summary(rows: list[dict]) -> str:
         counts[shown_result(r)] += 1
     parts = [plural(counts["failed"], "failed", "failed")] if counts["failed"] else []
     parts += [plural(counts[k], k) for k in ("warning", "note") if counts[k]]
-    parts += [f"{counts['passed']} passed", f"{counts['not_exercised']} not exercised"]
+    parts.append(f"{counts['passed']} passed")
+    if counts["not_checked"]:
+        parts.append(f"{counts['not_checked']} not checked")
+    parts.append(f"{counts['not_exercised']} not exercised")
     return f"{', '.join(parts)} of {plural(len(rows), 'rule')}"
+
+
+def stopped_text(t: dict) -> str:
+    """'Reading stopped at record 6 (0x60): the rest of the file was never read', or ""
+    when the whole trace was read."""
+    s = t["verdict"].get("stopped")
+    if not s:
+        return ""
+    return (f"Reading stopped at record {s['record_index']} ({s['offset']:#x}): the rest of the file was "
+            "never read, so the rules that look at records are not checked")
 
 
 def counts_line(v: dict) -> str:
@@ -122,8 +139,12 @@ def expect_summary(e: dict) -> str:
 
 
 def first_problem(t: dict) -> tuple[str, str] | None:
-    """(code, message) of a trace's first shown problem."""
+    """(code, message) of a trace's first shown problem; for a trace whose only problem
+    is events that differ from EVENTS.json, ("EVENTS.json", what differs)."""
     for p in t["problems"]:
         if p["shown"]:
             return p["code"], p["shown"][0]["message"]
+    e = t.get("expect")
+    if e is not None and not e["matches"]:
+        return "EVENTS.json", expect_summary(e)
     return None

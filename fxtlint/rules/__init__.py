@@ -10,7 +10,7 @@ is declaring it in its family module, nothing else. Retired codes stay in ``REGI
 from __future__ import annotations
 
 from . import layout, log, removed, semantic
-from ._diagnostics import Rule
+from ._diagnostics import Diagnostic, Rule
 
 # the family modules' rules, by their declared names (``__all__`` below lists them)
 from .layout import *  # noqa: F403
@@ -51,5 +51,16 @@ def get(code: str) -> Rule | None:
     return REGISTRY.get(code.upper())
 
 
-__all__ = ["FAMILIES", "REGISTRY", "Rule", "all_rules", "get", "removed_rules"]
+def identity(d: Diagnostic) -> dict | None:
+    """What identifies a finding whatever else the trace holds: its code and its own
+    fields (``details`` without the rule's ``positions``, which name other records'
+    places and the file's length). None for a code not in the registry."""
+    rule = REGISTRY.get(d.code)
+    if rule is None:
+        return None
+    moving = {"found" if p == "value" else p for p in rule.positions}
+    return {k: v for k, v in sorted(d.details.items()) if k not in moving}
+
+
+__all__ = ["FAMILIES", "REGISTRY", "Rule", "all_rules", "get", "identity", "removed_rules"]
 __all__.extend(sorted(name for name, _ in _DECLARED.values()))

@@ -25,6 +25,13 @@ class Severity(enum.IntEnum):
     def label(self) -> str:
         return self.name.lower()
 
+    def __str__(self) -> str:
+        """'warning', as every output names it (not the number an IntEnum prints)."""
+        return self.label
+
+    def __format__(self, spec: str) -> str:
+        return format(self.label, spec)
+
     @classmethod
     def parse(cls, text: str) -> Severity:
         return cls[text.strip().upper()]
@@ -70,6 +77,10 @@ class Rule:
     derived: tuple[str, ...] = ()
     # a removed code: the code that reports the same defect now (codes are never reused)
     replaced_by: str | None = None
+    # the params that say where other things are (another record's offset or index, the
+    # bytes left in the file, the file's length): they move when unrelated records are
+    # added, so they are not part of what identifies a finding (``identity``)
+    positions: tuple[str, ...] = ()
     # what the rule looks at (``_rule_scope``): features a trace must contain for the
     # rule to be exercised; a rule in force has at least one
     scope: tuple[str, ...] = ()
@@ -113,6 +124,9 @@ class Rule:
                 f"{sorted(required)}" + (f" or derived {self.derived}" if self.derived else "")
                 + (" (an optional parameter reaches the message through derive)" if name in optional else "")
             )
+        unknown = set(self.positions) - required - optional
+        if unknown:
+            raise FxtError(f"{self.code}: positions {sorted(unknown)} are not among its params")
         object.__setattr__(self, "required", required)
         object.__setattr__(self, "allowed", required | optional)
 

@@ -40,6 +40,22 @@ def expand(selector: str, codes: Iterable[str]) -> set[str]:
     return hit
 
 
+def check_selector(selector: str, where: str, codes: Iterable[str]) -> None:
+    """SelectionError, in the command line's words, when ``selector`` names no rule of
+    ``codes``; a retired code names the one that replaced it. ``where`` is the option or
+    argument it came from (``--select``, ``allow``)."""
+    try:
+        expand(selector, codes)
+    except SelectionError:
+        from . import get
+
+        old = get(selector.strip())
+        if old is not None and old.status == "removed":
+            raise SelectionError(f"rule code {old.code} in {where} was removed: use {old.replaced_by} "
+                                 f"({old.name})") from None
+        raise SelectionError(f"unknown rule code {selector.strip()!r} in {where} (see `fxtlint rules`)") from None
+
+
 def enabled_codes(codes: Iterable[str], select=None, ignore=None) -> frozenset[str]:
     """The codes a run reports: those selected (all when nothing is), minus those ignored.
 

@@ -85,6 +85,18 @@ def _declared_args(p: dict) -> dict:
     return {"declared": "" if p.get("count") is None else f" (its record's header declares {_n(p['count'], 'argument')})"}
 
 
+def _padding_hint(p: dict) -> str:
+    """ST002: the padding left out (the next record's header follows the stream), or a
+    length one too short (the stream's text spills into the padding)."""
+    if "next_kind" in p:
+        return (f"; the padding is missing: the bytes right after the {p['part']} are a {p['next_kind']} "
+                f"record header, so the next record starts {_n(p['missing'], 'byte')} early")
+    if "suggested_length" in p:
+        return (f"; the first non-zero byte directly follows the {p['part']}: is its length "
+                f"{p['suggested_length']}, not {p['length']}?")
+    return ""
+
+
 def _ev(**kw):
     return B.event("instant", 100, **kw)
 
@@ -99,6 +111,7 @@ record_size_zero = Rule(
     mutation=M.size_zero,
     message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped}",
     params=('remaining', 'other_byte_order?', 'other_byte_order_kind?'),
+    positions=('remaining',),
     derived=('swapped',),
     what="A record header whose size field is 0.",
     why="Every record includes its header word, so the smallest size is 1. A reader "
@@ -119,6 +132,7 @@ record_past_end_of_file = Rule(
     mutation=M.truncated,
     message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped}",
     params=('bytes', 'remaining', 'words', 'other_byte_order?', 'other_byte_order_kind?'),
+    positions=('remaining',),
     derived=('words_n', 'swapped'),
     what="A record whose declared size reaches past the end of the file.",
     why="The file was cut off while the record was written (a crash, a full disk, a "
@@ -141,6 +155,7 @@ file_length_not_aligned = Rule(
     mutation=M.unaligned,
     message="file length {length} is not a multiple of 8: the last {extra} bytes are not a record",
     params=('extra', 'length'),
+    positions=('length',),
     what="A file whose length is not a multiple of 8 bytes.",
     why="Records are always a multiple of 8 bytes long, so an archive is too. The trailing "
     "bytes are a partial header or junk appended to the trace.",
@@ -248,20 +263,21 @@ padding_not_zero = Rule(
     reader_reason="zero-padding",
     mutation=M.dirty_padding,
     message="{where}: the padding after the {part} is not zero{hint}",
-    params=('part', 'where', 'length?', 'suggested_length?'),
+    params=('part', 'where', 'length?', 'suggested_length?', 'next_kind?', 'missing?'),
     derived=('hint',),
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
     "trace and usually means a length field one too short: when the first non-zero byte "
-    "directly follows the stream, the message suggests the length that would include it.",
+    "directly follows the stream, the message suggests the length that would include it. "
+    "When the bytes right after a stream that ends its record read as the next record's "
+    "header (the records framed from there are well formed, those framed from the padded "
+    "end are not), the writer left the padding out and the message says so.",
     bad=Example("the string record \"abc\" padded with 'x'", lambda: X.preamble()
                 + X.with_byte(B.archive(B.string(3, "abc")), 8 + 3, ord("x"))),
     good=Example("the same record with zero padding", lambda: X.preamble(B.string(3, "abc"))),
     spec="Atoms: Stream: a sequence of bytes padded with zeros to the next 8 byte boundary",
-    derive=lambda p: {"hint": "" if "suggested_length" not in p else
-                      f"; the first non-zero byte directly follows the {p['part']}: is its length "
-                      f"{p['suggested_length']}, not {p['length']}?"},
+    derive=lambda p: {"hint": _padding_hint(p)},
 )
 
 invalid_utf8 = Rule(
@@ -399,6 +415,7 @@ magic_missing = Rule(
     mutation=M.magic_dropped,
     message="the magic record is {place}: {found}",
     params=('first_kind?', 'first?', 'length?', 'magic_offset?', 'magic_index?'),
+    positions=('magic_offset', 'magic_index', 'length'),
     derived=('place', 'found'),
     what="A trace whose first 8 bytes are not the magic record 10 00 04 46 78 54 16 00 "
     "(or its big-endian reverse), but whose records frame as trace records (a file "
@@ -440,6 +457,7 @@ magic_repeated = Rule(
     mutation=M.append(B.magic()),
     message="a magic record at record {index}, not at the start: archives are usually concatenated here",
     params=('index',),
+    positions=('index',),
     what="A well-formed magic record that is not the first record (a malformed one is "
     "MG002 alone).",
     why="The magic record belongs at the start. One later in the file usually means two "
@@ -593,6 +611,7 @@ record_size_too_large = Rule(
     no_mutation="needs a size one too large that swallows a valid header: see the rule's own examples",
     message="{record} has {n_words} after its defined content, and the first is a valid {kind} header: the size may be {n} too large{consequence}",
     params=('kind', 'n', 'record', 'resumes_at?', 'skipped?', 'lands?', 'recovery?'),
+    positions=('resumes_at', 'skipped', 'lands', 'recovery'),
     derived=('n_words', 'consequence'),
     what="A record with words after its defined content whose first such word is itself "
     "a well-formed record header (a defined type and subtype, reserved bits clear, a "

@@ -47,7 +47,10 @@ string_ref_unregistered = Rule(
     "the current provider registered before it.",
     why="The reader has no text for it: the event's name or category shows as empty or as "
     "a number, or the reader drops the record. Tables are per provider, so a string "
-    "registered in another provider's section does not count.",
+    "registered in another provider's section does not count. An event is paired "
+    "(PR rules) only when the refs that identify it resolve: a duration's or async "
+    "event's category and name; a flow pairs by its id, so its name does not matter "
+    "there, and an unregistered flow name is this one finding.",
     bad=Example("an instant event named by string index 7, never registered",
                 lambda: X.preamble(B.event("instant", 5, name=7))),
     good=Example("the same event after a String Record for index 7",
@@ -267,17 +270,27 @@ duration_end_mismatch = Rule(
     scope=("kind:event.duration_end",),
     reader_reason="well-formed",
     mutation=M.end_mismatch,
-    message="duration end {cat}/{name} closes the begin {bcat}/{bname} at {begin_offset:#x}",
-    params=('bcat', 'begin_offset', 'bname', 'cat', 'name'),
+    message="duration end {cat}/{name} {problem}",
+    params=('bcat', 'begin_offset', 'bname', 'cat', 'name', 'ts?', 'begin_ts?'),
+    positions=('begin_offset',),
+    derived=('problem',),
     what="A Duration End whose category or name differs from the innermost open Duration "
-    "Begin on its thread (and from every begin a few levels down).",
+    "Begin on its thread (and from every begin a few levels down); or one whose own begin "
+    "(same thread, category and name, written before it) has a later timestamp.",
     why="Readers pair by nesting, not by name, so the slice gets the begin's name and "
-    "the end's arguments: the writer's begin/end calls are out of step.",
+    "the end's arguments: the writer's begin/end calls are out of step. Pairing follows "
+    "timestamps, so an end stamped before its begin closes whatever was open before it: "
+    "the message then gives both timestamps, and the end and its begin are paired with "
+    "each other, not with the durations around them.",
     bad=Example("begin \"name\", end \"cat\"", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_end", 10, name=1))),
     good=Example("begin \"name\", end \"name\"", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_end", 10))),
     spec="Duration Begin Event: must be matched by a duration end event; may be nested",
+    derive=lambda p: {"problem": f"closes the begin {p['bcat']}/{p['bname']} at {p['begin_offset']:#x}"
+                      if "ts" not in p else
+                      f"at {p['ts']} is before its begin at {p['begin_ts']} ({p['begin_offset']:#x}): "
+                      "pairing follows timestamps, so a duration must not end before it begins"},
 )
 
 duration_never_ended = Rule(
@@ -289,6 +302,7 @@ duration_never_ended = Rule(
     mutation=M.inner_never_ended,
     message="duration begin {cat}/{name} is never ended: an outer end at {end_offset:#x} closed it",
     params=('cat', 'end_offset', 'name'),
+    positions=('end_offset',),
     what="A Duration Begin still open when an end for an enclosing begin arrives.",
     why="The inner end was lost or never written (an early return past the end call); "
     "viewers stretch the inner slice to its parent's end.",
@@ -335,7 +349,7 @@ async_without_begin = Rule(
     scope=("kind:event.async_instant", "kind:event.async_end"),
     reader_reason="well-formed",
     mutation=M.append(M.event("async_end", M.LATE, id=M.WORD_MAX)),
-    message="async {what} {cat}/{name} id {id} has no live async begin",
+    message="async {what} {cat}/{name} id {id:#x} has no live async begin",
     params=('cat', 'id', 'name', 'what'),
     what="An Async Instant or Async End with no earlier Async Begin of the same process, "
     "category, name and correlation id still live.",
@@ -357,8 +371,9 @@ id_begin_reused = Rule(
     scope=("kind:event.async_begin", "kind:event.flow_begin"),
     reader_reason="well-formed",
     mutation=M.id_reused,
-    message="{what} begin for id {id} ({name}) while the begin at {first:#x} is still live",
+    message="{what} begin for id {id:#x} ({name}) while the begin at {first:#x} is still live",
     params=('first', 'id', 'name', 'what'),
+    positions=('first',),
     what="A second Async Begin (same process, category, name, id) or Flow Begin (same "
     "flow id, in any process) while the first is not yet ended.",
     why="The first operation is never ended and the ids collide: readers merge the two "
@@ -378,7 +393,7 @@ flow_without_begin = Rule(
     scope=("kind:event.flow_step", "kind:event.flow_end"),
     reader_reason="well-formed",
     mutation=M.append(M.event("duration_begin", M.LATE), M.event("flow_end", M.LATE, id=M.WORD_MAX), M.event("duration_end", M.LATE)),
-    message="flow {what} for id {id} has no live flow begin with that id (never begun, or already ended)",
+    message="flow {what} for id {id:#x} has no live flow begin with that id (never begun, or already ended)",
     params=('id', 'what'),
     what="A Flow Step or Flow End with no earlier Flow Begin of the same flow id still live: "
     "never begun, or already ended (a stray second end).",
@@ -403,7 +418,7 @@ flow_outside_duration = Rule(
     scope=_FLOWS,
     reader_reason="well-formed",
     mutation=M.append(M.event("flow_begin", M.LATE, id=M.WORD_MAX), M.event("flow_end", M.LATE, id=M.WORD_MAX)),
-    message="flow event for id {id} has no enclosing duration on its thread",
+    message="flow event for id {id:#x} has no enclosing duration on its thread",
     params=('id',),
     what="A Flow Begin, Step or End outside any open duration (begin/end or complete) on its "
     "thread.",

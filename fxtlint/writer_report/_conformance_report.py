@@ -19,7 +19,7 @@ from ..engine._hexview import dump, record_window
 from ..engine._lint import lint_walk
 from ..engine._result import FileReport
 from ..rules._diagnostics import Diagnostic
-from ..rules._rule_scope import exercised
+from ..rules._rule_scope import exercised, features_of
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._version import tool_version
 from ._coverage import CoverageCollector
@@ -28,7 +28,12 @@ SCHEMA_ID = "fxtlint-report/1"
 SPEC_REVISION = "Fuchsia Trace Format, current revision (with the v1 text where they agree)"
 SHOWN_PER_RULE = 3  # problems shown with a hex view per rule
 OFFSETS_PER_RULE = 10  # first offsets listed per rule
-RESULTS = ("failed", "passed", "not_exercised")
+RESULTS = ("failed", "passed", "not_checked", "not_exercised")
+# rules that look at the file as a whole (its length, its start, its format): checked
+# even when reading stopped early; every other rule looks at records
+FILE_FEATURES = frozenset({"file", "format:trace", "format:log"})
+# framing errors that end the walk: the records after them are never read
+STOPS_READING = ("FR001", "FR002")
 
 
 def spec_digest() -> str:
@@ -59,7 +64,28 @@ def _problem(rule_code: str, count: int, diags: list[Diagnostic], buf) -> dict:
     }
 
 
-def _rule_results(lint: FileReport, features: set[str] | None) -> list[dict]:
+def _stopped(lint: FileReport) -> dict | None:
+    """Where reading stopped for good (a header it could not frame), if it did: the
+    records from there on were never read, so no rule that looks at records passed."""
+    d = next((d for d in lint.diagnostics if d.code in STOPS_READING), None)
+    return None if d is None else {"record_index": d.record_index, "offset": d.offset}
+
+
+def _file_level(code: str) -> bool:
+    return set(features_of(code)) <= FILE_FEATURES
+
+
+def _other_format(code: str, fmt: str) -> bool:
+    """A rule of the other format (``records:log`` on a trace): never exercised here."""
+    other = ":log" if fmt == "trace" else ":trace"
+    feats = features_of(code)
+    return bool(feats) and all(f.endswith(other) for f in feats)
+
+
+def _rule_results(lint: FileReport, features: set[str] | None, stopped: dict | None = None) -> list[dict]:
+    """Each rule's result: failed; passed (it looked at something and never tripped);
+    not checked (reading stopped early, and what it looks at may be in the part never
+    read); not exercised (the trace holds nothing it looks at)."""
     first: dict[str, Diagnostic] = {}
     for diag in lint.diagnostics:
         first.setdefault(diag.code, diag)
@@ -68,6 +94,9 @@ def _rule_results(lint: FileReport, features: set[str] | None) -> list[dict]:
         n = lint.counts.get(rule.code, 0)
         if n:
             result = "failed"
+        elif features is not None and stopped is not None and not _file_level(rule.code) \
+                and not _other_format(rule.code, lint.format):
+            result = "not_checked"  # the records it looks at may be in what was never read
         elif features is not None and exercised(rule.code, features):
             result = "passed"
         else:
@@ -92,6 +121,7 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
     by_code: dict[str, list[Diagnostic]] = {}
     for d in lint.diagnostics:
         by_code.setdefault(d.code, []).append(d)
+    stopped = _stopped(lint)
     verdict = {
         "status": "not_conforming" if lint.has_errors else "conforming",
         "conforming": not lint.has_errors,
@@ -100,6 +130,7 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
         "infos": sev.get("info", 0),
         "capped": lint.capped,
         "note": None,
+        "stopped": stopped,
     }
     fxt = not walk.not_fxt
     if not fxt:  # the lint said it once (MG005) and read nothing: one problem, not a cascade
@@ -113,18 +144,24 @@ def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writ
         "byte_order": lint.byte_order,
         "expect": None,
         "verdict": verdict,
-        "rules": _rule_results(lint, cov.features() if fxt else None),
+        "rules": _rule_results(lint, cov.features() if fxt else None, stopped),
         "coverage": cov.coverage() if fxt else None,
         "statistics": cov.statistics() if fxt else None,
-        "problems": [_problem(code, n, by_code.get(code, []), buf) for code, n in sorted(lint.counts.items())],
+        "problems": _problems(lint, by_code, buf),
     }
 
 
+def _problems(lint: FileReport, by_code: dict[str, list[Diagnostic]], buf) -> list[dict]:
+    """The problems folded per rule, in the order of their first offset in the file
+    (the cause before the symptoms it leads to); a rule with none listed, last."""
+    problems = [_problem(code, n, by_code.get(code, []), buf) for code, n in lint.counts.items()]
+    return sorted(problems, key=lambda p: (not p["first_offsets"], p["first_offsets"][:1], p["code"]))
+
+
 def _column_result(results: list[str]) -> str:
-    if "failed" in results:
-        return "failed"
-    if "passed" in results:
-        return "passed"
+    for result in RESULTS:
+        if result in results:
+            return result
     return "not_exercised"
 
 

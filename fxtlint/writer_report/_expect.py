@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import json
 
-FIELDS = ("ph", "name", "cat", "ts", "dur", "pid", "tid", "id", "s", "args")
+FIELDS = ("ph", "name", "cat", "ts", "dur", "pid", "tid", "id", "s", "bp", "args")
 TS_UNITS = ("us", "ticks")
 MODES = ("subset", "exact")
 LISTED = 50  # missing/extra/differing events listed per kind; counts stay exact
@@ -57,12 +57,27 @@ def load_expected(text: str, name: str = "EVENTS.json") -> tuple[list[dict], str
     for i, ev in enumerate(doc):
         if not isinstance(ev, dict):
             raise ExpectError(f"{name}: event {i} is not an object")
+        unknown = sorted(k for k in ev if k not in FIELDS)
+        if unknown:
+            raise ExpectError(f"{name}: event {i} has {_unknown_text(unknown)}: an expected event gives only "
+                              f"fields the exporter writes ({', '.join(FIELDS)})")
         if "ph" not in ev:
             raise ExpectError(f"{name}: event {i} has no ph")
     threaded = ["pid" in ev and "tid" in ev for ev in doc if ev["ph"] != "M"]
     if any(threaded) and not all(threaded):
         raise ExpectError(f"{name}: either every event names its pid and tid, or none does")
     return doc, unit
+
+
+def _unknown_text(keys: list[str]) -> str:
+    """'field "nme" (did you mean "name"?)', or the list of several."""
+    import difflib
+
+    parts = []
+    for k in keys:
+        near = difflib.get_close_matches(k, FIELDS, n=1)
+        parts.append(f'"{k}"' + (f' (did you mean "{near[0]}"?)' if near else ""))
+    return ("field " if len(parts) == 1 else "fields ") + ", ".join(parts)
 
 
 def _id(v):
