@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a script (build.sh): make `fuzz` importa
 from fuzz import HARNESSES, HERE, MAX_LEN, RSS_LIMIT_MB, TIMEOUT
 from fuzz.seeds import seed_files, write_dictionary
 
-HELPERS = ("_harness.py", "mutator.py")  # what the harness files import from fuzz/
+HELPERS = ("_harness.py", "mutator.py", "declared_reading.py")  # what the harness files import from fuzz/
 
 
 def fuzzer_name(harness: str) -> str:

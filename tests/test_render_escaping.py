@@ -51,9 +51,10 @@ def traces(tmp_path) -> dict[str, Path]:
     return paths
 
 
-def _check(capsys, fmt: str, path: Path) -> str:
+def _check(capsys, fmt: str, path: Path, *options: str) -> str:
     capsys.readouterr()
-    assert main(["check", "--output-format", fmt, str(path)]) == 0  # PR001 is a warning
+    # PR001 is a warning: exit 0, or 1 with --fail-on warning
+    assert main(["check", "--output-format", fmt, str(path), *options]) == (1 if options else 0)
     return capsys.readouterr().out
 
 
@@ -85,6 +86,10 @@ def test_sarif_round_trips_the_strings(traces, capsys):
 
 def test_junit_parses_as_xml_with_the_strings_visible(traces, capsys):
     root = ET.fromstring(_check(capsys, "junit", traces["w2"]))
+    # PR001 is a warning: below --fail-on's default it is a passing case carrying the finding
+    (out,) = (case.find("system-out") for case in root.iter("testcase") if case.find("system-out") is not None)
+    assert visible(NAME) in out.text
+    root = ET.fromstring(_check(capsys, "junit", traces["w2"], "--fail-on", "warning"))
     (failure,) = root.iter("failure")
     assert visible(NAME) in failure.get("message") and visible(NAME) in failure.text
 
