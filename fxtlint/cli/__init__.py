@@ -5,6 +5,7 @@
     fxtlint explain CODE                print one rule's docs
     fxtlint report PATH...              conformance report (html, json, markdown)
     fxtlint export PATH                 Trace Event Format JSON
+    fxtlint repair IN -o OUT            the most of a trace that can be made conforming
 
 One module per subcommand (ruff's ``ruff check``, ``ruff rule``): each has
 ``register(subparsers)``, which adds its parser and sets ``run``, and
@@ -20,10 +21,10 @@ import os
 import sys
 
 from ..engine import _native
-from . import _common, check, conformance, decode, explain, export, report, rules
+from . import _common, check, conformance, decode, explain, export, repair, report, rules
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
-COMMANDS = (check, rules, explain, report, export, decode, conformance)
+COMMANDS = (check, rules, explain, report, export, decode, conformance, repair)
 DEFAULT_COMMAND = "check"
 
 

@@ -1,0 +1,355 @@
+"""Repair: the most of a trace that can be made conforming, and what was done to it.
+
+One pass over the input with the recovering reader (``engine/_reader``), record by
+record, writing as it goes (memory is the provider tables and what is still open):
+
+- a record the reader reads with nothing to mend is written byte for byte;
+- a record whose only findings can be mended without guessing is re-encoded from
+  what was read (``spec/_encoder``): reserved bits and padding cleared (RB001-RB003,
+  ST002), the size its content gives (FR004 that swallowed the next record, ST001
+  settled by its content), an argument's extra words dropped (ST005), a counted C
+  terminator dropped (ST008); the result is read again and kept only when it reads clean;
+- anything else with an error is dropped: a record the reader could not read, one
+  whose arguments overran it, a header that cannot be framed (FR001, FR002: the walk
+  resumes at the next offset where well-formed records frame one after the other), the
+  bytes after the last whole word (FR003), a tick rate of 0 (TM001);
+- the magic record is put first (MG001) and a misplaced one taken out of its place;
+- a string or thread ref that names nothing registered gets a registration written
+  just before its record (RF001, RF002), a placeholder that says it was missing;
+- with ``close_open``, durations and async operations still open at the end get their
+  end at the trace's last timestamp, marked by an argument.
+
+Every change is a ``Change`` in the linter's terms: the rule code, the offset in the
+input, what was done. The output of a trace with nothing to mend is the input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .. import rules as R
+from ..engine._provider_state import ProviderState
+from ..engine._reader import (
+    MAGIC_BE,
+    MAGIC_LE,
+    _chain,
+    declared_size,
+    decode_record,
+    detect_byte_order,
+    first_magic,
+    frame_error,
+    header_kind,
+)
+from ..rules._diagnostics import Diagnostic, Severity
+from ..spec._build import arg, event, magic, string, thread
+from ..spec._encoder import encode_record
+from ..spec._errors import FxtError
+from ..spec._model import Argument, Record
+from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS, is_undefined
+from ..spec._tables import WordItem, tables
+
+_T = tables()
+_INLINE_BIT = _T.string_inline_bit
+_UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
+_PROVIDER_EVENT = "metadata.provider_event"
+_PAIRING = {leaf.name: leaf.pairing for leaf in _T.record_leaves() if leaf.pairing}
+_PAIRING_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pairing}
+
+# findings a re-encoding mends; any other error drops the record
+MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
+MARK_NAME = "fxtlint"  # the name of the argument marking a record that repair or slice wrote
+
+
+def _zero_fields(layout) -> frozenset:
+    """The names of a layout's fields that must be zero (reserved, always-zero bits)."""
+    names = {f.name for f in layout.full_fields if f.must_be_zero}
+    for it in layout.full_body:
+        if isinstance(it, WordItem):
+            names |= {f.name for f in it.fields if f.must_be_zero}
+    return frozenset(names)
+
+
+_ZERO = {leaf.name: _zero_fields(leaf) for leaf in _T.record_leaves()}
+_ARG_ZERO = {a.name: _zero_fields(a) for a in _T.arguments.values()}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing repair did: the finding's rule ``code``, the ``offset`` in the input it
+    is about, the ``action`` (mended, dropped, added, moved, converted, closed), what was
+    done (``detail``) and the linter's message for the input (empty for added records)."""
+
+    code: str
+    offset: int
+    action: str
+    detail: str
+    message: str = ""
+
+    @property
+    def rule(self) -> str:
+        rule = R.REGISTRY.get(self.code)
+        return rule.name if rule is not None else ""
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "rule": self.rule, "offset": self.offset, "action": self.action,
+                "detail": self.detail, "message": self.message}
+
+
+@dataclass
+class RepairLog:
+    """What a repair did: its changes in input order, records read and written."""
+
+    changes: list[Change] = field(default_factory=list)
+    records_in: int = 0
+    records_out: int = 0
+    bytes_in: int = 0
+    bytes_out: int = 0
+    byte_order: str = "little"
+
+    def add(self, code: str, offset: int, action: str, detail: str, message: str = "") -> None:
+        self.changes.append(Change(code, offset, action, detail, message))
+
+
+class _Writer:
+    """The output: bytes written and the provider tables as a reader of them sees them."""
+
+    def __init__(self, write: Callable[[bytes], object], log: RepairLog, big: bool):
+        self._write = write
+        self.log = log
+        self.big = big
+        self.order = "big" if big else "little"
+        self.state = ProviderState()
+
+    def put(self, data: bytes, rec: Record) -> None:
+        self._write(data)
+        self.log.bytes_out += len(data)
+        self.log.records_out += 1
+        self.state.apply(rec)
+
+    def put_record(self, rec: Record) -> None:
+        self.put(encode_record(rec, self.order), rec)
+
+
+def _strip_nul(value):
+    """A text without its counted C terminator (binary payloads are bytes: left alone)."""
+    return value.rstrip("\0") if isinstance(value, str) else value
+
+
+def _mend_argument(a: Argument) -> Argument:
+    if a.kind == "unknown":
+        return a
+    zero = _ARG_ZERO.get(a.kind, frozenset())
+    return dataclasses.replace(a, fields={k: 0 if k in zero else v for k, v in a.fields.items()},
+                               strings={k: _strip_nul(v) for k, v in a.strings.items()}, extra_words=())
+
+
+def _mend(rec: Record) -> Record:
+    """``rec`` with what can be mended mended (the encoder computes sizes and padding)."""
+    if is_undefined(rec.kind):
+        return rec
+    zero = _ZERO.get(rec.kind, frozenset())
+    return dataclasses.replace(
+        rec, fields={k: 0 if k in zero else v for k, v in rec.fields.items()},
+        strings={k: _strip_nul(v) for k, v in rec.strings.items()},
+        args=tuple(_mend_argument(a) for a in rec.args))
+
+
+def _reads_clean(data: bytes, idx: int, big: bool) -> Record | None:
+    """The record ``data`` holds, when it reads with nothing repair would act on."""
+    found: list[Diagnostic] = []
+    rec = decode_record(data, 0, idx, len(data) // 8, found.append, big=big)
+    if not rec.complete or rec.end != len(data):
+        return None
+    if any(d.severity == Severity.ERROR or d.code in MENDED for d in found if d.code != "FR004"):
+        return None
+    return rec
+
+
+def _fatal(found: list[Diagnostic]) -> Diagnostic | None:
+    """The first finding that no re-encoding mends."""
+    for d in found:
+        if d.severity == Severity.ERROR and d.code not in MENDED:
+            return d
+        if d.code == "ST005" and not d.details.get("exact", True):
+            return d  # an argument whose content overran its size: it cannot be read
+    return None
+
+
+def _resume(buf, at: int, big: bool) -> int:
+    """The next offset from ``at`` where at least two well-formed records frame one after
+    the other (or one ends the file): where the recovering reader finds records again."""
+    last = len(buf) - len(buf) % 8
+    unpack = _UNPACK[big]
+    while at + 8 <= last:
+        if header_kind(unpack(buf, at)[0], buf, at, big) is not None and _chain(buf, at, big)[1] >= 2:
+            return at
+        at += 8
+    return last
+
+
+class _Open:
+    """Durations and async operations begun and not ended, in file order (--close-open)."""
+
+    def __init__(self):
+        self.durations: dict[tuple, list] = {}  # koids -> [(category, name, offset in IN)]
+        self.asyncs: dict[tuple, tuple] = {}  # (process, category, name, id) -> (koids, offset in IN)
+        self.last_ts = 0
+
+    def see(self, rec: Record, state: ProviderState, offset: int) -> None:
+        for ts in TIMESTAMPS.get(rec.kind, ()):
+            self.last_ts = max(self.last_ts, rec.fields.get(ts, 0))
+        role = _PAIRING.get(rec.kind)
+        if role is None or not rec.complete:
+            return
+        refs = THREAD_REFS.get(rec.kind, ())
+        koids = state.thread(rec, refs[0]) if refs else None
+        cat = state.string(rec.fields, rec.strings, "category")
+        name = state.string(rec.fields, rec.strings, "name")
+        if koids is None or cat is None or name is None:
+            return
+        if role == "begin":
+            self.durations.setdefault(koids, []).append((cat, name, offset))
+        elif role == "end":
+            stack = self.durations.get(koids)
+            if stack:
+                stack.pop()
+        elif role in ("async_begin", "async_end"):
+            key = (koids[0], cat, name, rec.fields.get(_PAIRING_ID[rec.kind], 0))
+            if role == "async_begin":
+                self.asyncs[key] = (koids, offset)
+            else:
+                self.asyncs.pop(key, None)
+
+    def close(self, out: _Writer, log: RepairLog, mark: str) -> None:
+        marker = arg("string", MARK_NAME, mark)
+        ts = self.last_ts
+        for koids, stack in self.durations.items():
+            for cat, name, offset in reversed(stack):
+                out.put_record(event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,)))
+                log.add("PR003", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
+        for (_, cat, name, ident), (koids, offset) in self.asyncs.items():
+            out.put_record(event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(marker,)))
+            log.add("PR004", offset, "closed", f'async operation "{name}" (id {ident}) ended at the last '
+                                               f"timestamp {ts}")
+
+
+def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:
+    """A registration, written before ``rec``, for each of its refs that names nothing."""
+    if rec.kind in STATE_KINDS or rec.kind == _PROVIDER_EVENT or not rec.complete:
+        return
+    current = out.state.current
+    refs = [(n, rec.fields.get(n, 0)) for n in STRING_REFS.get(rec.kind, ())]
+    for a in rec.args:
+        refs += [(n, a.fields.get(n, 0)) for n in ARG_STRING_REFS.get(a.kind, ())]
+    for name, ref in refs:
+        if ref and not ref & _INLINE_BIT and ref not in current.strings:
+            out.put_record(string(ref, f"<missing string {ref}>"))
+            log.add("RF001", offset, "added", f'string {ref} (its {name}) registered as "<missing string {ref}>"')
+    for name in THREAD_REFS.get(rec.kind, ()):
+        ref = rec.fields.get(name, 0)
+        if ref and ref not in current.threads:
+            out.put_record(thread(ref, 0, 0))
+            log.add("RF002", offset, "added", f"thread {ref} (its {name}) registered as koids 0/0 (missing)")
+
+
+def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
+           close_open: bool = False) -> RepairLog:
+    """Write the repaired trace of ``buf`` through ``write``; returns what was done.
+
+    ``byte_order`` ("little", "big") writes the output in that order; None keeps the
+    input's. Never raises on any input.
+    """
+    n = len(buf)
+    found_order = detect_byte_order(buf)
+    big = found_order == "big"
+    out_big = big if byte_order is None else byte_order == "big"
+    log = RepairLog(bytes_in=n, byte_order="big" if out_big else "little")
+    out = _Writer(write, log, out_big)
+    convert = out_big != big
+    if convert:
+        log.add("EX002", 0, "converted", f"every record written {log.byte_order}-endian")
+    moved = None
+    if found_order is None:
+        moved = first_magic(buf, False)
+        where = f"the one at {moved:#x} moved there" if moved is not None else "none was found"
+        out.put(MAGIC_BE if out_big else MAGIC_LE, magic())
+        log.add("MG001", 0, "added", f"a magic record put first ({where})")
+    opened = _Open() if close_open else None
+    unpack = _UNPACK[big]
+    off = idx = 0
+    while n - off >= 8:
+        found: list[Diagnostic] = []
+        size = declared_size(unpack(buf, off)[0])
+        if frame_error(off, idx, size, buf, found.append, big):
+            nxt = _resume(buf, off + 8, big)
+            log.add(found[0].code, off, "dropped",
+                    f"{nxt - off} bytes, up to {'the next record' if nxt < n - n % 8 else 'the end'}",
+                    found[0].message)
+            off, idx = nxt, idx + 1
+            continue
+        rec = decode_record(buf, off, idx, size, found.append, big=big)
+        log.records_in += 1
+        start, off, idx = off, rec.end, idx + 1
+        if start == moved:
+            continue  # the magic record, already written first
+        kept = _kept(buf, rec, found, start, big, convert, out, log)
+        if kept is None:
+            continue
+        data, rec = kept
+        _register_refs(rec, out, log, start)
+        out.put(data, rec)
+        if opened is not None:
+            opened.see(rec, out.state, start)
+    if n % 8:
+        log.add("FR003", n - n % 8, "dropped", f"the {n % 8} bytes after the last whole word")
+    if opened is not None:
+        opened.close(out, log, "open at the end of the trace; ended by fxtlint repair --close-open")
+    return log
+
+
+def _kept(buf, rec: Record, found: list[Diagnostic], start: int, big: bool, convert: bool, out: _Writer,
+          log: RepairLog) -> tuple[bytes, Record] | None:
+    """The bytes to write for ``rec`` and the record they hold, or None when it is dropped."""
+    fatal = _fatal(found) if rec.complete else next((d for d in found if d.severity == Severity.ERROR),
+                                                      next(iter(found), None))
+    if not rec.complete or fatal is not None:
+        code = fatal.code if fatal is not None else "ST001"
+        log.add(code, start, "dropped", f"the {rec.kind} record ({8 * rec.size_words} bytes)",
+                fatal.message if fatal is not None else "")
+        return None
+    if rec.kind in STATE_KINDS and "ticks_per_second" in rec.fields and rec.fields["ticks_per_second"] == 0:
+        log.add("TM001", start, "dropped", "the initialization record (a tick rate of 0 converts nothing)",
+                R.tick_rate_zero.at(start, rec.index).message)
+        return None
+    mend = [d for d in found if d.code in MENDED and (d.code != "FR004" or "resumes_at" in d.details)]
+    if not mend and not convert:
+        return bytes(buf[start:rec.end]), rec
+    try:
+        data = encode_record(_mend(rec) if mend else rec, out.order)
+    except FxtError as e:
+        log.add(mend[0].code if mend else "EX002", start, "dropped", f"the {rec.kind} record: {e}")
+        return None
+    again = _reads_clean(data, rec.index, out.big)
+    if again is None:
+        code = mend[0].code if mend else "EX002"
+        log.add(code, start, "dropped", f"the {rec.kind} record (it does not read clean once mended)",
+                mend[0].message if mend else "")
+        return None
+    for d in mend:
+        log.add(d.code, start, "mended", _MENDS[d.code], d.message)
+    return data, dataclasses.replace(again, offset=start)
+
+
+_MENDS = {
+    "RB001": "reserved bits cleared",
+    "RB002": "argument reserved bits cleared",
+    "RB003": "always-zero bits cleared",
+    "ST002": "padding cleared",
+    "ST008": "the counted C terminator dropped",
+    "ST001": "size set to the record's content",
+    "FR004": "size set to the record's content; the record it swallowed is kept",
+    "ST005": "argument size set to its content",
+}
