@@ -229,7 +229,7 @@ class _Open:
         for koids, stack in self.durations.items():
             for cat, name, offset in reversed(stack):
                 out.put_record(event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,)))
-                log.add("PR003", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
+                log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
         for (_, cat, name, ident), (koids, offset) in self.asyncs.items():
             out.put_record(event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(marker,)))
             log.add("PR004", offset, "closed", f'async operation "{name}" (id {ident}) ended at the last '
