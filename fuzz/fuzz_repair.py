@@ -1,6 +1,7 @@
 # Invariant: repair never raises on any bytes; what it writes lints with no error; repair
-# of its own output gives the same bytes (idempotent, with and without --close-open); and
-# a trace the linter reports nothing on comes out of repair byte for byte.
+# of its own output gives the same bytes (idempotent, with and without --close-open and
+# --spell-out-defaults); and a trace the linter reports nothing on comes out of repair byte
+# for byte.
 """atheris harness for ``fxtlint repair``: python fuzz/fuzz_repair.py [-libFuzzer flags] [corpus dirs]."""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
@@ -28,7 +29,7 @@ def errors(data: bytes) -> list:
 
 
 def check(data: bytes) -> None:
-    for options in ({}, {"close_open": True}):
+    for options in ({}, {"close_open": True, "spell_out_defaults": True}):
         out = repaired(data, **options)
         assert not errors(out), f"repair{options} wrote a trace with errors {errors(out)}"
         assert repaired(out, **options) == out, f"repair{options} is not idempotent"

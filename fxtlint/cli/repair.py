@@ -41,6 +41,9 @@ def register(subparsers) -> None:
                    help="write OUT in this byte order (default: IN's; a big-endian archive is read as one)")
     p.add_argument("--close-open", action="store_true",
                    help="end durations and async operations still open at the end at the last timestamp")
+    p.add_argument("--spell-out-defaults", action="store_true",
+                   help="before the first event, write what the spec implies and some readers need written: a "
+                   "provider when none is named, and an Initialization record of one tick per nanosecond")
     _common.output_format_option(p)
     p.set_defaults(run=run)
 
@@ -110,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         with input_buffer(args.path, args.output) as buf:
             holder: list = []
             written_atomically(args.output, lambda fh: holder.append(
-                repair(buf, fh.write, byte_order=args.byte_order, close_open=args.close_open)))
+                repair(buf, fh.write, byte_order=args.byte_order, close_open=args.close_open,
+                       spell_out_defaults=args.spell_out_defaults)))
             log = holder[0]
         report = lint_output(args.output)
     except OSError as e:
@@ -148,8 +152,8 @@ def _document(args, log, report) -> dict:
 
 def _print_rich(args, log, report) -> None:
     for c in log.changes:
-        rule = f" {c.rule}" if c.rule else ""
-        line = f"{args.path}:{c.offset:#x}: {c.code}{rule}: {c.action}: {c.detail}"
+        finding = f" {c.code} {c.rule}:" if c.code else ""
+        line = f"{args.path}:{c.offset:#x}:{finding} {c.action}: {c.detail}"
         if c.message:
             line += f" ({c.message})"
         print(line)

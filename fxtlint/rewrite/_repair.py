@@ -44,7 +44,7 @@ from ..engine._reader import (
     header_kind,
 )
 from ..rules._diagnostics import Diagnostic, Severity
-from ..spec._build import arg, event, magic, string, thread
+from ..spec._build import arg, event, initialization, magic, provider_info, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
 from ..spec._model import Argument, Record
@@ -90,6 +90,7 @@ class Change:
 
     @property
     def rule(self) -> str:
+        """The rule's name ("" for what no rule asks for: ``spell_out_defaults``)."""
         rule = R.REGISTRY.get(self.code)
         return rule.name if rule is not None else ""
 
@@ -122,12 +123,15 @@ class _Writer:
         self.big = big
         self.order = "big" if big else "little"
         self.state = ProviderState()
+        self.initialized: set = set()  # providers given a tick rate by an Initialization record
 
     def put(self, data: bytes, rec: Record) -> None:
         self._write(data)
         self.log.bytes_out += len(data)
         self.log.records_out += 1
-        self.state.apply(rec)
+        change = self.state.apply(rec)
+        if change is not None and change.effect == "sets_tick_rate":
+            self.initialized.add(change.provider.id)
 
     def put_record(self, rec: Record) -> None:
         self.put(encode_record(rec, self.order), rec)
@@ -255,12 +259,30 @@ def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> No
             log.add("RF002", offset, "added", f"thread {ref} (its {name}) registered as koids 0/0 (missing)")
 
 
+def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:
+    """What the spec implies and some readers need written (no rule asks for it: the
+    change has no code): a provider before the first record that is not metadata when
+    none was named, and for the current provider without one, before its first event,
+    the Initialization record of one tick per nanosecond."""
+    if rec.kind.startswith("metadata."):
+        return
+    if not out.state.announced:
+        out.put_record(provider_info(0, "<missing provider>"))
+        log.add("", offset, "added", 'provider 0 named "<missing provider>" (none was named)')
+    if rec.kind not in STATE_KINDS and out.state.current.id not in out.initialized:
+        out.put_record(initialization(10**9))
+        log.add("", offset, "added", f"the implied tick rate (10^9 per second) written for provider "
+                                    f"{out.state.current.id}")
+
+
 def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
-           close_open: bool = False) -> RepairLog:
+           close_open: bool = False, spell_out_defaults: bool = False) -> RepairLog:
     """Write the repaired trace of ``buf`` through ``write``; returns what was done.
 
     ``byte_order`` ("little", "big") writes the output in that order; None keeps the
-    input's. Never raises on any input.
+    input's. ``spell_out_defaults`` writes what the spec leaves implied (a provider, the
+    tick rate) before the first event, for readers that refuse a trace without them.
+    Never raises on any input.
     """
     n = len(buf)
     found_order = detect_byte_order(buf)
@@ -299,6 +321,8 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
         if kept is None:
             continue
         data, rec = kept
+        if spell_out_defaults:
+            _spell_out_defaults(rec, out, log, start)
         _register_refs(rec, out, log, start)
         out.put(data, rec)
         if opened is not None:
