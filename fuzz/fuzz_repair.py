@@ -33,7 +33,7 @@ def check(data: bytes) -> None:
         out = repaired(data, **options)
         assert not errors(out), f"repair{options} wrote a trace with errors {errors(out)}"
         assert repaired(out, **options) == out, f"repair{options} is not idempotent"
-    if not fxtlint.lint_bytes(data).diagnostics:
+    if not fxtlint.lint_bytes(data, input_format="trace").diagnostics:
         assert repaired(data) == data, "repair changed a trace with nothing to mend"
 
 

@@ -270,3 +270,17 @@ def test_verb_says_an_unreadable_input_is_a_usage_error(tmp_path, capsys):
     assert main(["repair", str(tmp_path / "missing.fxt"), "-o", str(tmp_path / "out.fxt")]) == 2
     assert "missing.fxt" in capsys.readouterr().err
     assert not Path(tmp_path / "out.fxt").exists()
+
+
+def test_the_fuzz_invariant_catches_a_repair_that_leaves_an_error(monkeypatch):
+    """fuzz/fuzz_repair.py's check holds on a seed and fails on a repair that copies its input."""
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("repair")
+    data = golden("ST002")
+    mod.check(data)
+    monkeypatch.setattr(mod, "repair", lambda buf, write, **kw: write(bytes(buf)))
+    with pytest.raises(AssertionError, match="errors"):
+        mod.check(data)
