@@ -50,13 +50,12 @@ from ..spec._errors import FxtError
 from ..spec._model import Argument, Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS, is_undefined
 from ..spec._tables import WordItem, tables
+from ._open import OpenEvents
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 _UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
 _PROVIDER_EVENT = "metadata.provider_event"
-_PAIRING = {leaf.name: leaf.pairing for leaf in _T.record_leaves() if leaf.pairing}
-_PAIRING_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pairing}
 
 # findings a re-encoding mends; any other error drops the record
 MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
@@ -194,46 +193,24 @@ def _resume(buf, at: int, big: bool) -> int:
     return last
 
 
-class _Open:
-    """Durations and async operations begun and not ended, in file order (--close-open)."""
+class _Open(OpenEvents):
+    """What is open at the end, for --close-open, and the trace's last timestamp."""
 
     def __init__(self):
-        self.durations: dict[tuple, list] = {}  # koids -> [(category, name, offset in IN)]
-        self.asyncs: dict[tuple, tuple] = {}  # (process, category, name, id) -> (koids, offset in IN)
+        super().__init__()
         self.last_ts = 0
 
-    def see(self, rec: Record, state: ProviderState, offset: int) -> None:
+    def see(self, rec: Record, state: ProviderState, tag=None) -> None:
         for ts in TIMESTAMPS.get(rec.kind, ()):
             self.last_ts = max(self.last_ts, rec.fields.get(ts, 0))
-        role = _PAIRING.get(rec.kind)
-        if role is None or not rec.complete:
-            return
-        refs = THREAD_REFS.get(rec.kind, ())
-        koids = state.thread(rec, refs[0]) if refs else None
-        cat = state.string(rec.fields, rec.strings, "category")
-        name = state.string(rec.fields, rec.strings, "name")
-        if koids is None or cat is None or name is None:
-            return
-        if role == "begin":
-            self.durations.setdefault(koids, []).append((cat, name, offset))
-        elif role == "end":
-            stack = self.durations.get(koids)
-            if stack:
-                stack.pop()
-        elif role in ("async_begin", "async_end"):
-            key = (koids[0], cat, name, rec.fields.get(_PAIRING_ID[rec.kind], 0))
-            if role == "async_begin":
-                self.asyncs[key] = (koids, offset)
-            else:
-                self.asyncs.pop(key, None)
+        super().see(rec, state, tag)
 
     def close(self, out: _Writer, log: RepairLog, mark: str) -> None:
         marker = arg("string", MARK_NAME, mark)
         ts = self.last_ts
-        for koids, stack in self.durations.items():
-            for cat, name, offset in reversed(stack):
-                out.put_record(event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,)))
-                log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
+        for koids, cat, name, offset in reversed(self.open_durations()):
+            out.put_record(event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,)))
+            log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
         for (_, cat, name, ident), (koids, offset) in self.asyncs.items():
             out.put_record(event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(marker,)))
             log.add("PR004", offset, "closed", f'async operation "{name}" (id {ident}) ended at the last '
