@@ -138,6 +138,8 @@ class _Piece:
         self.registered: set = set()  # (provider id, "s"/"t", index) registered inside the piece
         self.koids: set = set()  # process and thread koids its records name
         self.providers: dict = {}  # provider id -> Provider, in order of first use
+        self.own_objects: set = set()  # koids of the kernel objects the piece holds
+        self.named: set = set()  # providers whose Provider Info record the piece holds before using them
         self.start_provider = current
         self.opened = opened  # what was open when the piece started
 
@@ -200,7 +202,7 @@ class _Slicer:
     def _note_refs(self, rec: Record, piece: _Piece) -> None:
         """What ``rec`` reads of the tables as they stand before it."""
         p = self.state.current
-        if rec.kind not in _PROVIDER_KINDS:
+        if rec.kind not in _PROVIDER_KINDS and p.id not in piece.named:
             piece.providers.setdefault(p.id, p)
         if rec.kind in STATE_KINDS or not rec.complete:
             return
@@ -228,9 +230,11 @@ class _Slicer:
             elif piece is not None and change.key:
                 kind = "s" if change.effect == "registers_string" else "t"
                 piece.registered.add((change.provider.id, kind, change.key))
-            if piece is not None and change.effect in ("names_provider", "switches_provider"):
-                piece.providers.setdefault(change.provider.id, change.provider)
+            if piece is not None and change.effect == "names_provider" and change.provider.id not in piece.providers:
+                piece.named.add(change.provider.id)  # named in the piece before it was used: its own info
         if rec.kind == _KERNEL_OBJECT and rec.complete:
+            if piece is not None:
+                piece.own_objects.add(rec.fields.get("koid", 0))
             inline = self._inlined(rec)
             if inline is not None:
                 self.kernel_objects[rec.fields.get("koid", 0)] = inline
@@ -327,7 +331,7 @@ class _Slicer:
             yield provider_info(pid, p.name) if pid in self.state.announced and p.name is not None \
                 else provider_section(pid)
             yield from self._tables_of(pid, piece)
-        for koid in sorted(piece.koids):
+        for koid in sorted(piece.koids - piece.own_objects):
             ko = self.kernel_objects.get(koid)
             if ko is not None:
                 yield ko
