@@ -195,3 +195,29 @@ def test_verb_usage_errors_name_the_time_range(trace, tmp_path, capsys, options,
 def test_verb_refuses_to_write_over_its_input(trace, capsys):
     assert main(["slice", str(trace), "-o", str(trace), "--from", "2ms"]) == 2
     assert "the output is the input" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_fxt_gives_no_piece(tmp_path, capsys):
+    src = CORPUS_REAL / "not-fxt-eztrace.fxt"
+    assert pieces(src.read_bytes(), Cutter(size=4096)) == []
+    assert main(["slice", str(src), "-o", str(tmp_path / "out.fxt"), "--split-size", "4KiB"]) == 1
+    assert "it is not an FXT trace: nothing written" in capsys.readouterr().out
+
+
+def test_the_fuzz_invariant_catches_a_slice_that_loses_events(monkeypatch):
+    """fuzz/fuzz_slice.py's check holds on a clean trace and fails when a piece is lost."""
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("slice")
+    data = B.archive(*TABLES, *(ev(t, 2) for t in range(1, 40)))
+    mod.check(data)
+    real = mod.slice_trace
+
+    def losing(buf, open_out, cutter, **kw):
+        return real(buf, lambda i: open_out(i) if i == 1 else _Kept(), cutter, **kw)
+
+    monkeypatch.setattr(mod, "slice_trace", losing)
+    with pytest.raises(AssertionError, match="events"):
+        mod.check(data)

@@ -170,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
                   f"{piece['first_timestamp']} to {piece['last_timestamp']} ticks, {piece['records_added']} "
                   f"records written for it; {piece['errors']} error(s), {piece['warnings']} warning(s)")
         if not pieces:
-            print(f"{args.path}: no record in the range: nothing written")
+            why = "it is not an FXT trace" if log.not_fxt else "no record in the range"
+            print(f"{args.path}: {why}: nothing written")
     if not pieces or any(p["errors"] for p in pieces):
         return _common.EXIT_ERRORS
     return _common.EXIT_OK

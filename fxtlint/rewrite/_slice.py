@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from ..engine._provider_state import NS_PER_S, ProviderState
-from ..engine._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, walk_records
+from ..engine._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, start_checks, walk_records
 from ..spec._build import arg, event, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
 from ..spec._model import Record
@@ -127,6 +127,7 @@ class SliceLog:
     pieces: list[PieceInfo] = field(default_factory=list)
     records_in: int = 0
     skipped: int = 0
+    not_fxt: bool = False
 
 
 class _Piece:
@@ -164,6 +165,9 @@ class _Slicer:
 
     # -- the walk ------------------------------------------------------------------
     def run(self) -> SliceLog:
+        if start_checks(self.buf, _ignore, self.big, False):
+            self.log.not_fxt = True
+            return self.log  # not FXT at all (MG005): nothing to cut
         for rec in walk_records(self.buf, _ignore, big=self.big, check_magic=False):
             self.log.records_in += 1
             if rec.kind == _MAGIC:
