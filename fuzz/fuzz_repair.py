@@ -33,8 +33,9 @@ def check(data: bytes) -> None:
         out = repaired(data, **options)
         assert not errors(out), f"repair{options} wrote a trace with errors {errors(out)}"
         assert repaired(out, **options) == out, f"repair{options} is not idempotent"
+        assert repaired(out, shortcut=False, **options) == out, f"repair{options} record by record is not idempotent"
     if not fxtlint.lint_bytes(data, input_format="trace").diagnostics:
-        assert repaired(data) == data, "repair changed a trace with nothing to mend"
+        assert repaired(data, shortcut=False) == data, "repair changed a trace with nothing to mend"
 
 
 if __name__ == "__main__":
