@@ -206,14 +206,21 @@ class _Open(OpenEvents):
             self.last_ts = max(self.last_ts, rec.fields.get(ts, 0))
         super().see(rec, state, tag)
 
-    def close(self, out: _Writer, log: RepairLog, mark: str) -> None:
+    def close(self, out: _Writer, log: RepairLog, mark: str, before=None) -> None:
+        """Write the ends; ``before(record)`` first for each (what it needs written)."""
         marker = arg("string", MARK_NAME, mark)
         ts = self.last_ts
         for koids, cat, name, offset in reversed(self.open_durations()):
-            out.put_record(event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,)))
+            end = event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,))
+            if before is not None:
+                before(end)
+            out.put_record(end)
             log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
         for (_, cat, name, ident), (koids, offset) in self.asyncs.items():
-            out.put_record(event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(marker,)))
+            end = event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(marker,))
+            if before is not None:
+                before(end)
+            out.put_record(end)
             log.add("PR004", offset, "closed", f'async operation "{name}" (id {ident}) ended at the last '
                                                f"timestamp {ts}")
 
@@ -335,7 +342,8 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
     if n % 8:
         log.add("FR003", n - n % 8, "dropped", f"the {n % 8} bytes after the last whole word")
     if opened is not None:
-        opened.close(out, log, "open at the end of the trace; ended by fxtlint repair --close-open")
+        before = (lambda rec: _spell_out_defaults(rec, out, log, n)) if spell_out_defaults else None
+        opened.close(out, log, "open at the end of the trace; ended by fxtlint repair --close-open", before)
     return log
 
 

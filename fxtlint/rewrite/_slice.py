@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from ..engine._provider_state import NS_PER_S, ProviderState
-from ..engine._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, start_checks, walk_records
+from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks, walk_records
 from ..spec._build import arg, event, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
+from ..spec._errors import FxtError
 from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
@@ -172,6 +173,15 @@ class _Slicer:
             self.log.records_in += 1
             if rec.kind == _MAGIC:
                 continue
+            data = None
+            if declared_size(self._word(rec.offset)) != rec.size_words:
+                # the reader framed it by its content: its bytes do not frame alone, its encoding does
+                try:
+                    data = encode_record(rec, self.order)
+                except FxtError:
+                    self.log.skipped += 1
+                    self._track(rec, None)  # what it registers, a prefix writes for the records reading it
+                    continue
             where = self.cutter.place(rec, self.piece.info.bytes if self.piece else 0)
             if where == "stop":
                 break
@@ -184,16 +194,20 @@ class _Slicer:
             if self.piece is None:
                 self.piece = _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current,
                                     self.scratch())
-            self._take(rec)
+            self._take(rec, data)
         if self.piece is not None:
             self._finish()
         return self.log
 
-    def _take(self, rec: Record) -> None:
+    def _word(self, at: int) -> int:
+        return int.from_bytes(self.buf[at : at + 8], "big" if self.big else "little")
+
+    def _take(self, rec: Record, data: bytes | None = None) -> None:
         piece = self.piece
         assert piece is not None
         self._note_refs(rec, piece)
-        data = bytes(self.buf[rec.offset : rec.end])
+        if data is None:
+            data = bytes(self.buf[rec.offset : rec.end])
         piece.body.write(data)
         piece.info.bytes += len(data)
         piece.info.records += 1
