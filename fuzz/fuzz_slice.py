@@ -1,7 +1,8 @@
 # Invariant: slice never raises on any bytes, cut by size or by time (the input's last two
-# bytes draw which and how much); no piece has an error the input did not have; and when
-# the input lints clean, every piece lints clean and the pieces' events together, without
-# those a cut wrote, are the input's events in the canonical decoding.
+# bytes draw which and how much); when the input lints clean, every piece lints clean and
+# the pieces' events together, without those a cut wrote, are the input's events in the
+# canonical decoding. (A broken input's pieces may read differently: the CLI lints each
+# piece and exits 1 when one has an error.)
 """atheris harness for ``fxtlint slice``: python fuzz/fuzz_slice.py [-libFuzzer flags] [corpus dirs]."""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
@@ -45,12 +46,9 @@ def check(data: bytes) -> None:
     how = data[-2:] if len(data) >= 2 else b"\0\0"
     cutter = Cutter(size=8 + 8 * how[1]) if how[0] & 1 else Cutter(span=1 + how[1])
     parts = pieces(data, cutter)
-    before = fxtlint.lint_bytes(data, input_format="trace")
     for p in parts:
-        new = {d.code for d in fxtlint.lint_bytes(p).diagnostics
-               if d.severity == fxtlint.Severity.ERROR} - set(before.counts)
-        assert not new, f"a piece has errors {sorted(new)} the input did not have"
-    if not before.counts:
+        fxtlint.lint_bytes(p)  # a piece lints without raising
+    if not fxtlint.lint_bytes(data, input_format="trace").counts:
         for p in parts:
             assert not fxtlint.lint_bytes(p).counts, "a piece of a clean trace does not lint clean"
         assert [e for p in parts for e in events(p)] == events(data), "the pieces' events are not the input's"
