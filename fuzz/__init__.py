@@ -26,6 +26,8 @@ HARNESSES = {
     "strategies": ("fuzz_strategies.py", False),
     "stream": ("fuzz_stream.py", True),
     "native": ("fuzz_native.py", True),
+    "repair": ("fuzz_repair.py", True),
+    "slice": ("fuzz_slice.py", True),
 }
 # atheris harnesses that run here only, not on the service: fuzz_kernel.py compares the
 # kernel's scan batches with the column engine's through tests/kernel_support.py (not

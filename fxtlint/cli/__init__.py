@@ -5,6 +5,8 @@
     fxtlint explain CODE                print one rule's docs
     fxtlint report PATH...              conformance report (html, json, markdown)
     fxtlint export PATH                 Trace Event Format JSON
+    fxtlint repair IN -o OUT            the most of a trace that can be made conforming
+    fxtlint slice IN -o OUT --from T    pieces of a trace that each open on their own
 
 One module per subcommand (ruff's ``ruff check``, ``ruff rule``): each has
 ``register(subparsers)``, which adds its parser and sets ``run``, and
@@ -20,10 +22,10 @@ import os
 import sys
 
 from ..engine import _native
-from . import _common, check, conformance, decode, explain, export, report, rules
+from . import _common, check, conformance, decode, explain, export, repair, report, rules, slice
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
-COMMANDS = (check, rules, explain, report, export, decode, conformance)
+COMMANDS = (check, rules, explain, report, export, decode, conformance, repair, slice)
 DEFAULT_COMMAND = "check"
 
 

@@ -1,0 +1,42 @@
+# Invariant: repair never raises on any bytes; what it writes lints with no error; repair
+# of its own output gives the same bytes (idempotent, with and without --close-open and
+# --spell-out-defaults); and a trace the linter reports nothing on comes out of repair byte
+# for byte.
+"""atheris harness for ``fxtlint repair``: python fuzz/fuzz_repair.py [-libFuzzer flags] [corpus dirs]."""
+
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness  # puts a source checkout's fxtlint on the path
+
+import fxtlint
+from fxtlint.rewrite._repair import repair
+
+
+def repaired(data: bytes, **options) -> bytes:
+    out: list = []
+    repair(data, out.append, **options)
+    return b"".join(out)
+
+
+def errors(data: bytes) -> list:
+    return [d.code for d in fxtlint.lint_bytes(data, input_format="trace").diagnostics
+            if d.severity == fxtlint.Severity.ERROR]
+
+
+def check(data: bytes) -> None:
+    for options in ({}, {"close_open": True, "spell_out_defaults": True}):
+        out = repaired(data, **options)
+        assert not errors(out), f"repair{options} wrote a trace with errors {errors(out)}"
+        assert repaired(out, **options) == out, f"repair{options} is not idempotent"
+        assert repaired(out, shortcut=False, **options) == out, f"repair{options} record by record is not idempotent"
+    if not fxtlint.lint_bytes(data, input_format="trace").diagnostics:
+        assert repaired(data, shortcut=False) == data, "repair changed a trace with nothing to mend"
+
+
+if __name__ == "__main__":
+    _harness.fuzz(check)

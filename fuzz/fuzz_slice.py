@@ -1,0 +1,58 @@
+# Invariant: slice never raises on any bytes, cut by size or by time (the input's last two
+# bytes draw which and how much); when the input lints clean, every piece lints clean and
+# the pieces' events together, without those a cut wrote, are the input's events in the
+# canonical decoding. (A broken input's pieces may read differently: the CLI lints each
+# piece and exits 1 when one has an error.)
+"""atheris harness for ``fxtlint slice``: python fuzz/fuzz_slice.py [-libFuzzer flags] [corpus dirs]."""
+
+# No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
+# and a __future__ import must come first (tests/test_fuzz_build.py holds it).
+
+import io
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _harness  # puts a source checkout's fxtlint on the path
+
+import fxtlint
+from fxtlint.reader_suite._canonical import decode
+from fxtlint.rewrite._repair import MARK_NAME
+from fxtlint.rewrite._slice import Cutter, slice_trace
+
+
+class _Kept(io.BytesIO):
+    def close(self):  # the slicer closes each piece: keep its bytes
+        pass
+
+
+def pieces(data: bytes, cutter) -> list:
+    outs = []
+
+    def open_out(i):
+        outs.append(_Kept())
+        return outs[-1]
+
+    slice_trace(data, open_out, cutter)
+    return [o.getvalue() for o in outs]
+
+
+def events(data: bytes) -> list:
+    return [r for r in decode(data).records if r["kind"].startswith("event.")
+            and not any(a["name"] == MARK_NAME for a in r.get("arguments", ()))]
+
+
+def check(data: bytes) -> None:
+    how = data[-2:] if len(data) >= 2 else b"\0\0"
+    cutter = Cutter(size=8 + 8 * how[1]) if how[0] & 1 else Cutter(span=1 + how[1])
+    parts = pieces(data, cutter)
+    for p in parts:
+        fxtlint.lint_bytes(p)  # a piece lints without raising
+    if not fxtlint.lint_bytes(data, input_format="trace").counts:
+        for p in parts:
+            assert not fxtlint.lint_bytes(p).counts, "a piece of a clean trace does not lint clean"
+        assert [e for p in parts for e in events(p)] == events(data), "the pieces' events are not the input's"
+
+
+if __name__ == "__main__":
+    _harness.fuzz(check)

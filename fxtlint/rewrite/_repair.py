@@ -1,0 +1,392 @@
+"""Repair: the most of a trace that can be made conforming, and what was done to it.
+
+One pass over the input with the recovering reader (``engine/_reader``), record by
+record, writing as it goes (memory is the provider tables and what is still open):
+
+- a record the reader reads with nothing to mend is written byte for byte;
+- a record whose only findings can be mended without guessing is re-encoded from
+  what was read (``spec/_encoder``): reserved bits and padding cleared (RB001-RB003,
+  ST002), the size its content gives (FR004 that swallowed the next record, ST001
+  settled by its content), an argument's extra words dropped (ST005), a counted C
+  terminator dropped (ST008); the result is read again and kept only when it reads clean;
+- anything else with an error is dropped: a record the reader could not read, one
+  whose arguments overran it, a header that cannot be framed (FR001, FR002: the walk
+  resumes at the next offset where well-formed records frame one after the other), the
+  bytes after the last whole word (FR003), a tick rate of 0 (TM001);
+- the magic record is put first (MG001) and a misplaced one taken out of its place;
+- a string or thread ref that names nothing registered gets a registration written
+  just before its record (RF001, RF002), a placeholder that says it was missing;
+- with ``close_open``, durations and async operations still open at the end get their
+  end at the trace's last timestamp, marked by an argument.
+
+Every change is a ``Change`` in the linter's terms: the rule code, the offset in the
+input, what was done. The output of a trace with nothing to mend is the input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .. import rules as R
+from ..engine._lint import lint_buffer
+from ..engine._provider_state import ProviderState
+from ..engine._reader import (
+    MAGIC_BE,
+    MAGIC_LE,
+    _chain,
+    declared_size,
+    decode_record,
+    detect_byte_order,
+    first_magic,
+    frame_error,
+    header_kind,
+)
+from ..rules._diagnostics import Diagnostic, Severity
+from ..spec._build import arg, event, initialization, magic, provider_info, string, thread
+from ..spec._encoder import encode_record
+from ..spec._errors import FxtError
+from ..spec._model import Argument, Record
+from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS, is_undefined
+from ..spec._tables import WordItem, tables
+from ._open import OpenEvents
+
+_T = tables()
+_INLINE_BIT = _T.string_inline_bit
+_UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
+_PROVIDER_EVENT = "metadata.provider_event"
+
+# findings a re-encoding mends; any other error drops the record
+MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
+MARK_NAME = "fxtlint"  # the name of the argument marking a record that repair or slice wrote
+
+
+def _zero_fields(layout) -> frozenset:
+    """The names of a layout's fields that must be zero (reserved, always-zero bits)."""
+    names = {f.name for f in layout.full_fields if f.must_be_zero}
+    for it in layout.full_body:
+        if isinstance(it, WordItem):
+            names |= {f.name for f in it.fields if f.must_be_zero}
+    return frozenset(names)
+
+
+_ZERO = {leaf.name: _zero_fields(leaf) for leaf in _T.record_leaves()}
+_ARG_ZERO = {a.name: _zero_fields(a) for a in _T.arguments.values()}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing repair did: the finding's rule ``code``, the ``offset`` in the input it
+    is about, the ``action`` (mended, dropped, added, moved, converted, closed), what was
+    done (``detail``) and the linter's message for the input (empty for added records)."""
+
+    code: str
+    offset: int
+    action: str
+    detail: str
+    message: str = ""
+
+    @property
+    def rule(self) -> str:
+        """The rule's name ("" for what no rule asks for: ``spell_out_defaults``)."""
+        rule = R.REGISTRY.get(self.code)
+        return rule.name if rule is not None else ""
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "rule": self.rule, "offset": self.offset, "action": self.action,
+                "detail": self.detail, "message": self.message}
+
+
+@dataclass
+class RepairLog:
+    """What a repair did: its changes in input order, records read and written."""
+
+    changes: list[Change] = field(default_factory=list)
+    records_in: int = 0
+    records_out: int = 0
+    bytes_in: int = 0
+    bytes_out: int = 0
+    byte_order: str = "little"
+
+    def add(self, code: str, offset: int, action: str, detail: str, message: str = "") -> None:
+        self.changes.append(Change(code, offset, action, detail, message))
+
+
+class _Writer:
+    """The output: bytes written and the provider tables as a reader of them sees them."""
+
+    def __init__(self, write: Callable[[bytes], object], log: RepairLog, big: bool):
+        self._write = write
+        self.log = log
+        self.big = big
+        self.order = "big" if big else "little"
+        self.state = ProviderState()
+        self.initialized: set = set()  # providers given a tick rate by an Initialization record
+
+    def put(self, data: bytes, rec: Record) -> None:
+        self._write(data)
+        self.log.bytes_out += len(data)
+        self.log.records_out += 1
+        change = self.state.apply(rec)
+        if change is not None and change.effect == "sets_tick_rate":
+            self.initialized.add(change.provider.id)
+
+    def put_record(self, rec: Record) -> None:
+        self.put(encode_record(rec, self.order), rec)
+
+
+def _strip_nul(value):
+    """A text without its counted C terminator (binary payloads are bytes: left alone)."""
+    return value.rstrip("\0") if isinstance(value, str) else value
+
+
+def _mend_argument(a: Argument) -> Argument:
+    if a.kind == "unknown":
+        return a
+    zero = _ARG_ZERO.get(a.kind, frozenset())
+    return dataclasses.replace(a, fields={k: 0 if k in zero else v for k, v in a.fields.items()},
+                               strings={k: _strip_nul(v) for k, v in a.strings.items()}, extra_words=())
+
+
+def _mend(rec: Record) -> Record:
+    """``rec`` with what can be mended mended (the encoder computes sizes and padding)."""
+    if is_undefined(rec.kind):
+        return rec
+    zero = _ZERO.get(rec.kind, frozenset())
+    return dataclasses.replace(
+        rec, fields={k: 0 if k in zero else v for k, v in rec.fields.items()},
+        strings={k: _strip_nul(v) for k, v in rec.strings.items()},
+        args=tuple(_mend_argument(a) for a in rec.args))
+
+
+def _reads_clean(data: bytes, idx: int, big: bool) -> Record | None:
+    """The record ``data`` holds, when it reads with nothing repair would act on."""
+    found: list[Diagnostic] = []
+    rec = decode_record(data, 0, idx, len(data) // 8, found.append, big=big)
+    if not rec.complete or rec.end != len(data):
+        return None
+    if any(d.severity == Severity.ERROR or d.code in MENDED for d in found if d.code != "FR004"):
+        return None
+    return rec
+
+
+def _fatal(found: list[Diagnostic]) -> Diagnostic | None:
+    """The first finding that no re-encoding mends."""
+    for d in found:
+        if d.severity == Severity.ERROR and d.code not in MENDED:
+            return d
+        if d.code == "ST005" and not d.details.get("exact", True):
+            return d  # an argument whose content overran its size: it cannot be read
+    return None
+
+
+def _resume(buf, at: int, big: bool) -> int:
+    """The next offset from ``at`` where at least two well-formed records frame one after
+    the other (or one ends the file): where the recovering reader finds records again."""
+    last = len(buf) - len(buf) % 8
+    unpack = _UNPACK[big]
+    while at + 8 <= last:
+        if header_kind(unpack(buf, at)[0], buf, at, big) is not None and _chain(buf, at, big)[1] >= 2:
+            return at
+        at += 8
+    return last
+
+
+class _Open(OpenEvents):
+    """What is open at the end, for --close-open, and the trace's last timestamp."""
+
+    def __init__(self):
+        super().__init__()
+        self.last_ts = 0
+
+    def see(self, rec: Record, state: ProviderState, tag=None) -> None:
+        for ts in TIMESTAMPS.get(rec.kind, ()):
+            self.last_ts = max(self.last_ts, rec.fields.get(ts, 0))
+        super().see(rec, state, tag)
+
+    def close(self, out: _Writer, log: RepairLog, mark: str, before=None) -> None:
+        """Write the ends; ``before(record)`` first for each (what it needs written)."""
+        marker = arg("string", MARK_NAME, mark)
+        ts = self.last_ts
+        for koids, cat, name, offset in reversed(self.open_durations()):
+            end = event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,))
+            if before is not None:
+                before(end)
+            out.put_record(end)
+            log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
+        for (_, cat, name, ident), (koids, offset) in self.asyncs.items():
+            end = event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(marker,))
+            if before is not None:
+                before(end)
+            out.put_record(end)
+            log.add("PR004", offset, "closed", f'async operation "{name}" (id {ident}) ended at the last '
+                                               f"timestamp {ts}")
+
+
+def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:
+    """A registration, written before ``rec``, for each of its refs that names nothing."""
+    if rec.kind in STATE_KINDS or rec.kind == _PROVIDER_EVENT or not rec.complete:
+        return
+    current = out.state.current
+    refs = [(n, rec.fields.get(n, 0)) for n in STRING_REFS.get(rec.kind, ())]
+    for a in rec.args:
+        refs += [(n, a.fields.get(n, 0)) for n in ARG_STRING_REFS.get(a.kind, ())]
+    for name, ref in refs:
+        if ref and not ref & _INLINE_BIT and ref not in current.strings:
+            out.put_record(string(ref, f"<missing string {ref}>"))
+            log.add("RF001", offset, "added", f'string {ref} (its {name}) registered as "<missing string {ref}>"')
+    for name in THREAD_REFS.get(rec.kind, ()):
+        ref = rec.fields.get(name, 0)
+        if ref and ref not in current.threads:
+            out.put_record(thread(ref, 0, 0))
+            log.add("RF002", offset, "added", f"thread {ref} (its {name}) registered as koids 0/0 (missing)")
+
+
+def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:
+    """What the spec implies and some readers need written (no rule asks for it: the
+    change has no code): a provider before the first record that is not metadata when
+    none was named, and for the current provider without one, before its first event,
+    the Initialization record of one tick per nanosecond."""
+    if rec.kind.startswith("metadata."):
+        return
+    if not out.state.announced:
+        out.put_record(provider_info(0, "<missing provider>"))
+        log.add("", offset, "added", 'provider 0 named "<missing provider>" (none was named)')
+    if rec.kind not in STATE_KINDS and out.state.current.id not in out.initialized:
+        out.put_record(initialization(10**9))
+        log.add("", offset, "added", f"the implied tick rate (10^9 per second) written for provider "
+                                    f"{out.state.current.id}")
+
+
+def nothing_to_mend(buf) -> int | None:
+    """The number of records of ``buf`` when the lint (its fast engine) finds nothing
+    repair acts on in it (no error, none of the findings it mends), else None. Then
+    repair writes ``buf`` as it is, and the record-by-record pass, which would write the
+    same bytes, is skipped."""
+    report = lint_buffer(buf, input_format="trace")
+    if any(d.severity == Severity.ERROR or d.code in MENDED for d in report.diagnostics):
+        return None
+    return report.records
+
+
+COPY = 1 << 22  # bytes copied at a time when nothing needs mending
+
+
+def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
+           close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True) -> RepairLog:
+    """Write the repaired trace of ``buf`` through ``write``; returns what was done.
+
+    ``byte_order`` ("little", "big") writes the output in that order; None keeps the
+    input's. ``spell_out_defaults`` writes what the spec leaves implied (a provider, the
+    tick rate) before the first event, for readers that refuse a trace without them.
+    ``shortcut`` (the default) copies a trace the lint finds nothing to mend in without
+    reading it record by record (``nothing_to_mend``). Never raises on any input.
+    """
+    n = len(buf)
+    records = None
+    if shortcut and byte_order is None and not close_open and not spell_out_defaults:
+        records = nothing_to_mend(buf)
+    if records is not None:
+        view = memoryview(buf)
+        try:
+            for at in range(0, n, COPY):
+                write(bytes(view[at : at + COPY]))
+        finally:
+            view.release()
+        return RepairLog(bytes_in=n, bytes_out=n, byte_order=detect_byte_order(buf) or "little",
+                         records_in=records, records_out=records)
+    found_order = detect_byte_order(buf)
+    big = found_order == "big"
+    out_big = big if byte_order is None else byte_order == "big"
+    log = RepairLog(bytes_in=n, byte_order="big" if out_big else "little")
+    out = _Writer(write, log, out_big)
+    convert = out_big != big
+    if convert:
+        log.add("EX002", 0, "converted", f"every record written {log.byte_order}-endian")
+    moved = None
+    if found_order is None:
+        moved = first_magic(buf, False)
+        where = f"the one at {moved:#x} moved there" if moved is not None else "none was found"
+        out.put(MAGIC_BE if out_big else MAGIC_LE, magic())
+        log.add("MG001", 0, "added", f"a magic record put first ({where})")
+    opened = _Open() if close_open else None
+    unpack = _UNPACK[big]
+    off = idx = 0
+    while n - off >= 8:
+        found: list[Diagnostic] = []
+        size = declared_size(unpack(buf, off)[0])
+        if frame_error(off, idx, size, buf, found.append, big):
+            nxt = _resume(buf, off + 8, big)
+            log.add(found[0].code, off, "dropped",
+                    f"{nxt - off} bytes, up to {'the next record' if nxt < n - n % 8 else 'the end'}",
+                    found[0].message)
+            off, idx = nxt, idx + 1
+            continue
+        rec = decode_record(buf, off, idx, size, found.append, big=big)
+        log.records_in += 1
+        start, off, idx = off, rec.end, idx + 1
+        if start == moved:
+            continue  # the magic record, already written first
+        kept = _kept(buf, rec, found, start, big, convert, out, log)
+        if kept is None:
+            continue
+        data, rec = kept
+        if spell_out_defaults:
+            _spell_out_defaults(rec, out, log, start)
+        _register_refs(rec, out, log, start)
+        out.put(data, rec)
+        if opened is not None:
+            opened.see(rec, out.state, start)
+    if n % 8:
+        log.add("FR003", n - n % 8, "dropped", f"the {n % 8} bytes after the last whole word")
+    if opened is not None:
+        before = (lambda rec: _spell_out_defaults(rec, out, log, n)) if spell_out_defaults else None
+        opened.close(out, log, "open at the end of the trace; ended by fxtlint repair --close-open", before)
+    return log
+
+
+def _kept(buf, rec: Record, found: list[Diagnostic], start: int, big: bool, convert: bool, out: _Writer,
+          log: RepairLog) -> tuple[bytes, Record] | None:
+    """The bytes to write for ``rec`` and the record they hold, or None when it is dropped."""
+    fatal = _fatal(found) if rec.complete else next((d for d in found if d.severity == Severity.ERROR),
+                                                      next(iter(found), None))
+    if not rec.complete or fatal is not None:
+        code = fatal.code if fatal is not None else "ST001"
+        log.add(code, start, "dropped", f"the {rec.kind} record ({8 * rec.size_words} bytes)",
+                fatal.message if fatal is not None else "")
+        return None
+    if rec.kind in STATE_KINDS and "ticks_per_second" in rec.fields and rec.fields["ticks_per_second"] == 0:
+        log.add("TM001", start, "dropped", "the initialization record (a tick rate of 0 converts nothing)",
+                R.tick_rate_zero.at(start, rec.index).message)
+        return None
+    mend = [d for d in found if d.code in MENDED and (d.code != "FR004" or "resumes_at" in d.details)]
+    if not mend and not convert:
+        return bytes(buf[start:rec.end]), rec
+    try:
+        data = encode_record(_mend(rec) if mend else rec, out.order)
+    except FxtError as e:
+        log.add(mend[0].code if mend else "EX002", start, "dropped", f"the {rec.kind} record: {e}")
+        return None
+    again = _reads_clean(data, rec.index, out.big)
+    if again is None:
+        code = mend[0].code if mend else "EX002"
+        log.add(code, start, "dropped", f"the {rec.kind} record (it does not read clean once mended)",
+                mend[0].message if mend else "")
+        return None
+    for d in mend:
+        log.add(d.code, start, "mended", _MENDS[d.code], d.message)
+    return data, dataclasses.replace(again, offset=start)
+
+
+_MENDS = {
+    "RB001": "reserved bits cleared",
+    "RB002": "argument reserved bits cleared",
+    "RB003": "always-zero bits cleared",
+    "ST002": "padding cleared",
+    "ST008": "the counted C terminator dropped",
+    "ST001": "size set to the record's content",
+    "FR004": "size set to the record's content; the record it swallowed is kept",
+    "ST005": "argument size set to its content",
+}

@@ -1,0 +1,223 @@
+"""``slice``: each piece opens on its own (its providers, tick rates, the registrations
+and kernel objects it reads, and nothing else), what a cut leaves open is begun or ended
+there, marked; pieces of a clean trace lint clean and together hold the input's events
+(by the canonical decoding)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import external_tools
+import fxtlint
+from conftest import CORPUS_REAL, REPO
+from fxtlint import build as B
+from fxtlint.cli import main
+from fxtlint.reader_suite._canonical import decode
+from fxtlint.rewrite._repair import MARK_NAME
+from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
+from fxtlint.strategies import archives
+
+# PR012's case nests 65,537 durations: cut into pieces, each begins them all again
+GOLDEN = [p for p in sorted((REPO / "corpus" / "golden").glob("*.fxt")) if not p.name.startswith("PR012")]
+
+
+class _Kept(io.BytesIO):
+    def close(self) -> None:  # the slicer closes what it writes: keep the bytes readable
+        pass
+
+
+def pieces(data: bytes, cutter: Cutter) -> list[bytes]:
+    outs: dict = {}
+
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+
+    slice_trace(data, open_out, cutter)
+    return [outs[i].getvalue() for i in sorted(outs)]
+
+
+def marked(rec: dict) -> bool:
+    return any(a["name"] == MARK_NAME for a in rec.get("arguments", ()))
+
+
+def events(data: bytes) -> list[dict]:
+    """The canonical decoding's events, without those a cut wrote."""
+    return [r for r in decode(data).records if r["kind"].startswith("event.") and not marked(r)]
+
+
+def kinds(data: bytes) -> list[str]:
+    return [r.kind for r in fxtlint.read_records(data)[0]]
+
+
+def ev(ts: int, name="n", kind="instant", **kw):
+    return B.event(kind, ts, thread=kw.pop("thread", 1), category=kw.pop("category", 1), name=name, **kw)
+
+
+TABLES = [B.magic(), B.provider_info(7, "p"), B.initialization(1000), B.string(1, "cat"), B.string(2, "a"),
+          B.string(3, "b"), B.string(4, "unused"), B.thread(1, 10, 11), B.thread(2, 10, 12),
+          B.kernel_object(10, 1, "proc"), B.kernel_object(11, 2, "t11"), B.kernel_object(12, 2, "t12")]
+
+
+def test_a_piece_carries_exactly_the_state_its_records_read():
+    data = B.archive(*TABLES, ev(5, 2, thread=1), ev(6, 2, thread=1), ev(20, 3, thread=2))
+    assert fxtlint.lint_bytes(data).counts == {}
+    first, second = pieces(data, Cutter(span=10))
+    recs = fxtlint.read_records(second)[0]
+    assert [(r.kind, r.fields.get("index"), r.strings.get("value")) for r in recs[:7]] == [
+        ("metadata.trace_info.magic", None, None), ("metadata.provider_info", None, None),
+        ("initialization", None, None), ("string", 1, "cat"), ("string", 3, "b"), ("thread", 2, None),
+        ("kernel_object", None, None)]
+    assert [r.fields["koid"] for r in recs if r.kind == "kernel_object"] == [10, 12]
+    assert recs[2].fields["ticks_per_second"] == 1000 and recs[1].strings["provider_name"] == "p"
+    for piece in (first, second):
+        assert fxtlint.lint_bytes(piece).counts == {}
+    assert events(first) + events(second) == events(data)
+
+
+def test_what_a_cut_leaves_open_is_ended_and_begun_there_marked():
+    data = B.archive(*TABLES, ev(5, 2, "duration_begin"), ev(6, 3, "async_begin", id=4),
+                     ev(7, 2, "instant"), ev(30, 3, "async_end", id=4), ev(31, 2, "duration_end"))
+    first, second = pieces(data, Cutter(span=10))
+    assert fxtlint.lint_bytes(first).counts == {} and fxtlint.lint_bytes(second).counts == {}
+    tail = [r for r in decode(first).records if marked(r)]
+    head = [r for r in decode(second).records if marked(r)]
+    assert [(r["kind"], r["timestamp"], r["name"]) for r in tail] == [
+        ("event.duration_end", "7", "a"), ("event.async_end", "7", "b")]
+    assert [(r["kind"], r["timestamp"], r["name"]) for r in head] == [
+        ("event.duration_begin", "30", "a"), ("event.async_begin", "30", "b")]
+    assert events(first) + events(second) == events(data)
+
+
+def test_a_flow_cut_is_begun_and_ended_inside_a_duration_of_its_own():
+    data = B.archive(*TABLES, ev(5, 2, "duration_begin"), ev(6, 3, "flow_begin", id=9), ev(7, 2, "duration_end"),
+                     ev(30, 2, "duration_begin"), ev(31, 3, "flow_end", id=9), ev(32, 2, "duration_end"))
+    assert fxtlint.lint_bytes(data).counts == {}
+    parts = pieces(data, Cutter(span=10))
+    assert len(parts) == 2 and all(fxtlint.lint_bytes(p).counts == {} for p in parts)
+
+
+def test_a_time_range_keeps_its_events_and_what_they_need():
+    data = B.archive(*TABLES, ev(5, 2), ev(15, 3), ev(25, 2))
+    (piece,) = pieces(data, Cutter(start=10, end=20))
+    assert [r["timestamp"] for r in events(piece)] == ["15"]
+    assert "string" in kinds(piece) and fxtlint.lint_bytes(piece).counts == {}
+    assert time_range(data) == (5, 25, 1000)
+
+
+def test_split_size_bounds_each_piece():
+    data = B.archive(*TABLES, *(ev(t, 2) for t in range(1, 40)))
+    parts = pieces(data, Cutter(size=200))
+    assert len(parts) > 3 and all(fxtlint.lint_bytes(p).counts == {} for p in parts)
+    assert sum(len(events(p)) for p in parts) == 39
+
+
+# -- properties --------------------------------------------------------------------------
+@given(archives(), st.one_of(st.integers(8, 600).map(lambda n: Cutter(size=n)),
+                             st.integers(1, 60).map(lambda n: Cutter(span=n))))
+def test_pieces_of_a_clean_trace_lint_clean_and_hold_its_events(data, cutter):
+    parts = pieces(data, cutter)
+    for p in parts:
+        assert fxtlint.lint_bytes(p).counts == {}, [d.message for d in fxtlint.lint_bytes(p).diagnostics]
+    assert [e for p in parts for e in events(p)] == events(data)
+
+
+@pytest.mark.parametrize("path", GOLDEN + sorted(CORPUS_REAL.glob("*.fxt")), ids=lambda p: p.name)
+def test_pieces_of_the_golden_and_real_corpora_have_no_error(path):
+    data = path.read_bytes()
+    span = time_range(data)
+    eighth = max(1, (span[1] - span[0]) // 8) if span else 1
+    for cutter in (Cutter(size=max(64, len(data) // 8)), Cutter(span=eighth)):
+        parts = pieces(data, cutter)
+        assert all(d.severity != fxtlint.Severity.ERROR for p in parts for d in fxtlint.lint_bytes(p).diagnostics
+                   if d.code not in fxtlint.lint_bytes(data).counts)
+        if decode(data).accepted and not fxtlint.lint_bytes(data).counts:
+            assert [e for p in parts for e in events(p)] == events(data)
+
+
+def test_fxt_reads_the_pieces_of_the_real_trace():
+    external_tools.module("fxt", "fxt", "readers")
+    from fxt.reader import parse_records
+
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    parts = pieces(data, Cutter(size=300_000))
+    assert len(parts) == 4
+    for p in parts:
+        parse_records(io.BytesIO(p))
+
+
+# -- the verb ----------------------------------------------------------------------------
+@pytest.fixture
+def trace(tmp_path):
+    path = tmp_path / "in.fxt"
+    path.write_bytes(B.archive(*TABLES, *(ev(t, 2) for t in range(1000, 40000, 1000))))
+    return path
+
+
+def test_verb_writes_numbered_pieces(trace, tmp_path, capsys):
+    assert main(["slice", str(trace), "-o", str(tmp_path / "out.fxt"), "--split-time", "10s",
+                 "--output-format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [p["path"][-12:] for p in doc["pieces"]] == [f"out-000{i}.fxt" for i in range(1, 5)]
+    assert all(p["errors"] == p["warnings"] == 0 for p in doc["pieces"])
+
+
+def test_verb_range_and_stdin(trace, tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(trace.read_bytes())))
+    out = tmp_path / "out.fxt"
+    assert main(["slice", "-", "-o", str(out), "--from", "5s", "--to", "9000"]) == 0
+    assert [r["timestamp"] for r in events(out.read_bytes())] == [str(t) for t in range(6000, 10000, 1000)]
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--from", "20ms", "--to", "10ms"], "is after --to"),
+    (["--from", "50s"], "is outside the trace"),
+    (["--to", "10"], "is outside the trace"),
+    (["--from", "3 parsecs"], "does not parse"),
+    (["--split-time", "0s"], "no time at all"),
+    (["--split-size", "4"], "at least 8 bytes"),
+    (["--from", "1ms", "--split-size", "1MB"], "give one of"),
+])
+def test_verb_usage_errors_name_the_time_range(trace, tmp_path, capsys, options, said):
+    assert main(["slice", str(trace), "-o", str(tmp_path / "out.fxt"), *options]) == 2
+    err = capsys.readouterr().err
+    assert said in err
+    if "give one" not in err and "8 bytes" not in err:
+        assert "the trace's time range is 1000 .. 39000 ticks" in err
+
+
+def test_verb_refuses_to_write_over_its_input(trace, capsys):
+    assert main(["slice", str(trace), "-o", str(trace), "--from", "2ms"]) == 2
+    assert "the output is the input" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_fxt_gives_no_piece(tmp_path, capsys):
+    src = CORPUS_REAL / "not-fxt-eztrace.fxt"
+    assert pieces(src.read_bytes(), Cutter(size=4096)) == []
+    assert main(["slice", str(src), "-o", str(tmp_path / "out.fxt"), "--split-size", "4KiB"]) == 1
+    assert "it is not an FXT trace: nothing written" in capsys.readouterr().out
+
+
+def test_the_fuzz_invariant_catches_a_slice_that_loses_events(monkeypatch):
+    """fuzz/fuzz_slice.py's check holds on a clean trace and fails when a piece is lost."""
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("slice")
+    data = B.archive(*TABLES, *(ev(t, 2) for t in range(1, 40)))
+    mod.check(data)
+    real = mod.slice_trace
+
+    def losing(buf, open_out, cutter, **kw):
+        return real(buf, lambda i: open_out(i) if i == 1 else _Kept(), cutter, **kw)
+
+    monkeypatch.setattr(mod, "slice_trace", losing)
+    with pytest.raises(AssertionError, match="events"):
+        mod.check(data)
