@@ -287,3 +287,22 @@ def test_the_fuzz_invariant_catches_a_repair_that_leaves_an_error(monkeypatch):
     monkeypatch.setattr(mod, "repair", lambda buf, write, **kw: write(bytes(buf)))
     with pytest.raises(AssertionError, match="errors"):
         mod.check(data)
+
+
+def test_a_file_read_in_chunks_by_the_lint_is_repaired_and_sliced_whole(tmp_path, capsys):
+    """Above the size the lint reads whole (``_file.WHOLE``), a file is walked a chunk at a
+    time; repair and slice read their own private copy of it, every byte of it."""
+    from fxtlint.engine import _file
+
+    block = B.archive(*[B.event("instant", i, thread=(1, 2), category="c", name="n") for i in range(1000)])
+    data = B.archive(B.magic()) + block * (_file.WHOLE // len(block) + 2)
+    assert len(data) > _file.WHOLE
+    src = tmp_path / "big.fxt"
+    src.write_bytes(data)
+    out = tmp_path / "out.fxt"
+    assert main(["repair", str(src), "-o", str(out)]) == 0
+    assert out.read_bytes() == data
+    assert main(["slice", str(src), "-o", str(tmp_path / "piece.fxt"), "--split-size", "512KiB"]) == 0
+    pieces = sorted(tmp_path.glob("piece-*.fxt"))
+    assert len(pieces) >= 2 and all(not fxtlint.lint_path(p).severity_counts.get("error") for p in pieces)
+    capsys.readouterr()

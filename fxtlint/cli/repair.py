@@ -14,11 +14,12 @@ import json
 import mmap
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from contextlib import contextmanager
 
-from ..engine._lint import closing_map, open_buffer
+from ..engine._file import FileChanged
 from . import _common
 
 
@@ -62,21 +63,31 @@ def same_file(a: str, b: str) -> bool:
 
 @contextmanager
 def input_buffer(path: str, near: str):
-    """IN's bytes, mapped read-only; standard input (``-``) is first copied to a
-    temporary file beside ``near``, so it too is mapped, not held in memory."""
-    if path != "-":
-        with open_buffer(path) as buf:
-            yield buf
-        return
+    """IN's bytes, mapped read-only from a private copy: IN (or standard input, ``-``) is
+    first copied with ordinary reads to a temporary file beside ``near``, so memory stays
+    flat and a file another process truncates meanwhile cannot fault the walk (SIGBUS):
+    a length that changed while it was copied is ``FileChanged`` (exit 2), as for every verb."""
     with tempfile.TemporaryFile(dir=os.path.dirname(os.path.abspath(near))) as fh:
-        shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+        if path == "-":
+            shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+        else:
+            with open(path, "rb") as src:
+                size = os.fstat(src.fileno()).st_size
+                shutil.copyfileobj(src, fh, 1 << 20)
+            if stat.S_ISREG(os.stat(path).st_mode) and fh.tell() != size:
+                raise FileChanged.length(path, size, fh.tell())
         fh.flush()
         if fh.tell() == 0:
             yield b""
             return
         m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        with closing_map(m):
+        try:
             yield m
+        finally:
+            try:
+                m.close()
+            except BufferError:
+                pass  # a view outlived the walk (an error being raised): the error is the news
 
 
 def written_atomically(out: str, write_to) -> None:
