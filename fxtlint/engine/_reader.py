@@ -621,7 +621,25 @@ def resync_offset(buf, declared_end: int, content_end: int, big: bool) -> int | 
     starts, reach = _chain(buf, content_end, big)
     if declared_end in starts or reach > _chain(buf, declared_end, big)[1]:
         return content_end
+    if content_end < declared_end and _frames_exactly(buf, content_end, declared_end, big):
+        return content_end  # the words the size swallowed are whole records, ending where it does
     return None
+
+
+def _frames_exactly(buf, at: int, end: int, big: bool) -> bool:
+    """Whether well-formed records (``header_kind``), at most RESYNC_DEPTH of them, frame
+    one after the other from ``at`` to exactly ``end``."""
+    unpack = _UNPACK[big]
+    for _ in range(RESYNC_DEPTH):
+        if at == end:
+            return True
+        if at > end or not _have(buf, at + 8):
+            return False
+        (header,) = unpack(buf, at)
+        if header_kind(header, buf, at, big) is None:
+            return False
+        at += 8 * declared_size(header)
+    return at == end
 
 
 # per argument type: its string-ref fields among the name and the value (log strings are inline only)
