@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import shutil
+import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO
@@ -200,7 +201,7 @@ class _Slicer:
         return self.log
 
     def _word(self, at: int) -> int:
-        return int.from_bytes(self.buf[at : at + 8], "big" if self.big else "little")
+        return struct.unpack_from(">Q" if self.big else "<Q", self.buf, at)[0]
 
     def _take(self, rec: Record, data: bytes | None = None) -> None:
         piece = self.piece
