@@ -20,29 +20,41 @@ def _run(args) -> int:
                        rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds)
     print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}")
     print(f"executions {res.executions:,}  edges {res.edges:,}  features {res.features:,}")
-    print(f"corpus units {res.units_before:,}" + (f" -> {res.units_after_merge:,} after -merge=1"
-                                                  if not args.no_merge else ""))
+    merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
+                                       else "; -merge=1 did not run (below)")
+    print(f"corpus units {res.units_before:,}{merged}")
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
     if res.kernel:
         print(f"native kernel {res.kernel}")
+    errors = res.errors
     if args.harness in SANITIZED and "/build/asan-" not in res.kernel:
-        print(f"the campaign did not run on the sanitized kernel (fuzz/kernel_asan.sh env {SANITIZED[args.harness]})")
-        return 1
+        errors.append("the campaign did not run on the sanitized kernel "
+                      f"(fuzz/kernel_asan.sh env {SANITIZED[args.harness]}): it printed "
+                      f"{res.kernel or 'no kernel'}")
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
     leaked = False
     if args.harness in SANITIZED and not args.no_leaks:
-        from . import leaks
+        if errors:  # a corpus the run or its merge did not make: there is nothing to judge leaks on
+            print("leak check: not run, the campaign before it did not complete (below)")
+        else:
+            from . import leaks
 
-        found = leaks.check(args.harness, [Path(workdir) / "corpus"])
-        print(leaks.summary(found))
-        leaked = not found.ok
+            found = leaks.check(args.harness, [Path(workdir) / "corpus"])
+            print(leaks.summary(found))
+            leaked = not found.ok and not found.error
+            if found.error:
+                errors.append(f"the leak check did not run: {found.error}")
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
         harnesses += [args.harness] if args.harness in SANITIZED else []  # the column engine is its other half
         _, text = in_subprocess(harnesses, [Path(workdir) / "corpus"])
         print(text.rstrip())
-    return 1 if res.crashes or res.timeouts or leaked else 0
+    for e in errors:
+        print(f"campaign error (not a finding): {e}")
+    if res.crashes or res.timeouts or leaked:
+        return 1
+    return 2 if errors else 0
 
 
 def _leaks(args) -> int:
@@ -50,7 +62,7 @@ def _leaks(args) -> int:
 
     found = leaks.check(args.harness, args.paths, passes=args.passes)
     print(leaks.summary(found))
-    return 0 if found.ok else 1
+    return 2 if found.error else 0 if found.ok else 1
 
 
 def _coverage(args) -> int:
@@ -109,9 +121,13 @@ def _stats(args) -> int:
 
 
 def _merge(args) -> int:
-    from .campaign import merge_corpus
+    from .campaign import MergeError, merge_corpus
 
-    print(f"{merge_corpus(args.harness, Path(args.corpus).resolve())} units kept")
+    try:
+        print(f"{merge_corpus(args.harness, Path(args.corpus).resolve())} units kept")
+    except MergeError as e:
+        print(f"python -m fuzz merge: error: the -merge=1 step did not run: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -128,7 +144,10 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="verb", required=True)
     names = sorted(HARNESSES)
 
-    p = sub.add_parser("run", help="run a campaign, then merge the corpus, land crashes and report coverage")
+    p = sub.add_parser("run", help="run a campaign, then merge the corpus, land crashes and report coverage",
+                       description="Exit status: 0 no finding; 1 a finding (a crash, a timeout, a leak); 2 the "
+                                   "campaign did not complete (libFuzzer stopped early, ran no input, its merge or "
+                                   "leak check did not run): a 'campaign error' line says why.")
     p.add_argument("harness", choices=names)
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--time", type=int, help="seconds per worker (libFuzzer -max_total_time)")
