@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, TIMEOUT
 from .leaks import PASSES
 
 
@@ -33,6 +33,9 @@ def _run(args) -> int:
                       f"{res.kernel or 'no kernel'}")
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
+    if res.slow_units:  # slower than libFuzzer's -report_slow_units, not its -timeout: not a finding
+        print(f"slow units {len(res.slow_units)} (over 10 s but under the {TIMEOUT} s timeout; wall-clock "
+              "time, which a loaded machine stretches: not a finding)" + "".join(f"\n  {t}" for t in res.slow_units))
     leaked = False
     if args.harness in SANITIZED and not args.no_leaks:
         if errors:  # a corpus the run or its merge did not make: there is nothing to judge leaks on

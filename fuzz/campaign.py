@@ -44,6 +44,7 @@ class Result:
     kernel: str = ""  # the native kernel's file, when the harness runs on it
     crashes: list[Path] = field(default_factory=list)
     timeouts: list[Path] = field(default_factory=list)
+    slow_units: list[Path] = field(default_factory=list)
     regressions: list[Path] = field(default_factory=list)
     merge_error: str = ""  # why -merge=1 did not run or kept nothing (an error of the step, not a finding)
 
@@ -169,10 +170,7 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
             res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator)
         except MergeError as e:
             res.merge_error, res.units_after_merge = str(e), res.units_before
-    found = sorted((workdir / "crashes").iterdir())
-    res.crashes = [p for p in found if p.name.startswith(("crash-", "oom-"))]
-    # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
-    res.timeouts = [p for p in found if p.name.startswith(("timeout-", "slow-unit-"))]
+    res.crashes, res.timeouts, res.slow_units = artifacts(sorted((workdir / "crashes").iterdir()))
     if land:
         res.regressions = [land_crash(harness, c, workdir) for c in res.crashes]
     return res
@@ -197,6 +195,17 @@ def merge_error(status: int, log: str, units: int, kept: int) -> str:
         return (f"libFuzzer -merge=1 kept {kept} of {units} units and printed no 'MERGE-OUTER: N new files' "
                 f"summary; its log (merge.log) ends: {tail}")
     return ""
+
+
+def artifacts(found: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
+    """libFuzzer's artifact files sorted out: (crashes, timeouts, slow units)."""
+    crashes = [p for p in found if p.name.startswith(("crash-", "oom-"))]
+    # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
+    timeouts = [p for p in found if p.name.startswith("timeout-")]
+    # over libFuzzer's -report_slow_units (10 s) but under -timeout: wall-clock time that a
+    # loaded machine stretches, so listed, never a finding
+    slow_units = [p for p in found if p.name.startswith("slow-unit-")]
+    return crashes, timeouts, slow_units
 
 
 def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> int:

@@ -497,12 +497,24 @@ def test_a_campaign_whose_merge_did_not_run_judges_no_leaks_and_says_why(tmp_pat
             in out)
 
 
+def test_a_slow_unit_is_not_a_timeout():
+    """The loaded CI run: one input took more than libFuzzer's -report_slow_units (10 s)
+    and the smoke run failed as on a timeout; only -timeout's artifacts are timeouts."""
+    found = [Path(n) for n in ("crash-1", "oom-2", "slow-unit-82f6", "timeout-3")]
+    assert campaign.artifacts(found) == ([Path("crash-1"), Path("oom-2")], [Path("timeout-3")],
+                                         [Path("slow-unit-82f6")])
+
+
 @pytest.mark.parametrize("result, status, says", [
     (campaign.Result("reader", 5.0, 0, executions=600, units_before=9, units_after_merge=8), 0, None),
     (campaign.Result("reader", 5.0, 1, executions=600), 2,
      "campaign error (not a finding): libFuzzer exited 1 and left no crash or timeout file"),
     (campaign.Result("reader", 5.0, 1, executions=600, crashes=[Path("crash-1")], regressions=[Path("r")]), 1,
      "crashes 1"),
+    # an input slower than libFuzzer's -report_slow_units on a loaded machine: listed, not a finding
+    (campaign.Result("stream", 86.0, 0, executions=500, units_before=128, units_after_merge=125,
+                     slow_units=[Path("slow-unit-82f6")]), 0, "slow units 1 (over 10 s but under the 60 s timeout"),
+    (campaign.Result("stream", 86.0, 70, executions=500, timeouts=[Path("timeout-82f6")]), 1, "timeouts 1"),
 ])
 def test_a_campaign_exits_1_on_a_finding_and_2_when_it_did_not_complete(result, status, says, tmp_path,
                                                                           monkeypatch, capsys):
