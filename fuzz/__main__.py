@@ -17,7 +17,8 @@ def _run(args) -> int:
     workdir = args.dir or REPO / "fuzz" / "campaigns" / args.harness
     res = campaign.run(args.harness, workdir, seconds=args.time, runs=args.runs, workers=args.workers,
                        mutator=args.mutator, max_len=args.max_len, rss_limit_mb=args.rss_limit_mb,
-                       rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds)
+                       rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds,
+                       timeout=args.timeout)
     print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}")
     print(f"executions {res.executions:,}  edges {res.edges:,}  features {res.features:,}")
     merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
@@ -34,7 +35,7 @@ def _run(args) -> int:
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
     if res.slow_units:  # slower than libFuzzer's -report_slow_units, not its -timeout: not a finding
-        print(f"slow units {len(res.slow_units)} (over 10 s but under the {TIMEOUT} s timeout; wall-clock "
+        print(f"slow units {len(res.slow_units)} (over 10 s but under the {args.timeout} s timeout; wall-clock "
               "time, which a loaded machine stretches: not a finding)" + "".join(f"\n  {t}" for t in res.slow_units))
     leaked = False
     if args.harness in SANITIZED and not args.no_leaks:
@@ -161,6 +162,9 @@ def main(argv=None) -> int:
     p.add_argument("--seeds", nargs="*", default=[], help="more seed files or directories")
     p.add_argument("--max-len", type=int, default=MAX_LEN, help="largest input in bytes (libFuzzer -max_len)")
     p.add_argument("--rss-limit-mb", type=int, default=RSS_LIMIT_MB)
+    p.add_argument("--timeout", type=int, default=TIMEOUT,
+                   help=f"seconds one input may take before it is a timeout (libFuzzer -timeout; default {TIMEOUT}); "
+                        "wall-clock, so a loaded machine wants more")
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")

@@ -130,10 +130,10 @@ def parse_log(text: str) -> tuple[int, int, int]:
 
 def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
         mutator: str = "structure", max_len: int = MAX_LEN, rss_limit_mb: int = RSS_LIMIT_MB, rss_every: float = 30.0,
-        merge: bool = True, land: bool = True, extra_seeds=()) -> Result:
+        merge: bool = True, land: bool = True, extra_seeds=(), timeout: int = TIMEOUT) -> Result:
     workdir = Path(workdir).resolve()
     corpus, seeds = prepare(workdir, harness, extra_seeds, max_len=max_len)
-    flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", f"-timeout={TIMEOUT}", "-print_final_stats=1",
+    flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", f"-timeout={timeout}", "-print_final_stats=1",
              f"-artifact_prefix={workdir / 'crashes'}/"]
     flags += [f"-max_total_time={seconds}"] if seconds else []
     flags += [f"-runs={runs}"] if runs is not None else []
@@ -167,7 +167,7 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
     res.units_before = _units(corpus)
     if merge:
         try:
-            res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator)
+            res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator, timeout=timeout)
         except MergeError as e:
             res.merge_error, res.units_after_merge = str(e), res.units_before
     res.crashes, res.timeouts, res.slow_units = artifacts(sorted((workdir / "crashes").iterdir()))
@@ -208,7 +208,7 @@ def artifacts(found: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
     return crashes, timeouts, slow_units
 
 
-def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> int:
+def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure", timeout: int = TIMEOUT) -> int:
     """libFuzzer -merge=1 into a fresh directory: the smallest set of units keeping every
     feature; it replaces ``corpus``. Returns the units kept; raises MergeError (the corpus
     left as it was) when the merge did not run or kept nothing."""
@@ -219,7 +219,7 @@ def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> i
     shutil.rmtree(merged, ignore_errors=True)
     merged.mkdir()
     with (corpus.parent / "merge.log").open("w") as log:
-        status = libfuzzer(harness, "-merge=1", f"-timeout={TIMEOUT}",
+        status = libfuzzer(harness, "-merge=1", f"-timeout={timeout}",
                            f"-merge_control_file={corpus.parent / 'merge.ctl'}",
                            merged, corpus, mutator=mutator, cwd=corpus.parent, log=log).wait()
     why = merge_error(status, (corpus.parent / "merge.log").read_text(errors="replace"), units, _units(merged))

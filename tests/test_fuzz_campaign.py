@@ -525,3 +525,33 @@ def test_a_campaign_exits_1_on_a_finding_and_2_when_it_did_not_complete(result, 
     out = capsys.readouterr().out
     assert ("campaign error" in out) == (status == 2)
     assert says is None or says in out
+
+
+def test_the_timeout_reaches_libfuzzer_and_its_merge(tmp_path, monkeypatch):
+    """python -m fuzz run --timeout N: libFuzzer's -timeout, in the run and in its merge
+    (.ci/run gives its smoke runs more than the default on a loaded machine)."""
+    calls = []
+
+    class Done:
+        pid = os.getpid()
+
+        def wait(self):
+            return 0
+
+    def fake_libfuzzer(harness, *args, log=None, **kw):
+        args = [str(a) for a in args]
+        calls.append(args)
+        if "-merge=1" in args:  # keep the one unit, and say so as libFuzzer does
+            merged, corpus = Path(args[-2]), Path(args[-1])
+            for f in corpus.iterdir():
+                (merged / f.name).write_bytes(f.read_bytes())
+            log.write("MERGE-OUTER: 1 new files with 3 new features added; 2 new coverage edges\n")
+        else:
+            (tmp_path / "corpus" / "unit").write_bytes(b"x")
+            log.write("#10\tDONE   cov: 2 ft: 3 corp: 1/1b lim: 4 exec/s: 10 rss: 50Mb\n")
+        return Done()
+
+    monkeypatch.setattr(campaign, "libfuzzer", fake_libfuzzer)
+    res = campaign.run("reader", tmp_path, runs=10, timeout=600, land=False, rss_every=60)
+    assert [[a for a in c if a.startswith("-timeout=")] for c in calls] == [["-timeout=600"], ["-timeout=600"]]
+    assert (res.executions, res.units_before, res.units_after_merge, res.errors) == (10, 1, 1, [])
