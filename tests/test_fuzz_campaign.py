@@ -192,14 +192,19 @@ def test_dictionary_is_accepted_by_libfuzzer(tmp_path):
 @pytest.mark.slow  # a real campaign of a few seconds per harness, and its merge and report
 @needs_atheris
 def test_a_short_campaign_runs_merges_and_reports(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "fuzz", "run", "reader", "--runs", "60", "--workers", "2",
+    # 300 runs on each worker: the seeds (about 160) first, then mutations, whose new units
+    # are what the corpus holds; with fewer runs than seeds it would stay empty, and a
+    # merge of nothing is an error of the campaign (exit 2), not a pass
+    proc = subprocess.run([sys.executable, "-m", "fuzz", "run", "reader", "--runs", "300", "--workers", "2",
                            "--dir", str(tmp_path), "--max-len", "4096", "--rss-every", "1"],
-                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=600)
+                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
     m = re.search(r"executions ([\d,]+)", out)
-    assert m and int(m[1].replace(",", "")) >= 120, out  # 60 runs on each of 2 workers
-    assert re.search(r"-> [\d,]+ after -merge=1", out) and "crashes 0" in out
+    assert m and int(m[1].replace(",", "")) >= 600, out  # 300 runs on each of 2 workers
+    m = re.search(r"corpus units ([\d,]+) -> ([\d,]+) after -merge=1", out)
+    assert m and 0 < int(m[2].replace(",", "")) <= int(m[1].replace(",", "")), out
+    assert "crashes 0" in out and "campaign error" not in out
     assert re.search(r"^TOTAL\s+\d+\s+\d+\s+\d+%", out, re.M), out
     assert (tmp_path / "rss.csv").read_text().count("\n") >= 2
     assert sorted(p.name for p in tmp_path.glob("fuzz-*.log")) == ["fuzz-0.log", "fuzz-1.log"]
