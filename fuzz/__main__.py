@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, TIMEOUT
 from .campaign import REGRESSIONS
 from .leaks import PASSES
 
@@ -18,26 +18,38 @@ def _run(args) -> int:
     workdir = args.dir or REPO / "fuzz" / "campaigns" / args.harness
     res = campaign.run(args.harness, workdir, seconds=args.time, runs=args.runs, workers=args.workers,
                        mutator=args.mutator, max_len=args.max_len, rss_limit_mb=args.rss_limit_mb,
-                       rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds)
+                       rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds,
+                       timeout=args.timeout)
     print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}")
     print(f"executions {res.executions:,}  edges {res.edges:,}  features {res.features:,}")
-    print(f"corpus units {res.units_before:,}" + (f" -> {res.units_after_merge:,} after -merge=1"
-                                                  if not args.no_merge else ""))
+    merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
+                                       else "; -merge=1 did not run (below)")
+    print(f"corpus units {res.units_before:,}{merged}")
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
     if res.kernel:
         print(f"native kernel {res.kernel}")
+    errors = res.errors
     if args.harness in SANITIZED and "/build/asan-" not in res.kernel:
-        print(f"the campaign did not run on the sanitized kernel (fuzz/kernel_asan.sh env {SANITIZED[args.harness]})")
-        return 1
+        errors.append("the campaign did not run on the sanitized kernel "
+                      f"(fuzz/kernel_asan.sh env {SANITIZED[args.harness]}): it printed "
+                      f"{res.kernel or 'no kernel'}")
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
+    if res.slow_units:  # slower than libFuzzer's -report_slow_units, not its -timeout: not a finding
+        print(f"slow units {len(res.slow_units)} (over 10 s but under the {args.timeout} s timeout; wall-clock "
+              "time, which a loaded machine stretches: not a finding)" + "".join(f"\n  {t}" for t in res.slow_units))
     leaked = False
     if args.harness in SANITIZED and not args.no_leaks:
-        from . import leaks
+        if errors:  # a corpus the run or its merge did not make: there is nothing to judge leaks on
+            print("leak check: not run, the campaign before it did not complete (below)")
+        else:
+            from . import leaks
 
-        found = leaks.check(args.harness, [Path(workdir) / "corpus"])
-        print(leaks.summary(found))
-        leaked = not found.ok
+            found = leaks.check(args.harness, [Path(workdir) / "corpus"])
+            print(leaks.summary(found))
+            leaked = not found.ok and not found.error
+            if found.error:
+                errors.append(f"the leak check did not run: {found.error}")
     if not args.no_coverage:
         harnesses = ["lint", "reader"] if HARNESSES[args.harness][1] else [args.harness]
         harnesses += [args.harness] if args.harness in SANITIZED else []  # the column engine is its other half
@@ -45,7 +57,11 @@ def _run(args) -> int:
         ran = [Path(workdir) / d for d in ("corpus", "seeds") if (Path(workdir) / d).is_dir()]
         _, text = in_subprocess(harnesses, ran)
         print(text.rstrip())
-    return 1 if res.crashes or res.timeouts or leaked else 0
+    for e in errors:
+        print(f"campaign error (not a finding): {e}")
+    if res.crashes or res.timeouts or leaked:
+        return 1
+    return 2 if errors else 0
 
 
 def _leaks(args) -> int:
@@ -53,7 +69,7 @@ def _leaks(args) -> int:
 
     found = leaks.check(args.harness, args.inputs, passes=args.passes)
     print(leaks.summary(found))
-    return 0 if found.ok else 1
+    return 2 if found.error else 0 if found.ok else 1
 
 
 def _coverage(args) -> int:
@@ -108,9 +124,13 @@ def _stats(args) -> int:
 
 
 def _merge(args) -> int:
-    from .campaign import merge_corpus
+    from .campaign import MergeError, merge_corpus
 
-    print(f"{merge_corpus(args.harness, args.inputs.resolve())} units kept")
+    try:
+        print(f"{merge_corpus(args.harness, args.inputs.resolve())} units kept")
+    except MergeError as e:
+        print(f"python -m fuzz merge: error: the -merge=1 step did not run: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -140,7 +160,10 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="verb", required=True)
     names = sorted(HARNESSES)
 
-    p = sub.add_parser("run", help="run a campaign, then merge the corpus, land crashes and report coverage")
+    p = sub.add_parser("run", help="run a campaign, then merge the corpus, land crashes and report coverage",
+                       description="Exit status: 0 no finding; 1 a finding (a crash, a timeout, a leak); 2 the "
+                                   "campaign did not complete (libFuzzer stopped early, ran no input, its merge or "
+                                   "leak check did not run): a 'campaign error' line says why.")
     p.add_argument("harness", choices=names)
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--time", type=int, help="seconds per worker (libFuzzer -max_total_time)")
@@ -151,6 +174,9 @@ def main(argv=None) -> int:
     p.add_argument("--seeds", nargs="*", default=[], help="more seed files or directories")
     p.add_argument("--max-len", type=int, default=MAX_LEN, help="largest input in bytes (libFuzzer -max_len)")
     p.add_argument("--rss-limit-mb", type=int, default=RSS_LIMIT_MB)
+    p.add_argument("--timeout", type=int, default=TIMEOUT,
+                   help=f"seconds one input may take before it is a timeout (libFuzzer -timeout; default {TIMEOUT}); "
+                        "wall-clock, so a loaded machine wants more")
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")

@@ -44,7 +44,24 @@ class Result:
     kernel: str = ""  # the native kernel's file, when the harness runs on it
     crashes: list[Path] = field(default_factory=list)
     timeouts: list[Path] = field(default_factory=list)
+    slow_units: list[Path] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)  # each crash's landed file, or why not
+    merge_error: str = ""  # why -merge=1 did not run or kept nothing (an error of the step, not a finding)
+
+    @property
+    def errors(self) -> list[str]:
+        """Why the campaign's verdict would be about nothing (errors of the run, not
+        findings): libFuzzer stopped with no crash or timeout file, it ran no input, or the
+        merge did not run."""
+        out = []
+        if self.status != 0 and not self.crashes and not self.timeouts:
+            out.append(f"libFuzzer exited {self.status} and left no crash or timeout file: the run did not "
+                       "complete (see libfuzzer.log)")
+        if not self.executions:
+            out.append("the harness ran no input: libFuzzer printed no executions (see libfuzzer.log)")
+        if self.merge_error:
+            out.append(f"the -merge=1 step did not run: {self.merge_error}")
+        return out
 
 
 def harness_env(harness: str, mutator: str = "structure") -> dict[str, str]:
@@ -124,10 +141,10 @@ def parse_log(text: str) -> tuple[int, int, int]:
 
 def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
         mutator: str = "structure", max_len: int = MAX_LEN, rss_limit_mb: int = RSS_LIMIT_MB, rss_every: float = 30.0,
-        merge: bool = True, land: bool = True, extra_seeds=()) -> Result:
+        merge: bool = True, land: bool = True, extra_seeds=(), timeout: int = TIMEOUT) -> Result:
     workdir = Path(workdir).resolve()
     corpus, seeds = prepare(workdir, harness, extra_seeds, max_len=max_len)
-    flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", f"-timeout={TIMEOUT}", "-print_final_stats=1",
+    flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", f"-timeout={timeout}", "-print_final_stats=1",
              f"-artifact_prefix={workdir / 'crashes'}/"]
     flags += [f"-max_total_time={seconds}"] if seconds else []
     flags += [f"-runs={runs}"] if runs is not None else []
@@ -160,11 +177,11 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
     res.kernel = kernels[0] if kernels else ""
     res.units_before = _units(corpus)
     if merge:
-        res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator)
-    found = sorted((workdir / "crashes").iterdir())
-    res.crashes = [p for p in found if p.name.startswith(("crash-", "oom-"))]
-    # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
-    res.timeouts = [p for p in found if p.name.startswith(("timeout-", "slow-unit-"))]
+        try:
+            res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator, timeout=timeout)
+        except MergeError as e:
+            res.merge_error, res.units_after_merge = str(e), res.units_before
+    res.crashes, res.timeouts, res.slow_units = artifacts(sorted((workdir / "crashes").iterdir()))
     if land:
         for c in res.crashes:
             try:
@@ -174,19 +191,56 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
     return res
 
 
-def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure") -> int:
+class MergeError(Exception):
+    """-merge=1 did not run, or kept nothing of a corpus that had units (the message says why)."""
+
+
+_MERGE_DONE = re.compile(r"^MERGE-OUTER: (\d+) new files with \d+ new features added", re.M)
+
+
+def merge_error(status: int, log: str, units: int, kept: int) -> str:
+    """Why a -merge=1 of ``units`` units that kept ``kept`` did not do its job, from its exit
+    status and log; empty when it did."""
+    if units == 0:
+        return "the corpus has no units to merge (the run wrote none: did it get past its seeds?)"
+    tail = " | ".join(ln.strip() for ln in log.strip().splitlines()[-3:]) or "nothing"
+    if status != 0:
+        return f"libFuzzer -merge=1 exited {status}; its log (merge.log) ends: {tail}"
+    if not _MERGE_DONE.search(log) or not kept:
+        return (f"libFuzzer -merge=1 kept {kept} of {units} units and printed no 'MERGE-OUTER: N new files' "
+                f"summary; its log (merge.log) ends: {tail}")
+    return ""
+
+
+def artifacts(found: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
+    """libFuzzer's artifact files sorted out: (crashes, timeouts, slow units)."""
+    crashes = [p for p in found if p.name.startswith(("crash-", "oom-"))]
+    # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
+    timeouts = [p for p in found if p.name.startswith("timeout-")]
+    # over libFuzzer's -report_slow_units (10 s) but under -timeout: wall-clock time that a
+    # loaded machine stretches, so listed, never a finding
+    slow_units = [p for p in found if p.name.startswith("slow-unit-")]
+    return crashes, timeouts, slow_units
+
+
+def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure", timeout: int = TIMEOUT) -> int:
     """libFuzzer -merge=1 into a fresh directory: the smallest set of units keeping every
-    feature; it replaces ``corpus``. Returns the units kept."""
+    feature; it replaces ``corpus``. Returns the units kept; raises MergeError (the corpus
+    left as it was) when the merge did not run or kept nothing."""
+    units = _units(corpus)
+    if not units:
+        raise MergeError(merge_error(0, "", 0, 0))
     merged = corpus.with_name(corpus.name + ".merged")
     shutil.rmtree(merged, ignore_errors=True)
     merged.mkdir()
     with (corpus.parent / "merge.log").open("w") as log:
-        status = libfuzzer(harness, "-merge=1", f"-timeout={TIMEOUT}",
+        status = libfuzzer(harness, "-merge=1", f"-timeout={timeout}",
                            f"-merge_control_file={corpus.parent / 'merge.ctl'}",
                            merged, corpus, mutator=mutator, cwd=corpus.parent, log=log).wait()
-    if status != 0 or not any(merged.iterdir()):
+    why = merge_error(status, (corpus.parent / "merge.log").read_text(errors="replace"), units, _units(merged))
+    if why:
         shutil.rmtree(merged, ignore_errors=True)
-        return _units(corpus)
+        raise MergeError(why)
     shutil.rmtree(corpus)
     merged.rename(corpus)
     return _units(corpus)

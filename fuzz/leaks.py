@@ -23,6 +23,7 @@ on its merged corpus.
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import re
 import subprocess
@@ -36,6 +37,7 @@ _KERNEL_FILE = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)
 _KERNEL_FRAME = re.compile(r"fxtlint/engine/_kernel(\.c:|[^/\s]*\.so)")
 _LEAK = re.compile(r"^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\)")
 _ERROR = re.compile(r"ERROR: AddressSanitizer|runtime error:|Traceback")  # anything but a leak report
+_STARTED = re.compile(r"^replaying \d+ inputs, \d+ pass", re.M)  # printed once the harness and kernel loaded
 LSAN_EXIT = 23  # the exit status asked of LeakSanitizer when it found leaks
 
 
@@ -53,10 +55,49 @@ class Replay:
     kernel_reports: list[str] = field(default_factory=list)  # leak reports with a kernel frame
 
     @property
+    def started(self) -> bool:
+        """It got as far as replaying: the harness loaded and its kernel imported."""
+        return _STARTED.search(self.output) is not None
+
+    @property
+    def finding(self) -> str:
+        """What the replay found that is not a leak: a sanitizer's report, or the harness's
+        check raising (a traceback once the replay started); empty when nothing."""
+        start = _STARTED.search(self.output)
+        for m in _ERROR.finditer(self.output):
+            if m[0] != "Traceback":
+                return self.output[m.start():].splitlines()[0]
+            if start and m.start() > start.start():
+                return "the harness's check raised: " + _last_line(self.output)
+        return ""
+
+    @property
+    def error(self) -> str:
+        """Why the replay says nothing about leaks, when it does not (an error of the check,
+        not a finding): it never got to the inputs, loaded no sanitized kernel, or stopped
+        early with no sanitizer report; empty when it ran."""
+        if self.finding:
+            return ""
+        if not self.started:
+            return f"it failed before replaying anything (exit {self.status}): {_last_line(self.output)}"
+        if not self.kernel_file:
+            return "it loaded no native kernel"
+        if "/build/asan-" not in self.kernel_file:
+            return f"it imported {self.kernel_file}, not the sanitized build (build/asan-*)"
+        if self.status not in (0, LSAN_EXIT) or len(self.live) != self.passes:
+            return (f"it stopped after {len(self.live)} of {self.passes} passes (exit {self.status}) "
+                    f"with no sanitizer report: {_last_line(self.output)}")
+        return ""
+
+    @property
     def ran(self) -> bool:
         """To the end, on the sanitized kernel, with no sanitizer error but leaks."""
-        return (self.status == 0 or (self.status == LSAN_EXIT and not _ERROR.search(self.output))) \
-            and len(self.live) == self.passes and "/build/asan-" in self.kernel_file
+        return not self.error and not self.finding
+
+
+def _last_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[-1] if lines else "no output"
 
 
 @dataclass
@@ -80,9 +121,28 @@ class Leaks:
         return (live[-1] - live[half - 1]) / ((len(live) - half) * self.inputs)
 
     @property
+    def error(self) -> str:
+        """Why the check did not run, when it did not: then it judges nothing (no leak, no
+        pass); empty when both replays ran on inputs and the sanitized kernel."""
+        if not self.inputs:
+            return "it replayed 0 inputs (nothing to replay)"
+        for r in (self.once, self.many):
+            if r.error:
+                return f"the {r.passes}-pass replay {r.error}"
+        return ""
+
+    @property
     def ok(self) -> bool:
-        return self.once.ran and self.many.ran and self.many.leaked_objects == self.once.leaked_objects \
+        return not self.error and self.once.ran and self.many.ran \
+            and self.many.leaked_objects == self.once.leaked_objects \
             and not self.once.kernel_reports and not self.many.kernel_reports
+
+    @property
+    def verdict(self) -> str:
+        """The summary's last line: passed, FAILED (a finding), or that the check did not run."""
+        if self.error:
+            return f"leak check: the check did not run: {self.error} (an error of the check, not a leak verdict)"
+        return f"leak check: {'passed' if self.ok else 'FAILED'}"
 
 
 def reports(text: str) -> list[str]:
@@ -102,6 +162,8 @@ def reports(text: str) -> list[str]:
 def check(harness: str, paths, *, passes: int = PASSES) -> Leaks:
     """Replay every file under ``paths`` once and ``passes`` times, each in its own sanitized process."""
     files = corpus_files(paths)
+    if not files:  # nothing to judge: no process is started (CPython's exit would be all it saw)
+        return Leaks(0, Replay(1, -1, ""), Replay(passes, -1, ""))
     return Leaks(len(files), replay(harness, files, 1), replay(harness, files, passes))
 
 
@@ -115,12 +177,19 @@ def replay(harness: str, files: list[Path], passes: int) -> Replay:
     # run from the build's folder: `python -m` puts the working directory first on the
     # path, and the repository's fxtlint (its unsanitized kernel) must not win
     build = env["PYTHONPATH"].split(os.pathsep)[0]
+    # one stream, in the order it was written: a traceback before the replay started is
+    # an error of the check, one after it a finding
     proc = subprocess.run([sys.executable, "-m", "fuzz.leaks", harness, str(passes), *map(str, files)],
-                          cwd=build, env=env, capture_output=True, text=True)
-    res = Replay(passes, proc.returncode, proc.stdout + proc.stderr)
-    res.live = [int(m[2]) for m in _LIVE.finditer(proc.stdout)]
-    res.kernel_file = next(iter(_KERNEL_FILE.findall(proc.stdout)), "")
-    for r in reports(proc.stderr):
+                          cwd=build, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return parse_replay(passes, proc.returncode, proc.stdout)
+
+
+def parse_replay(passes: int, status: int, output: str) -> Replay:
+    """A replay's figures from its output (stdout and stderr as one stream)."""
+    res = Replay(passes, status, output)
+    res.live = [int(m[2]) for m in _LIVE.finditer(output)]
+    res.kernel_file = next(iter(_KERNEL_FILE.findall(output)), "")
+    for r in reports(output):
         size, objects = _LEAK.match(r).group(2, 3)  # type: ignore[union-attr]  # reports() kept matches only
         res.leaked_bytes += int(size)
         res.leaked_objects += int(objects)
@@ -136,6 +205,11 @@ def corpus_files(paths) -> list[Path]:
 def summary(res: Leaks) -> str:
     many = res.many
     lines = [f"leak check on {many.kernel_file or 'no native kernel'}, {res.inputs} inputs"]
+    if res.error:  # no figures: they would be of a process that checked nothing
+        lines += [f"  the {r.passes}-pass replay's output (exit {r.status}):\n{r.output[-3000:]}"
+                  for r in (res.once, many) if r.output]
+        lines.append(res.verdict)
+        return "\n".join(lines)
     for r in (res.once, many):
         lines.append(f"  {r.passes} pass{'es' if r.passes > 1 else ''}: LeakSanitizer at exit {r.leaked_bytes:,} bytes "
                      f"in {r.leaked_objects:,} objects, {len(r.kernel_reports)} reports with a frame in the kernel")
@@ -145,9 +219,9 @@ def summary(res: Leaks) -> str:
               f"{res.growth_per_input:.2f} bytes per input and pass"]
     lines += [f"  {r}" for r in (res.once.kernel_reports + many.kernel_reports)[:5]]
     for r in (res.once, many):
-        if not r.ran:
-            lines.append(f"  the {r.passes}-pass replay failed (exit {r.status}):\n{r.output[-3000:]}")
-    lines.append(f"leak check: {'passed' if res.ok else 'FAILED'}")
+        if r.finding:
+            lines.append(f"  the {r.passes}-pass replay found: {r.finding} (exit {r.status}):\n{r.output[-3000:]}")
+    lines.append(res.verdict)
     return "\n".join(lines)
 
 
@@ -160,14 +234,18 @@ def _replay(harness: str, passes: int, files: list[str]) -> None:
     live = ctypes.CDLL(None).__sanitizer_get_current_allocated_bytes  # the preloaded ASan runtime
     live.restype = ctypes.c_size_t
     check = load_harness(harness).check
+    try:  # the kernel the checks will run on, named before any input (the harness would import it)
+        kernel = importlib.import_module("fxtlint.engine._kernel")
+        print(f"fxtlint.engine._kernel: {kernel.__file__}", flush=True)
+    except ImportError as e:
+        sys.exit(f"the native kernel (fxtlint.engine._kernel) is not importable: {e}")
     data = [Path(f).read_bytes() for f in files]
+    print(f"replaying {len(data)} inputs, {passes} passes", flush=True)
     for i in range(passes):
         for d in data:
             check(d)
         gc.collect()
         print(f"pass {i + 1}: {live()} bytes live", flush=True)
-    kernel = sys.modules.get("fxtlint.engine._kernel")  # imported by the first check
-    print(f"fxtlint.engine._kernel: {kernel.__file__ if kernel else ''}")
 
 
 if __name__ == "__main__":

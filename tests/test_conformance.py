@@ -433,14 +433,16 @@ def test_max_failures_counts_timeouts_and_only_failures_in_a_row(tmp_path):
     # a crash between passes does not count towards the limit; two timeouts in a row do
     suite = _small_suite(tmp_path, ["invalid/a1", "invalid/a2", "invalid/crash1", "invalid/d1",
                                     "invalid/hang1", "invalid/hang2", "invalid/z"])
-    start = time.monotonic()
-    proc, _, out = _runner(tmp_path, suite, "--max-failures", "2", "--timeout", "1")
-    proc.communicate(timeout=60)
+    # --timeout 5: the hanging reader sleeps 120 s, and every other case (a Python start,
+    # a tenth of a second) must answer within it even on a loaded machine, or it would be
+    # graded a timeout too
+    proc, _, out = _runner(tmp_path, suite, "--max-failures", "2", "--timeout", "5")
+    proc.communicate(timeout=120)
     res = load_results(out)
     assert [(c["case"], c["outcome"]) for c in res["cases"]] == [
         ("invalid/a1", "rejected"), ("invalid/a2", "rejected"), ("invalid/crash1", "crashed"),
         ("invalid/d1", "rejected"), ("invalid/hang1", "timeout"), ("invalid/hang2", "timeout")]
-    assert "6 of 7 cases graded" in res["stopped"] and time.monotonic() - start < 30
+    assert "6 of 7 cases graded" in res["stopped"]  # invalid/z never ran
 
 
 def test_progress_on_a_terminal_counts_cases_and_grades():

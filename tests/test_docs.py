@@ -6,6 +6,7 @@ Fix a failure with ``python -m fxtlint.render._docs --write`` and commit the res
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from pathlib import Path
 
@@ -16,17 +17,20 @@ from fxtlint.rules._diagnostics import Example, Rule, Severity
 
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "rules.md"  # the checkout's, even
 # when fxtlint is imported from an installed wheel
+# The whole page, generated once for the module: each generation lints every rule's
+# examples (PR012's 65,537 nested begins among them), seconds each
+_page = functools.cache(_docs.generate)
 
 
 def test_rules_md_matches_registry():
-    assert RULES_MD.read_text(encoding="utf-8") == _docs.generate(), (
+    assert RULES_MD.read_text(encoding="utf-8") == _page(), (
         "docs/rules.md is stale: run `python -m fxtlint.render._docs --write`"
     )
 
 
 def test_every_rule_documented_with_both_verdicts():
     """The failing example shows its rule's finding; the passing one shows none."""
-    text = _docs.generate()
+    text = _page()
     for rule in _docs.registry():
         section = text.split(f"\n## {rule.code} {rule.name}\n", 1)[1].split("\n## ", 1)[0]
         failing, passing = section.split("### Passing example", 1)
@@ -84,7 +88,8 @@ def test_anchor(code, name, expected):
     assert _docs.anchor(dataclasses.replace(FAKE, code=code, name=name)) == expected
 
 
-def test_check_and_write(tmp_path, capsys):
+def test_check_and_write(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(_docs, "generate", _page)  # the page once: this test is about --check and --write
     path = tmp_path / "rules.md"
     assert _docs.main(["--check", "--path", str(path)]) == 1  # missing counts as stale
     path.write_text("# old\n", encoding="utf-8")

@@ -63,8 +63,9 @@ def _run(required: str | None, tmp_path) -> subprocess.CompletedProcess:
     env["PATH"] = str(tmp_path)  # python runs by its full path; no tool is found
     if required:
         env[external_tools.REQUIRE] = required
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rsf", *TOOL_TESTS],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
+    # -n 0: a handful of tests, in one process (not addopts' two workers)
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "-rsf",
+                           *TOOL_TESTS], cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 
 def test_the_tool_tests_skip_without_their_tools_and_fail_where_required(tmp_path):

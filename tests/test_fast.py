@@ -177,10 +177,12 @@ def test_fast_equals_reference_on_damaged_log_streams(scan_engine, windows, muta
     same_report(scan_engine, bytes(damaged), "log", limits=windows)
 
 
-def test_fast_equals_reference_on_rule_examples(scan_engine, small_windows):
-    for rule in fxtlint.rules.all_rules():
-        for ex in (rule.bad, rule.good):
-            same_report(scan_engine, ex.build(), ex.input_format, limits=small_windows)
+# one case per rule: PR012's examples (65,537 nested begins, most of this test's time)
+# then run with the slow tests (tests/conftest.py), the others in every run
+@pytest.mark.parametrize("rule", fxtlint.rules.all_rules(), ids=lambda r: r.code)
+def test_fast_equals_reference_on_rule_examples(scan_engine, small_windows, rule):
+    for ex in (rule.bad, rule.good):
+        same_report(scan_engine, ex.build(), ex.input_format, limits=small_windows)
 
 
 @pytest.mark.parametrize("deltas", [{writer_traces.FAULTY: 1}, {writer_traces.FAULTY: -1},

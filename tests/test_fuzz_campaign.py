@@ -192,14 +192,19 @@ def test_dictionary_is_accepted_by_libfuzzer(tmp_path):
 @pytest.mark.slow  # a real campaign of a few seconds per harness, and its merge and report
 @needs_atheris
 def test_a_short_campaign_runs_merges_and_reports(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "fuzz", "run", "reader", "--runs", "60", "--workers", "2",
+    # 300 runs on each worker: the seeds (about 160) first, then mutations, whose new units
+    # are what the corpus holds; with fewer runs than seeds it would stay empty, and a
+    # merge of nothing is an error of the campaign (exit 2), not a pass
+    proc = subprocess.run([sys.executable, "-m", "fuzz", "run", "reader", "--runs", "300", "--workers", "2",
                            "--dir", str(tmp_path), "--max-len", "4096", "--rss-every", "1"],
-                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=600)
+                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
     m = re.search(r"executions ([\d,]+)", out)
-    assert m and int(m[1].replace(",", "")) >= 120, out  # 60 runs on each of 2 workers
-    assert re.search(r"-> [\d,]+ after -merge=1", out) and "crashes 0" in out
+    assert m and int(m[1].replace(",", "")) >= 600, out  # 300 runs on each of 2 workers
+    m = re.search(r"corpus units ([\d,]+) -> ([\d,]+) after -merge=1", out)
+    assert m and 0 < int(m[2].replace(",", "")) <= int(m[1].replace(",", "")), out
+    assert "crashes 0" in out and "campaign error" not in out
     assert re.search(r"^TOTAL\s+\d+\s+\d+\s+\d+%", out, re.M), out
     assert (tmp_path / "rss.csv").read_text().count("\n") >= 2
     assert sorted(p.name for p in tmp_path.glob("fuzz-*.log")) == ["fuzz-0.log", "fuzz-1.log"]
@@ -320,9 +325,22 @@ SUMMARY: AddressSanitizer: 64 byte(s) leaked in 3 allocation(s).
 def _replay(passes: int, objects: int, kernel_reports=(), status: int = 23, output: str = ""):
     from fuzz import leaks
 
-    return leaks.Replay(passes, status, output, live=[1] * passes,
-                        kernel_file="/x/build/asan-clang/fxtlint/engine/_kernel.so",
+    started = f"fxtlint.engine._kernel: {KERNEL}\nreplaying 10 inputs, {passes} passes\n"
+    return leaks.Replay(passes, status, started + output, live=[1] * passes, kernel_file=KERNEL,
                         leaked_objects=objects, kernel_reports=list(kernel_reports))
+
+
+KERNEL = "/x/build/asan-clang/fxtlint/engine/_kernel.so"
+# What CPython leaves at exit whatever ran (or nothing ran): LeakSanitizer's report of it
+CPYTHON_AT_EXIT = """
+==1==ERROR: LeakSanitizer: detected memory leaks
+
+Direct leak of 48 byte(s) in 2 object(s) allocated from:
+    #0 0x7f in __interceptor_malloc asan_malloc_linux.cpp:69:3
+    #1 0x7f in PyFloat_FromDouble Objects/floatobject.c:149:14
+
+SUMMARY: AddressSanitizer: 48 byte(s) leaked in 2 allocation(s).
+"""
 
 
 def test_leak_reports_are_split_and_the_kernels_found():
@@ -343,9 +361,20 @@ def test_the_leak_check_fails_on_objects_per_pass_a_kernel_frame_or_a_sanitizer_
     assert not leaks.Leaks(10, _replay(1, 53, ["#1 in f fxtlint/engine/_kernel.c:1"]), _replay(8, 53)).ok
     overflow = _replay(8, 53, output="ERROR: AddressSanitizer: heap-buffer-overflow")
     assert not overflow.ran and not leaks.Leaks(10, _replay(1, 53), overflow).ok
+    assert overflow.finding == "ERROR: AddressSanitizer: heap-buffer-overflow" and not overflow.error
+    assert leaks.Leaks(10, _replay(1, 53), overflow).verdict == "leak check: FAILED"
+
+
+def test_a_replay_on_an_unsanitized_kernel_is_an_error_of_the_check_not_a_verdict():
+    from fuzz import leaks
+
     unsanitized = _replay(8, 53)
     unsanitized.kernel_file = str(REPO / "fxtlint" / "_kernel.so")  # the repository's own build won the path
-    assert not leaks.Leaks(10, _replay(1, 53), unsanitized).ok
+    found = leaks.Leaks(10, _replay(1, 53), unsanitized)
+    assert not found.ok and not unsanitized.finding
+    assert found.error == f"the 8-pass replay it imported {unsanitized.kernel_file}, not the sanitized build " \
+                          "(build/asan-*)"
+    assert found.verdict.startswith("leak check: the check did not run: the 8-pass replay it imported ")
 
 
 # ------------------------------------------------------------------ a preloaded libFuzzer
@@ -380,3 +409,189 @@ def test_a_preloaded_libfuzzer_without_the_forwarding_library_fails_loudly(tmp_p
     assert proc.returncode == 1, proc.stderr[-2000:]
     assert "ERROR: libFuzzer is preloaded" in proc.stderr and "cannot compile" in proc.stderr
     assert "FXTLINT_FUZZ_MUTATOR=bytes" in proc.stderr and "#1" not in proc.stderr  # it did not fuzz
+
+
+
+def test_a_leak_check_of_no_inputs_did_not_run_and_starts_no_process(tmp_path, monkeypatch):
+    """The failing CI run: a corpus of 0 units, replayed with no kernel loaded, judged on
+    CPython's allocations at exit. Now no replay starts (none is stubbed: one would need
+    the sanitized build), and the summary says the check did not run, with no leak figures."""
+    from fuzz import leaks
+
+    def no_replay(*a, **k):
+        raise AssertionError("a replay of nothing was started")
+
+    monkeypatch.setattr(leaks, "replay", no_replay)
+    found = leaks.check("native", [tmp_path])
+    assert found.inputs == 0 and not found.ok
+    assert found.error == "it replayed 0 inputs (nothing to replay)"
+    text = leaks.summary(found)
+    assert text.splitlines()[-1] == ("leak check: the check did not run: it replayed 0 inputs (nothing to replay) "
+                                     "(an error of the check, not a leak verdict)")
+    assert "reports with a frame in the kernel" not in text and "FAILED" not in text and "passed" not in text
+
+
+def test_leaks_cli_exits_2_when_the_check_did_not_run(tmp_path):
+    proc = _fuzz_cli("leaks", "native", str(tmp_path))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "leak check: the check did not run: it replayed 0 inputs" in proc.stdout
+
+
+@pytest.mark.parametrize("output, status, error", [
+    # the replay process could not import the sanitized kernel: it stops before any input,
+    # and CPython's allocations at exit are all LeakSanitizer sees
+    ("the native kernel (fxtlint.engine._kernel) is not importable: No module named 'x'\n" + CPYTHON_AT_EXIT, 23,
+     "the 1-pass replay it failed before replaying anything (exit 23): SUMMARY: AddressSanitizer: 48 byte(s) "
+     "leaked in 2 allocation(s)."),
+    # the harness would not even load
+    ("Traceback (most recent call last):\nModuleNotFoundError: No module named 'fxtlint'\n", 1,
+     "the 1-pass replay it failed before replaying anything (exit 1): ModuleNotFoundError: No module named "
+     "'fxtlint'"),
+    # it started, but no kernel line: nothing native was checked
+    ("replaying 3 inputs, 1 passes\npass 1: 100 bytes live\n" + CPYTHON_AT_EXIT, 23,
+     "the 1-pass replay it loaded no native kernel"),
+    # killed part-way with no sanitizer report (the OOM killer, a signal)
+    (f"fxtlint.engine._kernel: {KERNEL}\nreplaying 3 inputs, 1 passes\n", -9,
+     "the 1-pass replay it stopped after 0 of 1 passes (exit -9) with no sanitizer report: replaying 3 inputs, "
+     "1 passes"),
+])
+def test_a_replay_that_did_not_run_is_an_error_of_the_check(output, status, error):
+    from fuzz import leaks
+
+    once = leaks.parse_replay(1, status, output)
+    many = leaks.parse_replay(8, 23, f"fxtlint.engine._kernel: {KERNEL}\nreplaying 3 inputs, 8 passes\n"
+                              + "".join(f"pass {i}: 100 bytes live\n" for i in range(1, 9)) + CPYTHON_AT_EXIT)
+    assert not many.error and not many.finding and many.leaked_objects == 2
+    found = leaks.Leaks(3, once, many)
+    assert found.error == error and not found.ok and not once.finding
+    summary = leaks.summary(found)
+    assert summary.splitlines()[-1] == f"leak check: the check did not run: {error} (an error of the check, " \
+                                       "not a leak verdict)"
+    assert "reports with a frame in the kernel" not in summary
+
+
+def test_a_check_raising_after_the_replay_started_is_a_finding():
+    from fuzz import leaks
+
+    out = (f"fxtlint.engine._kernel: {KERNEL}\nreplaying 3 inputs, 1 passes\nTraceback (most recent call last):\n"
+           "AssertionError: native and python part at byte 7\n")
+    replay = leaks.parse_replay(1, 1, out)
+    assert replay.finding == "the harness's check raised: AssertionError: native and python part at byte 7"
+    assert not replay.error
+    found = leaks.Leaks(3, replay, _replay(8, 53))
+    assert not found.error and found.verdict == "leak check: FAILED"
+
+
+# ------------------------------------------------------------------ the merge step
+_MERGE_OK = """INFO: Seed: 12
+MERGE-OUTER: 122 files, 0 in the initial corpus, 0 processed earlier
+MERGE-OUTER: successful in 1 attempt(s)
+MERGE-OUTER: 116 new files with 2701 new features added; 481 new coverage edges
+"""
+
+
+@pytest.mark.parametrize("status, log, units, kept, error", [
+    (0, _MERGE_OK, 122, 116, ""),
+    # the failing CI run: the merge ended silently right after its seed line
+    (0, "INFO: Seed: 3735928559\n", 40, 0,
+     "libFuzzer -merge=1 kept 0 of 40 units and printed no 'MERGE-OUTER: N new files' summary; its log "
+     "(merge.log) ends: INFO: Seed: 3735928559"),
+    (1, "INFO: Seed: 1\n==7== ERROR: libFuzzer: deadly signal\n", 40, 0,
+     "libFuzzer -merge=1 exited 1; its log (merge.log) ends: INFO: Seed: 1 | ==7== ERROR: libFuzzer: deadly signal"),
+    (0, "", 0, 0, "the corpus has no units to merge (the run wrote none: did it get past its seeds?)"),
+])
+def test_merge_error_says_why_the_merge_did_not_run(status, log, units, kept, error):
+    assert campaign.merge_error(status, log, units, kept) == error
+
+
+def test_merging_an_empty_corpus_is_an_error_and_runs_nothing(tmp_path, monkeypatch):
+    def no_libfuzzer(*a, **k):
+        raise AssertionError("libFuzzer was started on an empty corpus")
+
+    monkeypatch.setattr(campaign, "libfuzzer", no_libfuzzer)
+    (tmp_path / "corpus").mkdir()
+    with pytest.raises(campaign.MergeError, match="the corpus has no units to merge"):
+        campaign.merge_corpus("native", tmp_path / "corpus")
+
+
+def test_a_campaign_whose_merge_did_not_run_judges_no_leaks_and_says_why(tmp_path, monkeypatch, capsys):
+    from fuzz import __main__ as cli
+    from fuzz import leaks
+
+    def fake_run(harness, workdir, **kw):  # what the failing CI run's campaign came back with
+        return campaign.Result(harness, 5.0, 0, executions=0, kernel=KERNEL,
+                               merge_error=campaign.merge_error(0, "", 0, 0))
+
+    def no_check(*a, **k):
+        raise AssertionError("leaks were judged on nothing")
+
+    monkeypatch.setattr(campaign, "run", fake_run)
+    monkeypatch.setattr(leaks, "check", no_check)
+    status = cli.main(["run", "native", "--runs", "10", "--dir", str(tmp_path), "--no-coverage"])
+    out = capsys.readouterr().out
+    assert status == 2, out
+    assert "corpus units 0; -merge=1 did not run (below)" in out
+    assert "leak check: not run, the campaign before it did not complete (below)" in out
+    assert "campaign error (not a finding): the harness ran no input: libFuzzer printed no executions" in out
+    assert ("campaign error (not a finding): the -merge=1 step did not run: the corpus has no units to merge"
+            in out)
+
+
+def test_a_slow_unit_is_not_a_timeout():
+    """The loaded CI run: one input took more than libFuzzer's -report_slow_units (10 s)
+    and the smoke run failed as on a timeout; only -timeout's artifacts are timeouts."""
+    found = [Path(n) for n in ("crash-1", "oom-2", "slow-unit-82f6", "timeout-3")]
+    assert campaign.artifacts(found) == ([Path("crash-1"), Path("oom-2")], [Path("timeout-3")],
+                                         [Path("slow-unit-82f6")])
+
+
+@pytest.mark.parametrize("result, status, says", [
+    (campaign.Result("reader", 5.0, 0, executions=600, units_before=9, units_after_merge=8), 0, None),
+    (campaign.Result("reader", 5.0, 1, executions=600), 2,
+     "campaign error (not a finding): libFuzzer exited 1 and left no crash or timeout file"),
+    (campaign.Result("reader", 5.0, 1, executions=600, crashes=[Path("crash-1")], regressions=[Path("r")]), 1,
+     "crashes 1"),
+    # an input slower than libFuzzer's -report_slow_units on a loaded machine: listed, not a finding
+    (campaign.Result("stream", 86.0, 0, executions=500, units_before=128, units_after_merge=125,
+                     slow_units=[Path("slow-unit-82f6")]), 0, "slow units 1 (over 10 s but under the 60 s timeout"),
+    (campaign.Result("stream", 86.0, 70, executions=500, timeouts=[Path("timeout-82f6")]), 1, "timeouts 1"),
+])
+def test_a_campaign_exits_1_on_a_finding_and_2_when_it_did_not_complete(result, status, says, tmp_path,
+                                                                          monkeypatch, capsys):
+    from fuzz import __main__ as cli
+
+    monkeypatch.setattr(campaign, "run", lambda *a, **k: result)
+    assert cli.main(["run", "reader", "--runs", "10", "--dir", str(tmp_path), "--no-coverage"]) == status
+    out = capsys.readouterr().out
+    assert ("campaign error" in out) == (status == 2)
+    assert says is None or says in out
+
+
+def test_the_timeout_reaches_libfuzzer_and_its_merge(tmp_path, monkeypatch):
+    """python -m fuzz run --timeout N: libFuzzer's -timeout, in the run and in its merge
+    (.ci/run gives its smoke runs more than the default on a loaded machine)."""
+    calls = []
+
+    class Done:
+        pid = os.getpid()
+
+        def wait(self):
+            return 0
+
+    def fake_libfuzzer(harness, *args, log=None, **kw):
+        args = [str(a) for a in args]
+        calls.append(args)
+        if "-merge=1" in args:  # keep the one unit, and say so as libFuzzer does
+            merged, corpus = Path(args[-2]), Path(args[-1])
+            for f in corpus.iterdir():
+                (merged / f.name).write_bytes(f.read_bytes())
+            log.write("MERGE-OUTER: 1 new files with 3 new features added; 2 new coverage edges\n")
+        else:
+            (tmp_path / "corpus" / "unit").write_bytes(b"x")
+            log.write("#10\tDONE   cov: 2 ft: 3 corp: 1/1b lim: 4 exec/s: 10 rss: 50Mb\n")
+        return Done()
+
+    monkeypatch.setattr(campaign, "libfuzzer", fake_libfuzzer)
+    res = campaign.run("reader", tmp_path, runs=10, timeout=600, land=False, rss_every=60)
+    assert [[a for a in c if a.startswith("-timeout=")] for c in calls] == [["-timeout=600"], ["-timeout=600"]]
+    assert (res.executions, res.units_before, res.units_after_merge, res.errors) == (10, 1, 1, [])

@@ -111,10 +111,12 @@ def test_kernel_equals_column_engine_on_random_bytes(kernel, windows, data):
 
 
 # -- corpora -------------------------------------------------------------------------------
-def test_kernel_equals_column_engine_on_rule_examples(kernel):
-    for rule in fxtlint.rules.all_rules():
-        for ex in (rule.bad, rule.good):
-            assert_same_walk(kernel, ex.build(), log=ex.input_format == "log")
+# one case per rule: PR012's examples (65,537 nested begins, most of this test's time,
+# more under ASan) run with the slow tests (tests/conftest.py), as its golden case does
+@pytest.mark.parametrize("rule", fxtlint.rules.all_rules(), ids=lambda r: r.code)
+def test_kernel_equals_column_engine_on_rule_examples(kernel, rule):
+    for ex in (rule.bad, rule.good):
+        assert_same_walk(kernel, ex.build(), log=ex.input_format == "log")
 
 
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.fxt")), ids=lambda p: p.name)
