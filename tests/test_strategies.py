@@ -131,3 +131,14 @@ def test_without_hypothesis_the_import_names_the_extra():
             "try:\n    import fxtlint.strategies\nexcept ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install 'fxtlint[strategies]'" in out
+
+
+def test_rf005_mutation_names_a_provider_the_archive_did_not_announce():
+    """A drawn archive may announce the highest provider id itself (CI's draws found one):
+    the mutation's section then named an announced provider and RF005 did not fire."""
+    from fxtlint import build as B
+    from fxtlint.rules import _mutate as M
+
+    recs, _ = fxtlint.read_records(B.archive(B.magic(), B.provider_info(M.PROVIDER_ID_MAX, "x"), B.string(1, "a"),
+                                             B.thread(1, 1, 2)))
+    assert fxtlint.lint_bytes(M.unannounced_section(recs, None)).counts == {"RF005": 1}

@@ -68,6 +68,14 @@ def append(*extra):
     return lambda recs, pick: B.archive(*recs, *extra)
 
 
+def unannounced_section(recs, pick):
+    """A Provider Section for a provider no Provider Info record of ``recs`` announced (the
+    highest such id: a drawn archive may already announce PROVIDER_ID_MAX)."""
+    announced = {r.fields.get("provider_id") for r in recs if r.kind == "metadata.provider_info"}
+    pid = next(p for p in range(PROVIDER_ID_MAX, 0, -1) if p not in announced)
+    return B.archive(*recs, B.provider_section(pid))
+
+
 def size_zero(recs, pick):
     return B.archive(*recs) + B.words(0)
 
