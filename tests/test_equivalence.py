@@ -16,6 +16,7 @@ import writer_traces
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS
 from fxtlint import strategies as fst
 from fxtlint.engine._reader import declared_size, detect_byte_order
+from fxtlint.engine._walk import Walk
 from fxtlint.rules import all_rules
 
 # every test runs with the native kernel and with the pure column engine as the scan step
@@ -31,7 +32,7 @@ def assert_same_report(fast: fxtlint.FileReport, ref: fxtlint.FileReport) -> Non
 
 
 def test_the_scan_step_under_test_is_the_one_that_runs(scan_engine):
-    walk = fxtlint.engine._walk.Walk(b"", (), engine=scan_engine)
+    walk = Walk(b"", (), engine=scan_engine)
     assert (walk.kernel is not None) == (scan_engine == "native")
 
 

@@ -28,6 +28,7 @@ from fxtlint import build as B
 from fxtlint.engine._columns import Screen
 from fxtlint.engine._kernel_program import ARG_ROW_HEAD, H, compile_program
 from fxtlint.engine._kernel_screen import FULL, PAST_END, WINDOW, ZERO, KernelScreen
+from fxtlint.engine._lint import choose_format
 from fxtlint.engine._reader import size_fields
 from fxtlint.engine._scan import frame, screen_batch
 from fxtlint.engine._walk import _TRACE_ROOTS
@@ -122,7 +123,7 @@ def test_kernel_equals_column_engine_on_rule_examples(kernel, rule):
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("*.fxt")), ids=lambda p: p.name)
 def test_kernel_equals_column_engine_on_golden_corpus(kernel, path):
     data = path.read_bytes()
-    log = fxtlint.engine._lint.choose_format(data) == "log"
+    log = choose_format(data) == "log"
     assert_same_walk(kernel, data, log=log)
     assert_same_walk(kernel, data, log=log, limits=fxtlint.Limits(window_words=64, pairing_window=7))
 

@@ -24,6 +24,7 @@ from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
 from fxtlint.engine import _walk
+from fxtlint.engine._lint import walk_for
 from fxtlint.export._export_tef import document, write_document
 from fxtlint.reader_suite._canonical import decode, decode_to, dumps
 from fxtlint.strategies import archives, log_streams, mutated_archives
@@ -177,11 +178,11 @@ def test_report_says_what_check_says_on_mutated_and_random_bytes(tmp_path, capsy
 # -- the engine ------------------------------------------------------------------------------
 def test_small_buffers_take_the_per_record_path_and_large_ones_the_columns():
     small = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2), B.event("instant", 1, category=1, name=1))
-    walk = fxtlint.engine._lint.walk_for(small, ())
+    walk = walk_for(small, ())
     assert len(small) < _walk.COLUMNS_FROM and walk.columns is False
     large = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2),
                       *[B.event("instant", i, category=1, name=1) for i in range(_walk.COLUMNS_FROM // 16)])
-    assert fxtlint.engine._lint.walk_for(large, ()).columns is True
+    assert walk_for(large, ()).columns is True
 
 
 def test_every_consumer_sees_one_walk(scan_engine, monkeypatch):
