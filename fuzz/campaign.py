@@ -87,7 +87,12 @@ def harness_fxtlint(harness: str) -> str:
     """Which fxtlint (folder, engine) the harness imports when a campaign runs it: asked
     of a process started as the harness is, in its environment."""
     probe = "import _harness; print(_harness.under_test())"
-    out = subprocess.run([sys.executable, "-c", probe], cwd=harness_path(harness).parent, env=harness_env(harness),
+    try:
+        env = harness_env(harness)
+    except (RuntimeError, OSError) as e:  # the sanitized build cannot be made here (no clang...)
+        why = (str(e).strip().splitlines() or ["?"])[-1]
+        return f"fxtlint under test: the {harness} harness's environment cannot be set up: {why}"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=harness_path(harness).parent, env=env,
                          capture_output=True, text=True)
     lines = out.stdout.strip().splitlines()
     return lines[-1] if out.returncode == 0 and lines else \
