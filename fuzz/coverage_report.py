@@ -22,9 +22,16 @@ def measure(harnesses, paths, *, report=sys.stdout, show_missing: bool = False) 
     fxtlint's modules (with ``show_missing``, the line numbers no input reached) and return
     the total line coverage in percent. Call in a fresh process (``python -m fuzz
     coverage``): modules imported before the start are missed."""
+    import importlib.util
+
     import coverage
 
-    cov = coverage.Coverage(data_file=None, source=["fxtlint"], omit=OMIT, branch=False)
+    # the folder of the fxtlint the harnesses import (the installed one, _harness), named as
+    # a folder: a package name would be looked for in the working folder first, and a
+    # checkout's fxtlint/ there is not the code that runs
+    spec = importlib.util.find_spec("fxtlint")
+    source = list(spec.submodule_search_locations or []) if spec is not None else ["fxtlint"]
+    cov = coverage.Coverage(data_file=None, source=source, omit=OMIT, branch=False)
     cov.start()
     from . import load_harness
 
