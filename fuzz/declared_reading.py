@@ -28,6 +28,41 @@ def bits(word: int, lo: int, hi: int) -> int:
     return (word >> lo) & ((1 << (hi - lo + 1)) - 1)
 
 
+def word_format(data: bytes) -> str:
+    """The struct format of the archive's words: big-endian when its first word is the
+    byte-reversed magic record, little-endian otherwise."""
+    return ">Q" if len(data) >= 8 and struct.unpack_from(">Q", data)[0] == MAGIC else "<Q"
+
+
+def size_of(header: int) -> int:
+    """A header's declared size in words: [4 .. 35] for type 15 (large records), else [4 .. 15]."""
+    return bits(header, 4, 35) if header & 15 == 15 else bits(header, 4, 15)
+
+
+def frames(data: bytes) -> list[tuple[int, int, int]]:
+    """(offset, header, size in words) of each record framed by its declared size, up to
+    the first that cannot be framed (size 0, past the end)."""
+    fmt, out, off = word_format(data), [], 0
+    while off + 8 <= len(data):
+        (header,) = struct.unpack_from(fmt, data, off)
+        size = size_of(header)
+        if size == 0 or off + 8 * size > len(data):
+            break
+        out.append((off, header, size))
+        off += 8 * size
+    return out
+
+
+def with_size(data: bytes, off: int, size: int) -> bytes:
+    """``data`` with the header at ``off`` declaring ``size`` words (cut to the field's
+    width), every other bit kept."""
+    fmt = word_format(data)
+    (header,) = struct.unpack_from(fmt, data, off)
+    mask = (1 << (32 if header & 15 == 15 else 12)) - 1
+    header = (header & ~(mask << 4)) | ((size & mask) << 4)
+    return data[:off] + struct.pack(fmt, header) + data[off + 8:]
+
+
 @dataclass
 class Reading:
     errors: list[tuple[int, str]] = field(default_factory=list)  # (byte offset, what)
@@ -72,14 +107,9 @@ def read(data: bytes) -> Reading:
     if len(data) < 8:
         out.errors.append((0, "no magic record"))
         return out
-    first_le, first_be = struct.unpack_from("<Q", data)[0], struct.unpack_from(">Q", data)[0]
-    if first_le == MAGIC:
-        fmt = "<Q"
-    elif first_be == MAGIC:
-        fmt = ">Q"
-    else:
+    fmt = word_format(data)
+    if struct.unpack_from(fmt, data)[0] != MAGIC:
         out.errors.append((0, "the first record is not the magic record"))
-        fmt = "<Q"
     tables: dict = {}
     current = [None]
 
@@ -130,7 +160,7 @@ def read(data: bytes) -> Reading:
     while off + 8 <= n:
         (header,) = struct.unpack_from(fmt, data, off)
         rtype = bits(header, 0, 3)
-        size = bits(header, 4, 35) if rtype == 15 else bits(header, 4, 15)
+        size = size_of(header)
         if size == 0:
             out.errors.append((off, "size 0"))
             out.framing_stop = off

@@ -12,7 +12,6 @@ what a reader following the size skips), never excuse an error.
 from __future__ import annotations
 
 import random
-import struct
 import sys
 from pathlib import Path
 
@@ -85,27 +84,6 @@ def _judge(data: bytes, what: str) -> None:
         assert not framed, f"{what}: the lint stops framing at {framed[0]:#x}, the declared reading reads on"
 
 
-def _records(data: bytes) -> list[tuple[int, int, int]]:
-    """(offset, header, size in words) of each record framed by its declared size."""
-    out, off = [], 0
-    big = struct.unpack_from("<Q", data)[0] != declared_reading.MAGIC
-    fmt = ">Q" if big else "<Q"
-    while off + 8 <= len(data):
-        (h,) = struct.unpack_from(fmt, data, off)
-        size = declared_reading.bits(h, 4, 35) if h & 15 == 15 else declared_reading.bits(h, 4, 15)
-        if size == 0 or off + 8 * size > len(data):
-            break
-        out.append((off, h, size))
-        off += 8 * size
-    return out
-
-
-def _with_size(data: bytes, off: int, header: int, size: int, big: bool) -> bytes:
-    width = 32 if header & 15 == 15 else 12
-    h = (header & ~(((1 << width) - 1) << 4)) | ((size & ((1 << width) - 1)) << 4)
-    return data[:off] + struct.pack(">Q" if big else "<Q", h) + data[off + 8:]
-
-
 def _sampled(items: list, k: int, rnd: random.Random) -> list:
     return items if len(items) <= k else sorted(rnd.sample(items, k), key=items.index)
 
@@ -113,14 +91,13 @@ def _sampled(items: list, k: int, rnd: random.Random) -> list:
 @pytest.mark.parametrize(("path", "k"), SIZED)
 def test_size_field_mutations_get_the_declared_readings_verdict(path, k):
     data = path.read_bytes()
-    big = struct.unpack_from("<Q", data)[0] != declared_reading.MAGIC
-    recs = _records(data)
+    recs = declared_reading.frames(data)
     rnd = random.Random(path.name)
     for i, (off, header, size) in enumerate(_sampled(recs, k, rnd)):
         nxt = recs[recs.index((off, header, size)) + 1][2] if (off, header, size) != recs[-1] else 1
         for new in {size - 1, size + 1, size + 2, size + nxt, size + nxt + 1, 0, rnd.randrange(1, 64)} - {size}:
             if new >= 0:
-                _judge(_with_size(data, off, header, new, big), f"{path.name}: record {i} at {off:#x} size {new}")
+                _judge(declared_reading.with_size(data, off, new), f"{path.name}: record {i} at {off:#x} size {new}")
 
 
 @pytest.mark.parametrize(("path", "k"), SIZED)
@@ -182,7 +159,7 @@ def test_the_issues_example_fails_the_lint():
     clean = B.archive(*pre, *body)
     assert not declared_reading.read(clean).failed and _lint(clean).counts.get("FR004") is None
     sec = len(B.archive(*pre[:2]))
-    data = _with_size(clean, sec, struct.unpack_from("<Q", clean, sec)[0], 5, False)
+    data = declared_reading.with_size(clean, sec, 5)
     report = _lint(data)
     assert declared_reading.read(data).failed
     by_code = {d.code: d for d in report.diagnostics}

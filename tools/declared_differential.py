@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import struct
 import sys
 from pathlib import Path
 
@@ -39,30 +38,12 @@ def clean_traces() -> list[tuple[str, bytes]]:
             and not declared_reading.read(data).failed]
 
 
-def starts(data: bytes) -> list[tuple[int, int]]:
-    """(offset, header) of each record framed by declared size."""
-    fmt = "<Q" if struct.unpack_from("<Q", data)[0] == declared_reading.MAGIC else ">Q"
-    out, off = [], 0
-    while off + 8 <= len(data):
-        (h,) = struct.unpack_from(fmt, data, off)
-        size = declared_reading.bits(h, 4, 35) if h & 15 == 15 else declared_reading.bits(h, 4, 15)
-        if size == 0 or off + 8 * size > len(data):
-            break
-        out.append((off, h))
-        off += 8 * size
-    return out
-
-
 def mutate(data: bytes, rnd: random.Random) -> tuple[str, bytes]:
     if rnd.random() < 0.5:
-        off, h = rnd.choice(starts(data))
-        fmt = "<Q" if struct.unpack_from("<Q", data)[0] == declared_reading.MAGIC else ">Q"
-        width = 32 if h & 15 == 15 else 12
-        size = (h >> 4) & ((1 << width) - 1)
-        new = rnd.choice([size - 1, size + 1, size + 2, size + rnd.randrange(1, 9), 0, rnd.randrange(1, 1 << 12)])
-        new = max(new, 0) & ((1 << width) - 1)
-        h2 = (h & ~(((1 << width) - 1) << 4)) | (new << 4)
-        return f"size of the record at {off:#x}: {size} -> {new}", data[:off] + struct.pack(fmt, h2) + data[off + 8:]
+        off, _, size = rnd.choice(declared_reading.frames(data))
+        moves = [size - 1, size + 1, size + 2, size + rnd.randrange(1, 9), 0, rnd.randrange(1, 1 << 12)]
+        new = max(0, rnd.choice(moves))
+        return f"size of the record at {off:#x}: {size} -> {new}", declared_reading.with_size(data, off, new)
     at = rnd.randrange(len(data))
     value = rnd.randrange(256)
     return f"byte {at:#x}: {data[at]:#04x} -> {value:#04x}", data[:at] + bytes([value]) + data[at + 1:]
