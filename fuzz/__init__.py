@@ -39,6 +39,12 @@ LOCAL_HARNESSES = ("fuzz_kernel.py",)
 SANITIZED = {"native": "clang"}
 
 
+def corpus_files(paths) -> list[Path]:
+    """Every file under ``paths`` (files, or folders walked in sorted order), resolved: the
+    inputs a corpus command (coverage, leaks, a campaign's checks) replays."""
+    return [f.resolve() for p in map(Path, paths) for f in (sorted(p.rglob("*")) if p.is_dir() else [p]) if f.is_file()]
+
+
 def harness_path(name: str) -> Path:
     return HERE / HARNESSES[name][0]
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, TIMEOUT, harness_path
+from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, TIMEOUT, corpus_files, harness_path
 from .rss import Sampler
 from .seeds import DICT, seed_files, write_dictionary
 
@@ -323,7 +323,6 @@ def check_inputs(harness: str, paths, *, verb: str = "reproduce") -> list[Path]:
 def check_corpus(paths) -> list[Path]:
     """The input files under ``paths`` (files, or folders read recursively); a missing
     path, or paths holding no file at all, is a usage error."""
-    from .leaks import corpus_files
 
     for p in map(Path, paths):
         if not p.exists():

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from pathlib import Path
 
 from . import REPO
 
@@ -33,10 +32,10 @@ def measure(harnesses, paths, *, report=sys.stdout, show_missing: bool = False) 
     source = list(spec.submodule_search_locations or []) if spec is not None else ["fxtlint"]
     cov = coverage.Coverage(data_file=None, source=source, omit=OMIT, branch=False)
     cov.start()
-    from . import load_harness
+    from . import corpus_files, load_harness
 
     checks = [load_harness(h).check for h in harnesses]
-    files = [f for p in map(Path, paths) for f in (sorted(p.rglob("*")) if p.is_dir() else [p]) if f.is_file()]
+    files = corpus_files(paths)
     for f in files:
         data = f.read_bytes()
         for check in checks:

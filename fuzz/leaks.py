@@ -31,6 +31,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import corpus_files
+
 PASSES = 8
 _LIVE = re.compile(r"^pass (\d+): (\d+) bytes live$", re.M)
 _KERNEL_FILE = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)
@@ -196,10 +198,6 @@ def parse_replay(passes: int, status: int, output: str) -> Replay:
         if _KERNEL_FRAME.search(r):
             res.kernel_reports.append(r)
     return res
-
-
-def corpus_files(paths) -> list[Path]:
-    return [f.resolve() for p in map(Path, paths) for f in (sorted(p.rglob("*")) if p.is_dir() else [p]) if f.is_file()]
 
 
 def summary(res: Leaks) -> str:
