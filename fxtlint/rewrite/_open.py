@@ -9,13 +9,17 @@ taken as already ended, not left open.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 from ..engine._provider_state import ProviderState
-from ..spec._model import Record
+from ..spec._build import event
+from ..spec._model import Argument, Record
 from ..spec._roles import THREAD_REFS
 from ..spec._tables import tables
 
 _T = tables()
+MARK_NAME = "fxtlint"  # the argument (and the cut's duration category) marking what a rewrite wrote
 _PAIRING = {leaf.name: leaf.pairing for leaf in _T.record_leaves() if leaf.pairing}
 _PAIRING_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pairing}
 
@@ -74,9 +78,40 @@ class OpenEvents:
             elif self.flows.pop(ident, None) is None:
                 self._owed[fkey] += 1
 
+    @staticmethod
+    def pairing_id(rec: Record) -> int:
+        """The id an async or flow event pairs by (its table's pairing_id word)."""
+        return rec.fields.get(_PAIRING_ID.get(rec.kind, ""), 0)
+
     def open_durations(self):
         """(koids, category, name, tag) of each open duration, outermost first per thread."""
         return [(koids, cat, name, tag) for koids, stack in self.durations.items() for cat, name, tag in stack]
+
+    def begins(self, ts: int, mark: Argument) -> Iterator[Record]:
+        """A begin at ``ts``, carrying ``mark``, of every open duration, async operation and
+        flow (a flow inside a duration of its own): what a piece cut from the middle of
+        a trace opens with."""
+        for koids, cat, name, _ in self.open_durations():
+            yield event("duration_begin", ts, thread=koids, category=cat, name=name, args=(mark,))
+        for (_, cat, name, ident), (koids, _) in self.asyncs.items():
+            yield event("async_begin", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,))
+        for ident, (koids, cat, name) in self.flows.items():
+            yield from in_a_duration(event("flow_begin", ts, thread=koids, category=cat, name=name, id=ident,
+                                           args=(mark,)), mark)
+
+    def ends(self, ts: int, mark: Argument, *, flows: bool = True) -> Iterator[tuple[Record, Any]]:
+        """An end at ``ts``, carrying ``mark``, of every open flow (with ``flows``; inside a
+        duration of its own), duration (innermost first) and async operation, each with the
+        tag its begin was seen with (None for a flow's records)."""
+        if flows:
+            for ident, (koids, cat, name) in self.flows.items():
+                for rec in in_a_duration(event("flow_end", ts, thread=koids, category=cat, name=name, id=ident,
+                                               args=(mark,)), mark):
+                    yield rec, None
+        for koids, cat, name, tag in reversed(self.open_durations()):
+            yield event("duration_end", ts, thread=koids, category=cat, name=name, args=(mark,)), tag
+        for (_, cat, name, ident), (koids, tag) in self.asyncs.items():
+            yield event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,)), tag
 
     def snapshot(self) -> OpenEvents:
         copy = OpenEvents()
@@ -84,3 +119,12 @@ class OpenEvents:
         copy.asyncs = dict(self.asyncs)
         copy.flows = dict(self.flows)
         return copy
+
+
+def in_a_duration(flow: Record, mark: Argument) -> list[Record]:
+    """A flow event a rewrite writes, inside a duration of its own (a flow event belongs to
+    the duration enclosing it), on its thread, at its time."""
+    koids = tuple(flow.fields.get(n, 0) for n in ("process_koid", "thread_koid"))
+    ts = flow.fields["timestamp"]
+    return [event("duration_begin", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,)), flow,
+            event("duration_end", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,))]

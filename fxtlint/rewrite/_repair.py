@@ -45,13 +45,13 @@ from ..engine._reader import (
     header_kind,
 )
 from ..rules._diagnostics import Diagnostic, Severity
-from ..spec._build import arg, event, initialization, magic, provider_info, string, thread
+from ..spec._build import arg, initialization, magic, provider_info, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
 from ..spec._model import Argument, Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS, is_undefined
 from ..spec._tables import WordItem, tables
-from ._open import OpenEvents
+from ._open import MARK_NAME, OpenEvents
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -60,7 +60,6 @@ _PROVIDER_EVENT = "metadata.provider_event"
 
 # findings a re-encoding mends; any other error drops the record
 MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
-MARK_NAME = "fxtlint"  # the name of the argument marking a record that repair or slice wrote
 
 
 def _zero_fields(layout) -> frozenset:
@@ -208,21 +207,18 @@ class _Open(OpenEvents):
 
     def close(self, out: _Writer, log: RepairLog, mark: str, before=None) -> None:
         """Write the ends; ``before(record)`` first for each (what it needs written)."""
-        marker = arg("string", MARK_NAME, mark)
         ts = self.last_ts
-        for koids, cat, name, offset in reversed(self.open_durations()):
-            end = event("duration_end", ts, thread=koids, category=cat, name=name, args=(marker,))
+        for end, offset in self.ends(ts, arg("string", MARK_NAME, mark), flows=False):
             if before is not None:
                 before(end)
             out.put_record(end)
-            log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
-        for (_, cat, name, ident), (koids, offset) in self.asyncs.items():
-            end = event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(marker,))
-            if before is not None:
-                before(end)
-            out.put_record(end)
-            log.add("PR004", offset, "closed", f'async operation "{name}" (id {ident}) ended at the last '
-                                               f"timestamp {ts}")
+            what = end.kind.removeprefix("event.").removesuffix("_end")
+            name = end.strings.get("name", "")
+            if what == "duration":
+                log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
+            else:
+                log.add("PR004", offset, "closed", f'async operation "{name}" (id {self.pairing_id(end)}) '
+                                                   f"ended at the last timestamp {ts}")
 
 
 def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:

@@ -29,14 +29,13 @@ from typing import IO
 
 from ..engine._provider_state import NS_PER_S, ProviderState
 from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks, walk_records
-from ..spec._build import arg, event, initialization, provider_info, provider_section, string, thread
+from ..spec._build import arg, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
 from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
-from ._open import OpenEvents
-from ._repair import MARK_NAME
+from ._open import MARK_NAME, OpenEvents
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -304,35 +303,13 @@ class _Slicer:
             added += 1
         start_ts = info.first_ts if info.first_ts is not None else 0
         end_ts = info.last_ts if info.last_ts is not None else start_ts
-        begun = arg("string", MARK_NAME, _BEGUN_MARK)
-        for koids, cat, name, _ in piece.opened.open_durations():
-            put(encode_record(event("duration_begin", start_ts, thread=koids, category=cat, name=name,
-                                    args=(begun,)), self.order))
+        for rec in piece.opened.begins(start_ts, arg("string", MARK_NAME, _BEGUN_MARK)):
+            put(encode_record(rec, self.order))
             added += 1
-        for (_, cat, name, ident), (koids, _) in piece.opened.asyncs.items():
-            put(encode_record(event("async_begin", start_ts, thread=koids, category=cat, name=name, id=ident,
-                                    args=(begun,)), self.order))
-            added += 1
-        for ident, (koids, cat, name) in piece.opened.flows.items():
-            for rec in _in_a_duration(event("flow_begin", start_ts, thread=koids, category=cat, name=name,
-                                            id=ident, args=(begun,)), begun):
-                put(encode_record(rec, self.order))
-                added += 1
         piece.body.seek(0)
         shutil.copyfileobj(piece.body, out, 1 << 20)
-        ended = arg("string", MARK_NAME, _ENDED_MARK)
-        for ident, (koids, cat, name) in self.open.flows.items():
-            for rec in _in_a_duration(event("flow_end", end_ts, thread=koids, category=cat, name=name,
-                                            id=ident, args=(ended,)), ended):
-                put(encode_record(rec, self.order))
-                added += 1
-        for koids, cat, name, _ in reversed(self.open.open_durations()):
-            put(encode_record(event("duration_end", end_ts, thread=koids, category=cat, name=name,
-                                    args=(ended,)), self.order))
-            added += 1
-        for (_, cat, name, ident), (koids, _) in self.open.asyncs.items():
-            put(encode_record(event("async_end", end_ts, thread=koids, category=cat, name=name, id=ident,
-                                    args=(ended,)), self.order))
+        for rec, _ in self.open.ends(end_ts, arg("string", MARK_NAME, _ENDED_MARK)):
+            put(encode_record(rec, self.order))
             added += 1
         info.added = added
 
@@ -362,15 +339,6 @@ class _Slicer:
             yield string(index, self.state.strings.values[gid])
         for index, (process, thread_koid) in sorted(piece.threads.get(pid, {}).items()):
             yield thread(index, process, thread_koid)
-
-
-def _in_a_duration(flow: Record, mark) -> list[Record]:
-    """A flow event a cut writes, inside a duration of its own (a flow event belongs to
-    the duration enclosing it), on its thread, at its time."""
-    koids = tuple(flow.fields.get(n, 0) for n in ("process_koid", "thread_koid"))
-    ts = flow.fields["timestamp"]
-    return [event("duration_begin", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,)), flow,
-            event("duration_end", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,))]
 
 
 def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
