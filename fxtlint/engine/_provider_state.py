@@ -26,19 +26,13 @@ from typing import Any, NamedTuple
 from ..spec._model import Record
 from ..spec._roles import EFFECT_OF, INLINE_KOIDS, field_of_role
 from ..spec._tables import EFFECTS, TableError, tables
+from ..spec._time import DEFAULT_RATE, U64, max_ticks
+from ..spec._time import NS_PER_S as NS_PER_S  # re-exported for the consumers that import it here
 
 _T = tables()
 INLINE_BIT = _T.string_inline_bit
-NS_PER_S = 10**9
-U64 = 1 << 64
 _STRING_INDEX = field_of_role("string", "string_index")
 _THREAD_INDEX = field_of_role("thread", "thread_index")
-
-
-def max_ticks(rate: int) -> int:
-    """The largest tick count whose nanosecond value fits in 64 bits at ``rate``."""
-    # ticks * 1e9 // rate < 2^64  <=>  ticks < ceil(2^64 * rate / 1e9); ticks are 64-bit
-    return min(-(-U64 * rate // NS_PER_S) - 1, U64 - 1)
 
 
 class Interner:
@@ -64,7 +58,7 @@ class Provider:
         self.name: str | None = None
         self.strings: dict[int, int] = {}  # index -> interned string id
         self.threads: dict[int, tuple[int, int]] = {}  # index -> (process koid, thread koid)
-        self.rate = NS_PER_S  # without an Initialization record one tick is one nanosecond
+        self.rate = DEFAULT_RATE  # without an Initialization record one tick is one nanosecond
         self.max_ticks = U64 - 1  # 1 tick = 1 ns: no timestamp overflows
 
 

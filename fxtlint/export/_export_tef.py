@@ -56,9 +56,9 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
 from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ..spec._tables import StreamItem, tables
+from ..spec._time import US_PER_S, ticks_to_us
 
 _T = tables()
-US_PER_S = 10**6
 DISPLAY_TIME_UNIT = "ns"
 
 PHASES = {
@@ -110,14 +110,6 @@ class Export:
 
 _FRAMING_STOPS = (R.record_size_zero.code, R.record_past_end_of_file.code)
 _UNREGISTERED_STRING = "unregistered string refs (exported as <string #N>)"
-
-
-def ticks_to_us(ticks: int, rate: int):
-    """Microseconds, as an int when exact, else the correctly rounded float."""
-    num = ticks * US_PER_S
-    if num % rate == 0:
-        return num // rate
-    return num / rate
 
 
 def _json_number(v) -> str:
