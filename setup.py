@@ -41,6 +41,7 @@ class build_py_with_data(build_py):
 
 setup(
     cmdclass={"build_py": build_py_with_data},
-    ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c"], optional=True),
+    ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c", "fxtlint/engine/_screen.c"],
+                           depends=["fxtlint/engine/_screen.h"], optional=True),
                  Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True)],
 )

@@ -54,8 +54,10 @@ build() {
     cp -r spec-tables "$out/spec-tables"
     find "$out/fxtlint" -name '*.so' -delete
     for ext in _kernel _textfill; do
+        local sources="fxtlint/engine/$ext.c"
+        [ "$ext" = _kernel ] && sources="$sources fxtlint/engine/_screen.c"  # the screen: one copy (setup.py)
         # shellcheck disable=SC2086
-        "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" "fxtlint/engine/$ext.c" -o "$out/fxtlint/engine/$ext$suffix"
+        "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" $sources -o "$out/fxtlint/engine/$ext$suffix"
         echo "built $out/fxtlint/engine/$ext$suffix ($cc $flags)"
     done
 }

@@ -1,0 +1,580 @@
+/*
+ * The screen (see _screen.h): the program's validation and its interpreter, in plain C.
+ * Moved here from _kernel.c unchanged but for the error reporting (a message in the
+ * Program, not a Python exception) and the allocator (malloc, not PyMem).
+ */
+#include <stdlib.h>
+#include "_screen.h"
+
+/* The walk is a chain of dependent loads (each header gives the next one's place), and
+ * the screen revisits headers in group order: both wait on memory unless the next
+ * lines are asked for early. A prefetch is a hint that reads nothing (it cannot fault);
+ * these distances measured best on bench/kernel_bench.py's workloads. */
+#if defined(__GNUC__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+#define PREFETCH_WORDS 128   /* framing: 1 KiB ahead of the header being read */
+#define PREFETCH_RECORDS 8   /* screening: the header 8 positions on */
+
+/* ------------------------------------------------------------------------------------
+ * Loading a program: check every index it holds once, so the interpreter needs no
+ * checks on the program itself (only on the trace).
+ */
+static int in(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v < hi; }
+
+static int bad_program(const Program *P, const char *why, int64_t at)
+{
+    Program *Q = (Program *)P;  /* the error fields are the one thing a check writes */
+    Q->error = why;
+    Q->error_at = at;
+    return 0;
+}
+
+/* Walk the code run starting at pc until its end; arg: argument code (own value and
+ * position slots, logref allowed, args not). */
+static int check_code(const Program *P, int64_t pc, int arg)
+{
+    const int64_t *c = P->code;
+    int64_t nv = arg ? P->narg_vals : P->nvals, np = arg ? P->narg_pos : P->npos;
+    for (; pc >= 0 && pc <= P->length - 4; pc += 4) {  /* no pc + 4: pc may be any int64 */
+        int64_t op = c[pc], a = c[pc + 1], b = c[pc + 2], cc = c[pc + 3];
+        int ok = 1;
+        switch (op) {
+        case OP_END:
+            return 1;
+        case OP_WORD:
+            ok = in(a, -1, np);
+            break;
+        case OP_STORE:
+        case OP_ZERO:
+            ok = op == OP_ZERO || in(a, 0, nv);
+            break;
+        case OP_FIELD:
+            ok = in(a, 0, nv) && in(b, 0, 64);
+            break;
+        case OP_FIELDS:  /* the next a instructions are fields (each checked in its turn) */
+            ok = a >= 1 && a <= (P->length - pc) / 4 - 1;
+            for (int64_t k = 1; ok && k <= a; k++)
+                ok = c[pc + 4 * k] == OP_FIELD;
+            break;
+        case OP_CONST:
+        case OP_EQUAL:
+            ok = in(a, 0, nv);
+            break;
+        case OP_STREAM:
+            ok = in(a, 0, nv) && in(cc, -1, np);
+            break;
+        case OP_ENUM:
+            ok = in(a, 0, nv) && b >= 0 && cc >= 0 && cc <= P->length && b <= P->length - cc;
+            break;
+        case OP_INLINE_WORD:
+        case OP_STRING:
+            ok = in(a, 0, nv) && in(b, -1, np);
+            break;
+        case OP_ARGS:
+            ok = !arg && in(a, -1, nv);
+            break;
+        case OP_LOGREF:
+            ok = arg && in(a, 0, nv) && in(b, LOG_INLINE, LOG_NAME + 1);
+            break;
+        case OP_LESS:
+            ok = in(a, 0, nv) && in(b, 0, nv);
+            break;
+        default:
+            ok = 0;
+        }
+        if (!ok)
+            return bad_program(P, "an instruction's operands are out of range", pc);
+    }
+    return bad_program(P, "a code run has no end", pc);
+}
+
+/* The dispatch tree: nodes in preorder, each child after its parent, so it has no cycle;
+ * every root (one per record type, ntypes of them from roots) is a node. */
+static int check_nodes(Program *P, int64_t lo, int64_t hi, const int64_t *roots, int64_t ntypes)
+{
+    const int64_t *c = P->code;
+    char *starts = calloc((size_t)(hi - lo) + 1, 1);
+    int ok = 1;
+    if (starts == NULL) {
+        P->nomem = 1;
+        return bad_program(P, "out of memory", 0);
+    }
+    /* first pass: where nodes start, and each node's own fields */
+    for (int64_t i = lo; ok && i < hi;) {
+        if (i + 4 > hi) {
+            ok = bad_program(P, "a node runs past the node table", i);
+            break;
+        }
+        starts[i - lo] = 1;
+        if (c[i] == NODE_TERMINAL) {
+            if (!in(c[i + 1], 0, P->nterminals) || (c[i + 2] != -1 && !check_code(P, c[i + 2], 0)))
+                ok = P->error != NULL ? 0 : bad_program(P, "a terminal is invalid", i);
+            else
+                P->term_pc[c[i + 1]] = c[i + 2];
+            i += 4;
+        } else if (c[i] == NODE_SELECT) {
+            if (!in(c[i + 1], 0, 64) || !in(c[i + 2], 0, 256) || c[i + 2] + 5 > hi - i)
+                ok = bad_program(P, "a select node is invalid", i);
+            i += 4 + (ok ? c[i + 2] + 1 : 0);
+        } else {
+            ok = bad_program(P, "a node of unknown kind", i);
+        }
+    }
+    /* second pass: every child is a node after its parent */
+    for (int64_t i = lo; ok && i < hi;) {
+        if (c[i] == NODE_TERMINAL) {
+            i += 4;
+            continue;
+        }
+        for (int64_t k = 0; ok && k <= c[i + 2]; k++) {
+            int64_t child = c[i + 4 + k];
+            if (!in(child, i + 1, hi) || !starts[child - lo])
+                ok = bad_program(P, "a child is not a later node", i);
+        }
+        i += 4 + c[i + 2] + 1;
+    }
+    for (int64_t t = 0; ok && t < ntypes; t++)
+        if (!in(roots[t], lo, hi) || !starts[roots[t] - lo])
+            ok = bad_program(P, "a root is not a node", t);
+    free(starts);
+    return ok;
+}
+
+static int check_program(Program *P)
+{
+    const int64_t *c = P->code;
+    int64_t n = P->length;
+    if (n < N_HEADER || c[H_MAGIC] != PROGRAM_MAGIC || c[H_LENGTH] != n)
+        return bad_program(P, "not a program of this kernel's format", 0);
+    P->type_lo = (uint64_t)c[H_TYPE_LO];
+    P->type_mask = (uint64_t)c[H_TYPE_MASK];
+    P->arg_type_lo = (uint64_t)c[H_ARG_TYPE_LO];
+    P->arg_type_mask = (uint64_t)c[H_ARG_TYPE_MASK];
+    P->arg_size_lo = (uint64_t)c[H_ARG_SIZE_LO];
+    P->arg_size_mask = (uint64_t)c[H_ARG_SIZE_MASK];
+    P->nvals = c[H_NVALS];
+    P->npos = c[H_NPOS];
+    P->narg_vals = c[H_NARG_VALS];
+    P->narg_pos = c[H_NARG_POS];
+    P->nterminals = c[H_NTERMINALS];
+    P->inline_bit = (uint64_t)c[H_INLINE_BIT];
+    P->max_string = (uint64_t)c[H_MAX_STRING];
+    P->far = (uint64_t)c[H_FAR];
+    if (P->type_lo > 63 || P->type_mask > 255 || P->arg_type_lo > 63 || P->arg_type_mask > 255
+        || P->arg_size_lo > 63 || !in(P->nvals, 0, MAX_SLOTS + 1) || !in(P->npos, 0, MAX_SLOTS + 1)
+        || !in(P->narg_vals, 0, MAX_ARG_VALS + 1) || !in(P->narg_pos, 0, MAX_ARG_POS + 1) || P->nterminals < 0
+        || P->inline_bit == 0 || (P->inline_bit & (P->inline_bit - 1)) || P->inline_bit >> 62
+        || P->far > ((uint64_t)1 << 60))
+        return bad_program(P, "a header value is out of range", 0);
+    int64_t ntypes = (int64_t)P->type_mask + 1, nargs = (int64_t)P->arg_type_mask + 1;
+    int64_t sizes = c[H_SIZES], roots = c[H_ROOTS], nodes = c[H_NODES], nodes_end = c[H_NODES_END];
+    int64_t args = c[H_ARGS];
+    if (!in(sizes, N_HEADER, n) || 2 * ntypes > n - sizes || !in(roots, N_HEADER, n) || ntypes > n - roots
+        || !in(nodes, N_HEADER, n + 1) || !in(nodes_end, nodes, n + 1) || !in(args, N_HEADER, n)
+        || 3 * nargs > n - args)
+        return bad_program(P, "a table lies outside the program", 0);
+    P->sizes = c + sizes;
+    P->roots = c + roots;
+    P->args = c + args;
+    for (int64_t t = 0; t < ntypes; t++)
+        if (!in(P->sizes[2 * t], 0, 64))
+            return bad_program(P, "a size field is out of range", sizes + 2 * t);
+    if (P->nterminals > n)
+        return bad_program(P, "more terminals than the program holds", 0);
+    P->term_pc = malloc(sizeof(int64_t) * (size_t)(P->nterminals + 1));
+    if (P->term_pc == NULL) {
+        P->nomem = 1;
+        return bad_program(P, "out of memory", 0);
+    }
+    for (int64_t k = 0; k < P->nterminals; k++)
+        P->term_pc[k] = -1;
+    if (!check_nodes(P, nodes, nodes_end, P->roots, ntypes))
+        return 0;
+    for (int64_t t = 0; t < nargs; t++) {
+        int64_t pc = P->args[3 * t];
+        if (pc != -1 && !check_code(P, pc, 1))
+            return 0;
+    }
+    return 1;
+}
+
+
+int screen_load(Program *P, const int64_t *code, int64_t length)
+{
+    P->error = NULL;
+    P->code = NULL;
+    P->term_pc = NULL;
+    if (length <= 0)
+        return bad_program(P, "a program is a non-empty array of int64", 0);
+    P->code = malloc(sizeof(int64_t) * (size_t)length);
+    if (P->code == NULL) {
+        P->nomem = 1;
+        return bad_program(P, "out of memory", 0);
+    }
+    memcpy(P->code, code, sizeof(int64_t) * (size_t)length);
+    P->length = length;
+    if (!check_program(P)) {
+        const char *why = P->error;
+        int64_t at = P->error_at;
+        screen_free(P);
+        P->error = why;
+        P->error_at = at;
+        return 0;
+    }
+    return 1;
+}
+
+void screen_free(Program *P)
+{
+    free(P->term_pc);
+    free(P->code);
+    P->term_pc = NULL;
+    P->code = NULL;
+}
+
+/* ------------------------------------------------------------------------------------
+ * Reading the trace: the only two places that touch its bytes.
+ */
+
+
+/* The n words from p, if they end by end. */
+static inline const unsigned char *bytes_in(const Scan *S, int64_t p, uint64_t n, int64_t end)
+{
+    if (p < 0 || p > end || n > (uint64_t)(end - p))
+        return NULL;
+    return S->buf + 8 * p;
+}
+
+/* ------------------------------------------------------------------------------------
+ * Text: the reference decodes with Python's strict UTF-8 decoder; this accepts exactly
+ * what it accepts (Unicode Table 3-7: no overlong forms, no surrogates, nothing past
+ * U+10FFFF).
+ */
+static int utf8_valid(const unsigned char *s, uint64_t n)
+{
+    uint64_t i = 0;
+    while (i < n) {
+        while (i + 8 <= n) {  /* ASCII runs eight bytes at a time */
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ULL)
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        unsigned need, lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            need = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            lo = c == 0xE0 ? 0xA0 : 0x80;
+            hi = c == 0xED ? 0x9F : 0xBF;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            lo = c == 0xF0 ? 0x90 : 0x80;
+            hi = c == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return 0;
+        }
+        if (n - i <= need)
+            return 0;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (unsigned k = 2; k <= need; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return 0;
+        i += need + 1;
+    }
+    return 1;
+}
+
+/* No byte >= 0x80 in the n words at s (the column engine's plain-ASCII test). */
+static int ascii_only(const unsigned char *s, uint64_t nw)
+{
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < nw; i++) {
+        uint64_t w;
+        memcpy(&w, s + 8 * i, 8);
+        acc |= w;
+    }
+    return (acc & 0x8080808080808080ULL) == 0;
+}
+
+/* The bits of a word (loaded in host order) holding its bytes from the tail-th on. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTES_FROM(tail) (~0ULL >> (8 * (tail)))
+#else
+#define BYTES_FROM(tail) (~0ULL << (8 * (tail)))
+#endif
+
+/* A stream of len bytes at *p: it fits by end, its padding is zero, and text is within
+ * the length limit, does not end in NUL (a counted C terminator) and decodes. */
+static int stream_ok(const Scan *S, int64_t *p, int64_t end, uint64_t len, int text)
+{
+    const Program *P = S->P;
+    if (len > P->far)
+        return 0;
+    uint64_t nw = (len + 7) >> 3;
+    const unsigned char *b = bytes_in(S, *p, nw, end);
+    if (b == NULL)
+        return 0;
+    if (len & 7) {  /* the last word's bytes after the stream: padding, zero */
+        uint64_t last;
+        memcpy(&last, b + 8 * (nw - 1), 8);
+        if (last & BYTES_FROM(len & 7))
+            return 0;
+    }
+    if (text) {
+        if (len > P->max_string || (len && b[len - 1] == 0))
+            return 0;
+        /* the padding is zero, so whole words can be tested */
+        if (!(S->utf8 ? utf8_valid(b, len) : ascii_only(b, nw)))
+            return 0;
+    }
+    *p += (int64_t)nw;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------
+ * The interpreter. run() returns 1 when the code ran to an end at exactly `end`, 0 when
+ * the row is flagged: at the first check that fails, as nothing after it can unflag it.
+ */
+
+
+/* The argument list at *pp: each argument's code runs on its own values and positions,
+ * kept in its argument row (the caller drops the rows of a record it flags). When the
+ * table is full the rows are only counted, and the caller scans again with room. */
+static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t count, int numeric_only)
+{
+    const Program *P = S->P;
+    int64_t p = *pp;
+    int64_t spare[ARG_ROW_HEAD + MAX_ARG_VALS + MAX_ARG_POS];
+    for (uint64_t k = 0; counted ? k < count : p < end; k++) {
+        uint64_t a;
+        if (!word_in(S, p, end, &a))
+            return 0;
+        uint64_t t = (a >> P->arg_type_lo) & P->arg_type_mask;
+        uint64_t n = (a >> P->arg_size_lo) & P->arg_size_mask;
+        if (n == 0 || n > (uint64_t)(end - p))
+            return 0;
+        const int64_t *entry = P->args + 3 * t;  /* pc, allowed, numeric */
+        if (entry[0] < 0 || !entry[1] || (numeric_only && !entry[2]))
+            return 0;
+        int64_t *row = S->nargs < S->argcap ? S->args + S->arg_columns * S->nargs : spare;
+        row[0] = S->row;
+        row[1] = (int64_t)k;
+        row[2] = (int64_t)t;
+        row[3] = p;
+        memset(row + ARG_ROW_HEAD, 0, sizeof row[0] * (size_t)(P->narg_vals + P->narg_pos));
+        if (!screen_run(S, entry[0], a, p + 1, p + (int64_t)n, (uint64_t *)(row + ARG_ROW_HEAD),
+                 row + ARG_ROW_HEAD + P->narg_vals))
+            return 0;
+        S->nargs++;
+        p += (int64_t)n;
+    }
+    *pp = p;
+    return 1;
+}
+
+/* Dispatch: GCC and clang jump from each instruction straight to the next one's code
+ * (one indirect jump per instruction, each predicted on its own, as CPython's ceval
+ * does); other compilers take the switch. load() checked every op, so both stay in range. */
+#if defined(__GNUC__)
+#define TARGET(op) case op: L_##op
+#define NEXT() do { ins += 4; a = ins[1]; b = ins[2]; goto *targets[ins[0]]; } while (0)
+#else
+#define TARGET(op) case op
+#define NEXT() { ins += 4; continue; }
+#endif
+
+int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos)
+{
+#if defined(__GNUC__)
+    static const void *const targets[N_OPS] = {
+        &&L_OP_END, &&L_OP_WORD, &&L_OP_STORE, &&L_OP_ZERO, &&L_OP_FIELD, &&L_OP_FIELDS, &&L_OP_CONST,
+        &&L_OP_ENUM, &&L_OP_INLINE_WORD, &&L_OP_STRING, &&L_OP_STREAM, &&L_OP_ARGS, &&L_OP_LOGREF, &&L_OP_LESS,
+        &&L_OP_EQUAL,
+    };
+#endif
+    const Program *P = S->P;
+    const int64_t *code = P->code;
+    const int64_t *ins = code + pc;
+    for (;;) {
+        int64_t a = ins[1], b = ins[2];
+        switch (ins[0]) {
+        TARGET(OP_END):
+            return p == end;
+        TARGET(OP_WORD):
+            if (!word_in(S, p, end, &cur))
+                return 0;
+            if (a >= 0)
+                pos[a] = p;
+            p++;
+            NEXT();
+        TARGET(OP_STORE):
+            vals[a] = cur;
+            NEXT();
+        TARGET(OP_ZERO):
+            if (cur & (uint64_t)a)
+                return 0;
+            NEXT();
+        TARGET(OP_FIELD):
+            vals[a] = (cur >> b) & (uint64_t)ins[3];
+            NEXT();
+        TARGET(OP_FIELDS):  /* a field instructions in one go: one dispatch, not a */
+            for (const int64_t *f = ins + 4, *last = ins + 4 * a; f <= last; f += 4)
+                vals[f[1]] = (cur >> f[2]) & (uint64_t)f[3];
+            ins += 4 * a;
+            NEXT();
+        TARGET(OP_CONST):
+            if (vals[a] != (uint64_t)b)
+                return 0;
+            NEXT();
+        TARGET(OP_ENUM):
+            if (vals[a] >= (uint64_t)ins[3] || !code[b + (int64_t)vals[a]])
+                return 0;
+            NEXT();
+        TARGET(OP_INLINE_WORD):
+            if (b >= 0)
+                pos[b] = p;
+            if (vals[a] == 0) {
+                if (p >= end)
+                    return 0;
+                p++;
+            }
+            NEXT();
+        TARGET(OP_STRING):
+            if (b >= 0)
+                pos[b] = p;
+            if ((vals[a] & P->inline_bit) && !stream_ok(S, &p, end, vals[a] & (P->inline_bit - 1), 1))
+                return 0;
+            NEXT();
+        TARGET(OP_STREAM):
+            if (ins[3] >= 0)
+                pos[ins[3]] = p;
+            if (!stream_ok(S, &p, end, vals[a], (int)b))
+                return 0;
+            NEXT();
+        TARGET(OP_ARGS):
+            if (!walk_args(S, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b))
+                return 0;
+            NEXT();
+        TARGET(OP_LOGREF):
+            if (vals[a] != 0 && !(vals[a] & P->inline_bit))
+                return 0;  /* a log's strings are inline only */
+            if (b == LOG_NAME && (vals[a] == 0 || vals[a] == P->inline_bit))
+                return 0;  /* and its arguments have names */
+            NEXT();
+        TARGET(OP_LESS):
+            if (vals[a] < vals[b])
+                return 0;
+            NEXT();
+        TARGET(OP_EQUAL):
+            if (vals[a] == (uint64_t)b)
+                return 0;
+            NEXT();
+        default:  /* unreachable: load() checked every op */
+            return 0;
+        }
+    }
+}
+
+/* Phase 1: frame records from word *at while they start before wend, at most cap of
+ * them; *at ends where framing stopped (the next record, or the header that stops it). */
+int64_t screen_frame(const Scan *S, int64_t *at, int64_t wend, int64_t cap, int64_t *starts, int64_t *sizes,
+                     int64_t *types, int32_t *terms, int *stop, int64_t *at_size)
+{
+    const Program *P = S->P;
+    int64_t n = 0, i = *at;
+    *stop = STOP_WINDOW;
+    while (i < wend) {
+        if (n == cap) {
+            *stop = STOP_FULL;
+            break;
+        }
+        uint64_t h = 0;
+        if (i + PREFETCH_WORDS < S->nwords)
+            PREFETCH(S->buf + 8 * (i + PREFETCH_WORDS));
+        word_in(S, i, wend, &h);  /* i < wend <= nwords */
+        uint64_t t = (h >> P->type_lo) & P->type_mask;
+        uint64_t size = (h >> P->sizes[2 * t]) & (uint64_t)P->sizes[2 * t + 1];
+        if (size == 0) {
+            *stop = STOP_ZERO;
+            break;
+        }
+        if (size > (uint64_t)(S->nwords - i)) {
+            *stop = STOP_PAST_END;
+            *at_size = (int64_t)size;
+            break;
+        }
+        /* down the dispatch tree to a terminal (children come after parents: no cycle) */
+        const int64_t *node = P->code + P->roots[t];
+        for (int depth = 0; node[0] == NODE_SELECT && depth < MAX_DEPTH; depth++)
+            node = P->code + node[4 + ((h >> node[1]) & (uint64_t)node[2])];
+        starts[n] = i;
+        sizes[n] = (int64_t)size;
+        types[n] = (int64_t)t;
+        terms[n] = node[0] == NODE_TERMINAL ? (int32_t)node[1] : -1;
+        n++;
+        i += (int64_t)size;
+    }
+    *at = i;
+    return n;
+}
+
+/* Phase 2: group records by terminal with a counting sort (stable: file order within a
+ * group; records without a terminal go last): order[position] = record. counts ends as
+ * records per terminal. */
+void screen_group(int64_t n, const int32_t *terms, int64_t nterminals, int64_t *order, int64_t *counts)
+{
+    memset(counts, 0, sizeof counts[0] * (size_t)nterminals);
+    for (int64_t r = 0; r < n; r++)
+        if (terms[r] >= 0)
+            counts[terms[r]]++;
+    int64_t next = 0;
+    for (int64_t k = 0; k < nterminals; k++) {  /* counts -> first positions */
+        int64_t c = counts[k];
+        counts[k] = next;
+        next += c;
+    }
+    for (int64_t r = 0; r < n; r++)
+        order[terms[r] >= 0 ? counts[terms[r]]++ : next++] = r;
+    for (int64_t k = nterminals - 1; k > 0; k--)  /* positions after each group -> counts */
+        counts[k] -= counts[k - 1];
+}
+
+/* Phase 3: screen each record, position by position, so that each group's columns and
+ * argument refs come out as one block. (Screening in file order instead, writing at each
+ * record's position, measured no faster.) */
+void screen_screen(Scan *S, int64_t n, const int64_t *order, const int64_t *starts, const int64_t *sizes,
+                   const int32_t *terms, uint8_t *flags, uint64_t *vals, int64_t *pos)
+{
+    const Program *P = S->P;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t r = order[k];
+        int clean = 0;
+        if (k + PREFETCH_RECORDS < n)
+            PREFETCH(S->buf + 8 * starts[order[k + PREFETCH_RECORDS]]);
+        int64_t pc = terms[r] >= 0 ? P->term_pc[terms[r]] : -1;
+        if (pc >= 0) {
+            uint64_t h = 0;
+            word_in(S, starts[r], S->nwords, &h);
+            int64_t mark = S->nargs;
+            S->row = k;
+            clean = screen_run(S, pc, h, starts[r] + 1, starts[r] + sizes[r], vals + k * P->nvals, pos + k * P->npos);
+            if (!clean)
+                S->nargs = mark;  /* argument rows are kept for clean records only */
+        }
+        flags[k] = !clean;
+    }
+}
+
