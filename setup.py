@@ -1,8 +1,9 @@
 """Build the native kernel when a C compiler is at hand; install without it when not.
 
-The kernel (``fxtlint/engine/_kernel.c``: the walk's scan step) and the text filler
-(``fxtlint/engine/_textfill.c``: the JSON rows of export and decode) are optional
-extensions: when they do not compile
+The kernel (``fxtlint/engine/_kernel.c``: the walk's scan step), the native walk
+(``fxtlint/engine/_nwalk.pyx``, Cython 3 in C++ mode: the lint in one compiled pass; both
+run the screen of ``_screen.c``) and the text filler (``fxtlint/engine/_textfill.c``: the
+JSON rows of export and decode) are optional extensions: when they do not compile
 (no compiler, no Python headers), setuptools warns and the install goes on with the
 pure Python engine (``fxtlint --version`` says which engine is active). The wheel also
 carries the folders of ``PACKAGED``, copied into the package.
@@ -39,9 +40,32 @@ class build_py_with_data(build_py):
             shutil.copytree(HERE / source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
 
 
+def native_walk() -> list:
+    """The native walk's extension: from the .pyx with Cython (a build requirement), from
+    the generated C++ an sdist ships where Cython is missing, else none (the install goes
+    on without it)."""
+    pyx = "fxtlint/engine/_nwalk.pyx"
+    sources = ["fxtlint/engine/_screen.c"]
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        if not (HERE / "fxtlint/engine/_nwalk.cpp").exists():
+            return []
+        return [Extension("fxtlint.engine._nwalk", ["fxtlint/engine/_nwalk.cpp", *sources], language="c++",
+                          depends=["fxtlint/engine/_screen.h"], optional=True)]
+    ext = Extension("fxtlint.engine._nwalk", [pyx, *sources], language="c++", depends=["fxtlint/engine/_screen.h"],
+                    optional=True)
+    try:
+        return cythonize([ext], language_level=3, quiet=True)
+    except Exception as e:  # noqa: BLE001 - an optional extension: say why and go on
+        print(f"warning: the native walk is not built: {e}")
+        return []
+
+
 setup(
     cmdclass={"build_py": build_py_with_data},
     ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c", "fxtlint/engine/_screen.c"],
                            depends=["fxtlint/engine/_screen.h"], optional=True),
-                 Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True)],
+                 Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True),
+                 *native_walk()],
 )

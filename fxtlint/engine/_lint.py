@@ -57,6 +57,7 @@ def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<by
         walk = walk_for(b, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
         lints.append(Lint(sink.add, limits, walk.log, buffering_mode))
         walk.consumers = [lints[-1], *extra]
+        walk.lint = lints[-1]  # the native walk (engine "walk") lints when it is the only consumer
         return walk
 
     walk = walk_source(buf, make, consumers)

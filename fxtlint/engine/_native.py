@@ -8,7 +8,10 @@ The engines (``ENGINES``; every one reports the same):
   Python templates otherwise;
 - ``native``: the column path with the kernel and the filler, an error when one is not built;
 - ``python``: the column path without them (what an install without a C compiler runs);
-- ``auto``: ``reference`` below ``_walk.COLUMNS_FROM`` bytes, ``fast`` above, whichever costs less.
+- ``auto``: ``reference`` below ``_walk.COLUMNS_FROM`` bytes, ``fast`` above, whichever costs less;
+- ``walk``: the lint on the native walk (``_nwalk.pyx``, ``_walk_native``: one compiled pass
+  in file order, every file size) where it is built; the other verbs, structured-log
+  streams and big-endian traces as ``fast``.
 
 A library call names its engine (``lint_buffer(data, engine=...)``, ``write_document``,
 ``decode_to``); a call that names none (``engine=None``) takes the process's default:
@@ -28,7 +31,7 @@ from contextvars import ContextVar
 from ..spec._errors import FxtError
 
 ENV = "FXTLINT_ENGINE"
-ENGINES = ("auto", "fast", "native", "python", "reference")
+ENGINES = ("auto", "fast", "native", "python", "reference", "walk")
 # how a walk takes each native part: ACTIVE, the built module if there is one (None: the
 # pure Python part); REQUIRED, the built module or an FxtError saying why not; None, never
 ACTIVE = object()
@@ -40,6 +43,7 @@ PARTS = {
     "native": (True, REQUIRED, REQUIRED),
     "python": (True, None, None),
     "reference": (False, None, None),
+    "walk": (True, ACTIVE, ACTIVE),
 }
 
 
@@ -64,6 +68,11 @@ def parts(engine: str | None):
     if got is None:
         raise ValueError(f"engine must be one of {ENGINES} or None, not {engine!r}")
     return got
+
+
+def walks_natively(engine: str | None) -> bool:
+    """Whether ``engine`` (None: the default) lints on the native walk where it is built."""
+    return (default_engine() if engine is None else engine) == "walk"
 
 
 def _extension(name: str):
@@ -94,6 +103,17 @@ def _built():
 def _filler_built():
     """(the text filler module, None) or (None, why it cannot be used)."""
     return _extension("_textfill")  # _textfill.c
+
+
+@functools.cache
+def _nwalk_built():
+    """(the native walk module, None) or (None, why it cannot be used)."""
+    return _extension("_nwalk")  # _nwalk.pyx
+
+
+def nwalk():
+    """The native walk module (``_nwalk``), or None where it is not built."""
+    return _nwalk_built()[0]
 
 
 def native_missing() -> str | None:
@@ -160,8 +180,14 @@ def describe(environ: Mapping[str, str] | None = None) -> str:
     state = (("native kernel: built" if mod is not None else f"native kernel: not built: {why}")
              + "; " + ("native text filler: built" if fill_mod is not None
                        else f"native text filler: not built: {fill_why}"))
+    walk_mod, walk_why = _nwalk_built()
+    state += "; " + ("native walk: built" if walk_mod is not None else f"native walk: not built: {walk_why}")
     if choice in ("python", "reference"):
         return f"engine: {choice}, forced by {ENV}={choice}; {state}"
+    if choice == "walk":
+        if walk_mod is not None:
+            return f"engine: walk (the lint on the native walk); {state}"
+        choice = "fast"  # where the walk is not built, it lints as fast
     if choice == "native" and (mod is None or fill_mod is None):
         return f"engine: none, {ENV}=native needs both; {state}"
     if mod is None:

@@ -39,7 +39,7 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
 from ._lookups import Lookups, TableCache
-from ._native import ACTIVE, REQUIRED, filling, parts
+from ._native import ACTIVE, REQUIRED, filling, parts, walks_natively
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
 from ._reader import (
@@ -56,6 +56,8 @@ from ._stream_buffer import NeedMore
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ._walk_native import NativeLint
 else:
     from ._numpy import np  # imported on first use: the per-record path needs no array
 
@@ -130,6 +132,10 @@ class Walk:
         self.zero_at: int | None = None  # a stream's header of size 0, said when the stream ends
         # the magic search, kept across a stream's attempts at ``begin``: it goes on where it stopped
         self._magic = MagicSearch(big)
+        # the linter, when it is this walk's only consumer (``_lint.lint_walk`` says which it
+        # is): the ``walk`` engine then runs the native walk (``_walk_native``) where it is built
+        self.lint: Consumer | None = None
+        self._native: NativeLint | None = None
 
     @property
     def kernel(self):
@@ -205,6 +211,18 @@ class Walk:
         self.magic_at = self._magic.find(self.buf)
         self.cur = self.index = self._released = 0  # the next word to frame, and its record's index
         self.stopped = False  # framing stopped for good (a header it cannot frame)
+        self._native = self._native_lint()
+
+    def _native_lint(self) -> NativeLint | None:
+        """The native walk's driver, when this walk takes it: the ``walk`` engine, built, on
+        a little-endian trace whose only consumer is the linter."""
+        if not walks_natively(self.engine) or self.log or self.big or self.lint is None \
+                or self.consumers != [self.lint]:
+            return None
+        from ._walk_native import NativeLint, native_walk_module
+
+        module = native_walk_module()
+        return None if module is None else NativeLint(self, self.lint, module)
 
     def advance(self) -> bool:
         """Walk the records of ``buf`` from where the last call left off. A buffer that
@@ -213,6 +231,8 @@ class Walk:
         (``NeedMore``); the next call, with more bytes, goes on from there, so the
         records and findings are those of the whole buffer however it was cut.
         Returns False when framing stopped for good."""
+        if self._native is not None:
+            return self._native.advance()
         buf, emit, big = self.buf, self.emit, self.big
         growing = getattr(buf, "growing", False)
         if self.zero_at is not None:

@@ -1,0 +1,613 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# distutils: language = c++
+"""fxtlint.engine._nwalk: the native walk (issue 32, stage 2).
+
+One pass in file order over a little-endian trace: frame each record by its declared
+size (a large record by its 32-bit one), screen it with the program
+``_kernel_program`` compiles from the spec tables (``_screen.c``, the kernel's own
+interpreter), then its semantic tail from the tables' roles (``_walk_native.plan``):
+
+- a record with an ``effect`` (provider info, provider section, initialization, string,
+  thread) is carried out on the walk's own tables, keyed by (provider slot, index), and
+  mirrored into the Python ``ProviderState`` (``mirror``): registrations, not records,
+  cost a Python call;
+- an event's string refs, thread refs (its own and its arguments') are looked up, its
+  timestamps checked against its provider's limit (``max_ticks``, exact in 128 bits),
+  and its pairing row written (``take_rows``).
+
+A record the walk cannot prove clean (the screen flagged it, an undefined type, a kind
+it leaves to the reference, a ref it cannot resolve, a timestamp past the limit, a
+registration the linter reports on) stops the walk *before anything of it is applied*:
+``run`` returns HANDBACK and Python decodes it with the reference reader, reports
+through the rules, and hands its effect back (``set_current``, ``announce``,
+``set_rate``, ``set_string``, ``set_thread``). So every message is the reference's.
+
+The walk reads the buffer only through a view it holds for the whole of ``run``; every
+word is read at a position checked against the record's end, and every record's end
+against the buffer.
+"""
+
+from libc.stdint cimport int64_t, uint64_t, int32_t, uint8_t
+from libc.string cimport memcpy
+from libcpp.vector cimport vector
+from libcpp.string cimport string
+from libcpp.unordered_map cimport unordered_map
+from libcpp.map cimport map as cmap
+from libcpp.pair cimport pair
+from cython.operator cimport dereference as deref
+
+import sys
+
+import numpy as np
+
+cdef extern from "_screen.h":
+    ctypedef struct Program:
+        int64_t *code
+        int64_t length
+        uint64_t type_lo, type_mask, arg_type_lo, arg_type_mask, arg_size_lo, arg_size_mask
+        int64_t nvals, npos, narg_vals, narg_pos, nterminals
+        uint64_t inline_bit, max_string, far
+        const int64_t *sizes
+        const int64_t *roots
+        const int64_t *args
+        int64_t *term_pc
+        const char *error
+        int64_t error_at
+        int nomem
+    ctypedef struct Scan:
+        const Program *P
+        const unsigned char *buf
+        int64_t nwords
+        int swap
+        int utf8
+        int64_t *args
+        int64_t arg_columns, nargs, argcap, row
+    int screen_load(Program *P, const int64_t *code, int64_t length) nogil
+    void screen_free(Program *P) nogil
+    int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos) nogil
+    int word_in(const Scan *S, int64_t p, int64_t end, uint64_t *w) nogil
+    enum:
+        NODE_SELECT
+        NODE_TERMINAL
+        MAX_DEPTH
+        ARG_ROW_HEAD
+        MAX_SLOTS
+
+cdef extern from *:
+    """
+    /* The largest tick count whose nanosecond value fits in 64 bits at `rate` (rate > 0):
+     * ceil(2^64 * rate / 10^9) - 1, at most 2^64 - 1 (spec/_time.max_ticks), in 128 bits. */
+    static inline uint64_t fxt_max_ticks(uint64_t rate) {
+        unsigned __int128 num = ((unsigned __int128)rate) << 64;
+        unsigned __int128 q = (num + 999999999u) / 1000000000u - 1;
+        uint64_t cap = ~(uint64_t)0;
+        return q > (unsigned __int128)cap ? cap : (uint64_t)q;
+    }
+    """
+    uint64_t fxt_max_ticks(uint64_t rate) nogil
+
+# how a run stopped (``_walk_native`` reads the same names)
+DONE = 0       # the record index reached the window's end
+HANDBACK = 1   # the record at (cur, index, size) goes to the reference reader
+ZERO = 2       # a header of size 0 at cur
+PAST_END = 3   # the record at cur (size words) ends past the buffer
+END = 4        # no whole word left
+
+# what a terminal's records are to the walk (``_walk_native.plan`` writes these)
+M_REFERENCE = 0
+M_EVENT = 1
+M_NAMES_PROVIDER = 2
+M_SWITCHES_PROVIDER = 3
+M_SETS_TICK_RATE = 4
+M_REGISTERS_STRING = 5
+M_REGISTERS_THREAD = 6
+
+DEF NSTR = 4
+DEF NTHR = 2
+DEF NTS = 4
+DEF NARGREF = 2
+DEF U64MAX = 0xFFFFFFFFFFFFFFFF
+
+cdef struct Term:
+    int mode
+    int nstr
+    int str_val[NSTR]
+    int str_pos[NSTR]     # the inline text's position slot (-1: none)
+    int str_role[NSTR]    # 1 category, 2 name (the pairing row's), 0 other
+    int nthr
+    int thr_val[NTHR]
+    int thr_nkoid[NTHR]   # koid words an inline ref stands for (0: none)
+    int thr_pk[NTHR]      # their position slots
+    int thr_tk[NTHR]
+    int nts
+    int ts_val[NTS]
+    int pair_kind         # -1: no pairing row
+    int pair_named        # the kind pairs by category and name (NAMED_KINDS)
+    int pair_complete     # the id word is a complete event's end
+    int pair_id           # value slot of the id word (-1: none, 0)
+    int pair_ts           # value slot of the timestamp
+    int f_pid             # effects: value slots (-1: none)
+    int f_index
+    int f_len
+    int f_pos             # position slot of the effect's text
+    int f_pk
+    int f_tk
+    int f_rate
+
+cdef struct ThreadEntry:
+    uint64_t pk
+    uint64_t tk
+    int64_t gid           # interned pair id, -1 until a pairing row needs it
+
+
+cdef class NativeWalk:
+    """The walk's native state over one trace; ``run`` walks it from a given record."""
+
+    cdef Program P
+    cdef bint loaded
+    cdef int swap
+    cdef vector[Term] terms
+    cdef vector[int] argref          # per argument type: NARGREF value slots (-1: none)
+    cdef vector[uint64_t] vals
+    cdef vector[int64_t] pos
+    cdef vector[int64_t] args
+    cdef int64_t argcap
+    cdef uint64_t inline_bit
+    # providers: slot 0 is the provider before any provider record (id None)
+    cdef unordered_map[uint64_t, int] slot_of
+    cdef vector[uint64_t] rate
+    cdef vector[uint64_t] limit
+    cdef vector[uint8_t] announced
+    cdef int current
+    cdef unordered_map[uint64_t, int64_t] strings      # (slot << 16 | index) -> interned id
+    cdef unordered_map[uint64_t, ThreadEntry] threads  # (slot << 16 | index) -> koids
+    cdef unordered_map[string, int64_t] text_ids       # the interner, as far as the walk has asked it
+    cdef cmap[pair[uint64_t, uint64_t], int64_t] pair_ids
+    # per terminal: records walked natively
+    cdef vector[int64_t] counts
+    # the pairing rows since the last take_rows
+    cdef vector[int64_t] r_kind, r_thread, r_cat, r_name, r_offset, r_index, r_size
+    cdef vector[uint64_t] r_process, r_ts, r_id, r_end, r_rate
+    # where the last run stopped
+    cdef public int64_t cur, index, size
+    cdef public object mirror
+
+    def __cinit__(self):
+        self.loaded = False
+
+    def __init__(self, code, terms, argrefs, mirror):
+        """``code``: the program (int64 array, ``compile_program(False)``); ``terms``: per
+        terminal ordinal a dict of ``Term``'s fields (``_walk_native.plan``); ``argrefs``:
+        per argument type its string-ref value slots; ``mirror``: the Python side of the
+        tables (``_walk_native.Mirror``)."""
+        cdef const int64_t[::1] c = code
+        if not screen_load(&self.P, &c[0], c.shape[0]):
+            if self.P.nomem:
+                raise MemoryError()
+            raise ValueError(f"invalid kernel program: {self.P.error.decode()} (at {self.P.error_at})")
+        self.loaded = True
+        if len(terms) != self.P.nterminals:
+            raise ValueError("one semantic plan per terminal of the program")
+        self.swap = 1 if sys.byteorder == "big" else 0  # the walk reads little-endian traces
+        self.inline_bit = self.P.inline_bit
+        cdef Term t
+        for d in terms:
+            _validate(d, self.P.nvals, self.P.npos)
+            t = d
+            self.terms.push_back(t)
+        self.argref.assign((self.P.arg_type_mask + 1) * NARGREF, -1)
+        for ty, slots in argrefs.items():
+            for k, s in enumerate(slots[:NARGREF]):
+                if not 0 <= s < self.P.narg_vals:
+                    raise ValueError("an argument's string-ref slot is out of range")
+                self.argref[ty * NARGREF + k] = s
+        self.vals.assign(max(self.P.nvals, 1), 0)
+        self.pos.assign(max(self.P.npos, 1), 0)
+        self.argcap = 64
+        self.args.assign(self.argcap * (ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos), 0)
+        self.counts.assign(self.P.nterminals, 0)
+        self.rate.push_back(1000000000)
+        self.limit.push_back(U64MAX)
+        self.announced.push_back(0)
+        self.current = 0
+        self.mirror = mirror
+
+    def __dealloc__(self):
+        if self.loaded:
+            screen_free(&self.P)
+
+    # -- the tables, as the reference reader leaves them after a record it decoded ----
+    cdef int _slot(self, object pid) except -1:
+        if pid is None:
+            return 0
+        cdef uint64_t key = pid
+        it = self.slot_of.find(key)
+        if it != self.slot_of.end():
+            return deref(it).second
+        cdef int s = <int>self.rate.size()
+        self.slot_of[key] = s
+        self.rate.push_back(1000000000)
+        self.limit.push_back(U64MAX)
+        self.announced.push_back(0)
+        return s
+
+    def set_current(self, pid):
+        """The current provider is ``pid`` (None: the provider before any provider record)."""
+        self.current = self._slot(pid)
+
+    def announce(self, pid):
+        """A provider info record named ``pid``."""
+        self.announced[self._slot(pid)] = 1
+
+    def set_rate(self, uint64_t rate, uint64_t limit):
+        """The current provider's tick rate and largest timestamp that converts."""
+        self.rate[self.current] = rate
+        self.limit[self.current] = limit
+
+    def set_string(self, uint64_t index, int64_t gid):
+        self.strings[(<uint64_t>self.current << 16) | index] = gid
+
+    def set_thread(self, uint64_t index, uint64_t pk, uint64_t tk):
+        cdef ThreadEntry e
+        e.pk = pk
+        e.tk = tk
+        e.gid = -1
+        self.threads[(<uint64_t>self.current << 16) | index] = e
+
+    # -- the results ----------------------------------------------------------------
+    def take_counts(self):
+        """{terminal ordinal: records walked natively} since the last call."""
+        out = {}
+        for k in range(<int>self.counts.size()):
+            if self.counts[k]:
+                out[k] = self.counts[k]
+                self.counts[k] = 0
+        return out
+
+    def pending_rows(self):
+        return self.r_kind.size()
+
+    def take_rows(self):
+        """The pairing rows since the last call, as columns (``_pairing.COLUMNS``, and
+        ``rate``: the tick rate of the row's provider at its record)."""
+        cols = {"kind": _i64(self.r_kind), "thread": _i64(self.r_thread), "process": _u64(self.r_process),
+                "cat": _i64(self.r_cat), "name": _i64(self.r_name), "ts": _u64(self.r_ts), "id": _u64(self.r_id),
+                "end": _u64(self.r_end), "offset": _i64(self.r_offset), "index": _i64(self.r_index),
+                "size": _i64(self.r_size), "rate": _u64(self.r_rate)}
+        self.r_kind.clear()
+        self.r_thread.clear()
+        self.r_cat.clear()
+        self.r_name.clear()
+        self.r_offset.clear()
+        self.r_index.clear()
+        self.r_size.clear()
+        self.r_process.clear()
+        self.r_ts.clear()
+        self.r_id.clear()
+        self.r_end.clear()
+        self.r_rate.clear()
+        return cols
+
+    # -- interning (the Python interner is the one id space) ----------------------------
+    cdef int64_t _text_id(self, const unsigned char *b, uint64_t n) except -1:
+        cdef string key = string(<const char *>b, n)
+        it = self.text_ids.find(key)
+        if it != self.text_ids.end():
+            return deref(it).second
+        cdef int64_t gid = self.mirror.intern((<const char *>b)[:n])
+        self.text_ids[key] = gid
+        return gid
+
+    cdef int64_t _pair_id(self, uint64_t pk, uint64_t tk) except -1:
+        cdef pair[uint64_t, uint64_t] key = pair[uint64_t, uint64_t](pk, tk)
+        it = self.pair_ids.find(key)
+        if it != self.pair_ids.end():
+            return deref(it).second
+        cdef int64_t gid = self.mirror.thread(pk, tk)
+        self.pair_ids[key] = gid
+        return gid
+
+    # -- the walk ----------------------------------------------------------------------
+    def run(self, buf, int64_t cur, int64_t index, int64_t stop_index):
+        """Walk ``buf`` from the record at word ``cur`` (its index ``index``) until the
+        index reaches ``stop_index`` or a record needs Python; returns how it stopped
+        (DONE, HANDBACK, ZERO, PAST_END, END) and leaves ``cur``, ``index`` and ``size``
+        (the stopping record's declared size) set."""
+        cdef const unsigned char[::1] view = buf
+        cdef int64_t nwords = view.shape[0] // 8
+        cdef Scan S
+        cdef const unsigned char *base = &view[0] if view.shape[0] else NULL
+        S.P = &self.P
+        S.buf = base
+        S.nwords = nwords
+        S.swap = self.swap
+        S.utf8 = 1
+        S.arg_columns = ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos
+        S.row = 0
+        cdef uint64_t h = 0, t, size
+        cdef const int64_t *node
+        cdef int depth, status = DONE
+        cdef int64_t term, pc
+        cdef int clean
+        try:
+            while True:
+                if index >= stop_index:
+                    status = DONE
+                    break
+                if cur >= nwords:
+                    status = END
+                    break
+                word_in(&S, cur, nwords, &h)
+                t = (h >> self.P.type_lo) & self.P.type_mask
+                size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
+                self.size = <int64_t>size
+                if size == 0:
+                    status = ZERO
+                    break
+                if size > <uint64_t>(nwords - cur):
+                    status = PAST_END
+                    break
+                node = self.P.code + self.P.roots[t]
+                depth = 0
+                while node[0] == NODE_SELECT and depth < MAX_DEPTH:
+                    node = self.P.code + node[4 + ((h >> <uint64_t>node[1]) & <uint64_t>node[2])]
+                    depth += 1
+                if node[0] != NODE_TERMINAL:
+                    status = HANDBACK
+                    break
+                term = node[1]
+                pc = self.P.term_pc[term]
+                if pc < 0 or self.terms[term].mode == M_REFERENCE:
+                    status = HANDBACK
+                    break
+                while True:
+                    S.args = self.args.data()
+                    S.argcap = self.argcap
+                    S.nargs = 0
+                    clean = screen_run(&S, pc, h, cur + 1, cur + <int64_t>size, self.vals.data(), self.pos.data())
+                    if S.nargs <= S.argcap:
+                        break
+                    self.argcap = 2 * S.nargs
+                    self.args.resize(self.argcap * S.arg_columns)
+                if not clean:
+                    status = HANDBACK
+                    break
+                if not self._tail(&S, term, cur, index, <int64_t>size):
+                    status = HANDBACK
+                    break
+                self.counts[term] += 1
+                index += 1
+                cur += <int64_t>size
+        finally:
+            self.cur = cur
+            self.index = index
+        return status
+
+    cdef bint _tail(self, Scan *S, int64_t term, int64_t cur, int64_t index, int64_t size) except -1:
+        """The record's semantic tail: False (nothing applied) when Python must take it."""
+        cdef Term *T = &self.terms[term]
+        cdef int mode = T.mode
+        if mode == M_EVENT:
+            return self._event(S, T, cur, index, size)
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef uint64_t key, idx, n, rate, pid
+        cdef int64_t gid
+        cdef int s
+        if mode == M_NAMES_PROVIDER:
+            pid = v[T.f_pid]
+            n = v[T.f_len]
+            name = (<const char *>(S.buf + 8 * p[T.f_pos]))[:n]
+            s = self._slot(pid)
+            self.announced[s] = 1
+            self.current = s
+            self.mirror.names_provider(pid, name)
+            return True
+        if mode == M_SWITCHES_PROVIDER:
+            pid = v[T.f_pid]
+            s = self._slot(pid)
+            if not self.announced[s]:
+                return False  # PR002 is the reference's to say
+            self.current = s
+            self.mirror.switches_provider(pid)
+            return True
+        if mode == M_SETS_TICK_RATE:
+            rate = v[T.f_rate]
+            if rate == 0:
+                return False  # TM001
+            self.rate[self.current] = rate
+            self.limit[self.current] = fxt_max_ticks(rate)
+            self.mirror.sets_tick_rate(rate, self.limit[self.current])
+            return True
+        if mode == M_REGISTERS_STRING:
+            idx = v[T.f_index]
+            n = v[T.f_len]
+            if idx == 0 or n == 0:
+                return False  # index 0, an empty string: the reference's to say
+            gid = self._text_id(S.buf + 8 * p[T.f_pos], n)
+            key = (<uint64_t>self.current << 16) | idx
+            it = self.strings.find(key)
+            if it != self.strings.end() and deref(it).second != gid:
+                return False  # a registration that changes the value
+            self.strings[key] = gid
+            self.mirror.registers_string(idx, gid)
+            return True
+        if mode == M_REGISTERS_THREAD:
+            idx = v[T.f_index]
+            if idx == 0:
+                return False
+            key = (<uint64_t>self.current << 16) | idx
+            it2 = self.threads.find(key)
+            if it2 != self.threads.end():
+                if deref(it2).second.pk != v[T.f_pk] or deref(it2).second.tk != v[T.f_tk]:
+                    return False
+                return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
+            self.set_thread(idx, v[T.f_pk], v[T.f_tk])
+            return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
+        return False
+
+    cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
+        self.mirror.registers_thread(idx, pk, tk)
+        return True
+
+    cdef bint _event(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1:
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef uint64_t slot = <uint64_t>self.current << 16
+        cdef uint64_t ref, inline_bit = self.inline_bit
+        cdef int i, k, ty, s
+        cdef int64_t a
+        cdef int64_t *row
+        cdef int64_t cat = -1, name = -1, gid, thread = -1
+        cdef uint64_t pk = 0, tk = 0
+        cdef bint have_koids = False
+        cdef ThreadEntry *e = NULL
+        # 1. string refs: the record's, then its arguments' (checked before anything is interned)
+        for i in range(T.nstr):
+            ref = v[T.str_val[i]]
+            if ref != 0 and not (ref & inline_bit) and self.strings.find(slot | ref) == self.strings.end():
+                return False  # RF001
+        for a in range(S.nargs):
+            row = S.args + a * S.arg_columns
+            ty = <int>row[2]
+            for k in range(NARGREF):
+                s = self.argref[ty * NARGREF + k]
+                if s < 0:
+                    break
+                ref = <uint64_t>row[ARG_ROW_HEAD + s]
+                if ref != 0 and not (ref & inline_bit) and self.strings.find(slot | ref) == self.strings.end():
+                    return False  # RF001 in an argument
+        # 2. thread refs: every one registered; the first one's koids
+        for i in range(T.nthr):
+            ref = v[T.thr_val[i]]
+            if ref == 0:
+                if i == 0 and T.thr_nkoid[0] >= 2:
+                    pk = _word(S, p[T.thr_pk[0]])
+                    tk = _word(S, p[T.thr_tk[0]])
+                    have_koids = True
+            else:
+                it = self.threads.find(slot | ref)
+                if it == self.threads.end():
+                    return False  # RF002
+                if i == 0:
+                    e = &deref(it).second
+                    pk = e.pk
+                    tk = e.tk
+                    have_koids = True
+        # 3. timestamps that convert at the provider's rate
+        for i in range(T.nts):
+            if v[T.ts_val[i]] > self.limit[self.current]:
+                return False  # TM003
+        # 4. the pairing row
+        if T.pair_kind < 0 or not have_koids:
+            return True
+        for i in range(T.nstr):
+            if T.str_role[i] == 0:
+                continue
+            ref = v[T.str_val[i]]
+            if ref == 0:
+                gid = 0
+            elif ref & inline_bit:
+                gid = self._text_id(S.buf + 8 * p[T.str_pos[i]], ref & (inline_bit - 1))
+            else:
+                gid = self.strings[slot | ref]
+            if T.str_role[i] == 1:
+                cat = gid
+            else:
+                name = gid
+        if T.pair_named and (cat < 0 or name < 0):
+            return True
+        if e is not NULL:
+            if e.gid < 0:
+                e.gid = self._pair_id(pk, tk)
+            thread = e.gid
+        else:
+            thread = self._pair_id(pk, tk)
+        cdef uint64_t word = v[T.pair_id] if T.pair_id >= 0 else 0
+        self.r_kind.push_back(T.pair_kind)
+        self.r_thread.push_back(thread)
+        self.r_process.push_back(pk)
+        self.r_cat.push_back(cat)
+        self.r_name.push_back(name)
+        self.r_ts.push_back(v[T.pair_ts])
+        if T.pair_complete:
+            self.r_id.push_back(0)
+            self.r_end.push_back(word)
+        else:
+            self.r_id.push_back(word)
+            self.r_end.push_back(0)
+        self.r_offset.push_back(8 * cur)
+        self.r_index.push_back(index)
+        self.r_size.push_back(8 * size)
+        self.r_rate.push_back(self.rate[self.current])
+        return True
+
+
+cdef inline uint64_t _word(Scan *S, int64_t p) noexcept:
+    """A word the screen has proved inside its record (a position it wrote)."""
+    cdef uint64_t w = 0
+    word_in(S, p, S.nwords, &w)
+    return w
+
+
+cdef object _i64(vector[int64_t] &v):
+    out = np.empty(v.size(), np.int64)
+    cdef int64_t[::1] o = out
+    if v.size():
+        memcpy(&o[0], v.data(), v.size() * sizeof(int64_t))
+    return out
+
+
+cdef object _u64(vector[uint64_t] &v):
+    out = np.empty(v.size(), np.uint64)
+    cdef uint64_t[::1] o = out
+    if v.size():
+        memcpy(&o[0], v.data(), v.size() * sizeof(uint64_t))
+    return out
+
+
+def _validate(d, nv, np_):
+    """A terminal's plan names only slots the program has (the walk indexes with them)."""
+    def val(x):
+        if not -1 <= x < nv:
+            raise ValueError("a value slot is out of range")
+
+    def posn(x):
+        if not -1 <= x < np_:
+            raise ValueError("a position slot is out of range")
+
+    if not (0 <= d["nstr"] <= NSTR and 0 <= d["nthr"] <= NTHR and 0 <= d["nts"] <= NTS):
+        raise ValueError("a semantic plan with more refs than the walk holds")
+    if len(d["str_val"]) != NSTR or len(d["thr_val"]) != NTHR or len(d["ts_val"]) != NTS:
+        raise ValueError("a semantic plan's lists have the walk's lengths")
+    for i in range(d["nstr"]):
+        val(d["str_val"][i])
+        posn(d["str_pos"][i])
+        if d["str_val"][i] < 0 or (d["str_role"][i] and d["str_pos"][i] < 0):
+            raise ValueError("a string ref without its slots")
+    for i in range(d["nthr"]):
+        val(d["thr_val"][i])
+        posn(d["thr_pk"][i])
+        posn(d["thr_tk"][i])
+        if d["thr_val"][i] < 0 or (d["thr_nkoid"][i] >= 2 and (d["thr_pk"][i] < 0 or d["thr_tk"][i] < 0)):
+            raise ValueError("a thread ref without its slots")
+    for i in range(d["nts"]):
+        if not 0 <= d["ts_val"][i] < nv:
+            raise ValueError("a timestamp without its value slot")
+    for k in ("pair_id", "pair_ts", "f_pid", "f_index", "f_len", "f_pk", "f_tk", "f_rate"):
+        val(d[k])
+    posn(d["f_pos"])
+    if d["pair_kind"] >= 0 and d["pair_ts"] < 0:
+        raise ValueError("a pairing row without its timestamp")
+    need = {M_NAMES_PROVIDER: ("f_pid", "f_len", "f_pos"), M_SWITCHES_PROVIDER: ("f_pid",),
+            M_SETS_TICK_RATE: ("f_rate",), M_REGISTERS_STRING: ("f_index", "f_len", "f_pos"),
+            M_REGISTERS_THREAD: ("f_index", "f_pk", "f_tk")}.get(d["mode"], ())
+    if any(d[k] < 0 for k in need):
+        raise ValueError("an effect without its field slots")
+
+
+def limit_of(uint64_t rate):
+    """The walk's largest convertible timestamp at ``rate`` (> 0): ``spec._time.max_ticks``'s."""
+    if rate == 0:
+        raise ValueError("a rate of 0 converts nothing")
+    return fxt_max_ticks(rate)

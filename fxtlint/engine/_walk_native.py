@@ -1,0 +1,251 @@
+"""The lint's walk on the native walk (``_nwalk.pyx``): its plan from the tables, the
+mirror of its tables in the ``ProviderState``, and the Python half of each step.
+
+``plan()`` turns the tables' roles into what the native walk runs after the screen, per
+terminal of the program (``_kernel_program.compile_program(False)``, every leaf
+screened): the value and position slots of its string refs, thread refs (and the koid
+words an inline one stands for), timestamps, pairing row and effect. A layout added to
+``spec-tables/`` gets its plan with no change here or in the walk.
+
+``NativeLint`` drives one ``Walk`` whose only consumer is the linter: the native walk
+runs from record to record and stops at each pairing window's end (its pairing rows go
+to the linter's batch, and the window is fed to the pairing engine as today) and at
+each record it cannot prove clean. That record is the reference's: ``decode_record``
+reads it and reports, its effect is carried out on the ``ProviderState``
+(``state.apply``), the linter checks it (``RecordChecker``, its pairing row too), and the
+effect goes back to the native tables (``_sync``). The walk then goes on after it. So
+the diagnostics are the reference engine's, written by the same code.
+
+Memory: the native tables grow with registrations (keyed by provider slot and index),
+the pairing rows with one window.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..spec._roles import EFFECT_OF, INLINE_KOIDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
+from ..spec._tables import StreamItem, tables
+from ._kind_checks import PROVIDER_EVENT
+from ._pairing import COMPLETE, NAMED_KINDS
+from ._provider_state import ProviderState
+from ._reader import after_record, decode_record, frame_error
+from ._semantic import PAIR_ID, PAIR_KIND
+from ._stream_buffer import NeedMore
+
+_T = tables()
+NSTR, NTHR, NTS, NARGREF = 4, 2, 4, 2  # _nwalk.pyx's Term holds this many of each
+# the effects the native walk carries out itself (the magic record's is read before the walk)
+_MODES = {"names_provider": 2, "switches_provider": 3, "sets_tick_rate": 4, "registers_string": 5,
+          "registers_thread": 6}
+M_REFERENCE, M_EVENT = 0, 1
+# kinds always left to the reference: the magic record (MG003 depends on its place) and the
+# provider event (EV003 and the buffer-full bookkeeping)
+_REFERENCE_KINDS = frozenset({PROVIDER_EVENT} | {k for k, e in EFFECT_OF.items() if e not in _MODES})
+# how a run stopped: _nwalk's DONE, HANDBACK, ZERO, PAST_END, END
+DONE, HANDBACK, ZERO, PAST_END, END = range(5)
+
+
+def _pad(xs, n, fill=-1) -> list:
+    return list(xs) + [fill] * (n - len(xs))
+
+
+def _term(leaf) -> dict:
+    """The plan of one terminal (``leaf``: a ``_kernel_program.Leaf``, or None)."""
+    d = {"mode": M_REFERENCE, "nstr": 0, "str_val": [-1] * NSTR, "str_pos": [-1] * NSTR, "str_role": [0] * NSTR,
+         "nthr": 0, "thr_val": [-1] * NTHR, "thr_nkoid": [0] * NTHR, "thr_pk": [-1] * NTHR, "thr_tk": [-1] * NTHR,
+         "nts": 0, "ts_val": [-1] * NTS, "pair_kind": -1, "pair_named": 0, "pair_complete": 0, "pair_id": -1,
+         "pair_ts": -1, "f_pid": -1, "f_index": -1, "f_len": -1, "f_pos": -1, "f_pk": -1, "f_tk": -1, "f_rate": -1}
+    if leaf is None:
+        return d
+    kind = leaf.layout.name
+    vals, pos = leaf.vals, leaf.pos
+    if kind in _REFERENCE_KINDS:
+        return d
+    effect = EFFECT_OF.get(kind)
+    if effect is not None:
+        d["mode"] = _MODES[effect]
+        stream = next((it for it in leaf.layout.full_body if isinstance(it, StreamItem)), None)
+        if stream is not None:
+            d["f_len"], d["f_pos"] = vals[stream.length], pos[stream.name]
+        d["f_pid"] = vals.get("provider_id", -1)
+        d["f_index"] = vals.get("index", -1)
+        d["f_pk"], d["f_tk"] = vals.get("process_koid", -1), vals.get("thread_koid", -1)
+        d["f_rate"] = vals.get("ticks_per_second", -1)
+        return d
+    strs, threads, stamps = STRING_REFS[kind], THREAD_REFS[kind], TIMESTAMPS[kind]
+    if len(strs) > NSTR or len(threads) > NTHR or len(stamps) > NTS:
+        return d  # more than the walk holds: the reference reads it
+    d["mode"] = M_EVENT
+    d["nstr"] = len(strs)
+    d["str_val"] = _pad([vals[n] for n in strs], NSTR)
+    d["str_pos"] = _pad([pos.get(f"{n} string", -1) for n in strs], NSTR)
+    pair = PAIR_KIND.get(kind)
+    d["str_role"] = _pad([{"category": 1, "name": 2}.get(n, 0) if pair is not None else 0 for n in strs], NSTR, 0)
+    d["nthr"] = len(threads)
+    d["thr_val"] = _pad([vals[n] for n in threads], NTHR)
+    koids = [INLINE_KOIDS.get((kind, n), ()) for n in threads]
+    d["thr_nkoid"] = _pad([len(k) for k in koids], NTHR, 0)
+    d["thr_pk"] = _pad([pos[k[0]] if len(k) >= 2 else -1 for k in koids], NTHR)
+    d["thr_tk"] = _pad([pos[k[1]] if len(k) >= 2 else -1 for k in koids], NTHR)
+    d["nts"] = len(stamps)
+    d["ts_val"] = _pad([vals[n] for n in stamps], NTS)
+    if pair is not None:
+        d["pair_kind"] = int(pair)
+        d["pair_named"] = int(pair in NAMED_KINDS)
+        d["pair_complete"] = int(pair == COMPLETE)
+        d["pair_id"] = vals[PAIR_ID[kind]] if PAIR_ID[kind] else -1
+        d["pair_ts"] = vals["timestamp"]
+    return d
+
+
+@functools.cache
+def plan():
+    """(program, per-terminal plans, per argument type its string-ref value slots)."""
+    from ..spec._roles import ARG_STRING_REFS
+    from ._kernel_screen import program
+
+    prog = program(False, frozenset())
+    terms = [_term(t.leaf) for t in prog.terminals]
+    argrefs = {t: [a.vals[n] for n in ARG_STRING_REFS[a.layout.name]][:NARGREF] for t, a in prog.arg_leaves.items()}
+    return prog, terms, argrefs
+
+
+class Mirror:
+    """The native walk's registrations, carried out on the ``ProviderState`` too (what the
+    reference reader's records, the messages and the summary read)."""
+
+    def __init__(self, state: ProviderState):
+        self.state = state
+
+    def intern(self, raw: bytes) -> int:
+        return self.state.strings(raw.decode("utf-8"))  # screened text: valid UTF-8
+
+    def thread(self, pk: int, tk: int) -> int:
+        return self.state.threads((pk, tk))
+
+    def names_provider(self, pid: int, name: bytes) -> None:
+        st = self.state
+        st.announced.add(pid)
+        p = st.current = st.provider(pid)
+        p.name = name.decode("utf-8")
+
+    def switches_provider(self, pid: int) -> None:
+        self.state.current = self.state.provider(pid)
+
+    def sets_tick_rate(self, rate: int, limit: int) -> None:
+        p = self.state.current
+        p.rate, p.max_ticks = rate, limit
+
+    def registers_string(self, idx: int, gid: int) -> None:
+        self.state.current.strings[idx] = gid
+
+    def registers_thread(self, idx: int, pk: int, tk: int) -> None:
+        self.state.current.threads[idx] = (pk, tk)
+
+
+def native_walk_module():
+    """The built ``_nwalk`` extension, or None."""
+    from ._native import nwalk
+
+    return nwalk()
+
+
+class NativeLint:
+    """The column path's ``start_columns`` and ``advance`` for a walk whose only consumer
+    is the linter, on the native walk."""
+
+    def __init__(self, walk, lint, module):
+        self.walk = walk
+        self.lint = lint
+        prog, terms, argrefs = plan()
+        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in prog.terminals]
+        self.nw = module.NativeWalk(prog.code, terms, argrefs, Mirror(walk.state))
+
+    def _take(self) -> None:
+        """The native walk's counts and pairing rows since the last stop, to the walk and
+        the linter."""
+        nw, kinds = self.nw, self.walk.kinds
+        for term, n in nw.take_counts().items():
+            kinds[self.kinds[term]] += n
+        if nw.pending_rows():
+            self.lint.state.batch.extend(**nw.take_rows())
+
+    def _sync(self, change) -> None:
+        """The effect of a record the reference decoded, on the native tables."""
+        nw, state = self.nw, self.walk.state
+        effect = change.effect
+        if effect == "names_provider":
+            nw.announce(change.provider.id)
+            nw.set_current(change.provider.id)
+        elif effect == "switches_provider":
+            nw.set_current(change.provider.id)
+        elif effect == "sets_tick_rate":
+            p = state.current
+            nw.set_rate(p.rate, p.max_ticks)
+        elif effect == "registers_string" and change.key:
+            nw.set_string(change.key, change.new)
+        elif effect == "registers_thread" and change.key:
+            nw.set_thread(change.key, *change.new)
+
+    def advance(self) -> bool:
+        """``Walk.advance`` on the native walk: from ``walk.cur`` / ``walk.index`` to the
+        end of what the buffer holds (a growing stream: up to the first record not wholly
+        there, or a decision that needs bytes still to come). False when framing stopped
+        for good."""
+        w = self.walk
+        buf, emit, state, lint = w.buf, w.emit, w.state, self.lint
+        growing = getattr(buf, "growing", False)
+        if w.zero_at is not None:
+            if not growing:
+                frame_error(8 * w.zero_at, w.index, 0, buf, emit, False)
+                w.stopped = True
+            return not w.stopped
+        pw = w.limits.pairing_window
+        nw = self.nw
+        cur, index, released, stop = w.cur, w.index, w._released, w.stopped
+        view = memoryview(buf)[:len(buf)]  # a stream's map is longer than what it has received
+        try:
+            while not stop:
+                lint.state.flush_to(index)  # a new pairing window: the last one is fed
+                status = nw.run(view, cur, index, (index // pw + 1) * pw)
+                cur, index = nw.cur, nw.index
+                self._take()
+                if status == DONE:
+                    released = w._release(released, 8 * cur)
+                    continue
+                if status == END:
+                    break
+                if status == HANDBACK:
+                    try:
+                        rec = decode_record(buf, 8 * cur, index, nw.size, emit, big=False, log=False,
+                                            resync=w.resync)
+                    except NeedMore:
+                        break  # a stream: taken again with more bytes
+                    after_record(rec, emit, w.magic_at)
+                    w.kinds[rec.kind] += 1
+                    change = state.apply(rec)
+                    lint.record(rec, change)
+                    if change is not None:
+                        self._sync(change)
+                    index += 1
+                    cur = rec.end // 8
+                    continue
+                if status == PAST_END:
+                    if growing:
+                        break  # the last record has not wholly arrived: framed next time
+                    frame_error(8 * cur, index, nw.size, buf, emit, False)
+                    stop = True
+                    break
+                # ZERO
+                try:
+                    frame_error(8 * cur, index, 0, buf, emit, False)
+                except NeedMore:
+                    w.zero_at = cur  # its message names the bytes left: said at the end
+                    break
+                stop = True
+        finally:
+            view.release()
+        w.cur, w.index, w._released, w.stopped = cur, index, released, stop
+        w.records = index
+        return not stop

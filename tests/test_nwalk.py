@@ -1,0 +1,283 @@
+"""The native walk (``engine="walk"``: ``_nwalk.pyx``, ``_walk_native``) against the
+reference engine: the same whole JSON report (spans and details included) on every
+golden file, conformance-suite case, real trace and drawn archive, and on hostile
+input; clean records never reach the reference reader; the walk's own arithmetic
+(tick limits near 2^64) is the reference's.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fxtlint
+import writer_traces
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
+from fxtlint import build as B
+from fxtlint.engine import _native, _walk_native
+from fxtlint.render._render_json import dumps, render
+from fxtlint.spec._time import max_ticks
+from fxtlint.strategies import archives, mutated_archives
+from test_fast import noisy_archives
+
+if _native.nwalk() is None:  # pragma: no cover - an install where the walk did not compile
+    pytest.skip("the native walk is not built", allow_module_level=True)
+
+GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
+SUITE = sorted((REPO / "corpus" / "conformance").glob("*/*.fxt"))
+REAL = sorted(CORPUS_REAL.glob("*.fxt")) + sorted((REPO / "corpus" / "samples").glob("*.fxt"))
+TINY = fxtlint.Limits(window_words=16, pairing_window=5)
+WINDOWS = [fxtlint.Limits(), TINY]
+
+
+def _json(data: bytes, engine: str, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()) -> str:
+    return dumps(render([fxtlint.lint_bytes(data, engine=engine, input_format=fmt, limits=limits)], version="-"))
+
+
+def same(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()) -> str:
+    """The walk and the reference give the same whole JSON report."""
+    got = _json(data, "walk", fmt, limits)
+    assert got == _json(data, "reference", fmt, limits)
+    return got
+
+
+@pytest.fixture
+def decoded(monkeypatch):
+    """The records the walk hands to the reference reader (their offsets)."""
+    seen: list[int] = []
+    real = _walk_native.decode_record
+
+    def counting(buf, off, *a, **k):
+        seen.append(off)
+        return real(buf, off, *a, **k)
+
+    monkeypatch.setattr(_walk_native, "decode_record", counting)
+    return seen
+
+
+@pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_walk_equals_reference_on_golden_files(path, limits):
+    same(path.read_bytes(), "log" if path.suffix == ".log" else "auto", limits)
+
+
+@pytest.mark.parametrize("path", SUITE, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_walk_equals_reference_on_the_conformance_suite(path):
+    same(path.read_bytes())
+
+
+@pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_walk_equals_reference_on_real_traces(path, limits):
+    same(path.read_bytes(), limits=limits)
+
+
+@settings(max_examples=60, deadline=None)
+@given(noisy_archives(), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_noisy_archives(data, limits):
+    same(data, limits=limits)
+
+
+@settings(max_examples=40, deadline=None)
+@given(archives(max_size=12), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_clean_archives(data, limits):
+    same(data, limits=limits)
+
+
+@settings(max_examples=60, deadline=None)
+@given(mutated_archives(codes=DRAWN_MUTATIONS), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_mutated_archives(mutated, limits):
+    data = mutated[0] if isinstance(mutated, tuple) else mutated
+    same(data, limits=limits)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.binary(max_size=300))
+def test_walk_equals_reference_on_random_bytes(data):
+    same(data)
+
+
+@pytest.mark.parametrize("rule", fxtlint.rules.all_rules(), ids=lambda r: r.code)
+def test_walk_equals_reference_on_rule_examples(rule):
+    for ex in (rule.bad, rule.good):
+        same(ex.build(), ex.input_format, TINY)
+
+
+@pytest.mark.parametrize("deltas", [{writer_traces.FAULTY: 1}, {writer_traces.FAULTY: -1},
+                                    {writer_traces.FAULTY: 2}, {9: 1, 13: -1, 17: 1}, {10: -1, 11: 1},
+                                    {30: 1}, {31: -1}, {3: -1}], ids=str)
+@pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
+def test_walk_equals_reference_when_sizes_swallow_or_leave_out_neighbours(deltas, limits):
+    same(writer_traces.with_sizes_off(deltas), limits=limits)
+
+
+# -- hostile input -------------------------------------------------------------------------
+def _events(n: int) -> list:
+    return [B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8)] + [
+        B.event("duration_begin", 10 + i, thread=1, category=1, name=2) for i in range(n)]
+
+
+def test_hostile_framing():
+    base = B.archive(B.magic(), *_events(6))
+    words = len(base) // 8
+    cases = {
+        "empty": b"",
+        "size 0 first": b"\0" * 8,
+        "size 0 after the magic": base[:8] + b"\0" * 16,
+        "header cut in the middle": base[:8 + 5],
+        "cut inside a record": base[: len(base) - 12],
+        "size past the end": B.patch_field(base, fxtlint.spec._tables.tables().field(role="size"), 0xFFF,
+                                           word=words - 3),
+    }
+    for name, data in cases.items():
+        for limits in WINDOWS:
+            assert same(data, limits=limits), name
+
+
+def _field(kind: str, name: str):
+    return next(f for f in fxtlint.spec._tables.tables().leaf(kind).full_fields if f.name == name)
+
+
+def test_strings_of_32767_bytes():
+    """A string record and an inline ref that declare 32,767 bytes (past the 32,000 limit,
+    and past what a record of 4,095 words holds), and strings at the limit."""
+    head = B.archive(B.magic(), B.string(2, "n"), B.thread(1, 1, 2))
+    at_limit = B.archive(B.string(1, "x" * 32_000))
+    long_string = B.patch_field(at_limit, _field("string", "length"), 32_767)
+    inline = B.archive(B.event("instant", 6, thread=1, category="x" * 100, name=2))
+    long_inline = B.patch_field(inline, _field("event.instant", "category"), 0x8000 | 32_767)
+    event = B.archive(B.event("instant", 5, thread=1, category=1, name=2))
+    for body in (at_limit, long_string, inline, long_inline, at_limit + long_inline, long_string + event):
+        same(head + body + event)
+        same(head + body + event, limits=TINY)
+
+
+@pytest.mark.parametrize("rate", [1, 3, 7, 999_999_937, 10**9, 10**9 + 7, 2**32 - 5, 2**63 + 29, 2**64 - 1])
+def test_ticks_near_two_to_the_64_at_coprime_rates(rate):
+    limit = max_ticks(rate)
+    assert _native.nwalk().limit_of(rate) == limit
+    stamps = sorted({max(0, limit - 1), limit, min(limit + 1, 2**64 - 1), 2**64 - 1, 2**63})
+    recs = [B.magic(), B.initialization(rate), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2)]
+    recs += [B.event("duration_complete", ts, thread=1, category=1, name=2, end_timestamp=ts) for ts in stamps]
+    recs += [B.event("instant", ts, thread=(3, 4), category="c", name="n") for ts in stamps]
+    same(B.archive(*recs))
+
+
+def test_tick_limits_agree_on_drawn_rates():
+    rnd = random.Random(32)
+    walk = _native.nwalk()
+    for _ in range(20_000):
+        rate = rnd.choice([rnd.randrange(1, 1 << 64), rnd.randrange(1, 10**10), rnd.randrange(1, 1 << 32)])
+        assert walk.limit_of(rate) == max_ticks(rate), rate
+
+
+def test_many_providers_stay_linear():
+    """Provider info and section records for 80,000 providers, then events: the walk's
+    tables follow registrations, so its time is the records' (measured against 8,000)."""
+    def trace(n):
+        recs = [B.magic()]
+        for i in range(1, n + 1):
+            recs += [B.provider_info(i, "p"), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, i)]
+            recs.append(B.event("instant", i, thread=1, category=1, name=2))
+        recs.append(B.provider_section(n + 5))
+        return B.archive(*recs)
+
+    small, big = trace(8_000), trace(80_000)
+    same(small)
+    t = time.process_time()
+    fxtlint.lint_bytes(small, engine="walk")
+    t_small = time.process_time() - t
+    t = time.process_time()
+    report = fxtlint.lint_bytes(big, engine="walk")
+    t_big = time.process_time() - t
+    assert report.records == 5 * 80_000 + 2
+    assert t_big < 25 * max(t_small, 0.01), (t_small, t_big)
+
+
+def test_a_million_unclosed_begins_are_linear():
+    """10^6 duration begins that never end (the stack limit drops the oldest): the walk
+    and the reference agree on 10^4 of them, and 10^6 costs about 100 times 10^4."""
+    def trace(n):
+        head = B.archive(B.magic(), B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8))
+        begin = B.archive(B.event("duration_begin", 10, thread=1, category=1, name=2))
+        return head + begin * n
+
+    small = trace(10_000)
+    same(small)
+    t = time.process_time()
+    fxtlint.lint_bytes(small, engine="walk")
+    t_small = time.process_time() - t
+    t = time.process_time()
+    report = fxtlint.lint_bytes(trace(1_000_000), engine="walk")
+    t_big = time.process_time() - t
+    assert report.records == 4 + 1_000_000
+    assert t_big < 250 * max(t_small, 0.005), (t_small, t_big)
+
+
+# -- what the walk does itself --------------------------------------------------------------
+def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded):
+    """Table records (provider info and section, initialization, string, thread) and
+    events are walked natively: only the magic record (MG003 is the reference's) and
+    the provider event are decoded."""
+    recs = [B.magic(), B.provider_info(1, "one"), B.initialization(10**6), B.string(1, "c"), B.string(2, "n"),
+            B.thread(1, 1, 2), B.provider_info(2, "two"), B.provider_section(1)]
+    recs += [B.event(k, 5, thread=1, category=1, name=2, args=[B.arg("int64", 1, 3)], id=1, end_timestamp=9)
+             for k in ("instant", "counter", "duration_begin", "duration_end", "duration_complete",
+                       "async_begin", "async_end", "flow_begin", "flow_end")]
+    recs += [B.kernel_object(3, 1, 2), B.blob(1, b"abc"), B.log(6, "m", thread=1), B.context_switch(7, 0, 2, 1, 2)]
+    data = B.archive(*recs)
+    same(data)
+    decoded.clear()
+    fxtlint.lint_bytes(data, engine="walk")
+    assert decoded == [0]
+
+
+def test_a_record_the_walk_cannot_prove_clean_goes_to_the_reference(decoded):
+    data = B.archive(B.magic(), B.string(1, "c"), B.event("instant", 5, thread=(1, 2), category=1, name=9),
+                     B.string(1, "other"), B.initialization(0))
+    report = fxtlint.lint_bytes(data, engine="walk")
+    assert {"RF001", "TM001"} <= set(report.counts)
+    decoded.clear()
+    fxtlint.lint_bytes(data, engine="walk")
+    assert len(decoded) == 4  # the magic record, the unregistered name, the changed string, the zero rate
+    same(data)
+
+
+def test_streaming_input_and_big_endian_traces_still_lint():
+    data = B.archive(B.magic(), *_events(20))
+    assert fxtlint.lint_bytes(B.archive(B.magic(), *_events(20), byte_order="big"), engine="walk").records == 24
+    linter = fxtlint.StreamLinter(step=64)  # a stream keeps today's path in this stage
+    for i in range(0, len(data), 7):
+        linter.feed(data[i:i + 7])
+    linter.close()
+    assert linter.report.to_json()["diagnostics"] == fxtlint.lint_bytes(data, engine="walk").to_json()["diagnostics"]
+
+
+def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
+    """A file over 1 MiB is read and walked a chunk at a time (``_feeder``): the walk
+    advances over each chunk as a stream's walk does."""
+    data = B.archive(B.magic(), *_events(90_000), B.event("instant", 5, thread=1, category=1, name=9))
+    assert len(data) > fxtlint.engine._file.WHOLE
+    path = tmp_path / "big.fxt"
+    path.write_bytes(data)
+    got = fxtlint.lint_path(path, engine="walk").to_json()
+    want = fxtlint.lint_bytes(data, engine="reference").to_json()
+    assert got["diagnostics"] and {**got, "path": "-"} == {**want, "path": "-"}
+    assert len(decoded) == 2  # the magic record and the unregistered name: the rest walked natively
+
+
+def test_the_engine_is_chosen_by_name_and_environment():
+    env = dict(os.environ, FXTLINT_ENGINE="walk")
+    out = subprocess.run([sys.executable, "-m", "fxtlint", "--version"], capture_output=True, text=True, env=env)
+    assert "engine: walk" in out.stdout + out.stderr
+    sample = REPO / "corpus" / "samples" / "sample.fxt"
+    out = subprocess.run([sys.executable, "-m", "fxtlint", "--output-format", "json", str(sample)],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode in (0, 1), out.stderr
