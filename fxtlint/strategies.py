@@ -153,7 +153,11 @@ def _body(draw, strings, threads, clock, ids):
             return [B.large_blob(draw(ref), draw(ref), draw(st.binary(max_size=64)), timestamp=ts(), thread=t,
                                  args=draw(args))]
         return [B.large_blob(draw(ref), draw(ref), draw(st.binary(max_size=64)))]
-    return [B.initialization(draw(st.integers(1, 10**12)))]  # a new tick rate from here on
+    # a new tick rate from here on, no faster than the last: the clock's tick count goes on
+    # where it was, so its time (ticks / rate) never goes back and every group stays after
+    # the ones before it in time, as the spec reads them (and so do the mutations' LATE ticks)
+    clock[1] = draw(st.integers(1, clock[1]))
+    return [B.initialization(clock[1])]
 
 
 @st.composite
@@ -171,11 +175,11 @@ def record_lists(draw, *, min_size: int = 0, max_size: int = 30) -> list[Record]
     threads = {i: (draw(st.integers(1, 1 << 40)), draw(st.integers(1, 1 << 40))) for i in (1, *thread_idx)}
     provider_ids = _T.leaf("metadata.provider_info").named("provider_id").allowed
     info = B.provider_info(draw(st.integers(*provider_ids)), draw(_texts))
-    recs = [B.magic(), info, B.provider_section(info.fields["provider_id"]),
-            B.initialization(draw(st.integers(10**6, 10**10)))]
+    rate = draw(st.integers(10**6, 10**10))
+    recs = [B.magic(), info, B.provider_section(info.fields["provider_id"]), B.initialization(rate)]
     recs += [B.string(i, draw(_texts)) for i in strings]
     recs += [B.thread(i, *k) for i, k in threads.items()]
-    clock, ids = [0], [0]
+    clock, ids = [0, rate], [0]  # the clock: its tick count, and its tick rate
     for _ in range(draw(st.integers(min_size, max_size))):
         recs += draw(_body(strings, threads, clock, ids))
     return recs

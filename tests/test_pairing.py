@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from fxtlint import Diagnostic
 from fxtlint.engine import _pairing
 from fxtlint.engine._pairing import Batch, PairingEngine
+from fxtlint.spec._time import time_key
 
 STRINGS = ["", "a", "b", "c"]
 
@@ -25,6 +26,7 @@ events = st.tuples(
     st.integers(1, 3),  # name
     st.integers(0, 30),  # timestamp
     st.integers(0, 3),  # id (a complete event's end)
+    st.sampled_from((10**9, 10**9, 1000, 7)),  # the tick rate its provider had (read through it)
 )
 
 
@@ -37,10 +39,10 @@ def run(batches, vectorize: bool):
     for batch in batches:
         b = Batch()
         rows = []
-        for k, t, p, c, n, ts, i in batch:
+        for k, t, p, c, n, ts, i, *rate in batch:
             # the drawn word is a complete event's end, any other kind's id
             rows.append((k, t, p, c, n, ts, 0 if k == _pairing.COMPLETE else i,
-                         i if k == _pairing.COMPLETE else 0, 8 * index, index, 16))
+                         i if k == _pairing.COMPLETE else 0, 8 * index, index, 16, *(rate or [10**9])))
             index += 1
         half = len(rows) // 2
         for r in rows[:half]:  # rows added one by one and as arrays, as both paths do
@@ -120,6 +122,10 @@ def mostly_clean(draw):
             r = list(rows[i])
             r[5] = draw(st.integers(0, ts))
             rows[i] = tuple(r)
+    if draw(st.booleans()):
+        # each thread's provider on its own clock (1, 2 and 3 GHz), its ticks scaled to
+        # it: the same times, so the same verdicts, through the rates (the mixed-rate order)
+        rows = [(*r[:5], r[5] * (t + 1), *r[6:], (t + 1) * 10**9) for r in rows for t in [r[1]]]
     cuts = sorted(draw(st.lists(st.integers(0, len(rows)), max_size=3)))
     return [rows[a:b] for a, b in zip([0] + cuts, cuts + [len(rows)])]
 
@@ -191,14 +197,14 @@ def test_small_batches_skip_the_array_proof_large_ones_try_it(monkeypatch):
                           (_pairing.VECTORIZE_FROM, False)):
         eng = PairingEngine(lambda d: None, STRINGS)
         b = Batch()
-        rows = [(_pairing.COMPLETE, 0, 0, 1, 1, i, 0, i + 1, 8 * i, i, 16) for i in range(n)]
+        rows = [(_pairing.COMPLETE, 0, 0, 1, 1, i, 0, i + 1, 8 * i, i, 16, 10**9) for i in range(n)]
         if as_columns:
             b.extend(**{c: [r[j] for r in rows] for j, c in enumerate(_pairing.COLUMNS)})
         else:
             for r in rows:
                 b.add(*r)
         eng.feed(b)
-        assert eng.complete_end == {0: n}  # the loop ran either way
+        assert eng.complete_end == {0: time_key(n, 10**9)}  # the loop ran either way
     assert tried == [_pairing.VECTORIZE_FROM]
 
 

@@ -209,10 +209,12 @@ class Lint(Consumer):
         word = rows.value(id_word)[resolved] if id_word else zeros
         # a complete event's word is its end, the others' an id
         ident, end = (zeros, word) if PAIR_KIND[kind] == COMPLETE else (word, zeros)
+        _, rate_pos, rates = rows.rates()  # each row's tick rate, as it saw its provider's
         self.state.batch.extend(
             kind=np.full(count, PAIR_KIND[kind], np.int64), thread=tkey[resolved], process=pid[resolved],
             cat=cat[resolved], name=name[resolved], ts=rows.value(TIMESTAMPS[kind][0])[resolved], id=ident, end=end,
-            offset=rows.offset[resolved], index=rows.index[resolved], size=rows.size[resolved])
+            offset=rows.offset[resolved], index=rows.index[resolved], size=rows.size[resolved],
+            rate=np.asarray(rates, np.uint64)[rate_pos[resolved]])
 
 def _distinct_pairs(a, b):
     """The distinct (a, b) pairs, sorted, and each row's position among them (as

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .. import rules as R
 from ..spec._limits import DEFAULT_LIMITS, Limits
+from ..spec._time import DEFAULT_RATE, order_keys, time_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,9 +67,11 @@ FLOW_KINDS = frozenset((FLOW_BEGIN, FLOW_STEP, FLOW_END))
 NAMED_KINDS = frozenset((BEGIN, END)) | ASYNC_KINDS
 
 
-# id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp
-COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size")
-_DTYPES = dict(zip(COLUMNS, ("i8", "i8", "u8", "i8", "i8", "u8", "u8", "u8", "i8", "i8", "i8")))  # numpy's names
+# id: an async, flow or counter id (0 for other kinds); end: a complete event's end timestamp;
+# rate: the tick rate in effect for the row's provider at its record (``spec/_time``: ts and
+# end are read through it, so rows of providers on different clocks order by their times)
+COLUMNS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size", "rate")
+_DTYPES = dict(zip(COLUMNS, ("i8", "i8", "u8", "i8", "i8", "u8", "u8", "u8", "i8", "i8", "i8", "u8")))  # numpy's names
 
 
 class Batch:
@@ -83,14 +86,18 @@ class Batch:
     def __len__(self):
         return self.n
 
-    def add(self, kind, thread, process, cat, name, ts, id_, end, offset, index, size):
-        self._rows.append((kind, thread, process, cat, name, ts, id_, end, offset, index, size))
+    def add(self, kind, thread, process, cat, name, ts, id_, end, offset, index, size, rate=DEFAULT_RATE):
+        self._rows.append((kind, thread, process, cat, name, ts, id_, end, offset, index, size, rate))
         self.n += 1
 
     def extend(self, **columns) -> None:
-        """Append column arrays, one per name in ``COLUMNS``."""
+        """Append column arrays, one per name in ``COLUMNS`` ("rate" may be left out: the
+        spec's default, 1 tick per nanosecond)."""
+        n = len(columns["kind"])
+        if "rate" not in columns:
+            columns["rate"] = np.full(n, DEFAULT_RATE, np.uint64)
         self._chunks.append({c: np.asarray(columns[c], _DTYPES[c]) for c in COLUMNS})
-        self.n += len(columns["kind"])
+        self.n += n
 
     def columns(self) -> dict:
         """Every column as one array."""
@@ -104,8 +111,11 @@ class Batch:
                 for c in COLUMNS}
 
 
-def _by_time(row: tuple) -> tuple:
-    return row[5], row[9]  # (ts, index): COLUMNS' order
+def _in_time_order(rows: list[tuple]) -> list[tuple]:
+    """Rows added one by one, ordered by (time, record index) as ``PairingEngine.order``
+    orders columns: each timestamp read through its own row's rate (COLUMNS' order)."""
+    keys = order_keys([r[5] for r in rows], [r[11] for r in rows])
+    return [rows[p] for p in sorted(range(len(rows)), key=lambda p: (keys[p], rows[p][9]))]
 
 
 def lexorder(*keys):
@@ -149,7 +159,7 @@ class PairingEngine:
         self.strings = strings
         self.limits = limits
         self.stacks: dict[int, deque] = {}
-        self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen
+        self.complete_end: dict[int, int] = {}  # thread -> latest end of a complete event seen (its time_key)
         # dicts keep insertion order: when one is full its oldest eighth is dropped
         self.asyncs: dict[tuple, tuple] = {}
         self.flows: dict[tuple, tuple] = {}
@@ -161,9 +171,14 @@ class PairingEngine:
         return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
 
     @staticmethod
-    def order(ts, index):
-        """Positions sorted by (timestamp, record index)."""
+    def order(ts, index, rate=None):
+        """Positions sorted by (time, record index): each timestamp read through its row's
+        tick ``rate`` (None: one rate for all), compared exactly (``spec/_time``)."""
         n = len(ts)
+        if rate is not None and n > 1 and not bool(np.all(rate == rate[0])):
+            keys = order_keys(ts.tolist(), rate.tolist())
+            idx = index.tolist()
+            return np.asarray(sorted(range(n), key=lambda p: (keys[p], idx[p])), np.int64)
         if n < 2 or (bool(np.all(ts[1:] >= ts[:-1])) and bool(np.all(index[1:] > index[:-1]))):
             return np.arange(n)
         return lexorder(ts, index)
@@ -201,17 +216,17 @@ class PairingEngine:
                 return
         if b._chunks:
             cols = b.columns()
-            order = self.order(cols["ts"], cols["index"])
-            kind, thread, process, cat, name, ts, ids, ends, offset, index, size = (
+            order = self.order(cols["ts"], cols["index"], cols["rate"])
+            kind, thread, process, cat, name, ts, ids, ends, offset, index, size, rate = (
                 cols[c][order].tolist() for c in COLUMNS)
         else:
             # rows added one by one (the per-record path): ordered as ``order`` orders them,
-            # by (timestamp, record index), with no array (a small file needs no numpy)
-            kind, thread, process, cat, name, ts, ids, ends, offset, index, size = zip(
-                *sorted(b._rows, key=_by_time))
+            # by (time, record index), with no array (a small file needs no numpy)
+            kind, thread, process, cat, name, ts, ids, ends, offset, index, size, rate = zip(
+                *_in_time_order(b._rows))
         stacks = self.stacks
         max_stack = self.limits.max_stack
-        early = _EarlyEnds(kind, thread, cat, name, ts, index, offset, self.limits.max_scan)
+        early = _EarlyEnds(kind, thread, cat, name, ts, rate, index, offset, self.limits.max_scan)
         for j in range(len(kind)):
             k = kind[j]
             t = thread[j]
@@ -233,13 +248,13 @@ class PairingEngine:
                 else:
                     self._unmatched_end(st, t, c, n, offset[j], index[j], size[j], early, j)
             elif k == COMPLETE:
-                end = ends[j]
+                end = time_key(ends[j], rate[j])
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
             elif k in ASYNC_KINDS:
                 self._async_row(k, (process[j], cat[j], name[j], ids[j]), offset[j], index[j], size[j])
             elif k in FLOW_KINDS:
-                self._flow_row(k, t, ts[j], ids[j], name[j], offset[j], index[j], size[j])
+                self._flow_row(k, t, time_key(ts[j], rate[j]), ids[j], name[j], offset[j], index[j], size[j])
 
     def _unmatched_end(self, st, t, c, n, offset, index, size, early: _EarlyEnds | None = None,
                        j: int = -1) -> None:
@@ -285,7 +300,8 @@ class PairingEngine:
         self.began.add(t)
         self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=self._s(c), name=self._s(n),
                                              bcat=self._s(c), bname=self._s(n), begin_offset=early.offset[b],
-                                             ts=early.ts[j], begin_ts=early.ts[b]))
+                                             ts=early.ts[j], begin_ts=early.ts[b], rate=early.rate[j],
+                                             begin_rate=early.rate[b]))
         return True
 
     def _async_row(self, k, key: tuple, offset, index, size) -> None:
@@ -302,10 +318,11 @@ class PairingEngine:
                                                what="instant" if k == ASYNC_INSTANT else "end",
                                                id=ident, name=self._s(name), cat=self._s(cat)))
 
-    def _flow_row(self, k, t, ts, ident, name, offset, index, size) -> None:
-        """A flow event, on thread ``t``: enclosed by a duration, keyed by its id alone."""
+    def _flow_row(self, k, t, when, ident, name, offset, index, size) -> None:
+        """A flow event, on thread ``t`` at time ``when`` (a ``time_key``): enclosed by a
+        duration, keyed by its id alone."""
         flows = self.flows
-        if not self.stacks.get(t) and self.complete_end.get(t, -1) < ts:
+        if not self.stacks.get(t) and self.complete_end.get(t, -1) < when:
             self.emit(R.flow_outside_duration.at(offset, index, record_size=size, id=ident))
         key = (ident,)  # flows are keyed by id alone: they cross processes (PR007's docs)
         if k == FLOW_BEGIN:
@@ -363,9 +380,9 @@ class _EarlyEnds:
     (only a batch with an unmatched end needs them); an end looks at most ``max_scan``
     of its key's later begins, so every event costs O(1)."""
 
-    def __init__(self, kind, thread, cat, name, ts, index, offset, max_scan: int):
+    def __init__(self, kind, thread, cat, name, ts, rate, index, offset, max_scan: int):
         self.kind, self.thread, self.cat, self.name = kind, thread, cat, name
-        self.ts, self.index, self.offset = ts, index, offset
+        self.ts, self.rate, self.index, self.offset = ts, rate, index, offset
         self.max_scan = max_scan
         self.begins: dict[tuple, list[int]] | None = None
         self.used: set[int] = set()
@@ -452,7 +469,7 @@ def feed_clean(engine, cols: dict) -> bool:
     """``cols``: the batch's columns (``Batch.columns()``). Proves the batch clean (the
     loop would report nothing) and leaves the engine as the loop would; False, the
     engine untouched, when it cannot."""
-    sort = engine.order(cols["ts"], cols["index"])
+    sort = engine.order(cols["ts"], cols["index"], cols["rate"])
     kind = cols["kind"][sort]
     thread = cols["thread"][sort]
     stacks = _clean_durations(engine, kind, thread, cols["cat"][sort], cols["name"][sort])
@@ -465,7 +482,7 @@ def feed_clean(engine, cols: dict) -> bool:
     # ---- proven clean: leave the engine as the loop would ------------------------------
     where = (cols["offset"][sort], cols["index"][sort], cols["size"][sort])
     _leave_stacks(engine, stacks, where)
-    _leave_complete_ends(engine, kind, thread, cols["end"][sort])
+    _leave_complete_ends(engine, kind, thread, cols["end"][sort], cols["rate"][sort])
     for fam in families:
         if fam is not None:
             _leave_live_ids(fam, where)
@@ -602,18 +619,26 @@ def _leave_stacks(engine, stacks: _CleanStacks, where) -> None:
         st.append(e)
 
 
-def _leave_complete_ends(engine, kind, thread, complete_ends) -> None:
-    """Per thread, the latest end of a complete event."""
+def _leave_complete_ends(engine, kind, thread, complete_ends, rates) -> None:
+    """Per thread, the latest end of a complete event (its ``time_key``)."""
     comp = np.nonzero(kind == COMPLETE)[0]
-    if len(comp):
-        ct = thread[comp]
-        ce = complete_ends[comp]
+    if not len(comp):
+        return
+    ct = thread[comp]
+    ce = complete_ends[comp]
+    cr = rates[comp]
+    if bool(np.all(cr == cr[0])):  # one rate: the latest in ticks is the latest in time
         o3 = np.lexsort((ce, ct))
         lastc = np.ones(len(o3), bool)
         lastc[:-1] = ct[o3][1:] != ct[o3][:-1]
-        for t, e in zip(ct[o3][lastc].tolist(), ce[o3][lastc].tolist()):
-            if e > engine.complete_end.get(t, -1):
-                engine.complete_end[t] = e
+        rate = int(cr[0])
+        latest = zip(ct[o3][lastc].tolist(), (time_key(e, rate) for e in ce[o3][lastc].tolist()))
+    else:
+        keys = [time_key(e, r) for e, r in zip(ce.tolist(), cr.tolist())]
+        latest = zip(ct.tolist(), keys)
+    for t, e in latest:
+        if e > engine.complete_end.get(t, -1):
+            engine.complete_end[t] = e
 
 
 def _leave_live_ids(fam: tuple, where) -> None:

@@ -287,4 +287,5 @@ class RecordChecker:
         word = f.get(PAIR_ID[k], 0)  # a complete event's word is its end, the others' an id
         ident, end = (0, word) if pair_kind == P.COMPLETE else (word, 0)
         s.batch.add(pair_kind, s.tables.threads(koids), koids[0], -1 if cat is None else cat,
-                    -1 if name is None else name, f["timestamp"], ident, end, rec.offset, rec.index, record_size)
+                    -1 if name is None else name, f["timestamp"], ident, end, rec.offset, rec.index, record_size,
+                    s.tables.current.rate)

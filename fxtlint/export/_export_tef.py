@@ -30,7 +30,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import compress, pairwise
-from typing import IO
+from typing import IO, Any
 
 import numpy as np
 
@@ -267,7 +267,7 @@ class Exporter(Consumer):
         pid, tid = koids
         self._first_seen.append((rec.index, tid, pid))
         ticks = rec.fields["timestamp"]
-        ev = {
+        ev: dict[str, Any] = {
             "name": _text(rec, state, "name", export),
             "cat": _text(rec, state, "category", export),
             "ph": ph,

@@ -4,11 +4,25 @@ content that consumers cannot use or that says records are missing (EV)."""
 from __future__ import annotations
 
 from ..spec import _build as B
+from ..spec._time import instant_text
 from . import _ex as X
 from . import _mutate as M
 from ._diagnostics import Example, Rule, Severity
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
+
+# what every pairing rule's docs say of time (issue 31): the spec's words on per-provider
+# initialization data, and how a timestamp is read
+_IN_TIME = (" Pairing follows time, not raw ticks: each timestamp is read through the tick rate in "
+            "effect for its provider at its record. The spec: a reader \"must maintain state separately "
+            "for each provider's traces (such as the initialization data, string table, thread table, ...)\"; "
+            "the Initialization Record \"provides parameters needed to interpret the records which follow\" "
+            "(the \"number of ticks per second\"; \"in absence of this record, the reader may assume that "
+            "1 tick is 1 nanosecond\"); and the current revision: programs that process trace data sort "
+            "events by timestamp first, and some record types (flow events) must be processed in "
+            "timestamp order. So events of providers on different clocks, or of one provider across a "
+            "rate change, pair in the order of their times, compared exactly (no float rounding).")
+_TIME_SPEC = "; Initialization Record: number of ticks per second; per-provider state"
 
 # what the pairing rules look at: the events that open a pairing, and every flow event
 _PAIR_BEGINS = ("kind:event.duration_begin", "kind:event.async_begin", "kind:event.flow_begin")
@@ -18,6 +32,14 @@ _FLOWS = ("kind:event.flow_begin", "kind:event.flow_step", "kind:event.flow_end"
 def _n(count: int, unit: str) -> str:
     """"1 tick", "1000 ticks"."""
     return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
+
+
+def _when(p: dict, ticks: str, rate: str) -> str:
+    """A timestamp of a finding that compares two: its ticks alone where both share one
+    tick rate (today's form), else ticks, rate and time ('tick 2 of 1 kHz (2 ms)')."""
+    if p.get("rate") == p.get("begin_rate"):
+        return str(p[ticks])
+    return instant_text(p[ticks], p[rate])
 
 
 def _dur(kind, ts, **kw):
@@ -187,7 +209,9 @@ tick_rate_zero = Rule(
     params=(),
     what="An Initialization Record whose tick rate is 0.",
     why="Every timestamp is divided by the tick rate to get seconds; 0 makes every "
-    "timestamp of the provider meaningless.",
+    "timestamp of the provider meaningless. To pair and order its events all the same, the "
+    "lint reads that provider's ticks at the spec's default (\"in absence of this record, the "
+    "reader may assume that 1 tick is 1 nanosecond\"); `export` leaves them out.",
     bad=Example("an Initialization Record of 0 ticks/s", lambda: X.preamble(B.initialization(0))),
     good=Example("an Initialization Record of 1e9 ticks/s", lambda: X.preamble(B.initialization(10**9))),
     spec="Initialization Record: number of ticks per second",
@@ -253,11 +277,11 @@ duration_end_without_begin = Rule(
     "is not reported (nor an async end or instant before the first async begin of its process, "
     "category and name, nor a flow step or end before the first flow begin), and without the "
     "option such an end's message says the trace may be circular and names the option. "
-    "`details.before_first_begin` tells that pattern apart.",
+    "`details.before_first_begin` tells that pattern apart." + _IN_TIME,
     bad=Example("an end with no begin", lambda: X.preamble(_dur("duration_end", 10))),
     good=Example("a begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 10))),
     spec="Duration Begin Event: must be matched by a duration end event; tracing-system design, "
-    "Buffering Modes (Circular)",
+    "Buffering Modes (Circular)" + _TIME_SPEC,
     derive=lambda p: {"circular_text": " (none before it on this thread either: if the trace is circular, its "
                       "start was overwritten; say so with --buffering-mode circular)"
                       if p.get("before_first_begin") and not p.get("mode_given") else ""},
@@ -271,7 +295,7 @@ duration_end_mismatch = Rule(
     reader_reason="well-formed",
     mutation=M.end_mismatch,
     message="duration end {cat}/{name} {problem}",
-    params=('bcat', 'begin_offset', 'bname', 'cat', 'name', 'ts?', 'begin_ts?'),
+    params=('bcat', 'begin_offset', 'bname', 'cat', 'name', 'ts?', 'begin_ts?', 'rate?', 'begin_rate?'),
     positions=('begin_offset',),
     derived=('problem',),
     what="A Duration End whose category or name differs from the innermost open Duration "
@@ -281,16 +305,17 @@ duration_end_mismatch = Rule(
     "the end's arguments: the writer's begin/end calls are out of step. Pairing follows "
     "timestamps, so an end stamped before its begin closes whatever was open before it: "
     "the message then gives both timestamps, and the end and its begin are paired with "
-    "each other, not with the durations around them.",
+    "each other, not with the durations around them." + _IN_TIME,
     bad=Example("begin \"name\", end \"cat\"", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_end", 10, name=1))),
     good=Example("begin \"name\", end \"name\"", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_end", 10))),
-    spec="Duration Begin Event: must be matched by a duration end event; may be nested",
+    spec="Duration Begin Event: must be matched by a duration end event; may be nested" + _TIME_SPEC,
     derive=lambda p: {"problem": f"closes the begin {p['bcat']}/{p['bname']} at {p['begin_offset']:#x}"
                       if "ts" not in p else
-                      f"at {p['ts']} is before its begin at {p['begin_ts']} ({p['begin_offset']:#x}): "
-                      "pairing follows timestamps, so a duration must not end before it begins"},
+                      f"at {_when(p, 'ts', 'rate')} is before its begin at {_when(p, 'begin_ts', 'begin_rate')} "
+                      f"({p['begin_offset']:#x}): pairing follows timestamps, so a duration must not end before "
+                      "it begins"},
 )
 
 duration_never_ended = Rule(
@@ -305,13 +330,13 @@ duration_never_ended = Rule(
     positions=('end_offset',),
     what="A Duration Begin still open when an end for an enclosing begin arrives.",
     why="The inner end was lost or never written (an early return past the end call); "
-    "viewers stretch the inner slice to its parent's end.",
+    "viewers stretch the inner slice to its parent's end." + _IN_TIME,
     bad=Example("begin A, begin B, end A", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_begin", 6, name=1), _dur("duration_end", 10))),
     good=Example("begin A, begin B, end B, end A", lambda: X.preamble(
         _dur("duration_begin", 5), _dur("duration_begin", 6, name=1), _dur("duration_end", 8, name=1),
         _dur("duration_end", 10))),
-    spec="Duration Begin Event: must be matched by a duration end event",
+    spec="Duration Begin Event: must be matched by a duration end event" + _TIME_SPEC,
 )
 
 unterminated_at_end = Rule(
@@ -333,11 +358,11 @@ unterminated_at_end = Rule(
     "was still open at the last buffer-full record (EV003) is not reported: that record says "
     "the provider dropped records, and in oneshot mode \"If the buffer becomes full then that "
     "trace provider will stop recording events\" (tracing-system design, Buffering Modes), so "
-    "its ends were never written.",
+    "its ends were never written." + _IN_TIME,
     bad=Example("a begin with no end", lambda: X.preamble(_dur("duration_begin", 5))),
     good=Example("a begin and its end", lambda: X.preamble(_dur("duration_begin", 5), _dur("duration_end", 9))),
     spec="Duration Begin Event; Async Begin Event; Flow Begin Event: must be matched; tracing-system "
-    "design, Buffering Modes (Oneshot)",
+    "design, Buffering Modes (Oneshot)" + _TIME_SPEC,
     derive=lambda p: {"when": "where the readable part of the file ends (framing stopped there)"
                       if p.get("cut_short") else "when the trace ends"},
 )
@@ -357,11 +382,11 @@ async_without_begin = Rule(
     "shown as a separate track. Scoping: the spec matches an async end \"using the same "
     "async correlation id\"; fxtlint also keys by process (async ids are conventionally "
     "scoped to their process: spec/README.md) and by category and name (as Perfetto and "
-    "Fuchsia's trace viewers do), so an end with the same id but another name is reported.",
+    "Fuchsia's trace viewers do), so an end with the same id but another name is reported." + _IN_TIME,
     bad=Example("an async end with no begin", lambda: X.preamble(B.event("async_end", 10, id=3))),
     good=Example("an async begin and end", lambda: X.preamble(
         B.event("async_begin", 5, id=3), B.event("async_end", 10, id=3))),
-    spec="Async Begin Event: must be matched by an async end event with the same correlation id",
+    spec="Async Begin Event: must be matched by an async end event with the same correlation id" + _TIME_SPEC,
 )
 
 id_begin_reused = Rule(
@@ -377,13 +402,13 @@ id_begin_reused = Rule(
     what="A second Async Begin (same process, category, name, id) or Flow Begin (same "
     "flow id, in any process) while the first is not yet ended.",
     why="The first operation is never ended and the ids collide: readers merge the two "
-    "or drop one.",
+    "or drop one." + _IN_TIME,
     bad=Example("two async begins with id 3", lambda: X.preamble(
         B.event("async_begin", 5, id=3), B.event("async_begin", 6, id=3), B.event("async_end", 9, id=3))),
     good=Example("async begins with ids 3 and 4", lambda: X.preamble(
         B.event("async_begin", 5, id=3), B.event("async_begin", 6, id=4), B.event("async_end", 8, id=4),
         B.event("async_end", 9, id=3))),
-    spec="Async Begin Event; Flow Begin Event",
+    spec="Async Begin Event; Flow Begin Event" + _TIME_SPEC,
 )
 
 flow_without_begin = Rule(
@@ -402,13 +427,13 @@ flow_without_begin = Rule(
     "multiple threads or abstraction layers\" and is matched by \"a Flow End Event using "
     "the same flow correlation id\"; nothing scopes it by process, and flows are how an "
     "IPC from one process to another is drawn. (Fuchsia's writers also give both ends the "
-    "same category and name; fxtlint does not require it, as the spec does not.)",
+    "same category and name; fxtlint does not require it, as the spec does not.)" + _IN_TIME,
     bad=Example("a flow end with no begin", lambda: X.preamble(
         _dur("duration_begin", 5), B.event("flow_end", 6, id=8), _dur("duration_end", 9))),
     good=Example("a flow begin and end", lambda: X.preamble(
         _dur("duration_begin", 5), B.event("flow_begin", 6, id=8), B.event("flow_end", 7, id=8),
         _dur("duration_end", 9))),
-    spec="Flow Begin Event: must be matched by a flow end event with the same flow correlation id",
+    spec="Flow Begin Event: must be matched by a flow end event with the same flow correlation id" + _TIME_SPEC,
 )
 
 flow_outside_duration = Rule(
@@ -423,13 +448,13 @@ flow_outside_duration = Rule(
     what="A Flow Begin, Step or End outside any open duration (begin/end or complete) on its "
     "thread.",
     why="A flow binds to its enclosing duration; without one, viewers have nothing to "
-    "draw the arrow from or to.",
+    "draw the arrow from or to." + _IN_TIME,
     bad=Example("a flow begin/end on a thread with no duration", lambda: X.preamble(
         B.event("flow_begin", 6, id=8), B.event("flow_end", 7, id=8))),
     good=Example("the same flow inside a duration", lambda: X.preamble(
         _dur("duration_begin", 5), B.event("flow_begin", 6, id=8), B.event("flow_end", 7, id=8),
         _dur("duration_end", 9))),
-    spec="Flow Begin Event: associated with the enclosing duration event for this thread",
+    spec="Flow Begin Event: associated with the enclosing duration event for this thread" + _TIME_SPEC,
 )
 
 pairing_state_overflow = Rule(

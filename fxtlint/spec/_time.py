@@ -109,7 +109,9 @@ def rate_text(rate: int) -> str:
     if rate <= 0:
         return "0 ticks/s"
     for scale, unit in _RATE_UNITS:
-        if rate >= scale:
+        # a prefix where the rate reads as a short number (below 1,000 of it, but for the
+        # largest, and with at most 3 decimals); else the plain count: '999,999,937 Hz'
+        if rate >= scale and (rate < 1000 * scale or scale == _RATE_UNITS[0][0]):
             text = _decimal(Fraction(rate, scale), 3)
             if text is not None:
                 return f"{text} {unit}"
