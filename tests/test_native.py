@@ -30,6 +30,7 @@ def fresh(monkeypatch):
 
 def _not_built(monkeypatch):
     monkeypatch.setattr(_native, "_built", lambda: (None, "No module named 'fxtlint.engine._kernel'"))
+    monkeypatch.setattr(_native, "_nwalk_built", lambda: (None, "No module named 'fxtlint.engine._nwalk'"))
 
 
 SMALL = B.archive(B.magic(), B.event("instant", 1, thread=(1, 2), category="c", name="n"))
@@ -52,10 +53,12 @@ def test_a_call_names_its_engine_and_an_unknown_name_fails_clearly():
 
 
 @pytest.mark.parametrize("engine,columns", [("reference", False), ("python", True), ("fast", True), ("native", True),
-                                            ("auto", False)])
+                                            ("auto", False), ("walk", False)])
 def test_each_engine_takes_its_path(engine, columns):
+    """(A walk whose only consumer is the linter takes the native walk at every size on
+    ``auto`` and ``walk``: tests/test_nwalk.py.)"""
     assert Walk(SMALL, (), engine=engine).columns is columns
-    assert Walk(bytes(COLUMNS_FROM), (), engine=engine).columns is (columns or engine == "auto")
+    assert Walk(bytes(COLUMNS_FROM), (), engine=engine).columns is (columns or engine in ("auto", "walk"))
 
 
 def test_python_and_reference_never_take_the_kernel():
@@ -93,21 +96,29 @@ def test_a_built_kernel_is_chosen(fresh):
     assert Walk(b"", (), engine="native").kernel is k and Walk(b"", (), engine="fast").kernel is k
     assert Walk(b"", (), engine="python", kernel=k).kernel is k  # the scan step's own walks give theirs
     if _native.native_missing() is None:
-        assert _native.describe({_native.ENV: "native"}) == ("engine: native; native kernel: built; "
-                                                             "native text filler: built")
+        assert _native.describe({_native.ENV: "native"}).startswith("engine: native; native kernel: built; "
+                                                                     "native text filler: built; native walk: ")
 
 
 def test_version_says_whether_the_filler_is_built(fresh):
-    """``--version`` names both native parts, built or not, whatever the engine."""
+    """``--version`` names the native parts, built or not, whatever the engine."""
     fresh.setattr(_native, "_built", lambda: (object(), None))
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
-    assert _native.describe({}) == "engine: native; native kernel: built; native text filler: built"
+    fresh.setattr(_native, "_nwalk_built", lambda: (None, "no compiled fxtlint.engine._nwalk"))
+    walk = "; native walk: not built: no compiled fxtlint.engine._nwalk"
+    assert _native.describe({}) == "engine: native; native kernel: built; native text filler: built" + walk
     assert _native.describe({_native.ENV: "python"}) == ("engine: python, forced by FXTLINT_ENGINE=python; "
-                                                         "native kernel: built; native text filler: built")
+                                                         "native kernel: built; native text filler: built" + walk)
+    assert _native.describe({_native.ENV: "walk"}) == _native.describe({})  # lints as auto where it is not built
     fresh.setattr(_native, "_filler_built", lambda: (None, "no compiled fxtlint.engine._textfill"))
     assert _native.describe({}) == ("engine: native, export and decode rows in python; native kernel: built; "
-                                    "native text filler: not built: no compiled fxtlint.engine._textfill")
+                                    "native text filler: not built: no compiled fxtlint.engine._textfill" + walk)
     assert _native.describe({_native.ENV: "native"}).startswith("engine: none, FXTLINT_ENGINE=native needs both; ")
+    fresh.setattr(_native, "_filler_built", lambda: (object(), None))
+    fresh.setattr(_native, "_nwalk_built", lambda: (object(), None))
+    both = "native kernel: built; native text filler: built; native walk: built"
+    assert _native.describe({}) == _native.describe({_native.ENV: "walk"}) == f"engine: walk; {both}"
+    assert _native.describe({_native.ENV: "fast"}) == f"engine: native; {both}"
 
 
 def test_the_readme_shows_what_version_prints_with_both_built(fresh):
@@ -120,6 +131,7 @@ def test_the_readme_shows_what_version_prints_with_both_built(fresh):
     shown = re.search(r"```text\n(fxtlint .*)\n```", readme).group(1)
     fresh.setattr(_native, "_built", lambda: (object(), None))
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
+    fresh.setattr(_native, "_nwalk_built", lambda: (object(), None))
     assert shown == f"fxtlint {tool_version()} ({_native.describe({})})"
 
 

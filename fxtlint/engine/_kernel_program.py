@@ -29,10 +29,10 @@ argument header word, ``narg_vals`` values, ``narg_pos`` positions), the
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from dataclasses import field as dfield
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..spec._tables import (
     ArgsItem,
@@ -49,7 +49,12 @@ from ..spec._tables import (
     check_dispatch,
     tables,
 )
-from ._columns import KIND_CHECKS
+from ._kind_checks import KIND_CHECKS
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._numpy import np  # imported on first use: the native walk's program is an array("q")
 
 # The instruction set; ``_kernel.OPS`` must list the same names in the same order.
 #   end                      flag unless the position is the end (record or argument); stop
@@ -120,7 +125,7 @@ class Terminal:
 
 @dataclass
 class Program:
-    code: np.ndarray  # int64, the whole program
+    code: np.ndarray | array  # int64, the whole program (numpy's, or an array("q") where numpy is not wanted)
     terminals: list  # by ordinal
     leaves: dict  # layout name -> Leaf
     arg_leaves: dict  # argument type -> ArgLeaf
@@ -311,10 +316,12 @@ def _field(role: str, flds) -> Field:
     return by_role(flds, role, "kernel program fields")
 
 
-def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | None = None) -> Program:
+def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | None = None,
+                    numpy: bool = True) -> Program:
     """The program that screens a trace (``log`` False) or a structured-log stream;
     leaves named in ``reference_kinds`` are only framed (their rows are slow).
-    ``tables_``: other tables than the loaded spec tables (tests)."""
+    ``tables_``: other tables than the loaded spec tables (tests). ``numpy`` False: its
+    code as an ``array("q")`` (the native walk's, which a small lint runs without numpy)."""
     T = tables_ if tables_ is not None else tables()
     comp = _Compiler(T, log, reference_kinds)
     rtype = _field("type", T.header)
@@ -369,7 +376,8 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
         header[H[k]] = v
     flat = header + sizes + [nodes_at + r for r in root_at] + nodes + args_flat + code + enum_flat
     flat[H["length"]] = len(flat)
-    return Program(np.asarray(flat, np.int64), comp.terminals, comp.leaves, comp.arg_leaves, nvals, npos, narg_vals,
+    words = np.asarray(flat, np.int64) if numpy else array("q", flat)
+    return Program(words, comp.terminals, comp.leaves, comp.arg_leaves, nvals, npos, narg_vals,
                    narg_pos, log)
 
 

@@ -8,10 +8,11 @@ The engines (``ENGINES``; every one reports the same):
   Python templates otherwise;
 - ``native``: the column path with the kernel and the filler, an error when one is not built;
 - ``python``: the column path without them (what an install without a C compiler runs);
-- ``auto``: ``reference`` below ``_walk.COLUMNS_FROM`` bytes, ``fast`` above, whichever costs less;
 - ``walk``: the lint on the native walk (``_nwalk.pyx``, ``_walk_native``: one compiled pass
   in file order, every file size) where it is built; the other verbs, structured-log
-  streams and big-endian traces as ``fast``.
+  streams, big-endian traces and streaming input as ``auto``;
+- ``auto``: the lint on the native walk where it is built, as ``walk``; everything else
+  ``reference`` below ``_walk.COLUMNS_FROM`` bytes, ``fast`` above, whichever costs less.
 
 A library call names its engine (``lint_buffer(data, engine=...)``, ``write_document``,
 ``decode_to``); a call that names none (``engine=None``) takes the process's default:
@@ -43,7 +44,7 @@ PARTS = {
     "native": (True, REQUIRED, REQUIRED),
     "python": (True, None, None),
     "reference": (False, None, None),
-    "walk": (True, ACTIVE, ACTIVE),
+    "walk": (None, ACTIVE, ACTIVE),
 }
 
 
@@ -72,7 +73,7 @@ def parts(engine: str | None):
 
 def walks_natively(engine: str | None) -> bool:
     """Whether ``engine`` (None: the default) lints on the native walk where it is built."""
-    return (default_engine() if engine is None else engine) == "walk"
+    return (default_engine() if engine is None else engine) in ("walk", "auto")
 
 
 def _extension(name: str):
@@ -184,10 +185,8 @@ def describe(environ: Mapping[str, str] | None = None) -> str:
     state += "; " + ("native walk: built" if walk_mod is not None else f"native walk: not built: {walk_why}")
     if choice in ("python", "reference"):
         return f"engine: {choice}, forced by {ENV}={choice}; {state}"
-    if choice == "walk":
-        if walk_mod is not None:
-            return f"engine: walk (the lint on the native walk); {state}"
-        choice = "fast"  # where the walk is not built, it lints as fast
+    if choice in ("auto", "walk") and walk_mod is not None:
+        return f"engine: walk; {state}"
     if choice == "native" and (mod is None or fill_mod is None):
         return f"engine: none, {ENV}=native needs both; {state}"
     if mod is None:

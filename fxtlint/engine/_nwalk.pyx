@@ -38,8 +38,6 @@ from cython.operator cimport dereference as deref
 
 import sys
 
-import numpy as np
-
 cdef extern from "_screen.h":
     ctypedef struct Program:
         int64_t *code
@@ -140,14 +138,58 @@ cdef struct ThreadEntry:
     int64_t gid           # interned pair id, -1 until a pairing row needs it
 
 
-cdef class NativeWalk:
-    """The walk's native state over one trace; ``run`` walks it from a given record."""
+cdef class Plan:
+    """The validated program and the semantic plan of each of its terminals: built once per
+    process (``_walk_native.plan``), shared by every walk."""
 
     cdef Program P
     cdef bint loaded
-    cdef int swap
     cdef vector[Term] terms
     cdef vector[int] argref          # per argument type: NARGREF value slots (-1: none)
+
+    def __cinit__(self):
+        self.loaded = False
+
+    def __init__(self, code, terms, argrefs):
+        """``code``: the program (int64, ``compile_program(False)``); ``terms``: per terminal
+        ordinal a dict of ``Term``'s fields (``_walk_native.plan``); ``argrefs``: per
+        argument type its string-ref value slots."""
+        cdef const int64_t[::1] c = code
+        if c.shape[0] == 0 or not screen_load(&self.P, &c[0], c.shape[0]):
+            if self.P.nomem:
+                raise MemoryError()
+            why = self.P.error.decode() if self.P.error != NULL else "empty"
+            raise ValueError(f"invalid kernel program: {why} (at {self.P.error_at})")
+        self.loaded = True
+        if len(terms) != self.P.nterminals:
+            raise ValueError("one semantic plan per terminal of the program")
+        cdef Term t
+        for d in terms:
+            _validate(d, self.P.nvals, self.P.npos)
+            t = d
+            self.terms.push_back(t)
+        self.argref.assign((self.P.arg_type_mask + 1) * NARGREF, -1)
+        for ty, slots in argrefs.items():
+            if not 0 <= ty <= self.P.arg_type_mask:
+                raise ValueError("an argument type out of range")
+            for k, s in enumerate(slots[:NARGREF]):
+                if not 0 <= s < self.P.narg_vals:
+                    raise ValueError("an argument's string-ref slot is out of range")
+                self.argref[ty * NARGREF + k] = s
+
+    def __dealloc__(self):
+        if self.loaded:
+            screen_free(&self.P)
+
+
+cdef class NativeWalk:
+    """The walk's native state over one trace; ``run`` walks it from a given record."""
+
+    cdef Plan plan                   # holds what P, terms and argref point into
+    cdef const Program *P
+    cdef Term *terms
+    cdef const int *argref
+    cdef int swap
     cdef vector[uint64_t] vals
     cdef vector[int64_t] pos
     cdef vector[int64_t] args
@@ -172,35 +214,15 @@ cdef class NativeWalk:
     cdef public int64_t cur, index, size
     cdef public object mirror
 
-    def __cinit__(self):
-        self.loaded = False
-
-    def __init__(self, code, terms, argrefs, mirror):
-        """``code``: the program (int64 array, ``compile_program(False)``); ``terms``: per
-        terminal ordinal a dict of ``Term``'s fields (``_walk_native.plan``); ``argrefs``:
-        per argument type its string-ref value slots; ``mirror``: the Python side of the
-        tables (``_walk_native.Mirror``)."""
-        cdef const int64_t[::1] c = code
-        if not screen_load(&self.P, &c[0], c.shape[0]):
-            if self.P.nomem:
-                raise MemoryError()
-            raise ValueError(f"invalid kernel program: {self.P.error.decode()} (at {self.P.error_at})")
-        self.loaded = True
-        if len(terms) != self.P.nterminals:
-            raise ValueError("one semantic plan per terminal of the program")
+    def __init__(self, Plan plan not None, mirror):
+        """A walk of one trace with ``plan``; ``mirror``: the Python side of the tables
+        (``_walk_native.Mirror``)."""
+        self.plan = plan
+        self.P = &plan.P
+        self.terms = plan.terms.data()
+        self.argref = plan.argref.data()
         self.swap = 1 if sys.byteorder == "big" else 0  # the walk reads little-endian traces
         self.inline_bit = self.P.inline_bit
-        cdef Term t
-        for d in terms:
-            _validate(d, self.P.nvals, self.P.npos)
-            t = d
-            self.terms.push_back(t)
-        self.argref.assign((self.P.arg_type_mask + 1) * NARGREF, -1)
-        for ty, slots in argrefs.items():
-            for k, s in enumerate(slots[:NARGREF]):
-                if not 0 <= s < self.P.narg_vals:
-                    raise ValueError("an argument's string-ref slot is out of range")
-                self.argref[ty * NARGREF + k] = s
         self.vals.assign(max(self.P.nvals, 1), 0)
         self.pos.assign(max(self.P.npos, 1), 0)
         self.argcap = 64
@@ -211,10 +233,6 @@ cdef class NativeWalk:
         self.announced.push_back(0)
         self.current = 0
         self.mirror = mirror
-
-    def __dealloc__(self):
-        if self.loaded:
-            screen_free(&self.P)
 
     # -- the tables, as the reference reader leaves them after a record it decoded ----
     cdef int _slot(self, object pid) except -1:
@@ -267,6 +285,15 @@ cdef class NativeWalk:
     def pending_rows(self):
         return self.r_kind.size()
 
+    def take_row_tuples(self):
+        """The pairing rows since the last call, one tuple each (``_pairing.Batch.add``'s
+        arguments: a small window's rows, paired by the loop, with no numpy)."""
+        out = [(self.r_kind[i], self.r_thread[i], self.r_process[i], self.r_cat[i], self.r_name[i], self.r_ts[i],
+                self.r_id[i], self.r_end[i], self.r_offset[i], self.r_index[i], self.r_size[i], self.r_rate[i])
+               for i in range(<Py_ssize_t>self.r_kind.size())]
+        self._clear_rows()
+        return out
+
     def take_rows(self):
         """The pairing rows since the last call, as columns (``_pairing.COLUMNS``, and
         ``rate``: the tick rate of the row's provider at its record)."""
@@ -274,6 +301,10 @@ cdef class NativeWalk:
                 "cat": _i64(self.r_cat), "name": _i64(self.r_name), "ts": _u64(self.r_ts), "id": _u64(self.r_id),
                 "end": _u64(self.r_end), "offset": _i64(self.r_offset), "index": _i64(self.r_index),
                 "size": _i64(self.r_size), "rate": _u64(self.r_rate)}
+        self._clear_rows()
+        return cols
+
+    cdef void _clear_rows(self) noexcept:
         self.r_kind.clear()
         self.r_thread.clear()
         self.r_cat.clear()
@@ -286,7 +317,6 @@ cdef class NativeWalk:
         self.r_id.clear()
         self.r_end.clear()
         self.r_rate.clear()
-        return cols
 
     # -- interning (the Python interner is the one id space) ----------------------------
     cdef int64_t _text_id(self, const unsigned char *b, uint64_t n) except -1:
@@ -317,7 +347,7 @@ cdef class NativeWalk:
         cdef int64_t nwords = view.shape[0] // 8
         cdef Scan S
         cdef const unsigned char *base = &view[0] if view.shape[0] else NULL
-        S.P = &self.P
+        S.P = self.P
         S.buf = base
         S.nwords = nwords
         S.swap = self.swap
@@ -551,6 +581,8 @@ cdef inline uint64_t _word(Scan *S, int64_t p) noexcept:
 
 
 cdef object _i64(vector[int64_t] &v):
+    import numpy as np  # a large window's rows: the pairing engine's array proof takes numpy's
+
     out = np.empty(v.size(), np.int64)
     cdef int64_t[::1] o = out
     if v.size():
@@ -559,6 +591,8 @@ cdef object _i64(vector[int64_t] &v):
 
 
 cdef object _u64(vector[uint64_t] &v):
+    import numpy as np
+
     out = np.empty(v.size(), np.uint64)
     cdef uint64_t[::1] o = out
     if v.size():

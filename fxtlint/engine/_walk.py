@@ -39,7 +39,7 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
 from ._lookups import Lookups, TableCache
-from ._native import ACTIVE, REQUIRED, filling, parts, walks_natively
+from ._native import ACTIVE, REQUIRED, filling, nwalk, parts, walks_natively
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
 from ._reader import (
@@ -118,6 +118,7 @@ class Walk:
         self.log = log
         self.emit = emit if emit is not None else (lambda d: None)
         self.limits = limits
+        self._columns_arg = columns
         if columns is None:
             columns = path if path is not None else len(buf) >= COLUMNS_FROM
         self.columns = columns
@@ -168,6 +169,8 @@ class Walk:
         if self.begin():
             for c in self.consumers:
                 c.start(self)
+            if not self.columns and self._wants_native():
+                self.columns = True  # the native walk lints every file size
             if self.columns:
                 self._walk_columns()
             else:
@@ -213,16 +216,23 @@ class Walk:
         self.stopped = False  # framing stopped for good (a header it cannot frame)
         self._native = self._native_lint()
 
-    def _native_lint(self) -> NativeLint | None:
-        """The native walk's driver, when this walk takes it: the ``walk`` engine, built, on
-        a little-endian trace whose only consumer is the linter."""
-        if not walks_natively(self.engine) or self.log or self.big or self.lint is None \
-                or self.consumers != [self.lint]:
-            return None
-        from ._walk_native import NativeLint, native_walk_module
+    def _wants_native(self) -> bool:
+        """Whether this walk takes the native walk: its engine's choice (``walk``, ``auto``),
+        built, on a little-endian trace whose only consumer is the linter, and the column
+        path not forced off (``columns=False``, the reference path's own walks)."""
+        return (walks_natively(self.engine) and not self.log and not self.big and self.lint is not None
+                and self.consumers == [self.lint] and self._columns_arg is not False and nwalk() is not None)
 
-        module = native_walk_module()
-        return None if module is None else NativeLint(self, self.lint, module)
+    def _native_lint(self) -> NativeLint | None:
+        """The native walk's driver, when this walk takes it (``_wants_native``)."""
+        if not self._wants_native():
+            return None
+        from ._walk_native import NativeLint
+
+        module = nwalk()
+        assert module is not None
+        return NativeLint(self, self.lint, module,
+                          arrays=len(self.buf) >= COLUMNS_FROM or getattr(self.buf, "growing", False))
 
     def advance(self) -> bool:
         """Walk the records of ``buf`` from where the last call left off. A buffer that

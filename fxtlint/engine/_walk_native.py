@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import functools
 
-from ..spec._roles import EFFECT_OF, INLINE_KOIDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
+from ..spec._roles import ARG_STRING_REFS, EFFECT_OF, INLINE_KOIDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import StreamItem, tables
+from ._kernel_program import compile_program
 from ._kind_checks import PROVIDER_EVENT
-from ._pairing import COMPLETE, NAMED_KINDS
+from ._pairing import COMPLETE, NAMED_KINDS, VECTORIZE_FROM
 from ._provider_state import ProviderState
 from ._reader import after_record, decode_record, frame_error
 from ._semantic import PAIR_ID, PAIR_KIND
@@ -101,14 +102,19 @@ def _term(leaf) -> dict:
 
 @functools.cache
 def plan():
-    """(program, per-terminal plans, per argument type its string-ref value slots)."""
-    from ..spec._roles import ARG_STRING_REFS
-    from ._kernel_screen import program
-
-    prog = program(False, frozenset())
+    """(program, per-terminal plans, per argument type its string-ref value slots): what
+    the native walk runs, derived from the tables (no numpy: a small lint imports none)."""
+    prog = compile_program(False, frozenset(), numpy=False)
     terms = [_term(t.leaf) for t in prog.terminals]
     argrefs = {t: [a.vals[n] for n in ARG_STRING_REFS[a.layout.name]][:NARGREF] for t, a in prog.arg_leaves.items()}
     return prog, terms, argrefs
+
+
+@functools.cache
+def _loaded(module):
+    """``plan()`` validated and held by the native walk module (once per process)."""
+    prog, terms, argrefs = plan()
+    return module.Plan(prog.code, terms, argrefs)
 
 
 class Mirror:
@@ -144,23 +150,18 @@ class Mirror:
         self.state.current.threads[idx] = (pk, tk)
 
 
-def native_walk_module():
-    """The built ``_nwalk`` extension, or None."""
-    from ._native import nwalk
-
-    return nwalk()
-
-
 class NativeLint:
     """The column path's ``start_columns`` and ``advance`` for a walk whose only consumer
     is the linter, on the native walk."""
 
-    def __init__(self, walk, lint, module):
+    def __init__(self, walk, lint, module, arrays: bool = True):
         self.walk = walk
         self.lint = lint
-        prog, terms, argrefs = plan()
-        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in prog.terminals]
-        self.nw = module.NativeWalk(prog.code, terms, argrefs, Mirror(walk.state))
+        # a large window's pairing rows go to the pairing engine as arrays (its array proof);
+        # a small file's as rows, paired by the loop with no numpy, as the reference pairs them
+        self.arrays = arrays
+        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in plan()[0].terminals]
+        self.nw = module.NativeWalk(_loaded(module), Mirror(walk.state))
 
     def _take(self) -> None:
         """The native walk's counts and pairing rows since the last stop, to the walk and
@@ -168,8 +169,13 @@ class NativeLint:
         nw, kinds = self.nw, self.walk.kinds
         for term, n in nw.take_counts().items():
             kinds[self.kinds[term]] += n
-        if nw.pending_rows():
+        n = nw.pending_rows()
+        if n >= VECTORIZE_FROM and self.arrays:  # as many as the pairing engine proves with arrays
             self.lint.state.batch.extend(**nw.take_rows())
+        elif n:
+            add = self.lint.state.batch.add
+            for row in nw.take_row_tuples():
+                add(*row)
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
