@@ -105,6 +105,8 @@ DEF NTHR = 2
 DEF NTS = 4
 DEF NARGREF = 2
 DEF U64MAX = 0xFFFFFFFFFFFFFFFF
+DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map
+DEF CACHE = 1 << CACHE_BITS
 
 cdef struct Term:
     int mode
@@ -205,6 +207,12 @@ cdef class NativeWalk:
     cdef unordered_map[uint64_t, ThreadEntry] threads  # (slot << 16 | index) -> koids
     cdef unordered_map[string, int64_t] text_ids       # the interner, as far as the walk has asked it
     cdef cmap[pair[uint64_t, uint64_t], int64_t] pair_ids
+    cdef uint64_t last_pk, last_tk    # the last pair looked up, and its id (-1: none yet)
+    cdef int64_t last_pair
+    # the string entries looked up lately: written through on every registration, so an
+    # entry here is the map's (keys never leave the map)
+    cdef uint64_t ckey[CACHE]
+    cdef int64_t cval[CACHE]
     # per terminal: records walked natively
     cdef vector[int64_t] counts
     # the pairing rows since the last take_rows
@@ -223,6 +231,10 @@ cdef class NativeWalk:
         self.argref = plan.argref.data()
         self.swap = 1 if sys.byteorder == "big" else 0  # the walk reads little-endian traces
         self.inline_bit = self.P.inline_bit
+        self.last_pair = -1
+        cdef int i
+        for i in range(CACHE):
+            self.ckey[i] = U64MAX  # no key: a provider slot below 2^48 never makes it
         self.vals.assign(max(self.P.nvals, 1), 0)
         self.pos.assign(max(self.P.npos, 1), 0)
         self.argcap = 64
@@ -263,7 +275,25 @@ cdef class NativeWalk:
         self.limit[self.current] = limit
 
     def set_string(self, uint64_t index, int64_t gid):
-        self.strings[(<uint64_t>self.current << 16) | index] = gid
+        self._put_string((<uint64_t>self.current << 16) | index, gid)
+
+    cdef inline void _put_string(self, uint64_t key, int64_t gid) noexcept:
+        self.strings[key] = gid
+        cdef unsigned h = _slot_hash(key)
+        self.ckey[h] = key
+        self.cval[h] = gid
+
+    cdef inline int64_t _string(self, uint64_t key) noexcept:
+        """The interned id registered under ``key`` (-1: none)."""
+        cdef unsigned h = _slot_hash(key)
+        if self.ckey[h] == key:
+            return self.cval[h]
+        it = self.strings.find(key)
+        if it == self.strings.end():
+            return -1
+        self.ckey[h] = key
+        self.cval[h] = deref(it).second
+        return deref(it).second
 
     def set_thread(self, uint64_t index, uint64_t pk, uint64_t tk):
         cdef ThreadEntry e
@@ -329,6 +359,14 @@ cdef class NativeWalk:
         return gid
 
     cdef int64_t _pair_id(self, uint64_t pk, uint64_t tk) except -1:
+        if self.last_pair >= 0 and pk == self.last_pk and tk == self.last_tk:
+            return self.last_pair
+        self.last_pair = self._pair_lookup(pk, tk)
+        self.last_pk = pk
+        self.last_tk = tk
+        return self.last_pair
+
+    cdef int64_t _pair_lookup(self, uint64_t pk, uint64_t tk) except -1:
         cdef pair[uint64_t, uint64_t] key = pair[uint64_t, uint64_t](pk, tk)
         it = self.pair_ids.find(key)
         if it != self.pair_ids.end():
@@ -422,7 +460,7 @@ cdef class NativeWalk:
         cdef uint64_t *v = self.vals.data()
         cdef int64_t *p = self.pos.data()
         cdef uint64_t key, idx, n, rate, pid
-        cdef int64_t gid
+        cdef int64_t gid, old
         cdef int s
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
@@ -456,10 +494,10 @@ cdef class NativeWalk:
                 return False  # index 0, an empty string: the reference's to say
             gid = self._text_id(S.buf + 8 * p[T.f_pos], n)
             key = (<uint64_t>self.current << 16) | idx
-            it = self.strings.find(key)
-            if it != self.strings.end() and deref(it).second != gid:
+            old = self._string(key)
+            if old >= 0 and old != gid:
                 return False  # a registration that changes the value
-            self.strings[key] = gid
+            self._put_string(key, gid)
             self.mirror.registers_string(idx, gid)
             return True
         if mode == M_REGISTERS_THREAD:
@@ -492,11 +530,15 @@ cdef class NativeWalk:
         cdef uint64_t pk = 0, tk = 0
         cdef bint have_koids = False
         cdef ThreadEntry *e = NULL
+        cdef int64_t ids[NSTR]
         # 1. string refs: the record's, then its arguments' (checked before anything is interned)
         for i in range(T.nstr):
             ref = v[T.str_val[i]]
-            if ref != 0 and not (ref & inline_bit) and self.strings.find(slot | ref) == self.strings.end():
-                return False  # RF001
+            ids[i] = 0
+            if ref != 0 and not (ref & inline_bit):
+                ids[i] = self._string(slot | ref)
+                if ids[i] < 0:
+                    return False  # RF001
         for a in range(S.nargs):
             row = S.args + a * S.arg_columns
             ty = <int>row[2]
@@ -505,7 +547,7 @@ cdef class NativeWalk:
                 if s < 0:
                     break
                 ref = <uint64_t>row[ARG_ROW_HEAD + s]
-                if ref != 0 and not (ref & inline_bit) and self.strings.find(slot | ref) == self.strings.end():
+                if ref != 0 and not (ref & inline_bit) and self._string(slot | ref) < 0:
                     return False  # RF001 in an argument
         # 2. thread refs: every one registered; the first one's koids
         for i in range(T.nthr):
@@ -535,12 +577,10 @@ cdef class NativeWalk:
             if T.str_role[i] == 0:
                 continue
             ref = v[T.str_val[i]]
-            if ref == 0:
-                gid = 0
-            elif ref & inline_bit:
+            if ref & inline_bit:
                 gid = self._text_id(S.buf + 8 * p[T.str_pos[i]], ref & (inline_bit - 1))
             else:
-                gid = self.strings[slot | ref]
+                gid = ids[i]  # 0 for the empty ref, else its entry
             if T.str_role[i] == 1:
                 cat = gid
             else:
@@ -571,6 +611,10 @@ cdef class NativeWalk:
         self.r_size.push_back(8 * size)
         self.r_rate.push_back(self.rate[self.current])
         return True
+
+
+cdef inline unsigned _slot_hash(uint64_t key) noexcept:
+    return <unsigned>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - CACHE_BITS))
 
 
 cdef inline uint64_t _word(Scan *S, int64_t p) noexcept:
