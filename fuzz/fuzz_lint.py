@@ -1,7 +1,8 @@
 # Invariant: lint never raises on any bytes, in either engine or input format; every
 # diagnostic lies inside the file with a registered code; the fast engine reports exactly
 # what the per-record reference engine reports (the full JSON of every diagnostic: code,
-# severity, offset, record index, message, span, record size); linting the same bytes
+# severity, offset, record index, message, span, record size), and so does the native walk
+# where it is built (engine "walk": the whole JSON report); linting the same bytes
 # twice gives the same report; and the verdict on a trace follows the spec's reading by
 # declared sizes (declared_reading.py): where that reading meets an error the lint fails,
 # and it stops framing where that reading does.
@@ -18,12 +19,13 @@ import _harness  # puts a source checkout's fxtlint on the path
 import declared_reading
 
 import fxtlint
-from fxtlint.engine._native import default_engine
+from fxtlint.engine._native import default_engine, nwalk
 from fxtlint.rules import REGISTRY
 
 # the column walk checked against the reference: as FXTLINT_ENGINE says when it names one
 # ("native", "python"), else the kernel where it is built ("fast")
 COLUMNS = default_engine() if default_engine() in ("native", "python") else "fast"
+WALK = nwalk() is not None  # the native walk (issue 32), checked beside it
 
 
 def _json(report) -> list:
@@ -35,6 +37,8 @@ def check(data: bytes) -> None:
     ref = fxtlint.lint_bytes(data, engine="reference")
     assert _json(fast) == _json(ref), (fast.counts, ref.counts)
     assert fast.counts == ref.counts and fast.records == ref.records
+    if WALK:
+        assert fxtlint.lint_bytes(data, engine="walk").to_json() == ref.to_json(), "the native walk differs"
     assert _json(fxtlint.lint_bytes(data, engine=COLUMNS)) == _json(fast), "lint is not deterministic"
     for report in (fast, fxtlint.lint_bytes(data, input_format="log")):
         for d in report.diagnostics:

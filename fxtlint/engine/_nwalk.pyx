@@ -91,6 +91,10 @@ ZERO = 2       # a header of size 0 at cur
 PAST_END = 3   # the record at cur (size words) ends past the buffer
 END = 4        # no whole word left
 
+# the pairing rows' columns, in the order of a row (``take_row_tuples``) and the keys of
+# ``take_rows``; ``_walk_native`` checks them against ``_pairing.COLUMNS``
+ROWS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size", "rate")
+
 # what a terminal's records are to the walk (``_walk_native.plan`` writes these)
 M_REFERENCE = 0
 M_EVENT = 1

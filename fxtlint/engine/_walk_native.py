@@ -28,7 +28,7 @@ from ..spec._roles import ARG_STRING_REFS, EFFECT_OF, INLINE_KOIDS, STRING_REFS,
 from ..spec._tables import StreamItem, tables
 from ._kernel_program import compile_program
 from ._kind_checks import PROVIDER_EVENT
-from ._pairing import COMPLETE, NAMED_KINDS, VECTORIZE_FROM
+from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS, VECTORIZE_FROM
 from ._provider_state import ProviderState
 from ._reader import after_record, decode_record, frame_error
 from ._semantic import PAIR_ID, PAIR_KIND
@@ -162,6 +162,11 @@ class NativeLint:
         self.arrays = arrays
         self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in plan()[0].terminals]
         self.nw = module.NativeWalk(_loaded(module), Mirror(walk.state))
+        missing = set(COLUMNS) - set(module.ROWS)
+        if missing:  # a pairing column the walk does not write: never a silent default
+            raise RuntimeError(f"the native walk writes no {sorted(missing)} pairing column (_pairing.COLUMNS)")
+        # rows as Batch.add takes them when the walk's order is COLUMNS', else as columns
+        self.tuples = tuple(module.ROWS) == COLUMNS
 
     def _take(self) -> None:
         """The native walk's counts and pairing rows since the last stop, to the walk and
@@ -170,8 +175,9 @@ class NativeLint:
         for term, n in nw.take_counts().items():
             kinds[self.kinds[term]] += n
         n = nw.pending_rows()
-        if n >= VECTORIZE_FROM and self.arrays:  # as many as the pairing engine proves with arrays
-            self.lint.state.batch.extend(**nw.take_rows())
+        if (n >= VECTORIZE_FROM and self.arrays) or not self.tuples:  # as many as the array proof takes
+            rows = nw.take_rows()
+            self.lint.state.batch.extend(**{c: rows[c] for c in COLUMNS})
         elif n:
             add = self.lint.state.batch.add
             for row in nw.take_row_tuples():
