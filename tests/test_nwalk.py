@@ -273,6 +273,27 @@ def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
     assert len(decoded) == 2  # the magic record and the unregistered name: the rest walked natively
 
 
+def test_threads_lint_at_once():
+    """The walk releases the GIL while it runs on events it knows: two threads linting at
+    once each get the report of their own bytes."""
+    import threading
+
+    data = [B.archive(B.magic(), *_events(n), B.event("instant", 5, thread=1, category=1, name=9))
+            for n in (30_000, 20_000)]
+    want = [fxtlint.lint_bytes(d, engine="reference").to_json() for d in data]
+    got: list = [None, None]
+
+    def lint(i):
+        got[i] = fxtlint.lint_bytes(bytearray(data[i]), engine="walk").to_json()
+
+    threads = [threading.Thread(target=lint, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == want
+
+
 def test_the_engine_is_chosen_by_name_and_environment():
     env = dict(os.environ, FXTLINT_ENGINE="walk")
     out = subprocess.run([sys.executable, "-m", "fxtlint", "--version"], capture_output=True, text=True, env=env)

@@ -84,25 +84,28 @@ cdef extern from *:
     """
     uint64_t fxt_max_ticks(uint64_t rate) nogil
 
-# how a run stopped (``_walk_native`` reads the same names)
-DONE = 0       # the record index reached the window's end
-HANDBACK = 1   # the record at (cur, index, size) goes to the reference reader
-ZERO = 2       # a header of size 0 at cur
-PAST_END = 3   # the record at cur (size words) ends past the buffer
-END = 4        # no whole word left
+# how a run stopped (``_walk_native`` reads the same values)
+cpdef enum Stop:
+    DONE = 0       # the record index reached the window's end
+    HANDBACK = 1   # the record at (cur, index, size) goes to the reference reader
+    ZERO = 2       # a header of size 0 at cur
+    PAST_END = 3   # the record at cur (size words) ends past the buffer
+    END = 4        # no whole word left
+    SLOW = 5       # (inside run only) the record at cur needs Python: taken again with the GIL
 
 # the pairing rows' columns, in the order of a row (``take_row_tuples``) and the keys of
 # ``take_rows``; ``_walk_native`` checks them against ``_pairing.COLUMNS``
 ROWS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size", "rate")
 
 # what a terminal's records are to the walk (``_walk_native.plan`` writes these)
-M_REFERENCE = 0
-M_EVENT = 1
-M_NAMES_PROVIDER = 2
-M_SWITCHES_PROVIDER = 3
-M_SETS_TICK_RATE = 4
-M_REGISTERS_STRING = 5
-M_REGISTERS_THREAD = 6
+cpdef enum Mode:
+    M_REFERENCE = 0
+    M_EVENT = 1
+    M_NAMES_PROVIDER = 2
+    M_SWITCHES_PROVIDER = 3
+    M_SETS_TICK_RATE = 4
+    M_REGISTERS_STRING = 5
+    M_REGISTERS_THREAD = 6
 
 DEF NSTR = 4
 DEF NTHR = 2
@@ -287,7 +290,7 @@ cdef class NativeWalk:
         self.ckey[h] = key
         self.cval[h] = gid
 
-    cdef inline int64_t _string(self, uint64_t key) noexcept:
+    cdef inline int64_t _string(self, uint64_t key) noexcept nogil:
         """The interned id registered under ``key`` (-1: none)."""
         cdef unsigned h = _slot_hash(key)
         if self.ckey[h] == key:
@@ -362,6 +365,23 @@ cdef class NativeWalk:
         self.text_ids[key] = gid
         return gid
 
+    cdef int64_t _known_text(self, const unsigned char *b, uint64_t n) except -2 nogil:
+        """The interned id of text the walk has interned before (-1: not yet)."""
+        it = self.text_ids.find(string(<const char *>b, n))
+        return -1 if it == self.text_ids.end() else deref(it).second
+
+    cdef int64_t _known_pair(self, uint64_t pk, uint64_t tk) noexcept nogil:
+        """The interned id of a koid pair the walk has interned before (-1: not yet)."""
+        if self.last_pair >= 0 and pk == self.last_pk and tk == self.last_tk:
+            return self.last_pair
+        it = self.pair_ids.find(pair[uint64_t, uint64_t](pk, tk))
+        if it == self.pair_ids.end():
+            return -1
+        self.last_pair = deref(it).second
+        self.last_pk = pk
+        self.last_tk = tk
+        return self.last_pair
+
     cdef int64_t _pair_id(self, uint64_t pk, uint64_t tk) except -1:
         if self.last_pair >= 0 and pk == self.last_pk and tk == self.last_tk:
             return self.last_pair
@@ -384,76 +404,127 @@ cdef class NativeWalk:
         """Walk ``buf`` from the record at word ``cur`` (its index ``index``) until the
         index reaches ``stop_index`` or a record needs Python; returns how it stopped
         (DONE, HANDBACK, ZERO, PAST_END, END) and leaves ``cur``, ``index`` and ``size``
-        (the stopping record's declared size) set."""
+        (the stopping record's declared size) set.
+
+        The walk holds a view of ``buf`` throughout and releases the GIL while it runs on
+        events whose refs and ids it knows; a record that needs Python (a table record, a
+        name or koid pair seen for the first time) is taken again with the GIL."""
         cdef const unsigned char[::1] view = buf
         cdef int64_t nwords = view.shape[0] // 8
         cdef Scan S
-        cdef const unsigned char *base = &view[0] if view.shape[0] else NULL
         S.P = self.P
-        S.buf = base
+        S.buf = &view[0] if view.shape[0] else NULL
         S.nwords = nwords
         S.swap = self.swap
         S.utf8 = 1
         S.arg_columns = ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos
         S.row = 0
-        cdef uint64_t h = 0, t, size
-        cdef const int64_t *node
-        cdef int depth, status = DONE
-        cdef int64_t term, pc
-        cdef int clean
+        cdef int status = DONE
         try:
             while True:
-                if index >= stop_index:
-                    status = DONE
+                with nogil:
+                    status = self._fast(&S, &cur, &index, stop_index, nwords)
+                if status != SLOW:
                     break
-                if cur >= nwords:
-                    status = END
+                status = self._slow(&S, &cur, &index, nwords)
+                if status >= 0:
                     break
-                word_in(&S, cur, nwords, &h)
-                t = (h >> self.P.type_lo) & self.P.type_mask
-                size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
-                self.size = <int64_t>size
-                if size == 0:
-                    status = ZERO
-                    break
-                if size > <uint64_t>(nwords - cur):
-                    status = PAST_END
-                    break
-                node = self.P.code + self.P.roots[t]
-                depth = 0
-                while node[0] == NODE_SELECT and depth < MAX_DEPTH:
-                    node = self.P.code + node[4 + ((h >> <uint64_t>node[1]) & <uint64_t>node[2])]
-                    depth += 1
-                if node[0] != NODE_TERMINAL:
-                    status = HANDBACK
-                    break
-                term = node[1]
-                pc = self.P.term_pc[term]
-                if pc < 0 or self.terms[term].mode == M_REFERENCE:
-                    status = HANDBACK
-                    break
-                while True:
-                    S.args = self.args.data()
-                    S.argcap = self.argcap
-                    S.nargs = 0
-                    clean = screen_run(&S, pc, h, cur + 1, cur + <int64_t>size, self.vals.data(), self.pos.data())
-                    if S.nargs <= S.argcap:
-                        break
-                    self.argcap = 2 * S.nargs
-                    self.args.resize(self.argcap * S.arg_columns)
-                if not clean:
-                    status = HANDBACK
-                    break
-                if not self._tail(&S, term, cur, index, <int64_t>size):
-                    status = HANDBACK
-                    break
-                self.counts[term] += 1
-                index += 1
-                cur += <int64_t>size
         finally:
             self.cur = cur
             self.index = index
         return status
+
+    cdef int _frame(self, Scan *S, int64_t cur, int64_t nwords, int64_t *term) noexcept nogil:
+        """Frame the record at ``cur`` (``self.size``) and find its terminal: -1 when it has
+        one the walk screens, else how the walk stops there."""
+        cdef uint64_t h = 0, t, size
+        cdef const int64_t *node
+        cdef int depth = 0
+        word_in(S, cur, nwords, &h)
+        t = (h >> self.P.type_lo) & self.P.type_mask
+        size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
+        self.size = <int64_t>size
+        if size == 0:
+            return ZERO
+        if size > <uint64_t>(nwords - cur):
+            return PAST_END
+        node = self.P.code + self.P.roots[t]
+        while node[0] == NODE_SELECT and depth < MAX_DEPTH:
+            node = self.P.code + node[4 + ((h >> <uint64_t>node[1]) & <uint64_t>node[2])]
+            depth += 1
+        if node[0] != NODE_TERMINAL:
+            return HANDBACK
+        term[0] = node[1]
+        if self.P.term_pc[term[0]] < 0 or self.terms[term[0]].mode == M_REFERENCE:
+            return HANDBACK
+        return -1
+
+    cdef int _screen(self, Scan *S, int64_t term, int64_t cur) noexcept nogil:
+        """Screen the framed record: 1 clean, 0 flagged, 2 more arguments than the table holds."""
+        cdef uint64_t h = 0
+        word_in(S, cur, S.nwords, &h)
+        S.args = self.args.data()
+        S.argcap = self.argcap
+        S.nargs = 0
+        cdef int clean = screen_run(S, self.P.term_pc[term], h, cur + 1, cur + self.size, self.vals.data(),
+                                    self.pos.data())
+        return 2 if S.nargs > S.argcap else clean
+
+    cdef int _fast(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t stop_index,
+                   int64_t nwords) except -1 nogil:
+        """The walk without the GIL, over events it needs no Python for; SLOW at the first
+        record that does (nothing of it applied)."""
+        cdef int64_t cur = pcur[0], index = pindex[0], term = 0
+        cdef int status, got
+        while True:
+            if index >= stop_index:
+                status = DONE
+                break
+            if cur >= nwords:
+                status = END
+                break
+            status = self._frame(S, cur, nwords, &term)
+            if status >= 0:
+                break
+            if self.terms[term].mode != M_EVENT:
+                status = SLOW
+                break
+            got = self._screen(S, term, cur)
+            if got == 2:
+                status = SLOW
+                break
+            if got == 0:
+                status = HANDBACK
+                break
+            got = self._event_fast(S, &self.terms[term], cur, index, self.size)
+            if got != 1:
+                status = HANDBACK if got == 0 else SLOW
+                break
+            self.counts[term] += 1
+            index += 1
+            cur += self.size
+        pcur[0] = cur
+        pindex[0] = index
+        return status
+
+    cdef int _slow(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t nwords) except -2:
+        """The record at ``cur`` with the GIL: -1 when it was walked (the walk goes on),
+        else how the walk stops there."""
+        cdef int64_t cur = pcur[0], term = 0
+        cdef int status = self._frame(S, cur, nwords, &term)
+        if status >= 0:
+            return status
+        cdef int got = self._screen(S, term, cur)
+        while got == 2:
+            self.argcap = 2 * S.nargs
+            self.args.resize(self.argcap * S.arg_columns)
+            got = self._screen(S, term, cur)
+        if not got or not self._tail(S, term, cur, pindex[0], self.size):
+            return HANDBACK
+        self.counts[term] += 1
+        pindex[0] += 1
+        pcur[0] = cur + self.size
+        return -1
 
     cdef bint _tail(self, Scan *S, int64_t term, int64_t cur, int64_t index, int64_t size) except -1:
         """The record's semantic tail: False (nothing applied) when Python must take it."""
@@ -617,11 +688,112 @@ cdef class NativeWalk:
         return True
 
 
-cdef inline unsigned _slot_hash(uint64_t key) noexcept:
+    cdef int _event_fast(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1 nogil:
+        """``_event`` without the GIL: 1 walked, 0 for the reference, 2 it needs Python
+        (a name or koid pair not seen yet): nothing of it applied."""
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef uint64_t slot = <uint64_t>self.current << 16
+        cdef uint64_t ref, inline_bit = self.inline_bit
+        cdef int i, k, ty, s
+        cdef int64_t a
+        cdef int64_t *row
+        cdef int64_t cat = -1, name = -1, gid, thread = -1
+        cdef uint64_t pk = 0, tk = 0
+        cdef bint have_koids = False
+        cdef ThreadEntry *e = NULL
+        cdef int64_t ids[NSTR]
+        # 1. string refs: the record's, then its arguments' (checked before anything is interned)
+        for i in range(T.nstr):
+            ref = v[T.str_val[i]]
+            ids[i] = 0
+            if ref != 0 and not (ref & inline_bit):
+                ids[i] = self._string(slot | ref)
+                if ids[i] < 0:
+                    return 0  # RF001
+        for a in range(S.nargs):
+            row = S.args + a * S.arg_columns
+            ty = <int>row[2]
+            for k in range(NARGREF):
+                s = self.argref[ty * NARGREF + k]
+                if s < 0:
+                    break
+                ref = <uint64_t>row[ARG_ROW_HEAD + s]
+                if ref != 0 and not (ref & inline_bit) and self._string(slot | ref) < 0:
+                    return 0  # RF001 in an argument
+        # 2. thread refs: every one registered; the first one's koids
+        for i in range(T.nthr):
+            ref = v[T.thr_val[i]]
+            if ref == 0:
+                if i == 0 and T.thr_nkoid[0] >= 2:
+                    pk = _word(S, p[T.thr_pk[0]])
+                    tk = _word(S, p[T.thr_tk[0]])
+                    have_koids = True
+            else:
+                it = self.threads.find(slot | ref)
+                if it == self.threads.end():
+                    return 0  # RF002
+                if i == 0:
+                    e = &deref(it).second
+                    pk = e.pk
+                    tk = e.tk
+                    have_koids = True
+        # 3. timestamps that convert at the provider's rate
+        for i in range(T.nts):
+            if v[T.ts_val[i]] > self.limit[self.current]:
+                return 0  # TM003
+        # 4. the pairing row
+        if T.pair_kind < 0 or not have_koids:
+            return 1
+        for i in range(T.nstr):
+            if T.str_role[i] == 0:
+                continue
+            ref = v[T.str_val[i]]
+            if ref & inline_bit:
+                gid = self._known_text(S.buf + 8 * p[T.str_pos[i]], ref & (inline_bit - 1))
+                if gid < 0:
+                    return 2
+            else:
+                gid = ids[i]  # 0 for the empty ref, else its entry
+            if T.str_role[i] == 1:
+                cat = gid
+            else:
+                name = gid
+        if T.pair_named and (cat < 0 or name < 0):
+            return 1
+        if e is not NULL and e.gid >= 0:
+            thread = e.gid
+        else:
+            thread = self._known_pair(pk, tk)
+            if thread < 0:
+                return 2
+            if e is not NULL:
+                e.gid = thread
+        cdef uint64_t word = v[T.pair_id] if T.pair_id >= 0 else 0
+        self.r_kind.push_back(T.pair_kind)
+        self.r_thread.push_back(thread)
+        self.r_process.push_back(pk)
+        self.r_cat.push_back(cat)
+        self.r_name.push_back(name)
+        self.r_ts.push_back(v[T.pair_ts])
+        if T.pair_complete:
+            self.r_id.push_back(0)
+            self.r_end.push_back(word)
+        else:
+            self.r_id.push_back(word)
+            self.r_end.push_back(0)
+        self.r_offset.push_back(8 * cur)
+        self.r_index.push_back(index)
+        self.r_size.push_back(8 * size)
+        self.r_rate.push_back(self.rate[self.current])
+        return 1
+
+
+cdef inline unsigned _slot_hash(uint64_t key) noexcept nogil:
     return <unsigned>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - CACHE_BITS))
 
 
-cdef inline uint64_t _word(Scan *S, int64_t p) noexcept:
+cdef inline uint64_t _word(Scan *S, int64_t p) noexcept nogil:
     """A word the screen has proved inside its record (a position it wrote)."""
     cdef uint64_t w = 0
     word_in(S, p, S.nwords, &w)

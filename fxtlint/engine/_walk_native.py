@@ -113,6 +113,11 @@ def plan():
 @functools.cache
 def _loaded(module):
     """``plan()`` validated and held by the native walk module (once per process)."""
+    modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()}}
+    stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
+    if {m.name: int(m) for m in module.Mode} != modes or \
+            {x.name: int(x) for x in module.Stop if x.name in stops} != stops:
+        raise RuntimeError("a stale build of the native walk (its modes or stops differ): rebuild it")
     prog, terms, argrefs = plan()
     return module.Plan(prog.code, terms, argrefs)
 
@@ -125,7 +130,9 @@ class Mirror:
         self.state = state
 
     def intern(self, raw: bytes) -> int:
-        return self.state.strings(raw.decode("utf-8"))  # screened text: valid UTF-8
+        # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
+        # of a bytearray after the screen: never an exception out of the lint)
+        return self.state.strings(raw.decode("utf-8", "replace"))
 
     def thread(self, pk: int, tk: int) -> int:
         return self.state.threads((pk, tk))
@@ -134,7 +141,7 @@ class Mirror:
         st = self.state
         st.announced.add(pid)
         p = st.current = st.provider(pid)
-        p.name = name.decode("utf-8")
+        p.name = name.decode("utf-8", "replace")
 
     def switches_provider(self, pid: int) -> None:
         self.state.current = self.state.provider(pid)
