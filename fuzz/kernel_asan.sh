@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The native kernel and text filler under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The native kernel, text filler and walk under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 #   fuzz/kernel_asan.sh build gcc|clang      build build/asan-<cc>/: a copy of fxtlint/ and
-#                                            spec-tables/ whose kernel and filler are sanitized builds
+#                                            spec-tables/ whose kernel, filler and walk are sanitized builds
 #   fuzz/kernel_asan.sh test gcc|clang [pytest args]
-#                                            the native tests on that build (default: tests/test_kernel.py
-#                                            and tests/test_textfill.py)
+#                                            the native tests on that build (default: tests/test_kernel.py,
+#                                            tests/test_textfill.py and tests/test_nwalk.py)
 #   fuzz/kernel_asan.sh fuzz [atheris args]  the atheris harness fuzz/fuzz_kernel.py on the clang
 #                                            build (-fsanitize=fuzzer-no-link: libFuzzer sees the C
 #                                            code's coverage too), seeded from corpus/seeds
@@ -60,11 +60,21 @@ build() {
         "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" $sources -o "$out/fxtlint/engine/$ext$suffix"
         echo "built $out/fxtlint/engine/$ext$suffix ($cc $flags)"
     done
+    # the native walk: Cython's C++ from the .pyx, the screen (C) linked in
+    local cxx=g++
+    [ "$cc" = clang ] && cxx=clang++
+    "$PY" -m cython -3 --cplus fxtlint/engine/_nwalk.pyx -o "$out/_nwalk.cpp"
+    # shellcheck disable=SC2086
+    "$cc" $flags -Wall -fPIC -c fxtlint/engine/_screen.c -o "$out/_screen.o"
+    # shellcheck disable=SC2086
+    "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_nwalk.cpp" "$out/_screen.o" \
+        -o "$out/fxtlint/engine/_nwalk$suffix"
+    echo "built $out/fxtlint/engine/_nwalk$suffix ($cxx $flags)"
 }
 
 fresh() {  # build (quietly) unless both built modules are newer than every file they copy
     local so stale=""
-    for name in _kernel _textfill; do
+    for name in _kernel _textfill _nwalk; do
         so=$(find "build/asan-$1/fxtlint/engine" -maxdepth 1 -name "$name*.so" 2>/dev/null | head -1 || true)
         if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" -print -quit)" ]; then
             stale=yes
@@ -95,7 +105,8 @@ sanitized() {  # run a command from the build's folder with environment()'s vari
 
 check_build() {  # the sanitized kernel is the one imported, or stop
     sanitized "$1" "$PY" -c 'import os, fxtlint.engine._kernel as k, fxtlint.engine._textfill as f
-for m in (k, f):
+import fxtlint.engine._nwalk as w
+for m in (k, f, w):
     print(m.__name__ + ":", m.__file__)
     assert m.__file__.startswith(os.getcwd()), "not the sanitized build"'
 }
@@ -107,7 +118,7 @@ case "$what" in
         shift
         check_build "$cc"
         args=("$@")
-        [ $# -gt 0 ] || args=(tests/test_kernel.py tests/test_textfill.py)
+        [ $# -gt 0 ] || args=(tests/test_kernel.py tests/test_textfill.py tests/test_nwalk.py)
         sanitized "$cc" "$PY" -m pytest -q -p no:cacheprovider --capture=sys --rootdir "$PWD" "${args[@]/#tests/$PWD/tests}"
         ;;
     env)
