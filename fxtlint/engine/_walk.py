@@ -20,6 +20,11 @@ one walk. The steps, per window of the file:
    provider tables as each row sees them, computed once and shared. A consumer reads
    values (a string's text, an argument's value) only where it needs them.
 
+A walk whose only consumer is the linter, on a little-endian trace, takes the native
+walk instead of these steps where it is built (engines ``auto`` and ``walk``, every file
+size: ``_walk_native``, ``_nwalk.pyx``): one compiled pass in file order that hands the
+records it cannot prove clean to the per-record reader, one by one, as step 2 does.
+
 Small buffers skip the columns: below ``COLUMNS_FROM`` bytes (or with ``columns=False``,
 the reference path) the walk is the per-record reader alone and every record goes to
 ``record``. Both paths give every consumer the same records in the same states, so
