@@ -39,8 +39,28 @@ class build_py_with_data(build_py):
             shutil.copytree(HERE / source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
 
 
+def native_pairing() -> list:
+    """The compiled pairing engine (``fxtlint/engine/_npairing.pyx``, Cython 3 in C++ mode):
+    cythonized here when Cython is at hand, from the generated C++ an sdist ships when it is
+    not, else none: optional, the install goes on with the Python engine."""
+    pyx, cpp = "fxtlint/engine/_npairing.pyx", "fxtlint/engine/_npairing.cpp"
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        if not (HERE / cpp).exists():
+            return []
+        return [Extension("fxtlint.engine._npairing", [cpp], language="c++", optional=True)]
+    try:
+        return cythonize([Extension("fxtlint.engine._npairing", [pyx], language="c++", optional=True)],
+                         language_level=3, quiet=True)
+    except Exception as e:  # noqa: BLE001 - an optional extension: say why and go on
+        print(f"warning: the native pairing engine is not built: {e}")
+        return []
+
+
 setup(
     cmdclass={"build_py": build_py_with_data},
     ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c"], optional=True),
-                 Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True)],
+                 Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True),
+                 *native_pairing()],
 )
