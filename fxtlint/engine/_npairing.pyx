@@ -217,6 +217,7 @@ cdef extern from *:
     typedef AsyncLive::Slot AsyncSlot;
     typedef FlowLive::Slot FlowSlot;
     typedef std::unordered_set<Scope, ScopeHash> ScopeSet;
+    static std::vector<Scope> scopes_of(const ScopeSet& s) { return std::vector<Scope>(s.begin(), s.end()); }
 
     // a window's begins that an end stamped before them pairs with (_pairing._EarlyEnds):
     // indexed on first use; an end looks at most max_scan of its key's later begins
@@ -337,6 +338,7 @@ cdef extern from *:
         cbool is_used(size_t)
         int64_t begin_of(size_t, int64_t)
 
+    vector[Scope] scopes_of "npair::scopes_of"(const ScopeSet&)
     uint64_t reading_rate "npair::reading_rate"(uint64_t)
     cbool time_lt "npair::time_lt"(uint64_t, uint64_t, uint64_t, uint64_t)
     void order_rows "npair::order_rows"(vector[Row]&) except +
@@ -353,6 +355,10 @@ cdef enum:
     FLOW_BEGIN = 6
     FLOW_STEP = 7
     FLOW_END = 8
+
+# the numbers above by name: the engine choice checks them against ``_pairing.PairKind``
+KINDS = {"BEGIN": BEGIN, "END": END, "COMPLETE": COMPLETE, "ASYNC_BEGIN": ASYNC_BEGIN, "ASYNC_INSTANT": ASYNC_INSTANT,
+         "ASYNC_END": ASYNC_END, "FLOW_BEGIN": FLOW_BEGIN, "FLOW_STEP": FLOW_STEP, "FLOW_END": FLOW_END}
 
 # overflow kinds, reported once each (the reference's ``overflowed`` words)
 cdef enum:
@@ -423,6 +429,11 @@ cdef class PairingEngine:
     def began(self) -> set:
         cdef size_t s
         return {self.threads.all[s].thread for s in range(self.threads.all.size()) if self.threads.all[s].began}
+
+    @property
+    def began_async(self) -> set:
+        """The async scopes (process, category, name) that have had a begin."""
+        return {(x.process, x.cat, x.name) for x in scopes_of(self.began_scopes)}
 
     @property
     def flow_began(self) -> bool:
