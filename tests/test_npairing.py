@@ -24,7 +24,6 @@ from fxtlint.engine import _pairing
 from fxtlint.engine._pairing import COLUMNS, Batch, PairKind
 from fxtlint.engine._pairing_choice import native_pairing, pairing_engine
 from fxtlint.strategies import mutated_archives
-
 from test_pairing import mostly_clean
 
 NATIVE, WHY = native_pairing()
@@ -123,8 +122,8 @@ def test_mostly_clean_streams_agree(windows, mode, how):
     agree(windows, how=how, mode=mode)
     # the reference with its array proof: the same verdicts (its PR004s may come in
     # another order: the proof makes the stacks of a window in thread order)
-    want, states = run(reference, windows, how=how, mode=mode)
-    proof, proof_states = run(lambda *a, **k: _pairing.PairingEngine(*a, vectorize_from=0, **k), windows, how=how,
+    want, _ = run(reference, windows, how=how, mode=mode)
+    proof, _ = run(lambda *a, **k: _pairing.PairingEngine(*a, vectorize_from=0, **k), windows, how=how,
                               mode=mode)
     assert sorted(map(repr, proof)) == sorted(map(repr, want))
 
