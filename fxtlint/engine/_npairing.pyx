@@ -68,23 +68,60 @@ cdef extern from *:
         return a.index < b.index;
     }
 
-    // the window in (time, record index) order: sorted (stably, as the reference's sort
-    // of the concatenated rows) only when out of order
+    // the window in (time, record index) order, as the reference's stable sort of the
+    // concatenated rows orders it. A window comes in chunks (one per record layout), each
+    // in file order: its rows are first put in record-index order (scattered by index,
+    // O(n), when the indexes are distinct and dense), then the ascending runs left are
+    // merged pairwise (stably), so a window in time order costs a pass or two
     static void order_rows(std::vector<Row>& rows) {
         size_t n = rows.size();
+        bool ordered = true;
+        int64_t lo = n ? rows[0].index : 0, hi = lo;
         for (size_t i = 0; i + 1 < n; ++i) {
-            if (row_before(rows[i + 1], rows[i])) {
-                std::vector<uint32_t> perm(n);
-                for (size_t p = 0; p < n; ++p) perm[p] = (uint32_t)p;
-                std::stable_sort(perm.begin(), perm.end(),
-                                 [&rows](uint32_t a, uint32_t b) { return row_before(rows[a], rows[b]); });
-                std::vector<Row> out;
-                out.reserve(n);
-                for (size_t p = 0; p < n; ++p) out.push_back(rows[perm[p]]);
-                rows.swap(out);
-                return;
+            if (row_before(rows[i + 1], rows[i])) ordered = false;
+            lo = std::min(lo, rows[i + 1].index);
+            hi = std::max(hi, rows[i + 1].index);
+        }
+        if (ordered) return;
+        std::vector<uint32_t> perm(n), buf(n);
+        for (size_t p = 0; p < n; ++p) perm[p] = (uint32_t)p;
+        if ((uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)n) {
+            std::vector<int32_t> at((size_t)((uint64_t)hi - (uint64_t)lo) + 1, -1);
+            bool distinct = true;
+            for (size_t p = 0; p < n && distinct; ++p) {
+                int32_t& a = at[(size_t)((uint64_t)rows[p].index - (uint64_t)lo)];
+                if (a >= 0) distinct = false;
+                a = (int32_t)p;
+            }
+            if (distinct) {  // (with distinct indexes the order is one: stability is moot)
+                size_t q = 0;
+                for (int32_t a : at) if (a >= 0) perm[q++] = (uint32_t)a;
             }
         }
+        auto before = [&rows](uint32_t a, uint32_t b) { return row_before(rows[a], rows[b]); };
+        std::vector<size_t> runs{0};
+        for (size_t i = 0; i + 1 < n; ++i)
+            if (before(perm[i + 1], perm[i])) runs.push_back(i + 1);
+        runs.push_back(n);
+        while (runs.size() > 2) {
+            std::vector<size_t> merged{0};
+            for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+                if (i + 2 < runs.size()) {
+                    std::merge(perm.begin() + runs[i], perm.begin() + runs[i + 1], perm.begin() + runs[i + 1],
+                               perm.begin() + runs[i + 2], buf.begin() + runs[i], before);
+                    merged.push_back(runs[i + 2]);
+                } else {
+                    std::copy(perm.begin() + runs[i], perm.begin() + runs[i + 1], buf.begin() + runs[i]);
+                    merged.push_back(runs[i + 1]);
+                }
+            }
+            perm.swap(buf);
+            runs.swap(merged);
+        }
+        std::vector<Row> out;
+        out.reserve(n);
+        for (size_t p = 0; p < n; ++p) out.push_back(rows[perm[p]]);
+        rows.swap(out);
     }
 
     struct Entry { int64_t cat, name, offset, index, size; };  // an open duration begin
@@ -174,25 +211,72 @@ cdef extern from *:
     };
     struct IdHash { size_t operator()(uint64_t k) const { return mix64(k); } };
 
+    // an open-addressing hash index (linear probing, deletion by backward shift): key ->
+    // a size_t; no allocation per key
+    template <class K, class H> struct Flat {
+        std::vector<K> keys;
+        std::vector<size_t> vals;
+        std::vector<unsigned char> used;
+        size_t mask = 0, count = 0;
+        H hash;
+        size_t size() const { return count; }
+        size_t slot(const K& k) const {  // the slot holding k, or SIZE_MAX
+            if (!count) return SIZE_MAX;
+            for (size_t i = hash(k) & mask; used[i]; i = (i + 1) & mask)
+                if (keys[i] == k) return i;
+            return SIZE_MAX;
+        }
+        void grow() {
+            size_t cap = keys.empty() ? 16 : keys.size() * 2;
+            std::vector<K> ok; std::vector<size_t> ov; std::vector<unsigned char> ou;
+            ok.swap(keys); ov.swap(vals); ou.swap(used);
+            keys.resize(cap); vals.resize(cap); used.assign(cap, 0);
+            mask = cap - 1;
+            count = 0;
+            for (size_t i = 0; i < ou.size(); ++i) if (ou[i]) set(ok[i], ov[i]);
+        }
+        void set(const K& k, size_t v) {  // insert or overwrite
+            if ((count + 1) * 2 > keys.size()) grow();
+            size_t i = hash(k) & mask;
+            for (; used[i]; i = (i + 1) & mask)
+                if (keys[i] == k) { vals[i] = v; return; }
+            used[i] = 1; keys[i] = k; vals[i] = v; ++count;
+        }
+        void erase_slot(size_t i) {
+            used[i] = 0;
+            --count;
+            for (size_t j = (i + 1) & mask; used[j]; j = (j + 1) & mask) {
+                size_t ideal = hash(keys[j]) & mask;
+                // keys[j] may move to the hole at i when its probe passes through i
+                bool through = i <= j ? (ideal <= i || ideal > j) : (ideal <= i && ideal > j);
+                if (through) {
+                    keys[i] = keys[j]; vals[i] = vals[j]; used[i] = 1; used[j] = 0;
+                    i = j;
+                }
+            }
+        }
+        void erase(const K& k) { size_t i = slot(k); if (i != SIZE_MAX) erase_slot(i); }
+    };
+
     // live ids in insertion order: a key's slot, dead once popped or dropped
     template <class K, class H> struct Live {
         struct Slot { K key; Where where; bool alive; };
         std::vector<Slot> slots;
         size_t head = 0;  // every slot before it is dead
-        std::unordered_map<K, size_t, H> at;
+        Flat<K, H> at;
         size_t size() const { return at.size(); }
-        bool has(const K& k) const { return at.find(k) != at.end(); }
+        bool has(const K& k) const { return at.slot(k) != SIZE_MAX; }
         bool pop(const K& k, Where* w) {
-            auto it = at.find(k);
-            if (it == at.end()) return false;
-            Slot& s = slots[it->second];
+            size_t i = at.slot(k);
+            if (i == SIZE_MAX) return false;
+            Slot& s = slots[at.vals[i]];
             *w = s.where;
             s.alive = false;
-            at.erase(it);
+            at.erase_slot(i);
             tidy();
             return true;
         }
-        void put(const K& k, const Where& w) { at[k] = slots.size(); slots.push_back(Slot{k, w, true}); }
+        void put(const K& k, const Where& w) { at.set(k, slots.size()); slots.push_back(Slot{k, w, true}); }
         void drop_oldest(size_t n) {
             while (n && head < slots.size()) {
                 Slot& s = slots[head++];
@@ -205,7 +289,7 @@ cdef extern from *:
             if (dead > 64 && dead > at.size()) {
                 size_t w = 0;
                 for (size_t i = head; i < slots.size(); ++i) {
-                    if (slots[i].alive) { slots[w] = slots[i]; at[slots[w].key] = w; ++w; }
+                    if (slots[i].alive) { slots[w] = slots[i]; at.set(slots[w].key, w); ++w; }
                 }
                 slots.resize(w);
                 head = 0;
@@ -216,8 +300,16 @@ cdef extern from *:
     typedef Live<uint64_t, IdHash> FlowLive;
     typedef AsyncLive::Slot AsyncSlot;
     typedef FlowLive::Slot FlowSlot;
-    typedef std::unordered_set<Scope, ScopeHash> ScopeSet;
-    static std::vector<Scope> scopes_of(const ScopeSet& s) { return std::vector<Scope>(s.begin(), s.end()); }
+    struct ScopeSet {  // the async scopes that have had a begin
+        Flat<Scope, ScopeHash> at;
+        size_t count(const Scope& k) const { return at.slot(k) != SIZE_MAX; }
+        void insert(const Scope& k) { if (at.slot(k) == SIZE_MAX) at.set(k, 0); }
+    };
+    static std::vector<Scope> scopes_of(const ScopeSet& s) {
+        std::vector<Scope> out;
+        for (size_t i = 0; i < s.at.used.size(); ++i) if (s.at.used[i]) out.push_back(s.at.keys[i]);
+        return out;
+    }
 
     // a window's begins that an end stamped before them pairs with (_pairing._EarlyEnds):
     // indexed on first use; an end looks at most max_scan of its key's later begins
@@ -300,7 +392,6 @@ cdef extern from *:
         int64_t cat, name
 
     cdef cppclass ScopeSet "npair::ScopeSet":
-        size_t size()
         size_t count(const Scope&)
         void insert(const Scope&)
 
