@@ -20,7 +20,7 @@ t2/r2 iff t1*r2 < t2*r1, a rate of 0 read as the default). A clean trace never l
 compiled code: Python is called only to make a diagnostic.
 """
 
-from libc.stdint cimport int64_t, uint64_t, int32_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
@@ -68,13 +68,14 @@ cdef extern from *:
         return a.index < b.index;
     }
 
-    // the window in (time, record index) order, as the reference's stable sort of the
+    // the window's positions (``perm``) in (time, record index) order, as the reference's stable sort of the
     // concatenated rows orders it. A window comes in chunks (one per record layout), each
     // in file order: its rows are first put in record-index order (scattered by index,
     // O(n), when the indexes are distinct and dense), then the ascending runs left are
     // merged pairwise (stably), so a window in time order costs a pass or two
-    static void order_rows(std::vector<Row>& rows) {
+    static void order_rows(const std::vector<Row>& rows, std::vector<uint32_t>& perm) {
         size_t n = rows.size();
+        perm.clear();  // empty: the rows are in order as they are
         bool ordered = true;
         int64_t lo = n ? rows[0].index : 0, hi = lo;
         for (size_t i = 0; i + 1 < n; ++i) {
@@ -83,7 +84,8 @@ cdef extern from *:
             hi = std::max(hi, rows[i + 1].index);
         }
         if (ordered) return;
-        std::vector<uint32_t> perm(n), buf(n);
+        perm.resize(n);
+        std::vector<uint32_t> buf(n);
         for (size_t p = 0; p < n; ++p) perm[p] = (uint32_t)p;
         if ((uint64_t)hi - (uint64_t)lo < 4 * (uint64_t)n) {
             std::vector<int32_t> at((size_t)((uint64_t)hi - (uint64_t)lo) + 1, -1);
@@ -118,10 +120,6 @@ cdef extern from *:
             perm.swap(buf);
             runs.swap(merged);
         }
-        std::vector<Row> out;
-        out.reserve(n);
-        for (size_t p = 0; p < n; ++p) out.push_back(rows[perm[p]]);
-        rows.swap(out);
     }
 
     struct Entry { int64_t cat, name, offset, index, size; };  // an open duration begin
@@ -315,28 +313,33 @@ cdef extern from *:
     // indexed on first use; an end looks at most max_scan of its key's later begins
     struct Early {
         const std::vector<Row>* rows = nullptr;
+        const std::vector<uint32_t>* perm = nullptr;  // (time, index) order; empty: as they are
         int64_t max_scan = 0;
+        const Row& row(size_t p) const { return perm->empty() ? (*rows)[p] : (*rows)[(*perm)[p]]; }
         bool built = false;
         std::unordered_map<DurKey, std::vector<uint32_t>, DurHash> begins;
         std::vector<char> used;
         size_t n_used = 0;
         bool is_used(size_t j) const { return n_used && used[j]; }
         int64_t begin_of(size_t j, int64_t begin_kind) {
-            const std::vector<Row>& r = *rows;
+            size_t n = rows->size();
             if (!built) {
                 built = true;
-                used.assign(r.size(), 0);
-                for (size_t p = 0; p < r.size(); ++p)
-                    if (r[p].kind == begin_kind) begins[DurKey{r[p].thread, r[p].cat, r[p].name}].push_back((uint32_t)p);
+                used.assign(n, 0);
+                for (size_t p = 0; p < n; ++p) {
+                    const Row& b = row(p);
+                    if (b.kind == begin_kind) begins[DurKey{b.thread, b.cat, b.name}].push_back((uint32_t)p);
+                }
             }
-            auto it = begins.find(DurKey{r[j].thread, r[j].cat, r[j].name});
+            const Row& e = row(j);
+            auto it = begins.find(DurKey{e.thread, e.cat, e.name});
             if (it == begins.end()) return -1;
             const std::vector<uint32_t>& later = it->second;
             size_t at = std::upper_bound(later.begin(), later.end(), (uint32_t)j) - later.begin();
             size_t stop = at + (size_t)max_scan < later.size() ? at + (size_t)max_scan : later.size();
             for (size_t q = at; q < stop; ++q) {
                 uint32_t p = later[q];
-                if (!used[p] && r[p].index < r[j].index) {
+                if (!used[p] && row(p).index < e.index) {
                     used[p] = 1;
                     ++n_used;
                     return p;
@@ -425,6 +428,7 @@ cdef extern from *:
 
     cdef cppclass Early "npair::Early":
         const vector[Row]* rows
+        const vector[uint32_t]* perm
         int64_t max_scan
         cbool is_used(size_t)
         int64_t begin_of(size_t, int64_t)
@@ -432,7 +436,7 @@ cdef extern from *:
     vector[Scope] scopes_of "npair::scopes_of"(const ScopeSet&)
     uint64_t reading_rate "npair::reading_rate"(uint64_t)
     cbool time_lt "npair::time_lt"(uint64_t, uint64_t, uint64_t, uint64_t)
-    void order_rows "npair::order_rows"(vector[Row]&) except +
+    void order_rows "npair::order_rows"(const vector[Row]&, vector[uint32_t]&) except +
 
 
 # the engine's event kinds (``_pairing.PairKind``; the tests hold the numbers equal)
@@ -480,7 +484,8 @@ cdef class PairingEngine:
     cdef int over
     cdef AsyncLive asyncs_
     cdef FlowLive flows_
-    cdef vector[Row] rows
+    cdef vector[Row] rows  # the window, as it came
+    cdef vector[uint32_t] perm  # its (time, record index) order; empty: as it came
 
     def __init__(self, emit, strings, limits=DEFAULT_LIMITS, *, vectorize=True, vectorize_from=0,
                  buffering_mode=None):
@@ -613,9 +618,10 @@ cdef class PairingEngine:
 
     cdef int _run(self) except -1:
         """The reference's loop over the window in (time, record index) order."""
-        order_rows(self.rows)
+        order_rows(self.rows, self.perm)
         cdef Early early
         early.rows = &self.rows
+        early.perm = &self.perm
         early.max_scan = self.max_scan
         cdef size_t j, n = self.rows.size()
         cdef Row* r
@@ -629,7 +635,7 @@ cdef class PairingEngine:
         cdef cbool live
         cdef int64_t k
         for j in range(n):
-            r = &self.rows[j]
+            r = self._row(j)
             k = r.kind
             if k == BEGIN:
                 if early.is_used(j):
@@ -705,7 +711,12 @@ cdef class PairingEngine:
                     self.emit(R.flow_without_begin.at(r.offset, r.index, record_size=r.size,
                                                       what="step" if k == FLOW_STEP else "end", id=r.id))
         self.rows.clear()
+        self.perm.clear()
         return 0
+
+    cdef inline Row* _row(self, size_t j):
+        """The window's ``j``-th row in (time, record index) order."""
+        return &self.rows[self.perm[j]] if self.perm.size() else &self.rows[j]
 
     cdef object _s(self, int64_t gid):
         strings = self.strings
@@ -721,7 +732,7 @@ cdef class PairingEngine:
     cdef int _unmatched_end(self, int32_t s, size_t j, Early* early) except -1:
         """A duration end (row ``j``) that does not close the top of its thread's stack
         (``_pairing.PairingEngine._unmatched_end``)."""
-        cdef Row* r = &self.rows[j]
+        cdef Row* r = self._row(j)
         cdef Stack* st
         cdef Entry top, o
         cdef Py_ssize_t depth, lo
@@ -765,8 +776,8 @@ cdef class PairingEngine:
         cdef int64_t b = early.begin_of(j, BEGIN)
         if b < 0:
             return False
-        cdef Row* r = &self.rows[j]
-        cdef Row* rb = &self.rows[b]
+        cdef Row* r = self._row(j)
+        cdef Row* rb = self._row(b)
         self.threads.all[self.threads.get(r.thread)].began = True
         self.emit(R.duration_end_mismatch.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
                                              name=self._s(r.name), bcat=self._s(r.cat), bname=self._s(r.name),
