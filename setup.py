@@ -51,11 +51,14 @@ def native_pairing() -> list:
             return []
         return [Extension("fxtlint.engine._npairing", [cpp], language="c++", optional=True)]
     try:
-        return cythonize([Extension("fxtlint.engine._npairing", [pyx], language="c++", optional=True)],
-                         language_level=3, quiet=True)
+        exts = cythonize([Extension("fxtlint.engine._npairing", [pyx], language="c++")], language_level=3,
+                         quiet=True)
     except Exception as e:  # noqa: BLE001 - an optional extension: say why and go on
         print(f"warning: the native pairing engine is not built: {e}")
         return []
+    for ext in exts:
+        ext.optional = True  # (cythonize makes new Extensions, and does not carry this over)
+    return exts
 
 
 setup(
