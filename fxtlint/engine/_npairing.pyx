@@ -583,7 +583,8 @@ cdef class PairingEngine:
 
     def feed_columns(self, kind, thread, process, cat, name, ts, id, end, offset, index, size, rate) -> None:
         """Pair one window given as columns (``_pairing.COLUMNS``' names and order; int64
-        kind, thread, cat, name, offset, index and size, uint64 the others; any buffer)."""
+        kind, thread, cat, name, offset, index and size, uint64 the others; any buffer: a
+        compiled caller passes typed memoryviews of its own vectors, no numpy needed)."""
         self.rows.clear()
         self._take(kind, thread, process, cat, name, ts, id, end, offset, index, size, rate)
         if self.rows.size():
