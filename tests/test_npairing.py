@@ -105,9 +105,14 @@ def agree(windows, **kw) -> None:
     assert run(NATIVE.PairingEngine, windows, **kw) == want
 
 
-@given(st.lists(st.lists(events, max_size=30), max_size=4), st.sampled_from(FEEDS))
-def test_drawn_windows_agree(windows, how):
-    agree(windows, how=how)
+# record indexes far apart (the compiled sort then merges runs without first scattering
+# the rows into index order)
+SPARSE = list(range(0, 10 * 200, 10))
+
+
+@given(st.lists(st.lists(events, max_size=30), max_size=4), st.sampled_from(FEEDS), st.sampled_from((None, SPARSE)))
+def test_drawn_windows_agree(windows, how, indexes):
+    agree(windows, how=how, indexes=indexes)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
