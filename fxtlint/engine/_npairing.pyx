@@ -570,6 +570,7 @@ cdef class PairingEngine:
         if not len(b):
             return
         self.rows.clear()
+        self.rows.reserve(len(b))  # once: a reserve per chunk would copy the window again each time
         for ch in b._chunks:
             self._take(ch["kind"], ch["thread"], ch["process"], ch["cat"], ch["name"], ch["ts"], ch["id"],
                        ch["end"], ch["offset"], ch["index"], ch["size"], ch["rate"])
@@ -586,6 +587,7 @@ cdef class PairingEngine:
         kind, thread, cat, name, offset, index and size, uint64 the others; any buffer: a
         compiled caller passes typed memoryviews of its own vectors, no numpy needed)."""
         self.rows.clear()
+        self.rows.reserve(len(kind))
         self._take(kind, thread, process, cat, name, ts, id, end, offset, index, size, rate)
         if self.rows.size():
             self._run()
@@ -599,7 +601,6 @@ cdef class PairingEngine:
                 == end.shape[0] == offset.shape[0] == index.shape[0] == size.shape[0] == rate.shape[0] == n):
             raise ValueError("pairing columns of different lengths")
         cdef Row r
-        self.rows.reserve(self.rows.size() + n)
         for j in range(n):
             r.kind = kind[j]
             r.thread = thread[j]
