@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import fxtlint
 from fxtlint import Limits
-from fxtlint.engine import _pairing
+from fxtlint.engine import _native, _pairing
 from fxtlint.engine._pairing import COLUMNS, Batch, PairKind
 from fxtlint.engine._pairing_choice import native_pairing, pairing_engine
 from fxtlint.strategies import mutated_archives
@@ -211,7 +211,7 @@ def test_columns_of_different_lengths_are_refused():
 
 
 # -- whole lints: every engine (pairing natively) reports what the reference reports ---------
-ENGINES = ["auto", "fast", "python"]
+ENGINES = ["auto", "fast", "python"] + ([] if _native.native_missing() else ["native"])
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
