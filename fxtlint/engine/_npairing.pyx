@@ -33,7 +33,6 @@ cdef extern from *:
     #include <cstdint>
     #include <vector>
     #include <unordered_map>
-    #include <unordered_set>
     #include <algorithm>
 
     namespace npair {
