@@ -248,3 +248,24 @@ def test_the_time_cases_lint_alike(monkeypatch):
             fn(**arg)
             ran += 1
     assert ran >= 10
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_large_random_windows_agree(seed):
+    """Windows of thousands of rows over thousands of ids (drawn ones are small): the
+    compiled engine's live-id index grows, deletes by backward shift and sweeps its dead
+    slots, and its stacks drop their fronts, as the reference's dicts and deques do."""
+    import random
+
+    rnd = random.Random(seed)
+    for _ in range(8):
+        nid = rnd.choice((4, 40, 400, 4000))
+        kinds = rnd.choice((range(9), (3, 4, 5), (6, 7, 8, 0, 1, 2), (0, 1)))
+        windows = [[(rnd.choice(kinds), rnd.randrange(5), rnd.randrange(2), rnd.randrange(-1, 4), rnd.randrange(-1, 4),
+                     rnd.randrange(1000) if rnd.random() < 0.8 else NEAR - 1 - rnd.randrange(1000), rnd.randrange(nid),
+                     rnd.choice(RATES), rnd.randrange(1000)) for _ in range(rnd.randrange(3000))]
+                   for _ in range(rnd.randrange(1, 5))]
+        lim = Limits(max_stack=rnd.choice((1, 3, 50, 65536)), max_live=rnd.choice((8, 9, 100, 65536)),
+                     max_scan=rnd.choice((1, 4, 64)))
+        agree(windows, how=rnd.choice(FEEDS), lim=lim, mode=rnd.choice(MODES), dropped_at=rnd.choice((None, 500, 5000)),
+              cut_short=rnd.random() < 0.5)
