@@ -2,7 +2,8 @@
 
 The kernel (``fxtlint/engine/_kernel.c``: the walk's scan step), the native walk
 (``fxtlint/engine/_nwalk.pyx``, Cython 3 in C++ mode: the lint in one compiled pass; both
-run the screen of ``_screen.c``) and the text filler (``fxtlint/engine/_textfill.c``: the
+run the screen of ``_screen.c``), the native pairing engine (``_npairing.pyx``, the same)
+and the text filler (``fxtlint/engine/_textfill.c``: the
 JSON rows of export and decode) are optional extensions: when they do not compile
 (no compiler, no Python headers), setuptools warns and the install goes on with the
 pure Python engine (``fxtlint --version`` says which engine is active). The wheel also
@@ -40,26 +41,28 @@ class build_py_with_data(build_py):
             shutil.copytree(HERE / source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
 
 
-def native_walk() -> list:
-    """The native walk's extension: from the .pyx with Cython (a build requirement), from
-    the generated C++ an sdist ships where Cython is missing, else none (the install goes
-    on without it)."""
-    pyx = "fxtlint/engine/_nwalk.pyx"
-    sources = ["fxtlint/engine/_screen.c"]
+def cython_extension(name: str, what: str, sources=(), depends=()) -> list:
+    """An optional Cython extension (Cython 3, C++ mode) ``fxtlint.engine.<name>``: cythonized
+    from its .pyx when Cython is at hand (a build requirement), built from the generated C++
+    an sdist ships when it is not, else none; where it does not compile the install goes on
+    without it (``what`` names it in the warning)."""
+    pyx, cpp = f"fxtlint/engine/{name}.pyx", f"fxtlint/engine/{name}.cpp"
     try:
         from Cython.Build import cythonize
     except ImportError:
-        if not (HERE / "fxtlint/engine/_nwalk.cpp").exists():
+        if not (HERE / cpp).exists():
             return []
-        return [Extension("fxtlint.engine._nwalk", ["fxtlint/engine/_nwalk.cpp", *sources], language="c++",
-                          depends=["fxtlint/engine/_screen.h"], optional=True)]
-    ext = Extension("fxtlint.engine._nwalk", [pyx, *sources], language="c++", depends=["fxtlint/engine/_screen.h"],
-                    optional=True)
+        return [Extension(f"fxtlint.engine.{name}", [cpp, *sources], language="c++", depends=list(depends),
+                          optional=True)]
     try:
-        return cythonize([ext], language_level=3, quiet=True)
+        exts = cythonize([Extension(f"fxtlint.engine.{name}", [pyx, *sources], language="c++",
+                                    depends=list(depends))], language_level=3, quiet=True)
     except Exception as e:  # noqa: BLE001 - an optional extension: say why and go on
-        print(f"warning: the native walk is not built: {e}")
+        print(f"warning: {what} is not built: {e}")
         return []
+    for ext in exts:
+        ext.optional = True  # cythonize makes new Extensions and does not carry this over
+    return exts
 
 
 setup(
@@ -67,5 +70,7 @@ setup(
     ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c", "fxtlint/engine/_screen.c"],
                            depends=["fxtlint/engine/_screen.h"], optional=True),
                  Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True),
-                 *native_walk()],
+                 *cython_extension("_nwalk", "the native walk", ["fxtlint/engine/_screen.c"],
+                                   ["fxtlint/engine/_screen.h"]),
+                 *cython_extension("_npairing", "the native pairing engine")],
 )

@@ -68,7 +68,7 @@ class Lint(Consumer):
     def start(self, walk) -> None:
         self.walk = walk
         if not self.log:
-            self.state = LintState(self.emit, self.limits, walk.state, self.buffering_mode)
+            self.state = LintState(self.emit, self.limits, walk.state, self.buffering_mode, walk.engine)
             self.state.big = walk.big
             self.checker = RecordChecker(self.state)
 

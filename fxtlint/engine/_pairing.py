@@ -11,6 +11,12 @@ Memory is bounded on adversarial input: a thread's duration stack keeps at most
 ``Limits.max_live`` ids; beyond that the oldest entries are dropped and reported once
 per kind. An end that does not match the innermost begin looks at most
 ``Limits.max_scan`` levels down, so every event costs O(1).
+
+``PairingEngine``'s loop is the specification: ``_npairing.PairingEngine`` (Cython, C++
+mode) is its compiled twin, which every engine but the reference pairs with where it is
+built (``_pairing_choice``; ``tests/test_npairing.py`` holds the two to the same
+diagnostics, in the same order, and the same state). The array proof below
+(``feed_clean``) serves only the column path of an install without it.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 This is the reference implementation that the column lint (``_fast``) must agree
 with: it takes decoded ``Record`` values in file order. The provider tables are the
 walk's ``ProviderState``, which carries out each record's effect; the linter reports on
-the changes it made (``report_change``). Pairing is delegated to ``PairingEngine`` in
-batches of ``Limits.pairing_window`` records.
+the changes it made (``report_change``). Pairing is delegated to a pairing engine
+(``_pairing_choice``: the compiled twin where it is built, the Python loop for the
+reference engine) in batches of ``Limits.pairing_window`` records.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from ..spec._roles import (
 from ..spec._tables import PAIRING_ROLES, TableError, tables
 from . import _pairing as P
 from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
-from ._pairing import Batch, PairingEngine
+from ._pairing import Batch
+from ._pairing_choice import pairing_engine
 from ._provider_state import Change, ProviderState
 from ._reader import argument_label, field_span
 
@@ -52,12 +54,14 @@ class LintState:
     said they dropped records."""
 
     def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, tables: ProviderState | None = None,
-                 buffering_mode: str | None = None):
+                 buffering_mode: str | None = None, engine: str | None = None):
         self.emit = emit
         self.limits = limits
         self.tables = tables if tables is not None else ProviderState()
         self.buffering_mode = buffering_mode
-        self.pairing = PairingEngine(emit, self.tables.strings.values, limits, buffering_mode=buffering_mode)
+        # ``engine``: the walk's (``_native.ENGINES``); the reference's pairing is the Python loop
+        self.pairing = pairing_engine(emit, self.tables.strings.values, limits, buffering_mode=buffering_mode,
+                                      engine=engine)
         self.buffer_full_index: int | None = None  # the last record that said records were dropped
         self.batch = Batch()
         self.window = 0

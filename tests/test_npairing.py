@@ -1,0 +1,271 @@
+"""The compiled pairing engine (``_npairing``) and the reference loop (``_pairing``) agree exactly.
+
+Drawn windows of duration, async, flow and complete events (mixed tick rates, ticks near
+2^64 at coprime rates, unresolved names), fed in several windows so that state carries
+over, under small limits and every buffering mode, go through ``_pairing.PairingEngine``'s
+loop (the specification) and ``_npairing.PairingEngine``: the diagnostics (each one's whole
+JSON, in the order made) and the state after every window must be the same. Whole lints by
+every engine (which pair natively where it is built) must equal the reference's.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fxtlint
+from fxtlint import Limits
+from fxtlint.engine import _native, _pairing
+from fxtlint.engine._pairing import COLUMNS, Batch, PairKind
+from fxtlint.engine._pairing_choice import native_pairing, pairing_engine
+from fxtlint.strategies import mutated_archives
+from test_pairing import mostly_clean
+
+NATIVE, WHY = native_pairing()
+pytestmark = pytest.mark.skipif(NATIVE is None, reason=f"the native pairing engine is not built: {WHY}")
+
+STRINGS = ["", "a", "b", "c"]
+GOLDEN = sorted((Path(__file__).resolve().parent.parent / "corpus" / "golden").glob("*.fxt"))
+MODES = (None, "oneshot", "circular", "streaming")
+RATES = (10**9, 10**9, 1000, 7, 0, 10**9 + 7, 999_999_937)
+NEAR = 2**64
+
+events = st.tuples(
+    st.sampled_from(range(9)),  # kind
+    st.integers(0, 2),  # thread
+    st.integers(0, 1),  # process
+    st.integers(-1, 4),  # category (-1: unresolved, 4: past the strings: both "?")
+    st.integers(-1, 4),  # name
+    st.one_of(st.integers(0, 30), st.integers(NEAR - 40, NEAR - 1)),  # ticks, some near 2^64
+    st.integers(0, 12),  # id (a complete event's end: the same ranges as ticks below)
+    st.sampled_from(RATES),  # the tick rate its provider had
+    st.one_of(st.integers(0, 30), st.integers(NEAR - 40, NEAR - 1)),  # a complete event's end
+)
+limits = st.builds(Limits, max_stack=st.integers(1, 5), max_live=st.integers(8, 11), max_scan=st.integers(1, 4))
+# how a window reaches the engine: rows one by one, column chunks, both, or columns directly
+FEEDS = ("rows", "chunks", "half", "columns")
+
+
+def window(rows, how: str):
+    b = Batch()
+    half = {"rows": len(rows), "chunks": 0, "half": len(rows) // 2}.get(how, 0)
+    for r in rows[:half]:
+        b.add(*r)
+    if rows[half:]:
+        b.extend(**{c: [r[j] for r in rows[half:]] for j, c in enumerate(COLUMNS)})
+    return b
+
+
+def feed(eng, rows, how: str) -> None:
+    if how == "columns" and isinstance(eng, NATIVE.PairingEngine):
+        cols = window(rows, "chunks").columns()
+        eng.feed_columns(*(cols[c] for c in COLUMNS))
+    else:
+        eng.feed(window(rows, how))
+
+
+def state(eng) -> tuple:
+    return ([(t, list(s)) for t, s in eng.stacks.items()], dict(eng.complete_end), list(eng.asyncs.items()),
+            list(eng.flows.items()), set(eng.began), set(eng.began_async), eng.flow_began, set(eng.overflowed))
+
+
+def run(make, windows, how="half", lim=Limits(), mode=None, dropped_at=None, cut_short=False, indexes=None):
+    """Every window through one engine: (its diagnostics' JSON in the order made, its
+    state after each window). ``indexes``: the rows' record indexes (default 0, 1, 2...)."""
+    out: list = []
+    eng = make(out.append, STRINGS, lim, buffering_mode=mode)
+    states = []
+    index = 0
+    for w in windows:
+        rows = []
+        for k, t, p, c, n, ts, i, *more in w:
+            rate = more[0] if more else 10**9
+            end_ticks = more[1] if len(more) > 1 else i
+            rows.append((k, t, p, c, n, ts, 0 if k == PairKind.COMPLETE else i,
+                         end_ticks if k == PairKind.COMPLETE else 0, 8 * index,
+                         index if indexes is None else indexes[index % len(indexes)], 16, rate))
+            index += 1
+        feed(eng, rows, how)
+        states.append(state(eng))
+    eng.finish(cut_short, dropped_at)
+    return [d.to_json() for d in out], states
+
+
+def reference(emit, strings, lim, *, buffering_mode=None):
+    return _pairing.PairingEngine(emit, strings, lim, vectorize=False, buffering_mode=buffering_mode)
+
+
+def agree(windows, **kw) -> None:
+    want = run(reference, windows, **kw)
+    assert run(NATIVE.PairingEngine, windows, **kw) == want
+
+
+# record indexes far apart (the compiled sort then merges runs without first scattering
+# the rows into index order)
+SPARSE = list(range(0, 10 * 200, 10))
+
+
+@given(st.lists(st.lists(events, max_size=30), max_size=4), st.sampled_from(FEEDS), st.sampled_from((None, SPARSE)))
+def test_drawn_windows_agree(windows, how, indexes):
+    agree(windows, how=how, indexes=indexes)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(events, max_size=40), max_size=4), limits, st.sampled_from(MODES),
+       st.one_of(st.none(), st.integers(0, 120)), st.booleans(), st.sampled_from(FEEDS))
+def test_drawn_windows_agree_at_every_limit_and_buffering_mode(windows, lim, mode, dropped_at, cut_short, how):
+    agree(windows, how=how, lim=lim, mode=mode, dropped_at=dropped_at, cut_short=cut_short)
+
+
+@given(st.lists(st.lists(events, max_size=30), max_size=3), st.lists(st.integers(0, 6), min_size=1, max_size=30))
+def test_repeated_record_indexes_keep_the_order_rows_came_in(windows, indexes):
+    """Rows added one by one that share a record index (and a time) stay in the order
+    they came in (the reference's stable sort): the compiled sort's stable fallback."""
+    agree(windows, how="rows", indexes=indexes)
+
+
+@given(mostly_clean(), st.sampled_from(MODES), st.sampled_from(FEEDS))
+def test_mostly_clean_streams_agree(windows, mode, how):
+    """Well-formed streams (so the clean path, which the reference proves with arrays)."""
+    agree(windows, how=how, mode=mode)
+    # the reference with its array proof: the same verdicts (its PR004s may come in
+    # another order: the proof makes the stacks of a window in thread order)
+    want, _ = run(reference, windows, how=how, mode=mode)
+    proof, _ = run(lambda *a, **k: _pairing.PairingEngine(*a, vectorize_from=0, **k), windows, how=how,
+                              mode=mode)
+    assert sorted(map(repr, proof)) == sorted(map(repr, want))
+
+
+def nested(n: int, kind=PairKind.BEGIN, distinct_ids=False) -> dict:
+    rows = np.arange(n, dtype=np.int64)
+    zeros = np.zeros(n, np.int64)
+    return dict(kind=np.full(n, int(kind), np.int64), thread=zeros, process=zeros.astype(np.uint64), cat=zeros,
+                name=zeros + 1, ts=rows.astype(np.uint64), id=(rows if distinct_ids else zeros).astype(np.uint64),
+                end=zeros.astype(np.uint64), offset=8 * rows, index=rows, size=zeros + 16,
+                rate=np.full(n, 10**9, np.uint64))
+
+
+@pytest.mark.parametrize("kind, lim", [
+    (PairKind.BEGIN, Limits(max_stack=100)),  # past the stack cap: reported once, the oldest dropped
+    (PairKind.ASYNC_BEGIN, Limits(max_live=100)),  # past the live cap: the oldest eighth dropped each time
+    (PairKind.FLOW_BEGIN, Limits(max_live=100)),
+    (PairKind.END, Limits(max_scan=3)),  # ends without begins: the circular-start check
+])
+@pytest.mark.parametrize("mode", MODES)
+def test_each_cap_agrees_over_many_windows(kind, lim, mode):
+    cols = nested(3000, kind, distinct_ids=True)
+    windows = [[tuple(int(cols[c][i]) for c in ("kind", "thread", "process", "cat", "name", "ts", "id", "rate"))
+                for i in range(a, a + 500)] for a in range(0, 3000, 500)]
+    agree(windows, lim=lim, mode=mode, dropped_at=1500)
+
+
+@pytest.mark.parametrize("what, n", [("unclosed begins", 10**6), ("live async ids", 10**6),
+                                     ("live flow ids", 10**6)])
+def test_a_million_open_entries_stay_linear(what, n):
+    """10^6 unclosed begins on one thread, or 10^6 live ids, in windows of 65,536 rows: a
+    tenth of them costs about a tenth of the time (generous: under 3x of linear)."""
+    kind = {"unclosed begins": PairKind.BEGIN, "live async ids": PairKind.ASYNC_BEGIN,
+            "live flow ids": PairKind.FLOW_BEGIN}[what]
+    cols = nested(n, kind, distinct_ids=True)
+    if kind == PairKind.FLOW_BEGIN:
+        cols["kind"][0] = PairKind.COMPLETE  # one complete event enclosing every flow
+        cols["end"][0] = n
+
+    def lint(m: int) -> float:
+        out: list = []
+        eng = NATIVE.PairingEngine(out.append, STRINGS)
+        t = time.perf_counter()
+        for a in range(0, m, 1 << 16):
+            eng.feed_columns(*(cols[c][a:min(m, a + (1 << 16))] for c in COLUMNS))
+        eng.finish()
+        dt = time.perf_counter() - t
+        assert [d.code for d in out[:1]] == ["PR012"] and len(out) > 65536 // 8
+        return dt
+
+    small = min(lint(n // 10) for _ in range(3))
+    big = lint(n)
+    assert big < 30 * max(small, 1e-3) and big < 10, (small, big)
+
+
+def test_the_native_kinds_are_the_references():
+    assert NATIVE.KINDS == {k.name: int(k) for k in PairKind}
+
+
+def test_the_reference_engine_keeps_the_python_loop_the_others_pair_natively():
+    for engine in ("reference", "auto", "fast", "python"):
+        got = pairing_engine(lambda d: None, STRINGS, Limits(), engine=engine)
+        assert isinstance(got, _pairing.PairingEngine if engine == "reference" else NATIVE.PairingEngine), engine
+
+
+def test_columns_of_different_lengths_are_refused():
+    eng = NATIVE.PairingEngine(lambda d: None, STRINGS)
+    cols = nested(4)
+    cols["ts"] = cols["ts"][:3]
+    with pytest.raises(ValueError):
+        eng.feed_columns(*(cols[c] for c in COLUMNS))
+
+
+# -- whole lints: every engine (pairing natively) reports what the reference reports ---------
+ENGINES = ["auto", "fast", "python"] + ([] if _native.native_missing() else ["native"])
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_golden_files_lint_alike(path):
+    data = path.read_bytes()
+    for mode in MODES:
+        want = fxtlint.lint_bytes(data, engine="reference", buffering_mode=mode).to_json()
+        for engine in ENGINES:
+            assert fxtlint.lint_bytes(data, engine=engine, buffering_mode=mode).to_json() == want, (engine, mode)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_archives(), st.sampled_from(MODES))
+def test_mutated_archives_lint_alike(case, mode):
+    data, _ = case
+    want = fxtlint.lint_bytes(data, engine="reference", buffering_mode=mode).to_json()
+    for engine in ENGINES:
+        assert fxtlint.lint_bytes(data, engine=engine, buffering_mode=mode).to_json() == want, engine
+
+
+def test_the_time_cases_lint_alike(monkeypatch):
+    """tests/test_time.py's cases, each linted by every engine (its ``lint`` compares them)."""
+    import test_time
+
+    monkeypatch.setattr(test_time, "ENGINES", ["reference", *ENGINES])
+    ran = 0
+    for name in dir(test_time):
+        fn = getattr(test_time, name)
+        if not name.startswith("test_") or not callable(fn) or hasattr(fn, "hypothesis"):
+            continue
+        params = getattr(fn, "pytestmark", [])
+        orders = next((m.args[1] for m in params if m.name == "parametrize" and m.args[0] == "order"), None)
+        for arg in ([{}] if orders is None else [{"order": o} for o in orders]):
+            fn(**arg)
+            ran += 1
+    assert ran >= 10
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_large_random_windows_agree(seed):
+    """Windows of thousands of rows over thousands of ids (drawn ones are small): the
+    compiled engine's live-id index grows, deletes by backward shift and sweeps its dead
+    slots, and its stacks drop their fronts, as the reference's dicts and deques do."""
+    import random
+
+    rnd = random.Random(seed)
+    for _ in range(8):
+        nid = rnd.choice((4, 40, 400, 4000))
+        kinds = rnd.choice((range(9), (3, 4, 5), (6, 7, 8, 0, 1, 2), (0, 1)))
+        windows = [[(rnd.choice(kinds), rnd.randrange(5), rnd.randrange(2), rnd.randrange(-1, 4), rnd.randrange(-1, 4),
+                     rnd.randrange(1000) if rnd.random() < 0.8 else NEAR - 1 - rnd.randrange(1000), rnd.randrange(nid),
+                     rnd.choice(RATES), rnd.randrange(1000)) for _ in range(rnd.randrange(3000))]
+                   for _ in range(rnd.randrange(1, 5))]
+        lim = Limits(max_stack=rnd.choice((1, 3, 50, 65536)), max_live=rnd.choice((8, 9, 100, 65536)),
+                     max_scan=rnd.choice((1, 4, 64)))
+        agree(windows, how=rnd.choice(FEEDS), lim=lim, mode=rnd.choice(MODES), dropped_at=rnd.choice((None, 500, 5000)),
+              cut_short=rnd.random() < 0.5)
