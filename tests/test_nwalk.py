@@ -191,14 +191,18 @@ def test_many_providers_stay_linear():
 
     small, big = trace(8_000), trace(80_000)
     same(small)
-    t = time.process_time()
-    fxtlint.lint_bytes(small, engine="walk")
-    t_small = time.process_time() - t
-    t = time.process_time()
-    report = fxtlint.lint_bytes(big, engine="walk")
-    t_big = time.process_time() - t
+    def cpu(data, runs):  # the best of ``runs``: CPU time on a loaded machine still varies
+        best = float("inf")
+        for _ in range(runs):
+            t = time.process_time()
+            report = fxtlint.lint_bytes(data, engine="walk")
+            best = min(best, time.process_time() - t)
+        return best, report
+
+    t_small, _ = cpu(small, 3)
+    t_big, report = cpu(big, 2)
     assert report.records == 5 * 80_000 + 2
-    assert t_big < 25 * max(t_small, 0.01), (t_small, t_big)
+    assert t_big < 30 * max(t_small, 0.01), (t_small, t_big)  # 10x the records; quadratic would be 100x
 
 
 def test_a_million_unclosed_begins_are_linear():
@@ -211,9 +215,11 @@ def test_a_million_unclosed_begins_are_linear():
 
     small = trace(10_000)
     same(small)
-    t = time.process_time()
-    fxtlint.lint_bytes(small, engine="walk")
-    t_small = time.process_time() - t
+    t_small = float("inf")
+    for _ in range(3):  # the best of 3: a short run's CPU time varies most on a loaded machine
+        t = time.process_time()
+        fxtlint.lint_bytes(small, engine="walk")
+        t_small = min(t_small, time.process_time() - t)
     t = time.process_time()
     report = fxtlint.lint_bytes(trace(1_000_000), engine="walk")
     t_big = time.process_time() - t
