@@ -268,8 +268,13 @@ padding_not_zero = Rule(
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
-    "trace and usually means a length field one too short: when the first non-zero byte "
-    "directly follows the stream, the message suggests the length that would include it. "
+    "trace and usually means a length field too short: when the first non-zero byte "
+    "directly follows the stream and its text runs on from it (printable UTF-8, up to the "
+    "first zero byte or byte that is not text, read no further than the record), the "
+    "message suggests the length "
+    "that would include it, if that length fits the record: the stream so padded ends where "
+    "the declared one does, or, for a stream that ends its record or argument, where that "
+    "ends. Otherwise it guesses no length. "
     "When the bytes right after a stream that ends its record read as the next record's "
     "header (the records framed from there are well formed, those framed from the padded "
     "end are not), the writer left the padding out and the message says so.",
