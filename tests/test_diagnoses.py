@@ -331,6 +331,16 @@ def test_repeated_magic_names_its_record():
     assert d.message.startswith("a magic record at record 6, not at the start")
 
 
+def test_repeated_magic_says_the_tables_carry_on():
+    # the lint keeps every table across a later magic record (it "carries no other
+    # information"): the message says so, not that a fresh archive starts there
+    d = only(lint(X.preamble() + X.preamble()), "MG003")
+    assert d.message == ("a magic record at record 6, not at the start: the lint reads on across it with every "
+                         "table in force (the current provider and each provider's strings, threads and tick rate "
+                         "carry on)")
+    assert "concatenated" not in d.message
+
+
 @pytest.mark.parametrize("severity, side", [(0, "below TRACE (0x10)"), (5, "below TRACE (0x10)"),
                                              (0x61, "above FATAL (0x60)"), (0xFF, "above FATAL (0x60)")])
 def test_log_severity_says_below_or_above(severity, side):
