@@ -331,6 +331,16 @@ def test_repeated_magic_names_its_record():
     assert d.message.startswith("a magic record at record 6, not at the start")
 
 
+def test_repeated_magic_says_the_tables_carry_on():
+    # the lint keeps every table across a later magic record (it "carries no other
+    # information"): the message says so, not that a fresh archive starts there
+    d = only(lint(X.preamble() + X.preamble()), "MG003")
+    assert d.message == ("a magic record at record 6, not at the start: the lint reads on across it with every "
+                         "table in force (the current provider and each provider's strings, threads and tick rate "
+                         "carry on)")
+    assert "concatenated" not in d.message
+
+
 @pytest.mark.parametrize("severity, side", [(0, "below TRACE (0x10)"), (5, "below TRACE (0x10)"),
                                              (0x61, "above FATAL (0x60)"), (0xFF, "above FATAL (0x60)")])
 def test_log_severity_says_below_or_above(severity, side):
@@ -531,3 +541,74 @@ def test_a_severity_prints_as_its_name():
 
     assert (str(Severity.WARNING), f"{Severity.ERROR}", f"{Severity.INFO:>7}") == ("warning", "error", "   info")
     assert Severity.ERROR > Severity.WARNING and int(Severity.WARNING) == 1
+
+
+# ---------------------------------------------------------------- issue 31, item 4: a length guessed from the bytes
+
+
+def _name_length_too_small(name: str, length: int, *, extra_words=0, byte_order="little") -> bytes:
+    """A provider-info record naming ``name`` whose name length says ``length``, its size
+    grown by ``extra_words`` zero words."""
+    rec = B.archive(B.provider_info(1, name), byte_order=byte_order)
+    rec = B.patch_field(rec, header("metadata.provider_info", "name_length"), length, byte_order=byte_order)
+    if extra_words:
+        size = T.field(role="size")
+        words = B.read_field(rec, size, byte_order=byte_order) + extra_words
+        rec = B.patch_field(rec, size, words, byte_order=byte_order) + bytes(8 * extra_words)
+    return B.archive(B.magic(), byte_order=byte_order) + rec
+
+
+@pytest.mark.parametrize("byte_order", ["little", "big"])
+def test_a_name_length_too_small_is_guessed_from_the_text_that_follows(byte_order):
+    # "ocaml-trace" is 11 bytes; a length of 2 once guessed 8, the end of the first stream word
+    d = only(lint(_name_length_too_small("ocaml-trace", 2, byte_order=byte_order)), "ST002")
+    assert d.message == ("metadata.provider_info: the padding after the provider_name is not zero; the first "
+                         "non-zero byte directly follows the provider_name: is its length 11, not 2?")
+    assert (d.details["length"], d.details["suggested_length"]) == (2, 11)
+
+
+@pytest.mark.parametrize("name, length, guess", [
+    ("ocaml-trace", 10, 11),  # within the declared padding, as before
+    ("ocaml-trace-long", 3, 16),  # the text fills its words: no zero byte before the record's end
+    ("ocaml-trace-much-longer-still", 1, 29),  # three words on
+])
+def test_the_guess_is_the_text_up_to_its_first_zero_byte(name, length, guess):
+    d = only(lint(_name_length_too_small(name, length)), "ST002")
+    assert d.message.endswith(f"is its length {guess}, not {length}?") and d.details["suggested_length"] == guess
+
+
+def test_text_that_does_not_end_where_the_record_does_gets_no_guess():
+    # the name so padded ends a word before the record does: no length fits the record's size
+    d = only(lint(_name_length_too_small("ocaml-trace", 2, extra_words=1)), "ST002")
+    assert d.message == "metadata.provider_info: the padding after the provider_name is not zero"
+    assert "suggested_length" not in d.details
+
+
+def test_text_whose_padding_is_not_zero_gets_no_guess():
+    data = bytearray(_name_length_too_small("ocaml-trace", 2))
+    data[8 + 8 + 13] = ord("x")  # in the padding a length of 11 would have
+    d = only(lint(bytes(data)), "ST002")
+    assert "is its length" not in d.message and "suggested_length" not in d.details
+
+
+def test_a_string_that_more_of_its_record_follows_is_guessed_only_within_its_padding():
+    # an inline event name runs on past its padding: where the arguments would start is
+    # unknown, so no guess (a guess within the padding keeps them where they are)
+    rec = B.archive(B.event("instant", 5, name="ocaml-trace", args=[B.arg("int32", 1, 7)]))
+    name = X.field("event.instant", "name")
+    d = only(lint(X.preamble() + B.patch_field(rec, name, 0x8000 | 2)), "ST002")
+    assert "is its length" not in d.message and "suggested_length" not in d.details
+    d = only(lint(X.preamble() + B.patch_field(rec, name, 0x8000 | 9)), "ST002")
+    assert d.message.endswith("is its length 11, not 9?")
+    # text that fills its padding and stops at a byte that is not text: the arguments follow
+    rec = B.archive(B.event("instant", 5, name="abcdefgh", args=[B.arg("int32", 1, 7)]))
+    d = only(lint(X.preamble() + B.patch_field(rec, name, 0x8000 | 7)), "ST002")
+    assert d.message.endswith("is its length 8, not 7?")
+
+
+def test_a_string_argument_value_runs_on_to_its_argument_end():
+    rec = B.archive(B.event("instant", 5, args=[B.arg("string", "key", "ocaml-trace")]))
+    word = B.read_field(rec, B.WORD, word=2)
+    rec = X.with_word(rec, 2, (word & ~(0xFFFF << 32)) | ((0x8000 | 2) << 32))  # the value's inline length
+    d = only(lint(X.preamble() + rec), "ST002")
+    assert d.message.endswith("the first non-zero byte directly follows the value string: is its length 11, not 2?")

@@ -175,10 +175,41 @@ def continues_as_text(value: bytes, spill: bytes) -> bool:
     return all(c.isprintable() or c in "\t\n\r" for c in more)
 
 
+def text_run(after: bytes) -> bytes:
+    """The printable UTF-8 text at the start of ``after``: up to its first zero byte, or
+    the first byte that is not part of a printable character (a tab or a line break counts)."""
+    run = after[: after.index(0)] if 0 in after else after
+    try:
+        text = run.decode("utf-8")
+    except UnicodeDecodeError as e:
+        text = run[: e.start].decode("utf-8")
+    n = next((i for i, c in enumerate(text) if not (c.isprintable() or c in "\t\n\r")), len(text))
+    return text[:n].encode("utf-8")
+
+
+def length_guess(value: bytes, after: bytes, padded: int, tail: bool) -> int | None:
+    """ST002: the length a string's own bytes give when its declared length (``value``'s)
+    is too small: the printable text (``text_run``) running on in ``after``, the bytes from
+    its declared end to the end of its record (or argument). The guess stands only when
+    it fits the record: the string so padded ends where the declared one does
+    (``padded`` bytes from its start, so what follows stays where it is) or, for a string
+    that ends its record or argument (``tail``), where that ends; and its padding is
+    zero. None: no guess (filler, or text that fits no such end)."""
+    run = text_run(after)
+    if not run or not continues_as_text(value, run):
+        return None
+    guess = len(value) + len(run)
+    pad_to = (guess + 7) & ~7
+    fits = pad_to == padded or (tail and pad_to == len(value) + len(after))
+    if not fits or any(after[len(run) : pad_to - len(value)]):
+        return None
+    return guess
+
+
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
-    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args")
+    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail")
 
     def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False):
         self.buf = buf
@@ -191,6 +222,7 @@ class _Decoder:
         self.what = what
         self.log = log
         self.short_args: list[int] = []  # arguments whose declared size is too small (ST005)
+        self.tail = False  # the body item being read is its body's last (ST002's length guess may reach its end)
 
     def report(self, rule, span=None, **params):
         self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
@@ -240,16 +272,16 @@ class _Decoder:
         where = where or self.what
         data = bytes(buf[pos : pos + length])
         if nbytes != length and any(buf[pos + length : pos + nbytes]):
-            pad = bytes(buf[pos + length : pos + nbytes])
             params = {}
-            spill = pad[: pad.index(0)] if 0 in pad else pad
             early = self.next_header_early(pos + length, pos + nbytes)
             if early is not None:
                 # the padding is missing: the next record's header starts right after the value
                 params = {"next_kind": early, "missing": nbytes - length}
-            elif content == "utf8" and continues_as_text(data, spill):
-                # the value's own bytes spill into the padding: its length is too short
-                params = {"length": length, "suggested_length": length + len(spill)}
+            elif content == "utf8":
+                # the value's own text runs on past its length: the length is too short
+                guess = length_guess(data, bytes(buf[pos + length : end]), nbytes, self.tail)
+                if guess is not None:
+                    params = {"length": length, "suggested_length": guess}
             self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where, **params)
         if content == "utf8":
             # 32,000 bytes is the trace format's limit; the log format has none of its own
@@ -287,7 +319,9 @@ class _Decoder:
     # -- bodies -------------------------------------------------------------------
     def body(self, items, pos, end, fields, strings, args, overrun, where):
         """Walk body items from ``pos``; returns the position after them, -1 on overrun."""
+        last = items[-1] if items else None
         for it in items:
+            self.tail = it is last
             pos = _ITEM_HANDLERS[type(it)](self, it, pos, end, fields, strings, args, overrun, where)
             if pos < 0:
                 return -1

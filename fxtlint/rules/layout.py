@@ -268,8 +268,13 @@ padding_not_zero = Rule(
     what="Bytes between the end of a stream (inline string, string record, blob payload) "
     "and the next 8-byte boundary that are not zero.",
     why="Streams are padded with zeros. Non-zero padding leaks memory contents into the "
-    "trace and usually means a length field one too short: when the first non-zero byte "
-    "directly follows the stream, the message suggests the length that would include it. "
+    "trace and usually means a length field too short: when the first non-zero byte "
+    "directly follows the stream and its text runs on from it (printable UTF-8, up to the "
+    "first zero byte or byte that is not text, read no further than the record), the "
+    "message suggests the length "
+    "that would include it, if that length fits the record: the stream so padded ends where "
+    "the declared one does, or, for a stream that ends its record or argument, where that "
+    "ends. Otherwise it guesses no length. "
     "When the bytes right after a stream that ends its record read as the next record's "
     "header (the records framed from there are well formed, those framed from the padded "
     "end are not), the writer left the padding out and the message says so.",
@@ -455,17 +460,23 @@ magic_repeated = Rule(
     scope=("kind:metadata.trace_info.magic",),
     reader_reason="magic-repeated",
     mutation=M.append(B.magic()),
-    message="a magic record at record {index}, not at the start: archives are usually concatenated here",
+    message="a magic record at record {index}, not at the start: the lint reads on across it with every "
+    "table in force (the current provider and each provider's strings, threads and tick rate carry on)",
     params=('index',),
     positions=('index',),
     what="A well-formed magic record that is not the first record (a malformed one is "
     "MG002 alone).",
-    why="The magic record belongs at the start. One later in the file usually means two "
-    "archives were concatenated; readers accept it, but string and thread tables of the "
-    "first archive stay in force and may be misapplied to the second.",
+    why="The magic record belongs at the start: \"generally it should appear at the start "
+    "of a trace\". It \"carries no other information\", so a later one resets nothing: "
+    "readers accept it and keep what they hold, and so does the lint, which reads on with "
+    "the current provider and every provider's string table, thread table and tick rate "
+    "carrying on across it. A magic record later in the file often means two archives were "
+    "joined; the second half then reads the first half's tables wherever it does not "
+    "register its own.",
     bad=Example("two archives concatenated", lambda: X.preamble() + X.preamble()),
     good=Example("one archive", lambda: X.preamble()),
-    spec="Magic Number Record: generally it should appear at the start of a trace",
+    spec="Magic Number Record: generally it should appear at the start of a trace; it carries no other "
+    "information",
 )
 
 magic_has_extra_words = Rule(
