@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -60,6 +61,7 @@ def ev(ts: int, name="n", kind="instant", **kw):
     return B.event(kind, ts, thread=kw.pop("thread", 1), category=kw.pop("category", 1), name=name, **kw)
 
 
+MS10 = Fraction(10, 1000)  # 10 ticks of TABLES' 1 kHz clock
 TABLES = [B.magic(), B.provider_info(7, "p"), B.initialization(1000), B.string(1, "cat"), B.string(2, "a"),
           B.string(3, "b"), B.string(4, "unused"), B.thread(1, 10, 11), B.thread(2, 10, 12),
           B.kernel_object(10, 1, "proc"), B.kernel_object(11, 2, "t11"), B.kernel_object(12, 2, "t12")]
@@ -68,7 +70,7 @@ TABLES = [B.magic(), B.provider_info(7, "p"), B.initialization(1000), B.string(1
 def test_a_piece_carries_exactly_the_state_its_records_read():
     data = B.archive(*TABLES, ev(5, 2, thread=1), ev(6, 2, thread=1), ev(20, 3, thread=2))
     assert fxtlint.lint_bytes(data).counts == {}
-    first, second = pieces(data, Cutter(span=10))
+    first, second = pieces(data, Cutter(span=MS10))
     recs = fxtlint.read_records(second)[0]
     assert [(r.kind, r.fields.get("index"), r.strings.get("value")) for r in recs[:7]] == [
         ("metadata.trace_info.magic", None, None), ("metadata.provider_info", None, None),
@@ -84,7 +86,7 @@ def test_a_piece_carries_exactly_the_state_its_records_read():
 def test_what_a_cut_leaves_open_is_ended_and_begun_there_marked():
     data = B.archive(*TABLES, ev(5, 2, "duration_begin"), ev(6, 3, "async_begin", id=4),
                      ev(7, 2, "instant"), ev(30, 3, "async_end", id=4), ev(31, 2, "duration_end"))
-    first, second = pieces(data, Cutter(span=10))
+    first, second = pieces(data, Cutter(span=MS10))
     assert fxtlint.lint_bytes(first).counts == {} and fxtlint.lint_bytes(second).counts == {}
     tail = [r for r in decode(first).records if marked(r)]
     head = [r for r in decode(second).records if marked(r)]
@@ -99,16 +101,18 @@ def test_a_flow_cut_is_begun_and_ended_inside_a_duration_of_its_own():
     data = B.archive(*TABLES, ev(5, 2, "duration_begin"), ev(6, 3, "flow_begin", id=9), ev(7, 2, "duration_end"),
                      ev(30, 2, "duration_begin"), ev(31, 3, "flow_end", id=9), ev(32, 2, "duration_end"))
     assert fxtlint.lint_bytes(data).counts == {}
-    parts = pieces(data, Cutter(span=10))
+    parts = pieces(data, Cutter(span=MS10))
     assert len(parts) == 2 and all(fxtlint.lint_bytes(p).counts == {} for p in parts)
 
 
 def test_a_time_range_keeps_its_events_and_what_they_need():
     data = B.archive(*TABLES, ev(5, 2), ev(15, 3), ev(25, 2))
-    (piece,) = pieces(data, Cutter(start=10, end=20))
+    (piece,) = pieces(data, Cutter(start=Fraction(10, 1000), end=Fraction(20, 1000)))
     assert [r["timestamp"] for r in events(piece)] == ["15"]
     assert "string" in kinds(piece) and fxtlint.lint_bytes(piece).counts == {}
-    assert time_range(data) == (5, 25, 1000)
+    span = time_range(data)
+    assert (span.first, span.last, span.rates, span.start, span.end) == (
+        (5, 1000), (25, 1000), (1000,), Fraction(5, 1000), Fraction(25, 1000))
 
 
 def test_split_size_bounds_each_piece():
@@ -120,7 +124,7 @@ def test_split_size_bounds_each_piece():
 
 # -- properties --------------------------------------------------------------------------
 @given(archives(), st.one_of(st.integers(8, 600).map(lambda n: Cutter(size=n)),
-                             st.integers(1, 60).map(lambda n: Cutter(span=n))))
+                             st.integers(1, 60).map(lambda n: Cutter(span=Fraction(n, 10**6)))))
 def test_pieces_of_a_clean_trace_lint_clean_and_hold_its_events(data, cutter):
     parts = pieces(data, cutter)
     for p in parts:
@@ -132,7 +136,7 @@ def test_pieces_of_a_clean_trace_lint_clean_and_hold_its_events(data, cutter):
 def test_pieces_of_the_golden_and_real_corpora_have_no_error(path):
     data = path.read_bytes()
     span = time_range(data)
-    eighth = max(1, (span[1] - span[0]) // 8) if span else 1
+    eighth = max(Fraction(1, 10**9), (span.end - span.start) / 8) if span else Fraction(1)
     for cutter in (Cutter(size=max(64, len(data) // 8)), Cutter(span=eighth)):
         parts = pieces(data, cutter)
         assert all(d.severity != fxtlint.Severity.ERROR for p in parts for d in fxtlint.lint_bytes(p).diagnostics
