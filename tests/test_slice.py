@@ -225,3 +225,116 @@ def test_the_fuzz_invariant_catches_a_slice_that_loses_events(monkeypatch):
     monkeypatch.setattr(mod, "slice_trace", losing)
     with pytest.raises(AssertionError, match="events"):
         mod.check(data)
+
+
+# -- the trace's own time: each provider's ticks through its rate ------------------------
+GHZ, KHZ = 10**9, 1000
+A, B_RATE = 10**9 + 7, 999_999_937  # rates that do not divide each other
+ORDERS = ("little", "big")
+
+
+def both(*recs, order="little") -> bytes:
+    return B.archive(B.magic(), *recs, byte_order=order)
+
+
+def on(ts: int, name="n", kind="instant", **kw):
+    return B.event(kind, ts, thread=kw.pop("thread", (1, 2)), category="c", name=name, **kw)
+
+
+def clean(data: bytes) -> bool:
+    """Nothing found in ``data`` but the note that it is big-endian."""
+    return not {k for k in fxtlint.lint_bytes(data).counts if k != "EX002"}
+
+
+def placed(data: bytes) -> list[tuple]:
+    """(provider id, timestamp) of the events the cut did not write."""
+    return [(r["provider"]["id"], int(r["timestamp"])) for r in events(data)]
+
+
+def two_providers_one_after_the_other():
+    """Provider 1 at 1 GHz, then all of provider 2 at 1 kHz: events at 1..10 ms in each."""
+    return [B.provider_info(1, "fast"), B.initialization(GHZ), *(on(k * 10**6) for k in range(1, 11)),
+            B.provider_info(2, "slow"), B.initialization(KHZ), *(on(k) for k in range(1, 11))]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_range_keeps_the_events_of_its_time_in_every_provider(order):
+    data = both(*two_providers_one_after_the_other(), order=order)
+    (piece,) = pieces(data, Cutter(start=Fraction(4, 1000), end=Fraction(7, 1000)))
+    assert placed(piece) == [(1, k * 10**6) for k in range(4, 8)] + [(2, k) for k in range(4, 8)]
+    assert clean(piece)
+    span = time_range(data)
+    # the last instant: 10 ms, in both (the first met is kept)
+    assert (span.first, span.last, span.start, span.end) == ((10**6, GHZ), (10**7, GHZ), Fraction(1, 1000),
+                                                             Fraction(10, 1000))
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_range_follows_a_rate_change(order):
+    data = both(B.provider_info(1, "p"), B.initialization(KHZ), *(on(k) for k in range(1, 6)),
+                B.initialization(GHZ), *(on(k * 10**6) for k in range(6, 11)), order=order)
+    (piece,) = pieces(data, Cutter(start=Fraction(3, 1000), end=Fraction(7, 1000)))
+    assert placed(piece) == [(1, 3), (1, 4), (1, 5), (1, 6 * 10**6), (1, 7 * 10**6)]
+    assert clean(piece)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_cut_near_2_64_at_rates_that_do_not_divide_is_exact(order):
+    """A cut at provider 1's instant t = T/A s: provider 2's ticks just before and just at or
+    after it (less than a tick of B apart, the same double) fall on either side."""
+    big = (1 << 64) - 2
+    t = Fraction(big, A)
+    just_after = -(-big * B_RATE // A)  # the first tick of B at or after t
+    assert Fraction(just_after, B_RATE) > t  # not equal: A and B share no factor
+    assert float(Fraction(just_after - 1, B_RATE)) == float(Fraction(just_after, B_RATE))
+    data = both(B.provider_info(1, "a"), B.initialization(A), on(5), on(big),
+                B.provider_info(2, "b"), B.initialization(B_RATE), on(just_after - 1), on(just_after), order=order)
+    (piece,) = pieces(data, Cutter(start=t))
+    assert placed(piece) == [(1, big), (2, just_after)]
+    (piece,) = pieces(data, Cutter(end=t))
+    assert placed(piece) == [(1, 5), (1, big), (2, just_after - 1)]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_what_a_range_leaves_open_is_begun_and_ended_in_its_own_provider_at_its_rate(order):
+    """A duration of provider 2 (1 kHz) open across a range cut in provider 1's (1 GHz)
+    events: its begin and end are written in provider 2's section, in its ticks."""
+    data = both(B.provider_info(2, "slow"), B.initialization(KHZ), on(1, "d", "duration_begin", thread=(1, 3)),
+                B.provider_info(1, "fast"), B.initialization(GHZ), *(on(k * 10**6) for k in range(2, 9)),
+                B.provider_section(2), on(9, "d", "duration_end", thread=(1, 3)), order=order)
+    assert clean(data)
+    (piece,) = pieces(data, Cutter(start=Fraction(3, 1000) + Fraction(1, 10**7), end=Fraction(6, 1000)))
+    assert clean(piece)
+    cut = [(r["kind"], r["provider"]["id"], int(r["timestamp"])) for r in decode(piece).records if marked(r)]
+    # begun at or before the piece's first instant (4 ms), ended at or after its last (6 ms)
+    assert cut == [("event.duration_begin", 2, 4), ("event.duration_end", 2, 6)]
+    assert placed(piece) == [(1, k * 10**6) for k in range(4, 7)]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_split_time_cuts_every_provider_at_the_same_instants(order):
+    """Providers at 1 GHz and 1 kHz written turn by turn, an event a millisecond in each:
+    --split-time 2ms gives pieces of two milliseconds of both."""
+    recs = [B.provider_info(1, "fast"), B.initialization(GHZ), B.provider_info(2, "slow"), B.initialization(KHZ)]
+    for k in range(1, 9):
+        recs += [B.provider_section(1), on(k * 10**6), B.provider_section(2), on(k)]
+    parts = pieces(both(*recs, order=order), Cutter(span=Fraction(2, 1000)))
+    assert [placed(p) for p in parts] == [[(1, k * 10**6), (2, k), (1, (k + 1) * 10**6), (2, k + 1)]
+                                          for k in range(1, 9, 2)]
+    assert all(clean(p) for p in parts)
+
+
+def test_verb_reads_times_in_the_trace_s_own_time(tmp_path, capsys):
+    path = tmp_path / "in.fxt"
+    path.write_bytes(both(*two_providers_one_after_the_other()))
+    out = tmp_path / "out.fxt"
+    assert main(["slice", str(path), "-o", str(out), "--from", "3ms", "--to", "6.000000000000000000001ms"]) == 0
+    assert placed(out.read_bytes()) == [(1, k * 10**6) for k in range(4, 8)] + [(2, k) for k in range(4, 8)]
+    said = capsys.readouterr().out
+    assert "from tick 4,000,000 of 1 GHz (4 ms) to tick 7,000,000 of 1 GHz (7 ms)" in said
+    assert main(["slice", str(path), "-o", str(out), "--from", "10ms"]) == 2
+    assert ("the trace's time range is tick 1,000,000 of 1 GHz (1 ms) .. tick 10,000,000 of 1 GHz (10 ms) (0 .. 9 ms "
+            "from its start; its providers tick at 1 kHz, 1 GHz)") in capsys.readouterr().err
+    # ticks are of the start's clock (1 GHz): 7,000,000 is 7 ms
+    assert main(["slice", str(path), "-o", str(out), "--from", "7000000"]) == 0
+    assert placed(out.read_bytes()) == [(1, k * 10**6) for k in range(7, 11)] + [(2, k) for k in range(7, 11)]

@@ -139,6 +139,11 @@ class OpenEvents:
             ts = _tick(time_s, rate_of(pid), up=True)
             yield pid, event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,)), tag
 
+    def providers(self) -> list:
+        """The provider ids of what is open, each once, in the order ``ends`` meets them."""
+        pids = [entry[3] for entry in self.flows.values()] + [entry[4] for entry in self.open_durations()]
+        return list(dict.fromkeys(pids + [entry[2] for entry in self.asyncs.values()]))
+
     def snapshot(self) -> OpenEvents:
         copy = OpenEvents()
         copy.durations = {k: list(v) for k, v in self.durations.items() if v}

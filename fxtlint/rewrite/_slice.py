@@ -398,6 +398,11 @@ class _Slicer:
         start written last (a provider never named is the reader's first: nothing to write)."""
         start = piece.start_provider
         order = [pid for pid in piece.providers if pid != start.id and pid is not None]
+        # the providers of what the cut begins (before the body) and ends (after it), which
+        # the piece's own records may not use: their sections and rates come first too
+        cut = [*piece.opened.providers(), *(pid for pid in self.open.providers() if pid not in piece.named)]
+        order += [pid for pid in dict.fromkeys(cut) if pid not in piece.providers and pid != start.id
+                  and pid is not None]
         if start.id is not None:
             order.append(start.id)
         if start.id is None:
