@@ -15,6 +15,13 @@ durations and the kernel objects seen, never a piece.
 Records that only set reader state (strings, threads, providers, the tick rate) are
 copied in place inside a piece (a registration changed in the middle of a piece stays
 where it was); the piece's prefix holds what it needs from before.
+
+Cuts are times in the trace's own time: a record's instant is its timestamp read through
+its provider's tick rate in effect at that record (``spec/_time``, the lint's and the
+export's reading), so one cut falls at the same instant in every provider, and a time
+range takes every record whose instant is in it wherever it is in the file (an archive
+may hold one provider's records after another's: the walk reads to the end). What a cut
+begins or ends is written in its own provider's section, in that provider's ticks.
 """
 
 from __future__ import annotations
