@@ -19,10 +19,11 @@ import fxtlint
 from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
+from fxtlint.engine._provider_state import ProviderState
 from fxtlint.reader_suite._canonical import decode
 from fxtlint.rewrite._repair import MARK_NAME
 from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
-from fxtlint.strategies import archives
+from fxtlint.strategies import archives, record_lists
 
 # PR012's case nests 65,537 durations: cut into pieces, each begins them all again
 GOLDEN = [p for p in sorted((REPO / "corpus" / "golden").glob("*.fxt")) if not p.name.startswith("PR012")]
@@ -338,3 +339,31 @@ def test_verb_reads_times_in_the_trace_s_own_time(tmp_path, capsys):
     # ticks are of the start's clock (1 GHz): 7,000,000 is 7 ms
     assert main(["slice", str(path), "-o", str(out), "--from", "7000000"]) == 0
     assert placed(out.read_bytes()) == [(1, k * 10**6) for k in range(7, 11)] + [(2, k) for k in range(7, 11)]
+
+
+def _times(data: bytes) -> list[Fraction]:
+    """Each event's time, in file order: its ticks over its provider's rate at its record."""
+    state, out = ProviderState(), []
+    for rec in fxtlint.read_records(data)[0]:
+        state.apply(rec)
+        if rec.kind.startswith("event."):
+            out.append(Fraction(rec.fields["timestamp"], state.current.rate))
+    return out
+
+
+@given(record_lists(max_size=8), record_lists(max_size=8), st.data())
+def test_a_range_keeps_exactly_the_events_whose_instant_is_in_it(first, second, data):
+    """Two providers, one after the other in the file, each at its own rates (the
+    strategies change a rate mid-trace): a range between two of the events' instants keeps
+    exactly the events whose own time is in it, in file order."""
+    pid = first[1].fields["provider_id"]
+    second = [B.provider_info(pid + 1 if pid < (1 << 32) - 1 else pid - 1, "second"), *second[3:]]
+    trace = B.archive(*first, *second)
+    times = _times(trace)
+    want = events(trace)
+    assert len(times) == len(want)
+    if not times:
+        return
+    lo, hi = sorted(data.draw(st.sampled_from(times)) for _ in range(2))
+    got = [e for p in pieces(trace, Cutter(start=lo, end=hi)) for e in events(p)]
+    assert got == [e for e, t in zip(want, times) if lo <= t <= hi]
