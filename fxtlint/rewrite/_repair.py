@@ -219,8 +219,11 @@ class _Open(OpenEvents):
         each (what it needs written)."""
         last = self.last if self.last is not None else (0, DEFAULT_RATE)
         when = seconds(*last)
-        for pid, end, offset in self.ends(when, lambda pid: out.state.provider(pid).rate,
-                                          arg("string", MARK_NAME, mark), flows=False):
+        def rate_of(pid) -> int:  # the reader's first provider (None) cannot be switched back to:
+            # its ends go where they fall, at the rate of the provider in force there
+            return out.state.provider(out.state.current.id if pid is None else pid).rate
+
+        for pid, end, offset in self.ends(when, rate_of, arg("string", MARK_NAME, mark), flows=False):
             if pid is not None and pid != out.state.current.id:
                 out.put_record(provider_section(pid))  # its own provider's section
             if before is not None:
