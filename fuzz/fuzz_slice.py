@@ -10,6 +10,7 @@
 
 import io
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,7 +45,7 @@ def events(data: bytes) -> list:
 
 def check(data: bytes) -> None:
     how = data[-2:] if len(data) >= 2 else b"\0\0"
-    cutter = Cutter(size=8 + 8 * how[1]) if how[0] & 1 else Cutter(span=1 + how[1])
+    cutter = Cutter(size=8 + 8 * how[1]) if how[0] & 1 else Cutter(span=Fraction(1 + how[1], 10**6))
     parts = pieces(data, cutter)
     for p in parts:
         fxtlint.lint_bytes(p)  # a piece lints without raising

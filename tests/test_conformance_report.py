@@ -7,7 +7,9 @@ narrow or too wide shows up here.
 
 from __future__ import annotations
 
+import functools
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import jsonschema
@@ -18,7 +20,9 @@ import writer_traces
 from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint import rules as R
+from fxtlint.engine import _native
 from fxtlint.engine._reader import iter_records
+from fxtlint.render import _report_words as W
 from fxtlint.rules._rule_scope import EXPANSIONS, SCOPES, features_of
 from fxtlint.spec._tables import tables
 from fxtlint.writer_report._conformance_report import combined_report, trace_report
@@ -46,6 +50,9 @@ def _coverage(data: bytes) -> CoverageCollector:
     for rec in iter_records(data, lambda d: None):
         cov.feed(rec)
     return cov
+
+
+ENGINES = ["reference", "python"] + ([] if _native.native_missing() else ["native"])
 
 
 # --------------------------------------------------------------------------- rule scopes
@@ -132,10 +139,52 @@ def test_statistics_time_span_uses_the_tick_rate():
                      B.event("duration_complete", 500, end_timestamp=2500),
                      B.event("instant", 1500))
     st = _coverage(data).statistics()
-    assert st["time"] == {"first_ticks": 500, "last_ticks": 2500, "span_ticks": 2000,
-                          "ticks_per_second": [1000], "span_seconds": 2.0}
+    assert st["time"] == {"first_ticks": 500, "first_ticks_per_second": 1000, "last_ticks": 2500,
+                          "last_ticks_per_second": 1000, "span_ticks": 2000, "ticks_per_second": [1000],
+                          "span_seconds": 2.0}
     assert st["events"]["durations"]["duration_complete"] == 1
     assert st["events"]["instants"]["instant"] == 1
+
+
+def _two_clocks(order: str = "little", fast: int = 10**9, slow: int = 1000, fast_ticks=(1_000_500, 3_000_000),
+                slow_ticks=(2, 2)) -> bytes:
+    """Provider 1 at ``fast`` ticks/s, provider 2 at ``slow``: raw ticks say nothing of
+    which comes first."""
+    ev = functools.partial(B.event, "instant", thread=(1, 2), category="c", name="n")
+    return B.archive(B.magic(), B.provider_info(1, "fast"), B.initialization(fast), ev(fast_ticks[0]),
+                     ev(fast_ticks[1]), B.provider_info(2, "slow"), B.initialization(slow), ev(slow_ticks[0]),
+                     ev(slow_ticks[1]), byte_order=order)
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_the_time_span_is_the_trace_s_across_providers_at_their_own_rates(order):
+    """1.0005 ms and 3 ms at 1 GHz, 2 ms at 1 kHz: the first instant is tick 1,000,500 of
+    1 GHz, the last tick 3,000,000 of 1 GHz (raw ticks would give 2 to 3,000,000)."""
+    st = _coverage(_two_clocks(order)).statistics()["time"]
+    assert (st["first_ticks"], st["first_ticks_per_second"], st["last_ticks"], st["last_ticks_per_second"]) == (
+        1_000_500, 10**9, 3_000_000, 10**9)
+    assert st["span_ticks"] == 1_999_500 and st["span_seconds"] == 0.0019995
+    st = _coverage(_two_clocks(order, fast_ticks=(1_000_500, 1_500_000))).statistics()["time"]
+    assert (st["first_ticks"], st["first_ticks_per_second"], st["last_ticks"], st["last_ticks_per_second"]) == (
+        1_000_500, 10**9, 2, 1000)
+    assert st["span_ticks"] is None and st["span_seconds"] == 0.0009995
+    assert W.span_text(st) == "999.5 µs (tick 1,000,500 of 1 GHz (1.0005 ms) to tick 2 of 1 kHz (2 ms)) " \
+                              "at 1000, 1000000000 ticks/s"
+
+
+def test_the_time_span_near_2_64_at_rates_that_do_not_divide_is_exact():
+    """Ticks near 2^64 at 10^9+7 and 999,999,937 ticks/s: the last instant is the one
+    that is later exactly, and the span is the exact difference, rounded once."""
+    a, b = 10**9 + 7, 999_999_937
+    big = (1 << 64) - 1
+    # the tick of b just after (big / a) seconds: later by less than a tick of b
+    after = -(-big * b // a)
+    data = _two_clocks(fast=a, slow=b, fast_ticks=(5, big), slow_ticks=(after, after))
+    st = _coverage(data).statistics()["time"]
+    assert (st["last_ticks"], st["last_ticks_per_second"]) == (after, b)
+    exact = Fraction(after, b) - Fraction(5, a)
+    assert st["span_seconds"] == float(exact)
+    assert float(Fraction(after, b)) == float(Fraction(big, a))  # a float could not tell them apart
 
 
 def test_largest_records_are_a_bounded_top_list():
@@ -281,3 +330,22 @@ def test_rules_pass_when_the_whole_trace_was_read():
     assert rep["verdict"]["stopped"] is None
     assert _result(rep, "RF001") == "passed" and _result(rep, "ST002") == "passed"
     assert not [r for r in rep["rules"] if r["result"] == "not_checked"]
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_the_column_walk_gives_the_same_span_across_providers(order):
+    """Above 14 KiB the report's statistics come from columns grouped by rate: the first and
+    last instants across a 1 GHz and a 1 kHz provider and a rate change, every engine alike."""
+    ev = functools.partial(B.event, "instant", thread=(1, 2), category="c", name="n")
+    data = B.archive(B.magic(), B.provider_info(1, "fast"), B.initialization(10**9),
+                     *(ev(10**6 + t) for t in range(600)),  # 1 ms ..
+                     B.provider_info(2, "slow"), B.initialization(1000), *(ev(3 + t) for t in range(5)),  # .. 7 ms
+                     B.initialization(10**6), *(ev(500 + t) for t in range(600)),  # 0.5 ms .. 1.099 ms
+                     byte_order=order)
+    assert len(data) > 14 * 1024
+    want = {"first_ticks": 500, "first_ticks_per_second": 10**6, "last_ticks": 7,
+            "last_ticks_per_second": 1000, "span_ticks": None, "ticks_per_second": [1000, 10**6, 10**9],
+            "span_seconds": 0.0065}
+    assert _coverage(data).statistics()["time"] == want
+    for engine in ENGINES:
+        assert trace_report(data, engine=engine)["statistics"]["time"] == want, engine

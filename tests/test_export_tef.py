@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import io
 import json
+from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 
 import fxtlint
 from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
+from fxtlint.engine import _native
 from fxtlint.export._export_tef import document, ticks_to_us, write_document
 from fxtlint.spec._tables import tables
 from fxtlint.writer_report._conformance_report import trace_report
@@ -174,3 +177,59 @@ def test_a_big_endian_trace_exports_the_same_events():
     little = document(B.archive(*recs))[0]["traceEvents"]
     big = document(B.archive(*recs, byte_order="big"))[0]["traceEvents"]
     assert big == little and [e["ts"] for e in big] == [1000, 3000]
+
+
+# -- the trace's own time across providers -----------------------------------------------
+A_RATE, B_RATE = 10**9 + 7, 999_999_937  # rates that do not divide each other
+
+
+def _clocks(order: str, repeat: int) -> tuple[bytes, dict]:
+    """Providers at 1 GHz, 1 kHz (then 1 MHz: a rate change), 10^9+7 and 999,999,937
+    ticks/s, their events turn by turn; ``repeat`` copies (more than 14 KiB: the column
+    walk). Returns the archive and each event's name -> its exact time in microseconds."""
+    big = (1 << 64) - 10**6
+    exact: dict = {}
+    recs = [B.magic()]
+    for pid, name, rate in ((1, "ghz", 10**9), (2, "khz", 1000), (3, "a", A_RATE), (4, "b", B_RATE)):
+        recs += [B.provider_info(pid, name), B.initialization(rate)]
+    n = 0
+
+    def ev(pid, ticks, rate):
+        nonlocal n
+        n += 1
+        exact[f"e{n}"] = Fraction(ticks * 10**6, rate)
+        return [B.provider_section(pid), B.event("instant", ticks, thread=(1, pid), category="c", name=f"e{n}")]
+
+    for k in range(repeat):
+        recs += ev(1, 3_000_500 + k, 10**9) + ev(2, 3 + k, 1000) + ev(3, big - 2 * k, A_RATE)
+        recs += ev(4, -(-(big - 2 * k) * B_RATE // A_RATE) - 1, B_RATE) + ev(4, -(-(big - 2 * k) * B_RATE // A_RATE),
+                                                                           B_RATE)
+    recs += [B.provider_section(2), B.initialization(10**6)]
+    for k in range(repeat):
+        recs += ev(2, 2_500 + k, 10**6)  # 2.5 ms: before the 1 kHz events, after the rate change
+    return B.archive(*recs, byte_order=order), exact
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+@pytest.mark.parametrize("repeat", [1, 120], ids=["records", "columns"])
+def test_ts_is_each_event_s_own_time_and_keeps_the_order_of_the_exact_times(order, repeat):
+    """Every engine writes each ts as the exact time in µs correctly rounded (ticks through
+    its provider's rate at that record), so sorting by ts never turns two events around."""
+    data, exact = _clocks(order, repeat)
+    assert (len(data) > 14 * 1024) == (repeat > 1)
+    engines = ["reference", "python"] + ([] if _native.native_missing() else ["native"])
+    texts = set()
+    for engine in engines:
+        out = io.StringIO()
+        write_document(data, out, engine=engine)
+        texts.add(out.getvalue())
+    assert len(texts) == 1, "the engines differ"
+    evs = [e for e in json.loads(texts.pop())["traceEvents"] if e["ph"] == "i"]
+    assert len(evs) == len(exact)
+    for e in evs:
+        want = exact[e["name"]]
+        assert e["ts"] == (want.numerator if want.denominator == 1 else float(want)), e
+        assert isinstance(e["ts"], int) == (want.denominator == 1)
+    by_time = sorted(evs, key=lambda e: exact[e["name"]])
+    assert all(a["ts"] <= b["ts"] for a, b in pairwise(by_time))
+    assert by_time[0]["ts"] == 2500 and by_time[-1]["ts"] > 10**13  # 2.5 ms (1 MHz) .. near 2^64 / 10^9

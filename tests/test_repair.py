@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
+from fxtlint.reader_suite._canonical import decode
 from fxtlint.rewrite._repair import MARK_NAME, repair
 from fxtlint.strategies import archives, mutated_archives, mutated_log_streams
 
@@ -156,6 +158,67 @@ def test_close_open_ends_what_is_open_at_the_last_timestamp():
     assert [(r.kind, r.fields["timestamp"], r.args[0].name) for r in ends] == [
         ("event.duration_end", 40, MARK_NAME), ("event.async_end", 40, MARK_NAME)]
     assert repaired(out, close_open=True)[0] == out
+
+
+# -- --close-open in the trace's own time: each provider's ticks through its rate -----------
+GHZ, KHZ = 10**9, 1000
+
+
+def _ends(out: bytes) -> list[tuple]:
+    """(kind, provider id, timestamp) of what --close-open wrote."""
+    return [(r["kind"], r["provider"]["id"], int(r["timestamp"])) for r in decode(out).records
+            if any(a["name"] == MARK_NAME for a in r.get("arguments", ()))]
+
+
+def _clean(data: bytes) -> bool:
+    return not {k for k in fxtlint.lint_bytes(data).counts if k != "EX002"}
+
+
+def _ev(kind, ts, name="d", **kw):
+    return B.event(kind, ts, thread=kw.pop("thread", (1, 2)), category="c", name=name, **kw)
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_close_open_ends_each_event_in_its_own_provider_at_its_rate(order):
+    """A duration of provider 1 (1 GHz, begun at 5 ms) and an async operation of provider 2
+    (1 kHz, begun at 6 ms), the last instant tick 40 of provider 2 (40 ms): each ends at
+    40 ms in its own section and ticks (not at tick 40 of whichever provider is last)."""
+    data = B.archive(B.magic(), B.provider_info(1, "fast"), B.initialization(GHZ), _ev("duration_begin", 5 * 10**6),
+                     _ev("instant", 7 * 10**6), B.provider_info(2, "slow"), B.initialization(KHZ),
+                     _ev("async_begin", 6, "op", thread=(1, 3), id=9), _ev("instant", 40, thread=(1, 3)),
+                     byte_order=order)
+    out, changes = repaired(data, close_open=True)
+    assert [(c.code, c.action) for c in changes] == [("PR004", "closed")] * 2
+    assert _ends(out) == [("event.duration_end", 1, 40 * 10**6), ("event.async_end", 2, 40)]
+    assert "at tick 40,000,000 of 1 GHz (40 ms), the first tick of its provider at or after the trace's last " \
+           "instant, tick 40 of 1 kHz (40 ms)" in changes[0].detail
+    assert _clean(out) and repaired(out, close_open=True)[0] == out
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_close_open_ends_after_a_rate_change_not_before_the_begin(order):
+    """Begun at tick 5,000 of 1 kHz (5 s); the provider then ticks at 1 GHz and the last
+    instant is its tick 6,000 (6 µs): the end is at 5 s or after, in the new rate's ticks."""
+    data = B.archive(B.magic(), B.provider_info(1, "p"), B.initialization(KHZ), _ev("duration_begin", 5000),
+                     B.initialization(GHZ), _ev("instant", 6000), byte_order=order)
+    out, _ = repaired(data, close_open=True)
+    assert _ends(out) == [("event.duration_end", 1, 5 * 10**9)]  # the last instant is the begin's, 5 s
+    assert _clean(out)
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_close_open_near_2_64_at_rates_that_do_not_divide_is_exact(order):
+    """The last instant is tick 2^64 - 2 of 10^9+7 ticks/s; an async operation of a provider
+    at 999,999,937 ticks/s ends at the first of its ticks at or after it, exactly."""
+    a, b, big = 10**9 + 7, 999_999_937, (1 << 64) - 2
+    data = B.archive(B.magic(), B.provider_info(1, "a"), B.initialization(a), _ev("instant", 5),
+                     B.provider_info(2, "b"), B.initialization(b), _ev("async_begin", 7, "op", id=1),
+                     B.provider_section(1), _ev("instant", big), byte_order=order)
+    out, _ = repaired(data, close_open=True)
+    ((kind, pid, ts),) = _ends(out)
+    assert (kind, pid) == ("event.async_end", 2)
+    assert Fraction(ts - 1, b) < Fraction(big, a) <= Fraction(ts, b)
+    assert _clean(out)
 
 
 # -- properties ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -18,10 +19,11 @@ import fxtlint
 from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
+from fxtlint.engine._provider_state import ProviderState
 from fxtlint.reader_suite._canonical import decode
 from fxtlint.rewrite._repair import MARK_NAME
 from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
-from fxtlint.strategies import archives
+from fxtlint.strategies import archives, record_lists
 
 # PR012's case nests 65,537 durations: cut into pieces, each begins them all again
 GOLDEN = [p for p in sorted((REPO / "corpus" / "golden").glob("*.fxt")) if not p.name.startswith("PR012")]
@@ -60,6 +62,7 @@ def ev(ts: int, name="n", kind="instant", **kw):
     return B.event(kind, ts, thread=kw.pop("thread", 1), category=kw.pop("category", 1), name=name, **kw)
 
 
+MS10 = Fraction(10, 1000)  # 10 ticks of TABLES' 1 kHz clock
 TABLES = [B.magic(), B.provider_info(7, "p"), B.initialization(1000), B.string(1, "cat"), B.string(2, "a"),
           B.string(3, "b"), B.string(4, "unused"), B.thread(1, 10, 11), B.thread(2, 10, 12),
           B.kernel_object(10, 1, "proc"), B.kernel_object(11, 2, "t11"), B.kernel_object(12, 2, "t12")]
@@ -68,7 +71,7 @@ TABLES = [B.magic(), B.provider_info(7, "p"), B.initialization(1000), B.string(1
 def test_a_piece_carries_exactly_the_state_its_records_read():
     data = B.archive(*TABLES, ev(5, 2, thread=1), ev(6, 2, thread=1), ev(20, 3, thread=2))
     assert fxtlint.lint_bytes(data).counts == {}
-    first, second = pieces(data, Cutter(span=10))
+    first, second = pieces(data, Cutter(span=MS10))
     recs = fxtlint.read_records(second)[0]
     assert [(r.kind, r.fields.get("index"), r.strings.get("value")) for r in recs[:7]] == [
         ("metadata.trace_info.magic", None, None), ("metadata.provider_info", None, None),
@@ -84,7 +87,7 @@ def test_a_piece_carries_exactly_the_state_its_records_read():
 def test_what_a_cut_leaves_open_is_ended_and_begun_there_marked():
     data = B.archive(*TABLES, ev(5, 2, "duration_begin"), ev(6, 3, "async_begin", id=4),
                      ev(7, 2, "instant"), ev(30, 3, "async_end", id=4), ev(31, 2, "duration_end"))
-    first, second = pieces(data, Cutter(span=10))
+    first, second = pieces(data, Cutter(span=MS10))
     assert fxtlint.lint_bytes(first).counts == {} and fxtlint.lint_bytes(second).counts == {}
     tail = [r for r in decode(first).records if marked(r)]
     head = [r for r in decode(second).records if marked(r)]
@@ -99,16 +102,18 @@ def test_a_flow_cut_is_begun_and_ended_inside_a_duration_of_its_own():
     data = B.archive(*TABLES, ev(5, 2, "duration_begin"), ev(6, 3, "flow_begin", id=9), ev(7, 2, "duration_end"),
                      ev(30, 2, "duration_begin"), ev(31, 3, "flow_end", id=9), ev(32, 2, "duration_end"))
     assert fxtlint.lint_bytes(data).counts == {}
-    parts = pieces(data, Cutter(span=10))
+    parts = pieces(data, Cutter(span=MS10))
     assert len(parts) == 2 and all(fxtlint.lint_bytes(p).counts == {} for p in parts)
 
 
 def test_a_time_range_keeps_its_events_and_what_they_need():
     data = B.archive(*TABLES, ev(5, 2), ev(15, 3), ev(25, 2))
-    (piece,) = pieces(data, Cutter(start=10, end=20))
+    (piece,) = pieces(data, Cutter(start=Fraction(10, 1000), end=Fraction(20, 1000)))
     assert [r["timestamp"] for r in events(piece)] == ["15"]
     assert "string" in kinds(piece) and fxtlint.lint_bytes(piece).counts == {}
-    assert time_range(data) == (5, 25, 1000)
+    span = time_range(data)
+    assert (span.first, span.last, span.rates, span.start, span.end) == (
+        (5, 1000), (25, 1000), (1000,), Fraction(5, 1000), Fraction(25, 1000))
 
 
 def test_split_size_bounds_each_piece():
@@ -120,7 +125,7 @@ def test_split_size_bounds_each_piece():
 
 # -- properties --------------------------------------------------------------------------
 @given(archives(), st.one_of(st.integers(8, 600).map(lambda n: Cutter(size=n)),
-                             st.integers(1, 60).map(lambda n: Cutter(span=n))))
+                             st.integers(1, 60).map(lambda n: Cutter(span=Fraction(n, 10**6)))))
 def test_pieces_of_a_clean_trace_lint_clean_and_hold_its_events(data, cutter):
     parts = pieces(data, cutter)
     for p in parts:
@@ -132,7 +137,7 @@ def test_pieces_of_a_clean_trace_lint_clean_and_hold_its_events(data, cutter):
 def test_pieces_of_the_golden_and_real_corpora_have_no_error(path):
     data = path.read_bytes()
     span = time_range(data)
-    eighth = max(1, (span[1] - span[0]) // 8) if span else 1
+    eighth = max(Fraction(1, 10**9), (span.end - span.start) / 8) if span else Fraction(1)
     for cutter in (Cutter(size=max(64, len(data) // 8)), Cutter(span=eighth)):
         parts = pieces(data, cutter)
         assert all(d.severity != fxtlint.Severity.ERROR for p in parts for d in fxtlint.lint_bytes(p).diagnostics
@@ -221,3 +226,144 @@ def test_the_fuzz_invariant_catches_a_slice_that_loses_events(monkeypatch):
     monkeypatch.setattr(mod, "slice_trace", losing)
     with pytest.raises(AssertionError, match="events"):
         mod.check(data)
+
+
+# -- the trace's own time: each provider's ticks through its rate ------------------------
+GHZ, KHZ = 10**9, 1000
+A, B_RATE = 10**9 + 7, 999_999_937  # rates that do not divide each other
+ORDERS = ("little", "big")
+
+
+def both(*recs, order="little") -> bytes:
+    return B.archive(B.magic(), *recs, byte_order=order)
+
+
+def on(ts: int, name="n", kind="instant", **kw):
+    return B.event(kind, ts, thread=kw.pop("thread", (1, 2)), category="c", name=name, **kw)
+
+
+def clean(data: bytes) -> bool:
+    """Nothing found in ``data`` but the note that it is big-endian."""
+    return not {k for k in fxtlint.lint_bytes(data).counts if k != "EX002"}
+
+
+def placed(data: bytes) -> list[tuple]:
+    """(provider id, timestamp) of the events the cut did not write."""
+    return [(r["provider"]["id"], int(r["timestamp"])) for r in events(data)]
+
+
+def two_providers_one_after_the_other():
+    """Provider 1 at 1 GHz, then all of provider 2 at 1 kHz: events at 1..10 ms in each."""
+    return [B.provider_info(1, "fast"), B.initialization(GHZ), *(on(k * 10**6) for k in range(1, 11)),
+            B.provider_info(2, "slow"), B.initialization(KHZ), *(on(k) for k in range(1, 11))]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_range_keeps_the_events_of_its_time_in_every_provider(order):
+    data = both(*two_providers_one_after_the_other(), order=order)
+    (piece,) = pieces(data, Cutter(start=Fraction(4, 1000), end=Fraction(7, 1000)))
+    assert placed(piece) == [(1, k * 10**6) for k in range(4, 8)] + [(2, k) for k in range(4, 8)]
+    assert clean(piece)
+    span = time_range(data)
+    # the last instant: 10 ms, in both (the first met is kept)
+    assert (span.first, span.last, span.start, span.end) == ((10**6, GHZ), (10**7, GHZ), Fraction(1, 1000),
+                                                             Fraction(10, 1000))
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_range_follows_a_rate_change(order):
+    data = both(B.provider_info(1, "p"), B.initialization(KHZ), *(on(k) for k in range(1, 6)),
+                B.initialization(GHZ), *(on(k * 10**6) for k in range(6, 11)), order=order)
+    (piece,) = pieces(data, Cutter(start=Fraction(3, 1000), end=Fraction(7, 1000)))
+    assert placed(piece) == [(1, 3), (1, 4), (1, 5), (1, 6 * 10**6), (1, 7 * 10**6)]
+    assert clean(piece)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_cut_near_2_64_at_rates_that_do_not_divide_is_exact(order):
+    """A cut at provider 1's instant t = T/A s: provider 2's ticks just before and just at or
+    after it (less than a tick of B apart, the same double) fall on either side."""
+    big = (1 << 64) - 2
+    t = Fraction(big, A)
+    just_after = -(-big * B_RATE // A)  # the first tick of B at or after t
+    assert Fraction(just_after, B_RATE) > t  # not equal: A and B share no factor
+    assert float(Fraction(just_after - 1, B_RATE)) == float(Fraction(just_after, B_RATE))
+    data = both(B.provider_info(1, "a"), B.initialization(A), on(5), on(big),
+                B.provider_info(2, "b"), B.initialization(B_RATE), on(just_after - 1), on(just_after), order=order)
+    (piece,) = pieces(data, Cutter(start=t))
+    assert placed(piece) == [(1, big), (2, just_after)]
+    (piece,) = pieces(data, Cutter(end=t))
+    assert placed(piece) == [(1, 5), (1, big), (2, just_after - 1)]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_what_a_range_leaves_open_is_begun_and_ended_in_its_own_provider_at_its_rate(order):
+    """A duration of provider 2 (1 kHz) open across a range cut in provider 1's (1 GHz)
+    events: its begin and end are written in provider 2's section, in its ticks."""
+    data = both(B.provider_info(2, "slow"), B.initialization(KHZ), on(1, "d", "duration_begin", thread=(1, 3)),
+                B.provider_info(1, "fast"), B.initialization(GHZ), *(on(k * 10**6) for k in range(2, 9)),
+                B.provider_section(2), on(9, "d", "duration_end", thread=(1, 3)), order=order)
+    assert clean(data)
+    (piece,) = pieces(data, Cutter(start=Fraction(3, 1000) + Fraction(1, 10**7), end=Fraction(6, 1000)))
+    assert clean(piece)
+    cut = [(r["kind"], r["provider"]["id"], int(r["timestamp"])) for r in decode(piece).records if marked(r)]
+    # begun at or before the piece's first instant (4 ms), ended at or after its last (6 ms)
+    assert cut == [("event.duration_begin", 2, 4), ("event.duration_end", 2, 6)]
+    assert placed(piece) == [(1, k * 10**6) for k in range(4, 7)]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_split_time_cuts_every_provider_at_the_same_instants(order):
+    """Providers at 1 GHz and 1 kHz written turn by turn, an event a millisecond in each:
+    --split-time 2ms gives pieces of two milliseconds of both."""
+    recs = [B.provider_info(1, "fast"), B.initialization(GHZ), B.provider_info(2, "slow"), B.initialization(KHZ)]
+    for k in range(1, 9):
+        recs += [B.provider_section(1), on(k * 10**6), B.provider_section(2), on(k)]
+    parts = pieces(both(*recs, order=order), Cutter(span=Fraction(2, 1000)))
+    assert [placed(p) for p in parts] == [[(1, k * 10**6), (2, k), (1, (k + 1) * 10**6), (2, k + 1)]
+                                          for k in range(1, 9, 2)]
+    assert all(clean(p) for p in parts)
+
+
+def test_verb_reads_times_in_the_trace_s_own_time(tmp_path, capsys):
+    path = tmp_path / "in.fxt"
+    path.write_bytes(both(*two_providers_one_after_the_other()))
+    out = tmp_path / "out.fxt"
+    assert main(["slice", str(path), "-o", str(out), "--from", "3ms", "--to", "6.000000000000000000001ms"]) == 0
+    assert placed(out.read_bytes()) == [(1, k * 10**6) for k in range(4, 8)] + [(2, k) for k in range(4, 8)]
+    said = capsys.readouterr().out
+    assert "from tick 4,000,000 of 1 GHz (4 ms) to tick 7,000,000 of 1 GHz (7 ms)" in said
+    assert main(["slice", str(path), "-o", str(out), "--from", "10ms"]) == 2
+    assert ("the trace's time range is tick 1,000,000 of 1 GHz (1 ms) .. tick 10,000,000 of 1 GHz (10 ms) (0 .. 9 ms "
+            "from its start; its providers tick at 1 kHz, 1 GHz)") in capsys.readouterr().err
+    # ticks are of the start's clock (1 GHz): 7,000,000 is 7 ms
+    assert main(["slice", str(path), "-o", str(out), "--from", "7000000"]) == 0
+    assert placed(out.read_bytes()) == [(1, k * 10**6) for k in range(7, 11)] + [(2, k) for k in range(7, 11)]
+
+
+def _times(data: bytes) -> list[Fraction]:
+    """Each event's time, in file order: its ticks over its provider's rate at its record."""
+    state, out = ProviderState(), []
+    for rec in fxtlint.read_records(data)[0]:
+        state.apply(rec)
+        if rec.kind.startswith("event."):
+            out.append(Fraction(rec.fields["timestamp"], state.current.rate))
+    return out
+
+
+@given(record_lists(max_size=8), record_lists(max_size=8), st.data())
+def test_a_range_keeps_exactly_the_events_whose_instant_is_in_it(first, second, data):
+    """Two providers, one after the other in the file, each at its own rates (the
+    strategies change a rate mid-trace): a range between two of the events' instants keeps
+    exactly the events whose own time is in it, in file order."""
+    pid = first[1].fields["provider_id"]
+    second = [B.provider_info(pid + 1 if pid < (1 << 32) - 1 else pid - 1, "second"), *second[3:]]
+    trace = B.archive(*first, *second)
+    times = _times(trace)
+    want = events(trace)
+    assert len(times) == len(want)
+    if not times:
+        return
+    lo, hi = sorted(data.draw(st.sampled_from(times)) for _ in range(2))
+    got = [e for p in pieces(trace, Cutter(start=lo, end=hi)) for e in events(p)]
+    assert got == [e for e, t in zip(want, times) if lo <= t <= hi]

@@ -1,9 +1,13 @@
 """``fxtlint slice IN -o OUT --from T --to T`` (or ``--split-size``, ``--split-time``):
 pieces of a trace that each open on their own.
 
-A time is a timestamp in the trace's ticks (``123456``) or a duration from the trace's
-first timestamp in its own time (``1.5s``, ``200ms``, ``10us``, ``500ns``), converted
-with its tick rate. Sizes take B, KB, MB, GB (powers of 1000) or KiB, MiB, GiB.
+Times are the trace's own time: each provider's timestamps read through its tick rate
+(in effect at each record), so one time cuts every provider at the same instant. A time
+is a duration from the trace's start, its first instant across every provider (``1.5s``,
+``200ms``, ``10us``, ``500ns``), read exactly (no float); or a timestamp in ticks
+(``123456``) of the clock of the trace's start (its provider's rate). A record is kept
+when its own instant is in the range. Sizes take B, KB, MB, GB (powers of 1000) or KiB,
+MiB, GiB.
 
 Exit status: 0 every piece lints with no error, 1 one does not (or nothing was in the
 range), 2 a usage error (a time that does not parse, an inverted range or one outside
@@ -17,12 +21,15 @@ import json
 import os
 import re
 import sys
+from fractions import Fraction
 
+from ..spec._time import duration_text, instant_text, rate_text, reading_rate, seconds
 from . import _common
 from .repair import input_buffer, same_file
 
 _TIME = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ns|us|µs|ms|s|m|h)?\s*$")
-_NS = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9, "h": 3600 * 10**9}
+_SECONDS = {"ns": Fraction(1, 10**9), "us": Fraction(1, 10**6), "µs": Fraction(1, 10**6), "ms": Fraction(1, 10**3),
+            "s": Fraction(1), "m": Fraction(60), "h": Fraction(3600)}
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d*)?)\s*(b|kb|mb|gb|kib|mib|gib)?\s*$", re.I)
 _BYTES = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30}
 
@@ -36,8 +43,9 @@ def register(subparsers) -> None:
         "its records need (provider, tick rate, the string and thread registrations they read, the kernel "
         "objects naming their processes and threads). Durations, async operations and flows cut by a "
         "boundary are begun or ended there, marked by an argument named fxtlint.",
-        epilog="Times: a timestamp in ticks (123456) or a duration from the trace's start (1.5s, 200ms, 10us, "
-        "500ns). Sizes: 200MB, 64MiB, 4096. Exit status: 0 every piece lints with no error, 1 one does not, "
+        epilog="Times are the trace's own time (each provider's ticks through its tick rate): a duration from "
+        "the trace's start, its first instant (1.5s, 200ms, 10us, 500ns), or a timestamp in ticks of the start's "
+        "clock (123456). Sizes: 200MB, 64MiB, 4096. Exit status: 0 every piece lints with no error, 1 one does not, "
         "2 usage error (the message names the trace's time range).",
         allow_abbrev=False,
     )
@@ -76,28 +84,31 @@ def parse_size(text: str) -> int:
 
 
 def describe(span) -> str:
-    """The trace's time range, for a usage error."""
+    """The trace's time range (a ``TimeRange``, across its providers), for a usage error."""
     if span is None:
         return "the trace has no timestamps"
-    lo, hi, rate = span
-    seconds = (hi - lo) / rate
-    return f"the trace's time range is {lo} .. {hi} ticks (0 .. {seconds:.9g} s from its start at {rate} ticks/s)"
+    (lo, lo_rate), (hi, hi_rate) = span.first, span.last
+    length = duration_text(span.end - span.start)
+    if len(span.rates) == 1:
+        return f"the trace's time range is {lo} .. {hi} ticks (0 .. {length} from its start at {rate_text(lo_rate)})"
+    return (f"the trace's time range is {instant_text(lo, lo_rate)} .. {instant_text(hi, hi_rate)} (0 .. {length} "
+            f"from its start; its providers tick at {', '.join(rate_text(r) for r in span.rates)})")
 
 
-def parse_time(text: str, option: str, span, *, duration: bool = False) -> int:
-    """Ticks: a timestamp, or with ``duration`` a length of trace time; a number with a
-    unit is a duration from the start converted with the tick rate."""
+def parse_time(text: str, option: str, span, *, duration: bool = False) -> Fraction:
+    """Seconds of the trace's own time, exactly: with ``duration`` a length, else an
+    instant (a duration from the trace's start, or ticks of the start's clock)."""
     m = _TIME.match(text)
     if not m or span is None:
         raise _Usage(f"{option} {text!r} does not parse as ticks (123456) or a duration (1.5s, 200ms, 10us, "
                      f"500ns); {describe(span)}")
-    lo, _, rate = span
     if m[2] is None:
         if "." in m[1]:
             raise _Usage(f"{option} {text!r}: ticks are whole numbers; {describe(span)}")
-        return int(m[1])
-    ticks = round(float(m[1]) * _NS[m[2]] * rate / 10**9)
-    return ticks if duration else lo + ticks
+        ticks = int(m[1])
+        return Fraction(ticks, reading_rate(span.first[1])) if duration else seconds(ticks, span.first[1])
+    length = Fraction(m[1]) * _SECONDS[m[2]]
+    return length if duration else span.start + length
 
 
 def _cutter(args, buf):
@@ -111,19 +122,18 @@ def _cutter(args, buf):
         return Cutter(size=parse_size(args.split_size))
     span = time_range(buf)
     if args.split_time is not None:
-        ticks = parse_time(args.split_time, "--split-time", span, duration=True)
-        if ticks <= 0:
+        length = parse_time(args.split_time, "--split-time", span, duration=True)
+        if length <= 0:
             raise _Usage(f"--split-time {args.split_time!r} is no time at all; {describe(span)}")
-        return Cutter(span=ticks)
+        return Cutter(span=length)
     if span is None:
         raise _Usage(f"--from/--to: {describe(span)}")
     start = parse_time(args.start, "--from", span) if args.start is not None else None
     end = parse_time(args.end, "--to", span) if args.end is not None else None
-    lo, hi, _ = span
     if start is not None and end is not None and start > end:
         raise _Usage(f"--from {args.start} is after --to {args.end}; {describe(span)}")
-    if (start is not None and start > hi) or (end is not None and end < lo):
-        which = f"--from {args.start}" if start is not None and start > hi else f"--to {args.end}"
+    if (start is not None and start > span.end) or (end is not None and end < span.start):
+        which = f"--from {args.start}" if start is not None and start > span.end else f"--to {args.end}"
         raise _Usage(f"{which} is outside the trace; {describe(span)}")
     return Cutter(start=start, end=end)
 
@@ -157,7 +167,10 @@ def run(args: argparse.Namespace) -> int:
         _common.error(f"{e.filename or args.path}: {e.strerror or e}")
         return _common.EXIT_USAGE
     pieces = [{"path": p, "records": info.records, "records_added": info.added, "bytes_of_records": info.bytes,
-               "first_timestamp": info.first_ts, "last_timestamp": info.last_ts,
+               "first_timestamp": None if info.first is None else info.first[0],
+               "first_ticks_per_second": None if info.first is None else info.first[1],
+               "last_timestamp": None if info.last is None else info.last[0],
+               "last_ticks_per_second": None if info.last is None else info.last[1],
                "errors": sum(1 for d in r.diagnostics if d.severity.label == "error"),
                "warnings": sum(1 for d in r.diagnostics if d.severity.label == "warning")}
               for p, info, r in zip(paths, log.pieces, reports)]
@@ -165,10 +178,12 @@ def run(args: argparse.Namespace) -> int:
         json.dump({"input": args.path, "records_in": log.records_in, "pieces": pieces}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        for piece in pieces:
-            print(f"{piece['path']}: {piece['records']} records ({piece['bytes_of_records']} bytes) from "
-                  f"{piece['first_timestamp']} to {piece['last_timestamp']} ticks, {piece['records_added']} "
-                  f"records written for it; {piece['errors']} error(s), {piece['warnings']} warning(s)")
+        for piece, info in zip(pieces, log.pieces):
+            when = "no timestamps" if info.first is None or info.last is None else \
+                f"from {instant_text(*info.first)} to {instant_text(*info.last)}"
+            print(f"{piece['path']}: {piece['records']} records ({piece['bytes_of_records']} bytes), {when}, "
+                  f"{piece['records_added']} records written for it; {piece['errors']} error(s), "
+                  f"{piece['warnings']} warning(s)")
         if not pieces:
             why = "it is not an FXT trace" if log.not_fxt else "no record in the range"
             print(f"{args.path}: {why}: nothing written")

@@ -8,6 +8,8 @@ everywhere, not as a red "failed" under a green "conforming".
 
 from __future__ import annotations
 
+from ..spec._time import duration_text, instant_text, seconds
+
 
 def plural(n: int, word: str, words: str | None = None) -> str:
     """'1 entry', '2 entries', '0 errors'."""
@@ -120,15 +122,24 @@ def table_text(what: str, table: dict) -> str:
 
 
 def span_text(t: dict) -> str:
-    """'200 ticks (5 to 205) = 2e-07 s at 1000000000 ticks/s' ('1 tick/s'), or 'no timestamps'."""
-    if t["span_ticks"] is None:
+    """'200 ticks (5 to 205) = 2e-07 s at 1000000000 ticks/s' ('1 tick/s'); where the first
+    and last instants have different rates (two providers, a rate change), each instant
+    in its own ticks and rate: '1.999995 ms (tick 5 of 1 GHz (5 ns) to tick 2 of 1 kHz
+    (2 ms)) at 1000, 1000000000 ticks/s'; or 'no timestamps'."""
+    if t["first_ticks"] is None:
         return "no timestamps"
+    rates = t["ticks_per_second"]
+    unit = "tick/s" if list(rates) == [1] else "ticks/s"
+    at = f" at {', '.join(str(r) for r in rates)} {unit}" if rates else ""
+    if t["span_ticks"] is None:  # the first and last instants tick at different rates
+        first = (t["first_ticks"], t["first_ticks_per_second"])
+        last = (t["last_ticks"], t["last_ticks_per_second"])
+        return f"{duration_text(seconds(*last) - seconds(*first))} ({instant_text(*first)} to " \
+               f"{instant_text(*last)}){at}"
     out = f"{plural(t['span_ticks'], 'tick')} ({t['first_ticks']} to {t['last_ticks']})"
     if t["span_seconds"] is not None:
         out += f" = {t['span_seconds']:.9g} s"
-    rates = t["ticks_per_second"]
-    unit = "tick/s" if list(rates) == [1] else "ticks/s"
-    return out + (f" at {', '.join(str(r) for r in rates)} {unit}" if rates else "")
+    return out + at
 
 
 def expect_summary(e: dict) -> str:

@@ -4,19 +4,25 @@ file order (repair --close-open ends them; slice begins and ends them at its cut
 An end met before any begin it could match (a trace whose timestamps go back, where the
 linter pairs it in time order with a begin further on) is owed: the next such begin is
 taken as already ended, not left open.
+
+Each open event remembers its provider: what a rewrite writes for it goes in that
+provider's section, at a time read through that provider's tick rate (``spec/_time``),
+since providers need not share a clock.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
 from typing import Any
 
 from ..engine._provider_state import ProviderState
-from ..spec._build import event
+from ..spec._build import event, provider_section
 from ..spec._model import Argument, Record
 from ..spec._roles import THREAD_REFS
 from ..spec._tables import tables
+from ..spec._time import U64, ticks_at
 
 _T = tables()
 MARK_NAME = "fxtlint"  # the argument (and the cut's duration category) marking what a rewrite wrote
@@ -24,15 +30,22 @@ _PAIRING = {leaf.name: leaf.pairing for leaf in _T.record_leaves() if leaf.pairi
 _PAIRING_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pairing}
 
 
+def _tick(time_s: Fraction, rate: int, *, up: bool = False) -> int:
+    """``ticks_at``, held to the 64 bits a timestamp has (a time too late for a fast
+    clock's 64 bits gets its last tick)."""
+    return min(ticks_at(time_s, rate, up=up), U64 - 1)
+
+
 class OpenEvents:
-    """Open durations per thread (koids -> [(category, name, tag)], outermost first) and
-    open async operations ((process koid, category, name, id) -> (koids, tag)); ``tag`` is
-    what the caller passed with the begin (repair: its offset in the input)."""
+    """Open durations per thread (koids -> [(category, name, tag, provider id)], outermost
+    first) and open async operations ((process koid, category, name, id) -> (koids, tag,
+    provider id)); ``tag`` is what the caller passed with the begin (repair: its offset in
+    the input), the provider id that of the section the begin was in."""
 
     def __init__(self):
         self.durations: dict[tuple, list] = {}
         self.asyncs: dict[tuple, tuple] = {}
-        self.flows: dict[int, tuple] = {}  # flow id -> (koids, category, name): begun, not ended
+        self.flows: dict[int, tuple] = {}  # flow id -> (koids, category, name, provider id): begun, not ended
         self._owed: Counter = Counter()
 
     def see(self, rec: Record, state: ProviderState, tag=None) -> None:
@@ -46,6 +59,7 @@ class OpenEvents:
         name = state.string(rec.fields, rec.strings, "name")
         if koids is None or cat is None or name is None:
             return
+        pid = state.current.id
         if role in ("begin", "end"):
             key = ("d", koids, cat, name)
             stack = self.durations.setdefault(koids, [])
@@ -53,7 +67,7 @@ class OpenEvents:
                 if self._owed[key]:
                     self._owed[key] -= 1
                 else:
-                    stack.append((cat, name, tag))
+                    stack.append((cat, name, tag, pid))
             elif stack:
                 stack.pop()
             else:
@@ -64,7 +78,7 @@ class OpenEvents:
                 if self._owed[akey]:
                     self._owed[akey] -= 1
                 else:
-                    self.asyncs[akey] = (koids, tag)
+                    self.asyncs[akey] = (koids, tag, pid)
             elif self.asyncs.pop(akey, None) is None:
                 self._owed[akey] += 1
         elif role in ("flow_begin", "flow_end"):  # keyed by id alone, as the linter keys them
@@ -74,7 +88,7 @@ class OpenEvents:
                 if self._owed[fkey]:
                     self._owed[fkey] -= 1
                 else:
-                    self.flows[ident] = (koids, cat, name)
+                    self.flows[ident] = (koids, cat, name, pid)
             elif self.flows.pop(ident, None) is None:
                 self._owed[fkey] += 1
 
@@ -84,34 +98,51 @@ class OpenEvents:
         return rec.fields.get(_PAIRING_ID.get(rec.kind, ""), 0)
 
     def open_durations(self):
-        """(koids, category, name, tag) of each open duration, outermost first per thread."""
-        return [(koids, cat, name, tag) for koids, stack in self.durations.items() for cat, name, tag in stack]
+        """(koids, category, name, tag, provider id) of each open duration, outermost first
+        per thread."""
+        return [(koids, *entry) for koids, stack in self.durations.items() for entry in stack]
 
-    def begins(self, ts: int, mark: Argument) -> Iterator[Record]:
-        """A begin at ``ts``, carrying ``mark``, of every open duration, async operation and
-        flow (a flow inside a duration of its own): what a piece cut from the middle of
-        a trace opens with."""
-        for koids, cat, name, _ in self.open_durations():
-            yield event("duration_begin", ts, thread=koids, category=cat, name=name, args=(mark,))
-        for (_, cat, name, ident), (koids, _) in self.asyncs.items():
-            yield event("async_begin", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,))
-        for ident, (koids, cat, name) in self.flows.items():
-            yield from in_a_duration(event("flow_begin", ts, thread=koids, category=cat, name=name, id=ident,
-                                           args=(mark,)), mark)
+    def begins(self, time_s: Fraction, rate_of: Callable[[Any], int], mark: Argument) -> Iterator[tuple[Any, Record]]:
+        """(provider id, record): a begin at ``time_s`` seconds (the last tick of its
+        provider's rate ``rate_of(provider id)`` at or before it), carrying ``mark``, of every
+        open duration, async operation and flow (a flow inside a duration of its own): what
+        a piece cut from the middle of a trace opens with."""
+        for koids, cat, name, _, pid in self.open_durations():
+            ts = _tick(time_s, rate_of(pid))
+            yield pid, event("duration_begin", ts, thread=koids, category=cat, name=name, args=(mark,))
+        for (_, cat, name, ident), (koids, _, pid) in self.asyncs.items():
+            ts = _tick(time_s, rate_of(pid))
+            yield pid, event("async_begin", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,))
+        for ident, (koids, cat, name, pid) in self.flows.items():
+            ts = _tick(time_s, rate_of(pid))
+            for rec in in_a_duration(event("flow_begin", ts, thread=koids, category=cat, name=name, id=ident,
+                                           args=(mark,)), mark):
+                yield pid, rec
 
-    def ends(self, ts: int, mark: Argument, *, flows: bool = True) -> Iterator[tuple[Record, Any]]:
-        """An end at ``ts``, carrying ``mark``, of every open flow (with ``flows``; inside a
+    def ends(self, time_s: Fraction, rate_of: Callable[[Any], int], mark: Argument, *,
+             flows: bool = True) -> Iterator[tuple[Any, Record, Any]]:
+        """(provider id, record, tag): an end at ``time_s`` seconds (the first tick of its
+        provider's rate ``rate_of(provider id)`` at or after it; ``rate_of`` is asked as each
+        end is made), carrying ``mark``, of every open flow (with ``flows``; inside a
         duration of its own), duration (innermost first) and async operation, each with the
         tag its begin was seen with (None for a flow's records)."""
         if flows:
-            for ident, (koids, cat, name) in self.flows.items():
+            for ident, (koids, cat, name, pid) in self.flows.items():
+                ts = _tick(time_s, rate_of(pid), up=True)
                 for rec in in_a_duration(event("flow_end", ts, thread=koids, category=cat, name=name, id=ident,
                                                args=(mark,)), mark):
-                    yield rec, None
-        for koids, cat, name, tag in reversed(self.open_durations()):
-            yield event("duration_end", ts, thread=koids, category=cat, name=name, args=(mark,)), tag
-        for (_, cat, name, ident), (koids, tag) in self.asyncs.items():
-            yield event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,)), tag
+                    yield pid, rec, None
+        for koids, cat, name, tag, pid in reversed(self.open_durations()):
+            ts = _tick(time_s, rate_of(pid), up=True)
+            yield pid, event("duration_end", ts, thread=koids, category=cat, name=name, args=(mark,)), tag
+        for (_, cat, name, ident), (koids, tag, pid) in self.asyncs.items():
+            ts = _tick(time_s, rate_of(pid), up=True)
+            yield pid, event("async_end", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,)), tag
+
+    def providers(self) -> list:
+        """The provider ids of what is open, each once, in the order ``ends`` meets them."""
+        pids = [entry[3] for entry in self.flows.values()] + [entry[4] for entry in self.open_durations()]
+        return list(dict.fromkeys(pids + [entry[2] for entry in self.asyncs.values()]))
 
     def snapshot(self) -> OpenEvents:
         copy = OpenEvents()
@@ -128,3 +159,18 @@ def in_a_duration(flow: Record, mark: Argument) -> list[Record]:
     ts = flow.fields["timestamp"]
     return [event("duration_begin", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,)), flow,
             event("duration_end", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,))]
+
+
+def in_sections(items: Iterable[tuple[Any, Record]], current, *, end_in=None) -> Iterator[Record]:
+    """The records of (provider id, record) pairs, each in its provider's section: a
+    Provider Section record before a record of another provider than the one in force
+    (``current``), and with ``end_in`` one back to that provider after the last. A provider
+    id of None (the reader's first provider, never named) cannot be switched to: its
+    records are written where they fall."""
+    for pid, rec in items:
+        if pid is not None and pid != current:
+            yield provider_section(pid)
+            current = pid
+        yield rec
+    if end_in is not None and current != end_in:
+        yield provider_section(end_in)

@@ -17,7 +17,9 @@ record, writing as it goes (memory is the provider tables and what is still open
 - a string or thread ref that names nothing registered gets a registration written
   just before its record (RF001, RF002), a placeholder that says it was missing;
 - with ``close_open``, durations and async operations still open at the end get their
-  end at the trace's last timestamp, marked by an argument.
+  end, marked by an argument, in their own provider's section at the trace's last
+  instant: the first tick of that provider's rate at or after the latest timestamp of
+  any provider, each read through its own provider's rate (``spec/_time``).
 
 Every change is a ``Change`` in the linter's terms: the rule code, the offset in the
 input, what was done. The output of a trace with nothing to mend is the input.
@@ -45,12 +47,14 @@ from ..engine._reader import (
     header_kind,
 )
 from ..rules._diagnostics import Diagnostic, Severity
-from ..spec._build import arg, initialization, magic, provider_info, string, thread
+from ..spec._build import arg, initialization, magic, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
 from ..spec._model import Argument, Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS, is_undefined
 from ..spec._tables import WordItem, tables
+from ..spec._time import DEFAULT_RATE, instant_text, seconds
+from ..spec._time import before as is_before
 from ._open import MARK_NAME, OpenEvents
 
 _T = tables()
@@ -194,31 +198,47 @@ def _resume(buf, at: int, big: bool) -> int:
 
 
 class _Open(OpenEvents):
-    """What is open at the end, for --close-open, and the trace's last timestamp."""
+    """What is open at the end, for --close-open, and the trace's last instant: the latest
+    of its timestamps, each read through its provider's tick rate at that record."""
 
     def __init__(self):
         super().__init__()
-        self.last_ts = 0
+        self.last: tuple[int, int] | None = None  # (ticks, rate) of the last instant
 
     def see(self, rec: Record, state: ProviderState, tag=None) -> None:
-        for ts in TIMESTAMPS.get(rec.kind, ()):
-            self.last_ts = max(self.last_ts, rec.fields.get(ts, 0))
+        rate = state.current.rate
+        for name in TIMESTAMPS.get(rec.kind, ()):
+            ts = rec.fields.get(name)
+            if ts is not None and (self.last is None or is_before(*self.last, ts, rate)):
+                self.last = (ts, rate)
         super().see(rec, state, tag)
 
     def close(self, out: _Writer, log: RepairLog, mark: str, before=None) -> None:
-        """Write the ends; ``before(record)`` first for each (what it needs written)."""
-        ts = self.last_ts
-        for end, offset in self.ends(ts, arg("string", MARK_NAME, mark), flows=False):
+        """Write the ends, each in its own provider's section at the first tick of that
+        provider's rate at or after the trace's last instant; ``before(record)`` first for
+        each (what it needs written)."""
+        last = self.last if self.last is not None else (0, DEFAULT_RATE)
+        when = seconds(*last)
+        def rate_of(pid) -> int:  # the reader's first provider (None) cannot be switched back to:
+            # its ends go where they fall, at the rate of the provider in force there
+            return out.state.provider(out.state.current.id if pid is None else pid).rate
+
+        for pid, end, offset in self.ends(when, rate_of, arg("string", MARK_NAME, mark), flows=False):
+            if pid is not None and pid != out.state.current.id:
+                out.put_record(provider_section(pid))  # its own provider's section
             if before is not None:
                 before(end)
             out.put_record(end)
             what = end.kind.removeprefix("event.").removesuffix("_end")
             name = end.strings.get("name", "")
+            ts, rate = end.fields["timestamp"], out.state.current.rate
+            at = f"at the trace's last instant, {instant_text(*last)}" if (ts, rate) == last else \
+                f"at {instant_text(ts, rate)}, the first tick of its provider at or after the trace's last " \
+                f"instant, {instant_text(*last)}"
             if what == "duration":
-                log.add("PR004", offset, "closed", f'duration "{name}" ended at the last timestamp {ts}')
+                log.add("PR004", offset, "closed", f'duration "{name}" ended {at}')
             else:
-                log.add("PR004", offset, "closed", f'async operation "{name}" (id {self.pairing_id(end)}) '
-                                                   f"ended at the last timestamp {ts}")
+                log.add("PR004", offset, "closed", f'async operation "{name}" (id {self.pairing_id(end)}) ended {at}')
 
 
 def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:

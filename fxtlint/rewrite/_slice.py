@@ -15,6 +15,13 @@ durations and the kernel objects seen, never a piece.
 Records that only set reader state (strings, threads, providers, the tick rate) are
 copied in place inside a piece (a registration changed in the middle of a piece stays
 where it was); the piece's prefix holds what it needs from before.
+
+Cuts are times in the trace's own time: a record's instant is its timestamp read through
+its provider's tick rate in effect at that record (``spec/_time``, the lint's and the
+export's reading), so one cut falls at the same instant in every provider, and a time
+range takes every record whose instant is in it wherever it is in the file (an archive
+may hold one provider's records after another's: the walk reads to the end). What a cut
+begins or ends is written in its own provider's section, in that provider's ticks.
 """
 
 from __future__ import annotations
@@ -25,9 +32,10 @@ import shutil
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import IO
 
-from ..engine._provider_state import NS_PER_S, ProviderState
+from ..engine._provider_state import ProviderState
 from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks, walk_records
 from ..spec._build import arg, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
@@ -35,7 +43,8 @@ from ..spec._errors import FxtError
 from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
-from ._open import MARK_NAME, OpenEvents
+from ..spec._time import DEFAULT_RATE, before, seconds, ticks_at
+from ._open import MARK_NAME, OpenEvents, in_sections
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -52,23 +61,54 @@ def first_timestamp(rec: Record) -> int | None:
     return rec.fields.get(names[0]) if names and rec.complete else None
 
 
-def time_range(buf) -> tuple[int, int, int] | None:
-    """(first, last timestamp in ticks, ticks per second of the first provider with a
-    rate) of ``buf``'s records, None when it has no timestamp."""
-    lo = hi = None
-    rate = None
+Instant = tuple[int, int]  # (ticks, the tick rate of its provider in effect at its record)
+
+
+def _earlier(a: Instant | None, b: Instant) -> Instant:
+    return b if a is None or before(*b, *a) else a
+
+
+def _later(a: Instant | None, b: Instant) -> Instant:
+    return b if a is None or before(*a, *b) else a
+
+
+@dataclass(frozen=True)
+class TimeRange:
+    """A trace's time: its first and last instants across every provider (each timestamp
+    read through its provider's tick rate at its record), and the rates its timestamps
+    were read at."""
+
+    first: Instant
+    last: Instant
+    rates: tuple[int, ...]
+
+    @property
+    def start(self) -> Fraction:
+        """The trace's start, in seconds of its own time (``seconds`` of its first instant)."""
+        return seconds(*self.first)
+
+    @property
+    def end(self) -> Fraction:
+        return seconds(*self.last)
+
+
+def time_range(buf) -> TimeRange | None:
+    """The time range of ``buf``'s records, None when it has no timestamp."""
+    first = last = None
+    rates: set = set()
     big = detect_byte_order(buf) == "big"
+    state = ProviderState()
     for rec in walk_records(buf, _ignore, big=big, check_magic=False):
-        if rec.kind == _TICK_KIND and rate is None and rec.complete and rec.fields.get("ticks_per_second"):
-            rate = rec.fields["ticks_per_second"]
+        state.apply(rec)
         ts = first_timestamp(rec)
         if ts is None:
             continue
-        lo = ts if lo is None or ts < lo else lo
-        hi = ts if hi is None or ts > hi else hi
-    if lo is None or hi is None:
+        rate = state.current.rate
+        rates.add(rate)
+        first, last = _earlier(first, (ts, rate)), _later(last, (ts, rate))
+    if first is None or last is None:
         return None
-    return lo, hi, rate or NS_PER_S
+    return TimeRange(first, last, tuple(sorted(rates)))
 
 
 def _ignore(d) -> None:
@@ -77,50 +117,84 @@ def _ignore(d) -> None:
 
 @dataclass
 class Cutter:
-    """Which piece a record goes to. ``start``/``end``: the time range in ticks (records
-    with a timestamp outside it are left out, those without follow the record before);
-    ``size``: a new piece when the next record would make the body larger (bytes);
-    ``span``: a new piece at the first timestamp ``span`` ticks after the piece's first."""
+    """Which piece a record goes to, by its instant: its timestamp read through the tick
+    rate of its provider in effect at that record (``spec/_time``), so a cut is one time
+    for every provider. ``start``/``end``: the time range, in seconds of the trace's own
+    time (records whose instant is outside it are left out, those without a timestamp
+    follow the record before, and records that set reader state are kept once the piece
+    is open, so the records after them read as they did); ``size``: a new piece when the
+    next record would make the body larger (bytes); ``span``: a new piece at the first
+    record at least ``span`` seconds after the piece's first instant."""
 
-    start: int | None = None
-    end: int | None = None
+    start: Fraction | None = None
+    end: Fraction | None = None
     size: int | None = None
-    span: int | None = None
+    span: Fraction | None = None
+    side: str | None = None  # where the last record with a timestamp was: before, inside, after the range
     _in: bool = False
-    _first_ts: int | None = None
+    _next: Fraction | None = None  # span: when the next piece starts
+    _bounds: dict = field(default_factory=dict)  # rate -> (first tick inside, last tick inside) / next piece's tick
 
-    def place(self, rec: Record, body: int) -> str:
-        """"skip", "same" (the piece in force), "new" (close it, open the next) or "stop"
-        (a range's piece ends at the first timestamp after it)."""
-        ts = first_timestamp(rec)
-        if self.start is not None or self.end is not None:
+    @property
+    def ranged(self) -> bool:
+        return self.start is not None or self.end is not None
+
+    def place(self, rec: Record, ts: int | None, rate: int, body: int, piece_open: bool) -> str:
+        """"skip", "same" (the piece in force) or "new" (close it, open the next) for
+        ``rec``, whose timestamp (None: none) is ``ts`` ticks at ``rate``."""
+        if self.ranged:
             if ts is not None:
-                if self.end is not None and ts > self.end:
-                    return "stop"
-                self._in = self.start is None or ts >= self.start
+                self.side = self._side(ts, rate)
+                self._in = self.side == "inside"
+            elif piece_open and rec.kind in STATE_KINDS:
+                return "same"
             return "same" if self._in else "skip"
         if self.size is not None and body and body + 8 * rec.size_words > self.size:
-            self._first_ts = ts
             return "new"
         if self.span is not None and ts is not None:
-            if self._first_ts is None:
-                self._first_ts = ts
-            elif ts >= self._first_ts + self.span and body:
-                self._first_ts = ts
+            if self._next is None:
+                self._start_span(ts, rate)
+            elif body and ts >= self._span_tick(rate):
+                self._start_span(ts, rate)
                 return "new"
         return "same"
+
+    def _side(self, ts: int, rate: int) -> str:
+        bounds = self._bounds.get(rate)
+        if bounds is None:  # t / rate >= start <=> t >= ceil(start * rate); <= end <=> t <= floor(end * rate)
+            bounds = self._bounds[rate] = (None if self.start is None else ticks_at(self.start, rate, up=True),
+                                           None if self.end is None else ticks_at(self.end, rate))
+        lo, hi = bounds
+        if lo is not None and ts < lo:
+            return "before"
+        if hi is not None and ts > hi:
+            return "after"
+        return "inside"
+
+    def _start_span(self, ts: int, rate: int) -> None:
+        assert self.span is not None
+        self._next = seconds(ts, rate) + self.span
+        self._bounds = {}
+
+    def _span_tick(self, rate: int) -> int:
+        tick = self._bounds.get(rate)
+        if tick is None:
+            assert self._next is not None
+            tick = self._bounds[rate] = ticks_at(self._next, rate, up=True)
+        return tick
 
 
 @dataclass
 class PieceInfo:
-    """What one piece holds: records copied, records written for it, bytes, time span."""
+    """What one piece holds: records copied, records written for it, bytes, its first and
+    last instants (ticks, rate)."""
 
     index: int
     records: int = 0
     added: int = 0
     bytes: int = 0
-    first_ts: int | None = None
-    last_ts: int | None = None
+    first: Instant | None = None
+    last: Instant | None = None
 
 
 @dataclass
@@ -132,7 +206,7 @@ class SliceLog:
 
 
 class _Piece:
-    def __init__(self, index: int, opened: OpenEvents, current, body: IO[bytes]):
+    def __init__(self, index: int, opened: OpenEvents, current, rates: dict, body: IO[bytes]):
         self.info = PieceInfo(index)
         self.body = body
         self.strings: dict = {}  # provider id -> {index: interned id} read before registered in the piece
@@ -143,6 +217,7 @@ class _Piece:
         self.own_objects: set = set()  # koids of the kernel objects the piece holds
         self.named: set = set()  # providers whose Provider Info record the piece holds before using them
         self.start_provider = current
+        self.rates = rates  # provider id -> its Initialization record's rate when the piece started
         self.opened = opened  # what was open when the piece started
 
     def close(self) -> None:
@@ -160,7 +235,8 @@ class _Slicer:
         self.state = ProviderState()
         self.rates: dict = {}  # provider id -> its Initialization record's rate
         self.kernel_objects: dict = {}  # koid -> its last kernel object record, strings inline
-        self.open = OpenEvents()
+        self.open = OpenEvents()  # what is open: every record (a range: the records up to its end)
+        self.before = OpenEvents()  # a range: what is open at its start (the records before it)
         self.log = SliceLog()
         self.piece: _Piece | None = None
 
@@ -182,9 +258,9 @@ class _Slicer:
                     self.log.skipped += 1
                     self._track(rec, None)  # what it registers, a prefix writes for the records reading it
                     continue
-            where = self.cutter.place(rec, self.piece.info.bytes if self.piece else 0)
-            if where == "stop":
-                break
+            ts = first_timestamp(rec)
+            rate = self.state.current.rate  # its provider's, in effect at it (a record with a timestamp sets none)
+            where = self.cutter.place(rec, ts, rate, self.piece.info.bytes if self.piece else 0, self.piece is not None)
             if where == "new" and self.piece is not None:
                 self._finish()
             if where == "skip":
@@ -193,8 +269,8 @@ class _Slicer:
                 continue
             if self.piece is None:
                 self.piece = _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current,
-                                    self.scratch())
-            self._take(rec, data)
+                                    dict(self.rates), self.scratch())
+            self._take(rec, data, ts, rate)
         if self.piece is not None:
             self._finish()
         return self.log
@@ -202,7 +278,7 @@ class _Slicer:
     def _word(self, at: int) -> int:
         return struct.unpack_from(">Q" if self.big else "<Q", self.buf, at)[0]
 
-    def _take(self, rec: Record, data: bytes | None = None) -> None:
+    def _take(self, rec: Record, data: bytes | None, ts: int | None, rate: int) -> None:
         piece = self.piece
         assert piece is not None
         self._note_refs(rec, piece)
@@ -211,10 +287,9 @@ class _Slicer:
         piece.body.write(data)
         piece.info.bytes += len(data)
         piece.info.records += 1
-        ts = first_timestamp(rec)
         if ts is not None:
-            piece.info.first_ts = ts if piece.info.first_ts is None else min(piece.info.first_ts, ts)
-            piece.info.last_ts = ts if piece.info.last_ts is None else max(piece.info.last_ts, ts)
+            piece.info.first = _earlier(piece.info.first, (ts, rate))
+            piece.info.last = _later(piece.info.last, (ts, rate))
         self._track(rec, piece)
 
     def _note_refs(self, rec: Record, piece: _Piece) -> None:
@@ -256,7 +331,11 @@ class _Slicer:
             inline = self._inlined(rec)
             if inline is not None:
                 self.kernel_objects[rec.fields.get("koid", 0)] = inline
-        self.open.see(rec, self.state)
+        side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
+        if side != "after":  # a range's ends are of what is open at its end, wherever the rest of the file is
+            self.open.see(rec, self.state)
+        if side == "before":
+            self.before.see(rec, self.state)
 
     def _inlined(self, rec: Record) -> Record | None:
         """``rec`` with its indexed strings written inline (None when one is not registered)."""
@@ -283,6 +362,8 @@ class _Slicer:
         piece = self.piece
         assert piece is not None
         self.piece = None
+        if self.cutter.ranged:  # what is open at the range's start: every record before it seen, in any order
+            piece.opened = self.before
         try:
             out = self.open_out(piece.info.index)
             try:
@@ -301,14 +382,20 @@ class _Slicer:
         for rec in self._prefix(piece):
             put(encode_record(rec, self.order))
             added += 1
-        start_ts = info.first_ts if info.first_ts is not None else 0
-        end_ts = info.last_ts if info.last_ts is not None else start_ts
-        for rec in piece.opened.begins(start_ts, arg("string", MARK_NAME, _BEGUN_MARK)):
+        # what a cut leaves open is begun at the piece's first instant and ended at its last,
+        # each in its own provider's section at that provider's rate (begun at or before,
+        # ended at or after: no record of the piece falls outside its own events)
+        start = seconds(*info.first) if info.first is not None else Fraction(0)
+        end = seconds(*info.last) if info.last is not None else start
+        begins = piece.opened.begins(start, lambda pid: piece.rates.get(pid, DEFAULT_RATE),
+                                     arg("string", MARK_NAME, _BEGUN_MARK))
+        for rec in in_sections(begins, piece.start_provider.id, end_in=piece.start_provider.id):
             put(encode_record(rec, self.order))
             added += 1
         piece.body.seek(0)
         shutil.copyfileobj(piece.body, out, 1 << 20)
-        for rec, _ in self.open.ends(end_ts, arg("string", MARK_NAME, _ENDED_MARK)):
+        ends = self.open.ends(end, lambda pid: self.state.provider(pid).rate, arg("string", MARK_NAME, _ENDED_MARK))
+        for rec in in_sections(((pid, rec) for pid, rec, _ in ends), self.state.current.id):
             put(encode_record(rec, self.order))
             added += 1
         info.added = added
@@ -318,6 +405,11 @@ class _Slicer:
         start written last (a provider never named is the reader's first: nothing to write)."""
         start = piece.start_provider
         order = [pid for pid in piece.providers if pid != start.id and pid is not None]
+        # the providers of what the cut begins (before the body) and ends (after it), which
+        # the piece's own records may not use: their sections and rates come first too
+        cut = [*piece.opened.providers(), *(pid for pid in self.open.providers() if pid not in piece.named)]
+        order += [pid for pid in dict.fromkeys(cut) if pid not in piece.providers and pid != start.id
+                  and pid is not None]
         if start.id is not None:
             order.append(start.id)
         if start.id is None:
@@ -333,8 +425,8 @@ class _Slicer:
                 yield ko
 
     def _tables_of(self, pid, piece: _Piece) -> Iterator[Record]:
-        if pid in self.rates:
-            yield initialization(self.rates[pid])
+        if pid in piece.rates:
+            yield initialization(piece.rates[pid])
         for index, gid in sorted(piece.strings.get(pid, {}).items()):
             yield string(index, self.state.strings.values[gid])
         for index, (process, thread_koid) in sorted(piece.threads.get(pid, {}).items()):

@@ -16,11 +16,12 @@ from collections import Counter
 
 import numpy as np
 
-from ..engine._provider_state import INLINE_BIT, NS_PER_S, ProviderState
+from ..engine._provider_state import INLINE_BIT, ProviderState
 from ..engine._walk import Batch, Consumer
 from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
+from ..spec._time import before, seconds
 
 _T = tables()
 LARGEST_KEPT = 5
@@ -67,10 +68,8 @@ class CoverageCollector(Consumer):
         self.incomplete = 0
         self.large = 0
         self.text_streams = 0
-        self.ts_min: int | None = None
-        self.ts_max: int | None = None
-        self.ns_min: int | None = None
-        self.ns_max: int | None = None
+        self.first: tuple[int, int] | None = None  # the trace's first instant: (ticks, rate)
+        self.last: tuple[int, int] | None = None  # and its last, across every provider
         self.rates: set = set()
         self._largest: list = []  # min-heap of (bytes, -index, offset, kind)
 
@@ -171,20 +170,16 @@ class CoverageCollector(Consumer):
             heapq.heapreplace(self._largest, item)
 
     def _time(self, rate: int, lo: int | None, hi: int | None) -> None:
-        """Timestamps from ``lo`` to ``hi`` ticks of a provider at ``rate`` ticks/s."""
+        """Timestamps from ``lo`` to ``hi`` ticks of a provider at ``rate`` ticks/s: the
+        trace's first and last instants are compared exactly across rates (``spec/_time``;
+        a rate of 0 reads its ticks as nanoseconds, as the lint orders them)."""
         self.rates.add(rate)
         if lo is None or hi is None:
             return
-        if self.ts_min is None or lo < self.ts_min:
-            self.ts_min = lo
-        if self.ts_max is None or hi > self.ts_max:
-            self.ts_max = hi
-        if rate:  # floor(ticks * 1e9 / rate) grows with ticks: the extremes convert to the extremes
-            lo_ns, hi_ns = lo * NS_PER_S // rate, hi * NS_PER_S // rate
-            if self.ns_min is None or lo_ns < self.ns_min:
-                self.ns_min = lo_ns
-            if self.ns_max is None or hi_ns > self.ns_max:
-                self.ns_max = hi_ns
+        if self.first is None or before(lo, rate, *self.first):
+            self.first = (lo, rate)
+        if self.last is None or before(*self.last, hi, rate):
+            self.last = (hi, rate)
 
     def _string_refs(self, refs) -> None:
         empty = int(np.count_nonzero(refs == 0))
@@ -222,7 +217,7 @@ class CoverageCollector(Consumer):
             out.add("indexed_thread_ref")
         if self.text_streams or self.args.get("string"):
             out.add("text")
-        if self.ts_min is not None:
+        if self.first is not None:
             out.add("timestamps")
         return out
 
@@ -312,7 +307,8 @@ class CoverageCollector(Consumer):
 
     def statistics(self) -> dict:
         rates = sorted(self.rates)
-        span_ns = None if self.ns_min is None or self.ns_max is None else self.ns_max - self.ns_min
+        first, last = self.first, self.last
+        span = None if first is None or last is None else seconds(*last) - seconds(*first)
         events = {
             group: {k.split(".", 1)[1]: self.records.get(k, 0) for k in kinds}
             for group, kinds in EVENT_GROUPS.items()
@@ -334,11 +330,15 @@ class CoverageCollector(Consumer):
                 "records": self.records.get("thread", 0),
             },
             "time": {
-                "first_ticks": self.ts_min,
-                "last_ticks": self.ts_max,
-                "span_ticks": None if self.ts_min is None or self.ts_max is None else self.ts_max - self.ts_min,
+                # the first and last instants across providers, each its ticks and its rate;
+                # span_ticks only where the two share a rate; span_seconds exact, then rounded once
+                "first_ticks": None if first is None else first[0],
+                "first_ticks_per_second": None if first is None else first[1],
+                "last_ticks": None if last is None else last[0],
+                "last_ticks_per_second": None if last is None else last[1],
+                "span_ticks": None if first is None or last is None or first[1] != last[1] else last[0] - first[0],
                 "ticks_per_second": rates,
-                "span_seconds": None if span_ns is None else span_ns / NS_PER_S,
+                "span_seconds": None if span is None else float(span),
             },
             "events": events,
             "largest_records": [
