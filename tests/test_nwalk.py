@@ -318,11 +318,14 @@ def test_threads_lint_at_once():
     assert got == want
 
 
-def test_the_engine_is_chosen_by_name_and_environment():
+def test_the_engine_is_chosen_by_name_and_environment(tmp_path):
+    # run outside the checkout: from its root, ``python -m fxtlint`` would import the
+    # checkout's sources (no compiled walk in a fresh clone), not the installed package
     env = dict(os.environ, FXTLINT_ENGINE="walk")
-    out = subprocess.run([sys.executable, "-m", "fxtlint", "--version"], capture_output=True, text=True, env=env)
+    out = subprocess.run([sys.executable, "-m", "fxtlint", "--version"], capture_output=True, text=True, env=env,
+                         cwd=tmp_path)
     assert "engine: walk" in out.stdout + out.stderr
     sample = REPO / "corpus" / "samples" / "sample.fxt"
     out = subprocess.run([sys.executable, "-m", "fxtlint", "--output-format", "json", str(sample)],
-                         capture_output=True, text=True, env=env)
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
     assert out.returncode in (0, 1), out.stderr
