@@ -349,3 +349,20 @@ def test_the_column_walk_gives_the_same_span_across_providers(order):
     assert _coverage(data).statistics()["time"] == want
     for engine in ENGINES:
         assert trace_report(data, engine=engine)["statistics"]["time"] == want, engine
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_equal_instants_at_different_rates_are_first_and_last_by_rate(order):
+    """Tick 0 at 1 GHz and tick 0 after a rate of 0 (read as 1 GHz) are one instant: the
+    report's first takes the lower rate and its last the higher, in whatever order an
+    engine meets them (Hypothesis found the column walk and the reference parting here)."""
+    ev = functools.partial(B.event, "instant", thread=(1, 2), category="c", name="n")
+    small = B.archive(B.magic(), ev(0), B.initialization(0), ev(0), byte_order=order)
+    large = small + B.archive(*(ev(0) for _ in range(600)), byte_order=order)  # past 14 KiB: the column walk
+    assert len(large) > 14 * 1024
+    for d in (small, large):
+        want = {"first_ticks": 0, "first_ticks_per_second": 0, "last_ticks": 0,
+                "last_ticks_per_second": 10**9, "span_ticks": None, "ticks_per_second": [0, 10**9],
+                "span_seconds": 0.0}
+        for engine in ENGINES:
+            assert trace_report(d, engine=engine)["statistics"]["time"] == want, engine

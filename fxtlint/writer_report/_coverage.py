@@ -21,7 +21,7 @@ from ..engine._walk import Batch, Consumer
 from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
-from ..spec._time import before, seconds
+from ..spec._time import seconds, time_key
 
 _T = tables()
 LARGEST_KEPT = 5
@@ -176,9 +176,12 @@ class CoverageCollector(Consumer):
         self.rates.add(rate)
         if lo is None or hi is None:
             return
-        if self.first is None or before(lo, rate, *self.first):
+        # equal instants at different rates (2 ticks of 1 kHz, 2 ms at 1 GHz) are told
+        # apart by rate, the lower first: the same answer in whatever order records come
+        # (the column path meets them by layout, the reference in file order)
+        if self.first is None or (time_key(lo, rate), rate) < (time_key(*self.first), self.first[1]):
             self.first = (lo, rate)
-        if self.last is None or before(*self.last, hi, rate):
+        if self.last is None or (time_key(hi, rate), rate) > (time_key(*self.last), self.last[1]):
             self.last = (hi, rate)
 
     def _string_refs(self, refs) -> None:
