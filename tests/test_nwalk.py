@@ -120,6 +120,30 @@ def test_walk_equals_reference_when_sizes_swallow_or_leave_out_neighbours(deltas
     same(writer_traces.with_sizes_off(deltas), limits=limits)
 
 
+def test_the_walk_pairs_with_the_python_loop_where_the_compiled_engine_is_not_built(monkeypatch):
+    """The walk's rows go to the compiled pairing engine in whole blocks; where that engine
+    is not built, to the Python loop as rows: the same report either way."""
+    from fxtlint.engine import _pairing_choice
+
+    real = _walk_native.NativeLint._take
+    took = []
+
+    def spy(self):
+        real(self)
+        took.append(self.blocks)
+
+    monkeypatch.setattr(_walk_native.NativeLint, "_take", spy)
+    traces = [p for p in REAL + GOLDEN if p.suffix == ".fxt" and p.stat().st_size < 64 << 10]
+    for path in traces:
+        same(path.read_bytes(), limits=TINY)
+    assert True in took
+    took.clear()
+    monkeypatch.setattr(_pairing_choice, "native_pairing", lambda: (None, "not built (this test)"))
+    for path in traces:
+        same(path.read_bytes(), limits=TINY)
+    assert False in took and True not in took
+
+
 # -- hostile input -------------------------------------------------------------------------
 def _events(n: int) -> list:
     return [B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8)] + [

@@ -4,7 +4,7 @@
 
 The same interface and the same verdicts as the reference engine (``_pairing``), which is
 the specification: ``feed(batch)`` takes a ``_pairing.Batch`` (rows added one by one,
-column chunks, or both) or ``feed_columns(...)`` the columns themselves, and ``finish``
+column chunks, the native walk's row blocks, or any of them together) or ``feed_columns(...)`` the columns themselves, and ``finish``
 reports what is still open. Every diagnostic is made by the same rule, with the same
 parameters, in the same order as the reference engine's loop makes it
 (``tests/test_npairing.py`` holds the two to it).
@@ -21,6 +21,7 @@ compiled code: Python is called only to make a diagnostic.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
@@ -34,6 +35,7 @@ cdef extern from *:
     #include <vector>
     #include <unordered_map>
     #include <algorithm>
+    #include "_pairrow.h"
 
     namespace npair {
 
@@ -46,7 +48,7 @@ cdef extern from *:
     }
 
     // spec/_time.reading_rate: a rate of 0 converts nothing; its ticks are read at 1 GHz
-    static inline uint64_t reading_rate(uint64_t rate) { return rate ? rate : 1000000000ULL; }
+    static inline uint64_t reading_rate(uint64_t rate) { return fxt_reading_rate(rate); }
 
     // is ticks t1 at reading rate r1 strictly before t2 at r2? exact: t1/r1 < t2/r2
     static inline bool time_lt(uint64_t t1, uint64_t r1, uint64_t t2, uint64_t r2) {
@@ -54,11 +56,8 @@ cdef extern from *:
         return (u128)t1 * r2 < (u128)t2 * r1;
     }
 
-    // one pairing row (_pairing.COLUMNS), rr its reading rate
-    struct Row {
-        int64_t kind, thread; uint64_t process; int64_t cat, name;
-        uint64_t ts, id, end; int64_t offset, index, size; uint64_t rate, rr;
-    };
+    // one pairing row (_pairing.COLUMNS), rr its reading rate: the native walk's layout (_pairrow.h)
+    typedef fxt_pair_row Row;
 
     // a row before another in (time, record index) order
     static inline bool row_before(const Row& a, const Row& b) {
@@ -468,10 +467,19 @@ cdef inline int64_t _cap(object v):
     return _CAP if v > _CAP else v
 
 
+# the bytes of one row of a block (``_pairrow.h``, the native walk's ``take_row_block``)
+ROW_BYTES = sizeof(Row)
+
+
 cdef class PairingEngine:
     """Matches begins with ends; ``strings`` maps interned string ids back to text
     (``_pairing.PairingEngine``'s interface; ``vectorize`` and ``vectorize_from`` are
     accepted and mean nothing: there is no array proof to try)."""
+
+    # the native walk hands this engine its rows as blocks of this many bytes each
+    # (``_pairing.Batch.add_block``); the Python engine has no such attribute
+    ROW_BLOCK_BYTES = ROW_BYTES
+
 
     cdef readonly object emit, strings, limits, buffering_mode
     cdef readonly cbool circular
@@ -573,6 +581,8 @@ cdef class PairingEngine:
         for ch in b._chunks:
             self._take(ch["kind"], ch["thread"], ch["process"], ch["cat"], ch["name"], ch["ts"], ch["id"],
                        ch["end"], ch["offset"], ch["index"], ch["size"], ch["rate"])
+        for blk in b._blocks:
+            self._take_block(blk)
         cdef Row r
         for row in b._rows:
             (r.kind, r.thread, r.process, r.cat, r.name, r.ts, r.id, r.end, r.offset, r.index, r.size,
@@ -615,6 +625,16 @@ cdef class PairingEngine:
             r.rate = rate[j]
             r.rr = reading_rate(r.rate)
             self.rows.push_back(r)
+        return 0
+
+    cdef int _take_block(self, const unsigned char[::1] blk) except -1:
+        """Rows as the native walk wrote them (``_pairrow.h``: this engine's ``Row``), copied in whole."""
+        cdef size_t nbytes = blk.shape[0], n = nbytes // sizeof(Row), old = self.rows.size()
+        if n * sizeof(Row) != nbytes:
+            raise ValueError("a block of pairing rows that is not whole rows")
+        if n:
+            self.rows.resize(old + n)
+            memcpy(&self.rows[old], &blk[0], nbytes)
         return 0
 
     cdef int _run(self) except -1:

@@ -13,7 +13,8 @@ interpreter), then its semantic tail from the tables' roles (``_walk_native.plan
   cost a Python call;
 - an event's string refs, thread refs (its own and its arguments') are looked up, its
   timestamps checked against its provider's limit (``max_ticks``, exact in 128 bits),
-  and its pairing row written (``take_rows``).
+  and its pairing row written (``take_row_block``: ``_pairrow.h``'s rows, the compiled
+  pairing engine's own layout).
 
 A record the walk cannot prove clean (the screen flagged it, an undefined type, a kind
 it leaves to the reference, a ref it cannot resolve, a timestamp past the limit, a
@@ -28,7 +29,6 @@ against the buffer.
 """
 
 from libc.stdint cimport int64_t, uint64_t, int32_t, uint8_t
-from libc.string cimport memcpy
 from libcpp.vector cimport vector
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
@@ -37,6 +37,16 @@ from libcpp.pair cimport pair
 from cython.operator cimport dereference as deref
 
 import sys
+
+cdef extern from "_pairrow.h":
+    ctypedef struct fxt_pair_row:
+        int64_t kind, thread
+        uint64_t process
+        int64_t cat, name
+        uint64_t ts, id, end
+        int64_t offset, index, size
+        uint64_t rate, rr
+    uint64_t fxt_reading_rate(uint64_t rate) nogil
 
 cdef extern from "_screen.h":
     ctypedef struct Program:
@@ -93,9 +103,11 @@ cpdef enum Stop:
     END = 4        # no whole word left
     SLOW = 5       # (inside run only) the record at cur needs Python: taken again with the GIL
 
-# the pairing rows' columns, in the order of a row (``take_row_tuples``) and the keys of
-# ``take_rows``; ``_walk_native`` checks them against ``_pairing.COLUMNS``
+# the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
+# fields before its reading rate); ``_walk_native`` checks them against ``_pairing.COLUMNS``
 ROWS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size", "rate")
+# the bytes of one row of ``take_row_block`` (the compiled pairing engine checks its own)
+ROW_BYTES = sizeof(fxt_pair_row)
 
 # what a terminal's records are to the walk (``_walk_native.plan`` writes these)
 cpdef enum Mode:
@@ -222,9 +234,8 @@ cdef class NativeWalk:
     cdef int64_t cval[CACHE]
     # per terminal: records walked natively
     cdef vector[int64_t] counts
-    # the pairing rows since the last take_rows
-    cdef vector[int64_t] r_kind, r_thread, r_cat, r_name, r_offset, r_index, r_size
-    cdef vector[uint64_t] r_process, r_ts, r_id, r_end, r_rate
+    # the pairing rows since the last take
+    cdef vector[fxt_pair_row] rows
     # where the last run stopped
     cdef public int64_t cur, index, size
     cdef public object mirror
@@ -320,40 +331,27 @@ cdef class NativeWalk:
         return out
 
     def pending_rows(self):
-        return self.r_kind.size()
+        return self.rows.size()
 
     def take_row_tuples(self):
-        """The pairing rows since the last call, one tuple each (``_pairing.Batch.add``'s
-        arguments: a small window's rows, paired by the loop, with no numpy)."""
-        out = [(self.r_kind[i], self.r_thread[i], self.r_process[i], self.r_cat[i], self.r_name[i], self.r_ts[i],
-                self.r_id[i], self.r_end[i], self.r_offset[i], self.r_index[i], self.r_size[i], self.r_rate[i])
-               for i in range(<Py_ssize_t>self.r_kind.size())]
-        self._clear_rows()
+        """The pairing rows since the last take, one tuple each (``_pairing.Batch.add``'s
+        arguments: for the Python pairing loop, where the compiled engine is not built)."""
+        cdef fxt_pair_row *r
+        out = []
+        for i in range(<Py_ssize_t>self.rows.size()):
+            r = &self.rows[i]
+            out.append((r.kind, r.thread, r.process, r.cat, r.name, r.ts, r.id, r.end, r.offset, r.index, r.size,
+                        r.rate))
+        self.rows.clear()
         return out
 
-    def take_rows(self):
-        """The pairing rows since the last call, as columns (``_pairing.COLUMNS``, and
-        ``rate``: the tick rate of the row's provider at its record)."""
-        cols = {"kind": _i64(self.r_kind), "thread": _i64(self.r_thread), "process": _u64(self.r_process),
-                "cat": _i64(self.r_cat), "name": _i64(self.r_name), "ts": _u64(self.r_ts), "id": _u64(self.r_id),
-                "end": _u64(self.r_end), "offset": _i64(self.r_offset), "index": _i64(self.r_index),
-                "size": _i64(self.r_size), "rate": _u64(self.r_rate)}
-        self._clear_rows()
-        return cols
-
-    cdef void _clear_rows(self) noexcept:
-        self.r_kind.clear()
-        self.r_thread.clear()
-        self.r_cat.clear()
-        self.r_name.clear()
-        self.r_offset.clear()
-        self.r_index.clear()
-        self.r_size.clear()
-        self.r_process.clear()
-        self.r_ts.clear()
-        self.r_id.clear()
-        self.r_end.clear()
-        self.r_rate.clear()
+    def take_row_block(self):
+        """The pairing rows since the last take as one block of ``_pairrow.h`` rows (bytes,
+        ``ROW_BYTES`` each): what the compiled pairing engine copies in whole
+        (``_pairing.Batch.add_block``), with no Python object per row."""
+        cdef bytes out = (<const char *>self.rows.data())[:self.rows.size() * sizeof(fxt_pair_row)]
+        self.rows.clear()
+        return out
 
     # -- interning (the Python interner is the one id space) ----------------------------
     cdef int64_t _text_id(self, const unsigned char *b, uint64_t n) except -1:
@@ -668,23 +666,7 @@ cdef class NativeWalk:
             thread = e.gid
         else:
             thread = self._pair_id(pk, tk)
-        cdef uint64_t word = v[T.pair_id] if T.pair_id >= 0 else 0
-        self.r_kind.push_back(T.pair_kind)
-        self.r_thread.push_back(thread)
-        self.r_process.push_back(pk)
-        self.r_cat.push_back(cat)
-        self.r_name.push_back(name)
-        self.r_ts.push_back(v[T.pair_ts])
-        if T.pair_complete:
-            self.r_id.push_back(0)
-            self.r_end.push_back(word)
-        else:
-            self.r_id.push_back(word)
-            self.r_end.push_back(0)
-        self.r_offset.push_back(8 * cur)
-        self.r_index.push_back(index)
-        self.r_size.push_back(8 * size)
-        self.r_rate.push_back(self.rate[self.current])
+        self._push_row(T, v, thread, pk, cat, name, cur, index, size)
         return True
 
 
@@ -769,24 +751,28 @@ cdef class NativeWalk:
                 return 2
             if e is not NULL:
                 e.gid = thread
-        cdef uint64_t word = v[T.pair_id] if T.pair_id >= 0 else 0
-        self.r_kind.push_back(T.pair_kind)
-        self.r_thread.push_back(thread)
-        self.r_process.push_back(pk)
-        self.r_cat.push_back(cat)
-        self.r_name.push_back(name)
-        self.r_ts.push_back(v[T.pair_ts])
-        if T.pair_complete:
-            self.r_id.push_back(0)
-            self.r_end.push_back(word)
-        else:
-            self.r_id.push_back(word)
-            self.r_end.push_back(0)
-        self.r_offset.push_back(8 * cur)
-        self.r_index.push_back(index)
-        self.r_size.push_back(8 * size)
-        self.r_rate.push_back(self.rate[self.current])
+        self._push_row(T, v, thread, pk, cat, name, cur, index, size)
         return 1
+
+    cdef inline void _push_row(self, Term *T, const uint64_t *v, int64_t thread, uint64_t pk, int64_t cat,
+                               int64_t name, int64_t cur, int64_t index, int64_t size) noexcept nogil:
+        """The event's pairing row (its id word is a complete event's end)."""
+        cdef fxt_pair_row r
+        cdef uint64_t word = v[T.pair_id] if T.pair_id >= 0 else 0
+        r.kind = T.pair_kind
+        r.thread = thread
+        r.process = pk
+        r.cat = cat
+        r.name = name
+        r.ts = v[T.pair_ts]
+        r.id = 0 if T.pair_complete else word
+        r.end = word if T.pair_complete else 0
+        r.offset = 8 * cur
+        r.index = index
+        r.size = 8 * size
+        r.rate = self.rate[self.current]
+        r.rr = fxt_reading_rate(r.rate)
+        self.rows.push_back(r)
 
 
 cdef inline unsigned _slot_hash(uint64_t key) noexcept nogil:
@@ -798,26 +784,6 @@ cdef inline uint64_t _word(Scan *S, int64_t p) noexcept nogil:
     cdef uint64_t w = 0
     word_in(S, p, S.nwords, &w)
     return w
-
-
-cdef object _i64(vector[int64_t] &v):
-    import numpy as np  # a large window's rows: the pairing engine's array proof takes numpy's
-
-    out = np.empty(v.size(), np.int64)
-    cdef int64_t[::1] o = out
-    if v.size():
-        memcpy(&o[0], v.data(), v.size() * sizeof(int64_t))
-    return out
-
-
-cdef object _u64(vector[uint64_t] &v):
-    import numpy as np
-
-    out = np.empty(v.size(), np.uint64)
-    cdef uint64_t[::1] o = out
-    if v.size():
-        memcpy(&o[0], v.data(), v.size() * sizeof(uint64_t))
-    return out
 
 
 def _validate(d, nv, np_):

@@ -87,6 +87,7 @@ class Batch:
     def __init__(self):
         self._rows: list[tuple] = []
         self._chunks: list[dict] = []
+        self._blocks: list[bytes] = []  # the native walk's rows (``add_block``)
         self.n = 0
 
     def __len__(self):
@@ -95,6 +96,12 @@ class Batch:
     def add(self, kind, thread, process, cat, name, ts, id_, end, offset, index, size, rate=DEFAULT_RATE):
         self._rows.append((kind, thread, process, cat, name, ts, id_, end, offset, index, size, rate))
         self.n += 1
+
+    def add_block(self, block: bytes, n: int) -> None:
+        """``n`` rows as the native walk wrote them (``_pairrow.h``), for the compiled pairing
+        engine (``ROW_BLOCK_BYTES``), which copies them in whole: no Python object per row."""
+        self._blocks.append(block)
+        self.n += n
 
     def extend(self, **columns) -> None:
         """Append column arrays, one per name in ``COLUMNS`` ("rate" may be left out: the
@@ -213,6 +220,8 @@ class PairingEngine:
     def feed(self, b: Batch) -> None:
         if not len(b):
             return
+        if b._blocks:  # a caller's bug, never the input's: the native walk checks ROW_BLOCK_BYTES first
+            raise TypeError("row blocks are the compiled pairing engine's (_npairing): this engine reads rows")
         # the array proof is the column path's: a batch of rows added one by one (the
         # per-record path, a small file) is paired by the loop, with no numpy
         if self.vectorize and b._chunks and len(b) >= self.vectorize_from:

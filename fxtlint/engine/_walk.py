@@ -236,8 +236,7 @@ class Walk:
 
         module = nwalk()
         assert module is not None
-        return NativeLint(self, self.lint, module,
-                          arrays=len(self.buf) >= COLUMNS_FROM or getattr(self.buf, "growing", False))
+        return NativeLint(self, self.lint, module)
 
     def advance(self) -> bool:
         """Walk the records of ``buf`` from where the last call left off. A buffer that

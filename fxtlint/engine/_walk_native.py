@@ -28,7 +28,7 @@ from ..spec._roles import ARG_STRING_REFS, EFFECT_OF, INLINE_KOIDS, STRING_REFS,
 from ..spec._tables import StreamItem, tables
 from ._kernel_program import compile_program
 from ._kind_checks import PROVIDER_EVENT
-from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS, VECTORIZE_FROM
+from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
 from ._reader import after_record, decode_record, frame_error
 from ._semantic import PAIR_ID, PAIR_KIND
@@ -161,19 +161,15 @@ class NativeLint:
     """The column path's ``start_columns`` and ``advance`` for a walk whose only consumer
     is the linter, on the native walk."""
 
-    def __init__(self, walk, lint, module, arrays: bool = True):
+    def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        # a large window's pairing rows go to the pairing engine as arrays (its array proof);
-        # a small file's as rows, paired by the loop with no numpy, as the reference pairs them
-        self.arrays = arrays
         self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in plan()[0].terminals]
         self.nw = module.NativeWalk(_loaded(module), Mirror(walk.state))
-        missing = set(COLUMNS) - set(module.ROWS)
-        if missing:  # a pairing column the walk does not write: never a silent default
-            raise RuntimeError(f"the native walk writes no {sorted(missing)} pairing column (_pairing.COLUMNS)")
-        # rows as Batch.add takes them when the walk's order is COLUMNS', else as columns
-        self.tuples = tuple(module.ROWS) == COLUMNS
+        if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
+            raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
+        self.row_bytes = module.ROW_BYTES
+        self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
 
     def _take(self) -> None:
         """The native walk's counts and pairing rows since the last stop, to the walk and
@@ -182,10 +178,15 @@ class NativeLint:
         for term, n in nw.take_counts().items():
             kinds[self.kinds[term]] += n
         n = nw.pending_rows()
-        if (n >= VECTORIZE_FROM and self.arrays) or not self.tuples:  # as many as the array proof takes
-            rows = nw.take_rows()
-            self.lint.state.batch.extend(**{c: rows[c] for c in COLUMNS})
-        elif n:
+        if not n:
+            return
+        if self.blocks is None:
+            # the compiled pairing engine copies the walk's rows in whole blocks (its row layout
+            # is the walk's, _pairrow.h: checked by size); the Python loop takes them as tuples
+            self.blocks = getattr(self.lint.state.pairing, "ROW_BLOCK_BYTES", None) == self.row_bytes
+        if self.blocks:
+            self.lint.state.batch.add_block(nw.take_row_block(), n)
+        else:
             add = self.lint.state.batch.add
             for row in nw.take_row_tuples():
                 add(*row)
