@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The native kernel, text filler and walk under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The native kernel, text filler, walk and pairing engine under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 #   fuzz/kernel_asan.sh build gcc|clang      build build/asan-<cc>/: a copy of fxtlint/ and
-#                                            spec-tables/ whose kernel, filler and walk are sanitized builds
+#                                            spec-tables/ whose kernel, filler, walk and pairing engine are sanitized builds
 #   fuzz/kernel_asan.sh test gcc|clang [pytest args]
 #                                            the native tests on that build (default: tests/test_kernel.py,
 #                                            tests/test_textfill.py and tests/test_nwalk.py)
@@ -70,11 +70,17 @@ build() {
     "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_nwalk.cpp" "$out/_screen.o" \
         -o "$out/fxtlint/engine/_nwalk$suffix"
     echo "built $out/fxtlint/engine/_nwalk$suffix ($cxx $flags)"
+    # the compiled pairing engine, which the walk hands its rows to (_pairrow.h)
+    "$PY" -m cython -3 --cplus fxtlint/engine/_npairing.pyx -o "$out/_npairing.cpp"
+    # shellcheck disable=SC2086
+    "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_npairing.cpp" \
+        -o "$out/fxtlint/engine/_npairing$suffix"
+    echo "built $out/fxtlint/engine/_npairing$suffix ($cxx $flags)"
 }
 
-fresh() {  # build (quietly) unless both built modules are newer than every file they copy
+fresh() {  # build (quietly) unless every built module is newer than every file they copy
     local so stale=""
-    for name in _kernel _textfill _nwalk; do
+    for name in _kernel _textfill _nwalk _npairing; do
         so=$(find "build/asan-$1/fxtlint/engine" -maxdepth 1 -name "$name*.so" 2>/dev/null | head -1 || true)
         if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" -print -quit)" ]; then
             stale=yes
@@ -105,8 +111,8 @@ sanitized() {  # run a command from the build's folder with environment()'s vari
 
 check_build() {  # the sanitized kernel is the one imported, or stop
     sanitized "$1" "$PY" -c 'import os, fxtlint.engine._kernel as k, fxtlint.engine._textfill as f
-import fxtlint.engine._nwalk as w
-for m in (k, f, w):
+import fxtlint.engine._nwalk as w, fxtlint.engine._npairing as p
+for m in (k, f, w, p):
     print(m.__name__ + ":", m.__file__)
     assert m.__file__.startswith(os.getcwd()), "not the sanitized build"'
 }
