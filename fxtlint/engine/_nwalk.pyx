@@ -29,6 +29,7 @@ against the buffer.
 """
 
 from libc.stdint cimport int64_t, uint64_t, int32_t, uint8_t
+from cpython.buffer cimport PyBUF_WRITABLE
 from libcpp.vector cimport vector
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
@@ -203,6 +204,36 @@ cdef class Plan:
             screen_free(&self.P)
 
 
+cdef class RowBlock:
+    """Pairing rows moved out of the walk (``take_row_block``): a read-only bytes-like object
+    (the buffer protocol) over ``_pairrow.h`` rows, which the pairing engine copies in."""
+    cdef vector[fxt_pair_row] rows
+    cdef Py_ssize_t nbytes
+    cdef Py_ssize_t one
+
+    def __len__(self):
+        return self.rows.size()
+
+    def __getbuffer__(self, Py_buffer *buf, int flags):
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("a block of pairing rows is read-only")
+        self.one = 1
+        buf.buf = <void *>self.rows.data()
+        buf.len = self.nbytes
+        buf.itemsize = 1
+        buf.format = "B"
+        buf.ndim = 1
+        buf.shape = &self.nbytes
+        buf.strides = &self.one
+        buf.suboffsets = NULL
+        buf.readonly = 1
+        buf.internal = NULL
+        buf.obj = self
+
+    def __releasebuffer__(self, Py_buffer *buf):
+        pass
+
+
 cdef class NativeWalk:
     """The walk's native state over one trace; ``run`` walks it from a given record."""
 
@@ -346,11 +377,14 @@ cdef class NativeWalk:
         return out
 
     def take_row_block(self):
-        """The pairing rows since the last take as one block of ``_pairrow.h`` rows (bytes,
-        ``ROW_BYTES`` each): what the compiled pairing engine copies in whole
-        (``_pairing.Batch.add_block``), with no Python object per row."""
-        cdef bytes out = (<const char *>self.rows.data())[:self.rows.size() * sizeof(fxt_pair_row)]
-        self.rows.clear()
+        """The pairing rows since the last take as one ``RowBlock`` of ``_pairrow.h`` rows
+        (``ROW_BYTES`` each), moved out of the walk without a copy: what the compiled pairing
+        engine copies in whole (``_pairing.Batch.add_block``), with no Python object per row."""
+        cdef RowBlock out = RowBlock.__new__(RowBlock)
+        cdef size_t n = self.rows.size()
+        out.rows.swap(self.rows)
+        self.rows.reserve(n)  # the next rows of the window: address space, no page touched yet
+        out.nbytes = n * sizeof(fxt_pair_row)
         return out
 
     # -- interning (the Python interner is the one id space) ----------------------------

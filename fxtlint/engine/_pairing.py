@@ -87,7 +87,7 @@ class Batch:
     def __init__(self):
         self._rows: list[tuple] = []
         self._chunks: list[dict] = []
-        self._blocks: list[bytes] = []  # the native walk's rows (``add_block``)
+        self._blocks: list[object] = []  # the native walk's rows, bytes-like (``add_block``)
         self.n = 0
 
     def __len__(self):
@@ -97,7 +97,7 @@ class Batch:
         self._rows.append((kind, thread, process, cat, name, ts, id_, end, offset, index, size, rate))
         self.n += 1
 
-    def add_block(self, block: bytes, n: int) -> None:
+    def add_block(self, block: object, n: int) -> None:
         """``n`` rows as the native walk wrote them (``_pairrow.h``), for the compiled pairing
         engine (``ROW_BLOCK_BYTES``), which copies them in whole: no Python object per row."""
         self._blocks.append(block)
