@@ -466,6 +466,29 @@ def test_scan_refuses_unaligned_outputs_and_other_capsules(kernel):
         kernel.scan(capsule, data, False, False, 0, 1, b"\0" * 32, *good[1:])
 
 
+def test_scan_refuses_outputs_that_share_memory(kernel):
+    """The kernel writes its outputs and reads them back (order indexes starts, sizes and
+    terms): one array passed as both sizes and order made it read past the buffer under
+    ASan (issue 32). Every pair of buffers must be apart, the trace's too."""
+    prog = compile_program(False)
+    capsule = kernel.load(prog.code)
+    data = bytearray(B.archive(B.magic(), *[_event(i) for i in range(5)]))
+    good = outputs(prog.code, 16)
+    assert kernel.scan(capsule, bytes(data), False, False, 0, len(data) // 8, *good)[0] == 6
+    for i, j in [(1, 4), (0, 1), (3, 4), (7, 8), (4, 9)]:  # sizes/order, starts/sizes, terms/order...
+        out = list(good)
+        out[j] = out[i] if out[i].nbytes <= out[j].nbytes else out[j]
+        out[i] = out[j]
+        with pytest.raises(ValueError, match="overlap"):
+            kernel.scan(capsule, bytes(data), False, False, 0, len(data) // 8, *out)
+    half = np.empty(32, np.int64)
+    with pytest.raises(ValueError, match="overlap"):  # two views of one array that overlap
+        kernel.scan(capsule, bytes(data), False, False, 0, len(data) // 8, half[:16], half[8:24], *good[2:])
+    words = np.frombuffer(data, np.uint8)
+    with pytest.raises(ValueError, match="overlap"):  # an output written over the trace itself
+        kernel.scan(capsule, words, False, False, 0, len(data) // 8, *good[:6], words[:16], *good[7:])
+
+
 def test_a_batch_read_after_the_next_scan_is_refused(kernel):
     """Groups are views of outputs the next scan overwrites: reading a stale batch raises."""
     data = B.archive(B.magic(), *[_event(i) for i in range(6)])

@@ -97,6 +97,25 @@ static void release(Buffers *B)
             PyBuffer_Release(all[i]);
 }
 
+/* The output buffers are the kernel's to write and then read back (order indexes starts,
+ * sizes and terms): two that share a byte would let one write change what another was
+ * trusted to hold, so they must not overlap one another or the trace. */
+static int apart(Buffers *B)
+{
+    Py_buffer *all[] = {&B->buf, &B->starts, &B->sizes, &B->types, &B->terms, &B->order, &B->counts, &B->flags,
+                        &B->vals, &B->pos, &B->args};
+    size_t n = sizeof all / sizeof all[0];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            const char *a = all[i]->buf, *b = all[j]->buf;
+            if (all[i]->len > 0 && all[j]->len > 0 && a < b + all[j]->len && b < a + all[i]->len) {
+                PyErr_SetString(PyExc_ValueError, "scan's buffers overlap: each must be its own memory");
+                return 0;
+            }
+        }
+    return 1;
+}
+
 static int aligned(const Py_buffer *b, const char *name, unsigned size)
 {
     if ((uintptr_t)b->buf % size) {
@@ -146,7 +165,7 @@ static PyObject *kernel_scan(PyObject *Py_UNUSED(self), PyObject *args)
     if (P == NULL || !aligned(&B.starts, "starts", 8) || !aligned(&B.sizes, "sizes", 8)
         || !aligned(&B.types, "types", 8) || !aligned(&B.terms, "terms", 4) || !aligned(&B.order, "order", 8)
         || !aligned(&B.counts, "counts", 8) || !aligned(&B.vals, "vals", 8) || !aligned(&B.pos, "pos", 8)
-        || !aligned(&B.args, "args", 8)) {
+        || !aligned(&B.args, "args", 8) || !apart(&B)) {
         release(&B);
         return NULL;
     }
