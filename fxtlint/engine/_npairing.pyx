@@ -27,6 +27,7 @@ from libcpp.vector cimport vector
 
 from .. import rules as R
 from ..spec._limits import DEFAULT_LIMITS
+from ._result import skipper
 from ..spec._time import time_key
 
 cdef extern from *:
@@ -482,6 +483,8 @@ cdef class PairingEngine:
 
 
     cdef readonly object emit, strings, limits, buffering_mode
+    # the sink's ``skips`` (``_result.skipper``): a diagnostic the cap would drop is counted, not built
+    cdef public object skips
     cdef readonly cbool circular
     cdef int64_t max_stack, max_live, max_scan
     cdef Threads threads
@@ -497,6 +500,7 @@ cdef class PairingEngine:
     def __init__(self, emit, strings, limits=DEFAULT_LIMITS, *, vectorize=True, vectorize_from=0,
                  buffering_mode=None):
         self.emit = emit
+        self.skips = skipper(emit)
         self.strings = strings
         self.limits = limits
         self.buffering_mode = buffering_mode
@@ -695,8 +699,9 @@ cdef class PairingEngine:
                     scope.process, scope.cat, scope.name = r.process, r.cat, r.name
                     self.began_scopes.insert(scope)
                     if self.asyncs_.pop(ak, &w):
-                        self.emit(R.id_begin_reused.at(r.offset, r.index, record_size=r.size, what="async", id=r.id,
-                                                       name=self._s(r.name), first=w.offset))
+                        if self.skips is None or not self.skips(R.id_begin_reused, r.offset, r.index):
+                            self.emit(R.id_begin_reused.at(r.offset, r.index, record_size=r.size, what="async", id=r.id,
+                                                           name=self._s(r.name), first=w.offset))
                     elif <int64_t>self.asyncs_.size() >= self.max_live:
                         self._overflow(OVER_ASYNC, r.offset, r.index, r.size, self.max_live)
                         self.asyncs_.drop_oldest(self.max_live // 8)
@@ -707,20 +712,23 @@ cdef class PairingEngine:
                 if not live:
                     scope.process, scope.cat, scope.name = r.process, r.cat, r.name
                     if not (self.circular and not self.began_scopes.count(scope)):
-                        self.emit(R.async_without_begin.at(r.offset, r.index, record_size=r.size,
-                                                           what="instant" if k == ASYNC_INSTANT else "end",
-                                                           id=r.id, name=self._s(r.name), cat=self._s(r.cat)))
+                        if self.skips is None or not self.skips(R.async_without_begin, r.offset, r.index):
+                            self.emit(R.async_without_begin.at(r.offset, r.index, record_size=r.size,
+                                                               what="instant" if k == ASYNC_INSTANT else "end",
+                                                               id=r.id, name=self._s(r.name), cat=self._s(r.cat)))
             elif FLOW_BEGIN <= k <= FLOW_END:
                 s = self.threads.find(r.thread)
                 if s < 0 or (self.threads.all[s].stack.empty() and (
                         not self.threads.all[s].has_complete
                         or time_lt(self.threads.all[s].cend_ticks, self.threads.all[s].cend_rr, r.ts, r.rr))):
-                    self.emit(R.flow_outside_duration.at(r.offset, r.index, record_size=r.size, id=r.id))
+                    if self.skips is None or not self.skips(R.flow_outside_duration, r.offset, r.index):
+                        self.emit(R.flow_outside_duration.at(r.offset, r.index, record_size=r.size, id=r.id))
                 if k == FLOW_BEGIN:
                     self._flow_began = True
                     if self.flows_.pop(r.id, &w):
-                        self.emit(R.id_begin_reused.at(r.offset, r.index, record_size=r.size, what="flow", id=r.id,
-                                                       name=self._s(r.name), first=w.offset))
+                        if self.skips is None or not self.skips(R.id_begin_reused, r.offset, r.index):
+                            self.emit(R.id_begin_reused.at(r.offset, r.index, record_size=r.size, what="flow", id=r.id,
+                                                           name=self._s(r.name), first=w.offset))
                     elif <int64_t>self.flows_.size() >= self.max_live:
                         self._overflow(OVER_FLOW, r.offset, r.index, r.size, self.max_live)
                         self.flows_.drop_oldest(self.max_live // 8)
@@ -729,8 +737,9 @@ cdef class PairingEngine:
                     continue
                 live = self.flows_.has(r.id) if k == FLOW_STEP else self.flows_.pop(r.id, &w)
                 if not live and not (self.circular and not self._flow_began):
-                    self.emit(R.flow_without_begin.at(r.offset, r.index, record_size=r.size,
-                                                      what="step" if k == FLOW_STEP else "end", id=r.id))
+                    if self.skips is None or not self.skips(R.flow_without_begin, r.offset, r.index):
+                        self.emit(R.flow_without_begin.at(r.offset, r.index, record_size=r.size,
+                                                          what="step" if k == FLOW_STEP else "end", id=r.id))
         self.rows.clear()
         self.perm.clear()
         return 0
@@ -747,7 +756,8 @@ cdef class PairingEngine:
         if not self.over & bit:
             self.over |= bit
             what = "duration stack" if bit == OVER_STACK else "live async ids" if bit == OVER_ASYNC else "live flow ids"
-            self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
+            if self.skips is None or not self.skips(R.pairing_state_overflow, offset, index):
+                self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
         return 0
 
     cdef int _unmatched_end(self, int32_t s, size_t j, Early* early) except -1:
@@ -764,9 +774,10 @@ cdef class PairingEngine:
             s = self.threads.find(r.thread)
             first = s < 0 or not self.threads.all[s].began
             if not (first and self.circular):
-                self.emit(R.duration_end_without_begin.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
-                                                          name=self._s(r.name), before_first_begin=first,
-                                                          mode_given=self.buffering_mode is not None))
+                if self.skips is None or not self.skips(R.duration_end_without_begin, r.offset, r.index):
+                    self.emit(R.duration_end_without_begin.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
+                                                              name=self._s(r.name), before_first_begin=first,
+                                                              mode_given=self.buffering_mode is not None))
             return 0
         st = &self.threads.all[s].stack
         top = st.back()
@@ -778,8 +789,9 @@ cdef class PairingEngine:
                 while <Py_ssize_t>st.size() > depth + 1:
                     o = st.back()
                     st.pop_back()
-                    self.emit(R.duration_never_ended.at(o.offset, o.index, record_size=o.size, cat=self._s(o.cat),
-                                                        name=self._s(o.name), end_offset=r.offset))
+                    if self.skips is None or not self.skips(R.duration_never_ended, o.offset, o.index):
+                        self.emit(R.duration_never_ended.at(o.offset, o.index, record_size=o.size, cat=self._s(o.cat),
+                                                            name=self._s(o.name), end_offset=r.offset))
                     st = &self.threads.all[s].stack
                 st.pop_back()
                 return 0
@@ -787,9 +799,10 @@ cdef class PairingEngine:
         if self._early_end(j, early):
             return 0
         self.threads.all[s].stack.pop_back()
-        self.emit(R.duration_end_mismatch.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
-                                             name=self._s(r.name), bcat=self._s(top.cat), bname=self._s(top.name),
-                                             begin_offset=top.offset))
+        if self.skips is None or not self.skips(R.duration_end_mismatch, r.offset, r.index):
+            self.emit(R.duration_end_mismatch.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
+                                                 name=self._s(r.name), bcat=self._s(top.cat), bname=self._s(top.name),
+                                                 begin_offset=top.offset))
         return 0
 
     cdef int _early_end(self, size_t j, Early* early) except -1:
@@ -800,10 +813,11 @@ cdef class PairingEngine:
         cdef Row* r = self._row(j)
         cdef Row* rb = self._row(b)
         self.threads.all[self.threads.get(r.thread)].began = True
-        self.emit(R.duration_end_mismatch.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
-                                             name=self._s(r.name), bcat=self._s(r.cat), bname=self._s(r.name),
-                                             begin_offset=rb.offset, ts=r.ts, begin_ts=rb.ts, rate=r.rate,
-                                             begin_rate=rb.rate))
+        if self.skips is None or not self.skips(R.duration_end_mismatch, r.offset, r.index):
+            self.emit(R.duration_end_mismatch.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
+                                                 name=self._s(r.name), bcat=self._s(r.cat), bname=self._s(r.name),
+                                                 begin_offset=rb.offset, ts=r.ts, begin_ts=rb.ts, rate=r.rate,
+                                                 begin_rate=rb.rate))
         return True
 
     def finish(self, cut_short=False, dropped_at=None) -> None:
@@ -821,8 +835,9 @@ cdef class PairingEngine:
                 e = st.at(i)
                 if e.index < drop:
                     continue
-                self.emit(R.unterminated_at_end.at(e.offset, e.index, record_size=e.size, what="duration",
-                                                   detail=f"{self._s(e.cat)}/{self._s(e.name)}", cut_short=cut_short))
+                if self.skips is None or not self.skips(R.unterminated_at_end, e.offset, e.index):
+                    self.emit(R.unterminated_at_end.at(e.offset, e.index, record_size=e.size, what="duration",
+                                                       detail=f"{self._s(e.cat)}/{self._s(e.name)}", cut_short=cut_short))
                 st = &self.threads.all[s].stack
         cdef Where w
         cdef AsyncKey k
@@ -833,9 +848,10 @@ cdef class PairingEngine:
             k = self.asyncs_.slots[i].key
             if w.index < drop:
                 continue
-            self.emit(R.unterminated_at_end.at(w.offset, w.index, record_size=w.size, what="async operation",
-                                               detail=f"{self._s(k.cat)}/{self._s(k.name)} id {<object>k.id:#x}",
-                                               cut_short=cut_short))
+            if self.skips is None or not self.skips(R.unterminated_at_end, w.offset, w.index):
+                self.emit(R.unterminated_at_end.at(w.offset, w.index, record_size=w.size, what="async operation",
+                                                   detail=f"{self._s(k.cat)}/{self._s(k.name)} id {<object>k.id:#x}",
+                                                   cut_short=cut_short))
         cdef uint64_t fid
         for i in range(self.flows_.head, self.flows_.slots.size()):
             if not self.flows_.slots[i].alive:
@@ -844,5 +860,6 @@ cdef class PairingEngine:
             fid = self.flows_.slots[i].key
             if w.index < drop:
                 continue
-            self.emit(R.unterminated_at_end.at(w.offset, w.index, record_size=w.size, what="flow", detail=f"id {<object>fid:#x}",
-                                               cut_short=cut_short))
+            if self.skips is None or not self.skips(R.unterminated_at_end, w.offset, w.index):
+                self.emit(R.unterminated_at_end.at(w.offset, w.index, record_size=w.size, what="flow", detail=f"id {<object>fid:#x}",
+                                                   cut_short=cut_short))

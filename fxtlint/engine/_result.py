@@ -2,6 +2,9 @@
 
 A trace with millions of identical defects must not grow memory with file size,
 so each rule keeps at most ``per_rule_cap`` diagnostics while its count stays exact.
+An engine that can emit many (the compiled pairing engine at the end of a trace with
+65,537 open durations) asks ``skips`` first: a diagnostic the cap would drop is counted
+and never built.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ class DiagnosticSink:
     counts: Counter = field(default_factory=Counter)
     severity_of: dict = field(default_factory=dict)  # code -> severity as reported
     _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
+    # code -> (offset, record index) of the last diagnostic kept at its last trim: one after
+    # it can never be kept (``skips``)
+    _bound: dict = field(default_factory=dict)
     # called with each diagnostic kept (a stream's findings as they are found)
     listener: Callable[[Diagnostic], None] | None = None
 
@@ -53,6 +59,24 @@ class DiagnosticSink:
             # paths emit in different orders but must keep the same diagnostics
             lst.sort(key=Diagnostic.sort_key)
             del lst[self.per_rule_cap :]
+            self._bound[code] = (lst[-1].offset, lst[-1].record_index)
+
+    def skips(self, rule, offset: int, record_index: int) -> bool:
+        """Whether a diagnostic of ``rule`` at (``offset``, ``record_index``) would be dropped
+        by the cap: then it is counted here, exactly as ``add`` counts it, and its caller need
+        not build it (a trace with millions of one defect costs a count each, not a message
+        each). False whenever it might be kept, or a listener wants every diagnostic."""
+        code = rule.code
+        if code in self.ignored:
+            return True
+        if self.listener is not None:
+            return False
+        bound = self._bound.get(code)
+        if bound is None or (offset, record_index) <= bound:
+            return False
+        self.counts[code] += 1
+        self.severity_of[code] = self.severity_overrides.get(code, rule.severity)
+        return True
 
     @property
     def kept(self) -> list[Diagnostic]:
@@ -66,6 +90,13 @@ class DiagnosticSink:
     def extend(self, diags) -> None:
         for d in diags:
             self.add(d)
+
+
+def skipper(emit) -> Callable | None:
+    """``skips`` of the sink whose ``add`` is ``emit`` (None for any other callable): how an
+    engine that emits many diagnostics asks before it builds one."""
+    sink = getattr(emit, "__self__", None)
+    return sink.skips if isinstance(sink, DiagnosticSink) and emit == sink.add else None
 
 
 @dataclass
