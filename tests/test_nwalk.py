@@ -1,8 +1,8 @@
 """The native walk (``engine="walk"``: ``_nwalk.pyx``, ``_walk_native``) against the
 reference engine: the same whole JSON report (spans and details included) on every
 golden file, conformance-suite case, real trace and drawn archive, and on hostile
-input; clean records never reach the reference reader; the walk's own arithmetic
-(tick limits near 2^64) is the reference's.
+input; the same on those turned big-endian; clean records never reach the reference
+reader; the walk's own arithmetic (tick limits near 2^64) is the reference's.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import struct
 import subprocess
 import sys
 import time
@@ -24,6 +25,7 @@ import writer_traces
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.engine import _native, _walk_native
+from fxtlint.engine._reader import MAGIC_BE, MAGIC_LE, declared_size, decode_record
 from fxtlint.render._render_json import dumps, render
 from fxtlint.spec._time import max_ticks
 from fxtlint.strategies import archives, mutated_archives
@@ -48,6 +50,35 @@ def same(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits
     got = _json(data, "walk", fmt, limits)
     assert got == _json(data, "reference", fmt, limits)
     return got
+
+
+def _swapped(chunk: bytes) -> bytes:
+    """``chunk``'s whole words byte-swapped, the bytes after them as they are."""
+    n = len(chunk) // 8
+    return struct.pack(f">{n}Q", *struct.unpack(f"<{n}Q", chunk[:8 * n])) + chunk[8 * n:]
+
+
+def big_endian(data: bytes) -> bytes:
+    """A little-endian trace turned big-endian, framed by its declared sizes: a record the
+    encoder writes back as it reads is written big-endian (``encode_record``: its text as
+    it is), any other whole word byte-swapped (text in it reversed within each word: more
+    findings, which both engines must read alike); the bytes after the last whole word as
+    they are."""
+    out, at, whole = bytearray(), 0, len(data) - len(data) % 8
+    while at < whole:
+        size = declared_size(struct.unpack_from("<Q", data, at)[0])
+        end = at + 8 * size
+        if size == 0 or end > whole:
+            break
+        chunk = data[at:end]
+        try:
+            rec = decode_record(chunk, 0, 0, size, lambda d: None, resync=False)
+            again = fxtlint.encode_record(rec) == chunk
+        except (fxtlint.EncodeError, ValueError, TypeError, KeyError):  # a record the encoder cannot write back
+            again = False
+        out += fxtlint.encode_record(rec, "big") if again else _swapped(chunk)
+        at = end
+    return bytes(out) + _swapped(data[at:])
 
 
 @pytest.fixture
@@ -117,7 +148,9 @@ def test_walk_equals_reference_on_rule_examples(rule):
                                     {30: 1}, {31: -1}, {3: -1}], ids=str)
 @pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
 def test_walk_equals_reference_when_sizes_swallow_or_leave_out_neighbours(deltas, limits):
-    same(writer_traces.with_sizes_off(deltas), limits=limits)
+    data = writer_traces.with_sizes_off(deltas)
+    same(data, limits=limits)
+    same(big_endian(data), limits=limits)
 
 
 # -- hostile input -------------------------------------------------------------------------
@@ -141,6 +174,7 @@ def test_hostile_framing():
     for name, data in cases.items():
         for limits in WINDOWS:
             assert same(data, limits=limits), name
+            assert same(big_endian(data), limits=limits), name
 
 
 def _field(kind: str, name: str):
@@ -170,6 +204,7 @@ def test_ticks_near_two_to_the_64_at_coprime_rates(rate):
     recs += [B.event("duration_complete", ts, thread=1, category=1, name=2, end_timestamp=ts) for ts in stamps]
     recs += [B.event("instant", ts, thread=(3, 4), category="c", name="n") for ts in stamps]
     same(B.archive(*recs))
+    same(B.archive(*recs, byte_order="big"))
 
 
 def test_tick_limits_agree_on_drawn_rates():
@@ -246,18 +281,19 @@ def test_a_million_unclosed_begins_are_linear():
 
 
 # -- what the walk does itself --------------------------------------------------------------
-def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded):
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded, order):
     """Table records (provider info and section, initialization, string, thread) and
-    events are walked natively: only the magic record (MG003 is the reference's) and
-    the provider event are decoded."""
+    events are walked natively, in either byte order: only the magic record (MG003 is
+    the reference's) and the provider event are decoded."""
     recs = [B.magic(), B.provider_info(1, "one"), B.initialization(10**6), B.string(1, "c"), B.string(2, "n"),
             B.thread(1, 1, 2), B.provider_info(2, "two"), B.provider_section(1)]
     recs += [B.event(k, 5, thread=1, category=1, name=2, args=[B.arg("int64", 1, 3)], id=1, end_timestamp=9)
              for k in ("instant", "counter", "duration_begin", "duration_end", "duration_complete",
                        "async_begin", "async_end", "flow_begin", "flow_end")]
     recs += [B.kernel_object(3, 1, 2), B.blob(1, b"abc"), B.log(6, "m", thread=1), B.context_switch(7, 0, 2, 1, 2)]
-    data = B.archive(*recs)
-    same(data)
+    data = B.archive(*recs, byte_order=order)
+    assert same(data).count('"code"') == (order == "big")  # EX002 says a big-endian archive, and only that
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
     assert decoded == [0]
@@ -272,16 +308,6 @@ def test_a_record_the_walk_cannot_prove_clean_goes_to_the_reference(decoded):
     fxtlint.lint_bytes(data, engine="walk")
     assert len(decoded) == 4  # the magic record, the unregistered name, the changed string, the zero rate
     same(data)
-
-
-def test_streaming_input_and_big_endian_traces_still_lint():
-    data = B.archive(B.magic(), *_events(20))
-    assert fxtlint.lint_bytes(B.archive(B.magic(), *_events(20), byte_order="big"), engine="walk").records == 24
-    linter = fxtlint.StreamLinter(step=64)  # a stream keeps today's path in this stage
-    for i in range(0, len(data), 7):
-        linter.feed(data[i:i + 7])
-    linter.close()
-    assert linter.report.to_json()["diagnostics"] == fxtlint.lint_bytes(data, engine="walk").to_json()["diagnostics"]
 
 
 def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
@@ -329,3 +355,31 @@ def test_the_engine_is_chosen_by_name_and_environment(tmp_path):
     out = subprocess.run([sys.executable, "-m", "fxtlint", "--output-format", "json", str(sample)],
                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert out.returncode in (0, 1), out.stderr
+
+
+# -- big-endian archives ---------------------------------------------------------------------
+@pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
+@pytest.mark.parametrize("path", [p for p in GOLDEN if p.suffix == ".fxt"], ids=lambda p: p.name)
+def test_walk_equals_reference_on_golden_files_turned_big_endian(path, limits):
+    data = path.read_bytes()
+    big = big_endian(data)
+    assert big[:8] == MAGIC_BE or data[:8] != MAGIC_LE
+    same(big, limits=limits)
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_walk_equals_reference_on_real_traces_turned_big_endian(path):
+    same(big_endian(path.read_bytes()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(archives(max_size=12, byte_order="big"), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_big_endian_archives(data, limits):
+    same(data, limits=limits)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mutated_archives(codes=DRAWN_MUTATIONS), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_mutated_big_endian_archives(mutated, limits):
+    data = mutated[0] if isinstance(mutated, tuple) else mutated
+    same(big_endian(data), limits=limits)

@@ -20,7 +20,7 @@ one walk. The steps, per window of the file:
    provider tables as each row sees them, computed once and shared. A consumer reads
    values (a string's text, an argument's value) only where it needs them.
 
-A walk whose only consumer is the linter, on a little-endian trace, takes the native
+A walk whose only consumer is the linter, on a trace in either byte order, takes the native
 walk instead of these steps where it is built (engines ``auto`` and ``walk``, every file
 size: ``_walk_native``, ``_nwalk.pyx``): one compiled pass in file order that hands the
 records it cannot prove clean to the per-record reader, one by one, as step 2 does.
@@ -223,9 +223,9 @@ class Walk:
 
     def _wants_native(self) -> bool:
         """Whether this walk takes the native walk: its engine's choice (``walk``, ``auto``),
-        built, on a little-endian trace whose only consumer is the linter, and the column
+        built, on a trace (either byte order) whose only consumer is the linter, and the column
         path not forced off (``columns=False``, the reference path's own walks)."""
-        return (walks_natively(self.engine) and not self.log and not self.big and self.lint is not None
+        return (walks_natively(self.engine) and not self.log and self.lint is not None
                 and self.consumers == [self.lint] and self._columns_arg is not False and nwalk() is not None)
 
     def _native_lint(self) -> NativeLint | None:
