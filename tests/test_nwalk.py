@@ -1,8 +1,9 @@
 """The native walk (``engine="walk"``: ``_nwalk.pyx``, ``_walk_native``) against the
 reference engine: the same whole JSON report (spans and details included) on every
 golden file, conformance-suite case, real trace and drawn archive, and on hostile
-input; the same on those turned big-endian; clean records never reach the reference
-reader; the walk's own arithmetic (tick limits near 2^64) is the reference's.
+input; the same on those turned big-endian and on structured-log streams; clean records
+never reach the reference reader; the walk's own arithmetic (tick limits near 2^64) is
+the reference's.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from fxtlint.engine import _native, _walk_native
 from fxtlint.engine._reader import MAGIC_BE, MAGIC_LE, declared_size, decode_record
 from fxtlint.render._render_json import dumps, render
 from fxtlint.spec._time import max_ticks
-from fxtlint.strategies import archives, mutated_archives
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 from test_fast import noisy_archives
 
 if _native.nwalk() is None:  # pragma: no cover - an install where the walk did not compile
@@ -383,3 +384,66 @@ def test_walk_equals_reference_on_big_endian_archives(data, limits):
 def test_walk_equals_reference_on_mutated_big_endian_archives(mutated, limits):
     data = mutated[0] if isinstance(mutated, tuple) else mutated
     same(big_endian(data), limits=limits)
+
+
+# -- structured-log streams ------------------------------------------------------------------
+def _log(n: int) -> bytes:
+    return B.log_stream(*[B.log_record(48, 10 + i, args=[B.arg("int64", "n", i), B.arg("string", "msg", "hi"),
+                                                         B.arg("double", "x", 0.5), B.arg("bool", "b", 1),
+                                                         B.arg("uint64", "u", 1 << 63)])
+                          for i in range(n)])
+
+
+@settings(max_examples=30, deadline=None)
+@given(log_streams(max_size=8), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_log_streams(data, limits):
+    same(data, "log", limits)
+    same(data, "auto", limits)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mutated_log_streams(), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 7)), max_size=2))
+def test_walk_equals_reference_on_damaged_log_streams(mutated, flips):
+    data = bytearray(mutated[0])
+    for pos, bit in flips:
+        if pos < len(data):
+            data[pos] ^= 1 << bit
+    same(bytes(data), "log")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.binary(max_size=300))
+def test_walk_equals_reference_on_random_bytes_read_as_a_log(data):
+    same(data, "log")
+
+
+def test_hostile_log_framing():
+    base = _log(6)
+    size = fxtlint.spec._tables.tables().field(role="size")
+    kind = fxtlint.spec._tables.tables().field(role="type")
+    last = len(base) // 8 - len(_log(1)) // 8  # the last record's header word
+    cases = {
+        "empty": b"",
+        "size 0 first": b"\0" * 8,
+        "size 0 after records": base[:len(base) // 2 // 8 * 8] + b"\0" * 16,
+        "header cut in the middle": base + base[:5],
+        "cut inside a record": base[: len(base) - 12],
+        "size past the end": B.patch_field(base, size, 0xFFF, word=last),
+        "another record type": B.patch_field(base, kind, 3, word=last),
+        "a trace read as a log": B.archive(B.magic(), *_events(6)),
+    }
+    for name, data in cases.items():
+        for limits in WINDOWS:
+            assert same(data, "log", limits), name
+
+
+def test_clean_log_records_never_reach_the_reference_reader(decoded):
+    data = _log(50)
+    assert '"code"' not in same(data, "log")
+    decoded.clear()
+    report = fxtlint.lint_bytes(data, engine="walk", input_format="log")
+    assert (report.format, report.records, decoded) == ("log", 50, [])
+    bad = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=len(_log(7)) // 8)
+    decoded.clear()
+    assert fxtlint.lint_bytes(bad, engine="walk", input_format="log").counts == {"SL001": 1}
+    assert decoded == [len(_log(7))]  # that record only
