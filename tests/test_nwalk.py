@@ -1,7 +1,8 @@
 """The native walk (``engine="walk"``: ``_nwalk.pyx``, ``_walk_native``) against the
 reference engine: the same whole JSON report (spans and details included) on every
 golden file, conformance-suite case, real trace and drawn archive, and on hostile
-input; the same on those turned big-endian and on structured-log streams; clean records
+input; the same on those turned big-endian, on structured-log streams, and on a stream
+fed in any chunks (``StreamLinter``, a file read a chunk at a time); clean records
 never reach the reference reader; the walk's own arithmetic (tick limits near 2^64) is
 the reference's.
 """
@@ -25,7 +26,7 @@ import fxtlint
 import writer_traces
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
-from fxtlint.engine import _native, _walk_native
+from fxtlint.engine import _file, _native, _walk_native
 from fxtlint.engine._reader import MAGIC_BE, MAGIC_LE, declared_size, decode_record
 from fxtlint.render._render_json import dumps, render
 from fxtlint.spec._time import max_ticks
@@ -447,3 +448,75 @@ def test_clean_log_records_never_reach_the_reference_reader(decoded):
     decoded.clear()
     assert fxtlint.lint_bytes(bad, engine="walk", input_format="log").counts == {"SL001": 1}
     assert decoded == [len(_log(7))]  # that record only
+
+
+# -- streaming input -------------------------------------------------------------------------
+def _stream_json(data: bytes, fmt: str, chunks, step: int, limits: fxtlint.Limits) -> str:
+    linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=step, limits=limits)
+    for c in chunks:
+        linter.feed(c)
+    linter.close()
+    return dumps(render([linter.report], version="-"))
+
+
+def _whole_json(data, fmt: str, limits: fxtlint.Limits = fxtlint.Limits(), engine: str = "reference") -> str:
+    return dumps(render([fxtlint.lint_buffer(data, engine=engine, input_format=fmt, path="-", limits=limits)],
+                        version="-"))
+
+
+_INPUTS = st.one_of(
+    noisy_archives().map(lambda d: (d, "auto")),
+    archives(max_size=10, byte_order="big").map(lambda d: (d, "auto")),
+    mutated_archives(codes=DRAWN_MUTATIONS).map(lambda m: (big_endian(m[0]), "auto")),
+    log_streams(max_size=6).map(lambda d: (d, "log")),
+    mutated_log_streams().map(lambda m: (m[0], "log")),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_INPUTS, st.lists(st.integers(0, 3000), max_size=6), st.sampled_from([1, 8, 64, 1 << 20]),
+       st.sampled_from(WINDOWS))
+def test_a_stream_fed_in_any_chunks_lints_on_the_walk_as_the_reference_lints_it_whole(case, cuts, step, limits):
+    data, fmt = case
+    cuts = sorted({min(c, len(data)) for c in cuts})
+    chunks = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+    assert _stream_json(data, fmt, chunks, step, limits) == _whole_json(data, fmt, limits)
+
+
+@pytest.mark.parametrize("what", ["little", "big", "log"])
+def test_a_stream_is_walked_natively(decoded, what):
+    """Fed 7 bytes at a time and walked every 64: the records wholly received are walked
+    natively, the one the walk cannot prove clean goes to the reference, once it is whole."""
+    if what == "log":
+        data = _log(300)
+        bad_at = len(_log(120))
+        data = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=bad_at // 8)
+        fmt, want = "log", {bad_at}
+    else:
+        recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9)]
+        data = B.archive(*recs, byte_order=what)
+        fmt, want = "auto", {0, len(data) - len(B.archive(recs[-1]))}
+    linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=64)
+    for i in range(0, len(data), 7):
+        linter.feed(data[i:i + 7])
+    linter.close()
+    assert linter.feeder.walk._native is not None
+    assert set(decoded) == want
+    assert dumps(render([linter.report], version="-")) == _whole_json(data, fmt)
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_a_file_read_in_small_chunks_lints_on_the_walk_as_the_reference_lints_it_whole(path, tmp_path,
+                                                                                       monkeypatch):
+    """``FileSource`` (a file over ``_file.WHOLE``, read and walked a chunk at a time), here
+    with chunks of a word and of five: every golden file, and its big-endian twin."""
+    fmt = "log" if path.suffix == ".log" else "auto"
+    data = path.read_bytes()
+    for body in (data, big_endian(data)) if fmt == "auto" else (data,):
+        file = tmp_path / "t.fxt"
+        file.write_bytes(body)
+        want = _whole_json(body, fmt)
+        for chunk in (8, 40):
+            monkeypatch.setattr(_file, "CHUNK", chunk)
+            with open(file, "rb") as fh:
+                assert _whole_json(_file.FileSource(fh, "-", len(body)), fmt, engine="walk") == want, chunk

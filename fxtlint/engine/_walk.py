@@ -22,7 +22,7 @@ one walk. The steps, per window of the file:
 
 A walk whose only consumer is the linter takes the native walk instead of these steps
 where it is built (engines ``auto`` and ``walk``, every file size, a trace in either
-byte order or a structured-log stream, whole or read in chunks: ``_walk_native``,
+byte order or a structured-log stream, whole or fed as a stream: ``_walk_native``,
 ``_nwalk.pyx``): one compiled pass in file order that hands the records it cannot prove
 clean to the per-record reader, one by one, as step 2 does.
 
@@ -224,8 +224,8 @@ class Walk:
 
     def _wants_native(self) -> bool:
         """Whether this walk takes the native walk: a trace in either byte order or a
-        structured-log stream, whole or read in chunks (a file over ``_file.WHOLE``), all
-        take it. It declines only where it cannot or must not: the engine
+        structured-log stream, whole or fed as a stream (``StreamLinter``, a file read in
+        chunks), all take it. It declines only where it cannot or must not: the engine
         is not ``walk`` or ``auto`` (``reference``, ``fast``, ``native``, ``python`` name
         other paths), the walk is not built here, a consumer other than the linter rides
         on the walk (``report``'s coverage, export, decode: they read records and rows
