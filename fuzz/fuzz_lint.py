@@ -2,7 +2,9 @@
 # diagnostic lies inside the file with a registered code; the fast engine reports exactly
 # what the per-record reference engine reports (the full JSON of every diagnostic: code,
 # severity, offset, record index, message, span, record size), and so does the native walk
-# where it is built (engine "walk": the whole JSON report); linting the same bytes
+# where it is built (engine "walk": the whole JSON report), on the input and, as its last
+# byte picks, on the input read as a structured-log stream (odd) or on its big-endian twin
+# (2 mod 4, a little-endian trace: every word byte-swapped); linting the same bytes
 # twice gives the same report; and the verdict on a trace follows the spec's reading by
 # declared sizes (declared_reading.py): where that reading meets an error the lint fails,
 # and it stops framing where that reading does.
@@ -12,6 +14,7 @@
 # and a __future__ import must come first (tests/test_fuzz_build.py holds it).
 
 import sys
+from array import array
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -26,10 +29,34 @@ from fxtlint.rules import REGISTRY
 # ("native", "python"), else the kernel where it is built ("fast")
 COLUMNS = default_engine() if default_engine() in ("native", "python") else "fast"
 WALK = nwalk() is not None  # the native walk (issue 32), checked beside it
+_MAGIC_LE = fxtlint.tables().magic_word.to_bytes(8, "little")
 
 
 def _json(report) -> list:
     return [d.to_json() for d in report.diagnostics]
+
+
+def big_endian_twin(data: bytes) -> bytes:
+    """``data``'s whole words byte-swapped (the bytes after the last one as they are): a
+    little-endian trace turned big-endian, its magic record first, every header, field and
+    word as the big-endian writer writes it; only its text, a byte stream the same in
+    either order, comes out reversed within each word (more findings, read the same way)."""
+    words = array("Q", data[:len(data) - len(data) % 8])
+    words.byteswap()
+    return words.tobytes() + data[len(data) - len(data) % 8:]
+
+
+def twins(data: bytes) -> list:
+    """(bytes, input format) the native walk is also held to, as the input's last byte picks
+    (one more pair of lints at most): odd, the input read as a structured-log stream; 2 mod
+    4 on a little-endian trace, its big-endian twin."""
+    if not data:
+        return []
+    if data[-1] & 1:
+        return [(data, "log")]
+    if data[-1] & 3 == 2 and data[:8] == _MAGIC_LE:
+        return [(big_endian_twin(data), "auto")]
+    return []
 
 
 def check(data: bytes) -> None:
@@ -39,6 +66,10 @@ def check(data: bytes) -> None:
     assert fast.counts == ref.counts and fast.records == ref.records
     if WALK:
         assert fxtlint.lint_bytes(data, engine="walk").to_json() == ref.to_json(), "the native walk differs"
+        for twin, fmt in twins(data):
+            assert fxtlint.lint_bytes(twin, input_format=fmt, engine="walk").to_json() == \
+                fxtlint.lint_bytes(twin, input_format=fmt, engine="reference").to_json(), \
+                f"the native walk differs on the input read as {'a log' if fmt == 'log' else 'big-endian'}"
     assert _json(fxtlint.lint_bytes(data, engine=COLUMNS)) == _json(fast), "lint is not deterministic"
     for report in (fast, fxtlint.lint_bytes(data, input_format="log")):
         for d in report.diagnostics:

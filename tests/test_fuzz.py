@@ -90,6 +90,33 @@ def test_lint_invariant_compares_spans(monkeypatch):
         MODS["lint"].check(bad)
 
 
+@pytest.mark.parametrize("what", ["log", "big"])
+def test_lint_invariant_holds_the_walk_to_the_reference_on_logs_and_big_endian_twins(what, monkeypatch):
+    """The input's last byte picks a twin the native walk is also held to: an odd one, the
+    input read as a structured-log stream; 2 mod 4, a little-endian trace's big-endian
+    twin. A walk that differs only there trips the check."""
+    from fxtlint.engine._native import nwalk
+    from fxtlint.engine._reader import MAGIC_BE
+
+    if nwalk() is None:
+        pytest.skip("the native walk is not built")
+    data = (REPO / "corpus" / "seeds" / "RF001-good.fxt").read_bytes() + bytes([1 if what == "log" else 2])
+    check = MODS["lint"].check
+    check(data)
+    real = fxtlint.lint_bytes
+
+    def skewed(buf, **kw):
+        r = real(buf, **kw)
+        twin = kw.get("input_format") == "log" if what == "log" else buf[:8] == MAGIC_BE
+        if kw.get("engine") == "walk" and twin:
+            r.records += 1
+        return r
+
+    monkeypatch.setattr(fxtlint, "lint_bytes", skewed)
+    with pytest.raises(AssertionError, match="log" if what == "log" else "big-endian"):
+        check(data)
+
+
 def test_prefix_invariant_catches_a_reader_that_looks_ahead(monkeypatch):
     real = fxtlint.read_records
 

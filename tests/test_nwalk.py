@@ -1,8 +1,10 @@
 """The native walk (``engine="walk"``: ``_nwalk.pyx``, ``_walk_native``) against the
 reference engine: the same whole JSON report (spans and details included) on every
 golden file, conformance-suite case, real trace and drawn archive, and on hostile
-input; clean records never reach the reference reader; the walk's own arithmetic
-(tick limits near 2^64) is the reference's.
+input; the same on those turned big-endian, on structured-log streams, and on a stream
+fed in any chunks (``StreamLinter``, a file read a chunk at a time); clean records
+never reach the reference reader; the walk's own arithmetic (tick limits near 2^64) is
+the reference's.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import struct
 import subprocess
 import sys
 import time
@@ -24,9 +27,10 @@ import writer_traces
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.engine import _file, _native, _walk_native
+from fxtlint.engine._reader import MAGIC_BE, MAGIC_LE, declared_size, decode_record
 from fxtlint.render._render_json import dumps, render
 from fxtlint.spec._time import max_ticks
-from fxtlint.strategies import archives, mutated_archives
+from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 from test_fast import noisy_archives
 
 if _native.nwalk() is None:  # pragma: no cover - an install where the walk did not compile
@@ -48,6 +52,35 @@ def same(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits
     got = _json(data, "walk", fmt, limits)
     assert got == _json(data, "reference", fmt, limits)
     return got
+
+
+def _swapped(chunk: bytes) -> bytes:
+    """``chunk``'s whole words byte-swapped, the bytes after them as they are."""
+    n = len(chunk) // 8
+    return struct.pack(f">{n}Q", *struct.unpack(f"<{n}Q", chunk[:8 * n])) + chunk[8 * n:]
+
+
+def big_endian(data: bytes) -> bytes:
+    """A little-endian trace turned big-endian, framed by its declared sizes: a record the
+    encoder writes back as it reads is written big-endian (``encode_record``: its text as
+    it is), any other whole word byte-swapped (text in it reversed within each word: more
+    findings, which both engines must read alike); the bytes after the last whole word as
+    they are."""
+    out, at, whole = bytearray(), 0, len(data) - len(data) % 8
+    while at < whole:
+        size = declared_size(struct.unpack_from("<Q", data, at)[0])
+        end = at + 8 * size
+        if size == 0 or end > whole:
+            break
+        chunk = data[at:end]
+        try:
+            rec = decode_record(chunk, 0, 0, size, lambda d: None, resync=False)
+            again = fxtlint.encode_record(rec) == chunk
+        except (fxtlint.EncodeError, ValueError, TypeError, KeyError):  # a record the encoder cannot write back
+            again = False
+        out += fxtlint.encode_record(rec, "big") if again else _swapped(chunk)
+        at = end
+    return bytes(out) + _swapped(data[at:])
 
 
 @pytest.fixture
@@ -117,7 +150,9 @@ def test_walk_equals_reference_on_rule_examples(rule):
                                     {30: 1}, {31: -1}, {3: -1}], ids=str)
 @pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
 def test_walk_equals_reference_when_sizes_swallow_or_leave_out_neighbours(deltas, limits):
-    same(writer_traces.with_sizes_off(deltas), limits=limits)
+    data = writer_traces.with_sizes_off(deltas)
+    same(data, limits=limits)
+    same(big_endian(data), limits=limits)
 
 
 def test_the_walk_pairs_with_the_python_loop_where_the_compiled_engine_is_not_built(monkeypatch):
@@ -165,6 +200,7 @@ def test_hostile_framing():
     for name, data in cases.items():
         for limits in WINDOWS:
             assert same(data, limits=limits), name
+            assert same(big_endian(data), limits=limits), name
 
 
 def _field(kind: str, name: str):
@@ -194,6 +230,7 @@ def test_ticks_near_two_to_the_64_at_coprime_rates(rate):
     recs += [B.event("duration_complete", ts, thread=1, category=1, name=2, end_timestamp=ts) for ts in stamps]
     recs += [B.event("instant", ts, thread=(3, 4), category="c", name="n") for ts in stamps]
     same(B.archive(*recs))
+    same(B.archive(*recs, byte_order="big"))
 
 
 def test_tick_limits_agree_on_drawn_rates():
@@ -282,18 +319,19 @@ def test_a_million_unclosed_begins_are_linear():
 
 
 # -- what the walk does itself --------------------------------------------------------------
-def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded):
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded, order):
     """Table records (provider info and section, initialization, string, thread) and
-    events are walked natively: only the magic record (MG003 is the reference's) and
-    the provider event are decoded."""
+    events are walked natively, in either byte order: only the magic record (MG003 is
+    the reference's) and the provider event are decoded."""
     recs = [B.magic(), B.provider_info(1, "one"), B.initialization(10**6), B.string(1, "c"), B.string(2, "n"),
             B.thread(1, 1, 2), B.provider_info(2, "two"), B.provider_section(1)]
     recs += [B.event(k, 5, thread=1, category=1, name=2, args=[B.arg("int64", 1, 3)], id=1, end_timestamp=9)
              for k in ("instant", "counter", "duration_begin", "duration_end", "duration_complete",
                        "async_begin", "async_end", "flow_begin", "flow_end")]
     recs += [B.kernel_object(3, 1, 2), B.blob(1, b"abc"), B.log(6, "m", thread=1), B.context_switch(7, 0, 2, 1, 2)]
-    data = B.archive(*recs)
-    same(data)
+    data = B.archive(*recs, byte_order=order)
+    assert same(data).count('"code"') == (order == "big")  # EX002 says a big-endian archive, and only that
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
     assert decoded == [0]
@@ -308,16 +346,6 @@ def test_a_record_the_walk_cannot_prove_clean_goes_to_the_reference(decoded):
     fxtlint.lint_bytes(data, engine="walk")
     assert len(decoded) == 4  # the magic record, the unregistered name, the changed string, the zero rate
     same(data)
-
-
-def test_streaming_input_and_big_endian_traces_still_lint():
-    data = B.archive(B.magic(), *_events(20))
-    assert fxtlint.lint_bytes(B.archive(B.magic(), *_events(20), byte_order="big"), engine="walk").records == 24
-    linter = fxtlint.StreamLinter(step=64)  # a stream keeps today's path in this stage
-    for i in range(0, len(data), 7):
-        linter.feed(data[i:i + 7])
-    linter.close()
-    assert linter.report.to_json()["diagnostics"] == fxtlint.lint_bytes(data, engine="walk").to_json()["diagnostics"]
 
 
 def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
@@ -369,3 +397,167 @@ def test_the_engine_is_chosen_by_name_and_environment(tmp_path):
     out = subprocess.run([sys.executable, "-m", "fxtlint", "--output-format", "json", str(sample)],
                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert out.returncode in (0, 1), out.stderr
+
+
+# -- big-endian archives ---------------------------------------------------------------------
+@pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
+@pytest.mark.parametrize("path", [p for p in GOLDEN if p.suffix == ".fxt"], ids=lambda p: p.name)
+def test_walk_equals_reference_on_golden_files_turned_big_endian(path, limits):
+    data = path.read_bytes()
+    big = big_endian(data)
+    assert big[:8] == MAGIC_BE or data[:8] != MAGIC_LE
+    same(big, limits=limits)
+
+
+@pytest.mark.parametrize("path", [p if p.stat().st_size < 256 << 10 else pytest.param(p, marks=pytest.mark.slow)
+                                  for p in REAL], ids=lambda p: p.name)
+def test_walk_equals_reference_on_real_traces_turned_big_endian(path):
+    same(big_endian(path.read_bytes()))
+
+
+@settings(deadline=None)
+@given(archives(max_size=12, byte_order="big"), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_big_endian_archives(data, limits):
+    same(data, limits=limits)
+
+
+@settings(deadline=None)
+@given(mutated_archives(codes=DRAWN_MUTATIONS), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_mutated_big_endian_archives(mutated, limits):
+    data = mutated[0] if isinstance(mutated, tuple) else mutated
+    same(big_endian(data), limits=limits)
+
+
+# -- structured-log streams ------------------------------------------------------------------
+def _log(n: int) -> bytes:
+    return B.log_stream(*[B.log_record(48, 10 + i, args=[B.arg("int64", "n", i), B.arg("string", "msg", "hi"),
+                                                         B.arg("double", "x", 0.5), B.arg("bool", "b", 1),
+                                                         B.arg("uint64", "u", 1 << 63)])
+                          for i in range(n)])
+
+
+@settings(deadline=None)
+@given(log_streams(max_size=8), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_log_streams(data, limits):
+    same(data, "log", limits)
+    same(data, "auto", limits)
+
+
+@settings(deadline=None)
+@given(mutated_log_streams(), st.lists(st.tuples(st.integers(0, 200), st.integers(0, 7)), max_size=2))
+def test_walk_equals_reference_on_damaged_log_streams(mutated, flips):
+    data = bytearray(mutated[0])
+    for pos, bit in flips:
+        if pos < len(data):
+            data[pos] ^= 1 << bit
+    same(bytes(data), "log")
+
+
+@settings(deadline=None)
+@given(st.binary(max_size=300))
+def test_walk_equals_reference_on_random_bytes_read_as_a_log(data):
+    same(data, "log")
+
+
+def test_hostile_log_framing():
+    base = _log(6)
+    size = fxtlint.spec._tables.tables().field(role="size")
+    kind = fxtlint.spec._tables.tables().field(role="type")
+    last = len(base) // 8 - len(_log(1)) // 8  # the last record's header word
+    cases = {
+        "empty": b"",
+        "size 0 first": b"\0" * 8,
+        "size 0 after records": base[:len(base) // 2 // 8 * 8] + b"\0" * 16,
+        "header cut in the middle": base + base[:5],
+        "cut inside a record": base[: len(base) - 12],
+        "size past the end": B.patch_field(base, size, 0xFFF, word=last),
+        "another record type": B.patch_field(base, kind, 3, word=last),
+        "a trace read as a log": B.archive(B.magic(), *_events(6)),
+    }
+    for name, data in cases.items():
+        for limits in WINDOWS:
+            assert same(data, "log", limits), name
+
+
+def test_clean_log_records_never_reach_the_reference_reader(decoded):
+    data = _log(50)
+    assert '"code"' not in same(data, "log")
+    decoded.clear()
+    report = fxtlint.lint_bytes(data, engine="walk", input_format="log")
+    assert (report.format, report.records, decoded) == ("log", 50, [])
+    bad = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=len(_log(7)) // 8)
+    decoded.clear()
+    assert fxtlint.lint_bytes(bad, engine="walk", input_format="log").counts == {"SL001": 1}
+    assert decoded == [len(_log(7))]  # that record only
+
+
+# -- streaming input -------------------------------------------------------------------------
+def _stream_json(data: bytes, fmt: str, chunks, step: int, limits: fxtlint.Limits) -> str:
+    linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=step, limits=limits)
+    for c in chunks:
+        linter.feed(c)
+    linter.close()
+    return dumps(render([linter.report], version="-"))
+
+
+def _whole_json(data, fmt: str, limits: fxtlint.Limits = fxtlint.Limits(), engine: str = "reference") -> str:
+    return dumps(render([fxtlint.lint_buffer(data, engine=engine, input_format=fmt, path="-", limits=limits)],
+                        version="-"))
+
+
+_INPUTS = st.one_of(
+    noisy_archives().map(lambda d: (d, "auto")),
+    archives(max_size=10, byte_order="big").map(lambda d: (d, "auto")),
+    mutated_archives(codes=DRAWN_MUTATIONS).map(lambda m: (big_endian(m[0]), "auto")),
+    log_streams(max_size=6).map(lambda d: (d, "log")),
+    mutated_log_streams().map(lambda m: (m[0], "log")),
+)
+
+
+@settings(deadline=None)
+@given(_INPUTS, st.lists(st.integers(0, 3000), max_size=6), st.sampled_from([1, 8, 64, 1 << 20]),
+       st.sampled_from(WINDOWS))
+def test_a_stream_fed_in_any_chunks_lints_on_the_walk_as_the_reference_lints_it_whole(case, cuts, step, limits):
+    data, fmt = case
+    cuts = sorted({min(c, len(data)) for c in cuts})
+    chunks = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+    assert _stream_json(data, fmt, chunks, step, limits) == _whole_json(data, fmt, limits)
+
+
+@pytest.mark.parametrize("what", ["little", "big", "log"])
+def test_a_stream_is_walked_natively(decoded, what):
+    """Fed 7 bytes at a time and walked every 64: the records wholly received are walked
+    natively, the one the walk cannot prove clean goes to the reference, once it is whole."""
+    if what == "log":
+        data = _log(300)
+        bad_at = len(_log(120))
+        data = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=bad_at // 8)
+        fmt, want = "log", {bad_at}
+    else:
+        recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9)]
+        data = B.archive(*recs, byte_order=what)
+        fmt, want = "auto", {0, len(data) - len(B.archive(recs[-1]))}
+    linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=64)
+    for i in range(0, len(data), 7):
+        linter.feed(data[i:i + 7])
+    linter.close()
+    assert linter.feeder.walk._native is not None
+    assert set(decoded) == want
+    assert dumps(render([linter.report], version="-")) == _whole_json(data, fmt)
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_a_file_read_in_small_chunks_lints_on_the_walk_as_the_reference_lints_it_whole(path, tmp_path,
+                                                                                       monkeypatch):
+    """``FileSource`` (a file over ``_file.WHOLE``, read and walked a chunk at a time), here
+    with chunks of a word and of five: every golden file, and its big-endian twin."""
+    fmt = "log" if path.suffix == ".log" else "auto"
+    data = path.read_bytes()
+    for body in (data, big_endian(data)) if fmt == "auto" else (data,):
+        file = tmp_path / "t.fxt"
+        file.write_bytes(body)
+        want = _whole_json(body, fmt)
+        for chunk in (8, 40):
+            monkeypatch.setattr(_file, "CHUNK", chunk)
+            with open(file, "rb") as fh:
+                assert _whole_json(_file.FileSource(fh, "-", len(body)), fmt, engine="walk") == want, chunk

@@ -9,8 +9,9 @@ The engines (``ENGINES``; every one reports the same):
 - ``native``: the column path with the kernel and the filler, an error when one is not built;
 - ``python``: the column path without them (what an install without a C compiler runs);
 - ``walk``: the lint on the native walk (``_nwalk.pyx``, ``_walk_native``: one compiled pass
-  in file order, every file size) where it is built; the other verbs, structured-log
-  streams, big-endian traces and streaming input as ``auto``;
+  in file order, every file size, a trace in either byte order or a structured-log stream,
+  whole or fed as a stream) where it is built; the other verbs (a walk with a consumer
+  other than the linter: ``report``'s coverage, export, decode) as ``auto``;
 - ``auto``: the lint on the native walk where it is built, as ``walk``; everything else
   ``reference`` below ``_walk.COLUMNS_FROM`` bytes, ``fast`` above, whichever costs less.
 

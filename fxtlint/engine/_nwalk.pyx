@@ -2,10 +2,13 @@
 # distutils: language = c++
 """fxtlint.engine._nwalk: the native walk (issue 32, stage 2).
 
-One pass in file order over a little-endian trace: frame each record by its declared
-size (a large record by its 32-bit one), screen it with the program
+One pass in file order over a trace, little- or big-endian (``swap``: its words read
+byte-swapped where the host's order differs), or a structured-log stream: frame each
+record by its declared size (a large trace record by its 32-bit one; a log record by
+its header's size field, whatever its type), screen it with the program
 ``_kernel_program`` compiles from the spec tables (``_screen.c``, the kernel's own
-interpreter), then its semantic tail from the tables' roles (``_walk_native.plan``):
+interpreter; a log's program screens every record as the log record), then its
+semantic tail from the tables' roles (``_walk_native.plan``; a log record has none):
 
 - a record with an ``effect`` (provider info, provider section, initialization, string,
   thread) is carried out on the walk's own tables, keyed by (provider slot, index), and
@@ -271,14 +274,16 @@ cdef class NativeWalk:
     cdef public int64_t cur, index, size
     cdef public object mirror
 
-    def __init__(self, Plan plan not None, mirror):
-        """A walk of one trace with ``plan``; ``mirror``: the Python side of the tables
-        (``_walk_native.Mirror``)."""
+    def __init__(self, Plan plan not None, mirror, bint big=False):
+        """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
+        ``mirror``: the Python side of the tables (``_walk_native.Mirror``); ``big``: the
+        trace is big-endian (its words are read byte-swapped where the host's order differs;
+        text is bytes, read as it is in either order)."""
         self.plan = plan
         self.P = &plan.P
         self.terms = plan.terms.data()
         self.argref = plan.argref.data()
-        self.swap = 1 if sys.byteorder == "big" else 0  # the walk reads little-endian traces
+        self.swap = 1 if (sys.byteorder == "big") != bool(big) else 0
         self.inline_bit = self.P.inline_bit
         self.last_pair = -1
         cdef int i

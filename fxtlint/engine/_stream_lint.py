@@ -29,8 +29,9 @@ class StreamLinter:
     (not returned before), ``close()`` those the end settles, ``report`` the whole
     ``FileReport`` (equal to ``lint_bytes`` of the whole stream).
 
-    ``sink`` selects, re-grades and caps as for a file, ``buffering_mode`` as for
-    ``lint_buffer``; ``step`` is how many bytes arrive
+    ``sink`` selects, re-grades and caps as for a file, ``buffering_mode`` and ``engine``
+    as for ``lint_buffer`` (where it is built, the native walk lints the stream as it
+    does a whole buffer: ``_walk_native``); ``step`` is how many bytes arrive
     between two advances of the walk (findings come at that grain). With ``hex_bytes``
     the bytes of each finding's record are copied while the walk still holds them
     (``excerpts``, for hex views; up to the sink's cap per rule): a finding made after
@@ -39,7 +40,7 @@ class StreamLinter:
 
     def __init__(self, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
                  limits: Limits = DEFAULT_LIMITS, path: str = "-", step: int = DEFAULT_STEP,
-                 hex_bytes: bool = False, buffering_mode: str | None = None):
+                 hex_bytes: bool = False, buffering_mode: str | None = None, engine: str | None = None):
         self.sink = sink if sink is not None else DiagnosticSink()
         self.path = path
         self._new: list[Diagnostic] = []
@@ -50,9 +51,10 @@ class StreamLinter:
         self.report: FileReport | None = None
 
         def make_walk(buf, consumers):
-            walk = walk_for(buf, (), input_format=input_format, emit=self.sink.add, limits=limits)
+            walk = walk_for(buf, (), input_format=input_format, emit=self.sink.add, engine=engine, limits=limits)
             self.lint = Lint(self.sink.add, limits, walk.log, buffering_mode)
             walk.consumers = [self.lint, *consumers]
+            walk.lint = self.lint  # the native walk lints when it is the only consumer
             return walk
 
         self.feeder = Feeder((), make_walk, step=step)

@@ -20,10 +20,11 @@ one walk. The steps, per window of the file:
    provider tables as each row sees them, computed once and shared. A consumer reads
    values (a string's text, an argument's value) only where it needs them.
 
-A walk whose only consumer is the linter, on a little-endian trace, takes the native
-walk instead of these steps where it is built (engines ``auto`` and ``walk``, every file
-size: ``_walk_native``, ``_nwalk.pyx``): one compiled pass in file order that hands the
-records it cannot prove clean to the per-record reader, one by one, as step 2 does.
+A walk whose only consumer is the linter takes the native walk instead of these steps
+where it is built (engines ``auto`` and ``walk``, every file size, a trace in either
+byte order or a structured-log stream, whole or fed as a stream: ``_walk_native``,
+``_nwalk.pyx``): one compiled pass in file order that hands the records it cannot prove
+clean to the per-record reader, one by one, as step 2 does.
 
 Small buffers skip the columns: below ``COLUMNS_FROM`` bytes (or with ``columns=False``,
 the reference path) the walk is the per-record reader alone and every record goes to
@@ -222,11 +223,16 @@ class Walk:
         self._native = self._native_lint()
 
     def _wants_native(self) -> bool:
-        """Whether this walk takes the native walk: its engine's choice (``walk``, ``auto``),
-        built, on a little-endian trace whose only consumer is the linter, and the column
-        path not forced off (``columns=False``, the reference path's own walks)."""
-        return (walks_natively(self.engine) and not self.log and not self.big and self.lint is not None
-                and self.consumers == [self.lint] and self._columns_arg is not False and nwalk() is not None)
+        """Whether this walk takes the native walk: a trace in either byte order or a
+        structured-log stream, whole or fed as a stream (``StreamLinter``, a file read in
+        chunks), all take it. It declines only where it cannot or must not: the engine
+        is not ``walk`` or ``auto`` (``reference``, ``fast``, ``native``, ``python`` name
+        other paths), the walk is not built here, a consumer other than the linter rides
+        on the walk (``report``'s coverage, export, decode: they read records and rows
+        the native walk does not make), or the column path is forced off
+        (``columns=False``, the reference path's own walks)."""
+        return (walks_natively(self.engine) and self.lint is not None and self.consumers == [self.lint]
+                and self._columns_arg is not False and nwalk() is not None)
 
     def _native_lint(self) -> NativeLint | None:
         """The native walk's driver, when this walk takes it (``_wants_native``)."""

@@ -5,10 +5,15 @@ mirror of its tables in the ``ProviderState``, and the Python half of each step.
 terminal of the program (``_kernel_program.compile_program(False)``, every leaf
 screened): the value and position slots of its string refs, thread refs (and the koid
 words an inline one stands for), timestamps, pairing row and effect. A layout added to
-``spec-tables/`` gets its plan with no change here or in the walk.
+``spec-tables/`` gets its plan with no change here or in the walk. ``plan(True)`` is a
+structured-log stream's: the log program (every record read as the log record), with
+no semantic tail (the linter keeps no tables for a log).
 
-``NativeLint`` drives one ``Walk`` whose only consumer is the linter: the native walk
-runs from record to record and stops at each pairing window's end (its pairing rows go
+``NativeLint`` drives one ``Walk`` whose only consumer is the linter, over a trace in
+either byte order or a structured-log stream, whole or growing (a stream fed in chunks,
+a file read a chunk at a time: the walk stops at the first record not wholly received,
+and at a decision the reference needs more bytes for, ``NeedMore``, and takes it again
+with them): the native walk runs from record to record and stops at each pairing window's end (its pairing rows go
 to the linter's batch, and the window is fed to the pairing engine as today) and at
 each record it cannot prove clean. That record is the reference's: ``decode_record``
 reads it and reports, its effect is carried out on the ``ProviderState``
@@ -51,13 +56,19 @@ def _pad(xs, n, fill=-1) -> list:
     return list(xs) + [fill] * (n - len(xs))
 
 
-def _term(leaf) -> dict:
-    """The plan of one terminal (``leaf``: a ``_kernel_program.Leaf``, or None)."""
+def _term(leaf, log: bool = False) -> dict:
+    """The plan of one terminal (``leaf``: a ``_kernel_program.Leaf``, or None) of a
+    trace's program, or of a structured-log stream's (``log``: its one leaf, the log
+    record, has no refs to the tables, no timestamp a rate bounds and no pairing row:
+    the screen is all there is to it, as the linter has no table to check it against)."""
     d = {"mode": M_REFERENCE, "nstr": 0, "str_val": [-1] * NSTR, "str_pos": [-1] * NSTR, "str_role": [0] * NSTR,
          "nthr": 0, "thr_val": [-1] * NTHR, "thr_nkoid": [0] * NTHR, "thr_pk": [-1] * NTHR, "thr_tk": [-1] * NTHR,
          "nts": 0, "ts_val": [-1] * NTS, "pair_kind": -1, "pair_named": 0, "pair_complete": 0, "pair_id": -1,
          "pair_ts": -1, "f_pid": -1, "f_index": -1, "f_len": -1, "f_pos": -1, "f_pk": -1, "f_tk": -1, "f_rate": -1}
     if leaf is None:
+        return d
+    if log:
+        d["mode"] = M_EVENT
         return d
     kind = leaf.layout.name
     vals, pos = leaf.vals, leaf.pos
@@ -101,24 +112,27 @@ def _term(leaf) -> dict:
 
 
 @functools.cache
-def plan():
+def plan(log: bool = False):
     """(program, per-terminal plans, per argument type its string-ref value slots): what
-    the native walk runs, derived from the tables (no numpy: a small lint imports none)."""
-    prog = compile_program(False, frozenset(), numpy=False)
-    terms = [_term(t.leaf) for t in prog.terminals]
-    argrefs = {t: [a.vals[n] for n in ARG_STRING_REFS[a.layout.name]][:NARGREF] for t, a in prog.arg_leaves.items()}
+    the native walk runs over a trace (``log``: a structured-log stream, whose argument
+    strings are inline only: the screen's ``logref`` says so, nothing is looked up),
+    derived from the tables (no numpy: a small lint imports none)."""
+    prog = compile_program(log, frozenset(), numpy=False)
+    terms = [_term(t.leaf, log) for t in prog.terminals]
+    argrefs = {} if log else {t: [a.vals[n] for n in ARG_STRING_REFS[a.layout.name]][:NARGREF]
+                              for t, a in prog.arg_leaves.items()}
     return prog, terms, argrefs
 
 
 @functools.cache
-def _loaded(module):
-    """``plan()`` validated and held by the native walk module (once per process)."""
+def _loaded(module, log: bool = False):
+    """``plan(log)`` validated and held by the native walk module (once per process)."""
     modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()}}
     stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
     if {m.name: int(m) for m in module.Mode} != modes or \
             {x.name: int(x) for x in module.Stop if x.name in stops} != stops:
         raise RuntimeError("a stale build of the native walk (its modes or stops differ): rebuild it")
-    prog, terms, argrefs = plan()
+    prog, terms, argrefs = plan(log)
     return module.Plan(prog.code, terms, argrefs)
 
 
@@ -164,8 +178,8 @@ class NativeLint:
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in plan()[0].terminals]
-        self.nw = module.NativeWalk(_loaded(module), Mirror(walk.state))
+        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in plan(walk.log)[0].terminals]
+        self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
         if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
         self.row_bytes = module.ROW_BYTES
@@ -179,7 +193,7 @@ class NativeLint:
             kinds[self.kinds[term]] += n
         n = nw.pending_rows()
         if not n:
-            return
+            return  # (a structured-log stream's walk writes none: its linter pairs nothing)
         if self.blocks is None:
             # the compiled pairing engine copies the walk's rows in whole blocks (its row layout
             # is the walk's, _pairrow.h: checked by size); the Python loop takes them as tuples
@@ -215,10 +229,12 @@ class NativeLint:
         for good."""
         w = self.walk
         buf, emit, state, lint = w.buf, w.emit, w.state, self.lint
+        big, log = w.big, w.log
+        pairs = lint.state  # None on a structured-log stream: nothing pairs there
         growing = getattr(buf, "growing", False)
         if w.zero_at is not None:
             if not growing:
-                frame_error(8 * w.zero_at, w.index, 0, buf, emit, False)
+                frame_error(8 * w.zero_at, w.index, 0, buf, emit, big)
                 w.stopped = True
             return not w.stopped
         pw = w.limits.pairing_window
@@ -227,7 +243,8 @@ class NativeLint:
         view = memoryview(buf)[:len(buf)]  # a stream's map is longer than what it has received
         try:
             while not stop:
-                lint.state.flush_to(index)  # a new pairing window: the last one is fed
+                if pairs is not None:
+                    pairs.flush_to(index)  # a new pairing window: the last one is fed
                 status = nw.run(view, cur, index, (index // pw + 1) * pw)
                 cur, index = nw.cur, nw.index
                 self._take()
@@ -238,11 +255,12 @@ class NativeLint:
                     break
                 if status == HANDBACK:
                     try:
-                        rec = decode_record(buf, 8 * cur, index, nw.size, emit, big=False, log=False,
+                        rec = decode_record(buf, 8 * cur, index, nw.size, emit, big=big, log=log,
                                             resync=w.resync)
                     except NeedMore:
                         break  # a stream: taken again with more bytes
-                    after_record(rec, emit, w.magic_at)
+                    if not log:
+                        after_record(rec, emit, w.magic_at)
                     w.kinds[rec.kind] += 1
                     change = state.apply(rec)
                     lint.record(rec, change)
@@ -254,12 +272,12 @@ class NativeLint:
                 if status == PAST_END:
                     if growing:
                         break  # the last record has not wholly arrived: framed next time
-                    frame_error(8 * cur, index, nw.size, buf, emit, False)
+                    frame_error(8 * cur, index, nw.size, buf, emit, big)
                     stop = True
                     break
                 # ZERO
                 try:
-                    frame_error(8 * cur, index, 0, buf, emit, False)
+                    frame_error(8 * cur, index, 0, buf, emit, big)
                 except NeedMore:
                     w.zero_at = cur  # its message names the bytes left: said at the end
                     break
