@@ -11,7 +11,6 @@ does), so a project's settings never leak in from a parent project.
 from __future__ import annotations
 
 import os
-import tomllib as _toml
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,6 +86,8 @@ def load(start: str | os.PathLike | None = None) -> Config:
     path = find(start)
     if path is None:
         return Config()
+    import tomllib as _toml  # only where there is a pyproject.toml to read
+
     try:
         with open(path, "rb") as fh:
             data = _toml.load(fh)
