@@ -73,3 +73,69 @@ assert len(data) < COLUMNS_FROM, len(data)
 assert fxtlint.lint_bytes(data).counts == {}, fxtlint.lint_bytes(data).counts
 """
     assert loaded_after(code)["numpy"] is False
+
+
+def imported_by(*args: str, env: dict | None = None) -> set[str]:
+    """Every module ``python -X importtime ARGS`` imports (its own report, on stderr)."""
+    import os
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True, cwd=REPO,
+                          env=dict(os.environ, **(env or {})), check=False)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    return {line.rpartition("|")[2].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_import_fxtlint_imports_no_numpy():
+    assert "numpy" not in imported_by("-c", "import fxtlint")
+
+
+@pytest.mark.parametrize("fmt", ["rich", "json"])
+def test_the_command_line_imports_no_numpy(fmt):
+    """``python -m fxtlint FILE``, text to a pipe and JSON (the issue's start-up target)."""
+    got = imported_by("-m", "fxtlint", "--output-format", fmt, str(SAMPLE))
+    assert "fxtlint.cli.check" in got  # the report is read right: the lint's modules are in it
+    assert {"numpy", "fxtlint.engine._columns", "fxtlint.engine._scan"}.isdisjoint(got)
+
+
+def test_machine_output_to_a_pipe_imports_no_rich_and_no_toml():
+    """JSON on stdout and stderr not a terminal: no console is made (no progress bar can be
+    drawn), and the spec tables come from their cache (``--isolated``: no pyproject.toml is
+    read either)."""
+    import os
+
+    from fxtlint.spec._tables import cache_path, parsed_tables
+
+    parsed_tables()  # the cache, written if it is not there yet
+    env = {k: "" for k in ("TTY_COMPATIBLE", "FORCE_COLOR")}
+    got = imported_by("-m", "fxtlint", "--output-format", "json", "--isolated", str(SAMPLE),
+                      env={k: v for k, v in os.environ.items() if k not in env} | {"PYTHONPATH": str(REPO)})
+    assert "fxtlint.engine._lint" in got
+    assert not any(m == "rich" or m.startswith("rich.") for m in got), sorted(m for m in got if "rich" in m)
+    if os.path.isfile(cache_path()):  # (a read-only install parses on every start)
+        assert "tomllib" not in got
+
+
+@pytest.mark.parametrize("env, isatty, expect", [
+    ({}, False, False),  # a pipe or a file: no console, no rich
+    ({}, True, True),
+    ({"FORCE_COLOR": "1"}, False, True),  # rich calls it a terminal: rich decides
+    ({"TTY_COMPATIBLE": "1"}, False, True),
+])
+def test_the_progress_bar_console_is_made_only_where_rich_may_draw(monkeypatch, env, isatty, expect):
+    import io
+
+    from fxtlint.cli import check
+
+    class Err(io.StringIO):
+        def isatty(self):
+            return isatty
+
+    for k in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(k, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setattr(sys, "stderr", Err())
+    console = check._stderr_console()
+    assert (console is not None) == expect
+    if console is not None:
+        assert console.is_terminal

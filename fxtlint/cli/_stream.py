@@ -17,8 +17,6 @@ import select
 import sys
 import time
 
-from rich.text import Text
-
 from ..engine._file import FileChanged
 from ..engine._result import DiagnosticSink, FileReport
 from ..engine._stream_lint import StreamLinter
@@ -105,6 +103,8 @@ class Printer:
             else:
                 if not self.headed:
                     self.headed = True
+                    from rich.text import Text  # the rich format's only
+
                     self.console.print(Text(self._header(linter), "bold"))
                 self.console.print(_render_rich.diagnostic_text(d))
                 if self.show_hex and d in linter.with_bytes:

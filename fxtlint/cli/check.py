@@ -15,8 +15,6 @@ import os
 import sys
 from contextlib import ExitStack, contextmanager
 
-from rich.console import Console
-
 from ..engine import _parallel
 from ..engine._pairing import BUFFERING_MODES
 from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
@@ -366,9 +364,22 @@ def _exit_code(s: dict, reports: list[FileReport], failures: list) -> int:
     return EXIT_ERRORS if any(_fails(r, s["fail_on"]) for r in reports) else EXIT_OK
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..render import _render_rich
+def _stderr_console():
+    """A console on stderr for the progress bar; None where rich would not call stderr a
+    terminal (not a tty, neither TTY_COMPATIBLE nor FORCE_COLOR set), so that machine
+    output to a pipe never imports rich. Unsure (isatty fails): rich decides."""
+    if not ("TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ):
+        try:
+            if sys.stderr is None or not sys.stderr.isatty():
+                return None
+        except (AttributeError, OSError, ValueError):
+            pass
+    from rich.console import Console
 
+    return Console(stderr=True)
+
+
+def run(args: argparse.Namespace) -> int:
     try:
         config = _config.Config() if args.isolated else _config.load()
     except _config.ConfigError as e:
@@ -380,7 +391,11 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = s["output_format"]
     rich = fmt == "rich" and not s["statistics"] and not args.write_baseline
-    console = _render_rich.make_console() if rich else None
+    console = None
+    if rich:  # machine output never imports rich (nor a pipe's progress bar: ``_stderr_console``)
+        from ..render import _render_rich
+
+        console = _render_rich.make_console()
     reports: list[FileReport] = []
     show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
@@ -389,9 +404,9 @@ def run(args: argparse.Namespace) -> int:
             and fmt in _stream.STREAMING:
         printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
-    bar_console = console if console is not None and console.is_terminal else Console(stderr=True)
+    bar_console = console if console is not None and console.is_terminal else _stderr_console()
     with progress_bar(bar_console, sum(map(_size, files)),
-                      enabled=not args.no_progress and streamed is None) as advance:
+                      enabled=bar_console is not None and not args.no_progress and streamed is None) as advance:
         lint_all = (_lint_all(files, s, sink_options, args.jobs, advance) if streamed is None else
                     _lint_streamed(streamed, args, s, sink_options, printer))
         for path, report, data in lint_all:
