@@ -97,17 +97,18 @@ def test_the_command_line_imports_no_numpy(fmt):
     assert {"numpy", "fxtlint.engine._columns", "fxtlint.engine._scan"}.isdisjoint(got)
 
 
-def test_machine_output_to_a_pipe_imports_no_rich_and_no_toml():
-    """JSON on stdout and stderr not a terminal: no console is made (no progress bar can be
-    drawn), and the spec tables come from their cache (``--isolated``: no pyproject.toml is
-    read either)."""
+@pytest.mark.parametrize("fmt", ["rich", "json"])
+def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
+    """Text or JSON on stdout and stderr not a terminal: no rich console is made (the text
+    is ``PlainConsole``'s, no progress bar can be drawn), and the spec tables come from
+    their cache (``--isolated``: no pyproject.toml is read either)."""
     import os
 
     from fxtlint.spec._tables import cache_path, parsed_tables
 
     parsed_tables()  # the cache, written if it is not there yet
     env = {k: "" for k in ("TTY_COMPATIBLE", "FORCE_COLOR")}
-    got = imported_by("-m", "fxtlint", "--output-format", "json", "--isolated", str(SAMPLE),
+    got = imported_by("-m", "fxtlint", "--output-format", fmt, "--isolated", str(SAMPLE),
                       env={k: v for k, v in os.environ.items() if k not in env} | {"PYTHONPATH": str(REPO)})
     assert "fxtlint.engine._lint" in got
     assert not any(m == "rich" or m.startswith("rich.") for m in got), sorted(m for m in got if "rich" in m)

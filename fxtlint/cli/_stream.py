@@ -103,9 +103,7 @@ class Printer:
             else:
                 if not self.headed:
                     self.headed = True
-                    from rich.text import Text  # the rich format's only
-
-                    self.console.print(Text(self._header(linter), "bold"))
+                    self.console.print(_render_rich.Styled(self._header(linter), "bold"))
                 self.console.print(_render_rich.diagnostic_text(d))
                 if self.show_hex and d in linter.with_bytes:
                     _render_rich.render_hex(self.console, d, linter.excerpts)

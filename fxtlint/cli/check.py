@@ -404,8 +404,9 @@ def run(args: argparse.Namespace) -> int:
             and fmt in _stream.STREAMING:
         printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
+    # (a console that says it is a terminal is rich's: a ``PlainConsole`` never does)
     bar_console = console if console is not None and console.is_terminal else _stderr_console()
-    with progress_bar(bar_console, sum(map(_size, files)),
+    with progress_bar(bar_console, sum(map(_size, files)),  # type: ignore[arg-type]
                       enabled=bar_console is not None and not args.no_progress and streamed is None) as advance:
         lint_all = (_lint_all(files, s, sink_options, args.jobs, advance) if streamed is None else
                     _lint_streamed(streamed, args, s, sink_options, printer))
