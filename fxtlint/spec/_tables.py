@@ -17,9 +17,11 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
-from typing import overload
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 from ._errors import FxtError
 
@@ -527,15 +529,23 @@ def _event_groups(names: list, records: dict[int, Layout]) -> Mapping[str, tuple
     return _frozen({g: tuple(kinds) for g, kinds in groups.items()})
 
 
-def _tables_dir() -> Path:
+def _tables_folder() -> str:
     # an installed wheel: the package's own folder (as importlib.resources finds it, without
     # importing it: importlib.resources brings tempfile, shutil and the compressors, a
-    # fifth of a small lint's start-up)
-    packaged = Path(__file__).resolve().parents[1] / "spec_tables"
-    if packaged.is_dir():
+    # fifth of a small lint's start-up); os.path, not pathlib, which a small lint need not import
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    packaged = os.path.join(package, "spec_tables")
+    if os.path.isdir(packaged):
         return packaged
     # a source checkout or editable install: the repository's top-level folder
-    return Path(__file__).resolve().parents[2] / "spec-tables"
+    return os.path.join(os.path.dirname(package), "spec-tables")
+
+
+def _tables_dir() -> Path:
+    """The folder of the table files."""
+    from pathlib import Path
+
+    return Path(_tables_folder())
 
 
 TABLE_FILES = ("records.toml", "arguments.toml", "enums.toml", "structured-log.toml")
@@ -552,16 +562,16 @@ def cache_path() -> str:
                         f"spec-tables.{sys.implementation.cache_tag}.marshal")
 
 
-def parsed_tables(directory: Path | None = None, cache: str | None = None) -> dict[str, dict]:
+def parsed_tables(directory: str | os.PathLike | None = None, cache: str | None = None) -> dict[str, dict]:
     """The table files of ``directory`` (default: the package's) parsed (file name -> TOML
     document), read from ``cache`` (default ``cache_path()``) when it was written from the
     same bytes, else parsed and the cache written (atomically; where it cannot be, the
     files are parsed on every call)."""
-    directory = _tables_dir() if directory is None else directory
+    directory = _tables_folder() if directory is None else directory
     cache = cache_path() if cache is None else cache
     sources = {}
     for name in TABLE_FILES:
-        with open(directory / name, "rb") as fh:
+        with open(os.path.join(directory, name), "rb") as fh:
             sources[name] = fh.read()
     try:
         with open(cache, "rb") as fh:
