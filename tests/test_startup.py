@@ -114,6 +114,49 @@ def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
     assert not any(m == "rich" or m.startswith("rich.") for m in got), sorted(m for m in got if "rich" in m)
     if os.path.isfile(cache_path()):  # (a read-only install parses on every start)
         assert "tomllib" not in got
+    assert {"xml.etree.ElementTree", "fxtlint.render._render_sarif"}.isdisjoint(got)  # other formats' renderers
+    if installed_wheel():  # its version is read from the dist-info folder's name
+        assert "importlib.metadata" not in got
+
+
+def installed_wheel() -> bool:
+    import os
+
+    import fxtlint
+    from fxtlint.spec._version import _dist_info_version
+
+    return _dist_info_version(os.path.dirname(os.path.dirname(os.path.realpath(fxtlint.__file__)))) is not None
+
+
+def test_the_version_is_the_distributions():
+    """The dist-info folder's name (an installed wheel) or the metadata (anything else) say
+    the same version."""
+    from importlib import metadata
+
+    from fxtlint.spec._version import __version__, tool_version
+
+    try:
+        expected = metadata.version("fxtlint")
+    except metadata.PackageNotFoundError:
+        expected = __version__
+    assert tool_version() == expected
+
+
+@pytest.mark.parametrize("names, expected", [
+    (["fxtlint-1.2.3.dist-info"], "1.2.3"),
+    (["fxtlint-1.2.3.dist-info", "other-4.0.dist-info", "fxtlint"], "1.2.3"),
+    ([], None),
+    (["fxtlint-1.2.3.dist-info", "fxtlint-1.2.4.dist-info"], None),  # two installs: the metadata decides
+    (["fxtlint-1.2.3.egg-info"], None),
+])
+def test_the_dist_info_folder_names_the_version(tmp_path, names, expected):
+    from fxtlint.spec._version import _dist_info_version
+
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "METADATA").write_text("Metadata-Version: 2.1\n")
+    assert _dist_info_version(str(tmp_path)) == expected
+    assert _dist_info_version(str(tmp_path / "missing")) is None
 
 
 @pytest.mark.parametrize("env, isatty, expect", [

@@ -230,17 +230,26 @@ def _print_statistics(rows: list[dict], fmt: str) -> None:
 
 
 def _render_machine(fmt: str, reports: list[FileReport], failures: list, fail_on: str = "error") -> str:
-    from ..render import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
-
+    # each format imports its own renderer only (SARIF's urllib, JUnit's XML)
     if fmt == "json":
+        from ..render import _render_json
+
         return _render_json.dumps(_render_json.render(reports, failures=failures))
     if fmt == "sarif":
+        from ..render import _render_sarif
+
         return _render_sarif.dumps(_render_sarif.render(reports, failures=failures,
                                                         rules=_common.load_registry()))
     if fmt == "github":
+        from ..render import _render_github
+
         return _render_github.render(reports, failures=failures)
     if fmt == "junit":
+        from ..render import _render_junit
+
         return _render_junit.render(reports, failures=failures, fail_on=fail_on)
+    from ..render import _render_jsonl
+
     return _render_jsonl.render(reports, failures=failures)
 
 
