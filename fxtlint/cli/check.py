@@ -20,7 +20,7 @@ from ..engine._pairing import BUFFERING_MODES
 from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
 from ..rules._diagnostics import Severity
-from . import _baseline, _buffers, _common, _config, _stream
+from . import _buffers, _common, _config
 from ._buffers import STDIN
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
 from ._common import error as _error
@@ -308,6 +308,8 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
 
 def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
     """The one (path, report, hex bytes) of a stream: standard input or a followed file."""
+    from . import _stream  # (a stream's only, with its printer's renderers and json)
+
     chunks = _stream.stdin_chunks() if path == STDIN else _stream.follow_chunks(path, args.idle_timeout)
     try:
         report, _linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
@@ -325,6 +327,8 @@ def _read_baseline(args: argparse.Namespace, s: dict):
         raise UsageError("--write-baseline needs --baseline FILE (or baseline in pyproject.toml)")
     if not s["baseline"] or args.write_baseline:
         return None
+    from . import _baseline  # (with json: a run without a baseline needs neither)
+
     try:
         return _baseline.Baseline.read(s["baseline"])
     except OSError as e:
@@ -358,6 +362,8 @@ EMPTY_HINT = " (nothing to lint: --allow-empty makes that a note, not an error)"
 
 
 def _write_baseline(s: dict, reports: list[FileReport], failures: list) -> int:
+    from . import _baseline
+
     with open(s["baseline"], "w", encoding="utf-8") as fh:
         fh.write(_baseline.dumps(_baseline.build(reports, s["baseline"])))
     n = sum(len(r.diagnostics) for r in reports)
@@ -409,6 +415,8 @@ def run(args: argparse.Namespace) -> int:
     show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
     printer = None
+    if streamed is not None:
+        from . import _stream
     if streamed is not None and not (s["statistics"] or args.write_baseline or baseline is not None) \
             and fmt in _stream.STREAMING:
         printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
@@ -438,7 +446,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.write_baseline:
         return _write_baseline(s, reports, failures)
-    stale = _baseline.stale_note(baseline.stale(), s["baseline"]) if baseline is not None else None
+    stale = None
+    if baseline is not None:
+        from . import _baseline
+
+        stale = _baseline.stale_note(baseline.stale(), s["baseline"])
     if stale is not None:
         print(f"fxtlint: {stale}", file=sys.stderr)
     if s["statistics"]:
