@@ -1,22 +1,30 @@
 """Benchmark: the start-up of ``fxtlint FILE`` against ``python -c pass``.
 
-    python bench/startup.py [--runs 21] [--file corpus/samples/sample.fxt]
+    python bench/startup.py [--runs 21] [--file corpus/samples/sample.fxt] [--format rich]
+                            [--also OTHER_PYTHON ...]
 
 A small lint's wall time is mostly start-up: the interpreter, then fxtlint's imports
-(the tables, the rules, rich) and the walk. Issue 26 asks for ``fxtlint sample.fxt``
-(920 bytes) in at most 4 times ``python -c pass``. This script starts the two commands
-in turn, A B A B ... (paired: a drift of the machine's speed moves both of a pair), after
-one warm-up run each, and prints the median of each command's wall time and the median
-of the pairs' ratios (the figure to quote), with their spread. The package's bytecode is
-compiled first, as ``pip install`` does (an environment with PYTHONDONTWRITEBYTECODE set
-would otherwise compile every module on every run). The command line runs with this
-interpreter: ``python -m fxtlint FILE``, the console script's own work.
+(the tables, the rules) and the walk. Issues 26 and 32 ask for ``fxtlint sample.fxt``
+(920 bytes) in at most 4 times ``python -c pass``. This script starts the commands in
+turn, A B A B ... (paired: a drift of the machine's speed moves both of a pair), after
+one warm-up run each, and prints the median of each command's wall time and CPU time
+(user + system, the child's own: what other processes do moves it less) and the medians
+of the pairs' ratios (the figures to quote), with their spread. The package's bytecode
+is compiled first, as ``pip install`` does (an environment with PYTHONDONTWRITEBYTECODE
+set would otherwise compile every module on every run), and the warm-up lint writes the
+spec tables' cache (``spec/_tables.parsed_tables``), as a first run after an install does.
+The command line runs with this interpreter: ``python -m fxtlint FILE``, the console
+script's own work, its output a pipe (``--format``: rich, the text, or json).
+
+``--also PYTHON`` (repeatable) times ``PYTHON -m fxtlint FILE`` in the same rounds, each
+against the same ``python -c pass`` of this interpreter: another environment (the code
+before a change, installed in its own venv) measured in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
+import os
 import statistics
 import subprocess
 import sys
@@ -24,40 +32,67 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-TARGET = 4.0  # issue 26: at most this many times `python -c pass`
+TARGET = 4.0  # issues 26 and 32: at most this many times `python -c pass`
 
 
-def wall(cmd: list[str]) -> float:
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run of ``cmd``; the CPU time is the child's own."""
     t = time.perf_counter()
-    subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - t
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd="/")
+    proc.stdout.read()
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0  # reaped here: Popen must not wait for it again
+    wall = time.perf_counter() - t
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def compile_and_warm(python: str, lint: list[str]) -> None:
+    code = "import compileall, pathlib, fxtlint; compileall.compile_dir(pathlib.Path(fxtlint.__file__).parent, quiet=1)"
+    subprocess.run([python, "-c", code], check=True, cwd="/", stdout=subprocess.DEVNULL)
+    if subprocess.run(lint, capture_output=True, check=False, cwd="/").returncode not in (0, 1):
+        sys.exit(f"{' '.join(lint)} failed")
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=21)
     p.add_argument("--file", default=str(REPO / "corpus" / "samples" / "sample.fxt"))
+    p.add_argument("--format", default="rich", choices=("rich", "json"), help="--output-format of the lint")
+    p.add_argument("--also", action="append", default=[], metavar="PYTHON",
+                   help="another interpreter whose fxtlint is timed in the same rounds")
     args = p.parse_args()
-    import fxtlint
-
-    compileall.compile_dir(Path(fxtlint.__file__).parent, quiet=1)
-    lint = [sys.executable, "-m", "fxtlint", args.file]
-    if subprocess.run(lint, capture_output=True, check=False).returncode not in (0, 1):
-        sys.exit(f"{' '.join(lint)} failed")
+    file = str(Path(args.file).resolve())
+    pythons = [sys.executable, *args.also]
+    lints = {py: [py, "-m", "fxtlint", "--output-format", args.format, file] for py in pythons}
+    for py, lint in lints.items():
+        compile_and_warm(py, lint)
     bare = [sys.executable, "-c", "pass"]
-    wall(lint), wall(bare)  # warm-up: the file cache
-    a, b = [], []
+    for lint in lints.values():
+        timed(lint)  # warm-up: the file cache
+    timed(bare)
+    times: dict[str, list[tuple[float, float]]] = {py: [] for py in pythons}
+    base: list[tuple[float, float]] = []
     for _ in range(args.runs):
-        a.append(wall(lint))
-        b.append(wall(bare))
-    ratios = sorted(x / y for x, y in zip(a, b))
-    med = statistics.median(ratios)
-    print(f"{args.runs} paired runs of `python -m fxtlint {Path(args.file).name}` and `python -c pass` (wall time):")
-    for label, t in (("fxtlint       ", a), ("python -c pass", b)):
-        ms = [1000 * x for x in t]
-        print(f"  {label} median {statistics.median(ms):7.1f} ms  (min {min(ms):.1f}, max {max(ms):.1f})")
-    print(f"  ratio, median of pairs: {med:.2f}x  (min {ratios[0]:.2f}, max {ratios[-1]:.2f}); "
-          f"target at most {TARGET:.0f}x: {'met' if med <= TARGET else 'not met'}")
+        for py in pythons:
+            times[py].append(timed(lints[py]))
+        base.append(timed(bare))
+    print(f"{args.runs} paired runs of `python -m fxtlint --output-format {args.format} {Path(file).name}` "
+          f"and `python -c pass` (cwd /, output a pipe):")
+    print(f"  {'command':46} {'wall ms':>8} {'CPU ms':>8}   {'wall ratio':>10} {'CPU ratio':>10}")
+    print(f"  {'python -c pass':46} {1e3 * statistics.median(w for w, _ in base):8.1f} "
+          f"{1e3 * statistics.median(c for _, c in base):8.1f}")
+    for py in pythons:
+        runs = times[py]
+        wall = sorted(a[0] / b[0] for a, b in zip(runs, base))
+        cpu = sorted(a[1] / max(b[1], 1e-6) for a, b in zip(runs, base))
+        label = "fxtlint" + ("" if py == sys.executable else f" ({py})")
+        print(f"  {label[:46]:46} {1e3 * statistics.median(w for w, _ in runs):8.1f} "
+              f"{1e3 * statistics.median(c for _, c in runs):8.1f}   {statistics.median(wall):9.2f}x "
+              f"{statistics.median(cpu):9.2f}x   (wall ratio min {wall[0]:.2f}, max {wall[-1]:.2f})")
+    med = statistics.median(sorted(a[0] / b[0] for a, b in zip(times[sys.executable], base)))
+    print(f"  this fxtlint, wall ratio, median of pairs: {med:.2f}x; target at most {TARGET:.0f}x: "
+          f"{'met' if med <= TARGET else 'not met'}")
 
 
 if __name__ == "__main__":

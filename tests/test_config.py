@@ -30,8 +30,17 @@ def test_the_nearest_pyproject_is_used_even_without_a_fxtlint_table(tmp_path):
 
 
 def test_no_pyproject_gives_no_settings(tmp_path, monkeypatch):
-    monkeypatch.setattr(Path, "parents", property(lambda self: ()))  # stop at tmp_path, not the machine's root
+    from fxtlint.cli import _config
+
+    monkeypatch.setattr(_config, "folders", lambda here: iter([here]))  # stop at tmp_path, not the machine's root
     assert find(tmp_path) is None and load(tmp_path) == Config()
+
+
+def test_the_search_goes_up_to_the_root():
+    from fxtlint.cli._config import folders
+
+    assert list(folders("/a/b/c")) == ["/a/b/c", "/a/b", "/a", "/"]
+    assert list(folders("/")) == ["/"]
 
 
 def test_settings_take_the_option_names_with_underscores(tmp_path):

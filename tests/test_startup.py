@@ -73,3 +73,113 @@ assert len(data) < COLUMNS_FROM, len(data)
 assert fxtlint.lint_bytes(data).counts == {}, fxtlint.lint_bytes(data).counts
 """
     assert loaded_after(code)["numpy"] is False
+
+
+def imported_by(*args: str, env: dict | None = None) -> set[str]:
+    """Every module ``python -X importtime ARGS`` imports (its own report, on stderr)."""
+    import os
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True, cwd=REPO,
+                          env=dict(os.environ, **(env or {})), check=False)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    return {line.rpartition("|")[2].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_import_fxtlint_imports_no_numpy():
+    assert "numpy" not in imported_by("-c", "import fxtlint")
+
+
+@pytest.mark.parametrize("fmt", ["rich", "json"])
+def test_the_command_line_imports_no_numpy(fmt):
+    """``python -m fxtlint FILE``, text to a pipe and JSON (the issue's start-up target)."""
+    got = imported_by("-m", "fxtlint", "--output-format", fmt, str(SAMPLE))
+    assert "fxtlint.cli.check" in got  # the report is read right: the lint's modules are in it
+    assert {"numpy", "fxtlint.engine._columns", "fxtlint.engine._scan"}.isdisjoint(got)
+
+
+@pytest.mark.parametrize("fmt", ["rich", "json"])
+def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
+    """Text or JSON on stdout and stderr not a terminal: no rich console is made (the text
+    is ``PlainConsole``'s, no progress bar can be drawn), and the spec tables come from
+    their cache (``--isolated``: no pyproject.toml is read either)."""
+    import os
+
+    from fxtlint.spec._tables import cache_path, parsed_tables
+
+    parsed_tables()  # the cache, written if it is not there yet
+    env = {k: "" for k in ("TTY_COMPATIBLE", "FORCE_COLOR")}
+    got = imported_by("-m", "fxtlint", "--output-format", fmt, "--isolated", str(SAMPLE),
+                      env={k: v for k, v in os.environ.items() if k not in env} | {"PYTHONPATH": str(REPO)})
+    assert "fxtlint.engine._lint" in got
+    assert not any(m == "rich" or m.startswith("rich.") for m in got), sorted(m for m in got if "rich" in m)
+    if os.path.isfile(cache_path()):  # (a read-only install parses on every start)
+        assert "tomllib" not in got
+    assert {"xml.etree.ElementTree", "fxtlint.render._render_sarif"}.isdisjoint(got)  # other formats' renderers
+    if installed_wheel():  # its version is read from the dist-info folder's name
+        assert "importlib.metadata" not in got
+
+
+def installed_wheel() -> bool:
+    import os
+
+    import fxtlint
+    from fxtlint.spec._version import _dist_info_version
+
+    return _dist_info_version(os.path.dirname(os.path.dirname(os.path.realpath(fxtlint.__file__)))) is not None
+
+
+def test_the_version_is_the_distributions():
+    """The dist-info folder's name (an installed wheel) or the metadata (anything else) say
+    the same version."""
+    from importlib import metadata
+
+    from fxtlint.spec._version import __version__, tool_version
+
+    try:
+        expected = metadata.version("fxtlint")
+    except metadata.PackageNotFoundError:
+        expected = __version__
+    assert tool_version() == expected
+
+
+@pytest.mark.parametrize("names, expected", [
+    (["fxtlint-1.2.3.dist-info"], "1.2.3"),
+    (["fxtlint-1.2.3.dist-info", "other-4.0.dist-info", "fxtlint"], "1.2.3"),
+    ([], None),
+    (["fxtlint-1.2.3.dist-info", "fxtlint-1.2.4.dist-info"], None),  # two installs: the metadata decides
+    (["fxtlint-1.2.3.egg-info"], None),
+])
+def test_the_dist_info_folder_names_the_version(tmp_path, names, expected):
+    from fxtlint.spec._version import _dist_info_version
+
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "METADATA").write_text("Metadata-Version: 2.1\n")
+    assert _dist_info_version(str(tmp_path)) == expected
+    assert _dist_info_version(str(tmp_path / "missing")) is None
+
+
+@pytest.mark.parametrize("env, isatty, expect", [
+    ({}, False, False),  # a pipe or a file: no console, no rich
+    ({}, True, True),
+    ({"FORCE_COLOR": "1"}, False, True),  # rich calls it a terminal: rich decides
+    ({"TTY_COMPATIBLE": "1"}, False, True),
+])
+def test_the_progress_bar_console_is_made_only_where_rich_may_draw(monkeypatch, env, isatty, expect):
+    import io
+
+    from fxtlint.cli import check
+
+    class Err(io.StringIO):
+        def isatty(self):
+            return isatty
+
+    for k in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(k, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setattr(sys, "stderr", Err())
+    console = check._stderr_console()
+    assert (console is not None) == expect
+    if console is not None:
+        assert console.is_terminal

@@ -370,3 +370,100 @@ def test_an_enumeration_value_by_name_and_a_miss():
     for enum, name in (("thread_state", "sprinting"), ("no_such_enum", "running")):
         with pytest.raises(TableError, match="has no value named"):
             t.value_of(enum, name)
+
+
+# -- the parsed tables' cache (``parsed_tables``): used only for the bytes it was parsed from --
+def _parsed_by_tomllib(directory) -> dict:
+    import tomllib
+
+    from fxtlint.spec._tables import TABLE_FILES
+
+    return {name: tomllib.loads((directory / name).read_text("utf-8")) for name in TABLE_FILES}
+
+
+@pytest.fixture
+def table_copy(tmp_path):
+    """A copy of the table files and a cache path of its own."""
+    import shutil
+
+    from fxtlint.spec._tables import TABLE_FILES, _tables_dir
+
+    tables_dir = tmp_path / "tables"
+    tables_dir.mkdir()
+    for name in TABLE_FILES:
+        shutil.copy(_tables_dir() / name, tables_dir / name)
+    return tables_dir, str(tmp_path / "cache" / "tables.marshal")
+
+
+def _no_toml(monkeypatch):
+    """Parsing TOML now fails: what is returned comes from the cache."""
+    import tomllib
+
+    def refuse(*a, **k):
+        raise AssertionError("parsed the TOML: the cache was not used")
+
+    monkeypatch.setattr(tomllib, "loads", refuse)
+
+
+def test_the_cache_is_written_on_first_use_and_read_after(table_copy, monkeypatch):
+    import os
+
+    from fxtlint.spec._tables import parsed_tables
+
+    tables_dir, cache = table_copy
+    first = parsed_tables(tables_dir, cache)
+    assert first == _parsed_by_tomllib(tables_dir)
+    assert os.path.isfile(cache)
+    _no_toml(monkeypatch)
+    assert parsed_tables(tables_dir, cache) == first
+
+
+def test_the_cache_is_not_used_once_a_table_file_changed(table_copy, monkeypatch):
+    """An edit of one table file (same length, one value) is seen at once; the cache is
+    rewritten from the new bytes, and that one is used from then on."""
+    from fxtlint.spec._tables import parsed_tables
+
+    tables_dir, cache = table_copy
+    parsed_tables(tables_dir, cache)
+    path = tables_dir / "records.toml"
+    text = path.read_text("utf-8")
+    assert text.count("max_arguments = 15") == 1
+    path.write_text(text.replace("max_arguments = 15", "max_arguments = 14"), "utf-8")
+    again = parsed_tables(tables_dir, cache)
+    assert again["records.toml"]["max_arguments"] == 14
+    assert again == _parsed_by_tomllib(tables_dir)
+    _no_toml(monkeypatch)
+    assert parsed_tables(tables_dir, cache)["records.toml"]["max_arguments"] == 14
+
+
+@pytest.mark.parametrize("content", [b"", b"not marshal", b"\xe9" * 40], ids=["empty", "text", "garbage"])
+def test_a_broken_cache_is_parsed_again_and_replaced(table_copy, content):
+    import marshal
+    import os
+
+    from fxtlint.spec._tables import parsed_tables
+
+    tables_dir, cache = table_copy
+    os.makedirs(os.path.dirname(cache))
+    with open(cache, "wb") as fh:
+        fh.write(content)
+    assert parsed_tables(tables_dir, cache) == _parsed_by_tomllib(tables_dir)
+    with open(cache, "rb") as fh:
+        assert marshal.loads(fh.read())[2] == _parsed_by_tomllib(tables_dir)
+
+
+def test_an_unwritable_cache_place_only_costs_a_parse(table_copy):
+    from fxtlint.spec._tables import parsed_tables
+
+    tables_dir, _ = table_copy
+    (tables_dir / "a-file").write_bytes(b"")
+    cache = str(tables_dir / "a-file" / "tables.marshal")  # its folder is a file
+    assert parsed_tables(tables_dir, cache) == _parsed_by_tomllib(tables_dir)
+
+
+def test_the_tables_every_module_uses_are_those_of_the_toml():
+    """``tables()`` (from the cache, when there is one) equals the tables compiled from the
+    TOML parsed here."""
+    from fxtlint.spec._tables import _tables_dir, build_tables
+
+    assert build_tables(_parsed_by_tomllib(_tables_dir())) == T

@@ -22,11 +22,28 @@ import os
 import sys
 
 from ..engine import _native
-from . import _common, check, conformance, decode, explain, export, repair, report, rules, slice
+from . import _common
 from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
-COMMANDS = (check, rules, explain, report, export, decode, conformance, repair, slice)
+# the verbs, each a module of this package of the same name, in the order of --help; a
+# run imports the one it runs (``fxtlint FILE``: check), ``--help`` all of them
+VERBS = ("check", "rules", "explain", "report", "export", "decode", "conformance", "repair", "slice")
 DEFAULT_COMMAND = "check"
+
+
+def command(verb: str):
+    """The module of ``verb`` (imported as an import statement does, so that ``python -X
+    importtime`` lists it, which ``importlib.import_module`` does not)."""
+    name = f"{__name__}.{verb}"
+    __import__(name)
+    return sys.modules[name]
+
+
+def __getattr__(name: str):
+    """``COMMANDS``: every verb's module, in the order of ``VERBS`` (imported on first use)."""
+    if name == "COMMANDS":
+        return tuple(command(verb) for verb in VERBS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _Version(argparse.Action):
@@ -41,7 +58,9 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+def build_parser(verbs: tuple[str, ...] = VERBS) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
+    """The parser, with the subparsers of ``verbs`` (a run builds only its own verb's: each
+    subparser says the same whichever others are built beside it)."""
     parser = argparse.ArgumentParser(
         prog="fxtlint",
         description="Strict validator, recovering reader and fuzzing toolkit for the "
@@ -52,8 +71,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]
     )
     parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(title="commands", dest="command", metavar="COMMAND")
-    for module in COMMANDS:
-        module.register(subparsers)
+    for verb in verbs:
+        command(verb).register(subparsers)
     return parser, subparsers
 
 
@@ -64,14 +83,14 @@ def _parse(subparser: argparse.ArgumentParser, argv: list[str]) -> argparse.Name
 
 
 def _main(argv: list[str]) -> int:
-    parser, subparsers = build_parser()
     if not argv:
-        parser.print_usage(sys.stderr)
+        build_parser()[0].print_usage(sys.stderr)
         _common.error("no command or path given (try `fxtlint --help`)")
         return EXIT_USAGE
     if argv[0] in ("-h", "--help", "--version"):
-        parser.parse_args(argv[:1])  # prints and exits
-    verb, rest = (argv[0], argv[1:]) if argv[0] in subparsers.choices else (DEFAULT_COMMAND, argv)
+        build_parser()[0].parse_args(argv[:1])  # prints and exits
+    verb, rest = (argv[0], argv[1:]) if argv[0] in VERBS else (DEFAULT_COMMAND, argv)
+    _, subparsers = build_parser((verb,))
     args = _parse(subparsers.choices[verb], rest)
     try:
         return args.run(args)

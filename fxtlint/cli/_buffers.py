@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from pathlib import Path
 
 from ..engine._lint import open_buffer
 
@@ -60,7 +59,7 @@ def expand_paths(paths: list[str], exclude=()) -> tuple[list[tuple[str, str | No
         elif os.path.isdir(p):
             found = walk(p, list(exclude))
             if found:
-                writer = Path(p).resolve().name or p
+                writer = os.path.basename(os.path.realpath(p)) or p
                 files += [(f, writer) for f in found]
             else:
                 failures.append((p, EMPTY_DIRECTORY))

@@ -11,9 +11,12 @@ does), so a project's settings never leak in from a parent project.
 from __future__ import annotations
 
 import os
-import tomllib as _toml
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FILENAME = "pyproject.toml"
 
@@ -57,12 +60,23 @@ class Config:
 
 def find(start: str | os.PathLike | None = None) -> Path | None:
     """The nearest pyproject.toml at or above ``start`` (default: the current directory)."""
-    here = Path(start if start is not None else os.getcwd()).resolve()
-    for d in (here, *here.parents):
-        candidate = d / FILENAME
-        if candidate.is_file():
-            return candidate
+    for d in folders(os.path.realpath(start if start is not None else os.getcwd())):
+        candidate = os.path.join(d, FILENAME)
+        if os.path.isfile(candidate):
+            from pathlib import Path  # (os.path above: a run with no pyproject.toml needs no pathlib)
+
+            return Path(candidate)
     return None
+
+
+def folders(here: str) -> Iterator[str]:
+    """``here`` (an absolute path), then each folder above it up to the root."""
+    while True:
+        yield here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return
+        here = parent
 
 
 def parse(table: dict, where: str = FILENAME) -> dict:
@@ -87,6 +101,8 @@ def load(start: str | os.PathLike | None = None) -> Config:
     path = find(start)
     if path is None:
         return Config()
+    import tomllib as _toml  # only where there is a pyproject.toml to read
+
     try:
         with open(path, "rb") as fh:
             data = _toml.load(fh)

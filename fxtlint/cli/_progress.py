@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 DELAY = 1.0  # seconds of work before a bar is worth showing
 

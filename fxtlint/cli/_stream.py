@@ -17,8 +17,6 @@ import select
 import sys
 import time
 
-from rich.text import Text
-
 from ..engine._file import FileChanged
 from ..engine._result import DiagnosticSink, FileReport
 from ..engine._stream_lint import StreamLinter
@@ -105,7 +103,7 @@ class Printer:
             else:
                 if not self.headed:
                     self.headed = True
-                    self.console.print(Text(self._header(linter), "bold"))
+                    self.console.print(_render_rich.Styled(self._header(linter), "bold"))
                 self.console.print(_render_rich.diagnostic_text(d))
                 if self.show_hex and d in linter.with_bytes:
                     _render_rich.render_hex(self.console, d, linter.excerpts)

@@ -15,14 +15,12 @@ import os
 import sys
 from contextlib import ExitStack, contextmanager
 
-from rich.console import Console
-
 from ..engine import _parallel
 from ..engine._pairing import BUFFERING_MODES
 from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
 from ..rules._diagnostics import Severity
-from . import _baseline, _buffers, _common, _config, _stream
+from . import _buffers, _common, _config
 from ._buffers import STDIN
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
 from ._common import error as _error
@@ -232,17 +230,26 @@ def _print_statistics(rows: list[dict], fmt: str) -> None:
 
 
 def _render_machine(fmt: str, reports: list[FileReport], failures: list, fail_on: str = "error") -> str:
-    from ..render import _render_github, _render_json, _render_jsonl, _render_junit, _render_sarif
-
+    # each format imports its own renderer only (SARIF's urllib, JUnit's XML)
     if fmt == "json":
+        from ..render import _render_json
+
         return _render_json.dumps(_render_json.render(reports, failures=failures))
     if fmt == "sarif":
+        from ..render import _render_sarif
+
         return _render_sarif.dumps(_render_sarif.render(reports, failures=failures,
                                                         rules=_common.load_registry()))
     if fmt == "github":
+        from ..render import _render_github
+
         return _render_github.render(reports, failures=failures)
     if fmt == "junit":
+        from ..render import _render_junit
+
         return _render_junit.render(reports, failures=failures, fail_on=fail_on)
+    from ..render import _render_jsonl
+
     return _render_jsonl.render(reports, failures=failures)
 
 
@@ -301,6 +308,8 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
 
 def _lint_streamed(path: str, args, s: dict, sink_options: dict, printer):
     """The one (path, report, hex bytes) of a stream: standard input or a followed file."""
+    from . import _stream  # (a stream's only, with its printer's renderers and json)
+
     chunks = _stream.stdin_chunks() if path == STDIN else _stream.follow_chunks(path, args.idle_timeout)
     try:
         report, _linter = _stream.lint_stream(chunks, path, input_format=s["input_format"],
@@ -318,6 +327,8 @@ def _read_baseline(args: argparse.Namespace, s: dict):
         raise UsageError("--write-baseline needs --baseline FILE (or baseline in pyproject.toml)")
     if not s["baseline"] or args.write_baseline:
         return None
+    from . import _baseline  # (with json: a run without a baseline needs neither)
+
     try:
         return _baseline.Baseline.read(s["baseline"])
     except OSError as e:
@@ -351,6 +362,8 @@ EMPTY_HINT = " (nothing to lint: --allow-empty makes that a note, not an error)"
 
 
 def _write_baseline(s: dict, reports: list[FileReport], failures: list) -> int:
+    from . import _baseline
+
     with open(s["baseline"], "w", encoding="utf-8") as fh:
         fh.write(_baseline.dumps(_baseline.build(reports, s["baseline"])))
     n = sum(len(r.diagnostics) for r in reports)
@@ -366,9 +379,22 @@ def _exit_code(s: dict, reports: list[FileReport], failures: list) -> int:
     return EXIT_ERRORS if any(_fails(r, s["fail_on"]) for r in reports) else EXIT_OK
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..render import _render_rich
+def _stderr_console():
+    """A console on stderr for the progress bar; None where rich would not call stderr a
+    terminal (not a tty, neither TTY_COMPATIBLE nor FORCE_COLOR set), so that machine
+    output to a pipe never imports rich. Unsure (isatty fails): rich decides."""
+    if not ("TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ):
+        try:
+            if sys.stderr is None or not sys.stderr.isatty():
+                return None
+        except (AttributeError, OSError, ValueError):
+            pass
+    from rich.console import Console
 
+    return Console(stderr=True)
+
+
+def run(args: argparse.Namespace) -> int:
     try:
         config = _config.Config() if args.isolated else _config.load()
     except _config.ConfigError as e:
@@ -380,18 +406,25 @@ def run(args: argparse.Namespace) -> int:
 
     fmt = s["output_format"]
     rich = fmt == "rich" and not s["statistics"] and not args.write_baseline
-    console = _render_rich.make_console() if rich else None
+    console = None
+    if rich:  # machine output never imports rich (nor a pipe's progress bar: ``_stderr_console``)
+        from ..render import _render_rich
+
+        console = _render_rich.make_console()
     reports: list[FileReport] = []
     show_hex = not s["no_hex"]
     sink_options = dict(per_rule_cap=s["max_per_rule"], severity_overrides=overrides, ignored=ignored)
     printer = None
+    if streamed is not None:
+        from . import _stream
     if streamed is not None and not (s["statistics"] or args.write_baseline or baseline is not None) \
             and fmt in _stream.STREAMING:
         printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
-    bar_console = console if console is not None and console.is_terminal else Console(stderr=True)
-    with progress_bar(bar_console, sum(map(_size, files)),
-                      enabled=not args.no_progress and streamed is None) as advance:
+    # (a console that says it is a terminal is rich's: a ``PlainConsole`` never does)
+    bar_console = console if console is not None and console.is_terminal else _stderr_console()
+    with progress_bar(bar_console, sum(map(_size, files)),  # type: ignore[arg-type]
+                      enabled=bar_console is not None and not args.no_progress and streamed is None) as advance:
         lint_all = (_lint_all(files, s, sink_options, args.jobs, advance) if streamed is None else
                     _lint_streamed(streamed, args, s, sink_options, printer))
         for path, report, data in lint_all:
@@ -413,7 +446,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.write_baseline:
         return _write_baseline(s, reports, failures)
-    stale = _baseline.stale_note(baseline.stale(), s["baseline"]) if baseline is not None else None
+    stale = None
+    if baseline is not None:
+        from . import _baseline
+
+        stale = _baseline.stale_note(baseline.stale(), s["baseline"])
     if stale is not None:
         print(f"fxtlint: {stale}", file=sys.stderr)
     if s["statistics"]:

@@ -13,10 +13,8 @@ import argparse
 import json
 import mmap
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from contextlib import contextmanager
 
 from ..engine._file import FileChanged
@@ -67,6 +65,9 @@ def input_buffer(path: str, near: str):
     first copied with ordinary reads to a temporary file beside ``near``, so memory stays
     flat and a file another process truncates meanwhile cannot fault the walk (SIGBUS):
     a length that changed while it was copied is ``FileChanged`` (exit 2), as for every verb."""
+    import shutil
+    import tempfile  # (with shutil: imported by the verbs that write, not by every start-up)
+
     with tempfile.TemporaryFile(dir=os.path.dirname(os.path.abspath(near))) as fh:
         if path == "-":
             shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
@@ -93,6 +94,8 @@ def input_buffer(path: str, near: str):
 def written_atomically(out: str, write_to) -> None:
     """``write_to(fh)`` into a temporary file beside ``out``, renamed to ``out`` when it
     went through (a failure leaves no half-written OUT)."""
+    import tempfile
+
     folder = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fxtlint-", suffix=".part")
     try:

@@ -1,23 +1,133 @@
 """The terminal renderer: diagnostics, hex views of the offending records, summaries.
 
 Takes reports and the file's bytes, knows nothing of records. On a terminal it
-colours; anywhere else (CI, pipes, files) rich emits plain text and the marked
+colours; anywhere else (CI, pipes, files) it emits plain text and the marked
 bytes get a ``^^^`` line underneath instead of a colour.
+
+Where the output is not a terminal (and no environment variable makes rich call it one)
+``make_console`` returns a ``PlainConsole``, which writes the lines rich would write
+there without importing rich (a fifth of a small lint's start-up): lines with a tab or
+a control character, which rich expands or strips, still go through rich. Lines are
+built as ``Styled`` values, rich's ``Text`` only when a rich console prints them.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import IO
-
-from rich.console import Console
-from rich.text import Text
+from typing import IO, TYPE_CHECKING, Union
 
 from ..engine._hexview import hex_rows, marker_line, record_window
 from ..engine._result import FileReport
 from ..rules import not_fxt_file
 from ..rules._diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+
+def __getattr__(name: str):
+    """``Console`` and ``Text``, rich's, imported on first use."""
+    if name == "Console":
+        from rich.console import Console
+
+        return Console
+    if name == "Text":
+        from rich.text import Text
+
+        return Text
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class Styled:
+    """A line of text and its styles (rich's style names), for any console: a rich console
+    prints it as rich's ``Text`` (``__rich__``), a ``PlainConsole`` as its plain text."""
+
+    def __init__(self, text: str = "", style: str = ""):
+        self.plain = text
+        self.style = style
+        self.spans: list[tuple[int, int, str]] = []  # (start, end, style), in the order rich applies them
+
+    def append(self, text: str, style: str = "") -> Styled:
+        if style:
+            self.spans.append((len(self.plain), len(self.plain) + len(text), style))
+        self.plain += text
+        return self
+
+    def stylize(self, style: str, start: int, end: int) -> None:
+        if style:
+            self.spans.append((start, end, style))
+
+    def __str__(self) -> str:
+        return self.plain
+
+    def __rich__(self) -> Text:
+        from rich.text import Text
+
+        text = Text(self.plain, self.style)
+        for start, end, style in self.spans:
+            text.stylize(style, start, end)
+        return text
+
+
+# what rich changes in a line it prints (expands tabs, strips some control codes): a
+# superset, every control character but the newline
+_RICH_REWRITES = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+# environment variables with which rich may call a file that is not a tty a terminal
+_TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "FORCE_TERMINAL", "TTY_INTERACTIVE")
+
+
+class PlainConsole:
+    """What ``make_console``'s rich console does where it is not a terminal: each printed
+    line (a str, a ``Styled`` or rich's ``Text``) and a newline, flushed, no style. A line
+    rich would rewrite goes through a rich console of the same options."""
+
+    color_system = None
+    is_terminal = False
+
+    def __init__(self, file: IO[str] | None = None):
+        self._file = file
+        self._rich: Console | None = None
+
+    @property
+    def file(self) -> IO[str]:
+        return self._file if self._file is not None else sys.stdout
+
+    def print(self, line="") -> None:
+        text = line if isinstance(line, str) else line.plain
+        if _RICH_REWRITES.search(text) is not None:
+            if self._rich is None:
+                self._rich = _rich_console(self._file)
+            self._rich.print(line)
+            return
+        self.file.write(text + "\n")
+        self.file.flush()
+
+
+ConsoleLike = Union["Console", PlainConsole]
+
+
+def _rich_console(file: IO[str] | None) -> Console:
+    from rich.console import Console
+
+    return Console(file=file, highlight=False, markup=False, emoji=False, soft_wrap=True)
+
+
+def _may_be_terminal(file: IO[str] | None) -> bool:
+    """False only where rich would certainly not call ``file`` (None: standard output) a
+    terminal: not a tty, no environment variable that overrides that, not in IPython."""
+    if any(k in os.environ for k in _TERMINAL_ENV) or "IPython" in sys.modules:
+        return True
+    out = file if file is not None else sys.stdout
+    try:
+        return out is None or bool(out.isatty())
+    except (AttributeError, OSError, ValueError):
+        return True
+
 
 SEVERITY_STYLE = {
     Severity.ERROR: "bold red",
@@ -28,19 +138,20 @@ SPAN_STYLE = "bold reverse red"
 HEX_INDENT = "    "
 
 
-def make_console(file: IO[str] | None = None) -> Console:
+def make_console(file: IO[str] | None = None) -> ConsoleLike:
     """A console that never wraps or interprets markup; colour only on a terminal
-    (rich also honours ``NO_COLOR`` and ``FORCE_COLOR``)."""
-    return Console(
-        file=file, highlight=False, markup=False, emoji=False, soft_wrap=True
-    )
+    (rich also honours ``NO_COLOR`` and ``FORCE_COLOR``). Not a terminal: a
+    ``PlainConsole``, which prints the same lines without importing rich."""
+    if not _may_be_terminal(file):
+        return PlainConsole(file)
+    return _rich_console(file)
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _plain(console: Console) -> bool:
+def _plain(console: ConsoleLike) -> bool:
     return console.color_system is None
 
 
@@ -84,8 +195,8 @@ def summary_line(report: FileReport) -> str:
     )
 
 
-def diagnostic_text(diag: Diagnostic) -> Text:
-    text = Text("  ")
+def diagnostic_text(diag: Diagnostic) -> Styled:
+    text = Styled("  ")
     text.append(diag.severity.label, SEVERITY_STYLE[diag.severity])
     text.append(f"[{diag.code}]", "bold")
     where = f" at 0x{diag.offset:x}"
@@ -113,14 +224,14 @@ def capped_line(report: FileReport) -> str | None:
     return f"  {sum(hidden.values())} more not shown ({per_code})"
 
 
-def render_hex(console: Console, diag: Diagnostic, data) -> None:
+def render_hex(console: ConsoleLike, diag: Diagnostic, data) -> None:
     start, end = record_window(diag.offset, diag.record_size, diag.span, len(data))
     if start >= end:
         console.print(f"{HEX_INDENT}(no bytes at 0x{diag.offset:x}: past the end of the file)")
         return
     plain = _plain(console)
     for row in hex_rows(data, start, end, diag.span):
-        text = Text(HEX_INDENT + row.text)
+        text = Styled(HEX_INDENT + row.text)
         for s, e in row.marks:
             text.stylize(SPAN_STYLE, len(HEX_INDENT) + s, len(HEX_INDENT) + e)
         console.print(text)
@@ -140,7 +251,7 @@ def buffer_full_line(report: FileReport) -> str | None:
 
 
 def render_report(
-    console: Console,
+    console: ConsoleLike,
     report: FileReport,
     *,
     data=None,
@@ -156,9 +267,9 @@ def render_report(
     dropped = buffer_full_line(report)
     if dropped is not None:
         # before everything else: later pairing warnings may all be its consequence
-        console.print(Text(dropped, "bold yellow reverse"))
+        console.print(Styled(dropped, "bold yellow reverse"))
     if report.counts:
-        console.print(Text(header_line(report), "bold"))
+        console.print(Styled(header_line(report), "bold"))
         for diag in report.diagnostics:
             console.print(diagnostic_text(diag))
             if show_hex and data is not None:
@@ -197,6 +308,6 @@ def rules_table(rules) -> list[str]:
     ]
 
 
-def render_rules(console: Console, rules) -> None:
+def render_rules(console: ConsoleLike, rules) -> None:
     for i, line in enumerate(rules_table(rules)):
-        console.print(Text(line, "bold" if i == 0 else ""))
+        console.print(Styled(line, "bold" if i == 0 else ""))

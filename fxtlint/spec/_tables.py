@@ -4,17 +4,24 @@ A ``Layout`` is one node of the record tree (a record type, a variant, an argume
 type). Leaves carry ``full_fields`` and ``full_body``: the header fields and body
 items of the whole path from the record type down, with the variant placeholder
 already spliced, so the reader and encoder walk a flat list.
+
+The parsed table files are cached (``parsed_tables``): a start-up reads the cache and
+parses no TOML unless a table file changed since the cache was written.
 """
 
 from __future__ import annotations
 
 import functools
-import tomllib
+import marshal
+import os
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
-from typing import overload
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 from ._errors import FxtError
 
@@ -522,20 +529,76 @@ def _event_groups(names: list, records: dict[int, Layout]) -> Mapping[str, tuple
     return _frozen({g: tuple(kinds) for g, kinds in groups.items()})
 
 
-def _tables_dir() -> Path:
+def _tables_folder() -> str:
     # an installed wheel: the package's own folder (as importlib.resources finds it, without
     # importing it: importlib.resources brings tempfile, shutil and the compressors, a
-    # fifth of a small lint's start-up)
-    packaged = Path(__file__).resolve().parents[1] / "spec_tables"
-    if packaged.is_dir():
+    # fifth of a small lint's start-up); os.path, not pathlib, which a small lint need not import
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    packaged = os.path.join(package, "spec_tables")
+    if os.path.isdir(packaged):
         return packaged
     # a source checkout or editable install: the repository's top-level folder
-    return Path(__file__).resolve().parents[2] / "spec-tables"
+    return os.path.join(os.path.dirname(package), "spec-tables")
 
 
-def _load(name: str) -> dict:
-    with open(_tables_dir() / name, "rb") as fh:
-        return tomllib.load(fh)
+def _tables_dir() -> Path:
+    """The folder of the table files."""
+    from pathlib import Path
+
+    return Path(_tables_folder())
+
+
+TABLE_FILES = ("records.toml", "arguments.toml", "enums.toml", "structured-log.toml")
+# the parsed table files, cached beside the spec package's bytecode: parsing the TOML (and
+# importing tomllib) was a fifth of a small lint's start-up. The cache holds the bytes it was
+# parsed from and is used only when every table file still has exactly those bytes; the
+# format number changes whenever what the cache holds changes
+_CACHE_FORMAT = 1
+
+
+def cache_path() -> str:
+    """Where ``parsed_tables`` keeps the parsed table files (this interpreter's)."""
+    return os.path.join(os.path.dirname(__file__), "__pycache__",
+                        f"spec-tables.{sys.implementation.cache_tag}.marshal")
+
+
+def parsed_tables(directory: str | os.PathLike | None = None, cache: str | None = None) -> dict[str, dict]:
+    """The table files of ``directory`` (default: the package's) parsed (file name -> TOML
+    document), read from ``cache`` (default ``cache_path()``) when it was written from the
+    same bytes, else parsed and the cache written (atomically; where it cannot be, the
+    files are parsed on every call)."""
+    directory = _tables_folder() if directory is None else directory
+    cache = cache_path() if cache is None else cache
+    sources = {}
+    for name in TABLE_FILES:
+        with open(os.path.join(directory, name), "rb") as fh:
+            sources[name] = fh.read()
+    try:
+        with open(cache, "rb") as fh:
+            fmt, cached_sources, files = marshal.loads(fh.read())
+        if fmt == _CACHE_FORMAT and cached_sources == sources and isinstance(files, dict):
+            return files
+    except (OSError, EOFError, ValueError, TypeError):  # none yet, or not one this code wrote
+        pass
+    import tomllib  # only when the cache misses
+
+    files = {name: tomllib.loads(src.decode("utf-8")) for name, src in sources.items()}
+    _write_cache(cache, (_CACHE_FORMAT, sources, files))
+    return files
+
+
+def _write_cache(cache: str, value) -> None:
+    tmp = f"{cache}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps(value))
+        os.replace(tmp, cache)  # a reader sees the old cache or the new one, never half of one
+    except (OSError, ValueError):  # a read-only install: parsed again next time
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 _FILE_KEYS = {
@@ -548,8 +611,7 @@ _FILE_KEYS = {
 
 @functools.cache
 def tables() -> Tables:
-    return build_tables({name: _load(name) for name in ("records.toml", "arguments.toml", "enums.toml",
-                                                        "structured-log.toml")})
+    return build_tables(parsed_tables())
 
 
 def build_tables(files: dict[str, dict]) -> Tables:

@@ -17,7 +17,11 @@ is an integer that orders instants exactly as their real times order (no float, 
 
 from __future__ import annotations
 
-from fractions import Fraction
+import functools
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fractions import Fraction  # imported where a value is made: the lint's start-up needs none
 
 NS_PER_S = 10**9
 US_PER_S = 10**6
@@ -56,6 +60,8 @@ def before(ticks: int, rate: int, other_ticks: int, other_rate: int) -> bool:
 
 def seconds(ticks: int, rate: int) -> Fraction:
     """The instant's time in seconds, exactly."""
+    from fractions import Fraction
+
     return Fraction(ticks, reading_rate(rate))
 
 
@@ -89,8 +95,13 @@ def max_ticks(rate: int) -> int:
 
 # -- words -------------------------------------------------------------------------------
 _RATE_UNITS = ((10**9, "GHz"), (10**6, "MHz"), (10**3, "kHz"), (1, "Hz"))
-_TIME_UNITS = ((Fraction(1), "s"), (Fraction(1, 10**3), "ms"), (Fraction(1, 10**6), "µs"),
-               (Fraction(1, 10**9), "ns"))
+
+
+@functools.cache
+def _time_units() -> tuple[tuple[Fraction, str], ...]:
+    from fractions import Fraction
+
+    return ((Fraction(1), "s"), (Fraction(1, 10**3), "ms"), (Fraction(1, 10**6), "µs"), (Fraction(1, 10**9), "ns"))
 
 
 def _decimal(value: Fraction, places: int) -> str | None:
@@ -106,6 +117,8 @@ def _decimal(value: Fraction, places: int) -> str | None:
 
 def rate_text(rate: int) -> str:
     """'1 kHz', '19.2 MHz', '1,000 GHz'; '0 ticks/s' for the rate that converts nothing."""
+    from fractions import Fraction
+
     if rate <= 0:
         return "0 ticks/s"
     for scale, unit in _RATE_UNITS:
@@ -123,7 +136,7 @@ def duration_text(time_s: Fraction) -> str:
     significant digits) starts with '~'."""
     if time_s == 0:
         return "0 s"
-    for scale, unit in _TIME_UNITS:
+    for scale, unit in _time_units():
         if abs(time_s) >= scale or unit == "ns":
             value = time_s / scale
             text = _decimal(value, 9)
