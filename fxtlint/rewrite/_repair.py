@@ -39,11 +39,9 @@ from ..engine._reader import (
     MAGIC_BE,
     MAGIC_LE,
     _chain,
-    declared_size,
     decode_record,
     detect_byte_order,
     first_magic,
-    frame_error,
     header_kind,
 )
 from ..rules._diagnostics import Diagnostic, Severity
@@ -55,6 +53,7 @@ from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS
 from ..spec._tables import WordItem, tables
 from ..spec._time import DEFAULT_RATE, instant_text, seconds
 from ..spec._time import before as is_before
+from ._input import Input, Whole, at_least, decode, frame
 from ._open import MARK_NAME, OpenEvents
 
 _T = tables()
@@ -185,16 +184,20 @@ def _fatal(found: list[Diagnostic]) -> Diagnostic | None:
     return None
 
 
-def _resume(buf, at: int, big: bool) -> int:
+def _resume(inp: Whole, at: int, big: bool) -> int:
     """The next offset from ``at`` where at least two well-formed records frame one after
     the other (or one ends the file): where the recovering reader finds records again."""
-    last = len(buf) - len(buf) % 8
     unpack = _UNPACK[big]
-    while at + 8 <= last:
-        if header_kind(unpack(buf, at)[0], buf, at, big) is not None and _chain(buf, at, big)[1] >= 2:
+
+    def found(b) -> bool:
+        return header_kind(unpack(b, at)[0], b, at, big) is not None and _chain(b, at, big)[1] >= 2
+
+    while at_least(inp, at + 8):
+        if inp.call(found):
             return at
         at += 8
-    return last
+        inp.release(at)
+    return inp.size - inp.size % 8
 
 
 class _Open(OpenEvents):
@@ -277,10 +280,10 @@ def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) 
 
 
 def nothing_to_mend(buf) -> int | None:
-    """The number of records of ``buf`` when the lint (its fast engine) finds nothing
-    repair acts on in it (no error, none of the findings it mends), else None. Then
-    repair writes ``buf`` as it is, and the record-by-record pass, which would write the
-    same bytes, is skipped."""
+    """The number of records of ``buf`` (bytes, or a file's ``FileSource``, read a chunk
+    at a time) when the lint (its fast engine) finds nothing repair acts on in it (no
+    error, none of the findings it mends), else None. Then repair writes ``buf`` as it
+    is, and the record-by-record pass, which would write the same bytes, is skipped."""
     report = lint_buffer(buf, input_format="trace")
     if any(d.severity == Severity.ERROR or d.code in MENDED for d in report.diagnostics):
         return None
@@ -294,58 +297,85 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
            close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True) -> RepairLog:
     """Write the repaired trace of ``buf`` through ``write``; returns what was done.
 
-    ``byte_order`` ("little", "big") writes the output in that order; None keeps the
-    input's. ``spell_out_defaults`` writes what the spec leaves implied (a provider, the
-    tick rate) before the first event, for readers that refuse a trace without them.
-    ``shortcut`` (the default) copies a trace the lint finds nothing to mend in without
-    reading it record by record (``nothing_to_mend``). Never raises on any input.
+    ``buf`` is the trace's bytes, or an ``Input`` (``_input``: a file or a pipe read in
+    place as far as the pass needs, memory flat). ``byte_order`` ("little", "big")
+    writes the output in that order; None keeps the input's. ``spell_out_defaults``
+    writes what the spec leaves implied (a provider, the tick rate) before the first
+    event, for readers that refuse a trace without them. ``shortcut`` (the default)
+    copies a trace the lint finds nothing to mend in without reading it record by record
+    (``nothing_to_mend``; not for a pipe, which is read once). Never raises on any input
+    (an ``Input`` raises ``FileChanged`` when its file changed while read).
     """
-    n = len(buf)
-    records = None
+    inp = buf if isinstance(buf, Whole) else Whole(buf)
     if shortcut and byte_order is None and not close_open and not spell_out_defaults:
-        records = nothing_to_mend(buf)
-    if records is not None:
-        view = memoryview(buf)
-        try:
-            for at in range(0, n, COPY):
-                write(bytes(view[at : at + COPY]))
-        finally:
-            view.release()
-        return RepairLog(bytes_in=n, bytes_out=n, byte_order=detect_byte_order(buf) or "little",
-                         records_in=records, records_out=records)
-    found_order = detect_byte_order(buf)
+        copied = _copied_whole(inp, write)
+        if copied is not None:
+            return copied
+    return _repair(inp, write, byte_order=byte_order, close_open=close_open, spell_out_defaults=spell_out_defaults)
+
+
+def _copied_whole(inp: Whole, write: Callable[[bytes], object]) -> RepairLog | None:
+    """The shortcut: IN copied as it is when the lint finds nothing to mend in it (None,
+    nothing written, when it does, or IN is a pipe)."""
+    if isinstance(inp, Input):
+        if inp.source is None:
+            return None
+        records = nothing_to_mend(inp.source)
+        inp.restart()
+    else:
+        records = nothing_to_mend(inp.buf)
+    if records is None:
+        return None
+    done = 0
+    while at_least(inp, done + 1):
+        end = inp.size
+        with memoryview(inp.buf) as view:
+            for at in range(done, end, COPY):
+                write(bytes(view[at : min(at + COPY, end)]))
+        done = end
+        inp.release(done)
+        inp.want(done + COPY)
+    n = inp.size
+    order = inp.call(detect_byte_order) if n >= 8 else None
+    return RepairLog(bytes_in=n, bytes_out=n, byte_order=order or "little", records_in=records, records_out=records)
+
+
+def _repair(inp: Whole, write: Callable[[bytes], object], *, byte_order: str | None, close_open: bool,
+            spell_out_defaults: bool) -> RepairLog:
+    found_order = inp.call(detect_byte_order)
     big = found_order == "big"
     out_big = big if byte_order is None else byte_order == "big"
-    log = RepairLog(bytes_in=n, byte_order="big" if out_big else "little")
+    log = RepairLog(byte_order="big" if out_big else "little")
     out = _Writer(write, log, out_big)
     convert = out_big != big
     if convert:
         log.add("EX002", 0, "converted", f"every record written {log.byte_order}-endian")
     moved = None
     if found_order is None:
-        moved = first_magic(buf, False)
+        moved = inp.call(lambda b: first_magic(b, False))
         where = f"the one at {moved:#x} moved there" if moved is not None else "none was found"
         out.put(MAGIC_BE if out_big else MAGIC_LE, magic())
         log.add("MG001", 0, "added", f"a magic record put first ({where})")
     opened = _Open() if close_open else None
-    unpack = _UNPACK[big]
     off = idx = 0
-    while n - off >= 8:
+    while at_least(inp, off + 8):
         found: list[Diagnostic] = []
-        size = declared_size(unpack(buf, off)[0])
-        if frame_error(off, idx, size, buf, found.append, big):
-            nxt = _resume(buf, off + 8, big)
+        size = frame(inp, off, idx, big, found.append)
+        if size is None:
+            nxt = _resume(inp, off + 8, big)
+            last = inp.size - inp.size % 8 if inp.done else None
             log.add(found[0].code, off, "dropped",
-                    f"{nxt - off} bytes, up to {'the next record' if nxt < n - n % 8 else 'the end'}",
+                    f"{nxt - off} bytes, up to {'the end' if nxt == last else 'the next record'}",
                     found[0].message)
             off, idx = nxt, idx + 1
             continue
-        rec = decode_record(buf, off, idx, size, found.append, big=big)
+        rec, found = decode(inp, off, idx, size, big)
         log.records_in += 1
         start, off, idx = off, rec.end, idx + 1
+        inp.release(start)
         if start == moved:
             continue  # the magic record, already written first
-        kept = _kept(buf, rec, found, start, big, convert, out, log)
+        kept = _kept(inp.buf, rec, found, start, big, convert, out, log)
         if kept is None:
             continue
         data, rec = kept
@@ -355,6 +385,7 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
         out.put(data, rec)
         if opened is not None:
             opened.see(rec, out.state, start)
+    n = log.bytes_in = inp.size
     if n % 8:
         log.add("FR003", n - n % 8, "dropped", f"the {n % 8} bytes after the last whole word")
     if opened is not None:

@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import IO
 
 from ..engine._provider_state import ProviderState
-from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks, walk_records
+from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks
 from ..spec._build import arg, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
@@ -44,6 +44,7 @@ from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, before, seconds, ticks_at
+from ._input import Whole, records
 from ._open import MARK_NAME, OpenEvents, in_sections
 
 _T = tables()
@@ -93,12 +94,14 @@ class TimeRange:
 
 
 def time_range(buf) -> TimeRange | None:
-    """The time range of ``buf``'s records, None when it has no timestamp."""
+    """The time range of ``buf``'s records (bytes, or an ``Input``: read through once;
+    ``restart`` it for the next pass), None when it has no timestamp."""
     first = last = None
     rates: set = set()
-    big = detect_byte_order(buf) == "big"
+    inp = buf if isinstance(buf, Whole) else Whole(buf)
+    big = inp.call(detect_byte_order) == "big"
     state = ProviderState()
-    for rec in walk_records(buf, _ignore, big=big, check_magic=False):
+    for rec in records(inp, big=big):
         state.apply(rec)
         ts = first_timestamp(rec)
         if ts is None:
@@ -226,9 +229,9 @@ class _Piece:
 
 class _Slicer:
     def __init__(self, buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, scratch: Callable[[], IO[bytes]]):
-        self.buf = buf
+        self.inp = buf if isinstance(buf, Whole) else Whole(buf)
         self.scratch = scratch
-        self.big = detect_byte_order(buf) == "big"
+        self.big = self.inp.call(detect_byte_order) == "big"
         self.order = "big" if self.big else "little"
         self.open_out = open_out
         self.cutter = cutter
@@ -242,10 +245,10 @@ class _Slicer:
 
     # -- the walk ------------------------------------------------------------------
     def run(self) -> SliceLog:
-        if start_checks(self.buf, _ignore, self.big, False):
+        if self.inp.call(lambda b: start_checks(b, _ignore, self.big, False)):
             self.log.not_fxt = True
             return self.log  # not FXT at all (MG005): nothing to cut
-        for rec in walk_records(self.buf, _ignore, big=self.big, check_magic=False):
+        for rec in records(self.inp, big=self.big):
             self.log.records_in += 1
             if rec.kind == _MAGIC:
                 continue
@@ -276,14 +279,14 @@ class _Slicer:
         return self.log
 
     def _word(self, at: int) -> int:
-        return struct.unpack_from(">Q" if self.big else "<Q", self.buf, at)[0]
+        return struct.unpack_from(">Q" if self.big else "<Q", self.inp.buf, at)[0]
 
     def _take(self, rec: Record, data: bytes | None, ts: int | None, rate: int) -> None:
         piece = self.piece
         assert piece is not None
         self._note_refs(rec, piece)
         if data is None:
-            data = bytes(self.buf[rec.offset : rec.end])
+            data = bytes(self.inp.buf[rec.offset : rec.end])
         piece.body.write(data)
         piece.info.bytes += len(data)
         piece.info.records += 1
@@ -435,8 +438,9 @@ class _Slicer:
 
 def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
                 scratch: Callable[[], IO[bytes]] = io.BytesIO) -> SliceLog:
-    """Write the pieces of ``buf`` that ``cutter`` chooses: piece ``i`` (from 1) to
-    ``open_out(i)``, which the slicer closes. A piece's records wait in ``scratch()``
+    """Write the pieces of ``buf`` (bytes, or an ``Input``: a file or pipe read in place,
+    once) that ``cutter`` chooses: piece ``i`` (from 1) to ``open_out(i)``, which the
+    slicer closes. A piece's records wait in ``scratch()``
     (the CLI gives a temporary file: memory stays flat) until its prefix is known.
     Never raises on input."""
     return _Slicer(buf, open_out, cutter, scratch).run()
