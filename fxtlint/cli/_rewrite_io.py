@@ -88,7 +88,11 @@ class Outputs:
         return os.fdopen(fd, "wb", buffering=1 << 20)
 
     def commit(self, path: str) -> None:
-        os.replace(self.parts.pop(path), path)
+        tmp = self.parts.pop(path)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it (mkstemp's file is private)
+        os.replace(tmp, path)
         self.done.append(path)
 
     def discard(self) -> None:

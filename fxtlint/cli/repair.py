@@ -46,6 +46,9 @@ def register(subparsers) -> None:
     p.add_argument("--spell-out-defaults", action="store_true",
                    help="before the first event, write what the spec implies and some readers need written: a "
                    "provider when none is named, and an Initialization record of one tick per nanosecond")
+    p.add_argument("--stop-at-loss", action="store_true",
+                   help="write nothing after the first stretch that had to be dropped (the records after it may "
+                   "be read as another provider's: the change log says when it sees the sign)")
     _common.output_format_option(p)
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (one is drawn on a terminal when the repair takes over a second)")
@@ -72,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                 with opened_input(args.path, progress=advance) as inp:
                     with outputs.open(args.output) as fh:
                         log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
-                                     spell_out_defaults=args.spell_out_defaults)
+                                     spell_out_defaults=args.spell_out_defaults, stop_at_loss=args.stop_at_loss)
                     outputs.commit(args.output)
                 report = lint_output(args.output)
             finally:
@@ -108,12 +111,13 @@ def _document(args, log, report) -> dict:
         "bytes_in": log.bytes_in,
         "bytes_out": log.bytes_out,
         "changes": [c.to_json() for c in log.changes],
+        "notes": [c.to_json() for c in log.notes],
         "output_lint": {"clean": not report.has_errors, **_counts(report)},
     }
 
 
 def _print_rich(args, log, report) -> None:
-    for c in log.changes:
+    for c in [*log.changes, *log.notes]:
         finding = f" {c.code} {c.rule}:" if c.code else ""
         line = f"{args.path}:{c.offset:#x}:{finding} {c.action}: {c.detail}"
         if c.message:

@@ -58,6 +58,9 @@ def register(subparsers) -> None:
     p.add_argument("--to", dest="end", metavar="T", help="last time kept (default: the end)")
     p.add_argument("--split-size", metavar="SIZE", help="pieces of at most SIZE bytes of records each")
     p.add_argument("--split-time", metavar="DURATION", help="pieces of DURATION of trace time each")
+    p.add_argument("--split-archives", action="store_true",
+                   help="one piece per archive of a file that holds several concatenated (a new piece at each "
+                   "magic record after the first)")
     _common.output_format_option(p)
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (one is drawn on a terminal when the slice takes over a second)")
@@ -144,9 +147,11 @@ def _cutter(args, inp):
     from ..rewrite._slice import Cutter, time_range
 
     modes = [args.start is not None or args.end is not None, args.split_size is not None,
-             args.split_time is not None]
+             args.split_time is not None, args.split_archives]
     if sum(modes) != 1:
-        raise _Usage("give one of --from/--to, --split-size, --split-time")
+        raise _Usage("give one of --from/--to, --split-size, --split-time, --split-archives")
+    if args.split_archives:
+        return Cutter(archives=True)
     if args.split_size is not None:
         return Cutter(size=parse_size(args.split_size))
     span = None
@@ -204,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     from ..engine._lint import lint_path
     from ..rewrite._slice import slice_trace
 
-    split = args.split_size is not None or args.split_time is not None
+    split = args.split_size is not None or args.split_time is not None or args.split_archives
     if same_file(args.path, args.output) or (split and same_file(args.path, piece_path(args.output, 1))):
         _common.error(f"{args.output}: the output is the input; write the slice to another path")
         return _common.EXIT_USAGE

@@ -133,6 +133,7 @@ class Cutter:
     end: Fraction | None = None
     size: int | None = None
     span: Fraction | None = None
+    archives: bool = False  # a new piece at each magic record after the first: one per concatenated archive
     side: str | None = None  # where the last record with a timestamp was: before, inside, after the range
     _in: bool = False
     _next: Fraction | None = None  # span: when the next piece starts
@@ -251,6 +252,12 @@ class _Slicer:
         for rec in records(self.inp, big=self.big):
             self.log.records_in += 1
             if rec.kind == _MAGIC:
+                if self.cutter.archives and self.piece is not None:
+                    # another archive starts: the one before ends as written (nothing of it is
+                    # ended or carried on), and the next is read by a new reader, as its own file is
+                    self.open = OpenEvents()
+                    self._finish()
+                    self._new_reader()
                 continue
             data = None
             if declared_size(self._word(rec.offset)) != rec.size_words:
@@ -277,6 +284,13 @@ class _Slicer:
         if self.piece is not None:
             self._finish()
         return self.log
+
+    def _new_reader(self) -> None:
+        self.state = ProviderState()
+        self.rates = {}
+        self.kernel_objects = {}
+        self.open = OpenEvents()
+        self.before = OpenEvents()
 
     def _word(self, at: int) -> int:
         return struct.unpack_from(">Q" if self.big else "<Q", self.inp.buf, at)[0]
