@@ -411,7 +411,8 @@ def test_the_fr001_text_quoted_names_the_bytes_dropped_not_the_rest_of_the_file(
 
 
 def test_concatenated_archives_are_noted_and_split_archives_gives_each_back(tmp_path, capsys):
-    one, two = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes(), (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes()
+    one = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    two = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes()
     src = tmp_path / "two.fxt"
     src.write_bytes(one + two)
     for shortcut in (True, False):

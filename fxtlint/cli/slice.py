@@ -197,6 +197,20 @@ class _PieceFile:
         self.outputs.commit(self.path)
 
 
+def _longer_than_the_trace(args, cutter, log) -> str | None:
+    """What to say when ``--split-time`` is longer than the trace: it made one piece."""
+    if cutter.span is None or len(log.pieces) != 1:
+        return None
+    info = log.pieces[0]
+    if info.first is None or info.last is None:
+        return None
+    length = seconds(*info.last) - seconds(*info.first)
+    if length >= cutter.span:
+        return None
+    return (f"--split-time {args.split_time} is longer than the trace ({duration_text(length)} from its first "
+            f"instant to its last): it is one piece")
+
+
 def _needs_range(args) -> bool:
     """Whether the options are read against the trace's time range (a first pass)."""
     if args.start is not None or args.end is not None:
@@ -249,6 +263,9 @@ def run(args: argparse.Namespace) -> int:
                "errors": sum(1 for d in r.diagnostics if d.severity.label == "error"),
                "warnings": sum(1 for d in r.diagnostics if d.severity.label == "warning")}
               for p, info, r in zip(paths, log.pieces, reports)]
+    longer = _longer_than_the_trace(args, cutter, log)
+    if longer:
+        print(f"fxtlint: note: {longer}", file=sys.stderr)
     if args.output_format == "json":
         json.dump({"input": args.path, "records_in": log.records_in, "pieces": pieces}, sys.stdout, indent=2)
         sys.stdout.write("\n")
