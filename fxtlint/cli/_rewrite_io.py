@@ -12,9 +12,9 @@ atomically, an interrupted run cleaned up.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import sys
-import tempfile
 from contextlib import contextmanager
 
 from . import _common
@@ -82,18 +82,22 @@ class Outputs:
         self.done: list[str] = []
 
     def open(self, path: str):
+        """A new ``.part`` file beside ``path``, named in ``parts`` before it exists (an
+        interrupt at any point finds it there to remove), made as ``open`` would (the umask's mode)."""
         folder = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fxtlint-", suffix=".part")
-        self.parts[path] = tmp
-        return os.fdopen(fd, "wb", buffering=1 << 20)
+        while True:
+            tmp = os.path.join(folder, f".fxtlint-{os.getpid()}-{secrets.token_hex(6)}.part")
+            self.parts[path] = tmp
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                continue
+            return os.fdopen(fd, "wb", buffering=1 << 20)
 
     def commit(self, path: str) -> None:
-        tmp = self.parts.pop(path)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as open() would have made it (mkstemp's file is private)
-        os.replace(tmp, path)
-        self.done.append(path)
+        self.done.append(path)  # named first: an interrupt during the rename finds one or the other
+        os.replace(self.parts[path], path)
+        del self.parts[path]
 
     def discard(self) -> None:
         """Remove the ``.part`` files still being written (a failure: the finished ones stay)."""
@@ -107,7 +111,7 @@ class Outputs:
         self.discard()
         for path in self.done:
             _unlink(path)
-        removed = self.done + removed
+        removed = list(dict.fromkeys(self.done + removed))
         self.done = []
         return removed
 
