@@ -1,5 +1,10 @@
-"""``fxtlint slice IN -o OUT --from T --to T`` (or ``--split-size``, ``--split-time``):
-pieces of a trace that each open on their own.
+"""``fxtlint slice IN -o OUT --from T --to T`` (or ``--split-size``, ``--split-time``,
+``--split-archives``): pieces of a trace that each open on their own.
+
+IN is read in place (``cli/_rewrite_io``); standard input is read once as it arrives,
+or spooled to a temporary file first when the options are read against the trace's
+time range (``--from``/``--to``, a ``--split-time`` in ticks). Each piece is written as a
+``.part`` file renamed once whole; an interrupted run removes every piece it wrote.
 
 Times are the trace's own time: each provider's timestamps read through its tick rate
 (in effect at each record), so one time cuts every provider at the same instant. A time
