@@ -53,7 +53,8 @@ def register(subparsers) -> None:
         epilog="Times are the trace's own time (each provider's ticks through its tick rate): a duration from "
         "the trace's start, its first instant (1.5s, 200ms, 10us, 500ns), or a timestamp in ticks of the start's "
         "clock (123456). Sizes: 200MB, 64MiB, 4096. Exit status: 0 every piece lints with no error, 1 one does not, "
-        "2 usage error (the message names the trace's time range).",
+        "2 usage error (the message names the trace's time range; IN changed while read), 130/143 interrupted "
+        "(SIGINT/SIGTERM: the pieces written are removed).",
         allow_abbrev=False,
     )
     p.add_argument("path", metavar="IN", help="the trace to slice; - reads stdin")
