@@ -1,22 +1,25 @@
-"""Times of ``fxtlint repair`` on the real corpus' traces (the broken one among them)
-and on a synthetic trace, and of ``fxtlint slice --split-size`` on a large synthetic
-trace, each run as the command users run.
+"""Times and peak memory of ``fxtlint repair`` and ``fxtlint slice``, each against the lint
+of the same file measured in the same run, each run as the command users run.
 
-    python bench/rewrite_bench.py [--mb 5] [--slice-mb 500] [--split-size 200MB] [--workload events]
-                                  [--corpus tests/data/corpus-real]
+    python bench/rewrite_bench.py [--mb 5] [--slice-mb 500] [--split-size 200MB] [--split-time 0]
+                                  [--zero-page] [--workload events] [--corpus tests/data/corpus-real]
 
-Prints one JSON line per run: bytes in and out, seconds, MiB/s, the child's peak RSS
-(Linux ``ru_maxrss``, the largest child so far), the exit status, and repair's number of
-changes or slice's pieces. The synthetic traces are clean by construction: their repair
-must be the same bytes, their pieces must lint with no error. ``--slice-mb 0`` skips the
-slice.
+Prints one JSON line per run: bytes in and out, seconds, MiB/s, the child's own peak RSS
+(Linux ``VmHWM`` of that child alone: each command runs in a fresh process that
+reports its own), the exit status, and repair's number of changes or slice's pieces.
+Runs on the large files print ``speed_vs_lint`` (the lint's seconds over the verb's:
+1.0 is lint speed) and ``rss_vs_lint`` (the verb's peak RSS over the lint's), the lint
+(``fxtlint check``) of the same file timed first in the same run. The synthetic traces
+are clean by construction: their repair must be the same bytes, their pieces must lint
+with no error. ``--zero-page`` also repairs a copy of the synthetic trace with a 4 KiB
+page in its middle zeroed (a repair that reads it record by record). ``--slice-mb 0``
+skips the slice; ``--split-time 10ms`` adds a slice by trace time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -28,61 +31,141 @@ REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 import make_trace  # noqa: E402
 
+# run a command in a child that reports its own peak RSS (VmHWM of /proc/self/status, in KiB:
+# that of its own address space; ru_maxrss would carry the bench's own RSS at the fork over exec)
+_CHILD = (
+    "import sys\n"
+    "from fxtlint.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "sys.stdout.flush()\n"
+    "hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')]\n"
+    "sys.stderr.write('\\n@@rss ' + (hwm[0] if hwm else '0') + '\\n')\n"
+    "raise SystemExit(code)\n"
+)
 
-def repair(src: Path, out: Path) -> dict:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+def run(argv: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
+    """(the finished child, seconds, its peak RSS in MiB)."""
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "fxtlint", "repair", str(src), "-o", str(out),
-                           "--output-format", "json"], capture_output=True, text=True, cwd=REPO)
+    proc = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True, cwd=REPO)
     dt = time.perf_counter() - t
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    rss = 0.0
+    for line in proc.stderr.splitlines():
+        if line.startswith("@@rss "):
+            rss = int(line.split()[1]) / 1024
+    return proc, dt, rss
+
+
+def lint(src: Path) -> dict:
+    proc, dt, rss = run(["check", str(src), "--no-progress", "--output-format", "json"])
+    size = src.stat().st_size
+    return {"lint": src.name, "bytes_in": size, "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2),
+            "peak_rss_mib": round(rss, 1), "exit": proc.returncode}
+
+
+def _versus(row: dict, base: dict | None) -> dict:
+    if base is not None:
+        row["speed_vs_lint"] = round(base["seconds"] / row["seconds"], 3)
+        row["rss_vs_lint"] = round(row["peak_rss_mib"] / base["peak_rss_mib"], 3) if base["peak_rss_mib"] else None
+    return row
+
+
+def repair(src: Path, out: Path, base: dict | None = None) -> dict:
+    proc, dt, rss = run(["repair", str(src), "-o", str(out), "--output-format", "json"])
     doc = json.loads(proc.stdout) if proc.stdout.strip() else {}
     size = src.stat().st_size
-    return {"input": src.name, "bytes_in": size, "bytes_out": out.stat().st_size if out.exists() else None,
-            "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2),
-            "peak_rss_mib": round(max(rss, before) / 1024, 1), "exit": proc.returncode,
-            "changes": len(doc.get("changes", ())), "same_bytes": out.exists() and out.read_bytes() == src.read_bytes()}
+    row = {"input": src.name, "bytes_in": size, "bytes_out": out.stat().st_size if out.exists() else None,
+           "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2), "peak_rss_mib": round(rss, 1),
+           "exit": proc.returncode, "changes": len(doc.get("changes", ())),
+           "same_bytes": out.exists() and _same(out, src)}
+    if out.exists():
+        out.unlink()
+    return _versus(row, base)
 
 
-def slice_run(src: Path, out: Path, split_size: str) -> dict:
-    t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "fxtlint", "slice", str(src), "-o", str(out), "--split-size",
-                           split_size, "--output-format", "json"], capture_output=True, text=True, cwd=REPO)
-    dt = time.perf_counter() - t
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def _same(a: Path, b: Path) -> bool:
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while True:
+            x, y = fa.read(1 << 20), fb.read(1 << 20)
+            if x != y:
+                return False
+            if not x:
+                return True
+
+
+def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None = None) -> dict:
+    proc, dt, rss = run(["slice", str(src), "-o", str(out), option, value, "--output-format", "json"])
     doc = json.loads(proc.stdout) if proc.stdout.strip() else {"pieces": []}
     size = src.stat().st_size
     written = sum(Path(p["path"]).stat().st_size for p in doc["pieces"])
     for p in doc["pieces"]:
         Path(p["path"]).unlink()
-    return {"slice": src.name, "split_size": split_size, "bytes_in": size, "bytes_out": written,
-            "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2), "peak_rss_mib": round(rss / 1024, 1),
-            "exit": proc.returncode, "pieces": len(doc["pieces"]),
-            "errors": sum(p["errors"] for p in doc["pieces"]), "stderr": proc.stderr[-300:]}
+    row = {"slice": src.name, option.lstrip("-"): value, "bytes_in": size, "bytes_out": written,
+           "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2), "peak_rss_mib": round(rss, 1),
+           "exit": proc.returncode, "pieces": len(doc["pieces"]),
+           "errors": sum(p["errors"] for p in doc["pieces"]), "stderr": proc.stderr.split("\n@@rss")[0][-300:]}
+    return _versus(row, base)
+
+
+def zeroed(src: Path, dst: Path) -> None:
+    """``src`` with the 4 KiB page at its middle zeroed."""
+    size = src.stat().st_size
+    at = (size // 2) & ~4095
+    with open(src, "rb") as fi, open(dst, "wb") as fo:
+        left = at
+        while left:
+            chunk = fi.read(min(left, 1 << 20))
+            fo.write(chunk)
+            left -= len(chunk)
+        fi.seek(at + 4096)
+        fo.write(b"\0" * 4096)
+        while chunk := fi.read(1 << 20):
+            fo.write(chunk)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mb", type=float, default=5.0, help="size of the synthetic trace (MiB)")
+    ap.add_argument("--mb", type=float, default=5.0, help="size of the synthetic trace to repair (MiB)")
     ap.add_argument("--slice-mb", type=float, default=500.0, help="size of the trace to slice (MiB; 0: none)")
     ap.add_argument("--split-size", default="200MB", help="slice's --split-size")
+    ap.add_argument("--split-time", default=None, help="also slice with this --split-time (trace time)")
+    ap.add_argument("--zero-page", action="store_true", help="also repair the synthetic trace with a zeroed 4 KiB page")
     ap.add_argument("--workload", default="events", choices=("events", "mixed", "sched"))
     ap.add_argument("--corpus", type=Path, default=REPO / "tests" / "data" / "corpus-real")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         inputs = sorted(args.corpus.glob("*.fxt"))
+        for src in inputs:
+            print(json.dumps(repair(src, work / f"{src.stem}.repaired.fxt")), flush=True)
         synthetic = work / f"{args.workload}-{args.mb:g}mb.fxt"
         with open(synthetic, "wb") as fh:
             make_trace.generate_to(fh, args.mb, workload=args.workload)
-        for src in [*inputs, synthetic]:
-            print(json.dumps(repair(src, work / f"{src.stem}.repaired.fxt")), flush=True)
-        synthetic.unlink()
+        base = lint(synthetic)
+        print(json.dumps(base), flush=True)
+        print(json.dumps(repair(synthetic, work / "synthetic.repaired.fxt", base)), flush=True)
+        if args.zero_page:
+            broken = work / f"{args.workload}-{args.mb:g}mb-zeroed.fxt"
+            zeroed(synthetic, broken)
+            broken_base = lint(broken)
+            print(json.dumps(broken_base), flush=True)
+            print(json.dumps(repair(broken, work / "zeroed.repaired.fxt", broken_base)), flush=True)
+            broken.unlink()
         if args.slice_mb:
-            big = work / f"{args.workload}-{args.slice_mb:g}mb.fxt"
-            with open(big, "wb") as fh:
-                make_trace.generate_to(fh, args.slice_mb, workload=args.workload)
-            print(json.dumps(slice_run(big, work / "piece.fxt", args.split_size)), flush=True)
+            if args.slice_mb != args.mb:
+                synthetic.unlink()
+                synthetic = work / f"{args.workload}-{args.slice_mb:g}mb.fxt"
+                with open(synthetic, "wb") as fh:
+                    make_trace.generate_to(fh, args.slice_mb, workload=args.workload)
+                base = lint(synthetic)
+                print(json.dumps(base), flush=True)
+            print(json.dumps(slice_run(synthetic, work / "piece.fxt", "--split-size", args.split_size, base)),
+                  flush=True)
+            if args.split_time:
+                print(json.dumps(slice_run(synthetic, work / "piece.fxt", "--split-time", args.split_time, base)),
+                      flush=True)
     return 0
 
 

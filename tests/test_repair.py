@@ -369,3 +369,56 @@ def test_a_file_read_in_chunks_by_the_lint_is_repaired_and_sliced_whole(tmp_path
     pieces = sorted(tmp_path.glob("piece-*.fxt"))
     assert len(pieces) >= 2 and all(not fxtlint.lint_path(p).severity_counts.get("error") for p in pieces)
     capsys.readouterr()
+
+
+# -- what a reader of OUT would misread ----------------------------------------------------
+def _lost_provider_section() -> tuple[bytes, int]:
+    """Two providers; a zeroed stretch where the switch to the second one was: the events
+    after it read that provider's thread 4 as the first provider's, which has none."""
+    head = B.archive(B.magic(), B.provider_info(1, "one"), B.thread(1, 10, 11), B.provider_info(2, "two"),
+                     B.thread(4, 20, 21), B.provider_section(1),
+                     B.event("instant", 5, thread=1, category="c", name="n"))
+    assert len(B.archive(B.provider_section(2))) == 8
+    lost = bytes(8)  # the Provider Section record switching to "two", zeroed: FR001, dropped
+    tail = B.archive(*[B.event("instant", 10 + i, thread=4, category="c", name="n") for i in range(3)])
+    return head + lost + tail, len(head)
+
+
+def test_a_dropped_stretch_that_held_a_provider_switch_is_said_and_stop_at_loss_offered():
+    data, cut = _lost_provider_section()
+    out: list = []
+    log = repair(data, out.append)
+    assert errors(b"".join(out)) == []
+    (note,) = log.notes
+    assert note.code == "FR001" and note.action == "noted"
+    assert "3 record(s) read thread(s) 4" in note.detail and "Provider Section" in note.detail
+    assert "--stop-at-loss" in note.detail
+    stopped: list = []
+    log = repair(data, stopped.append, stop_at_loss=True)
+    kept = b"".join(stopped)
+    assert errors(kept) == [] and kept == data[:cut]
+    assert [n.detail for n in log.notes][-1].startswith("--stop-at-loss")
+    assert not any(c.code == "RF002" for c in log.changes)
+
+
+def test_the_fr001_text_quoted_names_the_bytes_dropped_not_the_rest_of_the_file():
+    data, _ = _lost_provider_section()
+    log = repair(data, [].append)
+    (drop,) = [c for c in log.changes if c.code == "FR001"]
+    dropped = int(drop.detail.split()[0])
+    assert f"the {dropped} bytes from here on cannot be framed" in drop.message
+    assert "up to the next record" in drop.detail
+
+
+def test_concatenated_archives_are_noted_and_split_archives_gives_each_back(tmp_path, capsys):
+    one = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    two = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes()
+    src = tmp_path / "two.fxt"
+    src.write_bytes(one + two)
+    for shortcut in (True, False):
+        log = repair(one + two, [].append, shortcut=shortcut)
+        assert log.changes == [] and [(n.code, n.offset) for n in log.notes] == [("MG003", len(one))]
+        assert "--split-archives" in log.notes[0].detail
+    assert main(["slice", str(src), "-o", str(tmp_path / "a.fxt"), "--split-archives"]) == 0
+    assert (tmp_path / "a-0001.fxt").read_bytes() == one and (tmp_path / "a-0002.fxt").read_bytes() == two
+    capsys.readouterr()

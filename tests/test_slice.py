@@ -367,3 +367,11 @@ def test_a_range_keeps_exactly_the_events_whose_instant_is_in_it(first, second, 
     lo, hi = sorted(data.draw(st.sampled_from(times)) for _ in range(2))
     got = [e for p in pieces(trace, Cutter(start=lo, end=hi)) for e in events(p)]
     assert got == [e for e, t in zip(want, times) if lo <= t <= hi]
+
+
+def test_a_split_time_longer_than_the_trace_says_so(trace, tmp_path, capsys):
+    assert main(["slice", str(trace), "-o", str(tmp_path / "out.fxt"), "--split-time", "100s"]) == 0
+    err = capsys.readouterr().err
+    assert "--split-time 100s is longer than the trace (38" in err and "it is one piece" in err
+    assert main(["slice", str(trace), "-o", str(tmp_path / "out.fxt"), "--split-time", "10s"]) == 0
+    assert "longer than the trace" not in capsys.readouterr().err

@@ -168,7 +168,7 @@ def test_the_dist_info_folder_names_the_version(tmp_path, names, expected):
 def test_the_progress_bar_console_is_made_only_where_rich_may_draw(monkeypatch, env, isatty, expect):
     import io
 
-    from fxtlint.cli import check
+    from fxtlint.cli import _progress
 
     class Err(io.StringIO):
         def isatty(self):
@@ -179,7 +179,7 @@ def test_the_progress_bar_console_is_made_only_where_rich_may_draw(monkeypatch, 
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     monkeypatch.setattr(sys, "stderr", Err())
-    console = check._stderr_console()
+    console = _progress.stderr_console()
     assert (console is not None) == expect
     if console is not None:
         assert console.is_terminal

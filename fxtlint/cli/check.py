@@ -24,7 +24,7 @@ from . import _buffers, _common, _config
 from ._buffers import STDIN
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
 from ._common import error as _error
-from ._progress import progress_bar
+from ._progress import progress_bar, stderr_console
 
 OUTPUT_FORMATS = ("rich", "json", "sarif", "github", "junit", "json-lines")
 FAIL_ON = ("error", "warning", "info")
@@ -379,21 +379,6 @@ def _exit_code(s: dict, reports: list[FileReport], failures: list) -> int:
     return EXIT_ERRORS if any(_fails(r, s["fail_on"]) for r in reports) else EXIT_OK
 
 
-def _stderr_console():
-    """A console on stderr for the progress bar; None where rich would not call stderr a
-    terminal (not a tty, neither TTY_COMPATIBLE nor FORCE_COLOR set), so that machine
-    output to a pipe never imports rich. Unsure (isatty fails): rich decides."""
-    if not ("TTY_COMPATIBLE" in os.environ or "FORCE_COLOR" in os.environ):
-        try:
-            if sys.stderr is None or not sys.stderr.isatty():
-                return None
-        except (AttributeError, OSError, ValueError):
-            pass
-    from rich.console import Console
-
-    return Console(stderr=True)
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         config = _config.Config() if args.isolated else _config.load()
@@ -407,7 +392,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = s["output_format"]
     rich = fmt == "rich" and not s["statistics"] and not args.write_baseline
     console = None
-    if rich:  # machine output never imports rich (nor a pipe's progress bar: ``_stderr_console``)
+    if rich:  # machine output never imports rich (nor a pipe's progress bar: ``stderr_console``)
         from ..render import _render_rich
 
         console = _render_rich.make_console()
@@ -422,7 +407,7 @@ def run(args: argparse.Namespace) -> int:
         printer = _stream.Printer(fmt, streamed, console=console, show_hex=show_hex, cap=s["max_per_rule"])
     # the bar shares the terminal with rich output, else it goes to stderr (if a terminal)
     # (a console that says it is a terminal is rich's: a ``PlainConsole`` never does)
-    bar_console = console if console is not None and console.is_terminal else _stderr_console()
+    bar_console = console if console is not None and console.is_terminal else stderr_console()
     with progress_bar(bar_console, sum(map(_size, files)),  # type: ignore[arg-type]
                       enabled=bar_console is not None and not args.no_progress and streamed is None) as advance:
         lint_all = (_lint_all(files, s, sink_options, args.jobs, advance) if streamed is None else

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from . import _buffers, _common
+from ._progress import counting, reading_bar
 
 
 def register(subparsers) -> None:
@@ -21,6 +22,8 @@ def register(subparsers) -> None:
     p.add_argument("file", metavar="FILE", help="a trace archive; - reads stdin as it arrives")
     p.add_argument("--strict", action="store_true",
                    help="reject every error the linter reports, not only the faults a reader must reject")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (one is drawn on a terminal when the decoding takes over a second)")
     p.set_defaults(run=run)
 
 
@@ -35,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
         if args.file == "-":
             result = decode_to(None, sys.stdout, strict=args.strict, stream=stdin_chunks())
         else:
-            with _buffers.opened(args.file) as data:
+            with reading_bar("decoding", enabled=not args.no_progress) as advance, \
+                    _buffers.opened(args.file) as data:
+                counting(data, advance)
                 result = decode_to(data, sys.stdout, strict=args.strict)
     except BrokenPipeError:
         raise  # stdout went away (`| head`): main() handles it

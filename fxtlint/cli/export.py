@@ -15,6 +15,7 @@ import argparse
 import sys
 
 from . import _buffers, _common
+from ._progress import counting, reading_bar
 
 
 def register(subparsers) -> None:
@@ -31,6 +32,7 @@ def register(subparsers) -> None:
     p.add_argument("path", metavar="PATH", help="the trace to export; - reads stdin as it arrives")
     p.add_argument("-o", "--output", metavar="OUT.json", help="write here instead of stdout")
     _common.input_format_option(p)
+    _no_progress_option(p, "export")
     p.set_defaults(run=run)
 
 
@@ -49,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
             _to_output(args, lambda out: export_stream(stdin_chunks(), out, source="-", export=export,
                                                        input_format=args.input_format))
         else:
-            with _buffers.opened(args.path) as buf:
+            with reading_bar("exporting", enabled=not args.no_progress) as advance, \
+                    _buffers.opened(args.path) as buf:
+                counting(buf, advance)
                 if isinstance(buf, FileSource):  # a larger file: read and exported a chunk at a time
                     probe = Export()
                     if not begins(buf, lambda b, c: walk_for(b, c, input_format=args.input_format,
@@ -86,3 +90,8 @@ def _to_output(args: argparse.Namespace, write) -> None:
             write(out)
     else:
         write(sys.stdout)
+
+
+def _no_progress_option(p, verb: str) -> None:
+    p.add_argument("--no-progress", action="store_true",
+                   help=f"no progress bar (one is drawn on a terminal when the {verb} takes over a second)")

@@ -3,22 +3,24 @@
 What was changed is printed record by record in the linter's terms (rule code, offset
 in IN, what was done), as text or one JSON object; then OUT is linted.
 
+IN is read in place, a chunk at a time (standard input for ``-``): no copy of it is
+made, memory stays flat. OUT is written beside itself as a ``.part`` file renamed when
+whole; an interrupted run (Ctrl-C, SIGTERM) removes it.
+
 Exit status: 0 OUT lints with no error, 1 it does not (or IN is not readable as
-anything), 2 a usage error (OUT is IN, an unreadable path).
+anything), 2 a usage error (OUT is IN, an unreadable path, IN changed while read),
+130/143 interrupted by SIGINT/SIGTERM.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import mmap
-import os
-import stat
 import sys
-from contextlib import contextmanager
 
-from ..engine._file import FileChanged
 from . import _common
+from ._progress import reading_bar
+from ._rewrite_io import Outputs, interrupted_status, interruptible, opened_input, same_file
 
 
 def register(subparsers) -> None:
@@ -30,8 +32,9 @@ def register(subparsers) -> None:
         "content, counted C terminators dropped, the magic record put first, unregistered string and thread "
         "refs given a placeholder registration), and drop what cannot be mended (records cut off, garbage "
         "between records, records whose arguments cannot be read), resuming at the next record found.",
-        epilog="Exit status: 0 OUT lints with no error, 1 it does not, 2 usage error (OUT is IN, an "
-        "unreadable path).",
+        epilog="IN is read in place (no copy); an interrupted run removes what it wrote. Exit status: 0 OUT "
+        "lints with no error, 1 it does not, 2 usage error (OUT is IN, an unreadable path, IN changed while "
+        "read), 130/143 interrupted (SIGINT/SIGTERM).",
         allow_abbrev=False,
     )
     p.add_argument("path", metavar="IN", help="the trace to repair; - reads stdin")
@@ -43,71 +46,13 @@ def register(subparsers) -> None:
     p.add_argument("--spell-out-defaults", action="store_true",
                    help="before the first event, write what the spec implies and some readers need written: a "
                    "provider when none is named, and an Initialization record of one tick per nanosecond")
+    p.add_argument("--stop-at-loss", action="store_true",
+                   help="write nothing after the first stretch that had to be dropped (the records after it may "
+                   "be read as another provider's: the change log says when it sees the sign)")
     _common.output_format_option(p)
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (one is drawn on a terminal when the repair takes over a second)")
     p.set_defaults(run=run)
-
-
-def same_file(a: str, b: str) -> bool:
-    """Whether paths ``a`` and ``b`` name one file (``b`` may not exist yet)."""
-    if a == "-":
-        return False
-    try:
-        if os.path.exists(b):
-            return os.path.samefile(a, b)
-    except OSError:
-        return False
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
-@contextmanager
-def input_buffer(path: str, near: str):
-    """IN's bytes, mapped read-only from a private copy: IN (or standard input, ``-``) is
-    first copied with ordinary reads to a temporary file beside ``near``, so memory stays
-    flat and a file another process truncates meanwhile cannot fault the walk (SIGBUS):
-    a length that changed while it was copied is ``FileChanged`` (exit 2), as for every verb."""
-    import shutil
-    import tempfile  # (with shutil: imported by the verbs that write, not by every start-up)
-
-    with tempfile.TemporaryFile(dir=os.path.dirname(os.path.abspath(near))) as fh:
-        if path == "-":
-            shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
-        else:
-            with open(path, "rb") as src:
-                size = os.fstat(src.fileno()).st_size
-                shutil.copyfileobj(src, fh, 1 << 20)
-            if stat.S_ISREG(os.stat(path).st_mode) and fh.tell() != size:
-                raise FileChanged.length(path, size, fh.tell())
-        fh.flush()
-        if fh.tell() == 0:
-            yield b""
-            return
-        m = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-        try:
-            yield m
-        finally:
-            try:
-                m.close()
-            except BufferError:
-                pass  # a view outlived the walk (an error being raised): the error is the news
-
-
-def written_atomically(out: str, write_to) -> None:
-    """``write_to(fh)`` into a temporary file beside ``out``, renamed to ``out`` when it
-    went through (a failure leaves no half-written OUT)."""
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fxtlint-", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb", buffering=1 << 20) as fh:
-            write_to(fh)
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def lint_output(path: str):
@@ -123,14 +68,20 @@ def run(args: argparse.Namespace) -> int:
     if same_file(args.path, args.output):
         _common.error(f"{args.output}: the output is the input; write the repair to another path")
         return _common.EXIT_USAGE
+    outputs = Outputs()
     try:
-        with input_buffer(args.path, args.output) as buf:
-            holder: list = []
-            written_atomically(args.output, lambda fh: holder.append(
-                repair(buf, fh.write, byte_order=args.byte_order, close_open=args.close_open,
-                       spell_out_defaults=args.spell_out_defaults)))
-            log = holder[0]
-        report = lint_output(args.output)
+        with interruptible(), reading_bar("repairing", enabled=not args.no_progress) as advance:
+            try:
+                with opened_input(args.path, progress=advance) as inp:
+                    with outputs.open(args.output) as fh:
+                        log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
+                                     spell_out_defaults=args.spell_out_defaults, stop_at_loss=args.stop_at_loss)
+                    outputs.commit(args.output)
+                report = lint_output(args.output)
+            finally:
+                outputs.discard()
+    except KeyboardInterrupt as e:
+        return interrupted_status(e, outputs.remove_all())
     except OSError as e:
         _common.error(f"{e.filename or args.path}: {e.strerror or e}")
         return _common.EXIT_USAGE
@@ -160,12 +111,13 @@ def _document(args, log, report) -> dict:
         "bytes_in": log.bytes_in,
         "bytes_out": log.bytes_out,
         "changes": [c.to_json() for c in log.changes],
+        "notes": [c.to_json() for c in log.notes],
         "output_lint": {"clean": not report.has_errors, **_counts(report)},
     }
 
 
 def _print_rich(args, log, report) -> None:
-    for c in log.changes:
+    for c in [*log.changes, *log.notes]:
         finding = f" {c.code} {c.rule}:" if c.code else ""
         line = f"{args.path}:{c.offset:#x}:{finding} {c.action}: {c.detail}"
         if c.message:

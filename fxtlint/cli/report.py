@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import _buffers, _common
 from ._buffers import STDIN, expand_paths
+from ._progress import counting, reading_bar
 
 FORMATS = {"markdown": "md", "json": "json", "html": "html"}
 
@@ -48,6 +49,8 @@ def register(subparsers) -> None:
                    "exact: every written event must be expected")
     _common.input_format_option(p)
     _common.exclude_option(p, default=None)
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (one is drawn on a terminal when a trace takes over a second)")
     p.set_defaults(run=run)
 
 
@@ -66,12 +69,13 @@ def render(doc: dict, fmt: str) -> str:
 
 
 @contextmanager
-def _input(path: str):
+def _input(path: str, progress):
     if path == STDIN:
         yield sys.stdin.buffer.read()
     else:
-        with _buffers.opened(path) as buf:
-            yield buf
+        with reading_bar(f"reporting {os.path.basename(path)}", enabled=progress) as advance, \
+                _buffers.opened(path) as buf:
+            yield counting(buf, advance)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -101,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     traces = []
     for path, writer in files:
         try:
-            with _input(path) as buf:
+            with _input(path, not args.no_progress) as buf:
                 t = trace_report(buf, path=path, input_format=args.input_format, writer=writer)
                 if expected is not None and t["verdict"]["status"] != "not_fxt":
                     from ..export._export_tef import iter_events

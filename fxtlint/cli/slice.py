@@ -1,5 +1,10 @@
-"""``fxtlint slice IN -o OUT --from T --to T`` (or ``--split-size``, ``--split-time``):
-pieces of a trace that each open on their own.
+"""``fxtlint slice IN -o OUT --from T --to T`` (or ``--split-size``, ``--split-time``,
+``--split-archives``): pieces of a trace that each open on their own.
+
+IN is read in place (``cli/_rewrite_io``); standard input is read once as it arrives,
+or spooled to a temporary file first when the options are read against the trace's
+time range (``--from``/``--to``, a ``--split-time`` in ticks). Each piece is written as a
+``.part`` file renamed once whole; an interrupted run removes every piece it wrote.
 
 Times are the trace's own time: each provider's timestamps read through its tick rate
 (in effect at each record), so one time cuts every provider at the same instant. A time
@@ -21,11 +26,13 @@ import json
 import os
 import re
 import sys
+from contextlib import contextmanager
 from fractions import Fraction
 
 from ..spec._time import duration_text, instant_text, rate_text, reading_rate, seconds
 from . import _common
-from .repair import input_buffer, same_file
+from ._progress import reading_bar
+from ._rewrite_io import Outputs, interrupted_status, interruptible, opened_input, same_file
 
 _TIME = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ns|us|µs|ms|s|m|h)?\s*$")
 _SECONDS = {"ns": Fraction(1, 10**9), "us": Fraction(1, 10**6), "µs": Fraction(1, 10**6), "ms": Fraction(1, 10**3),
@@ -46,7 +53,8 @@ def register(subparsers) -> None:
         epilog="Times are the trace's own time (each provider's ticks through its tick rate): a duration from "
         "the trace's start, its first instant (1.5s, 200ms, 10us, 500ns), or a timestamp in ticks of the start's "
         "clock (123456). Sizes: 200MB, 64MiB, 4096. Exit status: 0 every piece lints with no error, 1 one does not, "
-        "2 usage error (the message names the trace's time range).",
+        "2 usage error (the message names the trace's time range; IN changed while read), 130/143 interrupted "
+        "(SIGINT/SIGTERM: the pieces written are removed).",
         allow_abbrev=False,
     )
     p.add_argument("path", metavar="IN", help="the trace to slice; - reads stdin")
@@ -56,12 +64,35 @@ def register(subparsers) -> None:
     p.add_argument("--to", dest="end", metavar="T", help="last time kept (default: the end)")
     p.add_argument("--split-size", metavar="SIZE", help="pieces of at most SIZE bytes of records each")
     p.add_argument("--split-time", metavar="DURATION", help="pieces of DURATION of trace time each")
+    p.add_argument("--split-archives", action="store_true",
+                   help="one piece per archive of a file that holds several concatenated (a new piece at each "
+                   "magic record after the first)")
     _common.output_format_option(p)
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (one is drawn on a terminal when the slice takes over a second)")
     p.set_defaults(run=run)
 
 
 class _Usage(Exception):
     pass
+
+
+@contextmanager
+def _spooled_if(args, folder: str):
+    """IN's path; standard input spooled to a temporary file (deleted when closed) when
+    the options are read against the trace's time range, which takes a pass of its own
+    (--from/--to, a --split-time in ticks). Otherwise standard input is read once, as it
+    arrives."""
+    if args.path != "-" or not _needs_range(args):
+        yield args.path
+        return
+    import shutil
+    import tempfile
+
+    with tempfile.NamedTemporaryFile(dir=folder, prefix=".fxtlint-", suffix=".stdin") as fh:
+        shutil.copyfileobj(sys.stdin.buffer, fh, 1 << 20)
+        fh.flush()
+        yield fh.name
 
 
 def scratch_file(folder: str):
@@ -95,13 +126,17 @@ def describe(span) -> str:
             f"from its start; its providers tick at {', '.join(rate_text(r) for r in span.rates)})")
 
 
-def parse_time(text: str, option: str, span, *, duration: bool = False) -> Fraction:
+def parse_time(text: str, option: str, span, *, duration: bool = False, needs_span: bool = True) -> Fraction:
     """Seconds of the trace's own time, exactly: with ``duration`` a length, else an
-    instant (a duration from the trace's start, or ticks of the start's clock)."""
+    instant (a duration from the trace's start, or ticks of the start's clock).
+    ``needs_span`` False: a length with a unit is read without the trace's range."""
     m = _TIME.match(text)
+    if m and duration and not needs_span and m[2] is not None:
+        return Fraction(m[1]) * _SECONDS[m[2]]
     if not m or span is None:
+        said = f"; {describe(span)}" if needs_span else ""
         raise _Usage(f"{option} {text!r} does not parse as ticks (123456) or a duration (1.5s, 200ms, 10us, "
-                     f"500ns); {describe(span)}")
+                     f"500ns){said}")
     if m[2] is None:
         if "." in m[1]:
             raise _Usage(f"{option} {text!r}: ticks are whole numbers; {describe(span)}")
@@ -111,19 +146,35 @@ def parse_time(text: str, option: str, span, *, duration: bool = False) -> Fract
     return length if duration else span.start + length
 
 
-def _cutter(args, buf):
+def _cutter(args, inp):
+    """The cutter the options ask for; a time read against the trace's range takes a
+    first pass over IN (``time_range``), and IN is read again from its start after it."""
+    from ..rewrite._input import Input
     from ..rewrite._slice import Cutter, time_range
 
     modes = [args.start is not None or args.end is not None, args.split_size is not None,
-             args.split_time is not None]
+             args.split_time is not None, args.split_archives]
     if sum(modes) != 1:
-        raise _Usage("give one of --from/--to, --split-size, --split-time")
+        raise _Usage("give one of --from/--to, --split-size, --split-time, --split-archives")
+    if args.split_archives:
+        return Cutter(archives=True)
     if args.split_size is not None:
         return Cutter(size=parse_size(args.split_size))
-    span = time_range(buf)
+    span = None
+    if _needs_range(args):
+        span = time_range(inp)
+        if isinstance(inp, Input):
+            inp.restart()
     if args.split_time is not None:
-        length = parse_time(args.split_time, "--split-time", span, duration=True)
+        try:
+            length = parse_time(args.split_time, "--split-time", span, duration=True, needs_span=False)
+        except _Usage:
+            # a usage error names the trace's range: the pass it takes is made now, for the message
+            span = span if span is not None else time_range(inp)
+            parse_time(args.split_time, "--split-time", span, duration=True)
+            raise
         if length <= 0:
+            span = span if span is not None else time_range(inp)
             raise _Usage(f"--split-time {args.split_time!r} is no time at all; {describe(span)}")
         return Cutter(span=length)
     if span is None:
@@ -138,31 +189,75 @@ def _cutter(args, buf):
     return Cutter(start=start, end=end)
 
 
+class _PieceFile:
+    """A piece being written: its ``.part`` file, renamed to the piece's path when the
+    slicer closes it whole."""
+
+    def __init__(self, outputs: Outputs, path: str):
+        self.outputs, self.path = outputs, path
+        self.fh = outputs.open(path)
+        self.write = self.fh.write
+
+    def close(self) -> None:
+        self.fh.close()
+        self.outputs.commit(self.path)
+
+
+def _longer_than_the_trace(args, cutter, log) -> str | None:
+    """What to say when ``--split-time`` is longer than the trace: it made one piece."""
+    if cutter.span is None or len(log.pieces) != 1:
+        return None
+    info = log.pieces[0]
+    if info.first is None or info.last is None:
+        return None
+    length = seconds(*info.last) - seconds(*info.first)
+    if length >= cutter.span:
+        return None
+    return (f"--split-time {args.split_time} is longer than the trace ({duration_text(length)} from its first "
+            f"instant to its last): it is one piece")
+
+
+def _needs_range(args) -> bool:
+    """Whether the options are read against the trace's time range (a first pass)."""
+    if args.start is not None or args.end is not None:
+        return True
+    m = _TIME.match(args.split_time) if args.split_time is not None else None
+    return m is not None and m[2] is None  # ticks: of the start's clock
+
+
 def run(args: argparse.Namespace) -> int:
     from ..engine._lint import lint_path
     from ..rewrite._slice import slice_trace
 
-    split = args.split_size is not None or args.split_time is not None
+    split = args.split_size is not None or args.split_time is not None or args.split_archives
     if same_file(args.path, args.output) or (split and same_file(args.path, piece_path(args.output, 1))):
         _common.error(f"{args.output}: the output is the input; write the slice to another path")
         return _common.EXIT_USAGE
     paths: list[str] = []
+    outputs = Outputs()
 
     def open_out(i: int):
         path = piece_path(args.output, i) if split else args.output
         paths.append(path)
-        return open(path, "wb", buffering=1 << 20)  # the slicer closes it
+        return _PieceFile(outputs, path)  # the slicer closes it
 
+    folder = os.path.dirname(os.path.abspath(args.output))
     try:
-        with input_buffer(args.path, args.output) as buf:
+        with interruptible(), reading_bar("slicing", enabled=not args.no_progress) as advance, \
+                _spooled_if(args, folder) as path:
             try:
-                cutter = _cutter(args, buf)
-            except _Usage as e:
-                _common.error(str(e))
-                return _common.EXIT_USAGE
-            folder = os.path.dirname(os.path.abspath(args.output))
-            log = slice_trace(buf, open_out, cutter, scratch=lambda: scratch_file(folder))
-        reports = [lint_path(p, input_format="trace") for p in paths]
+                with opened_input(path, progress=advance) as inp:
+                    try:
+                        cutter = _cutter(args, inp)
+                    except _Usage as e:
+                        _common.error(str(e))
+                        return _common.EXIT_USAGE
+                    log = slice_trace(inp, open_out, cutter, scratch=lambda: scratch_file(folder))
+                reports = [lint_path(p, input_format="trace") for p in paths]
+            finally:
+                outputs.discard()
+    except KeyboardInterrupt as e:
+        return interrupted_status(e, outputs.remove_all())
     except OSError as e:
         _common.error(f"{e.filename or args.path}: {e.strerror or e}")
         return _common.EXIT_USAGE
@@ -174,6 +269,9 @@ def run(args: argparse.Namespace) -> int:
                "errors": sum(1 for d in r.diagnostics if d.severity.label == "error"),
                "warnings": sum(1 for d in r.diagnostics if d.severity.label == "warning")}
               for p, info, r in zip(paths, log.pieces, reports)]
+    longer = _longer_than_the_trace(args, cutter, log)
+    if longer:
+        print(f"fxtlint: note: {longer}", file=sys.stderr)
     if args.output_format == "json":
         json.dump({"input": args.path, "records_in": log.records_in, "pieces": pieces}, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -51,18 +51,25 @@ def _have(buf, end: int) -> bool:
     """Whether ``buf`` holds the bytes up to ``end``. A stream still being fed
     (``_stream_buffer``) may deliver them later: it raises NeedMore, and the walk asks
     again with more bytes or at the stream's end, so a decision never depends on where
-    the stream was cut."""
+    the stream was cut. A file read a chunk at a time knows its final length (its
+    ``final``, the rewrite's input): bytes past it never come."""
     if end <= len(buf):
         return True
     if getattr(buf, "growing", False):
-        raise NeedMore(end)
+        final = getattr(buf, "final", None)
+        if final is None or end <= final:
+            raise NeedMore(end)
     return False
 
 
 def _final_len(buf) -> int:
-    """``len(buf)`` where the answer needs the final length (a message naming it)."""
+    """``len(buf)`` where the answer needs the final length (a message naming it): a
+    growing buffer's ``final`` when it knows it."""
     if getattr(buf, "growing", False):
-        raise NeedMore(None)
+        final = getattr(buf, "final", None)
+        if final is None:
+            raise NeedMore(None)
+        return final
     return len(buf)
 
 
@@ -613,6 +620,9 @@ def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
     starts: list[int] = []
     while len(starts) < RESYNC_DEPTH:
         if not _have(buf, at + 8):
+            if getattr(buf, "growing", False):  # a file read in chunks: its end is its final length
+                n = _final_len(buf)
+                last = n - n % 8
             return starts, RESYNC_DEPTH if at == last else len(starts)
         (header,) = unpack(buf, at)
         if header_kind(header, buf, at, big) is None:

@@ -39,11 +39,9 @@ from ..engine._reader import (
     MAGIC_BE,
     MAGIC_LE,
     _chain,
-    declared_size,
     decode_record,
     detect_byte_order,
     first_magic,
-    frame_error,
     header_kind,
 )
 from ..rules._diagnostics import Diagnostic, Severity
@@ -55,12 +53,17 @@ from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS
 from ..spec._tables import WordItem, tables
 from ..spec._time import DEFAULT_RATE, instant_text, seconds
 from ..spec._time import before as is_before
+from ._input import Input, Whole, at_least, decode, frame
 from ._open import MARK_NAME, OpenEvents
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 _UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
 _PROVIDER_EVENT = "metadata.provider_event"
+_MAGIC = "metadata.trace_info.magic"
+_ANOTHER_ARCHIVE = ("kept: a second archive starts here (concatenated archives: a reader may refuse the second's "
+                    "provider records as repeated); `fxtlint slice IN -o OUT --split-archives` writes each archive "
+                    "to its own file")
 
 # findings a re-encoding mends; any other error drops the record
 MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
@@ -107,6 +110,7 @@ class RepairLog:
     """What a repair did: its changes in input order, records read and written."""
 
     changes: list[Change] = field(default_factory=list)
+    notes: list[Change] = field(default_factory=list)  # what a reader of OUT would misread (action "noted")
     records_in: int = 0
     records_out: int = 0
     bytes_in: int = 0
@@ -115,6 +119,10 @@ class RepairLog:
 
     def add(self, code: str, offset: int, action: str, detail: str, message: str = "") -> None:
         self.changes.append(Change(code, offset, action, detail, message))
+
+    def note(self, code: str, offset: int, detail: str) -> None:
+        """Something OUT holds that a reader would misread, or a choice the user has: not a change."""
+        self.notes.append(Change(code, offset, "noted", detail))
 
 
 class _Writer:
@@ -185,16 +193,20 @@ def _fatal(found: list[Diagnostic]) -> Diagnostic | None:
     return None
 
 
-def _resume(buf, at: int, big: bool) -> int:
+def _resume(inp: Whole, at: int, big: bool) -> int:
     """The next offset from ``at`` where at least two well-formed records frame one after
     the other (or one ends the file): where the recovering reader finds records again."""
-    last = len(buf) - len(buf) % 8
     unpack = _UNPACK[big]
-    while at + 8 <= last:
-        if header_kind(unpack(buf, at)[0], buf, at, big) is not None and _chain(buf, at, big)[1] >= 2:
+
+    def found(b) -> bool:
+        return header_kind(unpack(b, at)[0], b, at, big) is not None and _chain(b, at, big)[1] >= 2
+
+    while at_least(inp, at + 8):
+        if inp.call(found):
             return at
         at += 8
-    return last
+        inp.release(at)
+    return inp.size - inp.size % 8
 
 
 class _Open(OpenEvents):
@@ -241,10 +253,12 @@ class _Open(OpenEvents):
                 log.add("PR004", offset, "closed", f'async operation "{name}" (id {self.pairing_id(end)}) ended {at}')
 
 
-def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:
-    """A registration, written before ``rec``, for each of its refs that names nothing."""
+def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> set:
+    """A registration, written before ``rec``, for each of its refs that names nothing;
+    the thread refs given a placeholder."""
+    threads: set = set()
     if rec.kind in STATE_KINDS or rec.kind == _PROVIDER_EVENT or not rec.complete:
-        return
+        return threads
     current = out.state.current
     refs = [(n, rec.fields.get(n, 0)) for n in STRING_REFS.get(rec.kind, ())]
     for a in rec.args:
@@ -258,6 +272,48 @@ def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> No
         if ref and ref not in current.threads:
             out.put_record(thread(ref, 0, 0))
             log.add("RF002", offset, "added", f"thread {ref} (its {name}) registered as koids 0/0 (missing)")
+            threads.add(ref)
+    return threads
+
+
+class _Losses:
+    """What a reader of OUT would misread after a stretch repair dropped: when the records
+    after it read thread refs their provider never registered, the stretch likely held a
+    Provider Section record (or the registrations), and those records are read as the
+    provider in force before it. Per drop: the threads given a placeholder after it and
+    the records reading them, said once at the end (``noted``)."""
+
+    def __init__(self):
+        self.drops: list[tuple[int, str]] = []  # (offset, code) of each stretch dropped
+        self.threads: dict[int, set] = {}  # drop offset -> thread refs given a placeholder after it
+        self.records: dict[int, int] = {}  # drop offset -> records reading such a thread
+
+    def dropped(self, offset: int, code: str) -> None:
+        self.drops.append((offset, code))
+
+    def see(self, rec: Record, placeholders: set, state: ProviderState) -> None:
+        if not self.drops:
+            return
+        at = self.drops[-1][0]
+        refs = {rec.fields.get(n, 0) for n in THREAD_REFS.get(rec.kind, ())}
+        hit = {(state.current.id, r) for r in refs} & placeholders
+        if hit:
+            self.threads.setdefault(at, set()).update(hit)
+            self.records[at] = self.records.get(at, 0) + 1
+
+    def note(self, log: RepairLog, stopped: bool) -> None:
+        codes = dict(self.drops)
+        for at, threads in self.threads.items():
+            names = ", ".join(str(r) for _, r in sorted(threads, key=lambda t: t[1]))
+            log.note(codes[at], at,
+                     f"after this dropped stretch, {self.records[at]} record(s) read thread(s) {names}, which their "
+                    f"provider never registered: the stretch likely held a Provider Section record (or the "
+                    f"registrations), so these records may be another provider's, and a reader of OUT takes them "
+                    f"as the provider in force before it, on placeholder threads (koids 0/0); "
+                    f"`fxtlint repair --stop-at-loss` writes nothing after the first dropped stretch instead")
+        if stopped:
+            at, code = self.drops[0]
+            log.note(code, at, "--stop-at-loss: nothing after this dropped stretch was written")
 
 
 def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:
@@ -276,86 +332,139 @@ def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) 
                                     f"{out.state.current.id}")
 
 
-def nothing_to_mend(buf) -> int | None:
-    """The number of records of ``buf`` when the lint (its fast engine) finds nothing
-    repair acts on in it (no error, none of the findings it mends), else None. Then
-    repair writes ``buf`` as it is, and the record-by-record pass, which would write the
-    same bytes, is skipped."""
+def nothing_to_mend(buf) -> tuple[int, list[int]] | None:
+    """The number of records of ``buf`` (bytes, or a file's ``FileSource``, read a chunk
+    at a time) when the lint (its fast engine) finds nothing repair acts on in it (no
+    error, none of the findings it mends), else None; with the offsets of its repeated
+    magic records (MG003: another archive starts there). Then repair writes ``buf`` as it
+    is, and the record-by-record pass, which would write the same bytes, is skipped."""
     report = lint_buffer(buf, input_format="trace")
     if any(d.severity == Severity.ERROR or d.code in MENDED for d in report.diagnostics):
         return None
-    return report.records
+    return report.records, [d.offset for d in report.diagnostics if d.code == "MG003"]
 
 
 COPY = 1 << 22  # bytes copied at a time when nothing needs mending
 
 
 def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
-           close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True) -> RepairLog:
+           close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True,
+           stop_at_loss: bool = False) -> RepairLog:
     """Write the repaired trace of ``buf`` through ``write``; returns what was done.
 
-    ``byte_order`` ("little", "big") writes the output in that order; None keeps the
-    input's. ``spell_out_defaults`` writes what the spec leaves implied (a provider, the
-    tick rate) before the first event, for readers that refuse a trace without them.
-    ``shortcut`` (the default) copies a trace the lint finds nothing to mend in without
-    reading it record by record (``nothing_to_mend``). Never raises on any input.
+    ``buf`` is the trace's bytes, or an ``Input`` (``_input``: a file or a pipe read in
+    place as far as the pass needs, memory flat). ``byte_order`` ("little", "big")
+    writes the output in that order; None keeps the input's. ``spell_out_defaults``
+    writes what the spec leaves implied (a provider, the tick rate) before the first
+    event, for readers that refuse a trace without them. ``stop_at_loss`` writes nothing
+    after the first stretch that had to be dropped (what a reader would read as another
+    provider's, or on placeholder threads, is not written). ``shortcut`` (the default)
+    copies a trace the lint finds nothing to mend in without reading it record by record
+    (``nothing_to_mend``; not for a pipe, which is read once). Never raises on any input
+    (an ``Input`` raises ``FileChanged`` when its file changed while read).
     """
-    n = len(buf)
-    records = None
+    inp = buf if isinstance(buf, Whole) else Whole(buf)
     if shortcut and byte_order is None and not close_open and not spell_out_defaults:
-        records = nothing_to_mend(buf)
-    if records is not None:
-        view = memoryview(buf)
-        try:
-            for at in range(0, n, COPY):
-                write(bytes(view[at : at + COPY]))
-        finally:
-            view.release()
-        return RepairLog(bytes_in=n, bytes_out=n, byte_order=detect_byte_order(buf) or "little",
-                         records_in=records, records_out=records)
-    found_order = detect_byte_order(buf)
+        copied = _copied_whole(inp, write)
+        if copied is not None:
+            return copied
+    return _repair(inp, write, byte_order=byte_order, close_open=close_open, spell_out_defaults=spell_out_defaults,
+                   stop_at_loss=stop_at_loss)
+
+
+def _copied_whole(inp: Whole, write: Callable[[bytes], object]) -> RepairLog | None:
+    """The shortcut: IN copied as it is when the lint finds nothing to mend in it (None,
+    nothing written, when it does, or IN is a pipe)."""
+    if isinstance(inp, Input):
+        if inp.source is None:
+            return None
+        clean = nothing_to_mend(inp.source)
+        inp.restart()
+    else:
+        clean = nothing_to_mend(inp.buf)
+    if clean is None:
+        return None
+    records, archives = clean
+    done = 0
+    while at_least(inp, done + 1):
+        end = inp.size
+        with memoryview(inp.buf) as view:
+            for at in range(done, end, COPY):
+                write(bytes(view[at : min(at + COPY, end)]))
+        done = end
+        inp.release(done)
+        inp.want(done + COPY)
+    n = inp.size
+    order = inp.call(detect_byte_order) if n >= 8 else None
+    log = RepairLog(bytes_in=n, bytes_out=n, byte_order=order or "little", records_in=records, records_out=records)
+    for at in archives:
+        log.note("MG003", at, _ANOTHER_ARCHIVE)
+    return log
+
+
+def _repair(inp: Whole, write: Callable[[bytes], object], *, byte_order: str | None, close_open: bool,
+            spell_out_defaults: bool, stop_at_loss: bool) -> RepairLog:
+    found_order = inp.call(detect_byte_order)
     big = found_order == "big"
     out_big = big if byte_order is None else byte_order == "big"
-    log = RepairLog(bytes_in=n, byte_order="big" if out_big else "little")
+    log = RepairLog(byte_order="big" if out_big else "little")
     out = _Writer(write, log, out_big)
     convert = out_big != big
     if convert:
         log.add("EX002", 0, "converted", f"every record written {log.byte_order}-endian")
     moved = None
     if found_order is None:
-        moved = first_magic(buf, False)
+        moved = inp.call(lambda b: first_magic(b, False))
         where = f"the one at {moved:#x} moved there" if moved is not None else "none was found"
         out.put(MAGIC_BE if out_big else MAGIC_LE, magic())
         log.add("MG001", 0, "added", f"a magic record put first ({where})")
     opened = _Open() if close_open else None
-    unpack = _UNPACK[big]
+    losses = _Losses()
+    placeholders: set = set()  # (provider id, thread ref) registered as koids 0/0
+    stopped = False
     off = idx = 0
-    while n - off >= 8:
+    while at_least(inp, off + 8):
         found: list[Diagnostic] = []
-        size = declared_size(unpack(buf, off)[0])
-        if frame_error(off, idx, size, buf, found.append, big):
-            nxt = _resume(buf, off + 8, big)
-            log.add(found[0].code, off, "dropped",
-                    f"{nxt - off} bytes, up to {'the next record' if nxt < n - n % 8 else 'the end'}",
-                    found[0].message)
+        size = frame(inp, off, idx, big, found.append)
+        if size is None:
+            nxt = _resume(inp, off + 8, big)
+            last = inp.size - inp.size % 8 if inp.done else None
+            d = found[0]
+            if d.code == "FR001":  # the bytes that cannot be framed are those dropped, not all the rest
+                d = R.record_size_zero.at(d.offset, d.record_index, span=d.span, record_size=d.record_size,
+                                          **{**d.details, "remaining": nxt - off})
+            log.add(d.code, off, "dropped",
+                    f"{nxt - off} bytes, up to {'the end' if nxt == last else 'the next record'}", d.message)
+            losses.dropped(off, d.code)
             off, idx = nxt, idx + 1
+            if stop_at_loss and nxt != last:
+                stopped = True
+                break
             continue
-        rec = decode_record(buf, off, idx, size, found.append, big=big)
+        rec, found = decode(inp, off, idx, size, big)
         log.records_in += 1
         start, off, idx = off, rec.end, idx + 1
+        inp.release(start)
         if start == moved:
             continue  # the magic record, already written first
-        kept = _kept(buf, rec, found, start, big, convert, out, log)
+        if rec.kind == _MAGIC and start and rec.complete and not found:
+            log.note("MG003", start, _ANOTHER_ARCHIVE)
+        kept = _kept(inp.buf, rec, found, start, big, convert, out, log)
         if kept is None:
             continue
         data, rec = kept
         if spell_out_defaults:
             _spell_out_defaults(rec, out, log, start)
-        _register_refs(rec, out, log, start)
+        placeholders |= {(out.state.current.id, r) for r in _register_refs(rec, out, log, start)}
+        losses.see(rec, placeholders, out.state)
         out.put(data, rec)
         if opened is not None:
             opened.see(rec, out.state, start)
-    if n % 8:
+    losses.note(log, stopped)
+    if stopped:
+        inp.want(None)  # read to the end all the same: IN's length is checked, and said
+    n = log.bytes_in = inp.size
+    if n % 8 and not stopped:
         log.add("FR003", n - n % 8, "dropped", f"the {n % 8} bytes after the last whole word")
     if opened is not None:
         before = (lambda rec: _spell_out_defaults(rec, out, log, n)) if spell_out_defaults else None

@@ -36,7 +36,7 @@ from fractions import Fraction
 from typing import IO
 
 from ..engine._provider_state import ProviderState
-from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks, walk_records
+from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks
 from ..spec._build import arg, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
@@ -44,6 +44,7 @@ from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, before, seconds, ticks_at
+from ._input import Whole, records
 from ._open import MARK_NAME, OpenEvents, in_sections
 
 _T = tables()
@@ -93,12 +94,14 @@ class TimeRange:
 
 
 def time_range(buf) -> TimeRange | None:
-    """The time range of ``buf``'s records, None when it has no timestamp."""
+    """The time range of ``buf``'s records (bytes, or an ``Input``: read through once;
+    ``restart`` it for the next pass), None when it has no timestamp."""
     first = last = None
     rates: set = set()
-    big = detect_byte_order(buf) == "big"
+    inp = buf if isinstance(buf, Whole) else Whole(buf)
+    big = inp.call(detect_byte_order) == "big"
     state = ProviderState()
-    for rec in walk_records(buf, _ignore, big=big, check_magic=False):
+    for rec in records(inp, big=big):
         state.apply(rec)
         ts = first_timestamp(rec)
         if ts is None:
@@ -130,6 +133,7 @@ class Cutter:
     end: Fraction | None = None
     size: int | None = None
     span: Fraction | None = None
+    archives: bool = False  # a new piece at each magic record after the first: one per concatenated archive
     side: str | None = None  # where the last record with a timestamp was: before, inside, after the range
     _in: bool = False
     _next: Fraction | None = None  # span: when the next piece starts
@@ -226,9 +230,9 @@ class _Piece:
 
 class _Slicer:
     def __init__(self, buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, scratch: Callable[[], IO[bytes]]):
-        self.buf = buf
+        self.inp = buf if isinstance(buf, Whole) else Whole(buf)
         self.scratch = scratch
-        self.big = detect_byte_order(buf) == "big"
+        self.big = self.inp.call(detect_byte_order) == "big"
         self.order = "big" if self.big else "little"
         self.open_out = open_out
         self.cutter = cutter
@@ -242,12 +246,18 @@ class _Slicer:
 
     # -- the walk ------------------------------------------------------------------
     def run(self) -> SliceLog:
-        if start_checks(self.buf, _ignore, self.big, False):
+        if self.inp.call(lambda b: start_checks(b, _ignore, self.big, False)):
             self.log.not_fxt = True
             return self.log  # not FXT at all (MG005): nothing to cut
-        for rec in walk_records(self.buf, _ignore, big=self.big, check_magic=False):
+        for rec in records(self.inp, big=self.big):
             self.log.records_in += 1
             if rec.kind == _MAGIC:
+                if self.cutter.archives and self.piece is not None:
+                    # another archive starts: the one before ends as written (nothing of it is
+                    # ended or carried on), and the next is read by a new reader, as its own file is
+                    self.open = OpenEvents()
+                    self._finish()
+                    self._new_reader()
                 continue
             data = None
             if declared_size(self._word(rec.offset)) != rec.size_words:
@@ -275,15 +285,22 @@ class _Slicer:
             self._finish()
         return self.log
 
+    def _new_reader(self) -> None:
+        self.state = ProviderState()
+        self.rates = {}
+        self.kernel_objects = {}
+        self.open = OpenEvents()
+        self.before = OpenEvents()
+
     def _word(self, at: int) -> int:
-        return struct.unpack_from(">Q" if self.big else "<Q", self.buf, at)[0]
+        return struct.unpack_from(">Q" if self.big else "<Q", self.inp.buf, at)[0]
 
     def _take(self, rec: Record, data: bytes | None, ts: int | None, rate: int) -> None:
         piece = self.piece
         assert piece is not None
         self._note_refs(rec, piece)
         if data is None:
-            data = bytes(self.buf[rec.offset : rec.end])
+            data = bytes(self.inp.buf[rec.offset : rec.end])
         piece.body.write(data)
         piece.info.bytes += len(data)
         piece.info.records += 1
@@ -435,8 +452,9 @@ class _Slicer:
 
 def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
                 scratch: Callable[[], IO[bytes]] = io.BytesIO) -> SliceLog:
-    """Write the pieces of ``buf`` that ``cutter`` chooses: piece ``i`` (from 1) to
-    ``open_out(i)``, which the slicer closes. A piece's records wait in ``scratch()``
+    """Write the pieces of ``buf`` (bytes, or an ``Input``: a file or pipe read in place,
+    once) that ``cutter`` chooses: piece ``i`` (from 1) to ``open_out(i)``, which the
+    slicer closes. A piece's records wait in ``scratch()``
     (the CLI gives a temporary file: memory stays flat) until its prefix is known.
     Never raises on input."""
     return _Slicer(buf, open_out, cutter, scratch).run()

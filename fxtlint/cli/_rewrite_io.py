@@ -1,0 +1,135 @@
+"""What ``repair`` and ``slice`` share on the command line: IN read in place, OUT written
+atomically, an interrupted run cleaned up.
+
+- IN (a path, or ``-`` for standard input) is read in place a chunk at a time
+  (``rewrite/_input.Input``): no copy of it anywhere, memory flat; a file whose length
+  changes while it is read is ``FileChanged`` (exit 2, one line).
+- each output is written to a temporary ``.part`` file beside it and renamed when whole
+  (``Outputs``); an interrupted run (Ctrl-C, SIGTERM) removes the files it was writing
+  and those it wrote, and exits 130 (SIGINT) or 143 (SIGTERM) with one line saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sys
+from contextlib import contextmanager
+
+from . import _common
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM, raised where the run is, so its outputs are removed as for Ctrl-C."""
+
+    signum = signal.SIGTERM
+
+
+@contextmanager
+def interruptible():
+    """SIGTERM raises ``Interrupted`` inside the block (the main thread's only: a test's
+    worker thread leaves the handlers alone)."""
+    def on_term(signum, frame):
+        raise Interrupted()
+
+    try:
+        previous = signal.signal(signal.SIGTERM, on_term)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def interrupted_status(e: KeyboardInterrupt, removed: list[str]) -> int:
+    """Say the run was interrupted and what was removed; the shell's status for the signal."""
+    signum = getattr(e, "signum", signal.SIGINT)
+    what = f"removed {len(removed)} partial output(s): {', '.join(removed)}" if removed else "nothing was written"
+    _common.error(f"interrupted ({signal.Signals(signum).name}); {what}")
+    return 128 + int(signum)
+
+
+@contextmanager
+def opened_input(path: str, progress=None):
+    """IN as an ``Input`` read in place (standard input for ``-``). Raises OSError."""
+    from ..rewrite._input import Input
+
+    if path == "-":
+        inp = Input(sys.stdin.buffer.readinto, None, "-", progress=progress)  # type: ignore[union-attr]
+        try:
+            yield inp
+        finally:
+            inp.close()
+        return
+    with open(path, "rb", buffering=0) as fh:
+        inp = Input.of_file(fh, path, progress=progress)
+        try:
+            yield inp
+        finally:
+            inp.close()
+
+
+class Outputs:
+    """The files a run writes, each through a temporary ``.part`` file beside it renamed
+    once whole (``open`` ... ``commit``); ``remove_all`` takes every one away again (the
+    partial one and those already renamed), for an interrupted run."""
+
+    def __init__(self):
+        self.parts: dict[str, str] = {}  # final path -> its .part file, while written
+        self.done: list[str] = []
+
+    def open(self, path: str):
+        """A new ``.part`` file beside ``path``, named in ``parts`` before it exists (an
+        interrupt at any point finds it there to remove), made as ``open`` would (the umask's mode)."""
+        folder = os.path.dirname(os.path.abspath(path))
+        while True:
+            tmp = os.path.join(folder, f".fxtlint-{os.getpid()}-{secrets.token_hex(6)}.part")
+            self.parts[path] = tmp
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                continue
+            return os.fdopen(fd, "wb", buffering=1 << 20)
+
+    def commit(self, path: str) -> None:
+        self.done.append(path)  # named first: an interrupt during the rename finds one or the other
+        os.replace(self.parts[path], path)
+        del self.parts[path]
+
+    def discard(self) -> None:
+        """Remove the ``.part`` files still being written (a failure: the finished ones stay)."""
+        for tmp in self.parts.values():
+            _unlink(tmp)
+        self.parts.clear()
+
+    def remove_all(self) -> list[str]:
+        """Remove every file of the run; the final paths removed, or of the parts."""
+        removed = list(self.parts)
+        self.discard()
+        for path in self.done:
+            _unlink(path)
+        removed = list(dict.fromkeys(self.done + removed))
+        self.done = []
+        return removed
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (``b`` may not exist yet)."""
+    if a == "-":
+        return False
+    try:
+        if os.path.exists(b):
+            return os.path.samefile(a, b)
+    except OSError:
+        return False
+    return os.path.realpath(a) == os.path.realpath(b)
