@@ -15,7 +15,10 @@ a file read a chunk at a time: the walk stops at the first record not wholly rec
 and at a decision the reference needs more bytes for, ``NeedMore``, and takes it again
 with them): the native walk runs from record to record and stops at each pairing window's end (its pairing rows go
 to the linter's batch, and the window is fed to the pairing engine as today) and at
-each record it cannot prove clean. That record is the reference's: ``decode_record``
+each record it cannot prove clean. At each stop its diagnostics rows (unregistered
+string and thread refs, timestamps past the tick limit: RF001, RF002, TM003) are
+rendered by ``_semantic``'s builders, the ones ``RecordChecker`` calls, the span the
+field's byte range in the trace's byte order (``_render``). That record is the reference's: ``decode_record``
 reads it and reports, its effect is carried out on the ``ProviderState``
 (``state.apply``), the linter checks it (``RecordChecker``, its pairing row too), and the
 effect goes back to the native tables (``_sync``). The walk then goes on after it. So
@@ -29,14 +32,25 @@ from __future__ import annotations
 
 import functools
 
-from ..spec._roles import ARG_STRING_REFS, EFFECT_OF, INLINE_KOIDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
+from .. import rules as R
+from ..spec._roles import (
+    ARG_HEADER_FIELDS,
+    ARG_STRING_REFS,
+    EFFECT_OF,
+    HEADER_FIELDS,
+    INLINE_KOIDS,
+    STRING_REFS,
+    THREAD_REFS,
+    TIMESTAMPS,
+)
 from ..spec._tables import StreamItem, tables
 from ._kernel_program import compile_program
 from ._kind_checks import PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
-from ._reader import after_record, decode_record, frame_error
-from ._semantic import PAIR_ID, PAIR_KIND
+from ._reader import after_record, decode_record, field_span, frame_error
+from ._result import skipper
+from ._semantic import PAIR_ID, PAIR_KIND, timestamp_overflow, unregistered_string, unregistered_thread
 from ._stream_buffer import NeedMore
 
 _T = tables()
@@ -50,6 +64,8 @@ M_REFERENCE, M_EVENT = 0, 1
 _REFERENCE_KINDS = frozenset({PROVIDER_EVENT} | {k for k, e in EFFECT_OF.items() if e not in _MODES})
 # how a run stopped: _nwalk's DONE, HANDBACK, ZERO, PAST_END, END
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
+# what a diagnostics row of the walk says: _nwalk's Find
+F_STRING, F_THREAD, F_TICKS = 1, 2, 3
 
 
 def _pad(xs, n, fill=-1) -> list:
@@ -129,9 +145,11 @@ def _loaded(module, log: bool = False):
     """``plan(log)`` validated and held by the native walk module (once per process)."""
     modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()}}
     stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
+    finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS}
     if {m.name: int(m) for m in module.Mode} != modes or \
-            {x.name: int(x) for x in module.Stop if x.name in stops} != stops:
-        raise RuntimeError("a stale build of the native walk (its modes or stops differ): rebuild it")
+            {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
+            {f.name: int(f) for f in module.Find} != finds:
+        raise RuntimeError("a stale build of the native walk (its modes, stops or findings differ): rebuild it")
     prog, terms, argrefs = plan(log)
     return module.Plan(prog.code, terms, argrefs)
 
@@ -178,7 +196,9 @@ class NativeLint:
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in plan(walk.log)[0].terminals]
+        prog = plan(walk.log)[0]
+        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in prog.terminals]
+        self.arg_kinds = {t: a.layout.name for t, a in prog.arg_leaves.items()}
         self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
         if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
@@ -186,11 +206,14 @@ class NativeLint:
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
 
     def _take(self) -> None:
-        """The native walk's counts and pairing rows since the last stop, to the walk and
-        the linter."""
+        """The native walk's counts, diagnostics rows and pairing rows since the last stop,
+        to the walk and the linter."""
         nw, kinds = self.nw, self.walk.kinds
         for term, n in nw.take_counts().items():
             kinds[self.kinds[term]] += n
+        found = nw.take_findings()
+        if found:
+            self._render(found)
         n = nw.pending_rows()
         if not n:
             return  # (a structured-log stream's walk writes none: its linter pairs nothing)
@@ -204,6 +227,37 @@ class NativeLint:
             add = self.lint.state.batch.add
             for row in nw.take_row_tuples():
                 add(*row)
+
+    def _render(self, found) -> None:
+        """The walk's diagnostics rows (``take_findings``, in file order), each built by the
+        function the reference builds it with (``_semantic``), its span the field's byte
+        range in the trace's byte order; one the per-rule cap would drop is only counted."""
+        emit, big = self.lint.emit, self.walk.big
+        skips = skipper(emit)
+        for rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider in found:
+            kind = self.kinds[term]
+            if rule == F_TICKS:
+                if skips is None or not skips(R.timestamp_overflows_ns, offset, index):
+                    emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
+                continue
+            if rule == F_THREAD:
+                if skips is None or not skips(R.thread_ref_unregistered, offset, index):
+                    name = THREAD_REFS[kind][field]
+                    f = HEADER_FIELDS.get(kind, {}).get(name)
+                    emit(unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
+                                             kind, value, name, provider))
+                continue
+            if skips is not None and skips(R.string_ref_unregistered, offset, index):
+                continue
+            if arg < 0:
+                name, where, base = STRING_REFS[kind][field], kind, offset
+                f = HEADER_FIELDS.get(kind, {}).get(name)
+            else:
+                akind = self.arg_kinds[arg_type]
+                name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
+                f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
+            emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big), where,
+                                     value, name, provider))
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
