@@ -321,9 +321,9 @@ def test_a_million_unclosed_begins_are_linear():
 # -- what the walk does itself --------------------------------------------------------------
 @pytest.mark.parametrize("order", ["little", "big"])
 def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded, order):
-    """Table records (provider info and section, initialization, string, thread) and
-    events are walked natively, in either byte order: only the magic record (MG003 is
-    the reference's) and the provider event are decoded."""
+    """The magic record, table records (provider info and section, initialization, string,
+    thread) and events are walked natively, in either byte order: only the provider event
+    is decoded (none here)."""
     recs = [B.magic(), B.provider_info(1, "one"), B.initialization(10**6), B.string(1, "c"), B.string(2, "n"),
             B.thread(1, 1, 2), B.provider_info(2, "two"), B.provider_section(1)]
     recs += [B.event(k, 5, thread=1, category=1, name=2, args=[B.arg("int64", 1, 3)], id=1, end_timestamp=9)
@@ -334,7 +334,7 @@ def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded, o
     assert same(data).count('"code"') == (order == "big")  # EX002 says a big-endian archive, and only that
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
-    assert decoded == [0]
+    assert decoded == []
 
 
 def test_a_record_the_walk_cannot_prove_clean_goes_to_the_reference(decoded):
@@ -344,7 +344,7 @@ def test_a_record_the_walk_cannot_prove_clean_goes_to_the_reference(decoded):
     assert {"RF001", "TM001"} <= set(report.counts)
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
-    assert len(decoded) == 3  # the magic record, the changed string, the zero rate (RF001 is the walk's)
+    assert len(decoded) == 2  # the changed string, the zero rate (RF001 is the walk's)
     same(data)
 
 
@@ -362,8 +362,8 @@ def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
     assert [d["code"] for d in got["diagnostics"]].count("RF001") == 1
     assert "TM001" in got["counts"]
     assert {**got, "path": "-"} == {**want, "path": "-"}
-    # twice (chunks, whole): the magic record and the zero rate (the unregistered name is the walk's)
-    assert len(decoded) == 4
+    # twice (chunks, whole): the zero rate (the unregistered name is the walk's)
+    assert len(decoded) == 2
 
 
 def test_threads_lint_at_once():
@@ -539,7 +539,7 @@ def test_a_stream_is_walked_natively(decoded, what):
     else:
         recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9), B.initialization(0)]
         data = B.archive(*recs, byte_order=what)
-        fmt, want = "auto", {0, len(data) - len(B.archive(recs[-1]))}
+        fmt, want = "auto", {len(data) - len(B.archive(recs[-1]))}
     linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=64)
     for i in range(0, len(data), 7):
         linter.feed(data[i:i + 7])
@@ -566,7 +566,7 @@ def test_a_file_read_in_small_chunks_lints_on_the_walk_as_the_reference_lints_it
                 assert _whole_json(_file.FileSource(fh, "-", len(body)), fmt, engine="walk") == want, chunk
 
 
-# -- RF001, RF002 and TM003: diagnostics rows of the walk, rendered by the reference's builders --
+# -- RF001, RF002, TM003 and MG003: diagnostics rows of the walk, rendered by the reference's builders --
 def _ref_cases() -> dict:
     """Per rule the walk reports itself: (its minimal failing record, its passing twin),
     after a string table (1, 2), a thread (1) and a rate of one tick a second."""
@@ -585,6 +585,7 @@ def _ref_cases() -> dict:
                                                                           name=2)),
         "TM003": (ev("duration_end", 2**40, thread=1, category=1, name=2),
                   ev("duration_end", 2**30, thread=1, category=1, name=2)),
+        "MG003": (B.magic(), ev("instant", 5, thread=1, category=1, name=2)),
     }
 
 
@@ -599,8 +600,8 @@ def _ref_trace(rec, n: int, order: str) -> bytes:
 @pytest.mark.parametrize("case", list(_ref_cases()))
 def test_refs_and_timestamps_are_the_walks_own_findings(case, n, order, decoded):
     """Each rule the walk reports as a row: its failing record gives the reference's whole
-    report (message, span in either byte order, details, order) with no record handed back;
-    its twin gives none of it."""
+    report (message, span in either byte order, details, order) with no record handed back
+    (the magic records included); its twin gives none of it."""
     bad, good = _ref_cases()[case]
     code = case.split()[0]
     data = _ref_trace(bad, n, order)
@@ -609,7 +610,7 @@ def test_refs_and_timestamps_are_the_walks_own_findings(case, n, order, decoded)
     assert f'"code": "{code}"' in got
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
-    assert decoded == [0]  # the magic record only
+    assert decoded == []
     assert f'"code": "{code}"' not in same(_ref_trace(good, n, order))
 
 
@@ -624,7 +625,7 @@ def test_a_trace_of_only_ref_and_timestamp_findings_has_no_handback(decoded, ord
     data = B.archive(*recs, byte_order=order)
     report = fxtlint.lint_bytes(data, engine="walk")
     assert report.counts == {"RF001": 2000, "RF002": 500, "TM003": 1000, **({"EX002": 1} if order == "big" else {})}
-    assert len(decoded) == 1
+    assert decoded == []
     same(data)
 
 
@@ -646,7 +647,8 @@ def _mutated_refs(draw):
                             category=draw(ref), name=draw(ref), args=args, id=draw(st.integers(0, 3)),
                             end_timestamp=draw(st.sampled_from([9, 2**40]))))
         if draw(st.integers(0, 5)) == 0:
-            recs.append(draw(st.sampled_from([B.string(3, "late"), B.thread(2, 7, 9), B.provider_section(1)])))
+            late = [B.string(3, "late"), B.thread(2, 7, 9), B.provider_section(1), B.magic()]
+            recs.append(draw(st.sampled_from(late)))
     return B.archive(*recs, byte_order=draw(st.sampled_from(["little", "big"])))
 
 

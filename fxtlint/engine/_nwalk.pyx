@@ -119,6 +119,7 @@ cpdef enum Find:
     F_STRING = 1   # an unregistered string ref (the record's field, or an argument's)
     F_THREAD = 2   # an unregistered thread ref
     F_TICKS = 3    # a timestamp past the provider's tick limit
+    F_MAGIC = 4    # a repeated magic record (MG003)
 
 # the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
 # fields before its reading rate); ``_walk_native`` checks them against ``_pairing.COLUMNS``
@@ -135,6 +136,7 @@ cpdef enum Mode:
     M_SETS_TICK_RATE = 4
     M_REGISTERS_STRING = 5
     M_REGISTERS_THREAD = 6
+    M_SETS_BYTE_ORDER = 7   # the magic record: its byte order was read before the walk
 
 DEF NSTR = 4
 DEF NTHR = 2
@@ -306,6 +308,8 @@ cdef class NativeWalk:
     cdef uint64_t need_len
     # where the last run stopped
     cdef public int64_t cur, index, size
+    # the byte offset of the file's first magic record (-1: none): a later one is repeated
+    cdef public int64_t magic_at
     cdef public object mirror
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
@@ -320,6 +324,7 @@ cdef class NativeWalk:
         self.swap = 1 if (sys.byteorder == "big") != bool(big) else 0
         self.inline_bit = self.P.inline_bit
         self.last_pair = -1
+        self.magic_at = -1
         cdef int i
         for i in range(CACHE):
             self.ckey[i] = U64MAX  # no key: a provider slot below 2^(64 - KEY_BITS) - 1 never makes it
@@ -625,6 +630,12 @@ cdef class NativeWalk:
         cdef uint64_t key, idx, n, rate, pid
         cdef int64_t gid, old
         cdef int s
+        if mode == M_SETS_BYTE_ORDER:
+            # a well-formed magic record (the screen holds its constants) after the first
+            # record, not the file's first magic: repeated (``_reader.after_record``)
+            if index > 0 and 8 * cur != self.magic_at:
+                self._find(F_MAGIC, T, 0, -1, 0, 0, index, cur, size, 0, 0)
+            return True
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
             n = v[T.f_len]

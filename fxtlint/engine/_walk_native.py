@@ -48,24 +48,24 @@ from ._kernel_program import compile_program
 from ._kind_checks import PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
-from ._reader import after_record, decode_record, field_span, frame_error
+from ._reader import after_record, decode_record, field_span, frame_error, repeated_magic
 from ._result import skipper
 from ._semantic import PAIR_ID, PAIR_KIND, timestamp_overflow, unregistered_string, unregistered_thread
 from ._stream_buffer import NeedMore
 
 _T = tables()
 NSTR, NTHR, NTS, NARGREF = 4, 2, 4, 2  # _nwalk.pyx's Term holds this many of each
-# the effects the native walk carries out itself (the magic record's is read before the walk)
+# the effects the native walk carries out itself (the magic record's byte order is read
+# before the walk: the walk says only whether a magic record is repeated, MG003)
 _MODES = {"names_provider": 2, "switches_provider": 3, "sets_tick_rate": 4, "registers_string": 5,
-          "registers_thread": 6}
+          "registers_thread": 6, "sets_byte_order": 7}
 M_REFERENCE, M_EVENT = 0, 1
-# kinds always left to the reference: the magic record (MG003 depends on its place) and the
-# provider event (EV003 and the buffer-full bookkeeping)
+# kinds always left to the reference: the provider event (EV003 and the buffer-full bookkeeping)
 _REFERENCE_KINDS = frozenset({PROVIDER_EVENT} | {k for k, e in EFFECT_OF.items() if e not in _MODES})
 # how a run stopped: _nwalk's DONE, HANDBACK, ZERO, PAST_END, END
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # what a diagnostics row of the walk says: _nwalk's Find
-F_STRING, F_THREAD, F_TICKS = 1, 2, 3
+F_STRING, F_THREAD, F_TICKS, F_MAGIC = 1, 2, 3, 4
 
 
 def _pad(xs, n, fill=-1) -> list:
@@ -145,13 +145,21 @@ def _loaded(module, log: bool = False):
     """``plan(log)`` validated and held by the native walk module (once per process)."""
     modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()}}
     stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
-    finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS}
+    finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC}
     if {m.name: int(m) for m in module.Mode} != modes or \
             {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
             {f.name: int(f) for f in module.Find} != finds:
         raise RuntimeError("a stale build of the native walk (its modes, stops or findings differ): rebuild it")
     prog, terms, argrefs = plan(log)
     return module.Plan(prog.code, terms, argrefs)
+
+
+@functools.cache
+def _names(log: bool = False):
+    """The kind of each terminal of ``plan(log)``'s program, and of each argument type."""
+    prog = plan(log)[0]
+    return ([t.leaf.layout.name if t.leaf is not None else None for t in prog.terminals],
+            {t: a.layout.name for t, a in prog.arg_leaves.items()})
 
 
 class Mirror:
@@ -196,9 +204,7 @@ class NativeLint:
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        prog = plan(walk.log)[0]
-        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in prog.terminals]
-        self.arg_kinds = {t: a.layout.name for t, a in prog.arg_leaves.items()}
+        self.kinds, self.arg_kinds = _names(walk.log)
         self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
         if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
@@ -235,6 +241,10 @@ class NativeLint:
         emit, big = self.lint.emit, self.walk.big
         skips = skipper(emit)
         for rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider in found:
+            if rule == F_MAGIC:
+                if skips is None or not skips(R.magic_repeated, offset, index):
+                    emit(repeated_magic(offset, index, size))
+                continue
             kind = self.kinds[term]
             if rule == F_TICKS:
                 if skips is None or not skips(R.timestamp_overflows_ns, offset, index):
@@ -293,6 +303,7 @@ class NativeLint:
             return not w.stopped
         pw = w.limits.pairing_window
         nw = self.nw
+        nw.magic_at = -1 if w.magic_at is None else w.magic_at
         cur, index, released, stop = w.cur, w.index, w._released, w.stopped
         view = memoryview(buf)[:len(buf)]  # a stream's map is longer than what it has received
         try:
