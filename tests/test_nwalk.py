@@ -338,13 +338,16 @@ def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded, o
 
 
 def test_a_record_the_walk_cannot_prove_clean_goes_to_the_reference(decoded):
-    data = B.archive(B.magic(), B.string(1, "c"), B.event("instant", 5, thread=(1, 2), category=1, name=9),
-                     B.string(1, "other"), B.initialization(0))
+    """A record the screen flags, or a kind left to the reference (the provider event), is
+    decoded; the findings of clean records are the walk's rows."""
+    recs = [B.magic(), B.string(1, "c"), B.event("instant", 5, thread=(1, 2), category=1, name=9),
+            B.string(1, "other"), B.initialization(0), B.provider_event(1, 0)]
+    data = B.archive(*recs)
     report = fxtlint.lint_bytes(data, engine="walk")
-    assert {"RF001", "TM001"} <= set(report.counts)
+    assert {"RF001", "TM001", "EV003"} <= set(report.counts)
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
-    assert len(decoded) == 2  # the changed string, the zero rate (RF001 is the walk's)
+    assert decoded == [len(data) - len(B.archive(recs[-1]))]  # the provider event only
     same(data)
 
 
@@ -352,7 +355,7 @@ def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
     """A file over 1 MiB is read and walked a chunk at a time (``_feeder``): the walk
     advances over each chunk as a stream's walk does."""
     data = B.archive(B.magic(), *_events(90_000), B.event("instant", 5, thread=1, category=1, name=9),
-                     B.initialization(0))
+                     B.provider_event(1, 0))
     assert len(data) > _file.WHOLE
     path = tmp_path / "big.fxt"
     path.write_bytes(data)
@@ -360,9 +363,9 @@ def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
     # the same bytes walked whole (the walk's equivalence with the reference is above)
     want = fxtlint.lint_bytes(data, engine="walk").to_json()
     assert [d["code"] for d in got["diagnostics"]].count("RF001") == 1
-    assert "TM001" in got["counts"]
+    assert "EV003" in got["counts"]
     assert {**got, "path": "-"} == {**want, "path": "-"}
-    # twice (chunks, whole): the zero rate (the unregistered name is the walk's)
+    # twice (chunks, whole): the provider event (the unregistered name is the walk's)
     assert len(decoded) == 2
 
 
@@ -537,7 +540,7 @@ def test_a_stream_is_walked_natively(decoded, what):
         data = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=bad_at // 8)
         fmt, want = "log", {bad_at}
     else:
-        recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9), B.initialization(0)]
+        recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9), B.provider_event(1, 0)]
         data = B.archive(*recs, byte_order=what)
         fmt, want = "auto", {len(data) - len(B.archive(recs[-1]))}
     linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=64)
@@ -569,7 +572,8 @@ def test_a_file_read_in_small_chunks_lints_on_the_walk_as_the_reference_lints_it
 # -- RF001, RF002, TM003 and MG003: diagnostics rows of the walk, rendered by the reference's builders --
 def _ref_cases() -> dict:
     """Per rule the walk reports itself: (its minimal failing record, its passing twin),
-    after a string table (1, 2), a thread (1) and a rate of one tick a second."""
+    after a string table (1, 2), a thread (1) and a rate of one tick a second: an event's
+    refs and timestamps, a table record's findings, a repeated magic record."""
     ev = B.event
     return {
         "RF001 name": (ev("duration_begin", 5, thread=1, category=1, name=9), ev("duration_begin", 5, thread=1,
@@ -586,6 +590,13 @@ def _ref_cases() -> dict:
         "TM003": (ev("duration_end", 2**40, thread=1, category=1, name=2),
                   ev("duration_end", 2**30, thread=1, category=1, name=2)),
         "MG003": (B.magic(), ev("instant", 5, thread=1, category=1, name=2)),
+        "RF005": (B.provider_section(9), B.provider_info(9, "nine")),
+        "TM001": (B.initialization(0), B.initialization(1)),
+        "RF003": (B.string(0, "z"), B.string(3, "z")),
+        "RF004": (B.thread(0, 7, 9), B.thread(2, 7, 9)),
+        "RF006": (B.string(3, ""), B.string(3, "z")),
+        "RF007 string": (B.string(1, "other"), B.string(1, "c")),
+        "RF007 thread": (B.thread(1, 7, 9), B.thread(1, 7, 8)),
     }
 
 
@@ -598,7 +609,7 @@ def _ref_trace(rec, n: int, order: str) -> bytes:
 @pytest.mark.parametrize("order", ["little", "big"])
 @pytest.mark.parametrize("n", [0, 600], ids=["small", "large"])
 @pytest.mark.parametrize("case", list(_ref_cases()))
-def test_refs_and_timestamps_are_the_walks_own_findings(case, n, order, decoded):
+def test_findings_of_clean_records_are_the_walks_own_rows(case, n, order, decoded):
     """Each rule the walk reports as a row: its failing record gives the reference's whole
     report (message, span in either byte order, details, order) with no record handed back
     (the magic records included); its twin gives none of it."""
@@ -647,7 +658,9 @@ def _mutated_refs(draw):
                             category=draw(ref), name=draw(ref), args=args, id=draw(st.integers(0, 3)),
                             end_timestamp=draw(st.sampled_from([9, 2**40]))))
         if draw(st.integers(0, 5)) == 0:
-            late = [B.string(3, "late"), B.thread(2, 7, 9), B.provider_section(1), B.magic()]
+            late = [B.string(3, "late"), B.thread(2, 7, 9), B.provider_section(1), B.magic(), B.string(0, "z"),
+                    B.string(4, ""), B.string(1, "changed"), B.thread(0, 1, 1), B.thread(1, 7, 7),
+                    B.initialization(0), B.provider_section(5)]
             recs.append(draw(st.sampled_from(late)))
     return B.archive(*recs, byte_order=draw(st.sampled_from(["little", "big"])))
 

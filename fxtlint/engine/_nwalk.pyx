@@ -23,10 +23,12 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
   (``take_findings``: rule, record, field, value, provider) and the record goes on as
   the reference goes on (no pairing row when its thread, or a named kind's category or
   name, did not resolve); ``_walk_native`` renders each row with ``_semantic``'s builders.
+  So are a table record's findings (a provider section for a provider never named, a
+  tick rate of 0, index 0, an empty string, a registration that changes a value: the
+  effect is carried out as ``ProviderState`` carries it out) and a repeated magic record.
 
 A record the walk cannot prove clean (the screen flagged it, an undefined type, a kind
-it leaves to the reference, a registration the linter reports on) stops the walk
-*before anything of it is applied*:
+it leaves to the reference) stops the walk *before anything of it is applied*:
 ``run`` returns HANDBACK and Python decodes it with the reference reader, reports
 through the rules, and hands its effect back (``set_current``, ``announce``,
 ``set_rate``, ``set_string``, ``set_thread``). So every message is written by the
@@ -120,6 +122,11 @@ cpdef enum Find:
     F_THREAD = 2   # an unregistered thread ref
     F_TICKS = 3    # a timestamp past the provider's tick limit
     F_MAGIC = 4    # a repeated magic record (MG003)
+    F_UNANNOUNCED = 5   # a provider section for a provider no provider info named (PR002)
+    F_RATE_ZERO = 6     # a tick rate of 0 (TM001)
+    F_INDEX_ZERO = 7    # a string (field 0) or thread (field 1) record registering index 0
+    F_STRING_EMPTY = 8  # a string record registering the empty string
+    F_CHANGED = 9       # a string (field 0) or thread (field 1) registered again with another value
 
 # the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
 # fields before its reading rate); ``_walk_native`` checks them against ``_pairing.COLUMNS``
@@ -181,8 +188,9 @@ cdef struct Finding:
     int arg_type
     int slot              # the provider slot the record was read under
     int64_t index, offset, size, at   # the record (bytes); the argument's header word (bytes)
-    uint64_t value        # the ref, or the ticks
+    uint64_t value        # the ref, the ticks, the provider id, or a registration's index
     uint64_t rate         # the provider's tick rate (F_TICKS)
+    uint64_t old0, old1, new0, new1   # F_CHANGED: the interned ids (a string's), or the koids (a thread's)
 
 cdef struct ThreadEntry:
     uint64_t pk
@@ -427,14 +435,15 @@ cdef class NativeWalk:
         (``Find``), terminal, field (which of the terminal's string refs, thread refs or
         timestamps; an argument's: which of its type's string refs), argument ordinal (-1:
         the record's own field), argument type, record index, offset, size (bytes), the
-        argument's offset (bytes), the ref or ticks, the tick rate, the provider id (None
-        before any provider record))."""
+        argument's offset (bytes), the ref, ticks, provider id or registered index, the tick
+        rate, the provider id (None before any provider record), and a changed registration's
+        old and new values (two words each))."""
         cdef Finding *f
         out = []
         for i in range(<Py_ssize_t>self.findings.size()):
             f = &self.findings[i]
             out.append((f.rule, f.term, f.field, f.arg, f.arg_type, f.index, f.offset, f.size, f.at, f.value,
-                        f.rate, self.pid_of[f.slot] if f.slot else None))
+                        f.rate, self.pid_of[f.slot] if f.slot else None, f.old0, f.old1, f.new0, f.new1))
         self.findings.clear()
         return out
 
@@ -648,45 +657,60 @@ cdef class NativeWalk:
         if mode == M_SWITCHES_PROVIDER:
             pid = v[T.f_pid]
             s = self._slot(pid)
-            if not self.announced[s]:
-                return False  # PR002 is the reference's to say
             self.current = s
             self.mirror.switches_provider(pid)
+            if not self.announced[s]:
+                self._find(F_UNANNOUNCED, T, 0, -1, 0, 0, index, cur, size, pid, 0)
             return True
         if mode == M_SETS_TICK_RATE:
             rate = v[T.f_rate]
-            if rate == 0:
-                return False  # TM001
             self.rate[self.current] = rate
-            self.limit[self.current] = fxt_max_ticks(rate)
+            # a rate of 0 converts nothing: no timestamp is said to overflow (``ProviderState``)
+            self.limit[self.current] = fxt_max_ticks(rate) if rate else U64MAX
             self.mirror.sets_tick_rate(rate, self.limit[self.current])
+            if rate == 0:
+                self._find(F_RATE_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
             return True
         if mode == M_REGISTERS_STRING:
             idx = v[T.f_index]
             n = v[T.f_len]
-            if idx == 0 or n == 0:
-                return False  # index 0, an empty string: the reference's to say
+            if idx == 0:  # index 0 is always the empty string: nothing is registered
+                self._find(F_INDEX_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
+                return True
             gid = self._text_id(S.buf + 8 * p[T.f_pos], n)
             key = _key(self.current, idx)
             old = self._string(key)
-            if old >= 0 and old != gid:
-                return False  # a registration that changes the value
             self._put_string(key, gid)
             self.mirror.registers_string(idx, gid)
+            if n == 0:
+                self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
+            if old >= 0 and old != gid:
+                self._find(F_CHANGED, T, 0, -1, 0, 0, index, cur, size, idx, 0)
+                self._changed(old, 0, gid, 0)
             return True
         if mode == M_REGISTERS_THREAD:
             idx = v[T.f_index]
-            if idx == 0:
-                return False
+            if idx == 0:  # thread ref 0 means an inline thread: nothing is registered
+                self._find(F_INDEX_ZERO, T, 1, -1, 0, 0, index, cur, size, 0, 0)
+                return True
             key = _key(self.current, idx)
             it2 = self.threads.find(key)
-            if it2 != self.threads.end():
-                if deref(it2).second.pk != v[T.f_pk] or deref(it2).second.tk != v[T.f_tk]:
-                    return False
-                return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
-            self.set_thread(idx, v[T.f_pk], v[T.f_tk])
+            if it2 == self.threads.end():
+                self.set_thread(idx, v[T.f_pk], v[T.f_tk])
+            elif deref(it2).second.pk != v[T.f_pk] or deref(it2).second.tk != v[T.f_tk]:
+                self._find(F_CHANGED, T, 1, -1, 0, 0, index, cur, size, idx, 0)
+                self._changed(deref(it2).second.pk, deref(it2).second.tk, v[T.f_pk], v[T.f_tk])
+                self.set_thread(idx, v[T.f_pk], v[T.f_tk])
             return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
         return False
+
+    cdef inline void _changed(self, uint64_t old0, uint64_t old1, uint64_t new0, uint64_t new1) noexcept:
+        """The old and new values of the F_CHANGED row just written."""
+        cdef Finding *f = &self.findings.back()
+        f.old0 = old0
+        f.old1 = old1
+        f.new0 = new0
+        f.new1 = new1
 
     cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
         self.mirror.registers_thread(idx, pk, tk)
@@ -817,6 +841,7 @@ cdef class NativeWalk:
         f.at = at
         f.value = value
         f.rate = rate
+        f.old0 = f.old1 = f.new0 = f.new1 = 0
         self.findings.push_back(f)
 
     cdef inline void _push_row(self, Term *T, const uint64_t *v, int64_t thread, uint64_t pk, int64_t cat,

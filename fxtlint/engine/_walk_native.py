@@ -13,16 +13,18 @@ no semantic tail (the linter keeps no tables for a log).
 either byte order or a structured-log stream, whole or growing (a stream fed in chunks,
 a file read a chunk at a time: the walk stops at the first record not wholly received,
 and at a decision the reference needs more bytes for, ``NeedMore``, and takes it again
-with them): the native walk runs from record to record and stops at each pairing window's end (its pairing rows go
-to the linter's batch, and the window is fed to the pairing engine as today) and at
-each record it cannot prove clean. At each stop its diagnostics rows (unregistered
-string and thread refs, timestamps past the tick limit: RF001, RF002, TM003) are
-rendered by ``_semantic``'s builders, the ones ``RecordChecker`` calls, the span the
-field's byte range in the trace's byte order (``_render``). That record is the reference's: ``decode_record``
-reads it and reports, its effect is carried out on the ``ProviderState``
-(``state.apply``), the linter checks it (``RecordChecker``, its pairing row too), and the
-effect goes back to the native tables (``_sync``). The walk then goes on after it. So
-the diagnostics are the reference engine's, written by the same code.
+with them): the native walk runs from record to record and stops at each pairing
+window's end (its pairing rows go to the linter's batch, and the window is fed to the
+pairing engine as today) and at each record it cannot prove clean. At each stop its
+diagnostics rows (what the linter says about clean records: unregistered string and
+thread refs, timestamps past the tick limit, a table record's findings, a repeated
+magic record) are rendered by the builders ``RecordChecker`` and ``after_record`` call
+(``_semantic``, ``_reader.repeated_magic``), the span the field's byte range in the
+trace's byte order (``_render``). A record it cannot prove clean is the reference's:
+``decode_record`` reads it and reports, its effect is carried out on the
+``ProviderState`` (``state.apply``), the linter checks it (``RecordChecker``, its
+pairing row too), and the effect goes back to the native tables (``_sync``). The walk
+then goes on after it. So every message is written by the reference engine's code.
 
 Memory: the native tables grow with registrations (keyed by provider slot and index),
 the pairing rows with one window.
@@ -50,7 +52,19 @@ from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
 from ._reader import after_record, decode_record, field_span, frame_error, repeated_magic
 from ._result import skipper
-from ._semantic import PAIR_ID, PAIR_KIND, timestamp_overflow, unregistered_string, unregistered_thread
+from ._semantic import (
+    PAIR_ID,
+    PAIR_KIND,
+    index_zero,
+    rate_zero,
+    section_unannounced,
+    string_changed,
+    string_empty,
+    thread_changed,
+    timestamp_overflow,
+    unregistered_string,
+    unregistered_thread,
+)
 from ._stream_buffer import NeedMore
 
 _T = tables()
@@ -65,7 +79,15 @@ _REFERENCE_KINDS = frozenset({PROVIDER_EVENT} | {k for k, e in EFFECT_OF.items()
 # how a run stopped: _nwalk's DONE, HANDBACK, ZERO, PAST_END, END
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # what a diagnostics row of the walk says: _nwalk's Find
-F_STRING, F_THREAD, F_TICKS, F_MAGIC = 1, 2, 3, 4
+F_STRING, F_THREAD, F_TICKS, F_MAGIC, F_UNANNOUNCED, F_RATE_ZERO, F_INDEX_ZERO, F_STRING_EMPTY, F_CHANGED = range(1, 10)
+
+# each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
+_RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
+          (F_TICKS, False): R.timestamp_overflows_ns, (F_MAGIC, False): R.magic_repeated,
+          (F_UNANNOUNCED, False): R.provider_section_unannounced, (F_RATE_ZERO, False): R.tick_rate_zero,
+          (F_INDEX_ZERO, False): R.string_index_zero, (F_INDEX_ZERO, True): R.thread_index_zero,
+          (F_STRING_EMPTY, False): R.string_record_empty, (F_CHANGED, False): R.registration_changes_value}
+_RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if code != F_INDEX_ZERO})
 
 
 def _pad(xs, n, fill=-1) -> list:
@@ -145,7 +167,9 @@ def _loaded(module, log: bool = False):
     """``plan(log)`` validated and held by the native walk module (once per process)."""
     modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()}}
     stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
-    finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC}
+    finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC,
+             "F_UNANNOUNCED": F_UNANNOUNCED, "F_RATE_ZERO": F_RATE_ZERO, "F_INDEX_ZERO": F_INDEX_ZERO,
+             "F_STRING_EMPTY": F_STRING_EMPTY, "F_CHANGED": F_CHANGED}
     if {m.name: int(m) for m in module.Mode} != modes or \
             {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
             {f.name: int(f) for f in module.Find} != finds:
@@ -236,38 +260,48 @@ class NativeLint:
 
     def _render(self, found) -> None:
         """The walk's diagnostics rows (``take_findings``, in file order), each built by the
-        function the reference builds it with (``_semantic``), its span the field's byte
-        range in the trace's byte order; one the per-rule cap would drop is only counted."""
+        function the reference builds it with (``_semantic``, ``_reader.repeated_magic``),
+        its span the field's byte range in the trace's byte order; one the per-rule cap
+        would drop is only counted."""
         emit, big = self.lint.emit, self.walk.big
         skips = skipper(emit)
-        for rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider in found:
-            if rule == F_MAGIC:
-                if skips is None or not skips(R.magic_repeated, offset, index):
-                    emit(repeated_magic(offset, index, size))
+        values = self.walk.state.strings.values
+        for rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change in found:
+            if skips is not None and skips(_RULES[rule, bool(field)], offset, index):
                 continue
-            kind = self.kinds[term]
-            if rule == F_TICKS:
-                if skips is None or not skips(R.timestamp_overflows_ns, offset, index):
-                    emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
-                continue
-            if rule == F_THREAD:
-                if skips is None or not skips(R.thread_ref_unregistered, offset, index):
+            if rule <= F_TICKS:
+                kind = self.kinds[term]
+                if rule == F_STRING:
+                    if arg < 0:
+                        name, where, base = STRING_REFS[kind][field], kind, offset
+                        f = HEADER_FIELDS.get(kind, {}).get(name)
+                    else:
+                        akind = self.arg_kinds[arg_type]
+                        name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
+                        f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
+                    emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
+                                             where, value, name, provider))
+                elif rule == F_THREAD:
                     name = THREAD_REFS[kind][field]
                     f = HEADER_FIELDS.get(kind, {}).get(name)
                     emit(unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
                                              kind, value, name, provider))
-                continue
-            if skips is not None and skips(R.string_ref_unregistered, offset, index):
-                continue
-            if arg < 0:
-                name, where, base = STRING_REFS[kind][field], kind, offset
-                f = HEADER_FIELDS.get(kind, {}).get(name)
-            else:
-                akind = self.arg_kinds[arg_type]
-                name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
-                f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
-            emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big), where,
-                                     value, name, provider))
+                else:
+                    emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
+            elif rule == F_MAGIC:
+                emit(repeated_magic(offset, index, size))
+            elif rule == F_UNANNOUNCED:
+                emit(section_unannounced(offset, index, size, value))
+            elif rule == F_RATE_ZERO:
+                emit(rate_zero(offset, index, size))
+            elif rule == F_INDEX_ZERO:
+                emit(index_zero(offset, index, size, "thread" if field else "string"))
+            elif rule == F_STRING_EMPTY:
+                emit(string_empty(offset, index, size, value))
+            elif field:  # F_CHANGED, a thread's koids
+                emit(thread_changed(offset, index, size, value, change[:2], change[2:]))
+            else:  # F_CHANGED, a string's interned ids
+                emit(string_changed(offset, index, size, value, values[change[0]], values[change[2]]))
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
