@@ -677,7 +677,7 @@ cdef class NativeWalk:
             if idx == 0:  # index 0 is always the empty string: nothing is registered
                 self._find(F_INDEX_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
                 return True
-            gid = self._text_id(S.buf + 8 * p[T.f_pos], n)
+            gid = self._text_id(S.buf + 8 * p[T.f_pos] if n else S.buf, n)  # (no text: no position read)
             key = _key(self.current, idx)
             old = self._string(key)
             self._put_string(key, gid)

@@ -154,8 +154,9 @@ def rate_zero(offset, index, size):
 
 def index_zero(offset, index, size, what):
     """A string or thread record (``what``) registering index 0."""
-    rule = R.string_index_zero if what == "string" else R.thread_index_zero
-    return rule.at(offset, index, record_size=size)
+    if what == "string":
+        return R.string_index_zero.at(offset, index, record_size=size)
+    return R.thread_index_zero.at(offset, index, record_size=size)
 
 
 def string_empty(offset, index, size, key):
