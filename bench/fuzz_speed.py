@@ -100,8 +100,9 @@ def grown(data: bytes, size: int) -> bytes:
     return bytes(out)
 
 
-def mutated_inputs(seeds: list[bytes], count: int, engine: str | None, passes: int) -> None:
-    """The lint's time per mutated input of up to ``MAX_LEN`` bytes: mean and worst."""
+def draw_mutated(seeds: list[bytes], count: int) -> list[bytes]:
+    """The hostile inputs, then ``count`` mutated inputs of up to ``MAX_LEN`` bytes drawn
+    with a fixed seed (``bench/fuzz_ab.py`` lints the same ones)."""
     from fuzz.mutator import mutate
 
     rng = random.Random(0)
@@ -121,6 +122,12 @@ def mutated_inputs(seeds: list[bytes], count: int, engine: str | None, passes: i
         for round_ in range(1 + i % 3):
             base = mutate(base, MAX_LEN, seed=1000 * i + round_, byte_mutate=byte_mutate)[:MAX_LEN]
         inputs.append(base)
+    return inputs
+
+
+def mutated_inputs(seeds: list[bytes], count: int, engine: str | None, passes: int) -> None:
+    """The lint's time per mutated input of up to ``MAX_LEN`` bytes: mean and worst."""
+    inputs = draw_mutated(seeds, count)
     lint = (lambda d: fxtlint.lint_bytes(d)) if engine is None else (lambda d: fxtlint.lint_bytes(d, engine=engine))
     times = [best(lint, data, passes) for data in inputs]
     mean = 1e3 * sum(times) / len(times)

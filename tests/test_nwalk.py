@@ -321,9 +321,9 @@ def test_a_million_unclosed_begins_are_linear():
 # -- what the walk does itself --------------------------------------------------------------
 @pytest.mark.parametrize("order", ["little", "big"])
 def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded, order):
-    """Table records (provider info and section, initialization, string, thread) and
-    events are walked natively, in either byte order: only the magic record (MG003 is
-    the reference's) and the provider event are decoded."""
+    """The magic record, table records (provider info and section, initialization, string,
+    thread) and events are walked natively, in either byte order: only the provider event
+    is decoded (none here)."""
     recs = [B.magic(), B.provider_info(1, "one"), B.initialization(10**6), B.string(1, "c"), B.string(2, "n"),
             B.thread(1, 1, 2), B.provider_info(2, "two"), B.provider_section(1)]
     recs += [B.event(k, 5, thread=1, category=1, name=2, args=[B.arg("int64", 1, 3)], id=1, end_timestamp=9)
@@ -334,24 +334,28 @@ def test_clean_records_of_every_kind_never_reach_the_reference_reader(decoded, o
     assert same(data).count('"code"') == (order == "big")  # EX002 says a big-endian archive, and only that
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
-    assert decoded == [0]
+    assert decoded == []
 
 
 def test_a_record_the_walk_cannot_prove_clean_goes_to_the_reference(decoded):
-    data = B.archive(B.magic(), B.string(1, "c"), B.event("instant", 5, thread=(1, 2), category=1, name=9),
-                     B.string(1, "other"), B.initialization(0))
+    """A record the screen flags, or a kind left to the reference (the provider event), is
+    decoded; the findings of clean records are the walk's rows."""
+    recs = [B.magic(), B.string(1, "c"), B.event("instant", 5, thread=(1, 2), category=1, name=9),
+            B.string(1, "other"), B.initialization(0), B.provider_event(1, 0)]
+    data = B.archive(*recs)
     report = fxtlint.lint_bytes(data, engine="walk")
-    assert {"RF001", "TM001"} <= set(report.counts)
+    assert {"RF001", "TM001", "EV003"} <= set(report.counts)
     decoded.clear()
     fxtlint.lint_bytes(data, engine="walk")
-    assert len(decoded) == 4  # the magic record, the unregistered name, the changed string, the zero rate
+    assert decoded == [len(data) - len(B.archive(recs[-1]))]  # the provider event only
     same(data)
 
 
 def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
     """A file over 1 MiB is read and walked a chunk at a time (``_feeder``): the walk
     advances over each chunk as a stream's walk does."""
-    data = B.archive(B.magic(), *_events(90_000), B.event("instant", 5, thread=1, category=1, name=9))
+    data = B.archive(B.magic(), *_events(90_000), B.event("instant", 5, thread=1, category=1, name=9),
+                     B.provider_event(1, 0))
     assert len(data) > _file.WHOLE
     path = tmp_path / "big.fxt"
     path.write_bytes(data)
@@ -359,8 +363,10 @@ def test_a_file_read_in_chunks_lints_on_the_walk(tmp_path, decoded):
     # the same bytes walked whole (the walk's equivalence with the reference is above)
     want = fxtlint.lint_bytes(data, engine="walk").to_json()
     assert [d["code"] for d in got["diagnostics"]].count("RF001") == 1
+    assert "EV003" in got["counts"]
     assert {**got, "path": "-"} == {**want, "path": "-"}
-    assert len(decoded) == 4  # twice (chunks, whole): the magic record and the unregistered name
+    # twice (chunks, whole): the provider event (the unregistered name is the walk's)
+    assert len(decoded) == 2
 
 
 def test_threads_lint_at_once():
@@ -534,9 +540,9 @@ def test_a_stream_is_walked_natively(decoded, what):
         data = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=bad_at // 8)
         fmt, want = "log", {bad_at}
     else:
-        recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9)]
+        recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9), B.provider_event(1, 0)]
         data = B.archive(*recs, byte_order=what)
-        fmt, want = "auto", {0, len(data) - len(B.archive(recs[-1]))}
+        fmt, want = "auto", {len(data) - len(B.archive(recs[-1]))}
     linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=64)
     for i in range(0, len(data), 7):
         linter.feed(data[i:i + 7])
@@ -561,3 +567,105 @@ def test_a_file_read_in_small_chunks_lints_on_the_walk_as_the_reference_lints_it
             monkeypatch.setattr(_file, "CHUNK", chunk)
             with open(file, "rb") as fh:
                 assert _whole_json(_file.FileSource(fh, "-", len(body)), fmt, engine="walk") == want, chunk
+
+
+# -- RF001, RF002, TM003 and MG003: diagnostics rows of the walk, rendered by the reference's builders --
+def _ref_cases() -> dict:
+    """Per rule the walk reports itself: (its minimal failing record, its passing twin),
+    after a string table (1, 2), a thread (1) and a rate of one tick a second: an event's
+    refs and timestamps, a table record's findings, a repeated magic record."""
+    ev = B.event
+    return {
+        "RF001 name": (ev("duration_begin", 5, thread=1, category=1, name=9), ev("duration_begin", 5, thread=1,
+                                                                                   category=1, name=2)),
+        "RF001 category": (ev("duration_complete", 5, thread=1, category=7, name=2,
+                              end_timestamp=9),
+                           ev("duration_complete", 5, thread=1, category=1, name=2, end_timestamp=9)),
+        "RF001 argument name": (ev("instant", 5, thread=1, category=1, name=2, args=[B.arg("int64", 9, 3)]),
+                                ev("instant", 5, thread=1, category=1, name=2, args=[B.arg("int64", 2, 3)])),
+        "RF001 argument value": (ev("instant", 5, thread=1, category=1, name=2, args=[B.arg("string", 1, 9)]),
+                                 ev("instant", 5, thread=1, category=1, name=2, args=[B.arg("string", 1, 2)])),
+        "RF002": (ev("duration_end", 5, thread=4, category=1, name=2), ev("duration_end", 5, thread=1, category=1,
+                                                                          name=2)),
+        "TM003": (ev("duration_end", 2**40, thread=1, category=1, name=2),
+                  ev("duration_end", 2**30, thread=1, category=1, name=2)),
+        "MG003": (B.magic(), ev("instant", 5, thread=1, category=1, name=2)),
+        "RF005": (B.provider_section(9), B.provider_info(9, "nine")),
+        "TM001": (B.initialization(0), B.initialization(1)),
+        "RF003": (B.string(0, "z"), B.string(3, "z")),
+        "RF004": (B.thread(0, 7, 9), B.thread(2, 7, 9)),
+        "RF006": (B.string(3, ""), B.string(3, "z")),
+        "RF007 string": (B.string(1, "other"), B.string(1, "c")),
+        "RF007 thread": (B.thread(1, 7, 9), B.thread(1, 7, 8)),
+    }
+
+
+def _ref_trace(rec, n: int, order: str) -> bytes:
+    head = [B.magic(), B.initialization(1), B.string(1, "c"), B.string(2, "n"), B.thread(1, 7, 8)]
+    pad = [B.event("duration_begin", 10 + i, thread=1, category=1, name=2) for i in range(n)]
+    return B.archive(*head, *pad, rec, *pad, byte_order=order)
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+@pytest.mark.parametrize("n", [0, 600], ids=["small", "large"])
+@pytest.mark.parametrize("case", list(_ref_cases()))
+def test_findings_of_clean_records_are_the_walks_own_rows(case, n, order, decoded):
+    """Each rule the walk reports as a row: its failing record gives the reference's whole
+    report (message, span in either byte order, details, order) with no record handed back
+    (the magic records included); its twin gives none of it."""
+    bad, good = _ref_cases()[case]
+    code = case.split()[0]
+    data = _ref_trace(bad, n, order)
+    assert n == 0 or len(data) > 14 << 10
+    got = same(data)
+    assert f'"code": "{code}"' in got
+    decoded.clear()
+    fxtlint.lint_bytes(data, engine="walk")
+    assert decoded == []
+    assert f'"code": "{code}"' not in same(_ref_trace(good, n, order))
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+def test_a_trace_of_only_ref_and_timestamp_findings_has_no_handback(decoded, order):
+    """RF001 (a record's field, an argument's), RF002 and TM003 on every event after a
+    registration went missing, over more records than the per-rule cap keeps: linted with
+    no record handed back, the counts exact, the report the reference's."""
+    recs = [B.magic(), B.initialization(1), B.string(1, "c"), B.thread(1, 7, 8)]
+    recs += [B.event("duration_begin", 2**40 + i, thread=1 + i % 2, category=1, name=2,
+                     args=[B.arg("string", 3, 1)]) for i in range(1000)]
+    data = B.archive(*recs, byte_order=order)
+    report = fxtlint.lint_bytes(data, engine="walk")
+    assert report.counts == {"RF001": 2000, "RF002": 500, "TM003": 1000, **({"EX002": 1} if order == "big" else {})}
+    assert decoded == []
+    same(data)
+
+
+@st.composite
+def _mutated_refs(draw):
+    """A trace of events over two providers whose refs (string, thread, argument) and
+    timestamps are drawn, registered or not, past the rate's limit or not."""
+    recs = [B.magic(), B.provider_info(1, "one"), B.initialization(draw(st.sampled_from([1, 3, 10**9]))),
+            B.string(1, "c"), B.string(2, "n"), B.thread(1, 7, 8)]
+    if draw(st.booleans()):
+        recs += [B.provider_info(2, "two"), B.string(1, "x")]
+    ref = st.integers(0, 4)
+    for _ in range(draw(st.integers(1, 12))):
+        kind = draw(st.sampled_from(["instant", "duration_begin", "duration_end", "duration_complete",
+                                     "async_begin", "flow_begin", "counter"]))
+        args = draw(st.lists(st.builds(lambda k, a, b: B.arg(k, a, b), st.sampled_from(["int64", "string"]),
+                                       st.integers(1, 4), st.integers(1, 4)), max_size=2))
+        recs.append(B.event(kind, draw(st.sampled_from([5, 2**30, 2**40, 2**64 - 1])), thread=draw(ref),
+                            category=draw(ref), name=draw(ref), args=args, id=draw(st.integers(0, 3)),
+                            end_timestamp=draw(st.sampled_from([9, 2**40]))))
+        if draw(st.integers(0, 5)) == 0:
+            late = [B.string(3, "late"), B.thread(2, 7, 9), B.provider_section(1), B.magic(), B.string(0, "z"),
+                    B.string(4, ""), B.string(1, "changed"), B.thread(0, 1, 1), B.thread(1, 7, 7),
+                    B.initialization(0), B.provider_section(5)]
+            recs.append(draw(st.sampled_from(late)))
+    return B.archive(*recs, byte_order=draw(st.sampled_from(["little", "big"])))
+
+
+@settings(deadline=None)
+@given(_mutated_refs(), st.sampled_from(WINDOWS))
+def test_walk_equals_reference_on_mutated_refs(data, limits):
+    same(data, limits=limits)

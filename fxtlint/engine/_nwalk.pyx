@@ -14,17 +14,25 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
   thread) is carried out on the walk's own tables, keyed by (provider slot, index), and
   mirrored into the Python ``ProviderState`` (``mirror``): registrations, not records,
   cost a Python call;
-- an event's string refs, thread refs (its own and its arguments') are looked up, its
+- an event's string refs (its own and its arguments'), thread refs are looked up, its
   timestamps checked against its provider's limit (``max_ticks``, exact in 128 bits),
   and its pairing row written (``take_row_block``: ``_pairrow.h``'s rows, the compiled
-  pairing engine's own layout).
+  pairing engine's own layout), in ``RecordChecker.check``'s order and with its choices
+  (``_event_core``, one copy for both the GIL-free loop and the GIL path). An
+  unregistered string or thread ref and a timestamp past the limit are diagnostics rows
+  (``take_findings``: rule, record, field, value, provider) and the record goes on as
+  the reference goes on (no pairing row when its thread, or a named kind's category or
+  name, did not resolve); ``_walk_native`` renders each row with ``_semantic``'s builders.
+  So are a table record's findings (a provider section for a provider never named, a
+  tick rate of 0, index 0, an empty string, a registration that changes a value: the
+  effect is carried out as ``ProviderState`` carries it out) and a repeated magic record.
 
 A record the walk cannot prove clean (the screen flagged it, an undefined type, a kind
-it leaves to the reference, a ref it cannot resolve, a timestamp past the limit, a
-registration the linter reports on) stops the walk *before anything of it is applied*:
+it leaves to the reference) stops the walk *before anything of it is applied*:
 ``run`` returns HANDBACK and Python decodes it with the reference reader, reports
 through the rules, and hands its effect back (``set_current``, ``announce``,
-``set_rate``, ``set_string``, ``set_thread``). So every message is the reference's.
+``set_rate``, ``set_string``, ``set_thread``). So every message is written by the
+reference's code.
 
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end
@@ -107,6 +115,19 @@ cpdef enum Stop:
     END = 4        # no whole word left
     SLOW = 5       # (inside run only) the record at cur needs Python: taken again with the GIL
 
+# what a diagnostics row of the walk says (``take_findings``; ``_walk_native`` renders each
+# through ``_semantic``'s builders, the reference's): RF001, RF002, TM003
+cpdef enum Find:
+    F_STRING = 1   # an unregistered string ref (the record's field, or an argument's)
+    F_THREAD = 2   # an unregistered thread ref
+    F_TICKS = 3    # a timestamp past the provider's tick limit
+    F_MAGIC = 4    # a repeated magic record (MG003)
+    F_UNANNOUNCED = 5   # a provider section for a provider no provider info named (PR002)
+    F_RATE_ZERO = 6     # a tick rate of 0 (TM001)
+    F_INDEX_ZERO = 7    # a string (field 0) or thread (field 1) record registering index 0
+    F_STRING_EMPTY = 8  # a string record registering the empty string
+    F_CHANGED = 9       # a string (field 0) or thread (field 1) registered again with another value
+
 # the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
 # fields before its reading rate); ``_walk_native`` checks them against ``_pairing.COLUMNS``
 ROWS = ("kind", "thread", "process", "cat", "name", "ts", "id", "end", "offset", "index", "size", "rate")
@@ -122,6 +143,7 @@ cpdef enum Mode:
     M_SETS_TICK_RATE = 4
     M_REGISTERS_STRING = 5
     M_REGISTERS_THREAD = 6
+    M_SETS_BYTE_ORDER = 7   # the magic record: its byte order was read before the walk
 
 DEF NSTR = 4
 DEF NTHR = 2
@@ -130,6 +152,7 @@ DEF NARGREF = 2
 DEF U64MAX = 0xFFFFFFFFFFFFFFFF
 DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map
 DEF CACHE = 1 << CACHE_BITS
+DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
 
 cdef struct Term:
     int mode
@@ -156,6 +179,18 @@ cdef struct Term:
     int f_pk
     int f_tk
     int f_rate
+
+cdef struct Finding:
+    int rule              # F_STRING, F_THREAD, F_TICKS
+    int term              # the record's terminal
+    int field             # which of the term's string refs, thread refs, timestamps; an argument's ref
+    int arg               # the argument's ordinal (-1: the record's own field)
+    int arg_type
+    int slot              # the provider slot the record was read under
+    int64_t index, offset, size, at   # the record (bytes); the argument's header word (bytes)
+    uint64_t value        # the ref, the ticks, the provider id, or a registration's index
+    uint64_t rate         # the provider's tick rate (F_TICKS)
+    uint64_t old0, old1, new0, new1   # F_CHANGED: the interned ids (a string's), or the koids (a thread's)
 
 cdef struct ThreadEntry:
     uint64_t pk
@@ -256,8 +291,8 @@ cdef class NativeWalk:
     cdef vector[uint64_t] limit
     cdef vector[uint8_t] announced
     cdef int current
-    cdef unordered_map[uint64_t, int64_t] strings      # (slot << 16 | index) -> interned id
-    cdef unordered_map[uint64_t, ThreadEntry] threads  # (slot << 16 | index) -> koids
+    cdef unordered_map[uint64_t, int64_t] strings      # _key(slot, index) -> interned id
+    cdef unordered_map[uint64_t, ThreadEntry] threads  # _key(slot, index) -> koids
     cdef unordered_map[string, int64_t] text_ids       # the interner, as far as the walk has asked it
     cdef cmap[pair[uint64_t, uint64_t], int64_t] pair_ids
     cdef uint64_t last_pk, last_tk    # the last pair looked up, and its id (-1: none yet)
@@ -270,8 +305,19 @@ cdef class NativeWalk:
     cdef vector[int64_t] counts
     # the pairing rows since the last take
     cdef vector[fxt_pair_row] rows
+    # the diagnostics rows since the last take (``take_findings``)
+    cdef vector[Finding] findings
+    # provider id per slot (slot 0's is None: the provider before any provider record)
+    cdef vector[uint64_t] pid_of
+    # what ``_event_core`` last needed Python for: a koid pair, or a text
+    cdef bint need_pair
+    cdef uint64_t need_pk, need_tk
+    cdef const unsigned char *need_text
+    cdef uint64_t need_len
     # where the last run stopped
     cdef public int64_t cur, index, size
+    # the byte offset of the file's first magic record (-1: none): a later one is repeated
+    cdef public int64_t magic_at
     cdef public object mirror
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
@@ -286,9 +332,10 @@ cdef class NativeWalk:
         self.swap = 1 if (sys.byteorder == "big") != bool(big) else 0
         self.inline_bit = self.P.inline_bit
         self.last_pair = -1
+        self.magic_at = -1
         cdef int i
         for i in range(CACHE):
-            self.ckey[i] = U64MAX  # no key: a provider slot below 2^48 never makes it
+            self.ckey[i] = U64MAX  # no key: a provider slot below 2^(64 - KEY_BITS) - 1 never makes it
         self.vals.assign(max(self.P.nvals, 1), 0)
         self.pos.assign(max(self.P.npos, 1), 0)
         self.argcap = 64
@@ -297,6 +344,7 @@ cdef class NativeWalk:
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
+        self.pid_of.push_back(0)
         self.current = 0
         self.mirror = mirror
 
@@ -310,6 +358,7 @@ cdef class NativeWalk:
             return deref(it).second
         cdef int s = <int>self.rate.size()
         self.slot_of[key] = s
+        self.pid_of.push_back(key)
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
@@ -329,7 +378,7 @@ cdef class NativeWalk:
         self.limit[self.current] = limit
 
     def set_string(self, uint64_t index, int64_t gid):
-        self._put_string((<uint64_t>self.current << 16) | index, gid)
+        self._put_string(_key(self.current, index), gid)
 
     cdef inline void _put_string(self, uint64_t key, int64_t gid) noexcept:
         self.strings[key] = gid
@@ -354,7 +403,7 @@ cdef class NativeWalk:
         e.pk = pk
         e.tk = tk
         e.gid = -1
-        self.threads[(<uint64_t>self.current << 16) | index] = e
+        self.threads[_key(self.current, index)] = e
 
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
@@ -379,6 +428,23 @@ cdef class NativeWalk:
             out.append((r.kind, r.thread, r.process, r.cat, r.name, r.ts, r.id, r.end, r.offset, r.index, r.size,
                         r.rate))
         self.rows.clear()
+        return out
+
+    def take_findings(self):
+        """The diagnostics rows since the last take, in file order, one tuple each: (rule
+        (``Find``), terminal, field (which of the terminal's string refs, thread refs or
+        timestamps; an argument's: which of its type's string refs), argument ordinal (-1:
+        the record's own field), argument type, record index, offset, size (bytes), the
+        argument's offset (bytes), the ref, ticks, provider id or registered index, the tick
+        rate, the provider id (None before any provider record), and a changed registration's
+        old and new values (two words each))."""
+        cdef Finding *f
+        out = []
+        for i in range(<Py_ssize_t>self.findings.size()):
+            f = &self.findings[i]
+            out.append((f.rule, f.term, f.field, f.arg, f.arg_type, f.index, f.offset, f.size, f.at, f.value,
+                        f.rate, self.pid_of[f.slot] if f.slot else None, f.old0, f.old1, f.new0, f.new1))
+        self.findings.clear()
         return out
 
     def take_row_block(self):
@@ -533,9 +599,8 @@ cdef class NativeWalk:
             if got == 0:
                 status = HANDBACK
                 break
-            got = self._event_fast(S, &self.terms[term], cur, index, self.size)
-            if got != 1:
-                status = HANDBACK if got == 0 else SLOW
+            if self._event_core(S, &self.terms[term], cur, index, self.size) == 2:
+                status = SLOW
                 break
             self.counts[term] += 1
             index += 1
@@ -574,6 +639,12 @@ cdef class NativeWalk:
         cdef uint64_t key, idx, n, rate, pid
         cdef int64_t gid, old
         cdef int s
+        if mode == M_SETS_BYTE_ORDER:
+            # a well-formed magic record (the screen holds its constants) after the first
+            # record, not the file's first magic: repeated (``_reader.after_record``)
+            if index > 0 and 8 * cur != self.magic_at:
+                self._find(F_MAGIC, T, 0, -1, 0, 0, index, cur, size, 0, 0)
+            return True
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
             n = v[T.f_len]
@@ -586,152 +657,102 @@ cdef class NativeWalk:
         if mode == M_SWITCHES_PROVIDER:
             pid = v[T.f_pid]
             s = self._slot(pid)
-            if not self.announced[s]:
-                return False  # PR002 is the reference's to say
             self.current = s
             self.mirror.switches_provider(pid)
+            if not self.announced[s]:
+                self._find(F_UNANNOUNCED, T, 0, -1, 0, 0, index, cur, size, pid, 0)
             return True
         if mode == M_SETS_TICK_RATE:
             rate = v[T.f_rate]
-            if rate == 0:
-                return False  # TM001
             self.rate[self.current] = rate
-            self.limit[self.current] = fxt_max_ticks(rate)
+            # a rate of 0 converts nothing: no timestamp is said to overflow (``ProviderState``)
+            self.limit[self.current] = fxt_max_ticks(rate) if rate else U64MAX
             self.mirror.sets_tick_rate(rate, self.limit[self.current])
+            if rate == 0:
+                self._find(F_RATE_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
             return True
         if mode == M_REGISTERS_STRING:
             idx = v[T.f_index]
             n = v[T.f_len]
-            if idx == 0 or n == 0:
-                return False  # index 0, an empty string: the reference's to say
-            gid = self._text_id(S.buf + 8 * p[T.f_pos], n)
-            key = (<uint64_t>self.current << 16) | idx
+            if idx == 0:  # index 0 is always the empty string: nothing is registered
+                self._find(F_INDEX_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
+                return True
+            gid = self._text_id(S.buf + 8 * p[T.f_pos] if n else S.buf, n)  # (no text: no position read)
+            key = _key(self.current, idx)
             old = self._string(key)
-            if old >= 0 and old != gid:
-                return False  # a registration that changes the value
             self._put_string(key, gid)
             self.mirror.registers_string(idx, gid)
+            if n == 0:
+                self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
+            if old >= 0 and old != gid:
+                self._find(F_CHANGED, T, 0, -1, 0, 0, index, cur, size, idx, 0)
+                self._changed(old, 0, gid, 0)
             return True
         if mode == M_REGISTERS_THREAD:
             idx = v[T.f_index]
-            if idx == 0:
-                return False
-            key = (<uint64_t>self.current << 16) | idx
+            if idx == 0:  # thread ref 0 means an inline thread: nothing is registered
+                self._find(F_INDEX_ZERO, T, 1, -1, 0, 0, index, cur, size, 0, 0)
+                return True
+            key = _key(self.current, idx)
             it2 = self.threads.find(key)
-            if it2 != self.threads.end():
-                if deref(it2).second.pk != v[T.f_pk] or deref(it2).second.tk != v[T.f_tk]:
-                    return False
-                return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
-            self.set_thread(idx, v[T.f_pk], v[T.f_tk])
+            if it2 == self.threads.end():
+                self.set_thread(idx, v[T.f_pk], v[T.f_tk])
+            elif deref(it2).second.pk != v[T.f_pk] or deref(it2).second.tk != v[T.f_tk]:
+                self._find(F_CHANGED, T, 1, -1, 0, 0, index, cur, size, idx, 0)
+                self._changed(deref(it2).second.pk, deref(it2).second.tk, v[T.f_pk], v[T.f_tk])
+                self.set_thread(idx, v[T.f_pk], v[T.f_tk])
             return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
         return False
+
+    cdef inline void _changed(self, uint64_t old0, uint64_t old1, uint64_t new0, uint64_t new1) noexcept:
+        """The old and new values of the F_CHANGED row just written."""
+        cdef Finding *f = &self.findings.back()
+        f.old0 = old0
+        f.old1 = old1
+        f.new0 = new0
+        f.new1 = new1
 
     cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
         self.mirror.registers_thread(idx, pk, tk)
         return True
 
     cdef bint _event(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1:
-        cdef uint64_t *v = self.vals.data()
-        cdef int64_t *p = self.pos.data()
-        cdef uint64_t slot = <uint64_t>self.current << 16
-        cdef uint64_t ref, inline_bit = self.inline_bit
-        cdef int i, k, ty, s
-        cdef int64_t a
-        cdef int64_t *row
-        cdef int64_t cat = -1, name = -1, gid, thread = -1
-        cdef uint64_t pk = 0, tk = 0
-        cdef bint have_koids = False
-        cdef ThreadEntry *e = NULL
-        cdef int64_t ids[NSTR]
-        # 1. string refs: the record's, then its arguments' (checked before anything is interned)
-        for i in range(T.nstr):
-            ref = v[T.str_val[i]]
-            ids[i] = 0
-            if ref != 0 and not (ref & inline_bit):
-                ids[i] = self._string(slot | ref)
-                if ids[i] < 0:
-                    return False  # RF001
-        for a in range(S.nargs):
-            row = S.args + a * S.arg_columns
-            ty = <int>row[2]
-            for k in range(NARGREF):
-                s = self.argref[ty * NARGREF + k]
-                if s < 0:
-                    break
-                ref = <uint64_t>row[ARG_ROW_HEAD + s]
-                if ref != 0 and not (ref & inline_bit) and self._string(slot | ref) < 0:
-                    return False  # RF001 in an argument
-        # 2. thread refs: every one registered; the first one's koids
-        for i in range(T.nthr):
-            ref = v[T.thr_val[i]]
-            if ref == 0:
-                if i == 0 and T.thr_nkoid[0] >= 2:
-                    pk = _word(S, p[T.thr_pk[0]])
-                    tk = _word(S, p[T.thr_tk[0]])
-                    have_koids = True
+        """``_event_core`` with the GIL: what it needs Python for (a name or koid pair not
+        seen yet) is interned, and the record walked again, until it is walked."""
+        while self._event_core(S, T, cur, index, size) == 2:
+            if self.need_pair:
+                self._pair_id(self.need_pk, self.need_tk)
             else:
-                it = self.threads.find(slot | ref)
-                if it == self.threads.end():
-                    return False  # RF002
-                if i == 0:
-                    e = &deref(it).second
-                    pk = e.pk
-                    tk = e.tk
-                    have_koids = True
-        # 3. timestamps that convert at the provider's rate
-        for i in range(T.nts):
-            if v[T.ts_val[i]] > self.limit[self.current]:
-                return False  # TM003
-        # 4. the pairing row
-        if T.pair_kind < 0 or not have_koids:
-            return True
-        for i in range(T.nstr):
-            if T.str_role[i] == 0:
-                continue
-            ref = v[T.str_val[i]]
-            if ref & inline_bit:
-                gid = self._text_id(S.buf + 8 * p[T.str_pos[i]], ref & (inline_bit - 1))
-            else:
-                gid = ids[i]  # 0 for the empty ref, else its entry
-            if T.str_role[i] == 1:
-                cat = gid
-            else:
-                name = gid
-        if T.pair_named and (cat < 0 or name < 0):
-            return True
-        if e is not NULL:
-            if e.gid < 0:
-                e.gid = self._pair_id(pk, tk)
-            thread = e.gid
-        else:
-            thread = self._pair_id(pk, tk)
-        self._push_row(T, v, thread, pk, cat, name, cur, index, size)
+                self._text_id(self.need_text, self.need_len)
         return True
 
-
-    cdef int _event_fast(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1 nogil:
-        """``_event`` without the GIL: 1 walked, 0 for the reference, 2 it needs Python
-        (a name or koid pair not seen yet): nothing of it applied."""
+    cdef int _event_core(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1 nogil:
+        """An event's semantic tail, the steps of ``RecordChecker.check`` in its order: an
+        unregistered string or thread ref and a timestamp past the limit are written as
+        findings and the record goes on, as the reference goes on. 1 walked; 2 it needs
+        Python (``need_*``: a name or koid pair not interned yet), nothing of it applied."""
         cdef uint64_t *v = self.vals.data()
         cdef int64_t *p = self.pos.data()
-        cdef uint64_t slot = <uint64_t>self.current << 16
+        cdef int slot = self.current
         cdef uint64_t ref, inline_bit = self.inline_bit
         cdef int i, k, ty, s
         cdef int64_t a
         cdef int64_t *row
         cdef int64_t cat = -1, name = -1, gid, thread = -1
         cdef uint64_t pk = 0, tk = 0
+        cdef bint found = False     # the first thread ref that resolved (the reference's koids)
         cdef bint have_koids = False
         cdef ThreadEntry *e = NULL
         cdef int64_t ids[NSTR]
-        # 1. string refs: the record's, then its arguments' (checked before anything is interned)
+        cdef size_t n0 = self.findings.size()
+        # 1. string refs: the record's, then its arguments'
         for i in range(T.nstr):
             ref = v[T.str_val[i]]
             ids[i] = 0
             if ref != 0 and not (ref & inline_bit):
-                ids[i] = self._string(slot | ref)
+                ids[i] = self._string(_key(slot, ref))
                 if ids[i] < 0:
-                    return 0  # RF001
+                    self._find(F_STRING, T, i, -1, 0, 0, index, cur, size, ref, 0)
         for a in range(S.nargs):
             row = S.args + a * S.arg_columns
             ty = <int>row[2]
@@ -740,30 +761,33 @@ cdef class NativeWalk:
                 if s < 0:
                     break
                 ref = <uint64_t>row[ARG_ROW_HEAD + s]
-                if ref != 0 and not (ref & inline_bit) and self._string(slot | ref) < 0:
-                    return 0  # RF001 in an argument
-        # 2. thread refs: every one registered; the first one's koids
+                if ref != 0 and not (ref & inline_bit) and self._string(_key(slot, ref)) < 0:
+                    self._find(F_STRING, T, k, <int>row[1], ty, 8 * row[3], index, cur, size, ref, 0)
+        # 2. thread refs: each one registered; the koids of the first that resolves
         for i in range(T.nthr):
             ref = v[T.thr_val[i]]
             if ref == 0:
-                if i == 0 and T.thr_nkoid[0] >= 2:
-                    pk = _word(S, p[T.thr_pk[0]])
-                    tk = _word(S, p[T.thr_tk[0]])
-                    have_koids = True
+                if not found and T.thr_nkoid[i] >= 1:
+                    found = True
+                    if T.thr_nkoid[i] >= 2:
+                        pk = _word(S, p[T.thr_pk[i]])
+                        tk = _word(S, p[T.thr_tk[i]])
+                        have_koids = True
             else:
-                it = self.threads.find(slot | ref)
+                it = self.threads.find(_key(slot, ref))
                 if it == self.threads.end():
-                    return 0  # RF002
-                if i == 0:
+                    self._find(F_THREAD, T, i, -1, 0, 0, index, cur, size, ref, 0)
+                elif not found:
+                    found = True
                     e = &deref(it).second
                     pk = e.pk
                     tk = e.tk
                     have_koids = True
         # 3. timestamps that convert at the provider's rate
         for i in range(T.nts):
-            if v[T.ts_val[i]] > self.limit[self.current]:
-                return 0  # TM003
-        # 4. the pairing row
+            if v[T.ts_val[i]] > self.limit[slot]:
+                self._find(F_TICKS, T, i, -1, 0, 0, index, cur, size, v[T.ts_val[i]], self.rate[slot])
+        # 4. the pairing row: its thread resolved (and its category and name for a named kind)
         if T.pair_kind < 0 or not have_koids:
             return 1
         for i in range(T.nstr):
@@ -773,9 +797,13 @@ cdef class NativeWalk:
             if ref & inline_bit:
                 gid = self._known_text(S.buf + 8 * p[T.str_pos[i]], ref & (inline_bit - 1))
                 if gid < 0:
+                    self.need_pair = False
+                    self.need_text = S.buf + 8 * p[T.str_pos[i]]
+                    self.need_len = ref & (inline_bit - 1)
+                    self.findings.resize(n0)
                     return 2
             else:
-                gid = ids[i]  # 0 for the empty ref, else its entry
+                gid = ids[i]  # 0 for the empty ref, -1 unregistered, else its entry
             if T.str_role[i] == 1:
                 cat = gid
             else:
@@ -787,11 +815,34 @@ cdef class NativeWalk:
         else:
             thread = self._known_pair(pk, tk)
             if thread < 0:
+                self.need_pair = True
+                self.need_pk = pk
+                self.need_tk = tk
+                self.findings.resize(n0)
                 return 2
             if e is not NULL:
                 e.gid = thread
         self._push_row(T, v, thread, pk, cat, name, cur, index, size)
         return 1
+
+    cdef inline void _find(self, int rule, Term *T, int field, int arg, int arg_type, int64_t at, int64_t index,
+                           int64_t cur, int64_t size, uint64_t value, uint64_t rate) noexcept nogil:
+        """A diagnostics row of the record at ``cur`` (``size`` words)."""
+        cdef Finding f
+        f.rule = rule
+        f.term = <int>(T - self.terms)
+        f.field = field
+        f.arg = arg
+        f.arg_type = arg_type
+        f.slot = self.current
+        f.index = index
+        f.offset = 8 * cur
+        f.size = 8 * size
+        f.at = at
+        f.value = value
+        f.rate = rate
+        f.old0 = f.old1 = f.new0 = f.new1 = 0
+        self.findings.push_back(f)
 
     cdef inline void _push_row(self, Term *T, const uint64_t *v, int64_t thread, uint64_t pk, int64_t cat,
                                int64_t name, int64_t cur, int64_t index, int64_t size) noexcept nogil:
@@ -812,6 +863,12 @@ cdef class NativeWalk:
         r.rate = self.rate[self.current]
         r.rr = fxt_reading_rate(r.rate)
         self.rows.push_back(r)
+
+
+cdef inline uint64_t _key(int slot, uint64_t index) noexcept nogil:
+    """The tables' key of ``index`` under provider ``slot`` (a string index has 15 bits, a
+    thread index 8: both below ``KEY_BITS``)."""
+    return (<uint64_t>slot << KEY_BITS) | index
 
 
 cdef inline unsigned _slot_hash(uint64_t key) noexcept nogil:

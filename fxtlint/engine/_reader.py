@@ -901,8 +901,13 @@ def after_record(rec: Record, emit: Emit, magic_at: int | None = 0) -> None:
     one is only misplaced (MG001 says where it is)."""
     if rec.index > 0 and rec.offset != magic_at and rec.kind == "metadata.trace_info.magic" \
             and _well_formed_magic(rec):
-        emit(R.magic_repeated.at(rec.offset, rec.index, span=(rec.offset, rec.offset + 8),
-                                 record_size=8 * rec.size_words, index=rec.index))
+        emit(repeated_magic(rec.offset, rec.index, 8 * rec.size_words))
+
+
+def repeated_magic(offset: int, index: int, size: int):
+    """MG003 for the well-formed magic record at ``offset`` (record ``index``, ``size``
+    bytes): the one place it is built (the native walk's rows too)."""
+    return R.magic_repeated.at(offset, index, span=(offset, offset + 8), record_size=size, index=index)
 
 
 _MAGIC_CONSTS = {f.name: f.const for f in next(

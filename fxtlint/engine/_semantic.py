@@ -88,35 +88,31 @@ class LintState:
     # -- what the linter says about a change of the tables ----------------------------
     def report_change(self, rec: Record, change: Change) -> None:
         emit = self.emit
-        size = 8 * rec.size_words  # the record's bytes, for the hex view
+        off, index, size = rec.offset, rec.index, 8 * rec.size_words  # the record's bytes, for the hex view
         effect = change.effect
         if effect == "switches_provider":
             if change.provider.id not in self.tables.announced:
-                emit(R.provider_section_unannounced.at(rec.offset, rec.index, provider=change.provider.id,
-                                                       record_size=size))
+                emit(section_unannounced(off, index, size, change.provider.id))
         elif effect == "sets_tick_rate":
             if change.new == 0:
-                emit(R.tick_rate_zero.at(rec.offset, rec.index, record_size=size))
+                emit(rate_zero(off, index, size))
         elif effect == "registers_string":
             if change.key == 0:
-                emit(R.string_index_zero.at(rec.offset, rec.index, record_size=size))
+                emit(index_zero(off, index, size, "string"))
                 return
             values = self.tables.strings.values
             value = values[change.new]
             if value == "":
-                emit(R.string_record_empty.at(rec.offset, rec.index, index=change.key, record_size=size))
+                emit(string_empty(off, index, size, change.key))
             if change.old is not None and change.old != change.new:
-                emit(R.registration_changes_value.at(rec.offset, rec.index, what="string", index=change.key,
-                                                     old=repr(values[change.old]), new=repr(value), record_size=size))
+                emit(string_changed(off, index, size, change.key, values[change.old], value))
         elif effect == "registers_thread":
             if change.key == 0:
-                emit(R.thread_index_zero.at(rec.offset, rec.index, record_size=size))
+                emit(index_zero(off, index, size, "thread"))
                 return
             old, new = change.old, change.new
             if old is not None and old != new:
-                emit(R.registration_changes_value.at(rec.offset, rec.index, what="thread", index=change.key,
-                                                     old=f"{old[0]}/{old[1]}", new=f"{new[0]}/{new[1]}",
-                                                     record_size=size))
+                emit(thread_changed(off, index, size, change.key, old, new))
 
     def provider_event(self, rec: Record) -> None:
         """A provider event record: a full buffer means records were dropped (EV003)."""
@@ -146,6 +142,37 @@ def unregistered_thread(offset, index, size, span, where, ref, field, provider):
 
 def timestamp_overflow(offset, index, size, field, ticks, rate):
     return R.timestamp_overflows_ns.at(offset, index, record_size=size, field=field, ticks=ticks, rate=rate)
+
+
+def section_unannounced(offset, index, size, provider):
+    return R.provider_section_unannounced.at(offset, index, provider=provider, record_size=size)
+
+
+def rate_zero(offset, index, size):
+    return R.tick_rate_zero.at(offset, index, record_size=size)
+
+
+def index_zero(offset, index, size, what):
+    """A string or thread record (``what``) registering index 0."""
+    if what == "string":
+        return R.string_index_zero.at(offset, index, record_size=size)
+    return R.thread_index_zero.at(offset, index, record_size=size)
+
+
+def string_empty(offset, index, size, key):
+    return R.string_record_empty.at(offset, index, index=key, record_size=size)
+
+
+def string_changed(offset, index, size, key, old, new):
+    """String ``key`` registered again with another value (``old``, ``new``: the texts)."""
+    return R.registration_changes_value.at(offset, index, what="string", index=key, old=repr(old), new=repr(new),
+                                           record_size=size)
+
+
+def thread_changed(offset, index, size, key, old, new):
+    """Thread ``key`` registered again with other koids (``old``, ``new``: (process, thread))."""
+    return R.registration_changes_value.at(offset, index, what="thread", index=key, old=f"{old[0]}/{old[1]}",
+                                           new=f"{new[0]}/{new[1]}", record_size=size)
 
 
 class RecordChecker:

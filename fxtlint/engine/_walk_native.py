@@ -13,13 +13,18 @@ no semantic tail (the linter keeps no tables for a log).
 either byte order or a structured-log stream, whole or growing (a stream fed in chunks,
 a file read a chunk at a time: the walk stops at the first record not wholly received,
 and at a decision the reference needs more bytes for, ``NeedMore``, and takes it again
-with them): the native walk runs from record to record and stops at each pairing window's end (its pairing rows go
-to the linter's batch, and the window is fed to the pairing engine as today) and at
-each record it cannot prove clean. That record is the reference's: ``decode_record``
-reads it and reports, its effect is carried out on the ``ProviderState``
-(``state.apply``), the linter checks it (``RecordChecker``, its pairing row too), and the
-effect goes back to the native tables (``_sync``). The walk then goes on after it. So
-the diagnostics are the reference engine's, written by the same code.
+with them): the native walk runs from record to record and stops at each pairing
+window's end (its pairing rows go to the linter's batch, and the window is fed to the
+pairing engine as today) and at each record it cannot prove clean. At each stop its
+diagnostics rows (what the linter says about clean records: unregistered string and
+thread refs, timestamps past the tick limit, a table record's findings, a repeated
+magic record) are rendered by the builders ``RecordChecker`` and ``after_record`` call
+(``_semantic``, ``_reader.repeated_magic``), the span the field's byte range in the
+trace's byte order (``_render``). A record it cannot prove clean is the reference's:
+``decode_record`` reads it and reports, its effect is carried out on the
+``ProviderState`` (``state.apply``), the linter checks it (``RecordChecker``, its
+pairing row too), and the effect goes back to the native tables (``_sync``). The walk
+then goes on after it. So every message is written by the reference engine's code.
 
 Memory: the native tables grow with registrations (keyed by provider slot and index),
 the pairing rows with one window.
@@ -29,27 +34,60 @@ from __future__ import annotations
 
 import functools
 
-from ..spec._roles import ARG_STRING_REFS, EFFECT_OF, INLINE_KOIDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
+from .. import rules as R
+from ..spec._roles import (
+    ARG_HEADER_FIELDS,
+    ARG_STRING_REFS,
+    EFFECT_OF,
+    HEADER_FIELDS,
+    INLINE_KOIDS,
+    STRING_REFS,
+    THREAD_REFS,
+    TIMESTAMPS,
+)
 from ..spec._tables import StreamItem, tables
 from ._kernel_program import compile_program
 from ._kind_checks import PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
-from ._reader import after_record, decode_record, frame_error
-from ._semantic import PAIR_ID, PAIR_KIND
+from ._reader import after_record, decode_record, field_span, frame_error, repeated_magic
+from ._result import skipper
+from ._semantic import (
+    PAIR_ID,
+    PAIR_KIND,
+    index_zero,
+    rate_zero,
+    section_unannounced,
+    string_changed,
+    string_empty,
+    thread_changed,
+    timestamp_overflow,
+    unregistered_string,
+    unregistered_thread,
+)
 from ._stream_buffer import NeedMore
 
 _T = tables()
 NSTR, NTHR, NTS, NARGREF = 4, 2, 4, 2  # _nwalk.pyx's Term holds this many of each
-# the effects the native walk carries out itself (the magic record's is read before the walk)
+# the effects the native walk carries out itself (the magic record's byte order is read
+# before the walk: the walk says only whether a magic record is repeated, MG003)
 _MODES = {"names_provider": 2, "switches_provider": 3, "sets_tick_rate": 4, "registers_string": 5,
-          "registers_thread": 6}
+          "registers_thread": 6, "sets_byte_order": 7}
 M_REFERENCE, M_EVENT = 0, 1
-# kinds always left to the reference: the magic record (MG003 depends on its place) and the
-# provider event (EV003 and the buffer-full bookkeeping)
+# kinds always left to the reference: the provider event (EV003 and the buffer-full bookkeeping)
 _REFERENCE_KINDS = frozenset({PROVIDER_EVENT} | {k for k, e in EFFECT_OF.items() if e not in _MODES})
 # how a run stopped: _nwalk's DONE, HANDBACK, ZERO, PAST_END, END
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
+# what a diagnostics row of the walk says: _nwalk's Find
+F_STRING, F_THREAD, F_TICKS, F_MAGIC, F_UNANNOUNCED, F_RATE_ZERO, F_INDEX_ZERO, F_STRING_EMPTY, F_CHANGED = range(1, 10)
+
+# each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
+_RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
+          (F_TICKS, False): R.timestamp_overflows_ns, (F_MAGIC, False): R.magic_repeated,
+          (F_UNANNOUNCED, False): R.provider_section_unannounced, (F_RATE_ZERO, False): R.tick_rate_zero,
+          (F_INDEX_ZERO, False): R.string_index_zero, (F_INDEX_ZERO, True): R.thread_index_zero,
+          (F_STRING_EMPTY, False): R.string_record_empty, (F_CHANGED, False): R.registration_changes_value}
+_RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if code != F_INDEX_ZERO})
 
 
 def _pad(xs, n, fill=-1) -> list:
@@ -129,11 +167,23 @@ def _loaded(module, log: bool = False):
     """``plan(log)`` validated and held by the native walk module (once per process)."""
     modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()}}
     stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
+    finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC,
+             "F_UNANNOUNCED": F_UNANNOUNCED, "F_RATE_ZERO": F_RATE_ZERO, "F_INDEX_ZERO": F_INDEX_ZERO,
+             "F_STRING_EMPTY": F_STRING_EMPTY, "F_CHANGED": F_CHANGED}
     if {m.name: int(m) for m in module.Mode} != modes or \
-            {x.name: int(x) for x in module.Stop if x.name in stops} != stops:
-        raise RuntimeError("a stale build of the native walk (its modes or stops differ): rebuild it")
+            {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
+            {f.name: int(f) for f in module.Find} != finds:
+        raise RuntimeError("a stale build of the native walk (its modes, stops or findings differ): rebuild it")
     prog, terms, argrefs = plan(log)
     return module.Plan(prog.code, terms, argrefs)
+
+
+@functools.cache
+def _names(log: bool = False):
+    """The kind of each terminal of ``plan(log)``'s program, and of each argument type."""
+    prog = plan(log)[0]
+    return ([t.leaf.layout.name if t.leaf is not None else None for t in prog.terminals],
+            {t: a.layout.name for t, a in prog.arg_leaves.items()})
 
 
 class Mirror:
@@ -178,7 +228,7 @@ class NativeLint:
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        self.kinds = [t.leaf.layout.name if t.leaf is not None else None for t in plan(walk.log)[0].terminals]
+        self.kinds, self.arg_kinds = _names(walk.log)
         self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
         if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
@@ -186,11 +236,14 @@ class NativeLint:
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
 
     def _take(self) -> None:
-        """The native walk's counts and pairing rows since the last stop, to the walk and
-        the linter."""
+        """The native walk's counts, diagnostics rows and pairing rows since the last stop,
+        to the walk and the linter."""
         nw, kinds = self.nw, self.walk.kinds
         for term, n in nw.take_counts().items():
             kinds[self.kinds[term]] += n
+        found = nw.take_findings()
+        if found:
+            self._render(found)
         n = nw.pending_rows()
         if not n:
             return  # (a structured-log stream's walk writes none: its linter pairs nothing)
@@ -204,6 +257,51 @@ class NativeLint:
             add = self.lint.state.batch.add
             for row in nw.take_row_tuples():
                 add(*row)
+
+    def _render(self, found) -> None:
+        """The walk's diagnostics rows (``take_findings``, in file order), each built by the
+        function the reference builds it with (``_semantic``, ``_reader.repeated_magic``),
+        its span the field's byte range in the trace's byte order; one the per-rule cap
+        would drop is only counted."""
+        emit, big = self.lint.emit, self.walk.big
+        skips = skipper(emit)
+        values = self.walk.state.strings.values
+        for rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change in found:
+            if skips is not None and skips(_RULES[rule, bool(field)], offset, index):
+                continue
+            if rule <= F_TICKS:
+                kind = self.kinds[term]
+                if rule == F_STRING:
+                    if arg < 0:
+                        name, where, base = STRING_REFS[kind][field], kind, offset
+                        f = HEADER_FIELDS.get(kind, {}).get(name)
+                    else:
+                        akind = self.arg_kinds[arg_type]
+                        name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
+                        f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
+                    emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
+                                             where, value, name, provider))
+                elif rule == F_THREAD:
+                    name = THREAD_REFS[kind][field]
+                    f = HEADER_FIELDS.get(kind, {}).get(name)
+                    emit(unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
+                                             kind, value, name, provider))
+                else:
+                    emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
+            elif rule == F_MAGIC:
+                emit(repeated_magic(offset, index, size))
+            elif rule == F_UNANNOUNCED:
+                emit(section_unannounced(offset, index, size, value))
+            elif rule == F_RATE_ZERO:
+                emit(rate_zero(offset, index, size))
+            elif rule == F_INDEX_ZERO:
+                emit(index_zero(offset, index, size, "thread" if field else "string"))
+            elif rule == F_STRING_EMPTY:
+                emit(string_empty(offset, index, size, value))
+            elif field:  # F_CHANGED, a thread's koids
+                emit(thread_changed(offset, index, size, value, change[:2], change[2:]))
+            else:  # F_CHANGED, a string's interned ids
+                emit(string_changed(offset, index, size, value, values[change[0]], values[change[2]]))
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
@@ -239,6 +337,7 @@ class NativeLint:
             return not w.stopped
         pw = w.limits.pairing_window
         nw = self.nw
+        nw.magic_at = -1 if w.magic_at is None else w.magic_at
         cur, index, released, stop = w.cur, w.index, w._released, w.stopped
         view = memoryview(buf)[:len(buf)]  # a stream's map is longer than what it has received
         try:
