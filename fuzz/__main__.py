@@ -19,8 +19,9 @@ def _run(args) -> int:
     res = campaign.run(args.harness, workdir, seconds=args.time, runs=args.runs, workers=args.workers,
                        mutator=args.mutator, max_len=args.max_len, rss_limit_mb=args.rss_limit_mb,
                        rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds,
-                       timeout=args.timeout)
-    print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}")
+                       timeout=args.timeout, preload=args.preload)
+    print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}"
+          + (" (preloaded: asan_with_fuzzer.so, the service's ASAN_OPTIONS)" if args.preload else ""))
     print(f"executions {res.executions:,}  edges {res.edges:,}  features {res.features:,}")
     merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
                                        else "; -merge=1 did not run (below)")
@@ -35,6 +36,11 @@ def _run(args) -> int:
                       f"{res.kernel or 'no kernel'}")
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
+    if res.memory_growth:  # libFuzzer's -rss_limit_mb stopped the run; the input alone stays under it
+        print(f"memory growth over the run: libFuzzer stopped at -rss_limit_mb={args.rss_limit_mb} (peak RSS "
+              f"{res.peak_rss_mb:.0f} MB, over time in rss.csv) while running an input that stays under the "
+              "limit when replayed alone: the process's memory grew, not this input's failure (not a crash)"
+              + "".join(f"\n  {m}" for m in res.memory_growth))
     if res.slow_units:  # slower than libFuzzer's -report_slow_units, not its -timeout: not a finding
         print(f"slow units {len(res.slow_units)} (over 10 s but under the {args.timeout} s timeout; wall-clock "
               "time, which a loaded machine stretches: not a finding)" + "".join(f"\n  {t}" for t in res.slow_units))
@@ -61,6 +67,8 @@ def _run(args) -> int:
         print(f"campaign error (not a finding): {e}")
     if res.crashes or res.timeouts or leaked:
         return 1
+    if res.memory_growth:
+        return 3
     return 2 if errors else 0
 
 
@@ -144,7 +152,8 @@ def _land(args) -> int:
     with tempfile.TemporaryDirectory(prefix="fxtlint-land-") as scratch:
         for crash in args.inputs:
             try:
-                print(f"{crash} -> {land_crash(args.harness, crash, Path(scratch), root=args.regressions)}")
+                landed = land_crash(args.harness, crash, Path(scratch), root=args.regressions, preload=args.preload)
+                print(f"{crash} -> {landed}")
             except NotACrash as e:
                 print(f"python -m fuzz land: refused: {e}", file=sys.stderr)
                 status = 1
@@ -153,6 +162,10 @@ def _land(args) -> int:
 
 # what each command runs: in this process, or the harness in its campaign environment
 _IN_PROCESS = {"reproduce", "coverage", "profile", "stats"}
+# ... of which those that measure coverage in this process: coverage.py must start before
+# anything of fxtlint is imported (statements run at import would be missed), so the
+# "fxtlint under test" line is printed once it has (coverage_report.measure)
+_MEASURES_COVERAGE = {"coverage"}
 
 
 def main(argv=None) -> int:
@@ -161,9 +174,12 @@ def main(argv=None) -> int:
     names = sorted(HARNESSES)
 
     p = sub.add_parser("run", help="run a campaign, then merge the corpus, land crashes and report coverage",
-                       description="Exit status: 0 no finding; 1 a finding (a crash, a timeout, a leak); 2 the "
-                                   "campaign did not complete (libFuzzer stopped early, ran no input, its merge or "
-                                   "leak check did not run): a 'campaign error' line says why.")
+                       description="Exit status: 0 no finding; 1 a finding (a crash, a timeout, a leak, an "
+                                   "input that runs out of memory alone); 2 the campaign did not complete "
+                                   "(libFuzzer stopped early, ran no input, its merge or leak check did not run): a "
+                                   "'campaign error' line says why; 3 memory grew over the run to libFuzzer's "
+                                   "-rss_limit_mb and the input it stopped on does not reproduce it alone (not "
+                                   "a crash of that input).")
     p.add_argument("harness", choices=names)
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--time", type=int, help="seconds per worker (libFuzzer -max_total_time)")
@@ -178,6 +194,10 @@ def main(argv=None) -> int:
                    help=f"seconds one input may take before it is a timeout (libFuzzer -timeout; default {TIMEOUT}); "
                         "wall-clock, so a loaded machine wants more")
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
+    p.add_argument("--preload", action="store_true",
+                   help="run as ClusterFuzzLite and OSS-Fuzz do in an address build: atheris's asan_with_fuzzer.so "
+                        "preloaded (LD_PRELOAD), with the service's ASAN_OPTIONS (fuzz.SERVICE_ASAN_OPTIONS; "
+                        "an ASAN_OPTIONS in the environment is added after them)")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")
     p.add_argument("--no-leaks", action="store_true", help="skip the leak check of a sanitized harness's corpus")
@@ -219,6 +239,7 @@ def main(argv=None) -> int:
     p = sub.add_parser("land", help="replay crash files, minimise them into tests/regressions/HARNESS/")
     p.add_argument("harness", choices=names)
     p.add_argument("crashes", nargs="+")
+    p.add_argument("--preload", action="store_true", help="replay and minimise as `run --preload` ran them")
     p.add_argument("--regressions", type=Path, default=REGRESSIONS,
                    help="where tests/test_fuzz_regressions.py reads them (default tests/regressions)")
     p.set_defaults(func=_land)
@@ -239,12 +260,14 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"python -m fuzz {args.verb}: error: {e}", file=sys.stderr)
         return 2
-    if args.verb in _IN_PROCESS:
+    if args.verb in _MEASURES_COVERAGE:
+        pass  # coverage_report.measure prints it, once coverage has started
+    elif args.verb in _IN_PROCESS:
         from ._harness import under_test
 
         print(under_test(), file=sys.stderr, flush=True)
     else:
-        print(harness_fxtlint(args.harness), file=sys.stderr, flush=True)
+        print(harness_fxtlint(args.harness, preload=getattr(args, "preload", False)), file=sys.stderr, flush=True)
     return args.func(args)
 
 
