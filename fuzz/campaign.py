@@ -19,7 +19,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, SERVICE_ASAN_OPTIONS, TIMEOUT, corpus_files, harness_path
+from . import (
+    HARNESSES,
+    MAX_LEN,
+    REPO,
+    RSS_LIMIT_MB,
+    SANITIZED,
+    SERVICE_ASAN_OPTIONS,
+    TIMEOUT,
+    corpus_files,
+    harness_path,
+)
 from .rss import Sampler
 from .seeds import DICT, seed_files, write_dictionary
 

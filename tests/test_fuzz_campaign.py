@@ -720,7 +720,6 @@ def test_coverage_starts_before_fxtlint_is_imported():
 
 def test_coverage_refuses_a_process_that_imported_fxtlint_already(tmp_path):
     import fxtlint  # noqa: F401
-
     from fuzz.coverage_report import measure
 
     pytest.importorskip("coverage")
