@@ -179,7 +179,8 @@ def main(argv=None) -> int:
                                    "(libFuzzer stopped early, ran no input, its merge or leak check did not run): a "
                                    "'campaign error' line says why; 3 memory grew over the run to libFuzzer's "
                                    "-rss_limit_mb and the input it stopped on does not reproduce it alone (not "
-                                   "a crash of that input).")
+                                   "a crash of that input). An error of this command's own code (a traceback) is a "
+                                   "'campaign error', exit 2.")
     p.add_argument("harness", choices=names)
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--time", type=int, help="seconds per worker (libFuzzer -max_total_time)")
@@ -257,6 +258,11 @@ def main(argv=None) -> int:
             "leaks": lambda: campaign.check_corpus(args.paths),
             "profile": lambda: campaign.check_corpus(args.paths) if args.paths else [],
         }.get(args.verb, lambda: None)()
+        if getattr(args, "preload", False):  # the runtime to preload: refused in one line where there is none
+            try:
+                campaign.asan_with_fuzzer()
+            except RuntimeError as e:
+                raise UsageError(f"--preload: {e}") from None
     except UsageError as e:
         print(f"python -m fuzz {args.verb}: error: {e}", file=sys.stderr)
         return 2
@@ -268,7 +274,17 @@ def main(argv=None) -> int:
         print(under_test(), file=sys.stderr, flush=True)
     else:
         print(harness_fxtlint(args.harness, preload=getattr(args, "preload", False)), file=sys.stderr, flush=True)
-    return args.func(args)
+    if args.verb != "run":
+        return args.func(args)
+    try:
+        return args.func(args)
+    except Exception as e:  # an error of the campaign's own code: exit 2, not a finding's 1
+        import traceback
+
+        traceback.print_exc()
+        print(f"campaign error (not a finding): python -m fuzz run stopped on an error of its own: "
+              f"{type(e).__name__}: {e}")
+        return 2
 
 
 if __name__ == "__main__":

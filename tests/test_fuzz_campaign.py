@@ -750,3 +750,71 @@ def test_stats_without_clang_says_so_in_one_line(monkeypatch):
     out = io.StringIO()
     stats.report(out=out)
     assert "edges native: not counted: clang: command not found" in out.getvalue().splitlines()
+
+
+def test_preload_without_the_runtime_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    """Where atheris ships no asan_with_fuzzer.so, `run --preload` said so in a traceback
+    (exit 1, which CI reads as a finding); now one line, exit 2, before anything runs."""
+    from fuzz import __main__ as cli
+
+    def missing():
+        raise RuntimeError("atheris ships no asan_with_fuzzer.so at /x")
+
+    monkeypatch.setattr(campaign, "asan_with_fuzzer", missing)
+    monkeypatch.setattr(campaign, "run", lambda *a, **k: pytest.fail("ran"))
+    assert cli.main(["run", "lint", "--runs", "10", "--preload", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["python -m fuzz run: error: --preload: atheris ships no asan_with_fuzzer.so at /x"]
+
+
+def test_an_error_of_the_campaign_code_is_exit_2_not_a_finding(tmp_path, monkeypatch, capsys):
+    from fuzz import __main__ as cli
+
+    def broken(*a, **k):
+        raise ValueError("oops")
+
+    monkeypatch.setattr(campaign, "run", broken)
+    monkeypatch.setattr(campaign, "harness_fxtlint", lambda *a, **k: "fxtlint under test: x")
+    assert cli.main(["run", "lint", "--runs", "10", "--dir", str(tmp_path), "--no-coverage"]) == 2
+    captured = capsys.readouterr()
+    assert "campaign error (not a finding): python -m fuzz run stopped on an error of its own: ValueError: oops" \
+        in captured.out
+    assert "Traceback" in captured.err
+
+
+_CI_STATUSES = [
+    (0, None),
+    (1, "found a problem (a crash, a timeout or a leak"),
+    (2, "did not complete (exit 2; not a finding): it stopped"),
+    (3, "memory grew over the run to libFuzzer's -rss_limit_mb (exit 3;"),
+    (130, "did not complete (exit 130; not a finding)"),  # interrupted
+]
+
+
+@pytest.mark.parametrize("status, says", _CI_STATUSES)
+def test_ci_names_every_exit_status_of_fuzz_run(tmp_path, status, says):
+    """.ci/run's fuzz_smoke, with `python -m fuzz run` replaced by one exiting ``status``:
+    each fails CI saying which (0 passes)."""
+    text = (REPO / ".ci" / "run").read_text()
+    body = re.search(r"^fuzz_smoke\(\) \{.*?^\}\n", text, re.S | re.M)
+    assert body, "no fuzz_smoke function in .ci/run"
+    script = ("python() { echo 'campaign error (not a finding): it stopped'; echo 'executions 9'; "
+              f"return {status}; }}\n{body.group(0)}fuzz_smoke lint lint --runs 1\necho passed\n")
+    proc = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    if says is None:
+        assert (proc.returncode, proc.stdout.splitlines()[-1]) == (0, "passed"), proc.stdout
+    else:
+        assert proc.returncode == 1 and "passed" not in proc.stdout, proc.stdout
+        assert says in proc.stdout.splitlines()[-1], proc.stdout
+
+
+def test_every_exit_status_run_documents_is_checked_against_ci():
+    from fuzz import __main__ as cli
+
+    parser_text = (REPO / "fuzz" / "__main__.py").read_text()
+    described = re.search(r'description="Exit status: (.*?)"\)', parser_text, re.S)
+    assert described and cli.main  # the run parser's description, as --help prints it
+    documented = {int(n) for n in re.findall(r"(?:^|; )(\d) ", described.group(1).replace('"\n', "").replace(
+        '                                   "', ""))}
+    assert documented == {0, 1, 2, 3}
+    assert documented <= {status for status, _ in _CI_STATUSES}
