@@ -179,6 +179,21 @@ def test_workflows_fuzz_and_report_sarif(workflow, mode):
     assert "clusterfuzzlite/actions/build_fuzzers" in text and "language: python" in text
 
 
+def test_the_continuous_build_and_cron_workflows_follow_the_services_files():
+    """ClusterFuzzLite's recommended files beside the PR and batch ones: cflite_build.yml
+    uploads a build of main (PR fuzzing reports only new crashes against it),
+    cflite_cron.yml prunes the batch corpus and reports coverage."""
+    build = (REPO / ".github" / "workflows" / "cflite_build.yml").read_text()
+    assert "push:\n    branches:\n      - main\n" in build and "upload-build: true" in build
+    assert "clusterfuzzlite/actions/build_fuzzers@v1" in build and "language: python" in build
+    cron = (REPO / ".github" / "workflows" / "cflite_cron.yml").read_text()
+    prune, coverage = cron.split("  Coverage:\n")
+    assert "mode: prune" in prune and "sanitizer: address" in prune and "schedule:" in prune
+    assert "mode: coverage" in coverage and coverage.count("sanitizer: coverage") == 2
+    for text in (prune, coverage):
+        assert text.count("language: python") == 1 and "clusterfuzzlite/actions/run_fuzzers@v1" in text
+
+
 @needs_atheris
 def test_dictionary_is_accepted_by_libfuzzer(tmp_path):
     d = build_seeds.write_dictionary(tmp_path / "fxt.dict")
