@@ -27,6 +27,15 @@ def _run(args) -> int:
                                        else "; -merge=1 did not run (below)")
     print(f"corpus units {res.units_before:,}{merged}")
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
+    (seeded_at, seeded_mb), (end_at, end_mb) = res.rss_seeded, res.rss_end
+    growth = end_mb - seeded_mb
+    if seeded_at:
+        print(f"RSS {seeded_mb:.0f} MB once the seeds were loaded (#{seeded_at:,}), {end_mb:.0f} MB at the end "
+              f"(#{end_at:,}): {growth:+.0f} MB over {end_at - seeded_at:,} executions (libFuzzer's rss:)")
+    over_bound = args.max_rss_growth is not None and seeded_at and growth > args.max_rss_growth
+    if over_bound:
+        print(f"memory growth over the run: {growth:+.0f} MB from the seeds' end to the run's end, over the "
+              f"bound of {args.max_rss_growth} MB (--max-rss-growth)")
     if res.kernel:
         print(f"native kernel {res.kernel}")
     errors = res.errors
@@ -63,11 +72,13 @@ def _run(args) -> int:
         ran = [Path(workdir) / d for d in ("corpus", "seeds") if (Path(workdir) / d).is_dir()]
         _, text = in_subprocess(harnesses, ran)
         print(text.rstrip())
+    if args.max_rss_growth is not None and not seeded_at:
+        errors.append("--max-rss-growth: libFuzzer printed no INITED line with its rss: (see libfuzzer.log)")
     for e in errors:
         print(f"campaign error (not a finding): {e}")
     if res.crashes or res.timeouts or leaked:
         return 1
-    if res.memory_growth:
+    if res.memory_growth or over_bound:
         return 3
     return 2 if errors else 0
 
@@ -179,8 +190,8 @@ def main(argv=None) -> int:
                                    "(libFuzzer stopped early, ran no input, its merge or leak check did not run): a "
                                    "'campaign error' line says why; 3 memory grew over the run to libFuzzer's "
                                    "-rss_limit_mb and the input it stopped on does not reproduce it alone (not "
-                                   "a crash of that input). An error of this command's own code (a traceback) is a "
-                                   "'campaign error', exit 2.")
+                                   "a crash of that input), or by more than --max-rss-growth. An error of this "
+                                   "command's own code (a traceback) is a 'campaign error', exit 2.")
     p.add_argument("harness", choices=names)
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--time", type=int, help="seconds per worker (libFuzzer -max_total_time)")
@@ -195,6 +206,9 @@ def main(argv=None) -> int:
                    help=f"seconds one input may take before it is a timeout (libFuzzer -timeout; default {TIMEOUT}); "
                         "wall-clock, so a loaded machine wants more")
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
+    p.add_argument("--max-rss-growth", type=float, metavar="MB",
+                   help="exit 3 when libFuzzer's rss: at the end exceeds that once the seeds were loaded by more "
+                        "than MB (one worker's)")
     p.add_argument("--preload", action="store_true",
                    help="run as ClusterFuzzLite and OSS-Fuzz do in an address build: atheris's asan_with_fuzzer.so "
                         "preloaded (LD_PRELOAD), with the service's ASAN_OPTIONS (fuzz.SERVICE_ASAN_OPTIONS; "

@@ -37,6 +37,8 @@ REGRESSIONS = REPO / "tests" / "regressions"
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
+# a status line's event and resident memory: "#283	INITED cov: ... rss: 186Mb"
+_RSS = re.compile(r"^#(\d+)\s+(\S+)\s.*\brss: (\d+)Mb", re.M)
 _KERNEL = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)  # what a harness on the native kernel prints first
 
 
@@ -51,6 +53,10 @@ class Result:
     units_before: int = 0
     units_after_merge: int = 0
     peak_rss_mb: float = 0.0
+    # libFuzzer's rss: once the seeds are loaded (its INITED line) and at its last status
+    # line (DONE at the end of a run): (executions, MB) each, (0, 0.0) when it printed none
+    rss_seeded: tuple[int, float] = (0, 0.0)
+    rss_end: tuple[int, float] = (0, 0.0)
     kernel: str = ""  # the native kernel's file, when the harness runs on it
     crashes: list[Path] = field(default_factory=list)
     timeouts: list[Path] = field(default_factory=list)
@@ -190,6 +196,16 @@ def parse_log(text: str) -> tuple[int, int, int]:
     return execs, edges, ft
 
 
+def rss_over_run(text: str) -> tuple[tuple[int, float], tuple[int, float]] | None:
+    """(the INITED line's, the last status line's) (executions, RSS MB) from libFuzzer's
+    output: memory once the seeds are loaded and at the end; None without an INITED line."""
+    lines = [(int(m[1]), m[2], float(m[3])) for m in _RSS.finditer(text)]
+    seeded = [(n, mb) for n, event, mb in lines if event == "INITED"]
+    if not seeded:
+        return None
+    return seeded[0], (lines[-1][0], lines[-1][2])
+
+
 def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
         mutator: str = "structure", max_len: int = MAX_LEN, rss_limit_mb: int = RSS_LIMIT_MB, rss_every: float = 30.0,
         merge: bool = True, land: bool = True, extra_seeds=(), timeout: int = TIMEOUT,
@@ -225,6 +241,10 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
         res.executions, res.edges, res.features = parse_log(text)
     for t in [text] + [p.read_text(errors="replace") for p in workdir.glob("fuzz-*.log")]:
         res.peak_rss_mb = max([res.peak_rss_mb] + [float(m) for m in _PEAK.findall(t)])  # libFuzzer's own
+    logs = [text] + [p.read_text(errors="replace") for p in sorted(workdir.glob("fuzz-*.log"))]
+    rss = next(filter(None, map(rss_over_run, logs)), None)  # one worker's: the first that has one
+    if rss:
+        res.rss_seeded, res.rss_end = rss
     kernels = _KERNEL.findall(text)
     res.kernel = kernels[0] if kernels else ""
     res.units_before = _units(corpus)

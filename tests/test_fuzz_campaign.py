@@ -833,3 +833,35 @@ def test_every_exit_status_run_documents_is_checked_against_ci():
         '                                   "', ""))}
     assert documented == {0, 1, 2, 3}
     assert documented <= {status for status, _ in _CI_STATUSES}
+
+
+def test_rss_over_the_run_is_read_from_libfuzzers_status_lines():
+    log = ("INFO: Running with entropic power schedule (0xFF, 100).\n"
+           "#2\tINITED exec/s: 0 rss: 90Mb\n"  # an empty corpus's INITED: the first counts
+           "#283\tNEW    cov: 1553 ft: 4072 corp: 94/11473b exec/s: 70 rss: 186Mb\n"
+           "#300\tDONE   cov: 1561 ft: 4224 corp: 103/13795b lim: 16384 exec/s: 60 rss: 250Mb\n")
+    assert campaign.rss_over_run(log) == ((2, 90.0), (300, 250.0))
+    assert campaign.rss_over_run("#5\tNEW    cov: 1 ft: 1 corp: 1/1b rss: 9Mb\n") is None
+
+
+@pytest.mark.parametrize("seeded, end, bound, status, says", [
+    ((262, 180.0), (600, 190.0), 64, 0, "RSS 180 MB once the seeds were loaded (#262), 190 MB at the end (#600): "
+                                        "+10 MB over 338 executions"),
+    ((263, 727.0), (600, 1118.0), 64, 3, "memory growth over the run: +391 MB from the seeds' end to the run's end, "
+                                         "over the bound of 64.0 MB (--max-rss-growth)"),
+    ((263, 727.0), (600, 1118.0), None, 0, "+391 MB over 337 executions"),  # no bound asked for
+    ((0, 0.0), (0, 0.0), 64, 2, "campaign error (not a finding): --max-rss-growth: libFuzzer printed no INITED"),
+])
+def test_max_rss_growth_bounds_the_growth_after_the_seeds(tmp_path, monkeypatch, capsys, seeded, end, bound, status,
+                                                         says):
+    """The CI step's bound (.ci/run, the preloaded lint smoke run): figures of this machine's
+    runs with the service's quarantine (+10 MB) and ASan's default 256 MB (+391 MB)."""
+    from fuzz import __main__ as cli
+
+    result = campaign.Result("lint", 30.0, 0, executions=600, units_before=9, units_after_merge=8,
+                             rss_seeded=seeded, rss_end=end)
+    monkeypatch.setattr(campaign, "run", lambda *a, **k: result)
+    monkeypatch.setattr(campaign, "harness_fxtlint", lambda *a, **k: "fxtlint under test: x")
+    extra = ["--max-rss-growth", str(bound)] if bound is not None else []
+    assert cli.main(["run", "lint", "--runs", "600", "--dir", str(tmp_path), "--no-coverage", *extra]) == status
+    assert says in capsys.readouterr().out
