@@ -8,6 +8,17 @@
 cd "$SRC/fxtlint"
 pip3 install .               # fxtlint and its packaged spec tables
 pip3 install "hypothesis>=6.90"  # fxtlint.strategies (the strategies harness, the mutation catalogue)
+# Every native module of setup.py built, under the image's CFLAGS (every extension is
+# optional: where one does not compile, pip goes on without it and the harnesses would fuzz
+# the pure engine unawares). Imported as the wrapper runs the harnesses, with the
+# sanitizer runtime that the image's compile step put in $OUT preloaded (an address build's
+# modules reference ASan's symbols); names each that did not build, and stops the build.
+runtime="$OUT/sanitizer_with_fuzzer.so"
+if [ -f "$runtime" ]; then
+  LD_PRELOAD="$runtime" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" python3 fuzz/native_check.py --cflags "${CFLAGS:-}"
+else
+  python3 fuzz/native_check.py --cflags "${CFLAGS:-}"
+fi
 
 STAGE="$SRC/fxtlint-fuzzers"
 python3 fuzz/build_seeds.py --out "$OUT" --stage "$STAGE"

@@ -16,7 +16,13 @@ Printed:
    seed by the campaign's own structure-aware mutator, ``fuzz/mutator.py``, from the seeds
    grown to 16 KB, plus the hostile inputs), with the default engine (``--engine``: another):
    the mean and the worst per input. Issue 32: natively at most 0.2 ms on average and 10 ms
-   at worst.
+   at worst;
+4. the lint harness under libFuzzer, plain (atheris's own libFuzzer) and preloaded as the
+   fuzzing service runs it (``python -m fuzz run --preload``: asan_with_fuzzer.so, the
+   service's ASAN_OPTIONS), the same ``--libfuzzer`` executions each (the seeds, then
+   mutations, ``-seed=1``), one after the other in this run: executions per CPU second of
+   each and their ratio (issue 34: the preloaded run within 3x of the plain), and libFuzzer's
+   slowest unit of each (wall-clock, whole seconds; issue 34: none over 2 s).
 
 Times are this process's CPU time (``time.process_time``: on an idle machine the wall time;
 on a shared one the other processes' work does not inflate it), the best of ``--passes``.
@@ -57,6 +63,8 @@ def main(argv=None) -> int:
     ap.add_argument("--corpus", type=Path, default=REPO / "corpus" / "seeds")
     ap.add_argument("--mutated", type=int, default=400, help="mutated 16 KB inputs linted (default 400; 0: none)")
     ap.add_argument("--engine", default=None, help="the engine of the mutated inputs' lint (default: the default)")
+    ap.add_argument("--libfuzzer", type=int, default=600, metavar="RUNS",
+                    help="executions of the harness under libFuzzer, plain and preloaded (default 600; 0: none)")
     args = ap.parse_args(argv)
     check = load_harness("lint").check
     seeds = [p.read_bytes() for p in sorted(args.corpus.iterdir()) if p.is_file()]
@@ -87,7 +95,44 @@ def main(argv=None) -> int:
           f"(limit {LIMIT_MS:.0f} ms: {'met' if 1e3 * t_worst <= LIMIT_MS else 'not met'})")
     if args.mutated:
         mutated_inputs(seeds, args.mutated, args.engine, args.passes)
+    if args.libfuzzer:
+        plain_and_preloaded(args.corpus, args.libfuzzer)
     return 0
+
+
+def under_libfuzzer(corpus: Path, runs: int, *, preload: bool) -> tuple[int, float, int]:
+    """(executions, CPU seconds, slowest unit in s) of the lint harness under libFuzzer."""
+    import os
+    import re
+    import tempfile
+
+    from fuzz.campaign import libfuzzer, parse_log
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "corpus").mkdir()
+        log = Path(tmp) / "log"
+        with log.open("w") as fh:
+            proc = libfuzzer("lint", f"-runs={runs}", "-seed=1", "-max_len=16384", "-print_final_stats=1",
+                             Path(tmp) / "corpus", corpus, cwd=tmp, log=fh, preload=preload)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        text = log.read_text(errors="replace")
+    if proc.returncode != 0:
+        raise RuntimeError(f"the lint harness exited {proc.returncode}:\n{text[-2000:]}")
+    slowest = re.search(r"^stat::slowest_unit_time_sec:\s+(\d+)", text, re.M)
+    return parse_log(text)[0], usage.ru_utime + usage.ru_stime, int(slowest[1]) if slowest else -1
+
+
+def plain_and_preloaded(corpus: Path, runs: int) -> None:
+    plain = under_libfuzzer(corpus, runs, preload=False)
+    pre = under_libfuzzer(corpus, runs, preload=True)
+    rate_plain, rate_pre = plain[0] / plain[1], pre[0] / pre[1]
+    print(f"lint harness under libFuzzer, {runs} executions each ({corpus.name}, then mutations; -seed=1), "
+          "executions per CPU second:")
+    print(f"  plain {rate_plain:.1f} ({plain[0]} in {plain[1]:.1f} s, slowest unit {plain[2]} s); preloaded "
+          f"{rate_pre:.1f} ({pre[0]} in {pre[1]:.1f} s, slowest unit {pre[2]} s): plain/preloaded "
+          f"{rate_plain / rate_pre:.2f}x (target <= 3x: {'met' if rate_plain / rate_pre <= 3 else 'not met'}; "
+          f"slowest unit <= 2 s: {'met' if max(plain[2], pre[2]) <= 2 else 'not met'})")
 
 
 def grown(data: bytes, size: int) -> bytes:

@@ -17,6 +17,21 @@ MAX_LEN = 16384
 TIMEOUT = 60
 RSS_LIMIT_MB = 2048
 
+# The service's way of running a Python harness in an address build (``python -m fuzz run
+# --preload``): libFuzzer and ASan in one runtime preloaded (atheris's asan_with_fuzzer.so,
+# OSS-Fuzz's sanitizer_with_fuzzer.so), with the ASAN_OPTIONS OSS-Fuzz's and
+# ClusterFuzzLite's runner image sets (google/oss-fuzz, infra/base-images/base-runner/
+# Dockerfile: "these match the settings used in ClusterFuzz"), leak detection off as for
+# every Python fuzzer (CPython's objects alive at exit are not leaks). Among them
+# quarantine_size_mb=10: ASan's default quarantine is 256 MB, which an allocation-heavy
+# Python process fills (fuzz/README.md, "Memory under the preload"). An ASAN_OPTIONS in
+# the environment is appended: ASan reads the last value of each option.
+SERVICE_ASAN_OPTIONS = ("alloc_dealloc_mismatch=0:allocator_may_return_null=1:allocator_release_to_os_interval_ms=500:"
+                        "check_malloc_usable_size=0:detect_container_overflow=1:detect_odr_violation=0:"
+                        "detect_leaks=0:detect_stack_use_after_return=1:fast_unwind_on_fatal=0:handle_abort=1:"
+                        "handle_segv=1:handle_sigill=1:max_uar_stack_size_log=16:print_scariness=1:"
+                        "quarantine_size_mb=10:strict_memcmp=1:symbolize=1:use_sigaltstack=1:dedup_token_length=3")
+
 # harness name -> (file, whether its inputs are FXT bytes: seeds, dictionary, custom mutator)
 HARNESSES = {
     "lint": ("fuzz_lint.py", True),

@@ -19,13 +19,23 @@ def _run(args) -> int:
     res = campaign.run(args.harness, workdir, seconds=args.time, runs=args.runs, workers=args.workers,
                        mutator=args.mutator, max_len=args.max_len, rss_limit_mb=args.rss_limit_mb,
                        rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds,
-                       timeout=args.timeout)
-    print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}")
+                       timeout=args.timeout, preload=args.preload)
+    print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}"
+          + (" (preloaded: asan_with_fuzzer.so, the service's ASAN_OPTIONS)" if args.preload else ""))
     print(f"executions {res.executions:,}  edges {res.edges:,}  features {res.features:,}")
     merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
                                        else "; -merge=1 did not run (below)")
     print(f"corpus units {res.units_before:,}{merged}")
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
+    (seeded_at, seeded_mb), (end_at, end_mb) = res.rss_seeded, res.rss_end
+    growth = end_mb - seeded_mb
+    if seeded_at:
+        print(f"RSS {seeded_mb:.0f} MB once the seeds were loaded (#{seeded_at:,}), {end_mb:.0f} MB at the end "
+              f"(#{end_at:,}): {growth:+.0f} MB over {end_at - seeded_at:,} executions (libFuzzer's rss:)")
+    over_bound = args.max_rss_growth is not None and seeded_at and growth > args.max_rss_growth
+    if over_bound:
+        print(f"memory growth over the run: {growth:+.0f} MB from the seeds' end to the run's end, over the "
+              f"bound of {args.max_rss_growth} MB (--max-rss-growth)")
     if res.kernel:
         print(f"native kernel {res.kernel}")
     errors = res.errors
@@ -35,6 +45,11 @@ def _run(args) -> int:
                       f"{res.kernel or 'no kernel'}")
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
+    if res.memory_growth:  # libFuzzer's -rss_limit_mb stopped the run; the input alone stays under it
+        print(f"memory growth over the run: libFuzzer stopped at -rss_limit_mb={args.rss_limit_mb} (peak RSS "
+              f"{res.peak_rss_mb:.0f} MB, over time in rss.csv) while running an input that stays under the "
+              "limit when replayed alone: the process's memory grew, not this input's failure (not a crash)"
+              + "".join(f"\n  {m}" for m in res.memory_growth))
     if res.slow_units:  # slower than libFuzzer's -report_slow_units, not its -timeout: not a finding
         print(f"slow units {len(res.slow_units)} (over 10 s but under the {args.timeout} s timeout; wall-clock "
               "time, which a loaded machine stretches: not a finding)" + "".join(f"\n  {t}" for t in res.slow_units))
@@ -57,10 +72,14 @@ def _run(args) -> int:
         ran = [Path(workdir) / d for d in ("corpus", "seeds") if (Path(workdir) / d).is_dir()]
         _, text = in_subprocess(harnesses, ran)
         print(text.rstrip())
+    if args.max_rss_growth is not None and not seeded_at:
+        errors.append("--max-rss-growth: libFuzzer printed no INITED line with its rss: (see libfuzzer.log)")
     for e in errors:
         print(f"campaign error (not a finding): {e}")
     if res.crashes or res.timeouts or leaked:
         return 1
+    if res.memory_growth or over_bound:
+        return 3
     return 2 if errors else 0
 
 
@@ -144,7 +163,8 @@ def _land(args) -> int:
     with tempfile.TemporaryDirectory(prefix="fxtlint-land-") as scratch:
         for crash in args.inputs:
             try:
-                print(f"{crash} -> {land_crash(args.harness, crash, Path(scratch), root=args.regressions)}")
+                landed = land_crash(args.harness, crash, Path(scratch), root=args.regressions, preload=args.preload)
+                print(f"{crash} -> {landed}")
             except NotACrash as e:
                 print(f"python -m fuzz land: refused: {e}", file=sys.stderr)
                 status = 1
@@ -153,6 +173,10 @@ def _land(args) -> int:
 
 # what each command runs: in this process, or the harness in its campaign environment
 _IN_PROCESS = {"reproduce", "coverage", "profile", "stats"}
+# ... of which those that measure coverage in this process: coverage.py must start before
+# anything of fxtlint is imported (statements run at import would be missed), so the
+# "fxtlint under test" line is printed once it has (coverage_report.measure)
+_MEASURES_COVERAGE = {"coverage"}
 
 
 def main(argv=None) -> int:
@@ -161,9 +185,13 @@ def main(argv=None) -> int:
     names = sorted(HARNESSES)
 
     p = sub.add_parser("run", help="run a campaign, then merge the corpus, land crashes and report coverage",
-                       description="Exit status: 0 no finding; 1 a finding (a crash, a timeout, a leak); 2 the "
-                                   "campaign did not complete (libFuzzer stopped early, ran no input, its merge or "
-                                   "leak check did not run): a 'campaign error' line says why.")
+                       description="Exit status: 0 no finding; 1 a finding (a crash, a timeout, a leak, an "
+                                   "input that runs out of memory alone); 2 the campaign did not complete "
+                                   "(libFuzzer stopped early, ran no input, its merge or leak check did not run): a "
+                                   "'campaign error' line says why; 3 memory grew over the run to libFuzzer's "
+                                   "-rss_limit_mb and the input it stopped on does not reproduce it alone (not "
+                                   "a crash of that input), or by more than --max-rss-growth. An error of this "
+                                   "command's own code (a traceback) is a 'campaign error', exit 2.")
     p.add_argument("harness", choices=names)
     budget = p.add_mutually_exclusive_group(required=True)
     budget.add_argument("--time", type=int, help="seconds per worker (libFuzzer -max_total_time)")
@@ -178,6 +206,13 @@ def main(argv=None) -> int:
                    help=f"seconds one input may take before it is a timeout (libFuzzer -timeout; default {TIMEOUT}); "
                         "wall-clock, so a loaded machine wants more")
     p.add_argument("--rss-every", type=float, default=30.0, help="seconds between memory samples")
+    p.add_argument("--max-rss-growth", type=float, metavar="MB",
+                   help="exit 3 when libFuzzer's rss: at the end exceeds that once the seeds were loaded by more "
+                        "than MB (one worker's)")
+    p.add_argument("--preload", action="store_true",
+                   help="run as ClusterFuzzLite and OSS-Fuzz do in an address build: atheris's asan_with_fuzzer.so "
+                        "preloaded (LD_PRELOAD), with the service's ASAN_OPTIONS (fuzz.SERVICE_ASAN_OPTIONS; "
+                        "an ASAN_OPTIONS in the environment is added after them)")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")
     p.add_argument("--no-leaks", action="store_true", help="skip the leak check of a sanitized harness's corpus")
@@ -219,6 +254,7 @@ def main(argv=None) -> int:
     p = sub.add_parser("land", help="replay crash files, minimise them into tests/regressions/HARNESS/")
     p.add_argument("harness", choices=names)
     p.add_argument("crashes", nargs="+")
+    p.add_argument("--preload", action="store_true", help="replay and minimise as `run --preload` ran them")
     p.add_argument("--regressions", type=Path, default=REGRESSIONS,
                    help="where tests/test_fuzz_regressions.py reads them (default tests/regressions)")
     p.set_defaults(func=_land)
@@ -236,16 +272,33 @@ def main(argv=None) -> int:
             "leaks": lambda: campaign.check_corpus(args.paths),
             "profile": lambda: campaign.check_corpus(args.paths) if args.paths else [],
         }.get(args.verb, lambda: None)()
+        if getattr(args, "preload", False):  # the runtime to preload: refused in one line where there is none
+            try:
+                campaign.asan_with_fuzzer()
+            except RuntimeError as e:
+                raise UsageError(f"--preload: {e}") from None
     except UsageError as e:
         print(f"python -m fuzz {args.verb}: error: {e}", file=sys.stderr)
         return 2
-    if args.verb in _IN_PROCESS:
+    if args.verb in _MEASURES_COVERAGE:
+        pass  # coverage_report.measure prints it, once coverage has started
+    elif args.verb in _IN_PROCESS:
         from ._harness import under_test
 
         print(under_test(), file=sys.stderr, flush=True)
     else:
-        print(harness_fxtlint(args.harness), file=sys.stderr, flush=True)
-    return args.func(args)
+        print(harness_fxtlint(args.harness, preload=getattr(args, "preload", False)), file=sys.stderr, flush=True)
+    if args.verb != "run":
+        return args.func(args)
+    try:
+        return args.func(args)
+    except Exception as e:  # an error of the campaign's own code: exit 2, not a finding's 1
+        import traceback
+
+        traceback.print_exc()
+        print(f"campaign error (not a finding): python -m fuzz run stopped on an error of its own: "
+              f"{type(e).__name__}: {e}")
+        return 2
 
 
 if __name__ == "__main__":

@@ -178,8 +178,15 @@ def launcher(script: str) -> str:
     """An executable that runs ``script`` with this Python.
 
     libFuzzer re-runs argv[0] through the shell for -jobs, -workers, -fork, -merge and
-    -minimize_crash; a Python harness is not executable itself, so hand it this."""
-    path = Path(tempfile.gettempdir()) / f"fxtlint-fuzz-{os.getuid()}-{Path(script).stem}"
+    -minimize_crash; a Python harness is not executable itself, so hand it this. Its name
+    is keyed by the script's path and the Python (not by the harness's name alone): two
+    checkouts on one machine, or two venvs, each get their own, so one campaign's merge
+    never runs another checkout's harness."""
+    import hashlib
+
+    target = f"{sys.executable}\0{Path(script).resolve()}"
+    key = hashlib.sha1(target.encode()).hexdigest()[:12]
+    path = Path(tempfile.gettempdir()) / f"fxtlint-fuzz-{os.getuid()}-{Path(script).stem}-{key}"
     text = f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(Path(script).resolve()))} \"$@\"\n"
     if not path.exists() or path.read_text() != text:
         tmp = path.with_suffix(f".{os.getpid()}")

@@ -19,7 +19,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN, REPO, RSS_LIMIT_MB, SANITIZED, TIMEOUT, corpus_files, harness_path
+from . import (
+    HARNESSES,
+    MAX_LEN,
+    REPO,
+    RSS_LIMIT_MB,
+    SANITIZED,
+    SERVICE_ASAN_OPTIONS,
+    TIMEOUT,
+    corpus_files,
+    harness_path,
+)
 from .rss import Sampler
 from .seeds import DICT, seed_files, write_dictionary
 
@@ -27,6 +37,8 @@ REGRESSIONS = REPO / "tests" / "regressions"
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
+# a status line's event and resident memory: "#283	INITED cov: ... rss: 186Mb"
+_RSS = re.compile(r"^#(\d+)\s+(\S+)\s.*\brss: (\d+)Mb", re.M)
 _KERNEL = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)  # what a harness on the native kernel prints first
 
 
@@ -41,10 +53,17 @@ class Result:
     units_before: int = 0
     units_after_merge: int = 0
     peak_rss_mb: float = 0.0
+    # libFuzzer's rss: once the seeds are loaded (its INITED line) and at its last status
+    # line (DONE at the end of a run): (executions, MB) each, (0, 0.0) when it printed none
+    rss_seeded: tuple[int, float] = (0, 0.0)
+    rss_end: tuple[int, float] = (0, 0.0)
     kernel: str = ""  # the native kernel's file, when the harness runs on it
     crashes: list[Path] = field(default_factory=list)
     timeouts: list[Path] = field(default_factory=list)
     slow_units: list[Path] = field(default_factory=list)
+    # libFuzzer's oom-* files whose input stays under the limit when replayed alone: memory
+    # grew over the run (the process's, not the input's); one that reproduces is a crash
+    memory_growth: list[Path] = field(default_factory=list)
     regressions: list[str] = field(default_factory=list)  # each crash's landed file, or why not
     merge_error: str = ""  # why -merge=1 did not run or kept nothing (an error of the step, not a finding)
 
@@ -54,7 +73,7 @@ class Result:
         findings): libFuzzer stopped with no crash or timeout file, it ran no input, or the
         merge did not run."""
         out = []
-        if self.status != 0 and not self.crashes and not self.timeouts:
+        if self.status != 0 and not self.crashes and not self.timeouts and not self.memory_growth:
             out.append(f"libFuzzer exited {self.status} and left no crash or timeout file: the run did not "
                        "complete (see libfuzzer.log)")
         if not self.executions:
@@ -64,31 +83,64 @@ class Result:
         return out
 
 
-def harness_env(harness: str, mutator: str = "structure") -> dict[str, str]:
+def harness_env(harness: str, mutator: str = "structure", *, preload: bool = False) -> dict[str, str]:
     """The environment a harness runs in: the repository importable, and for a sanitized
-    harness the ASan build's fxtlint before it, with the runtime preloaded."""
+    harness the ASan build's fxtlint before it, with the runtime preloaded. With
+    ``preload``, as the service runs it: libFuzzer with ASan preloaded, the service's
+    ASAN_OPTIONS (``preload_env``)."""
     env = dict(os.environ, FXTLINT_FUZZ_MUTATOR=mutator, PYTHONPATH=os.pathsep.join(
         [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     if harness in SANITIZED:
         san = sanitizer_env(SANITIZED[harness])
         env.update(san, PYTHONPATH=os.pathsep.join([san["PYTHONPATH"], env["PYTHONPATH"]]))
+    if preload:
+        pre = preload_env(env)
+        if harness in SANITIZED:  # its runtime is preloaded already (the same library): the options only
+            pre = dict(pre, LD_PRELOAD=env["LD_PRELOAD"],
+                       ASAN_OPTIONS=":".join([SERVICE_ASAN_OPTIONS, env.get("ASAN_OPTIONS", "")]).rstrip(":"))
+        env.update(pre)
     return env
 
 
-def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None):
+def asan_with_fuzzer() -> Path:
+    """atheris's libFuzzer and ASan in one runtime, the library the service's wrapper
+    preloads (as fuzz/kernel_asan.sh finds it for the clang build); RuntimeError saying
+    why when there is none."""
+    try:
+        import atheris
+    except ImportError:
+        raise RuntimeError("atheris is not installed (pip install '.[fuzz]')") from None
+    lib = Path(atheris.path()) / "asan_with_fuzzer.so"
+    if not lib.is_file():
+        raise RuntimeError(f"atheris ships no {lib.name} at {lib.parent}")
+    return lib
+
+
+def preload_env(base=None) -> dict[str, str]:
+    """LD_PRELOAD and ASAN_OPTIONS of the service's run: asan_with_fuzzer.so first (a
+    sanitizer runtime must be loaded first), SERVICE_ASAN_OPTIONS with any ASAN_OPTIONS of
+    ``base`` (default the environment) after them, so that the user's values win."""
+    base = os.environ if base is None else base
+    preload = " ".join(filter(None, [str(asan_with_fuzzer()), base.get("LD_PRELOAD", "")]))
+    options = ":".join(filter(None, [SERVICE_ASAN_OPTIONS, base.get("ASAN_OPTIONS", "")]))
+    return {"LD_PRELOAD": preload, "ASAN_OPTIONS": options}
+
+
+def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None,
+              preload: bool = False):
     """Run a harness with libFuzzer flags; returns the Popen (``log``: a file for its output)."""
-    env = harness_env(harness, mutator)
+    env = harness_env(harness, mutator, preload=preload)
     cmd = [sys.executable, str(harness_path(harness)), *map(str, args)]
     return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log or subprocess.DEVNULL,
                             stderr=subprocess.STDOUT if log else subprocess.DEVNULL)
 
 
-def harness_fxtlint(harness: str) -> str:
+def harness_fxtlint(harness: str, *, preload: bool = False) -> str:
     """Which fxtlint (folder, engine) the harness imports when a campaign runs it: asked
     of a process started as the harness is, in its environment."""
     probe = "import _harness; print(_harness.under_test())"
     try:
-        env = harness_env(harness)
+        env = harness_env(harness, preload=preload)
     except (RuntimeError, OSError) as e:  # the sanitized build cannot be made here (no clang...)
         why = (str(e).strip().splitlines() or ["?"])[-1]
         return f"fxtlint under test: the {harness} harness's environment cannot be set up: {why}"
@@ -144,9 +196,20 @@ def parse_log(text: str) -> tuple[int, int, int]:
     return execs, edges, ft
 
 
+def rss_over_run(text: str) -> tuple[tuple[int, float], tuple[int, float]] | None:
+    """(the INITED line's, the last status line's) (executions, RSS MB) from libFuzzer's
+    output: memory once the seeds are loaded and at the end; None without an INITED line."""
+    lines = [(int(m[1]), m[2], float(m[3])) for m in _RSS.finditer(text)]
+    seeded = [(n, mb) for n, event, mb in lines if event == "INITED"]
+    if not seeded:
+        return None
+    return seeded[0], (lines[-1][0], lines[-1][2])
+
+
 def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
         mutator: str = "structure", max_len: int = MAX_LEN, rss_limit_mb: int = RSS_LIMIT_MB, rss_every: float = 30.0,
-        merge: bool = True, land: bool = True, extra_seeds=(), timeout: int = TIMEOUT) -> Result:
+        merge: bool = True, land: bool = True, extra_seeds=(), timeout: int = TIMEOUT,
+        preload: bool = False) -> Result:
     workdir = Path(workdir).resolve()
     corpus, seeds = prepare(workdir, harness, extra_seeds, max_len=max_len)
     flags = [f"-max_len={max_len}", f"-rss_limit_mb={rss_limit_mb}", f"-timeout={timeout}", "-print_final_stats=1",
@@ -159,7 +222,7 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
         flags += [f"-jobs={workers}", f"-workers={workers}"]
     start = time.monotonic()
     with (workdir / "libfuzzer.log").open("w") as log:
-        proc = libfuzzer(harness, *flags, corpus, *seeds, mutator=mutator, cwd=workdir, log=log)
+        proc = libfuzzer(harness, *flags, corpus, *seeds, mutator=mutator, cwd=workdir, log=log, preload=preload)
         sampler = Sampler(proc.pid, workdir / "rss.csv", rss_every).start()
         try:
             status = proc.wait()
@@ -178,19 +241,27 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
         res.executions, res.edges, res.features = parse_log(text)
     for t in [text] + [p.read_text(errors="replace") for p in workdir.glob("fuzz-*.log")]:
         res.peak_rss_mb = max([res.peak_rss_mb] + [float(m) for m in _PEAK.findall(t)])  # libFuzzer's own
+    logs = [text] + [p.read_text(errors="replace") for p in sorted(workdir.glob("fuzz-*.log"))]
+    rss = next(filter(None, map(rss_over_run, logs)), None)  # one worker's: the first that has one
+    if rss:
+        res.rss_seeded, res.rss_end = rss
     kernels = _KERNEL.findall(text)
     res.kernel = kernels[0] if kernels else ""
     res.units_before = _units(corpus)
     if merge:
         try:
-            res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator, timeout=timeout)
+            res.units_after_merge = merge_corpus(harness, corpus, mutator=mutator, timeout=timeout, preload=preload)
         except MergeError as e:
             res.merge_error, res.units_after_merge = str(e), res.units_before
-    res.crashes, res.timeouts, res.slow_units = artifacts(sorted((workdir / "crashes").iterdir()))
+    res.crashes, res.timeouts, res.slow_units, ooms = artifacts(sorted((workdir / "crashes").iterdir()))
+    for oom in ooms:  # the input's own failure only if it reproduces alone
+        status, out = replay(harness, oom, preload=preload, rss_limit_mb=rss_limit_mb)
+        (res.crashes if oom_reproduced(status, out) else res.memory_growth).append(oom)
     if land:
         for c in res.crashes:
             try:
-                res.regressions.append(str(land_crash(harness, c, workdir / "crashes")))
+                res.regressions.append(str(land_crash(harness, c, workdir / "crashes", preload=preload,
+                                                      rss_limit_mb=rss_limit_mb)))
             except NotACrash as e:
                 res.regressions.append(f"not landed: {e}")
     return res
@@ -217,18 +288,28 @@ def merge_error(status: int, log: str, units: int, kept: int) -> str:
     return ""
 
 
-def artifacts(found: list[Path]) -> tuple[list[Path], list[Path], list[Path]]:
-    """libFuzzer's artifact files sorted out: (crashes, timeouts, slow units)."""
-    crashes = [p for p in found if p.name.startswith(("crash-", "oom-"))]
+def artifacts(found: list[Path]) -> tuple[list[Path], list[Path], list[Path], list[Path]]:
+    """libFuzzer's artifact files sorted out: (crashes, timeouts, slow units, out-of-memory
+    stops). An oom- file is the input libFuzzer was running when the process's RSS passed
+    -rss_limit_mb: memory that grew over the whole run stops the run at whatever input
+    comes next, so it is replayed alone (``oom_reproduced``) before it counts as a crash."""
+    crashes = [p for p in found if p.name.startswith("crash-")]
+    ooms = [p for p in found if p.name.startswith("oom-")]
     # a slow input is not a wrong answer (Python under instrumentation is slow): reported, not landed
     timeouts = [p for p in found if p.name.startswith("timeout-")]
     # over libFuzzer's -report_slow_units (10 s) but under -timeout: wall-clock time that a
     # loaded machine stretches, so listed, never a finding
     slow_units = [p for p in found if p.name.startswith("slow-unit-")]
-    return crashes, timeouts, slow_units
+    return crashes, timeouts, slow_units, ooms
 
 
-def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure", timeout: int = TIMEOUT) -> int:
+def oom_reproduced(status: int, output: str) -> bool:
+    """An oom- input replayed alone (``replay``) fails libFuzzer's memory limit again."""
+    return status != 0 and "Running: " in output and "out-of-memory" in output
+
+
+def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure", timeout: int = TIMEOUT,
+                 preload: bool = False) -> int:
     """libFuzzer -merge=1 into a fresh directory: the smallest set of units keeping every
     feature; it replaces ``corpus``. Returns the units kept; raises MergeError (the corpus
     left as it was) when the merge did not run or kept nothing."""
@@ -241,7 +322,7 @@ def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure", time
     with (corpus.parent / "merge.log").open("w") as log:
         status = libfuzzer(harness, "-merge=1", f"-timeout={timeout}",
                            f"-merge_control_file={corpus.parent / 'merge.ctl'}",
-                           merged, corpus, mutator=mutator, cwd=corpus.parent, log=log).wait()
+                           merged, corpus, mutator=mutator, cwd=corpus.parent, log=log, preload=preload).wait()
     why = merge_error(status, (corpus.parent / "merge.log").read_text(errors="replace"), units, _units(merged))
     if why:
         shutil.rmtree(merged, ignore_errors=True)
@@ -251,13 +332,13 @@ def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure", time
     return _units(corpus)
 
 
-def minimize_crash(harness: str, crash: Path, out: Path, *, runs: int = 2000) -> Path:
+def minimize_crash(harness: str, crash: Path, out: Path, *, runs: int = 2000, preload: bool = False) -> Path:
     """libFuzzer -minimize_crash=1 into ``out``: a smaller input failing the same way (the
     original if none); libFuzzer's log goes to ``minimize.log`` beside ``out``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     with (out.parent / "minimize.log").open("a") as log:
         libfuzzer(harness, "-minimize_crash=1", f"-runs={runs}", f"-timeout={TIMEOUT}",
-                  f"-exact_artifact_path={out}", crash, cwd=out.parent, log=log).wait()
+                  f"-exact_artifact_path={out}", crash, cwd=out.parent, log=log, preload=preload).wait()
     return out if out.exists() and out.stat().st_size else crash
 
 
@@ -265,31 +346,33 @@ class NotACrash(Exception):
     """An input that does not fail its harness: there is nothing to land."""
 
 
-def replay(harness: str, path: Path) -> tuple[int, str]:
+def replay(harness: str, path: Path, *, preload: bool = False, rss_limit_mb: int = RSS_LIMIT_MB) -> tuple[int, str]:
     """Run the harness once on ``path`` as the campaign runs it (libFuzzer, the same
     environment, limits and fxtlint); (exit status, its output). 0: the input passes."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp, (Path(tmp) / "replay.log").open("w+") as log:
-        status = libfuzzer(harness, f"-timeout={TIMEOUT}", f"-rss_limit_mb={RSS_LIMIT_MB}", path,
-                           cwd=tmp, log=log).wait()
+        status = libfuzzer(harness, f"-timeout={TIMEOUT}", f"-rss_limit_mb={rss_limit_mb}", path,
+                           cwd=tmp, log=log, preload=preload).wait()
         log.seek(0)
         return status, log.read()
 
 
-def land_crash(harness: str, crash: Path, scratch: Path, *, root: Path = REGRESSIONS, runs: int = 2000) -> Path:
+def land_crash(harness: str, crash: Path, scratch: Path, *, root: Path = REGRESSIONS, runs: int = 2000,
+               preload: bool = False, rss_limit_mb: int = RSS_LIMIT_MB) -> Path:
     """Land a crash: replay it (NotACrash, saying why, when it does not fail), minimise it
     in ``scratch`` and write the result to ``root/<harness>/<sha1>.bin``, where
     tests/test_fuzz_regressions.py runs the harness's check on it."""
     crash = Path(crash).resolve()
-    status, out = replay(harness, crash)
+    status, out = replay(harness, crash, preload=preload, rss_limit_mb=rss_limit_mb)
     if "Running: " not in out:  # libFuzzer never got to the input
         last = [ln for ln in out.splitlines() if ln.strip()][-1:] or [f"exit {status}"]
         raise NotACrash(f"the {harness} harness did not run {crash}: {last[0].strip()}")
     if status == 0:
         raise NotACrash(f"{crash} does not fail the {harness} harness (replayed once under libFuzzer: exit 0); "
                         "nothing to land")
-    small = minimize_crash(harness, crash, Path(scratch).resolve() / f"minimized-{crash.name}", runs=runs)
+    small = minimize_crash(harness, crash, Path(scratch).resolve() / f"minimized-{crash.name}", runs=runs,
+                           preload=preload)
     data = small.read_bytes()
     dest = root / harness / f"{hashlib.sha1(data).hexdigest()[:16]}.bin"
     dest.parent.mkdir(parents=True, exist_ok=True)

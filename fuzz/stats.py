@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import HARNESSES, MAX_LEN
+from . import HARNESSES, MAX_LEN, SANITIZED
 from .campaign import libfuzzer, parse_log
 from .seeds import SEEDS, seed_files
 
@@ -63,6 +63,16 @@ def report(*, edges_too: bool = True, out=sys.stdout) -> None:
               f"the seeds leave {missed:,} unreached ({100 * (total - missed) / total:.1f}% covered)\n")
     if edges_too:
         for name, (_, fxt_input) in HARNESSES.items():
-            if fxt_input:
+            if not fxt_input:
+                continue
+            if name in SANITIZED and not shutil.which(SANITIZED[name]):
+                out.write(f"edges {name}: not counted: no {SANITIZED[name]} here (the {name} harness runs on "
+                          f"fuzz/kernel_asan.sh's {SANITIZED[name]} build)\n")
+                continue
+            try:
                 cov, ft = edges(name, kept)
-                out.write(f"edges {name}: {cov:,} edges, {ft:,} features on loading the seeds (fxtlint's code only)\n")
+            except RuntimeError as e:  # its environment cannot be made here: one line, not a traceback
+                why = (str(e).strip().splitlines() or ["?"])[-1]
+                out.write(f"edges {name}: not counted: {why}\n")
+                continue
+            out.write(f"edges {name}: {cov:,} edges, {ft:,} features on loading the seeds (fxtlint's code only)\n")

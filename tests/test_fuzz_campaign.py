@@ -179,6 +179,21 @@ def test_workflows_fuzz_and_report_sarif(workflow, mode):
     assert "clusterfuzzlite/actions/build_fuzzers" in text and "language: python" in text
 
 
+def test_the_continuous_build_and_cron_workflows_follow_the_services_files():
+    """ClusterFuzzLite's recommended files beside the PR and batch ones: cflite_build.yml
+    uploads a build of main (PR fuzzing reports only new crashes against it),
+    cflite_cron.yml prunes the batch corpus and reports coverage."""
+    build = (REPO / ".github" / "workflows" / "cflite_build.yml").read_text()
+    assert "push:\n    branches:\n      - main\n" in build and "upload-build: true" in build
+    assert "clusterfuzzlite/actions/build_fuzzers@v1" in build and "language: python" in build
+    cron = (REPO / ".github" / "workflows" / "cflite_cron.yml").read_text()
+    prune, coverage = cron.split("  Coverage:\n")
+    assert "mode: prune" in prune and "sanitizer: address" in prune and "schedule:" in prune
+    assert "mode: coverage" in coverage and coverage.count("sanitizer: coverage") == 2
+    for text in (prune, coverage):
+        assert text.count("language: python") == 1 and "clusterfuzzlite/actions/run_fuzzers@v1" in text
+
+
 @needs_atheris
 def test_dictionary_is_accepted_by_libfuzzer(tmp_path):
     d = build_seeds.write_dictionary(tmp_path / "fxt.dict")
@@ -543,8 +558,8 @@ def test_a_slow_unit_is_not_a_timeout():
     """The loaded CI run: one input took more than libFuzzer's -report_slow_units (10 s)
     and the smoke run failed as on a timeout; only -timeout's artifacts are timeouts."""
     found = [Path(n) for n in ("crash-1", "oom-2", "slow-unit-82f6", "timeout-3")]
-    assert campaign.artifacts(found) == ([Path("crash-1"), Path("oom-2")], [Path("timeout-3")],
-                                         [Path("slow-unit-82f6")])
+    assert campaign.artifacts(found) == ([Path("crash-1")], [Path("timeout-3")], [Path("slow-unit-82f6")],
+                                         [Path("oom-2")])
 
 
 @pytest.mark.parametrize("result, status, says", [
@@ -597,3 +612,256 @@ def test_the_timeout_reaches_libfuzzer_and_its_merge(tmp_path, monkeypatch):
     res = campaign.run("reader", tmp_path, runs=10, timeout=600, land=False, rss_every=60)
     assert [[a for a in c if a.startswith("-timeout=")] for c in calls] == [["-timeout=600"], ["-timeout=600"]]
     assert (res.executions, res.units_before, res.units_after_merge, res.errors) == (10, 1, 1, [])
+
+
+# ------------------------------------------------------------------ issue 34 item 3
+def test_preload_is_the_services_runtime_and_options(monkeypatch):
+    """python -m fuzz run --preload: asan_with_fuzzer.so first on LD_PRELOAD, the runner
+    image's ASAN_OPTIONS (leaks off, the 10 MB quarantine), the user's options after them."""
+    from fuzz import SERVICE_ASAN_OPTIONS
+
+    monkeypatch.setattr(campaign, "asan_with_fuzzer", lambda: Path("/atheris/asan_with_fuzzer.so"))
+    env = campaign.preload_env({"ASAN_OPTIONS": "quarantine_size_mb=1", "LD_PRELOAD": "/x/other.so"})
+    assert env["LD_PRELOAD"] == "/atheris/asan_with_fuzzer.so /x/other.so"
+    assert env["ASAN_OPTIONS"] == SERVICE_ASAN_OPTIONS + ":quarantine_size_mb=1"
+    assert "detect_leaks=0" in SERVICE_ASAN_OPTIONS and "quarantine_size_mb=10" in SERVICE_ASAN_OPTIONS
+    assert campaign.preload_env({})["ASAN_OPTIONS"] == SERVICE_ASAN_OPTIONS
+    monkeypatch.delenv("LD_PRELOAD", raising=False)
+    assert campaign.harness_env("reader", preload=True)["LD_PRELOAD"] == "/atheris/asan_with_fuzzer.so"
+    assert "LD_PRELOAD" not in campaign.harness_env("reader")
+
+
+@needs_atheris
+def test_asan_with_fuzzer_is_found_where_kernel_asan_sh_finds_it():
+    import atheris
+
+    assert campaign.asan_with_fuzzer() == Path(atheris.path()) / "asan_with_fuzzer.so"
+    assert campaign.asan_with_fuzzer().is_file()
+
+
+def _fake_libfuzzer(tmp_path, calls, *, oom=False):
+    class Done:
+        pid = os.getpid()
+
+        def __init__(self, status):
+            self.status = status
+
+        def wait(self):
+            return self.status
+
+    def fake(harness, *args, log=None, preload=False, **kw):
+        args = [str(a) for a in args]
+        calls.append((args, preload))
+        if "-merge=1" in args:
+            merged, corpus = Path(args[-2]), Path(args[-1])
+            for f in corpus.iterdir():
+                (merged / f.name).write_bytes(f.read_bytes())
+            log.write("MERGE-OUTER: 1 new files with 3 new features added; 2 new coverage edges\n")
+            return Done(0)
+        if any(a.startswith("-max_total_time") or a.startswith("-runs") for a in args):  # the campaign
+            (tmp_path / "corpus" / "unit").write_bytes(b"x")
+            log.write("#10\tDONE   cov: 2 ft: 3 corp: 1/1b lim: 4 exec/s: 10 rss: 50Mb\n")
+            if oom:
+                (tmp_path / "crashes" / "oom-abc").write_bytes(b"y")
+                log.write("==1== ERROR: libFuzzer: out-of-memory (used: 2052Mb; exceeds: 2048Mb)\n")
+                return Done(71)
+            return Done(0)
+        # a replay of one input
+        log.write(f"Running: {args[-1]}\nExecuted {args[-1]} in 12 ms\n")
+        return Done(0)
+
+    return fake
+
+
+def test_preload_reaches_the_run_its_merge_and_the_replay_of_an_oom(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(campaign, "libfuzzer", _fake_libfuzzer(tmp_path, calls, oom=True))
+    res = campaign.run("reader", tmp_path, runs=10, land=False, rss_every=60, preload=True)
+    assert [preload for _, preload in calls] == [True, True, True]  # run, merge, the oom's replay
+    assert (res.crashes, res.memory_growth, res.errors) == ([], [tmp_path / "crashes" / "oom-abc"], [])
+
+
+def test_an_oom_that_reproduces_alone_is_a_crash():
+    out = "Running: oom-1\n==1== ERROR: libFuzzer: out-of-memory (malloc(4000000000))\n"
+    assert campaign.oom_reproduced(77, out)
+    assert not campaign.oom_reproduced(0, "Running: oom-1\nExecuted oom-1 in 12 ms\n")
+    assert not campaign.oom_reproduced(1, "ERROR: no such file\n")  # never ran it: not the input's
+
+
+def test_memory_growth_over_the_run_is_not_a_crash_of_the_input(tmp_path, monkeypatch, capsys):
+    """The issue's OOM after 1,288 s counted 'crashes 1' and exit 1; now its own status
+    and words, since the input it stopped on passes alone."""
+    from fuzz import __main__ as cli
+
+    result = campaign.Result("lint", 1288.0, 71, executions=5000, units_before=9, units_after_merge=8,
+                             peak_rss_mb=2052.0, memory_growth=[Path("oom-abc")])
+    monkeypatch.setattr(campaign, "run", lambda *a, **k: result)
+    assert cli.main(["run", "lint", "--runs", "10", "--dir", str(tmp_path), "--no-coverage"]) == 3
+    out = capsys.readouterr().out
+    assert "crashes 0" in out and "campaign error" not in out
+    assert "memory growth over the run: libFuzzer stopped at -rss_limit_mb=2048 (peak RSS 2052 MB" in out
+    assert "not this input's failure (not a crash)" in out
+
+
+def test_the_launcher_is_keyed_by_the_checkout(tmp_path, monkeypatch):
+    """Two checkouts' fuzz_lint.py used to share $TMPDIR/fxtlint-fuzz-<uid>-fuzz_lint."""
+    from fuzz import _harness
+
+    monkeypatch.setattr(_harness.tempfile, "gettempdir", lambda: str(tmp_path))
+    one, two = tmp_path / "a" / "fuzz_lint.py", tmp_path / "b" / "fuzz_lint.py"
+    for f in (one, two):
+        f.parent.mkdir()
+        f.write_text("")
+    first, second = _harness.launcher(str(one)), _harness.launcher(str(two))
+    assert first != second and _harness.launcher(str(one)) == first
+    assert str(one) in Path(first).read_text() and str(two) in Path(second).read_text()
+    assert Path(first).name.startswith(f"fxtlint-fuzz-{os.getuid()}-fuzz_lint-")
+
+
+@needs_atheris  # and coverage.py
+def test_coverage_starts_before_fxtlint_is_imported():
+    """The banner imported fxtlint before coverage started: every module-level line was
+    missed (about 25 points). Now measure() refuses a process where fxtlint is imported,
+    and the CLI's banner comes after the start."""
+    proc = _fuzz_cli("coverage", "--harness", "reader", "corpus/seeds/sample.fxt")
+    assert proc.returncode == 0, proc.stderr
+    assert "fxtlint under test:" in proc.stderr
+    probe = ("import sys, fuzz.__main__ as m, fuzz.coverage_report as c\n"
+             "c.measure = lambda *a, **k: print(sorted(n for n in sys.modules if n.startswith('fxtlint')))\n"
+             "m.main(['coverage', 'corpus/seeds/sample.fxt'])")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=ENV, capture_output=True, text=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_coverage_refuses_a_process_that_imported_fxtlint_already(tmp_path):
+    import fxtlint  # noqa: F401
+    from fuzz.coverage_report import measure
+
+    pytest.importorskip("coverage")
+    with pytest.raises(RuntimeError, match="imported before coverage started"):
+        measure(["reader"], [REPO / "corpus" / "seeds" / "sample.fxt"])
+
+
+def test_stats_without_clang_says_so_in_one_line(monkeypatch):
+    import io
+
+    from fuzz import stats
+
+    monkeypatch.setattr(stats, "statements", lambda files: (100, 20))
+    monkeypatch.setattr(stats.shutil, "which", lambda name: None)
+    monkeypatch.setattr(stats, "edges", lambda name, files: (5, 7))
+    out = io.StringIO()
+    stats.report(out=out)
+    lines = out.getvalue().splitlines()
+    assert "edges native: not counted: no clang here (the native harness runs on fuzz/kernel_asan.sh's " \
+           "clang build)" in lines
+    assert "edges lint: 5 edges, 7 features on loading the seeds (fxtlint's code only)" in lines
+
+    def broken(name, files):
+        raise RuntimeError("fuzz/kernel_asan.sh env clang failed:\nclang: command not found")
+
+    monkeypatch.setattr(stats.shutil, "which", lambda name: "/usr/bin/clang")
+    monkeypatch.setattr(stats, "edges", broken)
+    out = io.StringIO()
+    stats.report(out=out)
+    assert "edges native: not counted: clang: command not found" in out.getvalue().splitlines()
+
+
+def test_preload_without_the_runtime_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    """Where atheris ships no asan_with_fuzzer.so, `run --preload` said so in a traceback
+    (exit 1, which CI reads as a finding); now one line, exit 2, before anything runs."""
+    from fuzz import __main__ as cli
+
+    def missing():
+        raise RuntimeError("atheris ships no asan_with_fuzzer.so at /x")
+
+    monkeypatch.setattr(campaign, "asan_with_fuzzer", missing)
+    monkeypatch.setattr(campaign, "run", lambda *a, **k: pytest.fail("ran"))
+    assert cli.main(["run", "lint", "--runs", "10", "--preload", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["python -m fuzz run: error: --preload: atheris ships no asan_with_fuzzer.so at /x"]
+
+
+def test_an_error_of_the_campaign_code_is_exit_2_not_a_finding(tmp_path, monkeypatch, capsys):
+    from fuzz import __main__ as cli
+
+    def broken(*a, **k):
+        raise ValueError("oops")
+
+    monkeypatch.setattr(campaign, "run", broken)
+    monkeypatch.setattr(campaign, "harness_fxtlint", lambda *a, **k: "fxtlint under test: x")
+    assert cli.main(["run", "lint", "--runs", "10", "--dir", str(tmp_path), "--no-coverage"]) == 2
+    captured = capsys.readouterr()
+    assert "campaign error (not a finding): python -m fuzz run stopped on an error of its own: ValueError: oops" \
+        in captured.out
+    assert "Traceback" in captured.err
+
+
+_CI_STATUSES = [
+    (0, None),
+    (1, "found a problem (a crash, a timeout or a leak"),
+    (2, "did not complete (exit 2; not a finding): it stopped"),
+    (3, "memory grew over the run to libFuzzer's -rss_limit_mb (exit 3;"),
+    (130, "did not complete (exit 130; not a finding)"),  # interrupted
+]
+
+
+@pytest.mark.parametrize("status, says", _CI_STATUSES)
+def test_ci_names_every_exit_status_of_fuzz_run(tmp_path, status, says):
+    """.ci/run's fuzz_smoke, with `python -m fuzz run` replaced by one exiting ``status``:
+    each fails CI saying which (0 passes)."""
+    text = (REPO / ".ci" / "run").read_text()
+    body = re.search(r"^fuzz_smoke\(\) \{.*?^\}\n", text, re.S | re.M)
+    assert body, "no fuzz_smoke function in .ci/run"
+    script = ("python() { echo 'campaign error (not a finding): it stopped'; echo 'executions 9'; "
+              f"return {status}; }}\n{body.group(0)}fuzz_smoke lint lint --runs 1\necho passed\n")
+    proc = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    if says is None:
+        assert (proc.returncode, proc.stdout.splitlines()[-1]) == (0, "passed"), proc.stdout
+    else:
+        assert proc.returncode == 1 and "passed" not in proc.stdout, proc.stdout
+        assert says in proc.stdout.splitlines()[-1], proc.stdout
+
+
+def test_every_exit_status_run_documents_is_checked_against_ci():
+    from fuzz import __main__ as cli
+
+    parser_text = (REPO / "fuzz" / "__main__.py").read_text()
+    described = re.search(r'description="Exit status: (.*?)"\)', parser_text, re.S)
+    assert described and cli.main  # the run parser's description, as --help prints it
+    documented = {int(n) for n in re.findall(r"(?:^|; )(\d) ", described.group(1).replace('"\n', "").replace(
+        '                                   "', ""))}
+    assert documented == {0, 1, 2, 3}
+    assert documented <= {status for status, _ in _CI_STATUSES}
+
+
+def test_rss_over_the_run_is_read_from_libfuzzers_status_lines():
+    log = ("INFO: Running with entropic power schedule (0xFF, 100).\n"
+           "#2\tINITED exec/s: 0 rss: 90Mb\n"  # an empty corpus's INITED: the first counts
+           "#283\tNEW    cov: 1553 ft: 4072 corp: 94/11473b exec/s: 70 rss: 186Mb\n"
+           "#300\tDONE   cov: 1561 ft: 4224 corp: 103/13795b lim: 16384 exec/s: 60 rss: 250Mb\n")
+    assert campaign.rss_over_run(log) == ((2, 90.0), (300, 250.0))
+    assert campaign.rss_over_run("#5\tNEW    cov: 1 ft: 1 corp: 1/1b rss: 9Mb\n") is None
+
+
+@pytest.mark.parametrize("seeded, end, bound, status, says", [
+    ((262, 180.0), (600, 190.0), 64, 0, "RSS 180 MB once the seeds were loaded (#262), 190 MB at the end (#600): "
+                                        "+10 MB over 338 executions"),
+    ((263, 727.0), (600, 1118.0), 64, 3, "memory growth over the run: +391 MB from the seeds' end to the run's end, "
+                                         "over the bound of 64.0 MB (--max-rss-growth)"),
+    ((263, 727.0), (600, 1118.0), None, 0, "+391 MB over 337 executions"),  # no bound asked for
+    ((0, 0.0), (0, 0.0), 64, 2, "campaign error (not a finding): --max-rss-growth: libFuzzer printed no INITED"),
+])
+def test_max_rss_growth_bounds_the_growth_after_the_seeds(tmp_path, monkeypatch, capsys, seeded, end, bound, status,
+                                                         says):
+    """The CI step's bound (.ci/run, the preloaded lint smoke run): figures of this machine's
+    runs with the service's quarantine (+10 MB) and ASan's default 256 MB (+391 MB)."""
+    from fuzz import __main__ as cli
+
+    result = campaign.Result("lint", 30.0, 0, executions=600, units_before=9, units_after_merge=8,
+                             rss_seeded=seeded, rss_end=end)
+    monkeypatch.setattr(campaign, "run", lambda *a, **k: result)
+    monkeypatch.setattr(campaign, "harness_fxtlint", lambda *a, **k: "fxtlint under test: x")
+    extra = ["--max-rss-growth", str(bound)] if bound is not None else []
+    assert cli.main(["run", "lint", "--runs", "600", "--dir", str(tmp_path), "--no-coverage", *extra]) == status
+    assert says in capsys.readouterr().out
