@@ -96,7 +96,13 @@ def main(argv=None) -> int:
     if args.mutated:
         mutated_inputs(seeds, args.mutated, args.engine, args.passes)
     if args.libfuzzer:
-        plain_and_preloaded(args.corpus, args.libfuzzer)
+        import importlib.util
+
+        if importlib.util.find_spec("atheris") is None:
+            print("the lint harness under libFuzzer: skipped, atheris is not installed here "
+                  "(pip install '.[fuzz]'; --libfuzzer 0 leaves it out)")
+        else:
+            plain_and_preloaded(args.corpus, args.libfuzzer)
     return 0
 
 
