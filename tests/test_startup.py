@@ -10,14 +10,23 @@ fresh interpreter, where ``sys.modules`` starts empty. The times are bench/start
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
+import fxtlint
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"
+# the children import the fxtlint these tests import (the installed wheel in CI, the
+# checkout in an editable install), from a folder that is not the checkout: from its root,
+# ``python -m fxtlint`` would import the checkout's sources, uncompiled in a fresh clone
+PACKAGE_ROOT = str(Path(fxtlint.__file__).resolve().parents[1])
+ELSEWHERE = tempfile.gettempdir()
 HEAVY = ("numpy", "fxtlint.engine._columns", "fxtlint.engine._kernel_screen", "fxtlint.engine._scan",
          "concurrent.futures.process", "rich.progress")
 
@@ -25,7 +34,8 @@ HEAVY = ("numpy", "fxtlint.engine._columns", "fxtlint.engine._kernel_screen", "f
 def loaded_after(code: str, modules=HEAVY) -> dict:
     """Which of ``modules`` a fresh interpreter has imported after running ``code``."""
     script = f"import sys\n{code}\nimport json\nprint(json.dumps({{m: m in sys.modules for m in {modules!r}}}))"
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, check=True)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ELSEWHERE, check=True,
+                          env=dict(os.environ, PYTHONPATH=PACKAGE_ROOT))
     return json.loads(proc.stdout.splitlines()[-1])
 
 
@@ -76,11 +86,11 @@ assert fxtlint.lint_bytes(data).counts == {}, fxtlint.lint_bytes(data).counts
 
 
 def imported_by(*args: str, env: dict | None = None) -> set[str]:
-    """Every module ``python -X importtime ARGS`` imports (its own report, on stderr)."""
-    import os
-
-    proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True, cwd=REPO,
-                          env=dict(os.environ, **(env or {})), check=False)
+    """Every module ``python -X importtime ARGS`` imports (its own report, on stderr), run
+    with ``env`` (default: this process's environment) and the tests' fxtlint first."""
+    env = dict(os.environ if env is None else env, PYTHONPATH=PACKAGE_ROOT)
+    proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True,
+                          cwd=ELSEWHERE, env=env, check=False)
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return {line.rpartition("|")[2].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
 
@@ -109,7 +119,7 @@ def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
     parsed_tables()  # the cache, written if it is not there yet
     env = {k: "" for k in ("TTY_COMPATIBLE", "FORCE_COLOR")}
     got = imported_by("-m", "fxtlint", "--output-format", fmt, "--isolated", str(SAMPLE),
-                      env={k: v for k, v in os.environ.items() if k not in env} | {"PYTHONPATH": str(REPO)})
+                      env={k: v for k, v in os.environ.items() if k not in env})
     assert "fxtlint.engine._lint" in got
     assert not any(m == "rich" or m.startswith("rich.") for m in got), sorted(m for m in got if "rich" in m)
     if os.path.isfile(cache_path()):  # (a read-only install parses on every start)
