@@ -166,7 +166,9 @@ def test_an_interrupted_slice_leaves_no_piece(tmp_path):
     src.write_bytes(B.archive(B.magic()) + _events(30_000) * 2)
     status, err = _interrupted(tmp_path, ["slice", str(src), "-o", str(tmp_path / "p.fxt"), "--split-size",
                                           "8KiB"], signal.SIGTERM)
-    assert status == 128 + signal.SIGTERM and "removed" in err
+    # (whether a piece was already whole when the signal came, "removed" or "nothing was
+    # written", depends on timing: what is certain is the status and that no file is left)
+    assert status == 128 + signal.SIGTERM and "interrupted (SIGTERM)" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fxt"]
 
 
