@@ -247,12 +247,18 @@ def rewrite_imports(text: str, rel: Path, dest_pkg: str | None) -> str:
     return text
 
 
+# every moved module's name in one alternation, longest first: one pass over a text per
+# form (dotted, path) instead of one per module (a generated C++ file is megabytes)
+_OLD = "|".join(re.escape(m) for m in sorted(MOVES, key=len, reverse=True))
+_DOTTED = re.compile(rf"(?<![\w.]){PKG}\.({_OLD})(?![\w])")
+_PATH = re.compile(rf"(?<![\w]){PKG}/({_OLD})(?![\w])")
+
+
 def rewrite_names(text: str) -> str:
     """Dotted module names and paths of moved modules, in any text."""
-    for old, new in MOVES.items():
-        new_path = new.replace(".", "/")
-        text = re.sub(rf"(?<![\w.]){PKG}\.{old}(?![\w])", f"{PKG}.{new}", text)
-        text = re.sub(rf"(?<![\w]){PKG}/{old}(?![\w])", f"{PKG}/{new_path}", text)
+    if PKG in text:
+        text = _DOTTED.sub(lambda m: f"{PKG}.{MOVES[m.group(1)]}", text)
+        text = _PATH.sub(lambda m: f"{PKG}/{MOVES[m.group(1)].replace('.', '/')}", text)
     for old, new in TEXT_FIXES.items():
         text = text.replace(old, new)
     return text
