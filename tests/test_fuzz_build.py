@@ -7,12 +7,15 @@ Slow (a few minutes: one PyInstaller --onefile build per harness), so marked ``f
 deselected by default, run by .ci/run (``pytest -m frozen tests/test_fuzz_build.py``).
 
 Which harnesses are frozen: ``FXTLINT_FROZEN_FUZZERS``, a glob of harness file names as
-build.sh's ``FXTLINT_FUZZERS`` takes it; by default ``fuzz_[ns]*`` (native, stream and
-strategies), ``*`` for every one. Each build costs about half a minute of CPU, most of
-the frozen run, and the harnesses differ only in the fxtlint modules they import
+build.sh's ``FXTLINT_FUZZERS`` takes it; by default ``fuzz_[lns][ait]*`` (lint, native,
+stream and strategies), ``*`` for every one. Each PyInstaller build costs about half a
+minute of CPU and each run of build.sh compiles the native code under the sanitizer's
+flags again, so the address build is made once (``address_build``) and both tests of it
+use it; the harnesses differ only in the fxtlint modules they import
 (``--collect-submodules fxtlint`` bundles every one of them into each) but for
-strategies, which brings Hypothesis: native (the kernel, the text filler, export and
-decode), stream and strategies stand for the others, whose staged files
+strategies, which brings Hypothesis: lint (the service's main target, and the one whose
+custom mutator is checked), native (the kernel, the text filler, export and decode),
+stream and strategies stand for the others, whose staged files
 tests/test_fuzz_campaign.py imports on their own in every run.
 """
 
@@ -37,7 +40,7 @@ COMPILE = REPO / "fuzz" / "oss_fuzz" / "compile_python_fuzzer"
 IMAGE_TOOLS = ["atheris>=2.3.0", "pyinstaller==6.10.0", "setuptools==72.1.0", "coverage==6.3.2"]
 
 pytestmark = pytest.mark.frozen
-FROZEN = os.environ.get("FXTLINT_FROZEN_FUZZERS", "fuzz_[ns]*")
+FROZEN = os.environ.get("FXTLINT_FROZEN_FUZZERS", "fuzz_[lns][ait]*")
 
 sys.path.insert(0, str(REPO))
 from fuzz import HARNESSES  # noqa: E402
@@ -112,9 +115,18 @@ def _run(out: Path, fuzzer: str, workdir: Path) -> subprocess.CompletedProcess:
     return subprocess.run([str(binary), *flags], cwd=workdir, capture_output=True, text=True, timeout=600)
 
 
-def test_every_harness_freezes_and_runs_on_its_seeds(builder, tmp_path):
-    out = _build(builder, "address", FROZEN)
-    names = [name for name in HARNESSES if fnmatch.fnmatchcase(Path(HARNESSES[name][0]).stem, FROZEN)]
+@pytest.fixture(scope="module")
+def address_build(builder) -> tuple[Path, str]:
+    """(the address build, the glob it was made with): the ``FROZEN`` harnesses, or every
+    one where that glob leaves out fuzz_lint (the custom mutator's test runs it), made once
+    for the module."""
+    fuzzers = FROZEN if fnmatch.fnmatchcase("fuzz_lint", FROZEN) else "*"
+    return _build(builder, "address", fuzzers), fuzzers
+
+
+def test_every_harness_freezes_and_runs_on_its_seeds(builder, address_build, tmp_path):
+    out, fuzzers = address_build
+    names = [name for name in HARNESSES if fnmatch.fnmatchcase(Path(HARNESSES[name][0]).stem, fuzzers)]
     assert names, f"FXTLINT_FROZEN_FUZZERS={FROZEN} names no harness"
     assert sorted(p.name for p in out.glob("*_fuzzer")) == sorted(fuzzer_name(n) for n in names)
     for name in names:
@@ -138,12 +150,12 @@ def test_the_coverage_build_takes_the_stub_in_front_of_a_harness(builder, tmp_pa
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-3000:]
 
 
-def test_the_frozen_harness_uses_the_custom_mutator_under_the_services_wrapper(builder, tmp_path):
+def test_the_frozen_harness_uses_the_custom_mutator_under_the_services_wrapper(address_build, tmp_path):
     """Issue 27 item 1: the service's wrapper preloads sanitizer_with_fuzzer.so (atheris's
     asan_with_fuzzer.so in an address build); libFuzzer then bound no custom mutator and
     every mutation was a byte mutation. Run through that wrapper, the frozen harness's
     libFuzzer log shows Custom mutations."""
-    out = _build(builder, "address", "fuzz_lint")
+    out = address_build[0]
     assert "LD_PRELOAD=$this_dir/sanitizer_with_fuzzer.so" in (out / "fuzz_lint_fuzzer").read_text()
     seeds, corpus = tmp_path / "seeds", tmp_path / "corpus"
     zipfile.ZipFile(out / "fuzz_lint_fuzzer_seed_corpus.zip").extractall(seeds)
