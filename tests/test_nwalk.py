@@ -673,3 +673,38 @@ def _mutated_refs(draw):
 @given(_mutated_refs(), st.sampled_from(WINDOWS))
 def test_walk_equals_reference_on_mutated_refs(data, limits):
     same(data, limits=limits)
+
+
+# -- layout checks as finding rows (issue 32 stage 5) -------------------------------------------
+# The rules the screen writes as finding rows and the walk goes on: no record reaches the
+# reference reader, and the report is the reference's, for the rule's failing example and its
+# passing twin, small and past 64 KiB (its record after the first pairing windows), in both
+# byte orders.
+LAYOUT_ROWS = ("RB001", "RB002", "RB003", "UN001", "UN002", "UN003", "UN004", "ST002", "ST003", "ST004", "ST005",
+               "ST008", "EX001", "FR004", "SL001", "SL002", "SL003", "SL004")
+
+
+def _grown(data: bytes, log: bool) -> bytes:
+    """``data`` with more than 64 KiB of clean records before its own (after its magic record):
+    string records restating one value, or log records."""
+    if log:
+        return _log(160) + data
+    pad = B.archive(B.magic(), *[B.string(100 + i % 50, "pad") for i in range(4200)])[8:]
+    assert len(pad) >= 64 * 1024
+    return data[:8] + pad + data[8:]
+
+
+@pytest.mark.parametrize("code", LAYOUT_ROWS)
+def test_layout_rules_are_finding_rows_of_the_walk(decoded, code):
+    rule = fxtlint.rules.REGISTRY[code]
+    log = rule.bad.input_format == "log"
+    fmt = "log" if log else "auto"
+    for example, fails in ((rule.bad, True), (rule.good, False)):
+        small = example.build()
+        assert small[:8] == MAGIC_LE or log
+        for data in (small, _grown(small, log)):
+            for body in (data,) if log else (data, big_endian(data)):
+                decoded.clear()
+                report = same(body, fmt)
+                assert decoded == [], (code, fails)
+                assert (f'"{code}"' in report) == fails, (code, fails, report)
