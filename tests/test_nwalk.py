@@ -676,12 +676,12 @@ def test_walk_equals_reference_on_mutated_refs(data, limits):
 
 
 # -- layout checks as finding rows (issue 32 stage 5) -------------------------------------------
-# The rules the screen writes as finding rows and the walk goes on: no record reaches the
-# reference reader, and the report is the reference's, for the rule's failing example and its
-# passing twin, small and past 64 KiB (its record after the first pairing windows), in both
-# byte orders.
+# The rules the screen writes as finding rows (and the kind checks it finds holding: TM002,
+# EV002) and the walk goes on: no record reaches the reference reader, and the report is the
+# reference's, for the rule's failing example and its passing twin, small and past 64 KiB
+# (its record after the first pairing windows), in both byte orders.
 LAYOUT_ROWS = ("RB001", "RB002", "RB003", "UN001", "UN002", "UN003", "UN004", "ST002", "ST003", "ST004", "ST005",
-               "ST008", "EX001", "FR004", "SL001", "SL002", "SL003", "SL004")
+               "ST008", "EX001", "FR004", "SL001", "SL002", "SL003", "SL004", "TM002", "EV002")
 
 
 def _grown(data: bytes, log: bool) -> bytes:

@@ -186,7 +186,8 @@ class _Compiler:
         self.terminals: list = []
         # what each check of a leaf's code reads (its pc, relative until relocated): ("fields",
         # layout, word item or None for the header), ("stream", layout, item), ("end", layout,
-        # None): where the native walk's finding rows say the reference's decoder looks again
+        # None), ("kind", layout, its ordinal in KIND_CHECKS): where the native walk's finding
+        # rows say the reference looks again
         self.sites: dict[int, tuple] = {}
 
     # -- fields: the checks of ``_columns._Checks`` ---------------------------------
@@ -265,7 +266,8 @@ class _Compiler:
         c = _Code(self.out, leaf)
         self.fields(c, lay.full_fields, ("fields", lay, None))
         self.body(c, lay)
-        for op, a, b in (check[:3] for check in KIND_CHECKS.get(lay.name, ())):
+        for k, (op, a, b) in enumerate(check[:3] for check in KIND_CHECKS.get(lay.name, ())):
+            self.site(c, ("kind", lay, k))
             if isinstance(b, str):  # "less": field a < field b
                 c.emit(op, c.read(a, "kind check"), c.read(b, "kind check"))
             else:  # "equal": field a == the value b

@@ -137,7 +137,8 @@ cpdef enum Find:
     F_STRING_EMPTY = 8  # a string record registering the empty string
     F_CHANGED = 9       # a string (field 0) or thread (field 1) registered again with another value
     F_LAYOUT = 10       # the screen's finding (field: its kind, FOUND_*; rate: the check's pc; at: its
-                        # position, bytes; value; arg_type: a stream's problems; arg: the argument)
+                        # position, bytes; value; arg_type: a stream's problems; arg: the argument;
+                        # old0: a kind check's second value)
     F_UNDEFINED = 11    # an undefined record type or subtype: the reader reports it and skips the record
 
 # the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
@@ -631,7 +632,8 @@ cdef class NativeWalk:
                 f.at = 8 * row[2]
                 f.value = <uint64_t>row[3]
                 f.rate = <uint64_t>row[1]
-                f.old0 = f.old1 = f.new0 = f.new1 = 0
+                f.old0 = <uint64_t>row[4]  # a kind check's second value
+                f.old1 = f.new0 = f.new1 = 0
                 self.findings.push_back(f)
         return clean
 

@@ -572,12 +572,18 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
             }
             NEXT();
         TARGET(OP_LESS):
-            if (vals[a] < vals[b])
-                return 0;
+            if (vals[a] < vals[b]) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_KIND, ins - code, p, (int64_t)vals[a], (int64_t)vals[b], -1);
+            }
             NEXT();
         TARGET(OP_EQUAL):
-            if (vals[a] == (uint64_t)b)
-                return 0;
+            if (vals[a] == (uint64_t)b) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_KIND, ins - code, p, (int64_t)vals[a], 0, -1);
+            }
             NEXT();
         default:  /* unreachable: load() checked every op */
             return 0;

@@ -83,8 +83,9 @@ typedef struct {
      * flags the row): a check the reference reader reports and reads on from is written as a
      * finding row of FOUND_COLUMNS (FOUND_HEAD: kind, pc, position, value, mask, argument) and
      * the screen goes on where the reader goes on; only what the reader recovers from
-     * (content past the record, an argument size of 0 or past the record, a kind check)
-     * still flags the row. When the table is full the rows are only counted. */
+     * (content past the record, an argument size of 0 or past the record, a counter's
+     * argument that is not numeric) still flags the row; a kind check that holds is a row
+     * (FOUND_KIND: its two values) the walk renders after the record's semantic rows. When the table is full the rows are only counted. */
     int64_t *found;
     int64_t nfound, foundcap;
     int64_t fields_at;  /* the word whose field checks were last written (one row a word) */
@@ -92,7 +93,7 @@ typedef struct {
 } Scan;
 
 /* A finding row's kind (lint mode). */
-enum { FOUND_FIELDS = 1, FOUND_STREAM = 2, FOUND_END = 3, FOUND_ARG = 4 };
+enum { FOUND_FIELDS = 1, FOUND_STREAM = 2, FOUND_END = 3, FOUND_ARG = 4, FOUND_KIND = 5 };
 #define FOUND_COLUMNS 6
 /* a stream's problems (a FOUND_STREAM row's mask) */
 enum { BAD_PADDING = 1, BAD_LONG = 2, BAD_NUL = 4, BAD_UTF8 = 8 };

@@ -47,7 +47,7 @@ from ..spec._roles import (
 )
 from ..spec._tables import StreamItem, tables
 from ._kernel_program import compile_program
-from ._kind_checks import PROVIDER_EVENT
+from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
 from ._reader import (
@@ -91,6 +91,7 @@ DONE, HANDBACK, ZERO, PAST_END, END = range(5)
  F_LAYOUT, F_UNDEFINED) = range(1, 12)
 # an F_LAYOUT row's kind (``_screen.h``'s FOUND_*): what the reference's decoder looks at again
 _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument"}
+_KIND = 5  # FOUND_KIND: a kind check that holds (``_kind_checks``)
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
@@ -288,31 +289,46 @@ class NativeLint:
         """The walk's diagnostics rows (``take_findings``, in file order), each built by the
         function the reference builds it with (``_semantic``, ``_reader.repeated_magic``),
         its span the field's byte range in the trace's byte order; one the per-rule cap
-        would drop is only counted. A record's layout rows (``F_LAYOUT``, before its other
-        rows) are rendered together by the reference's decoder (``_reader.report_layout``)."""
-        pending: list = []  # the layout rows of one record
+        would drop is only counted. A record's layout rows (``F_LAYOUT``, written by its
+        screen before its other rows) are said by the reference's decoder
+        (``_reader.report_layout``) first, its kind checks that hold last
+        (``RecordChecker._kind_checks``' place: after its refs and timestamps)."""
+        layout: list = []  # the layout rows of one record
+        kinds: list = []  # its kind checks that hold
         for row in found:
-            if pending and (row[0] != F_LAYOUT or row[5] != pending[0][5]):
-                self._layout(pending)
-                pending = []
-            if row[0] == F_LAYOUT:
-                pending.append(row)
-            else:
+            if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
+                self._layout(layout, kinds)
+                layout, kinds = [], []
+            if row[0] != F_LAYOUT:
+                if layout:
+                    self._layout(layout, [])
+                    layout = []
                 self._render_one(row)
-        if pending:
-            self._layout(pending)
+            elif row[2] == _KIND:
+                kinds.append(row)
+            else:
+                layout.append(row)
+        if layout or kinds:
+            self._layout(layout, kinds)
 
-    def _layout(self, rows) -> None:
-        """One record's layout rows: what the screen found, said by the reference's decoder."""
-        w = self.walk
-        term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
-        sites = self.sites
-        found = []
-        for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
-            what = _FOUND[kind]
-            found.append((what, None if what == "argument" else sites[pc][2], at, value, arg))
-        report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found, big=w.big,
-                      log=w.log)
+    def _layout(self, rows, kinds) -> None:
+        """One record's layout rows, said by the reference's decoder, then its kind checks
+        that hold (with the two values the screen compared: the fields as the reader reads
+        them, none signed)."""
+        if rows:
+            w = self.walk
+            term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+            sites = self.sites
+            found = []
+            for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
+                what = _FOUND[kind]
+                found.append((what, None if what == "argument" else sites[pc][2], at, value, arg))
+            report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found, big=w.big,
+                          log=w.log)
+        for _, term, _, _, _, index, offset, size, _, value, pc, _, other, *_ in kinds:
+            check = KIND_CHECKS[self.kinds[term]][self.sites[pc][2]]
+            fields = {check.a: value, check.b: other} if check.op == "less" else {check.a: value}
+            self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(fields)))
 
     def _render_one(self, row) -> None:
         emit, big = self.lint.emit, self.walk.big
