@@ -673,6 +673,7 @@ def _mutated_refs(draw):
 @given(_mutated_refs(), st.sampled_from(WINDOWS))
 def test_walk_equals_reference_on_mutated_refs(data, limits):
     same(data, limits=limits)
+    assert tables_after(data, "walk") == tables_after(data, "reference")
 
 
 # -- layout checks as finding rows (issue 32 stage 5) -------------------------------------------
@@ -708,3 +709,33 @@ def test_layout_rules_are_finding_rows_of_the_walk(decoded, code):
                 report = same(body, fmt)
                 assert decoded == [], (code, fails)
                 assert (f'"{code}"' in report) == fails, (code, fails, report)
+
+
+def tables_after(data: bytes, engine: str):
+    """The provider tables a lint leaves (the walk's are mirrored into them): per provider
+    its name, strings (as text), threads, rate and limit; the current one; the announced."""
+    from fxtlint.engine._lint import lint_walk
+
+    _, walk = lint_walk(data, engine=engine)
+    st_, text = walk.state, walk.state.strings.values
+    providers = {pid: (p.name, {i: text[g] for i, g in p.strings.items()}, dict(p.threads), p.rate, p.max_ticks)
+                 for pid, p in st_.providers.items()}
+    return providers, st_.current.id, st_.announced
+
+
+def test_restated_table_records_leave_the_reference_tables():
+    """Table records that change nothing (a provider named again by its name, a switch to
+    the current provider, a rate or a registration restated) cost the walk no Python call;
+    the tables it leaves are still the reference's, renames and handed-back records between
+    (ported from branch rows32)."""
+    recs = [B.magic(), B.provider_info(1, "a"), B.string(1, "c"), B.thread(1, 2, 3), B.initialization(1000)]
+    recs += [B.provider_info(1, "a"), B.provider_section(1), B.string(1, "c"), B.thread(1, 2, 3),
+             B.initialization(1000), B.provider_info(2, "b"), B.provider_info(1, "a"), B.provider_info(1, "z"),
+             B.provider_info(1, "a"), B.string(0, "x"), B.provider_info(1, "a"), B.initialization(0),
+             B.initialization(1000), B.provider_section(2), B.event("instant", 1 << 50, thread=1, category=1, name=1),
+             B.provider_event(1, 0), B.provider_info(1, "a"), B.provider_section(1), B.string(1, "c")]
+    data = B.archive(*recs)
+    for body in (data, big_endian(data)):
+        same(body)
+        assert tables_after(body, "walk") == tables_after(body, "reference")
+    assert tables_after(data, "walk")[0][1][0] == "a"

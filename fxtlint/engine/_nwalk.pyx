@@ -314,6 +314,8 @@ cdef class NativeWalk:
     cdef vector[uint64_t] rate
     cdef vector[uint64_t] limit
     cdef vector[uint8_t] announced
+    cdef vector[string] names         # per slot: the name the walk last gave the mirror
+    cdef vector[uint8_t] named        # ... while it is still the provider's (0: not known)
     cdef int current
     cdef unordered_map[uint64_t, int64_t] strings      # _key(slot, index) -> interned id
     cdef unordered_map[uint64_t, ThreadEntry] threads  # _key(slot, index) -> koids
@@ -372,6 +374,8 @@ cdef class NativeWalk:
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
+        self.names.push_back(string())
+        self.named.push_back(0)
         self.pid_of.push_back(0)
         self.current = 0
         self.mirror = mirror
@@ -390,6 +394,8 @@ cdef class NativeWalk:
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
+        self.names.push_back(string())
+        self.named.push_back(0)
         return s
 
     def set_current(self, pid):
@@ -397,8 +403,10 @@ cdef class NativeWalk:
         self.current = self._slot(pid)
 
     def announce(self, pid):
-        """A provider info record named ``pid``."""
-        self.announced[self._slot(pid)] = 1
+        """A provider info record named ``pid`` (by a name the walk does not know)."""
+        cdef int s = self._slot(pid)
+        self.announced[s] = 1
+        self.named[s] = 0
 
     def set_rate(self, uint64_t rate, uint64_t limit):
         """The current provider's tick rate and largest timestamp that converts."""
@@ -744,28 +752,35 @@ cdef class NativeWalk:
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
             n = v[T.f_len]
-            name = (<const char *>(S.buf + 8 * p[T.f_pos]))[:n]
             s = self._slot(pid)
+            text = string(<const char *>(S.buf + 8 * p[T.f_pos]), n)
+            # a record that changes nothing the mirror holds costs no Python call: here a
+            # provider named again by the name it has (a switch to it, at most)
+            if self.announced[s] and self.named[s] and self.names[s] == text:
+                return self._switch(s, pid)
             self.announced[s] = 1
             self.current = s
-            self.mirror.names_provider(pid, name)
+            self.mirror.names_provider(pid, text)
+            self.names[s] = text
+            self.named[s] = 1
             return True
         if mode == M_SWITCHES_PROVIDER:
             pid = v[T.f_pid]
             s = self._slot(pid)
-            self.current = s
-            self.mirror.switches_provider(pid)
+            self._switch(s, pid)
             if not self.announced[s]:
                 self._find(F_UNANNOUNCED, T, 0, -1, 0, 0, index, cur, size, pid, 0)
             return True
         if mode == M_SETS_TICK_RATE:
             rate = v[T.f_rate]
+            if rate == 0:
+                self._find(F_RATE_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
+            if rate == self.rate[self.current]:
+                return True  # restated: the limit is the one the mirror holds
             self.rate[self.current] = rate
             # a rate of 0 converts nothing: no timestamp is said to overflow (``ProviderState``)
             self.limit[self.current] = fxt_max_ticks(rate) if rate else U64MAX
             self.mirror.sets_tick_rate(rate, self.limit[self.current])
-            if rate == 0:
-                self._find(F_RATE_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
             return True
         if mode == M_REGISTERS_STRING:
             idx = v[T.f_index]
@@ -779,8 +794,9 @@ cdef class NativeWalk:
                 gid = self._text_id(S.buf + 8 * p[T.f_pos] if n else S.buf, n)  # (no text: no position read)
             key = _key(self.current, idx)
             old = self._string(key)
-            self._put_string(key, gid)
-            self.mirror.registers_string(idx, gid)
+            if old != gid:  # (restated: nothing to tell the mirror)
+                self._put_string(key, gid)
+                self.mirror.registers_string(idx, gid)
             if n == 0:
                 self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
             if old >= 0 and old != gid:
@@ -800,6 +816,8 @@ cdef class NativeWalk:
                 self._find(F_CHANGED, T, 1, -1, 0, 0, index, cur, size, idx, 0)
                 self._changed(deref(it2).second.pk, deref(it2).second.tk, v[T.f_pk], v[T.f_tk])
                 self.set_thread(idx, v[T.f_pk], v[T.f_tk])
+            else:
+                return True  # the same koids again: nothing to tell the mirror
             return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
         return False
 
@@ -810,6 +828,14 @@ cdef class NativeWalk:
         f.old1 = old1
         f.new0 = new0
         f.new1 = new1
+
+    cdef bint _switch(self, int s, uint64_t pid) except -1:
+        """Provider ``s`` (id ``pid``) becomes the current one (the mirror is told only of
+        a change)."""
+        if s != self.current:
+            self.current = s
+            self.mirror.switches_provider(pid)
+        return True
 
     cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
         self.mirror.registers_thread(idx, pk, tk)
