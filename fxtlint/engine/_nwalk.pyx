@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # distutils: language = c++
-"""fxtlint.engine._nwalk: the native walk (issue 32, stage 2).
+"""fxtlint.engine._nwalk: the native walk (issue 32, stages 2 to 5).
 
 One pass in file order over a trace, little- or big-endian (``swap``: its words read
 byte-swapped where the host's order differs), or a structured-log stream: frame each
@@ -27,10 +27,25 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
   tick rate of 0, index 0, an empty string, a registration that changes a value: the
   effect is carried out as ``ProviderState`` carries it out) and a repeated magic record.
 
-A record the walk cannot prove clean (the screen flagged it, an undefined type, a kind
-it leaves to the reference) stops the walk *before anything of it is applied*:
-``run`` returns HANDBACK and Python decodes it with the reference reader, reports
-through the rules, and hands its effect back (``set_current``, ``announce``,
+The layout checks the screen makes are finding rows too where the declared size stands
+(``layout``: the lint's reading): the screen runs in lint mode (``_screen.h``'s ``found``),
+writes a row for a word whose field checks fail (reserved and always-zero bits, constants,
+enum values), a text with bad padding, length, NUL or UTF-8, an argument with anything
+wrong inside it (or an undefined or, in a log, not allowed type), the words after the
+content and a kind check that holds, and reads on where the reference reader reads on; an
+undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
+``_walk_native`` renders each record's rows with the reference decoder's own steps
+(``_reader.report_layout``). A table record's effect is carried out as ``ProviderState``
+carries it out (a string record whose text is not UTF-8 interned as its bytes), and a
+table record that changes nothing the mirror holds costs no Python call.
+
+A record the walk cannot prove clean or read on from (content past its size, an argument
+size of 0 or past the record: the reader may frame it anew, ``resync_offset``; a counter's
+argument that is not numeric; a log's string-ref checks; a magic record the screen found
+wrong; a provider name that is not text; a kind it leaves to the reference; on a growing
+stream, a row whose message reads past its record) stops the walk *before anything of it
+is applied*: ``run`` returns HANDBACK and Python decodes it with the reference reader,
+reports through the rules, and hands its effect back (``set_current``, ``announce``,
 ``set_rate``, ``set_string``, ``set_thread``). So every message is written by the
 reference's code.
 
@@ -99,6 +114,7 @@ cdef extern from "_screen.h":
         FOUND_STREAM
         FOUND_END
         FOUND_ARG
+        FOUND_KIND
         BAD_UTF8
         BAD_PADDING
 
@@ -305,7 +321,8 @@ cdef class NativeWalk:
     # the screen flags goes to the reference whole
     cdef public bint layout
     # the buffer is whole: a finding whose message reads past its record (the words after a
-    # record's content, a stream's padding, an argument's) can be rendered; False on a
+    # record's content, a stream's padding, an argument's; a kind check's, which decodes the
+    # record's fields) can be rendered; False on a
     # growing stream, where such a record goes to the reference (which waits for the bytes)
     cdef public bint lookahead
     cdef uint64_t inline_bit
@@ -623,7 +640,8 @@ cdef class NativeWalk:
         if clean and not self.lookahead:
             for k in range(S.nfound):
                 row = S.found + k * FOUND_COLUMNS
-                if row[0] == FOUND_END or row[0] == FOUND_ARG or (row[0] == FOUND_STREAM and row[4] & BAD_PADDING):
+                if row[0] == FOUND_END or row[0] == FOUND_ARG or row[0] == FOUND_KIND or \
+                        (row[0] == FOUND_STREAM and row[4] & BAD_PADDING):
                     return 0
         if clean:
             for k in range(S.nfound):

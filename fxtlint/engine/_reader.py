@@ -664,6 +664,17 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
             _after_content(dec, lay, pos, end, size_words, log, False)
 
 
+def record_fields(buf, off: int, idx: int, size_words: int, lay: Layout, *, big: bool) -> dict:
+    """The fields the reference decoder reads from the trace record at ``off`` (leaf
+    ``lay``, its declared size standing), its diagnostics left out: what a per-kind check's
+    message names (``_kind_checks``)."""
+    unpack = _UNPACK[big]
+    (header,) = unpack(buf, off)
+    rec, _ = _decode_leaf(buf, unpack, big, _discard, off, idx, off + 8 * size_words, lay, header, False,
+                          resync=False)
+    return dict(rec.fields)
+
+
 def _no_overrun(part, need, have, at) -> None:  # pragma: no cover - the screen proved the stream fits
     pass
 

@@ -18,9 +18,14 @@ window's end (its pairing rows go to the linter's batch, and the window is fed t
 pairing engine as today) and at each record it cannot prove clean. At each stop its
 diagnostics rows (what the linter says about clean records: unregistered string and
 thread refs, timestamps past the tick limit, a table record's findings, a repeated
-magic record) are rendered by the builders ``RecordChecker`` and ``after_record`` call
-(``_semantic``, ``_reader.repeated_magic``), the span the field's byte range in the
-trace's byte order (``_render``). A record it cannot prove clean is the reference's:
+magic record; and what the screen found in a record's layout, which the walk reads on
+from: ``F_LAYOUT``, ``F_UNDEFINED``) are rendered by the builders ``RecordChecker`` and
+``after_record`` call (``_semantic``, ``_reader.repeated_magic``), the span the field's
+byte range in the trace's byte order (``_render``), a record's layout rows by the
+reference decoder's own steps (``_reader.report_layout``: a word's field checks, a
+stream's, an argument decoded whole, the words after the content; ``report_undefined``)
+and its kind checks that hold after its semantic rows, where ``RecordChecker`` says them.
+A record it cannot prove clean or read on from is the reference's:
 ``decode_record`` reads it and reports, its effect is carried out on the
 ``ProviderState`` (``state.apply``), the linter checks it (``RecordChecker``, its
 pairing row too), and the effect goes back to the native tables (``_sync``). The walk
@@ -55,6 +60,7 @@ from ._reader import (
     decode_record,
     field_span,
     frame_error,
+    record_fields,
     repeated_magic,
     report_layout,
     report_undefined,
@@ -313,8 +319,8 @@ class NativeLint:
 
     def _layout(self, rows, kinds) -> None:
         """One record's layout rows, said by the reference's decoder, then its kind checks
-        that hold (with the two values the screen compared: the fields as the reader reads
-        them, none signed)."""
+        that hold, their messages from the fields the reference decoder reads
+        (``_reader.record_fields``: a check's message may name any field of the record)."""
         if rows:
             w = self.walk
             term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
@@ -325,10 +331,12 @@ class NativeLint:
                 found.append((what, None if what == "argument" else sites[pc][2], at, value, arg))
             report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found, big=w.big,
                           log=w.log)
-        for _, term, _, _, _, index, offset, size, _, value, pc, _, other, *_ in kinds:
-            check = KIND_CHECKS[self.kinds[term]][self.sites[pc][2]]
-            fields = {check.a: value, check.b: other} if check.op == "less" else {check.a: value}
-            self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(fields)))
+        if kinds:
+            term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
+            fields = record_fields(self.walk.buf, offset, index, size // 8, self.layouts[term], big=self.walk.big)
+            for row in kinds:
+                check = KIND_CHECKS[self.kinds[term]][self.sites[row[10]][2]]
+                self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(fields)))
 
     def _render_one(self, row) -> None:
         emit, big = self.lint.emit, self.walk.big
