@@ -494,7 +494,8 @@ def test_clean_log_records_never_reach_the_reference_reader(decoded):
     bad = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=len(_log(7)) // 8)
     decoded.clear()
     assert fxtlint.lint_bytes(bad, engine="walk", input_format="log").counts == {"SL001": 1}
-    assert decoded == [len(_log(7))]  # that record only
+    assert decoded == []  # SL001 is a finding row of the walk's (issue 32 stage 5)
+    assert same(bad, "log")
 
 
 # -- streaming input -------------------------------------------------------------------------
@@ -537,7 +538,10 @@ def test_a_stream_is_walked_natively(decoded, what):
     if what == "log":
         data = _log(300)
         bad_at = len(_log(120))
-        data = B.patch_field(data, fxtlint.spec._tables.tables().field(role="type"), 3, word=bad_at // 8)
+        # a first argument whose name is a table ref (SL005: the log's checks after its
+        # arguments are the reference's)
+        name = fxtlint.spec._tables.tables().field(role="string_ref", of="argument")
+        data = B.patch_field(data, name, 5, word=bad_at // 8 + 2)
         fmt, want = "log", {bad_at}
     else:
         recs = [B.magic(), *_events(300), B.event("instant", 5, thread=1, category=1, name=9), B.provider_event(1, 0)]
@@ -669,3 +673,69 @@ def _mutated_refs(draw):
 @given(_mutated_refs(), st.sampled_from(WINDOWS))
 def test_walk_equals_reference_on_mutated_refs(data, limits):
     same(data, limits=limits)
+    assert tables_after(data, "walk") == tables_after(data, "reference")
+
+
+# -- layout checks as finding rows (issue 32 stage 5) -------------------------------------------
+# The rules the screen writes as finding rows (and the kind checks it finds holding: TM002,
+# EV002) and the walk goes on: no record reaches the reference reader, and the report is the
+# reference's, for the rule's failing example and its passing twin, small and past 64 KiB
+# (its record after the first pairing windows), in both byte orders.
+LAYOUT_ROWS = ("RB001", "RB002", "RB003", "UN001", "UN002", "UN003", "UN004", "ST002", "ST003", "ST004", "ST005",
+               "ST008", "EX001", "FR004", "SL001", "SL002", "SL003", "SL004", "TM002", "EV002")
+
+
+def _grown(data: bytes, log: bool) -> bytes:
+    """``data`` with more than 64 KiB of clean records before its own (after its magic record):
+    string records restating one value, or log records."""
+    if log:
+        return _log(160) + data
+    pad = B.archive(B.magic(), *[B.string(100 + i % 50, "pad") for i in range(4200)])[8:]
+    assert len(pad) >= 64 * 1024
+    return data[:8] + pad + data[8:]
+
+
+@pytest.mark.parametrize("code", LAYOUT_ROWS)
+def test_layout_rules_are_finding_rows_of_the_walk(decoded, code):
+    rule = fxtlint.rules.REGISTRY[code]
+    log = rule.bad.input_format == "log"
+    fmt = "log" if log else "auto"
+    for example, fails in ((rule.bad, True), (rule.good, False)):
+        small = example.build()
+        assert small[:8] == MAGIC_LE or log
+        for data in (small, _grown(small, log)):
+            for body in (data,) if log else (data, big_endian(data)):
+                decoded.clear()
+                report = same(body, fmt)
+                assert decoded == [], (code, fails)
+                assert (f'"{code}"' in report) == fails, (code, fails, report)
+
+
+def tables_after(data: bytes, engine: str):
+    """The provider tables a lint leaves (the walk's are mirrored into them): per provider
+    its name, strings (as text), threads, rate and limit; the current one; the announced."""
+    from fxtlint.engine._lint import lint_walk
+
+    _, walk = lint_walk(data, engine=engine)
+    st_, text = walk.state, walk.state.strings.values
+    providers = {pid: (p.name, {i: text[g] for i, g in p.strings.items()}, dict(p.threads), p.rate, p.max_ticks)
+                 for pid, p in st_.providers.items()}
+    return providers, st_.current.id, st_.announced
+
+
+def test_restated_table_records_leave_the_reference_tables():
+    """Table records that change nothing (a provider named again by its name, a switch to
+    the current provider, a rate or a registration restated) cost the walk no Python call;
+    the tables it leaves are still the reference's, renames and handed-back records between
+    (ported from branch rows32)."""
+    recs = [B.magic(), B.provider_info(1, "a"), B.string(1, "c"), B.thread(1, 2, 3), B.initialization(1000)]
+    recs += [B.provider_info(1, "a"), B.provider_section(1), B.string(1, "c"), B.thread(1, 2, 3),
+             B.initialization(1000), B.provider_info(2, "b"), B.provider_info(1, "a"), B.provider_info(1, "z"),
+             B.provider_info(1, "a"), B.string(0, "x"), B.provider_info(1, "a"), B.initialization(0),
+             B.initialization(1000), B.provider_section(2), B.event("instant", 1 << 50, thread=1, category=1, name=1),
+             B.provider_event(1, 0), B.provider_info(1, "a"), B.provider_section(1), B.string(1, "c")]
+    data = B.archive(*recs)
+    for body in (data, big_endian(data)):
+        same(body)
+        assert tables_after(body, "walk") == tables_after(body, "reference")
+    assert tables_after(data, "walk")[0][1][0] == "a"

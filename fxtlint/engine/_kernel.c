@@ -185,7 +185,7 @@ static PyObject *kernel_scan(PyObject *Py_UNUSED(self), PyObject *args)
 
     int64_t arg_columns = ARG_ROW_HEAD + P->narg_vals + P->narg_pos;
     Scan S = {P, B.buf.buf, B.buf.len / 8, big != PY_BIG_ENDIAN, utf8, B.args.buf, arg_columns, 0,
-              B.args.len / (8 * arg_columns), 0};
+              B.args.len / (8 * arg_columns), 0, NULL, 0, 0, -1, 0};  /* found NULL: flag at the first check */
     int64_t wend = window_end < S.nwords ? window_end : S.nwords;
     int64_t n, at = start, at_size = 0;
     int stop;

@@ -134,6 +134,7 @@ class Program:
     narg_vals: int
     narg_pos: int
     log: bool
+    sites: dict = dfield(default_factory=dict)  # pc -> what the check there reads (``_Compiler.sites``)
 
     @property
     def arg_columns(self) -> int:
@@ -183,14 +184,20 @@ class _Compiler:
         self.leaves: dict = {}
         self.arg_leaves: dict = {}
         self.terminals: list = []
+        # what each check of a leaf's code reads (its pc, relative until relocated): ("fields",
+        # layout, word item or None for the header), ("stream", layout, item), ("end", layout,
+        # None), ("kind", layout, its ordinal in KIND_CHECKS): where the native walk's finding
+        # rows say the reference looks again
+        self.sites: dict[int, tuple] = {}
 
     # -- fields: the checks of ``_columns._Checks`` ---------------------------------
-    def fields(self, c: _Code, flds) -> None:
+    def fields(self, c: _Code, flds, site: tuple | None = None) -> None:
         zm = 0
         for f in flds:
             if f.must_be_zero:
                 zm |= f.word_mask
         if zm:
+            self.site(c, site)
             c.emit("zero", _i64(zm))
         if len(flds) > 1:
             c.emit("fields", len(flds))
@@ -198,6 +205,7 @@ class _Compiler:
             c.emit("field", c.val(f.name, True), f.lo, _i64(f.mask))
         for f in flds:
             if f.const is not None:
+                self.site(c, site)
                 c.emit("const", c.read(f.name, "const"), _i64(f.const))
         for f in flds:
             if f.enum is not None:
@@ -205,8 +213,15 @@ class _Compiler:
                 for v in self.T.enums[f.enum]:
                     if v < len(ok):
                         ok[v] = 1
+                self.site(c, site)
                 c.emit("enum", c.read(f.name, "enum"), 0, len(ok))
                 self.enums.append((len(self.out) - 2, ok))
+
+    def site(self, c: _Code, site: tuple | None) -> None:
+        """The next instruction checks ``site`` (a record leaf's; an argument's are not kept:
+        its findings are one row, the argument's)."""
+        if site is not None and not c.arg:
+            self.sites[len(self.out)] = site
 
     # -- body items ---------------------------------------------------------------
     def body(self, c: _Code, lay: Layout) -> None:
@@ -216,7 +231,7 @@ class _Compiler:
     def word(self, c: _Code, it: WordItem, lay: Layout) -> None:
         c.emit("word", c.pos(it.name))
         if it.fields:
-            self.fields(c, it.fields)
+            self.fields(c, it.fields, ("fields", lay, it))
         else:
             c.emit("store", c.val(it.name, False))
 
@@ -226,9 +241,11 @@ class _Compiler:
             c.emit("inline_word", cond, c.pos(n))
 
     def string(self, c: _Code, it: StringItem, lay: Layout) -> None:
+        self.site(c, ("stream", lay, it))
         c.emit("string", c.read(it.name, f"{lay.name} string"), c.pos(f"{it.name} string"))
 
     def stream(self, c: _Code, it: StreamItem, lay: Layout) -> None:
+        self.site(c, ("stream", lay, it))
         c.emit("stream", c.read(it.length, f"{lay.name} stream"), int(it.content == "utf8"), c.pos(it.name))
 
     def args(self, c: _Code, it: ArgsItem, lay: Layout) -> None:
@@ -247,13 +264,15 @@ class _Compiler:
             return leaf
         leaf = self.leaves[lay.name] = Leaf(lay, pc=len(self.out))
         c = _Code(self.out, leaf)
-        self.fields(c, lay.full_fields)
+        self.fields(c, lay.full_fields, ("fields", lay, None))
         self.body(c, lay)
-        for op, a, b in (check[:3] for check in KIND_CHECKS.get(lay.name, ())):
+        for k, (op, a, b) in enumerate(check[:3] for check in KIND_CHECKS.get(lay.name, ())):
+            self.site(c, ("kind", lay, k))
             if isinstance(b, str):  # "less": field a < field b
                 c.emit(op, c.read(a, "kind check"), c.read(b, "kind check"))
             else:  # "equal": field a == the value b
                 c.emit(op, c.read(a, "kind check"), _i64(b))
+        self.site(c, ("end", lay, None))
         c.emit("end")
         return leaf
 
@@ -378,7 +397,7 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
     flat[H["length"]] = len(flat)
     words = np.asarray(flat, np.int64) if numpy else array("q", flat)
     return Program(words, comp.terminals, comp.leaves, comp.arg_leaves, nvals, npos, narg_vals,
-                   narg_pos, log)
+                   narg_pos, log, {pc + code_at: site for pc, site in comp.sites.items()})
 
 
 def _argument_table(comp: _Compiler, T: Tables, log: bool, nargs: int) -> list[tuple[int, int, int]]:

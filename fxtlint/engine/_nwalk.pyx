@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 # distutils: language = c++
-"""fxtlint.engine._nwalk: the native walk (issue 32, stage 2).
+"""fxtlint.engine._nwalk: the native walk (issue 32, stages 2 to 5).
 
 One pass in file order over a trace, little- or big-endian (``swap``: its words read
 byte-swapped where the host's order differs), or a structured-log stream: frame each
@@ -27,10 +27,25 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
   tick rate of 0, index 0, an empty string, a registration that changes a value: the
   effect is carried out as ``ProviderState`` carries it out) and a repeated magic record.
 
-A record the walk cannot prove clean (the screen flagged it, an undefined type, a kind
-it leaves to the reference) stops the walk *before anything of it is applied*:
-``run`` returns HANDBACK and Python decodes it with the reference reader, reports
-through the rules, and hands its effect back (``set_current``, ``announce``,
+The layout checks the screen makes are finding rows too where the declared size stands
+(``layout``: the lint's reading): the screen runs in lint mode (``_screen.h``'s ``found``),
+writes a row for a word whose field checks fail (reserved and always-zero bits, constants,
+enum values), a text with bad padding, length, NUL or UTF-8, an argument with anything
+wrong inside it (or an undefined or, in a log, not allowed type), the words after the
+content and a kind check that holds, and reads on where the reference reader reads on; an
+undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
+``_walk_native`` renders each record's rows with the reference decoder's own steps
+(``_reader.report_layout``). A table record's effect is carried out as ``ProviderState``
+carries it out (a string record whose text is not UTF-8 interned as its bytes), and a
+table record that changes nothing the mirror holds costs no Python call.
+
+A record the walk cannot prove clean or read on from (content past its size, an argument
+size of 0 or past the record: the reader may frame it anew, ``resync_offset``; a counter's
+argument that is not numeric; a log's string-ref checks; a magic record the screen found
+wrong; a provider name that is not text; a kind it leaves to the reference; on a growing
+stream, a row whose message reads past its record) stops the walk *before anything of it
+is applied*: ``run`` returns HANDBACK and Python decodes it with the reference reader,
+reports through the rules, and hands its effect back (``set_current``, ``announce``,
 ``set_rate``, ``set_string``, ``set_thread``). So every message is written by the
 reference's code.
 
@@ -82,6 +97,9 @@ cdef extern from "_screen.h":
         int utf8
         int64_t *args
         int64_t arg_columns, nargs, argcap, row
+        int64_t *found
+        int64_t nfound, foundcap, fields_at
+        int fatal
     int screen_load(Program *P, const int64_t *code, int64_t length) nogil
     void screen_free(Program *P) nogil
     int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos) nogil
@@ -92,6 +110,13 @@ cdef extern from "_screen.h":
         MAX_DEPTH
         ARG_ROW_HEAD
         MAX_SLOTS
+        FOUND_COLUMNS
+        FOUND_STREAM
+        FOUND_END
+        FOUND_ARG
+        FOUND_KIND
+        BAD_UTF8
+        BAD_PADDING
 
 cdef extern from *:
     """
@@ -127,6 +152,10 @@ cpdef enum Find:
     F_INDEX_ZERO = 7    # a string (field 0) or thread (field 1) record registering index 0
     F_STRING_EMPTY = 8  # a string record registering the empty string
     F_CHANGED = 9       # a string (field 0) or thread (field 1) registered again with another value
+    F_LAYOUT = 10       # the screen's finding (field: its kind, FOUND_*; rate: the check's pc; at: its
+                        # position, bytes; value; arg_type: a stream's problems; arg: the argument;
+                        # old0: a kind check's second value)
+    F_UNDEFINED = 11    # an undefined record type or subtype: the reader reports it and skips the record
 
 # the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
 # fields before its reading rate); ``_walk_native`` checks them against ``_pairing.COLUMNS``
@@ -144,6 +173,7 @@ cpdef enum Mode:
     M_REGISTERS_STRING = 5
     M_REGISTERS_THREAD = 6
     M_SETS_BYTE_ORDER = 7   # the magic record: its byte order was read before the walk
+    M_UNDEFINED = 8         # an undefined type or subtype: reported and skipped by its size
 
 DEF NSTR = 4
 DEF NTHR = 2
@@ -284,12 +314,25 @@ cdef class NativeWalk:
     cdef vector[int64_t] pos
     cdef vector[int64_t] args
     cdef int64_t argcap
+    cdef vector[int64_t] found        # the screen's finding rows of the record (FOUND_COLUMNS each)
+    cdef int64_t foundcap
+    cdef size_t rec_mark              # the findings before the record being walked
+    # the layout checks are finding rows (the lint's declared-size reading); False: a record
+    # the screen flags goes to the reference whole
+    cdef public bint layout
+    # the buffer is whole: a finding whose message reads past its record (the words after a
+    # record's content, a stream's padding, an argument's; a kind check's, which decodes the
+    # record's fields) can be rendered; False on a
+    # growing stream, where such a record goes to the reference (which waits for the bytes)
+    cdef public bint lookahead
     cdef uint64_t inline_bit
     # providers: slot 0 is the provider before any provider record (id None)
     cdef unordered_map[uint64_t, int] slot_of
     cdef vector[uint64_t] rate
     cdef vector[uint64_t] limit
     cdef vector[uint8_t] announced
+    cdef vector[string] names         # per slot: the name the walk last gave the mirror
+    cdef vector[uint8_t] named        # ... while it is still the provider's (0: not known)
     cdef int current
     cdef unordered_map[uint64_t, int64_t] strings      # _key(slot, index) -> interned id
     cdef unordered_map[uint64_t, ThreadEntry] threads  # _key(slot, index) -> koids
@@ -341,9 +384,15 @@ cdef class NativeWalk:
         self.argcap = 64
         self.args.assign(self.argcap * (ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos), 0)
         self.counts.assign(self.P.nterminals, 0)
+        self.foundcap = 16
+        self.found.assign(self.foundcap * FOUND_COLUMNS, 0)
+        self.layout = False
+        self.lookahead = True
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
+        self.names.push_back(string())
+        self.named.push_back(0)
         self.pid_of.push_back(0)
         self.current = 0
         self.mirror = mirror
@@ -362,6 +411,8 @@ cdef class NativeWalk:
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
+        self.names.push_back(string())
+        self.named.push_back(0)
         return s
 
     def set_current(self, pid):
@@ -369,8 +420,10 @@ cdef class NativeWalk:
         self.current = self._slot(pid)
 
     def announce(self, pid):
-        """A provider info record named ``pid``."""
-        self.announced[self._slot(pid)] = 1
+        """A provider info record named ``pid`` (by a name the walk does not know)."""
+        cdef int s = self._slot(pid)
+        self.announced[s] = 1
+        self.named[s] = 0
 
     def set_rate(self, uint64_t rate, uint64_t limit):
         """The current provider's tick rate and largest timestamp that converts."""
@@ -558,20 +611,65 @@ cdef class NativeWalk:
         if node[0] != NODE_TERMINAL:
             return HANDBACK
         term[0] = node[1]
+        if self.terms[term[0]].mode == M_UNDEFINED:
+            return -1 if self.layout else HANDBACK
         if self.P.term_pc[term[0]] < 0 or self.terms[term[0]].mode == M_REFERENCE:
             return HANDBACK
         return -1
 
-    cdef int _screen(self, Scan *S, int64_t term, int64_t cur) noexcept nogil:
-        """Screen the framed record: 1 clean, 0 flagged, 2 more arguments than the table holds."""
+    cdef int _screen(self, Scan *S, int64_t term, int64_t cur, int64_t index) noexcept nogil:
+        """Screen the framed record: 1 clean (its layout findings written as rows), 0 flagged,
+        2 more arguments or findings than the tables hold."""
         cdef uint64_t h = 0
+        cdef int64_t k
+        cdef int64_t *row
+        cdef Finding f
         word_in(S, cur, S.nwords, &h)
         S.args = self.args.data()
         S.argcap = self.argcap
         S.nargs = 0
+        S.found = self.found.data() if self.layout else NULL
+        S.foundcap = self.foundcap
+        S.nfound = 0
+        S.fields_at = -1
+        S.fatal = 0
         cdef int clean = screen_run(S, self.P.term_pc[term], h, cur + 1, cur + self.size, self.vals.data(),
                                     self.pos.data())
-        return 2 if S.nargs > S.argcap else clean
+        if S.nargs > S.argcap or S.nfound > S.foundcap:
+            return 2
+        if clean and not self.lookahead:
+            for k in range(S.nfound):
+                row = S.found + k * FOUND_COLUMNS
+                if row[0] == FOUND_END or row[0] == FOUND_ARG or row[0] == FOUND_KIND or \
+                        (row[0] == FOUND_STREAM and row[4] & BAD_PADDING):
+                    return 0
+        if clean:
+            for k in range(S.nfound):
+                row = S.found + k * FOUND_COLUMNS
+                f.rule = F_LAYOUT
+                f.term = <int>term
+                f.field = <int>row[0]
+                f.arg = <int>row[5]
+                f.arg_type = <int>row[4]
+                f.slot = self.current
+                f.index = index
+                f.offset = 8 * cur
+                f.size = 8 * self.size
+                f.at = 8 * row[2]
+                f.value = <uint64_t>row[3]
+                f.rate = <uint64_t>row[1]
+                f.old0 = <uint64_t>row[4]  # a kind check's second value
+                f.old1 = f.new0 = f.new1 = 0
+                self.findings.push_back(f)
+        return clean
+
+    cdef bint _bad_text(self, Scan *S) noexcept nogil:
+        """The record just screened has a text that is not UTF-8 (a layout finding row)."""
+        cdef size_t k
+        for k in range(self.rec_mark, self.findings.size()):
+            if self.findings[k].rule == F_LAYOUT and self.findings[k].arg < 0 and self.findings[k].arg_type & BAD_UTF8:
+                return True
+        return False
 
     cdef int _fast(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t stop_index,
                    int64_t nwords) except -1 nogil:
@@ -589,17 +687,26 @@ cdef class NativeWalk:
             status = self._frame(S, cur, nwords, &term)
             if status >= 0:
                 break
+            self.rec_mark = self.findings.size()
+            if self.terms[term].mode == M_UNDEFINED:
+                self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, index, cur, self.size, 0, 0)
+                index += 1
+                cur += self.size
+                continue
             if self.terms[term].mode != M_EVENT:
                 status = SLOW
                 break
-            got = self._screen(S, term, cur)
+            got = self._screen(S, term, cur, index)
             if got == 2:
+                self.findings.resize(self.rec_mark)
                 status = SLOW
                 break
             if got == 0:
+                self.findings.resize(self.rec_mark)
                 status = HANDBACK
                 break
             if self._event_core(S, &self.terms[term], cur, index, self.size) == 2:
+                self.findings.resize(self.rec_mark)
                 status = SLOW
                 break
             self.counts[term] += 1
@@ -616,12 +723,23 @@ cdef class NativeWalk:
         cdef int status = self._frame(S, cur, nwords, &term)
         if status >= 0:
             return status
-        cdef int got = self._screen(S, term, cur)
+        self.rec_mark = self.findings.size()
+        if self.terms[term].mode == M_UNDEFINED:
+            self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, pindex[0], cur, self.size, 0, 0)
+            pindex[0] += 1
+            pcur[0] = cur + self.size
+            return -1
+        cdef int got = self._screen(S, term, cur, pindex[0])
         while got == 2:
-            self.argcap = 2 * S.nargs
-            self.args.resize(self.argcap * S.arg_columns)
-            got = self._screen(S, term, cur)
+            if S.nargs > S.argcap:
+                self.argcap = 2 * S.nargs
+                self.args.resize(self.argcap * S.arg_columns)
+            if S.nfound > S.foundcap:
+                self.foundcap = 2 * S.nfound
+                self.found.resize(self.foundcap * FOUND_COLUMNS)
+            got = self._screen(S, term, cur, pindex[0])
         if not got or not self._tail(S, term, cur, pindex[0], self.size):
+            self.findings.resize(self.rec_mark)
             return HANDBACK
         self.counts[term] += 1
         pindex[0] += 1
@@ -639,6 +757,10 @@ cdef class NativeWalk:
         cdef uint64_t key, idx, n, rate, pid
         cdef int64_t gid, old
         cdef int s
+        if mode == M_SETS_BYTE_ORDER and self.findings.size() > self.rec_mark:
+            return False  # a magic record the screen found wrong: the reference's (MG002, MG004)
+        if mode == M_NAMES_PROVIDER and self._bad_text(S):
+            return False  # a name that is not text names no provider: the reference's
         if mode == M_SETS_BYTE_ORDER:
             # a well-formed magic record (the screen holds its constants) after the first
             # record, not the file's first magic: repeated (``_reader.after_record``)
@@ -648,28 +770,35 @@ cdef class NativeWalk:
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
             n = v[T.f_len]
-            name = (<const char *>(S.buf + 8 * p[T.f_pos]))[:n]
             s = self._slot(pid)
+            text = string(<const char *>(S.buf + 8 * p[T.f_pos]), n)
+            # a record that changes nothing the mirror holds costs no Python call: here a
+            # provider named again by the name it has (a switch to it, at most)
+            if self.announced[s] and self.named[s] and self.names[s] == text:
+                return self._switch(s, pid)
             self.announced[s] = 1
             self.current = s
-            self.mirror.names_provider(pid, name)
+            self.mirror.names_provider(pid, text)
+            self.names[s] = text
+            self.named[s] = 1
             return True
         if mode == M_SWITCHES_PROVIDER:
             pid = v[T.f_pid]
             s = self._slot(pid)
-            self.current = s
-            self.mirror.switches_provider(pid)
+            self._switch(s, pid)
             if not self.announced[s]:
                 self._find(F_UNANNOUNCED, T, 0, -1, 0, 0, index, cur, size, pid, 0)
             return True
         if mode == M_SETS_TICK_RATE:
             rate = v[T.f_rate]
+            if rate == 0:
+                self._find(F_RATE_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
+            if rate == self.rate[self.current]:
+                return True  # restated: the limit is the one the mirror holds
             self.rate[self.current] = rate
             # a rate of 0 converts nothing: no timestamp is said to overflow (``ProviderState``)
             self.limit[self.current] = fxt_max_ticks(rate) if rate else U64MAX
             self.mirror.sets_tick_rate(rate, self.limit[self.current])
-            if rate == 0:
-                self._find(F_RATE_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
             return True
         if mode == M_REGISTERS_STRING:
             idx = v[T.f_index]
@@ -677,11 +806,15 @@ cdef class NativeWalk:
             if idx == 0:  # index 0 is always the empty string: nothing is registered
                 self._find(F_INDEX_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
                 return True
-            gid = self._text_id(S.buf + 8 * p[T.f_pos] if n else S.buf, n)  # (no text: no position read)
+            if self._bad_text(S):  # interned as the bytes it is, as the reference's ``ProviderState`` does
+                gid = self.mirror.intern_bytes((<const char *>(S.buf + 8 * p[T.f_pos]))[:n])
+            else:
+                gid = self._text_id(S.buf + 8 * p[T.f_pos] if n else S.buf, n)  # (no text: no position read)
             key = _key(self.current, idx)
             old = self._string(key)
-            self._put_string(key, gid)
-            self.mirror.registers_string(idx, gid)
+            if old != gid:  # (restated: nothing to tell the mirror)
+                self._put_string(key, gid)
+                self.mirror.registers_string(idx, gid)
             if n == 0:
                 self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
             if old >= 0 and old != gid:
@@ -701,6 +834,8 @@ cdef class NativeWalk:
                 self._find(F_CHANGED, T, 1, -1, 0, 0, index, cur, size, idx, 0)
                 self._changed(deref(it2).second.pk, deref(it2).second.tk, v[T.f_pk], v[T.f_tk])
                 self.set_thread(idx, v[T.f_pk], v[T.f_tk])
+            else:
+                return True  # the same koids again: nothing to tell the mirror
             return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
         return False
 
@@ -711,6 +846,14 @@ cdef class NativeWalk:
         f.old1 = old1
         f.new0 = new0
         f.new1 = new1
+
+    cdef bint _switch(self, int s, uint64_t pid) except -1:
+        """Provider ``s`` (id ``pid``) becomes the current one (the mirror is told only of
+        a change)."""
+        if s != self.current:
+            self.current = s
+            self.mirror.switches_provider(pid)
+        return True
 
     cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
         self.mirror.registers_thread(idx, pk, tk)

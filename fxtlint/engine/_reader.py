@@ -495,22 +495,9 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     (header,) = unpack(buf, off)
     rtype = (header >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
     root = _T.log_record if log else _T.records.get(rtype)
-    dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, "record", log)
-    if root is None:
-        dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
-        return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
-                      raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
-    lay = root
-    while (sel := lay.selector) is not None:  # not a leaf
-        v = sel.get(header)
-        child = lay.variants.get(v)
-        if child is None:
-            dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
-                       field=sel.name, value=v)
-            return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
-                          "bits": header >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]),
-                          offset=off, index=idx, size_words=size_words)
-        lay = child
+    lay = _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log)
+    if isinstance(lay, Record):
+        return lay
     if log:
         return _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, True)[0]
     # held until the framing is settled: a content that overruns a size too small is one
@@ -526,6 +513,39 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     for d in held:
         emit(d)
     return rec
+
+
+def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log) -> Layout | Record:
+    """The leaf layout of the record at ``off`` (``root``: its type's layout, None when the
+    type is undefined), or, for an undefined type or subtype, the record the reader makes
+    of it (reported: it is skipped by its size)."""
+    end = off + 8 * size_words
+    dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log)
+    if root is None:
+        dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
+        return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
+                      raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
+    lay = root
+    while (sel := lay.selector) is not None:  # not a leaf
+        v = sel.get(header)
+        child = lay.variants.get(v)
+        if child is None:
+            dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
+                       field=sel.name, value=v)
+            return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
+                          "bits": header >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]),
+                          offset=off, index=idx, size_words=size_words)
+        lay = child
+    return lay
+
+
+def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool) -> str:
+    """UN001 or UN002 for the trace record at ``off``, whose type or subtype is undefined (the
+    reader's message as it skips it by its size); returns the kind the reader gives it."""
+    (header,) = _UNPACK[big](buf, off)
+    rtype = (header >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
+    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False)
+    return got.kind if isinstance(got, Record) else got.name
 
 
 def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) -> Diagnostic:
@@ -560,38 +580,103 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
         _check_log(dec, lay, fields, args)
     extra: tuple[int, ...] = ()
     if pos >= 0 and pos < end:
-        # the words after the content, read only when the record keeps them: one whose size
-        # swallowed its neighbours is read on from its content's end, and reading the words
-        # it drops would read each neighbour again (quadratic in a file of such records)
-        n_extra, keep = (end - pos) // 8, True
-        if not lay.extensible:
-            dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words, expected=1)
-        elif dec.short_args:
-            # not an extension: the payload of an argument whose size is too small
-            dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra,
-                       short_argument=dec.short_args[0])
-        else:
-            kind = None if log else header_kind(unpack(buf, pos)[0], buf, pos, big)
-            if kind is None:
-                dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
-            elif resync_offset(buf, end, pos, big) != pos:
-                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
-                           kind=kind, **swallowed(buf, pos, end, big))
-            elif resync:
-                # the size swallowed the next record: frame this one to its content, read on from there
-                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
-                           kind=kind, resumes_at=pos)
-                keep, size_words = False, (pos - off) // 8
-            else:
-                # the declared size stands (the spec's reading): say what a reader following it
-                # skips, and that recovery would read on from the swallowed header
-                dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
-                           kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
-        if keep:
-            extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
+        extra, size_words = _after_content(dec, lay, pos, end, size_words, log, resync)
     # the kind decides the type; a log record's type bits as found stay in fields["type"]
     return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0), pos
+
+
+def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: int, log: bool,
+                   resync: bool) -> tuple[tuple[int, ...], int]:
+    """The words between a record's content (ending at ``pos``) and its declared ``end``:
+    an extension (EX001), a magic record's extra words, a size that swallows the next
+    record (FR004). Returns the extra words it keeps and the record's size in words (cut to
+    the content where ``resync`` reads on from it)."""
+    buf, unpack, big, off = dec.buf, dec.unpack, dec.big, dec.off
+    extra: tuple[int, ...] = ()
+    # the words after the content, read only when the record keeps them: one whose size
+    # swallowed its neighbours is read on from its content's end, and reading the words
+    # it drops would read each neighbour again (quadratic in a file of such records)
+    n_extra, keep = (end - pos) // 8, True
+    if not lay.extensible:
+        dec.report(R.magic_has_extra_words, (pos, end), record=lay.name, words=size_words, expected=1)
+    elif dec.short_args:
+        # not an extension: the payload of an argument whose size is too small
+        dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra,
+                   short_argument=dec.short_args[0])
+    else:
+        kind = None if log else header_kind(unpack(buf, pos)[0], buf, pos, big)
+        if kind is None:
+            dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
+        elif resync_offset(buf, end, pos, big) != pos:
+            dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
+                       kind=kind, **swallowed(buf, pos, end, big))
+        elif resync:
+            # the size swallowed the next record: frame this one to its content, read on from there
+            dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
+                       kind=kind, resumes_at=pos)
+            keep, size_words = False, (pos - off) // 8
+        else:
+            # the declared size stands (the spec's reading): say what a reader following it
+            # skips, and that recovery would read on from the swallowed header
+            dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
+                       kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
+    if keep:
+        extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
+    return extra, size_words
+
+
+def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
+                  log: bool = False) -> None:
+    """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
+    places the native walk's screen found wrong (``found``: (what, item, position, value,
+    argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
+    step that makes it when it decodes the whole record: a word's field checks, a
+    stream's, an argument's (all of it), the words after the content. The record is
+    otherwise as the screen read it: its content fits its declared size (the lint's
+    reading, ``resync=False``)."""
+    unpack = _UNPACK[big]
+    end = off + 8 * size_words
+    dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log)
+    last = lay.full_body[-1] if lay.full_body else None
+    for what, item, pos, value, arg in found:
+        if what == "fields":
+            (word,) = unpack(buf, pos)
+            if item is None:
+                dec.check_fields(word, pos, _compiled(lay.full_fields), f"{lay.name} header")
+            else:
+                dec.check_fields(word, pos, _compiled(item.fields), f"{lay.name} {item.name} word")
+        elif what == "stream":
+            dec.tail = item is last
+            if isinstance(item, StringItem):
+                dec.stream(pos, end, value & _INLINE_LEN, f"{item.name} string", "utf8", {}, item.name,
+                           _no_overrun, lay.name)
+            else:
+                index = None
+                if lay.name == _STRING_KIND:
+                    index = next(f for f in lay.full_fields if f.name == _STRING_INDEX).get(unpack(buf, off)[0])
+                dec.stream(pos, end, value, item.name, item.content, {}, item.name, _no_overrun, lay.name, index)
+        elif what == "argument":
+            (header,) = unpack(buf, pos)
+            size = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
+            dec.argument(header, (header >> _ARG_TYPE.lo) & _ARG_TYPE.mask, size, pos, pos + 8 * size, arg)
+        else:  # "end": words after the content
+            _after_content(dec, lay, pos, end, size_words, log, False)
+
+
+def record_fields(buf, off: int, idx: int, size_words: int, lay: Layout, *, big: bool) -> dict:
+    """The fields the reference decoder reads from the trace record at ``off`` (leaf
+    ``lay``, its declared size standing), its diagnostics left out: what a per-kind check's
+    message names (``_kind_checks``)."""
+    unpack = _UNPACK[big]
+    (header,) = unpack(buf, off)
+    rec, _ = _decode_leaf(buf, unpack, big, _discard, off, idx, off + 8 * size_words, lay, header, False,
+                          resync=False)
+    return dict(rec.fields)
+
+
+def _no_overrun(part, need, have, at) -> None:  # pragma: no cover - the screen proved the stream fits
+    pass
 
 
 def _content_end(buf, unpack, big, off, idx, lay, header) -> int | None:

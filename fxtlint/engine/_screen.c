@@ -316,11 +316,14 @@ static int ascii_only(const unsigned char *s, uint64_t nw)
 #define BYTES_FROM(tail) (~0ULL << (8 * (tail)))
 #endif
 
-/* A stream of len bytes at *p: it fits by end, its padding is zero, and text is within
- * the length limit, does not end in NUL (a counted C terminator) and decodes. */
-static int stream_ok(const Scan *S, int64_t *p, int64_t end, uint64_t len, int text)
+/* A stream of len bytes at *p: 0 when it does not fit by end (or is longer than far),
+ * else 1 with *p after it and *bad the problems the reference reports and reads on from:
+ * padding not zero, and for text a length over the limit, a counted NUL, invalid UTF-8.
+ * In the kernel's mode (S->found NULL) it stops at the first problem. */
+static int stream_check(const Scan *S, int64_t *p, int64_t end, uint64_t len, int text, int *bad)
 {
     const Program *P = S->P;
+    *bad = 0;
     if (len > P->far)
         return 0;
     uint64_t nw = (len + 7) >> 3;
@@ -330,18 +333,45 @@ static int stream_ok(const Scan *S, int64_t *p, int64_t end, uint64_t len, int t
     if (len & 7) {  /* the last word's bytes after the stream: padding, zero */
         uint64_t last;
         memcpy(&last, b + 8 * (nw - 1), 8);
-        if (last & BYTES_FROM(len & 7))
-            return 0;
+        if (last & BYTES_FROM(len & 7)) {
+            *bad |= BAD_PADDING;
+            if (S->found == NULL)
+                return 1;
+        }
     }
     if (text) {
-        if (len > P->max_string || (len && b[len - 1] == 0))
-            return 0;
-        /* the padding is zero, so whole words can be tested */
-        if (!(S->utf8 ? utf8_valid(b, len) : ascii_only(b, nw)))
-            return 0;
+        if (len > P->max_string)
+            *bad |= BAD_LONG;
+        if (len && b[len - 1] == 0)
+            *bad |= BAD_NUL;
+        if (*bad && S->found == NULL)
+            return 1;
+        /* the kernel's ASCII test reads whole words: the padding is zero there */
+        if (S->utf8 ? !utf8_valid(b, len) : !ascii_only(b, nw))
+            *bad |= BAD_UTF8;
     }
     *p += (int64_t)nw;
     return 1;
+}
+
+/* A finding row (lint mode): written while the table has room, counted always. */
+static void note(Scan *S, int64_t kind, int64_t pc, int64_t pos, int64_t value, int64_t mask, int64_t arg)
+{
+    if (kind == FOUND_FIELDS) {
+        if (pos == S->fields_at)
+            return;  /* the word's field checks are one row */
+        S->fields_at = pos;
+    }
+    if (S->nfound < S->foundcap) {
+        int64_t *row = S->found + FOUND_COLUMNS * S->nfound;
+        row[0] = kind;
+        row[1] = pc;
+        row[2] = pos;
+        row[3] = value;
+        row[4] = mask;
+        row[5] = arg;
+    }
+    S->nfound++;
 }
 
 /* ------------------------------------------------------------------------------------
@@ -367,6 +397,38 @@ static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t co
         if (n == 0 || n > (uint64_t)(end - p))
             return 0;
         const int64_t *entry = P->args + 3 * t;  /* pc, allowed, numeric */
+        if (S->found != NULL) {
+            /* lint mode: a counter's argument that is not numeric is the reference's (EV001);
+             * an undefined or (in a log) not allowed type, and anything wrong inside the
+             * argument (its fields, its text, its size: the reader reads on after it) is one
+             * row, the argument's, which the reference's argument decoder renders */
+            if (numeric_only && !entry[2])
+                return 0;
+            int64_t mark = S->nfound, keep = S->fields_at;
+            int bad = entry[0] < 0 || !entry[1];
+            if (entry[0] >= 0) {
+                int64_t *row = S->nargs < S->argcap ? S->args + S->arg_columns * S->nargs : spare;
+                row[0] = S->row;
+                row[1] = (int64_t)k;
+                row[2] = (int64_t)t;
+                row[3] = p;
+                memset(row + ARG_ROW_HEAD, 0, sizeof row[0] * (size_t)(P->narg_vals + P->narg_pos));
+                if (!screen_run(S, entry[0], a, p + 1, p + (int64_t)n, (uint64_t *)(row + ARG_ROW_HEAD),
+                                row + ARG_ROW_HEAD + P->narg_vals)) {
+                    if (S->fatal)
+                        return 0;
+                    bad = 1;
+                }
+                S->nargs++;  /* its fields are read: its refs are checked */
+            }
+            if (bad || S->nfound != mark) {
+                S->nfound = mark;
+                S->fields_at = keep;
+                note(S, FOUND_ARG, -1, p, (int64_t)t, 0, (int64_t)k);
+            }
+            p += (int64_t)n;
+            continue;
+        }
         if (entry[0] < 0 || !entry[1] || (numeric_only && !entry[2]))
             return 0;
         int64_t *row = S->nargs < S->argcap ? S->args + S->arg_columns * S->nargs : spare;
@@ -412,6 +474,10 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
         int64_t a = ins[1], b = ins[2];
         switch (ins[0]) {
         TARGET(OP_END):
+            if (p < end && S->found != NULL) {  /* words after the content: the reader reads on */
+                note(S, FOUND_END, ins - code, p, 0, 0, -1);
+                return 1;
+            }
             return p == end;
         TARGET(OP_WORD):
             if (!word_in(S, p, end, &cur))
@@ -424,8 +490,11 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
             vals[a] = cur;
             NEXT();
         TARGET(OP_ZERO):
-            if (cur & (uint64_t)a)
-                return 0;
+            if (cur & (uint64_t)a) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_FIELDS, ins - code, p - 1, 0, 0, -1);
+            }
             NEXT();
         TARGET(OP_FIELD):
             vals[a] = (cur >> b) & (uint64_t)ins[3];
@@ -436,12 +505,18 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
             ins += 4 * a;
             NEXT();
         TARGET(OP_CONST):
-            if (vals[a] != (uint64_t)b)
-                return 0;
+            if (vals[a] != (uint64_t)b) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_FIELDS, ins - code, p - 1, 0, 0, -1);
+            }
             NEXT();
         TARGET(OP_ENUM):
-            if (vals[a] >= (uint64_t)ins[3] || !code[b + (int64_t)vals[a]])
-                return 0;
+            if (vals[a] >= (uint64_t)ins[3] || !code[b + (int64_t)vals[a]]) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_FIELDS, ins - code, p - 1, 0, 0, -1);
+            }
             NEXT();
         TARGET(OP_INLINE_WORD):
             if (b >= 0)
@@ -455,32 +530,60 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
         TARGET(OP_STRING):
             if (b >= 0)
                 pos[b] = p;
-            if ((vals[a] & P->inline_bit) && !stream_ok(S, &p, end, vals[a] & (P->inline_bit - 1), 1))
-                return 0;
+            if (vals[a] & P->inline_bit) {
+                int64_t at = p;
+                int bad;
+                if (!stream_check(S, &p, end, vals[a] & (P->inline_bit - 1), 1, &bad))
+                    return 0;
+                if (bad) {
+                    if (S->found == NULL)
+                        return 0;
+                    note(S, FOUND_STREAM, ins - code, at, (int64_t)vals[a], bad, -1);
+                }
+            }
             NEXT();
         TARGET(OP_STREAM):
             if (ins[3] >= 0)
                 pos[ins[3]] = p;
-            if (!stream_ok(S, &p, end, vals[a], (int)b))
-                return 0;
+            {
+                int64_t at = p;
+                int bad;
+                if (!stream_check(S, &p, end, vals[a], (int)b, &bad))
+                    return 0;
+                if (bad) {
+                    if (S->found == NULL)
+                        return 0;
+                    note(S, FOUND_STREAM, ins - code, at, (int64_t)vals[a], bad, -1);
+                }
+            }
             NEXT();
         TARGET(OP_ARGS):
             if (!walk_args(S, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b))
                 return 0;
             NEXT();
         TARGET(OP_LOGREF):
-            if (vals[a] != 0 && !(vals[a] & P->inline_bit))
+            if (vals[a] != 0 && !(vals[a] & P->inline_bit)) {
+                S->fatal = 1;  /* the reference's: its log checks follow the whole record */
                 return 0;  /* a log's strings are inline only */
-            if (b == LOG_NAME && (vals[a] == 0 || vals[a] == P->inline_bit))
+            }
+            if (b == LOG_NAME && (vals[a] == 0 || vals[a] == P->inline_bit)) {
+                S->fatal = 1;
                 return 0;  /* and its arguments have names */
+            }
             NEXT();
         TARGET(OP_LESS):
-            if (vals[a] < vals[b])
-                return 0;
+            if (vals[a] < vals[b]) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_KIND, ins - code, p, (int64_t)vals[a], (int64_t)vals[b], -1);
+            }
             NEXT();
         TARGET(OP_EQUAL):
-            if (vals[a] == (uint64_t)b)
-                return 0;
+            if (vals[a] == (uint64_t)b) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_KIND, ins - code, p, (int64_t)vals[a], 0, -1);
+            }
             NEXT();
         default:  /* unreachable: load() checked every op */
             return 0;

@@ -79,7 +79,24 @@ typedef struct {
     int64_t *args;    /* argument rows of arg_columns each (ARG_ROW_HEAD, values, positions) */
     int64_t arg_columns, nargs, argcap;
     int64_t row;      /* the row being screened, as written in argument rows */
+    /* Lint mode (the native walk; NULL: the kernel's flagging, the first check that fails
+     * flags the row): a check the reference reader reports and reads on from is written as a
+     * finding row of FOUND_COLUMNS (FOUND_HEAD: kind, pc, position, value, mask, argument) and
+     * the screen goes on where the reader goes on; only what the reader recovers from
+     * (content past the record, an argument size of 0 or past the record, a counter's
+     * argument that is not numeric) still flags the row; a kind check that holds is a row
+     * (FOUND_KIND: its two values) the walk renders after the record's semantic rows. When the table is full the rows are only counted. */
+    int64_t *found;
+    int64_t nfound, foundcap;
+    int64_t fields_at;  /* the word whose field checks were last written (one row a word) */
+    int fatal;          /* an argument's check that flags the whole record (lint mode) */
 } Scan;
+
+/* A finding row's kind (lint mode). */
+enum { FOUND_FIELDS = 1, FOUND_STREAM = 2, FOUND_END = 3, FOUND_ARG = 4, FOUND_KIND = 5 };
+#define FOUND_COLUMNS 6
+/* a stream's problems (a FOUND_STREAM row's mask) */
+enum { BAD_PADDING = 1, BAD_LONG = 2, BAD_NUL = 4, BAD_UTF8 = 8 };
 
 /* Validate the program code[0..length) and keep a copy in *P (zeroed by the caller).
  * 1 on success; 0 with P->error (and P->error_at, or P->nomem) set, nothing kept. */

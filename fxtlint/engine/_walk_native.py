@@ -18,9 +18,14 @@ window's end (its pairing rows go to the linter's batch, and the window is fed t
 pairing engine as today) and at each record it cannot prove clean. At each stop its
 diagnostics rows (what the linter says about clean records: unregistered string and
 thread refs, timestamps past the tick limit, a table record's findings, a repeated
-magic record) are rendered by the builders ``RecordChecker`` and ``after_record`` call
-(``_semantic``, ``_reader.repeated_magic``), the span the field's byte range in the
-trace's byte order (``_render``). A record it cannot prove clean is the reference's:
+magic record; and what the screen found in a record's layout, which the walk reads on
+from: ``F_LAYOUT``, ``F_UNDEFINED``) are rendered by the builders ``RecordChecker`` and
+``after_record`` call (``_semantic``, ``_reader.repeated_magic``), the span the field's
+byte range in the trace's byte order (``_render``), a record's layout rows by the
+reference decoder's own steps (``_reader.report_layout``: a word's field checks, a
+stream's, an argument decoded whole, the words after the content; ``report_undefined``)
+and its kind checks that hold after its semantic rows, where ``RecordChecker`` says them.
+A record it cannot prove clean or read on from is the reference's:
 ``decode_record`` reads it and reports, its effect is carried out on the
 ``ProviderState`` (``state.apply``), the linter checks it (``RecordChecker``, its
 pairing row too), and the effect goes back to the native tables (``_sync``). The walk
@@ -47,10 +52,19 @@ from ..spec._roles import (
 )
 from ..spec._tables import StreamItem, tables
 from ._kernel_program import compile_program
-from ._kind_checks import PROVIDER_EVENT
+from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
-from ._reader import after_record, decode_record, field_span, frame_error, repeated_magic
+from ._reader import (
+    after_record,
+    decode_record,
+    field_span,
+    frame_error,
+    record_fields,
+    repeated_magic,
+    report_layout,
+    report_undefined,
+)
 from ._result import skipper
 from ._semantic import (
     PAIR_ID,
@@ -73,13 +87,17 @@ NSTR, NTHR, NTS, NARGREF = 4, 2, 4, 2  # _nwalk.pyx's Term holds this many of ea
 # before the walk: the walk says only whether a magic record is repeated, MG003)
 _MODES = {"names_provider": 2, "switches_provider": 3, "sets_tick_rate": 4, "registers_string": 5,
           "registers_thread": 6, "sets_byte_order": 7}
-M_REFERENCE, M_EVENT = 0, 1
+M_REFERENCE, M_EVENT, M_UNDEFINED = 0, 1, 8
 # kinds always left to the reference: the provider event (EV003 and the buffer-full bookkeeping)
 _REFERENCE_KINDS = frozenset({PROVIDER_EVENT} | {k for k, e in EFFECT_OF.items() if e not in _MODES})
 # how a run stopped: _nwalk's DONE, HANDBACK, ZERO, PAST_END, END
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # what a diagnostics row of the walk says: _nwalk's Find
-F_STRING, F_THREAD, F_TICKS, F_MAGIC, F_UNANNOUNCED, F_RATE_ZERO, F_INDEX_ZERO, F_STRING_EMPTY, F_CHANGED = range(1, 10)
+(F_STRING, F_THREAD, F_TICKS, F_MAGIC, F_UNANNOUNCED, F_RATE_ZERO, F_INDEX_ZERO, F_STRING_EMPTY, F_CHANGED,
+ F_LAYOUT, F_UNDEFINED) = range(1, 12)
+# an F_LAYOUT row's kind (``_screen.h``'s FOUND_*): what the reference's decoder looks at again
+_FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument"}
+_KIND = 5  # FOUND_KIND: a kind check that holds (``_kind_checks``)
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
@@ -104,6 +122,8 @@ def _term(leaf, log: bool = False) -> dict:
          "nts": 0, "ts_val": [-1] * NTS, "pair_kind": -1, "pair_named": 0, "pair_complete": 0, "pair_id": -1,
          "pair_ts": -1, "f_pid": -1, "f_index": -1, "f_len": -1, "f_pos": -1, "f_pk": -1, "f_tk": -1, "f_rate": -1}
     if leaf is None:
+        if not log:
+            d["mode"] = M_UNDEFINED  # an undefined type or subtype: reported, skipped by its size
         return d
     if log:
         d["mode"] = M_EVENT
@@ -165,11 +185,13 @@ def plan(log: bool = False):
 @functools.cache
 def _loaded(module, log: bool = False):
     """``plan(log)`` validated and held by the native walk module (once per process)."""
-    modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()}}
+    modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()},
+             "M_UNDEFINED": M_UNDEFINED}
     stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
     finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC,
              "F_UNANNOUNCED": F_UNANNOUNCED, "F_RATE_ZERO": F_RATE_ZERO, "F_INDEX_ZERO": F_INDEX_ZERO,
-             "F_STRING_EMPTY": F_STRING_EMPTY, "F_CHANGED": F_CHANGED}
+             "F_STRING_EMPTY": F_STRING_EMPTY, "F_CHANGED": F_CHANGED, "F_LAYOUT": F_LAYOUT,
+             "F_UNDEFINED": F_UNDEFINED}
     if {m.name: int(m) for m in module.Mode} != modes or \
             {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
             {f.name: int(f) for f in module.Find} != finds:
@@ -192,6 +214,11 @@ class Mirror:
 
     def __init__(self, state: ProviderState):
         self.state = state
+
+    def intern_bytes(self, raw: bytes) -> int:
+        """A string record's value that is not UTF-8, interned as the bytes it is (as the
+        reference's ``ProviderState`` interns it)."""
+        return self.state.strings(bytes(raw))
 
     def intern(self, raw: bytes) -> int:
         # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
@@ -229,7 +256,13 @@ class NativeLint:
         self.walk = walk
         self.lint = lint
         self.kinds, self.arg_kinds = _names(walk.log)
+        prog = plan(walk.log)[0]
+        self.sites = prog.sites
+        self.layouts = [t.leaf.layout if t.leaf is not None else None for t in prog.terminals]
         self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
+        # the layout checks are finding rows where the declared size stands (the lint's reading)
+        self.nw.layout = not walk.resync
+        self.skips = skipper(lint.emit)
         if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
         self.row_bytes = module.ROW_BYTES
@@ -262,46 +295,92 @@ class NativeLint:
         """The walk's diagnostics rows (``take_findings``, in file order), each built by the
         function the reference builds it with (``_semantic``, ``_reader.repeated_magic``),
         its span the field's byte range in the trace's byte order; one the per-rule cap
-        would drop is only counted."""
+        would drop is only counted. A record's layout rows (``F_LAYOUT``, written by its
+        screen before its other rows) are said by the reference's decoder
+        (``_reader.report_layout``) first, its kind checks that hold last
+        (``RecordChecker._kind_checks``' place: after its refs and timestamps)."""
+        layout: list = []  # the layout rows of one record
+        kinds: list = []  # its kind checks that hold
+        for row in found:
+            if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
+                self._layout(layout, kinds)
+                layout, kinds = [], []
+            if row[0] != F_LAYOUT:
+                if layout:
+                    self._layout(layout, [])
+                    layout = []
+                self._render_one(row)
+            elif row[2] == _KIND:
+                kinds.append(row)
+            else:
+                layout.append(row)
+        if layout or kinds:
+            self._layout(layout, kinds)
+
+    def _layout(self, rows, kinds) -> None:
+        """One record's layout rows, said by the reference's decoder, then its kind checks
+        that hold, their messages from the fields the reference decoder reads
+        (``_reader.record_fields``: a check's message may name any field of the record)."""
+        if rows:
+            w = self.walk
+            term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+            sites = self.sites
+            found = []
+            for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
+                what = _FOUND[kind]
+                found.append((what, None if what == "argument" else sites[pc][2], at, value, arg))
+            report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found, big=w.big,
+                          log=w.log)
+        if kinds:
+            term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
+            fields = record_fields(self.walk.buf, offset, index, size // 8, self.layouts[term], big=self.walk.big)
+            for row in kinds:
+                check = KIND_CHECKS[self.kinds[term]][self.sites[row[10]][2]]
+                self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(fields)))
+
+    def _render_one(self, row) -> None:
         emit, big = self.lint.emit, self.walk.big
-        skips = skipper(emit)
-        values = self.walk.state.strings.values
-        for rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change in found:
-            if skips is not None and skips(_RULES[rule, bool(field)], offset, index):
-                continue
-            if rule <= F_TICKS:
-                kind = self.kinds[term]
-                if rule == F_STRING:
-                    if arg < 0:
-                        name, where, base = STRING_REFS[kind][field], kind, offset
-                        f = HEADER_FIELDS.get(kind, {}).get(name)
-                    else:
-                        akind = self.arg_kinds[arg_type]
-                        name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
-                        f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
-                    emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
-                                             where, value, name, provider))
-                elif rule == F_THREAD:
-                    name = THREAD_REFS[kind][field]
+        rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
+        if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
+            w = self.walk
+            w.kinds[report_undefined(w.buf, offset, index, size // 8, emit, big=big)] += 1
+            return
+        if self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
+            return
+        if rule <= F_TICKS:
+            kind = self.kinds[term]
+            if rule == F_STRING:
+                if arg < 0:
+                    name, where, base = STRING_REFS[kind][field], kind, offset
                     f = HEADER_FIELDS.get(kind, {}).get(name)
-                    emit(unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
-                                             kind, value, name, provider))
                 else:
-                    emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
-            elif rule == F_MAGIC:
-                emit(repeated_magic(offset, index, size))
-            elif rule == F_UNANNOUNCED:
-                emit(section_unannounced(offset, index, size, value))
-            elif rule == F_RATE_ZERO:
-                emit(rate_zero(offset, index, size))
-            elif rule == F_INDEX_ZERO:
-                emit(index_zero(offset, index, size, "thread" if field else "string"))
-            elif rule == F_STRING_EMPTY:
-                emit(string_empty(offset, index, size, value))
-            elif field:  # F_CHANGED, a thread's koids
-                emit(thread_changed(offset, index, size, value, change[:2], change[2:]))
-            else:  # F_CHANGED, a string's interned ids
-                emit(string_changed(offset, index, size, value, values[change[0]], values[change[2]]))
+                    akind = self.arg_kinds[arg_type]
+                    name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
+                    f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
+                emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
+                                         where, value, name, provider))
+            elif rule == F_THREAD:
+                name = THREAD_REFS[kind][field]
+                f = HEADER_FIELDS.get(kind, {}).get(name)
+                emit(unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
+                                         kind, value, name, provider))
+            else:
+                emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
+        elif rule == F_MAGIC:
+            emit(repeated_magic(offset, index, size))
+        elif rule == F_UNANNOUNCED:
+            emit(section_unannounced(offset, index, size, value))
+        elif rule == F_RATE_ZERO:
+            emit(rate_zero(offset, index, size))
+        elif rule == F_INDEX_ZERO:
+            emit(index_zero(offset, index, size, "thread" if field else "string"))
+        elif rule == F_STRING_EMPTY:
+            emit(string_empty(offset, index, size, value))
+        elif field:  # F_CHANGED, a thread's koids
+            emit(thread_changed(offset, index, size, value, change[:2], change[2:]))
+        else:  # F_CHANGED, a string's interned ids
+            values = self.walk.state.strings.values
+            emit(string_changed(offset, index, size, value, values[change[0]], values[change[2]]))
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
@@ -338,6 +417,7 @@ class NativeLint:
         pw = w.limits.pairing_window
         nw = self.nw
         nw.magic_at = -1 if w.magic_at is None else w.magic_at
+        nw.lookahead = not growing  # a message that reads past its record: only on whole bytes
         cur, index, released, stop = w.cur, w.index, w._released, w.stopped
         view = memoryview(buf)[:len(buf)]  # a stream's map is longer than what it has received
         try:
