@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from . import _file
-from ._fast import Lint
 from ._feeder import walk_source
+from ._lint_consumer import Lint
 from ._native import parts
 from ._reader import detect_byte_order, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
