@@ -193,7 +193,7 @@ def test_the_reference_path_keeps_the_python_loop_the_native_walk_pairs_natively
     assert isinstance(pairing_engine(lambda d: None, STRINGS, Limits()), _pairing.PairingEngine)
     assert isinstance(pairing_engine(lambda d: None, STRINGS, Limits(), native=True), NATIVE.PairingEngine)
     for engine, native in (("reference", False), ("python", False), ("auto", True), ("fast", True)):
-        report, walk = lint_walk(b"", engine=engine)
+        _, walk = lint_walk(b"", engine=engine)
         got = type(walk.lint.state.pairing) if walk.lint.state is not None else None
         assert got is (NATIVE.PairingEngine if native and _native.nwalk() else _pairing.PairingEngine), engine
 

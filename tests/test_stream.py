@@ -22,7 +22,7 @@ from conftest import REPO
 from fxtlint import build as B
 from fxtlint.engine._stream_lint import lint_chunks
 from fxtlint.strategies import archives, log_streams, mutated_archives
-from test_fast import noisy_archives
+from noisy_traces import noisy_archives
 
 TINY = fxtlint.Limits(window_words=16, pairing_window=5)
 GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
