@@ -51,7 +51,6 @@ from typing import TYPE_CHECKING
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
-from ._lookups import Lookups, TableCache
 from ._native import ACTIVE, REQUIRED, filling, nwalk, parts, walks_natively
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
@@ -70,6 +69,7 @@ from ._stream_buffer import NeedMore
 if TYPE_CHECKING:
     import numpy as np
 
+    from ._lookups import Lookups, TableCache
     from ._walk_native import NativeLint
 else:
     from ._numpy import np  # imported on first use: the per-record path needs no array
@@ -231,7 +231,6 @@ class Walk:
         the native walk (``_wants_native``), the reference path's records one by one when
         a consumer takes no rows (the linter where the native walk is not taken), the
         column path otherwise."""
-        self.cache = TableCache(self.state)
         self._roots = _LOG_ROOTS if self.log else _TRACE_ROOTS
         self._reference = (frozenset() if self.log else STATE_KINDS).union(*(c.decode_kinds for c in self.consumers))
         self._large = size_fields(self.log)
@@ -240,6 +239,11 @@ class Walk:
         self.stopped = False  # framing stopped for good (a header it cannot frame)
         self._native = self._native_lint()
         self._by_record = self._native is None and not self._takes_rows()
+        if self._native is None and not self._by_record:
+            # the column path's lookups (numpy): imported by the first walk that takes it
+            from ._lookups import TableCache
+
+            self.cache: TableCache = TableCache(self.state)
 
     def _takes_rows(self) -> bool:
         """Whether every consumer takes the column path's rows (the linter takes none)."""
@@ -518,6 +522,8 @@ class Batch:
     @property
     def look(self) -> Lookups:
         if self._look is None:
+            from ._lookups import Lookups
+
             self._look = Lookups(self.state, self.walk.cache, self.start, self.hist, self.index0)
         return self._look
 
