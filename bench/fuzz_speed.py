@@ -2,7 +2,7 @@
 
     python bench/fuzz_speed.py [--passes 3] [--corpus corpus/seeds] [--mutated 400] [--engine E]
 
-``fuzz_lint``'s check (``fuzz/fuzz_lint.py``: the column walk, the reference, the column
+``fuzz_lint``'s check (``fuzz/fuzz_lint.py``: the native walk, the reference, the native
 walk again for determinism, and the input as a log stream) is what a fuzzer runs per
 input; without libFuzzer and instrumentation its rate is an upper bound of the campaign's.
 Printed:
@@ -10,7 +10,7 @@ Printed:
 1. executions a second of the check over the seed corpus (every file, ``--passes`` times);
 2. each hostile input of ``fuzz/slow_inputs.py`` at 16 KB (every record a
    resynchronisation): the check's time, each engine's lint time (the reference, and the
-   column walk with the scan step ``fxtlint --version`` names), and microseconds a byte;
+   native walk where ``fxtlint --version`` says it is built), and microseconds a byte;
    and the slowest of them. Issue 26: no input of up to 16 KB over 100 ms on either engine;
 3. the lint of mutated inputs of up to 16 KB (``--mutated`` of them, drawn with a fixed
    seed by the campaign's own structure-aware mutator, ``fuzz/mutator.py``, from the seeds
@@ -77,7 +77,7 @@ def main(argv=None) -> int:
     print(f"fuzz_lint check ({_native.describe()}): {rate:.0f} executions a second over {len(seeds)} seeds "
           f"({args.corpus.name}, {args.passes} passes)")
     print(f"hostile inputs of {MAX_LEN} bytes at most (fuzz/slow_inputs.py), CPU time, best of {args.passes}:")
-    print(f"  {'input':26} {'bytes':>6} {'records':>7} {'check ms':>9} {'reference ms':>13} {'columns ms':>11} "
+    print(f"  {'input':26} {'bytes':>6} {'records':>7} {'check ms':>9} {'reference ms':>13} {'walk ms':>11} "
           f"{'us/byte':>8}")
     worst = (0.0, "", 0)
     for name, make in BUILDERS.items():
@@ -85,7 +85,7 @@ def main(argv=None) -> int:
         records = fxtlint.lint_bytes(data, engine="reference").records
         c = best(check, data, args.passes)
         ref = best(lambda d: fxtlint.lint_bytes(d, engine="reference"), data, args.passes)
-        col = best(lambda d: fxtlint.lint_bytes(d, engine="fast"), data, args.passes)
+        col = best(lambda d: fxtlint.lint_bytes(d, engine="walk"), data, args.passes)
         slowest = max(ref, col)
         print(f"  {name:26} {len(data):6} {records:7} {1e3 * c:9.1f} {1e3 * ref:13.1f} {1e3 * col:11.1f} "
               f"{1e6 * slowest / len(data):8.2f}")

@@ -1,10 +1,11 @@
-# Invariant: the native kernel and the pure Python engine give the same whole JSON report
-# (records, counts, summary, every diagnostic with its span and details) for any bytes,
-# read as a trace or as a structured-log stream (the input's last byte picks: odd = log),
-# and the same bytes of `export` (either format) and of `decode` (a trace): the native
-# text filler writes what the pure templates write; neither raises; and the native code
-# never reads outside a buffer (the campaign, `python -m fuzz run native`, runs this under
-# AddressSanitizer: fuzz/kernel_asan.sh).
+# Invariant: the native engine (every native part: the native walk linting, the kernel
+# scanning report's coverage) and the pure Python engine (the reference lint, the numpy
+# column engine) give the same whole writer's report (verdict, rule results, coverage,
+# statistics, problems) for any bytes, read as a trace or as a structured-log stream (the
+# input's last byte picks: odd = log), and the same bytes of `export` (either format) and
+# of `decode` (a trace): the native text filler writes what the pure templates write;
+# neither raises; and the native code never reads outside a buffer (the campaign,
+# `python -m fuzz run native`, runs this under AddressSanitizer: fuzz/kernel_asan.sh).
 """atheris harness, the native engine against the pure one.
 
     python fuzz/fuzz_native.py [-libFuzzer flags] [corpus dirs]
@@ -19,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness
 
-import fxtlint
 from fxtlint.engine import _native
 from fxtlint.export._export_tef import write_document
 from fxtlint.reader_suite._canonical import decode_to
+from fxtlint.writer_report._conformance_report import trace_report
 
 
 def kernel():
@@ -34,10 +35,12 @@ def kernel():
     return k
 
 
-def lint_json(data: bytes, input_format: str, engine: str) -> dict:
-    """The whole report as ``fxtlint --format json`` writes it, with ``engine`` ("native" or
-    "python": the column walk both, where "auto" would not scan a small input at all)."""
-    return fxtlint.lint_bytes(data, input_format=input_format, engine=engine).to_json()
+def report_json(data: bytes, input_format: str, engine: str) -> dict:
+    """The whole writer's report (``fxtlint report --format json``), with ``engine``:
+    "native" (the lint on the native walk, the coverage scanned by the kernel) or "python"
+    (the lint on the reference engine, the coverage on the column engine; both the column
+    path at every size, where "auto" would not scan a small input at all)."""
+    return trace_report(data, input_format=input_format, engine=engine)
 
 
 def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
@@ -55,8 +58,8 @@ def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
 
 def check(data: bytes) -> None:
     input_format = "log" if data and data[-1] & 1 else "trace"
-    native = lint_json(data, input_format, "native")
-    pure = lint_json(data, input_format, "python")
+    native = report_json(data, input_format, "native")
+    pure = report_json(data, input_format, "python")
     assert native == pure, first_difference(native, pure)
     for verb in ("export", "decode") if input_format == "trace" else ("export",):
         got, want = verb_bytes(verb, data, input_format, "native"), verb_bytes(verb, data, input_format, "python")
@@ -68,14 +71,19 @@ def first_byte_apart(a: bytes, b: bytes) -> int:
 
 
 def first_difference(native: dict, pure: dict) -> str:
-    """Where two reports part, for the crash message: the first differing key or diagnostic."""
-    for key in native.keys() | pure.keys():
-        if key != "diagnostics" and native.get(key) != pure.get(key):
-            return f"{key}: native {native.get(key)!r} != python {pure.get(key)!r}"
-    for i, (a, b) in enumerate(zip(native["diagnostics"], pure["diagnostics"])):
-        if a != b:
-            return f"diagnostic {i}: native {a} != python {b}"
-    return f"diagnostics: native {len(native['diagnostics'])} != python {len(pure['diagnostics'])}"
+    """Where two reports part, for the crash message: the first differing key (of a list,
+    its first differing item)."""
+    for key in sorted(native.keys() | pure.keys()):
+        a, b = native.get(key), pure.get(key)
+        if a == b:
+            continue
+        if isinstance(a, list) and isinstance(b, list):
+            for i, (x, y) in enumerate(zip(a, b)):
+                if x != y:
+                    return f"{key}[{i}]: native {x!r} != python {y!r}"
+            return f"{key}: native {len(a)} items != python {len(b)}"
+        return f"{key}: native {a!r} != python {b!r}"
+    return "no difference"
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 # Invariant: every archive the Hypothesis strategies draw from the fuzzer's bytes behaves
 # as the strategies promise: a valid archive lints clean in both engines and round-trips
 # through read and encode; a mutated archive or log stream trips the rule it names; and
-# the fast engine agrees with the reference engine on all of them.
+# the lint's default engine (the native walk where it is built) agrees with the reference
+# engine on all of them.
 """atheris harness driven by fxtlint.strategies (Hypothesis ``fuzz_one_input``):
 python fuzz/fuzz_strategies.py [-libFuzzer flags] [corpus dirs]. The corpus holds
 Hypothesis choice sequences, not FXT files, so it runs with libFuzzer's byte mutator."""

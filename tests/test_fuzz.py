@@ -74,8 +74,8 @@ def test_invariant_catches_a_broken_reader(name, monkeypatch):
 
 
 def test_lint_invariant_compares_spans(monkeypatch):
-    """Fast and reference engines differing only in a diagnostic's span fail the check
-    (dataclass equality leaves the span out)."""
+    """The native walk and the reference engine differing only in a diagnostic's span fail
+    the check (dataclass equality leaves the span out)."""
     real = fxtlint.lint_bytes
 
     def skewed(data, **kw):
@@ -179,20 +179,21 @@ def test_native_harness_lints_with_each_engine_in_the_format_the_last_byte_picks
 
     runnable(MODS["native"])
     kernels, formats = [], []
-    scanner, lint = _walk.Walk.scanner, fxtlint.lint_bytes
+    scanner, report = _walk.Walk.scanner, MODS["native"].trace_report
 
     def scanned(walk, *args):  # the scan step of each column walk: which kernel it runs
         kernels.append(walk.kernel)
         return scanner(walk, *args)
 
     monkeypatch.setattr(_walk.Walk, "scanner", scanned)
-    monkeypatch.setattr(fxtlint, "lint_bytes",
-                        lambda data, **kw: formats.append(kw["input_format"]) or lint(data, **kw))
+    monkeypatch.setattr(MODS["native"], "trace_report",
+                        lambda data, **kw: formats.append(kw["input_format"]) or report(data, **kw))
     sample = (REPO / "corpus" / "seeds" / "sample.fxt").read_bytes()
     MODS["native"].check(sample + b"\x00")
     MODS["native"].check(sample + b"\x01")
     assert formats == ["trace", "trace", "log", "log"]
-    # native, then pure: the lint, export and decode of the trace; the lint and export of the log
+    # native, then pure: the report (its coverage's scan: the lint takes none), export and
+    # decode of the trace; the report and export of the log
     assert [k is not None for k in kernels] == [True, False] * 5
 
 
@@ -214,20 +215,21 @@ def test_native_invariant_catches_a_text_filler_difference(monkeypatch):
 
 
 def test_native_invariant_catches_an_engine_difference(monkeypatch):
-    """A kernel whose report differs from the pure engine's in one span fails the check."""
+    """A native report that differs from the pure engine's in one problem's offsets fails
+    the check, and the message names it."""
     runnable(MODS["native"])
-    real = fxtlint.lint_bytes
+    real = MODS["native"].trace_report
 
     def skewed(data, **kw):
         r = real(data, **kw)
-        if kw.get("engine") == "native" and r.diagnostics:
-            r.diagnostics[0] = dataclasses.replace(r.diagnostics[0], span=(0, 1))
+        if kw.get("engine") == "native" and r["problems"]:
+            r["problems"][0] = {**r["problems"][0], "first_offsets": [1]}
         return r
 
     bad = (REPO / "corpus" / "seeds" / "RB001-bad.fxt").read_bytes()
     MODS["native"].check(bad)
-    monkeypatch.setattr(fxtlint, "lint_bytes", skewed)
-    with pytest.raises(AssertionError, match="diagnostic 0: native"):
+    monkeypatch.setattr(MODS["native"], "trace_report", skewed)
+    with pytest.raises(AssertionError, match=r"problems\[0\]: native"):
         MODS["native"].check(bad)
 
 

@@ -229,19 +229,20 @@ LEAK_PROBE = """
 import sys, numpy as np, atheris
 sys.path.insert(0, sys.argv[1])
 import _harness, fxtlint
+from fxtlint.writer_report._conformance_report import trace_report
 data = open(sys.argv[2], 'rb').read()
 if sys.argv[3] == "harness":
     _harness.instrument_fxtlint(atheris)
 else:  # what atheris.instrument_all() does to fxtlint: trace every comparison
-    import fxtlint.engine._fast, gc, types
+    import fxtlint.engine._walk, fxtlint.engine._columns, fxtlint.writer_report._coverage, gc, types
     for f in gc.get_objects():
         if isinstance(f, types.FunctionType) and (f.__module__ or '').startswith('fxtlint'):
             atheris.instrument_func(f)
 growth = []
 for _ in range(8):  # caches fill in the first windows; a leak grows in every window
     before = sys.getallocatedblocks()
-    for _ in range(100):
-        fxtlint.lint_bytes(data, engine="fast")
+    for _ in range(100):  # the column path (numpy): report's coverage on the column engine
+        trace_report(data, engine="python")
     growth.append(sys.getallocatedblocks() - before)
 print(min(growth))
 """

@@ -35,7 +35,7 @@ from fxtlint.engine._walk import _TRACE_ROOTS
 from fxtlint.spec._roles import STATE_KINDS
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
 from kernel_support import assert_same_group, assert_same_walk, kernel_walk, python_walk, require_kernel
-from test_fast import noisy_archives, records, shared_fixture
+from noisy_traces import noisy_archives, records, shared_fixture
 
 GOLDEN = REPO / "corpus" / "golden"
 

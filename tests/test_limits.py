@@ -60,32 +60,47 @@ def test_tables_are_frozen():
 
 def _pair_nested(n: int, **engine_args) -> tuple[object, list[str]]:
     """A pairing engine fed ``n`` nested duration begins on one thread, and what it reported."""
-    import numpy as np
-
     from fxtlint.engine._pairing import BEGIN, Batch, PairingEngine
 
     out: list = []
     engine = PairingEngine(out.append, ["", "a"], **engine_args)
     batch = Batch()
-    rows, zeros = np.arange(n), np.zeros(n, np.int64)
-    batch.extend(kind=np.full(n, BEGIN), thread=zeros, process=zeros, cat=zeros, name=zeros + 1, ts=rows,
-                 id=zeros, end=zeros, offset=8 * rows, index=rows, size=zeros + 16)
+    for i in range(n):
+        batch.add(BEGIN, 0, 0, 0, 1, i, 0, 0, 8 * i, i, 16)
     engine.feed(batch)
     return engine, [d.code for d in out]
 
 
-def test_the_pairing_mode_decides_whether_the_array_proof_runs(monkeypatch):
-    """``vectorize=False`` runs the loop only; the default tries the array proof first.
-    Both report alike, and an engine given no limits keeps the default stack depth."""
-    from fxtlint.engine import _pairing
-
-    tried = []
-    real = _pairing.feed_clean
-    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: tried.append(e) or real(e, c))
+def test_an_engine_given_no_limits_keeps_the_default_stack_depth():
     depth = fxtlint.Limits().max_stack
-    _, loop_codes = _pair_nested(depth + 1, vectorize=False)
-    assert tried == []
-    engine, proof_codes = _pair_nested(depth + 1)
-    assert tried == [engine]
-    assert loop_codes == proof_codes == ["PR012"]  # one past the default depth: reported once
-    assert _pair_nested(depth)[1] == [] and _pair_nested(depth, vectorize=False)[1] == []
+    assert _pair_nested(depth + 1)[1] == ["PR012"]  # one past the default depth: reported once
+    assert _pair_nested(depth)[1] == []
+    assert _pair_nested(3, limits=fxtlint.Limits(max_stack=2))[1] == ["PR012"]
+
+
+@pytest.mark.parametrize("providers", [8_000, pytest.param(80_000, marks=pytest.mark.slow)])
+def test_many_providers_cost_memory_by_what_is_used(tmp_path, providers):
+    """Hostile input: many Provider Info records, then ten events. Memory must follow
+    the tables actually used, never providers x string indexes (2 GB at 8,000 before)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "providers.fxt"
+    recs = [B.magic()] + [B.provider_info(i, "p") for i in range(providers)]
+    recs += [B.event("instant", i, category=3, name=4) for i in range(10)]
+    path.write_bytes(B.archive(*recs))
+    code = f"""
+import resource, sys, tracemalloc
+sys.path.insert(0, {str(fxtlint.__file__.rsplit('/fxtlint/', 1)[0])!r})
+import fxtlint
+tracemalloc.start()
+r = fxtlint.lint_path({str(path)!r})
+peak = tracemalloc.get_traced_memory()[1]
+print(peak, r.counts.get("RF001", 0), r.records)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    peak, unregistered, records = map(int, out.stdout.split())
+    assert records == providers + 11
+    assert unregistered == 20  # category and name of each event
+    assert peak < 1024 * providers + (16 << 20), f"peak {peak / 2**20:.1f} MiB for {providers} providers"

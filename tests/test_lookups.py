@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -118,3 +119,21 @@ def test_latest_finds_the_last_key_below_with_the_same_prefix():
     # before the first key of prefix 1; after it; after both; before prefix 2's; prefix 3 has none
     assert latest(keys, order, queries, 4).tolist() == [-1, 0, 1, -1, -1]
     assert latest(keys[:0], order[:0], queries, 4).tolist() == [-1] * 5
+
+
+@pytest.mark.parametrize("indexes", [[1, 2, 3, 7], [5, 100_000], []], ids=["dense", "sparse", "empty"])
+def test_table_lookups_dense_or_sorted_agree(indexes):
+    """A table kept as a dense array (indexes numbered from 1 up) and one kept only
+    sorted (sparse indexes) answer every query as a dictionary would."""
+    from fxtlint.engine._lookups import _find
+
+    state = ProviderState()
+    p = state.current
+    for i, k in enumerate(indexes):
+        p.strings[k] = 10 + i
+    keys, vals, dense = TableCache(state).get(p, "strings")
+    assert (dense is not None) == (indexes == [1, 2, 3, 7])
+    q = np.asarray([0, 1, 2, 3, 4, 7, 8, 5, 100_000, 32_767], np.uint64)
+    want = [p.strings.get(int(k), -1) for k in q]
+    assert _find(keys, vals, q, dense).tolist() == want
+    assert _find(keys, vals, q).tolist() == want

@@ -61,21 +61,47 @@ def test_each_engine_takes_its_path(engine, columns):
     assert Walk(bytes(COLUMNS_FROM), (), engine=engine).columns is (columns or engine in ("auto", "walk"))
 
 
+@pytest.mark.parametrize("engine", _native.ENGINES)
+@pytest.mark.parametrize("with_others", [False, True], ids=["alone", "with-coverage"])
+def test_the_linter_never_takes_the_column_path(engine, with_others, monkeypatch):
+    """The lint runs on the native walk or on the reference path, whatever the engine and
+    whoever rides with it (a walk with another consumer aboard shares the reference path)."""
+    from fxtlint.engine._lint import lint_walk
+    from fxtlint.engine._walk import Walk as W
+    from fxtlint.writer_report._coverage import CoverageCollector
+
+    if engine == "native" and _native.native_missing():
+        pytest.skip(_native.native_missing())
+    data = B.archive(B.magic(), *[B.event("instant", i, thread=(1, 2), category="c", name="n")
+                                  for i in range(COLUMNS_FROM // 32)])
+    assert len(data) >= COLUMNS_FROM
+    monkeypatch.setattr(W, "_batch", lambda *a: pytest.fail("the linter's walk took the column path"))
+    report, walk = lint_walk(data, engine=engine, consumers=[CoverageCollector()] if with_others else [])
+    native = walk._native is not None
+    assert native is (not with_others and engine not in ("python", "reference") and _native.nwalk() is not None)
+    assert report.to_json() == fxtlint.lint_bytes(data, engine="reference").to_json()
+
+
 def test_python_and_reference_never_take_the_kernel():
     assert Walk(b"", (), engine="python").kernel is None
     assert Walk(b"", (), engine="reference").kernel is None
 
 
-def test_without_a_build_auto_is_python_and_native_is_an_error(fresh):
+def test_without_a_build_auto_lints_on_the_reference_and_native_is_an_error(fresh):
     _not_built(fresh)
     assert _native.kernel() is None and Walk(b"", (), engine="auto").kernel is None
+    assert not _native.walks_natively("auto") and not _native.walks_natively("fast")
     assert _native.describe({}).startswith(
-        "engine: python; native kernel: not built: No module named 'fxtlint.engine._kernel'; native text filler: ")
+        "engine: reference; export, decode and report's coverage: python; "
+        "native kernel: not built: No module named 'fxtlint.engine._kernel'; native text filler: ")
     with pytest.raises(FxtError, match="not built"):
         _native.kernel(_native.REQUIRED)
     with pytest.raises(FxtError, match="not built"):
         fxtlint.lint_bytes(SMALL, engine="native")
-    assert _native.describe({_native.ENV: "native"}).startswith("engine: none, FXTLINT_ENGINE=native needs both; ")
+    assert _native.describe({_native.ENV: "native"}).startswith(
+        "engine: none, FXTLINT_ENGINE=native needs every native part; ")
+    # the lint says what the reference says, the native walk not built
+    assert fxtlint.lint_bytes(SMALL).to_json() == fxtlint.lint_bytes(SMALL, engine="reference").to_json()
 
 
 def test_a_stale_build_is_not_used(fresh):
@@ -96,8 +122,9 @@ def test_a_built_kernel_is_chosen(fresh):
     assert Walk(b"", (), engine="native").kernel is k and Walk(b"", (), engine="fast").kernel is k
     assert Walk(b"", (), engine="python", kernel=k).kernel is k  # the scan step's own walks give theirs
     if _native.native_missing() is None:
-        assert _native.describe({_native.ENV: "native"}).startswith("engine: native; native kernel: built; "
-                                                                     "native text filler: built; native walk: ")
+        assert _native.describe({_native.ENV: "native"}).startswith(
+            "engine: walk, forced by FXTLINT_ENGINE=native; export, decode and report's coverage: native; "
+            "native kernel: built; native text filler: built; native walk: built")
 
 
 def test_version_says_whether_the_filler_is_built(fresh):
@@ -106,19 +133,27 @@ def test_version_says_whether_the_filler_is_built(fresh):
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
     fresh.setattr(_native, "_nwalk_built", lambda: (None, "no compiled fxtlint.engine._nwalk"))
     walk = "; native walk: not built: no compiled fxtlint.engine._nwalk"
-    assert _native.describe({}) == "engine: native; native kernel: built; native text filler: built" + walk
-    assert _native.describe({_native.ENV: "python"}) == ("engine: python, forced by FXTLINT_ENGINE=python; "
-                                                         "native kernel: built; native text filler: built" + walk)
-    assert _native.describe({_native.ENV: "walk"}) == _native.describe({})  # lints as auto where it is not built
+    others = "export, decode and report's coverage"
+    # no native walk: the lint runs on the reference engine, and says so
+    assert _native.describe({}) == (f"engine: reference; {others}: native; native kernel: built; "
+                                    "native text filler: built" + walk)
+    assert _native.describe({_native.ENV: "python"}) == (f"engine: reference, forced by FXTLINT_ENGINE=python; "
+                                                         f"{others}: python; native kernel: built; "
+                                                         "native text filler: built" + walk)
+    assert _native.describe({_native.ENV: "walk"}) == _native.describe({})  # lints as auto
     fresh.setattr(_native, "_filler_built", lambda: (None, "no compiled fxtlint.engine._textfill"))
-    assert _native.describe({}) == ("engine: native, export and decode rows in python; native kernel: built; "
+    assert _native.describe({}) == (f"engine: reference; {others}: native, rows in python; native kernel: built; "
                                     "native text filler: not built: no compiled fxtlint.engine._textfill" + walk)
-    assert _native.describe({_native.ENV: "native"}).startswith("engine: none, FXTLINT_ENGINE=native needs both; ")
+    assert _native.describe({_native.ENV: "native"}).startswith(
+        "engine: none, FXTLINT_ENGINE=native needs every native part; ")
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
     fresh.setattr(_native, "_nwalk_built", lambda: (object(), None))
     both = "native kernel: built; native text filler: built; native walk: built"
-    assert _native.describe({}) == _native.describe({_native.ENV: "walk"}) == f"engine: walk; {both}"
-    assert _native.describe({_native.ENV: "fast"}) == f"engine: native; {both}"
+    assert _native.describe({}) == _native.describe({_native.ENV: "walk"}) == f"engine: walk; {others}: native; {both}"
+    assert _native.describe({_native.ENV: "fast"}) == (f"engine: walk, forced by FXTLINT_ENGINE=fast; "
+                                                       f"{others}: native; {both}")
+    assert _native.describe({_native.ENV: "reference"}) == (f"engine: reference, forced by FXTLINT_ENGINE=reference; "
+                                                            f"{others}: reference; {both}")
 
 
 def test_the_readme_shows_what_version_prints_with_both_built(fresh):
@@ -167,7 +202,8 @@ print(first, Walk(bytes({COLUMNS_FROM}), ()).columns, Walk(bytes(8), (), engine=
     assert _child(code, None).stdout.split() == ["True", "True", "True"]
 
 
-@pytest.mark.parametrize("env,expected", [("python", "engine: python, forced by FXTLINT_ENGINE=python"),
+@pytest.mark.parametrize("env,expected", [("python", "engine: reference, forced by FXTLINT_ENGINE=python; "
+                                                     "export, decode and report's coverage: python"),
                                           ("reference", "engine: reference, forced by FXTLINT_ENGINE=reference"),
                                           ("auto", "engine: ")])
 def test_version_says_which_engine(env, expected):

@@ -31,7 +31,7 @@ from fxtlint.engine._reader import MAGIC_BE, MAGIC_LE, declared_size, decode_rec
 from fxtlint.render._render_json import dumps, render
 from fxtlint.spec._time import max_ticks
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
-from test_fast import noisy_archives
+from noisy_traces import noisy_archives
 
 if _native.nwalk() is None:  # pragma: no cover - an install where the walk did not compile
     pytest.skip("the native walk is not built", allow_module_level=True)

@@ -1,20 +1,19 @@
-"""The pairing engine's array proof (``_pairing.feed_clean``) and its loop agree exactly.
-
-Drawn batches of duration, async, flow and complete events, fed in several batches so
-that state carries over, go through one engine that may use the array proof and one
-that only loops; their diagnostics, and their state after every batch, must match.
+"""The pairing engine's loop (``_pairing.PairingEngine``, the specification): what it says
+of well-formed and renumbered windows, that a window's verdicts do not depend on the order
+its rows were added in (the engine sorts by time), and the rows the feeders give it.
+``tests/test_npairing.py`` holds the compiled engine to this loop.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import random
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fxtlint import Diagnostic
 from fxtlint.engine import _pairing
 from fxtlint.engine._pairing import Batch, PairingEngine
-from fxtlint.spec._time import time_key
 
 STRINGS = ["", "a", "b", "c"]
 
@@ -30,10 +29,11 @@ events = st.tuples(
 )
 
 
-def run(batches, vectorize: bool):
+def run(batches, shuffle: int | None = None):
+    """Every batch through the loop: (its diagnostics, sorted; its state after each batch).
+    ``shuffle``: a seed to add each batch's rows in another order."""
     out = []
-    # drawn batches are small: the array proof is tried on every one (vectorize_from=0)
-    eng = PairingEngine(out.append, STRINGS, vectorize=vectorize, vectorize_from=0)
+    eng = PairingEngine(out.append, STRINGS)
     states = []
     index = 0
     for batch in batches:
@@ -44,11 +44,10 @@ def run(batches, vectorize: bool):
             rows.append((k, t, p, c, n, ts, 0 if k == _pairing.COMPLETE else i,
                          i if k == _pairing.COMPLETE else 0, 8 * index, index, 16, *(rate or [10**9])))
             index += 1
-        half = len(rows) // 2
-        for r in rows[:half]:  # rows added one by one and as arrays, as both paths do
+        if shuffle is not None:
+            random.Random(shuffle).shuffle(rows)
+        for r in rows:
             b.add(*r)
-        if rows[half:]:
-            b.extend(**{c: [r[j] for r in rows[half:]] for j, c in enumerate(_pairing.COLUMNS)})
         eng.feed(b)
         states.append(({t: list(s) for t, s in eng.stacks.items() if s}, dict(eng.complete_end),
                        list(eng.asyncs.items()), list(eng.flows.items())))
@@ -56,13 +55,14 @@ def run(batches, vectorize: bool):
     return sorted(out, key=Diagnostic.sort_key), states
 
 
-@given(st.lists(st.lists(events, max_size=25), max_size=4))
-def test_array_proof_and_loop_agree(batches):
-    assert run(batches, True) == run(batches, False)
+@given(st.lists(st.lists(events, max_size=25), max_size=4), st.integers(0, 3))
+def test_the_order_rows_are_added_in_does_not_matter(batches, seed):
+    """The loop orders a window by (time, record index) itself."""
+    assert run(batches, shuffle=seed) == run(batches)
 
 
 def well_formed(n_threads=3, depth=4):
-    """A clean batch, so that the array proof (not only its fallback) is exercised."""
+    """A clean batch: every duration closed, a flow and an async operation per thread open."""
     rows = []
     ts = 0
     for t in range(n_threads):
@@ -77,14 +77,9 @@ def well_formed(n_threads=3, depth=4):
     return rows
 
 
-def test_array_proof_accepts_a_clean_batch(monkeypatch):
-    accepted = []
-    real = _pairing.feed_clean
-    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
-    diags, _ = run([well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0)]], True)
-    assert accepted[0] is True
-    # the flow end is outside any duration: the proof declines and the loop reports it
-    assert accepted[1] is False
+def test_a_clean_batch_leaves_only_what_is_still_open():
+    diags, states = run([well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0)]])
+    assert states[0][0] == {} and len(states[0][2]) == 3 and len(states[0][3]) == 3
     # 2 flows and 3 async operations stay open; the flow end closes flow 0 outside a duration
     assert sorted(d.code for d in diags) == ["PR004"] * 5 + ["PR008"]
 
@@ -130,9 +125,9 @@ def mostly_clean(draw):
     return [rows[a:b] for a, b in zip([0] + cuts, cuts + [len(rows)])]
 
 
-@given(mostly_clean())
-def test_array_proof_and_loop_agree_on_mostly_clean_streams(batches):
-    assert run(batches, True) == run(batches, False)
+@given(mostly_clean(), st.integers(0, 3))
+def test_mostly_clean_streams_in_any_row_order(batches, seed):
+    assert run(batches, shuffle=seed) == run(batches)
 
 
 def test_each_table_pairing_role_feeds_the_engine_its_own_kind_and_family():
@@ -148,11 +143,11 @@ def test_each_table_pairing_role_feeds_the_engine_its_own_kind_and_family():
     assert {PAIR_KIND[n] for n, r in roles.items() if r.startswith("flow_")} == FLOW_KINDS
 
 
-def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
+def test_the_loop_asks_a_kind_its_family_not_its_number(monkeypatch):
     """Renumbered kinds (async and flow interleaved, so no family is a range of numbers)
-    give the same verdicts and state, through the array proof and through the loop."""
+    give the same verdicts and state."""
     batches = [well_formed(), [(_pairing.FLOW_END, 0, 0, 1, 1, 0, 0), (_pairing.ASYNC_END, 0, 0, 1, 2, 9, 0)]]
-    want = run(batches, False)
+    want = run(batches)
     renumber = {_pairing.ASYNC_BEGIN: 10, _pairing.FLOW_BEGIN: 11, _pairing.ASYNC_INSTANT: 12,
                 _pairing.FLOW_STEP: 13, _pairing.ASYNC_END: 14, _pairing.FLOW_END: 15}
     for name, old in [(k.name, k) for k in renumber]:
@@ -161,15 +156,8 @@ def test_the_array_proof_asks_a_kind_its_family_not_its_number(monkeypatch):
                         _pairing.PairKind.ASYNC_INSTANT, _pairing.PairKind.ASYNC_END)))
     monkeypatch.setattr(_pairing, "FLOW_KINDS", frozenset(renumber[k] for k in (_pairing.PairKind.FLOW_BEGIN,
                         _pairing.PairKind.FLOW_STEP, _pairing.PairKind.FLOW_END)))
-    is_flow = np.zeros(max(_pairing.FLOW_KINDS) + 1, bool)  # the array proof's family lookup, renumbered
-    is_flow[sorted(_pairing.FLOW_KINDS)] = True
-    monkeypatch.setattr(_pairing, "_flow_table", lambda: is_flow)
-    accepted = []
-    real = _pairing.feed_clean
-    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: accepted.append(real(e, c)) or accepted[-1])
     renumbered = [[(renumber.get(r[0], r[0]), *r[1:]) for r in b] for b in batches]
-    assert run(renumbered, True) == want and accepted == [True, False]  # the clean batch by the proof
-    assert run(renumbered, False) == want
+    assert run(renumbered) == want and want[0]
 
 
 def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
@@ -183,40 +171,6 @@ def test_a_complete_event_carries_its_end_in_the_end_column_not_the_id():
     check = RecordChecker(state).check
     for rec in fxtlint.read_records(data)[0]:
         check(rec, state.tables.apply(rec))
-    cols = state.batch.columns()
-    assert cols["kind"].tolist() == [_pairing.COMPLETE, _pairing.ASYNC_BEGIN]
-    assert cols["id"].tolist() == [0, 4] and cols["end"].tolist() == [9, 0]
-
-
-def test_small_batches_skip_the_array_proof_large_ones_try_it(monkeypatch):
-    """The array proof is the column path's: tried on a batch with columns of at least
-    VECTORIZE_FROM rows; rows added one by one (the per-record path) go to the loop."""
-    tried = []
-    monkeypatch.setattr(_pairing, "feed_clean", lambda e, c: tried.append(len(c["kind"])) or False)
-    for n, as_columns in ((_pairing.VECTORIZE_FROM - 1, True), (_pairing.VECTORIZE_FROM, True),
-                          (_pairing.VECTORIZE_FROM, False)):
-        eng = PairingEngine(lambda d: None, STRINGS)
-        b = Batch()
-        rows = [(_pairing.COMPLETE, 0, 0, 1, 1, i, 0, i + 1, 8 * i, i, 16, 10**9) for i in range(n)]
-        if as_columns:
-            b.extend(**{c: [r[j] for r in rows] for j, c in enumerate(_pairing.COLUMNS)})
-        else:
-            for r in rows:
-                b.add(*r)
-        eng.feed(b)
-        assert eng.complete_end == {0: time_key(n, 10**9)}  # the loop ran either way
-    assert tried == [_pairing.VECTORIZE_FROM]
-
-
-keys = st.lists(st.tuples(st.integers(-3, 3), st.integers(0, 2**64 - 1), st.integers(0, 5)), max_size=40)
-
-
-@given(keys, st.booleans())
-def test_lexorder_is_lexsort(rows, wide):
-    """Packed into one key where the ranges fit, lexsort otherwise: the same order."""
-    import numpy as np
-
-    a = np.asarray([r[0] for r in rows], np.int64)
-    b = np.asarray([r[1] if wide else r[1] % 1000 for r in rows], np.uint64)
-    pos = np.arange(len(rows), dtype=np.int64)
-    assert np.array_equal(_pairing.lexorder(a, b, pos), np.lexsort((pos, b, a)))
+    rows = [dict(zip(_pairing.COLUMNS, r)) for r in state.batch._rows]
+    assert [r["kind"] for r in rows] == [_pairing.COMPLETE, _pairing.ASYNC_BEGIN]
+    assert [r["id"] for r in rows] == [0, 4] and [r["end"] for r in rows] == [9, 0]

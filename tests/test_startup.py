@@ -1,8 +1,9 @@
-"""Start-up: what a small lint and the pytest plugin import (``engine/_numpy.py``).
+"""Start-up: what a lint and the pytest plugin import (``engine/_numpy.py``).
 
-Below ``_walk.COLUMNS_FROM`` the walk is the per-record reader alone and needs no
-array: numpy (a third of the start-up before) is imported by the first walk that takes
-the column path. ``import fxtlint.testing``, the ``pytest11`` entry point every pytest
+The lint runs on the native walk or on the per-record reference engine, at every size
+and on every engine, and needs no array: numpy (a third of the start-up before) is
+imported by the first walk that takes the column path (report's coverage, export,
+decode). ``import fxtlint.testing``, the ``pytest11`` entry point every pytest
 session of a project that installs fxtlint loads, imports no engine at all. Each case runs in a
 fresh interpreter, where ``sys.modules`` starts empty. The times are bench/startup.py's.
 """
@@ -62,15 +63,43 @@ def test_a_small_lint_imports_neither_numpy_nor_the_column_engine(code):
 
 
 def test_the_column_path_imports_numpy_when_it_runs():
-    """The passing twin: the same file walked by the column path does import it."""
-    code = f"import fxtlint; fxtlint.lint_path({str(SAMPLE)!r}, engine='fast')"
+    """The passing twin: the same file walked by the column path (export's) does import it."""
+    code = ("import io; from fxtlint.export._export_tef import write_document; "
+            f"write_document(open({str(SAMPLE)!r}, 'rb').read(), io.StringIO(), engine='fast')")
     got = loaded_after(code)
     assert got["numpy"] and got["fxtlint.engine._columns"]
 
 
+@pytest.mark.parametrize("engine", ["auto", "fast", "native", "python", "reference"])
+def test_a_large_lint_imports_no_numpy_on_any_engine(engine, tmp_path):
+    """A file past ``COLUMNS_FROM`` and one read a chunk at a time (past ``_file.WHOLE``),
+    linted whole and as a stream: the native walk or the reference, never an array."""
+    from fxtlint.engine import _native
+
+    if engine == "native" and _native.native_missing():
+        pytest.skip(_native.native_missing())
+    path = tmp_path / "large.fxt"
+    code = f"""
+import fxtlint
+from fxtlint import build as B
+from fxtlint.engine import _file
+from fxtlint.engine._walk import COLUMNS_FROM
+pre = B.archive(B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.string(1, "c"), B.string(2, "n"),
+                B.thread(1, 10, 11))
+pair = B.archive(*[B.event(k, 5, thread=1, category=1, name=2) for k in ("duration_begin", "duration_end")])
+data = pre + pair * ((_file.WHOLE + len(pair)) // len(pair))
+assert _file.WHOLE < len(data), len(data)
+open({str(path)!r}, "wb").write(data)
+report = fxtlint.lint_path({str(path)!r}, engine={engine!r})  # read a chunk at a time: a stream's walk
+assert report.counts == {{}} and report.records > _file.WHOLE // 16, report
+assert fxtlint.lint_bytes(data[:len(pre) + 2 * COLUMNS_FROM], engine={engine!r}).records > COLUMNS_FROM // 16
+"""
+    assert loaded_after(code)["numpy"] is False
+
+
 def test_a_small_file_of_many_durations_is_paired_without_numpy():
-    """Below ``COLUMNS_FROM`` the pairing batch of 600 events goes to the loop, not to the
-    array proof (the column path's), so a small file never imports numpy for it."""
+    """The pairing batch of 600 events goes to the loop (or its compiled twin), never to
+    an array."""
     code = """
 import fxtlint
 from fxtlint import build as B

@@ -22,7 +22,7 @@ from conftest import REPO
 from fxtlint import build as B
 from fxtlint.engine._stream_lint import lint_chunks
 from fxtlint.strategies import archives, log_streams, mutated_archives
-from test_fast import noisy_archives
+from noisy_traces import noisy_archives
 
 TINY = fxtlint.Limits(window_words=16, pairing_window=5)
 GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
@@ -39,15 +39,17 @@ def chunks_at(data: bytes, cuts) -> list[bytes]:
     return [data[a:b] for a, b in zip([0, *points], [*points, len(data)]) if b > a]
 
 
-def streamed(chunks, fmt="auto", limits=fxtlint.Limits(), step=1) -> tuple[str, list]:
-    report, found = lint_chunks(chunks, input_format=fmt, limits=limits, step=step)
+def streamed(chunks, fmt="auto", limits=fxtlint.Limits(), step=1, engine=None) -> tuple[str, list]:
+    report, found = lint_chunks(chunks, input_format=fmt, limits=limits, step=step, engine=engine)
     j = report.to_json()
     j["path"] = "-"
     return json.dumps(j, indent=1, sort_keys=True), found
 
 
-def same(data: bytes, cuts, fmt="auto", limits=fxtlint.Limits(), step=1) -> None:
-    got, found = streamed(chunks_at(data, cuts), fmt, limits, step)
+def same(data: bytes, cuts, fmt="auto", limits=fxtlint.Limits(), step=1, engine=None) -> None:
+    """``engine``: the stream's (None: the default, the native walk where it is built;
+    "reference": the per-record reader taking each record as it arrives)."""
+    got, found = streamed(chunks_at(data, cuts), fmt, limits, step, engine)
     assert got == whole(data, fmt, limits)
     # what feed and close returned is every diagnostic counted, each once
     report = json.loads(got)
@@ -81,6 +83,45 @@ def test_chunked_report_equals_whole(data, how, tiny, draw):
 @given(log_streams(max_size=8), st.sampled_from(["bytes", "random"]), st.data())
 def test_chunked_log_stream_equals_whole(data, how, draw):
     same(data, cuts_for(data, how, draw.draw), fmt="log")
+
+
+# -- the reference engine lints a stream too: the per-record reader, a record as it arrives --
+@given(traces, st.sampled_from(["bytes", "random", "records", "headers"]), st.booleans(), st.data())
+def test_chunked_report_equals_whole_on_the_reference_engine(data, how, tiny, draw):
+    same(data, cuts_for(data, how, draw.draw), limits=TINY if tiny else fxtlint.Limits(), engine="reference")
+
+
+@given(log_streams(max_size=8), st.sampled_from(["bytes", "random"]), st.data())
+def test_chunked_log_stream_equals_whole_on_the_reference_engine(data, how, draw):
+    same(data, cuts_for(data, how, draw.draw), fmt="log", engine="reference")
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name)
+def test_golden_in_chunks_on_the_reference_engine(path):
+    data = path.read_bytes()
+    fmt = "log" if path.suffix == ".log" else "auto"
+    small = len(data) < 16 << 10
+    same(data, range(1, len(data), 1 if small else 4093), fmt=fmt, step=1 if small else 4096, engine="reference")
+
+
+def test_a_stream_on_the_reference_engine_reads_each_record_once_as_it_arrives(monkeypatch):
+    """The reference engine's stream is decoded record by record, each record once, and
+    none before it has wholly arrived; never the column path (the linter takes no rows)."""
+    from fxtlint.engine import _walk
+
+    data = _big_trace(200)
+    seen = []
+    real = _walk.decode_record
+
+    def spy(buf, off, idx, size, *a, **k):
+        assert off + 8 * size <= len(buf)
+        seen.append(idx)
+        return real(buf, off, idx, size, *a, **k)
+
+    monkeypatch.setattr(_walk, "decode_record", spy)
+    monkeypatch.setattr(_walk.Walk, "_batch", lambda *a: pytest.fail("the linter's walk took the column path"))
+    same(data, range(0, len(data), 77), engine="reference")
+    assert seen == list(range(len(seen))) and len(seen) == fxtlint.lint_bytes(data).records
 
 
 @given(traces, st.lists(st.integers(1, 97), min_size=1, max_size=8), st.integers(1, 300),
@@ -138,13 +179,14 @@ def test_utf8_sequence_cut():
         same(data, [at])
 
 
-def test_stream_cut_mid_record_and_columns_path():
+@pytest.mark.parametrize("engine", [None, "reference"], ids=["default", "reference"])
+def test_stream_cut_mid_record(engine):
     data = _big_trace()
-    assert len(data) > 14 << 10  # the column path on the whole buffer too
+    assert len(data) > 14 << 10
     for cut in (len(data) - 3, len(data) - 8, len(data) - 16):
-        same(data[:cut], range(0, cut, 1000))
-    same(data, range(0, len(data), 333), limits=TINY)
-    same(data, range(0, len(data), 4096), step=1 << 16)
+        same(data[:cut], range(0, cut, 1000), engine=engine)
+    same(data, range(0, len(data), 333), limits=TINY, engine=engine)
+    same(data, range(0, len(data), 4096), step=1 << 16, engine=engine)
 
 
 def test_findings_arrive_before_the_end():

@@ -1,5 +1,7 @@
 """One walk, many consumers: every verb's whole output is the same on the column path
-and on the per-record reference path, and a report says exactly what check says.
+and on the per-record reference path, and a report says exactly what check says (the
+lint itself never takes the column path: ``tests/test_nwalk.py`` holds the native walk
+to the reference).
 
 The reference is the walk without columns (``engine="reference"``): the per-record
 reader alone, every record decoded and handed to each consumer one by one. The column
@@ -29,7 +31,7 @@ from fxtlint.export._export_tef import document, write_document
 from fxtlint.reader_suite._canonical import decode, decode_to, dumps
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from fxtlint.writer_report._conformance_report import trace_report
-from test_fast import noisy_archives
+from noisy_traces import noisy_archives
 
 # every test runs with the native kernel and with the pure column engine as the scan step
 pytestmark = pytest.mark.usefixtures("scan_engine")
@@ -185,8 +187,9 @@ def test_small_buffers_take_the_per_record_path_and_large_ones_the_columns():
     assert walk_for(large, ()).columns is True
 
 
-def test_every_consumer_sees_one_walk(scan_engine, monkeypatch):
-    """report is the lint and the coverage in one pass: the reader frames the file once."""
+def test_report_scans_the_file_once_for_its_coverage_and_never_for_the_lint(scan_engine, monkeypatch):
+    """report is the lint's walk (the native walk or the reference path: no scan step) and
+    the coverage's walk on the column path: the scan step frames the file once."""
     calls = []
     real = _walk.Walk.scanner
 
@@ -197,7 +200,42 @@ def test_every_consumer_sees_one_walk(scan_engine, monkeypatch):
     monkeypatch.setattr(_walk.Walk, "scanner", counted)
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
     trace_report(data, engine=scan_engine)
-    assert len(calls) == 1  # one window covers this file, walked once for lint and coverage
+    assert len(calls) == 1  # one window covers this file, scanned once, for the coverage
+
+
+def test_the_column_path_screens_clean_records_of_every_kind_without_decoding_them(scan_engine, monkeypatch):
+    """The point of the column path (report's coverage, export, decode): clean records of
+    any layout never reach the per-record decoder; only the records that change the
+    provider tables do."""
+    from fxtlint.writer_report._coverage import CoverageCollector
+
+    def walked(data, fmt="auto"):
+        cov = CoverageCollector()
+        walk_for(data, [cov], input_format=fmt, engine=scan_engine).run()
+        return cov.statistics()
+
+    calls = []
+    real = _walk.decode_record
+
+    def counting(*a, **kw):
+        calls.append(1)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(_walk, "decode_record", counting)
+    pre = [B.magic(), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2)]
+    evs = [B.event("duration_begin", i, args=[B.arg("int64", "a", i), B.arg("string", 1, "v")]) for i in range(50)]
+    evs += [B.event("duration_end", 100 + i) for i in range(50)]
+    others = [B.kernel_object(5, 2, "k", args=[B.arg("koid", 1, 7)]), B.userspace_object(9, 1, 2),
+              B.context_switch(200, 1, 3, 4, 5, args=[B.arg("uint32", "p", 1)]), B.thread_wakeup(201, 1, 4),
+              B.legacy_context_switch(202, 1, 3, outgoing_thread=1, incoming_thread=(1, 3)),
+              B.blob("b", b"payload", 1), B.log(203, "hello", thread=1),
+              B.large_blob(1, 2, b"x" * 9, timestamp=204, args=[B.arg("double", 2, 0.5)]), B.large_blob(1, 2, b"y")]
+    assert walked(B.archive(*pre, *evs, *others))
+    assert len(calls) == len(pre)
+    calls.clear()
+    log = B.log_stream(*[B.log_record(0x30, i, [B.arg("string", "message", "m"), B.arg("int64", "n", i)])
+                         for i in range(20)])
+    assert walked(log, "log") and calls == []
 
 
 def test_export_streams_batches_as_it_goes(scan_engine):

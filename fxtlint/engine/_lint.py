@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from . import _file
-from ._fast import Lint
 from ._feeder import walk_source
+from ._lint_consumer import Lint
 from ._native import parts
 from ._reader import detect_byte_order, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
@@ -46,8 +46,10 @@ def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: s
 def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<bytes>",
               sink: DiagnosticSink | None = None, engine: str | None = None,
               limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> tuple[FileReport, Walk]:
-    """Lint ``buf`` in one walk that also feeds ``consumers``; returns the report and
-    the walk (its record kinds, provider tables, and whether the file is FXT at all).
+    """Lint ``buf`` in one walk that also feeds ``consumers`` (with any, the walk is the
+    reference path's: the linter takes no rows, and the native walk carries no other
+    consumer); returns the report and the walk (its record kinds, provider tables, and
+    whether the file is FXT at all).
     ``buf`` may be ``open_buffer``'s ``FileSource``: the file is read and walked a
     chunk at a time (``_feeder.walk_source``)."""
     sink = sink if sink is not None else DiagnosticSink()
@@ -57,7 +59,7 @@ def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<by
         walk = walk_for(b, (), input_format=input_format, emit=sink.add, engine=engine, limits=limits)
         lints.append(Lint(sink.add, limits, walk.log, buffering_mode))
         walk.consumers = [lints[-1], *extra]
-        walk.lint = lints[-1]  # the native walk (engine "walk") lints when it is the only consumer
+        walk.lint = lints[-1]  # the native walk lints when it is the only consumer
         return walk
 
     walk = walk_source(buf, make, consumers)
@@ -82,11 +84,11 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     """Lint ``buf`` (bytes, bytearray, memoryview or mmap, or ``open_buffer``'s
     ``FileSource``).
 
-    ``engine`` (every one reports the same): "reference" checks record by record with the
-    decoded records; "native" screens every record with the native kernel (an FxtError
-    where it is not built), "python" with the column engine, "fast" with the kernel where
-    it is built; "auto" takes the reference below 14 KiB and "fast" above, whichever costs
-    less. None (the default): ``FXTLINT_ENGINE``'s, "auto" when it is not set.
+    ``engine`` (every one reports the same; ``_native``): the lint runs on the native walk
+    ("auto", "walk", "fast"; "native" requires it: an FxtError where it is not built)
+    where it is built, on the reference engine (the per-record reader and checker)
+    otherwise and for "reference" and "python". None (the default): ``FXTLINT_ENGINE``'s,
+    "auto" when it is not set.
     ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
     ``buffering_mode`` ("oneshot", "circular", "streaming"; None: not known) is how the
     trace was recorded: what a full buffer did changes what a correct trace looks like

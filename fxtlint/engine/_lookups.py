@@ -1,4 +1,6 @@
-"""Provider tables as each row of a batch sees them, looked up as arrays.
+"""Provider tables as each row of a batch sees them, looked up as arrays: the column
+path's (report's coverage, export and decode read string refs, thread refs and tick
+rates of clean rows through it; the lint never takes the column path).
 
 The walk decodes every record with an effect on the reference path, and
 ``ProviderState`` stamps each change with its record index and the value it replaced (``History``).
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..spec._limits import MAX_PAIRING_WINDOW
 from ._provider_state import History, ProviderState
 
 if TYPE_CHECKING:
@@ -22,6 +25,8 @@ else:
     from ._numpy import np  # imported on first use: the per-record path needs no array
 
 REL_BITS = 20  # keys hold a record's index within its batch in the low bits
+# a batch never crosses a pairing window (``_scan``), so its rows' positions fit
+assert MAX_PAIRING_WINDOW <= 1 << REL_BITS
 
 
 def latest(keys, order, qkeys, shift):

@@ -1,19 +1,28 @@
 """Which engine a walk runs: one word, named per call, defaulting to ``FXTLINT_ENGINE``.
 
-The engines (``ENGINES``; every one reports the same):
+The lint runs on exactly two engines: the native walk (``_nwalk.pyx``, ``_walk_native``:
+one compiled pass in file order, every file size, a trace in either byte order or a
+structured-log stream, whole or fed as a stream) where it is built, and the reference
+path (the per-record reader, ``RecordChecker``, ``PairingEngine``'s loop) otherwise: the
+specification, the oracle and the fallback where nothing compiles. The other verbs'
+walks (``report``'s coverage, ``export``, ``decode``) take the column path (numpy: the
+native kernel or the column engine as the scan step, ``_lookups``' refs, export's and
+decode's rows written by the native text filler or Python templates) or the reference
+path. The engines (``ENGINES``; every one reports the same):
 
-- ``reference``: the per-record reader alone (decode and check every record);
-- ``fast``: the column path, its scan step the native kernel and export's and decode's rows
-  written by the native text filler where they are built, the column engine (numpy) and
-  Python templates otherwise;
-- ``native``: the column path with the kernel and the filler, an error when one is not built;
-- ``python``: the column path without them (what an install without a C compiler runs);
-- ``walk``: the lint on the native walk (``_nwalk.pyx``, ``_walk_native``: one compiled pass
-  in file order, every file size, a trace in either byte order or a structured-log stream,
-  whole or fed as a stream) where it is built; the other verbs (a walk with a consumer
-  other than the linter: ``report``'s coverage, export, decode) as ``auto``;
-- ``auto``: the lint on the native walk where it is built, as ``walk``; everything else
-  ``reference`` below ``_walk.COLUMNS_FROM`` bytes, ``fast`` above, whichever costs less.
+- ``auto`` (the default): the lint on the native walk where it is built, on the
+  reference path otherwise; the other verbs on the reference path below
+  ``_walk.COLUMNS_FROM`` bytes, on the column path above (kernel and filler where built),
+  whichever costs less;
+- ``walk``: as ``auto`` (the name of the native walk's engine while the lint had others);
+- ``fast``: the lint as ``auto``; the other verbs on the column path at every size, the
+  kernel and the filler where they are built;
+- ``native``: every native part required: the lint on the native walk, the other verbs'
+  column path on the kernel and the filler; an error when one is not built;
+- ``python``: no native part: the lint on the reference path, the other verbs on the
+  column path with the numpy column engine and Python templates (what an install
+  without a C compiler runs);
+- ``reference``: everything on the per-record reader.
 
 A library call names its engine (``lint_buffer(data, engine=...)``, ``write_document``,
 ``decode_to``); a call that names none (``engine=None``) takes the process's default:
@@ -38,14 +47,15 @@ ENGINES = ("auto", "fast", "native", "python", "reference", "walk")
 # pure Python part); REQUIRED, the built module or an FxtError saying why not; None, never
 ACTIVE = object()
 REQUIRED = object()
-# per engine: (the column path: True always, False never, None by size; how the kernel, how the filler)
+# per engine: (the column path of the verbs other than the lint: True always, False never,
+# None by size; how the kernel, how the filler, how the lint takes the native walk)
 PARTS = {
-    "auto": (None, ACTIVE, ACTIVE),
-    "fast": (True, ACTIVE, ACTIVE),
-    "native": (True, REQUIRED, REQUIRED),
-    "python": (True, None, None),
-    "reference": (False, None, None),
-    "walk": (None, ACTIVE, ACTIVE),
+    "auto": (None, ACTIVE, ACTIVE, ACTIVE),
+    "fast": (True, ACTIVE, ACTIVE, ACTIVE),
+    "native": (True, REQUIRED, REQUIRED, REQUIRED),
+    "python": (True, None, None, None),
+    "reference": (False, None, None, None),
+    "walk": (None, ACTIVE, ACTIVE, ACTIVE),
 }
 
 
@@ -64,7 +74,8 @@ def default_engine() -> str:
 
 
 def parts(engine: str | None):
-    """(column path, how the kernel, how the filler) of ``engine`` (None: the default)."""
+    """(column path, how the kernel, how the filler, how the native walk) of ``engine``
+    (None: the default)."""
     name = default_engine() if engine is None else engine
     got = PARTS.get(name)
     if got is None:
@@ -73,8 +84,10 @@ def parts(engine: str | None):
 
 
 def walks_natively(engine: str | None) -> bool:
-    """Whether ``engine`` (None: the default) lints on the native walk where it is built."""
-    return (default_engine() if engine is None else engine) in ("walk", "auto")
+    """Whether ``engine`` (None: the default) lints on the native walk where it is built
+    (an FxtError for ``native`` where it is not)."""
+    how = parts(engine)[3]
+    return _pick(_nwalk_built, "native walk", how) is not None
 
 
 def _extension(name: str):
@@ -119,8 +132,9 @@ def nwalk():
 
 
 def native_missing() -> str | None:
-    """Why the ``native`` engine cannot run here (the kernel or the filler not built), or None."""
-    return _built()[1] or _filler_built()[1]
+    """Why the ``native`` engine cannot run here (the kernel, the filler or the native walk
+    not built), or None."""
+    return _built()[1] or _filler_built()[1] or _nwalk_built()[1]
 
 
 def _pick(built, what: str, how):
@@ -170,28 +184,35 @@ def tune_allocator() -> bool:
 
 
 def describe(environ: Mapping[str, str] | None = None) -> str:
-    """Which engine lints by default and whether the native kernel and text filler are
-    built (and if not, why), for ``fxtlint --version`` (``environ``: the environment to
-    read ``FXTLINT_ENGINE`` from; None, this process's default)."""
+    """Which engine lints by default (the native walk or the reference), what the other
+    verbs' column path runs on, and whether each native part is built (and if not, why),
+    for ``fxtlint --version`` (``environ``: the environment to read ``FXTLINT_ENGINE``
+    from; None, this process's default)."""
     try:
         choice = default_engine() if environ is None else engine_of(environ)
     except FxtError as e:
         return f"engine: ? ({e})"
     mod, why = _built()
     fill_mod, fill_why = _filler_built()
-    state = (("native kernel: built" if mod is not None else f"native kernel: not built: {why}")
-             + "; " + ("native text filler: built" if fill_mod is not None
-                       else f"native text filler: not built: {fill_why}"))
     walk_mod, walk_why = _nwalk_built()
-    state += "; " + ("native walk: built" if walk_mod is not None else f"native walk: not built: {walk_why}")
-    if choice in ("python", "reference"):
-        return f"engine: {choice}, forced by {ENV}={choice}; {state}"
-    if choice in ("auto", "walk") and walk_mod is not None:
-        return f"engine: walk; {state}"
-    if choice == "native" and (mod is None or fill_mod is None):
-        return f"engine: none, {ENV}=native needs both; {state}"
-    if mod is None:
-        return f"engine: python; {state}"
-    if fill_mod is None:
-        return f"engine: native, export and decode rows in python; {state}"
-    return f"engine: native; {state}"
+    state = "; ".join((
+        "native kernel: built" if mod is not None else f"native kernel: not built: {why}",
+        "native text filler: built" if fill_mod is not None else f"native text filler: not built: {fill_why}",
+        "native walk: built" if walk_mod is not None else f"native walk: not built: {walk_why}",
+    ))
+    forced = f", forced by {ENV}={choice}" if choice not in ("auto", "walk") else ""
+    if choice == "native" and (mod is None or fill_mod is None or walk_mod is None):
+        return f"engine: none, {ENV}=native needs every native part; {state}"
+    if choice in ("python", "reference") or walk_mod is None:
+        lint = "reference"  # the per-record reader: the specification, and the fallback
+    else:
+        lint = "walk"
+    if choice == "reference":
+        others = "reference"
+    elif choice == "python" or mod is None:
+        others = "python"
+    elif fill_mod is None:
+        others = "native, rows in python"
+    else:
+        others = "native"
+    return f"engine: {lint}{forced}; export, decode and report's coverage: {others}; {state}"

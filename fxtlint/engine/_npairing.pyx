@@ -474,8 +474,7 @@ ROW_BYTES = sizeof(Row)
 
 cdef class PairingEngine:
     """Matches begins with ends; ``strings`` maps interned string ids back to text
-    (``_pairing.PairingEngine``'s interface; ``vectorize`` and ``vectorize_from`` are
-    accepted and mean nothing: there is no array proof to try)."""
+    (``_pairing.PairingEngine``'s interface)."""
 
     # the native walk hands this engine its rows as blocks of this many bytes each
     # (``_pairing.Batch.add_block``); the Python engine has no such attribute
@@ -497,8 +496,7 @@ cdef class PairingEngine:
     cdef vector[Row] rows  # the window, as it came
     cdef vector[uint32_t] perm  # its (time, record index) order; empty: as it came
 
-    def __init__(self, emit, strings, limits=DEFAULT_LIMITS, *, vectorize=True, vectorize_from=0,
-                 buffering_mode=None):
+    def __init__(self, emit, strings, limits=DEFAULT_LIMITS, *, buffering_mode=None):
         self.emit = emit
         self.skips = skipper(emit)
         self.strings = strings
@@ -576,15 +574,12 @@ cdef class PairingEngine:
 
     # -- feeding ----------------------------------------------------------------------------
     def feed(self, b) -> None:
-        """Pair one window (a ``_pairing.Batch``): its column chunks, then its rows added
+        """Pair one window (a ``_pairing.Batch``): its blocks of rows, then its rows added
         one by one, ordered by (time, record index)."""
         if not len(b):
             return
         self.rows.clear()
         self.rows.reserve(len(b))  # once: a reserve per chunk would copy the window again each time
-        for ch in b._chunks:
-            self._take(ch["kind"], ch["thread"], ch["process"], ch["cat"], ch["name"], ch["ts"], ch["id"],
-                       ch["end"], ch["offset"], ch["index"], ch["size"], ch["rate"])
         for blk in b._blocks:
             self._take_block(blk)
         cdef Row r

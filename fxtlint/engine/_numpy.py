@@ -1,9 +1,10 @@
 """numpy, imported on first use: ``np`` here stands for the module until an attribute
 is read from it, and is the module's attribute from then on.
 
-The per-record path (the walk below ``_walk.COLUMNS_FROM``, the reference engine, the
-pytest plugin) needs no array: a small file is linted without numpy's import, which
-costs more than the lint (``bench/startup.py``). A module that uses numpy writes
+The lint (the native walk, the reference engine, the pytest plugin) and the per-record
+path of the other verbs (the walk below ``_walk.COLUMNS_FROM``) need no array: a file is
+linted without numpy's import, which costs more than a small lint (``bench/startup.py``);
+only the column path of report's coverage, export and decode imports it. A module that uses numpy writes
 
     if TYPE_CHECKING:
         import numpy as np

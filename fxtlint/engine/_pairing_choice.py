@@ -1,17 +1,17 @@
-"""Which pairing engine a lint runs: the compiled twin where it is built, the reference otherwise.
+"""Which pairing engine a lint runs: the compiled twin on the native walk, the reference loop otherwise.
 
-The ``reference`` engine keeps ``_pairing.PairingEngine`` (its loop is the specification
-and the oracle every other engine is compared with); every other engine pairs with
-``_npairing.PairingEngine`` (Cython, C++ mode: the same verdicts, made by the same rules in
-the same order) where it is built and matches this version's event kinds, and with the
-reference engine where it is not (an install without a compiler).
+The lint's reference path (the per-record reader and ``RecordChecker``) keeps
+``_pairing.PairingEngine``: its loop is the specification and the oracle the compiled
+engine is compared with. The native walk pairs with ``_npairing.PairingEngine`` (Cython,
+C++ mode: the same verdicts, made by the same rules in the same order) where it is built
+and matches this version's event kinds, and with the reference loop where it is not.
 """
 
 from __future__ import annotations
 
 import functools
 
-from ._native import _extension, default_engine
+from ._native import _extension
 from ._pairing import PairingEngine, PairKind
 
 
@@ -26,11 +26,9 @@ def native_pairing():
     return mod, None
 
 
-def pairing_engine(emit, strings: list[str], limits, *, buffering_mode: str | None = None,
-                   engine: str | None = None):
-    """The pairing engine for a lint run by ``engine`` (``_native.ENGINES``; None: the
-    default): the compiled one unless ``engine`` is "reference" or it is not built."""
-    name = default_engine() if engine is None else engine
-    mod = native_pairing()[0] if name != "reference" else None
+def pairing_engine(emit, strings: list[str], limits, *, buffering_mode: str | None = None, native: bool = False):
+    """The pairing engine of a lint: the compiled one when ``native`` (the lint runs on the
+    native walk) and it is built, the reference loop otherwise."""
+    mod = native_pairing()[0] if native else None
     make = PairingEngine if mod is None else mod.PairingEngine
     return make(emit, strings, limits, buffering_mode=buffering_mode)

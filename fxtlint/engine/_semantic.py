@@ -1,11 +1,13 @@
 """What a trace means: tables and refs per provider, time, and pairing (per record).
 
-This is the reference implementation that the column lint (``_fast``) must agree
-with: it takes decoded ``Record`` values in file order. The provider tables are the
-walk's ``ProviderState``, which carries out each record's effect; the linter reports on
-the changes it made (``report_change``). Pairing is delegated to a pairing engine
-(``_pairing_choice``: the compiled twin where it is built, the Python loop for the
-reference engine) in batches of ``Limits.pairing_window`` records.
+This is the reference implementation, the specification the native walk
+(``_walk_native``, ``_nwalk.pyx``) is held to: it takes decoded ``Record`` values in file
+order. The provider tables are the walk's ``ProviderState``, which carries out each
+record's effect; the linter reports on the changes it made (``report_change``). The
+functions below build every semantic diagnostic, for both: the native walk's
+diagnostics rows are rendered by them. Pairing is delegated to a pairing engine
+(``_pairing_choice``: the compiled twin on the native walk where it is built, the Python
+loop on the reference path) in batches of ``Limits.pairing_window`` records.
 """
 
 from __future__ import annotations
@@ -54,14 +56,15 @@ class LintState:
     said they dropped records."""
 
     def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, tables: ProviderState | None = None,
-                 buffering_mode: str | None = None, engine: str | None = None):
+                 buffering_mode: str | None = None, native: bool = False):
         self.emit = emit
         self.limits = limits
         self.tables = tables if tables is not None else ProviderState()
         self.buffering_mode = buffering_mode
-        # ``engine``: the walk's (``_native.ENGINES``); the reference's pairing is the Python loop
+        # ``native``: the lint runs on the native walk (the compiled pairing engine where it is
+        # built); the reference path pairs with the Python loop
         self.pairing = pairing_engine(emit, self.tables.strings.values, limits, buffering_mode=buffering_mode,
-                                      engine=engine)
+                                      native=native)
         self.buffer_full_index: int | None = None  # the last record that said records were dropped
         self.batch = Batch()
         self.window = 0
@@ -218,10 +221,7 @@ class RecordChecker:
         return koids
 
     def check(self, rec: Record, change: Change | None = None) -> None:
-        """Check ``rec``; ``change`` is what it did to the provider tables (already done).
-
-        The steps after the table records mirror ``_fast.Lint._semantics`` (the column
-        path), step for step and name for name."""
+        """Check ``rec``; ``change`` is what it did to the provider tables (already done)."""
         s = self.s
         s.flush_to(rec.index)
         k = rec.kind
@@ -243,8 +243,8 @@ class RecordChecker:
         self._pairing_rows(rec, record_size, string_ids, koids)
 
     def _string_refs(self, rec: Record) -> dict:
-        """String refs of the record and of its arguments (mirrors ``_fast``'s
-        ``_string_refs``): the record's own interned ids by field name."""
+        """String refs of the record and of its arguments: the record's own interned ids
+        by field name."""
         k = rec.kind
         string_ids = {}
         for name in STRING_REFS.get(k, ()):
@@ -257,8 +257,8 @@ class RecordChecker:
         return string_ids
 
     def _thread_refs(self, rec: Record):
-        """Thread refs (mirrors ``_fast``'s ``_thread_refs``): the first one's (process,
-        thread) koids, None when unregistered (reported) or absent."""
+        """Thread refs: the first one's (process, thread) koids, None when unregistered
+        (reported) or absent."""
         koids = None
         for name in THREAD_REFS.get(rec.kind, ()):
             got = self.thread_koids(rec, name)
@@ -267,8 +267,7 @@ class RecordChecker:
         return koids
 
     def _timestamps(self, rec: Record, record_size: int) -> None:
-        """Timestamps that do not convert at the provider's rate (mirrors ``_fast``'s
-        ``_timestamps``)."""
+        """Timestamps that do not convert at the provider's rate."""
         current = self.s.tables.current
         for name in TIMESTAMPS.get(rec.kind, ()):
             ts = rec.fields.get(name, 0)
@@ -276,8 +275,8 @@ class RecordChecker:
                 self.s.emit(timestamp_overflow(rec.offset, rec.index, record_size, name, ts, current.rate))
 
     def _numeric_arguments(self, rec: Record, record_size: int) -> None:
-        """A counter's arguments must be numeric (no column twin: a record with such an
-        argument is flagged by the screen and decoded, so only this path sees it)."""
+        """A counter's arguments must be numeric (the native walk has no twin: the screen
+        flags a record with such an argument and hands it to this path)."""
         if rec.kind not in NUMERIC_ARG_KINDS:
             return
         for i, a in enumerate(rec.args):
@@ -299,15 +298,15 @@ class RecordChecker:
         return argument_label(a, i)
 
     def _kind_checks(self, rec: Record, record_size: int) -> None:
-        """The declared per-kind checks (``_kind_checks``; no column twin: the screen
-        flags the records they hold on, so only this path sees them)."""
+        """The declared per-kind checks (``_kind_checks``; the native walk has no twin: the
+        screen flags the records they hold on and hands them to this path)."""
         for check in KIND_CHECKS.get(rec.kind, ()):
             if check.holds(rec.fields):
                 self.s.emit(check.rule.at(rec.offset, rec.index, record_size=record_size, **check.params(rec.fields)))
 
     def _pairing_rows(self, rec: Record, record_size: int, string_ids: dict, koids) -> None:
         """The event's pairing row, when its identifying refs resolved (its thread, and
-        its category and name for ``NAMED_KINDS``; mirrors ``_fast``'s ``_pairing_rows``)."""
+        its category and name for ``NAMED_KINDS``)."""
         s, k, f = self.s, rec.kind, rec.fields
         pair_kind = PAIR_KIND.get(k)
         if pair_kind is None or koids is None:

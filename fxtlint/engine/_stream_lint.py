@@ -14,10 +14,10 @@ from ..rules._diagnostics import Diagnostic
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Record
 from ..spec._tables import tables
-from ._fast import Lint
 from ._feeder import DEFAULT_STEP, Feeder
 from ._hexview import Excerpts, record_window
 from ._lint import lint_report, walk_for
+from ._lint_consumer import Lint
 from ._result import DiagnosticSink, FileReport
 from ._walk import Consumer
 

@@ -1,50 +1,56 @@
 """One walk over a trace, many consumers: the engine every verb runs.
 
 A ``Walk`` reads a buffer once, in file order, and hands what it reads to its
-consumers. The linter (``_fast.Lint``), the coverage and statistics
+consumers. The linter (``_lint_consumer.Lint``), the coverage and statistics
 (``_coverage.CoverageCollector``), the Trace Event export (``_export_tef``) and the
-canonical decoding (``_canonical``) are consumers; ``report`` runs the first two in
-one walk. The steps, per window of the file:
+canonical decoding (``_canonical``) are consumers. It takes one of three paths:
 
-1. **scan** (``_scan.scan_window``, the one seam that touches every word): frame the
-   window's records, cut them into batches, and screen each batch with the column
-   engine into ``Columns``: per leaf layout, the rows and their field columns, and
-   the rows the reference decoder must read;
-2. **decode**: those rows (flagged by the screen, of an undefined type, with an
-   ``effect`` on the provider tables, or of a kind a consumer asks for in
-   ``decode_kinds``) go through the per-record reader in file order; each record's
-   effect is carried out on the one ``ProviderState`` and stamped with its position,
-   and every consumer gets ``record(rec, change)``;
-3. **rows**: every consumer gets the batch's clean rows as columns (``Batch`` and
-   ``Rows``): field values, positions, arguments, and the refs looked up against the
-   provider tables as each row sees them, computed once and shared. A consumer reads
-   values (a string's text, an argument's value) only where it needs them.
+- **the native walk**, for the linter alone (``_walk_native``, ``_nwalk.pyx``; engines
+  ``auto``, ``walk``, ``fast`` and ``native``, every file size, a trace in either byte
+  order or a structured-log stream, whole or fed as a stream): one compiled pass in file
+  order that hands the records it cannot prove clean to the per-record reader, one by
+  one, and the linter's ``record``;
+- **the reference path** (``columns=False``; and wherever the linter is aboard and the
+  native walk is not taken: the linter takes no rows, ``Consumer.takes_rows``): the
+  per-record reader alone, every record decoded and handed to ``record`` with the change
+  it made to the provider tables, whole (``one_by_one``) or a stream's records as they
+  arrive (``_advance_records``);
+- **the column path**, for the other verbs (``report``'s coverage, export, decode), per
+  window of the file:
 
-A walk whose only consumer is the linter takes the native walk instead of these steps
-where it is built (engines ``auto`` and ``walk``, every file size, a trace in either
-byte order or a structured-log stream, whole or fed as a stream: ``_walk_native``,
-``_nwalk.pyx``): one compiled pass in file order that hands the records it cannot prove
-clean to the per-record reader, one by one, as step 2 does.
+  1. **scan** (``_scan.scan_window``, or the native kernel: ``scanner``): frame the
+     window's records, cut them into batches, and screen each batch into ``Columns``:
+     per leaf layout, the rows and their field columns, and the rows the reference
+     decoder must read;
+  2. **decode**: those rows (flagged by the screen, of an undefined type, with an
+     ``effect`` on the provider tables, or of a kind a consumer asks for in
+     ``decode_kinds``) go through the per-record reader in file order; each record's
+     effect is carried out on the one ``ProviderState`` and stamped with its position
+     (``recording``), and every consumer gets ``record(rec, change)``;
+  3. **rows**: every consumer gets the batch's clean rows as columns (``Batch`` and
+     ``Rows``): field values, positions, arguments, and the refs looked up against the
+     provider tables as each row sees them (``_lookups``), computed once and shared. A
+     consumer reads values (a string's text, an argument's value) only where it needs
+     them.
 
-Small buffers skip the columns: below ``COLUMNS_FROM`` bytes (or with ``columns=False``,
-the reference path) the walk is the per-record reader alone and every record goes to
-``record``. Both paths give every consumer the same records in the same states, so
-each consumer's output must be the same either way (``tests/test_walk.py`` holds them
-to it, whole output compared). Memory is a few arrays per window, the provider
-tables, and what the consumers keep; a memory-mapped file's pages are given back as
-the walk moves on.
+Small buffers skip the columns: below ``COLUMNS_FROM`` bytes the column path's walk is
+the reference path. Every path gives every consumer the same records in the same
+states, so each consumer's output must be the same either way (``tests/test_walk.py``
+holds the column path to the reference, ``tests/test_nwalk.py`` the native walk, whole
+output compared). Memory is a few arrays per window, the provider tables, and what the
+consumers keep; a memory-mapped file's pages are given back as the walk moves on.
 """
 
 from __future__ import annotations
 
 import mmap
+import struct
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
-from ._lookups import Lookups, TableCache
 from ._native import ACTIVE, REQUIRED, filling, nwalk, parts, walks_natively
 from ._native import kernel as chosen_kernel
 from ._provider_state import ProviderState
@@ -63,6 +69,7 @@ from ._stream_buffer import NeedMore
 if TYPE_CHECKING:
     import numpy as np
 
+    from ._lookups import Lookups, TableCache
     from ._walk_native import NativeLint
 else:
     from ._numpy import np  # imported on first use: the per-record path needs no array
@@ -71,6 +78,7 @@ _T = tables()
 INLINE = _T.string_inline_bit  # a string ref's inline bit, and below it the length
 LEN = INLINE - 1
 TYPE = _T.field(role="type")
+SIZE = _T.field(role="size")
 _SBITS = LEN.bit_length()  # bits of a string index
 _TBITS = max(f.width for lay in _T.record_leaves() for f in lay.all_fields() if f.role == "thread_ref")
 _TRACE_ROOTS = dict(_T.records)
@@ -86,6 +94,9 @@ class Consumer:
     """Something the walk feeds. Subclasses override what they need."""
 
     decode_kinds: frozenset = frozenset()  # leaf kinds it needs as decoded records, not columns
+    # False: it reads decoded records only (the linter): a walk with it aboard takes the
+    # native walk or the reference path, never the column path
+    takes_rows: bool = True
 
     def start(self, walk: Walk) -> None:
         """Before the first record (after the file-level checks)."""
@@ -116,7 +127,7 @@ class Walk:
         # parts; ``columns`` (True, False) and ``kernel`` (a kernel module, or None for the
         # column engine) override its choice (tests, the scan step's own walks)
         self.engine = engine
-        path, kernel_how, _ = parts(engine)
+        path, kernel_how, _, _ = parts(engine)
         # the scan step's engine: looked up when the column path starts (``kernel``)
         self._kernel = kernel_how if kernel is _AS_ENGINE else kernel
         self.consumers = list(consumers)
@@ -140,8 +151,9 @@ class Walk:
         # the magic search, kept across a stream's attempts at ``begin``: it goes on where it stopped
         self._magic = MagicSearch(big)
         # the linter, when it is this walk's only consumer (``_lint.lint_walk`` says which it
-        # is): the ``walk`` engine then runs the native walk (``_walk_native``) where it is built
+        # is): the walk then runs the native walk (``_walk_native``) where it is built
         self.lint: Consumer | None = None
+        self._by_record = False  # a stream's walk on the reference path (``_advance_records``)
         self._native: NativeLint | None = None
 
     @property
@@ -175,8 +187,11 @@ class Walk:
         if self.begin():
             for c in self.consumers:
                 c.start(self)
-            if not self.columns and self._wants_native():
+            native = self._wants_native()
+            if not self.columns and native:
                 self.columns = True  # the native walk lints every file size
+            elif self.columns and not native and not self._takes_rows():
+                self.columns = False  # the linter is aboard: the reference path, never the columns
             if self.columns:
                 self._walk_columns()
             else:
@@ -212,8 +227,10 @@ class Walk:
         self.cut_short = self.stopped
 
     def start_columns(self) -> None:
-        """Set up the column path (after ``begin``); ``advance`` then walks the buffer."""
-        self.cache = TableCache(self.state)
+        """Set up the walk by steps (after ``begin``); ``advance`` then walks the buffer:
+        the native walk (``_wants_native``), the reference path's records one by one when
+        a consumer takes no rows (the linter where the native walk is not taken), the
+        column path otherwise."""
         self._roots = _LOG_ROOTS if self.log else _TRACE_ROOTS
         self._reference = (frozenset() if self.log else STATE_KINDS).union(*(c.decode_kinds for c in self.consumers))
         self._large = size_fields(self.log)
@@ -221,18 +238,32 @@ class Walk:
         self.cur = self.index = self._released = 0  # the next word to frame, and its record's index
         self.stopped = False  # framing stopped for good (a header it cannot frame)
         self._native = self._native_lint()
+        self._by_record = self._native is None and not self._takes_rows()
+        if self._native is None and not self._by_record:
+            # the column path's lookups (numpy): imported by the first walk that takes it
+            from ._lookups import TableCache
+
+            self.cache: TableCache = TableCache(self.state)
+
+    def _takes_rows(self) -> bool:
+        """Whether every consumer takes the column path's rows (the linter takes none)."""
+        return all(c.takes_rows for c in self.consumers)
+
+    def lints_natively(self) -> bool:
+        """Whether the linter of this walk runs on the native walk (``_wants_native``)."""
+        return self._wants_native()
 
     def _wants_native(self) -> bool:
         """Whether this walk takes the native walk: a trace in either byte order or a
         structured-log stream, whole or fed as a stream (``StreamLinter``, a file read in
         chunks), all take it. It declines only where it cannot or must not: the engine
-        is not ``walk`` or ``auto`` (``reference``, ``fast``, ``native``, ``python`` name
-        other paths), the walk is not built here, a consumer other than the linter rides
-        on the walk (``report``'s coverage, export, decode: they read records and rows
-        the native walk does not make), or the column path is forced off
+        is ``reference`` or ``python`` (no native part), the walk is not built here (an
+        FxtError for ``native``), a consumer other than the linter rides on the walk
+        (export, decode: they read records and rows the native walk does not make; the
+        linter and they then share the reference path), or the column path is forced off
         (``columns=False``, the reference path's own walks)."""
-        return (walks_natively(self.engine) and self.lint is not None and self.consumers == [self.lint]
-                and self._columns_arg is not False and nwalk() is not None)
+        return (self.lint is not None and self.consumers == [self.lint] and self._columns_arg is not False
+                and walks_natively(self.engine))
 
     def _native_lint(self) -> NativeLint | None:
         """The native walk's driver, when this walk takes it (``_wants_native``)."""
@@ -253,6 +284,8 @@ class Walk:
         Returns False when framing stopped for good."""
         if self._native is not None:
             return self._native.advance()
+        if self._by_record:
+            return self._advance_records()
         buf, emit, big = self.buf, self.emit, self.big
         growing = getattr(buf, "growing", False)
         if self.zero_at is not None:
@@ -308,6 +341,58 @@ class Walk:
             self.W = None  # drop the views so a memory map can be closed
             close()
         self.cur, self.index, self._released, self.stopped = cur, index, released, stop
+        self.records = index
+        return not stop
+
+    def _advance_records(self) -> bool:
+        """``advance`` on the reference path: the per-record reader from ``cur`` / ``index``,
+        every record decoded, its effect carried out and handed to every consumer's
+        ``record``, as ``one_by_one`` does for a whole buffer. On a growing stream it stops
+        at the first record not wholly received, or at a decision that needs bytes still
+        to come (``NeedMore``), and takes it again with them."""
+        buf, emit, big, log, state, kinds, consumers = (self.buf, self.emit, self.big, self.log, self.state,
+                                                         self.kinds, self.consumers)
+        growing = getattr(buf, "growing", False)
+        if self.zero_at is not None:
+            # framing stopped at a header of size 0 whose message names the bytes after it
+            if not growing:
+                frame_error(8 * self.zero_at, self.index, 0, buf, emit, big)
+                self.stopped = True
+            return not self.stopped
+        n = len(buf)
+        unpack = struct.Struct(">Q" if big else "<Q").unpack_from
+        large = self._large
+        off, index, stop = 8 * self.cur, self.index, self.stopped
+        while not stop and n - off >= 8:
+            (header,) = unpack(buf, off)
+            size = large.get(TYPE.get(header), SIZE).get(header)
+            if size == 0:
+                try:
+                    frame_error(off, index, 0, buf, emit, big)
+                except NeedMore:
+                    self.zero_at = off // 8  # its message names the bytes left: said at the end
+                    break
+                stop = True
+                break
+            if off + 8 * size > n:
+                if growing:
+                    break  # the record has not wholly arrived: framed next time
+                frame_error(off, index, size, buf, emit, big)
+                stop = True
+                break
+            try:
+                rec = decode_record(buf, off, index, size, emit, big=big, log=log, resync=self.resync)
+            except NeedMore:
+                break  # a stream: taken again with more bytes
+            if not log:
+                after_record(rec, emit, self.magic_at)
+            kinds[rec.kind] += 1
+            change = state.apply(rec)
+            for c in consumers:
+                c.record(rec, change)
+            off = rec.end  # the declared size, unless the content settled it (resync_offset)
+            index += 1
+        self.cur, self.index, self.stopped = off // 8, index, stop
         self.records = index
         return not stop
 
@@ -437,6 +522,8 @@ class Batch:
     @property
     def look(self) -> Lookups:
         if self._look is None:
+            from ._lookups import Lookups
+
             self._look = Lookups(self.state, self.walk.cache, self.start, self.hist, self.index0)
         return self._look
 

@@ -2,9 +2,12 @@
 and problems folded per rule, as one JSON-ready dict (``docs/report.schema.json``).
 
 Sans-IO: takes a buffer; the renderers (``_report_markdown``, ``_report_html``) and
-the CLI take the dict. One walk over the buffer (``_walk``) feeds the linter and the
-coverage; every diagnostic, the verdict and the rule results are the lint's, so a
-report and ``check`` never disagree. It streams, so memory follows the tables.
+the CLI take the dict. Two walks over the buffer (``_walk``): the lint's, the one
+``check`` runs (the native walk where it is built, the reference path otherwise), and
+the coverage's (the column path: ``CoverageCollector`` reads rows, which the linter never
+does), framed alike (every record by its declared size). Every diagnostic, the verdict
+and the rule results are the lint's, so a report and ``check`` never disagree. Both
+stream, so memory follows the tables.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from importlib import resources
 from pathlib import Path
 
 from .. import rules as R
+from ..engine._feeder import walk_source
 from ..engine._hexview import dump, record_window
-from ..engine._lint import lint_walk
+from ..engine._lint import lint_walk, walk_for
 from ..engine._result import FileReport
 from ..rules._diagnostics import Diagnostic
 from ..rules._rule_scope import exercised, features_of
@@ -111,12 +115,14 @@ def _rule_results(lint: FileReport, features: set[str] | None, stopped: dict | N
 
 def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writer: str | None = None,
                  engine: str | None = None, limits: Limits = DEFAULT_LIMITS) -> dict:
-    """The report of one trace (or structured-log stream) held in ``buf``: the lint and
-    the coverage in one walk, every diagnostic the lint's (``engine`` and ``limits`` as
-    in ``lint_buffer``)."""
+    """The report of one trace (or structured-log stream) held in ``buf`` (or ``open_buffer``'s
+    ``FileSource``, read once per walk): the lint's walk, then the coverage's, every
+    diagnostic the lint's (``engine`` and ``limits`` as in ``lint_buffer``)."""
+    lint, walk = lint_walk(buf, input_format=input_format, path=path, engine=engine, limits=limits)
     cov = CoverageCollector()
-    lint, walk = lint_walk(buf, consumers=[cov], input_format=input_format, path=path, engine=engine,
-                           limits=limits)
+    if not walk.not_fxt:  # (the lint said it is not FXT at all: there is nothing to cover)
+        walk_source(buf, lambda b, consumers: walk_for(b, consumers, input_format=input_format, engine=engine,
+                                                       limits=limits), [cov])
     sev = lint.severity_counts
     by_code: dict[str, list[Diagnostic]] = {}
     for d in lint.diagnostics:
