@@ -684,3 +684,17 @@ def test_the_warning_says_what_a_reader_that_reads_nothing_did(tmp_path, suite, 
     assert warnings(res) == [f"r passes none of the 1 valid/ cases (files a reader must accept): {said}"
                              + ("" if said.endswith("refused") or "accepted" in said
                                 else ", so its other scores only count files it refused")]
+
+
+def test_results_say_which_suite_version_graded_them_and_the_matrix_warns_on_another(tmp_path, suite):
+    from fxtlint.reader_suite._runner import SUITE_VERSION, warnings
+
+    assert json.loads((REPO / "corpus" / "conformance" / "manifest.json").read_text())["version"] == SUITE_VERSION
+    manifest = json.loads((suite / "manifest.json").read_text())
+    (suite / "manifest.json").write_text(json.dumps({**manifest, "version": SUITE_VERSION}))
+    res = run_suite(reader(tmp_path, FXTLINT), suite, timeout=30, name="now")
+    assert res["suite"] == {"version": SUITE_VERSION} and not warnings(res)
+    old = {**res, "suite": {"version": SUITE_VERSION - 1}, "reader": {**res["reader"], "name": "then"}}
+    said = f"then was graded by suite version {SUITE_VERSION - 1}, this fxtlint's is {SUITE_VERSION}"
+    assert [w for w in warnings(old) if w.startswith(said)]
+    assert said in matrix_markdown([res, old])
