@@ -147,7 +147,7 @@ def test_another_exit_status_is_a_crash_with_stderr(tmp_path, suite):
     (1, True, "pass", ""),  # it said the file is damaged: what it read after the fault is its business
     (1, False, "pass", ""),
     (0, False, "pass", ""),  # "reading everything up to the last well-formed record": a pass, warned apart
-    (0, True, "wrong", "exit 0 with 1 records after the last well-formed one (a reader that does not report the "
+    (0, True, "wrong", "exit 0 with 1 record after the last well-formed one (a reader that does not report the "
                        "fault stops there): .records: expected 2 items, got 3"),
 ])
 def test_damaged_files_are_graded_by_the_records_before_the_fault(tmp_path, suite, category, status, extra, grade,

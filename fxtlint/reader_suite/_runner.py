@@ -344,7 +344,7 @@ def _grade_damaged(case: Case, run: Run, r: Result) -> Result:
     _compare({"records": before}, doc, r, "exit 0: ")
     if r.grade == "wrong" and len(doc["records"]) > len(before) \
             and not first_difference(before, doc["records"][: len(before)]):
-        r.detail = _clip(f"exit 0 with {len(doc['records']) - len(before)} records after the last well-formed one "
+        r.detail = _clip(f"exit 0 with {_n(len(doc['records']) - len(before))} after the last well-formed one "
                          f"(a reader that does not report the fault stops there): {r.detail[len('exit 0: '):]}")
     if r.grade in ("pass", "unreported"):
         r.warning = (f"exit 0: returned {_the(before)} before the fault without saying the file is damaged (the "
