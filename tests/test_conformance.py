@@ -37,17 +37,19 @@ GOOD = B.archive(B.magic(), B.string(1, "a"), B.thread(1, 1, 2), B.event("instan
                  B.event("instant", 2, category=1, name=1))
 BAD = GOOD + b"\x01\x02\x03"  # FR003: a partial header; the two events are the prefix
 ODD = GOOD + B.archive(B.unknown(12, b"\0" * 8))
+NOTHING = b"\x04\x00\x13"  # three bytes of a header: no record before the fault, nothing to recover
 
 
 @pytest.fixture
 def suite(tmp_path) -> Path:
-    """One case per category: valid/ok, invalid/bad, recover/cut, impl/odd."""
+    """One case per category: valid/ok, invalid/bad (nothing before the fault), recover/cut
+    (two records before it), impl/odd."""
     s = tmp_path / "suite"
-    for cat, name, data in (("valid", "ok", GOOD), ("invalid", "bad", BAD), ("recover", "cut", BAD),
+    for cat, name, data in (("valid", "ok", GOOD), ("invalid", "bad", NOTHING), ("recover", "cut", BAD),
                             ("impl", "odd", ODD)):
         (s / cat).mkdir(parents=True)
         (s / cat / f"{name}.fxt").write_bytes(data)
-        if cat in ("valid", "recover"):
+        if cat in ("valid", "invalid", "recover"):  # invalid/, recover/: the records before the fault
             (s / cat / f"{name}.json").write_text(dumps(decode(data).document()))
     (s / "manifest.json").write_text(json.dumps({"cases": [
         {"category": "valid", "name": "ok", "spec": "Event Record", "what": "two events"}]}))
@@ -99,10 +101,12 @@ def test_a_reader_that_accepts_everything_with_nothing(tmp_path, suite):
     res = run_suite(reader(tmp_path, 'print(json.dumps({"records": []}))'), suite, timeout=30)
     g = grades(res)
     assert g["valid/ok"][0] == "wrong" and g["invalid/bad"] == ("fail", "accepted")
-    assert g["recover/cut"] == ("fail", "accepted") and g["impl/odd"] == ("pass", "accepted")
+    assert g["recover/cut"] == ("wrong", "accepted") and g["impl/odd"] == ("pass", "accepted")
     detail = {c["case"]: c["detail"] for c in res["cases"]}
     assert detail["valid/ok"] == ".records: expected 2 items, got 0"
-    assert detail["recover/cut"] == "accepted a file a reader must reject"
+    assert detail["recover/cut"] == "exit 0: .records: expected 2 items, got 0"
+    assert detail["invalid/bad"] == ("accepted a file with no record before its fault: nothing to recover, so a "
+                                     "reader must reject it")
 
 
 def test_a_reader_printing_invalid_json_is_wrong_with_the_parse_error(tmp_path, suite):
@@ -138,19 +142,67 @@ def test_another_exit_status_is_a_crash_with_stderr(tmp_path, suite):
     assert {(c["grade"], c["detail"]) for c in res["cases"]} == {("crash", "exit status 3: boom: it broke")}
 
 
-@pytest.mark.parametrize("status, grade", [(1, "pass"), (0, "fail")])
-def test_recover_wants_a_rejection_after_the_prefix_and_allows_more_records(tmp_path, suite, status, grade):
-    """Returning the prefix is not enough: a reader that calls a cut trace whole misreads it."""
+@pytest.mark.parametrize("category", ["invalid", "recover"])
+@pytest.mark.parametrize("status, extra, grade, detail", [
+    (1, True, "pass", ""),  # it said the file is damaged: what it read after the fault is its business
+    (1, False, "pass", ""),
+    (0, False, "pass", ""),  # "reading everything up to the last well-formed record": a pass, warned apart
+    (0, True, "wrong", "exit 0 with 1 record after the last well-formed one (a reader that does not report the "
+                       "fault stops there): .records: expected 2 items, got 3"),
+])
+def test_damaged_files_are_graded_by_the_records_before_the_fault(tmp_path, suite, category, status, extra, grade,
+                                                                  detail):
+    """invalid/ and recover/, one rule: the records before the fault; the exit status is
+    free, exit 0 recorded as a warning apart."""
+    _damaged_invalid(suite)
     body = f"""
     sys.path.insert(0, {str(Path(__file__).resolve().parent.parent)!r})
     from fxtlint.reader_suite._canonical import decode
     d = decode(data).document()
-    d["records"].append({{"kind": "event.instant", "extra": True}})
+    if {extra!r}:
+        d["records"].append({{"kind": "event.instant", "extra": True}})
     print(json.dumps(d))
     sys.exit({status})
     """
     res = run_suite(reader(tmp_path, body), suite, timeout=30)
-    assert grades(res)["recover/cut"] == (grade, "rejected" if status else "accepted")
+    (c,) = [c for c in res["cases"] if c["category"] == category]
+    assert (c["grade"], c["outcome"], c["detail"]) == (grade, "rejected" if status else "accepted", detail)
+    warned = status == 0 and grade == "pass"
+    assert bool(c["warning"]) == warned and res["summary"][category]["warned"] == warned
+    if warned:
+        assert c["warning"] == ("exit 0: returned the 2 records before the fault without saying the file is "
+                                "damaged (the spec asks for the records, not for a rejection)")
+        assert "passed with a warning (counted apart, not failures): " in matrix_markdown([res])
+
+
+@pytest.mark.parametrize("status, out, grade, detail", [
+    (1, "", "fail", "rejected without returning the 2 records before the fault"),
+    (1, '{"records": []}', "wrong", "rejected: records: 0 of the 2 before the fault"),
+    (0, '{"records": []}', "wrong", "exit 0: .records: expected 2 items, got 0"),
+])
+def test_a_damaged_file_without_its_records_before_the_fault_does_not_pass(tmp_path, suite, status, out, grade,
+                                                                           detail):
+    _damaged_invalid(suite)
+    res = run_suite(reader(tmp_path, f"print({out!r}, end=''); sys.exit({status})"), suite, timeout=30,
+                    skip=["valid/*", "impl/*"])
+    assert {(c["grade"], c["detail"]) for c in res["cases"] if c["grade"] != "skip"} == {(grade, detail)}
+
+
+def _damaged_invalid(suite: Path) -> None:
+    """invalid/bad with two records before its fault, as recover/cut."""
+    (suite / "invalid" / "bad.fxt").write_bytes(BAD)
+    (suite / "invalid" / "bad.json").write_text(dumps(decode(BAD).document()))
+
+
+@pytest.mark.parametrize("status, grade", [(0, "fail"), (1, "pass")])
+def test_with_nothing_before_its_fault_a_reader_must_reject(tmp_path, suite, status, grade):
+    res = run_suite(reader(tmp_path, f"print(json.dumps({{'records': []}})); sys.exit({status})"), suite,
+                    timeout=30, skip=["valid/*", "impl/*", "recover/*"])
+    (c,) = [c for c in res["cases"] if c["grade"] != "skip"]
+    assert c["grade"] == grade and not c["warning"]
+    if status == 0:
+        assert c["detail"] == ("accepted a file with no record before its fault: nothing to recover, so a reader "
+                               "must reject it")
 
 
 def test_impl_compares_an_accepting_readers_decoding_when_the_spec_fixes_it(tmp_path, suite):
@@ -252,6 +304,32 @@ def test_the_warning_sits_beside_the_scores_not_under_the_failures(tmp_path, sui
     assert run.returncode == 1
     shown = run.stdout
     assert shown.index("reader0: valid 0/1") < shown.index("warning: reader0 passes none") < shown.index("fail   ")
+
+
+def test_piped_output_does_not_wrap_at_80_columns(tmp_path, suite):
+    """Not a terminal: each line as long as it is, the table as wide as its cells."""
+    long = "x" * 150
+    run = subprocess.run([sys.executable, "-m", "fxtlint", "conformance", "run", "--reader",
+                          " ".join(reader(tmp_path, f"print({long!r}, file=sys.stderr); sys.exit(1)")), "--suite",
+                          str(suite)], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 1
+    assert f"fail   valid/ok: rejected a file a reader must accept: {long}" in run.stdout.splitlines()
+    table = [ln for ln in run.stdout.splitlines() if ln.startswith("│")]
+    assert [ln.split("│")[1].strip() for ln in table] == ["valid", "recover", "invalid", "impl", "all"]
+    assert "warning: reader0 passes none of the 1 valid/ cases (files a reader must accept): it rejected every one" \
+        in run.stderr.splitlines()[0]
+
+
+def test_cli_matrix_with_the_shipped_results_from_any_folder(tmp_path, suite):
+    mine = tmp_path / "mine.json"
+    write_results(run_suite(reader(tmp_path, FXTLINT), suite, timeout=30, name="mine"), mine)
+    run = subprocess.run([sys.executable, "-m", "fxtlint", "conformance", "matrix", "mine.json", "--shipped",
+                          "--view", "sections"], capture_output=True, text=True, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "| category | a reader | mine | fxtlint 0.1.0 | fxt 0.3.0 |" in run.stdout
+    none = subprocess.run([sys.executable, "-m", "fxtlint", "conformance", "matrix"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert none.returncode == 2 and "give results files, --shipped, or both" in none.stderr
 
 
 def test_cli_run_and_matrix(tmp_path, suite, capsys):
@@ -522,13 +600,14 @@ def test_malformed_a_reader_may_skip_the_record_or_reject_and_says_which(tmp_pat
     assert [(c["grade"], c["chose"]) for c in honest["cases"]] == [("pass", "reject")]
     skipper = run_suite(_printing(tmp_path, SKIPPED, 0), malformed_suite, timeout=30)
     assert [(c["grade"], c["outcome"], c["chose"]) for c in skipper["cases"]] == [("pass", "accepted", "skip")]
-    assert skipper["summary"]["malformed"]["chose"] == {"skip": 1, "reject": 0}
+    assert skipper["summary"]["malformed"]["chose"] == {"skip": 1, "reject": 0, "read-through": 0}
     silent = run_suite(reader(tmp_path, "sys.exit(1)"), malformed_suite, timeout=30)
     assert [c["grade"] for c in silent["cases"]] == ["pass"]
 
 
 @pytest.mark.parametrize("data, status, keep, detail", [
-    (MALFORMED, 0, None, "skipped the malformed record: .records: expected 3 items, got 2"),  # dropped the rest
+    (MALFORMED, 0, None, "exit 0, but not the decoding with the malformed record skipped: .records: expected 3 "
+                         "items, got 2"),  # dropped the rest
     (MALFORMED, 1, 1, "rejected: records: 1 of the 2 before the fault"),
     (GOOD + B.archive(B.event("instant", 4, category=1, name=1)), 1, 1,
      "rejected: records: 1 of the 2 before the fault"),
@@ -544,8 +623,19 @@ def test_the_matrix_and_the_summary_show_what_a_reader_chose(tmp_path, malformed
 
     res = run_suite(_printing(tmp_path, SKIPPED, 0), malformed_suite, timeout=30, name="skipper")
     assert cell(res["cases"][0]) == "skipped"
-    assert choices(res) == "skipper chose: malformed/: skipped 1, rejected 0"
-    assert "skipper chose: malformed/: skipped 1, rejected 0" in matrix_markdown([res])
+    assert choices(res) == "skipper chose: malformed/: skipped 1, rejected 0, read through 0"
+    assert "skipper chose: malformed/: skipped 1, rejected 0, read through 0" in matrix_markdown([res])
+
+
+def test_a_reader_that_read_through_the_malformed_record_is_told_so_and_counted_so(tmp_path, malformed_suite):
+    """Not "skipped": it decoded the malformed record (here, as if its thread were thread 1)."""
+    through = GOOD + B.archive(B.event("instant", 3, category=1, name=1), B.event("instant", 4, category=1, name=1))
+    res = run_suite(_printing(tmp_path, through, 0), malformed_suite, timeout=30, name="through")
+    (c,) = res["cases"]
+    assert (c["grade"], c["chose"]) == ("wrong", "read-through")
+    assert c["detail"] == ("read through the malformed record (decoded it; the spec says it can be skipped): 4 "
+                           "records where skipping it gives 3; .records[2].timestamp: expected \"4\", got \"3\"")
+    assert res["summary"]["malformed"]["chose"] == {"skip": 0, "reject": 0, "read-through": 1}
 
 
 # ------------------------------------------------------------------ what a reader cannot report
@@ -594,3 +684,17 @@ def test_the_warning_says_what_a_reader_that_reads_nothing_did(tmp_path, suite, 
     assert warnings(res) == [f"r passes none of the 1 valid/ cases (files a reader must accept): {said}"
                              + ("" if said.endswith("refused") or "accepted" in said
                                 else ", so its other scores only count files it refused")]
+
+
+def test_results_say_which_suite_version_graded_them_and_the_matrix_warns_on_another(tmp_path, suite):
+    from fxtlint.reader_suite._runner import SUITE_VERSION, warnings
+
+    assert json.loads((REPO / "corpus" / "conformance" / "manifest.json").read_text())["version"] == SUITE_VERSION
+    manifest = json.loads((suite / "manifest.json").read_text())
+    (suite / "manifest.json").write_text(json.dumps({**manifest, "version": SUITE_VERSION}))
+    res = run_suite(reader(tmp_path, FXTLINT), suite, timeout=30, name="now")
+    assert res["suite"] == {"version": SUITE_VERSION} and not warnings(res)
+    old = {**res, "suite": {"version": SUITE_VERSION - 1}, "reader": {**res["reader"], "name": "then"}}
+    said = f"then was graded by suite version {SUITE_VERSION - 1}, this fxtlint's is {SUITE_VERSION}"
+    assert [w for w in warnings(old) if w.startswith(said)]
+    assert said in matrix_markdown([res, old])

@@ -3,7 +3,7 @@
     fxtlint conformance run --reader "CMD ARGS" [--suite DIR] [--timeout S] [--json OUT]
                             [--skip GLOB]... [--stdin | --path] [--name LABEL] [--jobs N]
                             [--max-failures N] [--no-progress]
-    fxtlint conformance matrix RESULTS... [--format markdown|html] [--view VIEW] [-o OUT]
+    fxtlint conformance matrix [RESULTS...] [--shipped] [--format markdown|html] [--view VIEW] [-o OUT]
 """
 
 from __future__ import annotations
@@ -58,7 +58,10 @@ def register(subparsers) -> None:
         description="Render results files of `conformance run --json` as one matrix.",
         allow_abbrev=False,
     )
-    m.add_argument("results", nargs="+", type=Path, metavar="RESULTS")
+    m.add_argument("results", nargs="*", type=Path, metavar="RESULTS")
+    m.add_argument("--shipped", action="store_true",
+                   help="add the results that ship with the suite (fxtlint's own reader and fxt 0.3.0, graded by "
+                   "this version of the suite), from any folder")
     m.add_argument("--format", choices=("markdown", "html"), default="markdown")
     m.add_argument("--view", choices=("full", "differences", "sections"), default="full",
                    help="markdown: every view (full), only the cases where the readers differ, or only the "
@@ -80,7 +83,7 @@ def run_cmd(args: argparse.Namespace) -> int:
         warnings,
         write_results,
     )
-    from ..render._reader_matrix import choices, failures, headline, summary_table, unreported
+    from ..render._reader_matrix import choices, failures, headline, summary_table, unreported, warned
 
     try:
         argv = shlex.split(args.reader)
@@ -106,11 +109,17 @@ def run_cmd(args: argparse.Namespace) -> int:
     except OSError as e:
         _common.error(f"cannot write {args.json}: {e.strerror or e}")
         return _common.EXIT_USAGE
-    console = Console()
+    # piped or redirected, rich would wrap lines and squeeze the table into 80 columns:
+    # there a line is as long as it is, and the table as wide as its cells
+    console = Console(soft_wrap=True)
+    if not console.is_terminal:
+        console.width = _UNWRAPPED
     console.print(summary_table(results))
     console.print(headline(results), markup=False, highlight=False)
     if choices(results):
         console.print(choices(results), markup=False, highlight=False)
+    if warned(results):
+        console.print(warned(results), markup=False, highlight=False)
     if unreported(results):
         console.print(f"not reported (counted apart, not graded): {len(unreported(results))} cases whose only "
                       "differences are argument types the reader declared it cannot tell apart",
@@ -118,12 +127,15 @@ def run_cmd(args: argparse.Namespace) -> int:
     # beside the scores it qualifies, not under a list of hundreds of failures
     console.file.flush()
     for w in warnings(results):
-        err_console.print(f"warning: {w}", markup=False, highlight=False)
+        err_console.print(f"warning: {w}", markup=False, highlight=False, soft_wrap=True)
     for c in failures(results):
         console.print(f"{c['grade']:5}  {c['case']}: {c['detail']}", markup=False, highlight=False)
     if received:
         return 128 + received[0]
     return _common.EXIT_OK if passed(results) else _common.EXIT_ERRORS
+
+
+_UNWRAPPED = 10_000  # columns: wider than any line the run prints
 
 
 def _progress(console, *, enabled: bool):
@@ -155,11 +167,17 @@ def _progress(console, *, enabled: bool):
 
 
 def matrix_cmd(args: argparse.Namespace) -> int:
-    from ..reader_suite._runner import ConformanceError, load_results
+    from ..reader_suite._runner import ConformanceError, default_suite, load_results
     from ..render._reader_matrix import matrix_html, matrix_markdown
 
+    paths = list(args.results)
+    if args.shipped:
+        paths += shipped_results(default_suite())
+    if not paths:
+        _common.error("matrix: give results files, --shipped, or both")
+        return _common.EXIT_USAGE
     try:
-        docs = [load_results(p) for p in args.results]
+        docs = [load_results(p) for p in paths]
     except ConformanceError as e:
         _common.error(str(e))
         return _common.EXIT_USAGE
@@ -173,3 +191,10 @@ def matrix_cmd(args: argparse.Namespace) -> int:
         _common.error(f"cannot write {args.output}: {e.strerror or e}")
         return _common.EXIT_USAGE
     return _common.EXIT_OK
+
+
+def shipped_results(suite: Path) -> list[Path]:
+    """The results files shipped beside the suite (its ``results/`` folder): fxtlint's
+    own reader first, then the others by name."""
+    found = sorted((suite / "results").glob("*.json"))
+    return sorted(found, key=lambda p: (p.stem != "fxtlint", p.stem))

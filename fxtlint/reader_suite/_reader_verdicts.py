@@ -16,8 +16,12 @@ trace archive gets one of four verdicts, with the spec's own words:
   size still frames it, and the spec says "Unrecognized or malformed trace records can be
   skipped": a reader may skip that record and read on (the records after it decoded as if
   it were not there), or reject, after the records before it;
-- ``reject``: no reader can go on (a record of size 0, a record past the end of the
-  file, bytes that are not FXT at all); it must say so, after the records it could read.
+- ``reject``: no reader can go on past the fault (a record of size 0, a record past the
+  end of the file, bytes that are not FXT at all). The spec recovers partial data "by
+  reading everything up to the last well-formed record": a reader returns the records
+  before the fault, and rejects (says the file is damaged); the conformance suite grades
+  it by those records, an exit 0 recorded apart as a warning, and requires the rejection
+  only where no record comes before the fault (fxtlint.reader_suite._runner).
 
 Used by the canonical decoding (``fxtlint decode`` rejects only ``reject`` faults) and by
 the conformance suite's generator, which files each case by the strictest verdict of what
@@ -179,7 +183,8 @@ _REASONS = (
            "记录的长度始终为 8 字节的倍数,并且以 8 字节对齐方式存储。[...] 轨迹管理器仍可通过读取最后一个格式正确的"
            "记录之前的所有内容来恢复已存储在轨迹缓冲区中的部分轨迹数据。",
            "a record cut by the end of the file is not well-formed and has no next record to go on to: what came "
-           "before is a partial trace, and a reader that calls it whole misreads it"),
+           "before is a partial trace, which a reader recovers by returning the records up to the last well-formed "
+           "one (and should say the file is damaged: a reader that calls it whole hides the cut)"),
     Reason("not-fxt", REJECT, "Magic Number Record",
            "This record serves as an indicator that the binary data is in the Fuchsia tracing format.",
            "此记录用于指示二进制数据采用的是 Fuchsia 跟踪格式。",

@@ -14,20 +14,30 @@ the spec's words decide it (fxtlint/reader_suite/_reader_verdicts.py):
   "malformed trace records can be skipped": skip it (exit 0, printing exactly the
   ``.json`` beside the case: the records before and after it) or reject (exit 1; records
   printed must start with the ``prefix`` records before the fault). The result says
-  which (``chose``);
-- ``invalid``: must reject (nothing a reader can go on from);
-- ``recover``: must reject, printing decoded records that start with the ``.json``
-  prefix beside the case (more records after it are fine);
+  which (``chose``); a reader that exits 0 having decoded the malformed record (more
+  records than skipping it gives) is told it read through it (``chose``: ``read-through``);
+- ``invalid`` and ``recover``, one rule: no reader can go on past the fault, and the spec
+  asks that partial data be recovered "by reading everything up to the last well-formed
+  record", not that a reader reject. Both are graded by the records the reader printed,
+  against the ``.json`` beside the case (the records before the fault, none for some):
+  exit 1 with records that start with them (more after are its own business, once it
+  said the file is damaged), or exit 0 with exactly them; exit 0 passes with a
+  ``warning`` (it did not say the file is damaged), recorded apart, not a failure. A case
+  with no record before its fault has nothing to recover: there the reader must exit 1.
+  The folders differ only in where their cases come from (``invalid``: the framing rules'
+  failing examples and mutations; ``recover``: sound traces cut or broken at the end);
 - ``impl``: either; anything but a crash. An accepting reader's decoding must equal the
   ``.json`` beside the case when there is one (the spec fixes the decoding, only not
   whether to accept).
 
-Grades: ``pass``; ``unreported`` (the decoding matches but for fields the reader
-declared it cannot report: its output's ``"cannot_tell_apart"``, groups of argument
-types it returns alike, such as untyped integers; counted apart, neither pass nor
-wrong); ``fail`` (the wrong decision: accepted a file it must reject, rejected one it
-must accept, or gave no prefix); ``wrong`` (the decoding differs, or stdout is not the
-canonical JSON: the parse error is kept); ``crash``; ``skip``.
+Grades: ``pass`` (with a ``warning`` where the reader did something the spec does not
+forbid but a user should know: an exit 0 on a damaged file); ``unreported`` (the
+decoding matches but for fields the reader declared it cannot report: its output's
+``"cannot_tell_apart"``, groups of argument types it returns alike, such as untyped
+integers; counted apart, neither pass nor wrong); ``fail`` (the wrong decision:
+rejected a file it must accept, accepted a file with nothing to recover, or rejected
+without the records before the fault); ``wrong`` (the decoding differs, or stdout is
+not the canonical JSON: the parse error is kept); ``crash``; ``skip``.
 
 A run can be stopped: ``Readers.stop`` (a signal, or ``max_failures`` crashes and
 timeouts in a row) kills every running reader's process group, grades no more cases
@@ -50,14 +60,24 @@ from pathlib import Path
 CATEGORIES = ("valid", "malformed", "invalid", "recover", "impl")
 # how summaries list them: first what a reader must read, then what it must refuse
 SUMMARY_ORDER = ("valid", "recover", "malformed", "invalid", "impl")
-EXPECT = {"valid": "accept", "malformed": "skip-or-reject", "invalid": "reject", "recover": "recover",
+EXPECT = {"valid": "accept", "malformed": "skip-or-reject", "invalid": "recover", "recover": "recover",
           "impl": "either"}
+# the categories graded by the records before the fault (one rule: ``_grade_damaged``)
+DAMAGED = ("invalid", "recover")
 GRADES = ("pass", "unreported", "fail", "wrong", "crash", "skip")
 # what a reader chose where the suite lets it choose (a result's ``chose``)
-CHOICES = {"malformed": {0: "skip", 1: "reject"}, "impl": {0: "accept", 1: "reject"}}
+CHOICES = {"malformed": {0: "skip", 1: "reject"}, "impl": {0: "accept", 1: "reject"},
+           "invalid": {0: "accept", 1: "reject"}, "recover": {0: "accept", 1: "reject"}}
+# what a reader may be counted as having chosen, per category (the summary's ``chose``)
+CHOSE = {"malformed": ("skip", "reject", "read-through"), "impl": ("accept", "reject"),
+         "invalid": ("accept", "reject"), "recover": ("accept", "reject")}
 # the output key where a reader names argument types it returns alike (grade "unreported")
 CANNOT_TELL = "cannot_tell_apart"
-RESULTS_FORMAT = "fxt-conformance-results/1"
+RESULTS_FORMAT = "fxt-conformance-results/2"
+# The suite's version: it moves when a case's verdict or the grading moves (the manifest's
+# ``version``, written by corpus/conformance/generate.py; results record the one they ran).
+# 3: invalid/ and recover/ graded by the records before the fault, exit 0 a warning apart.
+SUITE_VERSION = 3
 _DETAIL_MAX = 300
 
 
@@ -70,7 +90,7 @@ class Case:
     category: str
     name: str
     path: Path
-    expected: Path | None  # the .json beside it (valid and recover cases)
+    expected: Path | None  # the .json beside it (valid, malformed, invalid, recover and most impl cases)
     spec: str = ""
     what: str = ""
     prefix: int | None = None  # malformed: the records before the malformed one
@@ -90,7 +110,8 @@ class Result:
     exit: int | None = None
     detail: str = ""
     spec: str = ""  # the spec section the case tests (from the suite's manifest)
-    chose: str = ""  # malformed: skip | reject; impl: accept | reject (what the reader did where it may choose)
+    chose: str = ""  # malformed: skip | reject | read-through; others: accept | reject (what the reader did)
+    warning: str = ""  # a pass the user should hear about (exit 0 on a damaged file): counted apart
 
 
 def default_suite() -> Path:
@@ -100,6 +121,15 @@ def default_suite() -> Path:
     if packaged.is_dir():
         return Path(str(packaged))
     return Path(__file__).resolve().parents[2] / "corpus" / "conformance"
+
+
+def suite_version(suite: Path) -> int | None:
+    """The version its manifest names (None: no manifest, or one without a version)."""
+    try:
+        v = json.loads((Path(suite) / "manifest.json").read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return v if isinstance(v, int) else None
 
 
 def load_suite(suite: Path) -> list[Case]:
@@ -263,11 +293,8 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
     r.chose = CHOICES.get(case.category, {}).get(run.exit, "")
     if case.category == "malformed":
         return _grade_malformed(case, run, r)
-    if case.category in ("invalid", "recover") and run.exit == 0:
-        r.grade, r.detail = "fail", "accepted a file a reader must reject"
-        return r
-    if case.category == "invalid":
-        return r
+    if case.category in DAMAGED:
+        return _grade_damaged(case, run, r)
     if case.category == "valid" and run.exit == 1:
         r.grade, r.detail = "fail", "rejected a file a reader must accept" + _stderr_tail(run)
         return r
@@ -280,27 +307,66 @@ def grade(case: Case, run: Run, timeout: float) -> Result:
         elif case.expected is not None:  # the spec fixes the decoding, if not the decision
             _compare(json.loads(case.expected.read_text(encoding="utf-8")), doc, r)
         return r
-    expected = json.loads(case.expected.read_text(encoding="utf-8")) if case.expected else {"records": []}
-    if case.category == "recover" and not run.stdout.strip():
-        if expected["records"]:
-            r.grade, r.detail = "fail", "rejected without returning the records before the fault" + _stderr_tail(run)
+    doc, err = parse_output(run.stdout)
+    if doc is None:
+        r.grade, r.detail = "wrong", err
+        return r
+    _compare(_expected(case), doc, r)
+    return r
+
+
+def _expected(case: Case) -> dict:
+    return json.loads(case.expected.read_text(encoding="utf-8")) if case.expected else {"records": []}
+
+
+def _grade_damaged(case: Case, run: Run, r: Result) -> Result:
+    """invalid/ and recover/, one rule: graded by the records before the fault (the
+    ``.json``). Exit 1: records that start with them (or nothing, where there are none).
+    Exit 0: exactly them ("reading everything up to the last well-formed record"), and a
+    warning recorded apart; where there are none, nothing was recovered: a fail."""
+    before = _expected(case)["records"]
+    if run.exit == 0 and not before:
+        r.grade, r.detail = "fail", "accepted a file with no record before its fault: nothing to recover, so a " \
+                                    "reader must reject it"
+        return r
+    if run.exit == 1 and not run.stdout.strip():
+        if before:
+            r.grade = "fail"
+            r.detail = f"rejected without returning {_the(before)} before the fault" + _stderr_tail(run)
         return r
     doc, err = parse_output(run.stdout)
     if doc is None:
         r.grade, r.detail = "wrong", err
         return r
-    if case.category == "valid":
-        _compare(expected, doc, r)
-    else:
-        _compare_prefix(expected["records"], doc, r)
+    if run.exit == 1:
+        _compare_prefix(before, doc, r, "rejected: ")
+        return r
+    _compare({"records": before}, doc, r, "exit 0: ")
+    if r.grade == "wrong" and len(doc["records"]) > len(before) \
+            and not first_difference(before, doc["records"][: len(before)]):
+        r.detail = _clip(f"exit 0 with {_n(len(doc['records']) - len(before))} after the last well-formed one "
+                         f"(a reader that does not report the fault stops there): {r.detail[len('exit 0: '):]}")
+    if r.grade in ("pass", "unreported"):
+        r.warning = (f"exit 0: returned {_the(before)} before the fault without saying the file is damaged (the "
+                     "spec asks for the records, not for a rejection)")
     return r
+
+
+def _n(count: int) -> str:
+    return "1 record" if count == 1 else f"{count} records"
+
+
+def _the(records: list) -> str:
+    return "the record" if len(records) == 1 else f"the {len(records)} records"
 
 
 def _grade_malformed(case: Case, run: Run, r: Result) -> Result:
     """Skipped (exit 0): the whole decoding must be the ``.json`` (the records after the
-    malformed one included). Rejected (exit 1): nothing on stdout, or records that start
-    with the ``prefix`` records before the fault."""
-    expected = json.loads(case.expected.read_text(encoding="utf-8")) if case.expected else {"records": []}
+    malformed one included); a reader that printed more records than that decoded the
+    malformed record: it read through it (``chose``: ``read-through``), which is wrong.
+    Rejected (exit 1): nothing on stdout, or records that start with the ``prefix``
+    records before the fault."""
+    expected = _expected(case)
     if run.exit == 1 and not run.stdout.strip():
         return r
     doc, err = parse_output(run.stdout)
@@ -308,7 +374,15 @@ def _grade_malformed(case: Case, run: Run, r: Result) -> Result:
         r.grade, r.detail = "wrong", err
         return r
     if run.exit == 0:
-        _compare(expected, doc, r, "skipped the malformed record: ")
+        n, got, prefix = len(expected["records"]), len(doc["records"]), case.prefix or 0
+        if got > n and not first_difference(expected["records"][:prefix], doc["records"][:prefix]):
+            r.chose = "read-through"
+            _compare(expected, doc, r, f"read through the malformed record (decoded it; the spec says it can be "
+                                       f"skipped): {_n(got)} where skipping it gives {n}; ")
+            if r.grade != "wrong":  # cannot be: more records than expected always differs
+                r.grade = "wrong"
+            return r
+        _compare(expected, doc, r, "exit 0, but not the decoding with the malformed record skipped: ")
         return r
     _compare_prefix(expected["records"][: case.prefix or 0], doc, r, "rejected: ")
     return r
@@ -473,6 +547,7 @@ def run_suite(argv: list[str], suite: Path, *, stdin: bool = True, timeout: floa
         "format": RESULTS_FORMAT,
         "reader": {"name": name or reader_name(argv), "command": list(argv), "input": "stdin" if stdin else "path"},
         "timeout": timeout,
+        "suite": {"version": suite_version(suite)},
         "summary": summarise(graded),
         "cases": [asdict(r) for r in graded],
     }
@@ -498,9 +573,10 @@ def summarise(results) -> dict:
         for r in rs:
             counts[r.grade if isinstance(r, Result) else r["grade"]] += 1
         out[cat] = {"cases": len(rs), **counts}
-        if cat in CHOICES:  # what the reader chose where it may choose
+        if cat in CHOSE:  # what the reader chose where it may choose
             chose = [r.chose if isinstance(r, Result) else r.get("chose", "") for r in rs]
-            out[cat]["chose"] = {c: chose.count(c) for c in CHOICES[cat].values()}
+            out[cat]["chose"] = {c: chose.count(c) for c in CHOSE[cat]}
+        out[cat]["warned"] = sum(bool(r.warning if isinstance(r, Result) else r.get("warning")) for r in rs)
     return out
 
 
@@ -542,6 +618,10 @@ def warnings(results: dict) -> list[str]:
                    f"accept): {_did(results)}")
     if "stopped" in results:
         out.append(f"the run was {results['stopped']}; the scores cover those cases only")
+    version = (results.get("suite") or {}).get("version")
+    if results.get("format") != RESULTS_FORMAT or (version is not None and version != SUITE_VERSION):
+        out.append(f"{results['reader']['name']} was graded by suite version {version or '2 or older'}, this "
+                   f"fxtlint's is {SUITE_VERSION}: verdicts have moved since (corpus/conformance/README.md)")
     return out
 
 
@@ -554,6 +634,6 @@ def load_results(path: Path) -> dict:
         doc = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise ConformanceError(f"cannot read results {path}: {e}") from None
-    if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") not in (RESULTS_FORMAT, "fxt-conformance-results/1"):
         raise ConformanceError(f"{path}: not a results file of {RESULTS_FORMAT}")
     return doc

@@ -16,12 +16,12 @@ _SYMBOL = {"pass": "pass", "unreported": "not reported", "fail": "FAIL", "wrong"
            "skip": "skip"}
 _COLOUR = {"pass": "green", "unreported": "yellow", "fail": "red", "wrong": "magenta", "crash": "bold red",
            "skip": "dim"}
-_MUST = {"valid": "must accept", "recover": "must reject, keep the prefix",
-         "malformed": "skip the malformed record and read on, or reject", "invalid": "must reject",
-         "impl": "either, never crash"}
-_MUST_SHORT = {"valid": "accept", "recover": "reject+prefix", "malformed": "skip or reject", "invalid": "reject",
+_MUST = {"valid": "must accept", "recover": "the records before the fault (exit 0: a warning)",
+         "malformed": "skip the malformed record and read on, or reject",
+         "invalid": "the records before the fault (exit 0: a warning; none: reject)", "impl": "either, never crash"}
+_MUST_SHORT = {"valid": "accept", "recover": "records", "malformed": "skip or reject", "invalid": "records",
                "impl": "either"}
-_CHOSE = {"skip": "skipped", "reject": "rejected", "accept": "accepted"}
+_CHOSE = {"skip": "skipped", "reject": "rejected", "accept": "accepted", "read-through": "read through"}
 VIEWS = ("full", "differences", "sections")
 
 
@@ -30,6 +30,8 @@ def cell(case: dict) -> str:
     reader chose (accepted, rejected; skipped the malformed record)."""
     if case["category"] in ("impl", "malformed") and case["grade"] == "pass":
         return _CHOSE.get(case.get("chose", ""), case["outcome"])
+    if case.get("warning") and case["grade"] == "pass":
+        return "pass, exit 0"
     return _SYMBOL.get(case["grade"], case["grade"])
 
 
@@ -41,6 +43,16 @@ def choices(results: dict) -> str:
         if chose and any(chose.values()):
             parts.append(f"{cat}/: " + ", ".join(f"{_CHOSE.get(k, k)} {v}" for k, v in chose.items()))
     return f"{results['reader']['name']} chose: " + "; ".join(parts) if parts else ""
+
+
+def warned(results: dict) -> str:
+    """The passes with a warning, counted apart: 'recover/ 21, invalid/ 3: ...', or ''."""
+    parts = [f"{cat}/ {results['summary'][cat]['warned']}" for cat in SUMMARY_ORDER
+             if results["summary"].get(cat, {}).get("warned")]
+    if not parts:
+        return ""
+    return (f"{results['reader']['name']} passed with a warning (counted apart, not failures): " + ", ".join(parts)
+            + ": exit 0 on a damaged file, after the records before the fault")
 
 
 def _pct(ok: int, ran: int) -> str:
@@ -138,7 +150,8 @@ def matrix_markdown(all_results: list[dict], view: str = "full") -> str:
            "Cells: `pass`; `FAIL` (wrong decision); `WRONG` (wrong decoding or output); `CRASH` "
            "(exit status other than 0 or 1, a signal, or the timeout); `not reported` (right but for argument "
            "types the reader declared it cannot tell apart: counted apart, not in passed / graded); for `impl/` "
-           "and `malformed/` cases that passed, what the reader chose.", "",
+           "and `malformed/` cases that passed, what the reader chose; `pass, exit 0` (an `invalid/` or `recover/` "
+           "case passed by its records with exit 0: a warning, counted apart).", "",
            "## Summary (passed / graded)", "",
            f"| category | a reader | {head} |", "| --- | --- |" + " ---: |" * len(names)]
     for cat in SUMMARY_ORDER:
@@ -147,6 +160,7 @@ def matrix_markdown(all_results: list[dict], view: str = "full") -> str:
     out.append("| not reported | counted apart | " + " | ".join(
         str(sum(s.get("unreported", 0) for s in r["summary"].values())) for r in all_results) + " |")
     out += [f"\n{_md(line)}" for line in (choices(r) for r in all_results) if line]
+    out += [f"\n{_md(line)}" for line in (warned(r) for r in all_results) if line]
     out += ["", "Commands:", ""]
     out += [f"- {r['reader']['name']}: `{' '.join(r['reader']['command'])}` (file on {r['reader']['input']}, "
             f"timeout {r['timeout']:g} s)" for r in all_results]
@@ -205,7 +219,8 @@ def matrix_html(all_results: list[dict]) -> str:
          "<p>Hover a cell for the detail. pass; FAIL: wrong decision; WRONG: wrong decoding or output; "
          "CRASH: exit status other than 0 or 1, a signal, or the timeout; not reported: right but for argument "
          "types the reader declared it cannot tell apart (counted apart); impl and malformed cases that passed: "
-         "what the reader chose.</p>",
+         "what the reader chose; pass, exit 0: an invalid or recover case passed by its records with exit 0 (a "
+         "warning, counted apart).</p>",
          f"<h2>Summary (passed / graded)</h2><table><tr><th>category</th><th>a reader</th>{th}</tr>"]
     for cat in SUMMARY_ORDER:
         h.append(f"<tr><td>{cat}</td><td>{_MUST[cat]}</td>"
@@ -216,6 +231,7 @@ def matrix_html(all_results: list[dict]) -> str:
     h += [f"<li>{e(r['reader']['name'])}: <code>{e(' '.join(r['reader']['command']))}</code> "
           f"(file on {e(r['reader']['input'])}, timeout {r['timeout']:g} s)</li>" for r in all_results]
     h.append("</ul>")
+    h += [f"<p>{e(line)}</p>" for line in (warned(r) for r in all_results) if line]
     h += [f'<p class="warn">Warning: {e(w)}</p>' for r in all_results for w in warnings(r)]
     h.append(f"<h2>By spec section (passed / graded)</h2><table><tr><th>spec section</th>{th}</tr>")
     for name, scores in sections(all_results):
@@ -246,7 +262,7 @@ def _case_table_html(rows, th: str) -> list[str]:
                 tds.append('<td class="skip">-</td>')
                 continue
             cls = "impl" if cat in ("impl", "malformed") and c["grade"] == "pass" else c["grade"]
-            tds.append(f'<td class="{cls}" title="{e(c["detail"])}">{e(cell(c))}</td>')
+            tds.append(f'<td class="{cls}" title="{e(c["detail"] or c.get("warning", ""))}">{e(cell(c))}</td>')
         same = "" if _differs(cells) else ' class="same"'
         out.append(f"<tr{same}><td><code>{e(cid)}</code></td><td>{e(expect)}</td>{''.join(tds)}<td>{e(spec)}</td></tr>")
     out.append("</table>")
