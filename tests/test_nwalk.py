@@ -711,6 +711,25 @@ def test_layout_rules_are_finding_rows_of_the_walk(decoded, code):
                 assert (f'"{code}"' in report) == fails, (code, fails, report)
 
 
+def test_a_log_argument_that_fails_a_check_still_has_its_name_checked():
+    """A log argument whose content fails a check (a double of one declared word: ST005)
+    and whose name is empty (SL006): the screen stops inside the argument at the first, so
+    the name check after it never ran; the walk hands such an argument's record to the
+    reference, which reports both (the stream harness found it in CI:
+    tests/regressions/stream/c7236ef616b82fa1.bin). Its twin, a whole double with a name:
+    neither."""
+    trace = 0x10 << 56  # severity TRACE; a log record is type 9, its size in words at bit 4
+    short = struct.pack("<QQQ", 9 | 3 << 4 | trace, 5, 5 | 1 << 4)  # a double of 1 word, name ref 0
+    report = same(short, "log")
+    assert '"SL006"' in report and '"ST005"' in report, report
+    named = struct.pack("<QQQ", 9 | 5 << 4 | trace, 5, 5 | 3 << 4 | (0x8000 | 4) << 16) + b"name\0\0\0\0" \
+        + struct.pack("<d", 1.5)
+    report = same(named, "log")
+    assert '"SL006"' not in report and '"ST005"' not in report, report
+    found = (REPO / "tests" / "regressions" / "stream" / "c7236ef616b82fa1.bin").read_bytes()
+    assert fxtlint.lint_bytes(found, input_format="log").counts.get("SL006") == 1
+
+
 def tables_after(data: bytes, engine: str):
     """The provider tables a lint leaves (the walk's are mirrored into them): per provider
     its name, strings (as text), threads, rate and limit; the current one; the announced."""

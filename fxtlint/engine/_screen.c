@@ -380,6 +380,18 @@ static void note(Scan *S, int64_t kind, int64_t pc, int64_t pos, int64_t value, 
  */
 
 
+/* Whether the straight run of code at pc (an argument type's) checks a log's string refs. */
+static int has_logref(const Program *P, int64_t pc)
+{
+    for (int64_t i = pc; i + 4 <= P->length; i += 4) {
+        if (P->code[i] == OP_LOGREF)
+            return 1;
+        if (P->code[i] == OP_END)
+            return 0;
+    }
+    return 0;
+}
+
 /* The argument list at *pp: each argument's code runs on its own values and positions,
  * kept in its argument row (the caller drops the rows of a record it flags). When the
  * table is full the rows are only counted, and the caller scans again with room. */
@@ -417,6 +429,12 @@ static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t co
                                 row + ARG_ROW_HEAD + P->narg_vals)) {
                     if (S->fatal)
                         return 0;
+                    if (has_logref(P, entry[0])) {
+                        /* a log argument's name and string checks (SL005, SL006) come after the
+                         * check that failed and were not run: the reference reports them all */
+                        S->fatal = 1;
+                        return 0;
+                    }
                     bad = 1;
                 }
                 S->nargs++;  /* its fields are read: its refs are checked */
