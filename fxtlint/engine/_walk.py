@@ -275,6 +275,18 @@ class Walk:
         assert module is not None
         return NativeLint(self, self.lint, module)
 
+    def settle_zero(self) -> bool | None:
+        """Framing stopped at a header of size 0 whose message names the bytes after it
+        (``zero_at``: only its word and the stream's length are read, the rest was counted,
+        not kept): said once the stream has ended. Returns what ``advance`` returns then
+        (False once said), or None when there is no such header and the walk goes on."""
+        if self.zero_at is None:
+            return None
+        if not getattr(self.buf, "growing", False):
+            frame_error(8 * self.zero_at, self.index, 0, self.buf, self.emit, self.big)
+            self.stopped = True
+        return not self.stopped
+
     def advance(self) -> bool:
         """Walk the records of ``buf`` from where the last call left off. A buffer that
         is still growing (a stream, ``_stream_buffer``) is walked up to the first record
@@ -288,13 +300,9 @@ class Walk:
             return self._advance_records()
         buf, emit, big = self.buf, self.emit, self.big
         growing = getattr(buf, "growing", False)
-        if self.zero_at is not None:
-            # framing stopped at a header of size 0 whose message names the bytes after it:
-            # only its word and the stream's length are read (the rest was counted, not kept)
-            if not growing:
-                frame_error(8 * self.zero_at, self.index, 0, buf, emit, big)
-                self.stopped = True
-            return not self.stopped
+        settled = self.settle_zero()
+        if settled is not None:
+            return settled
         W = self.W = np.frombuffer(buf, dtype=">u8" if big else "<u8", count=len(buf) // 8)
         window, close = self.scanner(W, self._roots, self._reference, self._large)
         nw = len(W)
@@ -353,12 +361,9 @@ class Walk:
         buf, emit, big, log, state, kinds, consumers = (self.buf, self.emit, self.big, self.log, self.state,
                                                          self.kinds, self.consumers)
         growing = getattr(buf, "growing", False)
-        if self.zero_at is not None:
-            # framing stopped at a header of size 0 whose message names the bytes after it
-            if not growing:
-                frame_error(8 * self.zero_at, self.index, 0, buf, emit, big)
-                self.stopped = True
-            return not self.stopped
+        settled = self.settle_zero()
+        if settled is not None:
+            return settled
         n = len(buf)
         unpack = struct.Struct(">Q" if big else "<Q").unpack_from
         large = self._large

@@ -409,11 +409,9 @@ class NativeLint:
         big, log = w.big, w.log
         pairs = lint.state  # None on a structured-log stream: nothing pairs there
         growing = getattr(buf, "growing", False)
-        if w.zero_at is not None:
-            if not growing:
-                frame_error(8 * w.zero_at, w.index, 0, buf, emit, big)
-                w.stopped = True
-            return not w.stopped
+        settled = w.settle_zero()
+        if settled is not None:
+            return settled
         pw = w.limits.pairing_window
         nw = self.nw
         nw.magic_at = -1 if w.magic_at is None else w.magic_at
