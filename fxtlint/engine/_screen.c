@@ -392,6 +392,21 @@ static int has_logref(const Program *P, int64_t pc)
     return 0;
 }
 
+/* The argument row of argument k (type t, header word at p) of the row being screened: the
+ * next one of the table, or `spare` when the table is full (the row is only counted); its
+ * head written, its values and positions zeroed. */
+static int64_t *arg_row(Scan *S, int64_t *spare, int64_t k, int64_t t, int64_t p)
+{
+    const Program *P = S->P;
+    int64_t *row = S->nargs < S->argcap ? S->args + S->arg_columns * S->nargs : spare;
+    row[0] = S->row;
+    row[1] = k;
+    row[2] = t;
+    row[3] = p;
+    memset(row + ARG_ROW_HEAD, 0, sizeof row[0] * (size_t)(P->narg_vals + P->narg_pos));
+    return row;
+}
+
 /* The argument list at *pp: each argument's code runs on its own values and positions,
  * kept in its argument row (the caller drops the rows of a record it flags). When the
  * table is full the rows are only counted, and the caller scans again with room. */
@@ -419,12 +434,7 @@ static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t co
             int64_t mark = S->nfound, keep = S->fields_at;
             int bad = entry[0] < 0 || !entry[1];
             if (entry[0] >= 0) {
-                int64_t *row = S->nargs < S->argcap ? S->args + S->arg_columns * S->nargs : spare;
-                row[0] = S->row;
-                row[1] = (int64_t)k;
-                row[2] = (int64_t)t;
-                row[3] = p;
-                memset(row + ARG_ROW_HEAD, 0, sizeof row[0] * (size_t)(P->narg_vals + P->narg_pos));
+                int64_t *row = arg_row(S, spare, (int64_t)k, (int64_t)t, p);
                 if (!screen_run(S, entry[0], a, p + 1, p + (int64_t)n, (uint64_t *)(row + ARG_ROW_HEAD),
                                 row + ARG_ROW_HEAD + P->narg_vals)) {
                     if (S->fatal)
@@ -449,12 +459,7 @@ static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t co
         }
         if (entry[0] < 0 || !entry[1] || (numeric_only && !entry[2]))
             return 0;
-        int64_t *row = S->nargs < S->argcap ? S->args + S->arg_columns * S->nargs : spare;
-        row[0] = S->row;
-        row[1] = (int64_t)k;
-        row[2] = (int64_t)t;
-        row[3] = p;
-        memset(row + ARG_ROW_HEAD, 0, sizeof row[0] * (size_t)(P->narg_vals + P->narg_pos));
+        int64_t *row = arg_row(S, spare, (int64_t)k, (int64_t)t, p);
         if (!screen_run(S, entry[0], a, p + 1, p + (int64_t)n, (uint64_t *)(row + ARG_ROW_HEAD),
                  row + ARG_ROW_HEAD + P->narg_vals))
             return 0;
