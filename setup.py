@@ -10,10 +10,12 @@ pure Python engine (``fxtlint --version`` says which engine is active). The whee
 carries the folders of ``PACKAGED``, copied into the package.
 """
 
+import os
 import shutil
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -41,6 +43,17 @@ class build_py_with_data(build_py):
             shutil.copytree(HERE / source, dest, ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]"))
 
 
+class build_ext_parallel(build_ext):
+    """build_ext compiling the extensions at once, one per core (``-j``, setuptools'
+    ``parallel`` option) unless told otherwise: the walk's generated C++ alone takes most of
+    a minute, and a fresh install or CI's wheel would otherwise build the four one by one."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = min(len(self.extensions or ()), os.cpu_count() or 1)
+
+
 def cython_extension(name: str, what: str, sources=(), depends=()) -> list:
     """An optional Cython extension (Cython 3, C++ mode) ``fxtlint.engine.<name>``: cythonized
     from its .pyx when Cython is at hand (a build requirement), built from the generated C++
@@ -66,7 +79,7 @@ def cython_extension(name: str, what: str, sources=(), depends=()) -> list:
 
 
 setup(
-    cmdclass={"build_py": build_py_with_data},
+    cmdclass={"build_py": build_py_with_data, "build_ext": build_ext_parallel},
     ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c", "fxtlint/engine/_screen.c"],
                            depends=["fxtlint/engine/_screen.h"], optional=True),
                  Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True),

@@ -53,29 +53,38 @@ build() {
     cp -r fxtlint "$out/fxtlint"
     cp -r spec-tables "$out/spec-tables"
     find "$out/fxtlint" -name '*.so' -delete
+    # the four modules compile at once (each is one compiler process; the walk's C++ takes
+    # most of the time): a failure of any fails the build
+    local pids=() pid status=0
     for ext in _kernel _textfill; do
         local sources="fxtlint/engine/$ext.c"
         [ "$ext" = _kernel ] && sources="$sources fxtlint/engine/_screen.c"  # the screen: one copy (setup.py)
         # shellcheck disable=SC2086
-        "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" $sources -o "$out/fxtlint/engine/$ext$suffix"
-        echo "built $out/fxtlint/engine/$ext$suffix ($cc $flags)"
+        { "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" $sources -o "$out/fxtlint/engine/$ext$suffix" \
+            && echo "built $out/fxtlint/engine/$ext$suffix ($cc $flags)"; } &
+        pids+=($!)
     done
     # the native walk: Cython's C++ from the .pyx, the screen (C) linked in
     local cxx=g++
     [ "$cc" = clang ] && cxx=clang++
-    "$PY" -m cython -3 --cplus fxtlint/engine/_nwalk.pyx -o "$out/_nwalk.cpp"
     # shellcheck disable=SC2086
-    "$cc" $flags -Wall -fPIC -c fxtlint/engine/_screen.c -o "$out/_screen.o"
-    # shellcheck disable=SC2086
-    "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_nwalk.cpp" "$out/_screen.o" \
-        -o "$out/fxtlint/engine/_nwalk$suffix"
-    echo "built $out/fxtlint/engine/_nwalk$suffix ($cxx $flags)"
+    { "$PY" -m cython -3 --cplus fxtlint/engine/_nwalk.pyx -o "$out/_nwalk.cpp" \
+        && "$cc" $flags -Wall -fPIC -c fxtlint/engine/_screen.c -o "$out/_screen.o" \
+        && "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_nwalk.cpp" "$out/_screen.o" \
+            -o "$out/fxtlint/engine/_nwalk$suffix" \
+        && echo "built $out/fxtlint/engine/_nwalk$suffix ($cxx $flags)"; } &
+    pids+=($!)
     # the compiled pairing engine, which the walk hands its rows to (_pairrow.h)
-    "$PY" -m cython -3 --cplus fxtlint/engine/_npairing.pyx -o "$out/_npairing.cpp"
     # shellcheck disable=SC2086
-    "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_npairing.cpp" \
-        -o "$out/fxtlint/engine/_npairing$suffix"
-    echo "built $out/fxtlint/engine/_npairing$suffix ($cxx $flags)"
+    { "$PY" -m cython -3 --cplus fxtlint/engine/_npairing.pyx -o "$out/_npairing.cpp" \
+        && "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_npairing.cpp" \
+            -o "$out/fxtlint/engine/_npairing$suffix" \
+        && echo "built $out/fxtlint/engine/_npairing$suffix ($cxx $flags)"; } &
+    pids+=($!)
+    for pid in "${pids[@]}"; do
+        wait "$pid" || status=1
+    done
+    [ "$status" = 0 ] || { echo "kernel_asan.sh: a sanitized module did not build (above)" >&2; return 1; }
 }
 
 fresh() {  # build (quietly) unless every built module is newer than every file they copy

@@ -73,11 +73,18 @@ def scan_engine(request):
     refuses function-scoped fixtures), so a module's tests run once with each. Where the
     kernel or the filler is not built, the native half skips saying why; with
     FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler) it fails instead."""
+    why = column_native_missing()
+    if request.param == "native" and why:
+        pytest.skip(why)
+    return request.param
+
+
+def column_native_missing() -> str | None:
+    """Why the column path's native half (the kernel, the text filler) is not built, or
+    None; a test fails instead where FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler)."""
     from fxtlint.engine import _native
 
     why = _native.native_missing()
-    if request.param == "native" and why:
-        if os.environ.get("FXTLINT_EXPECT_NATIVE") == "1":
-            pytest.fail(f"FXTLINT_EXPECT_NATIVE=1 but {why}")
-        pytest.skip(why)
-    return request.param
+    if why and os.environ.get("FXTLINT_EXPECT_NATIVE") == "1":
+        pytest.fail(f"FXTLINT_EXPECT_NATIVE=1 but {why}")
+    return why

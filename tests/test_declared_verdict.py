@@ -54,8 +54,9 @@ def _sized() -> list:
             out.append(pytest.param(p, 24, id=p.name))
         else:
             out.append(pytest.param(p, 3, id=p.name + "-sample"))
-            # 12 of a 1 MB trace's records: each mutation is a lint and a declared reading of it all
-            out.append(pytest.param(p, 24 if p.stat().st_size < 8 * _BIG else 12, id=p.name, marks=pytest.mark.slow))
+            # 4 of a 1 MB trace's records (6 sizes each): each mutation is a lint and a declared
+            # reading of it all, a second or more; 12 were a minute of CI's slow run
+            out.append(pytest.param(p, 24 if p.stat().st_size < 8 * _BIG else 4, id=p.name, marks=pytest.mark.slow))
     return out
 
 
@@ -126,9 +127,10 @@ class _Pick:
         return self.rnd.choice(tuple(values))
 
 
-# every mutation on each small trace; on a large one (re-encoded per mutation) a sample, in the slow run
+# every mutation on each small trace; on a large one (re-encoded per mutation) a sample of
+# 6, in the slow run
 _RULED = [pytest.param(p, None, id=p.name) if p.stat().st_size < _BIG
-          else pytest.param(p, 12, id=p.name, marks=pytest.mark.slow) for p in TRACES]
+          else pytest.param(p, 6, id=p.name, marks=pytest.mark.slow) for p in TRACES]
 
 
 @pytest.mark.parametrize(("path", "k"), _RULED)

@@ -63,15 +63,26 @@ def _decoding(data, engine, limits=fxtlint.Limits(), strict=False):
     return out.getvalue(), got.errors, got.notes
 
 
-def same_outputs(engine: str, data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()) -> None:
-    """Report, export and decoding: the column path (``engine``) equals the per-record reference, whole."""
-    assert _report(data, engine, fmt, limits) == _report(data, "reference", fmt, limits)
-    assert _export(data, engine, fmt, limits) == _export(data, "reference", fmt, limits)
+def reference_outputs(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits()) -> tuple:
+    """Report, export and decoding on the per-record reference (the decoding checked
+    against the in-memory one, the same text)."""
+    want = _report(data, "reference", fmt, limits), _export(data, "reference", fmt, limits), None
     if fmt != "log":
-        fast = _decoding(data, engine, limits)
-        assert fast == _decoding(data, "reference", limits)
-        ref = decode(data)  # the in-memory decoding is the same text
-        assert fast == (dumps(ref.document()), ref.errors, ref.notes)
+        want = (*want[:2], _decoding(data, "reference", limits))
+        ref = decode(data)
+        assert want[2] == (dumps(ref.document()), ref.errors, ref.notes)
+    return want
+
+
+def same_outputs(engine: str, data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits(),
+                 want: tuple | None = None) -> None:
+    """Report, export and decoding: the column path (``engine``) equals the per-record
+    reference (``want``: ``reference_outputs``, read here when not given), whole."""
+    report, export, decoding = want or reference_outputs(data, fmt, limits)
+    assert _report(data, engine, fmt, limits) == report
+    assert _export(data, engine, fmt, limits) == export
+    if fmt != "log":
+        assert _decoding(data, engine, limits) == decoding
 
 
 # -- the corpora ------------------------------------------------------------------------
@@ -80,10 +91,7 @@ def test_golden_corpus_outputs_are_the_same_on_both_paths(scan_engine, path):
     same_outputs(scan_engine, path.read_bytes(), _fmt(path))
 
 
-@pytest.mark.parametrize("limits", [fxtlint.Limits(), SMALL], ids=["default-windows", "small-windows"])
-@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
-def test_real_trace_outputs_are_the_same_on_both_paths(scan_engine, path, limits):
-    same_outputs(scan_engine, path.read_bytes(), limits=limits)
+# the real traces: tests/test_walk_real.py (both engines against one reference reading)
 
 
 def test_conformance_suite_outputs_are_the_same_on_both_paths(scan_engine):
