@@ -31,23 +31,35 @@ The layout checks the screen makes are finding rows too where the declared size 
 (``layout``: the lint's reading): the screen runs in lint mode (``_screen.h``'s ``found``),
 writes a row for a word whose field checks fail (reserved and always-zero bits, constants,
 enum values), a text with bad padding, length, NUL or UTF-8, an argument with anything
-wrong inside it (or an undefined or, in a log, not allowed type), the words after the
-content and a kind check that holds, and reads on where the reference reader reads on; an
+wrong inside it (or an undefined or, in a log, not allowed type, or a log's string ref
+or name), the words after the content and a kind check that holds, and reads on where
+the reference reader reads on; an
 undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
 ``_walk_native`` renders each record's rows with the reference decoder's own steps
 (``_reader.report_layout``). A table record's effect is carried out as ``ProviderState``
-carries it out (a string record whose text is not UTF-8 interned as its bytes), and a
-table record that changes nothing the mirror holds costs no Python call.
+carries it out (a string record whose text is not UTF-8 interned as its bytes, a
+provider named by a name that is not text keeping the name it had), and a table record
+that changes nothing the mirror holds costs no Python call. A counter's argument that is
+not numeric is a row (EV001, with the text its name ref was registered as then), and so
+is the provider event's check that holds (EV003: ``F_DROPPED``, with whether a provider
+info record had named the provider).
 
-A record the walk cannot prove clean or read on from (content past its size, an argument
-size of 0 or past the record: the reader may frame it anew, ``resync_offset``; a counter's
-argument that is not numeric; a log's string-ref checks; a magic record the screen found
-wrong; a provider name that is not text; a kind it leaves to the reference; on a growing
-stream, a row whose message reads past its record) stops the walk *before anything of it
-is applied*: ``run`` returns HANDBACK and Python decodes it with the reference reader,
-reports through the rules, and hands its effect back (``set_current``, ``announce``,
-``set_rate``, ``set_string``, ``set_thread``). So every message is written by the
-reference's code.
+Content past a record's size (a word, a text, an argument's header, an argument size of
+0 or past the record) is the screen's last row of the record (``FOUND_OVER``), and the
+walk takes the reader's framing decision (``_screen``: ``_reader.resync_offset``'s
+definition, ``_content_end`` and ``_reach``): a trace record whose records framed from its
+content's end reach further than those from its declared end is walked at its content's
+size with a FOUND_SHORT row (ST001); otherwise, and always in a structured-log stream, its
+declared size stands and it is cut short there: it means nothing and registers nothing
+(``_cut_short``: a provider info record still names its provider).
+
+A record the walk cannot read on from by itself (on a growing stream: a trace record
+whose content runs past its size, whose framing may depend on bytes still to come, and a
+row whose message reads past its record; a kind it leaves to the reference) stops the
+walk *before anything of it is applied*: ``run`` returns HANDBACK and Python decodes it
+with the reference reader, reports through the rules, and hands its effect back
+(``set_current``, ``announce``, ``set_rate``, ``set_string``, ``set_thread``). So every
+message is written by the reference's code.
 
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end

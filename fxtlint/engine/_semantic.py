@@ -311,8 +311,8 @@ class RecordChecker:
                                                          None if gid is None else tables.strings.values[gid]))
 
     def _kind_checks(self, rec: Record, record_size: int) -> None:
-        """The declared per-kind checks (``_kind_checks``; the native walk has no twin: the
-        screen flags the records they hold on and hands them to this path)."""
+        """The declared per-kind checks (``_kind_checks``; the native walk's screen finds
+        them holding and renders them with the same ``KindCheck``)."""
         for check in KIND_CHECKS.get(rec.kind, ()):
             if check.holds(rec.fields):
                 self.s.emit(check.rule.at(rec.offset, rec.index, record_size=record_size, **check.params(rec.fields)))

@@ -25,8 +25,19 @@ byte range in the trace's byte order (``_render``), a record's layout rows by th
 reference decoder's own steps (``_reader.report_layout``: a word's field checks, a
 stream's, an argument decoded whole, the words after the content; ``report_undefined``)
 and its kind checks that hold after its semantic rows, where ``RecordChecker`` says them.
-A record it cannot prove clean or read on from is the reference's:
-``decode_record`` reads it and reports, its effect is carried out on the
+Where a record's content runs past its size, the screen's last row says where
+(``over``: rendered by the decoder's step for that item), and the walk frames the record
+as the reader does (``resync_offset``'s decision, taken natively): anew at its content's
+end (a ``short`` row: ST001 after its layout rows) or cut short at its declared size (it
+means nothing). A counter's argument that is not numeric (EV001) is rendered after the
+record's semantic rows with ``counter_argument_not_numeric``, the provider event's check
+(EV003) by ``LintState.records_dropped``, a repeated magic record the screen found wrong
+only when its constants hold (``well_formed_magic``). The decoder asks the per-rule cap
+(``skips``) before it builds a diagnostic.
+
+A record it cannot read on from by itself (on a growing stream: a trace record whose
+content runs past its size, a row whose message reads past its record) is the
+reference's: ``decode_record`` reads it and reports, its effect is carried out on the
 ``ProviderState`` (``state.apply``), the linter checks it (``RecordChecker``, its
 pairing row too), and the effect goes back to the native tables (``_sync``). The walk
 then goes on after it. So every message is written by the reference engine's code.
