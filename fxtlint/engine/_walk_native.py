@@ -162,8 +162,11 @@ def _term(leaf, log: bool = False) -> dict:
         return d
     effect = EFFECT_OF.get(kind)
     if effect is not None:
+        body = leaf.layout.full_body
+        if effect == "names_provider" and body and not isinstance(body[-1], StreamItem):
+            return d  # cut short, its name would not be all it leaves unread (``_cut_short``): the reference's
         d["mode"] = _MODES[effect]
-        stream = next((it for it in leaf.layout.full_body if isinstance(it, StreamItem)), None)
+        stream = next((it for it in body if isinstance(it, StreamItem)), None)
         if stream is not None:
             d["f_len"], d["f_pos"] = vals[stream.length], pos[stream.name]
         d["f_pid"] = vals.get("provider_id", -1)
