@@ -186,8 +186,10 @@ class _Compiler:
         self.terminals: list = []
         # what each check of a leaf's code reads (its pc, relative until relocated): ("fields",
         # layout, word item or None for the header), ("stream", layout, item), ("end", layout,
-        # None), ("kind", layout, its ordinal in KIND_CHECKS): where the native walk's finding
-        # rows say the reference looks again
+        # None), ("kind", layout, its ordinal in KIND_CHECKS); and each item that may run past
+        # the record's end: ("word", layout, item), ("words", layout, item, which of its words),
+        # ("args", layout, item), a stream's at its check: where the native walk's finding rows
+        # say the reference looks again
         self.sites: dict[int, tuple] = {}
 
     # -- fields: the checks of ``_columns._Checks`` ---------------------------------
@@ -229,6 +231,7 @@ class _Compiler:
             _ITEMS[type(it)](self, c, it, lay)
 
     def word(self, c: _Code, it: WordItem, lay: Layout) -> None:
+        self.site(c, ("word", lay, it))
         c.emit("word", c.pos(it.name))
         if it.fields:
             self.fields(c, it.fields, ("fields", lay, it))
@@ -237,7 +240,8 @@ class _Compiler:
 
     def words(self, c: _Code, it: WordsItem, lay: Layout) -> None:
         cond = c.read(it.cond, f"{lay.name} words")
-        for n in it.names:
+        for j, n in enumerate(it.names):
+            self.site(c, ("words", lay, it, j))
             c.emit("inline_word", cond, c.pos(n))
 
     def string(self, c: _Code, it: StringItem, lay: Layout) -> None:
@@ -252,6 +256,7 @@ class _Compiler:
         if c.arg:
             raise TableError(f"{lay.name}: arguments inside an argument are beyond the native kernel")
         count = -1 if it.name == "*" else c.read(it.name, f"{lay.name} args")
+        self.site(c, ("args", lay, it))
         c.emit("args", count, int(lay.numeric_args))
 
     def variant(self, c: _Code, it: VariantItem, lay: Layout) -> None:  # pragma: no cover - spliced away

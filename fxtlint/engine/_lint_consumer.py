@@ -4,9 +4,10 @@ The linter runs on one of two engines, never on columns (it takes no rows:
 ``takes_rows`` is False, and a walk with the linter aboard never takes the column path):
 
 1. the native walk (``_walk_native``, ``_nwalk.pyx``), where it is built and the linter is
-   the walk's only consumer: it checks the records it proves clean itself (refs,
-   timestamps, the table records' findings, pairing rows) and hands every other record
-   here, to ``record``, decoded;
+   the walk's only consumer: it checks the records itself (refs, timestamps, the table
+   records' findings, pairing rows; the reader's findings as rows) and hands here, to
+   ``record``, decoded, only a record it cannot read on from by itself (on a growing
+   stream);
 2. the reference path (``Walk(columns=False)``, and a stream's ``Walk._advance_records``):
    the per-record reader decodes every record and ``record`` checks each one.
 

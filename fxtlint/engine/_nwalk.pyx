@@ -31,23 +31,35 @@ The layout checks the screen makes are finding rows too where the declared size 
 (``layout``: the lint's reading): the screen runs in lint mode (``_screen.h``'s ``found``),
 writes a row for a word whose field checks fail (reserved and always-zero bits, constants,
 enum values), a text with bad padding, length, NUL or UTF-8, an argument with anything
-wrong inside it (or an undefined or, in a log, not allowed type), the words after the
-content and a kind check that holds, and reads on where the reference reader reads on; an
+wrong inside it (or an undefined or, in a log, not allowed type, or a log's string ref
+or name), the words after the content and a kind check that holds, and reads on where
+the reference reader reads on; an
 undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
 ``_walk_native`` renders each record's rows with the reference decoder's own steps
 (``_reader.report_layout``). A table record's effect is carried out as ``ProviderState``
-carries it out (a string record whose text is not UTF-8 interned as its bytes), and a
-table record that changes nothing the mirror holds costs no Python call.
+carries it out (a string record whose text is not UTF-8 interned as its bytes, a
+provider named by a name that is not text keeping the name it had), and a table record
+that changes nothing the mirror holds costs no Python call. A counter's argument that is
+not numeric is a row (EV001, with the text its name ref was registered as then), and so
+is the provider event's check that holds (EV003: ``F_DROPPED``, with whether a provider
+info record had named the provider).
 
-A record the walk cannot prove clean or read on from (content past its size, an argument
-size of 0 or past the record: the reader may frame it anew, ``resync_offset``; a counter's
-argument that is not numeric; a log's string-ref checks; a magic record the screen found
-wrong; a provider name that is not text; a kind it leaves to the reference; on a growing
-stream, a row whose message reads past its record) stops the walk *before anything of it
-is applied*: ``run`` returns HANDBACK and Python decodes it with the reference reader,
-reports through the rules, and hands its effect back (``set_current``, ``announce``,
-``set_rate``, ``set_string``, ``set_thread``). So every message is written by the
-reference's code.
+Content past a record's size (a word, a text, an argument's header, an argument size of
+0 or past the record) is the screen's last row of the record (``FOUND_OVER``), and the
+walk takes the reader's framing decision (``_screen``: ``_reader.resync_offset``'s
+definition, ``_content_end`` and ``_reach``): a trace record whose records framed from its
+content's end reach further than those from its declared end is walked at its content's
+size with a FOUND_SHORT row (ST001); otherwise, and always in a structured-log stream, its
+declared size stands and it is cut short there: it means nothing and registers nothing
+(``_cut_short``: a provider info record still names its provider).
+
+A record the walk cannot read on from by itself (on a growing stream: a trace record
+whose content runs past its size, whose framing may depend on bytes still to come, and a
+row whose message reads past its record; a kind it leaves to the reference) stops the
+walk *before anything of it is applied*: ``run`` returns HANDBACK and Python decodes it
+with the reference reader, reports through the rules, and hands its effect back
+(``set_current``, ``announce``, ``set_rate``, ``set_string``, ``set_thread``). So every
+message is written by the reference's code.
 
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end
@@ -98,8 +110,7 @@ cdef extern from "_screen.h":
         int64_t *args
         int64_t arg_columns, nargs, argcap, row
         int64_t *found
-        int64_t nfound, foundcap, fields_at
-        int fatal
+        int64_t nfound, foundcap, fields_at, end_at
     int screen_load(Program *P, const int64_t *code, int64_t length) nogil
     void screen_free(Program *P) nogil
     int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos) nogil
@@ -115,6 +126,9 @@ cdef extern from "_screen.h":
         FOUND_END
         FOUND_ARG
         FOUND_KIND
+        FOUND_OVER
+        FOUND_NUMERIC
+        FOUND_SHORT
         BAD_UTF8
         BAD_PADDING
 
@@ -154,8 +168,12 @@ cpdef enum Find:
     F_CHANGED = 9       # a string (field 0) or thread (field 1) registered again with another value
     F_LAYOUT = 10       # the screen's finding (field: its kind, FOUND_*; rate: the check's pc; at: its
                         # position, bytes; value; arg_type: a stream's problems; arg: the argument;
-                        # old0: a kind check's second value)
+                        # old0: a kind check's second value; old1: a FOUND_NUMERIC argument's name,
+                        # the interned id + 1 of the text its ref was registered as then, 0 none);
+                        # FOUND_SHORT (the walk's): at, the content's end, value the declared words
     F_UNDEFINED = 11    # an undefined record type or subtype: the reader reports it and skips the record
+    F_DROPPED = 12      # a provider event saying the buffer filled (EV003; value: the provider id,
+                        # field: a provider info record had named it)
 
 # the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
 # fields before its reading rate); ``_walk_native`` checks them against ``_pairing.COLUMNS``
@@ -174,6 +192,7 @@ cpdef enum Mode:
     M_REGISTERS_THREAD = 6
     M_SETS_BYTE_ORDER = 7   # the magic record: its byte order was read before the walk
     M_UNDEFINED = 8         # an undefined type or subtype: reported and skipped by its size
+    M_PROVIDER_EVENT = 9    # the provider event: its kind check that holds says records were dropped
 
 DEF NSTR = 4
 DEF NTHR = 2
@@ -183,6 +202,9 @@ DEF U64MAX = 0xFFFFFFFFFFFFFFFF
 DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map
 DEF CACHE = 1 << CACHE_BITS
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
+DEF RESYNC_DEPTH = 8              # records framed ahead to compare two framings (``_reader.RESYNC_DEPTH``)
+# (``_walk_native`` checks it against the reader's)
+RESYNC = RESYNC_DEPTH
 
 cdef struct Term:
     int mode
@@ -209,6 +231,7 @@ cdef struct Term:
     int f_pk
     int f_tk
     int f_rate
+    uint64_t zero_mask    # the header bits the leaf's fields say must be zero (a well-formed header)
 
 cdef struct Finding:
     int rule              # F_STRING, F_THREAD, F_TICKS
@@ -236,14 +259,21 @@ cdef class Plan:
     cdef bint loaded
     cdef vector[Term] terms
     cdef vector[int] argref          # per argument type: NARGREF value slots (-1: none)
+    cdef uint64_t name_lo, name_mask # an argument header's name ref
+    cdef bint log                    # a structured-log stream's program
 
     def __cinit__(self):
         self.loaded = False
 
-    def __init__(self, code, terms, argrefs):
-        """``code``: the program (int64, ``compile_program(False)``); ``terms``: per terminal
+    def __init__(self, code, terms, argrefs, name_field, bint log=False):
+        """``code``: the program (int64, ``compile_program(log)``); ``terms``: per terminal
         ordinal a dict of ``Term``'s fields (``_walk_native.plan``); ``argrefs``: per
-        argument type its string-ref value slots."""
+        argument type its string-ref value slots; ``name_field``: (lo, mask) of an argument
+        header's name ref; ``log``: the program reads a structured-log stream."""
+        self.name_lo, self.name_mask = name_field
+        self.log = log
+        if self.name_lo > 63:
+            raise ValueError("an argument name field out of range")
         cdef const int64_t[::1] c = code
         if c.shape[0] == 0 or not screen_load(&self.P, &c[0], c.shape[0]):
             if self.P.nomem:
@@ -326,6 +356,8 @@ cdef class NativeWalk:
     # growing stream, where such a record goes to the reference (which waits for the bytes)
     cdef public bint lookahead
     cdef uint64_t inline_bit
+    cdef uint64_t name_lo, name_mask  # an argument header's name ref
+    cdef bint log                     # a structured-log stream (its records are never framed anew)
     # providers: slot 0 is the provider before any provider record (id None)
     cdef unordered_map[uint64_t, int] slot_of
     cdef vector[uint64_t] rate
@@ -357,8 +389,10 @@ cdef class NativeWalk:
     cdef uint64_t need_pk, need_tk
     cdef const unsigned char *need_text
     cdef uint64_t need_len
-    # where the last run stopped
+    # where the last run stopped (``size``: the stopping record's declared size; inside a run,
+    # the size the record being walked is read at: its content's end when it was framed anew)
     cdef public int64_t cur, index, size
+    cdef int64_t declared             # the declared size of the record being walked
     # the byte offset of the file's first magic record (-1: none): a later one is repeated
     cdef public int64_t magic_at
     cdef public object mirror
@@ -374,6 +408,9 @@ cdef class NativeWalk:
         self.argref = plan.argref.data()
         self.swap = 1 if (sys.byteorder == "big") != bool(big) else 0
         self.inline_bit = self.P.inline_bit
+        self.name_lo = plan.name_lo
+        self.name_mask = plan.name_mask
+        self.log = plan.log
         self.last_pair = -1
         self.magic_at = -1
         cdef int i
@@ -600,6 +637,7 @@ cdef class NativeWalk:
         t = (h >> self.P.type_lo) & self.P.type_mask
         size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
         self.size = <int64_t>size
+        self.declared = <int64_t>size
         if size == 0:
             return ZERO
         if size > <uint64_t>(nwords - cur):
@@ -617,14 +655,9 @@ cdef class NativeWalk:
             return HANDBACK
         return -1
 
-    cdef int _screen(self, Scan *S, int64_t term, int64_t cur, int64_t index) noexcept nogil:
-        """Screen the framed record: 1 clean (its layout findings written as rows), 0 flagged,
-        2 more arguments or findings than the tables hold."""
-        cdef uint64_t h = 0
-        cdef int64_t k
-        cdef int64_t *row
-        cdef Finding f
-        word_in(S, cur, S.nwords, &h)
+    cdef int _run(self, Scan *S, int64_t pc, uint64_t h, int64_t cur, int64_t end) noexcept nogil:
+        """The screen of the record at ``cur`` (header ``h``) read up to ``end``, its argument
+        and finding rows written afresh: 1 clean, 0 flagged."""
         S.args = self.args.data()
         S.argcap = self.argcap
         S.nargs = 0
@@ -632,36 +665,154 @@ cdef class NativeWalk:
         S.foundcap = self.foundcap
         S.nfound = 0
         S.fields_at = -1
-        S.fatal = 0
-        cdef int clean = screen_run(S, self.P.term_pc[term], h, cur + 1, cur + self.size, self.vals.data(),
-                                    self.pos.data())
+        return screen_run(S, pc, h, cur + 1, end, self.vals.data(), self.pos.data())
+
+    cdef int64_t _content_end(self, Scan *S, int64_t pc, uint64_t h, int64_t cur) noexcept nogil:
+        """Where the content of the record at ``cur`` ends when nothing but the buffer's last
+        whole word bounds it, -1 when it does not fit there either (``_reader._content_end``):
+        what its size should have said. Its rows and arguments are only counted: the rows
+        of the screen before stay as they are."""
+        cdef int64_t nfound = S.nfound, nargs = S.nargs, fields_at = S.fields_at
+        S.foundcap = 0
+        S.argcap = 0
+        S.nfound = 0
+        S.nargs = 0
+        S.fields_at = -1
+        cdef int ok = screen_run(S, pc, h, cur + 1, S.nwords, self.vals.data(), self.pos.data())
+        cdef int64_t at = S.end_at
+        S.nfound = nfound
+        S.nargs = nargs
+        S.fields_at = fields_at
+        S.foundcap = self.foundcap
+        S.argcap = self.argcap
+        return at if ok else -1
+
+    cdef int64_t _well_formed(self, Scan *S, int64_t at) noexcept nogil:
+        """The size of the record whose header is the word at ``at`` when it is a well-formed
+        header (``_reader.header_kind``: a defined type and subtype, the bits its fields say
+        must be zero clear, a size that is not 0 and fits in the buffer), else 0."""
+        cdef uint64_t h = 0, t, size
+        cdef const int64_t *node
+        cdef int depth = 0
+        word_in(S, at, S.nwords, &h)
+        t = (h >> self.P.type_lo) & self.P.type_mask
+        size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
+        if size == 0 or size > <uint64_t>(S.nwords - at):
+            return 0
+        node = self.P.code + self.P.roots[t]
+        while node[0] == NODE_SELECT and depth < MAX_DEPTH:
+            node = self.P.code + node[4 + ((h >> <uint64_t>node[1]) & <uint64_t>node[2])]
+            depth += 1
+        if node[0] != NODE_TERMINAL or self.terms[node[1]].mode == M_UNDEFINED or h & self.terms[node[1]].zero_mask:
+            return 0
+        return <int64_t>size
+
+    cdef int _reach(self, Scan *S, int64_t at) noexcept nogil:
+        """How far the well-formed records framed one after the other from word ``at`` reach
+        (``_reader._chain``): their number, at most RESYNC_DEPTH; RESYNC_DEPTH when they end
+        at the buffer's last whole word (the file's end counts as all)."""
+        cdef int n = 0
+        cdef int64_t size
+        while n < RESYNC_DEPTH:
+            if at >= S.nwords:
+                return RESYNC_DEPTH if at == S.nwords else n
+            size = self._well_formed(S, at)
+            if size == 0:
+                break
+            n += 1
+            at += size
+        return n
+
+    cdef int _screen(self, Scan *S, int64_t term, int64_t cur, int64_t index) noexcept nogil:
+        """Screen the framed record: 1 clean (its layout findings written as rows), 3 cut
+        short (its content runs past its declared size and the declared size stands: its
+        rows up to there, the last one saying where; the reader decodes it no further), 0
+        for the reference, 2 more arguments or findings than the tables hold.
+
+        A trace record whose content runs past its declared size is framed anew at its
+        content's end when the records framed from there reach further than those framed
+        from its declared end (``_reader.resync_offset``; its content's end is past the
+        declared one, so that is the one comparison that can hold): it is walked at that
+        size (``self.size``), clean, with a FOUND_SHORT row (ST001, after its layout rows),
+        and the walk goes on from there, as ``decode_record`` reads it."""
+        cdef uint64_t h = 0
+        cdef int64_t k, pc = self.P.term_pc[term], content_end = -1
+        cdef int64_t *row
+        cdef int64_t gid
+        cdef uint64_t a, ref
+        cdef Finding f
+        word_in(S, cur, S.nwords, &h)
+        self.size = self.declared
+        cdef int clean = self._run(S, pc, h, cur, cur + self.size)
         if S.nargs > S.argcap or S.nfound > S.foundcap:
             return 2
-        if clean and not self.lookahead:
+        if not clean:
+            if not self.layout:
+                return 0  # the kernel's flagging: a flagged record is the reference's
+            if not self.log:  # (a log record's declared size always stands)
+                if not self.lookahead:
+                    return 0  # a growing stream: where to read on may need bytes still to come
+                content_end = self._content_end(S, pc, h, cur)
+                if content_end > 0 and self._reach(S, content_end) > self._reach(S, cur + self.size):
+                    self.size = content_end - cur
+                    clean = self._run(S, pc, h, cur, content_end)
+                    if S.nargs > S.argcap or S.nfound > S.foundcap:
+                        return 2
+                    if not clean:  # (its content ends there: never flagged again)
+                        self.size = self.declared
+                        return 0
+                else:
+                    content_end = -1
+        if not self.lookahead:
             for k in range(S.nfound):
                 row = S.found + k * FOUND_COLUMNS
-                if row[0] == FOUND_END or row[0] == FOUND_ARG or row[0] == FOUND_KIND or \
+                if row[0] == FOUND_END or row[0] == FOUND_ARG or row[0] == FOUND_NUMERIC or \
+                        (row[0] == FOUND_KIND and self.terms[term].mode != M_PROVIDER_EVENT) or \
                         (row[0] == FOUND_STREAM and row[4] & BAD_PADDING):
+                    self.size = self.declared
                     return 0
-        if clean:
-            for k in range(S.nfound):
-                row = S.found + k * FOUND_COLUMNS
-                f.rule = F_LAYOUT
-                f.term = <int>term
-                f.field = <int>row[0]
-                f.arg = <int>row[5]
-                f.arg_type = <int>row[4]
-                f.slot = self.current
-                f.index = index
-                f.offset = 8 * cur
-                f.size = 8 * self.size
-                f.at = 8 * row[2]
-                f.value = <uint64_t>row[3]
-                f.rate = <uint64_t>row[1]
-                f.old0 = <uint64_t>row[4]  # a kind check's second value
-                f.old1 = f.new0 = f.new1 = 0
-                self.findings.push_back(f)
-        return clean
+        for k in range(S.nfound):
+            row = S.found + k * FOUND_COLUMNS
+            if row[0] == FOUND_NUMERIC and not clean:
+                continue  # a record cut short means nothing: its arguments are not checked
+            f.rule = F_LAYOUT
+            f.term = <int>term
+            f.field = <int>row[0]
+            f.arg = <int>row[5]
+            f.arg_type = <int>row[4]
+            f.slot = self.current
+            f.index = index
+            f.offset = 8 * cur
+            f.size = 8 * self.size
+            f.at = 8 * row[2]
+            f.value = <uint64_t>row[3]
+            f.rate = <uint64_t>row[1]
+            f.old0 = <uint64_t>row[4]  # a kind check's second value
+            f.old1 = f.new0 = f.new1 = 0
+            if row[0] == FOUND_NUMERIC:
+                # the argument's name as the tables hold it now (EV001 names it by its text)
+                a = _word(S, row[2])
+                ref = (a >> self.name_lo) & self.name_mask
+                if ref != 0 and not (ref & self.inline_bit):
+                    gid = self._string(_key(self.current, ref))
+                    f.old1 = <uint64_t>(gid + 1)
+            self.findings.push_back(f)
+        if content_end > 0:
+            f.rule = F_LAYOUT
+            f.term = <int>term
+            f.field = FOUND_SHORT
+            f.arg = -1
+            f.arg_type = 0
+            f.slot = self.current
+            f.index = index
+            f.offset = 8 * cur
+            f.size = 8 * self.size
+            f.at = 8 * content_end
+            f.value = <uint64_t>self.declared
+            f.rate = 0
+            f.old0 = f.old1 = f.new0 = f.new1 = 0
+            self.findings.push_back(f)
+        return 1 if clean else 3
 
     cdef bint _bad_text(self, Scan *S) noexcept nogil:
         """The record just screened has a text that is not UTF-8 (a layout finding row)."""
@@ -705,8 +856,10 @@ cdef class NativeWalk:
                 self.findings.resize(self.rec_mark)
                 status = HANDBACK
                 break
-            if self._event_core(S, &self.terms[term], cur, index, self.size) == 2:
+            # (cut short, got 3: an event that did not decode says nothing about meaning)
+            if got == 1 and self._event_core(S, &self.terms[term], cur, index, self.size) == 2:
                 self.findings.resize(self.rec_mark)
+                self.size = self.declared
                 status = SLOW
                 break
             self.counts[term] += 1
@@ -738,8 +891,9 @@ cdef class NativeWalk:
                 self.foundcap = 2 * S.nfound
                 self.found.resize(self.foundcap * FOUND_COLUMNS)
             got = self._screen(S, term, cur, pindex[0])
-        if not got or not self._tail(S, term, cur, pindex[0], self.size):
+        if not got or not (self._cut_short(term) if got == 3 else self._tail(S, term, cur, pindex[0], self.size)):
             self.findings.resize(self.rec_mark)
+            self.size = self.declared  # (the reference frames it itself)
             return HANDBACK
         self.counts[term] += 1
         pindex[0] += 1
@@ -757,16 +911,30 @@ cdef class NativeWalk:
         cdef uint64_t key, idx, n, rate, pid
         cdef int64_t gid, old
         cdef int s
-        if mode == M_SETS_BYTE_ORDER and self.findings.size() > self.rec_mark:
-            return False  # a magic record the screen found wrong: the reference's (MG002, MG004)
-        if mode == M_NAMES_PROVIDER and self._bad_text(S):
-            return False  # a name that is not text names no provider: the reference's
-        if mode == M_SETS_BYTE_ORDER:
-            # a well-formed magic record (the screen holds its constants) after the first
-            # record, not the file's first magic: repeated (``_reader.after_record``)
-            if index > 0 and 8 * cur != self.magic_at:
-                self._find(F_MAGIC, T, 0, -1, 0, 0, index, cur, size, 0, 0)
+        cdef Finding *f
+        cdef size_t k
+        if mode == M_PROVIDER_EVENT:
+            # its kind check that holds (the buffer filled): records were dropped, said with
+            # whether a provider info record had named the provider (``LintState.provider_event``)
+            pid = v[T.f_pid]
+            it = self.slot_of.find(pid)
+            for k in range(self.rec_mark, self.findings.size()):
+                f = &self.findings[k]
+                if f.rule == F_LAYOUT and f.field == FOUND_KIND:
+                    f.rule = F_DROPPED
+                    f.value = pid
+                    f.field = 1 if it != self.slot_of.end() and self.announced[deref(it).second] else 0
             return True
+        if mode == M_SETS_BYTE_ORDER:
+            # a magic record after the first record, not the file's first magic: repeated when
+            # well-formed (``_reader.after_record``): a clean one is; one the screen found wrong
+            # (value 1) is when its constants hold, which the row's rendering reads
+            if index > 0 and 8 * cur != self.magic_at:
+                self._find(F_MAGIC, T, 0, -1, 0, 0, index, cur, size, 1 if self.findings.size() > self.rec_mark else 0,
+                           0)
+            return True
+        if mode == M_NAMES_PROVIDER and self._bad_text(S):
+            return self._name_unread(v[T.f_pid])  # a name that is not text names the provider no name
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
             n = v[T.f_len]
@@ -838,6 +1006,29 @@ cdef class NativeWalk:
                 return True  # the same koids again: nothing to tell the mirror
             return self._keep_thread(idx, v[T.f_pk], v[T.f_tk])
         return False
+
+    cdef bint _cut_short(self, int64_t term) except -1:
+        """The semantic tail of a record cut short by its declared size (its content runs past
+        it): a record that did not decode means nothing and registers nothing
+        (``RecordChecker``, ``ProviderState``), but a provider info record still names its
+        provider, by no name (its name was not read). False: the reference's."""
+        cdef int mode = self.terms[term].mode
+        if mode == M_EVENT or mode == M_SETS_TICK_RATE or mode == M_REGISTERS_STRING or mode == M_REGISTERS_THREAD:
+            return True
+        if mode == M_NAMES_PROVIDER:
+            return self._name_unread(self.vals[self.terms[term].f_pid])
+        return False  # (no other kind has a body to run past its size)
+
+    cdef bint _name_unread(self, uint64_t pid) except -1:
+        """A provider info record whose name is not text, or was not read: its provider is
+        announced and current, its name as it was (``ProviderState._names_provider``)."""
+        cdef int s = self._slot(pid)
+        if self.announced[s] and s == self.current:
+            return True  # nothing the mirror holds changes
+        self.announced[s] = 1
+        self.current = s
+        self.mirror.names_provider(pid, None)
+        return True
 
     cdef inline void _changed(self, uint64_t old0, uint64_t old1, uint64_t new0, uint64_t new1) noexcept:
         """The old and new values of the F_CHANGED row just written."""

@@ -39,7 +39,7 @@ _HEADER_TYPE = _T.field(role="type")
 _HEADER_SIZE = _T.field(role="size")
 _ARG_TYPE = _T.field(role="type", of="argument")
 _ARG_SIZE = _T.field(role="size", of="argument")
-_ARG_NAME = _T.field(role="string_ref", of="argument")
+_ARG_NAME = ARG_NAME = _T.field(role="string_ref", of="argument")
 _INLINE_BIT = _T.string_inline_bit
 _INLINE_LEN = _INLINE_BIT - 1
 
@@ -216,9 +216,9 @@ def length_guess(value: bytes, after: bytes, padded: int, tail: bool) -> int | N
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
-    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail")
+    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail", "skips")
 
-    def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False):
+    def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False, skips=None):
         self.buf = buf
         self.unpack = unpack
         self.big = big
@@ -230,8 +230,22 @@ class _Decoder:
         self.log = log
         self.short_args: list[int] = []  # arguments whose declared size is too small (ST005)
         self.tail = False  # the body item being read is its body's last (ST002's length guess may reach its end)
+        # the sink's ``skips`` (``_result.skipper``): a diagnostic the per-rule cap would drop is
+        # counted there and never built (None: every one is built)
+        self.skips = skips
 
     def report(self, rule, span=None, **params):
+        if self.skips is not None and self.skips(rule, self.off, self.idx):
+            return
+        self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
+
+    def wants(self, rule) -> bool:
+        """Whether a diagnostic of ``rule`` on this record is to be built (``report``'s question,
+        asked before its parameters are worked out: False counts it as dropped by the cap)."""
+        return self.skips is None or not self.skips(rule, self.off, self.idx)
+
+    def build(self, rule, span=None, **params):
+        """``report`` once ``wants`` said yes."""
         self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
 
     # -- fields -------------------------------------------------------------------
@@ -244,16 +258,16 @@ class _Decoder:
             out[name] = v
         if word & cf.zero_mask:
             for f, rule in cf.zero:
-                if out[f.name]:
-                    self.report(rule, field_span(base, f, self.big),
-                                **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi,
-                                          value=out[f.name], expected=0))
+                if out[f.name] and self.wants(rule):
+                    self.build(rule, field_span(base, f, self.big),
+                               **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi,
+                                         value=out[f.name], expected=0))
         for f, rule, between in cf.checks:
             v = out[f.name]
             if f.const is not None:
-                if v != f.const:
-                    self.report(rule, field_span(base, f, self.big),
-                                **_params("const", rule, field=f.name, value=v, expected=f.const))
+                if v != f.const and self.wants(rule):
+                    self.build(rule, field_span(base, f, self.big),
+                               **_params("const", rule, field=f.name, value=v, expected=f.const))
                 continue
             values = _T.enums[f.enum]
             if v in values:
@@ -261,11 +275,12 @@ class _Decoder:
             below = max((k for k in values if k < v), default=None)
             above = min((k for k in values if k > v), default=None)
             if between is not None and below is not None and above is not None:
-                self.report(between, field_span(base, f, self.big),
-                            **_params("between", between, value=v, below=values[below], above=values[above]))
-            else:
-                self.report(rule, field_span(base, f, self.big),
-                            **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
+                if self.wants(between):
+                    self.build(between, field_span(base, f, self.big),
+                               **_params("between", between, value=v, below=values[below], above=values[above]))
+            elif self.wants(rule):
+                self.build(rule, field_span(base, f, self.big),
+                           **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
         return out
 
     # -- streams ------------------------------------------------------------------
@@ -379,9 +394,11 @@ class _Decoder:
     def variant(self, it, pos, end, fields, strings, args, overrun, where):  # pragma: no cover
         raise TableError("a variant placeholder left in a leaf layout")  # the loader splices them all
 
-    def arguments(self, pos, end, count, out):
-        """Decode ``count`` arguments (None: until ``end``). Bad ones are skipped by size."""
-        i = 0
+    def arguments(self, pos, end, count, out, first=0):
+        """Decode ``count`` arguments (None: until ``end``). Bad ones are skipped by size.
+        ``first``: the index of the argument at ``pos`` (the native walk's says where the
+        list ran past its record)."""
+        i = first
         unpack = self.unpack
         while (i < count) if count is not None else (pos < end):
             if pos + 8 > end:
@@ -568,11 +585,7 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
     fields = dec.check_fields(header, off, _compiled(lay.full_fields), f"{lay.name} header")
     strings: dict = {}
     args: list = []
-
-    def overrun(part, need, have, at):
-        dec.report(R.content_overruns_record, (at, end), where=lay.name, part=part, need=need,
-                   have=have)
-
+    overrun = _overrun(dec, lay, end)
     pos = dec.body(lay.full_body, off + 8, end, fields, strings, args, overrun, lay.name)
     if content_only:
         return None, pos  # type: ignore[return-value]
@@ -584,6 +597,14 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
     # the kind decides the type; a log record's type bits as found stay in fields["type"]
     return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0), pos
+
+
+def _overrun(dec: _Decoder, lay: Layout, end: int):
+    """What a record's body reports where an item of it runs past the record's ``end``."""
+    def overrun(part, need, have, at):
+        dec.report(R.content_overruns_record, (at, end), where=lay.name, part=part, need=need,
+                   have=have)
+    return overrun
 
 
 def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: int, log: bool,
@@ -627,19 +648,29 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
 
 
 def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
-                  log: bool = False) -> None:
+                  log: bool = False, skips=None) -> None:
     """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
     places the native walk's screen found wrong (``found``: (what, item, position, value,
     argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
     step that makes it when it decodes the whole record: a word's field checks, a
-    stream's, an argument's (all of it), the words after the content. The record is
-    otherwise as the screen read it: its content fits its declared size (the lint's
-    reading, ``resync=False``)."""
+    stream's, an argument's (all of it; a log's argument checks, ``_check_log``, after the
+    body as the decoder makes them), the words after the content; where the content ran
+    past the record's size (``over``: the item there, at its first word, with its length,
+    reference or argument count, and the argument's index), which ends what the decoder
+    reads of it; a record framed anew at its content's end (``short``: the position is that
+    end, the value its declared size in words, ``size_words`` the size it is read at),
+    ST001 after the rest, as ``decode_record`` says it. The record is otherwise as the
+    screen read it: its content fits ``size_words`` (the lint's reading, ``resync=False``).
+    ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
-    dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log)
+    dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
     last = lay.full_body[-1] if lay.full_body else None
+    args: list | None = [] if log else None  # a log's arguments the decoder read again, and their indexes
     for what, item, pos, value, arg in found:
+        if args is not None and what == "end":
+            _check_log_args(dec, args)  # after the body, before the words after it
+            args = None
         if what == "fields":
             (word,) = unpack(buf, pos)
             if item is None:
@@ -659,20 +690,35 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
         elif what == "argument":
             (header,) = unpack(buf, pos)
             size = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
-            dec.argument(header, (header >> _ARG_TYPE.lo) & _ARG_TYPE.mask, size, pos, pos + 8 * size, arg)
+            a = dec.argument(header, (header >> _ARG_TYPE.lo) & _ARG_TYPE.mask, size, pos, pos + 8 * size, arg)
+            if args is not None:
+                args.append((arg, a))
+        elif what == "over":
+            overrun = _overrun(dec, lay, end)
+            if isinstance(item, ArgsItem):
+                dec.arguments(pos, end, None if value < 0 else value, [], first=arg)
+            elif isinstance(item, WordsItem):
+                dec.words(item, pos, end, {item.cond: 0}, {}, None, overrun, lay.name)
+            else:  # a word, a string ref's inline text, a stream
+                name = item.name if isinstance(item, StringItem) else getattr(item, "length", None)
+                _ITEM_HANDLERS[type(item)](dec, item, pos, end, {name: value}, {}, None, overrun, lay.name)
+        elif what == "short":
+            if skips is None or not skips(R.content_overruns_record, off, idx):
+                emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos))
         else:  # "end": words after the content
             _after_content(dec, lay, pos, end, size_words, log, False)
+    if args is not None:
+        _check_log_args(dec, args)
 
 
-def record_fields(buf, off: int, idx: int, size_words: int, lay: Layout, *, big: bool) -> dict:
-    """The fields the reference decoder reads from the trace record at ``off`` (leaf
-    ``lay``, its declared size standing), its diagnostics left out: what a per-kind check's
-    message names (``_kind_checks``)."""
+def record_of(buf, off: int, idx: int, size_words: int, lay: Layout, *, big: bool) -> Record:
+    """The trace record at ``off`` (leaf ``lay``, ``size_words`` standing) as the reference
+    decoder reads it, its diagnostics left out: what a per-kind check's message names
+    (``_kind_checks``: any field), and a counter's arguments (EV001)."""
     unpack = _UNPACK[big]
     (header,) = unpack(buf, off)
-    rec, _ = _decode_leaf(buf, unpack, big, _discard, off, idx, off + 8 * size_words, lay, header, False,
-                          resync=False)
-    return dict(rec.fields)
+    return _decode_leaf(buf, unpack, big, _discard, off, idx, off + 8 * size_words, lay, header, False,
+                        resync=False)[0]
 
 
 def _no_overrun(part, need, have, at) -> None:  # pragma: no cover - the screen proved the stream fits
@@ -779,7 +825,12 @@ _LOG_REFS = {t: tuple((p, f) for p in ("name", "value") if (f := a.field(p)) is 
 def _check_log(dec: _Decoder, lay: Layout, fields: dict, args: list) -> None:
     """Structured-log checks on a decoded log record's arguments: refs and names (the
     severity is a field check: its rules are named in the tables)."""
-    for i, a in enumerate(args):
+    _check_log_args(dec, enumerate(args))
+
+
+def _check_log_args(dec: _Decoder, args) -> None:
+    """``_check_log`` on (index, argument) pairs."""
+    for i, a in args:
         if a.kind == "unknown":
             continue
         for part, f in _LOG_REFS[a.type]:
@@ -1001,7 +1052,12 @@ _MAGIC_CONSTS = {f.name: f.const for f in next(
 
 def _well_formed_magic(rec: Record) -> bool:
     """A magic record whose constant fields hold their values (else MG002 says it all)."""
-    return all(rec.fields.get(k) == v for k, v in _MAGIC_CONSTS.items())
+    return well_formed_magic(rec.fields)
+
+
+def well_formed_magic(fields: dict) -> bool:
+    """The fields of a magic record whose constant fields hold their values."""
+    return all(fields.get(k) == v for k, v in _MAGIC_CONSTS.items())
 
 
 def iter_records(buf, emit: Emit, *, byte_order: str | None = None, log: bool = False,

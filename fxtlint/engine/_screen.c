@@ -374,23 +374,20 @@ static void note(Scan *S, int64_t kind, int64_t pc, int64_t pos, int64_t value, 
     S->nfound++;
 }
 
+/* Lint mode: the content runs past its end at pos (the item at pc: its length, count or
+ * reference in value; arg, the argument whose header is there, or -1), the row's last; the
+ * kernel's flagging writes nothing. */
+static void over(Scan *S, int64_t pc, int64_t pos, int64_t value, int64_t arg)
+{
+    if (S->found != NULL)
+        note(S, FOUND_OVER, pc, pos, value, 0, arg);
+}
+
 /* ------------------------------------------------------------------------------------
  * The interpreter. run() returns 1 when the code ran to an end at exactly `end`, 0 when
  * the row is flagged: at the first check that fails, as nothing after it can unflag it.
  */
 
-
-/* Whether the straight run of code at pc (an argument type's) checks a log's string refs. */
-static int has_logref(const Program *P, int64_t pc)
-{
-    for (int64_t i = pc; i + 4 <= P->length; i += 4) {
-        if (P->code[i] == OP_LOGREF)
-            return 1;
-        if (P->code[i] == OP_END)
-            return 0;
-    }
-    return 0;
-}
 
 /* The argument row of argument k (type t, header word at p) of the row being screened: the
  * next one of the table, or `spare` when the table is full (the row is only counted); its
@@ -407,46 +404,42 @@ static int64_t *arg_row(Scan *S, int64_t *spare, int64_t k, int64_t t, int64_t p
     return row;
 }
 
-/* The argument list at *pp: each argument's code runs on its own values and positions,
- * kept in its argument row (the caller drops the rows of a record it flags). When the
- * table is full the rows are only counted, and the caller scans again with room. */
-static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t count, int numeric_only)
+/* The argument list at *pp (the args instruction at pc): each argument's code runs on its
+ * own values and positions, kept in its argument row (the caller drops the rows of a record
+ * it flags). When the table is full the rows are only counted, and the caller scans again
+ * with room. */
+static int walk_args(Scan *S, int64_t pc, int64_t *pp, int64_t end, int counted, uint64_t count, int numeric_only)
 {
     const Program *P = S->P;
     int64_t p = *pp;
     int64_t spare[ARG_ROW_HEAD + MAX_ARG_VALS + MAX_ARG_POS];
     for (uint64_t k = 0; counted ? k < count : p < end; k++) {
         uint64_t a;
-        if (!word_in(S, p, end, &a))
+        /* a header past the end, a size of 0 or past the end: the reader stops there */
+        if (!word_in(S, p, end, &a)) {
+            over(S, pc, p, counted ? (int64_t)count : -1, (int64_t)k);
             return 0;
+        }
         uint64_t t = (a >> P->arg_type_lo) & P->arg_type_mask;
         uint64_t n = (a >> P->arg_size_lo) & P->arg_size_mask;
-        if (n == 0 || n > (uint64_t)(end - p))
+        if (n == 0 || n > (uint64_t)(end - p)) {
+            over(S, pc, p, counted ? (int64_t)count : -1, (int64_t)k);
             return 0;
+        }
         const int64_t *entry = P->args + 3 * t;  /* pc, allowed, numeric */
         if (S->found != NULL) {
-            /* lint mode: a counter's argument that is not numeric is the reference's (EV001);
-             * an undefined or (in a log) not allowed type, and anything wrong inside the
-             * argument (its fields, its text, its size: the reader reads on after it) is one
-             * row, the argument's, which the reference's argument decoder renders */
-            if (numeric_only && !entry[2])
-                return 0;
+            /* lint mode: an undefined or (in a log) not allowed type, and anything wrong inside
+             * the argument (its fields, its text, its size: the reader reads on after it; a
+             * log's string refs and name) is one row, the argument's, which the reference's
+             * argument decoder renders; a counter's argument that is not numeric is a row of
+             * its own (EV001, a semantic check: rendered after the record's refs) */
             int64_t mark = S->nfound, keep = S->fields_at;
             int bad = entry[0] < 0 || !entry[1];
             if (entry[0] >= 0) {
                 int64_t *row = arg_row(S, spare, (int64_t)k, (int64_t)t, p);
                 if (!screen_run(S, entry[0], a, p + 1, p + (int64_t)n, (uint64_t *)(row + ARG_ROW_HEAD),
-                                row + ARG_ROW_HEAD + P->narg_vals)) {
-                    if (S->fatal)
-                        return 0;
-                    if (has_logref(P, entry[0])) {
-                        /* a log argument's name and string checks (SL005, SL006) come after the
-                         * check that failed and were not run: the reference reports them all */
-                        S->fatal = 1;
-                        return 0;
-                    }
+                                row + ARG_ROW_HEAD + P->narg_vals))
                     bad = 1;
-                }
                 S->nargs++;  /* its fields are read: its refs are checked */
             }
             if (bad || S->nfound != mark) {
@@ -454,6 +447,8 @@ static int walk_args(Scan *S, int64_t *pp, int64_t end, int counted, uint64_t co
                 S->fields_at = keep;
                 note(S, FOUND_ARG, -1, p, (int64_t)t, 0, (int64_t)k);
             }
+            if (numeric_only && !entry[2])
+                note(S, FOUND_NUMERIC, -1, p, (int64_t)t, 0, (int64_t)k);
             p += (int64_t)n;
             continue;
         }
@@ -497,14 +492,17 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
         int64_t a = ins[1], b = ins[2];
         switch (ins[0]) {
         TARGET(OP_END):
+            S->end_at = p;
             if (p < end && S->found != NULL) {  /* words after the content: the reader reads on */
                 note(S, FOUND_END, ins - code, p, 0, 0, -1);
                 return 1;
             }
             return p == end;
         TARGET(OP_WORD):
-            if (!word_in(S, p, end, &cur))
+            if (!word_in(S, p, end, &cur)) {
+                over(S, ins - code, p, 0, -1);
                 return 0;
+            }
             if (a >= 0)
                 pos[a] = p;
             p++;
@@ -545,8 +543,10 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
             if (b >= 0)
                 pos[b] = p;
             if (vals[a] == 0) {
-                if (p >= end)
+                if (p >= end) {
+                    over(S, ins - code, p, 0, -1);
                     return 0;
+                }
                 p++;
             }
             NEXT();
@@ -556,8 +556,10 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
             if (vals[a] & P->inline_bit) {
                 int64_t at = p;
                 int bad;
-                if (!stream_check(S, &p, end, vals[a] & (P->inline_bit - 1), 1, &bad))
+                if (!stream_check(S, &p, end, vals[a] & (P->inline_bit - 1), 1, &bad)) {
+                    over(S, ins - code, at, (int64_t)vals[a], -1);
                     return 0;
+                }
                 if (bad) {
                     if (S->found == NULL)
                         return 0;
@@ -571,8 +573,10 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
             {
                 int64_t at = p;
                 int bad;
-                if (!stream_check(S, &p, end, vals[a], (int)b, &bad))
+                if (!stream_check(S, &p, end, vals[a], (int)b, &bad)) {
+                    over(S, ins - code, at, (int64_t)vals[a], -1);
                     return 0;
+                }
                 if (bad) {
                     if (S->found == NULL)
                         return 0;
@@ -581,17 +585,18 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
             }
             NEXT();
         TARGET(OP_ARGS):
-            if (!walk_args(S, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b))
+            if (!walk_args(S, ins - code, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b))
                 return 0;
             NEXT();
         TARGET(OP_LOGREF):
-            if (vals[a] != 0 && !(vals[a] & P->inline_bit)) {
-                S->fatal = 1;  /* the reference's: its log checks follow the whole record */
-                return 0;  /* a log's strings are inline only */
-            }
-            if (b == LOG_NAME && (vals[a] == 0 || vals[a] == P->inline_bit)) {
-                S->fatal = 1;
-                return 0;  /* and its arguments have names */
+            /* a log's strings are inline only, and its arguments have names; in lint mode a
+             * row inside the argument (its row, the argument's: the reference's decoder says
+             * all of it, SL005 and SL006 with the rest) */
+            if ((vals[a] != 0 && !(vals[a] & P->inline_bit))
+                || (b == LOG_NAME && (vals[a] == 0 || vals[a] == P->inline_bit))) {
+                if (S->found == NULL)
+                    return 0;
+                note(S, FOUND_ARG, ins - code, p, 0, 0, -1);
             }
             NEXT();
         TARGET(OP_LESS):

@@ -82,18 +82,24 @@ typedef struct {
     /* Lint mode (the native walk; NULL: the kernel's flagging, the first check that fails
      * flags the row): a check the reference reader reports and reads on from is written as a
      * finding row of FOUND_COLUMNS (FOUND_HEAD: kind, pc, position, value, mask, argument) and
-     * the screen goes on where the reader goes on; only what the reader recovers from
-     * (content past the record, an argument size of 0 or past the record, a counter's
-     * argument that is not numeric) still flags the row; a kind check that holds is a row
-     * (FOUND_KIND: its two values) the walk renders after the record's semantic rows. When the table is full the rows are only counted. */
+     * the screen goes on where the reader goes on; a kind check that holds is a row
+     * (FOUND_KIND: its two values), and so is a counter's argument that is not numeric
+     * (FOUND_NUMERIC: its type), both rendered after the record's semantic rows. Only
+     * content past the record (a word, a text, an argument's header, or an argument size
+     * of 0 or past the record: where the reader stops decoding it) still flags the row,
+     * its last row saying where (FOUND_OVER: the item's pc, position, its length, count
+     * or reference, the argument). When the table is full the rows are only counted. */
     int64_t *found;
     int64_t nfound, foundcap;
     int64_t fields_at;  /* the word whose field checks were last written (one row a word) */
-    int fatal;          /* an argument's check that flags the whole record (lint mode) */
+    int64_t end_at;     /* where the content ended at the last `end` run: the record's, after
+                           its arguments' (what the native walk frames a short record by) */
 } Scan;
 
-/* A finding row's kind (lint mode). */
-enum { FOUND_FIELDS = 1, FOUND_STREAM = 2, FOUND_END = 3, FOUND_ARG = 4, FOUND_KIND = 5 };
+/* A finding row's kind (lint mode). FOUND_SHORT is the native walk's own row (a record
+ * framed anew at its content's end), never the screen's. */
+enum { FOUND_FIELDS = 1, FOUND_STREAM = 2, FOUND_END = 3, FOUND_ARG = 4, FOUND_KIND = 5, FOUND_OVER = 6,
+       FOUND_NUMERIC = 7, FOUND_SHORT = 8 };
 #define FOUND_COLUMNS 6
 /* a stream's problems (a FOUND_STREAM row's mask) */
 enum { BAD_PADDING = 1, BAD_LONG = 2, BAD_NUL = 4, BAD_UTF8 = 8 };

@@ -121,15 +121,22 @@ class LintState:
         """A provider event record: a full buffer means records were dropped (EV003)."""
         for check in KIND_CHECKS.get(rec.kind, ()):
             if check.holds(rec.fields):
-                if check.rule is R.records_dropped:
-                    self.buffer_full.append(rec.offset)
-                    self.buffer_full_index = rec.index
-                    if self.buffering_mode == "streaming":
-                        continue  # the streaming protocol: a rolling buffer filled and was handed over
                 params = check.params(rec.fields)
                 if check.rule is R.records_dropped:  # say so when no Provider Info named the provider
-                    params["announced"] = params["provider"] in self.tables.announced
-                self.emit(check.rule.at(rec.offset, rec.index, record_size=8 * rec.size_words, **params))
+                    self.records_dropped(rec.offset, rec.index, 8 * rec.size_words, params["provider"],
+                                         params["provider"] in self.tables.announced)
+                else:
+                    self.emit(check.rule.at(rec.offset, rec.index, record_size=8 * rec.size_words, **params))
+
+    def records_dropped(self, offset: int, index: int, size: int, provider: int, announced: bool) -> None:
+        """A provider event at ``offset`` (record ``index``, ``size`` bytes) saying ``provider``'s
+        buffer filled (``announced``: a provider info record had named it by then): where,
+        kept for the pairing and the summary, and EV003 (the native walk's rows too)."""
+        self.buffer_full.append(offset)
+        self.buffer_full_index = index
+        if self.buffering_mode == "streaming":
+            return  # the streaming protocol: a rolling buffer filled and was handed over
+        self.emit(R.records_dropped.at(offset, index, record_size=size, provider=provider, announced=announced))
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------
@@ -170,6 +177,23 @@ def string_changed(offset, index, size, key, old, new):
     """String ``key`` registered again with another value (``old``, ``new``: the texts)."""
     return R.registration_changes_value.at(offset, index, what="string", index=key, old=repr(old), new=repr(new),
                                            record_size=size)
+
+
+def argument_name(a, i: int, registered) -> str:
+    """'argument 2 "count"': an argument named by an indexed name ref by ``registered``, the
+    text the provider's string table holds for that ref (None: none), as the pairing
+    messages name events ('(name ref 5)' when unregistered: RF001 says so)."""
+    ref = a.fields.get("name", 0)
+    if ref and not ref & _INLINE_BIT and not a.strings.get("name") and isinstance(registered, str) and registered:
+        return f'argument {i} "{registered}"'
+    return argument_label(a, i)
+
+
+def counter_argument_not_numeric(offset, index, size, i, a, registered):
+    """EV001 for a counter's argument ``a`` (its ``i``-th) of a type that is not numeric;
+    ``registered``: as ``argument_name``'s."""
+    return R.counter_argument_not_numeric.at(offset, index, record_size=size, i=i,
+                                             arg=argument_name(a, i, registered), kind=a.kind)
 
 
 def thread_changed(offset, index, size, key, old, new):
@@ -275,31 +299,20 @@ class RecordChecker:
                 self.s.emit(timestamp_overflow(rec.offset, rec.index, record_size, name, ts, current.rate))
 
     def _numeric_arguments(self, rec: Record, record_size: int) -> None:
-        """A counter's arguments must be numeric (the native walk has no twin: the screen
-        flags a record with such an argument and hands it to this path)."""
+        """A counter's arguments must be numeric (the native walk's screen finds such an
+        argument and renders it with ``counter_argument_not_numeric``)."""
         if rec.kind not in NUMERIC_ARG_KINDS:
             return
+        tables = self.s.tables
         for i, a in enumerate(rec.args):
             if a.kind not in NUMERIC_ARGS:
-                self.s.emit(R.counter_argument_not_numeric.at(rec.offset, rec.index, record_size=record_size, i=i,
-                                                              arg=self.argument_name(a, i), kind=a.kind))
-
-    def argument_name(self, a, i: int) -> str:
-        """'argument 2 "count"': an indexed name resolved through the provider's string
-        table, as the pairing messages name events ('(name ref 5)' when unregistered:
-        RF001 says so)."""
-        ref = a.fields.get("name", 0)
-        if ref and not ref & _INLINE_BIT and not a.strings.get("name"):
-            gid = self.s.tables.current.strings.get(ref)
-            if gid is not None:
-                text = self.s.tables.strings.values[gid]
-                if isinstance(text, str) and text:
-                    return f'argument {i} "{text}"'
-        return argument_label(a, i)
+                gid = tables.current.strings.get(a.fields.get("name", 0))
+                self.s.emit(counter_argument_not_numeric(rec.offset, rec.index, record_size, i, a,
+                                                         None if gid is None else tables.strings.values[gid]))
 
     def _kind_checks(self, rec: Record, record_size: int) -> None:
-        """The declared per-kind checks (``_kind_checks``; the native walk has no twin: the
-        screen flags the records they hold on and hands them to this path)."""
+        """The declared per-kind checks (``_kind_checks``; the native walk's screen finds
+        them holding and renders them with the same ``KindCheck``)."""
         for check in KIND_CHECKS.get(rec.kind, ()):
             if check.holds(rec.fields):
                 self.s.emit(check.rule.at(rec.offset, rec.index, record_size=record_size, **check.params(rec.fields)))

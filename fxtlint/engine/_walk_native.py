@@ -25,8 +25,19 @@ byte range in the trace's byte order (``_render``), a record's layout rows by th
 reference decoder's own steps (``_reader.report_layout``: a word's field checks, a
 stream's, an argument decoded whole, the words after the content; ``report_undefined``)
 and its kind checks that hold after its semantic rows, where ``RecordChecker`` says them.
-A record it cannot prove clean or read on from is the reference's:
-``decode_record`` reads it and reports, its effect is carried out on the
+Where a record's content runs past its size, the screen's last row says where
+(``over``: rendered by the decoder's step for that item), and the walk frames the record
+as the reader does (``resync_offset``'s decision, taken natively): anew at its content's
+end (a ``short`` row: ST001 after its layout rows) or cut short at its declared size (it
+means nothing). A counter's argument that is not numeric (EV001) is rendered after the
+record's semantic rows with ``counter_argument_not_numeric``, the provider event's check
+(EV003) by ``LintState.records_dropped``, a repeated magic record the screen found wrong
+only when its constants hold (``well_formed_magic``). The decoder asks the per-rule cap
+(``skips``) before it builds a diagnostic.
+
+A record it cannot read on from by itself (on a growing stream: a trace record whose
+content runs past its size, a row whose message reads past its record) is the
+reference's: ``decode_record`` reads it and reports, its effect is carried out on the
 ``ProviderState`` (``state.apply``), the linter checks it (``RecordChecker``, its
 pairing row too), and the effect goes back to the native tables (``_sync``). The walk
 then goes on after it. So every message is written by the reference engine's code.
@@ -56,19 +67,23 @@ from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
 from ._reader import (
+    ARG_NAME,
+    RESYNC_DEPTH,
     after_record,
     decode_record,
     field_span,
     frame_error,
-    record_fields,
+    record_of,
     repeated_magic,
     report_layout,
     report_undefined,
+    well_formed_magic,
 )
 from ._result import skipper
 from ._semantic import (
     PAIR_ID,
     PAIR_KIND,
+    counter_argument_not_numeric,
     index_zero,
     rate_zero,
     section_unannounced,
@@ -87,24 +102,28 @@ NSTR, NTHR, NTS, NARGREF = 4, 2, 4, 2  # _nwalk.pyx's Term holds this many of ea
 # before the walk: the walk says only whether a magic record is repeated, MG003)
 _MODES = {"names_provider": 2, "switches_provider": 3, "sets_tick_rate": 4, "registers_string": 5,
           "registers_thread": 6, "sets_byte_order": 7}
-M_REFERENCE, M_EVENT, M_UNDEFINED = 0, 1, 8
-# kinds always left to the reference: the provider event (EV003 and the buffer-full bookkeeping)
-_REFERENCE_KINDS = frozenset({PROVIDER_EVENT} | {k for k, e in EFFECT_OF.items() if e not in _MODES})
+M_REFERENCE, M_EVENT, M_UNDEFINED, M_PROVIDER_EVENT = 0, 1, 8, 9
+# kinds left to the reference: any whose effect the walk does not carry out (none: a new
+# effect in the tables starts here)
+_REFERENCE_KINDS = frozenset(k for k, e in EFFECT_OF.items() if e not in _MODES)
 # how a run stopped: _nwalk's DONE, HANDBACK, ZERO, PAST_END, END
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # what a diagnostics row of the walk says: _nwalk's Find
 (F_STRING, F_THREAD, F_TICKS, F_MAGIC, F_UNANNOUNCED, F_RATE_ZERO, F_INDEX_ZERO, F_STRING_EMPTY, F_CHANGED,
- F_LAYOUT, F_UNDEFINED) = range(1, 12)
+ F_LAYOUT, F_UNDEFINED, F_DROPPED) = range(1, 13)
 # an F_LAYOUT row's kind (``_screen.h``'s FOUND_*): what the reference's decoder looks at again
-_FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument"}
-_KIND = 5  # FOUND_KIND: a kind check that holds (``_kind_checks``)
+# (``over``: where the content ran past the record's size; ``short``: the walk framed the
+# record anew at its content's end)
+_FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "short"}
+_KIND, _NUMERIC = 5, 7  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
           (F_TICKS, False): R.timestamp_overflows_ns, (F_MAGIC, False): R.magic_repeated,
           (F_UNANNOUNCED, False): R.provider_section_unannounced, (F_RATE_ZERO, False): R.tick_rate_zero,
           (F_INDEX_ZERO, False): R.string_index_zero, (F_INDEX_ZERO, True): R.thread_index_zero,
-          (F_STRING_EMPTY, False): R.string_record_empty, (F_CHANGED, False): R.registration_changes_value}
+          (F_STRING_EMPTY, False): R.string_record_empty, (F_CHANGED, False): R.registration_changes_value,
+          (F_DROPPED, False): R.records_dropped}
 _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if code != F_INDEX_ZERO})
 
 
@@ -120,11 +139,13 @@ def _term(leaf, log: bool = False) -> dict:
     d = {"mode": M_REFERENCE, "nstr": 0, "str_val": [-1] * NSTR, "str_pos": [-1] * NSTR, "str_role": [0] * NSTR,
          "nthr": 0, "thr_val": [-1] * NTHR, "thr_nkoid": [0] * NTHR, "thr_pk": [-1] * NTHR, "thr_tk": [-1] * NTHR,
          "nts": 0, "ts_val": [-1] * NTS, "pair_kind": -1, "pair_named": 0, "pair_complete": 0, "pair_id": -1,
-         "pair_ts": -1, "f_pid": -1, "f_index": -1, "f_len": -1, "f_pos": -1, "f_pk": -1, "f_tk": -1, "f_rate": -1}
+         "pair_ts": -1, "f_pid": -1, "f_index": -1, "f_len": -1, "f_pos": -1, "f_pk": -1, "f_tk": -1, "f_rate": -1,
+         "zero_mask": 0}
     if leaf is None:
         if not log:
             d["mode"] = M_UNDEFINED  # an undefined type or subtype: reported, skipped by its size
         return d
+    d["zero_mask"] = leaf.layout.zero_mask  # (a well-formed header: where a short record is framed anew)
     if log:
         d["mode"] = M_EVENT
         return d
@@ -132,10 +153,20 @@ def _term(leaf, log: bool = False) -> dict:
     vals, pos = leaf.vals, leaf.pos
     if kind in _REFERENCE_KINDS:
         return d
+    if kind == PROVIDER_EVENT:
+        # nothing but its kind check (records dropped: EV003), which the screen finds holding
+        if [c.rule for c in KIND_CHECKS.get(kind, ())] != [R.records_dropped]:
+            return d  # another check on it: the reference's
+        d["mode"] = M_PROVIDER_EVENT
+        d["f_pid"] = vals["provider_id"]
+        return d
     effect = EFFECT_OF.get(kind)
     if effect is not None:
+        body = leaf.layout.full_body
+        if effect == "names_provider" and body and not isinstance(body[-1], StreamItem):
+            return d  # cut short, its name would not be all it leaves unread (``_cut_short``): the reference's
         d["mode"] = _MODES[effect]
-        stream = next((it for it in leaf.layout.full_body if isinstance(it, StreamItem)), None)
+        stream = next((it for it in body if isinstance(it, StreamItem)), None)
         if stream is not None:
             d["f_len"], d["f_pos"] = vals[stream.length], pos[stream.name]
         d["f_pid"] = vals.get("provider_id", -1)
@@ -187,17 +218,18 @@ def _loaded(module, log: bool = False):
     """``plan(log)`` validated and held by the native walk module (once per process)."""
     modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()},
              "M_UNDEFINED": M_UNDEFINED}
+    modes["M_PROVIDER_EVENT"] = M_PROVIDER_EVENT
     stops = {"DONE": DONE, "HANDBACK": HANDBACK, "ZERO": ZERO, "PAST_END": PAST_END, "END": END}
     finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC,
              "F_UNANNOUNCED": F_UNANNOUNCED, "F_RATE_ZERO": F_RATE_ZERO, "F_INDEX_ZERO": F_INDEX_ZERO,
              "F_STRING_EMPTY": F_STRING_EMPTY, "F_CHANGED": F_CHANGED, "F_LAYOUT": F_LAYOUT,
-             "F_UNDEFINED": F_UNDEFINED}
+             "F_UNDEFINED": F_UNDEFINED, "F_DROPPED": F_DROPPED}
     if {m.name: int(m) for m in module.Mode} != modes or \
             {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
-            {f.name: int(f) for f in module.Find} != finds:
-        raise RuntimeError("a stale build of the native walk (its modes, stops or findings differ): rebuild it")
+            {f.name: int(f) for f in module.Find} != finds or getattr(module, "RESYNC", None) != RESYNC_DEPTH:
+        raise RuntimeError("a stale build of the native walk (its modes, stops, findings or reach differ): rebuild it")
     prog, terms, argrefs = plan(log)
-    return module.Plan(prog.code, terms, argrefs)
+    return module.Plan(prog.code, terms, argrefs, (ARG_NAME.lo, ARG_NAME.mask), log)
 
 
 @functools.cache
@@ -228,11 +260,14 @@ class Mirror:
     def thread(self, pk: int, tk: int) -> int:
         return self.state.threads((pk, tk))
 
-    def names_provider(self, pid: int, name: bytes) -> None:
+    def names_provider(self, pid: int, name: bytes | None) -> None:
+        """A provider info record; ``name`` None: its name is not text (or was not read),
+        and the name the provider has stays."""
         st = self.state
         st.announced.add(pid)
         p = st.current = st.provider(pid)
-        p.name = name.decode("utf-8", "replace")
+        if name is not None:
+            p.name = name.decode("utf-8", "replace")
 
     def switches_provider(self, pid: int) -> None:
         self.state.current = self.state.provider(pid)
@@ -297,10 +332,11 @@ class NativeLint:
         its span the field's byte range in the trace's byte order; one the per-rule cap
         would drop is only counted. A record's layout rows (``F_LAYOUT``, written by its
         screen before its other rows) are said by the reference's decoder
-        (``_reader.report_layout``) first, its kind checks that hold last
-        (``RecordChecker._kind_checks``' place: after its refs and timestamps)."""
+        (``_reader.report_layout``) first, its arguments that are not numeric and its kind
+        checks that hold last (``RecordChecker``'s place for them: after its refs and
+        timestamps)."""
         layout: list = []  # the layout rows of one record
-        kinds: list = []  # its kind checks that hold
+        kinds: list = []  # its arguments that are not numeric, and kind checks that hold
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
                 self._layout(layout, kinds)
@@ -310,7 +346,7 @@ class NativeLint:
                     self._layout(layout, [])
                     layout = []
                 self._render_one(row)
-            elif row[2] == _KIND:
+            elif row[2] == _KIND or row[2] == _NUMERIC:
                 kinds.append(row)
             else:
                 layout.append(row)
@@ -318,25 +354,44 @@ class NativeLint:
             self._layout(layout, kinds)
 
     def _layout(self, rows, kinds) -> None:
-        """One record's layout rows, said by the reference's decoder, then its kind checks
-        that hold, their messages from the fields the reference decoder reads
-        (``_reader.record_fields``: a check's message may name any field of the record)."""
+        """One record's layout rows, said by the reference's decoder, then its arguments that
+        are not numeric and its kind checks that hold, their messages from the record the
+        reference decoder reads (``_reader.record_of``: a check's message may name any field
+        of the record; EV001 names the argument, by the text its name ref was registered as
+        when the walk read it)."""
+        w = self.walk
         if rows:
-            w = self.walk
             term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
             sites = self.sites
             found = []
             for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
                 what = _FOUND[kind]
-                found.append((what, None if what == "argument" else sites[pc][2], at, value, arg))
+                if what == "argument" or what == "short":
+                    item = None
+                elif what == "over":
+                    site = sites[pc]
+                    item = site[2]
+                    if site[0] == "words":
+                        at -= 8 * site[3]  # an inline thread's koid words: from the first
+                    if value >> 63:
+                        value -= 1 << 64  # an argument list that runs to the record's end: -1
+                else:
+                    item = sites[pc][2]
+                found.append((what, item, at, value, arg))
             report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found, big=w.big,
-                          log=w.log)
+                          log=w.log, skips=self.skips)
         if kinds:
             term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
-            fields = record_fields(self.walk.buf, offset, index, size // 8, self.layouts[term], big=self.walk.big)
+            rec = record_of(w.buf, offset, index, size // 8, self.layouts[term], big=w.big)
+            values = w.state.strings.values
             for row in kinds:
+                if row[2] == _NUMERIC:
+                    i, named = row[3], row[13]
+                    self.lint.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
+                                                                values[named - 1] if named else None))
+                    continue
                 check = KIND_CHECKS[self.kinds[term]][self.sites[row[10]][2]]
-                self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(fields)))
+                self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
     def _render_one(self, row) -> None:
         emit, big = self.lint.emit, self.walk.big
@@ -345,6 +400,14 @@ class NativeLint:
             w = self.walk
             w.kinds[report_undefined(w.buf, offset, index, size // 8, emit, big=big)] += 1
             return
+        if rule == F_DROPPED:  # (the bookkeeping is kept whether or not the cap keeps the message)
+            self.lint.state.records_dropped(offset, index, size, value, bool(field))
+            return
+        if rule == F_MAGIC and value:
+            # a repeated magic record the screen found wrong: repeated only when well-formed
+            w = self.walk
+            if not well_formed_magic(record_of(w.buf, offset, index, size // 8, self.layouts[term], big=big).fields):
+                return
         if self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
         if rule <= F_TICKS:
