@@ -5,6 +5,8 @@ walks cut into short runs so what a run leaves to the next is exercised)."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,6 +15,7 @@ import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.rewrite import _repair, _repair_walk
+from fxtlint.rewrite._input import Input
 from fxtlint.rewrite._repair import repair
 from fxtlint.strategies import archives, mutated_archives
 
@@ -78,6 +81,27 @@ def test_the_fast_path_is_the_record_by_record_pass_with_a_stretch_zeroed(data, 
     broken = data[: 8 * lo] + bytes(8 * (hi - lo)) + data[8 * hi :]
     assert_same(broken, window=window, stop_at_loss=stop)
     assert_same(broken + broken[8:], window=window)  # and a second archive
+
+
+@given(archives(min_size=1, byte_order="big"), st.data())
+def test_the_fast_path_is_the_record_by_record_pass_on_big_endian_archives(data, draw):
+    at = 8 * draw.draw(st.integers(1, len(data) // 8))
+    assert_same(data[:at] + bytes(8) + data[at:], window=2)
+
+
+@pytest.mark.parametrize("chunk", [8, 64, 4096])
+def test_a_pipe_read_in_chunks_is_repaired_as_its_bytes(chunk):
+    """IN whose length is known only at its end (a pipe), read a chunk at a time: the walk
+    stops where the bytes stop and goes on with more, with the record-by-record output."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:40_000]
+    broken = data[:16_000] + bytes(64) + data[16_064:] + b"\x01\x02"
+    for trace in (data, broken):
+        inp = Input(io.BytesIO(trace).readinto, None, "-", chunk=chunk)
+        try:
+            out, log = _run(inp)
+        finally:
+            inp.close()
+        assert (out, log) == _run(trace, shortcut=False)
 
 
 def test_a_lost_provider_switch_is_said_alike_across_runs():
