@@ -113,10 +113,20 @@ def walk_repair(r, module) -> None:
     nw = module.NativeWalk(_loaded(module), _OutMirror(out), r.big)
     nw.layout = False  # a record the screen flags is the reference's, whole
     nw.magic_at = 0
-    out.on_change = lambda change, placeholder: None if placeholder and change.effect == "registers_thread" \
-        else _sync(nw, out.state, change)
     kinds, arg_kinds = _names()
     placed: set = set()  # (what, provider id, ref) of every placeholder written
+
+    def on_change(change: Change, placeholder: bool) -> None:
+        """A change ``step`` made to OUT's tables, on the walk's (a thread placeholder
+        stays out of them: a record reading it is a row, a loss to count, not a new one)."""
+        if placeholder:
+            placed.add(("string" if change.effect == "registers_string" else "thread", change.provider.id,
+                        change.key))
+            if change.effect == "registers_thread":
+                return
+        _sync(nw, out.state, change)
+
+    out.on_change = on_change
     written = _Stretch(r)
     off = idx = 0
     try:
