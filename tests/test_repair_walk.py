@@ -113,9 +113,9 @@ def _piece(kind: str, n: int, m: int) -> bytes:
     if kind == "mended":
         return _mended_event(10 + n, n % 4, name)
     if kind == "string":
-        return B.archive(B.string(m or 1, f"s{n}"))
+        return B.archive(B.string(m, f"s{n}"))  # (index 0: RF, kept, registers nothing)
     if kind == "thread":
-        return B.archive(B.thread(n % 4 or 1, 1, n))
+        return B.archive(B.thread(n % 4, 1, n))
     if kind == "provider":
         return B.archive(B.provider_info(n % 3, f"p{n % 3}") if m % 2 else B.provider_section(n % 3))
     if kind == "rate":
