@@ -12,7 +12,7 @@ Runs on the large files print ``speed_vs_lint`` (the lint's seconds over the ver
 (``fxtlint check``) of the same file timed first in the same run. The synthetic traces
 are clean by construction: their repair must be the same bytes, their pieces must lint
 with no error. ``--zero-page`` also repairs a copy of the synthetic trace with a 4 KiB
-page in its middle zeroed (a repair that reads it record by record). ``--slice-mb 0``
+page in its middle zeroed (the records around the page go record by record). ``--slice-mb 0``
 skips the slice; ``--split-time 10ms`` adds a slice by trace time.
 """
 

@@ -1,7 +1,8 @@
 # Invariant: repair never raises on any bytes; what it writes lints with no error; repair
 # of its own output gives the same bytes (idempotent, with and without --close-open and
 # --spell-out-defaults); and a trace the linter reports nothing on comes out of repair byte
-# for byte.
+# for byte; and on the native walk (where it is built) repair writes the bytes and says the
+# changes the record-by-record pass does.
 """atheris harness for ``fxtlint repair``: python fuzz/fuzz_repair.py [-libFuzzer flags] [corpus dirs]."""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
@@ -14,13 +15,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness  # puts a source checkout's fxtlint on the path
 
 import fxtlint
+from fxtlint.engine._reader import MAGIC_LE as MAGIC
 from fxtlint.rewrite._repair import repair
 
 
 def repaired(data: bytes, **options) -> bytes:
+    return logged(data, **options)[0]
+
+
+def logged(data: bytes, **options):
     out: list = []
-    repair(data, out.append, **options)
-    return b"".join(out)
+    log = repair(data, out.append, **options)
+    return b"".join(out), log
 
 
 def errors(data: bytes) -> list:
@@ -34,6 +40,9 @@ def check(data: bytes) -> None:
         assert not errors(out), f"repair{options} wrote a trace with errors {errors(out)}"
         assert repaired(out, **options) == out, f"repair{options} is not idempotent"
         assert repaired(out, shortcut=False, **options) == out, f"repair{options} record by record is not idempotent"
+    for head in (b"", MAGIC):  # (the walk reads a trace that starts with its magic record)
+        assert logged(head + data) == logged(head + data, shortcut=False), \
+            "repair on the native walk differs from the record-by-record pass"
     if not fxtlint.lint_bytes(data, input_format="trace").diagnostics:
         assert repaired(data, shortcut=False) == data, "repair changed a trace with nothing to mend"
 

@@ -45,7 +45,7 @@ def golden(code: str, name: str = "") -> bytes:
 
 def assert_repairs(data: bytes, **options) -> bytes:
     """The three properties: no error in the output, and repair of it is itself (also
-    record by record, without the shortcut that copies what the lint finds clean)."""
+    record by record, without the native walk that copies the records it proves clean)."""
     out, _ = repaired(data, **options)
     assert errors(out) == []
     assert repaired(out, **options)[0] == out

@@ -76,7 +76,7 @@ class Input(Whole):
         self.path = path
         self.chunk = chunk or CHUNK
         self.done = False
-        self.source = source  # a regular file: its lint reads it again (repair's shortcut)
+        self.source = source  # a regular file: read again from its start by `restart` (slice's time range pass)
         self.progress = progress
         self._released = 0
         self.want(self.chunk)

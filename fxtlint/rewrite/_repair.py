@@ -23,6 +23,14 @@ record, writing as it goes (memory is the provider tables and what is still open
 
 Every change is a ``Change`` in the linter's terms: the rule code, the offset in the
 input, what was done. The output of a trace with nothing to mend is the input.
+
+That pass (``_Repairer.step``, record by record) is the specification. Where the native
+walk is built, it reads the trace instead (``_repair_walk``): the records it proves
+clean are copied as byte ranges, what its rows say becomes what ``step`` would write,
+and every record it cannot walk goes to ``step``; the output and the change log are the
+same (``tests/test_repair_walk.py``). A byte-order conversion, ``close_open``,
+``spell_out_defaults`` and a trace that does not start with its magic record stay on
+the record-by-record pass.
 """
 
 from __future__ import annotations
@@ -33,7 +41,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import rules as R
-from ..engine._lint import lint_buffer
+from ..engine._native import nwalk, walks_natively
+from ..engine._provider_state import Change as Change_
 from ..engine._provider_state import ProviderState
 from ..engine._reader import (
     MAGIC_BE,
@@ -53,8 +62,9 @@ from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS
 from ..spec._tables import WordItem, tables
 from ..spec._time import DEFAULT_RATE, instant_text, seconds
 from ..spec._time import before as is_before
-from ._input import Input, Whole, at_least, decode, frame
+from ._input import Whole, at_least, decode, frame
 from ._open import MARK_NAME, OpenEvents
+from ._repair_walk import walk_repair
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -126,7 +136,10 @@ class RepairLog:
 
 
 class _Writer:
-    """The output: bytes written and the provider tables as a reader of them sees them."""
+    """The output: bytes written and the provider tables as a reader of them sees them.
+    ``placeholders``: the (provider id, thread ref) registered as koids 0/0 whose
+    placeholder a reader of OUT still reads (a real registration of the ref takes it out);
+    ``on_change(change, placeholder)`` is told of each change a written record made."""
 
     def __init__(self, write: Callable[[bytes], object], log: RepairLog, big: bool):
         self._write = write
@@ -135,17 +148,32 @@ class _Writer:
         self.order = "big" if big else "little"
         self.state = ProviderState()
         self.initialized: set = set()  # providers given a tick rate by an Initialization record
+        self.placeholders: set = set()
+        self.on_change: Callable[[Change_, bool], None] | None = None
 
-    def put(self, data: bytes, rec: Record) -> None:
+    def put(self, data: bytes, rec: Record, *, placeholder: bool = False) -> None:
         self._write(data)
         self.log.bytes_out += len(data)
         self.log.records_out += 1
         change = self.state.apply(rec)
-        if change is not None and change.effect == "sets_tick_rate":
+        if change is None:
+            return
+        if change.effect == "sets_tick_rate":
             self.initialized.add(change.provider.id)
+        elif change.effect == "registers_thread" and not placeholder:
+            self.placeholders.discard((change.provider.id, change.key))
+        if self.on_change is not None:
+            self.on_change(change, placeholder)
 
-    def put_record(self, rec: Record) -> None:
-        self.put(encode_record(rec, self.order), rec)
+    def put_record(self, rec: Record, *, placeholder: bool = False) -> None:
+        self.put(encode_record(rec, self.order), rec, placeholder=placeholder)
+
+    def copy(self, data, records: int) -> None:
+        """``records`` whole records of IN, written as they are (their effect is already on
+        ``state``: the native walk carried it out)."""
+        self._write(data)
+        self.log.bytes_out += len(data)
+        self.log.records_out += records
 
 
 def _strip_nul(value):
@@ -253,27 +281,38 @@ class _Open(OpenEvents):
                 log.add("PR004", offset, "closed", f'async operation "{name}" (id {self.pairing_id(end)}) ended {at}')
 
 
-def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> set:
+def placeholder_record(what: str, ref: int) -> Record:
+    """The registration repair writes for a ``what`` ("string", "thread") ref that names nothing."""
+    return string(ref, f"<missing string {ref}>") if what == "string" else thread(ref, 0, 0)
+
+
+def placeholder_said(log: RepairLog, what: str, ref: int, name: str, offset: int) -> None:
+    """The change a placeholder is (RF001, RF002), for the record at ``offset`` reading ``ref`` as ``name``."""
+    if what == "string":
+        log.add("RF001", offset, "added", f'string {ref} (its {name}) registered as "<missing string {ref}>"')
+    else:
+        log.add("RF002", offset, "added", f"thread {ref} (its {name}) registered as koids 0/0 (missing)")
+
+
+def _register_refs(rec: Record, out: _Writer, log: RepairLog, offset: int) -> None:
     """A registration, written before ``rec``, for each of its refs that names nothing;
-    the thread refs given a placeholder."""
-    threads: set = set()
+    the thread refs given a placeholder go to ``out.placeholders``."""
     if rec.kind in STATE_KINDS or rec.kind == _PROVIDER_EVENT or not rec.complete:
-        return threads
+        return
     current = out.state.current
     refs = [(n, rec.fields.get(n, 0)) for n in STRING_REFS.get(rec.kind, ())]
     for a in rec.args:
         refs += [(n, a.fields.get(n, 0)) for n in ARG_STRING_REFS.get(a.kind, ())]
     for name, ref in refs:
         if ref and not ref & _INLINE_BIT and ref not in current.strings:
-            out.put_record(string(ref, f"<missing string {ref}>"))
-            log.add("RF001", offset, "added", f'string {ref} (its {name}) registered as "<missing string {ref}>"')
+            out.put_record(placeholder_record("string", ref), placeholder=True)
+            placeholder_said(log, "string", ref, name, offset)
     for name in THREAD_REFS.get(rec.kind, ()):
         ref = rec.fields.get(name, 0)
         if ref and ref not in current.threads:
-            out.put_record(thread(ref, 0, 0))
-            log.add("RF002", offset, "added", f"thread {ref} (its {name}) registered as koids 0/0 (missing)")
-            threads.add(ref)
-    return threads
+            out.put_record(placeholder_record("thread", ref), placeholder=True)
+            placeholder_said(log, "thread", ref, name, offset)
+            out.placeholders.add((current.id, ref))
 
 
 class _Losses:
@@ -281,7 +320,8 @@ class _Losses:
     after it read thread refs their provider never registered, the stretch likely held a
     Provider Section record (or the registrations), and those records are read as the
     provider in force before it. Per drop: the threads given a placeholder after it and
-    the records reading them, said once at the end (``noted``)."""
+    the records reading such a placeholder (until a real registration of the ref), said
+    once at the end (``noted``)."""
 
     def __init__(self):
         self.drops: list[tuple[int, str]] = []  # (offset, code) of each stretch dropped
@@ -292,12 +332,13 @@ class _Losses:
         self.drops.append((offset, code))
 
     def see(self, rec: Record, placeholders: set, state: ProviderState) -> None:
-        if not self.drops:
-            return
-        at = self.drops[-1][0]
-        refs = {rec.fields.get(n, 0) for n in THREAD_REFS.get(rec.kind, ())}
-        hit = {(state.current.id, r) for r in refs} & placeholders
-        if hit:
+        if self.drops:
+            self.read({(state.current.id, rec.fields.get(n, 0)) for n in THREAD_REFS.get(rec.kind, ())} & placeholders)
+
+    def read(self, hit: set) -> None:
+        """One record read the placeholder threads ``hit`` ((provider id, ref) each)."""
+        if hit and self.drops:
+            at = self.drops[-1][0]
             self.threads.setdefault(at, set()).update(hit)
             self.records[at] = self.records.get(at, 0) + 1
 
@@ -332,21 +373,6 @@ def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) 
                                     f"{out.state.current.id}")
 
 
-def nothing_to_mend(buf) -> tuple[int, list[int]] | None:
-    """The number of records of ``buf`` (bytes, or a file's ``FileSource``, read a chunk
-    at a time) when the lint (its fast engine) finds nothing repair acts on in it (no
-    error, none of the findings it mends), else None; with the offsets of its repeated
-    magic records (MG003: another archive starts there). Then repair writes ``buf`` as it
-    is, and the record-by-record pass, which would write the same bytes, is skipped."""
-    report = lint_buffer(buf, input_format="trace")
-    if any(d.severity == Severity.ERROR or d.code in MENDED for d in report.diagnostics):
-        return None
-    return report.records, [d.offset for d in report.diagnostics if d.code == "MG003"]
-
-
-COPY = 1 << 22  # bytes copied at a time when nothing needs mending
-
-
 def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
            close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True,
            stop_at_loss: bool = False) -> RepairLog:
@@ -359,117 +385,144 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
     event, for readers that refuse a trace without them. ``stop_at_loss`` writes nothing
     after the first stretch that had to be dropped (what a reader would read as another
     provider's, or on placeholder threads, is not written). ``shortcut`` (the default)
-    copies a trace the lint finds nothing to mend in without reading it record by record
-    (``nothing_to_mend``; not for a pipe, which is read once). Never raises on any input
-    (an ``Input`` raises ``FileChanged`` when its file changed while read).
+    lets the native walk read the trace where it is built (``_repair_walk``: the records
+    it proves clean are copied as byte ranges, the others go through the record-by-record
+    pass below, the specification, which ``shortcut=False`` runs on every record; the two
+    write the same bytes and say the same changes). Never raises on any input (an
+    ``Input`` raises ``FileChanged`` when its file changed while read).
     """
     inp = buf if isinstance(buf, Whole) else Whole(buf)
-    if shortcut and byte_order is None and not close_open and not spell_out_defaults:
-        copied = _copied_whole(inp, write)
-        if copied is not None:
-            return copied
-    return _repair(inp, write, byte_order=byte_order, close_open=close_open, spell_out_defaults=spell_out_defaults,
-                   stop_at_loss=stop_at_loss)
-
-
-def _copied_whole(inp: Whole, write: Callable[[bytes], object]) -> RepairLog | None:
-    """The shortcut: IN copied as it is when the lint finds nothing to mend in it (None,
-    nothing written, when it does, or IN is a pipe)."""
-    if isinstance(inp, Input):
-        if inp.source is None:
-            return None
-        clean = nothing_to_mend(inp.source)
-        inp.restart()
+    r = _Repairer(inp, write, byte_order=byte_order, close_open=close_open, spell_out_defaults=spell_out_defaults,
+                  stop_at_loss=stop_at_loss)
+    module = native_walk() if shortcut else None
+    if module is not None and r.walkable:
+        walk_repair(r, module)
     else:
-        clean = nothing_to_mend(inp.buf)
-    if clean is None:
+        r.one_by_one()
+    return r.finish()
+
+
+def native_walk():
+    """The native walk module when the default engine walks on it, else None."""
+    try:
+        return nwalk() if walks_natively(None) else None
+    except FxtError:
         return None
-    records, archives = clean
-    done = 0
-    while at_least(inp, done + 1):
-        end = inp.size
-        with memoryview(inp.buf) as view:
-            for at in range(done, end, COPY):
-                write(bytes(view[at : min(at + COPY, end)]))
-        done = end
-        inp.release(done)
-        inp.want(done + COPY)
-    n = inp.size
-    order = inp.call(detect_byte_order) if n >= 8 else None
-    log = RepairLog(bytes_in=n, bytes_out=n, byte_order=order or "little", records_in=records, records_out=records)
-    for at in archives:
-        log.note("MG003", at, _ANOTHER_ARCHIVE)
-    return log
 
 
-def _repair(inp: Whole, write: Callable[[bytes], object], *, byte_order: str | None, close_open: bool,
-            spell_out_defaults: bool, stop_at_loss: bool) -> RepairLog:
-    found_order = inp.call(detect_byte_order)
-    big = found_order == "big"
-    out_big = big if byte_order is None else byte_order == "big"
-    log = RepairLog(byte_order="big" if out_big else "little")
-    out = _Writer(write, log, out_big)
-    convert = out_big != big
-    if convert:
-        log.add("EX002", 0, "converted", f"every record written {log.byte_order}-endian")
-    moved = None
-    if found_order is None:
-        moved = inp.call(lambda b: first_magic(b, False))
-        where = f"the one at {moved:#x} moved there" if moved is not None else "none was found"
-        out.put(MAGIC_BE if out_big else MAGIC_LE, magic())
-        log.add("MG001", 0, "added", f"a magic record put first ({where})")
-    opened = _Open() if close_open else None
-    losses = _Losses()
-    placeholders: set = set()  # (provider id, thread ref) registered as koids 0/0
-    stopped = False
-    off = idx = 0
-    while at_least(inp, off + 8):
+class _Repairer:
+    """One repair: IN, OUT, the change log; ``step`` takes the record at an offset the
+    record-by-record way (the specification), ``one_by_one`` every record."""
+
+    def __init__(self, inp: Whole, write: Callable[[bytes], object], *, byte_order: str | None, close_open: bool,
+                 spell_out_defaults: bool, stop_at_loss: bool):
+        self.inp = inp
+        found_order = inp.call(detect_byte_order)
+        self.big = big = found_order == "big"
+        out_big = big if byte_order is None else byte_order == "big"
+        self.log = log = RepairLog(byte_order="big" if out_big else "little")
+        self.out = out = _Writer(write, log, out_big)
+        self.convert = out_big != big
+        self.spell_out_defaults = spell_out_defaults
+        self.stop_at_loss = stop_at_loss
+        if self.convert:
+            log.add("EX002", 0, "converted", f"every record written {log.byte_order}-endian")
+        self.moved = None
+        if found_order is None:
+            self.moved = inp.call(lambda b: first_magic(b, False))
+            where = f"the one at {self.moved:#x} moved there" if self.moved is not None else "none was found"
+            out.put(MAGIC_BE if out_big else MAGIC_LE, magic())
+            log.add("MG001", 0, "added", f"a magic record put first ({where})")
+        self.opened = _Open() if close_open else None
+        self.losses = _Losses()
+        self.stopped = False
+        # what the native walk can read for this repair: a trace that starts with its magic
+        # record, written in its own byte order, with nothing to follow on every record
+        self.walkable = found_order is not None and not self.convert and not close_open and not spell_out_defaults
+
+    def one_by_one(self) -> None:
+        off = idx = 0
+        while not self.stopped and at_least(self.inp, off + 8):
+            off = self.step(off, idx)
+            idx += 1
+
+    def step(self, off: int, idx: int) -> int:
+        """The record at ``off`` (index ``idx``), or the stretch that cannot be framed there;
+        the offset to go on from (``stopped`` set when nothing more is to be written)."""
+        inp = self.inp
         found: list[Diagnostic] = []
-        size = frame(inp, off, idx, big, found.append)
+        size = frame(inp, off, idx, self.big, found.append)
         if size is None:
-            nxt = _resume(inp, off + 8, big)
-            last = inp.size - inp.size % 8 if inp.done else None
-            d = found[0]
-            if d.code == "FR001":  # the bytes that cannot be framed are those dropped, not all the rest
-                d = R.record_size_zero.at(d.offset, d.record_index, span=d.span, record_size=d.record_size,
-                                          **{**d.details, "remaining": nxt - off})
-            log.add(d.code, off, "dropped",
-                    f"{nxt - off} bytes, up to {'the end' if nxt == last else 'the next record'}", d.message)
-            losses.dropped(off, d.code)
-            off, idx = nxt, idx + 1
-            if stop_at_loss and nxt != last:
-                stopped = True
-                break
-            continue
-        rec, found = decode(inp, off, idx, size, big)
-        log.records_in += 1
-        start, off, idx = off, rec.end, idx + 1
-        inp.release(start)
-        if start == moved:
-            continue  # the magic record, already written first
-        if rec.kind == _MAGIC and start and rec.complete and not found:
-            log.note("MG003", start, _ANOTHER_ARCHIVE)
-        kept = _kept(inp.buf, rec, found, start, big, convert, out, log)
+            return self._dropped(off, found)
+        rec, found = decode(inp, off, idx, size, self.big)
+        self.log.records_in += 1
+        inp.release(off)
+        if off == self.moved:
+            return rec.end  # the magic record, already written first
+        if rec.kind == _MAGIC and off and rec.complete and not found:
+            self.another_archive(off)
+        out, log = self.out, self.log
+        kept = _kept(inp.buf, rec, found, off, self.big, self.convert, out, log)
         if kept is None:
-            continue
+            return rec.end
         data, rec = kept
-        if spell_out_defaults:
-            _spell_out_defaults(rec, out, log, start)
-        placeholders |= {(out.state.current.id, r) for r in _register_refs(rec, out, log, start)}
-        losses.see(rec, placeholders, out.state)
+        if self.spell_out_defaults:
+            _spell_out_defaults(rec, out, log, off)
+        _register_refs(rec, out, log, off)
+        self.losses.see(rec, out.placeholders, out.state)
         out.put(data, rec)
-        if opened is not None:
-            opened.see(rec, out.state, start)
-    losses.note(log, stopped)
-    if stopped:
-        inp.want(None)  # read to the end all the same: IN's length is checked, and said
-    n = log.bytes_in = inp.size
-    if n % 8 and not stopped:
-        log.add("FR003", n - n % 8, "dropped", f"the {n % 8} bytes after the last whole word")
-    if opened is not None:
-        before = (lambda rec: _spell_out_defaults(rec, out, log, n)) if spell_out_defaults else None
-        opened.close(out, log, "open at the end of the trace; ended by fxtlint repair --close-open", before)
-    return log
+        if self.opened is not None:
+            self.opened.see(rec, out.state, off)
+        return rec.end
+
+    placeholder_record = staticmethod(placeholder_record)
+
+    # -- what the native walk's rows become (``_repair_walk``), said as ``step`` says it --
+    def another_archive(self, offset: int) -> None:
+        """A magic record at ``offset`` past the start, kept: noted (MG003)."""
+        self.log.note("MG003", offset, _ANOTHER_ARCHIVE)
+
+    def rate_zero(self, offset: int, index: int) -> None:
+        """The initialization record at ``offset`` (index ``index``), of a tick rate of 0: dropped."""
+        _rate_zero_dropped(self.log, offset, index)
+
+    def placeholder(self, what: str, ref: int, name: str, offset: int) -> Record:
+        """The placeholder registration of a ``what`` ("string", "thread") ref, written (not
+        carried out on ``out.state``: the caller does when it stands there) and said."""
+        rec = placeholder_record(what, ref)
+        self.out.copy(encode_record(rec, self.out.order), 1)
+        placeholder_said(self.log, what, ref, name, offset)
+        return rec
+
+    def _dropped(self, off: int, found: list[Diagnostic]) -> int:
+        """The bytes from ``off`` up to where records frame again, dropped (``found``: why
+        the header at ``off`` cannot be framed)."""
+        inp = self.inp
+        nxt = _resume(inp, off + 8, self.big)
+        last = inp.size - inp.size % 8 if inp.done else None
+        d = found[0]
+        if d.code == "FR001":  # the bytes that cannot be framed are those dropped, not all the rest
+            d = R.record_size_zero.at(d.offset, d.record_index, span=d.span, record_size=d.record_size,
+                                      **{**d.details, "remaining": nxt - off})
+        self.log.add(d.code, off, "dropped",
+                     f"{nxt - off} bytes, up to {'the end' if nxt == last else 'the next record'}", d.message)
+        self.losses.dropped(off, d.code)
+        if self.stop_at_loss and nxt != last:
+            self.stopped = True
+        return nxt
+
+    def finish(self) -> RepairLog:
+        inp, log, out = self.inp, self.log, self.out
+        self.losses.note(log, self.stopped)
+        if self.stopped:
+            inp.want(None)  # read to the end all the same: IN's length is checked, and said
+        n = log.bytes_in = inp.size
+        if n % 8 and not self.stopped:
+            log.add("FR003", n - n % 8, "dropped", f"the {n % 8} bytes after the last whole word")
+        if self.opened is not None:
+            before = (lambda rec: _spell_out_defaults(rec, out, log, n)) if self.spell_out_defaults else None
+            self.opened.close(out, log, "open at the end of the trace; ended by fxtlint repair --close-open", before)
+        return log
 
 
 def _kept(buf, rec: Record, found: list[Diagnostic], start: int, big: bool, convert: bool, out: _Writer,
@@ -483,8 +536,7 @@ def _kept(buf, rec: Record, found: list[Diagnostic], start: int, big: bool, conv
                 fatal.message if fatal is not None else "")
         return None
     if rec.kind in STATE_KINDS and "ticks_per_second" in rec.fields and rec.fields["ticks_per_second"] == 0:
-        log.add("TM001", start, "dropped", "the initialization record (a tick rate of 0 converts nothing)",
-                R.tick_rate_zero.at(start, rec.index).message)
+        _rate_zero_dropped(log, start, rec.index)
         return None
     mend = [d for d in found if d.code in MENDED and (d.code != "FR004" or "resumes_at" in d.details)]
     if not mend and not convert:
@@ -503,6 +555,11 @@ def _kept(buf, rec: Record, found: list[Diagnostic], start: int, big: bool, conv
     for d in mend:
         log.add(d.code, start, "mended", _MENDS[d.code], d.message)
     return data, dataclasses.replace(again, offset=start)
+
+
+def _rate_zero_dropped(log: RepairLog, start: int, index: int) -> None:
+    log.add("TM001", start, "dropped", "the initialization record (a tick rate of 0 converts nothing)",
+            R.tick_rate_zero.at(start, index).message)
 
 
 _MENDS = {
