@@ -214,8 +214,10 @@ def plan(log: bool = False):
 
 
 @functools.cache
-def _loaded(module, log: bool = False):
-    """``plan(log)`` validated and held by the native walk module (once per process)."""
+def _loaded(module, log: bool = False, pairing: bool = True):
+    """``plan(log)`` validated and held by the native walk module (once per process);
+    ``pairing=False``: without its pairing rows (repair reads none: the walk then interns
+    no category, name or koid pair for them)."""
     modes = {"M_REFERENCE": M_REFERENCE, "M_EVENT": M_EVENT, **{f"M_{e.upper()}": v for e, v in _MODES.items()},
              "M_UNDEFINED": M_UNDEFINED}
     modes["M_PROVIDER_EVENT"] = M_PROVIDER_EVENT
@@ -229,6 +231,8 @@ def _loaded(module, log: bool = False):
             {f.name: int(f) for f in module.Find} != finds or getattr(module, "RESYNC", None) != RESYNC_DEPTH:
         raise RuntimeError("a stale build of the native walk (its modes, stops, findings or reach differ): rebuild it")
     prog, terms, argrefs = plan(log)
+    if not pairing:
+        terms = [{**t, "pair_kind": -1} for t in terms]
     return module.Plan(prog.code, terms, argrefs, (ARG_NAME.lo, ARG_NAME.mask), log)
 
 

@@ -24,13 +24,13 @@ go back to the walk's (``_sync``; a thread placeholder stays out of them). A wal
 where it stands; the placeholders it wrote are then carried out on OUT's tables where no
 real registration followed them in the stretch.
 
-The walk runs the lint's plan without its pairing rows (``_plan``): repair pairs nothing.
+The walk runs the lint's plan without its pairing rows
+(``_walk_native._loaded(module, pairing=False)``): repair pairs nothing.
 Memory: the walk's tables and one stretch's diagnostics rows.
 """
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from ..engine._provider_state import Change
@@ -45,22 +45,12 @@ from ..engine._walk_native import (
     Mirror,
     _loaded,
     _names,
-    plan,
 )
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS
 from ._input import at_least
 
 WINDOW = 1 << 16  # records per run of the walk
 COPY = 1 << 22  # bytes written at a time
-
-
-@functools.cache
-def _plan(module):
-    """The lint's plan (``_walk_native.plan``) without its pairing rows, which repair does
-    not read (the walk then interns no category, name or koid pair for them)."""
-    _loaded(module)  # the build's modes, stops and findings checked against the plan's
-    prog, terms, argrefs = plan()
-    return module.Plan(prog.code, [{**t, "pair_kind": -1} for t in terms], argrefs)
 
 
 class _OutMirror(Mirror):
@@ -121,7 +111,7 @@ def walk_repair(r, module) -> None:
     """Repair ``r`` (a ``_repair._Repairer`` whose IN the walk can read: ``walkable``)
     on the native walk ``module``."""
     inp, out, log = r.inp, r.out, r.log
-    nw = module.NativeWalk(_plan(module), _OutMirror(out), r.big)
+    nw = module.NativeWalk(_loaded(module, pairing=False), _OutMirror(out), r.big)
     nw.layout = False  # a record the screen flags is the reference's, whole
     nw.magic_at = 0
     kinds, arg_kinds = _names()
