@@ -1,10 +1,13 @@
 """The committed conformance suite: no drift from its generator, what it covers, fxtlint's
-own reader passing every case through the runner, and the committed matrix."""
+own reader passing every case (in this process, and a part of them through the runner),
+and the committed matrix."""
 
 from __future__ import annotations
 
+import contextlib
 import filecmp
 import importlib.util
+import io
 import json
 import re
 import sys
@@ -14,7 +17,7 @@ import pytest
 import external_tools
 from conftest import REPO
 from fxtlint.reader_suite._canonical import SHAPES
-from fxtlint.reader_suite._runner import load_results, load_suite, passed, run_suite
+from fxtlint.reader_suite._runner import Run, grade, load_results, load_suite, passed, run_suite
 from fxtlint.render._reader_matrix import matrix_html, matrix_markdown
 
 SUITE = REPO / "corpus" / "conformance"
@@ -158,13 +161,41 @@ def test_impl_cases_say_why_and_keep_a_decoding_where_the_spec_fixes_one(cases):
     assert all((c.expected is None) == ("enum-value" in c.reasons) for c in impl)
 
 
-@pytest.mark.slow  # a subprocess per case of the suite: about half a minute on an idle 2-core machine
-def test_fxtlint_passes_every_case_through_the_runner():
-    """The adapter runs as a real subprocess per case: the slowest test here (~30 s)."""
+def _adapter():
+    spec = importlib.util.spec_from_file_location("fxtlint_reader_adapter", SUITE / "adapters" / "fxtlint_reader.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_fxtlint_passes_every_case():
+    """fxtlint's adapter on every case of the suite, run in this process (its ``main``, its
+    stdout and stderr caught) and graded as the runner grades a reader's run."""
+    adapter = _adapter()
+    cases = load_suite(SUITE)
+    assert len(cases) > 200
+    bad = []
+    for case in cases:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = adapter.main(["fxtlint_reader.py", str(case.path)])
+        result = grade(case, Run(status, out.getvalue().encode(), err.getvalue().encode()), 60)
+        if result.grade != "pass":
+            bad.append((case.id, result.detail))
+    assert not bad, bad[:5]
+
+
+@pytest.mark.slow  # a subprocess per case: about 10 s on an idle 2-core machine
+def test_fxtlint_passes_the_cases_to_reject_or_recover_from_through_the_runner():
+    """The adapter as a real subprocess per case, through the runner: the invalid and
+    recover cases (every case, in this process: above; the malformed ones from an empty
+    folder on the installed suite: .ci/install_check)."""
     argv = [sys.executable, str(SUITE / "adapters" / "fxtlint_reader.py")]
-    res = run_suite(argv, SUITE, stdin=False, timeout=60, jobs=2)
-    bad = [c for c in res["cases"] if c["grade"] != "pass"]
+    res = run_suite(argv, SUITE, stdin=False, timeout=60, jobs=2, skip=("valid/*", "impl/*", "malformed/*"))
+    ran = [c for c in res["cases"] if c["grade"] != "skip"]
+    bad = [c for c in ran if c["grade"] != "pass"]
     assert not bad and passed(res), bad[:5]
+    assert {c["case"].split("/")[0] for c in ran} == {"invalid", "recover"}
     assert len(res["cases"]) == len(load_suite(SUITE))
 
 

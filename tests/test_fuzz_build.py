@@ -141,9 +141,15 @@ def test_every_harness_freezes_and_runs_on_its_seeds(builder, address_build, tmp
             assert re.search(rf"INFO:\s+{n} files found", proc.stderr), proc.stderr[-2000:]
 
 
+@pytest.mark.skipif(FROZEN != "*", reason="the coverage build is made where every harness is frozen "
+                    "(FXTLINT_FROZEN_FUZZERS='*'); tests/test_fuzz_campaign.py compiles every harness behind the "
+                    "coverage stub in every run")
 def test_the_coverage_build_takes_the_stub_in_front_of_a_harness(builder, tmp_path):
     """OSS-Fuzz's coverage build puts its coverage stub before the harness source; a
-    harness that needs to come first (a __future__ import) fails to build there."""
+    harness that needs to come first (a __future__ import) fails to build there. A second
+    whole build (the native code compiled again, PyInstaller again): made with the full
+    freeze only, as the stub's placement is checked on every harness by
+    tests/test_fuzz_campaign.py."""
     out = _build(builder, "coverage", "fuzz_lint")
     staged = (builder["src"] / "fxtlint-fuzzers" / "fuzz_lint_fuzzer.py").read_text()
     assert staged.startswith("###### Coverage stub")

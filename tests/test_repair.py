@@ -241,7 +241,8 @@ def test_repair_of_a_clean_trace_is_the_same_bytes(data, close_open, shortcut):
 def test_repair_of_the_golden_and_real_corpora(path):
     data = path.read_bytes()
     out = assert_repairs(data)
-    assert_repairs(data, close_open=True)
+    if not path.name.startswith("PR012"):  # 65,537 ends to write and read again: most of a minute
+        assert_repairs(data, close_open=True)
     if not fxtlint.lint_bytes(data).diagnostics:
         assert out == data == repaired(data, shortcut=False)[0]
 
