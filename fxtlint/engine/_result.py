@@ -4,7 +4,9 @@ A trace with millions of identical defects must not grow memory with file size,
 so each rule keeps at most ``per_rule_cap`` diagnostics while its count stays exact.
 An engine that can emit many (the compiled pairing engine at the end of a trace with
 65,537 open durations) asks ``skips`` first: a diagnostic the cap would drop is counted
-and never built.
+and never built. Once a rule has ``per_rule_cap`` diagnostics, one placed after all of
+them can never be kept, whatever arrives later, so an engine reporting in file order
+builds no more than the cap of any rule.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ class DiagnosticSink:
     counts: Counter = field(default_factory=Counter)
     severity_of: dict = field(default_factory=dict)  # code -> severity as reported
     _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
-    # code -> (offset, record index) of the last diagnostic kept at its last trim: one after
-    # it can never be kept (``skips``)
+    # code -> (offset, record index) past which no diagnostic can be kept (``skips``): the
+    # last of the first ``per_rule_cap`` kept, then the last kept at each trim
     _bound: dict = field(default_factory=dict)
     # called with each diagnostic kept (a stream's findings as they are found)
     listener: Callable[[Diagnostic], None] | None = None
@@ -54,7 +56,11 @@ class DiagnosticSink:
         if lst is None:
             lst = self._kept[code] = []
         lst.append(diag)
-        if len(lst) >= 2 * self.per_rule_cap:
+        if len(lst) == self.per_rule_cap and code not in self._bound:
+            # the cap is reached: one after all these can never be kept, whatever comes later
+            # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
+            self._bound[code] = max((d.offset, d.record_index) for d in lst)
+        elif len(lst) >= 2 * self.per_rule_cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
             lst.sort(key=Diagnostic.sort_key)
