@@ -293,7 +293,7 @@ class _Decoder:
         buf = self.buf
         where = where or self.what
         data = bytes(buf[pos : pos + length])
-        if nbytes != length and any(buf[pos + length : pos + nbytes]):
+        if nbytes != length and any(buf[pos + length : pos + nbytes]) and self.wants(R.padding_not_zero):
             params = {}
             early = self.next_header_early(pos + length, pos + nbytes)
             if early is not None:
@@ -304,7 +304,7 @@ class _Decoder:
                 guess = length_guess(data, bytes(buf[pos + length : end]), nbytes, self.tail)
                 if guess is not None:
                     params = {"length": length, "suggested_length": guess}
-            self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where, **params)
+            self.build(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where, **params)
         if content == "utf8":
             # 32,000 bytes is the trace format's limit; the log format has none of its own
             if length > _T.max_string_length and not self.log:
@@ -410,13 +410,15 @@ class _Decoder:
             asize = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
             declared = {} if count is None else {"count": count}
             if asize == 0:
-                self.report(R.argument_size_zero, (pos, pos + 8), i=i, arg=self.arg_where(header, pos, pos, i, atype),
-                            **declared)
+                if self.wants(R.argument_size_zero):
+                    self.build(R.argument_size_zero, (pos, pos + 8), i=i,
+                               arg=self.arg_where(header, pos, pos, i, atype), **declared)
                 return -1
             aend = pos + 8 * asize
             if aend > end:
-                self.report(R.argument_overruns_record, (pos, end), i=i, words=asize, have=(end - pos) // 8,
-                            arg=self.arg_where(header, pos, end, i, atype), **declared)
+                if self.wants(R.argument_overruns_record):
+                    self.build(R.argument_overruns_record, (pos, end), i=i, words=asize, have=(end - pos) // 8,
+                               arg=self.arg_where(header, pos, end, i, atype), **declared)
                 return -1
             out.append(self.argument(header, atype, asize, pos, aend, i))
             pos = aend
@@ -448,16 +450,18 @@ class _Decoder:
         lay = _T.arguments.get(atype)
         if self.log and atype not in _T.log_allowed_argument_types:
             # the log format defines five types: any other, defined elsewhere or not, is this error
-            kind = lay.name if lay is not None else "undefined"
-            self.report(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
-                        value=atype, kind=kind, arg=self.arg_label(header, pos, aend, i),
-                        expected=sorted(_T.log_allowed_argument_types))
+            if self.wants(R.log_argument_type_not_allowed):
+                kind = lay.name if lay is not None else "undefined"
+                self.build(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
+                           value=atype, kind=kind, arg=self.arg_label(header, pos, aend, i),
+                           expected=sorted(_T.log_allowed_argument_types))
             if lay is None:
                 return Argument(atype, "unknown", {f.name: f.get(header) for f in _T.argument_header},
                                 raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         if lay is None:
-            self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
-                        arg=self.arg_label(header, pos, aend, i))
+            if self.wants(R.unknown_argument_type):
+                self.build(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
+                           arg=self.arg_label(header, pos, aend, i))
             return Argument(atype, "unknown", {f.name: f.get(header) for f in _T.argument_header},
                             raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         where = f"{self.what} {self.arg_label(header, pos, aend, i, lay.name)}"
@@ -532,12 +536,12 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     return rec
 
 
-def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log) -> Layout | Record:
+def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, skips=None) -> Layout | Record:
     """The leaf layout of the record at ``off`` (``root``: its type's layout, None when the
     type is undefined), or, for an undefined type or subtype, the record the reader makes
     of it (reported: it is skipped by its size)."""
     end = off + 8 * size_words
-    dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log)
+    dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
     if root is None:
         dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
         return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
@@ -556,12 +560,13 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log) -> 
     return lay
 
 
-def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool) -> str:
+def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool, skips=None) -> str:
     """UN001 or UN002 for the trace record at ``off``, whose type or subtype is undefined (the
-    reader's message as it skips it by its size); returns the kind the reader gives it."""
+    reader's message as it skips it by its size); returns the kind the reader gives it.
+    ``skips``: the sink's, asked before the diagnostic is built."""
     (header,) = _UNPACK[big](buf, off)
     rtype = (header >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
-    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False)
+    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False, skips)
     return got.kind if isinstance(got, Record) else got.name
 
 
@@ -630,18 +635,19 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         if kind is None:
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
         elif resync_offset(buf, end, pos, big) != pos:
-            dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
-                       kind=kind, **swallowed(buf, pos, end, big))
+            if dec.wants(R.record_size_too_large):
+                dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
+                          kind=kind, **swallowed(buf, pos, end, big))
         elif resync:
             # the size swallowed the next record: frame this one to its content, read on from there
             dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                        kind=kind, resumes_at=pos)
             keep, size_words = False, (pos - off) // 8
-        else:
+        elif dec.wants(R.record_size_too_large):
             # the declared size stands (the spec's reading): say what a reader following it
             # skips, and that recovery would read on from the swallowed header
-            dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
-                       kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
+            dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
+                      kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
     if keep:
         extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
     return extra, size_words

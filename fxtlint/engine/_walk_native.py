@@ -402,7 +402,7 @@ class NativeLint:
         rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
             w = self.walk
-            w.kinds[report_undefined(w.buf, offset, index, size // 8, emit, big=big)] += 1
+            w.kinds[report_undefined(w.buf, offset, index, size // 8, emit, big=big, skips=self.skips)] += 1
             return
         if rule == F_DROPPED:  # (the bookkeeping is kept whether or not the cap keeps the message)
             self.lint.state.records_dropped(offset, index, size, value, bool(field))
