@@ -852,19 +852,39 @@ def _check_log_args(dec: _Decoder, args) -> None:
 def header_kind(header: int, buf, off: int, big: bool) -> str | None:
     """The record kind a word at ``off`` would be as a well-formed header (a defined type
     and subtype, reserved bits clear, a size that fits in ``buf``), else None."""
+    got = _HEADERS.get(header)
+    if got is None:
+        got = _header_leaf(header)
+    kind, size = got
+    if size == 0 or not _have(buf, off + 8 * size):  # (asked of a defined type's size, well formed or not)
+        return None
+    return kind
+
+
+def _header_leaf(header: int) -> tuple[str | None, int]:
+    """(the kind a header word is when well formed, or None; its size in words where its type
+    is defined, else 0): what ``header_kind`` reads of the word alone, remembered (the
+    framing decisions read the same headers again and again: ``_chain`` frames up to
+    RESYNC_DEPTH records ahead of each record it decides on)."""
+    if len(_HEADERS) >= _HEADERS_MAX:
+        _HEADERS.clear()
+    kind, size = None, 0
     lay = _T.records.get(_HEADER_TYPE.get(header))
-    if lay is None:
-        return None
-    size = lay.size_field.get(header)
-    if size == 0 or not _have(buf, off + 8 * size):
-        return None
-    while (sel := lay.selector) is not None:  # not a leaf
-        lay = lay.variants.get(sel.get(header))
-        if lay is None:
-            return None
-    if header & lay.zero_mask:
-        return None
-    return lay.name
+    if lay is not None:
+        size = lay.size_field.get(header)
+        while (sel := lay.selector) is not None:  # not a leaf
+            lay = lay.variants.get(sel.get(header))
+            if lay is None:
+                break
+        else:
+            if not header & lay.zero_mask:
+                kind = lay.name
+    got = _HEADERS[header] = (kind, size)
+    return got
+
+
+_HEADERS: dict[int, tuple[str | None, int]] = {}
+_HEADERS_MAX = 1 << 16
 
 
 # signatures of files that end up named .fxt: say what they look like
