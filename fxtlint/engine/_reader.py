@@ -752,20 +752,22 @@ def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
     """The offsets of the well-formed records (``header_kind``) that frame one after the
     other from ``at``, up to RESYNC_DEPTH, and how far that reaches: their number, or
     RESYNC_DEPTH when they end at the file's last whole word."""
-    last = len(buf) - len(buf) % 8
+    n = len(buf)
+    last = n - n % 8
     unpack = _UNPACK[big]
     starts: list[int] = []
     while len(starts) < RESYNC_DEPTH:
-        if not _have(buf, at + 8):
+        if at + 8 > n and not _have(buf, at + 8):
             if getattr(buf, "growing", False):  # a file read in chunks: its end is its final length
                 n = _final_len(buf)
                 last = n - n % 8
             return starts, RESYNC_DEPTH if at == last else len(starts)
         (header,) = unpack(buf, at)
-        if header_kind(header, buf, at, big) is None:
+        kind, size = _HEADERS.get(header) or _header_leaf(header)  # header_kind's reading, inline
+        if size == 0 or not (at + 8 * size <= n or _have(buf, at + 8 * size)) or kind is None:
             break
         starts.append(at)
-        at += 8 * declared_size(header)
+        at += 8 * size  # (declared_size: a defined type's size field)
     return starts, len(starts)
 
 
