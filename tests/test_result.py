@@ -66,3 +66,24 @@ def test_a_listener_or_another_callable_is_never_skipped():
         sink.add(_diag(RULES[0], 8 * i, i))
     assert not sink.skips(RULES[0], 800, 100)
     assert skipper(print) is None and skipper(seen.append) is None
+
+
+@settings(max_examples=300, deadline=None)  # cheap: a sink, no trace
+@given(events, st.integers(1, 4), st.booleans(), st.lists(st.sampled_from(range(len(RULES))), min_size=1, max_size=4))
+def test_skipping_a_whole_record_counts_as_adding_each_would(seq, cap, ignore, record):
+    """``skips_all``: every rule of a record dropped by the cap (counted) or none counted."""
+    options = {"per_rule_cap": cap, "ignored": frozenset({RULES[1].code}) if ignore else frozenset()}
+    every, asked = DiagnosticSink(**options), DiagnosticSink(**options)
+    for r, pos, variant in seq:
+        every.add(_diag(RULES[r], 8 * pos, pos, variant))
+        asked.add(_diag(RULES[r], 8 * pos, pos, variant))
+    rules = [RULES[r] for r in record]
+    before = dict(asked.counts)
+    if asked.skips_all(rules, 8 * 21, 21):
+        assert all(asked.skips(rule, 8 * 21, 21) for rule in rules)  # (each would be dropped again)
+        for rule in rules:
+            every.add(_diag(rule, 8 * 21, 21))
+            every.add(_diag(rule, 8 * 21, 21))
+    else:
+        assert dict(asked.counts) == before
+    assert _state(asked) == _state(every)

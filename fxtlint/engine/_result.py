@@ -84,6 +84,21 @@ class DiagnosticSink:
         self.severity_of[code] = self.severity_overrides.get(code, rule.severity)
         return True
 
+    def skips_all(self, rules, offset: int, record_index: int) -> bool:
+        """Whether the cap would drop a diagnostic of each of ``rules`` (a sequence, a rule as
+        often as it reports) at (``offset``, ``record_index``): then each is counted, as
+        ``skips`` counts it, and True; else False and nothing is counted."""
+        if self.listener is not None:
+            return False
+        bounds, ignored, at = self._bound, self.ignored, (offset, record_index)
+        for rule in rules:
+            code = rule.code
+            if code not in ignored and ((bound := bounds.get(code)) is None or at <= bound):
+                return False
+        for rule in rules:
+            self.skips(rule, offset, record_index)
+        return True
+
     @property
     def kept(self) -> list[Diagnostic]:
         out = []
@@ -98,11 +113,17 @@ class DiagnosticSink:
             self.add(d)
 
 
+def sink_of(emit) -> DiagnosticSink | None:
+    """The sink whose ``add`` is ``emit`` (None for any other callable)."""
+    sink = getattr(emit, "__self__", None)
+    return sink if isinstance(sink, DiagnosticSink) and emit == sink.add else None
+
+
 def skipper(emit) -> Callable | None:
     """``skips`` of the sink whose ``add`` is ``emit`` (None for any other callable): how an
     engine that emits many diagnostics asks before it builds one."""
-    sink = getattr(emit, "__self__", None)
-    return sink.skips if isinstance(sink, DiagnosticSink) and emit == sink.add else None
+    sink = sink_of(emit)
+    return None if sink is None else sink.skips
 
 
 @dataclass

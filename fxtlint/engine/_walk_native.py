@@ -79,7 +79,7 @@ from ._reader import (
     report_undefined,
     well_formed_magic,
 )
-from ._result import skipper
+from ._result import sink_of, skipper
 from ._semantic import (
     PAIR_ID,
     PAIR_KIND,
@@ -115,6 +115,9 @@ DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # (``over``: where the content ran past the record's size; ``short``: the walk framed the
 # record anew at its content's end)
 _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "short"}
+_MEMO_LOG = frozenset({1, 2, 3, 4, 6})  # the layout rows whose decoder step reads only the record: a log's
+_MEMO_TRACE = frozenset({1})  # a trace's (a stream's padding, an argument's, may look at the next header)
+_MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
 _KIND, _NUMERIC = 5, 7  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
@@ -302,6 +305,11 @@ class NativeLint:
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         self.nw.layout = not walk.resync
         self.skips = skipper(lint.emit)
+        self.sink = sink_of(lint.emit)
+        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
+        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
+        # counted without decoding it (the copies of one bad record in a mutated input)
+        self.memo: dict = {}
         if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
         self.row_bytes = module.ROW_BYTES
@@ -364,8 +372,15 @@ class NativeLint:
         of the record; EV001 names the argument, by the text its name ref was registered as
         when the walk read it)."""
         w = self.walk
+        key = None
         if rows:
             term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+            key = self._memo_key(rows, term, offset, size)
+            if key is not None:
+                known = self.memo.get(key)
+                if known is not None and self.sink is not None and self.sink.skips_all(known, offset, index):
+                    rows = []  # every one the cap drops: counted, and the decoder not run
+        if rows:
             sites = self.sites
             found = []
             for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
@@ -382,20 +397,72 @@ class NativeLint:
                 else:
                     item = sites[pc][2]
                 found.append((what, item, at, value, arg))
-            report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found, big=w.big,
-                          log=w.log, skips=self.skips)
+            if key is None or key in self.memo:
+                report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found,
+                              big=w.big, log=w.log, skips=self.skips)
+            else:
+                emit, skips, asked, built = self._recording(self.lint.emit, self.skips)
+                report_layout(w.buf, offset, index, size // 8, emit, self.layouts[term], found, big=w.big,
+                              log=w.log, skips=skips)
+                if built[0] == built[1]:  # every diagnostic asked about before it was built
+                    if len(self.memo) >= _MEMO_MAX:
+                        self.memo.clear()
+                    self.memo[key] = tuple(asked)
         if kinds:
             term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
+            checks = KIND_CHECKS.get(self.kinds[term], ())
+            rules = [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[self.sites[row[10]][2]].rule
+                     for row in kinds]
+            if self.sink is not None and self.sink.skips_all(rules, offset, index):
+                return  # every one the cap drops: counted, the record not decoded
             rec = record_of(w.buf, offset, index, size // 8, self.layouts[term], big=w.big)
             values = w.state.strings.values
-            for row in kinds:
+            for row, rule in zip(kinds, rules):
+                if self.skips is not None and self.skips(rule, offset, index):
+                    continue
                 if row[2] == _NUMERIC:
                     i, named = row[3], row[13]
                     self.lint.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
                                                                 values[named - 1] if named else None))
                     continue
-                check = KIND_CHECKS[self.kinds[term]][self.sites[row[10]][2]]
+                check = checks[self.sites[row[10]][2]]
                 self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+
+    def _memo_key(self, rows, term, offset, size):
+        """What the reference's decoder reads of a record with these layout rows, where that
+        is all it reads (its bytes and the rows, positions taken from its start): a
+        structured-log record (its decoder never reads past it), or a trace record whose
+        rows are all a word's field checks. None: no key (no sink to count in, or the
+        decoder may read past the record: a stream's padding, the words after the content,
+        a framing decision)."""
+        if self.sink is None or size > _MEMO_RECORD:
+            return None
+        allowed = _MEMO_LOG if self.walk.log else _MEMO_TRACE
+        for row in rows:
+            if row[2] not in allowed:
+                return None
+        return term, size, bytes(self.walk.buf[offset:offset + size]), \
+            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+
+    @staticmethod
+    def _recording(emit, skips):
+        """``emit`` and ``skips`` that note the rules the decoder asks about (in order) and
+        count what it builds: (emit, skips, the rules asked, [diagnostics built, those the
+        cap kept])."""
+        asked: list = []
+        built = [0, 0]
+
+        def noting_skips(rule, offset, index):
+            asked.append(rule)
+            skipped = skips(rule, offset, index)
+            built[1] += not skipped
+            return skipped
+
+        def counting_emit(d):
+            built[0] += 1
+            emit(d)
+
+        return counting_emit, noting_skips, asked, built
 
     def _render_one(self, row) -> None:
         emit, big = self.lint.emit, self.walk.big
