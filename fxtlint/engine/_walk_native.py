@@ -118,7 +118,7 @@ _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "shor
 _MEMO_LOG = frozenset({1, 2, 3, 4, 6})  # the layout rows whose decoder step reads only the record: a log's
 _MEMO_TRACE = frozenset({1})  # a trace's (a stream's padding, an argument's, may look at the next header)
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
-_KIND, _NUMERIC = 5, 7  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
+_KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
@@ -349,6 +349,7 @@ class NativeLint:
         timestamps)."""
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
+        skips, rules = self.skips, _RULES
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
                 self._layout(layout, kinds)
@@ -357,7 +358,14 @@ class NativeLint:
                 if layout:
                     self._layout(layout, [])
                     layout = []
-                self._render_one(row)
+                # the cap asked first, where the row's rule is known before anything is read
+                # (not a repeated magic record found wrong: only its bytes say whether it reports)
+                rule = rules.get((row[0], row[2] != 0))
+                if rule is not None and not (row[0] == F_MAGIC and row[9]) and skips is not None:
+                    if not skips(rule, row[6], row[5]):
+                        self._render_one(row, False)
+                else:
+                    self._render_one(row)
             elif row[2] == _KIND or row[2] == _NUMERIC:
                 kinds.append(row)
             else:
@@ -432,11 +440,16 @@ class NativeLint:
         """What the reference's decoder reads of a record with these layout rows, where that
         is all it reads (its bytes and the rows, positions taken from its start): a
         structured-log record (its decoder never reads past it), or a trace record whose
-        rows are all a word's field checks. None: no key (no sink to count in, or the
+        rows are all a word's field checks; for a record framed anew at its content's end
+        with no other row, its rows alone. None: no key (no sink to count in, or the
         decoder may read past the record: a stream's padding, the words after the content,
         a framing decision)."""
         if self.sink is None or size > _MEMO_RECORD:
             return None
+        if all(row[2] == _SHORT for row in rows):
+            # framed anew at its content's end, and nothing else: the decoder asks about ST001
+            # alone, whatever the bytes (its message reads past the record, its question not)
+            return term, len(rows)
         allowed = _MEMO_LOG if self.walk.log else _MEMO_TRACE
         for row in rows:
             if row[2] not in allowed:
@@ -464,7 +477,8 @@ class NativeLint:
 
         return counting_emit, noting_skips, asked, built
 
-    def _render_one(self, row) -> None:
+    def _render_one(self, row, ask: bool = True) -> None:
+        """One row that is not a layout row; ``ask`` False: the cap was asked already."""
         emit, big = self.lint.emit, self.walk.big
         rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
@@ -479,7 +493,7 @@ class NativeLint:
             w = self.walk
             if not well_formed_magic(record_of(w.buf, offset, index, size // 8, self.layouts[term], big=big).fields):
                 return
-        if self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
+        if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
         if rule <= F_TICKS:
             kind = self.kinds[term]
