@@ -84,6 +84,11 @@ class DiagnosticSink:
         self.severity_of[code] = self.severity_overrides.get(code, rule.severity)
         return True
 
+    @property
+    def bounded(self) -> bool:
+        """Whether any rule has reached the cap (before that, ``skips`` drops nothing)."""
+        return bool(self._bound)
+
     def skips_all(self, rules, offset: int, record_index: int) -> bool:
         """Whether the cap would drop a diagnostic of each of ``rules`` (a sequence, a rule as
         often as it reports) at (``offset``, ``record_index``): then each is counted, as

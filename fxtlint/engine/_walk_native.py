@@ -444,8 +444,8 @@ class NativeLint:
         with no other row, its rows alone. None: no key (no sink to count in, or the
         decoder may read past the record: a stream's padding, the words after the content,
         a framing decision)."""
-        if self.sink is None or size > _MEMO_RECORD:
-            return None
+        if self.sink is None or size > _MEMO_RECORD or not self.sink.bounded:
+            return None  # (no rule at its cap yet: nothing to remember it for)
         if all(row[2] == _SHORT for row in rows):
             # framed anew at its content's end, and nothing else: the decoder asks about ST001
             # alone, whatever the bytes (its message reads past the record, its question not)
