@@ -32,8 +32,14 @@ end (a ``short`` row: ST001 after its layout rows) or cut short at its declared 
 means nothing). A counter's argument that is not numeric (EV001) is rendered after the
 record's semantic rows with ``counter_argument_not_numeric``, the provider event's check
 (EV003) by ``LintState.records_dropped``, a repeated magic record the screen found wrong
-only when its constants hold (``well_formed_magic``). The decoder asks the per-rule cap
-(``skips``) before it builds a diagnostic.
+only when its constants hold (``well_formed_magic``). The per-rule cap is asked before
+anything is built: a row whose rule is known from the row alone asks it before it is
+unpacked, the decoder asks it (``skips``) before it works out a message's parameters, a
+record's kind-check rows ask it (``skips_all``) before the record is decoded, and a
+record's layout rows, once a rule has reached its cap, are remembered with the rules the
+decoder asked about (keyed by the record's bytes and rows where that is all the decoder
+reads: ``_memo_key``), so a copy of a record whose every diagnostic the cap drops is
+counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
