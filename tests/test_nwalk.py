@@ -959,3 +959,45 @@ def test_restated_table_records_leave_the_reference_tables():
         same(body)
         assert tables_after(body, "walk") == tables_after(body, "reference")
     assert tables_after(data, "walk")[0][1][0] == "a"
+
+
+# -- the per-rule cap: a record whose every diagnostic it drops is counted, not decoded ----------
+def _copies(name: str, n: int) -> tuple[bytes, str]:
+    """The golden file ``name`` with its records (a trace's after its magic record) repeated
+    ``n`` times, and its format."""
+    data = (REPO / "corpus" / "golden" / name).read_bytes()
+    return (data * (n + 1), "log") if name.endswith(".log") else (data + data[8:] * n, "auto")
+
+
+CAPPED = ["SL001-log-record-wrong-type.log", "SL004-log-argument-type-undefined.log",
+          "SL004-log-argument-type-not-allowed.log", "RB001-reserved-bits-set.fxt",
+          "RB002-argument-reserved-bits-set.fxt", "ST001-size-one-word-too-small-in-a-writer-trace.fxt",
+          "EV002-context-switch-outgoing-running.fxt", "FR004-record-size-too-large.fxt",
+          "RF001-string-ref-unregistered.fxt", "MG003-magic-repeated.fxt", "UN002-unknown-record-subtype.fxt"]
+
+
+@pytest.mark.parametrize("name", CAPPED)
+@pytest.mark.parametrize("cap", [1, 3, 200])
+def test_walk_equals_reference_past_the_per_rule_cap(name, cap):
+    """Copies of one bad record, many more than the cap keeps: the same whole report (counts
+    exact) from the walk, which asks the cap before it decodes a record again, and the
+    reference."""
+    data, fmt = _copies(name, 60)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt,
+                                            sink=fxtlint.DiagnosticSink(per_rule_cap=cap))], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert '"capped": true' in got[0] or cap == 200
+
+
+@pytest.mark.parametrize("name", [n for n in CAPPED if n[:5] in ("SL001", "SL004", "RB001", "ST001")])
+def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
+    """Once the cap drops every diagnostic of a record, its copies cost a count each: the
+    reference's decoder runs for the first records only (``NativeLint._memo_key``)."""
+    calls = []
+    real = _walk_native.report_layout
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
+    data, fmt = _copies(name, 60)
+    report = fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=fxtlint.DiagnosticSink(per_rule_cap=3))
+    assert max(report.counts.values()) >= 60
+    assert 1 <= len(calls) <= 6, calls

@@ -46,8 +46,8 @@ def test_skipping_what_the_cap_drops_leaves_the_sink_as_adding_it_would(seq, cap
 
 
 def test_many_of_one_defect_are_counted_not_built():
-    """65,537 durations never ended (the PR012 golden file): the lint builds a few hundred of
-    them, counts them all, and keeps the first 200 by position."""
+    """65,537 durations never ended (the PR012 golden file): the lint builds the first 200 of
+    them (found in file order, the cap's), counts them all, and keeps those."""
     sink = DiagnosticSink()
     skips = skipper(sink.add)
     built = 0
@@ -56,7 +56,7 @@ def test_many_of_one_defect_are_counted_not_built():
             sink.add(_diag(R.unterminated_at_end, 8 * i, i))
             built += 1
     assert sink.counts[R.unterminated_at_end.code] == 5000
-    assert built == 2 * 200 and [d.record_index for d in sink.kept] == list(range(200))
+    assert built == 200 and [d.record_index for d in sink.kept] == list(range(200))
 
 
 def test_a_listener_or_another_callable_is_never_skipped():
@@ -66,3 +66,24 @@ def test_a_listener_or_another_callable_is_never_skipped():
         sink.add(_diag(RULES[0], 8 * i, i))
     assert not sink.skips(RULES[0], 800, 100)
     assert skipper(print) is None and skipper(seen.append) is None
+
+
+@settings(max_examples=300, deadline=None)  # cheap: a sink, no trace
+@given(events, st.integers(1, 4), st.booleans(), st.lists(st.sampled_from(range(len(RULES))), min_size=1, max_size=4))
+def test_skipping_a_whole_record_counts_as_adding_each_would(seq, cap, ignore, record):
+    """``skips_all``: every rule of a record dropped by the cap (counted) or none counted."""
+    options = {"per_rule_cap": cap, "ignored": frozenset({RULES[1].code}) if ignore else frozenset()}
+    every, asked = DiagnosticSink(**options), DiagnosticSink(**options)
+    for r, pos, variant in seq:
+        every.add(_diag(RULES[r], 8 * pos, pos, variant))
+        asked.add(_diag(RULES[r], 8 * pos, pos, variant))
+    rules = [RULES[r] for r in record]
+    before = dict(asked.counts)
+    if asked.skips_all(rules, 8 * 21, 21):
+        assert all(asked.skips(rule, 8 * 21, 21) for rule in rules)  # (each would be dropped again)
+        for rule in rules:
+            every.add(_diag(rule, 8 * 21, 21))
+            every.add(_diag(rule, 8 * 21, 21))
+    else:
+        assert dict(asked.counts) == before
+    assert _state(asked) == _state(every)

@@ -293,7 +293,7 @@ class _Decoder:
         buf = self.buf
         where = where or self.what
         data = bytes(buf[pos : pos + length])
-        if nbytes != length and any(buf[pos + length : pos + nbytes]):
+        if nbytes != length and any(buf[pos + length : pos + nbytes]) and self.wants(R.padding_not_zero):
             params = {}
             early = self.next_header_early(pos + length, pos + nbytes)
             if early is not None:
@@ -304,7 +304,7 @@ class _Decoder:
                 guess = length_guess(data, bytes(buf[pos + length : end]), nbytes, self.tail)
                 if guess is not None:
                     params = {"length": length, "suggested_length": guess}
-            self.report(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where, **params)
+            self.build(R.padding_not_zero, (pos + length, pos + nbytes), part=part, where=where, **params)
         if content == "utf8":
             # 32,000 bytes is the trace format's limit; the log format has none of its own
             if length > _T.max_string_length and not self.log:
@@ -410,13 +410,15 @@ class _Decoder:
             asize = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
             declared = {} if count is None else {"count": count}
             if asize == 0:
-                self.report(R.argument_size_zero, (pos, pos + 8), i=i, arg=self.arg_where(header, pos, pos, i, atype),
-                            **declared)
+                if self.wants(R.argument_size_zero):
+                    self.build(R.argument_size_zero, (pos, pos + 8), i=i,
+                               arg=self.arg_where(header, pos, pos, i, atype), **declared)
                 return -1
             aend = pos + 8 * asize
             if aend > end:
-                self.report(R.argument_overruns_record, (pos, end), i=i, words=asize, have=(end - pos) // 8,
-                            arg=self.arg_where(header, pos, end, i, atype), **declared)
+                if self.wants(R.argument_overruns_record):
+                    self.build(R.argument_overruns_record, (pos, end), i=i, words=asize, have=(end - pos) // 8,
+                               arg=self.arg_where(header, pos, end, i, atype), **declared)
                 return -1
             out.append(self.argument(header, atype, asize, pos, aend, i))
             pos = aend
@@ -448,16 +450,18 @@ class _Decoder:
         lay = _T.arguments.get(atype)
         if self.log and atype not in _T.log_allowed_argument_types:
             # the log format defines five types: any other, defined elsewhere or not, is this error
-            kind = lay.name if lay is not None else "undefined"
-            self.report(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
-                        value=atype, kind=kind, arg=self.arg_label(header, pos, aend, i),
-                        expected=sorted(_T.log_allowed_argument_types))
+            if self.wants(R.log_argument_type_not_allowed):
+                kind = lay.name if lay is not None else "undefined"
+                self.build(R.log_argument_type_not_allowed, field_span(pos, _ARG_TYPE, self.big), i=i,
+                           value=atype, kind=kind, arg=self.arg_label(header, pos, aend, i),
+                           expected=sorted(_T.log_allowed_argument_types))
             if lay is None:
                 return Argument(atype, "unknown", {f.name: f.get(header) for f in _T.argument_header},
                                 raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         if lay is None:
-            self.report(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
-                        arg=self.arg_label(header, pos, aend, i))
+            if self.wants(R.unknown_argument_type):
+                self.build(R.unknown_argument_type, field_span(pos, _ARG_TYPE, self.big), i=i, value=atype,
+                           arg=self.arg_label(header, pos, aend, i))
             return Argument(atype, "unknown", {f.name: f.get(header) for f in _T.argument_header},
                             raw=bytes(self.buf[pos + 8 : aend]), offset=pos)
         where = f"{self.what} {self.arg_label(header, pos, aend, i, lay.name)}"
@@ -532,12 +536,12 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     return rec
 
 
-def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log) -> Layout | Record:
+def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, skips=None) -> Layout | Record:
     """The leaf layout of the record at ``off`` (``root``: its type's layout, None when the
     type is undefined), or, for an undefined type or subtype, the record the reader makes
     of it (reported: it is skipped by its size)."""
     end = off + 8 * size_words
-    dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log)
+    dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
     if root is None:
         dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
         return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
@@ -556,12 +560,13 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log) -> 
     return lay
 
 
-def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool) -> str:
+def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool, skips=None) -> str:
     """UN001 or UN002 for the trace record at ``off``, whose type or subtype is undefined (the
-    reader's message as it skips it by its size); returns the kind the reader gives it."""
+    reader's message as it skips it by its size); returns the kind the reader gives it.
+    ``skips``: the sink's, asked before the diagnostic is built."""
     (header,) = _UNPACK[big](buf, off)
     rtype = (header >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
-    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False)
+    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False, skips)
     return got.kind if isinstance(got, Record) else got.name
 
 
@@ -630,18 +635,19 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         if kind is None:
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
         elif resync_offset(buf, end, pos, big) != pos:
-            dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
-                       kind=kind, **swallowed(buf, pos, end, big))
+            if dec.wants(R.record_size_too_large):
+                dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
+                          kind=kind, **swallowed(buf, pos, end, big))
         elif resync:
             # the size swallowed the next record: frame this one to its content, read on from there
             dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                        kind=kind, resumes_at=pos)
             keep, size_words = False, (pos - off) // 8
-        else:
+        elif dec.wants(R.record_size_too_large):
             # the declared size stands (the spec's reading): say what a reader following it
             # skips, and that recovery would read on from the swallowed header
-            dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
-                       kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
+            dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
+                      kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
     if keep:
         extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
     return extra, size_words
@@ -746,20 +752,22 @@ def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
     """The offsets of the well-formed records (``header_kind``) that frame one after the
     other from ``at``, up to RESYNC_DEPTH, and how far that reaches: their number, or
     RESYNC_DEPTH when they end at the file's last whole word."""
-    last = len(buf) - len(buf) % 8
+    n = len(buf)
+    last = n - n % 8
     unpack = _UNPACK[big]
     starts: list[int] = []
     while len(starts) < RESYNC_DEPTH:
-        if not _have(buf, at + 8):
+        if at + 8 > n and not _have(buf, at + 8):
             if getattr(buf, "growing", False):  # a file read in chunks: its end is its final length
                 n = _final_len(buf)
                 last = n - n % 8
             return starts, RESYNC_DEPTH if at == last else len(starts)
         (header,) = unpack(buf, at)
-        if header_kind(header, buf, at, big) is None:
+        kind, size = _HEADERS.get(header) or _header_leaf(header)  # header_kind's reading, inline
+        if size == 0 or not (at + 8 * size <= n or _have(buf, at + 8 * size)) or kind is None:
             break
         starts.append(at)
-        at += 8 * declared_size(header)
+        at += 8 * size  # (declared_size: a defined type's size field)
     return starts, len(starts)
 
 
@@ -846,19 +854,39 @@ def _check_log_args(dec: _Decoder, args) -> None:
 def header_kind(header: int, buf, off: int, big: bool) -> str | None:
     """The record kind a word at ``off`` would be as a well-formed header (a defined type
     and subtype, reserved bits clear, a size that fits in ``buf``), else None."""
+    got = _HEADERS.get(header)
+    if got is None:
+        got = _header_leaf(header)
+    kind, size = got
+    if size == 0 or not _have(buf, off + 8 * size):  # (asked of a defined type's size, well formed or not)
+        return None
+    return kind
+
+
+def _header_leaf(header: int) -> tuple[str | None, int]:
+    """(the kind a header word is when well formed, or None; its size in words where its type
+    is defined, else 0): what ``header_kind`` reads of the word alone, remembered (the
+    framing decisions read the same headers again and again: ``_chain`` frames up to
+    RESYNC_DEPTH records ahead of each record it decides on)."""
+    if len(_HEADERS) >= _HEADERS_MAX:
+        _HEADERS.clear()
+    kind, size = None, 0
     lay = _T.records.get(_HEADER_TYPE.get(header))
-    if lay is None:
-        return None
-    size = lay.size_field.get(header)
-    if size == 0 or not _have(buf, off + 8 * size):
-        return None
-    while (sel := lay.selector) is not None:  # not a leaf
-        lay = lay.variants.get(sel.get(header))
-        if lay is None:
-            return None
-    if header & lay.zero_mask:
-        return None
-    return lay.name
+    if lay is not None:
+        size = lay.size_field.get(header)
+        while (sel := lay.selector) is not None:  # not a leaf
+            lay = lay.variants.get(sel.get(header))
+            if lay is None:
+                break
+        else:
+            if not header & lay.zero_mask:
+                kind = lay.name
+    got = _HEADERS[header] = (kind, size)
+    return got
+
+
+_HEADERS: dict[int, tuple[str | None, int]] = {}
+_HEADERS_MAX = 1 << 16
 
 
 # signatures of files that end up named .fxt: say what they look like

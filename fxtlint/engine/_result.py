@@ -4,7 +4,9 @@ A trace with millions of identical defects must not grow memory with file size,
 so each rule keeps at most ``per_rule_cap`` diagnostics while its count stays exact.
 An engine that can emit many (the compiled pairing engine at the end of a trace with
 65,537 open durations) asks ``skips`` first: a diagnostic the cap would drop is counted
-and never built.
+and never built. Once a rule has ``per_rule_cap`` diagnostics, one placed after all of
+them can never be kept, whatever arrives later, so an engine reporting in file order
+builds no more than the cap of any rule.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ class DiagnosticSink:
     counts: Counter = field(default_factory=Counter)
     severity_of: dict = field(default_factory=dict)  # code -> severity as reported
     _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
-    # code -> (offset, record index) of the last diagnostic kept at its last trim: one after
-    # it can never be kept (``skips``)
+    # code -> (offset, record index) past which no diagnostic can be kept (``skips``): the
+    # last of the first ``per_rule_cap`` kept, then the last kept at each trim
     _bound: dict = field(default_factory=dict)
     # called with each diagnostic kept (a stream's findings as they are found)
     listener: Callable[[Diagnostic], None] | None = None
@@ -54,7 +56,11 @@ class DiagnosticSink:
         if lst is None:
             lst = self._kept[code] = []
         lst.append(diag)
-        if len(lst) >= 2 * self.per_rule_cap:
+        if len(lst) == self.per_rule_cap and code not in self._bound:
+            # the cap is reached: one after all these can never be kept, whatever comes later
+            # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
+            self._bound[code] = max((d.offset, d.record_index) for d in lst)
+        elif len(lst) >= 2 * self.per_rule_cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
             lst.sort(key=Diagnostic.sort_key)
@@ -79,6 +85,26 @@ class DiagnosticSink:
         return True
 
     @property
+    def bounded(self) -> bool:
+        """Whether any rule has reached the cap (before that, ``skips`` drops nothing)."""
+        return bool(self._bound)
+
+    def skips_all(self, rules, offset: int, record_index: int) -> bool:
+        """Whether the cap would drop a diagnostic of each of ``rules`` (a sequence, a rule as
+        often as it reports) at (``offset``, ``record_index``): then each is counted, as
+        ``skips`` counts it, and True; else False and nothing is counted."""
+        if self.listener is not None:
+            return False
+        bounds, ignored, at = self._bound, self.ignored, (offset, record_index)
+        for rule in rules:
+            code = rule.code
+            if code not in ignored and ((bound := bounds.get(code)) is None or at <= bound):
+                return False
+        for rule in rules:
+            self.skips(rule, offset, record_index)
+        return True
+
+    @property
     def kept(self) -> list[Diagnostic]:
         out = []
         for lst in self._kept.values():
@@ -92,11 +118,17 @@ class DiagnosticSink:
             self.add(d)
 
 
+def sink_of(emit) -> DiagnosticSink | None:
+    """The sink whose ``add`` is ``emit`` (None for any other callable)."""
+    sink = getattr(emit, "__self__", None)
+    return sink if isinstance(sink, DiagnosticSink) and emit == sink.add else None
+
+
 def skipper(emit) -> Callable | None:
     """``skips`` of the sink whose ``add`` is ``emit`` (None for any other callable): how an
     engine that emits many diagnostics asks before it builds one."""
-    sink = getattr(emit, "__self__", None)
-    return sink.skips if isinstance(sink, DiagnosticSink) and emit == sink.add else None
+    sink = sink_of(emit)
+    return None if sink is None else sink.skips
 
 
 @dataclass

@@ -32,8 +32,14 @@ end (a ``short`` row: ST001 after its layout rows) or cut short at its declared 
 means nothing). A counter's argument that is not numeric (EV001) is rendered after the
 record's semantic rows with ``counter_argument_not_numeric``, the provider event's check
 (EV003) by ``LintState.records_dropped``, a repeated magic record the screen found wrong
-only when its constants hold (``well_formed_magic``). The decoder asks the per-rule cap
-(``skips``) before it builds a diagnostic.
+only when its constants hold (``well_formed_magic``). The per-rule cap is asked before
+anything is built: a row whose rule is known from the row alone asks it before it is
+unpacked, the decoder asks it (``skips``) before it works out a message's parameters, a
+record's kind-check rows ask it (``skips_all``) before the record is decoded, and a
+record's layout rows, once a rule has reached its cap, are remembered with the rules the
+decoder asked about (keyed by the record's bytes and rows where that is all the decoder
+reads: ``_memo_key``), so a copy of a record whose every diagnostic the cap drops is
+counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
@@ -79,7 +85,7 @@ from ._reader import (
     report_undefined,
     well_formed_magic,
 )
-from ._result import skipper
+from ._result import sink_of, skipper
 from ._semantic import (
     PAIR_ID,
     PAIR_KIND,
@@ -115,7 +121,10 @@ DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # (``over``: where the content ran past the record's size; ``short``: the walk framed the
 # record anew at its content's end)
 _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "short"}
-_KIND, _NUMERIC = 5, 7  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
+_MEMO_LOG = frozenset({1, 2, 3, 4, 6})  # the layout rows whose decoder step reads only the record: a log's
+_MEMO_TRACE = frozenset({1})  # a trace's (a stream's padding, an argument's, may look at the next header)
+_MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
+_KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
@@ -302,6 +311,11 @@ class NativeLint:
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         self.nw.layout = not walk.resync
         self.skips = skipper(lint.emit)
+        self.sink = sink_of(lint.emit)
+        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
+        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
+        # counted without decoding it (the copies of one bad record in a mutated input)
+        self.memo: dict = {}
         if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
         self.row_bytes = module.ROW_BYTES
@@ -341,6 +355,7 @@ class NativeLint:
         timestamps)."""
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
+        skips, rules = self.skips, _RULES
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
                 self._layout(layout, kinds)
@@ -349,7 +364,14 @@ class NativeLint:
                 if layout:
                     self._layout(layout, [])
                     layout = []
-                self._render_one(row)
+                # the cap asked first, where the row's rule is known before anything is read
+                # (not a repeated magic record found wrong: only its bytes say whether it reports)
+                rule = rules.get((row[0], row[2] != 0))
+                if rule is not None and not (row[0] == F_MAGIC and row[9]) and skips is not None:
+                    if not skips(rule, row[6], row[5]):
+                        self._render_one(row, False)
+                else:
+                    self._render_one(row)
             elif row[2] == _KIND or row[2] == _NUMERIC:
                 kinds.append(row)
             else:
@@ -364,8 +386,15 @@ class NativeLint:
         of the record; EV001 names the argument, by the text its name ref was registered as
         when the walk read it)."""
         w = self.walk
+        key = None
         if rows:
             term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+            key = self._memo_key(rows, term, offset, size)
+            if key is not None:
+                known = self.memo.get(key)
+                if known is not None and self.sink is not None and self.sink.skips_all(known, offset, index):
+                    rows = []  # every one the cap drops: counted, and the decoder not run
+        if rows:
             sites = self.sites
             found = []
             for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
@@ -382,27 +411,85 @@ class NativeLint:
                 else:
                     item = sites[pc][2]
                 found.append((what, item, at, value, arg))
-            report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found, big=w.big,
-                          log=w.log, skips=self.skips)
+            if key is None or key in self.memo:
+                report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found,
+                              big=w.big, log=w.log, skips=self.skips)
+            else:
+                emit, skips, asked, built = self._recording(self.lint.emit, self.skips)
+                report_layout(w.buf, offset, index, size // 8, emit, self.layouts[term], found, big=w.big,
+                              log=w.log, skips=skips)
+                if built[0] == built[1]:  # every diagnostic asked about before it was built
+                    if len(self.memo) >= _MEMO_MAX:
+                        self.memo.clear()
+                    self.memo[key] = tuple(asked)
         if kinds:
             term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
+            checks = KIND_CHECKS.get(self.kinds[term], ())
+            rules = [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[self.sites[row[10]][2]].rule
+                     for row in kinds]
+            if self.sink is not None and self.sink.skips_all(rules, offset, index):
+                return  # every one the cap drops: counted, the record not decoded
             rec = record_of(w.buf, offset, index, size // 8, self.layouts[term], big=w.big)
             values = w.state.strings.values
-            for row in kinds:
+            for row, rule in zip(kinds, rules):
+                if self.skips is not None and self.skips(rule, offset, index):
+                    continue
                 if row[2] == _NUMERIC:
                     i, named = row[3], row[13]
                     self.lint.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
                                                                 values[named - 1] if named else None))
                     continue
-                check = KIND_CHECKS[self.kinds[term]][self.sites[row[10]][2]]
+                check = checks[self.sites[row[10]][2]]
                 self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
-    def _render_one(self, row) -> None:
+    def _memo_key(self, rows, term, offset, size):
+        """What the reference's decoder reads of a record with these layout rows, where that
+        is all it reads (its bytes and the rows, positions taken from its start): a
+        structured-log record (its decoder never reads past it), or a trace record whose
+        rows are all a word's field checks; for a record framed anew at its content's end
+        with no other row, its rows alone. None: no key (no sink to count in, or the
+        decoder may read past the record: a stream's padding, the words after the content,
+        a framing decision)."""
+        if self.sink is None or size > _MEMO_RECORD or not self.sink.bounded:
+            return None  # (no rule at its cap yet: nothing to remember it for)
+        if all(row[2] == _SHORT for row in rows):
+            # framed anew at its content's end, and nothing else: the decoder asks about ST001
+            # alone, whatever the bytes (its message reads past the record, its question not)
+            return term, len(rows)
+        allowed = _MEMO_LOG if self.walk.log else _MEMO_TRACE
+        for row in rows:
+            if row[2] not in allowed:
+                return None
+        return term, size, bytes(self.walk.buf[offset:offset + size]), \
+            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+
+    @staticmethod
+    def _recording(emit, skips):
+        """``emit`` and ``skips`` that note the rules the decoder asks about (in order) and
+        count what it builds: (emit, skips, the rules asked, [diagnostics built, those the
+        cap kept])."""
+        asked: list = []
+        built = [0, 0]
+
+        def noting_skips(rule, offset, index):
+            asked.append(rule)
+            skipped = skips(rule, offset, index)
+            built[1] += not skipped
+            return skipped
+
+        def counting_emit(d):
+            built[0] += 1
+            emit(d)
+
+        return counting_emit, noting_skips, asked, built
+
+    def _render_one(self, row, ask: bool = True) -> None:
+        """One row that is not a layout row; ``ask`` False: the cap was asked already."""
         emit, big = self.lint.emit, self.walk.big
         rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
             w = self.walk
-            w.kinds[report_undefined(w.buf, offset, index, size // 8, emit, big=big)] += 1
+            w.kinds[report_undefined(w.buf, offset, index, size // 8, emit, big=big, skips=self.skips)] += 1
             return
         if rule == F_DROPPED:  # (the bookkeeping is kept whether or not the cap keeps the message)
             self.lint.state.records_dropped(offset, index, size, value, bool(field))
@@ -412,7 +499,7 @@ class NativeLint:
             w = self.walk
             if not well_formed_magic(record_of(w.buf, offset, index, size // 8, self.layouts[term], big=big).fields):
                 return
-        if self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
+        if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
         if rule <= F_TICKS:
             kind = self.kinds[term]
