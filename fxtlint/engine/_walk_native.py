@@ -136,6 +136,24 @@ _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thr
 _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if code != F_INDEX_ZERO})
 
 
+def sync_change(nw, state: ProviderState, change) -> None:
+    """The effect of a record the reference decoded (``change``, ``state.apply``'s), on
+    the native walk ``nw``'s tables: the one copy for the lint and repair's walk."""
+    effect = change.effect
+    if effect == "names_provider":
+        nw.announce(change.provider.id)
+        nw.set_current(change.provider.id)
+    elif effect == "switches_provider":
+        nw.set_current(change.provider.id)
+    elif effect == "sets_tick_rate":
+        p = state.current
+        nw.set_rate(p.rate, p.max_ticks)
+    elif effect == "registers_string" and change.key:
+        nw.set_string(change.key, change.new)
+    elif effect == "registers_thread" and change.key:
+        nw.set_thread(change.key, *change.new)
+
+
 def _pad(xs, n, fill=-1) -> list:
     return list(xs) + [fill] * (n - len(xs))
 
@@ -538,20 +556,7 @@ class NativeLint:
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
-        nw, state = self.nw, self.walk.state
-        effect = change.effect
-        if effect == "names_provider":
-            nw.announce(change.provider.id)
-            nw.set_current(change.provider.id)
-        elif effect == "switches_provider":
-            nw.set_current(change.provider.id)
-        elif effect == "sets_tick_rate":
-            p = state.current
-            nw.set_rate(p.rate, p.max_ticks)
-        elif effect == "registers_string" and change.key:
-            nw.set_string(change.key, change.new)
-        elif effect == "registers_thread" and change.key:
-            nw.set_thread(change.key, *change.new)
+        sync_change(self.nw, self.walk.state, change)
 
     def advance(self) -> bool:
         """``Walk.advance`` on the native walk: from ``walk.cur`` / ``walk.index`` to the

@@ -19,7 +19,7 @@ Every other row (a timestamp past the limit, a registration that changes a value
 leaves the record as it is. The walk stops before anything it cannot walk (a record
 the screen flags, one it leaves to the reference, a header of size 0, a record past the
 end): ``step`` takes that record, writes what it writes, and its changes to OUT's tables
-go back to the walk's (``_sync``; a thread placeholder stays out of them). A walk of
+go back to the walk's (``_walk_native.sync_change``; a thread placeholder stays out of them). A walk of
 65,536 records writes its stretch: the clean records as byte ranges, each row's record
 where it stands; the placeholders it wrote are then carried out on OUT's tables where no
 real registration followed them in the stretch.
@@ -45,6 +45,7 @@ from ..engine._walk_native import (
     Mirror,
     _loaded,
     _names,
+    sync_change,
 )
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS
 from ._input import at_least
@@ -64,23 +65,6 @@ class _OutMirror(Mirror):
     def registers_thread(self, idx: int, pk: int, tk: int) -> None:
         super().registers_thread(idx, pk, tk)
         self.out.placeholders.discard((self.state.current.id, idx))
-
-
-def _sync(nw, state, change: Change) -> None:
-    """The effect of a record ``step`` wrote, on the walk's tables (``NativeLint._sync``'s steps)."""
-    effect = change.effect
-    if effect == "names_provider":
-        nw.announce(change.provider.id)
-        nw.set_current(change.provider.id)
-    elif effect == "switches_provider":
-        nw.set_current(change.provider.id)
-    elif effect == "sets_tick_rate":
-        p = state.current
-        nw.set_rate(p.rate, p.max_ticks)
-    elif effect == "registers_string" and change.key:
-        nw.set_string(change.key, change.new)
-    elif effect == "registers_thread" and change.key:
-        nw.set_thread(change.key, *change.new)
 
 
 class _Stretch:
@@ -125,7 +109,7 @@ def walk_repair(r, module) -> None:
                         change.key))
             if change.effect == "registers_thread":
                 return
-        _sync(nw, out.state, change)
+        sync_change(nw, out.state, change)
 
     out.on_change = on_change
     written = _Stretch(r)
