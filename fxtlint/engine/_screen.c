@@ -383,6 +383,26 @@ static void over(Scan *S, int64_t pc, int64_t pos, int64_t value, int64_t arg)
         note(S, FOUND_OVER, pc, pos, value, 0, arg);
 }
 
+/* A string or stream item of n units at *pp (text: its bytes are text), read past:
+ * 0 when it runs past end (lint mode: a row saying where) or, in the kernel's flagging,
+ * when its content fails a check (lint mode: a FOUND_STREAM row, and the screen goes on);
+ * value: the item's length field as the row reports it. */
+static int stream_item(Scan *S, int64_t pc, int64_t *pp, int64_t end, uint64_t n, int text, int64_t value)
+{
+    int64_t at = *pp;
+    int bad;
+    if (!stream_check(S, pp, end, n, text, &bad)) {
+        over(S, pc, at, value, -1);
+        return 0;
+    }
+    if (bad) {
+        if (S->found == NULL)
+            return 0;
+        note(S, FOUND_STREAM, pc, at, value, bad, -1);
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------------------------
  * The interpreter. run() returns 1 when the code ran to an end at exactly `end`, 0 when
  * the row is flagged: at the first check that fails, as nothing after it can unflag it.
@@ -553,36 +573,15 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
         TARGET(OP_STRING):
             if (b >= 0)
                 pos[b] = p;
-            if (vals[a] & P->inline_bit) {
-                int64_t at = p;
-                int bad;
-                if (!stream_check(S, &p, end, vals[a] & (P->inline_bit - 1), 1, &bad)) {
-                    over(S, ins - code, at, (int64_t)vals[a], -1);
-                    return 0;
-                }
-                if (bad) {
-                    if (S->found == NULL)
-                        return 0;
-                    note(S, FOUND_STREAM, ins - code, at, (int64_t)vals[a], bad, -1);
-                }
-            }
+            if ((vals[a] & P->inline_bit)
+                && !stream_item(S, ins - code, &p, end, vals[a] & (P->inline_bit - 1), 1, (int64_t)vals[a]))
+                return 0;
             NEXT();
         TARGET(OP_STREAM):
             if (ins[3] >= 0)
                 pos[ins[3]] = p;
-            {
-                int64_t at = p;
-                int bad;
-                if (!stream_check(S, &p, end, vals[a], (int)b, &bad)) {
-                    over(S, ins - code, at, (int64_t)vals[a], -1);
-                    return 0;
-                }
-                if (bad) {
-                    if (S->found == NULL)
-                        return 0;
-                    note(S, FOUND_STREAM, ins - code, at, (int64_t)vals[a], bad, -1);
-                }
-            }
+            if (!stream_item(S, ins - code, &p, end, vals[a], (int)b, (int64_t)vals[a]))
+                return 0;
             NEXT();
         TARGET(OP_ARGS):
             if (!walk_args(S, ins - code, &p, end, a >= 0, a >= 0 ? vals[a] : 0, (int)b))
