@@ -319,9 +319,15 @@ def merge_corpus(harness: str, corpus: Path, *, mutator: str = "structure", time
     merged = corpus.with_name(corpus.name + ".merged")
     shutil.rmtree(merged, ignore_errors=True)
     merged.mkdir()
+    # a control file left by an earlier merge in this folder is resumed, not replaced:
+    # libFuzzer deletes only a control file it named itself, and reads an old one as this
+    # merge's (its file list, already "completed", or copying files since deleted: "No
+    # such directory: corpus/<unit>; exiting")
+    control = corpus.parent / "merge.ctl"
+    control.unlink(missing_ok=True)
     with (corpus.parent / "merge.log").open("w") as log:
         status = libfuzzer(harness, "-merge=1", f"-timeout={timeout}",
-                           f"-merge_control_file={corpus.parent / 'merge.ctl'}",
+                           f"-merge_control_file={control}",
                            merged, corpus, mutator=mutator, cwd=corpus.parent, log=log, preload=preload).wait()
     why = merge_error(status, (corpus.parent / "merge.log").read_text(errors="replace"), units, _units(merged))
     if why:

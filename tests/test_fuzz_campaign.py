@@ -585,6 +585,29 @@ def test_a_campaign_exits_1_on_a_finding_and_2_when_it_did_not_complete(result, 
     assert says is None or says in out
 
 
+@needs_atheris
+def test_a_second_merge_in_the_same_folder_merges_its_own_corpus(tmp_path):
+    """libFuzzer resumes a -merge_control_file it finds rather than replacing it: the
+    smoke run's merge left one in .ci-fuzz/lint/, and the preloaded run's merge in that
+    folder read it as its own (files since deleted: "No such directory: corpus/<unit>;
+    exiting", a campaign error that failed CI). Each merge starts a control file anew."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    seeds = sorted((REPO / "corpus" / "seeds").glob("*.fxt"))[:8]
+    for s in seeds:
+        (corpus / s.name).write_bytes(s.read_bytes())
+    assert campaign.merge_corpus("reader", corpus) >= 1
+    assert (tmp_path / "merge.ctl").exists()  # what libFuzzer leaves behind
+    # the folder changes as a run changes it: units deleted (-reduce_inputs), others added
+    for p in corpus.iterdir():
+        p.unlink()
+    for s in seeds[-3:]:
+        (corpus / ("new-" + s.name)).write_bytes(s.read_bytes())
+    kept = campaign.merge_corpus("reader", corpus)
+    assert 1 <= kept <= 3
+    assert all(p.read_bytes() in {s.read_bytes() for s in seeds[-3:]} for p in corpus.iterdir())
+
+
 def test_the_timeout_reaches_libfuzzer_and_its_merge(tmp_path, monkeypatch):
     """python -m fuzz run --timeout N: libFuzzer's -timeout, in the run and in its merge
     (.ci/run gives its smoke runs more than the default on a loaded machine)."""
