@@ -180,6 +180,23 @@ def test_the_walk_pairs_with_the_python_loop_where_the_compiled_engine_is_not_bu
 
 
 # -- hostile input -------------------------------------------------------------------------
+@pytest.mark.parametrize("timestamp", [None, 5], ids=["no-metadata", "with-metadata"])
+def test_stream_lengths_of_two_to_the_63_bytes_and_more(timestamp):
+    """A large blob whose payload length (a whole 64-bit word) is 2^63 bytes or more: the
+    walk's row carries it unsigned, as the reference reads it (ST001 names it), never as
+    the -1 of an argument list that runs to its record's end (a fuzz_lint finding: the walk
+    rendered 2^64 - 17,452,598,441,083,000 as -1 and lost the ST001)."""
+    head = B.archive(B.magic(), B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8))
+    blob = B.archive(B.large_blob(1, 2, b"x" * 13, timestamp=timestamp))
+    at = blob.index(struct.pack("<Q", 13))
+    tail = B.archive(B.event("instant", 9, thread=1, category=1, name=2))
+    for length in (2**60, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 1):
+        bad = blob[:at] + struct.pack("<Q", length) + blob[at + 8:]
+        for data in (head + bad + tail, bad):
+            assert f"needs {-(-length // 8) * 8} bytes" in same(data), length  # (whole words)
+            same(big_endian(data))
+
+
 def _events(n: int) -> list:
     return [B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8)] + [
         B.event("duration_begin", 10 + i, thread=1, category=1, name=2) for i in range(n)]

@@ -424,8 +424,9 @@ class NativeLint:
                     item = site[2]
                     if site[0] == "words":
                         at -= 8 * site[3]  # an inline thread's koid words: from the first
-                    if value >> 63:
+                    if value >> 63 and site[0] == "args":
                         value -= 1 << 64  # an argument list that runs to the record's end: -1
+                    # (a stream's length is the field's, unsigned: 2^63 bytes and more too)
                 else:
                     item = sites[pc][2]
                 found.append((what, item, at, value, arg))
