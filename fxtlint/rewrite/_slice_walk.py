@@ -117,11 +117,12 @@ class WalkSlicer(_Slicer):
             return
         assert self.piece is not None
         inp, put = self.inp, self.piece.body.write
-        at = start
-        while at < end:
-            stop = min(at + COPY, end)
-            put(bytes(inp.buf[at:stop]))
-            at = stop
+        with memoryview(inp.buf) as view:
+            at = start
+            while at < end:
+                stop = min(at + COPY, end)
+                put(view[at:stop])
+                at = stop
         inp.release(end)
 
     def _cut_ticks(self) -> None:
