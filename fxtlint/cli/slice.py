@@ -198,6 +198,7 @@ class _PieceFile:
         self.outputs, self.path = outputs, path
         self.fh = outputs.open(path)
         self.write = self.fh.write
+        self.flush, self.fileno, self.seek = self.fh.flush, self.fh.fileno, self.fh.seek
 
     def close(self) -> None:
         self.fh.close()

@@ -28,6 +28,7 @@ begins or ends is written in its own provider's section, in that provider's tick
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 import struct
 from collections.abc import Callable, Iterator
@@ -431,8 +432,7 @@ class _Slicer:
         for rec in in_sections(begins, piece.start_provider.id, end_in=piece.start_provider.id):
             put(encode_record(rec, self.order))
             added += 1
-        piece.body.seek(0)
-        shutil.copyfileobj(piece.body, out, 1 << 20)
+        _copy_body(piece.body, out)
         ends = self.open.ends(end, lambda pid: self.state.provider(pid).rate, arg("string", MARK_NAME, _ENDED_MARK))
         for rec in in_sections(((pid, rec) for pid, rec, _ in ends), self.state.current.id):
             put(encode_record(rec, self.order))
@@ -470,3 +470,33 @@ class _Slicer:
             yield string(index, self.state.strings.values[gid])
         for index, (process, thread_koid) in sorted(piece.threads.get(pid, {}).items()):
             yield thread(index, process, thread_koid)
+
+
+def _copy_body(body: IO[bytes], out: IO[bytes]) -> None:
+    """A piece's body (its scratch, written through) after what ``out`` holds: copied by the
+    kernel where both are files (``os.sendfile``: no pass through Python's buffers), else
+    a megabyte at a time."""
+    body.flush()
+    size = body.seek(0, 2)
+    body.seek(0)
+    try:
+        src, dst = body.fileno(), out.fileno()
+    except (AttributeError, OSError, ValueError):  # (io.BytesIO has no file behind it)
+        shutil.copyfileobj(body, out, 1 << 20)
+        return
+    out.flush()
+    sent = 0
+    try:
+        while sent < size:
+            n = os.sendfile(dst, src, sent, min(size - sent, 1 << 30))
+            if n == 0:
+                break
+            sent += n
+    except OSError:
+        if sent:
+            raise
+        shutil.copyfileobj(body, out, 1 << 20)  # (a kernel without file-to-file sendfile)
+        return
+    if sent != size:
+        raise OSError(f"the piece's body stopped after {sent} of its {size} bytes")
+    out.seek(0, 2)  # (sendfile wrote past the file object's position: its own writes go after)
