@@ -145,6 +145,7 @@ cdef extern from *:
     }
     /* is ticks a at rate ra strictly before ticks b at rate rb (``spec._time.before``: exact) */
     static inline int fxt_before(uint64_t a, uint64_t ra, uint64_t b, uint64_t rb) {
+        if (ra == rb) return a < b;
         return (unsigned __int128)a * fxt_reading_rate(rb) < (unsigned __int128)b * fxt_reading_rate(ra);
     }
     """
@@ -446,6 +447,7 @@ cdef class NativeWalk:
     cdef cmap[uint64_t, int64_t] flow_seq
     cdef cmap[int64_t, OpenItem] flows
     cdef int64_t seq
+    cdef int last_dur                 # the thread index of the last duration followed (-1: none)
     cdef cmap[DurKey, int64_t] owed_d
     cdef cmap[AsyncKey, int64_t] owed_a
     cdef cmap[uint64_t, int64_t] owed_f
@@ -487,6 +489,7 @@ cdef class NativeWalk:
         self.current = 0
         self.mirror = mirror
         self.stop_term.assign(self.P.nterminals, 0)
+        self.last_dur = -1
         self.cut_tick.push_back(0)
         self.slot_used.push_back(0)
         self.slot_named.push_back(0)
@@ -835,17 +838,21 @@ cdef class NativeWalk:
         cdef DurKey dk
         cdef AsyncKey ak
         if kind == 0 or kind == 1:  # duration begin, end
-            f = self.dur_index.find(koids)
-            if f == self.dur_index.end():
-                i = <int>self.dur_koids.size()
-                self.dur_index[koids] = i
-                self.dur_koids.push_back(koids)
-                self.dur_stacks.push_back(vector[OpenDur]())
+            if self.last_dur >= 0 and self.dur_koids[self.last_dur] == koids:
+                i = self.last_dur  # (the thread of the event before, most often)
             else:
-                i = deref(f).second
+                f = self.dur_index.find(koids)
+                if f == self.dur_index.end():
+                    i = <int>self.dur_koids.size()
+                    self.dur_index[koids] = i
+                    self.dur_koids.push_back(koids)
+                    self.dur_stacks.push_back(vector[OpenDur]())
+                else:
+                    i = deref(f).second
+                self.last_dur = i
             dk = DurKey(koids, pair[int64_t, int64_t](cat, name))
             if kind == 0:
-                o = self.owed_d.find(dk)
+                o = self.owed_d.find(dk) if self.owed_d.size() else self.owed_d.end()
                 if o != self.owed_d.end() and deref(o).second > 0:
                     self.owed_d[dk] -= 1  # (by the map: an iterator's deref is a copy in Cython)
                 else:
