@@ -8,6 +8,8 @@ cut into short runs so what a run leaves to the next is exercised. A time range
 from __future__ import annotations
 
 import io
+import os
+import tempfile
 from fractions import Fraction
 
 import pytest
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
+from fxtlint.engine._file import FileChanged
 from fxtlint.rewrite import _repair, _slice, _slice_pass, _slice_walk
 from fxtlint.rewrite._input import Input
 from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
@@ -206,3 +209,55 @@ def test_without_the_native_walk_slice_goes_record_by_record(monkeypatch):
     monkeypatch.setattr(_slice, "native_walk", lambda: None)
     monkeypatch.setattr(_slice, "WalkSlicer", None)  # (called, it would raise)
     assert _run(data, Cutter(size=100), True) == expected
+
+
+def _slice_file(src, tmp_path, make, to_files: bool):
+    """The pieces of the file ``src`` read in place (into files, or writers with no file)."""
+    outs: dict = {}
+
+    def open_out(i: int):
+        # (the slicer closes what it writes)
+        outs[i] = open(tmp_path / f"p{i}.fxt", "w+b") if to_files else _Kept()  # noqa: SIM115
+        return outs[i]
+
+    scratch = (lambda: tempfile.TemporaryFile(dir=tmp_path)) if to_files else io.BytesIO  # noqa: SIM115
+    with open(src, "rb") as fh:
+        inp = Input.of_file(fh, str(src))
+        try:
+            log = slice_trace(inp, open_out, make(), scratch=scratch)
+        finally:
+            inp.close()
+    return [(tmp_path / f"p{i}.fxt").read_bytes() if to_files else outs[i].getvalue() for i in sorted(outs)], log
+
+
+@pytest.mark.parametrize("segments", [3, 1 << 16])
+@pytest.mark.parametrize("to_files", [False, True])
+def test_a_file_s_pieces_are_sent_from_it_as_the_record_by_record_pieces(tmp_path, monkeypatch, segments, to_files):
+    """IN a regular file: the walk's records are sent again from it when a piece is written
+    (not through the scratch), into files (the kernel's copy) or any writer; a body of more
+    byte ranges than ``SEGMENTS`` is spilled to a scratch first. The same pieces."""
+    monkeypatch.setattr(_slice_walk, "SEGMENTS", segments)
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:200_000]
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    for make in (lambda: Cutter(size=30_000), lambda: Cutter(span=Fraction(1, 10**5))):
+        got, log = _slice_file(src, tmp_path, make, to_files)
+        assert (got, log) == _run(data, make(), False)
+        assert len(got) > 2
+
+
+def test_a_file_cut_short_after_it_was_read_is_said_changed(tmp_path, monkeypatch):
+    """The walk's records are sent again from IN when their piece is written: a file cut
+    short in between is ``FileChanged`` (exit 2 on the command line), never a short piece."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:200_000]
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    real = _slice_walk._Body.write_to
+
+    def truncating(self, out):
+        os.truncate(src, 1000)
+        return real(self, out)
+
+    monkeypatch.setattr(_slice_walk._Body, "write_to", truncating)
+    with pytest.raises(FileChanged):
+        _slice_file(src, tmp_path, lambda: Cutter(size=30_000), True)

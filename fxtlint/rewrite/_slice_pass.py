@@ -432,12 +432,15 @@ class _Slicer:
         for rec in in_sections(begins, piece.start_provider.id, end_in=piece.start_provider.id):
             put(encode_record(rec, self.order))
             added += 1
-        _copy_body(piece.body, out)
+        self._write_body(piece, out)
         ends = self.open.ends(end, lambda pid: self.state.provider(pid).rate, arg("string", MARK_NAME, _ENDED_MARK))
         for rec in in_sections(((pid, rec) for pid, rec, _ in ends), self.state.current.id):
             put(encode_record(rec, self.order))
             added += 1
         info.added = added
+
+    def _write_body(self, piece: _Piece, out: IO[bytes]) -> None:
+        _copy_body(piece.body, out)
 
     def _prefix(self, piece: _Piece) -> Iterator[Record]:
         """The state records the piece needs from before it, the provider in force at its
@@ -480,23 +483,41 @@ def _copy_body(body: IO[bytes], out: IO[bytes]) -> None:
     size = body.seek(0, 2)
     body.seek(0)
     try:
-        src, dst = body.fileno(), out.fileno()
+        src = body.fileno()
     except (AttributeError, OSError, ValueError):  # (io.BytesIO has no file behind it)
         shutil.copyfileobj(body, out, 1 << 20)
         return
-    out.flush()
-    sent = 0
+    send_range(out, src, 0, size)
+
+
+def send_range(out: IO[bytes], src: int, offset: int, size: int) -> int:
+    """The ``size`` bytes of the file ``src`` from ``offset`` written to ``out``, by the
+    kernel where ``out`` is a file (``os.sendfile``), else read and written a megabyte at
+    a time. Returns the bytes written: fewer when the file ends first."""
     try:
-        while sent < size:
-            n = os.sendfile(dst, src, sent, min(size - sent, 1 << 30))
-            if n == 0:
-                break
-            sent += n
-    except OSError:
-        if sent:
-            raise
-        shutil.copyfileobj(body, out, 1 << 20)  # (a kernel without file-to-file sendfile)
-        return
-    if sent != size:
-        raise OSError(f"the piece's body stopped after {sent} of its {size} bytes")
-    out.seek(0, 2)  # (sendfile wrote past the file object's position: its own writes go after)
+        dst = out.fileno()
+    except (AttributeError, OSError, ValueError):
+        dst = None
+    sent = 0
+    if dst is not None:
+        out.flush()
+        try:
+            while sent < size:
+                n = os.sendfile(dst, src, offset + sent, min(size - sent, 1 << 30))
+                if n == 0:
+                    break
+                sent += n
+        except OSError:
+            if sent:
+                raise
+            dst = None  # (a kernel without file-to-file sendfile)
+        else:
+            out.seek(0, 2)  # (sendfile wrote past the file object's position: its own writes go after)
+            return sent
+    while sent < size:
+        chunk = os.pread(src, min(size - sent, 1 << 20), offset + sent)
+        if not chunk:
+            break
+        out.write(chunk)
+        sent += len(chunk)
+    return sent

@@ -25,15 +25,28 @@ in ``scratch`` as on the reference pass) and what is open.
 
 from __future__ import annotations
 
+from ..engine._file import FileChanged
 from ..engine._reader import start_checks
 from ..engine._walk_native import DONE, END, PAST_END, Mirror, _loaded, _names, plan, sync_change
 from ..spec._model import Record
 from ..spec._roles import INLINE_KOIDS, TIMESTAMPS
 from ._input import at_least, decode, frame
 from ._open import OpenEvents
-from ._slice_pass import _KERNEL_OBJECT, _MAGIC, _TICK_KIND, Cutter, SliceLog, _ignore, _Piece, _Slicer
+from ._slice_pass import (
+    _KERNEL_OBJECT,
+    _MAGIC,
+    _TICK_KIND,
+    Cutter,
+    SliceLog,
+    _copy_body,
+    _ignore,
+    _Piece,
+    _Slicer,
+    send_range,
+)
 
 WINDOW = 1 << 16  # records per run of the walk
+SEGMENTS = 1 << 16  # a piece's body held as this many byte ranges at most (then spilled to its scratch)
 COPY = 1 << 22  # bytes written at a time
 _ROLE_KIND = {"begin": 0, "end": 1, "async_begin": 3, "async_end": 5, "flow_begin": 6, "flow_end": 8}
 _LAST = (1 << 64) - 1
@@ -53,6 +66,68 @@ def _stop_terms() -> list[int]:
     return out
 
 
+class _Body:
+    """A piece's body, where IN is a regular file: byte ranges of IN (the records the walk
+    took, sent by the kernel from IN's file when the piece is written: never through the
+    scratch) and of the scratch (the records the pass wrote), in order. Past ``SEGMENTS``
+    ranges, what it holds goes into a new scratch (memory stays flat)."""
+
+    def __init__(self, scratch, src: int, path: str, make_scratch):
+        self.scratch = scratch
+        self.src, self.path, self.make_scratch = src, path, make_scratch
+        self.segments: list = []  # [from IN, offset, length]
+        self.pos = 0  # bytes in the scratch
+
+    def write(self, data) -> None:
+        self.scratch.write(data)
+        self._add(False, self.pos, len(data))
+        self.pos += len(data)
+
+    def take(self, start: int, end: int) -> None:
+        self._add(True, start, end - start)
+
+    def _add(self, from_in: bool, offset: int, length: int) -> None:
+        segs = self.segments
+        if segs and segs[-1][0] == from_in and segs[-1][1] + segs[-1][2] == offset:
+            segs[-1][2] += length
+            return
+        segs.append([from_in, offset, length])
+        if len(segs) > SEGMENTS:
+            self._spill()
+
+    def _spill(self) -> None:
+        spilled = self.make_scratch()
+        self.write_to(spilled)
+        self.scratch.close()
+        self.scratch, self.pos = spilled, spilled.tell()
+        self.segments = [[False, 0, self.pos]]
+
+    def write_to(self, out) -> None:
+        self.scratch.flush()
+        try:
+            scratch = self.scratch.fileno()
+        except (AttributeError, OSError, ValueError):  # (an io.BytesIO: read back a chunk at a time)
+            scratch = None
+        for from_in, offset, length in self.segments:
+            if from_in or scratch is not None:
+                if send_range(out, self.src if from_in else scratch, offset, length) == length:
+                    continue
+                if from_in:
+                    raise FileChanged.saying(self.path, "it ended before bytes the slice had read")
+                raise OSError("a piece's scratch ended before the records written to it")
+            self.scratch.seek(offset)
+            while length:
+                chunk = self.scratch.read(min(length, 1 << 20))
+                if not chunk:
+                    raise OSError("a piece's scratch ended before the records written to it")
+                out.write(chunk)
+                length -= len(chunk)
+        self.scratch.seek(0, 2)
+
+    def close(self) -> None:
+        self.scratch.close()
+
+
 class WalkSlicer(_Slicer):
     """``_Slicer`` whose pieces note what they read on the native walk ``module``."""
 
@@ -67,6 +142,9 @@ class WalkSlicer(_Slicer):
         nw.cut_size = cutter.size or 0
         nw.span_on = cutter.span is not None
         nw.span_wait = cutter.span is not None
+        source = getattr(self.inp, "source", None)  # a regular file: its bytes sent again from it
+        self.src = source.fh.fileno() if source is not None else None
+        self.path = source.path if source is not None else "<bytes>"
 
     # -- the walk -------------------------------------------------------------------
     def run(self) -> SliceLog:
@@ -116,6 +194,10 @@ class WalkSlicer(_Slicer):
         if end <= start:
             return
         assert self.piece is not None
+        if isinstance(self.piece.body, _Body):
+            self.piece.body.take(start, end)
+            self.inp.release(end)
+            return
         inp, put = self.inp, self.piece.body.write
         with memoryview(inp.buf) as view:
             at = start
@@ -142,6 +224,8 @@ class WalkSlicer(_Slicer):
     def _new_piece(self) -> _Piece:
         piece = _Piece(len(self.log.pieces) + 1, self._open_now(), self.state.current, dict(self.rates),
                        self.scratch())
+        if self.src is not None:
+            piece.body = _Body(piece.body, self.src, self.path, self.scratch)  # type: ignore[assignment]
         self.nw.piece_reset()
         return piece
 
@@ -192,6 +276,12 @@ class WalkSlicer(_Slicer):
         out.asyncs = {(pk, text(c), text(n), ident): (koids, None, pid) for (pk, c, n, ident), koids, pid in asyncs}
         out.flows = {ident: (koids, text(c), text(n), pid) for ident, koids, c, n, pid in flows}
         return out
+
+    def _write_body(self, piece: _Piece, out) -> None:
+        if isinstance(piece.body, _Body):
+            piece.body.write_to(out)
+        else:
+            _copy_body(piece.body, out)
 
     def _finish(self) -> None:
         piece = self.piece
