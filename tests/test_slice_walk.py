@@ -261,3 +261,26 @@ def test_a_file_cut_short_after_it_was_read_is_said_changed(tmp_path, monkeypatc
     monkeypatch.setattr(_slice_walk._Body, "write_to", truncating)
     with pytest.raises(FileChanged):
         _slice_file(src, tmp_path, lambda: Cutter(size=30_000), True)
+
+
+def test_the_fuzz_invariant_catches_a_walk_that_writes_other_pieces(monkeypatch):
+    """fuzz/fuzz_slice.py's check holds both passes to the same pieces."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("slice")
+    data = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes() + b"\x01\x00"  # (by size: 8 bytes a piece)
+    mod.check(data)
+    real = mod.slice_trace
+
+    def other(buf, open_out, cutter, *, shortcut=True, **kw):
+        if not shortcut:
+            return real(buf, open_out, cutter, shortcut=False, **kw)
+        return real(buf, lambda i: open_out(i) if i == 1 else _Kept(), cutter, **kw)
+
+    monkeypatch.setattr(mod, "slice_trace", other)
+    with pytest.raises(AssertionError, match="record-by-record"):
+        mod.check(data)
