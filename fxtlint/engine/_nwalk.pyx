@@ -61,6 +61,18 @@ with the reference reader, reports through the rules, and hands its effect back
 (``set_current``, ``announce``, ``set_rate``, ``set_string``, ``set_thread``). So every
 message is written by the reference's code.
 
+In its slice mode (``slicing``, ``rewrite/_slice_walk``: the strict walk, a flagged record
+handed back) it notes for the piece in force what each record it walks reads (the string
+and thread registrations read before the piece registers them again, the koids its
+threads name, the providers it is read under, its first and last instants, its bytes)
+and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps, the
+pairing rows not written), and it hands back every record that decides something: no
+piece yet (``hold``), one that would make a --split-size body larger (``cut_size``), a
+--split-time record at or past its provider's cut tick or the first with a timestamp
+(``span_on``, ``span_wait``), and the terminals the slicer names (``set_stop_terms``).
+The slicer's record-by-record pass takes those, through the calls that note and follow
+on the walk's tables (``use_*``, ``registered``, ``named_now``, ``took``, ``follow``).
+
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end
 against the buffer.
