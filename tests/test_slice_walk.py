@@ -82,6 +82,7 @@ def test_the_walk_writes_the_record_by_record_pieces_on_the_corpora(path):
     fine_size, _, _, fine_time, *ranged = _cutters(data)
     assert_same(data, fine_size, window=3)
     assert_same(data, fine_time)
+    assert_same(data + data[8:] + data, lambda: Cutter(archives=True))
     for make in ranged:
         assert_same(data, make)
 
@@ -102,6 +103,14 @@ _SPANS = st.integers(1, 60).map(lambda n: (lambda: Cutter(span=Fraction(n, 10**6
 @given(archives(), st.one_of(_SIZES, _SPANS), st.integers(1, 5))
 def test_the_walk_writes_the_record_by_record_pieces_of_archives(data, make, window):
     assert_same(data, make, window=window)
+
+
+@settings(max_examples=15)
+@given(st.lists(archives(min_size=0, max_size=8), min_size=1, max_size=4), st.integers(1, 4))
+def test_the_walk_writes_the_record_by_record_pieces_of_concatenated_archives(parts, window):
+    """--split-archives: a piece per archive, each read by a new reader (the walk's tables
+    made anew at each magic record after the first)."""
+    assert_same(b"".join(parts), lambda: Cutter(archives=True), window=window)
 
 
 @settings(max_examples=10)

@@ -1,10 +1,10 @@
 """Slice: pieces of a trace that each open on their own (``slice_trace``).
 
 Two passes write the same pieces: the record-by-record pass (``_slice_pass``: the
-specification, every record decoded by the reference reader) and, for a --split-size or
---split-time cut where the native walk is built, the walk (``_slice_walk``: the records
+specification, every record decoded by the reference reader) and, for a --split-size,
+--split-time or --split-archives cut where the native walk is built, the walk (``_slice_walk``: the records
 it proves clean copied as byte ranges, the others handed to the record-by-record pass).
-A time range (--from/--to) and --split-archives go record by record.
+A time range (--from/--to) goes record by record.
 """
 
 from __future__ import annotations
@@ -27,11 +27,12 @@ def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
     slicer closes. A piece's records wait in ``scratch()``
     (the CLI gives a temporary file: memory stays flat) until its prefix is known.
     ``shortcut`` (the default) lets the native walk read the trace where it is built and
-    the cutter is a --split-size or --split-time one (``_slice_walk``: the records it
-    proves clean are copied as byte ranges, the others go through the record-by-record
+    the cutter is a --split-size, --split-time or --split-archives one (``_slice_walk``:
+    the records it proves clean are copied as byte ranges, the others go through the record-by-record
     pass, ``_slice_pass``, the specification, which ``shortcut=False`` runs on every record; the two
     write the same bytes). Never raises on input."""
-    if shortcut and not cutter.ranged and not cutter.archives and (cutter.size is None) != (cutter.span is None):
+    one = [cutter.size is not None, cutter.span is not None, cutter.archives]
+    if shortcut and not cutter.ranged and sum(one) == 1:
         module = native_walk()
         if module is not None:
             return WalkSlicer(buf, open_out, cutter, scratch, module).run()

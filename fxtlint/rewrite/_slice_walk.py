@@ -134,26 +134,33 @@ class WalkSlicer(_Slicer):
     def __init__(self, buf, open_out, cutter: Cutter, scratch, module):
         super().__init__(buf, open_out, cutter, scratch)
         self.module = module
-        nw = self.nw = module.NativeWalk(_loaded(module), Mirror(self.state), self.big)
-        nw.layout = False  # a record the screen flags is the reference's, whole
-        nw.magic_at = 0
-        nw.slicing = True
-        nw.set_stop_terms(_stop_terms())
-        nw.cut_size = cutter.size or 0
-        nw.span_on = cutter.span is not None
-        nw.span_wait = cutter.span is not None
+        self.nw = self._walk()
+        self._archive_end = False  # (--split-archives: a piece ends at the next archive's magic record)
         source = getattr(self.inp, "source", None)  # a regular file: its bytes sent again from it
         self.src = source.fh.fileno() if source is not None else None
         self.path = source.path if source is not None else "<bytes>"
 
+    def _walk(self):
+        """A native walk over IN's tables as the slicer's ``state`` holds them (a new reader's:
+        empty), in slice mode for the cutter."""
+        nw = self.module.NativeWalk(_loaded(self.module), Mirror(self.state), self.big)
+        nw.layout = False  # a record the screen flags is the reference's, whole
+        nw.magic_at = 0
+        nw.slicing = True
+        nw.set_stop_terms(_stop_terms())
+        nw.cut_size = self.cutter.size or 0
+        nw.span_on = nw.span_wait = self.cutter.span is not None
+        return nw
+
     # -- the walk -------------------------------------------------------------------
     def run(self) -> SliceLog:
-        inp, nw = self.inp, self.nw
+        inp = self.inp
         if inp.call(lambda b: start_checks(b, _ignore, self.big, False)):
             self.log.not_fxt = True
             return self.log  # not FXT at all (MG005): nothing to cut
         off = idx = 0
         while True:
+            nw = self.nw  # (a new one after each archive's magic record, with --split-archives)
             nw.hold = self.piece is None
             view = memoryview(inp.buf)[: len(inp.buf)]
             try:
@@ -277,6 +284,17 @@ class WalkSlicer(_Slicer):
         out.flows = {ident: (koids, text(c), text(n), pid) for ident, koids, c, n, pid in flows}
         return out
 
+    def _one(self, rec: Record) -> None:
+        self._archive_end = rec.kind == _MAGIC and self.cutter.archives and self.piece is not None
+        try:
+            super()._one(rec)
+        finally:
+            self._archive_end = False
+
+    def _new_reader(self) -> None:
+        super()._new_reader()
+        self.nw = self._walk()
+
     def _write_body(self, piece: _Piece, out) -> None:
         if isinstance(piece.body, _Body):
             piece.body.write_to(out)
@@ -290,6 +308,7 @@ class WalkSlicer(_Slicer):
         piece.strings, piece.threads, piece.koids, piece.named = strings, threads, koids, named
         piece.providers = {pid: self.state.provider(pid) for pid in used}
         piece.info.records, piece.info.bytes, piece.info.first, piece.info.last = records, nbytes, first, last
-        self.open = self._open_now()
+        # (an archive's end ends nothing: the reference pass empties what is open first)
+        self.open = OpenEvents() if self._archive_end else self._open_now()
         super()._finish()
 
