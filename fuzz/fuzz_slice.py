@@ -1,5 +1,6 @@
 # Invariant: slice never raises on any bytes, cut by size or by time (the input's last two
-# bytes draw which and how much); when the input lints clean, every piece lints clean and
+# bytes draw which and how much), and its pass on the native walk writes exactly the pieces
+# the record-by-record pass writes (where the walk is built); when the input lints clean, every piece lints clean and
 # the pieces' events together, without those a cut wrote, are the input's events in the
 # canonical decoding. (A broken input's pieces may read differently: the CLI lints each
 # piece and exits 1 when one has an error.)
@@ -27,14 +28,14 @@ class _Kept(io.BytesIO):
         pass
 
 
-def pieces(data: bytes, cutter) -> list:
+def pieces(data: bytes, cutter, shortcut: bool = True) -> list:
     outs = []
 
     def open_out(i):
         outs.append(_Kept())
         return outs[-1]
 
-    slice_trace(data, open_out, cutter)
+    slice_trace(data, open_out, cutter, shortcut=shortcut)
     return [o.getvalue() for o in outs]
 
 
@@ -45,8 +46,11 @@ def events(data: bytes) -> list:
 
 def check(data: bytes) -> None:
     how = data[-2:] if len(data) >= 2 else b"\0\0"
-    cutter = Cutter(size=8 + 8 * how[1]) if how[0] & 1 else Cutter(span=Fraction(1 + how[1], 10**6))
-    parts = pieces(data, cutter)
+    def cutter():
+        return Cutter(size=8 + 8 * how[1]) if how[0] & 1 else Cutter(span=Fraction(1 + how[1], 10**6))
+
+    parts = pieces(data, cutter())
+    assert parts == pieces(data, cutter(), shortcut=False), "the walk's pieces are not the record-by-record pass's"
     for p in parts:
         fxtlint.lint_bytes(p)  # a piece lints without raising
     if not fxtlint.lint_bytes(data, input_format="trace").counts:

@@ -22,6 +22,7 @@ the trace: the message names the trace's time range; OUT is IN; an unreadable pa
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -197,6 +198,7 @@ class _PieceFile:
         self.outputs, self.path = outputs, path
         self.fh = outputs.open(path)
         self.write = self.fh.write
+        self.flush, self.fileno, self.seek = self.fh.flush, self.fh.fileno, self.fh.seek
 
     def close(self) -> None:
         self.fh.close()
@@ -217,6 +219,20 @@ def _longer_than_the_trace(args, cutter, log) -> str | None:
             f"instant to its last): it is one piece")
 
 
+def _verdict(path: str) -> tuple[int, int]:
+    """(errors, warnings) of the lint of the piece at ``path``: only these are kept, the
+    lint's walk collected before the next piece is linted (it holds reference cycles: left
+    to the collector's own time, the walks of a few pieces stood in memory at once)."""
+    from ..engine._lint import lint_path
+
+    report = lint_path(path, input_format="trace")
+    verdict = (sum(1 for d in report.diagnostics if d.severity.label == "error"),
+               sum(1 for d in report.diagnostics if d.severity.label == "warning"))
+    del report
+    gc.collect()
+    return verdict
+
+
 def _needs_range(args) -> bool:
     """Whether the options are read against the trace's time range (a first pass)."""
     if args.start is not None or args.end is not None:
@@ -226,7 +242,6 @@ def _needs_range(args) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine._lint import lint_path
     from ..rewrite._slice import slice_trace
 
     split = args.split_size is not None or args.split_time is not None or args.split_archives
@@ -253,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
                         _common.error(str(e))
                         return _common.EXIT_USAGE
                     log = slice_trace(inp, open_out, cutter, scratch=lambda: scratch_file(folder))
-                reports = [lint_path(p, input_format="trace") for p in paths]
+                verdicts = [_verdict(p) for p in paths]
             finally:
                 outputs.discard()
     except KeyboardInterrupt as e:
@@ -266,9 +281,8 @@ def run(args: argparse.Namespace) -> int:
                "first_ticks_per_second": None if info.first is None else info.first[1],
                "last_timestamp": None if info.last is None else info.last[0],
                "last_ticks_per_second": None if info.last is None else info.last[1],
-               "errors": sum(1 for d in r.diagnostics if d.severity.label == "error"),
-               "warnings": sum(1 for d in r.diagnostics if d.severity.label == "warning")}
-              for p, info, r in zip(paths, log.pieces, reports)]
+               "errors": errors, "warnings": warnings}
+              for p, info, (errors, warnings) in zip(paths, log.pieces, verdicts)]
     longer = _longer_than_the_trace(args, cutter, log)
     if longer:
         print(f"fxtlint: note: {longer}", file=sys.stderr)

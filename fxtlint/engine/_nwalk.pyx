@@ -61,6 +61,18 @@ with the reference reader, reports through the rules, and hands its effect back
 (``set_current``, ``announce``, ``set_rate``, ``set_string``, ``set_thread``). So every
 message is written by the reference's code.
 
+In its slice mode (``slicing``, ``rewrite/_slice_walk``: the strict walk, a flagged record
+handed back) it notes for the piece in force what each record it walks reads (the string
+and thread registrations read before the piece registers them again, the koids its
+threads name, the providers it is read under, its first and last instants, its bytes)
+and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps, the
+pairing rows not written), and it hands back every record that decides something: no
+piece yet (``hold``), one that would make a --split-size body larger (``cut_size``), a
+--split-time record at or past its provider's cut tick or the first with a timestamp
+(``span_on``, ``span_wait``), and the terminals the slicer names (``set_stop_terms``).
+The slicer's record-by-record pass takes those, through the calls that note and follow
+on the walk's tables (``use_*``, ``registered``, ``named_now``, ``took``, ``follow``).
+
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end
 against the buffer.
@@ -71,6 +83,7 @@ from cpython.buffer cimport PyBUF_WRITABLE
 from libcpp.vector cimport vector
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
+from libcpp.unordered_set cimport unordered_set
 from libcpp.map cimport map as cmap
 from libcpp.pair cimport pair
 from cython.operator cimport dereference as deref
@@ -142,8 +155,14 @@ cdef extern from *:
         uint64_t cap = ~(uint64_t)0;
         return q > (unsigned __int128)cap ? cap : (uint64_t)q;
     }
+    /* is ticks a at rate ra strictly before ticks b at rate rb (``spec._time.before``: exact) */
+    static inline int fxt_before(uint64_t a, uint64_t ra, uint64_t b, uint64_t rb) {
+        if (ra == rb) return a < b;
+        return (unsigned __int128)a * fxt_reading_rate(rb) < (unsigned __int128)b * fxt_reading_rate(ra);
+    }
     """
     uint64_t fxt_max_ticks(uint64_t rate) nogil
+    bint fxt_before(uint64_t a, uint64_t ra, uint64_t b, uint64_t rb) nogil
 
 # how a run stopped (``_walk_native`` reads the same values)
 cpdef enum Stop:
@@ -244,6 +263,18 @@ cdef struct Finding:
     uint64_t value        # the ref, the ticks, the provider id, or a registration's index
     uint64_t rate         # the provider's tick rate (F_TICKS)
     uint64_t old0, old1, new0, new1   # F_CHANGED: the interned ids (a string's), or the koids (a thread's)
+
+cdef struct OpenDur:       # slice: an open duration (its category, name, provider slot)
+    int64_t cat, name
+    int slot
+
+cdef struct OpenItem:      # slice: an open async operation or flow
+    uint64_t pk, tk, ident
+    int64_t cat, name
+    int slot
+
+ctypedef pair[pair[uint64_t, uint64_t], pair[int64_t, int64_t]] DurKey   # (koids), (category, name)
+ctypedef pair[pair[uint64_t, int64_t], pair[int64_t, uint64_t]] AsyncKey  # (process koid, category), (name, id)
 
 cdef struct ThreadEntry:
     uint64_t pk
@@ -397,6 +428,42 @@ cdef class NativeWalk:
     cdef public int64_t magic_at
     cdef public object mirror
 
+    # -- slice (``rewrite/_slice_walk``): what the piece in force reads, and what is open --
+    cdef public bint slicing          # note what each walked record reads, follow what is open
+    cdef public bint hold             # no piece yet: every record is handed back
+    cdef public int64_t piece_bytes   # the piece's body: bytes of the records it took
+    cdef public int64_t piece_records
+    cdef public int64_t cut_size      # --split-size: hand back a record that would make the body larger (0: none)
+    cdef public bint span_on          # --split-time: hand back a record at or past its provider's cut tick
+    cdef public bint span_wait        # ... and every record with a timestamp until the span starts
+    cdef vector[uint8_t] stop_term    # per terminal: always handed back
+    cdef vector[uint64_t] cut_tick    # per slot (0 for a slot made since: handed back, then set)
+    cdef bint has_first
+    cdef uint64_t first_ts, first_rate, last_ts, last_rate
+    cdef unordered_map[uint64_t, int64_t] used_str            # key -> interned id at its first read
+    cdef unordered_map[uint64_t, pair[uint64_t, uint64_t]] used_thr   # key -> koids at its first read
+    cdef unordered_set[uint64_t] reg_str, reg_thr, koid_set
+    cdef vector[int] used_slots       # providers the piece's records are read under, in order of first use
+    cdef vector[uint8_t] slot_used, slot_named
+    cdef uint64_t ukey[CACHE]         # string keys noted in this piece (direct-mapped: a hit is noted)
+    cdef uint64_t tkey[CACHE]         # thread keys
+    cdef uint64_t kpk[CACHE]          # koid pairs
+    cdef uint64_t ktk[CACHE]
+    # what is open (``rewrite/_open.OpenEvents.follow``, natively): durations per thread
+    # (threads in order of first sight), async operations and flows in order of their begin
+    cdef cmap[pair[uint64_t, uint64_t], int] dur_index
+    cdef vector[pair[uint64_t, uint64_t]] dur_koids
+    cdef vector[vector[OpenDur]] dur_stacks
+    cdef cmap[AsyncKey, int64_t] async_seq
+    cdef cmap[int64_t, OpenItem] asyncs
+    cdef cmap[uint64_t, int64_t] flow_seq
+    cdef cmap[int64_t, OpenItem] flows
+    cdef int64_t seq
+    cdef int last_dur                 # the thread index of the last duration followed (-1: none)
+    cdef cmap[DurKey, int64_t] owed_d
+    cdef cmap[AsyncKey, int64_t] owed_a
+    cdef cmap[uint64_t, int64_t] owed_f
+
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
         ``mirror``: the Python side of the tables (``_walk_native.Mirror``); ``big``: the
@@ -433,6 +500,12 @@ cdef class NativeWalk:
         self.pid_of.push_back(0)
         self.current = 0
         self.mirror = mirror
+        self.stop_term.assign(self.P.nterminals, 0)
+        self.last_dur = -1
+        self.cut_tick.push_back(0)
+        self.slot_used.push_back(0)
+        self.slot_named.push_back(0)
+        self.piece_reset()
 
     # -- the tables, as the reference reader leaves them after a record it decoded ----
     cdef int _slot(self, object pid) except -1:
@@ -450,6 +523,9 @@ cdef class NativeWalk:
         self.announced.push_back(0)
         self.names.push_back(string())
         self.named.push_back(0)
+        self.cut_tick.push_back(0)
+        self.slot_used.push_back(0)
+        self.slot_named.push_back(0)
         return s
 
     def set_current(self, pid):
@@ -547,6 +623,302 @@ cdef class NativeWalk:
         self.rows.reserve(n)  # the next rows of the window: address space, no page touched yet
         out.nbytes = n * sizeof(fxt_pair_row)
         return out
+
+    # -- slice: the piece in force and what is open (``rewrite/_slice_walk``) -------------
+    def set_stop_terms(self, terms):
+        """The terminals whose records a slice always hands back (``_slice_walk``)."""
+        cdef int t
+        for t in range(<int>self.stop_term.size()):
+            self.stop_term[t] = 0
+        for t in terms:
+            self.stop_term[t] = 1
+
+    def slot_rates(self):
+        """The tick rate of each provider slot (slot 0: the provider before any provider record)."""
+        return [self.rate[s] for s in range(<int>self.rate.size())]
+
+    def set_cut_ticks(self, ticks):
+        """--split-time: per slot, the first tick of the next piece."""
+        cdef int s
+        for s in range(min(len(ticks), <int>self.cut_tick.size())):
+            self.cut_tick[s] = ticks[s]
+
+    def piece_reset(self):
+        """A new piece: nothing read, registered or used in it yet."""
+        cdef int i
+        self.piece_bytes = self.piece_records = 0
+        self.has_first = False
+        self.first_ts = self.first_rate = self.last_ts = self.last_rate = 0
+        self.used_str.clear()
+        self.used_thr.clear()
+        self.reg_str.clear()
+        self.reg_thr.clear()
+        self.koid_set.clear()
+        self.used_slots.clear()
+        for i in range(<int>self.slot_used.size()):
+            self.slot_used[i] = 0
+            self.slot_named[i] = 0
+        for i in range(CACHE):
+            self.ukey[i] = U64MAX
+            self.tkey[i] = U64MAX
+            self.kpk[i] = U64MAX
+            self.ktk[i] = U64MAX
+
+    cdef inline object _pid(self, int s):
+        return self.pid_of[s] if s else None
+
+    def piece_state(self):
+        """What the piece in force read, as ``_slice._Piece`` holds it: (strings {provider id:
+        {index: interned id}}, threads {provider id: {index: koids}}, koids, providers used in
+        order, providers named before use, records, bytes, first instant, last instant)."""
+        strings: dict = {}
+        threads: dict = {}
+        for kv in self.used_str:
+            strings.setdefault(self._pid(<int>(kv.first >> KEY_BITS)), {})[kv.first & ((1 << KEY_BITS) - 1)] = kv.second
+        for kt in self.used_thr:
+            threads.setdefault(self._pid(<int>(kt.first >> KEY_BITS)), {})[kt.first & ((1 << KEY_BITS) - 1)] = \
+                (kt.second.first, kt.second.second)
+        koids = {k for k in self.koid_set}
+        used = [self._pid(s) for s in self.used_slots]
+        named = {self._pid(s) for s in range(<int>self.slot_named.size()) if self.slot_named[s]}
+        first = (self.first_ts, self.first_rate) if self.has_first else None
+        last = (self.last_ts, self.last_rate) if self.has_first else None
+        return strings, threads, koids, used, named, self.piece_records, self.piece_bytes, first, last
+
+    def use_provider(self):
+        """A record the reference's pass took, read under the current provider."""
+        self._use_slot(self.current)
+
+    def use_string(self, uint64_t ref):
+        """A string ref a record the reference's pass took reads (noted when registered)."""
+        cdef int64_t gid = self._string(_key(self.current, ref))
+        if gid >= 0:
+            self._use_string(_key(self.current, ref), gid)
+
+    def use_thread(self, uint64_t ref, uint64_t pk, uint64_t tk):
+        self._use_thread(_key(self.current, ref), pk, tk)
+
+    def use_koids(self, koids):
+        for k in koids:
+            self.koid_set.insert(<uint64_t>k)
+
+    def registered(self, bint thread, uint64_t idx):
+        """A registration the reference's pass took in the piece (current provider)."""
+        if thread:
+            self.reg_thr.insert(_key(self.current, idx))
+        else:
+            self.reg_str.insert(_key(self.current, idx))
+
+    def named_now(self, pid):
+        """A provider info record the reference's pass took in the piece named ``pid``."""
+        cdef int s = self._slot(pid)
+        if not self.slot_used[s]:
+            self.slot_named[s] = 1
+
+    def took(self, int64_t nbytes, bint has_ts, uint64_t ts, uint64_t rate):
+        """A record the reference's pass wrote to the piece's body."""
+        self.piece_bytes += nbytes
+        self.piece_records += 1
+        if has_ts:
+            self._instant(ts, rate)
+
+    def follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident):
+        """A pairing event the reference's pass read (``OpenEvents.follow``), under the current provider."""
+        self._follow(kind, pk, tk, cat, name, ident, self.current)
+
+    def open_state(self):
+        """What is open: ([(koids, [(category id, name id, provider id), ...]) per thread, in
+        order of first sight], [((process koid, category id, name id, id), koids, provider
+        id) per async operation], [(id, koids, category id, name id, provider id) per flow])."""
+        durs = []
+        for i in range(<int>self.dur_koids.size()):
+            durs.append(((self.dur_koids[i].first, self.dur_koids[i].second),
+                         [(d.cat, d.name, self._pid(d.slot)) for d in self.dur_stacks[i]]))
+        asyncs = [((kv.second.pk, kv.second.cat, kv.second.name, kv.second.ident), (kv.second.pk, kv.second.tk),
+                   self._pid(kv.second.slot)) for kv in self.asyncs]
+        flows = [(kv.second.ident, (kv.second.pk, kv.second.tk), kv.second.cat, kv.second.name,
+                  self._pid(kv.second.slot)) for kv in self.flows]
+        return durs, asyncs, flows
+
+    cdef inline bint _span_cut(self, Term *T) noexcept nogil:
+        """The record just screened starts the span or cuts (the reference's pass takes it)."""
+        if T.nts == 0:
+            return False
+        if self.span_wait:
+            return True
+        return self.piece_bytes > 0 and self.vals[T.ts_val[0]] >= self.cut_tick[self.current]
+
+    cdef inline void _instant(self, uint64_t ts, uint64_t rate) noexcept nogil:
+        """The piece's first and last instants (``_slice._earlier``, ``_later``: exact)."""
+        if not self.has_first:
+            self.has_first = True
+            self.first_ts = self.last_ts = ts
+            self.first_rate = self.last_rate = rate
+            return
+        if fxt_before(ts, rate, self.first_ts, self.first_rate):
+            self.first_ts, self.first_rate = ts, rate
+        if fxt_before(self.last_ts, self.last_rate, ts, rate):
+            self.last_ts, self.last_rate = ts, rate
+
+    cdef inline void _use_slot(self, int s) noexcept nogil:
+        if not self.slot_used[s] and not self.slot_named[s]:
+            self.slot_used[s] = 1
+            self.used_slots.push_back(s)
+
+    cdef void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
+        """A record the walk took into the piece (read under ``slot``)."""
+        self.piece_bytes += 8 * size
+        self.piece_records += 1
+        if T.mode != M_NAMES_PROVIDER and T.mode != M_SWITCHES_PROVIDER:
+            self._use_slot(slot)
+        if T.nts:
+            self._instant(self.vals[T.ts_val[0]], self.rate[slot])
+
+    cdef inline void _use_string(self, uint64_t key, int64_t gid) noexcept nogil:
+        cdef unsigned h = _slot_hash(key)
+        if self.ukey[h] == key:
+            return
+        self.ukey[h] = key
+        if self.reg_str.count(key):
+            return
+        self.used_str.insert(pair[uint64_t, int64_t](key, gid))  # (the first read's value stays)
+
+    cdef inline void _use_thread(self, uint64_t key, uint64_t pk, uint64_t tk) noexcept nogil:
+        cdef unsigned h = _slot_hash(key)
+        if self.tkey[h] == key:
+            return
+        self.tkey[h] = key
+        if self.reg_thr.count(key):
+            return
+        self.used_thr.insert(pair[uint64_t, pair[uint64_t, uint64_t]](key, pair[uint64_t, uint64_t](pk, tk)))
+
+    cdef inline void _use_koids(self, uint64_t pk, uint64_t tk) noexcept nogil:
+        cdef unsigned h = _slot_hash(pk * <uint64_t>0x100000001B3 ^ tk)
+        if self.kpk[h] == pk and self.ktk[h] == tk:
+            return
+        self.kpk[h] = pk
+        self.ktk[h] = tk
+        self.koid_set.insert(pk)
+        self.koid_set.insert(tk)
+
+    cdef void _note_refs(self, Scan *S, Term *T, int64_t *ids) noexcept nogil:
+        """What an event the walk took reads of the tables (``_slice._Slicer._note_refs``):
+        its string refs registered and not registered in the piece, its thread refs' koids,
+        and its registered thread refs not registered in the piece."""
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef int slot = self.current
+        cdef uint64_t ref, inline_bit = self.inline_bit
+        cdef int i, k, ty, s
+        cdef int64_t a, gid
+        cdef int64_t *row
+        for i in range(T.nstr):
+            ref = v[T.str_val[i]]
+            if ref != 0 and not (ref & inline_bit) and ids[i] >= 0:
+                self._use_string(_key(slot, ref), ids[i])
+        for a in range(S.nargs):
+            row = S.args + a * S.arg_columns
+            ty = <int>row[2]
+            for k in range(NARGREF):
+                s = self.argref[ty * NARGREF + k]
+                if s < 0:
+                    break
+                ref = <uint64_t>row[ARG_ROW_HEAD + s]
+                if ref != 0 and not (ref & inline_bit):
+                    gid = self._string(_key(slot, ref))
+                    if gid >= 0:
+                        self._use_string(_key(slot, ref), gid)
+        for i in range(T.nthr):
+            ref = v[T.thr_val[i]]
+            if ref == 0:
+                if T.thr_nkoid[i] >= 2:
+                    self._use_koids(_word(S, p[T.thr_pk[i]]), _word(S, p[T.thr_tk[i]]))
+            else:
+                it = self.threads.find(_key(slot, ref))
+                if it != self.threads.end():
+                    self._use_koids(deref(it).second.pk, deref(it).second.tk)
+                    self._use_thread(_key(slot, ref), deref(it).second.pk, deref(it).second.tk)
+
+    cdef void _follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
+                      int slot) noexcept nogil:
+        """``OpenEvents.follow``: a begin opens (or pays an end met before it), an end closes
+        the innermost duration of its thread, its async operation, its flow (or is owed)."""
+        cdef pair[uint64_t, uint64_t] koids = pair[uint64_t, uint64_t](pk, tk)
+        cdef int i
+        cdef OpenDur d
+        cdef OpenItem it
+        cdef DurKey dk
+        cdef AsyncKey ak
+        if kind == 0 or kind == 1:  # duration begin, end
+            if self.last_dur >= 0 and self.dur_koids[self.last_dur] == koids:
+                i = self.last_dur  # (the thread of the event before, most often)
+            else:
+                f = self.dur_index.find(koids)
+                if f == self.dur_index.end():
+                    i = <int>self.dur_koids.size()
+                    self.dur_index[koids] = i
+                    self.dur_koids.push_back(koids)
+                    self.dur_stacks.push_back(vector[OpenDur]())
+                else:
+                    i = deref(f).second
+                self.last_dur = i
+            dk = DurKey(koids, pair[int64_t, int64_t](cat, name))
+            if kind == 0:
+                o = self.owed_d.find(dk) if self.owed_d.size() else self.owed_d.end()
+                if o != self.owed_d.end() and deref(o).second > 0:
+                    self.owed_d[dk] -= 1  # (by the map: an iterator's deref is a copy in Cython)
+                else:
+                    d.cat = cat
+                    d.name = name
+                    d.slot = slot
+                    self.dur_stacks[i].push_back(d)
+            elif self.dur_stacks[i].size():
+                self.dur_stacks[i].pop_back()
+            else:
+                self.owed_d[dk] += 1
+        elif kind == 3 or kind == 5:  # async begin, end
+            ak = AsyncKey(pair[uint64_t, int64_t](pk, cat), pair[int64_t, uint64_t](name, ident))
+            if kind == 3:
+                oa = self.owed_a.find(ak)
+                if oa != self.owed_a.end() and deref(oa).second > 0:
+                    self.owed_a[ak] -= 1
+                    return
+                it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
+                q = self.async_seq.find(ak)
+                if q != self.async_seq.end():
+                    self.asyncs[deref(q).second] = it  # (a dict's key keeps its place)
+                else:
+                    self.async_seq[ak] = self.seq
+                    self.asyncs[self.seq] = it
+                    self.seq += 1
+            else:
+                q = self.async_seq.find(ak)
+                if q != self.async_seq.end():
+                    self.asyncs.erase(deref(q).second)
+                    self.async_seq.erase(q)
+                else:
+                    self.owed_a[ak] += 1
+        elif kind == 6 or kind == 8:  # flow begin, end: keyed by id alone
+            if kind == 6:
+                o2 = self.owed_f.find(ident)
+                if o2 != self.owed_f.end() and deref(o2).second > 0:
+                    self.owed_f[ident] -= 1
+                    return
+                it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
+                q2 = self.flow_seq.find(ident)
+                if q2 != self.flow_seq.end():
+                    self.flows[deref(q2).second] = it
+                else:
+                    self.flow_seq[ident] = self.seq
+                    self.flows[self.seq] = it
+                    self.seq += 1
+            else:
+                q2 = self.flow_seq.find(ident)
+                if q2 != self.flow_seq.end():
+                    self.flows.erase(deref(q2).second)
+                    self.flow_seq.erase(q2)
+                else:
+                    self.owed_f[ident] += 1
 
     # -- interning (the Python interner is the one id space) ----------------------------
     cdef int64_t _text_id(self, const unsigned char *b, uint64_t n) except -1:
@@ -653,6 +1025,9 @@ cdef class NativeWalk:
             return -1 if self.layout else HANDBACK
         if self.P.term_pc[term[0]] < 0 or self.terms[term[0]].mode == M_REFERENCE:
             return HANDBACK
+        if self.slicing and (self.hold or self.stop_term[term[0]] or (
+                self.cut_size and self.piece_bytes and self.piece_bytes + 8 * self.size > self.cut_size)):
+            return HANDBACK  # slice: the reference's pass takes it (a cut, a piece opened, a kernel object...)
         return -1
 
     cdef int _run(self, Scan *S, int64_t pc, uint64_t h, int64_t cur, int64_t end) noexcept nogil:
@@ -857,11 +1232,17 @@ cdef class NativeWalk:
                 status = HANDBACK
                 break
             # (cut short, got 3: an event that did not decode says nothing about meaning)
+            if got == 1 and self.span_on and self._span_cut(&self.terms[term]):
+                self.findings.resize(self.rec_mark)
+                status = HANDBACK
+                break
             if got == 1 and self._event_core(S, &self.terms[term], cur, index, self.size) == 2:
                 self.findings.resize(self.rec_mark)
                 self.size = self.declared
                 status = SLOW
                 break
+            if self.slicing:
+                self._took(&self.terms[term], self.current, self.size)
             self.counts[term] += 1
             index += 1
             cur += self.size
@@ -891,10 +1272,17 @@ cdef class NativeWalk:
                 self.foundcap = 2 * S.nfound
                 self.found.resize(self.foundcap * FOUND_COLUMNS)
             got = self._screen(S, term, cur, pindex[0])
+        if got == 1 and self.span_on and self._span_cut(&self.terms[term]):
+            self.findings.resize(self.rec_mark)
+            self.size = self.declared
+            return HANDBACK
+        cdef int slot = self.current  # (the provider the record is read under, before its effect)
         if not got or not (self._cut_short(term) if got == 3 else self._tail(S, term, cur, pindex[0], self.size)):
             self.findings.resize(self.rec_mark)
             self.size = self.declared  # (the reference frames it itself)
             return HANDBACK
+        if self.slicing:
+            self._took(&self.terms[term], slot, self.size)
         self.counts[term] += 1
         pindex[0] += 1
         pcur[0] = cur + self.size
@@ -939,6 +1327,8 @@ cdef class NativeWalk:
             pid = v[T.f_pid]
             n = v[T.f_len]
             s = self._slot(pid)
+            if self.slicing and not self.slot_used[s]:
+                self.slot_named[s] = 1  # named in the piece before it was used: its own info
             text = string(<const char *>(S.buf + 8 * p[T.f_pos]), n)
             # a record that changes nothing the mirror holds costs no Python call: here a
             # provider named again by the name it has (a switch to it, at most)
@@ -974,6 +1364,8 @@ cdef class NativeWalk:
             if idx == 0:  # index 0 is always the empty string: nothing is registered
                 self._find(F_INDEX_ZERO, T, 0, -1, 0, 0, index, cur, size, 0, 0)
                 return True
+            if self.slicing:
+                self.reg_str.insert(_key(self.current, idx))
             if self._bad_text(S):  # interned as the bytes it is, as the reference's ``ProviderState`` does
                 gid = self.mirror.intern_bytes((<const char *>(S.buf + 8 * p[T.f_pos]))[:n])
             else:
@@ -994,6 +1386,8 @@ cdef class NativeWalk:
             if idx == 0:  # thread ref 0 means an inline thread: nothing is registered
                 self._find(F_INDEX_ZERO, T, 1, -1, 0, 0, index, cur, size, 0, 0)
                 return True
+            if self.slicing:
+                self.reg_thr.insert(_key(self.current, idx))
             key = _key(self.current, idx)
             it2 = self.threads.find(key)
             if it2 == self.threads.end():
@@ -1121,6 +1515,8 @@ cdef class NativeWalk:
         for i in range(T.nts):
             if v[T.ts_val[i]] > self.limit[slot]:
                 self._find(F_TICKS, T, i, -1, 0, 0, index, cur, size, v[T.ts_val[i]], self.rate[slot])
+        if self.slicing:
+            self._note_refs(S, T, ids)
         # 4. the pairing row: its thread resolved (and its category and name for a named kind)
         if T.pair_kind < 0 or not have_koids:
             return 1
@@ -1142,6 +1538,10 @@ cdef class NativeWalk:
                 cat = gid
             else:
                 name = gid
+        if self.slicing:  # what is open, followed (no pairing row)
+            if cat >= 0 and name >= 0:
+                self._follow(T.pair_kind, pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
+            return 1
         if T.pair_named and (cat < 0 or name < 0):
             return 1
         if e is not NULL and e.gid >= 0:

@@ -50,16 +50,31 @@ class OpenEvents:
 
     def see(self, rec: Record, state: ProviderState, tag=None) -> None:
         """Follow ``rec`` (after its effect on ``state``, which resolves its refs)."""
+        parts = self.parts(rec, state)
+        if parts is not None:
+            self.follow(*parts, state.current.id, tag)
+
+    @staticmethod
+    def parts(rec: Record, state: ProviderState) -> tuple[str, tuple, Any, Any, int] | None:
+        """(role, koids, category, name, id) of a pairing event whose thread, category and
+        name resolve (its id the word it pairs by, 0 for a duration), else None."""
         role = _PAIRING.get(rec.kind)
         if role is None or not rec.complete:
-            return
+            return None
         refs = THREAD_REFS.get(rec.kind, ())
         koids = state.thread(rec, refs[0]) if refs else None
         cat = state.string(rec.fields, rec.strings, "category")
         name = state.string(rec.fields, rec.strings, "name")
         if koids is None or cat is None or name is None:
-            return
-        pid = state.current.id
+            return None
+        ident = rec.fields.get(_PAIRING_ID[rec.kind], 0) if _PAIRING_ID[rec.kind] else 0
+        return role, koids, cat, name, ident
+
+    def follow(self, role: str, koids: tuple, cat, name, ident: int, pid, tag=None) -> None:
+        """A pairing event read in provider ``pid``: a begin opens (or pays an end met
+        before it), an end closes the innermost duration of its thread, its async
+        operation, its flow (or is owed). (The native walk's copy for slice:
+        ``_nwalk.NativeWalk._follow``, checked against this one by the tests.)"""
         if role in ("begin", "end"):
             key = ("d", koids, cat, name)
             stack = self.durations.setdefault(koids, [])
@@ -73,7 +88,7 @@ class OpenEvents:
             else:
                 self._owed[key] += 1
         elif role in ("async_begin", "async_end"):
-            akey = (koids[0], cat, name, rec.fields.get(_PAIRING_ID[rec.kind], 0))
+            akey = (koids[0], cat, name, ident)
             if role == "async_begin":
                 if self._owed[akey]:
                     self._owed[akey] -= 1
@@ -82,7 +97,6 @@ class OpenEvents:
             elif self.asyncs.pop(akey, None) is None:
                 self._owed[akey] += 1
         elif role in ("flow_begin", "flow_end"):  # keyed by id alone, as the linter keys them
-            ident = rec.fields.get(_PAIRING_ID[rec.kind], 0)
             fkey = ("f", ident)
             if role == "flow_begin":
                 if self._owed[fkey]:

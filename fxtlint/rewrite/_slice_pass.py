@@ -1,0 +1,523 @@
+"""Slice, the record-by-record pass (the specification; ``_slice.slice_trace`` picks it or
+the native walk's, ``_slice_walk``, which writes the same pieces).
+
+One pass over the input with the recovering reader, in file order. Each record goes
+to the piece in force (``Cutter``: a time range, a size or a duration per piece); a
+piece's records are written to a temporary body as they come, while the piece notes
+what they need of the reader state built before it. When the piece closes it is
+written out as: the magic record; per provider it uses, the provider's name, its
+Initialization record and exactly the string and thread registrations its records
+read before registering them again; the kernel objects that name its processes and
+threads (their strings written inline); a begin, marked by an argument, for each
+duration and async operation open when the piece starts; the body; an end, marked,
+for each one still open when it ends. Memory is the reader's tables, the open
+durations and the kernel objects seen, never a piece.
+
+Records that only set reader state (strings, threads, providers, the tick rate) are
+copied in place inside a piece (a registration changed in the middle of a piece stays
+where it was); the piece's prefix holds what it needs from before.
+
+Cuts are times in the trace's own time: a record's instant is its timestamp read through
+its provider's tick rate in effect at that record (``spec/_time``, the lint's and the
+export's reading), so one cut falls at the same instant in every provider, and a time
+range takes every record whose instant is in it wherever it is in the file (an archive
+may hold one provider's records after another's: the walk reads to the end). What a cut
+begins or ends is written in its own provider's section, in that provider's ticks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import struct
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import IO
+
+from ..engine._provider_state import ProviderState
+from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks
+from ..spec._build import arg, initialization, provider_info, provider_section, string, thread
+from ..spec._encoder import encode_record
+from ..spec._errors import FxtError
+from ..spec._model import Record
+from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
+from ..spec._tables import tables
+from ..spec._time import DEFAULT_RATE, before, seconds, ticks_at
+from ._input import Whole, records
+from ._open import MARK_NAME, OpenEvents, in_sections
+
+_T = tables()
+_INLINE_BIT = _T.string_inline_bit
+_KERNEL_OBJECT = "kernel_object"
+_MAGIC = "metadata.trace_info.magic"
+_PROVIDER_KINDS = ("metadata.provider_info", "metadata.provider_section")
+_TICK_KIND = "initialization"
+_BEGUN_MARK = "begun at the start of this slice: it began before (fxtlint slice)"
+_ENDED_MARK = "ended at the end of this slice: it ends after (fxtlint slice)"
+
+
+def first_timestamp(rec: Record) -> int | None:
+    names = TIMESTAMPS.get(rec.kind, ())
+    return rec.fields.get(names[0]) if names and rec.complete else None
+
+
+Instant = tuple[int, int]  # (ticks, the tick rate of its provider in effect at its record)
+
+
+def _earlier(a: Instant | None, b: Instant) -> Instant:
+    return b if a is None or before(*b, *a) else a
+
+
+def _later(a: Instant | None, b: Instant) -> Instant:
+    return b if a is None or before(*a, *b) else a
+
+
+@dataclass(frozen=True)
+class TimeRange:
+    """A trace's time: its first and last instants across every provider (each timestamp
+    read through its provider's tick rate at its record), and the rates its timestamps
+    were read at."""
+
+    first: Instant
+    last: Instant
+    rates: tuple[int, ...]
+
+    @property
+    def start(self) -> Fraction:
+        """The trace's start, in seconds of its own time (``seconds`` of its first instant)."""
+        return seconds(*self.first)
+
+    @property
+    def end(self) -> Fraction:
+        return seconds(*self.last)
+
+
+def time_range(buf) -> TimeRange | None:
+    """The time range of ``buf``'s records (bytes, or an ``Input``: read through once;
+    ``restart`` it for the next pass), None when it has no timestamp."""
+    first = last = None
+    rates: set = set()
+    inp = buf if isinstance(buf, Whole) else Whole(buf)
+    big = inp.call(detect_byte_order) == "big"
+    state = ProviderState()
+    for rec in records(inp, big=big):
+        state.apply(rec)
+        ts = first_timestamp(rec)
+        if ts is None:
+            continue
+        rate = state.current.rate
+        rates.add(rate)
+        first, last = _earlier(first, (ts, rate)), _later(last, (ts, rate))
+    if first is None or last is None:
+        return None
+    return TimeRange(first, last, tuple(sorted(rates)))
+
+
+def _ignore(d) -> None:
+    pass
+
+
+@dataclass
+class Cutter:
+    """Which piece a record goes to, by its instant: its timestamp read through the tick
+    rate of its provider in effect at that record (``spec/_time``), so a cut is one time
+    for every provider. ``start``/``end``: the time range, in seconds of the trace's own
+    time (records whose instant is outside it are left out, those without a timestamp
+    follow the record before, and records that set reader state are kept once the piece
+    is open, so the records after them read as they did); ``size``: a new piece when the
+    next record would make the body larger (bytes); ``span``: a new piece at the first
+    record at least ``span`` seconds after the piece's first instant."""
+
+    start: Fraction | None = None
+    end: Fraction | None = None
+    size: int | None = None
+    span: Fraction | None = None
+    archives: bool = False  # a new piece at each magic record after the first: one per concatenated archive
+    side: str | None = None  # where the last record with a timestamp was: before, inside, after the range
+    _in: bool = False
+    _next: Fraction | None = None  # span: when the next piece starts
+    _bounds: dict = field(default_factory=dict)  # rate -> (first tick inside, last tick inside) / next piece's tick
+
+    @property
+    def ranged(self) -> bool:
+        return self.start is not None or self.end is not None
+
+    def place(self, rec: Record, ts: int | None, rate: int, body: int, piece_open: bool) -> str:
+        """"skip", "same" (the piece in force) or "new" (close it, open the next) for
+        ``rec``, whose timestamp (None: none) is ``ts`` ticks at ``rate``."""
+        if self.ranged:
+            if ts is not None:
+                self.side = self._side(ts, rate)
+                self._in = self.side == "inside"
+            elif piece_open and rec.kind in STATE_KINDS:
+                return "same"
+            return "same" if self._in else "skip"
+        if self.size is not None and body and body + 8 * rec.size_words > self.size:
+            return "new"
+        if self.span is not None and ts is not None:
+            if self._next is None:
+                self._start_span(ts, rate)
+            elif body and ts >= self._span_tick(rate):
+                self._start_span(ts, rate)
+                return "new"
+        return "same"
+
+    def _side(self, ts: int, rate: int) -> str:
+        bounds = self._bounds.get(rate)
+        if bounds is None:  # t / rate >= start <=> t >= ceil(start * rate); <= end <=> t <= floor(end * rate)
+            bounds = self._bounds[rate] = (None if self.start is None else ticks_at(self.start, rate, up=True),
+                                           None if self.end is None else ticks_at(self.end, rate))
+        lo, hi = bounds
+        if lo is not None and ts < lo:
+            return "before"
+        if hi is not None and ts > hi:
+            return "after"
+        return "inside"
+
+    def _start_span(self, ts: int, rate: int) -> None:
+        assert self.span is not None
+        self._next = seconds(ts, rate) + self.span
+        self._bounds = {}
+
+    def _span_tick(self, rate: int) -> int:
+        tick = self._bounds.get(rate)
+        if tick is None:
+            assert self._next is not None
+            tick = self._bounds[rate] = ticks_at(self._next, rate, up=True)
+        return tick
+
+
+@dataclass
+class PieceInfo:
+    """What one piece holds: records copied, records written for it, bytes, its first and
+    last instants (ticks, rate)."""
+
+    index: int
+    records: int = 0
+    added: int = 0
+    bytes: int = 0
+    first: Instant | None = None
+    last: Instant | None = None
+
+
+@dataclass
+class SliceLog:
+    pieces: list[PieceInfo] = field(default_factory=list)
+    records_in: int = 0
+    skipped: int = 0
+    not_fxt: bool = False
+
+
+class _Piece:
+    def __init__(self, index: int, opened: OpenEvents, current, rates: dict, body: IO[bytes]):
+        self.info = PieceInfo(index)
+        self.body = body
+        self.strings: dict = {}  # provider id -> {index: interned id} read before registered in the piece
+        self.threads: dict = {}  # provider id -> {index: koids}
+        self.registered: set = set()  # (provider id, "s"/"t", index) registered inside the piece
+        self.koids: set = set()  # process and thread koids its records name
+        self.providers: dict = {}  # provider id -> Provider, in order of first use
+        self.own_objects: set = set()  # koids of the kernel objects the piece holds
+        self.named: set = set()  # providers whose Provider Info record the piece holds before using them
+        self.start_provider = current
+        self.rates = rates  # provider id -> its Initialization record's rate when the piece started
+        self.opened = opened  # what was open when the piece started
+
+    def close(self) -> None:
+        self.body.close()
+
+
+class _Slicer:
+    def __init__(self, buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, scratch: Callable[[], IO[bytes]]):
+        self.inp = buf if isinstance(buf, Whole) else Whole(buf)
+        self.scratch = scratch
+        self.big = self.inp.call(detect_byte_order) == "big"
+        self.order = "big" if self.big else "little"
+        self.open_out = open_out
+        self.cutter = cutter
+        self.state = ProviderState()
+        self.rates: dict = {}  # provider id -> its Initialization record's rate
+        self.kernel_objects: dict = {}  # koid -> its last kernel object record, strings inline
+        self.open = OpenEvents()  # what is open: every record (a range: the records up to its end)
+        self.before = OpenEvents()  # a range: what is open at its start (the records before it)
+        self.log = SliceLog()
+        self.piece: _Piece | None = None
+
+    # -- the walk ------------------------------------------------------------------
+    def run(self) -> SliceLog:
+        if self.inp.call(lambda b: start_checks(b, _ignore, self.big, False)):
+            self.log.not_fxt = True
+            return self.log  # not FXT at all (MG005): nothing to cut
+        for rec in records(self.inp, big=self.big):
+            self._one(rec)
+        if self.piece is not None:
+            self._finish()
+        return self.log
+
+    def _one(self, rec: Record) -> None:
+        """Place ``rec`` (the piece in force, a new one, or none) and take it."""
+        self.log.records_in += 1
+        if rec.kind == _MAGIC:
+            if self.cutter.archives and self.piece is not None:
+                # another archive starts: the one before ends as written (nothing of it is
+                # ended or carried on), and the next is read by a new reader, as its own file is
+                self.open = OpenEvents()
+                self._finish()
+                self._new_reader()
+            return
+        data = None
+        if declared_size(self._word(rec.offset)) != rec.size_words:
+            # the reader framed it by its content: its bytes do not frame alone, its encoding does
+            try:
+                data = encode_record(rec, self.order)
+            except FxtError:
+                self.log.skipped += 1
+                self._track(rec, None)  # what it registers, a prefix writes for the records reading it
+                return
+        ts = first_timestamp(rec)
+        rate = self.state.current.rate  # its provider's, in effect at it (a record with a timestamp sets none)
+        where = self.cutter.place(rec, ts, rate, self._body(), self.piece is not None)
+        if where == "new" and self.piece is not None:
+            self._finish()
+        if where == "skip":
+            self.log.skipped += rec.kind not in STATE_KINDS
+            self._track(rec, None)
+            return
+        if self.piece is None:
+            self.piece = self._new_piece()
+        self._take(rec, data, ts, rate)
+
+    def _body(self) -> int:
+        """The bytes of the records the piece in force holds (0: no piece)."""
+        return self.piece.info.bytes if self.piece else 0
+
+    def _new_piece(self) -> _Piece:
+        return _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current, dict(self.rates),
+                      self.scratch())
+
+    def _new_reader(self) -> None:
+        self.state = ProviderState()
+        self.rates = {}
+        self.kernel_objects = {}
+        self.open = OpenEvents()
+        self.before = OpenEvents()
+
+    def _word(self, at: int) -> int:
+        return struct.unpack_from(">Q" if self.big else "<Q", self.inp.buf, at)[0]
+
+    def _take(self, rec: Record, data: bytes | None, ts: int | None, rate: int) -> None:
+        piece = self.piece
+        assert piece is not None
+        self._note_refs(rec, piece)
+        if data is None:
+            data = bytes(self.inp.buf[rec.offset : rec.end])
+        piece.body.write(data)
+        self._count(piece, len(data), ts, rate)
+        self._track(rec, piece)
+
+    def _count(self, piece: _Piece, size: int, ts: int | None, rate: int) -> None:
+        """A record of ``size`` bytes (its instant ``ts`` at ``rate``) written to the piece's body."""
+        piece.info.bytes += size
+        piece.info.records += 1
+        if ts is not None:
+            piece.info.first = _earlier(piece.info.first, (ts, rate))
+            piece.info.last = _later(piece.info.last, (ts, rate))
+
+    def _refs(self, rec: Record) -> tuple[list, list]:
+        """What ``rec`` reads of the tables: its string refs to a table (not 0, not inline),
+        and (thread ref, koids) of each thread ref that resolves."""
+        if rec.kind in STATE_KINDS or not rec.complete:
+            return [], []
+        refs = [rec.fields.get(n, 0) for n in STRING_REFS.get(rec.kind, ())]
+        for a in rec.args:
+            refs += [a.fields.get(n, 0) for n in ARG_STRING_REFS.get(a.kind, ())]
+        threads = []
+        for name in THREAD_REFS.get(rec.kind, ()):
+            koids = self.state.thread(rec, name)
+            if koids is not None:
+                threads.append((rec.fields.get(name, 0), koids))
+        return [ref for ref in refs if ref and not ref & _INLINE_BIT], threads
+
+    def _note_refs(self, rec: Record, piece: _Piece) -> None:
+        """What ``rec`` reads of the tables as they stand before it."""
+        p = self.state.current
+        if rec.kind not in _PROVIDER_KINDS and p.id not in piece.named:
+            piece.providers.setdefault(p.id, p)
+        strings, threads = self._refs(rec)
+        for ref in strings:
+            if (p.id, "s", ref) not in piece.registered and ref in p.strings:
+                piece.strings.setdefault(p.id, {}).setdefault(ref, p.strings[ref])
+        for ref, koids in threads:
+            piece.koids.update(koids)
+            if ref and (p.id, "t", ref) not in piece.registered:
+                piece.threads.setdefault(p.id, {}).setdefault(ref, koids)
+
+    def _track(self, rec: Record, piece: _Piece | None) -> None:
+        """Carry out ``rec``'s effect on the tables, and follow what is open."""
+        change = self.state.apply(rec)
+        if change is not None:
+            if change.effect == "sets_tick_rate":
+                self.rates[change.provider.id] = change.new
+            elif piece is not None and change.key:
+                kind = "s" if change.effect == "registers_string" else "t"
+                piece.registered.add((change.provider.id, kind, change.key))
+            if piece is not None and change.effect == "names_provider" and change.provider.id not in piece.providers:
+                piece.named.add(change.provider.id)  # named in the piece before it was used: its own info
+        if rec.kind == _KERNEL_OBJECT and rec.complete:
+            if piece is not None:
+                piece.own_objects.add(rec.fields.get("koid", 0))
+            inline = self._inlined(rec)
+            if inline is not None:
+                self.kernel_objects[rec.fields.get("koid", 0)] = inline
+        side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
+        if side != "after":  # a range's ends are of what is open at its end, wherever the rest of the file is
+            self.open.see(rec, self.state)
+        if side == "before":
+            self.before.see(rec, self.state)
+
+    def _inlined(self, rec: Record) -> Record | None:
+        """``rec`` with its indexed strings written inline (None when one is not registered)."""
+        strings = dict(rec.strings)
+        fields = dict(rec.fields)
+        for name in STRING_REFS.get(rec.kind, ()):
+            text = self.state.string(rec.fields, rec.strings, name)
+            if text is None:
+                return None
+            strings[name] = text
+        args = []
+        for a in rec.args:
+            a_strings = dict(a.strings)
+            for name in ARG_STRING_REFS.get(a.kind, ()):
+                text = self.state.string(a.fields, a.strings, name)
+                if text is None:
+                    return None
+                a_strings[name] = text
+            args.append(dataclasses.replace(a, strings=a_strings))
+        return dataclasses.replace(rec, fields=fields, strings=strings, args=tuple(args))
+
+    # -- writing a piece -------------------------------------------------------------
+    def _finish(self) -> None:
+        piece = self.piece
+        assert piece is not None
+        self.piece = None
+        if self.cutter.ranged:  # what is open at the range's start: every record before it seen, in any order
+            piece.opened = self.before
+        try:
+            out = self.open_out(piece.info.index)
+            try:
+                self._write_piece(piece, out)
+            finally:
+                out.close()
+        finally:
+            piece.close()
+        self.log.pieces.append(piece.info)
+
+    def _write_piece(self, piece: _Piece, out: IO[bytes]) -> None:
+        put = out.write
+        info = piece.info
+        put(MAGIC_BE if self.big else MAGIC_LE)
+        added = 0
+        for rec in self._prefix(piece):
+            put(encode_record(rec, self.order))
+            added += 1
+        # what a cut leaves open is begun at the piece's first instant and ended at its last,
+        # each in its own provider's section at that provider's rate (begun at or before,
+        # ended at or after: no record of the piece falls outside its own events)
+        start = seconds(*info.first) if info.first is not None else Fraction(0)
+        end = seconds(*info.last) if info.last is not None else start
+        begins = piece.opened.begins(start, lambda pid: piece.rates.get(pid, DEFAULT_RATE),
+                                     arg("string", MARK_NAME, _BEGUN_MARK))
+        for rec in in_sections(begins, piece.start_provider.id, end_in=piece.start_provider.id):
+            put(encode_record(rec, self.order))
+            added += 1
+        self._write_body(piece, out)
+        ends = self.open.ends(end, lambda pid: self.state.provider(pid).rate, arg("string", MARK_NAME, _ENDED_MARK))
+        for rec in in_sections(((pid, rec) for pid, rec, _ in ends), self.state.current.id):
+            put(encode_record(rec, self.order))
+            added += 1
+        info.added = added
+
+    def _write_body(self, piece: _Piece, out: IO[bytes]) -> None:
+        _copy_body(piece.body, out)
+
+    def _prefix(self, piece: _Piece) -> Iterator[Record]:
+        """The state records the piece needs from before it, the provider in force at its
+        start written last (a provider never named is the reader's first: nothing to write)."""
+        start = piece.start_provider
+        order = [pid for pid in piece.providers if pid != start.id and pid is not None]
+        # the providers of what the cut begins (before the body) and ends (after it), which
+        # the piece's own records may not use: their sections and rates come first too
+        cut = [*piece.opened.providers(), *(pid for pid in self.open.providers() if pid not in piece.named)]
+        order += [pid for pid in dict.fromkeys(cut) if pid not in piece.providers and pid != start.id
+                  and pid is not None]
+        if start.id is not None:
+            order.append(start.id)
+        if start.id is None:
+            yield from self._tables_of(None, piece)
+        for pid in order:
+            p = self.state.provider(pid)
+            yield provider_info(pid, p.name) if pid in self.state.announced and p.name is not None \
+                else provider_section(pid)
+            yield from self._tables_of(pid, piece)
+        for koid in sorted(piece.koids - piece.own_objects):
+            ko = self.kernel_objects.get(koid)
+            if ko is not None:
+                yield ko
+
+    def _tables_of(self, pid, piece: _Piece) -> Iterator[Record]:
+        if pid in piece.rates:
+            yield initialization(piece.rates[pid])
+        for index, gid in sorted(piece.strings.get(pid, {}).items()):
+            yield string(index, self.state.strings.values[gid])
+        for index, (process, thread_koid) in sorted(piece.threads.get(pid, {}).items()):
+            yield thread(index, process, thread_koid)
+
+
+def _copy_body(body: IO[bytes], out: IO[bytes]) -> None:
+    """A piece's body (its scratch, written through) after what ``out`` holds: copied by the
+    kernel where both are files (``os.sendfile``: no pass through Python's buffers), else
+    a megabyte at a time."""
+    body.flush()
+    size = body.seek(0, 2)
+    body.seek(0)
+    try:
+        src = body.fileno()
+    except (AttributeError, OSError, ValueError):  # (io.BytesIO has no file behind it)
+        shutil.copyfileobj(body, out, 1 << 20)
+        return
+    send_range(out, src, 0, size)
+
+
+def send_range(out: IO[bytes], src: int, offset: int, size: int) -> int:
+    """The ``size`` bytes of the file ``src`` from ``offset`` written to ``out``, by the
+    kernel where ``out`` is a file (``os.sendfile``), else read and written a megabyte at
+    a time. Returns the bytes written: fewer when the file ends first."""
+    try:
+        dst = out.fileno()
+    except (AttributeError, OSError, ValueError):
+        dst = None
+    sent = 0
+    if dst is not None:
+        out.flush()
+        try:
+            while sent < size:
+                n = os.sendfile(dst, src, offset + sent, min(size - sent, 1 << 30))
+                if n == 0:
+                    break
+                sent += n
+        except OSError:
+            if sent:
+                raise
+            dst = None  # (a kernel without file-to-file sendfile)
+        else:
+            out.seek(0, 2)  # (sendfile wrote past the file object's position: its own writes go after)
+            return sent
+    while sent < size:
+        chunk = os.pread(src, min(size - sent, 1 << 20), offset + sent)
+        if not chunk:
+            break
+        out.write(chunk)
+        sent += len(chunk)
+    return sent

@@ -1,0 +1,314 @@
+"""Slice on the native walk: the records it proves clean copied into the piece as byte
+ranges, the others taken by the record-by-record pass (``_slice._Slicer._one``, the
+specification).
+
+The native walk (``engine/_nwalk.pyx``, the lint's, in its strict mode: a record whose
+layout the screen flags is handed back whole, ``layout = False``) runs over IN with its
+tables mirrored into the slicer's ``ProviderState`` and, in its slice mode
+(``slicing``), notes for the piece in force what each record it walks reads (string and
+thread registrations read before the piece registers them again, the koids its threads
+name, the providers it is read under, its first and last instants, its bytes) and follows
+what is open (``OpenEvents.follow``'s steps, natively). It hands back to the
+record-by-record pass every record that decides something: one that would start a
+piece (no piece yet; a --split-size body it would make larger; a --split-time record at
+or past its provider's cut tick, or the first record with a timestamp), a kernel object
+(its strings written inline, kept for the pieces naming its koid), an Initialization
+record (the rates a prefix writes), a magic record (left out), a kind with a timestamp
+or a koid the walk does not read, and any record the walk cannot prove clean. That
+record goes through ``_one`` with the piece state calls below pointed at the walk's,
+and the walk goes on after it. So a cut, a prefix, a begin and an end are made by the
+same code as on the reference pass; the pieces are the same bytes (tested).
+
+Memory: the walk's tables, the piece's notes (what it reads, not its records: those wait
+in ``scratch`` as on the reference pass) and what is open.
+"""
+
+from __future__ import annotations
+
+from ..engine._file import FileChanged
+from ..engine._reader import start_checks
+from ..engine._walk_native import DONE, END, PAST_END, Mirror, _loaded, _names, plan, sync_change
+from ..spec._model import Record
+from ..spec._roles import INLINE_KOIDS, TIMESTAMPS
+from ._input import at_least, decode, frame
+from ._open import OpenEvents
+from ._slice_pass import (
+    _KERNEL_OBJECT,
+    _MAGIC,
+    _TICK_KIND,
+    Cutter,
+    SliceLog,
+    _copy_body,
+    _ignore,
+    _Piece,
+    _Slicer,
+    send_range,
+)
+
+WINDOW = 1 << 16  # records per run of the walk
+SEGMENTS = 1 << 16  # a piece's body held as this many byte ranges at most (then spilled to its scratch)
+COPY = 1 << 22  # bytes written at a time
+_ROLE_KIND = {"begin": 0, "end": 1, "async_begin": 3, "async_end": 5, "flow_begin": 6, "flow_end": 8}
+_LAST = (1 << 64) - 1
+_WALKED_MODES = frozenset({1, 2, 3, 5, 6})  # M_EVENT and the table records the walk carries out itself
+
+
+def _stop_terms() -> list[int]:
+    """The terminals whose records the reference pass always takes in a slice."""
+    kinds, _ = _names()
+    terms = plan()[1]
+    out = []
+    for t, (kind, term) in enumerate(zip(kinds, terms)):
+        if kind is None or term["mode"] not in _WALKED_MODES or kind in (_MAGIC, _KERNEL_OBJECT, _TICK_KIND) or \
+                any(len(k) != 2 for (kd, _), k in INLINE_KOIDS.items() if kd == kind) or \
+                (TIMESTAMPS.get(kind) and term["nts"] == 0):
+            out.append(t)
+    return out
+
+
+class _Body:
+    """A piece's body, where IN is a regular file: byte ranges of IN (the records the walk
+    took, sent by the kernel from IN's file when the piece is written: never through the
+    scratch) and of the scratch (the records the pass wrote), in order. Past ``SEGMENTS``
+    ranges, what it holds goes into a new scratch (memory stays flat)."""
+
+    def __init__(self, scratch, src: int, path: str, make_scratch):
+        self.scratch = scratch
+        self.src, self.path, self.make_scratch = src, path, make_scratch
+        self.segments: list = []  # [from IN, offset, length]
+        self.pos = 0  # bytes in the scratch
+
+    def write(self, data) -> None:
+        self.scratch.write(data)
+        self._add(False, self.pos, len(data))
+        self.pos += len(data)
+
+    def take(self, start: int, end: int) -> None:
+        self._add(True, start, end - start)
+
+    def _add(self, from_in: bool, offset: int, length: int) -> None:
+        segs = self.segments
+        if segs and segs[-1][0] == from_in and segs[-1][1] + segs[-1][2] == offset:
+            segs[-1][2] += length
+            return
+        segs.append([from_in, offset, length])
+        if len(segs) > SEGMENTS:
+            self._spill()
+
+    def _spill(self) -> None:
+        spilled = self.make_scratch()
+        self.write_to(spilled)
+        self.scratch.close()
+        self.scratch, self.pos = spilled, spilled.tell()
+        self.segments = [[False, 0, self.pos]]
+
+    def write_to(self, out) -> None:
+        self.scratch.flush()
+        try:
+            scratch = self.scratch.fileno()
+        except (AttributeError, OSError, ValueError):  # (an io.BytesIO: read back a chunk at a time)
+            scratch = None
+        for from_in, offset, length in self.segments:
+            if from_in or scratch is not None:
+                if send_range(out, self.src if from_in else scratch, offset, length) == length:
+                    continue
+                if from_in:
+                    raise FileChanged.saying(self.path, "it ended before bytes the slice had read")
+                raise OSError("a piece's scratch ended before the records written to it")
+            self.scratch.seek(offset)
+            while length:
+                chunk = self.scratch.read(min(length, 1 << 20))
+                if not chunk:
+                    raise OSError("a piece's scratch ended before the records written to it")
+                out.write(chunk)
+                length -= len(chunk)
+        self.scratch.seek(0, 2)
+
+    def close(self) -> None:
+        self.scratch.close()
+
+
+class WalkSlicer(_Slicer):
+    """``_Slicer`` whose pieces note what they read on the native walk ``module``."""
+
+    def __init__(self, buf, open_out, cutter: Cutter, scratch, module):
+        super().__init__(buf, open_out, cutter, scratch)
+        self.module = module
+        self.nw = self._walk()
+        self._archive_end = False  # (--split-archives: a piece ends at the next archive's magic record)
+        source = getattr(self.inp, "source", None)  # a regular file: its bytes sent again from it
+        self.src = source.fh.fileno() if source is not None else None
+        self.path = source.path if source is not None else "<bytes>"
+
+    def _walk(self):
+        """A native walk over IN's tables as the slicer's ``state`` holds them (a new reader's:
+        empty), in slice mode for the cutter."""
+        nw = self.module.NativeWalk(_loaded(self.module), Mirror(self.state), self.big)
+        nw.layout = False  # a record the screen flags is the reference's, whole
+        nw.magic_at = 0
+        nw.slicing = True
+        nw.set_stop_terms(_stop_terms())
+        nw.cut_size = self.cutter.size or 0
+        nw.span_on = nw.span_wait = self.cutter.span is not None
+        return nw
+
+    # -- the walk -------------------------------------------------------------------
+    def run(self) -> SliceLog:
+        inp = self.inp
+        if inp.call(lambda b: start_checks(b, _ignore, self.big, False)):
+            self.log.not_fxt = True
+            return self.log  # not FXT at all (MG005): nothing to cut
+        off = idx = 0
+        while True:
+            nw = self.nw  # (a new one after each archive's magic record, with --split-archives)
+            nw.hold = self.piece is None
+            view = memoryview(inp.buf)[: len(inp.buf)]
+            try:
+                status = nw.run(view, off // 8, idx, idx + WINDOW)
+            finally:
+                view.release()
+            cur, nidx = 8 * nw.cur, nw.index
+            nw.take_counts()
+            nw.take_findings()
+            self.log.records_in += nidx - idx
+            self._copy(off, cur)
+            off, idx = cur, nidx
+            if status == DONE:
+                continue
+            if status == END:
+                if at_least(inp, cur + 8):
+                    continue  # more of IN has come: the walk goes on
+                break
+            if status == PAST_END and not inp.done:
+                at_least(inp, cur + 8 * nw.size)
+                continue
+            # HANDBACK, ZERO, past IN's end: the record-by-record pass takes it (or stops)
+            size = frame(inp, cur, idx, self.big, _ignore)
+            if size is None:
+                break
+            rec, _ = decode(inp, cur, idx, size, self.big)
+            self._one(rec)
+            self._cut_ticks()
+            off, idx = rec.end, idx + 1
+            inp.release(off)
+        if self.piece is not None:
+            self._finish()
+        return self.log
+
+    def _copy(self, start: int, end: int) -> None:
+        """IN's records from ``start`` to ``end`` (walked: the piece in force holds them) into
+        its body, as they are."""
+        if end <= start:
+            return
+        assert self.piece is not None
+        if isinstance(self.piece.body, _Body):
+            self.piece.body.take(start, end)
+            self.inp.release(end)
+            return
+        inp, put = self.inp, self.piece.body.write
+        with memoryview(inp.buf) as view:
+            at = start
+            while at < end:
+                stop = min(at + COPY, end)
+                put(view[at:stop])
+                at = stop
+        inp.release(end)
+
+    def _cut_ticks(self) -> None:
+        """--split-time: the walk's cut tick per provider slot, from the cutter's span."""
+        c = self.cutter
+        if c.span is None:
+            return
+        self.nw.span_wait = c._next is None
+        if c._next is not None:
+            # (a tick past 64 bits: the last one, where a record is only handed back)
+            self.nw.set_cut_ticks([min(c._span_tick(rate), _LAST) for rate in self.nw.slot_rates()])
+
+    # -- the piece's state, on the walk's ---------------------------------------------
+    def _body(self) -> int:
+        return self.nw.piece_bytes if self.piece else 0
+
+    def _new_piece(self) -> _Piece:
+        piece = _Piece(len(self.log.pieces) + 1, self._open_now(), self.state.current, dict(self.rates),
+                       self.scratch())
+        if self.src is not None:
+            piece.body = _Body(piece.body, self.src, self.path, self.scratch)  # type: ignore[assignment]
+        self.nw.piece_reset()
+        return piece
+
+    def _count(self, piece: _Piece, size: int, ts: int | None, rate: int) -> None:
+        self.nw.took(size, ts is not None, ts or 0, rate)
+
+    def _note_refs(self, rec: Record, piece: _Piece) -> None:
+        nw = self.nw
+        if rec.kind not in ("metadata.provider_info", "metadata.provider_section"):
+            nw.use_provider()
+        strings, threads = self._refs(rec)
+        for ref in strings:
+            nw.use_string(ref)
+        for ref, koids in threads:
+            nw.use_koids(koids)
+            if ref:
+                nw.use_thread(ref, *koids)
+
+    def _track(self, rec: Record, piece: _Piece | None) -> None:
+        nw, state = self.nw, self.state
+        change = state.apply(rec)
+        if change is not None:
+            sync_change(nw, state, change)
+            if change.effect == "sets_tick_rate":
+                self.rates[change.provider.id] = change.new
+            elif piece is not None and change.key:
+                nw.registered(change.effect == "registers_thread", change.key)
+            if piece is not None and change.effect == "names_provider":
+                nw.named_now(change.provider.id)
+        if rec.kind == _KERNEL_OBJECT and rec.complete:
+            if piece is not None:
+                piece.own_objects.add(rec.fields.get("koid", 0))
+            inline = self._inlined(rec)
+            if inline is not None:
+                self.kernel_objects[rec.fields.get("koid", 0)] = inline
+        parts = OpenEvents.parts(rec, state)
+        if parts is not None and parts[0] in _ROLE_KIND:
+            role, koids, cat, name, ident = parts
+            nw.follow(_ROLE_KIND[role], koids[0], koids[1], state.strings(cat), state.strings(name), ident)
+
+    def _open_now(self) -> OpenEvents:
+        """What the walk has open, as an ``OpenEvents`` (texts and provider ids)."""
+        text = self.state.text
+        durs, asyncs, flows = self.nw.open_state()
+        out = OpenEvents()
+        out.durations = {koids: [(text(c), text(n), None, pid) for c, n, pid in stack] for koids, stack in durs
+                         if stack}
+        out.asyncs = {(pk, text(c), text(n), ident): (koids, None, pid) for (pk, c, n, ident), koids, pid in asyncs}
+        out.flows = {ident: (koids, text(c), text(n), pid) for ident, koids, c, n, pid in flows}
+        return out
+
+    def _one(self, rec: Record) -> None:
+        self._archive_end = rec.kind == _MAGIC and self.cutter.archives and self.piece is not None
+        try:
+            super()._one(rec)
+        finally:
+            self._archive_end = False
+
+    def _new_reader(self) -> None:
+        super()._new_reader()
+        self.nw = self._walk()
+
+    def _write_body(self, piece: _Piece, out) -> None:
+        if isinstance(piece.body, _Body):
+            piece.body.write_to(out)
+        else:
+            _copy_body(piece.body, out)
+
+    def _finish(self) -> None:
+        piece = self.piece
+        assert piece is not None
+        strings, threads, koids, used, named, records, nbytes, first, last = self.nw.piece_state()
+        piece.strings, piece.threads, piece.koids, piece.named = strings, threads, koids, named
+        piece.providers = {pid: self.state.provider(pid) for pid in used}
+        piece.info.records, piece.info.bytes, piece.info.first, piece.info.last = records, nbytes, first, last
+        # (an archive's end ends nothing: the reference pass empties what is open first)
+        self.open = OpenEvents() if self._archive_end else self._open_now()
+        super()._finish()
+

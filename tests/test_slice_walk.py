@@ -1,0 +1,295 @@
+"""``slice`` on the native walk (``rewrite/_slice_walk``) writes exactly the pieces the
+record-by-record pass writes (the specification), with the same log: on the golden and
+real corpora and on drawn traces (archives in both byte orders, mutations, any bytes,
+mixtures of what the walk reads and what it hands back), by size and by time, the walk
+cut into short runs so what a run leaves to the next is exercised. A time range
+(--from/--to) goes record by record; the same checks hold it to that."""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
+from fxtlint import build as B
+from fxtlint.engine._file import FileChanged
+from fxtlint.rewrite import _repair, _slice, _slice_pass, _slice_walk
+from fxtlint.rewrite._input import Input
+from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
+from fxtlint.strategies import archives, mutated_archives
+
+pytestmark = pytest.mark.skipif(_repair.native_walk() is None, reason="the native walk is not built here")
+
+# PR012's case nests 65,537 durations: cut into pieces, each begins them all again
+GOLDEN = [p for p in sorted((REPO / "corpus" / "golden").glob("*.fxt")) if not p.name.startswith("PR012")]
+REAL = sorted(CORPUS_REAL.glob("*.fxt"))
+SMALL_REAL = [p for p in REAL if p.stat().st_size < 100_000]
+LARGE_REAL = [p for p in REAL if p.stat().st_size >= 100_000]
+
+
+class _Kept(io.BytesIO):
+    def close(self) -> None:  # the slicer closes what it writes: keep the bytes readable
+        pass
+
+
+def _run(data, cutter: Cutter, shortcut: bool):
+    outs: dict = {}
+
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+
+    log = slice_trace(data, open_out, cutter, shortcut=shortcut)
+    return [outs[i].getvalue() for i in sorted(outs)], log
+
+
+def assert_same(data: bytes, make, window: int | None = None) -> list[bytes]:
+    """The walk's pieces and log are the record-by-record pass's (``make``: a new cutter)."""
+    saved = _slice_walk.WINDOW
+    if window is not None:
+        _slice_walk.WINDOW = window
+    try:
+        fast = _run(data, make(), True)
+    finally:
+        _slice_walk.WINDOW = saved
+    slow = _run(data, make(), False)
+    assert fast[0] == slow[0]
+    assert fast[1] == slow[1]
+    return fast[0]
+
+
+def _cutters(data: bytes) -> list:
+    """A size and a time cut, each fine and coarse, and a time range, for ``data``."""
+    span = time_range(data)
+    length = (span.end - span.start) if span else Fraction(1, 1000)
+    out = [lambda: Cutter(size=max(64, len(data) // 8)), lambda: Cutter(size=max(16, len(data) // 64)),
+           lambda: Cutter(span=max(Fraction(1, 10**9), length / 8)),
+           lambda: Cutter(span=max(Fraction(1, 10**9), length / 50))]
+    if span is not None:
+        out.append(lambda: Cutter(start=span.start + length / 3, end=span.start + 2 * length / 3))
+    return out
+
+
+@pytest.mark.parametrize("path", GOLDEN + SMALL_REAL, ids=lambda p: p.name)
+def test_the_walk_writes_the_record_by_record_pieces_on_the_corpora(path):
+    data = path.read_bytes()
+    fine_size, _, _, fine_time, *ranged = _cutters(data)
+    assert_same(data, fine_size, window=3)
+    assert_same(data, fine_time)
+    assert_same(data + data[8:] + data, lambda: Cutter(archives=True))
+    for make in ranged:
+        assert_same(data, make)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", LARGE_REAL, ids=lambda p: p.name)
+def test_the_walk_writes_the_record_by_record_pieces_on_the_large_real_traces(path):
+    data = path.read_bytes()
+    for make in _cutters(data):
+        assert_same(data, make)
+
+
+_SIZES = st.integers(8, 600).map(lambda n: (lambda: Cutter(size=n)))
+_SPANS = st.integers(1, 60).map(lambda n: (lambda: Cutter(span=Fraction(n, 10**6))))
+
+
+@settings(max_examples=15)
+@given(archives(), st.one_of(_SIZES, _SPANS), st.integers(1, 5))
+def test_the_walk_writes_the_record_by_record_pieces_of_archives(data, make, window):
+    assert_same(data, make, window=window)
+
+
+@settings(max_examples=15)
+@given(st.lists(archives(min_size=0, max_size=8), min_size=1, max_size=4), st.integers(1, 4))
+def test_the_walk_writes_the_record_by_record_pieces_of_concatenated_archives(parts, window):
+    """--split-archives: a piece per archive, each read by a new reader (the walk's tables
+    made anew at each magic record after the first)."""
+    assert_same(b"".join(parts), lambda: Cutter(archives=True), window=window)
+
+
+@settings(max_examples=10)
+@given(archives(min_size=1, max_size=12, byte_order="big"), st.one_of(_SIZES, _SPANS))
+def test_the_walk_writes_the_record_by_record_pieces_of_big_endian_archives(data, make):
+    assert_same(data, make, window=2)
+
+
+@settings(max_examples=12)
+@given(mutated_archives(codes=DRAWN_MUTATIONS), st.one_of(_SIZES, _SPANS), st.integers(1, 4))
+def test_the_walk_writes_the_record_by_record_pieces_of_mutations(case, make, window):
+    assert_same(case[0], make, window=window)
+
+
+@settings(max_examples=25)
+@given(st.binary(max_size=300), st.one_of(_SIZES, _SPANS))
+def test_the_walk_writes_the_record_by_record_pieces_of_any_bytes(data, make):
+    assert_same(B.archive(B.magic()) + data, make, window=2)
+
+
+def _part(kind: str, n: int, m: int) -> bytes:
+    """One drawn part of a trace: records the walk reads and records it hands back (kernel
+    objects, tick rates, magic records, a record with a reserved bit set), reading and
+    registering strings and threads under a few providers, open and closed events."""
+    name: str | int = "n" if m == 0 else m
+    if kind == "event":
+        return B.archive(B.event("instant", 10 + n, thread=n % 4, category="c", name=name))
+    if kind == "begin":
+        return B.archive(B.event("duration_begin", 10 + n, thread=1 + n % 2, category="c", name=name))
+    if kind == "end":
+        return B.archive(B.event("duration_end", 10 + n, thread=1 + n % 2, category="c", name=name))
+    if kind == "async":
+        return B.archive(B.event("async_begin" if m % 2 else "async_end", 10 + n, thread=1, category="c",
+                                 name="a", id=n % 2))
+    if kind == "flow":
+        return B.archive(B.event("flow_begin" if m % 2 else "flow_end", 10 + n, thread=1, category="c",
+                                 name="f", id=n % 2))
+    if kind == "flagged":
+        rec = bytearray(B.archive(B.event("instant", 10 + n, thread=n % 4, category="c", name=name,
+                                          args=(B.arg("uint64", "x", 5),))))
+        rec[-24 + 5] |= 1  # a reserved bit of its argument: the walk hands it back
+        return bytes(rec)
+    if kind == "string":
+        return B.archive(B.string(m, f"s{n}"))
+    if kind == "thread":
+        return B.archive(B.thread(n % 4, 1, n))
+    if kind == "provider":
+        return B.archive(B.provider_info(n % 3, f"p{n % 3}") if m % 2 else B.provider_section(n % 3))
+    if kind == "rate":
+        return B.archive(B.initialization(1000 * (1 + m)))
+    if kind == "kernel":
+        return B.archive(B.kernel_object(n, 1 + m % 2, f"k{n}"))
+    return B.archive(B.magic())
+
+
+_PARTS = st.lists(st.tuples(st.sampled_from(["event", "event", "begin", "end", "async", "flow", "flagged", "string",
+                                             "thread", "provider", "rate", "kernel", "magic"]),
+                            st.integers(0, 3), st.integers(0, 2)), min_size=6, max_size=24)
+
+
+@settings(max_examples=40)
+@given(_PARTS, st.one_of(_SIZES.map(lambda f: f), st.integers(1, 40).map(lambda n: (lambda: Cutter(
+    span=Fraction(n, 10**9))))), st.integers(1, 4))
+def test_the_walk_writes_the_record_by_record_pieces_of_drawn_mixtures(parts, make, window):
+    """Refs read before and after their registration in a piece, by records the walk reads
+    and by records it hands back, across providers and tick rates; durations, async
+    operations and flows begun and ended on either side of a cut (and ended before begun)."""
+    data = B.archive(B.magic(), B.string(1, "c")) + b"".join(_part(*p) for p in parts)
+    assert_same(data, make, window=window)
+
+
+@pytest.mark.parametrize("chunk", [8, 4096])
+def test_a_pipe_read_in_chunks_is_sliced_as_its_bytes(chunk):
+    """IN whose length is known only at its end, read a chunk at a time: the walk stops
+    where the bytes stop and goes on with more, with the record-by-record pieces."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:40_000]
+    inp = Input(io.BytesIO(data).readinto, None, "-", chunk=chunk)
+    try:
+        fast = _run(inp, Cutter(size=7000), True)
+    finally:
+        inp.close()
+    assert fast == _run(data, Cutter(size=7000), False)
+
+
+def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
+    """The walk hands back only what decides something: here the first record, the cuts
+    and the kernel objects, not the events between."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    taken: list = []
+    real = _slice_pass._Slicer._one
+
+    def counting(self, rec):
+        taken.append(rec.kind)
+        return real(self, rec)
+
+    monkeypatch.setattr(_slice_pass._Slicer, "_one", counting)
+    parts, log = _run(data, Cutter(size=100_000), True)
+    assert len(parts) == 10 and log.records_in > 30_000
+    assert len(taken) < 200 and taken.count("event.duration_begin") + taken.count("event.duration_end") <= 12
+
+
+def test_without_the_native_walk_slice_goes_record_by_record(monkeypatch):
+    data = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes()
+    expected = _run(data, Cutter(size=100), False)
+    monkeypatch.setattr(_slice, "native_walk", lambda: None)
+    monkeypatch.setattr(_slice, "WalkSlicer", None)  # (called, it would raise)
+    assert _run(data, Cutter(size=100), True) == expected
+
+
+def _slice_file(src, tmp_path, make, to_files: bool):
+    """The pieces of the file ``src`` read in place (into files, or writers with no file)."""
+    outs: dict = {}
+
+    def open_out(i: int):
+        # (the slicer closes what it writes)
+        outs[i] = open(tmp_path / f"p{i}.fxt", "w+b") if to_files else _Kept()  # noqa: SIM115
+        return outs[i]
+
+    scratch = (lambda: tempfile.TemporaryFile(dir=tmp_path)) if to_files else io.BytesIO  # noqa: SIM115
+    with open(src, "rb") as fh:
+        inp = Input.of_file(fh, str(src))
+        try:
+            log = slice_trace(inp, open_out, make(), scratch=scratch)
+        finally:
+            inp.close()
+    return [(tmp_path / f"p{i}.fxt").read_bytes() if to_files else outs[i].getvalue() for i in sorted(outs)], log
+
+
+@pytest.mark.parametrize("segments", [3, 1 << 16])
+@pytest.mark.parametrize("to_files", [False, True])
+def test_a_file_s_pieces_are_sent_from_it_as_the_record_by_record_pieces(tmp_path, monkeypatch, segments, to_files):
+    """IN a regular file: the walk's records are sent again from it when a piece is written
+    (not through the scratch), into files (the kernel's copy) or any writer; a body of more
+    byte ranges than ``SEGMENTS`` is spilled to a scratch first. The same pieces."""
+    monkeypatch.setattr(_slice_walk, "SEGMENTS", segments)
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:200_000]
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    for make in (lambda: Cutter(size=30_000), lambda: Cutter(span=Fraction(1, 10**5))):
+        got, log = _slice_file(src, tmp_path, make, to_files)
+        assert (got, log) == _run(data, make(), False)
+        assert len(got) > 2
+
+
+def test_a_file_cut_short_after_it_was_read_is_said_changed(tmp_path, monkeypatch):
+    """The walk's records are sent again from IN when their piece is written: a file cut
+    short in between is ``FileChanged`` (exit 2 on the command line), never a short piece."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:200_000]
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    real = _slice_walk._Body.write_to
+
+    def truncating(self, out):
+        os.truncate(src, 1000)
+        return real(self, out)
+
+    monkeypatch.setattr(_slice_walk._Body, "write_to", truncating)
+    with pytest.raises(FileChanged):
+        _slice_file(src, tmp_path, lambda: Cutter(size=30_000), True)
+
+
+def test_the_fuzz_invariant_catches_a_walk_that_writes_other_pieces(monkeypatch):
+    """fuzz/fuzz_slice.py's check holds both passes to the same pieces."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("slice")
+    data = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes() + b"\x01\x00"  # (by size: 8 bytes a piece)
+    mod.check(data)
+    real = mod.slice_trace
+
+    def other(buf, open_out, cutter, *, shortcut=True, **kw):
+        if not shortcut:
+            return real(buf, open_out, cutter, shortcut=False, **kw)
+        return real(buf, lambda i: open_out(i) if i == 1 else _Kept(), cutter, **kw)
+
+    monkeypatch.setattr(mod, "slice_trace", other)
+    with pytest.raises(AssertionError, match="record-by-record"):
+        mod.check(data)
