@@ -91,7 +91,9 @@ fresh() {  # build (quietly) unless every built module is newer than every file 
     local so stale=""
     for name in _kernel _textfill _nwalk _npairing; do
         so=$(find "build/asan-$1/fxtlint/engine" -maxdepth 1 -name "$name*.so" 2>/dev/null | head -1 || true)
-        if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" -print -quit)" ]; then
+        # (bytecode written since is not a change: the build copies sources)
+        if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" ! -name '*.pyc' ! -name __pycache__ \
+                                    -print -quit)" ]; then
             stale=yes
         fi
     done
