@@ -158,10 +158,16 @@ def test_staged_harnesses_import_on_their_own(tmp_path):
     path = [own, *(p for p in sys.path if p and "fuzz" not in Path(p).name and p != own)]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     files = sorted(str(p) for p in stage.glob("*_fuzzer.py"))
+    assert len(files) == len(HARNESSES)
+    from fxtlint.engine import _native
+
+    if _native.native_missing():  # an install with no compiler: the native harness has nothing to compare
+        files = [f for f in files if not f.endswith("/fuzz_native_fuzzer.py")]
+        assert len(files) == len(HARNESSES) - 1
     proc = subprocess.run([sys.executable, "-c", code, str(seed), *files], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.count("ok ") == len(HARNESSES)
+    assert proc.stdout.count("ok ") == len(files)
 
 
 def test_build_sh_compiles_every_staged_harness():
