@@ -67,7 +67,7 @@ from ..spec._roles import (
     THREAD_REFS,
     TIMESTAMPS,
 )
-from ..spec._tables import StreamItem, tables
+from ..spec._tables import ArgsItem, StreamItem, tables
 from ._kernel_program import compile_program
 from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
@@ -430,8 +430,9 @@ class NativeLint:
                     item = site[2]
                     if site[0] == "words":
                         at -= 8 * site[3]  # an inline thread's koid words: from the first
-                    if value >> 63:
+                    if value >> 63 and isinstance(item, ArgsItem):
                         value -= 1 << 64  # an argument list that runs to the record's end: -1
+                        # (a stream's length is unsigned: 2^63 and more are lengths, not -1)
                 else:
                     item = sites[pc][2]
                 found.append((what, item, at, value, arg))
