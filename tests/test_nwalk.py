@@ -1020,3 +1020,34 @@ def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     report = fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=fxtlint.DiagnosticSink(per_rule_cap=3))
     assert max(report.counts.values()) >= 60
     assert 1 <= len(calls) <= 6, calls
+
+
+def test_string_cache_grows_with_the_table():
+    """The walk's cache of string-table entries starts small and grows with the table
+    (``_nwalk``'s ``cbits``): refs to strings registered before, between and after each
+    growth, under two providers, some registered again with another value, and some never
+    registered, say what the reference says."""
+    recs = [B.magic()]
+    for pid in (1, 2):
+        recs.append(B.provider_info(pid, f"p{pid}"))
+        for i in range(1, 700):
+            recs.append(B.string(i, f"s{pid}.{i}"))
+            if i % 97 == 0:  # refs while the table grows past each of the cache's sizes
+                recs += [B.event("instant", 10 + i, thread=0, category=j, name=j + 1) for j in range(1, i, 37)]
+        recs.append(B.string(5, "changed"))
+        recs.append(B.provider_section(1 if pid == 2 else 2))
+        recs += [B.event("instant", 9000 + j, thread=0, category=j, name=(j * 7) % 800 + 1) for j in range(1, 760, 3)]
+    data = B.archive(*recs)
+    same(data)
+    counts = fxtlint.lint_bytes(data, engine="walk").counts
+    assert counts["RF001"] > 100 and counts["RF005"] == 1  # refs never registered; the one changed
+
+
+def test_a_stream_length_of_2_to_the_63_is_a_length():
+    """A large blob whose payload length is 2^63 (a noisy archive Hypothesis drew): the
+    screen's over row carries the length as a signed word, and only an argument list's
+    -1 means "to the record's end"; the walk says ST001 as the reference does."""
+    data = bytes.fromhex("100004467854160020001100000030006f6e650000000000"
+                         "3f0000000001000000000000000000000000000000000080")
+    same(data)
+    assert fxtlint.lint_bytes(data, engine="walk").counts == {"ST001": 1}

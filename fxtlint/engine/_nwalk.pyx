@@ -218,8 +218,10 @@ DEF NTHR = 2
 DEF NTS = 4
 DEF NARGREF = 2
 DEF U64MAX = 0xFFFFFFFFFFFFFFFF
-DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map
-DEF CACHE = 1 << CACHE_BITS
+DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map, at most
+DEF CACHE_BITS0 = 6               # ... at first: it grows with the table (a small trace's walk allocates little)
+DEF RELEASE_WORDS = 1 << 13       # the GIL is released for a stretch of at least this many words left ...
+DEF RELEASE_RECORDS = 64          # ... once the last stretch walked without Python had this many records
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
 DEF RESYNC_DEPTH = 8              # records framed ahead to compare two framings (``_reader.RESYNC_DEPTH``)
 # (``_walk_native`` checks it against the reader's)
@@ -405,8 +407,9 @@ cdef class NativeWalk:
     cdef int64_t last_pair
     # the string entries looked up lately: written through on every registration, so an
     # entry here is the map's (keys never leave the map)
-    cdef uint64_t ckey[CACHE]
-    cdef int64_t cval[CACHE]
+    cdef vector[uint64_t] ckey
+    cdef vector[int64_t] cval
+    cdef int cbits                    # the cache holds 2^cbits entries
     # per terminal: records walked natively
     cdef vector[int64_t] counts
     # the pairing rows since the last take
@@ -480,9 +483,9 @@ cdef class NativeWalk:
         self.log = plan.log
         self.last_pair = -1
         self.magic_at = -1
-        cdef int i
-        for i in range(CACHE):
-            self.ckey[i] = U64MAX  # no key: a provider slot below 2^(64 - KEY_BITS) - 1 never makes it
+        self.cbits = CACHE_BITS0
+        self.ckey.assign(1 << CACHE_BITS0, U64MAX)  # no key: a provider slot below 2^(64 - KEY_BITS) - 1 never makes it
+        self.cval.assign(1 << CACHE_BITS0, 0)
         self.vals.assign(max(self.P.nvals, 1), 0)
         self.pos.assign(max(self.P.npos, 1), 0)
         self.argcap = 64
@@ -548,13 +551,18 @@ cdef class NativeWalk:
 
     cdef inline void _put_string(self, uint64_t key, int64_t gid) noexcept:
         self.strings[key] = gid
-        cdef unsigned h = _slot_hash(key)
+        if self.strings.size() > (<size_t>1 << self.cbits) and self.cbits < CACHE_BITS:
+            # the table outgrew the cache: a larger one, empty (it fills as refs are looked up)
+            self.cbits = min(self.cbits + 3, CACHE_BITS)
+            self.ckey.assign(<size_t>1 << self.cbits, U64MAX)
+            self.cval.assign(<size_t>1 << self.cbits, 0)
+        cdef unsigned h = _slot_hash(key, self.cbits)
         self.ckey[h] = key
         self.cval[h] = gid
 
     cdef inline int64_t _string(self, uint64_t key) noexcept nogil:
         """The interned id registered under ``key`` (-1: none)."""
-        cdef unsigned h = _slot_hash(key)
+        cdef unsigned h = _slot_hash(key, self.cbits)
         if self.ckey[h] == key:
             return self.cval[h]
         it = self.strings.find(key)
@@ -973,7 +981,11 @@ cdef class NativeWalk:
 
         The walk holds a view of ``buf`` throughout and releases the GIL while it runs on
         events whose refs and ids it knows; a record that needs Python (a table record, a
-        name or koid pair seen for the first time) is taken again with the GIL."""
+        name or koid pair seen for the first time) is taken again with the GIL. The GIL is
+        released only where that can pay: for a stretch with at least ``RELEASE_WORDS``
+        words left, after a stretch without Python of at least ``RELEASE_RECORDS`` records
+        (a small buffer, or table records one after the other, are walked holding it: a
+        release and a take cost more than such a stretch)."""
         cdef const unsigned char[::1] view = buf
         cdef int64_t nwords = view.shape[0] // 8
         cdef Scan S
@@ -985,10 +997,17 @@ cdef class NativeWalk:
         S.arg_columns = ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos
         S.row = 0
         cdef int status = DONE
+        cdef int64_t before
+        cdef bint release = True  # (the first stretch: as long as the buffer allows)
         try:
             while True:
-                with nogil:
+                before = index
+                if release and nwords - cur >= RELEASE_WORDS:
+                    with nogil:
+                        status = self._fast(&S, &cur, &index, stop_index, nwords)
+                else:
                     status = self._fast(&S, &cur, &index, stop_index, nwords)
+                release = index - before >= RELEASE_RECORDS
                 if status != SLOW:
                     break
                 status = self._slow(&S, &cur, &index, nwords)
@@ -1605,8 +1624,8 @@ cdef inline uint64_t _key(int slot, uint64_t index) noexcept nogil:
     return (<uint64_t>slot << KEY_BITS) | index
 
 
-cdef inline unsigned _slot_hash(uint64_t key) noexcept nogil:
-    return <unsigned>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - CACHE_BITS))
+cdef inline unsigned _slot_hash(uint64_t key, int bits) noexcept nogil:
+    return <unsigned>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - bits))
 
 
 cdef inline uint64_t _word(Scan *S, int64_t p) noexcept nogil:

@@ -271,6 +271,13 @@ def _names(log: bool = False):
             {t: a.layout.name for t, a in prog.arg_leaves.items()})
 
 
+@functools.cache
+def _layouts(log: bool = False) -> list:
+    """The layout of each terminal of ``plan(log)``'s program (None: an undefined one), once
+    per process (a lint's fixed cost otherwise)."""
+    return [t.leaf.layout if t.leaf is not None else None for t in plan(log)[0].terminals]
+
+
 class Mirror:
     """The native walk's registrations, carried out on the ``ProviderState`` too (what the
     reference reader's records, the messages and the summary read)."""
@@ -322,9 +329,8 @@ class NativeLint:
         self.walk = walk
         self.lint = lint
         self.kinds, self.arg_kinds = _names(walk.log)
-        prog = plan(walk.log)[0]
-        self.sites = prog.sites
-        self.layouts = [t.leaf.layout if t.leaf is not None else None for t in prog.terminals]
+        self.sites = plan(walk.log)[0].sites
+        self.layouts = _layouts(walk.log)
         self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         self.nw.layout = not walk.resync
