@@ -448,10 +448,12 @@ cdef class NativeWalk:
     cdef unordered_set[uint64_t] reg_str, reg_thr, koid_set
     cdef vector[int] used_slots       # providers the piece's records are read under, in order of first use
     cdef vector[uint8_t] slot_used, slot_named
-    cdef uint64_t ukey[CACHE]         # string keys noted in this piece (direct-mapped: a hit is noted)
-    cdef uint64_t tkey[CACHE]         # thread keys
-    cdef uint64_t kpk[CACHE]          # koid pairs
-    cdef uint64_t ktk[CACHE]
+    # direct-mapped caches of 2^CACHE_BITS entries in front of the sets below, allocated by
+    # the first piece_reset (a slice's walk only: a lint's walk allocates none of them)
+    cdef vector[uint64_t] ukey        # string keys noted in this piece (a hit is noted)
+    cdef vector[uint64_t] tkey        # thread keys
+    cdef vector[uint64_t] kpk         # koid pairs
+    cdef vector[uint64_t] ktk
     # what is open (``rewrite/_open.OpenEvents.follow``, natively): durations per thread
     # (threads in order of first sight), async operations and flows in order of their begin
     cdef cmap[pair[uint64_t, uint64_t], int] dur_index
@@ -666,11 +668,10 @@ cdef class NativeWalk:
         for i in range(<int>self.slot_used.size()):
             self.slot_used[i] = 0
             self.slot_named[i] = 0
-        for i in range(CACHE):
-            self.ukey[i] = U64MAX
-            self.tkey[i] = U64MAX
-            self.kpk[i] = U64MAX
-            self.ktk[i] = U64MAX
+        self.ukey.assign(<size_t>1 << CACHE_BITS, U64MAX)
+        self.tkey.assign(<size_t>1 << CACHE_BITS, U64MAX)
+        self.kpk.assign(<size_t>1 << CACHE_BITS, U64MAX)
+        self.ktk.assign(<size_t>1 << CACHE_BITS, U64MAX)
 
     cdef inline object _pid(self, int s):
         return self.pid_of[s] if s else None
@@ -783,7 +784,9 @@ cdef class NativeWalk:
             self._instant(self.vals[T.ts_val[0]], self.rate[slot])
 
     cdef inline void _use_string(self, uint64_t key, int64_t gid) noexcept nogil:
-        cdef unsigned h = _slot_hash(key)
+        if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
+            return
+        cdef unsigned h = _slot_hash(key, CACHE_BITS)
         if self.ukey[h] == key:
             return
         self.ukey[h] = key
@@ -792,7 +795,9 @@ cdef class NativeWalk:
         self.used_str.insert(pair[uint64_t, int64_t](key, gid))  # (the first read's value stays)
 
     cdef inline void _use_thread(self, uint64_t key, uint64_t pk, uint64_t tk) noexcept nogil:
-        cdef unsigned h = _slot_hash(key)
+        if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
+            return
+        cdef unsigned h = _slot_hash(key, CACHE_BITS)
         if self.tkey[h] == key:
             return
         self.tkey[h] = key
@@ -801,7 +806,9 @@ cdef class NativeWalk:
         self.used_thr.insert(pair[uint64_t, pair[uint64_t, uint64_t]](key, pair[uint64_t, uint64_t](pk, tk)))
 
     cdef inline void _use_koids(self, uint64_t pk, uint64_t tk) noexcept nogil:
-        cdef unsigned h = _slot_hash(pk * <uint64_t>0x100000001B3 ^ tk)
+        if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
+            return
+        cdef unsigned h = _slot_hash(pk * <uint64_t>0x100000001B3 ^ tk, CACHE_BITS)
         if self.kpk[h] == pk and self.ktk[h] == tk:
             return
         self.kpk[h] = pk

@@ -147,6 +147,7 @@ class WalkSlicer(_Slicer):
         nw.layout = False  # a record the screen flags is the reference's, whole
         nw.magic_at = 0
         nw.slicing = True
+        nw.piece_reset()  # (nothing in a piece yet; it allocates the walk's slice caches)
         nw.set_stop_terms(_stop_terms())
         nw.cut_size = self.cutter.size or 0
         nw.span_on = nw.span_wait = self.cutter.span is not None
