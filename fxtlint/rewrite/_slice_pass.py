@@ -366,16 +366,21 @@ class _Slicer:
             if piece is not None and change.effect == "names_provider" and change.provider.id not in piece.providers:
                 piece.named.add(change.provider.id)  # named in the piece before it was used: its own info
         if rec.kind == _KERNEL_OBJECT and rec.complete:
-            if piece is not None:
-                piece.own_objects.add(rec.fields.get("koid", 0))
-            inline = self._inlined(rec)
-            if inline is not None:
-                self.kernel_objects[rec.fields.get("koid", 0)] = inline
+            self._keep_kernel_object(rec, piece)
         side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
         if side != "after":  # a range's ends are of what is open at its end, wherever the rest of the file is
             self.open.see(rec, self.state)
         if side == "before":
             self.before.see(rec, self.state)
+
+    def _keep_kernel_object(self, rec: Record, piece: _Piece | None) -> None:
+        """A complete kernel object record: the piece's own, and kept (its strings inline)
+        for the pieces after that refer to its koid."""
+        if piece is not None:
+            piece.own_objects.add(rec.fields.get("koid", 0))
+        inline = self._inlined(rec)
+        if inline is not None:
+            self.kernel_objects[rec.fields.get("koid", 0)] = inline
 
     def _inlined(self, rec: Record) -> Record | None:
         """``rec`` with its indexed strings written inline (None when one is not registered)."""

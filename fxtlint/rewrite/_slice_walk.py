@@ -264,11 +264,7 @@ class WalkSlicer(_Slicer):
             if piece is not None and change.effect == "names_provider":
                 nw.named_now(change.provider.id)
         if rec.kind == _KERNEL_OBJECT and rec.complete:
-            if piece is not None:
-                piece.own_objects.add(rec.fields.get("koid", 0))
-            inline = self._inlined(rec)
-            if inline is not None:
-                self.kernel_objects[rec.fields.get("koid", 0)] = inline
+            self._keep_kernel_object(rec, piece)
         parts = OpenEvents.parts(rec, state)
         if parts is not None and parts[0] in _ROLE_KIND:
             role, koids, cat, name, ident = parts
