@@ -272,12 +272,13 @@ def no_gc():
 
 def _providers(n: int) -> bytes:
     """Provider info and section records for ``n`` providers, each with its tables and an event."""
-    recs = [B.magic()]
+    strings = B.archive(B.string(1, "c"), B.string(2, "n"))  # the same two in every provider: encoded once
+    parts = [B.archive(B.magic())]
     for i in range(1, n + 1):
-        recs += [B.provider_info(i, "p"), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, i)]
-        recs.append(B.event("instant", i, thread=1, category=1, name=2))
-    recs.append(B.provider_section(n + 5))
-    return B.archive(*recs)
+        parts += [B.archive(B.provider_info(i, "p")), strings,
+                  B.archive(B.thread(1, 1, i), B.event("instant", i, thread=1, category=1, name=2))]
+    parts.append(B.archive(B.provider_section(n + 5)))
+    return b"".join(parts)
 
 
 def test_many_providers_equal_the_reference():
