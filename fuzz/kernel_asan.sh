@@ -65,21 +65,25 @@ build() {
         pids+=($!)
     done
     # the native walk: Cython's C++ from the .pyx, the screen (C) linked in
-    local cxx=g++
-    [ "$cc" = clang ] && cxx=clang++
+    local cxx=g++ cxxflags=$flags
+    # clang's UBSan vptr check (dynamic types of polymorphic C++ objects; neither module
+    # has a class of its own with virtual methods) needs UBSan's C++ runtime, which the
+    # preloaded asan_with_fuzzer.so lacks: the module would not load (undefined symbol
+    # __ubsan_vptr_type_cache)
+    [ "$cc" = clang ] && cxx=clang++ && cxxflags="$flags -fno-sanitize=vptr"
     # shellcheck disable=SC2086
     { "$PY" -m cython -3 --cplus fxtlint/engine/_nwalk.pyx -o "$out/_nwalk.cpp" \
         && "$cc" $flags -Wall -fPIC -c fxtlint/engine/_screen.c -o "$out/_screen.o" \
-        && "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_nwalk.cpp" "$out/_screen.o" \
+        && "$cxx" $cxxflags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_nwalk.cpp" "$out/_screen.o" \
             -o "$out/fxtlint/engine/_nwalk$suffix" \
-        && echo "built $out/fxtlint/engine/_nwalk$suffix ($cxx $flags)"; } &
+        && echo "built $out/fxtlint/engine/_nwalk$suffix ($cxx $cxxflags)"; } &
     pids+=($!)
     # the compiled pairing engine, which the walk hands its rows to (_pairrow.h)
     # shellcheck disable=SC2086
     { "$PY" -m cython -3 --cplus fxtlint/engine/_npairing.pyx -o "$out/_npairing.cpp" \
-        && "$cxx" $flags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_npairing.cpp" \
+        && "$cxx" $cxxflags -shared -fPIC -I"$inc" -Ifxtlint/engine "$out/_npairing.cpp" \
             -o "$out/fxtlint/engine/_npairing$suffix" \
-        && echo "built $out/fxtlint/engine/_npairing$suffix ($cxx $flags)"; } &
+        && echo "built $out/fxtlint/engine/_npairing$suffix ($cxx $cxxflags)"; } &
     pids+=($!)
     for pid in "${pids[@]}"; do
         wait "$pid" || status=1
