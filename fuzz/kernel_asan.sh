@@ -66,11 +66,12 @@ build() {
     done
     # the native walk: Cython's C++ from the .pyx, the screen (C) linked in
     local cxx=g++ cxxflags=$flags
-    # clang's UBSan vptr check (dynamic types of polymorphic C++ objects; neither module
-    # has a class of its own with virtual methods) needs UBSan's C++ runtime, which the
-    # preloaded asan_with_fuzzer.so lacks: the module would not load (undefined symbol
-    # __ubsan_vptr_type_cache)
-    [ "$cc" = clang ] && cxx=clang++ && cxxflags="$flags -fno-sanitize=vptr"
+    # clang's UBSan checks of C++ dynamic types (vptr: the dynamic type of a polymorphic
+    # object; function: the type of a function called through a pointer) need UBSan's C++
+    # runtime, which the preloaded asan_with_fuzzer.so lacks: the modules would not load
+    # (undefined symbols __ubsan_vptr_type_cache, __ubsan_handle_function_type_mismatch_v1_abort).
+    # Neither module has a class of its own with virtual methods; every other check stays.
+    [ "$cc" = clang ] && cxx=clang++ && cxxflags="$flags -fno-sanitize=vptr,function"
     # shellcheck disable=SC2086
     { "$PY" -m cython -3 --cplus fxtlint/engine/_nwalk.pyx -o "$out/_nwalk.cpp" \
         && "$cc" $flags -Wall -fPIC -c fxtlint/engine/_screen.c -o "$out/_screen.o" \
