@@ -20,7 +20,8 @@ SPEC_DIR = DATA / "spec"
 CORPUS_REAL = DATA / "corpus-real"
 
 # Hypothesis profiles (HYPOTHESIS_PROFILE): "dev", the default, draws half of what CI
-# draws (.ci/run sets "ci": 30 a property, within CI's 12 minutes beside the fuzz runs); "slow" is for a long hunt. A test's own @settings wins.
+# draws (.ci/run sets "ci": 30 a property, within CI's 12 minutes beside the fuzz runs);
+# "slow" is for a long hunt. A test's own @settings wins.
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("dev", max_examples=15, deadline=None, suppress_health_check=_QUIET)
 settings.register_profile("ci", max_examples=30, deadline=None, suppress_health_check=_QUIET)
