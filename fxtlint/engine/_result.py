@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..rules._diagnostics import Diagnostic, Severity
+from ..rules._diagnostics import Diagnostic, Severity, sort_diagnostics
 
 DEFAULT_PER_RULE_CAP = 200
 
@@ -63,7 +63,7 @@ class DiagnosticSink:
         elif len(lst) >= 2 * self.per_rule_cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
-            lst.sort(key=Diagnostic.sort_key)
+            sort_diagnostics(lst)
             del lst[self.per_rule_cap :]
             self._bound[code] = (lst[-1].offset, lst[-1].record_index)
 
@@ -108,9 +108,9 @@ class DiagnosticSink:
     def kept(self) -> list[Diagnostic]:
         out = []
         for lst in self._kept.values():
-            lst.sort(key=Diagnostic.sort_key)
+            sort_diagnostics(lst)
             out.extend(lst[: self.per_rule_cap])
-        out.sort(key=Diagnostic.sort_key)
+        sort_diagnostics(out)
         return out
 
     def extend(self, diags) -> None:
