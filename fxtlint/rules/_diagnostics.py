@@ -315,10 +315,10 @@ _POSITION = operator.attrgetter("offset", "record_index", "code")
 def sort_diagnostics(diags: list[Diagnostic]) -> None:
     """Sort ``diags`` in place by ``Diagnostic.sort_key``, the same order (stable too), reading
     the message of only those that share their position and code with another."""
-    diags.sort(key=_POSITION)
     n = len(diags)
     if n < 2:
         return
+    diags.sort(key=_POSITION)
     keys = list(map(_POSITION, diags))
     i = 0
     while i < n - 1:
