@@ -585,6 +585,7 @@ cdef class NativeWalk:
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
         """{terminal ordinal: records walked natively} since the last call."""
+        cdef int k
         out = {}
         for k in range(<int>self.counts.size()):
             if self.counts[k]:
