@@ -256,7 +256,9 @@ class Diagnostic:
     """One finding, with exactly one location: the byte offset of its record.
 
     Equality compares every field (a span that moved is a different finding: the hex
-    view shows it); order is ``sort_key``, by position, never ``<``.
+    view shows it); order is ``sort_key``, by position, never ``<``. One ``Rule.at`` made
+    holds its rule and parameters until ``message`` or ``details`` is first read, then
+    builds both (``Rule.render``) and keeps them: equal to one built with them.
     """
 
     offset: int
