@@ -128,3 +128,15 @@ def test_sorting_reads_messages_only_to_break_ties_and_orders_as_sort_key_does(s
     for d in again:
         shared = positions.count((d.offset, d.record_index, d.code)) > 1
         assert ("message" in d.__dict__) == shared
+
+
+def test_a_severity_override_keeps_the_sentence_unbuilt_and_equals_replace():
+    import dataclasses
+
+    sink = DiagnosticSink(severity_overrides={R.string_ref_unregistered.code: Severity.INFO})
+    d = _diag(R.string_ref_unregistered, 16, 2, variant=7)
+    sink.add(d)
+    (kept,) = sink.kept
+    assert kept.severity is Severity.INFO and "message" not in kept.__dict__
+    assert kept == dataclasses.replace(_diag(R.string_ref_unregistered, 16, 2, variant=7), severity=Severity.INFO)
+    assert d.severity is not Severity.INFO  # the reported one is not changed

@@ -11,7 +11,6 @@ builds no more than the cap of any rule.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from ..rules._diagnostics import Diagnostic, Severity, sort_diagnostics
 
 DEFAULT_PER_RULE_CAP = 200
+_new = object.__new__
 
 
 @dataclass
@@ -47,7 +47,11 @@ class DiagnosticSink:
             return
         override = self.severity_overrides.get(code)
         if override is not None and override != diag.severity:
-            diag = dataclasses.replace(diag, severity=override)
+            # ``dataclasses.replace`` without reading every field (which would build the
+            # message now: ``Diagnostic.__getattr__``)
+            copy = _new(type(diag))
+            copy.__dict__.update(diag.__dict__, severity=override)
+            diag = copy
         self.counts[code] += 1
         self.severity_of[code] = diag.severity
         if self.listener is not None:
