@@ -87,3 +87,56 @@ def test_skipping_a_whole_record_counts_as_adding_each_would(seq, cap, ignore, r
     else:
         assert dict(asked.counts) == before
     assert _state(asked) == _state(every)
+
+
+# -- diagnostics rendered when read: a lint's caller that reads counts builds no sentence ---------
+def test_a_diagnostic_builds_its_message_when_first_read_and_equals_one_built_at_once():
+    import pickle
+
+    from fxtlint.rules._diagnostics import Diagnostic
+
+    d = _diag(R.string_ref_unregistered, 16, 2, variant=5)
+    assert "message" not in d.__dict__ and "details" not in d.__dict__  # nothing built yet
+    message, details = R.string_ref_unregistered.render(
+        {"where": "event", "ref": 5, "field": "name", "provider": None})
+    eager = Diagnostic(16, 2, d.code, message, d.severity, None, 8, details)
+    assert d == eager and hash(d) == hash(eager) and d.to_json() == eager.to_json()
+    assert d.__dict__["message"] == message and "_lazy" not in d.__dict__  # built once, kept
+    lazy = _diag(R.string_ref_unregistered, 16, 2, variant=5)
+    assert pickle.loads(pickle.dumps(lazy)) == eager  # pickled with its message built
+    # a parameter that could change meanwhile (a list) is rendered at once
+    mutable = R.unterminated_at_end.at(0, 0, what="flow", detail="id 1", cut_short=False)
+    assert "message" not in mutable.__dict__
+    with_list = R.string_ref_unregistered.at(0, 0, where="event", ref=[1], field="name", provider=None)
+    assert "message" in with_list.__dict__
+
+
+@settings(max_examples=200, deadline=None)  # cheap: no trace
+@given(st.lists(st.tuples(st.sampled_from(range(len(RULES))), st.integers(0, 3), st.integers(1, 3)), max_size=40))
+def test_sorting_reads_messages_only_to_break_ties_and_orders_as_sort_key_does(seq):
+    from fxtlint.rules._diagnostics import Diagnostic, sort_diagnostics
+
+    diags = [_diag(RULES[r], 8 * pos, pos, variant) for r, pos, variant in seq]
+    expected = sorted(diags, key=Diagnostic.sort_key)
+    fresh = [_diag(RULES[r], 8 * pos, pos, variant) for r, pos, variant in seq]
+    sort_diagnostics(fresh)
+    assert [d.to_json() for d in fresh] == [d.to_json() for d in expected]
+    # a second draw, sorted and not read: only those sharing a position had their message built
+    positions = [(d.offset, d.record_index, d.code) for d in diags]
+    again = [_diag(RULES[r], 8 * pos, pos, variant) for r, pos, variant in seq]
+    sort_diagnostics(again)
+    for d in again:
+        shared = positions.count((d.offset, d.record_index, d.code)) > 1
+        assert ("message" in d.__dict__) == shared
+
+
+def test_a_severity_override_keeps_the_sentence_unbuilt_and_equals_replace():
+    import dataclasses
+
+    sink = DiagnosticSink(severity_overrides={R.string_ref_unregistered.code: Severity.INFO})
+    d = _diag(R.string_ref_unregistered, 16, 2, variant=7)
+    sink.add(d)
+    (kept,) = sink.kept
+    assert kept.severity is Severity.INFO and "message" not in kept.__dict__
+    assert kept == dataclasses.replace(_diag(R.string_ref_unregistered, 16, 2, variant=7), severity=Severity.INFO)
+    assert d.severity is not Severity.INFO  # the reported one is not changed

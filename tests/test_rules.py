@@ -205,10 +205,11 @@ def test_parameters_are_data_never_sentence_fragments():
     # an optional parameter reaches the message only through derive: never as ""
     with pytest.raises(fxtlint.FxtError, match="through derive"):
         _declare("bad {thing} {odd}", ("thing", "odd?"))
-    # a derive that leaves out a field it declares is an error when reported, not ""
+    # a derive that leaves out a field it declares is an error when the message is built
+    # (at its first read), not ""
     broken = _declare("bad {thing}{why}", ("thing",), derived=("why",), derive=lambda p: {})
     with pytest.raises(fxtlint.FxtError, match="ZZ001: message parameter 'why' is missing"):
-        broken.at(0, 0, thing=1)
+        broken.at(0, 0, thing=1).message  # noqa: B018
 
 
 # -- messages a writer author can act on (issue 24, item 6): each names what to fix ----------

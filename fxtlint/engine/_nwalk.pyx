@@ -510,7 +510,8 @@ cdef class NativeWalk:
         self.cut_tick.push_back(0)
         self.slot_used.push_back(0)
         self.slot_named.push_back(0)
-        self.piece_reset()
+        # (no piece_reset: its caches are a slice's, allocated by its first piece_reset;
+        # a lint's walk never pays for them)
 
     # -- the tables, as the reference reader leaves them after a record it decoded ----
     cdef int _slot(self, object pid) except -1:
@@ -584,6 +585,7 @@ cdef class NativeWalk:
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
         """{terminal ordinal: records walked natively} since the last call."""
+        cdef int k
         out = {}
         for k in range(<int>self.counts.size()):
             if self.counts[k]:

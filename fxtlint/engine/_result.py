@@ -11,14 +11,14 @@ builds no more than the cap of any rule.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..rules._diagnostics import Diagnostic, Severity
+from ..rules._diagnostics import Diagnostic, Severity, sort_diagnostics
 
 DEFAULT_PER_RULE_CAP = 200
+_new = object.__new__
 
 
 @dataclass
@@ -47,7 +47,11 @@ class DiagnosticSink:
             return
         override = self.severity_overrides.get(code)
         if override is not None and override != diag.severity:
-            diag = dataclasses.replace(diag, severity=override)
+            # ``dataclasses.replace`` without reading every field (which would build the
+            # message now: ``Diagnostic.__getattr__``)
+            copy = _new(type(diag))
+            copy.__dict__.update(diag.__dict__, severity=override)
+            diag = copy
         self.counts[code] += 1
         self.severity_of[code] = diag.severity
         if self.listener is not None:
@@ -63,7 +67,7 @@ class DiagnosticSink:
         elif len(lst) >= 2 * self.per_rule_cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
-            lst.sort(key=Diagnostic.sort_key)
+            sort_diagnostics(lst)
             del lst[self.per_rule_cap :]
             self._bound[code] = (lst[-1].offset, lst[-1].record_index)
 
@@ -108,9 +112,9 @@ class DiagnosticSink:
     def kept(self) -> list[Diagnostic]:
         out = []
         for lst in self._kept.values():
-            lst.sort(key=Diagnostic.sort_key)
+            sort_diagnostics(lst)
             out.extend(lst[: self.per_rule_cap])
-        out.sort(key=Diagnostic.sort_key)
+        sort_diagnostics(out)
         return out
 
     def extend(self, diags) -> None:

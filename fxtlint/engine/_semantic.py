@@ -62,14 +62,23 @@ class LintState:
         self.tables = tables if tables is not None else ProviderState()
         self.buffering_mode = buffering_mode
         # ``native``: the lint runs on the native walk (the compiled pairing engine where it is
-        # built); the reference path pairs with the Python loop
-        self.pairing = pairing_engine(emit, self.tables.strings.values, limits, buffering_mode=buffering_mode,
-                                      native=native)
+        # built); the reference path pairs with the Python loop. Made at the first batch it is
+        # fed (``pairing``): a trace with nothing to pair (a small lint's) never makes one
+        self._native = native
+        self._pairing = None
         self.buffer_full_index: int | None = None  # the last record that said records were dropped
         self.batch = Batch()
         self.window = 0
         self.buffer_full: list[int] = []
         self.big = False  # the byte order, for the byte ranges of fields
+
+    @property
+    def pairing(self):
+        """The pairing engine (``_pairing_choice``), made at its first use."""
+        if self._pairing is None:
+            self._pairing = pairing_engine(self.emit, self.tables.strings.values, self.limits,
+                                           buffering_mode=self.buffering_mode, native=self._native)
+        return self._pairing
 
     def flush_to(self, index: int) -> None:
         """Feed the pending batch once ``index`` leaves its pairing window."""
@@ -86,7 +95,8 @@ class LintState:
     def finish(self, cut_short: bool = False) -> None:
         """``cut_short``: framing stopped before the end of the file."""
         self.flush()
-        self.pairing.finish(cut_short, self.buffer_full_index)
+        if self._pairing is not None:  # (an engine never fed has nothing open)
+            self._pairing.finish(cut_short, self.buffer_full_index)
 
     # -- what the linter says about a change of the tables ----------------------------
     def report_change(self, rec: Record, change: Change) -> None:

@@ -155,6 +155,7 @@ class Walk:
         self.lint: Consumer | None = None
         self._by_record = False  # a stream's walk on the reference path (``_advance_records``)
         self._native: NativeLint | None = None
+        self._native_known: bool | None = None  # ``_wants_native`` for a whole run (``_run``)
 
     @property
     def kernel(self):
@@ -180,14 +181,17 @@ class Walk:
 
     def run(self) -> int:
         """Walk; returns the number of records."""
+        if self.lint is not None and self.consumers == [self.lint]:
+            return self._run()  # the linter alone writes no export or decode rows
         with filling(self.engine):  # export's and decode's rows, written as the engine says
             return self._run()
 
     def _run(self) -> int:
         if self.begin():
+            # asked once for the run (the linter's start and ``start_columns`` ask again)
+            native = self._native_known = self._wants_native()
             for c in self.consumers:
                 c.start(self)
-            native = self._wants_native()
             if not self.columns and native:
                 self.columns = True  # the native walk lints every file size
             elif self.columns and not native and not self._takes_rows():
@@ -262,6 +266,8 @@ class Walk:
         (export, decode: they read records and rows the native walk does not make; the
         linter and they then share the reference path), or the column path is forced off
         (``columns=False``, the reference path's own walks)."""
+        if self._native_known is not None:
+            return self._native_known
         return (self.lint is not None and self.consumers == [self.lint] and self._columns_arg is not False
                 and walks_natively(self.engine))
 

@@ -85,7 +85,7 @@ from ._reader import (
     report_undefined,
     well_formed_magic,
 )
-from ._result import sink_of, skipper
+from ._result import sink_of
 from ._semantic import (
     PAIR_ID,
     PAIR_KIND,
@@ -334,8 +334,8 @@ class NativeLint:
         self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         self.nw.layout = not walk.resync
-        self.skips = skipper(lint.emit)
         self.sink = sink_of(lint.emit)
+        self.skips = None if self.sink is None else self.sink.skips  # (``skipper``'s, one lookup)
         # a record's layout rows -> the rules the reference's decoder asked the cap about, in
         # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
         # counted without decoding it (the copies of one bad record in a mutated input)

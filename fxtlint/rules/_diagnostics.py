@@ -8,6 +8,7 @@ ever see ``Diagnostic`` values (glTF-Validator's issue families, ruff's registry
 from __future__ import annotations
 
 import enum
+import operator
 import re
 import string
 from collections.abc import Callable
@@ -149,17 +150,31 @@ class Rule:
             raise FxtError(
                 f"{self.code} reported with parameters {sorted(keys)}; it declares {self.params}"
             )
+        # Diagnostic(...) with every field given, without the frozen dataclass's __init__
+        # (one object.__setattr__ a field: half the cost of a diagnostic); its message and
+        # details are built when first read (``Diagnostic.__getattr__``), from parameters
+        # that cannot change meanwhile (else built now): a lint whose caller reads only
+        # counts, or whose report keeps few, builds no sentence it never shows
+        d = _new(Diagnostic)
+        fields = d.__dict__
+        fields.update(offset=offset, record_index=record_index, code=self.code, severity=self.severity,
+                      span=span, record_size=record_size)
+        for v in params.values():
+            if type(v) not in _SCALARS and not _frozen(v):
+                fields["message"], fields["details"] = self.render(params)
+                return d
+        fields["_lazy"] = (self, params)
+        return d
+
+    def render(self, params: dict) -> tuple[str, dict]:
+        """The message and details of a diagnostic reported with ``params`` (``at``'s,
+        checked against the declared ones)."""
         shown = dict(params, **self.derive(params)) if self.derive is not None else params
         try:
             message = self.message.format_map(shown)
         except KeyError as e:  # derive left out what it declares: a bug in the rule
             raise FxtError(f"{self.code}: message parameter {e} is missing") from None
-        # Diagnostic(...) with every field given, without the frozen dataclass's __init__
-        # (one object.__setattr__ a field: half the cost of a diagnostic)
-        d = _new(Diagnostic)
-        d.__dict__.update(offset=offset, record_index=record_index, code=self.code, message=visible(message),
-                          severity=self.severity, span=span, record_size=record_size, details=details_of(params))
-        return d
+        return visible(message), details_of(params)
 
 
 STATUSES = ("stable", "preview", "deprecated", "removed")
@@ -211,6 +226,14 @@ def _plain(value: object) -> object:
 _SCALARS = frozenset({type(None), bool, int, float, str})
 
 
+def _frozen(value: object) -> bool:
+    """Whether ``value`` cannot change (bytes, or a tuple of such values and scalars): a
+    diagnostic reported with it can build its message later."""
+    if type(value) is bytes:
+        return True
+    return type(value) is tuple and all(type(v) in _SCALARS or _frozen(v) for v in value)
+
+
 def details_of(params: dict) -> dict:
     """The structured fields of a diagnostic, from its rule's parameters.
 
@@ -233,7 +256,9 @@ class Diagnostic:
     """One finding, with exactly one location: the byte offset of its record.
 
     Equality compares every field (a span that moved is a different finding: the hex
-    view shows it); order is ``sort_key``, by position, never ``<``.
+    view shows it); order is ``sort_key``, by position, never ``<``. One ``Rule.at`` made
+    holds its rule and parameters until ``message`` or ``details`` is first read, then
+    builds both (``Rule.render``) and keeps them: equal to one built with them.
     """
 
     offset: int
@@ -245,6 +270,24 @@ class Diagnostic:
     record_size: int | None = None
     # structured fields (field name, expected, found, bit range...), for tools and tests
     details: dict = field(default_factory=dict, hash=False)
+
+    def __getattr__(self, name: str):
+        """``message`` and ``details`` of a diagnostic ``Rule.at`` made, built at their first
+        read and kept (any other missing attribute: AttributeError, as usual)."""
+        fields = self.__dict__
+        if name == "message" or name == "details":
+            lazy = fields.get("_lazy")
+            if lazy is not None:
+                fields["message"], fields["details"] = lazy[0].render(lazy[1])
+                fields.pop("_lazy", None)
+            if name in fields:
+                return fields[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict:
+        """Pickled (or copied) with its message built: what it holds until then is its rule."""
+        self.message  # noqa: B018 (built and kept)
+        return {k: v for k, v in self.__dict__.items() if k != "_lazy"}
 
     def sort_key(self) -> tuple:
         """Position first (offset, record), then code, message and span: how reports list."""
@@ -265,3 +308,27 @@ class Diagnostic:
         if self.details:
             out["details"] = dict(self.details)
         return out
+
+
+# ``Diagnostic.sort_key`` without the message and span: what orders diagnostics unless two share it
+_POSITION = operator.attrgetter("offset", "record_index", "code")
+
+
+def sort_diagnostics(diags: list[Diagnostic]) -> None:
+    """Sort ``diags`` in place by ``Diagnostic.sort_key``, the same order (stable too), reading
+    the message of only those that share their position and code with another."""
+    n = len(diags)
+    if n < 2:
+        return
+    diags.sort(key=_POSITION)
+    keys = list(map(_POSITION, diags))
+    i = 0
+    while i < n - 1:
+        if keys[i] != keys[i + 1]:
+            i += 1
+            continue
+        j = i + 2
+        while j < n and keys[j] == keys[i]:
+            j += 1
+        diags[i:j] = sorted(diags[i:j], key=Diagnostic.sort_key)
+        i = j
