@@ -222,3 +222,22 @@ def test_the_progress_bar_console_is_made_only_where_rich_may_draw(monkeypatch, 
     assert (console is not None) == expect
     if console is not None:
         assert console.is_terminal
+
+
+def test_the_console_entry_lints_and_leaves_its_objects_frozen():
+    """``fxtlint`` (the console script) and ``python -m fxtlint`` run ``console``: main's
+    exit status, and every object frozen for the collections at exit (bench/startup.py);
+    ``main`` itself, a library caller's, freezes nothing."""
+    code = f"""
+import contextlib, gc, io, sys
+from fxtlint.cli import console, main
+with contextlib.redirect_stdout(io.StringIO()):
+    assert main([{str(SAMPLE)!r}]) == 0 and gc.get_freeze_count() == 0
+sys.argv = ["fxtlint", "--output-format", "json", {str(SAMPLE)!r}]
+rc = console()
+print(rc, gc.get_freeze_count() > 1000, file=sys.stderr)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ELSEWHERE,
+                          env=dict(os.environ, PYTHONPATH=PACKAGE_ROOT), check=True)
+    assert proc.stderr.split() == ["0", "True"]
+    assert [f["records"] for f in json.loads(proc.stdout)["files"]] == [29]
