@@ -154,8 +154,12 @@ def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
     if os.path.isfile(cache_path()):  # (a read-only install parses on every start)
         assert "tomllib" not in got
     assert {"xml.etree.ElementTree", "fxtlint.render._render_sarif"}.isdisjoint(got)  # other formats' renderers
+    assert "fxtlint.engine._parallel" not in got  # one file, no worker
+    if fmt == "json":
+        assert "fxtlint.engine._hexview" not in got  # no hex view drawn
     if installed_wheel():  # its version is read from the dist-info folder's name
         assert "importlib.metadata" not in got
+        assert "shutil" not in got  # (an editable install's metadata look-up brings it)
 
 
 def installed_wheel() -> bool:
@@ -241,3 +245,21 @@ print(rc, gc.get_freeze_count() > 1000, file=sys.stderr)
                           env=dict(os.environ, PYTHONPATH=PACKAGE_ROOT), check=True)
     assert proc.stderr.split() == ["0", "True"]
     assert [f["records"] for f in json.loads(proc.stdout)["files"]] == [29]
+
+
+@pytest.mark.parametrize("columns", [None, "", "x", "0", "-3", "57", "200"])
+def test_the_help_width_is_shutils(monkeypatch, columns):
+    """The parser's formatters are as wide as argparse makes them (shutil's terminal
+    size), without importing shutil."""
+    import argparse
+    import shutil
+
+    from fxtlint.cli import Parser, _columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert _columns() == shutil.get_terminal_size().columns
+    parser = Parser(prog="p", description="word " * 40)
+    assert parser.format_help() == argparse.ArgumentParser(prog="p", description="word " * 40).format_help()
