@@ -80,7 +80,8 @@ class Parser(argparse.ArgumentParser):
     own class), its formatters given the width argparse would read from shutil."""
 
     def _get_formatter(self):
-        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+        # (every formatter class here is a HelpFormatter, which takes a width)
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
 
 
 def build_parser(verbs: tuple[str, ...] = VERBS) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
