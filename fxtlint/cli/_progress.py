@@ -14,8 +14,8 @@ import os
 import sys
 import threading
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
     from rich.console import Console
 

@@ -30,7 +30,6 @@ argument header word, ``narg_vals`` values, ``narg_pos`` positions), the
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING
 
 from ..spec._tables import (
     ArgsItem,
@@ -49,6 +48,7 @@ from ..spec._tables import (
 )
 from ._kind_checks import KIND_CHECKS
 
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
     import numpy as np
 else:

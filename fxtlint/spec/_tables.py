@@ -17,13 +17,14 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, overload
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 from ._errors import FxtError
 from ._frozen import Frozen
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import overload
 
 # The vocabulary of the layout language: anything else in a table file is a typo.
 ROLES = frozenset(("type", "size", "selector", "string_ref", "thread_ref", "arg_count", "string_index",
@@ -259,10 +260,11 @@ class Layout(Frozen):
             raise TableError(f"layout {self.name!r} has no field {name!r}")
         return f
 
-    @overload
-    def field(self, name: str) -> Field | None: ...
-    @overload
-    def field(self, *, role: str) -> Field: ...
+    if TYPE_CHECKING:
+        @overload
+        def field(self, name: str) -> Field | None: ...
+        @overload
+        def field(self, *, role: str) -> Field: ...
 
     def field(self, name: str | None = None, *, role: str | None = None) -> Field | None:
         """The field called ``name`` (None when there is none), or the one field with
