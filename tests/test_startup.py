@@ -160,10 +160,11 @@ def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
     if installed_wheel():  # its version is read from the dist-info folder's name
         assert "importlib.metadata" not in got
         # (an editable install's metadata look-up brings both)
-        assert {"shutil", "typing"}.isdisjoint(got)
+        assert {"shutil", "typing", "dataclasses"}.isdisjoint(got)
     if fmt == "rich":  # no version asked for: the lint's own imports, whatever the install
         code = f"from fxtlint.cli import main; main([{str(SAMPLE)!r}, '--isolated'])"
-        assert loaded_after(code, ("typing", "shutil")) == {"typing": False, "shutil": False}
+        modules = ("typing", "shutil", "dataclasses", "inspect")
+        assert loaded_after(code, modules) == dict.fromkeys(modules, False)
 
 
 def installed_wheel() -> bool:

@@ -1,37 +1,117 @@
-"""``Frozen``: a frozen record class without ``dataclasses`` (the spec tables' nodes).
+"""Value classes without ``@dataclass`` at import: ``Struct`` and ``Frozen``.
 
-The tables' nine node classes were frozen dataclasses, and ``@dataclass`` compiles each
-class's methods from source when the class is made: a tenth of a small lint's start-up,
-with the import of ``dataclasses`` (and ``inspect``) that it needs (bench/startup.py).
-A ``Frozen`` subclass writes its ``__init__`` and lists its ``_fields``; this base gives
-what the dataclass gave: equality and hashing over those fields (an object equals only
-one of its own class), their ``repr``, and attributes that cannot be assigned
-(``dataclasses.FrozenInstanceError``, as before). The attributes live in the instance's
-``__dict__``, as a dataclass's do, so pickling, copying and ``functools.cached_property``
-work as they did.
+``@dataclass`` compiles each class's methods from source when the class is made, and
+``import dataclasses`` brings ``inspect`` (with ``dis``, ``ast`` and ``tokenize``): on
+this machine about 30 ms, a third of what ``fxtlint FILE`` took beyond ``python -c pass``
+(bench/startup.py). The value classes a small lint makes (the spec tables' nodes, the
+limits, the rules, diagnostics and reports) are these instead. A class lists its fields
+in ``_spec`` (``F``: a name and what ``dataclasses.field`` would say of it) and writes its
+``__init__``; the base gives what the dataclass gave:
+
+- equality over the compared fields (an object equals only one of its own class), their
+  ``repr``, and ``__match_args__``;
+- ``Frozen``: attributes that cannot be assigned (``dataclasses.FrozenInstanceError``)
+  and a hash over the hashed fields; ``Struct`` (mutable): no hash, as a dataclass with
+  equality has none;
+- ``dataclasses.fields``, ``replace``, ``asdict`` and ``is_dataclass`` work on them: the
+  first time one asks for ``__dataclass_fields__``, the class's fields are made by
+  ``dataclasses`` itself (a dataclass of the same fields, made then and kept), so
+  ``dataclasses`` is imported by the code that uses it, never by a lint.
+
+The attributes live in the instance's ``__dict__``, as a dataclass's do (an ``__init__``
+fills it with ``self.__dict__.update``), so pickling, copying and
+``functools.cached_property`` work as they did.
 """
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing's, without importing typing at run time
+if TYPE_CHECKING:
+    from dataclasses import Field
+    from typing import Any, ClassVar
 
-class Frozen:
-    _fields: tuple[str, ...] = ()  # compared, hashed and shown by repr, in this order
+_MISSING = object()
 
-    def _key(self) -> tuple:
-        d = self.__dict__
-        return tuple(d[name] for name in self._fields)
+
+class F:
+    """One field: its name, its default (or ``factory``, called for each object), and
+    whether ``__init__`` takes it, ``repr`` shows it, equality compares it and the hash
+    covers it (None: as it compares), as ``dataclasses.field`` says them."""
+
+    __slots__ = ("name", "default", "factory", "init", "repr", "compare", "hash")
+
+    def __init__(self, name: str, default=_MISSING, *, factory=None, init: bool = True, repr: bool = True,
+                 compare: bool = True, hash: bool | None = None):
+        self.name, self.default, self.factory = name, default, factory
+        self.init, self.repr, self.compare, self.hash = init, repr, compare, hash
+
+
+class _DataclassFields:
+    """``cls.__dataclass_fields__``, made on first use by ``dataclasses`` from ``_spec``
+    and kept on the class."""
+
+    def __get__(self, obj, cls):
+        import dataclasses
+
+        made = []
+        for f in cls._spec:
+            options: dict = {"init": f.init, "repr": f.repr, "compare": f.compare, "hash": f.hash}
+            if f.factory is not None:
+                options["default_factory"] = f.factory
+            elif f.default is not _MISSING:
+                options["default"] = f.default
+            made.append((f.name, "object", dataclasses.field(**options)))
+        # (a dataclass with no defaults after defaults cannot be made: the order is the spec's,
+        # which follows that rule as the dataclass did)
+        shadow: Any = dataclasses.make_dataclass(cls.__name__, made, frozen=cls._frozen)
+        fields = shadow.__dataclass_fields__
+        type.__setattr__(cls, "__dataclass_fields__", fields)
+        return fields
+
+
+class Struct:
+    """A mutable value class (a ``@dataclass`` with ``eq``, without ``frozen``)."""
+
+    _spec: tuple[F, ...] = ()
+    _frozen = False
+    # derived from _spec when the class is made
+    _compared: tuple[str, ...] = ()
+    _hashed: tuple[str, ...] = ()
+    _shown: tuple[str, ...] = ()
+    __match_args__: tuple[str, ...] = ()
+    if TYPE_CHECKING:  # what dataclasses.replace and fields ask of a dataclass
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    else:
+        __dataclass_fields__ = _DataclassFields()
+    __hash__ = None  # type: ignore[assignment]  # (equality without frozen: unhashable, as a dataclass)
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        spec = cls._spec
+        cls._compared = tuple(f.name for f in spec if f.compare)
+        cls._hashed = tuple(f.name for f in spec if (f.compare if f.hash is None else f.hash))
+        cls._shown = tuple(f.name for f in spec if f.repr)
+        cls.__match_args__ = tuple(f.name for f in spec if f.init)  # type: ignore[misc]
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:
-            return self._key() == other._key()
+            a, b = self.__dict__, other.__dict__
+            return tuple(a[n] for n in self._compared) == tuple(b[n] for n in self._compared)
         return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._key())
 
     def __repr__(self) -> str:
         d = self.__dict__
-        return f"{self.__class__.__qualname__}({', '.join(f'{name}={d[name]!r}' for name in self._fields)})"
+        return f"{self.__class__.__qualname__}({', '.join(f'{name}={d[name]!r}' for name in self._shown)})"
+
+
+class Frozen(Struct):
+    """A frozen value class (``@dataclass(frozen=True)``): hashable, never assigned."""
+
+    _frozen = True
+
+    def __hash__(self) -> int:  # type: ignore[override]  # (Struct's is None)
+        d = self.__dict__
+        return hash(tuple(d[n] for n in self._hashed))
 
     def __setattr__(self, name: str, value) -> None:
         from dataclasses import FrozenInstanceError

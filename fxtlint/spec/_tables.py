@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from ._errors import FxtError
-from ._frozen import Frozen
+from ._frozen import F, Frozen
 
 TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
@@ -51,7 +51,9 @@ class Field(Frozen):
     (must-be-zero, const or enum), ``rule_between`` the code for an enum value that lies
     between two defined ones."""
 
-    _fields = ("name", "lo", "hi", "role", "reserved", "zero", "const", "enum", "signed", "rule", "rule_between")
+    _spec = (F("name"), F("lo"), F("hi"), F("role", None), F("reserved", False), F("zero", False), F("const", None),
+             F("enum", None), F("signed", False), F("rule", None), F("rule_between", None),
+             *(F(n, init=False, repr=False, compare=False) for n in ("width", "mask", "word_mask", "sign_bit")))
     name: str
     lo: int
     hi: int
@@ -123,7 +125,7 @@ class Item(Frozen):
 class WordItem(Item):
     """One 64-bit word, possibly carrying its own bit ``fields``."""
 
-    _fields = ("name", "fields", "role", "signed", "float", "pairing_id")
+    _spec = (F("name"), F("fields", ()), F("role", None), F("signed", False), F("float", False), F("pairing_id", False))
     name: str
     fields: tuple[Field, ...]
     role: str | None
@@ -140,7 +142,7 @@ class WordItem(Item):
 class WordsItem(Item):
     """Words present only when the thread-ref field ``cond`` is 0 (an inline thread)."""
 
-    _fields = ("names", "cond")
+    _spec = (F("names"), F("cond"))
     names: tuple[str, ...]
     cond: str
     kind = "words"
@@ -156,7 +158,7 @@ class WordsItem(Item):
 class StringItem(Item):
     """The inline UTF-8 stream of the string-ref field ``name`` (when its inline bit is set)."""
 
-    _fields = ("name",)
+    _spec = (F("name"),)
     name: str
     kind = "string"
 
@@ -167,7 +169,7 @@ class StringItem(Item):
 class StreamItem(Item):
     """A stream whose byte length is the field ``length``."""
 
-    _fields = ("name", "length", "content")
+    _spec = (F("name"), F("length"), F("content", "utf8"))
     name: str
     length: str
     content: str
@@ -180,7 +182,7 @@ class StreamItem(Item):
 class ArgsItem(Item):
     """``name`` arguments (the count field), or "*": arguments until the record ends."""
 
-    _fields = ("name",)
+    _spec = (F("name"),)
     name: str
     kind = "args"
 
@@ -207,9 +209,10 @@ def check_dispatch(handlers: dict, who: str) -> dict:
 
 
 class Layout(Frozen):
-    _fields = ("name", "title", "spec", "fields", "body", "size_field", "selector", "variants", "extensible", "type",
-               "value", "full_fields", "full_body", "zero_mask", "pairing", "numeric_args", "numeric", "effect",
-               "group")
+    _spec = (F("name"), F("title"), F("spec"), F("fields"), F("body"), F("size_field"), F("selector", None),
+             F("variants", factory=lambda: _frozen({})), F("extensible", True), F("type", None), F("value", None),
+             F("full_fields", ()), F("full_body", ()), F("zero_mask", 0), F("pairing", None), F("numeric_args", False),
+             F("numeric", False), F("effect", None), F("group", None))
     name: str  # dotted path, e.g. "event.duration_begin"
     title: str
     spec: str
@@ -298,10 +301,11 @@ class Tables(Frozen):
     """The compiled spec tables: frozen, their mappings read-only, so the one cached
     value that ``tables()`` hands to every module cannot be changed by any of them."""
 
-    _fields = ("header", "records", "arguments", "argument_header", "enums", "enum_specs", "log_record",
-               "undefined_record_types", "undefined_argument_types", "max_string_length", "max_record_words",
-               "max_arguments", "magic_word", "string_inline_bit", "log_max_record_bytes",
-               "log_allowed_argument_types", "event_groups")
+    _spec = tuple(F(n) for n in ("header", "records", "arguments", "argument_header", "enums", "enum_specs",
+                                 "log_record", "undefined_record_types", "undefined_argument_types",
+                                 "max_string_length", "max_record_words", "max_arguments", "magic_word",
+                                 "string_inline_bit", "log_max_record_bytes", "log_allowed_argument_types",
+                                 "event_groups"))
     header: tuple[Field, ...]
     records: Mapping[int, Layout]
     arguments: Mapping[int, Layout]
@@ -322,9 +326,9 @@ class Tables(Frozen):
     event_groups: Mapping[str, tuple[str, ...]]
 
     def __init__(self, **fields):
-        """Every field of ``_fields`` by name (TypeError for a missing or unknown one)."""
-        if fields.keys() != set(self._fields):
-            raise TypeError(f"Tables() takes exactly the fields {self._fields}, not {sorted(fields)}")
+        """Every field of ``_spec`` by name (TypeError for a missing or unknown one)."""
+        if fields.keys() != set(self.__match_args__):
+            raise TypeError(f"Tables() takes exactly the fields {self.__match_args__}, not {sorted(fields)}")
         self.__dict__.update(fields)
 
     def record_leaves(self):
