@@ -163,7 +163,7 @@ def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
         assert {"shutil", "typing", "dataclasses"}.isdisjoint(got)
     if fmt == "rich":  # no version asked for: the lint's own imports, whatever the install
         code = f"from fxtlint.cli import main; main([{str(SAMPLE)!r}, '--isolated'])"
-        modules = ("typing", "shutil", "dataclasses", "inspect")
+        modules = ("typing", "shutil", "dataclasses", "inspect", "threading", "string")
         assert loaded_after(code, modules) == dict.fromkeys(modules, False)
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import enum
 import re
-import string
+
+# string.Formatter().parse, without importing string (whose Template compiles a pattern at import)
+from _string import formatter_parser  # type: ignore[import-not-found]  # (CPython's, no stub)
 from collections.abc import Callable
 
 from ..spec._errors import FxtError
@@ -187,7 +189,7 @@ _new = object.__new__
 def template_fields(code: str, template: str) -> list[str]:
     """The named fields of a message template; FxtError for any other kind of field."""
     try:
-        parsed = list(string.Formatter().parse(template))
+        parsed = list(formatter_parser(template))
     except ValueError as e:
         raise FxtError(f"{code}: message template does not parse: {e}") from None
     names = []
