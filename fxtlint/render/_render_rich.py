@@ -19,7 +19,6 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from ..engine._hexview import hex_rows, marker_line, record_window
 from ..engine._result import FileReport
 from ..rules import not_fxt_file
 from ..rules._diagnostics import Diagnostic, Severity
@@ -228,6 +227,8 @@ def capped_line(report: FileReport) -> str | None:
 
 
 def render_hex(console: ConsoleLike, diag: Diagnostic, data) -> None:
+    from ..engine._hexview import hex_rows, marker_line, record_window  # (a report with findings only)
+
     start, end = record_window(diag.offset, diag.record_size, diag.span, len(data))
     if start >= end:
         console.print(f"{HEX_INDENT}(no bytes at 0x{diag.offset:x}: past the end of the file)")
