@@ -124,3 +124,16 @@ def test_a_class_of_its_own():
     box = Box(1)
     box.v = 2
     assert box == Box(2) and Box.__hash__ is None
+
+
+def test_a_dataclass_may_derive_from_one():
+    @dataclasses.dataclass(frozen=True)
+    class Noted(Diagnostic):
+        note: str = ""
+
+    n = Noted(8, 1, "ZZ001", "m", Severity.ERROR, note="n")
+    assert [f.name for f in dataclasses.fields(n)][-2:] == ["details", "note"] and n.note == "n"
+    assert Diagnostic.__dataclass_params__.frozen
+    # its bases' fields (Frozen's and Struct's: none) were asked for: every class keeps its own
+    assert dataclasses.replace(Record(type=0, kind="metadata.unknown"), raw=b"x").raw == b"x"
+    assert dataclasses.fields(Limits)[0].name == "window_words" and not dataclasses.fields(Struct)

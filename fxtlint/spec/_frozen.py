@@ -46,27 +46,32 @@ class F:
         self.init, self.repr, self.compare, self.hash = init, repr, compare, hash
 
 
-class _DataclassFields:
-    """``cls.__dataclass_fields__``, made on first use by ``dataclasses`` from ``_spec``
-    and kept on the class."""
+class _Dataclass:
+    """``cls.__dataclass_fields__`` (and ``__dataclass_params__``): those of a dataclass of
+    the same fields, made by ``dataclasses`` from ``cls._spec`` on first use and kept (per
+    class, here: not on the class, where a subclass would find its base's)."""
+
+    def __init__(self, attribute: str, made: dict):
+        self.attribute = attribute
+        self.made = made  # class -> its dataclass twin (one dict for both attributes)
 
     def __get__(self, obj, cls):
-        import dataclasses
+        twin = self.made.get(cls)
+        if twin is None:
+            import dataclasses
 
-        made = []
-        for f in cls._spec:
-            options: dict = {"init": f.init, "repr": f.repr, "compare": f.compare, "hash": f.hash}
-            if f.factory is not None:
-                options["default_factory"] = f.factory
-            elif f.default is not _MISSING:
-                options["default"] = f.default
-            made.append((f.name, "object", dataclasses.field(**options)))
-        # (a dataclass with no defaults after defaults cannot be made: the order is the spec's,
-        # which follows that rule as the dataclass did)
-        shadow: Any = dataclasses.make_dataclass(cls.__name__, made, frozen=cls._frozen)
-        fields = shadow.__dataclass_fields__
-        type.__setattr__(cls, "__dataclass_fields__", fields)
-        return fields
+            fields = []
+            for f in cls._spec:
+                options: dict = {"init": f.init, "repr": f.repr, "compare": f.compare, "hash": f.hash}
+                if f.factory is not None:
+                    options["default_factory"] = f.factory
+                elif f.default is not _MISSING:
+                    options["default"] = f.default
+                fields.append((f.name, "object", dataclasses.field(**options)))
+            # (fields with defaults after fields without cannot be made: the spec's order
+            # follows that rule, as the dataclass's did)
+            twin = self.made[cls] = dataclasses.make_dataclass(cls.__name__, fields, frozen=cls._frozen)
+        return getattr(twin, self.attribute)
 
 
 class Struct:
@@ -82,7 +87,9 @@ class Struct:
     if TYPE_CHECKING:  # what dataclasses.replace and fields ask of a dataclass
         __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
     else:
-        __dataclass_fields__ = _DataclassFields()
+        _twins: dict = {}
+        __dataclass_fields__ = _Dataclass("__dataclass_fields__", _twins)
+        __dataclass_params__ = _Dataclass("__dataclass_params__", _twins)  # (what a dataclass subclass asks)
     __hash__ = None  # type: ignore[assignment]  # (equality without frozen: unhashable, as a dataclass)
 
     def __init_subclass__(cls, **kwargs) -> None:
