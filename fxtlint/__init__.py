@@ -5,7 +5,7 @@ imported on first use (``__getattr__``, PEP 562): ``import fxtlint.testing``, th
 plugin every pytest session of a project that installs fxtlint loads, imports no engine.
 """
 
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 
 if TYPE_CHECKING:
     from .engine._lint import lint_buffer, lint_bytes, lint_path

@@ -154,8 +154,16 @@ def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
     if os.path.isfile(cache_path()):  # (a read-only install parses on every start)
         assert "tomllib" not in got
     assert {"xml.etree.ElementTree", "fxtlint.render._render_sarif"}.isdisjoint(got)  # other formats' renderers
+    assert "fxtlint.engine._parallel" not in got  # one file, no worker
+    assert "fxtlint.engine._hexview" not in got  # a clean file: no hex view drawn
     if installed_wheel():  # its version is read from the dist-info folder's name
         assert "importlib.metadata" not in got
+        # (an editable install's metadata look-up brings both)
+        assert {"shutil", "typing", "dataclasses"}.isdisjoint(got)
+    if fmt == "rich":  # no version asked for: the lint's own imports, whatever the install
+        code = f"from fxtlint.cli import main; main([{str(SAMPLE)!r}, '--isolated'])"
+        modules = ("typing", "shutil", "dataclasses", "inspect", "threading", "string")
+        assert loaded_after(code, modules) == dict.fromkeys(modules, False)
 
 
 def installed_wheel() -> bool:
@@ -222,3 +230,40 @@ def test_the_progress_bar_console_is_made_only_where_rich_may_draw(monkeypatch, 
     assert (console is not None) == expect
     if console is not None:
         assert console.is_terminal
+
+
+def test_the_console_entry_lints_and_leaves_its_objects_frozen():
+    """``fxtlint`` (the console script) and ``python -m fxtlint`` run ``console``: main's
+    exit status, and every object frozen for the collections at exit (bench/startup.py);
+    ``main`` itself, a library caller's, freezes nothing."""
+    code = f"""
+import contextlib, gc, io, sys
+from fxtlint.cli import console, main
+with contextlib.redirect_stdout(io.StringIO()):
+    assert main([{str(SAMPLE)!r}]) == 0 and gc.get_freeze_count() == 0
+sys.argv = ["fxtlint", "--output-format", "json", {str(SAMPLE)!r}]
+rc = console()
+print(rc, gc.get_freeze_count() > 1000, file=sys.stderr)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ELSEWHERE,
+                          env=dict(os.environ, PYTHONPATH=PACKAGE_ROOT), check=True)
+    assert proc.stderr.split() == ["0", "True"]
+    assert [f["records"] for f in json.loads(proc.stdout)["files"]] == [29]
+
+
+@pytest.mark.parametrize("columns", [None, "", "x", "0", "-3", "57", "200"])
+def test_the_help_width_is_shutils(monkeypatch, columns):
+    """The parser's formatters are as wide as argparse makes them (shutil's terminal
+    size), without importing shutil."""
+    import argparse
+    import shutil
+
+    from fxtlint.cli import Parser, _columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert _columns() == shutil.get_terminal_size().columns
+    parser = Parser(prog="p", description="word " * 40)
+    assert parser.format_help() == argparse.ArgumentParser(prog="p", description="word " * 40).format_help()

@@ -18,6 +18,7 @@ like a verb is linted with ``fxtlint check NAME``.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 
@@ -58,10 +59,35 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns``, which argparse's help formatter asks for
+    each time one is made (every ``add_argument``), without importing shutil (and with it
+    the compressors' modules, 2-3 ms of a small lint's start, bench/startup.py)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser (every verb's subparser is one too: ``add_subparsers`` makes its
+    own class), its formatters given the width argparse would read from shutil."""
+
+    def _get_formatter(self):
+        # (every formatter class here is a HelpFormatter, which takes a width)
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+
+
 def build_parser(verbs: tuple[str, ...] = VERBS) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction]:
     """The parser, with the subparsers of ``verbs`` (a run builds only its own verb's: each
     subparser says the same whichever others are built beside it)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="fxtlint",
         description="Strict validator, recovering reader and fuzzing toolkit for the "
         "Fuchsia Trace Format (FXT).",
@@ -110,3 +136,13 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return _common.EXIT_ERRORS
+
+
+def console() -> int:
+    """The ``fxtlint`` command (and ``python -m fxtlint``): ``main``, then every object
+    left frozen (``gc.freeze``), so that the interpreter's collections at exit do not walk
+    them (about 8 ms of a small lint, bench/startup.py). Only at the end of a process: a
+    library caller of ``main`` keeps its collector as it was."""
+    status = main()
+    gc.freeze()
+    return status

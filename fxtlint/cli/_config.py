@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from ..spec._frozen import F, Frozen
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -43,10 +44,15 @@ class ConfigError(ValueError):
     """A pyproject.toml that cannot be read, or a setting of the wrong name or type."""
 
 
-@dataclass(frozen=True)
-class Config:
-    path: Path | None = None  # the pyproject.toml read, None when there is none
-    settings: dict = field(default_factory=dict)  # option name (underscores) -> value
+class Config(Frozen):
+    """The settings of one pyproject.toml's ``[tool.fxtlint]`` (frozen)."""
+
+    path: Path | None  # the pyproject.toml read, None when there is none
+    settings: dict  # option name (underscores) -> value
+    _spec = (F("path", None), F("settings", factory=dict))
+
+    def __init__(self, path: Path | None = None, settings: dict | None = None):
+        self.__dict__.update(path=path, settings={} if settings is None else settings)
 
     def get(self, name: str, default=None):
         return self.settings.get(name, default)

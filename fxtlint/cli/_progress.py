@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -30,7 +29,9 @@ def progress_bar(console: Console, total_bytes: int, *, enabled: bool = True, de
     if not enabled or not console.is_terminal:
         yield lambda done, total: None
         return
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn  # a terminal's only
+    import threading  # (a terminal's only, as rich is)
+
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
 
     progress = Progress(
         TextColumn(label), BarColumn(), DownloadColumn(), TimeElapsedColumn(),

@@ -15,7 +15,6 @@ import os
 import sys
 from contextlib import ExitStack, contextmanager
 
-from ..engine import _parallel
 from ..engine._pairing import BUFFERING_MODES
 from ..engine._result import DEFAULT_PER_RULE_CAP, DiagnosticSink, FileReport
 from ..rules import _selection
@@ -288,6 +287,8 @@ def _lint_all(files: list[str], s: dict, sink_options: dict, jobs: int, advance)
     views need (``Excerpts``); one at a time, the linted buffer stays open while the
     caller renders it."""
     if jobs > 1 and len(files) > 1 and STDIN not in files:
+        from ..engine import _parallel  # (workers' only: with the hex views' Excerpts)
+
         results = _parallel.lint_paths(files, jobs=jobs, input_format=s["input_format"],
                                        sink_options=sink_options, progress=advance, excerpts=True,
                                        buffering_mode=s.get("buffering_mode"))

@@ -8,7 +8,7 @@ Only the rows a reader needs are touched, so a 4 GiB record costs a few rows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..spec._frozen import F, Frozen
 
 WIDTH = 16  # bytes per row
 HEAD = 64  # bytes always shown from the start of a window
@@ -16,14 +16,17 @@ SPAN_ROWS = 4  # a span over more rows shows its first and last SPAN_ROWS // 2
 ELLIPSIS = "\u2026"
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Frozen):
     """One line of a dump: ``offset`` is the absolute offset of its first byte,
     ``None`` for an elision row; ``marks`` are ``[start, end)`` columns of ``text``."""
 
     offset: int | None
     text: str
-    marks: tuple[tuple[int, int], ...] = ()
+    marks: tuple[tuple[int, int], ...]
+    _spec = (F("offset"), F("text"), F("marks", ()))
+
+    def __init__(self, offset: int | None, text: str, marks: tuple[tuple[int, int], ...] = ()):
+        self.__dict__.update(offset=offset, text=text, marks=marks)
 
 
 def record_window(

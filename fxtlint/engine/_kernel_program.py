@@ -30,9 +30,6 @@ argument header word, ``narg_vals`` values, ``narg_pos`` positions), the
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
-from dataclasses import field as dfield
-from typing import TYPE_CHECKING
 
 from ..spec._tables import (
     ArgsItem,
@@ -51,6 +48,7 @@ from ..spec._tables import (
 )
 from ._kind_checks import KIND_CHECKS
 
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
     import numpy as np
 else:
@@ -93,48 +91,48 @@ MAX_ARG_POS = 16
 ARG_ROW_HEAD = 4
 
 
-@dataclass
+# (plain classes, not dataclasses: a small lint compiles the walk's program at start-up,
+# and ``@dataclass`` compiles each class's methods from source, bench/startup.py)
 class Leaf:
     """One leaf layout's slots: where each ``Group.vals`` / ``Group.pos`` name lives in a row."""
 
-    layout: Layout
-    pc: int = -1
-    vals: dict = dfield(default_factory=dict)  # name -> slot
-    signed: dict = dfield(default_factory=dict)  # name -> True: a field (int64), False: a word (uint64)
-    pos: dict = dfield(default_factory=dict)  # name -> slot
+    def __init__(self, layout: Layout, pc: int = -1):
+        self.layout = layout
+        self.pc = pc
+        self.vals: dict = {}  # name -> slot
+        self.signed: dict = {}  # name -> True: a field (int64), False: a word (uint64)
+        self.pos: dict = {}  # name -> slot
 
 
-@dataclass
 class ArgLeaf:
     """One argument layout's slots: where each ``ArgColumns.vals`` / ``ArgColumns.at`` name
     lives in an argument row (after its ``ARG_ROW_HEAD`` columns)."""
 
-    layout: Layout
-    vals: dict = dfield(default_factory=dict)  # name -> slot
-    signed: dict = dfield(default_factory=dict)
-    pos: dict = dfield(default_factory=dict)  # name -> slot
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.vals: dict = {}  # name -> slot
+        self.signed: dict = {}
+        self.pos: dict = {}  # name -> slot
 
 
-@dataclass
 class Terminal:
     """Where a dispatch ends: a leaf to screen, or rows for the reference decoder."""
 
-    ordinal: int
-    leaf: Leaf | None  # None: slow (undefined type or subtype, or a reference kind)
+    def __init__(self, ordinal: int, leaf: Leaf | None):
+        self.ordinal = ordinal
+        self.leaf = leaf  # None: slow (undefined type or subtype, or a reference kind)
 
 
-@dataclass
 class Program:
-    code: np.ndarray | array  # int64, the whole program (numpy's, or an array("q") where numpy is not wanted)
-    terminals: list  # by ordinal
-    leaves: dict  # layout name -> Leaf
-    arg_leaves: dict  # argument type -> ArgLeaf
-    nvals: int
-    npos: int
-    narg_vals: int
-    narg_pos: int
-    log: bool
-    sites: dict = dfield(default_factory=dict)  # pc -> what the check there reads (``_Compiler.sites``)
+    def __init__(self, code: np.ndarray | array, terminals: list, leaves: dict, arg_leaves: dict, nvals: int,
+                 npos: int, narg_vals: int, narg_pos: int, log: bool, sites: dict):
+        self.code = code  # int64, the whole program (numpy's, or an array("q") where numpy is not wanted)
+        self.terminals = terminals  # by ordinal
+        self.leaves = leaves  # layout name -> Leaf
+        self.arg_leaves = arg_leaves  # argument type -> ArgLeaf
+        self.nvals, self.npos, self.narg_vals, self.narg_pos = nvals, npos, narg_vals, narg_pos
+        self.log = log
+        self.sites = sites  # pc -> what the check there reads (``_Compiler.sites``)
 
     @property
     def arg_columns(self) -> int:

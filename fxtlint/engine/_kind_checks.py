@@ -10,11 +10,9 @@ screen writes a row for it, rendered with the same check. A check is data:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from collections import namedtuple
 
 from .. import rules as R
-from ..rules._diagnostics import Rule
 from ..spec._roles import BUFFER_FULL, RUNNING, TIMESTAMPS
 from ..spec._tables import tables
 
@@ -26,12 +24,14 @@ PROVIDER_EVENT, EVENT_ID = next((leaf.name, f.name) for leaf in _T.record_leaves
 LEGACY_SWITCH = _T.leaf("scheduling.legacy_context_switch").name
 
 
-class KindCheck(NamedTuple):
-    op: str  # "less" or "equal"
-    a: str  # a field name
-    b: str | int  # a field name ("less") or a value ("equal")
-    rule: Rule  # what the reference reports when it holds
-    params: Callable[[dict], dict]  # the rule's message parameters, from the record's fields
+# (collections' namedtuple, not typing's NamedTuple: a small lint imports no typing)
+class KindCheck(namedtuple("KindCheck", ("op", "a", "b", "rule", "params"))):
+    """``op``: "less" or "equal"; ``a``: a field name; ``b``: a field name ("less") or a
+    value ("equal"); ``rule``: what the reference reports when it holds (a ``Rule``);
+    ``params``: the rule's message parameters, from the record's fields (a function of
+    them)."""
+
+    __slots__ = ()
 
     def holds(self, fields: dict) -> bool:
         if self.op == "less":

@@ -21,8 +21,8 @@ of a batch at once (``_lookups``).
 
 from __future__ import annotations
 
+from collections import namedtuple
 from contextlib import contextmanager
-from typing import Any, NamedTuple
 
 from ..spec._model import Record
 from ..spec._roles import EFFECT_OF, INLINE_KOIDS, field_of_role
@@ -63,16 +63,14 @@ class Provider:
         self.max_ticks = U64 - 1  # 1 tick = 1 ns: no timestamp overflows
 
 
-class Change(NamedTuple):
-    """What one record did: its ``effect``, the provider it acted on, the string or thread
-    index it registered (0: refused, index 0 is reserved), the entry it replaced (None:
-    none) and the new one (an interned string id, koids, a tick rate)."""
+# (collections' namedtuple, not typing's NamedTuple: a small lint imports no typing)
+class Change(namedtuple("Change", ("effect", "provider", "key", "old", "new"), defaults=(None, None, None))):
+    """What one record did: its ``effect`` (str), the ``provider`` it acted on, the string
+    or thread index it registered (``key``, int or None; 0: refused, index 0 is reserved),
+    the entry it replaced (``old``; None: none) and the ``new`` one (by effect: an
+    interned string id, a (process, thread) koid pair, a tick rate)."""
 
-    effect: str
-    provider: Provider
-    key: int | None = None
-    old: Any = None  # by effect: an interned string id, a (process, thread) koid pair, a tick rate
-    new: Any = None
+    __slots__ = ()
 
 
 class History:

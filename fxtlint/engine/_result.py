@@ -13,33 +13,46 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ..rules._diagnostics import Diagnostic, Severity, sort_diagnostics
+from ..spec._frozen import F, Struct
 
 DEFAULT_PER_RULE_CAP = 200
 _new = object.__new__
 
 
-@dataclass
-class DiagnosticSink:
+class DiagnosticSink(Struct):
     """Collects diagnostics; ``severity_overrides`` and ``ignored`` come from the user."""
 
-    per_rule_cap: int = DEFAULT_PER_RULE_CAP
-    severity_overrides: dict[str, Severity] = field(default_factory=dict)
-    ignored: frozenset[str] = frozenset()
-    counts: Counter = field(default_factory=Counter)
-    severity_of: dict = field(default_factory=dict)  # code -> severity as reported
-    _kept: dict = field(default_factory=dict)  # code -> diagnostics, trimmed to the smallest
+    per_rule_cap: int
+    severity_overrides: dict[str, Severity]
+    ignored: frozenset[str]
+    counts: Counter
+    severity_of: dict  # code -> severity as reported
+    _kept: dict  # code -> diagnostics, trimmed to the smallest
     # code -> (offset, record index) past which no diagnostic can be kept (``skips``): the
     # last of the first ``per_rule_cap`` kept, then the last kept at each trim
-    _bound: dict = field(default_factory=dict)
+    _bound: dict
     # called with each diagnostic kept (a stream's findings as they are found)
-    listener: Callable[[Diagnostic], None] | None = None
+    listener: Callable[[Diagnostic], None] | None
+    _spec = (F("per_rule_cap", DEFAULT_PER_RULE_CAP), F("severity_overrides", factory=dict),
+             F("ignored", frozenset()), F("counts", factory=Counter), F("severity_of", factory=dict),
+             F("_kept", factory=dict), F("_bound", factory=dict), F("listener", None))
 
-    def __post_init__(self):
-        if self.per_rule_cap < 1:
+    def __init__(self, per_rule_cap: int = DEFAULT_PER_RULE_CAP, severity_overrides: dict[str, Severity] | None = None,
+                 ignored: frozenset[str] = frozenset(), counts: Counter | None = None, severity_of: dict | None = None,
+                 _kept: dict | None = None, _bound: dict | None = None,
+                 listener: Callable[[Diagnostic], None] | None = None):
+        if per_rule_cap < 1:
             raise ValueError("per_rule_cap must be at least 1")
+        self.per_rule_cap = per_rule_cap
+        self.severity_overrides = {} if severity_overrides is None else severity_overrides
+        self.ignored = ignored
+        self.counts = Counter() if counts is None else counts
+        self.severity_of = {} if severity_of is None else severity_of
+        self._kept = {} if _kept is None else _kept
+        self._bound = {} if _bound is None else _bound
+        self.listener = listener
 
     def add(self, diag: Diagnostic) -> None:
         code = diag.code
@@ -135,8 +148,9 @@ def skipper(emit) -> Callable | None:
     return None if sink is None else sink.skips
 
 
-@dataclass
-class FileReport:
+class FileReport(Struct):
+    """What a lint says about one file (``to_json``: the JSON output's object)."""
+
     path: str
     format: str  # "trace" | "log"
     records: int
@@ -145,7 +159,16 @@ class FileReport:
     diagnostics: list[Diagnostic]
     counts: dict[str, int]
     severity_counts: dict[str, int]
-    summary: dict = field(default_factory=dict)
+    summary: dict
+    _spec = (*(F(n) for n in ("path", "format", "records", "size", "byte_order", "diagnostics", "counts",
+                              "severity_counts")), F("summary", factory=dict))
+
+    def __init__(self, path: str, format: str, records: int, size: int, byte_order: str,
+                 diagnostics: list[Diagnostic], counts: dict[str, int], severity_counts: dict[str, int],
+                 summary: dict | None = None):
+        self.path, self.format, self.records, self.size, self.byte_order = path, format, records, size, byte_order
+        self.diagnostics, self.counts, self.severity_counts = diagnostics, counts, severity_counts
+        self.summary = {} if summary is None else summary
 
     @property
     def has_errors(self) -> bool:

@@ -46,7 +46,6 @@ from __future__ import annotations
 import mmap
 import struct
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._roles import STATE_KINDS
@@ -66,6 +65,7 @@ from ._reader import (
 )
 from ._stream_buffer import NeedMore
 
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
     import numpy as np
 

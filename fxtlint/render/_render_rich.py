@@ -18,14 +18,15 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Union
 
-from ..engine._hexview import hex_rows, marker_line, record_window
 from ..engine._result import FileReport
 from ..rules import not_fxt_file
 from ..rules._diagnostics import Diagnostic, Severity
 
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 if TYPE_CHECKING:
+    from typing import IO
+
     from rich.console import Console
     from rich.text import Text
 
@@ -108,7 +109,8 @@ class PlainConsole:
         self.file.flush()
 
 
-ConsoleLike = Union["Console", PlainConsole]
+if TYPE_CHECKING:
+    ConsoleLike = Console | PlainConsole  # (never evaluated: an annotation only)
 
 
 def _rich_console(file: IO[str] | None) -> Console:
@@ -225,6 +227,8 @@ def capped_line(report: FileReport) -> str | None:
 
 
 def render_hex(console: ConsoleLike, diag: Diagnostic, data) -> None:
+    from ..engine._hexview import hex_rows, marker_line, record_window  # (a report with findings only)
+
     start, end = record_window(diag.offset, diag.record_size, diag.span, len(data))
     if start >= end:
         console.print(f"{HEX_INDENT}(no bytes at 0x{diag.offset:x}: past the end of the file)")

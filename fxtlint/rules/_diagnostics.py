@@ -10,11 +10,13 @@ from __future__ import annotations
 import enum
 import operator
 import re
-import string
+
+# string.Formatter().parse, without importing string (whose Template compiles a pattern at import)
+from _string import formatter_parser  # type: ignore[import-not-found]  # (CPython's, no stub)
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ..spec._errors import FxtError
+from ..spec._frozen import F, Frozen
 
 
 class Severity(enum.IntEnum):
@@ -38,8 +40,7 @@ class Severity(enum.IntEnum):
         return cls[text.strip().upper()]
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(Frozen):
     """A minimal archive for a rule's docs and tests: ``build`` returns its bytes.
 
     ``input_format`` says how it must be linted ("trace" or "log").
@@ -47,11 +48,14 @@ class Example:
 
     caption: str
     build: Callable[[], bytes]
-    input_format: str = "trace"
+    input_format: str
+    _spec = (F("caption"), F("build"), F("input_format", "trace"))
+
+    def __init__(self, caption: str, build: Callable[[], bytes], input_format: str = "trace"):
+        self.__dict__.update(caption=caption, build=build, input_format=input_format)
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Frozen):
     """One rule. ``params`` names what the engines report (a trailing "?" marks one
     they may leave out); ``derived`` names what ``derive`` adds for the message.
 
@@ -71,33 +75,51 @@ class Rule:
     good: Example
     spec: str
     params: tuple[str, ...]
-    status: str = "stable"
+    status: str  # default "stable"
     # extra message parameters computed from the reported ones (e.g. a readable
     # provider label from a provider id), so every engine reports with the same params
-    derive: Callable[[dict], dict] | None = None
-    derived: tuple[str, ...] = ()
+    derive: Callable[[dict], dict] | None
+    derived: tuple[str, ...]
     # a removed code: the code that reports the same defect now (codes are never reused)
-    replaced_by: str | None = None
+    replaced_by: str | None
     # the params that say where other things are (another record's offset or index, the
     # bytes left in the file, the file's length): they move when unrelated records are
     # added, so they are not part of what identifies a finding (``identity``)
-    positions: tuple[str, ...] = ()
+    positions: tuple[str, ...]
     # what the rule looks at (``_rule_scope``): features a trace must contain for the
     # rule to be exercised; a rule in force has at least one
-    scope: tuple[str, ...] = ()
+    scope: tuple[str, ...]
     # ``mutation(records, pick) -> bytes``: a valid archive given one defect that trips this
     # rule (``fxtlint.rules._mutate``); ``no_mutation`` says why no small mutation does
-    mutation: Callable[..., bytes] | None = field(default=None, compare=False)
-    no_mutation: str | None = None
+    mutation: Callable[..., bytes] | None  # (not compared)
+    no_mutation: str | None
     # the only other codes the mutation may trip (every other mutation adds exactly one defect)
-    also_trips: tuple[str, ...] = ()
+    also_trips: tuple[str, ...]
     # what a conforming reader does with a trace that trips it: a key of
     # ``_reader_verdicts.REASONS`` (trace rules only; the spec's words are there)
-    reader_reason: str | None = None
-    required: frozenset = field(init=False, repr=False, compare=False)
-    allowed: frozenset = field(init=False, repr=False, compare=False)
+    reader_reason: str | None
+    # (computed from params, not compared)
+    required: frozenset
+    allowed: frozenset
+    _spec = (*(F(n) for n in ("code", "name", "severity", "message", "what", "why", "bad", "good", "spec", "params")),
+             F("status", "stable"), F("derive", None), F("derived", ()), F("replaced_by", None), F("positions", ()),
+             F("scope", ()), F("mutation", None, compare=False), F("no_mutation", None), F("also_trips", ()),
+             F("reader_reason", None), F("required", init=False, repr=False, compare=False),
+             F("allowed", init=False, repr=False, compare=False))
 
-    def __post_init__(self) -> None:
+    def __init__(self, code: str, name: str, severity: Severity, message: str, what: str, why: str, bad: Example,
+                 good: Example, spec: str, params: tuple[str, ...], status: str = "stable",
+                 derive: Callable[[dict], dict] | None = None, derived: tuple[str, ...] = (),
+                 replaced_by: str | None = None, positions: tuple[str, ...] = (), scope: tuple[str, ...] = (),
+                 mutation: Callable[..., bytes] | None = None, no_mutation: str | None = None,
+                 also_trips: tuple[str, ...] = (), reader_reason: str | None = None):
+        self.__dict__.update(code=code, name=name, severity=severity, message=message, what=what, why=why, bad=bad,
+                             good=good, spec=spec, params=params, status=status, derive=derive, derived=derived,
+                             replaced_by=replaced_by, positions=positions, scope=scope, mutation=mutation,
+                             no_mutation=no_mutation, also_trips=also_trips, reader_reason=reader_reason)
+        self._check()
+
+    def _check(self) -> None:
         if self.status not in STATUSES:
             raise FxtError(f"{self.code}: status = {self.status!r} is not one of {STATUSES}")
         if (self.status == "removed") != (self.replaced_by is not None):
@@ -128,8 +150,7 @@ class Rule:
         unknown = set(self.positions) - required - optional
         if unknown:
             raise FxtError(f"{self.code}: positions {sorted(unknown)} are not among its params")
-        object.__setattr__(self, "required", required)
-        object.__setattr__(self, "allowed", required | optional)
+        self.__dict__.update(required=required, allowed=required | optional)
 
     def at(
         self,
@@ -150,7 +171,7 @@ class Rule:
             raise FxtError(
                 f"{self.code} reported with parameters {sorted(keys)}; it declares {self.params}"
             )
-        # Diagnostic(...) with every field given, without the frozen dataclass's __init__
+        # Diagnostic(...) with every field given, without a call of its __init__
         # (one object.__setattr__ a field: half the cost of a diagnostic); its message and
         # details are built when first read (``Diagnostic.__getattr__``), from parameters
         # that cannot change meanwhile (else built now): a lint whose caller reads only
@@ -184,7 +205,7 @@ _new = object.__new__
 def template_fields(code: str, template: str) -> list[str]:
     """The named fields of a message template; FxtError for any other kind of field."""
     try:
-        parsed = list(string.Formatter().parse(template))
+        parsed = list(formatter_parser(template))
     except ValueError as e:
         raise FxtError(f"{code}: message template does not parse: {e}") from None
     names = []
@@ -251,8 +272,7 @@ def details_of(params: dict) -> dict:
     return out
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(Frozen):
     """One finding, with exactly one location: the byte offset of its record.
 
     Equality compares every field (a span that moved is a different finding: the hex
@@ -266,10 +286,18 @@ class Diagnostic:
     code: str
     message: str
     severity: Severity
-    span: tuple[int, int] | None = None
-    record_size: int | None = None
-    # structured fields (field name, expected, found, bit range...), for tools and tests
-    details: dict = field(default_factory=dict, hash=False)
+    span: tuple[int, int] | None
+    record_size: int | None
+    # structured fields (field name, expected, found, bit range...), for tools and tests (not hashed)
+    details: dict
+    _spec = (F("offset"), F("record_index"), F("code"), F("message"), F("severity"), F("span", None),
+             F("record_size", None), F("details", factory=dict, hash=False))
+
+    def __init__(self, offset: int, record_index: int, code: str, message: str, severity: Severity,
+                 span: tuple[int, int] | None = None, record_size: int | None = None, details: dict | None = None):
+        self.__dict__.update(offset=offset, record_index=record_index, code=code, message=message,
+                             severity=severity, span=span, record_size=record_size,
+                             details={} if details is None else details)
 
     def __getattr__(self, name: str):
         """``message`` and ``details`` of a diagnostic ``Rule.at`` made, built at their first
@@ -288,6 +316,22 @@ class Diagnostic:
         """Pickled (or copied) with its message built: what it holds until then is its rule."""
         self.message  # noqa: B018 (built and kept)
         return {k: v for k, v in self.__dict__.items() if k != "_lazy"}
+
+    # Frozen's equality, hash and repr read the fields from ``__dict__``: the message and
+    # details built first
+    def __eq__(self, other):
+        self.message  # noqa: B018 (built and kept)
+        if other.__class__ is self.__class__:
+            other.message  # noqa: B018
+        return Frozen.__eq__(self, other)
+
+    def __hash__(self) -> int:  # type: ignore[override]  # (as Frozen's: Struct's is None)
+        self.message  # noqa: B018 (built and kept)
+        return Frozen.__hash__(self)
+
+    def __repr__(self) -> str:
+        self.message  # noqa: B018 (built and kept)
+        return Frozen.__repr__(self)
 
     def sort_key(self) -> tuple:
         """Position first (offset, record), then code, message and span: how reports list."""

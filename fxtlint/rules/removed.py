@@ -8,18 +8,18 @@ names that say the defect rather than the event.
 
 from __future__ import annotations
 
-import dataclasses
-
 from . import semantic as _semantic
 from ._diagnostics import Rule
 
 
 def _moved(code: str, name: str, now: Rule) -> Rule:
-    return dataclasses.replace(
-        now, code=code, name=name, status="removed", replaced_by=now.code, scope=(), mutation=None,
-        no_mutation=None, also_trips=(), reader_reason=None,
-        what=f"Removed: reported as {now.code} {now.name}. {now.what}",
-    )
+    # (``dataclasses.replace``'s copy, without importing dataclasses at start-up)
+    fields = {n: getattr(now, n) for n in Rule.__match_args__}
+    return Rule(**{
+        **fields, "code": code, "name": name, "status": "removed", "replaced_by": now.code, "scope": (),
+        "mutation": None, "no_mutation": None, "also_trips": (), "reader_reason": None,
+        "what": f"Removed: reported as {now.code} {now.name}. {now.what}",
+    })
 
 
 counter_argument_not_numeric_pr009 = _moved("PR009", "counter-argument-not-numeric",

@@ -7,12 +7,14 @@ written inline. A thread given as ``int`` is an index into the thread table; a
 
 from __future__ import annotations
 
-from typing import Literal
-
 from ._encoder import encode_argument, encode_log_record, encode_record, encode_records
 from ._errors import FxtError
 from ._model import Argument, Record
 from ._tables import Field, WordItem, tables
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    from typing import Literal
 
 _ARG_TYPES = {a.name: t for t, a in tables().arguments.items()}
 _MAGIC = tables().leaf("metadata.trace_info.magic").named("magic")

@@ -8,27 +8,32 @@ windows pass a ``Limits``; nothing patches module globals (h11 passes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-
 from ._errors import FxtError
+from ._frozen import F, Frozen
 
 # the fast path's batch keys hold a record's index within its batch in this many bits
 MAX_PAIRING_WINDOW = 1 << 20
 
 
-@dataclass(frozen=True)
-class Limits:
-    window_words: int = 1 << 21  # 16 MiB of file per fast-path window
-    pairing_window: int = 1 << 16  # records per pairing batch: disorder within it is resolved
-    max_stack: int = 1 << 16  # open durations kept per thread
-    max_live: int = 1 << 16  # live async ids, and live flow ids, kept
-    max_scan: int = 64  # how deep an unmatched end looks for its begin: keeps ends O(1)
+class Limits(Frozen):
+    """The windows and caps of every engine (this module's docstring); frozen."""
 
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            v = getattr(self, f.name)
+    window_words: int  # 16 MiB of file per fast-path window
+    pairing_window: int  # records per pairing batch: disorder within it is resolved
+    max_stack: int  # open durations kept per thread
+    max_live: int  # live async ids, and live flow ids, kept
+    max_scan: int  # how deep an unmatched end looks for its begin: keeps ends O(1)
+    _spec = (F("window_words", 1 << 21), F("pairing_window", 1 << 16), F("max_stack", 1 << 16),
+             F("max_live", 1 << 16), F("max_scan", 64))
+
+    def __init__(self, window_words: int = 1 << 21, pairing_window: int = 1 << 16, max_stack: int = 1 << 16,
+                 max_live: int = 1 << 16, max_scan: int = 64):
+        self.__dict__.update(window_words=window_words, pairing_window=pairing_window, max_stack=max_stack,
+                             max_live=max_live, max_scan=max_scan)
+        for name in self.__match_args__:
+            v = self.__dict__[name]
             if not isinstance(v, int) or v < 1:
-                raise FxtError(f"Limits.{f.name} = {v!r} does not fit: allowed 1 .. (an int)")
+                raise FxtError(f"Limits.{name} = {v!r} does not fit: allowed 1 .. (an int)")
         if self.pairing_window > MAX_PAIRING_WINDOW:
             raise FxtError(f"Limits.pairing_window = {self.pairing_window} does not fit: "
                            f"allowed 1 .. {MAX_PAIRING_WINDOW}")

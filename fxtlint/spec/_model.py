@@ -13,9 +13,9 @@ by hand may leave them out.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
 from ._errors import FxtError
+from ._frozen import F, Frozen
 
 
 class FrozenMap(dict):
@@ -71,21 +71,26 @@ def _check_type(what: str, kind: str, given: int, expected: dict[str, int]) -> N
         raise FxtError(f"{what} of kind {kind!r} has type {want}, not {given}")
 
 
-@dataclass(frozen=True)
-class Argument:
+class Argument(Frozen):
+    """One argument of a record (frozen; ``dataclasses.replace`` makes a changed copy)."""
+
     type: int
     kind: str  # the table name ("int32", "string", ...) or "unknown"
-    fields: dict = field(default_factory=dict)
-    strings: dict = field(default_factory=dict)
-    extra_words: tuple[int, ...] = ()
-    raw: bytes = b""  # the undecoded body of an unknown argument type
-    offset: int = field(default=-1, compare=False)  # byte offset of its header, when read
-    complete: bool = field(default=True, compare=False)  # False when its content overran its size
+    fields: FrozenMap
+    strings: FrozenMap
+    extra_words: tuple[int, ...]
+    raw: bytes  # the undecoded body of an unknown argument type
+    offset: int  # byte offset of its header, when read (not compared)
+    complete: bool  # False when its content overran its size (not compared)
+    _spec = (F("type"), F("kind"), F("fields", factory=dict), F("strings", factory=dict), F("extra_words", ()),
+             F("raw", b""), F("offset", -1, compare=False), F("complete", True, compare=False))
 
-    def __post_init__(self) -> None:
-        _check_type("argument", self.kind, self.type, _types_by_kind()[1])
-        object.__setattr__(self, "fields", _frozen(self.fields))
-        object.__setattr__(self, "strings", _frozen(self.strings))
+    def __init__(self, type: int, kind: str, fields: dict | None = None, strings: dict | None = None,
+                 extra_words: tuple[int, ...] = (), raw: bytes = b"", offset: int = -1, complete: bool = True):
+        _check_type("argument", kind, type, _types_by_kind()[1])
+        self.__dict__.update(type=type, kind=kind, fields=_frozen({} if fields is None else fields),
+                             strings=_frozen({} if strings is None else strings), extra_words=extra_words, raw=raw,
+                             offset=offset, complete=complete)
 
     @property
     def name(self) -> str | int:
@@ -103,24 +108,33 @@ class Argument:
         return self.fields.get("value")
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(Frozen):
+    """One record (frozen; ``dataclasses.replace`` makes a changed copy)."""
+
     type: int
     kind: str  # dotted table name, e.g. "event.duration_begin"; "unknown" when undefined
-    fields: dict = field(default_factory=dict)
-    strings: dict = field(default_factory=dict)
-    args: tuple[Argument, ...] = ()
-    extra_words: tuple[int, ...] = ()
-    raw: bytes = b""  # the undecoded body of an undefined record type or subtype
-    offset: int = field(default=-1, compare=False)
-    index: int = field(default=-1, compare=False)
-    size_words: int = field(default=0, compare=False)
-    complete: bool = field(default=True, compare=False)  # False when decoding stopped early
+    fields: FrozenMap
+    strings: FrozenMap
+    args: tuple[Argument, ...]
+    extra_words: tuple[int, ...]
+    raw: bytes  # the undecoded body of an undefined record type or subtype
+    # (not compared:) where it was read, and how much of it
+    offset: int
+    index: int
+    size_words: int
+    complete: bool  # False when decoding stopped early
+    _spec = (F("type"), F("kind"), F("fields", factory=dict), F("strings", factory=dict), F("args", ()),
+             F("extra_words", ()), F("raw", b""), F("offset", -1, compare=False), F("index", -1, compare=False),
+             F("size_words", 0, compare=False), F("complete", True, compare=False))
 
-    def __post_init__(self) -> None:
-        _check_type("record", self.kind, self.type, _types_by_kind()[0])
-        object.__setattr__(self, "fields", _frozen(self.fields))
-        object.__setattr__(self, "strings", _frozen(self.strings))
+    def __init__(self, type: int, kind: str, fields: dict | None = None, strings: dict | None = None,
+                 args: tuple[Argument, ...] = (), extra_words: tuple[int, ...] = (), raw: bytes = b"",
+                 offset: int = -1, index: int = -1, size_words: int = 0, complete: bool = True):
+        _check_type("record", kind, type, _types_by_kind()[0])
+        self.__dict__.update(type=type, kind=kind, fields=_frozen({} if fields is None else fields),
+                             strings=_frozen({} if strings is None else strings), args=args,
+                             extra_words=extra_words, raw=raw, offset=offset, index=index, size_words=size_words,
+                             complete=complete)
 
     @property
     def end(self) -> int:

@@ -16,14 +16,15 @@ import marshal
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, overload
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 from ._errors import FxtError
+from ._frozen import F, Frozen
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import overload
 
 # The vocabulary of the layout language: anything else in a table file is a typo.
 ROLES = frozenset(("type", "size", "selector", "string_ref", "thread_ref", "arg_count", "string_index",
@@ -45,35 +46,39 @@ class TableError(FxtError):
     """A spec table that does not follow the layout language (unknown key, kind or role)."""
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(Frozen):
     """A bit field of a 64-bit word; ``rule`` is the code reported when its check fails
     (must-be-zero, const or enum), ``rule_between`` the code for an enum value that lies
     between two defined ones."""
 
+    _spec = (F("name"), F("lo"), F("hi"), F("role", None), F("reserved", False), F("zero", False), F("const", None),
+             F("enum", None), F("signed", False), F("rule", None), F("rule_between", None),
+             *(F(n, init=False, repr=False, compare=False) for n in ("width", "mask", "word_mask", "sign_bit")))
     name: str
     lo: int
     hi: int
-    role: str | None = None
-    reserved: bool = False
-    zero: bool = False
-    const: int | None = None
-    enum: str | None = None
-    signed: bool = False
-    rule: str | None = None
-    rule_between: str | None = None
+    role: str | None
+    reserved: bool
+    zero: bool
+    const: int | None
+    enum: str | None
+    signed: bool
+    rule: str | None
+    rule_between: str | None
     # precomputed once: the accessors are on every decoded record's path
-    width: int = field(init=False, compare=False, repr=False)
-    mask: int = field(init=False, compare=False, repr=False)
-    word_mask: int = field(init=False, compare=False, repr=False)
-    sign_bit: int = field(init=False, compare=False, repr=False)
+    width: int
+    mask: int
+    word_mask: int
+    sign_bit: int
 
-    def __post_init__(self):
-        width = self.hi - self.lo + 1
-        object.__setattr__(self, "width", width)
-        object.__setattr__(self, "mask", (1 << width) - 1)
-        object.__setattr__(self, "word_mask", ((1 << width) - 1) << self.lo)
-        object.__setattr__(self, "sign_bit", 1 << (width - 1) if self.signed else 0)
+    def __init__(self, name: str, lo: int, hi: int, role: str | None = None, reserved: bool = False,
+                 zero: bool = False, const: int | None = None, enum: str | None = None, signed: bool = False,
+                 rule: str | None = None, rule_between: str | None = None):
+        width = hi - lo + 1
+        self.__dict__.update(name=name, lo=lo, hi=hi, role=role, reserved=reserved, zero=zero, const=const,
+                             enum=enum, signed=signed, rule=rule, rule_between=rule_between, width=width,
+                             mask=(1 << width) - 1, word_mask=((1 << width) - 1) << lo,
+                             sign_bit=1 << (width - 1) if signed else 0)
 
     @property
     def must_be_zero(self) -> bool:
@@ -108,7 +113,7 @@ class Field:
 
 
 # -- body items: one class per kind; readers dispatch on the class, exhaustively ---------
-class Item:
+class Item(Frozen):
     """A body item. ``kind`` names the class in the layout language; only words carry
     ``fields`` or a ``role``."""
 
@@ -117,59 +122,74 @@ class Item:
     role: str | None = None
 
 
-@dataclass(frozen=True)
 class WordItem(Item):
     """One 64-bit word, possibly carrying its own bit ``fields``."""
 
+    _spec = (F("name"), F("fields", ()), F("role", None), F("signed", False), F("float", False), F("pairing_id", False))
     name: str
-    fields: tuple[Field, ...] = ()
-    role: str | None = None
-    signed: bool = False
-    float: bool = False
-    pairing_id: bool = False  # the word the pairing engine keys begin/end on
+    fields: tuple[Field, ...]
+    role: str | None
+    signed: bool
+    float: bool
+    pairing_id: bool  # the word the pairing engine keys begin/end on
     kind = "word"
 
+    def __init__(self, name: str, fields: tuple[Field, ...] = (), role: str | None = None, signed: bool = False,
+                 float: bool = False, pairing_id: bool = False):
+        self.__dict__.update(name=name, fields=fields, role=role, signed=signed, float=float, pairing_id=pairing_id)
 
-@dataclass(frozen=True)
+
 class WordsItem(Item):
     """Words present only when the thread-ref field ``cond`` is 0 (an inline thread)."""
 
+    _spec = (F("names"), F("cond"))
     names: tuple[str, ...]
     cond: str
     kind = "words"
+
+    def __init__(self, names: tuple[str, ...], cond: str):
+        self.__dict__.update(names=names, cond=cond)
 
     @property
     def name(self) -> str:
         return self.cond
 
 
-@dataclass(frozen=True)
 class StringItem(Item):
     """The inline UTF-8 stream of the string-ref field ``name`` (when its inline bit is set)."""
 
+    _spec = (F("name"),)
     name: str
     kind = "string"
 
+    def __init__(self, name: str):
+        self.__dict__["name"] = name
 
-@dataclass(frozen=True)
+
 class StreamItem(Item):
     """A stream whose byte length is the field ``length``."""
 
+    _spec = (F("name"), F("length"), F("content", "utf8"))
     name: str
     length: str
-    content: str = "utf8"
+    content: str
     kind = "stream"
 
+    def __init__(self, name: str, length: str, content: str = "utf8"):
+        self.__dict__.update(name=name, length=length, content=content)
 
-@dataclass(frozen=True)
+
 class ArgsItem(Item):
     """``name`` arguments (the count field), or "*": arguments until the record ends."""
 
+    _spec = (F("name"),)
     name: str
     kind = "args"
 
+    def __init__(self, name: str):
+        self.__dict__["name"] = name
 
-@dataclass(frozen=True)
+
 class VariantItem(Item):
     """The place where the chosen variant's body is spliced."""
 
@@ -188,27 +208,42 @@ def check_dispatch(handlers: dict, who: str) -> dict:
     return handlers
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(Frozen):
+    _spec = (F("name"), F("title"), F("spec"), F("fields"), F("body"), F("size_field"), F("selector", None),
+             F("variants", factory=lambda: _frozen({})), F("extensible", True), F("type", None), F("value", None),
+             F("full_fields", ()), F("full_body", ()), F("zero_mask", 0), F("pairing", None), F("numeric_args", False),
+             F("numeric", False), F("effect", None), F("group", None))
     name: str  # dotted path, e.g. "event.duration_begin"
     title: str
     spec: str
     fields: tuple[Field, ...]
     body: tuple[Item, ...]
     size_field: Field  # the header's size field: every record type, argument type and log record has one
-    selector: Field | None = None
-    variants: Mapping[int, Layout] = field(default_factory=lambda: _frozen({}))
-    extensible: bool = True
-    type: int | None = None
-    value: int | None = None  # this variant's selector value
-    full_fields: tuple[Field, ...] = ()
-    full_body: tuple[Item, ...] = ()
-    zero_mask: int = 0  # header bits that must be zero (reserved and always-zero)
-    pairing: str | None = None  # an event's role for the pairing engine (PAIRING_ROLES)
-    numeric_args: bool = False  # every argument must be of a numeric type (counters)
-    numeric: bool = False  # an argument type that holds a number
-    effect: str | None = None  # what reading the record does to a reader's state (EFFECTS)
-    group: str | None = None  # an event's group in the statistics (records.toml event_groups)
+    selector: Field | None
+    variants: Mapping[int, Layout]
+    extensible: bool
+    type: int | None
+    value: int | None  # this variant's selector value
+    full_fields: tuple[Field, ...]
+    full_body: tuple[Item, ...]
+    zero_mask: int  # header bits that must be zero (reserved and always-zero)
+    pairing: str | None  # an event's role for the pairing engine (PAIRING_ROLES)
+    numeric_args: bool  # every argument must be of a numeric type (counters)
+    numeric: bool  # an argument type that holds a number
+    effect: str | None  # what reading the record does to a reader's state (EFFECTS)
+    group: str | None  # an event's group in the statistics (records.toml event_groups)
+
+    def __init__(self, name: str, title: str, spec: str, fields: tuple[Field, ...], body: tuple[Item, ...],
+                 size_field: Field, selector: Field | None = None, variants: Mapping[int, Layout] | None = None,
+                 extensible: bool = True, type: int | None = None, value: int | None = None,
+                 full_fields: tuple[Field, ...] = (), full_body: tuple[Item, ...] = (), zero_mask: int = 0,
+                 pairing: str | None = None, numeric_args: bool = False, numeric: bool = False,
+                 effect: str | None = None, group: str | None = None):
+        self.__dict__.update(name=name, title=title, spec=spec, fields=fields, body=body, size_field=size_field,
+                             selector=selector, variants=_frozen({}) if variants is None else variants,
+                             extensible=extensible, type=type, value=value, full_fields=full_fields,
+                             full_body=full_body, zero_mask=zero_mask, pairing=pairing, numeric_args=numeric_args,
+                             numeric=numeric, effect=effect, group=group)
 
     @property
     def is_leaf(self) -> bool:
@@ -228,10 +263,11 @@ class Layout:
             raise TableError(f"layout {self.name!r} has no field {name!r}")
         return f
 
-    @overload
-    def field(self, name: str) -> Field | None: ...
-    @overload
-    def field(self, *, role: str) -> Field: ...
+    if TYPE_CHECKING:
+        @overload
+        def field(self, name: str) -> Field | None: ...
+        @overload
+        def field(self, *, role: str) -> Field: ...
 
     def field(self, name: str | None = None, *, role: str | None = None) -> Field | None:
         """The field called ``name`` (None when there is none), or the one field with
@@ -261,11 +297,15 @@ class Layout:
         return next((it.name for it in self.full_body if isinstance(it, WordItem) and it.pairing_id), None)
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(Frozen):
     """The compiled spec tables: frozen, their mappings read-only, so the one cached
     value that ``tables()`` hands to every module cannot be changed by any of them."""
 
+    _spec = tuple(F(n) for n in ("header", "records", "arguments", "argument_header", "enums", "enum_specs",
+                                 "log_record", "undefined_record_types", "undefined_argument_types",
+                                 "max_string_length", "max_record_words", "max_arguments", "magic_word",
+                                 "string_inline_bit", "log_max_record_bytes", "log_allowed_argument_types",
+                                 "event_groups"))
     header: tuple[Field, ...]
     records: Mapping[int, Layout]
     arguments: Mapping[int, Layout]
@@ -284,6 +324,12 @@ class Tables:
     log_allowed_argument_types: tuple[int, ...]
     # the event kinds of each statistics group, the groups in records.toml's order
     event_groups: Mapping[str, tuple[str, ...]]
+
+    def __init__(self, **fields):
+        """Every field of ``_spec`` by name (TypeError for a missing or unknown one)."""
+        if fields.keys() != set(self.__match_args__):
+            raise TypeError(f"Tables() takes exactly the fields {self.__match_args__}, not {sorted(fields)}")
+        self.__dict__.update(fields)
 
     def record_leaves(self):
         for root in self.records.values():

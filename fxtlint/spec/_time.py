@@ -18,7 +18,8 @@ is an integer that orders instants exactly as their real times order (no float, 
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
 
 if TYPE_CHECKING:
     from fractions import Fraction  # imported where a value is made: the lint's start-up needs none
