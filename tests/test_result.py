@@ -104,6 +104,9 @@ def test_a_diagnostic_builds_its_message_when_first_read_and_equals_one_built_at
     assert d.__dict__["message"] == message and "_lazy" not in d.__dict__  # built once, kept
     lazy = _diag(R.string_ref_unregistered, 16, 2, variant=5)
     assert pickle.loads(pickle.dumps(lazy)) == eager  # pickled with its message built
+    # equality, hash and repr read every field: each builds the message first
+    for use in (lambda x: x == eager, lambda x: hash(x) == hash(eager), lambda x: repr(x) == repr(eager)):
+        assert use(_diag(R.string_ref_unregistered, 16, 2, variant=5))
     # a parameter that could change meanwhile (a list) is rendered at once
     mutable = R.unterminated_at_end.at(0, 0, what="flow", detail="id 1", cut_short=False)
     assert "message" not in mutable.__dict__
