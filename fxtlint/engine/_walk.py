@@ -111,6 +111,15 @@ class Consumer:
     def finish(self, walk: Walk) -> None:
         """After the last record (``walk.cut_short``: framing stopped early)."""
 
+    # True: it can ride the native walk beside the linter (``ride``), the records the walk
+    # hands back given to ``record`` as to the linter (report's coverage)
+    rides_native: bool = False
+
+    def ride(self, walk: Walk, nw, module):
+        """Before the native walk ``nw`` (of ``module``) runs with this consumer beside the
+        linter: its rider, whose ``take()`` is called at each stop of the walk."""
+        raise NotImplementedError
+
 
 class Walk:
     """Walks ``buf`` once (a trace, or a structured-log stream with ``log``) for
@@ -262,8 +271,8 @@ class Walk:
         (export, decode: they read records and rows the native walk does not make; the
         linter and they then share the reference path), or the column path is forced off
         (``columns=False``, the reference path's own walks)."""
-        return (self.lint is not None and self.consumers == [self.lint] and self._columns_arg is not False
-                and walks_natively(self.engine))
+        return (self.lint is not None and self.consumers[:1] == [self.lint] and self._columns_arg is not False
+                and all(c.rides_native for c in self.consumers[1:]) and walks_natively(self.engine))
 
     def _native_lint(self) -> NativeLint | None:
         """The native walk's driver, when this walk takes it (``_wants_native``)."""
