@@ -92,7 +92,7 @@ def test_without_a_build_auto_lints_on_the_reference_and_native_is_an_error(fres
     assert _native.kernel() is None and Walk(b"", (), engine="auto").kernel is None
     assert not _native.walks_natively("auto") and not _native.walks_natively("fast")
     assert _native.describe({}).startswith(
-        "engine: reference; export, decode and report's coverage: python; "
+        "engine: reference; export and decode: python; "
         "native kernel: not built: No module named 'fxtlint.engine._kernel'; native text filler: ")
     with pytest.raises(FxtError, match="not built"):
         _native.kernel(_native.REQUIRED)
@@ -123,7 +123,7 @@ def test_a_built_kernel_is_chosen(fresh):
     assert Walk(b"", (), engine="python", kernel=k).kernel is k  # the scan step's own walks give theirs
     if _native.native_missing() is None:
         assert _native.describe({_native.ENV: "native"}).startswith(
-            "engine: walk, forced by FXTLINT_ENGINE=native; export, decode and report's coverage: native; "
+            "engine: walk, forced by FXTLINT_ENGINE=native; export and decode: native; "
             "native kernel: built; native text filler: built; native walk: built")
 
 
@@ -133,7 +133,7 @@ def test_version_says_whether_the_filler_is_built(fresh):
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
     fresh.setattr(_native, "_nwalk_built", lambda: (None, "no compiled fxtlint.engine._nwalk"))
     walk = "; native walk: not built: no compiled fxtlint.engine._nwalk"
-    others = "export, decode and report's coverage"
+    others = "export and decode"
     # no native walk: the lint runs on the reference engine, and says so
     assert _native.describe({}) == (f"engine: reference; {others}: native; native kernel: built; "
                                     "native text filler: built" + walk)
@@ -203,7 +203,7 @@ print(first, Walk(bytes({COLUMNS_FROM}), ()).columns, Walk(bytes(8), (), engine=
 
 
 @pytest.mark.parametrize("env,expected", [("python", "engine: reference, forced by FXTLINT_ENGINE=python; "
-                                                     "export, decode and report's coverage: python"),
+                                                     "export and decode: python"),
                                           ("reference", "engine: reference, forced by FXTLINT_ENGINE=reference"),
                                           ("auto", "engine: ")])
 def test_version_says_which_engine(env, expected):
