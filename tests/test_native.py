@@ -62,11 +62,13 @@ def test_each_engine_takes_its_path(engine, columns):
 
 
 @pytest.mark.parametrize("engine", _native.ENGINES)
-@pytest.mark.parametrize("with_others", [False, True], ids=["alone", "with-coverage"])
-def test_the_linter_never_takes_the_column_path(engine, with_others, monkeypatch):
+@pytest.mark.parametrize("others", ["alone", "with-coverage", "with-rows"])
+def test_the_linter_never_takes_the_column_path(engine, others, monkeypatch):
     """The lint runs on the native walk or on the reference path, whatever the engine and
-    whoever rides with it (a walk with another consumer aboard shares the reference path)."""
+    whoever rides with it (report's coverage rides the native walk; a walk with a consumer
+    aboard that cannot ride it shares the reference path)."""
     from fxtlint.engine._lint import lint_walk
+    from fxtlint.engine._walk import Consumer
     from fxtlint.engine._walk import Walk as W
     from fxtlint.writer_report._coverage import CoverageCollector
 
@@ -76,9 +78,10 @@ def test_the_linter_never_takes_the_column_path(engine, with_others, monkeypatch
                                   for i in range(COLUMNS_FROM // 32)])
     assert len(data) >= COLUMNS_FROM
     monkeypatch.setattr(W, "_batch", lambda *a: pytest.fail("the linter's walk took the column path"))
-    report, walk = lint_walk(data, engine=engine, consumers=[CoverageCollector()] if with_others else [])
+    consumers = {"alone": [], "with-coverage": [CoverageCollector()], "with-rows": [Consumer()]}[others]
+    report, walk = lint_walk(data, engine=engine, consumers=consumers)
     native = walk._native is not None
-    assert native is (not with_others and engine not in ("python", "reference") and _native.nwalk() is not None)
+    assert native is (others != "with-rows" and engine not in ("python", "reference") and _native.nwalk() is not None)
     assert report.to_json() == fxtlint.lint_bytes(data, engine="reference").to_json()
 
 
