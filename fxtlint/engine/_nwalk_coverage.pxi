@@ -10,7 +10,8 @@
 # back. Memory: counters per terminal and argument type, one entry per tick rate and per
 # enumeration value met, the five largest records, the notes since the last take.
 
-DEF COV_TOP = 5  # the largest records kept (``_coverage.LARGEST_KEPT``: checked by ``_walk_coverage``)
+DEF COV_TOP = 5
+DEF COV_SMALL = 256  # an enumeration's values below this are counted in an array (the map above it)  # the largest records kept (``_coverage.LARGEST_KEPT``: checked by ``_walk_coverage``)
 TOP_KEPT = COV_TOP
 
 cdef struct CovTerm:
@@ -35,6 +36,10 @@ cdef struct CovNote:      # a record the reference decoder counts
     uint64_t rate
 
 
+cimport cython
+
+
+@cython.final  # (its methods called directly, not through a table: the walk's hot path)
 cdef class Coverage:
     """The coverage counters of one walk (``NativeWalk.cover``)."""
 
@@ -46,10 +51,13 @@ cdef class Coverage:
     cdef int64_t sref[3]               # string refs: empty, inline, indexed
     cdef int64_t tref[2]               # thread refs: inline, indexed
     cdef cmap[pair[int, uint64_t], int64_t] enums
+    cdef vector[int64_t] enum_small    # per terminal counted by an enumeration: COV_SMALL counters
+    cdef vector[int64_t] enum_base     # per terminal: where its counters start (-1: none)
     cdef vector[CovTime] times
     cdef CovTop top[COV_TOP]
     cdef int ntop
     cdef vector[CovNote] notes
+    cdef size_t last_time              # the entry of the last record's tick rate
 
     cdef object argrefs                # (until ``check`` lays them out for the walk's program)
 
@@ -62,6 +70,9 @@ cdef class Coverage:
                     len(d["str_val"]) != NSTR or len(d["thr_val"]) != NTHR or len(d["ts_val"]) != NTS:
                 raise ValueError("a coverage plan with more refs than the walk holds")
             t = d
+            self.enum_base.push_back(<int64_t>self.enum_small.size() if t.enum_val >= 0 else -1)
+            if t.enum_val >= 0:
+                self.enum_small.resize(self.enum_small.size() + COV_SMALL, 0)
             self.terms.push_back(t)
         self.argrefs = dict(argrefs)
         self.records.assign(self.terms.size(), 0)
@@ -70,6 +81,7 @@ cdef class Coverage:
         self.sref[0] = self.sref[1] = self.sref[2] = 0
         self.tref[0] = self.tref[1] = 0
         self.ntop = 0
+        self.last_time = 0
 
     cdef int check(self, const Program *P) except -1:
         """The plan names only terminals, slots and argument types the walk's program has;
@@ -105,14 +117,10 @@ cdef class Coverage:
         return 0
 
     cdef inline void _string_ref(self, uint64_t ref) noexcept nogil:
-        if ref == 0:
-            self.sref[0] += 1
-        elif ref & self.inline_bit:
-            self.sref[1] += 1
-        else:
-            self.sref[2] += 1
+        # empty (0), inline (1) or indexed (2), without a branch to mispredict
+        self.sref[(ref != 0) * (2 - ((ref & self.inline_bit) != 0))] += 1
 
-    cdef void count(self, const uint64_t *v, const int64_t *args, int64_t nargs, int64_t arg_columns, int term,
+    cdef inline void count(self, const uint64_t *v, const int64_t *args, int64_t nargs, int64_t arg_columns, int term,
                     int64_t index, int64_t cur, int64_t words, int64_t declared, uint64_t rate,
                     bint noted) noexcept nogil:
         """The record at word ``cur`` (``words`` long as the walk read it, ``declared`` as its
@@ -137,12 +145,10 @@ cdef class Coverage:
         for i in range(T.nstr):
             ref = v[T.str_val[i]]
             self._string_ref(ref)
-            if ref & self.inline_bit:
-                inline = True
-        if inline:
-            self.inline_records[term] += 1
+            inline |= (ref & self.inline_bit) != 0
+        self.inline_records[term] += inline
         for i in range(T.nthr):
-            self.tref[0 if v[T.thr_val[i]] == 0 else 1] += 1
+            self.tref[v[T.thr_val[i]] != 0] += 1
         for a in range(nargs):
             row = args + a * arg_columns
             ty = <int>row[2]
@@ -153,7 +159,10 @@ cdef class Coverage:
                     break
                 self._string_ref(<uint64_t>row[ARG_ROW_HEAD + s])
         if T.enum_val >= 0:
-            self.enums[pair[int, uint64_t](term, v[T.enum_val])] += 1
+            if v[T.enum_val] < COV_SMALL:
+                self.enum_small[self.enum_base[term] + <int64_t>v[T.enum_val]] += 1
+            else:
+                self.enums[pair[int, uint64_t](term, v[T.enum_val])] += 1
         if T.nts:
             lo = hi = v[T.ts_val[0]]
             for i in range(1, T.nts):
@@ -162,16 +171,24 @@ cdef class Coverage:
             self._time(rate, lo, hi)
 
     cdef inline void _time(self, uint64_t rate, uint64_t lo, uint64_t hi) noexcept nogil:
-        cdef size_t i
+        cdef size_t i = self.last_time
         cdef CovTime e
+        if i < self.times.size() and self.times[i].rate == rate:  # (most often: the last record's rate)
+            if lo < self.times[i].lo:
+                self.times[i].lo = lo
+            if hi > self.times[i].hi:
+                self.times[i].hi = hi
+            return
         for i in range(self.times.size()):  # (one entry per tick rate met: a few)
             if self.times[i].rate == rate:
+                self.last_time = i
                 if lo < self.times[i].lo:
                     self.times[i].lo = lo
                 if hi > self.times[i].hi:
                     self.times[i].hi = hi
                 return
         e.rate, e.lo, e.hi = rate, lo, hi
+        self.last_time = self.times.size()
         self.times.push_back(e)
 
     cdef inline void _keep_largest(self, int64_t size, int64_t index, int64_t offset, int term) noexcept nogil:
@@ -204,11 +221,19 @@ cdef class Coverage:
         thread refs (inline, indexed), {(terminal, value): records} of the enumerations,
         [(rate, least ticks, greatest ticks)], and the largest records [(bytes, index,
         offset, terminal)], larger first."""
+        cdef dict enums = {(kv.first.first, kv.first.second): kv.second for kv in self.enums}
+        cdef int t
+        cdef int64_t x
+        for t in range(<int>self.terms.size()):
+            if self.enum_base[t] >= 0:
+                for x in range(COV_SMALL):
+                    if self.enum_small[self.enum_base[t] + x]:
+                        enums[t, x] = self.enum_small[self.enum_base[t] + x]
         return {
             "records": list(self.records), "bytes": list(self.nbytes), "inline": list(self.inline_records),
             "args": list(self.args), "string_refs": (self.sref[0], self.sref[1], self.sref[2]),
             "thread_refs": (self.tref[0], self.tref[1]),
-            "enums": {(kv.first.first, kv.first.second): kv.second for kv in self.enums},
+            "enums": enums,
             "times": [(e.rate, e.lo, e.hi) for e in self.times],
             "largest": [(self.top[i].size, self.top[i].index, self.top[i].offset, self.top[i].term)
                         for i in range(self.ntop)],
