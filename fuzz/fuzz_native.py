@@ -1,6 +1,7 @@
-# Invariant: the native engine (every native part: the native walk linting, the kernel
-# scanning report's coverage) and the pure Python engine (the reference lint, the numpy
-# column engine) give the same whole writer's report (verdict, rule results, coverage,
+# Invariant: the native engine (every native part: the native walk linting and counting
+# report's coverage, the kernel scanning export's and decode's columns) and the pure Python
+# engine (the reference lint and per-record coverage, the numpy column engine) give the
+# same whole writer's report (verdict, rule results, coverage,
 # statistics, problems) for any bytes, read as a trace or as a structured-log stream (the
 # input's last byte picks: odd = log), and the same bytes of `export` (either format) and
 # of `decode` (a trace): the native text filler writes what the pure templates write;
@@ -37,9 +38,8 @@ def kernel():
 
 def report_json(data: bytes, input_format: str, engine: str) -> dict:
     """The whole writer's report (``fxtlint report --format json``), with ``engine``:
-    "native" (the lint on the native walk, the coverage scanned by the kernel) or "python"
-    (the lint on the reference engine, the coverage on the column engine; both the column
-    path at every size, where "auto" would not scan a small input at all)."""
+    "native" (the lint on the native walk, the coverage counted by it beside the linter)
+    or "python" (the lint and the coverage on the reference engine, record by record)."""
     return trace_report(data, input_format=input_format, engine=engine)
 
 

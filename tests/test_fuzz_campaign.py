@@ -247,7 +247,7 @@ else:  # what atheris.instrument_all() does to fxtlint: trace every comparison
 growth = []
 for _ in range(8):  # caches fill in the first windows; a leak grows in every window
     before = sys.getallocatedblocks()
-    for _ in range(100):  # the column path (numpy): report's coverage on the column engine
+    for _ in range(100):  # the reference path: the lint and report's coverage record by record
         trace_report(data, engine="python")
     growth.append(sys.getallocatedblocks() - before)
 print(min(growth))

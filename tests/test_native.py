@@ -62,11 +62,13 @@ def test_each_engine_takes_its_path(engine, columns):
 
 
 @pytest.mark.parametrize("engine", _native.ENGINES)
-@pytest.mark.parametrize("with_others", [False, True], ids=["alone", "with-coverage"])
-def test_the_linter_never_takes_the_column_path(engine, with_others, monkeypatch):
+@pytest.mark.parametrize("others", ["alone", "with-coverage", "with-rows"])
+def test_the_linter_never_takes_the_column_path(engine, others, monkeypatch):
     """The lint runs on the native walk or on the reference path, whatever the engine and
-    whoever rides with it (a walk with another consumer aboard shares the reference path)."""
+    whoever rides with it (report's coverage rides the native walk; a walk with a consumer
+    aboard that cannot ride it shares the reference path)."""
     from fxtlint.engine._lint import lint_walk
+    from fxtlint.engine._walk import Consumer
     from fxtlint.engine._walk import Walk as W
     from fxtlint.writer_report._coverage import CoverageCollector
 
@@ -76,9 +78,10 @@ def test_the_linter_never_takes_the_column_path(engine, with_others, monkeypatch
                                   for i in range(COLUMNS_FROM // 32)])
     assert len(data) >= COLUMNS_FROM
     monkeypatch.setattr(W, "_batch", lambda *a: pytest.fail("the linter's walk took the column path"))
-    report, walk = lint_walk(data, engine=engine, consumers=[CoverageCollector()] if with_others else [])
+    consumers = {"alone": [], "with-coverage": [CoverageCollector()], "with-rows": [Consumer()]}[others]
+    report, walk = lint_walk(data, engine=engine, consumers=consumers)
     native = walk._native is not None
-    assert native is (not with_others and engine not in ("python", "reference") and _native.nwalk() is not None)
+    assert native is (others != "with-rows" and engine not in ("python", "reference") and _native.nwalk() is not None)
     assert report.to_json() == fxtlint.lint_bytes(data, engine="reference").to_json()
 
 
@@ -92,7 +95,7 @@ def test_without_a_build_auto_lints_on_the_reference_and_native_is_an_error(fres
     assert _native.kernel() is None and Walk(b"", (), engine="auto").kernel is None
     assert not _native.walks_natively("auto") and not _native.walks_natively("fast")
     assert _native.describe({}).startswith(
-        "engine: reference; export, decode and report's coverage: python; "
+        "engine: reference; export and decode: python; "
         "native kernel: not built: No module named 'fxtlint.engine._kernel'; native text filler: ")
     with pytest.raises(FxtError, match="not built"):
         _native.kernel(_native.REQUIRED)
@@ -123,7 +126,7 @@ def test_a_built_kernel_is_chosen(fresh):
     assert Walk(b"", (), engine="python", kernel=k).kernel is k  # the scan step's own walks give theirs
     if _native.native_missing() is None:
         assert _native.describe({_native.ENV: "native"}).startswith(
-            "engine: walk, forced by FXTLINT_ENGINE=native; export, decode and report's coverage: native; "
+            "engine: walk, forced by FXTLINT_ENGINE=native; export and decode: native; "
             "native kernel: built; native text filler: built; native walk: built")
 
 
@@ -133,7 +136,7 @@ def test_version_says_whether_the_filler_is_built(fresh):
     fresh.setattr(_native, "_filler_built", lambda: (object(), None))
     fresh.setattr(_native, "_nwalk_built", lambda: (None, "no compiled fxtlint.engine._nwalk"))
     walk = "; native walk: not built: no compiled fxtlint.engine._nwalk"
-    others = "export, decode and report's coverage"
+    others = "export and decode"
     # no native walk: the lint runs on the reference engine, and says so
     assert _native.describe({}) == (f"engine: reference; {others}: native; native kernel: built; "
                                     "native text filler: built" + walk)
@@ -203,7 +206,7 @@ print(first, Walk(bytes({COLUMNS_FROM}), ()).columns, Walk(bytes(8), (), engine=
 
 
 @pytest.mark.parametrize("env,expected", [("python", "engine: reference, forced by FXTLINT_ENGINE=python; "
-                                                     "export, decode and report's coverage: python"),
+                                                     "export and decode: python"),
                                           ("reference", "engine: reference, forced by FXTLINT_ENGINE=reference"),
                                           ("auto", "engine: ")])
 def test_version_says_which_engine(env, expected):

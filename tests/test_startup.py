@@ -2,8 +2,8 @@
 
 The lint runs on the native walk or on the per-record reference engine, at every size
 and on every engine, and needs no array: numpy (a third of the start-up before) is
-imported by the first walk that takes the column path (report's coverage, export,
-decode). ``import fxtlint.testing``, the ``pytest11`` entry point every pytest
+imported by the first walk that takes the column path (export, decode; report is the
+lint's walk). ``import fxtlint.testing``, the ``pytest11`` entry point every pytest
 session of a project that installs fxtlint loads, imports no engine at all. Each case runs in a
 fresh interpreter, where ``sys.modules`` starts empty. The times are bench/startup.py's.
 """

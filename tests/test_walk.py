@@ -200,9 +200,9 @@ def test_small_buffers_take_the_per_record_path_and_large_ones_the_columns():
     assert walk_for(large, ()).columns is True
 
 
-def test_report_scans_the_file_once_for_its_coverage_and_never_for_the_lint(scan_engine, monkeypatch):
-    """report is the lint's walk (the native walk or the reference path: no scan step) and
-    the coverage's walk on the column path: the scan step frames the file once."""
+def test_report_never_scans_the_file_its_coverage_rides_the_lints_walk(scan_engine, monkeypatch):
+    """report is the lint's walk (the native walk or the reference path: no scan step), the
+    coverage beside the linter: the column path's scan step never runs."""
     calls = []
     real = _walk.Walk.scanner
 
@@ -212,20 +212,24 @@ def test_report_scans_the_file_once_for_its_coverage_and_never_for_the_lint(scan
 
     monkeypatch.setattr(_walk.Walk, "scanner", counted)
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
-    trace_report(data, engine=scan_engine)
-    assert len(calls) == 1  # one window covers this file, scanned once, for the coverage
+    rep = trace_report(data, engine=scan_engine)
+    assert calls == [] and rep["statistics"]["records"] == rep["records"] > 0
 
 
 def test_the_column_path_screens_clean_records_of_every_kind_without_decoding_them(scan_engine, monkeypatch):
-    """The point of the column path (report's coverage, export, decode): clean records of
+    """The point of the column path (export, decode): clean records of
     any layout never reach the per-record decoder; only the records that change the
     provider tables do."""
-    from fxtlint.writer_report._coverage import CoverageCollector
+    class Rows(_walk.Consumer):  # the clean rows the column path hands over
+        n = 0
+
+        def rows(self, batch):
+            self.n += sum(rows.n for rows in batch.clean)
 
     def walked(data, fmt="auto"):
-        cov = CoverageCollector()
-        walk_for(data, [cov], input_format=fmt, engine=scan_engine).run()
-        return cov.statistics()
+        rows = Rows()
+        walk_for(data, [rows], input_format=fmt, engine=scan_engine).run()
+        return rows.n
 
     calls = []
     real = _walk.decode_record

@@ -1,6 +1,6 @@
 """Provider tables as each row of a batch sees them, looked up as arrays: the column
-path's (report's coverage, export and decode read string refs, thread refs and tick
-rates of clean rows through it; the lint never takes the column path).
+path's (export and decode read string refs, thread refs and tick rates of clean rows
+through it; the lint and report never take the column path).
 
 The walk decodes every record with an effect on the reference path, and
 ``ProviderState`` stamps each change with its record index and the value it replaced (``History``).

@@ -4,8 +4,9 @@ The lint runs on exactly two engines: the native walk (``_nwalk.pyx``, ``_walk_n
 one compiled pass in file order, every file size, a trace in either byte order or a
 structured-log stream, whole or fed as a stream) where it is built, and the reference
 path (the per-record reader, ``RecordChecker``, ``PairingEngine``'s loop) otherwise: the
-specification, the oracle and the fallback where nothing compiles. The other verbs'
-walks (``report``'s coverage, ``export``, ``decode``) take the column path (numpy: the
+specification, the oracle and the fallback where nothing compiles. ``report`` is the
+lint's walk (its coverage counted beside the linter, on either engine). The other verbs'
+walks (``export``, ``decode``) take the column path (numpy: the
 native kernel or the column engine as the scan step, ``_lookups``' refs, export's and
 decode's rows written by the native text filler or Python templates) or the reference
 path. The engines (``ENGINES``; every one reports the same):
@@ -215,4 +216,4 @@ def describe(environ: Mapping[str, str] | None = None) -> str:
         others = "native, rows in python"
     else:
         others = "native"
-    return f"engine: {lint}{forced}; export, decode and report's coverage: {others}; {state}"
+    return f"engine: {lint}{forced}; export and decode: {others}; {state}"

@@ -4,7 +4,7 @@ is read from it, and is the module's attribute from then on.
 The lint (the native walk, the reference engine, the pytest plugin) and the per-record
 path of the other verbs (the walk below ``_walk.COLUMNS_FROM``) need no array: a file is
 linted without numpy's import, which costs more than a small lint (``bench/startup.py``);
-only the column path of report's coverage, export and decode imports it. A module that uses numpy writes
+only the column path of export and decode imports it (report runs on the lint's walk). A module that uses numpy writes
 
     if TYPE_CHECKING:
         import numpy as np

@@ -365,6 +365,9 @@ cdef class RowBlock:
         pass
 
 
+include "_nwalk_coverage.pxi"
+
+
 cdef class NativeWalk:
     """The walk's native state over one trace; ``run`` walks it from a given record."""
 
@@ -468,6 +471,10 @@ cdef class NativeWalk:
     cdef cmap[DurKey, int64_t] owed_d
     cdef cmap[AsyncKey, int64_t] owed_a
     cdef cmap[uint64_t, int64_t] owed_f
+
+    # -- coverage (report: ``_walk_coverage``, ``_nwalk_coverage.pxi``): each record walked, counted --
+    cdef Coverage cov
+    cdef bint covering
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
@@ -937,6 +944,32 @@ cdef class NativeWalk:
                 else:
                     self.owed_f[ident] += 1
 
+    # -- coverage (report): ``_nwalk_coverage.pxi``'s counters, fed each record walked ----
+    def cover(self, Coverage cov):
+        """Count each record the walk walks into ``cov`` (None: count nothing)."""
+        if cov is not None:
+            cov.check(self.P)
+        self.cov = cov
+        self.covering = cov is not None
+
+    cdef void _cover(self, Scan *S, int64_t term, int64_t cur, int64_t index) noexcept nogil:
+        """The record at ``cur`` was walked: counted, or noted for the reference decoder
+        when the screen found something in its layout (or its type is undefined)."""
+        cdef bint noted = False
+        cdef size_t k
+        cdef int rule
+        for k in range(self.rec_mark, self.findings.size()):
+            rule = self.findings[k].rule
+            if rule == F_LAYOUT or rule == F_UNDEFINED:
+                noted = True
+                break
+        if noted:  # (an undefined type's record was never screened: its rows are not read)
+            self.cov.count(NULL, NULL, 0, 0, <int>term, index, cur, self.size, self.declared,
+                           self.rate[self.current], True)
+        else:
+            self.cov.count(self.vals.data(), S.args, S.nargs, S.arg_columns, <int>term, index, cur, self.size,
+                           self.declared, self.rate[self.current], False)
+
     # -- interning (the Python interner is the one id space) ----------------------------
     cdef int64_t _text_id(self, const unsigned char *b, uint64_t n) except -1:
         cdef string key = string(<const char *>b, n)
@@ -1244,6 +1277,8 @@ cdef class NativeWalk:
             self.rec_mark = self.findings.size()
             if self.terms[term].mode == M_UNDEFINED:
                 self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, index, cur, self.size, 0, 0)
+                if self.covering:
+                    self._cover(S, term, cur, index)
                 index += 1
                 cur += self.size
                 continue
@@ -1271,6 +1306,8 @@ cdef class NativeWalk:
                 break
             if self.slicing:
                 self._took(&self.terms[term], self.current, self.size)
+            if self.covering:
+                self._cover(S, term, cur, index)
             self.counts[term] += 1
             index += 1
             cur += self.size
@@ -1288,6 +1325,8 @@ cdef class NativeWalk:
         self.rec_mark = self.findings.size()
         if self.terms[term].mode == M_UNDEFINED:
             self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, pindex[0], cur, self.size, 0, 0)
+            if self.covering:
+                self._cover(S, term, cur, pindex[0])
             pindex[0] += 1
             pcur[0] = cur + self.size
             return -1
@@ -1311,6 +1350,8 @@ cdef class NativeWalk:
             return HANDBACK
         if self.slicing:
             self._took(&self.terms[term], slot, self.size)
+        if self.covering:
+            self._cover(S, term, cur, pindex[0])
         self.counts[term] += 1
         pindex[0] += 1
         pcur[0] = cur + self.size

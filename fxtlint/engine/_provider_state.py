@@ -13,8 +13,8 @@ export and the canonical decoding.
 Strings are interned: a table maps an index to a small id, and ``strings.values[id]``
 is the value as read (a ``str``, or the raw bytes of text that is not UTF-8). Memory
 grows with the tables (at most 32,767 strings and 255 threads per provider), never with
-the file. While ``recording()`` is on (the column path of report's coverage, export and
-decode: the lint never takes it), each change is also stamped with its record index and
+the file. While ``recording()`` is on (the column path of export and decode: the lint
+and report never take it), each change is also stamped with its record index and
 the value it replaced (``History``), so the column path can look refs up for every row
 of a batch at once (``_lookups``).
 """

@@ -9,8 +9,8 @@ with their field columns (``Group``) and flags, and the rows the per-record refe
 decoder must read (flagged, undefined, or named in ``reference_kinds``).
 
 Everything after this step on the column path (decoding the flagged rows, the provider
-tables, report's coverage, export and canonical decoding; the lint never takes it: it
-runs on the native walk or the per-record reference) reads these columns, never the framing, so a
+tables, export and canonical decoding; the lint and report never take it: they run on
+the native walk or the per-record reference) reads these columns, never the framing, so a
 faster kernel or a window fed from a socket replaces this module alone.
 """
 

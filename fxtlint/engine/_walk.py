@@ -5,17 +5,19 @@ consumers. The linter (``_lint_consumer.Lint``), the coverage and statistics
 (``_coverage.CoverageCollector``), the Trace Event export (``_export_tef``) and the
 canonical decoding (``_canonical``) are consumers. It takes one of three paths:
 
-- **the native walk**, for the linter alone (``_walk_native``, ``_nwalk.pyx``; engines
-  ``auto``, ``walk``, ``fast`` and ``native``, every file size, a trace in either byte
-  order or a structured-log stream, whole or fed as a stream): one compiled pass in file
-  order that hands the records it cannot prove clean to the per-record reader, one by
-  one, and the linter's ``record``;
+- **the native walk**, for the linter, alone or with consumers that ride beside it
+  (``Consumer.rides_native``: report's coverage, counted by the walk's coverage mode,
+  ``_walk_coverage``) (``_walk_native``, ``_nwalk.pyx``; engines ``auto``, ``walk``,
+  ``fast`` and ``native``, every file size, a trace in either byte order or a
+  structured-log stream, whole or fed as a stream): one compiled pass in file order that
+  hands the records it cannot prove clean to the per-record reader, one by one, and the
+  linter's ``record`` (and the riders');
 - **the reference path** (``columns=False``; and wherever the linter is aboard and the
   native walk is not taken: the linter takes no rows, ``Consumer.takes_rows``): the
   per-record reader alone, every record decoded and handed to ``record`` with the change
   it made to the provider tables, whole (``one_by_one``) or a stream's records as they
   arrive (``_advance_records``);
-- **the column path**, for the other verbs (``report``'s coverage, export, decode), per
+- **the column path**, for the other verbs (export, decode), per
   window of the file:
 
   1. **scan** (``_scan.scan_window``, or the native kernel: ``scanner``): frame the
@@ -110,6 +112,15 @@ class Consumer:
 
     def finish(self, walk: Walk) -> None:
         """After the last record (``walk.cut_short``: framing stopped early)."""
+
+    # True: it can ride the native walk beside the linter (``ride``), the records the walk
+    # hands back given to ``record`` as to the linter (report's coverage)
+    rides_native: bool = False
+
+    def ride(self, walk: Walk, nw, module):
+        """Before the native walk ``nw`` (of ``module``) runs with this consumer beside the
+        linter: its rider, whose ``take()`` is called at each stop of the walk."""
+        raise NotImplementedError
 
 
 class Walk:
@@ -262,14 +273,15 @@ class Walk:
         structured-log stream, whole or fed as a stream (``StreamLinter``, a file read in
         chunks), all take it. It declines only where it cannot or must not: the engine
         is ``reference`` or ``python`` (no native part), the walk is not built here (an
-        FxtError for ``native``), a consumer other than the linter rides on the walk
-        (export, decode: they read records and rows the native walk does not make; the
-        linter and they then share the reference path), or the column path is forced off
+        FxtError for ``native``), a consumer other than the linter that cannot ride the
+        native walk is aboard (``rides_native`` False: export, decode read records and
+        rows the native walk does not make; the linter and they then share the reference
+        path; report's coverage rides it), or the column path is forced off
         (``columns=False``, the reference path's own walks)."""
         if self._native_known is not None:
             return self._native_known
-        return (self.lint is not None and self.consumers == [self.lint] and self._columns_arg is not False
-                and walks_natively(self.engine))
+        return (self.lint is not None and self.consumers[:1] == [self.lint] and self._columns_arg is not False
+                and all(c.rides_native for c in self.consumers[1:]) and walks_natively(self.engine))
 
     def _native_lint(self) -> NativeLint | None:
         """The native walk's driver, when this walk takes it (``_wants_native``)."""

@@ -344,11 +344,16 @@ class NativeLint:
             raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
         self.row_bytes = module.ROW_BYTES
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
+        # the consumers riding beside the linter (``Consumer.rides_native``: report's coverage)
+        self.others = walk.consumers[1:]
+        self.riders = [c.ride(walk, self.nw, module) for c in self.others]
 
     def _take(self) -> None:
         """The native walk's counts, diagnostics rows and pairing rows since the last stop,
         to the walk and the linter."""
         nw, kinds = self.nw, self.walk.kinds
+        for rider in self.riders:
+            rider.take()
         for term, n in nw.take_counts().items():
             kinds[self.kinds[term]] += n
         found = nw.take_findings()
@@ -607,6 +612,8 @@ class NativeLint:
                     w.kinds[rec.kind] += 1
                     change = state.apply(rec)
                     lint.record(rec, change)
+                    for c in self.others:
+                        c.record(rec, change)
                     if change is not None:
                         self._sync(change)
                     index += 1

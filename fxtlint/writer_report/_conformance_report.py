@@ -2,12 +2,13 @@
 and problems folded per rule, as one JSON-ready dict (``docs/report.schema.json``).
 
 Sans-IO: takes a buffer; the renderers (``_report_markdown``, ``_report_html``) and
-the CLI take the dict. Two walks over the buffer (``_walk``): the lint's, the one
-``check`` runs (the native walk where it is built, the reference path otherwise), and
-the coverage's (the column path: ``CoverageCollector`` reads rows, which the linter never
-does), framed alike (every record by its declared size). Every diagnostic, the verdict
-and the rule results are the lint's, so a report and ``check`` never disagree. Both
-stream, so memory follows the tables.
+the CLI take the dict. One walk over the buffer (``_walk``): the lint's, the one
+``check`` runs, with the coverage (``CoverageCollector``) beside the linter: on the
+native walk where it is built (its coverage mode counts the records it walks clean, and
+the coverage counts the others as decoded records), on the reference path otherwise
+(every record decoded and counted). Every diagnostic, the verdict and the rule results
+are the lint's, so a report and ``check`` never disagree. The walk streams, so memory
+follows the tables.
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from importlib import resources
 from pathlib import Path
 
 from .. import rules as R
-from ..engine._feeder import walk_source
 from ..engine._hexview import dump, record_window
-from ..engine._lint import lint_walk, walk_for
+from ..engine._lint import lint_walk
 from ..engine._result import FileReport
 from ..rules._diagnostics import Diagnostic
 from ..rules._rule_scope import exercised, features_of
@@ -116,13 +116,11 @@ def _rule_results(lint: FileReport, features: set[str] | None, stopped: dict | N
 def trace_report(buf, *, path: str = "<bytes>", input_format: str = "auto", writer: str | None = None,
                  engine: str | None = None, limits: Limits = DEFAULT_LIMITS) -> dict:
     """The report of one trace (or structured-log stream) held in ``buf`` (or ``open_buffer``'s
-    ``FileSource``, read once per walk): the lint's walk, then the coverage's, every
+    ``FileSource``, read once): the lint's walk with the coverage beside the linter, every
     diagnostic the lint's (``engine`` and ``limits`` as in ``lint_buffer``)."""
-    lint, walk = lint_walk(buf, input_format=input_format, path=path, engine=engine, limits=limits)
     cov = CoverageCollector()
-    if not walk.not_fxt:  # (the lint said it is not FXT at all: there is nothing to cover)
-        walk_source(buf, lambda b, consumers: walk_for(b, consumers, input_format=input_format, engine=engine,
-                                                       limits=limits), [cov])
+    lint, walk = lint_walk(buf, consumers=[cov], input_format=input_format, path=path, engine=engine,
+                           limits=limits)
     sev = lint.severity_counts
     by_code: dict[str, list[Diagnostic]] = {}
     for d in lint.diagnostics:

@@ -1,27 +1,32 @@
 """What a trace uses of the spec, and its statistics, collected in one streaming pass.
 
-A consumer of the walk (``_walk``): decoded records are counted one by one, the clean
-rows of each batch as columns (counts, sums and extremes per leaf layout, with the
-provider tables as each row sees them), and both must give the same result. Every list
-of "what could be used" comes from the spec tables (record layouts, argument types,
-enumerations), never from a hand list, so a layout added to ``spec-tables/`` shows up
-as unused until a trace uses it. Memory is bounded by the tables: counters per kind,
-the providers' tables, and a fixed top-N of record sizes.
+A consumer of the lint's walk (``_walk``), beside the linter: on the native walk
+(``rides_native``) the walk counts the records it walks clean itself, in its coverage
+mode (``engine/_walk_coverage``, ``_nwalk_coverage.pxi``), and the records it hands
+back, or walks with a layout finding, are decoded records counted here one by one
+(``record``, ``count``), the reference's way; on the reference path every record is
+counted here. Both must give the same result (``tests/test_report_walk.py``). Every
+list of "what could be used" comes from the spec tables (record layouts, argument
+types, enumerations), never from a hand list, so a layout added to ``spec-tables/``
+shows up as unused until a trace uses it. Memory is bounded by the tables: counters per
+kind, the providers' tables, and a fixed top-N of record sizes.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections import Counter
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..engine._provider_state import INLINE_BIT, ProviderState
-from ..engine._walk import Batch, Consumer
+from ..engine._walk import Consumer
 from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
 from ..spec._time import seconds, time_key
+
+if TYPE_CHECKING:
+    from ..engine._walk_coverage import NativeCounts
 
 _T = tables()
 LARGEST_KEPT = 5
@@ -43,6 +48,10 @@ def _enum_field(kind: str, enum: str) -> str:
 _BLOB_TYPE_FIELD = _enum_field("blob", "blob_type")
 _OBJECT_TYPE_FIELD = _enum_field("kernel_object", "kernel_object_type")
 _SEVERITY_FIELD = next(f.name for f in _T.log_record.full_fields if f.enum == "severity")
+# the enumeration each kind's records are counted by: (kind, field) pairs
+ENUM_FIELDS = ((_T.log_record.name, _SEVERITY_FIELD), ("blob", _BLOB_TYPE_FIELD),
+               ("kernel_object", _OBJECT_TYPE_FIELD))
+_LEAF_TYPE = {leaf.name: leaf.type for leaf in _T.record_leaves()}
 _UTF8_KINDS = frozenset(
     leaf.name for leaf in _T.record_leaves()
     for it in leaf.full_body if it.kind == "stream" and it.content == "utf8"
@@ -52,6 +61,9 @@ _UTF8_KINDS = frozenset(
 class CoverageCollector(Consumer):
     """A consumer of the walk; or, alone, ``feed(record)`` for each record in file order.
     Then ``features()``, ``coverage()`` and ``statistics()``."""
+
+    takes_rows = False  # decoded records only: a walk without the linter takes the reference path
+    rides_native = True
 
     def __init__(self, *, byte_order: str = "little", fmt: str = "trace"):
         self.byte_order = byte_order
@@ -72,6 +84,7 @@ class CoverageCollector(Consumer):
         self.last: tuple[int, int] | None = None  # and its last, across every provider
         self.rates: set = set()
         self._largest: list = []  # min-heap of (bytes, -index, offset, kind)
+        self._native: NativeCounts | None = None  # the native walk's counters, while it runs (``ride``)
 
     # -- the walk -----------------------------------------------------------------------
     def start(self, walk) -> None:
@@ -84,6 +97,10 @@ class CoverageCollector(Consumer):
         self.record(rec, self.state.apply(rec))
 
     def record(self, rec: Record, change=None) -> None:
+        self.count(rec, self.state.current.rate)
+
+    def count(self, rec: Record, rate: int) -> None:
+        """One decoded record, read where its provider's tick rate is ``rate``."""
         k = rec.kind
         size = 8 * rec.size_words
         self.records[k] += 1
@@ -109,48 +126,51 @@ class CoverageCollector(Consumer):
             counter[0][f.get(counter[1])] += 1
         names = TIMESTAMPS.get(k, ())
         if names and rec.complete:
-            rate = self.state.current.rate
             stamps = [f[name] for name in names if f.get(name) is not None]
             self._time(rate, min(stamps, default=None), max(stamps, default=None))
 
-    def rows(self, batch: Batch) -> None:
-        for rows in batch.clean:
-            self._rows(rows)
+    # -- the native walk --------------------------------------------------------------
+    def ride(self, walk, nw, module):
+        from ..engine._walk_coverage import NativeCounts
 
-    def _rows(self, rows) -> None:
-        k, n = rows.kind, rows.n
-        self.records[k] += n
-        self.bytes[k] += int(rows.size.sum())
-        for r in np.lexsort((rows.index, -rows.size))[:LARGEST_KEPT].tolist():
-            self._keep_largest(int(rows.size[r]), int(rows.index[r]), int(rows.offset[r]), k)
-        if rows.layout.type == LARGE_RECORD_TYPE:
-            self.large += n
-        inline = np.zeros(n, bool)
-        for name in STRING_REFS.get(k, ()):
-            refs = rows.value(name)
-            self._string_refs(refs)
-            inline |= (refs & INLINE_BIT) != 0
-        for name in THREAD_REFS.get(k, ()):
-            zero = int(np.count_nonzero(rows.value(name) == 0))
-            self.thread_refs["inline"] += zero
-            self.thread_refs["indexed"] += n - zero
-        for a in rows.arguments():
-            self.args[a.kind] += len(a.row)
-            for name in ARG_STRING_REFS.get(a.kind, ()):
-                self._string_refs(a.value(name))
-        self.text_streams += n if k in _UTF8_KINDS else int(np.count_nonzero(inline))
-        counter = self._enum_counter(k)
-        if counter is not None:
-            values, counts = np.unique(rows.value(counter[1]), return_counts=True)
-            for v, c in zip(values.tolist(), counts.tolist()):
-                counter[0][v] += c
-        names = TIMESTAMPS.get(k, ())
-        if names and n:
-            _, pos, rates = rows.rates()
-            stamps = [rows.value(name) for name in names]
-            for p in np.unique(pos).tolist():
-                m = pos == p
-                self._time(rates[p], min(int(s[m].min()) for s in stamps), max(int(s[m].max()) for s in stamps))
+        self._native = NativeCounts(walk, nw, module, self.count, ENUM_FIELDS, LARGEST_KEPT)
+        return self._native
+
+    def finish(self, walk) -> None:
+        if self._native is not None:
+            self._absorb(self._native.totals())
+            self._native = None
+
+    def _absorb(self, t: dict) -> None:
+        """The native walk's counts (``NativeCounts.totals``), added to what was counted here."""
+        for k, n in t["records"].items():
+            self.records[k] += n
+            if _LEAF_TYPE.get(k) == LARGE_RECORD_TYPE:  # (a log's records: never said large)
+                self.large += n
+            if k in _UTF8_KINDS:
+                self.text_streams += n
+        for k, n in t["bytes"].items():
+            self.bytes[k] += n
+        for k, n in t["inline"].items():
+            if k not in _UTF8_KINDS:
+                self.text_streams += n
+        for k, n in t["args"].items():
+            self.args[k] += n
+        for key, n in zip(("empty", "inline", "indexed"), t["string_refs"]):
+            if n:
+                self.string_refs[key] += n
+        for key, n in zip(("inline", "indexed"), t["thread_refs"]):
+            if n:
+                self.thread_refs[key] += n
+        for k, values in t["enums"].items():
+            counter = self._enum_counter(k)
+            assert counter is not None, k
+            for v, n in values.items():
+                counter[0][v] += n
+        for rate, lo, hi in t["times"]:
+            self._time(rate, lo, hi)
+        for size, index, offset, k in t["largest"]:
+            self._keep_largest(size, index, offset, k)
 
     def _enum_counter(self, kind: str):
         """(the counter, the field) of the enumeration a kind's records are counted by."""
@@ -183,13 +203,6 @@ class CoverageCollector(Consumer):
             self.first = (lo, rate)
         if self.last is None or (time_key(hi, rate), rate) > (time_key(*self.last), self.last[1]):
             self.last = (hi, rate)
-
-    def _string_refs(self, refs) -> None:
-        empty = int(np.count_nonzero(refs == 0))
-        inline = int(np.count_nonzero(refs & INLINE_BIT))
-        self.string_refs["empty"] += empty
-        self.string_refs["inline"] += inline
-        self.string_refs["indexed"] += len(refs) - empty - inline
 
     def _string_ref(self, ref: int) -> None:
         if ref == 0:
