@@ -99,3 +99,16 @@ def noisy_archives(draw):
 
 
 shared_fixture = settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@st.composite
+def damaged_log_streams(draw):
+    """A mutated structured-log stream (``fxtlint.strategies``) with up to two bits flipped
+    in its first 200 bytes."""
+    from fxtlint.strategies import mutated_log_streams
+
+    data = bytearray(draw(mutated_log_streams())[0])
+    for pos, bit in draw(st.lists(st.tuples(st.integers(0, 200), st.integers(0, 7)), max_size=2)):
+        if pos < len(data):
+            data[pos] ^= 1 << bit
+    return bytes(data)
