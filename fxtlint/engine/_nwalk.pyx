@@ -468,6 +468,15 @@ cdef class NativeWalk:
     cdef cmap[DurKey, int64_t] owed_d
     cdef cmap[AsyncKey, int64_t] owed_a
     cdef cmap[uint64_t, int64_t] owed_f
+    # -- slice, a time range (``rewrite/_slice_walk``): what a run takes, follows and hands back --
+    cdef public bint range_on         # (with span_on) hand back a record whose instant is not on the run's side
+    cdef public bint range_state      # ... and a record that sets reader state (an open piece keeps it)
+    cdef public bint range_pairs      # ... and a pairing event (before the range, a piece open: the pass follows it)
+    cdef public bint take_off         # the run's records are not the piece's (no bytes, instants or providers noted)
+    cdef public bint note_off         # what they read is not noted
+    cdef public bint follow_off       # what is open is not followed (``follow`` from Python still is)
+    cdef vector[uint64_t] range_lo    # per slot: the run side's first and last ticks (lo > hi: none;
+    cdef vector[uint64_t] range_hi    # a slot made since they were set: none)
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
@@ -733,7 +742,10 @@ cdef class NativeWalk:
 
     def follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident):
         """A pairing event the reference's pass read (``OpenEvents.follow``), under the current provider."""
+        cdef bint off = self.follow_off
+        self.follow_off = False
         self._follow(kind, pk, tk, cat, name, ident, self.current)
+        self.follow_off = off
 
     def open_state(self):
         """What is open: ([(koids, [(category id, name id, provider id), ...]) per thread, in
@@ -751,11 +763,47 @@ cdef class NativeWalk:
 
     cdef inline bint _span_cut(self, Term *T) noexcept nogil:
         """The record just screened starts the span or cuts (the reference's pass takes it)."""
+        if self.range_on:
+            return self._range_back(T)
         if T.nts == 0:
             return False
         if self.span_wait:
             return True
         return self.piece_bytes > 0 and self.vals[T.ts_val[0]] >= self.cut_tick[self.current]
+
+    # -- slice, a time range: the run's side (``rewrite/_slice_walk.WalkSlicer._range_run``) --
+    def set_range_ticks(self, lo, hi):
+        """Per slot, the first and last tick of the run's side of the range (before, inside
+        or after it, at the slot's rate): a record with a timestamp outside is handed back."""
+        self.range_lo.assign(len(lo), 1)
+        self.range_hi.assign(len(lo), 0)
+        cdef Py_ssize_t s
+        for s in range(min(len(lo), len(hi))):
+            self.range_lo[s] = lo[s]
+            self.range_hi[s] = hi[s]
+
+    def owed_state(self):
+        """The ends met before a begin they could match (``OpenEvents._owed``): ([(koids,
+        category id, name id, count)], [((process koid, category id, name id, id), count)],
+        [(flow id, count)])."""
+        durs = [((kv.first.first.first, kv.first.first.second), kv.first.second.first, kv.first.second.second,
+                 kv.second) for kv in self.owed_d]
+        asyncs = [((kv.first.first.first, kv.first.first.second, kv.first.second.first, kv.first.second.second),
+                   kv.second) for kv in self.owed_a]
+        flows = [(kv.first, kv.second) for kv in self.owed_f]
+        return durs, asyncs, flows
+
+    cdef inline bint _range_back(self, Term *T) noexcept nogil:
+        """The record just screened goes to the reference's pass: its instant is not on the
+        run's side, it sets reader state (``range_state``), or it pairs (``range_pairs``)."""
+        if T.nts == 0:
+            return self.range_state and T.mode != M_EVENT
+        if self.range_pairs and T.pair_kind >= 0:
+            return True
+        if <size_t>self.current >= self.range_lo.size():
+            return True
+        cdef uint64_t ts = self.vals[T.ts_val[0]]
+        return ts < self.range_lo[self.current] or ts > self.range_hi[self.current]
 
     cdef inline void _instant(self, uint64_t ts, uint64_t rate) noexcept nogil:
         """The piece's first and last instants (``_slice._earlier``, ``_later``: exact)."""
@@ -776,6 +824,8 @@ cdef class NativeWalk:
 
     cdef void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
         """A record the walk took into the piece (read under ``slot``)."""
+        if self.take_off:
+            return
         self.piece_bytes += 8 * size
         self.piece_records += 1
         if T.mode != M_NAMES_PROVIDER and T.mode != M_SWITCHES_PROVIDER:
@@ -820,6 +870,8 @@ cdef class NativeWalk:
         """What an event the walk took reads of the tables (``_slice._Slicer._note_refs``):
         its string refs registered and not registered in the piece, its thread refs' koids,
         and its registered thread refs not registered in the piece."""
+        if self.note_off:
+            return
         cdef uint64_t *v = self.vals.data()
         cdef int64_t *p = self.pos.data()
         cdef int slot = self.current
@@ -858,6 +910,8 @@ cdef class NativeWalk:
                       int slot) noexcept nogil:
         """``OpenEvents.follow``: a begin opens (or pays an end met before it), an end closes
         the innermost duration of its thread, its async operation, its flow (or is owed)."""
+        if self.follow_off:
+            return
         cdef pair[uint64_t, uint64_t] koids = pair[uint64_t, uint64_t](pk, tk)
         cdef int i
         cdef OpenDur d
