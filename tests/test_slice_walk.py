@@ -420,3 +420,37 @@ def test_the_fuzz_invariant_catches_a_walk_that_writes_other_pieces(monkeypatch)
     monkeypatch.setattr(mod, "slice_trace", other)
     with pytest.raises(AssertionError, match="record-by-record"):
         mod.check(data)
+
+
+def test_the_fuzz_invariant_draws_ranges_and_catches_a_walk_that_writes_another_range(monkeypatch):
+    """fuzz/fuzz_slice.py's last two bytes draw a time range too (here eighths 2 to 6 of
+    the trace's time), held to the record-by-record piece."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("slice")
+    data = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes() + b"\x02\x6a"
+    made: list = []
+    real_cutter = mod.Cutter
+
+    def recording(**kw):
+        made.append(real_cutter(**kw))
+        return made[-1]
+
+    monkeypatch.setattr(mod, "Cutter", recording)
+    mod.check(data)
+    assert made and all(c.ranged and c.start is not None and c.end is not None for c in made)
+    real = mod.slice_trace
+
+    def other(buf, open_out, cutter, *, shortcut=True, **kw):
+        if not shortcut:
+            return real(buf, open_out, cutter, shortcut=False, **kw)
+        wider = real_cutter(start=cutter.start, end=cutter.end + 1)
+        return real(buf, open_out, wider, **kw)
+
+    monkeypatch.setattr(mod, "slice_trace", other)
+    with pytest.raises(AssertionError, match="record-by-record"):
+        mod.check(data)

@@ -72,6 +72,12 @@ piece yet (``hold``), one that would make a --split-size body larger (``cut_size
 (``span_on``, ``span_wait``), and the terminals the slicer names (``set_stop_terms``).
 The slicer's record-by-record pass takes those, through the calls that note and follow
 on the walk's tables (``use_*``, ``registered``, ``named_now``, ``took``, ``follow``).
+For a time range (``range_on``) a run is on one side of the range: it hands back a
+record whose timestamp is outside that side's ticks (``set_range_ticks``, per provider
+slot) and, as the slicer asks, one that sets reader state or pairs (``range_state``,
+``range_pairs``); outside the range it takes nothing into the piece (``take_off``,
+``note_off``) and, after it, follows nothing (``follow_off``). ``owed_state`` gives the
+ends owed, with ``open_state``, for a pass to follow on from the walk's.
 
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end

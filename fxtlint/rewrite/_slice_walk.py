@@ -19,8 +19,23 @@ record goes through ``_one`` with the piece state calls below pointed at the wal
 and the walk goes on after it. So a cut, a prefix, a begin and an end are made by the
 same code as on the reference pass; the pieces are the same bytes (tested).
 
+A time range (--from/--to): each run of the walk is on one side of the range, the side
+the pass is on (``Cutter.side``, from the last record with a timestamp it placed; records
+without one follow it). Inside, the run takes what it walks, as above; before and after,
+it leaves its records out (counted as the pass counts them) and takes nothing of them
+into the piece, following what is open before the range and nothing after it (the
+pass's ``open`` holds what is not after the range). It hands back a record whose
+instant is on another side (``Cutter.side_ticks``: per provider, at its rate), so the
+pass places every record that crosses into or out of the range; and, outside the range
+with the piece open, a record that sets reader state (the piece keeps it) and, before
+the range, a pairing event: what is open at the range's start (the pass's ``before``)
+is the walk's at the range's first record (``_open_now(whole=True)``: every record
+before it was before the range), and after it the pass's own ``OpenEvents`` follows
+those handed back. ``time_range_walked`` reads a trace's time range on the walk.
+
 Memory: the walk's tables, the piece's notes (what it reads, not its records: those wait
-in ``scratch`` as on the reference pass) and what is open.
+in ``scratch`` as on the reference pass, or are sent again from IN's file) and what is
+open.
 """
 
 from __future__ import annotations
