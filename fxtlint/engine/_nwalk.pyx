@@ -76,8 +76,9 @@ For a time range (``range_on``) a run is on one side of the range: it hands back
 record whose timestamp is outside that side's ticks (``set_range_ticks``, per provider
 slot) and, as the slicer asks, one that sets reader state or pairs (``range_state``,
 ``range_pairs``); outside the range it takes nothing into the piece (``take_off``,
-``note_off``) and, after it, follows nothing (``follow_off``). ``owed_state`` gives the
-ends owed, with ``open_state``, for a pass to follow on from the walk's.
+``note_off``) and, after it, follows nothing (``follow_off``) and reads no event's refs
+(``core_off``: a trace's time range is read so too). ``owed_state`` gives the ends owed,
+with ``open_state``, for a pass to follow on from the walk's.
 
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end
@@ -481,6 +482,7 @@ cdef class NativeWalk:
     cdef public bint take_off         # the run's records are not the piece's (no bytes, instants or providers noted)
     cdef public bint note_off         # what they read is not noted
     cdef public bint follow_off       # what is open is not followed (``follow`` from Python still is)
+    cdef public bint core_off         # an event's refs are not read at all (no findings, notes or following)
     cdef vector[uint64_t] range_lo    # per slot: the run side's first and last ticks (lo > hi: none;
     cdef vector[uint64_t] range_hi    # a slot made since they were set: none)
 
@@ -1559,6 +1561,8 @@ cdef class NativeWalk:
         cdef ThreadEntry *e = NULL
         cdef int64_t ids[NSTR]
         cdef size_t n0 = self.findings.size()
+        if self.core_off:  # (slice: nothing an event reads matters to the run)
+            return 1
         # 1. string refs: the record's, then its arguments'
         for i in range(T.nstr):
             ref = v[T.str_val[i]]

@@ -24,7 +24,8 @@ the pass is on (``Cutter.side``, from the last record with a timestamp it placed
 without one follow it). Inside, the run takes what it walks, as above; before and after,
 it leaves its records out (counted as the pass counts them) and takes nothing of them
 into the piece, following what is open before the range and nothing after it (the
-pass's ``open`` holds what is not after the range). It hands back a record whose
+pass's ``open`` holds what is not after the range: after it the walk reads no event's
+refs at all). It hands back a record whose
 instant is on another side (``Cutter.side_ticks``: per provider, at its rate), so the
 pass places every record that crosses into or out of the range; and, outside the range
 with the piece open, a record that sets reader state (the piece keeps it) and, before
@@ -91,7 +92,9 @@ def time_range_walked(buf, module) -> TimeRange | None:
     record's instant (nothing it reads, nothing open); a record it hands back (a kind it
     leaves to the reference, a tick rate, a provider record: so a run reads one provider
     at one rate, and the rates its timestamps were read at are known) is decoded and
-    carried out here. IN is read once; not FXT at all, it is read by the reference's."""
+    carried out here. It reads no event's refs (``core_off``): only the tables, framing and
+    the screen decide what a timestamp is. IN is read once; not FXT at all, it is read by
+    the reference's."""
     inp = buf if isinstance(buf, Whole) else Whole(buf)
     big = inp.call(detect_byte_order) == "big"
     if inp.call(lambda b: start_checks(b, _ignore, big, False)):
@@ -102,7 +105,7 @@ def time_range_walked(buf, module) -> TimeRange | None:
     nw.magic_at = 0
     nw.slicing = True
     nw.piece_reset()
-    nw.note_off = nw.follow_off = True
+    nw.note_off = nw.follow_off = nw.core_off = True
     kinds, _ = _names()
     providers = [t for t, kind in enumerate(kinds) if kind in ("metadata.provider_info", "metadata.provider_section")]
     nw.set_stop_terms(_stop_terms() + providers)
@@ -299,7 +302,7 @@ class WalkSlicer(_Slicer):
         side = c.side or "before"
         take = c._in  # (the last record with a timestamp was inside: taken, so a piece is open)
         nw.take_off = nw.note_off = not take
-        nw.follow_off = side == "after"
+        nw.follow_off = nw.core_off = side == "after"
         nw.range_state = not take and self.piece is not None
         nw.range_pairs = side == "before" and self.piece is not None
         ticks = [c.side_ticks(side, rate) for rate in nw.slot_rates()]
