@@ -2,7 +2,7 @@
 of the same file measured in the same run, each run as the command users run.
 
     python bench/rewrite_bench.py [--mb 5] [--slice-mb 500] [--split-size 200MB] [--split-time 0]
-                                  [--zero-page] [--workload events] [--corpus tests/data/corpus-real]
+                                  [--range] [--zero-page] [--workload events] [--corpus tests/data/corpus-real]
 
 Prints one JSON line per run: bytes in and out, seconds, MiB/s, the child's own peak RSS
 (Linux ``VmHWM`` of that child alone: each command runs in a fresh process that
@@ -13,7 +13,10 @@ Runs on the large files print ``speed_vs_lint`` (the lint's seconds over the ver
 are clean by construction: their repair must be the same bytes, their pieces must lint
 with no error. ``--zero-page`` also repairs a copy of the synthetic trace with a 4 KiB
 page in its middle zeroed (the records around the page go record by record). ``--slice-mb 0``
-skips the slice; ``--split-time 10ms`` adds a slice by trace time.
+skips the slice; ``--split-time 10ms`` adds a slice by trace time; ``--range`` adds a slice
+to a time range, the middle half of the trace's time (``--from`` a quarter of its length
+from its start, ``--to`` three quarters: the command reads the trace's range first, then
+cuts).
 """
 
 from __future__ import annotations
@@ -95,18 +98,30 @@ def _same(a: Path, b: Path) -> bool:
                 return True
 
 
-def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None = None) -> dict:
-    proc, dt, rss = run(["slice", str(src), "-o", str(out), option, value, "--output-format", "json"])
+def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None = None, *more: str) -> dict:
+    proc, dt, rss = run(["slice", str(src), "-o", str(out), option, value, *more, "--output-format", "json"])
     doc = json.loads(proc.stdout) if proc.stdout.strip() else {"pieces": []}
     size = src.stat().st_size
     written = sum(Path(p["path"]).stat().st_size for p in doc["pieces"])
     for p in doc["pieces"]:
         Path(p["path"]).unlink()
-    row = {"slice": src.name, option.lstrip("-"): value, "bytes_in": size, "bytes_out": written,
+    options = {k.lstrip("-"): v for k, v in zip((option, *more[::2]), (value, *more[1::2]))}
+    row = {"slice": src.name, **options, "bytes_in": size, "bytes_out": written,
            "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2), "peak_rss_mib": round(rss, 1),
            "exit": proc.returncode, "pieces": len(doc["pieces"]),
            "errors": sum(p["errors"] for p in doc["pieces"]), "stderr": proc.stderr.split("\n@@rss")[0][-300:]}
     return _versus(row, base)
+
+
+def middle_half(src: Path) -> tuple[str, str]:
+    """--from and --to of the middle half of ``src``'s time (in nanoseconds from its start)."""
+    sys.path.insert(0, str(REPO))
+    from fxtlint.rewrite._slice import time_range
+
+    span = time_range(src.read_bytes())
+    assert span is not None
+    length = span.end - span.start
+    return f"{int(length / 4 * 10**9)}ns", f"{int(3 * length / 4 * 10**9)}ns"
 
 
 def zeroed(src: Path, dst: Path) -> None:
@@ -131,6 +146,7 @@ def main() -> int:
     ap.add_argument("--slice-mb", type=float, default=500.0, help="size of the trace to slice (MiB; 0: none)")
     ap.add_argument("--split-size", default="200MB", help="slice's --split-size")
     ap.add_argument("--split-time", default=None, help="also slice with this --split-time (trace time)")
+    ap.add_argument("--range", action="store_true", help="also slice the middle half of the trace's time")
     ap.add_argument("--zero-page", action="store_true", help="also repair the synthetic trace with a zeroed 4 KiB page")
     ap.add_argument("--workload", default="events", choices=("events", "mixed", "sched"))
     ap.add_argument("--corpus", type=Path, default=REPO / "tests" / "data" / "corpus-real")
@@ -165,6 +181,10 @@ def main() -> int:
                   flush=True)
             if args.split_time:
                 print(json.dumps(slice_run(synthetic, work / "piece.fxt", "--split-time", args.split_time, base)),
+                      flush=True)
+            if args.range:
+                start, end = middle_half(synthetic)
+                print(json.dumps(slice_run(synthetic, work / "piece.fxt", "--from", start, base, "--to", end)),
                       flush=True)
     return 0
 

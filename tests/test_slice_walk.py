@@ -1,9 +1,10 @@
 """``slice`` on the native walk (``rewrite/_slice_walk``) writes exactly the pieces the
 record-by-record pass writes (the specification), with the same log: on the golden and
 real corpora and on drawn traces (archives in both byte orders, mutations, any bytes,
-mixtures of what the walk reads and what it hands back), by size and by time, the walk
-cut into short runs so what a run leaves to the next is exercised. A time range
-(--from/--to) goes record by record; the same checks hold it to that."""
+mixtures of what the walk reads and what it hands back), by size, by time and by a time
+range (before, inside, after and across the trace, and empty), the walk cut into short
+runs so what a run leaves to the next is exercised; and the walk's time range of a trace
+is the record-by-record one."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from fxtlint import build as B
 from fxtlint.engine._file import FileChanged
 from fxtlint.rewrite import _repair, _slice, _slice_pass, _slice_walk
 from fxtlint.rewrite._input import Input
-from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
+from fxtlint.rewrite._slice import Cutter, slice_trace, time_range, time_range_by_records
 from fxtlint.strategies import archives, mutated_archives
 
 pytestmark = pytest.mark.skipif(_repair.native_walk() is None, reason="the native walk is not built here")
@@ -93,10 +94,26 @@ def test_the_walk_writes_the_record_by_record_pieces_on_the_large_real_traces(pa
     data = path.read_bytes()
     for make in _cutters(data):
         assert_same(data, make)
+    for eighths in ((-1, 1), (7, 9), (None, 1), (4, 4)):
+        assert_same(data, ranged(data, eighths))
 
 
 _SIZES = st.integers(8, 600).map(lambda n: (lambda: Cutter(size=n)))
 _SPANS = st.integers(1, 60).map(lambda n: (lambda: Cutter(span=Fraction(n, 10**6))))
+# a time range in eighths of the trace's length from its start (None: no such end; from -4
+# to 12: before, inside, after and across the trace, and empty where --from is after --to)
+_EIGHTHS = st.one_of(st.none(), st.integers(-4, 12))
+_RANGES = st.tuples(_EIGHTHS, st.integers(-4, 12), st.booleans()).map(
+    lambda t: (t[0], t[1]) if t[2] else (t[1], t[0]))
+
+
+def ranged(data: bytes, eighths: tuple, read=time_range_by_records):
+    """A cutter for the time range ``eighths`` of ``data``'s (a trace without timestamps:
+    microseconds), as ``read`` reads it."""
+    span = read(data)
+    start, length = (span.start, span.end - span.start) if span is not None else (Fraction(0), Fraction(8, 10**6))
+    lo, hi = (None if e is None else start + length * e / 8 for e in eighths)
+    return lambda: Cutter(start=lo, end=hi)
 
 
 @settings(max_examples=15)
@@ -129,6 +146,68 @@ def test_the_walk_writes_the_record_by_record_pieces_of_mutations(case, make, wi
 @given(st.binary(max_size=300), st.one_of(_SIZES, _SPANS))
 def test_the_walk_writes_the_record_by_record_pieces_of_any_bytes(data, make):
     assert_same(B.archive(B.magic()) + data, make, window=2)
+
+
+@settings(max_examples=10)
+@given(archives(), _RANGES, st.integers(1, 5))
+def test_the_walk_writes_the_record_by_record_piece_of_a_range_of_archives(data, eighths, window):
+    assert_same(data, ranged(data, eighths), window=window)
+
+
+@settings(max_examples=10)
+@given(archives(min_size=1, max_size=12, byte_order="big"), _RANGES)
+def test_the_walk_writes_the_record_by_record_piece_of_a_range_of_big_endian_archives(data, eighths):
+    assert_same(data, ranged(data, eighths), window=2)
+
+
+@settings(max_examples=12)
+@given(mutated_archives(codes=DRAWN_MUTATIONS), _RANGES, st.integers(1, 4))
+def test_the_walk_writes_the_record_by_record_piece_of_a_range_of_mutations(case, eighths, window):
+    assert_same(case[0], ranged(case[0], eighths), window=window)
+
+
+@settings(max_examples=10)
+@given(st.lists(archives(min_size=0, max_size=8), min_size=2, max_size=4), _RANGES, st.integers(1, 4))
+def test_the_walk_writes_the_record_by_record_piece_of_a_range_of_concatenated_archives(parts, eighths, window):
+    """One reader over archives one after the other: each archive's records read under
+    the tables the ones before left, their times going back at each archive."""
+    data = b"".join(parts)
+    assert_same(data, ranged(data, eighths), window=window)
+
+
+@settings(max_examples=15)
+@given(st.binary(max_size=300), _RANGES)
+def test_the_walk_writes_the_record_by_record_piece_of_a_range_of_any_bytes(data, eighths):
+    data = B.archive(B.magic()) + data
+    assert_same(data, ranged(data, eighths), window=2)
+
+
+@pytest.mark.parametrize("path", GOLDEN + SMALL_REAL, ids=lambda p: p.name)
+def test_the_walk_writes_the_record_by_record_piece_of_ranges_of_the_corpora(path):
+    """Before the trace, its start, its middle, its end, after it, across it whole, one
+    instant, an empty range (--from after --to), and a range open at either end."""
+    data = path.read_bytes()
+    for eighths in ((-4, -1), (-1, 1), (2, 6), (7, 9), (9, 12), (-1, 9), (4, 4), (5, 3), (None, 3), (5, None)):
+        assert_same(data, ranged(data, eighths), window=5 if eighths == (2, 6) else None)
+
+
+@pytest.mark.parametrize("path", GOLDEN + SMALL_REAL + [pytest.param(p, marks=pytest.mark.slow) for p in LARGE_REAL],
+                         ids=lambda p: p.name)
+def test_the_walk_reads_the_record_by_record_time_range_of_the_corpora(path):
+    data = path.read_bytes()
+    assert time_range(data) == time_range_by_records(data)
+
+
+@settings(max_examples=20)
+@given(st.one_of(archives(), archives(min_size=1, max_size=12, byte_order="big"),
+                 mutated_archives(codes=DRAWN_MUTATIONS).map(lambda case: case[0]),
+                 st.lists(archives(min_size=0, max_size=6), min_size=2, max_size=3).map(b"".join),
+                 st.binary(max_size=200).map(lambda b: B.archive(B.magic()) + b)))
+def test_the_walk_reads_the_record_by_record_time_range_of_drawn_traces(data):
+    """Across providers and tick rates (the rates the timestamps were read at too), both
+    byte orders, mutations, archives one after the other, any bytes."""
+    assert time_range(data) == time_range_by_records(data)
+    assert time_range(data, shortcut=False) == time_range_by_records(data)
 
 
 def _part(kind: str, n: int, m: int) -> bytes:
@@ -182,6 +261,19 @@ def test_the_walk_writes_the_record_by_record_pieces_of_drawn_mixtures(parts, ma
     assert_same(data, make, window=window)
 
 
+@settings(max_examples=40)
+@given(_PARTS, _RANGES, st.integers(1, 4))
+def test_the_walk_writes_the_record_by_record_piece_of_a_range_of_drawn_mixtures(parts, eighths, window):
+    """A time range over records the walk reads and records it hands back, across
+    providers and tick rates, time going back: records crossing into and out of the range
+    (and back), reader state set outside it while the piece is open, durations, async
+    operations and flows begun before the range and ended in it or after it (or ended
+    before begun), what is open at its start met after its first record."""
+    data = B.archive(B.magic(), B.string(1, "c")) + b"".join(_part(*p) for p in parts)
+    assert_same(data, ranged(data, eighths), window=window)
+    assert time_range(data) == time_range_by_records(data)
+
+
 @pytest.mark.parametrize("chunk", [8, 4096])
 def test_a_pipe_read_in_chunks_is_sliced_as_its_bytes(chunk):
     """IN whose length is known only at its end, read a chunk at a time: the walk stops
@@ -193,6 +285,19 @@ def test_a_pipe_read_in_chunks_is_sliced_as_its_bytes(chunk):
     finally:
         inp.close()
     assert fast == _run(data, Cutter(size=7000), False)
+
+
+@pytest.mark.parametrize("chunk", [8, 4096])
+def test_a_pipe_read_in_chunks_is_sliced_by_a_range_as_its_bytes(chunk):
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:40_000]
+    make = ranged(data, (2, 6))
+    inp = Input(io.BytesIO(data).readinto, None, "-", chunk=chunk)
+    try:
+        fast = _run(inp, make(), True)
+    finally:
+        inp.close()
+    assert fast == _run(data, make(), False)
+    assert fast[0] and fast[1].skipped > 100
 
 
 def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
@@ -210,6 +315,27 @@ def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
     parts, log = _run(data, Cutter(size=100_000), True)
     assert len(parts) == 10 and log.records_in > 30_000
     assert len(taken) < 200 and taken.count("event.duration_begin") + taken.count("event.duration_end") <= 12
+
+
+@pytest.mark.parametrize("eighths", [(2, 6), (-4, -1), (9, 12), (None, 1)])
+def test_a_range_of_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch, eighths):
+    """A time range: the walk copies what is inside and leaves out what is before and
+    after without the pass; it hands back the records crossing into and out of the range
+    and what sets reader state outside it once the piece is open (the piece keeps it:
+    here the strings registered after the range), not the events on either side."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    make = ranged(data, eighths, time_range)  # (the walk's: the same, tested above; the pass's takes a second)
+    taken: list = []
+    real = _slice_pass._Slicer._one
+
+    def counting(self, rec):
+        taken.append(rec.kind)
+        return real(self, rec)
+
+    monkeypatch.setattr(_slice_pass._Slicer, "_one", counting)
+    parts, log = _run(data, make(), True)
+    assert log.records_in > 30_000 and len(parts) == (eighths[0] is None or 0 <= eighths[0] <= 8)
+    assert sum(kind.startswith("event.") for kind in taken) < 40 and len(taken) - taken.count("string") < 40
 
 
 def test_without_the_native_walk_slice_goes_record_by_record(monkeypatch):
@@ -249,10 +375,13 @@ def test_a_file_s_pieces_are_sent_from_it_as_the_record_by_record_pieces(tmp_pat
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:200_000]
     src = tmp_path / "in.fxt"
     src.write_bytes(data)
-    for make in (lambda: Cutter(size=30_000), lambda: Cutter(span=Fraction(1, 10**5))):
+    makes = [(lambda: Cutter(size=30_000), 3), (lambda: Cutter(span=Fraction(1, 10**5)), 3)]
+    if segments == 3:  # (a time range: its byte ranges, and those it leaves out, once)
+        makes.append((ranged(data, (1, 5), time_range), 1))
+    for make, least in makes:
         got, log = _slice_file(src, tmp_path, make, to_files)
         assert (got, log) == _run(data, make(), False)
-        assert len(got) > 2
+        assert len(got) >= least
 
 
 def test_a_file_cut_short_after_it_was_read_is_said_changed(tmp_path, monkeypatch):
@@ -289,6 +418,40 @@ def test_the_fuzz_invariant_catches_a_walk_that_writes_other_pieces(monkeypatch)
         if not shortcut:
             return real(buf, open_out, cutter, shortcut=False, **kw)
         return real(buf, lambda i: open_out(i) if i == 1 else _Kept(), cutter, **kw)
+
+    monkeypatch.setattr(mod, "slice_trace", other)
+    with pytest.raises(AssertionError, match="record-by-record"):
+        mod.check(data)
+
+
+def test_the_fuzz_invariant_draws_ranges_and_catches_a_walk_that_writes_another_range(monkeypatch):
+    """fuzz/fuzz_slice.py's last two bytes draw a time range too (here eighths 2 to 6 of
+    the trace's time), held to the record-by-record piece."""
+    import sys
+
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))
+    from fuzz import load_harness
+
+    mod = load_harness("slice")
+    data = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes() + b"\x02\x6a"
+    made: list = []
+    real_cutter = mod.Cutter
+
+    def recording(**kw):
+        made.append(real_cutter(**kw))
+        return made[-1]
+
+    monkeypatch.setattr(mod, "Cutter", recording)
+    mod.check(data)
+    assert made and all(c.ranged and c.start is not None and c.end is not None for c in made)
+    real = mod.slice_trace
+
+    def other(buf, open_out, cutter, *, shortcut=True, **kw):
+        if not shortcut:
+            return real(buf, open_out, cutter, shortcut=False, **kw)
+        wider = real_cutter(start=cutter.start, end=cutter.end + 1)
+        return real(buf, open_out, wider, **kw)
 
     monkeypatch.setattr(mod, "slice_trace", other)
     with pytest.raises(AssertionError, match="record-by-record"):

@@ -72,6 +72,13 @@ piece yet (``hold``), one that would make a --split-size body larger (``cut_size
 (``span_on``, ``span_wait``), and the terminals the slicer names (``set_stop_terms``).
 The slicer's record-by-record pass takes those, through the calls that note and follow
 on the walk's tables (``use_*``, ``registered``, ``named_now``, ``took``, ``follow``).
+For a time range (``range_on``) a run is on one side of the range: it hands back a
+record whose timestamp is outside that side's ticks (``set_range_ticks``, per provider
+slot) and, as the slicer asks, one that sets reader state or pairs (``range_state``,
+``range_pairs``); outside the range it takes nothing into the piece (``take_off``,
+``note_off``) and, after it, follows nothing (``follow_off``) and reads no event's refs
+(``core_off``: a trace's time range is read so too). ``owed_state`` gives the ends owed,
+with ``open_state``, for a pass to follow on from the walk's.
 
 The walk reads the buffer only through a view it holds for the whole of ``run``; every
 word is read at a position checked against the record's end, and every record's end
@@ -471,6 +478,16 @@ cdef class NativeWalk:
     cdef cmap[DurKey, int64_t] owed_d
     cdef cmap[AsyncKey, int64_t] owed_a
     cdef cmap[uint64_t, int64_t] owed_f
+    # -- slice, a time range (``rewrite/_slice_walk``): what a run takes, follows and hands back --
+    cdef public bint range_on         # (with span_on) hand back a record whose instant is not on the run's side
+    cdef public bint range_state      # ... and a record that sets reader state (an open piece keeps it)
+    cdef public bint range_pairs      # ... and a pairing event (before the range, a piece open: the pass follows it)
+    cdef public bint take_off         # the run's records are not the piece's (no bytes, instants or providers noted)
+    cdef public bint note_off         # what they read is not noted
+    cdef public bint follow_off       # what is open is not followed (``follow`` from Python still is)
+    cdef public bint core_off         # an event's refs are not read at all (no findings, notes or following)
+    cdef vector[uint64_t] range_lo    # per slot: the run side's first and last ticks (lo > hi: none;
+    cdef vector[uint64_t] range_hi    # a slot made since they were set: none)
 
     # -- coverage (report: ``_walk_coverage``, ``_nwalk_coverage.pxi``): each record walked, counted --
     cdef Coverage cov
@@ -742,7 +759,10 @@ cdef class NativeWalk:
 
     def follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident):
         """A pairing event the reference's pass read (``OpenEvents.follow``), under the current provider."""
+        cdef bint off = self.follow_off
+        self.follow_off = False
         self._follow(kind, pk, tk, cat, name, ident, self.current)
+        self.follow_off = off
 
     def open_state(self):
         """What is open: ([(koids, [(category id, name id, provider id), ...]) per thread, in
@@ -760,11 +780,47 @@ cdef class NativeWalk:
 
     cdef inline bint _span_cut(self, Term *T) noexcept nogil:
         """The record just screened starts the span or cuts (the reference's pass takes it)."""
+        if self.range_on:
+            return self._range_back(T)
         if T.nts == 0:
             return False
         if self.span_wait:
             return True
         return self.piece_bytes > 0 and self.vals[T.ts_val[0]] >= self.cut_tick[self.current]
+
+    # -- slice, a time range: the run's side (``rewrite/_slice_walk.WalkSlicer._range_run``) --
+    def set_range_ticks(self, lo, hi):
+        """Per slot, the first and last tick of the run's side of the range (before, inside
+        or after it, at the slot's rate): a record with a timestamp outside is handed back."""
+        self.range_lo.assign(len(lo), 1)
+        self.range_hi.assign(len(lo), 0)
+        cdef Py_ssize_t s
+        for s in range(min(len(lo), len(hi))):
+            self.range_lo[s] = lo[s]
+            self.range_hi[s] = hi[s]
+
+    def owed_state(self):
+        """The ends met before a begin they could match (``OpenEvents._owed``): ([(koids,
+        category id, name id, count)], [((process koid, category id, name id, id), count)],
+        [(flow id, count)])."""
+        durs = [((kv.first.first.first, kv.first.first.second), kv.first.second.first, kv.first.second.second,
+                 kv.second) for kv in self.owed_d]
+        asyncs = [((kv.first.first.first, kv.first.first.second, kv.first.second.first, kv.first.second.second),
+                   kv.second) for kv in self.owed_a]
+        flows = [(kv.first, kv.second) for kv in self.owed_f]
+        return durs, asyncs, flows
+
+    cdef inline bint _range_back(self, Term *T) noexcept nogil:
+        """The record just screened goes to the reference's pass: its instant is not on the
+        run's side, it sets reader state (``range_state``), or it pairs (``range_pairs``)."""
+        if T.nts == 0:
+            return self.range_state and T.mode != M_EVENT
+        if self.range_pairs and T.pair_kind >= 0:
+            return True
+        if <size_t>self.current >= self.range_lo.size():
+            return True
+        cdef uint64_t ts = self.vals[T.ts_val[0]]
+        return ts < self.range_lo[self.current] or ts > self.range_hi[self.current]
 
     cdef inline void _instant(self, uint64_t ts, uint64_t rate) noexcept nogil:
         """The piece's first and last instants (``_slice._earlier``, ``_later``: exact)."""
@@ -785,6 +841,8 @@ cdef class NativeWalk:
 
     cdef void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
         """A record the walk took into the piece (read under ``slot``)."""
+        if self.take_off:
+            return
         self.piece_bytes += 8 * size
         self.piece_records += 1
         if T.mode != M_NAMES_PROVIDER and T.mode != M_SWITCHES_PROVIDER:
@@ -829,6 +887,8 @@ cdef class NativeWalk:
         """What an event the walk took reads of the tables (``_slice._Slicer._note_refs``):
         its string refs registered and not registered in the piece, its thread refs' koids,
         and its registered thread refs not registered in the piece."""
+        if self.note_off:
+            return
         cdef uint64_t *v = self.vals.data()
         cdef int64_t *p = self.pos.data()
         cdef int slot = self.current
@@ -867,6 +927,8 @@ cdef class NativeWalk:
                       int slot) noexcept nogil:
         """``OpenEvents.follow``: a begin opens (or pays an end met before it), an end closes
         the innermost duration of its thread, its async operation, its flow (or is owed)."""
+        if self.follow_off:
+            return
         cdef pair[uint64_t, uint64_t] koids = pair[uint64_t, uint64_t](pk, tk)
         cdef int i
         cdef OpenDur d
@@ -1542,6 +1604,8 @@ cdef class NativeWalk:
         cdef ThreadEntry *e = NULL
         cdef int64_t ids[NSTR]
         cdef size_t n0 = self.findings.size()
+        if self.core_off:  # (slice: nothing an event reads matters to the run)
+            return 1
         # 1. string refs: the record's, then its arguments'
         for i in range(T.nstr):
             ref = v[T.str_val[i]]

@@ -2,9 +2,11 @@
 
 Two passes write the same pieces: the record-by-record pass (``_slice_pass``: the
 specification, every record decoded by the reference reader) and, for a --split-size,
---split-time or --split-archives cut where the native walk is built, the walk (``_slice_walk``: the records
-it proves clean copied as byte ranges, the others handed to the record-by-record pass).
-A time range (--from/--to) goes record by record.
+--split-time or --split-archives cut or a time range (--from/--to) where the native walk
+is built, the walk (``_slice_walk``: the records it proves clean copied as byte ranges,
+those outside a range left out, the others handed to the record-by-record pass). A
+trace's time range (``time_range``: what --from/--to and ticks are read against) is read
+on the walk too, or record by record.
 """
 
 from __future__ import annotations
@@ -14,10 +16,22 @@ from collections.abc import Callable
 from typing import IO
 
 from ._repair import native_walk
-from ._slice_pass import Cutter, PieceInfo, SliceLog, TimeRange, _Slicer, first_timestamp, time_range
-from ._slice_walk import WalkSlicer
+from ._slice_pass import Cutter, PieceInfo, SliceLog, TimeRange, _Slicer, first_timestamp
+from ._slice_pass import time_range as time_range_by_records
+from ._slice_walk import WalkSlicer, time_range_walked
 
 __all__ = ["Cutter", "PieceInfo", "SliceLog", "TimeRange", "first_timestamp", "slice_trace", "time_range"]
+
+
+def time_range(buf, *, shortcut: bool = True) -> TimeRange | None:
+    """The time range of ``buf``'s records (bytes, or an ``Input``: read through once;
+    ``restart`` it for the next pass), None when it has no timestamp: on the native walk
+    where it is built (``shortcut``), else record by record (``_slice_pass.time_range``,
+    the specification; the two give the same range)."""
+    module = native_walk() if shortcut else None
+    if module is not None:
+        return time_range_walked(buf, module)
+    return time_range_by_records(buf)
 
 
 def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
@@ -27,12 +41,13 @@ def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
     slicer closes. A piece's records wait in ``scratch()``
     (the CLI gives a temporary file: memory stays flat) until its prefix is known.
     ``shortcut`` (the default) lets the native walk read the trace where it is built and
-    the cutter is a --split-size, --split-time or --split-archives one (``_slice_walk``:
-    the records it proves clean are copied as byte ranges, the others go through the record-by-record
-    pass, ``_slice_pass``, the specification, which ``shortcut=False`` runs on every record; the two
-    write the same bytes). Never raises on input."""
-    one = [cutter.size is not None, cutter.span is not None, cutter.archives]
-    if shortcut and not cutter.ranged and sum(one) == 1:
+    the cutter is one of a --split-size, --split-time, --split-archives or a time range
+    (``_slice_walk``: the records it proves clean are copied as byte ranges or, outside a
+    range, left out; the others go through the record-by-record pass, ``_slice_pass``, the
+    specification, which ``shortcut=False`` runs on every record; the two write the same
+    bytes). Never raises on input."""
+    one = [cutter.ranged, cutter.size is not None, cutter.span is not None, cutter.archives]
+    if shortcut and sum(one) == 1:
         module = native_walk()
         if module is not None:
             return WalkSlicer(buf, open_out, cutter, scratch, module).run()

@@ -44,7 +44,7 @@ from ..spec._errors import FxtError
 from ..spec._model import Record
 from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS, TIMESTAMPS
 from ..spec._tables import tables
-from ..spec._time import DEFAULT_RATE, before, seconds, ticks_at
+from ..spec._time import DEFAULT_RATE, U64, before, seconds, ticks_at
 from ._input import Whole, records
 from ._open import MARK_NAME, OpenEvents, in_sections
 
@@ -165,16 +165,34 @@ class Cutter:
         return "same"
 
     def _side(self, ts: int, rate: int) -> str:
-        bounds = self._bounds.get(rate)
-        if bounds is None:  # t / rate >= start <=> t >= ceil(start * rate); <= end <=> t <= floor(end * rate)
-            bounds = self._bounds[rate] = (None if self.start is None else ticks_at(self.start, rate, up=True),
-                                           None if self.end is None else ticks_at(self.end, rate))
-        lo, hi = bounds
+        lo, hi = self._range_ticks(rate)
         if lo is not None and ts < lo:
             return "before"
         if hi is not None and ts > hi:
             return "after"
         return "inside"
+
+    def _range_ticks(self, rate: int) -> tuple[int | None, int | None]:
+        """The range's first and last tick at ``rate`` (None: it has no such end)."""
+        bounds = self._bounds.get(rate)
+        if bounds is None:  # t / rate >= start <=> t >= ceil(start * rate); <= end <=> t <= floor(end * rate)
+            bounds = self._bounds[rate] = (None if self.start is None else ticks_at(self.start, rate, up=True),
+                                           None if self.end is None else ticks_at(self.end, rate))
+        return bounds
+
+    def side_ticks(self, side: str, rate: int) -> tuple[int, int]:
+        """The first and last 64-bit timestamp at ``rate`` that ``place`` reads as ``side``
+        ("before", "inside", "after") of the range (first > last: none): the native walk
+        hands back a record outside them (``_slice_walk``)."""
+        lo, hi = self._range_ticks(rate)
+        if side == "before":
+            first, last = (1, 0) if lo is None else (0, lo - 1)
+        elif side == "inside":
+            first, last = 0 if lo is None else lo, U64 - 1 if hi is None else hi
+        else:  # (a timestamp before the range's first tick is before it, even past its last)
+            first, last = (1, 0) if hi is None else (hi + 1 if lo is None else max(hi + 1, lo), U64 - 1)
+        first, last = max(first, 0), min(last, U64 - 1)
+        return (first, last) if first <= last else (1, 0)
 
     def _start_span(self, ts: int, rate: int) -> None:
         assert self.span is not None

@@ -19,18 +19,35 @@ record goes through ``_one`` with the piece state calls below pointed at the wal
 and the walk goes on after it. So a cut, a prefix, a begin and an end are made by the
 same code as on the reference pass; the pieces are the same bytes (tested).
 
+A time range (--from/--to): each run of the walk is on one side of the range, the side
+the pass is on (``Cutter.side``, from the last record with a timestamp it placed; records
+without one follow it). Inside, the run takes what it walks, as above; before and after,
+it leaves its records out (counted as the pass counts them) and takes nothing of them
+into the piece, following what is open before the range and nothing after it (the
+pass's ``open`` holds what is not after the range: after it the walk reads no event's
+refs at all). It hands back a record whose
+instant is on another side (``Cutter.side_ticks``: per provider, at its rate), so the
+pass places every record that crosses into or out of the range; and, outside the range
+with the piece open, a record that sets reader state (the piece keeps it) and, before
+the range, a pairing event: what is open at the range's start (the pass's ``before``)
+is the walk's at the range's first record (``_open_now(whole=True)``: every record
+before it was before the range), and after it the pass's own ``OpenEvents`` follows
+those handed back. ``time_range_walked`` reads a trace's time range on the walk.
+
 Memory: the walk's tables, the piece's notes (what it reads, not its records: those wait
-in ``scratch`` as on the reference pass) and what is open.
+in ``scratch`` as on the reference pass, or are sent again from IN's file) and what is
+open.
 """
 
 from __future__ import annotations
 
 from ..engine._file import FileChanged
-from ..engine._reader import start_checks
+from ..engine._provider_state import ProviderState
+from ..engine._reader import detect_byte_order, start_checks
 from ..engine._walk_native import DONE, END, PAST_END, Mirror, _loaded, _names, plan, sync_change
 from ..spec._model import Record
-from ..spec._roles import INLINE_KOIDS, TIMESTAMPS
-from ._input import at_least, decode, frame
+from ..spec._roles import INLINE_KOIDS, STATE_KINDS, TIMESTAMPS
+from ._input import Whole, at_least, decode, frame
 from ._open import OpenEvents
 from ._slice_pass import (
     _KERNEL_OBJECT,
@@ -38,11 +55,14 @@ from ._slice_pass import (
     _TICK_KIND,
     Cutter,
     SliceLog,
+    TimeRange,
     _copy_body,
     _ignore,
     _Piece,
     _Slicer,
+    first_timestamp,
     send_range,
+    time_range,
 )
 
 WINDOW = 1 << 16  # records per run of the walk
@@ -64,6 +84,71 @@ def _stop_terms() -> list[int]:
                 (TIMESTAMPS.get(kind) and term["nts"] == 0):
             out.append(t)
     return out
+
+
+def time_range_walked(buf, module) -> TimeRange | None:
+    """``_slice_pass.time_range`` on the native walk ``module``: the same ``TimeRange``
+    (exact instants across tick rates, the rates read at). The walk notes each walked
+    record's instant (nothing it reads, nothing open); a record it hands back (a kind it
+    leaves to the reference, a tick rate, a provider record: so a run reads one provider
+    at one rate, and the rates its timestamps were read at are known) is decoded and
+    carried out here. It reads no event's refs (``core_off``): only the tables, framing and
+    the screen decide what a timestamp is. IN is read once; not FXT at all, it is read by
+    the reference's."""
+    inp = buf if isinstance(buf, Whole) else Whole(buf)
+    big = inp.call(detect_byte_order) == "big"
+    if inp.call(lambda b: start_checks(b, _ignore, big, False)):
+        return time_range(inp)
+    state = ProviderState()
+    nw = module.NativeWalk(_loaded(module, pairing=False), Mirror(state), big)
+    nw.layout = False
+    nw.magic_at = 0
+    nw.slicing = True
+    nw.piece_reset()
+    nw.note_off = nw.follow_off = nw.core_off = True
+    kinds, _ = _names()
+    providers = [t for t, kind in enumerate(kinds) if kind in ("metadata.provider_info", "metadata.provider_section")]
+    nw.set_stop_terms(_stop_terms() + providers)
+    timed = frozenset(t for t, term in enumerate(plan()[1]) if term["nts"])
+    rates: set = set()
+    off = idx = 0
+    while True:
+        view = memoryview(inp.buf)[: len(inp.buf)]
+        try:
+            status = nw.run(view, off // 8, idx, idx + WINDOW)
+        finally:
+            view.release()
+        off, idx = 8 * nw.cur, nw.index
+        if any(t in timed for t in nw.take_counts()):
+            rates.add(state.current.rate)
+        nw.take_findings()
+        inp.release(off)
+        if status == DONE:
+            continue
+        if status == END:
+            if at_least(inp, off + 8):
+                continue
+            break
+        if status == PAST_END and not inp.done:
+            at_least(inp, off + 8 * nw.size)
+            continue
+        size = frame(inp, off, idx, big, _ignore)
+        if size is None:
+            break
+        rec, _ = decode(inp, off, idx, size, big)
+        change = state.apply(rec)
+        if change is not None:
+            sync_change(nw, state, change)
+        ts = first_timestamp(rec)
+        if ts is not None:
+            rates.add(state.current.rate)
+            nw.took(0, True, ts, state.current.rate)
+        off, idx = rec.end, idx + 1
+        inp.release(off)
+    first, last = nw.piece_state()[7:]
+    if first is None or last is None:
+        return None
+    return TimeRange(first, last, tuple(sorted(rates)))
 
 
 class _Body:
@@ -139,6 +224,8 @@ class WalkSlicer(_Slicer):
         source = getattr(self.inp, "source", None)  # a regular file: its bytes sent again from it
         self.src = source.fh.fileno() if source is not None else None
         self.path = source.path if source is not None else "<bytes>"
+        kinds, _ = _names()
+        self._state_terms = frozenset(t for t, kind in enumerate(kinds) if kind in STATE_KINDS)
 
     def _walk(self):
         """A native walk over IN's tables as the slicer's ``state`` holds them (a new reader's:
@@ -151,6 +238,8 @@ class WalkSlicer(_Slicer):
         nw.set_stop_terms(_stop_terms())
         nw.cut_size = self.cutter.size or 0
         nw.span_on = nw.span_wait = self.cutter.span is not None
+        if self.cutter.ranged:  # (``_range_run`` sets each run's side)
+            nw.span_on = nw.range_on = True
         return nw
 
     # -- the walk -------------------------------------------------------------------
@@ -162,17 +251,22 @@ class WalkSlicer(_Slicer):
         off = idx = 0
         while True:
             nw = self.nw  # (a new one after each archive's magic record, with --split-archives)
-            nw.hold = self.piece is None
+            taking = self._range_run() if self.cutter.ranged else True
+            nw.hold = self.piece is None and not self.cutter.ranged
             view = memoryview(inp.buf)[: len(inp.buf)]
             try:
                 status = nw.run(view, off // 8, idx, idx + WINDOW)
             finally:
                 view.release()
             cur, nidx = 8 * nw.cur, nw.index
-            nw.take_counts()
+            counts = nw.take_counts()
             nw.take_findings()
             self.log.records_in += nidx - idx
-            self._copy(off, cur)
+            if taking:
+                self._copy(off, cur)
+            else:  # outside the range: left out, as the pass leaves them out (what sets reader state not counted)
+                self.log.skipped += sum(n for t, n in counts.items() if t not in self._state_terms)
+                inp.release(cur)
             off, idx = cur, nidx
             if status == DONE:
                 continue
@@ -195,6 +289,25 @@ class WalkSlicer(_Slicer):
         if self.piece is not None:
             self._finish()
         return self.log
+
+    def _range_run(self) -> bool:
+        """A time range: set the walk's next run on the side of the range the pass is on
+        (``Cutter.side``; none yet: before), and say whether the run takes its records.
+        Inside, it takes what it walks; before and after, it leaves it out (before, it
+        follows what is open; after, nothing), and hands back a record that sets reader
+        state while a piece is open (the piece keeps it) and, before the range with a piece
+        open, a pairing event (``self.before`` follows it). A timestamp on another side is
+        handed back: the pass places it."""
+        c, nw = self.cutter, self.nw
+        side = c.side or "before"
+        take = c._in  # (the last record with a timestamp was inside: taken, so a piece is open)
+        nw.take_off = nw.note_off = not take
+        nw.follow_off = nw.core_off = side == "after"
+        nw.range_state = not take and self.piece is not None
+        nw.range_pairs = side == "before" and self.piece is not None
+        ticks = [c.side_ticks(side, rate) for rate in nw.slot_rates()]
+        nw.set_range_ticks([lo for lo, _ in ticks], [hi for _, hi in ticks])
+        return take
 
     def _copy(self, start: int, end: int) -> None:
         """IN's records from ``start`` to ``end`` (walked: the piece in force holds them) into
@@ -230,7 +343,12 @@ class WalkSlicer(_Slicer):
         return self.nw.piece_bytes if self.piece else 0
 
     def _new_piece(self) -> _Piece:
-        piece = _Piece(len(self.log.pieces) + 1, self._open_now(), self.state.current, dict(self.rates),
+        opened = self._open_now()
+        if self.cutter.ranged:
+            # the range's first record: what is open is what the records before it left open
+            # (after it, those before the range met later are followed by ``_track``)
+            self.before = self._open_now(whole=True)
+        piece = _Piece(len(self.log.pieces) + 1, opened, self.state.current, dict(self.rates),
                        self.scratch())
         if self.src is not None:
             piece.body = _Body(piece.body, self.src, self.path, self.scratch)  # type: ignore[assignment]
@@ -265,20 +383,35 @@ class WalkSlicer(_Slicer):
                 nw.named_now(change.provider.id)
         if rec.kind == _KERNEL_OBJECT and rec.complete:
             self._keep_kernel_object(rec, piece)
+        side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
+        if side == "after":
+            return  # (a range's ends are of what is open at its end, as on the pass)
+        if side == "before" and self.piece is not None:
+            self.before.see(rec, state)
         parts = OpenEvents.parts(rec, state)
         if parts is not None and parts[0] in _ROLE_KIND:
             role, koids, cat, name, ident = parts
             nw.follow(_ROLE_KIND[role], koids[0], koids[1], state.strings(cat), state.strings(name), ident)
 
-    def _open_now(self) -> OpenEvents:
-        """What the walk has open, as an ``OpenEvents`` (texts and provider ids)."""
+    def _open_now(self, *, whole: bool = False) -> OpenEvents:
+        """What the walk has open, as an ``OpenEvents`` (texts and provider ids); ``whole``:
+        to follow on from (every thread it met, in order, and the ends it owes)."""
         text = self.state.text
-        durs, asyncs, flows = self.nw.open_state()
+        nw = self.nw
+        durs, asyncs, flows = nw.open_state()
         out = OpenEvents()
         out.durations = {koids: [(text(c), text(n), None, pid) for c, n, pid in stack] for koids, stack in durs
-                         if stack}
+                         if stack or whole}
         out.asyncs = {(pk, text(c), text(n), ident): (koids, None, pid) for (pk, c, n, ident), koids, pid in asyncs}
         out.flows = {ident: (koids, text(c), text(n), pid) for ident, koids, c, n, pid in flows}
+        if whole:
+            owed_d, owed_a, owed_f = nw.owed_state()
+            for koids, c, n, count in owed_d:
+                out._owed[("d", koids, text(c), text(n))] = count
+            for (pk, c, n, ident), count in owed_a:
+                out._owed[(pk, text(c), text(n), ident)] = count
+            for ident, count in owed_f:
+                out._owed[("f", ident)] = count
         return out
 
     def _one(self, rec: Record) -> None:
