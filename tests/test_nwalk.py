@@ -716,7 +716,10 @@ def _grown(data: bytes, log: bool) -> bytes:
     string records restating one value, or log records."""
     if log:
         return _log(160) + data
-    pad = B.archive(B.magic(), *[B.string(100 + i % 50, "pad") for i in range(4200)])[8:]
+    # (50 strings registered, then 70 records restating them: a stretch of more than the
+    # walk's RELEASE_RECORDS without Python; long strings, so that few records make the
+    # 64 KiB, each a record the reference the walk is held to decodes in Python)
+    pad = B.archive(B.magic(), *[B.string(100 + i % 50, f"pad {i % 50:02} " + "." * 560) for i in range(120)])[8:]
     assert len(pad) >= 64 * 1024
     return data[:8] + pad + data[8:]
 
