@@ -52,7 +52,25 @@ class Example(Frozen):
     _spec = (F("caption"), F("build"), F("input_format", "trace"))
 
     def __init__(self, caption: str, build: Callable[[], bytes], input_format: str = "trace"):
-        self.__dict__.update(caption=caption, build=build, input_format=input_format)
+        self.__dict__.update(caption=caption, build=build if isinstance(build, _Once) else _Once(build),
+                             input_format=input_format)
+
+
+class _Once:
+    """An example's ``build``, run at its first call: the bytes are kept (an example is a
+    constant, and some are large: PR012's is 65,537 records, seconds of encoding in Python)."""
+
+    __slots__ = ("make", "made")
+
+    def __init__(self, make: Callable[[], bytes]):
+        self.make: Callable[[], bytes] = make
+        self.made: bytes | None = None
+
+    def __call__(self) -> bytes:
+        made = self.made
+        if made is None:
+            made = self.made = self.make()
+        return made
 
 
 class Rule(Frozen):
