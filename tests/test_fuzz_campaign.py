@@ -552,6 +552,9 @@ def test_a_campaign_whose_merge_did_not_run_judges_no_leaks_and_says_why(tmp_pat
 
     monkeypatch.setattr(campaign, "run", fake_run)
     monkeypatch.setattr(leaks, "check", no_check)
+    # (not asked of a process in the native harness's environment: that is the sanitized
+    # build's, seconds to check it is current, and nothing here runs in it)
+    monkeypatch.setattr(campaign, "harness_fxtlint", lambda *a, **k: "fxtlint under test: (not asked)")
     status = cli.main(["run", "native", "--runs", "10", "--dir", str(tmp_path), "--no-coverage"])
     out = capsys.readouterr().out
     assert status == 2, out
