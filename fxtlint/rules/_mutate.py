@@ -232,9 +232,17 @@ def undefined_blob_type(recs, pick):
     return B.archive(*recs, B.blob(1, b"x", blob_type=pick.sampled_from(undefined)))
 
 
+_SIZE = TABLES.field(role="size")
+
+
 def trailing(recs, pick):
+    """An Initialization record with an extension word (EX001): any word but one that reads
+    as a record header, whose size field is cleared (a word that is a well-formed header
+    after the content is FR004's, the size that may swallow the next record: the fuzzed
+    strategies drew 0x00000000d1d10010, a provider info header)."""
+    word = _SIZE.set(pick.integers(0, 1 << 63), 0)
     return B.archive(*recs, Record(_leaf("initialization").type, "initialization", {"ticks_per_second": 1000},
-                                   extra_words=(pick.integers(0, 1 << 63),)))
+                                   extra_words=(word,)))
 
 
 _SEVERITY = TABLES.log_record.named("severity")
