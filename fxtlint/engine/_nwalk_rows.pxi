@@ -52,7 +52,6 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
     cdef int slot = w.current
     cdef uint64_t ref, inline_bit = w.inline_bit
     cdef int i
-    cdef bint found = False
     cdef int64_t flags = 0
     cdef uint64_t pk = 0, tk = 0
     if T.mode != M_EVENT or w.findings.size() != w.rec_mark:
@@ -62,7 +61,6 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
         ref = v[T.thr_val[i]]
         if ref == 0:
             if T.thr_nkoid[i] >= 1:
-                found = True
                 if T.thr_nkoid[i] >= 2:
                     pk = _word(S, p[T.thr_pk[i]])
                     tk = _word(S, p[T.thr_tk[i]])
@@ -75,24 +73,24 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
                 tk = deref(it).second.tk
                 flags = R_KOIDS
                 break
-    w.rsink.rows.push_back(index)
-    w.rsink.rows.push_back(8 * cur)
-    w.rsink.rows.push_back(w.size)
-    w.rsink.rows.push_back(term)
-    w.rsink.rows.push_back(slot)
-    w.rsink.rows.push_back(<int64_t>w.rate[slot])
-    w.rsink.rows.push_back(flags)
-    w.rsink.rows.push_back(<int64_t>pk)
-    w.rsink.rows.push_back(<int64_t>tk)
+    cdef size_t at = w.rsink.rows.size()
+    w.rsink.rows.resize(at + ROW_HEAD + NSTR)  # (amortized: the vector keeps its capacity across takes)
+    cdef int64_t *r = w.rsink.rows.data() + at
+    r[0] = index
+    r[1] = 8 * cur
+    r[2] = w.size
+    r[3] = term
+    r[4] = slot
+    r[5] = <int64_t>w.rate[slot]
+    r[6] = flags
+    r[7] = <int64_t>pk
+    r[8] = <int64_t>tk
     for i in range(NSTR):
-        if i >= T.nstr:
-            w.rsink.rows.push_back(0)
-            continue
-        ref = v[T.str_val[i]]
-        if ref == 0:
-            w.rsink.rows.push_back(0)
-        elif ref & inline_bit:
-            w.rsink.rows.push_back(R_INLINE)
-        else:
-            w.rsink.rows.push_back(w._string(_key(slot, ref)))
+        r[ROW_HEAD + i] = 0
+        if i < T.nstr:
+            ref = v[T.str_val[i]]
+            if ref & inline_bit:
+                r[ROW_HEAD + i] = R_INLINE
+            elif ref != 0:
+                r[ROW_HEAD + i] = w._string(_key(slot, ref))
     w.rsink.nrows += 1
