@@ -4,8 +4,8 @@ a row whose kind, size, tick rate, string texts and thread koids are the referen
 that record (every record read by the reference reader, ``engine="reference"``), and a
 trace's records are each exactly one of a row, a noted record (decoded by the reference
 decoder) and a record the walk hands back; on the golden and real corpora, their
-big-endian twins, drawn archives (clean, noisy, mutated), structured-log streams and
-random bytes.
+big-endian twins, drawn archives (clean, noisy, mutated, concatenated), structured-log
+streams, random bytes, and a file read a chunk at a time.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
-from fxtlint.engine import _native, _walk_rows
+from fxtlint.engine import _file, _native, _walk_rows
 from fxtlint.engine._lint import lint_walk
 from fxtlint.engine._walk import Consumer
 from fxtlint.spec._roles import STRING_REFS, THREAD_REFS
@@ -60,6 +60,7 @@ class Rows(Consumer):
         self.rows: dict[int, tuple] = {}
         self.noted: list[int] = []
         self.handed: list[int] = []
+        self.offsets: dict[int, int] = {}  # record index -> byte offset, of the rows and noted records
         self.rode = False
 
     def start(self, walk):
@@ -75,12 +76,14 @@ class Rows(Consumer):
 
     def _noted(self, rec, rate):
         self.noted.append(rec.index)
+        self.offsets[rec.index] = rec.offset
 
     def _rows(self, words: array, n: int):
         st, w = self.walk.state, len(words) // n
         for r in range(n):
             row = words[r * w:(r + 1) * w]
-            index, _offset, size, term, _slot, rate, flags, pk, tk = row[:9]
+            index, offset, size, term, _slot, rate, flags, pk, tk = row[:9]
+            self.offsets[index] = offset
             kind = self.kinds[term]
             texts = []
             for k in range(len(STRING_REFS.get(kind, ()))):
@@ -129,6 +132,25 @@ def test_rows_on_golden_and_real_files():
         if _fmt(path) == "auto":
             rows += check(big_endian(data))
     assert rows > 150  # (the small files are mostly one bad record each, noted; their events are rows)
+
+
+def test_rows_of_a_file_read_in_chunks_are_the_whole_file_rows(tmp_path, monkeypatch):
+    """``FileSource`` (read and walked a chunk at a time, the noted records decoded at each
+    stop while their bytes are held): the same rows, offsets and notes as the file whole,
+    in chunks of a word and of five, both byte orders."""
+    data = (CORPUS_REAL / "jane-tracing-small.fxt").read_bytes()
+    for body in (data, big_endian(data)):
+        whole = Rows()
+        lint_walk(body, consumers=[whole], engine="walk")
+        assert whole.rows and whole.noted
+        file = tmp_path / "t.fxt"
+        file.write_bytes(body)
+        for chunk in (8, 40):
+            monkeypatch.setattr(_file, "CHUNK", chunk)
+            got = Rows()
+            with open(file, "rb") as fh:
+                lint_walk(_file.FileSource(fh, "-", len(body)), consumers=[got], engine="walk")
+            assert (got.rows, got.offsets, got.noted) == (whole.rows, whole.offsets, whole.noted), chunk
 
 
 @pytest.mark.slow
