@@ -85,6 +85,6 @@ setup(
                  Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True),
                  *cython_extension("_nwalk", "the native walk", ["fxtlint/engine/_screen.c"],
                                    ["fxtlint/engine/_screen.h", "fxtlint/engine/_pairrow.h",
-                                    "fxtlint/engine/_nwalk_coverage.pxi"]),
+                                    "fxtlint/engine/_nwalk_coverage.pxi", "fxtlint/engine/_nwalk_rows.pxi"]),
                  *cython_extension("_npairing", "the native pairing engine", depends=["fxtlint/engine/_pairrow.h"])],
 )

@@ -492,6 +492,9 @@ cdef class NativeWalk:
     # -- coverage (report: ``_walk_coverage``, ``_nwalk_coverage.pxi``): each record walked, counted --
     cdef Coverage cov
     cdef bint covering
+    # -- rows (export, decode: ``_walk_rows``, ``_nwalk_rows.pxi``): each event walked clean, a row --
+    cdef RowSink rsink
+    cdef bint rowing
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
@@ -1014,6 +1017,12 @@ cdef class NativeWalk:
         self.cov = cov
         self.covering = cov is not None
 
+    # -- rows (export, decode): ``_nwalk_rows.pxi``'s rows, one each event walked clean --
+    def collect_rows(self, RowSink sink):
+        """A row (or a note) into ``sink`` for each record the walk walks (None: none)."""
+        self.rsink = sink
+        self.rowing = sink is not None
+
     cdef void _cover(self, Scan *S, int64_t term, int64_t cur, int64_t index) noexcept nogil:
         """The record at ``cur`` was walked: counted, or noted for the reference decoder
         when the screen found something in its layout (or its type is undefined)."""
@@ -1341,6 +1350,8 @@ cdef class NativeWalk:
                 self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, index, cur, self.size, 0, 0)
                 if self.covering:
                     self._cover(S, term, cur, index)
+                if self.rowing:
+                    _row_of(self, S, term, cur, index)
                 index += 1
                 cur += self.size
                 continue
@@ -1370,6 +1381,8 @@ cdef class NativeWalk:
                 self._took(&self.terms[term], self.current, self.size)
             if self.covering:
                 self._cover(S, term, cur, index)
+            if self.rowing:
+                _row_of(self, S, term, cur, index)
             self.counts[term] += 1
             index += 1
             cur += self.size
@@ -1389,6 +1402,8 @@ cdef class NativeWalk:
             self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, pindex[0], cur, self.size, 0, 0)
             if self.covering:
                 self._cover(S, term, cur, pindex[0])
+            if self.rowing:
+                _row_of(self, S, term, cur, pindex[0])
             pindex[0] += 1
             pcur[0] = cur + self.size
             return -1
@@ -1414,6 +1429,8 @@ cdef class NativeWalk:
             self._took(&self.terms[term], slot, self.size)
         if self.covering:
             self._cover(S, term, cur, pindex[0])
+        if self.rowing:
+            _row_of(self, S, term, cur, pindex[0])
         self.counts[term] += 1
         pindex[0] += 1
         pcur[0] = cur + self.size
@@ -1794,3 +1811,6 @@ def limit_of(uint64_t rate):
     if rate == 0:
         raise ValueError("a rate of 0 converts nothing")
     return fxt_max_ticks(rate)
+
+
+include "_nwalk_rows.pxi"
