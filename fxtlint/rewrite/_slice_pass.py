@@ -257,7 +257,7 @@ class _Slicer:
         self.cutter = cutter
         self.state = ProviderState()
         self.rates: dict = {}  # provider id -> its Initialization record's rate
-        self.kernel_objects: dict = {}  # koid -> its last kernel object record, strings inline
+        self.kernel_objects: dict = {}  # koid -> (provider id, its last kernel object record, strings inline)
         self.open = OpenEvents()  # what is open: every record (a range: the records up to its end)
         self.before = OpenEvents()  # a range: what is open at its start (the records before it)
         self.log = SliceLog()
@@ -392,13 +392,13 @@ class _Slicer:
             self.before.see(rec, self.state)
 
     def _keep_kernel_object(self, rec: Record, piece: _Piece | None) -> None:
-        """A complete kernel object record: the piece's own, and kept (its strings inline)
-        for the pieces after that refer to its koid."""
+        """A complete kernel object record: the piece's own, and kept (its strings inline,
+        with the provider whose section it was in) for the pieces after that refer to its koid."""
         if piece is not None:
             piece.own_objects.add(rec.fields.get("koid", 0))
         inline = self._inlined(rec)
         if inline is not None:
-            self.kernel_objects[rec.fields.get("koid", 0)] = inline
+            self.kernel_objects[rec.fields.get("koid", 0)] = (self.state.current.id, inline)
 
     def _inlined(self, rec: Record) -> Record | None:
         """``rec`` with its indexed strings written inline (None when one is not registered)."""
@@ -475,6 +475,15 @@ class _Slicer:
         cut = [*piece.opened.providers(), *(pid for pid in self.open.providers() if pid not in piece.named)]
         order += [pid for pid in dict.fromkeys(cut) if pid not in piece.providers and pid != start.id
                   and pid is not None]
+        # the kernel objects naming its processes and threads, each in the section of the
+        # provider it came from (one the piece names itself before using it, or the reader's
+        # first: in the section in force at the piece's start)
+        objects = [ko for ko in (self.kernel_objects.get(k) for k in sorted(piece.koids - piece.own_objects)) if ko]
+        objects = [(pid if pid is not None and pid not in piece.named else start.id, rec) for pid, rec in objects]
+        first = {pid: n for n, pid in enumerate(dict.fromkeys(pid for pid, _ in objects))}
+        objects.sort(key=lambda o: first[o[0]])  # (grouped by provider: one section record each)
+        order += [pid for pid in dict.fromkeys(pid for pid, _ in objects)
+                  if pid not in order and pid != start.id and pid is not None]
         if start.id is not None:
             order.append(start.id)
         if start.id is None:
@@ -484,10 +493,7 @@ class _Slicer:
             yield provider_info(pid, p.name) if pid in self.state.announced and p.name is not None \
                 else provider_section(pid)
             yield from self._tables_of(pid, piece)
-        for koid in sorted(piece.koids - piece.own_objects):
-            ko = self.kernel_objects.get(koid)
-            if ko is not None:
-                yield ko
+        yield from in_sections(objects, start.id, end_in=start.id)  # (then back to the start's provider)
 
     def _tables_of(self, pid, piece: _Piece) -> Iterator[Record]:
         if pid in piece.rates:
