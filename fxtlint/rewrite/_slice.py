@@ -15,6 +15,8 @@ import io
 from collections.abc import Callable
 from typing import IO
 
+from ._input import Input, Whole
+from ._order import OrderedSlicer
 from ._repair import native_walk
 from ._slice_pass import Cutter, PieceInfo, SliceLog, TimeRange, _Slicer, first_timestamp
 from ._slice_pass import time_range as time_range_by_records
@@ -47,8 +49,27 @@ def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
     specification, which ``shortcut=False`` runs on every record; the two write the same
     bytes). Never raises on input."""
     one = [cutter.ranged, cutter.size is not None, cutter.span is not None, cutter.archives]
-    if shortcut and sum(one) == 1:
-        module = native_walk()
-        if module is not None:
-            return WalkSlicer(buf, open_out, cutter, scratch, module).run()
-    return _Slicer(buf, open_out, cutter, scratch).run()
+    module = native_walk() if shortcut and sum(one) == 1 else None
+    fresh = Cutter(start=cutter.start, end=cutter.end, size=cutter.size, span=cutter.span, archives=cutter.archives)
+    slicer = WalkSlicer(buf, open_out, cutter, scratch, module) if module is not None else \
+        _Slicer(buf, open_out, cutter, scratch)
+    log = slicer.run()
+    again = _again(buf) if slicer.went_back else None
+    if again is None:
+        log.file_order = slicer.went_back
+        return log
+    # an instant went back in the file: the pieces again, each cut beginning and ending what
+    # is open as the lint pairs it (``_order``), written over the ones before
+    return OrderedSlicer(again, open_out, fresh, scratch).run()
+
+
+def _again(buf):
+    """``buf`` to be read again from its start (None: it cannot be, a pipe read once)."""
+    if not isinstance(buf, Whole):
+        return buf
+    if isinstance(buf, Input):
+        if buf.source is None:
+            return None
+        buf.restart()
+        return buf
+    return buf.buf
