@@ -408,3 +408,28 @@ def test_a_record_larger_than_the_split_size_is_a_piece_of_its_own():
     parts = [outs[i].getvalue() for i in sorted(outs)]
     assert [len(events(p)) for p in parts] == [2, 1, 1] and len(parts[1]) > 432
     assert all(fxtlint.lint_bytes(p).counts == {} for p in parts)
+
+
+# -- time going back: a cut begins and ends what the lint pairs across it ------------------
+STEP_BACK = [*TABLES, ev(6, 3), ev(7, 2, "duration_end"), ev(30, 3), ev(5, 2, "duration_begin")]
+
+
+def test_a_begin_written_after_its_end_is_carried_where_it_was_stamped():
+    """The begin of a duration (5 ms) written after its end (7 ms), past a cut: the first
+    piece begins it at its first instant (6 ms: the begin is before it), the second ends it
+    at its own instant (7 ms: inside its time, before its records), as the lint pairs them."""
+    data = B.archive(*STEP_BACK)
+    assert fxtlint.lint_bytes(data).counts == {}
+    first, second = pieces(data, Cutter(span=MS10))
+    assert [(r["kind"], r["timestamp"]) for r in decode(first).records if marked(r)] == [("event.duration_begin", "6")]
+    assert [(r["kind"], r["timestamp"]) for r in decode(second).records if marked(r)] == [("event.duration_end", "7")]
+    assert fxtlint.lint_bytes(first).counts == {} and fxtlint.lint_bytes(second).counts == {}
+    assert events(first) + events(second) == events(data)
+
+
+def test_verb_says_a_pipe_going_back_in_time_is_cut_in_file_order(tmp_path, monkeypatch, capsys):
+    """A pipe is read once: a trace whose instants go back is cut following what is open in
+    file order, and the verb says so."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(B.archive(*STEP_BACK))))
+    main(["slice", "-", "-o", str(tmp_path / "out.fxt"), "--split-time", "10ms"])
+    assert "timestamps go back, and a pipe is read once" in capsys.readouterr().err

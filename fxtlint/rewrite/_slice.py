@@ -4,9 +4,11 @@ Two passes write the same pieces: the record-by-record pass (``_slice_pass``: th
 specification, every record decoded by the reference reader) and, for a --split-size,
 --split-time or --split-archives cut or a time range (--from/--to) where the native walk
 is built, the walk (``_slice_walk``: the records it proves clean copied as byte ranges,
-those outside a range left out, the others handed to the record-by-record pass). A
-trace's time range (``time_range``: what --from/--to and ticks are read against) is read
-on the walk too, or record by record.
+those outside a range left out, the others handed to the record-by-record pass). Both
+follow what is open in file order; where an instant goes back in the file, IN is cut
+again by ``_order.OrderedSlicer``, which follows what is open as the lint pairs it (in
+time order). A trace's time range (``time_range``: what --from/--to and ticks are read
+against) is read on the walk too, or record by record.
 """
 
 from __future__ import annotations
@@ -47,7 +49,10 @@ def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
     (``_slice_walk``: the records it proves clean are copied as byte ranges or, outside a
     range, left out; the others go through the record-by-record pass, ``_slice_pass``, the
     specification, which ``shortcut=False`` runs on every record; the two write the same
-    bytes). Never raises on input."""
+    bytes). Where an instant goes back in the file (the lint pairs in time order), the
+    pieces are written again by ``_order.OrderedSlicer`` over the first ones, IN read again
+    from its start (a pipe cannot be: its pieces stay, ``SliceLog.file_order``). Never
+    raises on input."""
     one = [cutter.ranged, cutter.size is not None, cutter.span is not None, cutter.archives]
     module = native_walk() if shortcut and sum(one) == 1 else None
     fresh = Cutter(start=cutter.start, end=cutter.end, size=cutter.size, span=cutter.span, archives=cutter.archives)
