@@ -427,9 +427,18 @@ def test_a_begin_written_after_its_end_is_carried_where_it_was_stamped():
     assert events(first) + events(second) == events(data)
 
 
-def test_verb_says_a_pipe_going_back_in_time_is_cut_in_file_order(tmp_path, monkeypatch, capsys):
-    """A pipe is read once: a trace whose instants go back is cut following what is open in
-    file order, and the verb says so."""
+def test_verb_cuts_a_file_going_back_in_time_as_the_lint_pairs_and_says_a_pipe_cannot_be(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """A file whose instants go back is cut again in time order: its pieces are clean (the
+    first cut's replaced, each piece once in the log). A pipe is read once: it is cut
+    following what is open in file order, and the verb says so."""
+    path = tmp_path / "in.fxt"
+    path.write_bytes(B.archive(*STEP_BACK))
+    assert main(["slice", str(path), "-o", str(tmp_path / "out.fxt"), "--split-time", "10ms",
+                 "--output-format", "json"]) == 0
+    out = capsys.readouterr()
+    assert [(p["path"][-8:], p["warnings"]) for p in json.loads(out.out)["pieces"]] == [
+        ("0001.fxt", 0), ("0002.fxt", 0)] and "go back" not in out.err
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(B.archive(*STEP_BACK))))
-    main(["slice", "-", "-o", str(tmp_path / "out.fxt"), "--split-time", "10ms"])
+    assert main(["slice", "-", "-o", str(tmp_path / "out.fxt"), "--split-time", "10ms"]) == 0
     assert "timestamps go back, and a pipe is read once" in capsys.readouterr().err

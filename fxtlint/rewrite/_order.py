@@ -160,10 +160,10 @@ class OrderedSlicer(_Slicer):
         return piece
 
     def _follow(self, rec: Record) -> None:
+        other = self.pairs.other(rec.index)  # (asked of every record: what the lint paired is let go)
         parts = OpenEvents.parts(rec, self.state)
         if parts is None or parts[0] not in _KIND:
             return
-        other = self.pairs.other(rec.index)
         ts = first_timestamp(rec)
         me = _Member(parts[0], parts[1], parts[2], parts[3], parts[4], self.state.current.id,
                      None if ts is None else (ts, self.state.current.rate), rec.index)
