@@ -21,10 +21,12 @@ with this slicer, which follows exactly the pairs the lint makes:
   stand-ins are paired in the order the lint paired the trace's (the same time order, ties
   in the same record order);
 - a time range (--from/--to): a pair with one member in the range gets a stand-in of the
-  other (at the range's first instant if before it, at its last if after), and a pair from
-  before the range to after it both.
+  other (at the piece's first instant if before the range, at its last if after), and a
+  pair from before the range to after it both.
 
-Memory: a pairing window of the lookahead's findings, the pairs open in file order.
+Memory: a pairing window of the lookahead's findings, the pairs open in file order (a
+range: and the stand-ins its piece needs). Speed: record by record, and each record
+decoded twice (the lookahead's and the slicer's): about 0.3 MB/s.
 """
 
 from __future__ import annotations
