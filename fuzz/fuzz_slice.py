@@ -31,14 +31,14 @@ class _Kept(io.BytesIO):
 
 
 def pieces(data: bytes, cutter, shortcut: bool = True) -> list:
-    outs = []
+    outs = {}
 
-    def open_out(i):
-        outs.append(_Kept())
-        return outs[-1]
+    def open_out(i):  # (a trace whose instants go back is cut twice: piece i again replaces the first)
+        outs[i] = _Kept()
+        return outs[i]
 
     slice_trace(data, open_out, cutter, shortcut=shortcut)
-    return [o.getvalue() for o in outs]
+    return [outs[i].getvalue() for i in sorted(outs)]
 
 
 def events(data: bytes) -> list:

@@ -69,15 +69,15 @@ def test_slice_of_a_file_read_in_chunks_is_the_slice_of_its_bytes(tmp_path, chun
     path.write_bytes(data)
 
     def pieces(source) -> list[bytes]:
-        outs: list[io.BytesIO] = []
+        outs: dict[int, io.BytesIO] = {}
 
-        def open_out(i):
-            outs.append(io.BytesIO())
-            outs[-1].close = lambda: None  # type: ignore[method-assign]
-            return outs[-1]
+        def open_out(i):  # (piece i again, where a trace going back in time is cut twice)
+            outs[i] = io.BytesIO()
+            outs[i].close = lambda: None  # type: ignore[method-assign]
+            return outs[i]
 
         slice_trace(source, open_out, Cutter(size=25_000))
-        return [o.getvalue() for o in outs]
+        return [outs[i].getvalue() for i in sorted(outs)]
 
     with open(path, "rb", buffering=0) as fh:
         inp = Input.of_file(fh, str(path), chunk=chunk)

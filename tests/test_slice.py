@@ -375,3 +375,70 @@ def test_a_split_time_longer_than_the_trace_says_so(trace, tmp_path, capsys):
     assert "--split-time 100s is longer than the trace (38" in err and "it is one piece" in err
     assert main(["slice", str(trace), "-o", str(tmp_path / "out.fxt"), "--split-time", "10s"]) == 0
     assert "longer than the trace" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_kernel_object_is_carried_in_the_section_of_the_provider_it_came_from(order):
+    """Provider 2 names process 10 and thread 12; provider 1's events on them are cut into
+    a second piece, which carries both objects in provider 2's section, its records then
+    read in provider 1's again."""
+    data = both(B.provider_info(2, "kernel"), B.kernel_object(10, 1, "proc"), B.kernel_object(12, 2, "t12"),
+                B.provider_info(1, "user"), B.initialization(KHZ), *(on(k, thread=(10, 12)) for k in (1, 2, 30, 31)),
+                order=order)
+    assert clean(data)
+    first, second = pieces(data, Cutter(span=MS10))
+    objects = [(r["provider"]["id"], r["koid"]) for r in decode(second).records if r["kind"] == "kernel_object"]
+    assert objects == [(2, "10"), (2, "12")]
+    assert placed(second) == [(1, 30), (1, 31)] and clean(first) and clean(second)
+
+
+def test_a_record_larger_than_the_split_size_is_a_piece_of_its_own():
+    """--split-size bounds the records of a piece, not one record: a record larger than the
+    size is written alone, in a piece of its own that is larger than the size."""
+    big = B.event("instant", 20, thread=1, category=1, name=2, args=[B.arg("string", "s", "x" * 400)])
+    data = B.archive(*TABLES, ev(5, 2), ev(6, 2), big, ev(30, 2))
+    outs: dict = {}
+
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+
+    log = slice_trace(data, open_out, Cutter(size=300))
+    assert [(p.records, p.bytes) for p in log.pieces] == [(13, 248), (1, 432), (1, 16)]
+    parts = [outs[i].getvalue() for i in sorted(outs)]
+    assert [len(events(p)) for p in parts] == [2, 1, 1] and len(parts[1]) > 432
+    assert all(fxtlint.lint_bytes(p).counts == {} for p in parts)
+
+
+# -- time going back: a cut begins and ends what the lint pairs across it ------------------
+STEP_BACK = [*TABLES, ev(6, 3), ev(7, 2, "duration_end"), ev(30, 3), ev(5, 2, "duration_begin")]
+
+
+def test_a_begin_written_after_its_end_is_carried_where_it_was_stamped():
+    """The begin of a duration (5 ms) written after its end (7 ms), past a cut: the first
+    piece begins it at its first instant (6 ms: the begin is before it), the second ends it
+    at its own instant (7 ms: inside its time, before its records), as the lint pairs them."""
+    data = B.archive(*STEP_BACK)
+    assert fxtlint.lint_bytes(data).counts == {}
+    first, second = pieces(data, Cutter(span=MS10))
+    assert [(r["kind"], r["timestamp"]) for r in decode(first).records if marked(r)] == [("event.duration_begin", "6")]
+    assert [(r["kind"], r["timestamp"]) for r in decode(second).records if marked(r)] == [("event.duration_end", "7")]
+    assert fxtlint.lint_bytes(first).counts == {} and fxtlint.lint_bytes(second).counts == {}
+    assert events(first) + events(second) == events(data)
+
+
+def test_verb_cuts_a_file_going_back_in_time_as_the_lint_pairs_and_says_a_pipe_cannot_be(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """A file whose instants go back is cut again in time order: its pieces are clean (the
+    first cut's replaced, each piece once in the log). A pipe is read once: it is cut
+    following what is open in file order, and the verb says so."""
+    path = tmp_path / "in.fxt"
+    path.write_bytes(B.archive(*STEP_BACK))
+    assert main(["slice", str(path), "-o", str(tmp_path / "out.fxt"), "--split-time", "10ms",
+                 "--output-format", "json"]) == 0
+    out = capsys.readouterr()
+    assert [(p["path"][-8:], p["warnings"]) for p in json.loads(out.out)["pieces"]] == [
+        ("0001.fxt", 0), ("0002.fxt", 0)] and "go back" not in out.err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(B.archive(*STEP_BACK))))
+    assert main(["slice", "-", "-o", str(tmp_path / "out.fxt"), "--split-time", "10ms"]) == 0
+    assert "timestamps go back, and a pipe is read once" in capsys.readouterr().err

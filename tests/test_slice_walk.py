@@ -11,19 +11,23 @@ from __future__ import annotations
 import io
 import os
 import tempfile
+from collections import Counter
 from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.engine._file import FileChanged
 from fxtlint.rewrite import _repair, _slice, _slice_pass, _slice_walk
 from fxtlint.rewrite._input import Input
+from fxtlint.rewrite._open import OpenEvents
 from fxtlint.rewrite._slice import Cutter, slice_trace, time_range, time_range_by_records
-from fxtlint.strategies import archives, mutated_archives
+from fxtlint.strategies import archives, mutated_archives, record_lists
+from test_slice import events
 
 pytestmark = pytest.mark.skipif(_repair.native_walk() is None, reason="the native walk is not built here")
 
@@ -300,6 +304,19 @@ def test_a_pipe_read_in_chunks_is_sliced_by_a_range_as_its_bytes(chunk):
     assert fast[0] and fast[1].skipped > 100
 
 
+def _walked(data, cutter: Cutter):
+    """The walk's own run (``slice_trace`` cuts a trace whose instants go back again, in
+    time order: ``_order``), its pieces and log."""
+    outs: dict = {}
+
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+
+    log = _slice_walk.WalkSlicer(data, open_out, cutter, io.BytesIO, _repair.native_walk()).run()
+    return [outs[i].getvalue() for i in sorted(outs)], log
+
+
 def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
     """The walk hands back only what decides something: here the first record, the cuts
     and the kernel objects, not the events between."""
@@ -312,7 +329,7 @@ def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
         return real(self, rec)
 
     monkeypatch.setattr(_slice_pass._Slicer, "_one", counting)
-    parts, log = _run(data, Cutter(size=100_000), True)
+    parts, log = _walked(data, Cutter(size=100_000))
     assert len(parts) == 10 and log.records_in > 30_000
     assert len(taken) < 200 and taken.count("event.duration_begin") + taken.count("event.duration_end") <= 12
 
@@ -333,7 +350,7 @@ def test_a_range_of_a_clean_trace_takes_few_records_by_the_reference_pass(monkey
         return real(self, rec)
 
     monkeypatch.setattr(_slice_pass._Slicer, "_one", counting)
-    parts, log = _run(data, make(), True)
+    parts, log = _walked(data, make())
     assert log.records_in > 30_000 and len(parts) == (eighths[0] is None or 0 <= eighths[0] <= 8)
     assert sum(kind.startswith("event.") for kind in taken) < 40 and len(taken) - taken.count("string") < 40
 
@@ -456,3 +473,59 @@ def test_the_fuzz_invariant_draws_ranges_and_catches_a_walk_that_writes_another_
     monkeypatch.setattr(mod, "slice_trace", other)
     with pytest.raises(AssertionError, match="record-by-record"):
         mod.check(data)
+
+
+# -- time going back: what a cut leaves open, as the lint pairs it (``rewrite/_order``) --------
+_IN_BETWEEN = {"event.async_begin": "event.async_instant", "event.flow_begin": "event.flow_step",
+               "event.async_instant": "event.async_end", "event.flow_step": "event.flow_end"}
+
+
+def _stop(recs: list, i: int, j: int) -> bool:
+    """Whether record ``i`` moved forward stops before record ``j``: a change of tick rate
+    (its time would be read at another), and for an async operation's or a flow's begin its
+    first instant or step, for an instant or step its end (the limit of ``_order``: those
+    are carried where they fall between their begin and end in the file)."""
+    r, o = recs[i], recs[j]
+    return o.kind == "initialization" or (_IN_BETWEEN.get(r.kind) == o.kind and
+                                          OpenEvents.pairing_id(r) == OpenEvents.pairing_id(o))
+
+
+@st.composite
+def _stepping_back(draw):
+    """A clean drawn trace with events written later in the file than their time (each
+    moved forward past others, ``_stop``): its begins may come after their ends in the
+    file, as the lint pairs them in time order."""
+    recs = draw(record_lists(min_size=2, max_size=24))
+    for _ in range(draw(st.integers(1, 4))):
+        timed = [i for i, r in enumerate(recs) if r.kind.startswith("event.") and "timestamp" in r.fields]
+        if not timed:
+            break
+        i = draw(st.sampled_from(timed))
+        stop = next((j for j in range(i + 1, len(recs)) if _stop(recs, i, j)), len(recs))
+        to = draw(st.integers(i, max(i, stop - 1)))
+        recs.insert(to, recs.pop(i))
+    return B.archive(*recs)
+
+
+def _warnings(pieces: list) -> Counter:
+    """Warnings and errors of the pieces, by code."""
+    out: Counter = Counter()
+    for p in pieces:
+        out.update(d.code for d in fxtlint.lint_bytes(p).diagnostics if d.severity.label != "info")
+    return out
+
+
+@settings(max_examples=10)  # (about 50 ms an example: three slices and the lints)
+@given(_stepping_back(), st.one_of(_SIZES, _SPANS, _RANGES))
+def test_pieces_of_a_trace_going_back_in_time_carry_no_warning_it_lacks(data, cut):
+    """A trace whose instants go back is cut as the lint pairs it, on the walk and record by
+    record (the same pieces): no piece has a warning the trace lacks (by code, counted over
+    the pieces), and together they hold its events (a cut by size or time) or those of the
+    range's time (the marked ones aside)."""
+    make = ranged(data, cut) if isinstance(cut, tuple) else cut
+    pieces = assert_same(data, make)
+    found = _warnings(pieces)
+    allowed = _warnings([data])
+    assert not found - allowed, (found, allowed)
+    if not isinstance(cut, tuple):
+        assert [e for p in pieces for e in events(p)] == events(data)

@@ -253,7 +253,8 @@ def run(args: argparse.Namespace) -> int:
 
     def open_out(i: int):
         path = piece_path(args.output, i) if split else args.output
-        paths.append(path)
+        if path not in paths:  # (a trace whose instants go back is cut twice: the second pieces replace the first)
+            paths.append(path)
         return _PieceFile(outputs, path)  # the slicer closes it
 
     folder = os.path.dirname(os.path.abspath(args.output))
@@ -286,6 +287,9 @@ def run(args: argparse.Namespace) -> int:
     longer = _longer_than_the_trace(args, cutter, log)
     if longer:
         print(f"fxtlint: note: {longer}", file=sys.stderr)
+    if log.file_order:
+        print("fxtlint: note: the trace's timestamps go back, and a pipe is read once: what a cut leaves open "
+              "was followed in file order, not in time order as the lint pairs (give IN as a file)", file=sys.stderr)
     if args.output_format == "json":
         json.dump({"input": args.path, "records_in": log.records_in, "pieces": pieces}, sys.stdout, indent=2)
         sys.stdout.write("\n")

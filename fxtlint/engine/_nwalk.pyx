@@ -453,6 +453,11 @@ cdef class NativeWalk:
     cdef vector[uint64_t] cut_tick    # per slot (0 for a slot made since: handed back, then set)
     cdef bint has_first
     cdef uint64_t first_ts, first_rate, last_ts, last_rate
+    # every record's instant in file order, the piece's or not (``_Slicer._instant``): an
+    # instant before the latest one read sets ``went_back`` (the walk's whole run, not a piece's)
+    cdef public bint went_back
+    cdef bint has_latest
+    cdef uint64_t latest_ts, latest_rate
     cdef unordered_map[uint64_t, int64_t] used_str            # key -> interned id at its first read
     cdef unordered_map[uint64_t, pair[uint64_t, uint64_t]] used_thr   # key -> koids at its first read
     cdef unordered_set[uint64_t] reg_str, reg_thr, koid_set
@@ -842,8 +847,22 @@ cdef class NativeWalk:
             self.slot_used[s] = 1
             self.used_slots.push_back(s)
 
+    cdef inline void _in_order(self, uint64_t ts, uint64_t rate) noexcept nogil:
+        """A record's instant, in file order (``_Slicer._instant``)."""
+        if self.has_latest and fxt_before(ts, rate, self.latest_ts, self.latest_rate):
+            self.went_back = True
+        elif not self.has_latest or fxt_before(self.latest_ts, self.latest_rate, ts, rate):
+            self.has_latest = True
+            self.latest_ts, self.latest_rate = ts, rate
+
+    def instant(self, uint64_t ts, uint64_t rate):
+        """A record the reference's pass read (``_Slicer._instant``)."""
+        self._in_order(ts, rate)
+
     cdef void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
-        """A record the walk took into the piece (read under ``slot``)."""
+        """A record the walk took into the piece (read under ``slot``), or walked past."""
+        if T.nts:
+            self._in_order(self.vals[T.ts_val[0]], self.rate[slot])
         if self.take_off:
             return
         self.piece_bytes += 8 * size

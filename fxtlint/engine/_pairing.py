@@ -25,6 +25,7 @@ from __future__ import annotations
 import enum
 from bisect import bisect_right
 from collections import deque
+from collections.abc import Callable
 from itertools import islice
 
 from .. import rules as R
@@ -127,6 +128,9 @@ class PairingEngine:
         self.asyncs: dict[tuple, tuple] = {}
         self.flows: dict[tuple, tuple] = {}
         self.overflowed: set[str] = set()
+        # told of each begin and end it pairs, (begin's record index, end's): slice asks
+        # (``rewrite/_order``), to follow what is open in time order as the lint pairs it
+        self.matched: Callable[[int, int], None] | None = None
 
     def _s(self, gid: int) -> str:
         return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
@@ -178,7 +182,9 @@ class PairingEngine:
                 st = stacks.get(t)
                 c, n = cat[j], name[j]
                 if st and st[-1][0] == c and st[-1][1] == n:
-                    st.pop()
+                    top = st.pop()
+                    if self.matched is not None:
+                        self.matched(top[3], index[j])
                 else:
                     self._unmatched_end(st, t, c, n, offset[j], index[j], size[j], early, j)
             elif k == COMPLETE:
@@ -216,7 +222,9 @@ class PairingEngine:
                     o = st.pop()
                     self.emit(R.duration_never_ended.at(o[2], o[3], record_size=o[4], cat=s(o[0]), name=s(o[1]),
                                                         end_offset=offset))
-                st.pop()
+                e = st.pop()
+                if self.matched is not None:
+                    self.matched(e[3], index)
                 return
         if self._early_end(early, j, t, c, n, offset, index, size):
             return
@@ -232,6 +240,8 @@ class PairingEngine:
         if b is None:
             return False
         self.began.add(t)
+        if self.matched is not None:
+            self.matched(early.index[b], index)
         self.emit(R.duration_end_mismatch.at(offset, index, record_size=size, cat=self._s(c), name=self._s(n),
                                              bcat=self._s(c), bname=self._s(n), begin_offset=early.offset[b],
                                              ts=early.ts[j], begin_ts=early.ts[b], rate=early.rate[j],
@@ -247,6 +257,8 @@ class PairingEngine:
             self._begin(asyncs, key, "async", ident, name, offset, index, size)
             return
         live = asyncs.get(key) if k == ASYNC_INSTANT else asyncs.pop(key, None)
+        if live is not None and k == ASYNC_END and self.matched is not None:
+            self.matched(live[1], index)
         if live is None and not (self.circular and key[:3] not in self.began_async):
             self.emit(R.async_without_begin.at(offset, index, record_size=size,
                                                what="instant" if k == ASYNC_INSTANT else "end",
@@ -264,6 +276,8 @@ class PairingEngine:
             self._begin(flows, key, "flow", ident, name, offset, index, size)
             return
         live = flows.get(key) if k == FLOW_STEP else flows.pop(key, None)
+        if live is not None and k == FLOW_END and self.matched is not None:
+            self.matched(live[1], index)
         if live is None and not (self.circular and not self.flow_began):
             self.emit(R.flow_without_begin.at(offset, index, record_size=size,
                                               what="step" if k == FLOW_STEP else "end", id=ident))

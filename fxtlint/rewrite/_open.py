@@ -1,5 +1,6 @@
 """What is open: durations, async operations and flows begun and not yet ended, followed in
-file order (repair --close-open ends them; slice begins and ends them at its cuts).
+file order (repair --close-open ends them; slice begins and ends them at its cuts, where
+no instant goes back in the file: else ``_order`` follows the lint's own pairs).
 
 An end met before any begin it could match (a trace whose timestamps go back, where the
 linter pairs it in time order with a begin further on) is owed: the next such begin is

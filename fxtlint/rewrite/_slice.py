@@ -4,9 +4,11 @@ Two passes write the same pieces: the record-by-record pass (``_slice_pass``: th
 specification, every record decoded by the reference reader) and, for a --split-size,
 --split-time or --split-archives cut or a time range (--from/--to) where the native walk
 is built, the walk (``_slice_walk``: the records it proves clean copied as byte ranges,
-those outside a range left out, the others handed to the record-by-record pass). A
-trace's time range (``time_range``: what --from/--to and ticks are read against) is read
-on the walk too, or record by record.
+those outside a range left out, the others handed to the record-by-record pass). Both
+follow what is open in file order; where an instant goes back in the file, IN is cut
+again by ``_order.OrderedSlicer``, which follows what is open as the lint pairs it (in
+time order). A trace's time range (``time_range``: what --from/--to and ticks are read
+against) is read on the walk too, or record by record.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import io
 from collections.abc import Callable
 from typing import IO
 
+from ._input import Input, Whole
+from ._order import OrderedSlicer
 from ._repair import native_walk
 from ._slice_pass import Cutter, PieceInfo, SliceLog, TimeRange, _Slicer, first_timestamp
 from ._slice_pass import time_range as time_range_by_records
@@ -45,10 +49,32 @@ def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
     (``_slice_walk``: the records it proves clean are copied as byte ranges or, outside a
     range, left out; the others go through the record-by-record pass, ``_slice_pass``, the
     specification, which ``shortcut=False`` runs on every record; the two write the same
-    bytes). Never raises on input."""
+    bytes). Where an instant goes back in the file (the lint pairs in time order), the
+    pieces are written again by ``_order.OrderedSlicer`` over the first ones, IN read again
+    from its start (a pipe cannot be: its pieces stay, ``SliceLog.file_order``). Never
+    raises on input."""
     one = [cutter.ranged, cutter.size is not None, cutter.span is not None, cutter.archives]
-    if shortcut and sum(one) == 1:
-        module = native_walk()
-        if module is not None:
-            return WalkSlicer(buf, open_out, cutter, scratch, module).run()
-    return _Slicer(buf, open_out, cutter, scratch).run()
+    module = native_walk() if shortcut and sum(one) == 1 else None
+    fresh = Cutter(start=cutter.start, end=cutter.end, size=cutter.size, span=cutter.span, archives=cutter.archives)
+    slicer = WalkSlicer(buf, open_out, cutter, scratch, module) if module is not None else \
+        _Slicer(buf, open_out, cutter, scratch)
+    log = slicer.run()
+    again = _again(buf) if slicer.went_back else None
+    if again is None:
+        log.file_order = slicer.went_back
+        return log
+    # an instant went back in the file: the pieces again, each cut beginning and ending what
+    # is open as the lint pairs it (``_order``), written over the ones before
+    return OrderedSlicer(again, open_out, fresh, scratch).run()
+
+
+def _again(buf):
+    """``buf`` to be read again from its start (None: it cannot be, a pipe read once)."""
+    if not isinstance(buf, Whole):
+        return buf
+    if isinstance(buf, Input):
+        if buf.source is None:
+            return None
+        buf.restart()
+        return buf
+    return buf.buf

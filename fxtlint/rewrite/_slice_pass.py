@@ -226,6 +226,9 @@ class SliceLog:
     records_in: int = 0
     skipped: int = 0
     not_fxt: bool = False
+    # an instant went back in the file and IN could not be read again (a pipe): what is
+    # open at a cut was followed in file order, not as the lint pairs (``_order``)
+    file_order: bool = False
 
 
 class _Piece:
@@ -257,11 +260,13 @@ class _Slicer:
         self.cutter = cutter
         self.state = ProviderState()
         self.rates: dict = {}  # provider id -> its Initialization record's rate
-        self.kernel_objects: dict = {}  # koid -> its last kernel object record, strings inline
+        self.kernel_objects: dict = {}  # koid -> (provider id, its last kernel object record, strings inline)
         self.open = OpenEvents()  # what is open: every record (a range: the records up to its end)
         self.before = OpenEvents()  # a range: what is open at its start (the records before it)
         self.log = SliceLog()
         self.piece: _Piece | None = None
+        self._back = False  # an instant came before one read earlier (``_instant``)
+        self._latest: tuple | None = None  # the latest instant read
 
     # -- the walk ------------------------------------------------------------------
     def run(self) -> SliceLog:
@@ -281,7 +286,7 @@ class _Slicer:
             if self.cutter.archives and self.piece is not None:
                 # another archive starts: the one before ends as written (nothing of it is
                 # ended or carried on), and the next is read by a new reader, as its own file is
-                self.open = OpenEvents()
+                self._end_archive()
                 self._finish()
                 self._new_reader()
             return
@@ -296,6 +301,8 @@ class _Slicer:
                 return
         ts = first_timestamp(rec)
         rate = self.state.current.rate  # its provider's, in effect at it (a record with a timestamp sets none)
+        if ts is not None:
+            self._instant(ts, rate)
         where = self.cutter.place(rec, ts, rate, self._body(), self.piece is not None)
         if where == "new" and self.piece is not None:
             self._finish()
@@ -306,6 +313,24 @@ class _Slicer:
         if self.piece is None:
             self.piece = self._new_piece()
         self._take(rec, data, ts, rate)
+
+    def _end_archive(self) -> None:
+        """An archive ends (--split-archives): what it leaves open is not ended."""
+        self.open = OpenEvents()
+
+    def _instant(self, ts: int, rate: int) -> None:
+        """A record's instant, in file order: ``went_back`` once one comes before one read
+        earlier (of this reader's), where file order is not the order the lint pairs in."""
+        latest = self._latest
+        if latest is not None and before(ts, rate, latest[0], latest[1]):
+            self._back = True
+        elif latest is None or before(latest[0], latest[1], ts, rate):
+            self._latest = (ts, rate)
+
+    @property
+    def went_back(self) -> bool:
+        """Whether an instant came before one read earlier in the file (in one archive)."""
+        return self._back
 
     def _body(self) -> int:
         """The bytes of the records the piece in force holds (0: no piece)."""
@@ -321,6 +346,7 @@ class _Slicer:
         self.kernel_objects = {}
         self.open = OpenEvents()
         self.before = OpenEvents()
+        self._latest = None
 
     def _word(self, at: int) -> int:
         return struct.unpack_from(">Q" if self.big else "<Q", self.inp.buf, at)[0]
@@ -385,6 +411,10 @@ class _Slicer:
                 piece.named.add(change.provider.id)  # named in the piece before it was used: its own info
         if rec.kind == _KERNEL_OBJECT and rec.complete:
             self._keep_kernel_object(rec, piece)
+        self._follow(rec)
+
+    def _follow(self, rec: Record) -> None:
+        """Follow what is open, in file order (``_order.OrderedSlicer``: as the lint pairs)."""
         side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
         if side != "after":  # a range's ends are of what is open at its end, wherever the rest of the file is
             self.open.see(rec, self.state)
@@ -392,13 +422,13 @@ class _Slicer:
             self.before.see(rec, self.state)
 
     def _keep_kernel_object(self, rec: Record, piece: _Piece | None) -> None:
-        """A complete kernel object record: the piece's own, and kept (its strings inline)
-        for the pieces after that refer to its koid."""
+        """A complete kernel object record: the piece's own, and kept (its strings inline,
+        with the provider whose section it was in) for the pieces after that refer to its koid."""
         if piece is not None:
             piece.own_objects.add(rec.fields.get("koid", 0))
         inline = self._inlined(rec)
         if inline is not None:
-            self.kernel_objects[rec.fields.get("koid", 0)] = inline
+            self.kernel_objects[rec.fields.get("koid", 0)] = (self.state.current.id, inline)
 
     def _inlined(self, rec: Record) -> Record | None:
         """``rec`` with its indexed strings written inline (None when one is not registered)."""
@@ -475,6 +505,15 @@ class _Slicer:
         cut = [*piece.opened.providers(), *(pid for pid in self.open.providers() if pid not in piece.named)]
         order += [pid for pid in dict.fromkeys(cut) if pid not in piece.providers and pid != start.id
                   and pid is not None]
+        # the kernel objects naming its processes and threads, each in the section of the
+        # provider it came from (one the piece names itself before using it, or the reader's
+        # first: in the section in force at the piece's start)
+        objects = [ko for ko in (self.kernel_objects.get(k) for k in sorted(piece.koids - piece.own_objects)) if ko]
+        objects = [(pid if pid is not None and pid not in piece.named else start.id, rec) for pid, rec in objects]
+        first = {pid: n for n, pid in enumerate(dict.fromkeys(pid for pid, _ in objects))}
+        objects.sort(key=lambda o: first[o[0]])  # (grouped by provider: one section record each)
+        order += [pid for pid in dict.fromkeys(pid for pid, _ in objects)
+                  if pid not in order and pid != start.id and pid is not None]
         if start.id is not None:
             order.append(start.id)
         if start.id is None:
@@ -484,10 +523,7 @@ class _Slicer:
             yield provider_info(pid, p.name) if pid in self.state.announced and p.name is not None \
                 else provider_section(pid)
             yield from self._tables_of(pid, piece)
-        for koid in sorted(piece.koids - piece.own_objects):
-            ko = self.kernel_objects.get(koid)
-            if ko is not None:
-                yield ko
+        yield from in_sections(objects, start.id, end_in=start.id)  # (then back to the start's provider)
 
     def _tables_of(self, pid, piece: _Piece) -> Iterator[Record]:
         if pid in piece.rates:

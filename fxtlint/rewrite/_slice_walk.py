@@ -422,8 +422,16 @@ class WalkSlicer(_Slicer):
             self._archive_end = False
 
     def _new_reader(self) -> None:
+        self._back = self.went_back  # (the walk's own, before a new walk reads the next archive)
         super()._new_reader()
         self.nw = self._walk()
+
+    @property
+    def went_back(self) -> bool:
+        return self._back or self.nw.went_back
+
+    def _instant(self, ts: int, rate: int) -> None:
+        self.nw.instant(ts, rate)  # (one latest instant: the walk's, of the records it walks and those handed back)
 
     def _write_body(self, piece: _Piece, out) -> None:
         if isinstance(piece.body, _Body):
