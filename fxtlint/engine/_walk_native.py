@@ -278,6 +278,17 @@ def _layouts(log: bool = False) -> list:
     return [t.leaf.layout if t.leaf is not None else None for t in plan(log)[0].terminals]
 
 
+@functools.cache
+def _fixed(module, log: bool = False):
+    """What every ``NativeLint`` of ``module`` over a trace (``log``: a structured-log
+    stream) reads, looked up once per process: the loaded plan, the terminals' kinds and
+    the argument types', the screen's sites, the terminals' layouts, a pairing row's bytes
+    (the walk's rows checked against ``_pairing.COLUMNS``: never a silent default)."""
+    if tuple(module.ROWS) != COLUMNS:
+        raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
+    return _loaded(module, log), _names(log), plan(log)[0].sites, _layouts(log), module.ROW_BYTES
+
+
 class Mirror:
     """The native walk's registrations, carried out on the ``ProviderState`` too (what the
     reference reader's records, the messages and the summary read)."""
@@ -328,10 +339,8 @@ class NativeLint:
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        self.kinds, self.arg_kinds = _names(walk.log)
-        self.sites = plan(walk.log)[0].sites
-        self.layouts = _layouts(walk.log)
-        self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
+        loaded, (self.kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(module, walk.log)
+        self.nw = module.NativeWalk(loaded, Mirror(walk.state), walk.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         self.nw.layout = not walk.resync
         self.sink = sink_of(lint.emit)
@@ -340,9 +349,6 @@ class NativeLint:
         # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
         # counted without decoding it (the copies of one bad record in a mutated input)
         self.memo: dict = {}
-        if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
-            raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
-        self.row_bytes = module.ROW_BYTES
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         # the consumers riding beside the linter (``Consumer.rides_native``: report's coverage)
         self.others = walk.consumers[1:]
