@@ -349,6 +349,8 @@ class NativeLint:
         # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
         # counted without decoding it (the copies of one bad record in a mutated input)
         self.memo: dict = {}
+        # a record's bytes and field-check rows -> the diagnostics its decoding said (``_replayed``)
+        self.said: dict = {}
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         # the consumers riding beside the linter (``Consumer.rides_native``: report's coverage)
         self.others = walk.consumers[1:]
@@ -400,9 +402,11 @@ class NativeLint:
                     self._layout(layout, [])
                     layout = []
                 # the cap asked first, where the row's rule is known before anything is read
-                # (not a repeated magic record found wrong: only its bytes say whether it reports)
+                # (not a repeated magic record found wrong: only its bytes say whether it reports;
+                # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
                 rule = rules.get((row[0], row[2] != 0))
-                if rule is not None and not (row[0] == F_MAGIC and row[9]) and skips is not None:
+                if rule is not None and not (row[0] == F_MAGIC and row[9]) and row[0] != F_DROPPED \
+                        and skips is not None:
                     if not skips(rule, row[6], row[5]):
                         self._render_one(row, False)
                 else:
@@ -422,6 +426,8 @@ class NativeLint:
         when the walk read it)."""
         w = self.walk
         key = None
+        if rows and self._replayed(rows):
+            rows = []  # said again from a copy of the record met before
         if rows:
             term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
             key = self._memo_key(rows, term, offset, size)
@@ -477,6 +483,63 @@ class NativeLint:
                     continue
                 check = checks[self.sites[row[10]][2]]
                 self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+
+    def _replayed(self, rows) -> bool:
+        """Say a record whose layout rows are all a word's field checks (``fields``) from
+        the diagnostics its decoding says, noted once per walk for each copy of its bytes:
+        the same bytes and rows (positions from the record's start) make the same
+        ``check_fields`` calls, whose diagnostics' parameters are the fields' names and
+        values, never a position, and whose spans move with the record. The first copy is
+        decoded (``report_layout``) building every diagnostic (no cap asked: a field check
+        asks the cap only before it builds, so what it finds does not depend on the
+        answer); then for each in order, the cap is asked as the decoder asks it, and those
+        it keeps are said (a later copy's built again with ``rule.at``, not decoded: the
+        copies of one bad record in a mutated input). False: not such a record."""
+        term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+        if size > _MEMO_RECORD:
+            return False
+        for row in rows:
+            if row[2] != 1:  # (FOUND_FIELDS)
+                return False
+        key = term, size, bytes(self.walk.buf[offset:offset + size]), \
+            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+        emit, skips = self.lint.emit, self.skips
+        said = self.said.get(key)
+        if said is not None:
+            for rule, span, params in said:
+                if skips is not None and skips(rule, offset, index):
+                    continue
+                emit(rule.at(offset, index, span=None if span is None else (offset + span[0], offset + span[1]),
+                             record_size=size, **params))
+            return True
+        built: list = []
+        w = self.walk
+        found = [("fields", self.sites[r[10]][2], r[8], r[9], r[3]) for r in rows]
+        report_layout(w.buf, offset, index, size // 8, built.append, self.layouts[term], found, big=w.big,
+                      log=w.log)
+        noted: list | None = []
+        for d in built:
+            if skips is None or not skips(self._rule_of(d), offset, index):
+                emit(d)
+            lazy = d.__dict__.get("_lazy")
+            if noted is not None:
+                if lazy is None or d.offset != offset or d.record_index != index or d.record_size != size:
+                    noted = None  # (a message built at once: its parameters are not kept)
+                else:
+                    span = d.span
+                    noted.append((lazy[0], None if span is None else (span[0] - offset, span[1] - offset),
+                                  lazy[1]))
+        if noted is not None:
+            if len(self.said) >= _MEMO_MAX:
+                self.said.clear()
+            self.said[key] = tuple(noted)
+        return True
+
+    @staticmethod
+    def _rule_of(d):
+        """The rule of a diagnostic (the cap is asked by rule)."""
+        lazy = d.__dict__.get("_lazy")
+        return lazy[0] if lazy is not None else R.REGISTRY[d.code]
 
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
