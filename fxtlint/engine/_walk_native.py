@@ -57,6 +57,7 @@ from __future__ import annotations
 import functools
 
 from .. import rules as R
+from ..rules._diagnostics import Diagnostic
 from ..spec._roles import (
     ARG_HEADER_FIELDS,
     ARG_STRING_REFS,
@@ -127,6 +128,7 @@ _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
+_new = object.__new__
 _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
           (F_TICKS, False): R.timestamp_overflows_ns, (F_MAGIC, False): R.magic_repeated,
           (F_UNANNOUNCED, False): R.provider_section_unannounced, (F_RATE_ZERO, False): R.tick_rate_zero,
@@ -436,23 +438,7 @@ class NativeLint:
                 if known is not None and self.sink is not None and self.sink.skips_all(known, offset, index):
                     rows = []  # every one the cap drops: counted, and the decoder not run
         if rows:
-            sites = self.sites
-            found = []
-            for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
-                what = _FOUND[kind]
-                if what == "argument" or what == "short":
-                    item = None
-                elif what == "over":
-                    site = sites[pc]
-                    item = site[2]
-                    if site[0] == "words":
-                        at -= 8 * site[3]  # an inline thread's koid words: from the first
-                    if value >> 63 and site[0] == "args":
-                        value -= 1 << 64  # an argument list that runs to the record's end: -1
-                    # (a stream's length is the field's, unsigned: 2^63 bytes and more too)
-                else:
-                    item = sites[pc][2]
-                found.append((what, item, at, value, arg))
+            found = self._found(rows)
             if key is None or key in self.memo:
                 report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found,
                               big=w.big, log=w.log, skips=self.skips)
@@ -484,62 +470,89 @@ class NativeLint:
                 check = checks[self.sites[row[10]][2]]
                 self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
+    def _found(self, rows) -> list:
+        """A record's layout rows as ``report_layout`` takes them: (what, item, position,
+        value, argument)."""
+        sites = self.sites
+        found = []
+        for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
+            what = _FOUND[kind]
+            if what == "argument" or what == "short":
+                item = None
+            elif what == "over":
+                site = sites[pc]
+                item = site[2]
+                if site[0] == "words":
+                    at -= 8 * site[3]  # an inline thread's koid words: from the first
+                if value >> 63 and site[0] == "args":
+                    value -= 1 << 64  # an argument list that runs to the record's end: -1
+                # (a stream's length is the field's, unsigned: 2^63 bytes and more too)
+            else:
+                item = sites[pc][2]
+            found.append((what, item, at, value, arg))
+        return found
+
     def _replayed(self, rows) -> bool:
-        """Say a record whose layout rows are all a word's field checks (``fields``) from
-        the diagnostics its decoding says, noted once per walk for each copy of its bytes:
-        the same bytes and rows (positions from the record's start) make the same
-        ``check_fields`` calls, whose diagnostics' parameters are the fields' names and
-        values, never a position, and whose spans move with the record. The first copy is
-        decoded (``report_layout``) building every diagnostic (no cap asked: a field check
-        asks the cap only before it builds, so what it finds does not depend on the
-        answer); then for each in order, the cap is asked as the decoder asks it, and those
-        it keeps are said (a later copy's built again with ``rule.at``, not decoded: the
-        copies of one bad record in a mutated input). False: not such a record."""
+        """Say a record's layout rows from the diagnostics its decoding says, noted once per
+        walk for each copy of its bytes, where the decoder reads nothing but the record and
+        its rows (``_memo_key``'s records: a structured-log record, or a trace record whose
+        rows are all a word's field checks): the same bytes and rows (positions from the
+        record's start) make the same decoder steps, whose diagnostics' parameters are
+        names, values, sizes and counts within the record, never a position, and whose
+        spans move with the record. The first copy is decoded (``report_layout``) building
+        every diagnostic, no cap asked (a step asks the cap only before it builds, so what
+        it finds does not depend on the answer); then, for each in order, the cap is asked
+        as the decoder asks it and those it keeps are said. A later copy is not decoded:
+        each kept diagnostic is built again with ``rule.at`` (or, a message built at once,
+        copied) at its offset (the copies of one bad record in a mutated input). False:
+        not such a record."""
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD:
             return False
+        allowed = _MEMO_LOG if self.walk.log else _MEMO_TRACE
         for row in rows:
-            if row[2] != 1:  # (FOUND_FIELDS)
+            if row[2] not in allowed:
                 return False
         key = term, size, bytes(self.walk.buf[offset:offset + size]), \
             tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
         emit, skips = self.lint.emit, self.skips
         said = self.said.get(key)
         if said is not None:
-            for rule, span, params in said:
+            for rule, span, params, fields in said:
                 if skips is not None and skips(rule, offset, index):
                     continue
-                emit(rule.at(offset, index, span=None if span is None else (offset + span[0], offset + span[1]),
-                             record_size=size, **params))
+                span = None if span is None else (offset + span[0], offset + span[1])
+                if fields is None:
+                    emit(rule.at(offset, index, span=span, record_size=size, **params))
+                else:  # a message built at once (a parameter that is not a scalar): copied, moved
+                    d = _new(Diagnostic)
+                    d.__dict__.update(fields, offset=offset, record_index=index, span=span)
+                    emit(d)
             return True
         built: list = []
         w = self.walk
-        found = [("fields", self.sites[r[10]][2], r[8], r[9], r[3]) for r in rows]
+        found = self._found(rows)
         report_layout(w.buf, offset, index, size // 8, built.append, self.layouts[term], found, big=w.big,
                       log=w.log)
         noted: list | None = []
         for d in built:
-            if skips is None or not skips(self._rule_of(d), offset, index):
-                emit(d)
-            lazy = d.__dict__.get("_lazy")
+            fields = d.__dict__
+            lazy = fields.get("_lazy")
+            rule = lazy[0] if lazy is not None else R.REGISTRY[d.code]
             if noted is not None:
-                if lazy is None or d.offset != offset or d.record_index != index or d.record_size != size:
-                    noted = None  # (a message built at once: its parameters are not kept)
+                span = fields["span"]
+                if fields["offset"] != offset or fields["record_index"] != index or fields["record_size"] != size:
+                    noted = None  # (never: the decoder reports on the record it reads)
                 else:
-                    span = d.span
-                    noted.append((lazy[0], None if span is None else (span[0] - offset, span[1] - offset),
-                                  lazy[1]))
+                    noted.append((rule, None if span is None else (span[0] - offset, span[1] - offset),
+                                  None if lazy is None else lazy[1], None if lazy is not None else dict(fields)))
+            if skips is None or not skips(rule, offset, index):
+                emit(d)
         if noted is not None:
             if len(self.said) >= _MEMO_MAX:
                 self.said.clear()
             self.said[key] = tuple(noted)
         return True
-
-    @staticmethod
-    def _rule_of(d):
-        """The rule of a diagnostic (the cap is asked by rule)."""
-        lazy = d.__dict__.get("_lazy")
-        return lazy[0] if lazy is not None else R.REGISTRY[d.code]
 
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
