@@ -503,9 +503,9 @@ class NativeLint:
         every diagnostic, no cap asked (a step asks the cap only before it builds, so what
         it finds does not depend on the answer); then, for each in order, the cap is asked
         as the decoder asks it and those it keeps are said. A later copy is not decoded:
-        each kept diagnostic is built again with ``rule.at`` (or, a message built at once,
-        copied) at its offset (the copies of one bad record in a mutated input). False:
-        not such a record."""
+        each kept diagnostic is the first copy's, moved to its offset (its parameters were
+        checked by ``rule.at`` then, and its message is built from them when first read:
+        the copies of one bad record in a mutated input). False: not such a record."""
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD:
             return False
@@ -518,16 +518,15 @@ class NativeLint:
         emit, skips = self.lint.emit, self.skips
         said = self.said.get(key)
         if said is not None:
-            for rule, span, params, fields in said:
+            for rule, span, fields in said:
                 if skips is not None and skips(rule, offset, index):
                     continue
-                span = None if span is None else (offset + span[0], offset + span[1])
-                if fields is None:
-                    emit(rule.at(offset, index, span=span, record_size=size, **params))
-                else:  # a message built at once (a parameter that is not a scalar): copied, moved
-                    d = _new(Diagnostic)
-                    d.__dict__.update(fields, offset=offset, record_index=index, span=span)
-                    emit(d)
+                # the first copy's diagnostic moved: its fields (with the rule and parameters
+                # its message is built from when first read, or the message built at once)
+                d = _new(Diagnostic)
+                d.__dict__.update(fields, offset=offset, record_index=index,
+                                  span=None if span is None else (offset + span[0], offset + span[1]))
+                emit(d)
             return True
         built: list = []
         w = self.walk
@@ -544,8 +543,7 @@ class NativeLint:
                 if fields["offset"] != offset or fields["record_index"] != index or fields["record_size"] != size:
                     noted = None  # (never: the decoder reports on the record it reads)
                 else:
-                    noted.append((rule, None if span is None else (span[0] - offset, span[1] - offset),
-                                  None if lazy is None else lazy[1], None if lazy is not None else dict(fields)))
+                    noted.append((rule, None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
             if skips is None or not skips(rule, offset, index):
                 emit(d)
         if noted is not None:
