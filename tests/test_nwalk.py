@@ -1010,7 +1010,8 @@ def test_walk_equals_reference_past_the_per_rule_cap(name, cap):
 @pytest.mark.parametrize("name", [n for n in CAPPED if n[:5] in ("SL001", "SL004", "RB001", "ST001")])
 def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     """Once the cap drops every diagnostic of a record, its copies cost a count each: the
-    reference's decoder runs for the first records only (``NativeLint._memo_key``)."""
+    reference's decoder runs for the first records only (``NativeLint._memo_key``, and
+    ``_replayed`` for the copies of a record whose bytes and rows are all it reads)."""
     calls = []
     real = _walk_native.report_layout
     monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))

@@ -35,11 +35,15 @@ record's semantic rows with ``counter_argument_not_numeric``, the provider event
 only when its constants hold (``well_formed_magic``). The per-rule cap is asked before
 anything is built: a row whose rule is known from the row alone asks it before it is
 unpacked, the decoder asks it (``skips``) before it works out a message's parameters, a
-record's kind-check rows ask it (``skips_all``) before the record is decoded, and a
-record's layout rows, once a rule has reached its cap, are remembered with the rules the
-decoder asked about (keyed by the record's bytes and rows where that is all the decoder
-reads: ``_memo_key``), so a copy of a record whose every diagnostic the cap drops is
-counted without decoding it.
+record's kind-check rows ask it (``skips_all``) before the record is decoded. A record
+met again in one walk with the same bytes and layout rows, where that is all the decoder
+reads (a structured-log record, a trace record whose rows are all a word's field checks),
+is not decoded again: its diagnostics are the first copy's (noted until a rule reaches
+its cap), moved to its offset, each asked of the cap in the decoder's order
+(``_replayed``); once a rule has reached its cap, a record's layout rows are remembered
+with the rules the decoder asked about (keyed by the record's bytes and rows where that
+is all the decoder reads: ``_memo_key``), so a copy whose every diagnostic the cap drops
+is counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
@@ -502,7 +506,10 @@ class NativeLint:
         spans move with the record. The first copy is decoded (``report_layout``) building
         every diagnostic, no cap asked (a step asks the cap only before it builds, so what
         it finds does not depend on the answer); then, for each in order, the cap is asked
-        as the decoder asks it and those it keeps are said. A later copy is not decoded:
+        as the decoder asks it and those it keeps are said (only until a rule reaches its
+        cap: after that, a record not met before is decoded asking the cap first, as
+        ``_layout`` decodes it, so that a diagnostic the cap drops is never built). A later
+        copy is not decoded:
         each kept diagnostic is the first copy's, moved to its offset (its parameters were
         checked by ``rule.at`` then, and its message is built from them when first read:
         the copies of one bad record in a mutated input). False: not such a record."""
@@ -528,6 +535,8 @@ class NativeLint:
                                   span=None if span is None else (offset + span[0], offset + span[1]))
                 emit(d)
             return True
+        if self.sink is not None and self.sink.bounded:
+            return False  # a rule at its cap: decoded asking the cap first (``_memo_key``), nothing built it drops
         built: list = []
         w = self.walk
         found = self._found(rows)
@@ -559,7 +568,8 @@ class NativeLint:
         rows are all a word's field checks; for a record framed anew at its content's end
         with no other row, its rows alone. None: no key (no sink to count in, or the
         decoder may read past the record: a stream's padding, the words after the content,
-        a framing decision)."""
+        a framing decision). (``_replayed`` takes the copies of a record of the first two
+        kinds met before a rule reached its cap.)"""
         if self.sink is None or size > _MEMO_RECORD or not self.sink.bounded:
             return None  # (no rule at its cap yet: nothing to remember it for)
         if all(row[2] == _SHORT for row in rows):
