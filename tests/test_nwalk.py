@@ -992,7 +992,8 @@ CAPPED = ["SL001-log-record-wrong-type.log", "SL004-log-argument-type-undefined.
           "SL004-log-argument-type-not-allowed.log", "RB001-reserved-bits-set.fxt",
           "RB002-argument-reserved-bits-set.fxt", "ST001-size-one-word-too-small-in-a-writer-trace.fxt",
           "EV002-context-switch-outgoing-running.fxt", "FR004-record-size-too-large.fxt",
-          "RF001-string-ref-unregistered.fxt", "MG003-magic-repeated.fxt", "UN002-unknown-record-subtype.fxt"]
+          "RF001-string-ref-unregistered.fxt", "MG003-magic-repeated.fxt", "UN002-unknown-record-subtype.fxt",
+          "EV003-records-dropped.fxt"]  # (where providers dropped records: the summary's, past the cap too)
 
 
 @pytest.mark.parametrize("name", CAPPED)
@@ -1012,7 +1013,8 @@ def test_walk_equals_reference_past_the_per_rule_cap(name, cap):
 @pytest.mark.parametrize("name", [n for n in CAPPED if n[:5] in ("SL001", "SL004", "RB001", "ST001")])
 def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     """Once the cap drops every diagnostic of a record, its copies cost a count each: the
-    reference's decoder runs for the first records only (``NativeLint._memo_key``)."""
+    reference's decoder runs for the first records only (``NativeLint._memo_key``, and
+    ``_replayed`` for the copies of a record whose bytes and rows are all it reads)."""
     calls = []
     real = _walk_native.report_layout
     monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
@@ -1020,6 +1022,22 @@ def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     report = fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=fxtlint.DiagnosticSink(per_rule_cap=3))
     assert max(report.counts.values()) >= 60
     assert 1 <= len(calls) <= 6, calls
+
+
+@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt"])
+def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
+    """Copies of a record whose only layout findings are a word's field checks, under the
+    cap: the reference's decoder reads the first copy only (``NativeLint._replayed``), and
+    the whole report is the reference's (spans moved with each copy)."""
+    calls = []
+    real = _walk_native.report_layout
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
+    data, fmt = _copies(name, 20)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert len(calls) == 1, calls
+    assert got[0].count('"span"') >= 21
 
 
 def test_string_cache_grows_with_the_table():

@@ -53,10 +53,12 @@ class Lint(Consumer):
             # pairs with the Python loop
             self.state = LintState(self.emit, self.limits, walk.state, self.buffering_mode, walk.lints_natively())
             self.state.big = walk.big
-            self.checker = RecordChecker(self.state)
+            self.checker: RecordChecker | None = None  # made at the first record it checks
 
     def record(self, rec, change) -> None:
         if self.state is not None:
+            if self.checker is None:  # (the native walk of whole bytes hands none back)
+                self.checker = RecordChecker(self.state)
             self.checker.check(rec, change)
 
     def finish(self, walk) -> None:

@@ -123,6 +123,8 @@ class DiagnosticSink(Struct):
 
     @property
     def kept(self) -> list[Diagnostic]:
+        if not self._kept:
+            return []
         out = []
         for lst in self._kept.values():
             sort_diagnostics(lst)
@@ -181,10 +183,11 @@ class FileReport(Struct):
     @classmethod
     def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
         diags = sink.kept
-        sev: Counter = Counter()
+        sev: dict = {}
         # exact per-severity counts: a code's severity is the same for all its diagnostics
         for code, n in sink.counts.items():
-            sev[sink.severity_of[code].label] += n
+            label = sink.severity_of[code].label
+            sev[label] = sev.get(label, 0) + n
         return cls(
             path=path,
             format=format,

@@ -246,15 +246,17 @@ class Walk:
         the native walk (``_wants_native``), the reference path's records one by one when
         a consumer takes no rows (the linter where the native walk is not taken), the
         column path otherwise."""
-        self._roots = _LOG_ROOTS if self.log else _TRACE_ROOTS
-        self._reference = (frozenset() if self.log else STATE_KINDS).union(*(c.decode_kinds for c in self.consumers))
-        self._large = size_fields(self.log)
         self.magic_at = self._magic.find(self.buf)
         self.cur = self.index = self._released = 0  # the next word to frame, and its record's index
         self.stopped = False  # framing stopped for good (a header it cannot frame)
         self._native = self._native_lint()
-        self._by_record = self._native is None and not self._takes_rows()
-        if self._native is None and not self._by_record:
+        if self._native is not None:
+            return  # (the native walk reads none of the column path's set-up: a small lint's cost)
+        self._by_record = not self._takes_rows()
+        self._roots = _LOG_ROOTS if self.log else _TRACE_ROOTS
+        self._reference = (frozenset() if self.log else STATE_KINDS).union(*(c.decode_kinds for c in self.consumers))
+        self._large = size_fields(self.log)
+        if not self._by_record:
             # the column path's lookups (numpy): imported by the first walk that takes it
             from ._lookups import TableCache
 

@@ -35,11 +35,15 @@ record's semantic rows with ``counter_argument_not_numeric``, the provider event
 only when its constants hold (``well_formed_magic``). The per-rule cap is asked before
 anything is built: a row whose rule is known from the row alone asks it before it is
 unpacked, the decoder asks it (``skips``) before it works out a message's parameters, a
-record's kind-check rows ask it (``skips_all``) before the record is decoded, and a
-record's layout rows, once a rule has reached its cap, are remembered with the rules the
-decoder asked about (keyed by the record's bytes and rows where that is all the decoder
-reads: ``_memo_key``), so a copy of a record whose every diagnostic the cap drops is
-counted without decoding it.
+record's kind-check rows ask it (``skips_all``) before the record is decoded. A record
+met again in one walk with the same bytes and layout rows, where that is all the decoder
+reads (a structured-log record, a trace record whose rows are all a word's field checks),
+is not decoded again: its diagnostics are the first copy's (noted until a rule reaches
+its cap), moved to its offset, each asked of the cap in the decoder's order
+(``_replayed``); once a rule has reached its cap, a record's layout rows are remembered
+with the rules the decoder asked about (keyed by the record's bytes and rows where that
+is all the decoder reads: ``_memo_key``), so a copy whose every diagnostic the cap drops
+is counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
@@ -57,6 +61,7 @@ from __future__ import annotations
 import functools
 
 from .. import rules as R
+from ..rules._diagnostics import Diagnostic
 from ..spec._roles import (
     ARG_HEADER_FIELDS,
     ARG_STRING_REFS,
@@ -127,6 +132,7 @@ _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
+_new = object.__new__
 _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thread_ref_unregistered,
           (F_TICKS, False): R.timestamp_overflows_ns, (F_MAGIC, False): R.magic_repeated,
           (F_UNANNOUNCED, False): R.provider_section_unannounced, (F_RATE_ZERO, False): R.tick_rate_zero,
@@ -278,6 +284,17 @@ def _layouts(log: bool = False) -> list:
     return [t.leaf.layout if t.leaf is not None else None for t in plan(log)[0].terminals]
 
 
+@functools.cache
+def _fixed(module, log: bool = False):
+    """What every ``NativeLint`` of ``module`` over a trace (``log``: a structured-log
+    stream) reads, looked up once per process: the loaded plan, the terminals' kinds and
+    the argument types', the screen's sites, the terminals' layouts, a pairing row's bytes
+    (the walk's rows checked against ``_pairing.COLUMNS``: never a silent default)."""
+    if tuple(module.ROWS) != COLUMNS:
+        raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
+    return _loaded(module, log), _names(log), plan(log)[0].sites, _layouts(log), module.ROW_BYTES
+
+
 class Mirror:
     """The native walk's registrations, carried out on the ``ProviderState`` too (what the
     reference reader's records, the messages and the summary read)."""
@@ -328,10 +345,8 @@ class NativeLint:
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        self.kinds, self.arg_kinds = _names(walk.log)
-        self.sites = plan(walk.log)[0].sites
-        self.layouts = _layouts(walk.log)
-        self.nw = module.NativeWalk(_loaded(module, walk.log), Mirror(walk.state), walk.big)
+        loaded, (self.kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(module, walk.log)
+        self.nw = module.NativeWalk(loaded, Mirror(walk.state), walk.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         self.nw.layout = not walk.resync
         self.sink = sink_of(lint.emit)
@@ -340,9 +355,8 @@ class NativeLint:
         # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
         # counted without decoding it (the copies of one bad record in a mutated input)
         self.memo: dict = {}
-        if tuple(module.ROWS) != COLUMNS:  # a pairing column the walk does not write: never a silent default
-            raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
-        self.row_bytes = module.ROW_BYTES
+        # a record's bytes and field-check rows -> the diagnostics its decoding said (``_replayed``)
+        self.said: dict = {}
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         # the consumers riding beside the linter (``Consumer.rides_native``: report's coverage)
         self.others = walk.consumers[1:]
@@ -394,9 +408,11 @@ class NativeLint:
                     self._layout(layout, [])
                     layout = []
                 # the cap asked first, where the row's rule is known before anything is read
-                # (not a repeated magic record found wrong: only its bytes say whether it reports)
+                # (not a repeated magic record found wrong: only its bytes say whether it reports;
+                # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
                 rule = rules.get((row[0], row[2] != 0))
-                if rule is not None and not (row[0] == F_MAGIC and row[9]) and skips is not None:
+                if rule is not None and not (row[0] == F_MAGIC and row[9]) and row[0] != F_DROPPED \
+                        and skips is not None:
                     if not skips(rule, row[6], row[5]):
                         self._render_one(row, False)
                 else:
@@ -416,6 +432,8 @@ class NativeLint:
         when the walk read it)."""
         w = self.walk
         key = None
+        if rows and self._replayed(rows):
+            rows = []  # said again from a copy of the record met before
         if rows:
             term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
             key = self._memo_key(rows, term, offset, size)
@@ -424,23 +442,7 @@ class NativeLint:
                 if known is not None and self.sink is not None and self.sink.skips_all(known, offset, index):
                     rows = []  # every one the cap drops: counted, and the decoder not run
         if rows:
-            sites = self.sites
-            found = []
-            for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
-                what = _FOUND[kind]
-                if what == "argument" or what == "short":
-                    item = None
-                elif what == "over":
-                    site = sites[pc]
-                    item = site[2]
-                    if site[0] == "words":
-                        at -= 8 * site[3]  # an inline thread's koid words: from the first
-                    if value >> 63 and site[0] == "args":
-                        value -= 1 << 64  # an argument list that runs to the record's end: -1
-                    # (a stream's length is the field's, unsigned: 2^63 bytes and more too)
-                else:
-                    item = sites[pc][2]
-                found.append((what, item, at, value, arg))
+            found = self._found(rows)
             if key is None or key in self.memo:
                 report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found,
                               big=w.big, log=w.log, skips=self.skips)
@@ -472,6 +474,93 @@ class NativeLint:
                 check = checks[self.sites[row[10]][2]]
                 self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
+    def _found(self, rows) -> list:
+        """A record's layout rows as ``report_layout`` takes them: (what, item, position,
+        value, argument)."""
+        sites = self.sites
+        found = []
+        for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
+            what = _FOUND[kind]
+            if what == "argument" or what == "short":
+                item = None
+            elif what == "over":
+                site = sites[pc]
+                item = site[2]
+                if site[0] == "words":
+                    at -= 8 * site[3]  # an inline thread's koid words: from the first
+                if value >> 63 and site[0] == "args":
+                    value -= 1 << 64  # an argument list that runs to the record's end: -1
+                # (a stream's length is the field's, unsigned: 2^63 bytes and more too)
+            else:
+                item = sites[pc][2]
+            found.append((what, item, at, value, arg))
+        return found
+
+    def _replayed(self, rows) -> bool:
+        """Say a record's layout rows from the diagnostics its decoding says, noted once per
+        walk for each copy of its bytes, where the decoder reads nothing but the record and
+        its rows (``_memo_key``'s records: a structured-log record, or a trace record whose
+        rows are all a word's field checks): the same bytes and rows (positions from the
+        record's start) make the same decoder steps, whose diagnostics' parameters are
+        names, values, sizes and counts within the record, never a position, and whose
+        spans move with the record. The first copy is decoded (``report_layout``) building
+        every diagnostic, no cap asked (a step asks the cap only before it builds, so what
+        it finds does not depend on the answer); then, for each in order, the cap is asked
+        as the decoder asks it and those it keeps are said (only until a rule reaches its
+        cap: after that, a record not met before is decoded asking the cap first, as
+        ``_layout`` decodes it, so that a diagnostic the cap drops is never built). A later
+        copy is not decoded:
+        each kept diagnostic is the first copy's, moved to its offset (its parameters were
+        checked by ``rule.at`` then, and its message is built from them when first read:
+        the copies of one bad record in a mutated input). False: not such a record."""
+        term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+        if size > _MEMO_RECORD:
+            return False
+        allowed = _MEMO_LOG if self.walk.log else _MEMO_TRACE
+        for row in rows:
+            if row[2] not in allowed:
+                return False
+        key = term, size, bytes(self.walk.buf[offset:offset + size]), \
+            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+        emit, skips = self.lint.emit, self.skips
+        said = self.said.get(key)
+        if said is not None:
+            for rule, span, fields in said:
+                if skips is not None and skips(rule, offset, index):
+                    continue
+                # the first copy's diagnostic moved: its fields (with the rule and parameters
+                # its message is built from when first read, or the message built at once)
+                d = _new(Diagnostic)
+                d.__dict__.update(fields, offset=offset, record_index=index,
+                                  span=None if span is None else (offset + span[0], offset + span[1]))
+                emit(d)
+            return True
+        if self.sink is not None and self.sink.bounded:
+            return False  # a rule at its cap: decoded asking the cap first (``_memo_key``), nothing built it drops
+        built: list = []
+        w = self.walk
+        found = self._found(rows)
+        report_layout(w.buf, offset, index, size // 8, built.append, self.layouts[term], found, big=w.big,
+                      log=w.log)
+        noted: list | None = []
+        for d in built:
+            fields = d.__dict__
+            lazy = fields.get("_lazy")
+            rule = lazy[0] if lazy is not None else R.REGISTRY[d.code]
+            if noted is not None:
+                span = fields["span"]
+                if fields["offset"] != offset or fields["record_index"] != index or fields["record_size"] != size:
+                    noted = None  # (never: the decoder reports on the record it reads)
+                else:
+                    noted.append((rule, None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
+            if skips is None or not skips(rule, offset, index):
+                emit(d)
+        if noted is not None:
+            if len(self.said) >= _MEMO_MAX:
+                self.said.clear()
+            self.said[key] = tuple(noted)
+        return True
+
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
         is all it reads (its bytes and the rows, positions taken from its start): a
@@ -479,7 +568,8 @@ class NativeLint:
         rows are all a word's field checks; for a record framed anew at its content's end
         with no other row, its rows alone. None: no key (no sink to count in, or the
         decoder may read past the record: a stream's padding, the words after the content,
-        a framing decision)."""
+        a framing decision). (``_replayed`` takes the copies of a record of the first two
+        kinds met before a rule reached its cap.)"""
         if self.sink is None or size > _MEMO_RECORD or not self.sink.bounded:
             return None  # (no rule at its cap yet: nothing to remember it for)
         if all(row[2] == _SHORT for row in rows):
