@@ -95,10 +95,15 @@ def test_the_walk_writes_the_record_by_record_pieces_on_the_corpora(path):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", LARGE_REAL, ids=lambda p: p.name)
 def test_the_walk_writes_the_record_by_record_pieces_on_the_large_real_traces(path):
+    """A coarse size cut, a fine time cut, the trace's middle third, and a range across its
+    start and an empty one (jane-tracing-richiesams.fxt's instants go back: each is cut a
+    second time, record by record, in time order, by both; 7 to 9 s a cut here: the other
+    cuts are the corpora's and the drawn archives')."""
     data = path.read_bytes()
-    for make in _cutters(data):
+    coarse_size, _, _, fine_time, *ranges = _cutters(data)
+    for make in (coarse_size, fine_time, *ranges):
         assert_same(data, make)
-    for eighths in ((-1, 1), (7, 9), (None, 1), (4, 4)):
+    for eighths in ((-1, 1), (4, 4)):
         assert_same(data, ranged(data, eighths))
 
 
