@@ -19,12 +19,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fxtlint
+from fxtlint.rules._mutations import MUTATIONS
 from fxtlint.strategies import archives, log_streams, mutated_archives, mutated_log_streams
+
+# Every mutation but PR012's, 65,537 nested duration begins (1 MiB): its reference lint
+# alone is about 4 s of CPU in plain Python, minutes under atheris with the service's
+# preloaded ASan (an hour's campaign stopped on it at the 300 s timeout); its promise is
+# the test suite's (tests/test_strategies.py, with the slow tests), as in the drawn tests
+# (tests/conftest.py's DRAWN_MUTATIONS)
+_DRAWN = [code for code, _ in MUTATIONS if code != "PR012"]
 
 _CASES = st.one_of(
     archives(max_size=12).map(lambda d: ("valid", d, None)),
     log_streams().map(lambda d: ("valid-log", d, None)),
-    mutated_archives().map(lambda c: ("mutated", c[0], c[1])),
+    mutated_archives(codes=_DRAWN).map(lambda c: ("mutated", c[0], c[1])),
     mutated_log_streams().map(lambda c: ("mutated-log", c[0], c[1])),
 )
 
