@@ -322,10 +322,8 @@ def _walked(data, cutter: Cutter):
     return [outs[i].getvalue() for i in sorted(outs)], log
 
 
-def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
-    """The walk hands back only what decides something: here the first record, the cuts
-    and the kernel objects, not the events between."""
-    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+def _count_the_pass(monkeypatch) -> list:
+    """The kinds of the records the reference pass is handed, in order (filled as it runs)."""
     taken: list = []
     real = _slice_pass._Slicer._one
 
@@ -334,6 +332,14 @@ def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
         return real(self, rec)
 
     monkeypatch.setattr(_slice_pass._Slicer, "_one", counting)
+    return taken
+
+
+def test_a_clean_trace_takes_few_records_by_the_reference_pass(monkeypatch):
+    """The walk hands back only what decides something: here the first record, the cuts
+    and the kernel objects, not the events between."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    taken = _count_the_pass(monkeypatch)
     parts, log = _walked(data, Cutter(size=100_000))
     assert len(parts) == 10 and log.records_in > 30_000
     assert len(taken) < 200 and taken.count("event.duration_begin") + taken.count("event.duration_end") <= 12
@@ -347,14 +353,7 @@ def test_a_range_of_a_clean_trace_takes_few_records_by_the_reference_pass(monkey
     here the strings registered after the range), not the events on either side."""
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
     make = ranged(data, eighths, time_range)  # (the walk's: the same, tested above; the pass's takes a second)
-    taken: list = []
-    real = _slice_pass._Slicer._one
-
-    def counting(self, rec):
-        taken.append(rec.kind)
-        return real(self, rec)
-
-    monkeypatch.setattr(_slice_pass._Slicer, "_one", counting)
+    taken = _count_the_pass(monkeypatch)
     parts, log = _walked(data, make())
     assert log.records_in > 30_000 and len(parts) == (eighths[0] is None or 0 <= eighths[0] <= 8)
     assert sum(kind.startswith("event.") for kind in taken) < 40 and len(taken) - taken.count("string") < 40

@@ -86,6 +86,16 @@ def _stop_terms() -> list[int]:
     return out
 
 
+def _window(nw, inp, off: int, idx: int) -> int:
+    """One run of the walk over what ``inp`` holds, from the record at byte ``off`` (index
+    ``idx``) for at most ``WINDOW`` records: how it stopped (the walk's ``run``)."""
+    view = memoryview(inp.buf)[: len(inp.buf)]
+    try:
+        return nw.run(view, off // 8, idx, idx + WINDOW)
+    finally:
+        view.release()
+
+
 def time_range_walked(buf, module) -> TimeRange | None:
     """``_slice_pass.time_range`` on the native walk ``module``: the same ``TimeRange``
     (exact instants across tick rates, the rates read at). The walk notes each walked
@@ -113,11 +123,7 @@ def time_range_walked(buf, module) -> TimeRange | None:
     rates: set = set()
     off = idx = 0
     while True:
-        view = memoryview(inp.buf)[: len(inp.buf)]
-        try:
-            status = nw.run(view, off // 8, idx, idx + WINDOW)
-        finally:
-            view.release()
+        status = _window(nw, inp, off, idx)
         off, idx = 8 * nw.cur, nw.index
         if any(t in timed for t in nw.take_counts()):
             rates.add(state.current.rate)
@@ -253,11 +259,7 @@ class WalkSlicer(_Slicer):
             nw = self.nw  # (a new one after each archive's magic record, with --split-archives)
             taking = self._range_run() if self.cutter.ranged else True
             nw.hold = self.piece is None and not self.cutter.ranged
-            view = memoryview(inp.buf)[: len(inp.buf)]
-            try:
-                status = nw.run(view, off // 8, idx, idx + WINDOW)
-            finally:
-                view.release()
+            status = _window(nw, inp, off, idx)
             cur, nidx = 8 * nw.cur, nw.index
             counts = nw.take_counts()
             nw.take_findings()
