@@ -44,13 +44,16 @@ from ..spec._encoder import encode_record
 from ..spec._limits import DEFAULT_LIMITS
 from ..spec._model import Record
 from ..spec._roles import STATE_KINDS
+from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, seconds
 from ._input import Whole, at_least, decode, frame
 from ._open import MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
 from ._slice_pass import _BEGUN_MARK, _ENDED_MARK, _ignore, _Piece, _Slicer, first_timestamp
 
-_KIND = {"begin": "duration_begin", "end": "duration_end", "async_begin": "async_begin", "async_end": "async_end",
-         "flow_begin": "flow_begin", "flow_end": "flow_end"}
+# a pairing role's event kind, as the spec tables give each event variant its role
+# (the roles a pair is made of: the begins and the ends)
+_KIND = {leaf.pairing: leaf.name.split(".", 1)[1] for leaf in tables().record_leaves()
+         if leaf.pairing in ("begin", "end", "async_begin", "async_end", "flow_begin", "flow_end")}
 _OTHER = {"begin": "end", "end": "begin", "async_begin": "async_end", "async_end": "async_begin",
           "flow_begin": "flow_end", "flow_end": "flow_begin"}
 _BEGINS = frozenset(("begin", "async_begin", "flow_begin"))
