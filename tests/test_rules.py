@@ -255,3 +255,16 @@ MESSAGES = [
 def test_messages_name_what_a_writer_must_fix(make, code, message):
     found = [d.message for d in fxtlint.lint_bytes(make()).diagnostics if d.code == code]
     assert found == [message]
+
+
+def test_an_example_is_built_once():
+    """An example's bytes are made at the first ``build`` and kept (PR012's are seconds of
+    encoding), a copy of the example keeps them, and a new example builds its own."""
+    from fxtlint.rules._diagnostics import Example
+
+    calls: list = []
+    ex = Example("x", lambda: calls.append(1) or b"built")
+    assert calls == []  # (nothing made before it is asked for)
+    assert ex.build() == b"built" and ex.build() is ex.build() and calls == [1]
+    assert dataclasses.replace(ex, caption="y").build() is ex.build() and calls == [1]
+    assert Example("z", lambda: calls.append(2) or b"other").build() == b"other" and calls == [1, 2]
