@@ -53,6 +53,17 @@ class build_ext_parallel(build_ext):
         if not self.parallel:
             self.parallel = min(len(self.extensions or ()), os.cpu_count() or 1)
 
+    def build_extensions(self):
+        """No debug information unless CFLAGS asks for some (a sanitizer build's
+        ``-gline-tables-only``): Python's own flags carry ``-g``, which makes the walk's
+        object twelve times larger (12 MB against 1 MB) and its compile 40% longer (30 s
+        against 18 s of g++ here), for symbols a user's install never reads."""
+        if self.compiler.compiler_type == "unix" and not any(
+                flag.startswith("-g") for flag in os.environ.get("CFLAGS", "").split()):
+            for ext in self.extensions:
+                ext.extra_compile_args = [*(ext.extra_compile_args or []), "-g0"]
+        super().build_extensions()
+
 
 def cython_extension(name: str, what: str, sources=(), depends=()) -> list:
     """An optional Cython extension (Cython 3, C++ mode) ``fxtlint.engine.<name>``: cythonized

@@ -43,7 +43,9 @@ runtime() {  # the sanitizer runtime to preload for a build
 
 build() {
     local cc=$1 out=build/asan-$1
-    local flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+    # -g1: line tables, what a sanitizer's report needs for file:line (the walk's C++
+    # compiles in 31 s of g++ here against 38 s with -g's full debug information)
+    local flags="-O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
     [ "$cc" = clang ] && flags="$flags -fsanitize=fuzzer-no-link"
     local inc suffix
     inc=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')

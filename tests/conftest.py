@@ -31,20 +31,20 @@ settings.load_profile(PROFILE)
 
 # Cases built on PR012's examples: the pairing engine's stack cap plus one (65,537
 # nested duration begins), seconds on every engine. They run with the slow tests.
-_SLOW_CASES = ("PR012",)
+SLOW_CASES = ("PR012",)
 
 
 # The mutations Hypothesis draws: all but those slow cases (one drawn PR012 costs a
 # minute on tiny windows, and their own cases run with the slow tests), in the default
 # run and in CI's; only the "slow" profile, the long hunt, draws every mutation.
-DRAWN_MUTATIONS = None if PROFILE == "slow" else [code for code, _ in MUTATIONS if code not in _SLOW_CASES]
+DRAWN_MUTATIONS = None if PROFILE == "slow" else [code for code, _ in MUTATIONS if code not in SLOW_CASES]
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(items):
     for item in items:
         callspec = getattr(item, "callspec", None)
-        if callspec is not None and any(case in callspec.id for case in _SLOW_CASES):
+        if callspec is not None and any(case in callspec.id for case in SLOW_CASES):
             item.add_marker(pytest.mark.slow)
 
 

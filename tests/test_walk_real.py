@@ -31,7 +31,7 @@ def test_real_trace_outputs_are_the_same_on_both_paths(path, limits):
 
 @pytest.mark.parametrize("path", GOLDEN_LARGE, ids=lambda p: p.name)
 def test_large_golden_outputs_are_the_same_on_both_paths(path):
-    assert GOLDEN_LARGE  # (PR012's 65,537 nested begins: a slow case, conftest._SLOW_CASES)
+    assert GOLDEN_LARGE  # (PR012's 65,537 nested begins: a slow case, conftest.SLOW_CASES)
     data = path.read_bytes()
     want = reference_outputs(data, _fmt(path))
     for engine in ["python"] if column_native_missing() else ["python", "native"]:
