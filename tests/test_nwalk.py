@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import fxtlint
 import writer_traces
-from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO, SLOW_CASES
 from fxtlint import build as B
 from fxtlint.engine import _file, _native, _walk_native
 from fxtlint.engine._reader import MAGIC_BE, MAGIC_LE, declared_size, decode_record
@@ -435,8 +435,12 @@ def test_the_engine_is_chosen_by_name_and_environment(tmp_path):
 
 
 # -- big-endian archives ---------------------------------------------------------------------
+# (not PR012's: its 65,537 begins are one record over and over, and what it tests, the
+# pairing state's cap, reads no byte the byte order changes; the reference's reading of it
+# was 8.6 s of the slow run, and it is walked little-endian at both windows above)
 @pytest.mark.parametrize("limits", WINDOWS, ids=["default-windows", "tiny-windows"])
-@pytest.mark.parametrize("path", [p for p in GOLDEN if p.suffix == ".fxt"], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [p for p in GOLDEN if p.suffix == ".fxt" and not p.name.startswith(SLOW_CASES)],
+                         ids=lambda p: p.name)
 def test_walk_equals_reference_on_golden_files_turned_big_endian(path, limits):
     data = path.read_bytes()
     big = big_endian(data)
