@@ -272,6 +272,33 @@ def test_instrumentation_does_not_leak(mode):
         assert growth > 2000, growth  # about 35 leaked arrays per lint of this file
 
 
+INSTRUMENT_PROBE = """
+import gc, hashlib, sys, types, atheris
+sys.path.insert(0, sys.argv[1])
+import _harness
+_harness.instrument_fxtlint(atheris)
+module = sys.modules["atheris"]
+texts = sorted(_harness.canonical(f.__code__, module) for f in gc.get_objects()
+               if isinstance(f, types.FunctionType) and (f.__module__ or "").startswith("fxtlint"))
+print(_harness.INSTRUMENTED_FROM, len(texts), hashlib.sha256("\\n".join(texts).encode()).hexdigest(),
+      atheris._reserve_counter())
+"""
+
+
+@pytest.mark.slow  # atheris patches every fxtlint function once (about 5 s), then the cache is read
+@needs_atheris
+def test_instrumentation_is_kept_and_taken_again(tmp_path):
+    """A harness's start patches fxtlint's code and keeps it; the next start takes it: the
+    same instrumented code, the same coverage counters reserved."""
+    env = {**ENV, "TMPDIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", INSTRUMENT_PROBE, str(REPO / "fuzz")], env=env,
+                           capture_output=True, text=True, timeout=300) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), runs[-1].stderr[-2000:]
+    (how1, *first), (how2, *second) = (r.stdout.split() for r in runs)
+    assert (how1, how2) == ("patched", "cache") and first == second and int(first[0]) > 1000, (first, second)
+    assert len(list(tmp_path.glob("fxtlint-fuzz-*-instrumented-*.marshal"))) == 1
+
+
 # ------------------------------------------------------------------ python -m fuzz, small verbs
 def _fuzz_cli(*args, timeout=300):
     return subprocess.run([sys.executable, "-m", "fuzz", *args], cwd=REPO, env=ENV, capture_output=True, text=True,
