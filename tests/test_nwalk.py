@@ -155,6 +155,33 @@ def test_walk_equals_reference_when_sizes_swallow_or_leave_out_neighbours(deltas
     same(big_endian(data), limits=limits)
 
 
+def test_whole_bytes_lint_in_one_object_whose_pairing_starts_late(monkeypatch):
+    """A lint of whole bytes on the walk builds no ``Walk`` (``_walk_native.WholeLint``), and
+    makes the linter's pairing state at its first pairing row or provider event, in a
+    pairing window after the first: events out of time order, ends before their begins,
+    a provider event first, all as the reference says them."""
+    from fxtlint.engine import _lint
+
+    def no_walk(*a, **k):
+        raise AssertionError("a Walk was built")
+
+    monkeypatch.setattr(_lint, "walk_for", no_walk)
+    strings = [B.string(i, f"s{i}") for i in range(1, 12)] + [B.thread(1, 7, 8)]  # windows of nothing to pair
+    durations = [B.event("duration_begin", 50, thread=1, category=1, name=2),
+                 B.event("duration_end", 20, thread=1, category=1, name=2),
+                 B.event("duration_begin", 10, thread=1, category=1, name=3),
+                 B.event("duration_end", 60, thread=1, category=1, name=3)]
+    for middle in ([], [B.provider_event(3, 0)], [B.provider_event(3, 1), B.string(12, "s12")]):
+        data = B.archive(B.magic(), *strings, *middle, *durations, B.string(2, "again"), *durations)
+        got = _json(data, "walk", "auto", TINY)
+        monkeypatch.undo()
+        assert got == _json(data, "reference", "auto", TINY)
+        assert '"PR00' in got
+        monkeypatch.setattr(_lint, "walk_for", no_walk)
+    with pytest.raises(AssertionError, match="a Walk was built"):
+        fxtlint.lint_bytes(B.archive(B.magic()), engine="reference")
+
+
 def test_the_walk_pairs_with_the_python_loop_where_the_compiled_engine_is_not_built(monkeypatch):
     """The walk's rows go to the compiled pairing engine in whole blocks; where that engine
     is not built, to the Python loop as rows: the same report either way."""

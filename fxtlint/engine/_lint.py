@@ -3,6 +3,12 @@
 ``lint_path`` is the one linting entry that opens a file, and everything it calls
 works on a buffer. (The CLI opens the files it lints through ``cli/_buffers.py`` and
 calls ``lint_buffer``, so that it renders from the bytes it linted.)
+
+Whole bytes (``bytes``, ``bytearray``) linted on the native walk take ``lint_whole``: one
+object is the walk, the linter and its driver (``_walk_native.WholeLint``), so a small
+input's lint builds nothing it does not need. Anything else (a file read a chunk at a
+time, a stream, other consumers, the reference engine) builds a ``Walk`` with the linter
+(``lint_walk``). Both give the same report.
 """
 
 from __future__ import annotations

@@ -52,6 +52,12 @@ reference's: ``decode_record`` reads it and reports, its effect is carried out o
 pairing row too), and the effect goes back to the native tables (``_sync``). The walk
 then goes on after it. So every message is written by the reference engine's code.
 
+``WholeLint`` is ``NativeLint`` for whole bytes with the linter alone (``_lint.lint_whole``):
+one object is the walk, the linter and the driver, running the same steps (``_take`` and
+the rendering of rows, ``advance``'s loop without what only a stream or a mapped file
+needs), with the linter's ``LintState`` made at the first pairing row, provider event or
+record handed back (a small lint's fixed cost: no ``Walk``, ``Lint``, ``MagicSearch``).
+
 Memory: the native tables grow with registrations (keyed by provider slot and index),
 the pairing rows with one window.
 """
