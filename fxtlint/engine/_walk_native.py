@@ -38,8 +38,9 @@ unpacked, the decoder asks it (``skips``) before it works out a message's parame
 record's kind-check rows ask it (``skips_all``) before the record is decoded. A record
 met again in one walk with the same bytes and layout rows, where that is all the decoder
 reads (a structured-log record, a trace record whose rows are all a word's field checks),
-is not decoded again: its diagnostics are the first copy's (noted until a rule reaches
-its cap), moved to its offset, each asked of the cap in the decoder's order
+is decoded twice at most: its diagnostics are the second copy's (noted until a rule
+reaches its cap; the first is decoded as any record, so a record met once costs no
+noting), moved to its offset, each asked of the cap in the decoder's order
 (``_replayed``); once a rule has reached its cap, a record's layout rows are remembered
 with the rules the decoder asked about (keyed by the record's bytes and rows where that
 is all the decoder reads: ``_memo_key``), so a copy whose every diagnostic the cap drops
@@ -142,6 +143,7 @@ _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "shor
 _MEMO_LOG = frozenset({1, 2, 3, 4, 6})  # the layout rows whose decoder step reads only the record: a log's
 _MEMO_TRACE = frozenset({1})  # a trace's (a stream's padding, an argument's, may look at the next header)
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
+_ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
@@ -382,7 +384,8 @@ class NativeLint:
         # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
         # counted without decoding it (the copies of one bad record in a mutated input)
         self.memo: dict = {}
-        # a record's bytes and field-check rows -> the diagnostics its decoding said (``_replayed``)
+        # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
+        # (``_replayed``)
         self.said: dict = {}
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
 
@@ -532,14 +535,15 @@ class NativeLint:
         rows are all a word's field checks): the same bytes and rows (positions from the
         record's start) make the same decoder steps, whose diagnostics' parameters are
         names, values, sizes and counts within the record, never a position, and whose
-        spans move with the record. The first copy is decoded (``report_layout``) building
+        spans move with the record. The first copy is decoded as any record is (False), and
+        its key remembered; the second is decoded (``report_layout``) building
         every diagnostic, no cap asked (a step asks the cap only before it builds, so what
         it finds does not depend on the answer); then, for each in order, the cap is asked
         as the decoder asks it and those it keeps are said (only until a rule reaches its
         cap: after that, a record not met before is decoded asking the cap first, as
         ``_layout`` decodes it, so that a diagnostic the cap drops is never built). A later
         copy is not decoded:
-        each kept diagnostic is the first copy's, moved to its offset (its parameters were
+        each kept diagnostic is the second copy's, moved to its offset (its parameters were
         checked by ``rule.at`` then, and its message is built from them when first read:
         the copies of one bad record in a mutated input). False: not such a record."""
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
@@ -553,11 +557,18 @@ class NativeLint:
             tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
-        if said is not None:
+        if said is None:
+            # met for the first time: decoded as any record (``_layout``), and remembered as met
+            # (a small input's one bad record costs no noting)
+            if len(self.said) >= _MEMO_MAX:
+                self.said.clear()
+            self.said[key] = _ONCE
+            return False
+        if said is not _ONCE:
             for rule, span, fields in said:
                 if skips is not None and skips(rule, offset, index):
                     continue
-                # the first copy's diagnostic moved: its fields (with the rule and parameters
+                # the noted copy's diagnostic moved: its fields (with the rule and parameters
                 # its message is built from when first read, or the message built at once)
                 d = _new(Diagnostic)
                 d.__dict__.update(fields, offset=offset, record_index=index,
@@ -792,8 +803,9 @@ class WholeLint(NativeLint):
         buf, emit, big, log = self.buf, self.emit, self.big, self.log
         records = 0
         if not start_checks(buf, emit, big, log):
+            # (a structured-log stream's walk reads no magic record: its program has none)
             head = bytes(buf[:8])
-            magic_at = 0 if head == (MAGIC_BE if big else MAGIC_LE) else MagicSearch(big).find(buf)
+            magic_at = None if log else 0 if head == (MAGIC_BE if big else MAGIC_LE) else MagicSearch(big).find(buf)
             records, cut_short = self._walk(-1 if magic_at is None else magic_at)
             if self.pairs is not None:
                 self.pairs.finish(cut_short=cut_short)
