@@ -1037,6 +1037,24 @@ def test_walk_equals_reference_past_the_per_rule_cap(name, cap):
     assert '"capped": true' in got[0] or cap == 200
 
 
+def test_a_size_too_large_past_the_cap_takes_no_framing_decision(monkeypatch):
+    """FR004 on whole bytes asks the cap before the framing decision its message names
+    (``_reader._after_content``): past the cap, a record whose size swallows its neighbour
+    is counted without framing anything from it, and the report is the reference's."""
+    from fxtlint.engine import _reader
+
+    calls = []
+    real = _reader.resync_offset
+    monkeypatch.setattr(_reader, "resync_offset", lambda *a: (calls.append(a[1]), real(*a))[1])
+    data, fmt = _copies("FR004-record-size-too-large.fxt", 40)
+    sink = fxtlint.DiagnosticSink(per_rule_cap=3)
+    walked = dumps(render([fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=sink)], version="-"))
+    assert sink.counts["FR004"] == 41
+    assert 3 <= len(calls) <= 6, calls
+    assert walked == dumps(render([fxtlint.lint_bytes(data, engine="reference", input_format=fmt,
+                                                      sink=fxtlint.DiagnosticSink(per_rule_cap=3))], version="-"))
+
+
 @pytest.mark.parametrize("name", [n for n in CAPPED if n[:5] in ("SL001", "SL004", "RB001", "ST001")])
 def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     """Once the cap drops every diagnostic of a record, its copies cost a count each: the
