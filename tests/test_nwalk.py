@@ -155,6 +155,33 @@ def test_walk_equals_reference_when_sizes_swallow_or_leave_out_neighbours(deltas
     same(big_endian(data), limits=limits)
 
 
+def test_whole_bytes_lint_in_one_object_whose_pairing_starts_late(monkeypatch):
+    """A lint of whole bytes on the walk builds no ``Walk`` (``_walk_native.WholeLint``), and
+    makes the linter's pairing state at its first pairing row or provider event, in a
+    pairing window after the first: events out of time order, ends before their begins,
+    a provider event first, all as the reference says them."""
+    from fxtlint.engine import _lint
+
+    def no_walk(*a, **k):
+        raise AssertionError("a Walk was built")
+
+    monkeypatch.setattr(_lint, "walk_for", no_walk)
+    strings = [B.string(i, f"s{i}") for i in range(1, 12)] + [B.thread(1, 7, 8)]  # windows of nothing to pair
+    durations = [B.event("duration_begin", 50, thread=1, category=1, name=2),
+                 B.event("duration_end", 20, thread=1, category=1, name=2),
+                 B.event("duration_begin", 10, thread=1, category=1, name=3),
+                 B.event("duration_end", 60, thread=1, category=1, name=3)]
+    for middle in ([], [B.provider_event(3, 0)], [B.provider_event(3, 1), B.string(12, "s12")]):
+        data = B.archive(B.magic(), *strings, *middle, *durations, B.string(2, "again"), *durations)
+        got = _json(data, "walk", "auto", TINY)
+        monkeypatch.undo()
+        assert got == _json(data, "reference", "auto", TINY)
+        assert '"PR00' in got
+        monkeypatch.setattr(_lint, "walk_for", no_walk)
+    with pytest.raises(AssertionError, match="a Walk was built"):
+        fxtlint.lint_bytes(B.archive(B.magic()), engine="reference")
+
+
 def test_the_walk_pairs_with_the_python_loop_where_the_compiled_engine_is_not_built(monkeypatch):
     """The walk's rows go to the compiled pairing engine in whole blocks; where that engine
     is not built, to the Python loop as rows: the same report either way."""
@@ -1023,6 +1050,24 @@ def test_walk_equals_reference_past_the_per_rule_cap(name, cap):
     assert '"capped": true' in got[0] or cap == 200
 
 
+def test_a_size_too_large_past_the_cap_takes_no_framing_decision(monkeypatch):
+    """FR004 on whole bytes asks the cap before the framing decision its message names
+    (``_reader._after_content``): past the cap, a record whose size swallows its neighbour
+    is counted without framing anything from it, and the report is the reference's."""
+    from fxtlint.engine import _reader
+
+    calls = []
+    real = _reader.resync_offset
+    monkeypatch.setattr(_reader, "resync_offset", lambda *a: (calls.append(a[1]), real(*a))[1])
+    data, fmt = _copies("FR004-record-size-too-large.fxt", 40)
+    sink = fxtlint.DiagnosticSink(per_rule_cap=3)
+    walked = dumps(render([fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=sink)], version="-"))
+    assert sink.counts["FR004"] == 41
+    assert 3 <= len(calls) <= 6, calls
+    assert walked == dumps(render([fxtlint.lint_bytes(data, engine="reference", input_format=fmt,
+                                                      sink=fxtlint.DiagnosticSink(per_rule_cap=3))], version="-"))
+
+
 @pytest.mark.parametrize("name", [n for n in CAPPED if n[:5] in ("SL001", "SL004", "RB001", "ST001")])
 def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     """Once the cap drops every diagnostic of a record, its copies cost a count each: the
@@ -1040,8 +1085,9 @@ def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
 @pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt"])
 def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     """Copies of a record whose only layout findings are a word's field checks, under the
-    cap: the reference's decoder reads the first copy only (``NativeLint._replayed``), and
-    the whole report is the reference's (spans moved with each copy)."""
+    cap: the reference's decoder reads the first two copies only (the first as any record,
+    the second noted: ``NativeLint._replayed``), and the whole report is the reference's
+    (spans moved with each copy)."""
     calls = []
     real = _walk_native.report_layout
     monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
@@ -1049,7 +1095,7 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]
     assert got[0] == got[1]
-    assert len(calls) == 1, calls
+    assert len(calls) == 2, calls
     assert got[0].count('"span"') >= 21
 
 

@@ -3,6 +3,12 @@
 ``lint_path`` is the one linting entry that opens a file, and everything it calls
 works on a buffer. (The CLI opens the files it lints through ``cli/_buffers.py`` and
 calls ``lint_buffer``, so that it renders from the bytes it linted.)
+
+Whole bytes (``bytes``, ``bytearray``) linted on the native walk take ``lint_whole``: one
+object is the walk, the linter and its driver (``_walk_native.WholeLint``), so a small
+input's lint builds nothing it does not need. Anything else (a file read a chunk at a
+time, a stream, other consumers, the reference engine) builds a ``Walk`` with the linter
+(``lint_walk``). Both give the same report.
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from . import _file
 from ._feeder import walk_source
 from ._lint_consumer import Lint
-from ._native import parts
-from ._reader import detect_byte_order, looks_like_structured_log
+from ._native import nwalk, parts, walks_natively
+from ._pairing import BUFFERING_MODES
+from ._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
 from ._walk import Walk
 
@@ -94,8 +101,45 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     trace was recorded: what a full buffer did changes what a correct trace looks like
     (PR001, PR004, EV003's docs).
     """
+    if type(buf) is bytes or type(buf) is bytearray:
+        report = lint_whole(buf, input_format, path, sink, engine, limits, buffering_mode)
+        if report is not None:
+            return report
     return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
                      buffering_mode=buffering_mode)[0]
+
+
+def lint_whole(buf, input_format: str, path: str, sink: DiagnosticSink | None, engine: str | None,
+               limits: Limits, buffering_mode: str | None) -> FileReport | None:
+    """``lint_buffer`` of whole bytes on the native walk, with one object for the walk and
+    the linter (``_walk_native.WholeLint``: a small input's lint builds nothing it does not
+    need); None where the lint does not take the native walk (``lint_walk`` then)."""
+    if not walks_natively(engine):  # (a name that is no engine fails here, before any reading)
+        return None
+    head = bytes(buf[:8])
+    if input_format == "auto" and head in (MAGIC_LE, MAGIC_BE):
+        log, big = False, head == MAGIC_BE  # (``choose_format``'s and ``walk_for``'s answers, read once)
+    else:
+        log = choose_format(buf, input_format) == "log"
+        big = not log and detect_byte_order(buf) == "big"
+    if buffering_mode is not None and buffering_mode not in BUFFERING_MODES:
+        raise ValueError(f"buffering_mode must be one of {BUFFERING_MODES} or None, not {buffering_mode!r}")
+    whole = _WHOLE or _whole_lint()
+    return whole(buf, nwalk(), sink if sink is not None else DiagnosticSink(), log, big, limits,
+                 buffering_mode).run(path)
+
+
+_WHOLE = None
+
+
+def _whole_lint():
+    """``_walk_native.WholeLint``, imported by the first lint that takes it (``import
+    fxtlint`` does not import the native walk's driver)."""
+    global _WHOLE
+    from ._walk_native import WholeLint
+
+    _WHOLE = WholeLint
+    return WholeLint
 
 
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,

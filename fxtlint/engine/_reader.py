@@ -632,10 +632,16 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
                    short_argument=dec.short_args[0])
     else:
         kind = None if log else header_kind(unpack(buf, pos)[0], buf, pos, big)
+        # the lint's reading (not ``resync``) of bytes held whole asks the cap about FR004 first:
+        # the framing decision below changes only its message (a growing stream's may need
+        # bytes still to come: asked after it)
+        asked = not resync and not getattr(buf, "growing", False)
         if kind is None:
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
+        elif asked and not dec.wants(R.record_size_too_large):
+            pass  # dropped by the cap (counted): no framing decision, no message
         elif resync_offset(buf, end, pos, big) != pos:
-            if dec.wants(R.record_size_too_large):
+            if asked or dec.wants(R.record_size_too_large):
                 dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                           kind=kind, **swallowed(buf, pos, end, big))
         elif resync:
@@ -643,7 +649,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
             dec.report(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                        kind=kind, resumes_at=pos)
             keep, size_words = False, (pos - off) // 8
-        elif dec.wants(R.record_size_too_large):
+        elif asked or dec.wants(R.record_size_too_large):
             # the declared size stands (the spec's reading): say what a reader following it
             # skips, and that recovery would read on from the swallowed header
             dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,

@@ -19,6 +19,7 @@ from ..spec._frozen import F, Struct
 
 DEFAULT_PER_RULE_CAP = 200
 _new = object.__new__
+_new_counter = Counter.__new__  # an empty Counter without its Python ``__init__`` (a small lint's cost)
 
 
 class DiagnosticSink(Struct):
@@ -48,7 +49,7 @@ class DiagnosticSink(Struct):
         self.per_rule_cap = per_rule_cap
         self.severity_overrides = {} if severity_overrides is None else severity_overrides
         self.ignored = ignored
-        self.counts = Counter() if counts is None else counts
+        self.counts = _new_counter(Counter) if counts is None else counts
         self.severity_of = {} if severity_of is None else severity_of
         self._kept = {} if _kept is None else _kept
         self._bound = {} if _bound is None else _bound
@@ -182,23 +183,13 @@ class FileReport(Struct):
 
     @classmethod
     def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
-        diags = sink.kept
-        sev: dict = {}
+        sev = {"error": 0, "warning": 0, "info": 0}
         # exact per-severity counts: a code's severity is the same for all its diagnostics
+        severity_of = sink.severity_of
         for code, n in sink.counts.items():
-            label = sink.severity_of[code].label
-            sev[label] = sev.get(label, 0) + n
-        return cls(
-            path=path,
-            format=format,
-            records=records,
-            size=size,
-            byte_order=byte_order,
-            diagnostics=diags,
-            counts=dict(sorted(sink.counts.items())),
-            severity_counts={k: sev.get(k, 0) for k in ("error", "warning", "info")},
-            summary=summary or {},
-        )
+            sev[severity_of[code].label] += n
+        return cls(path, format, records, size, byte_order, sink.kept, dict(sorted(sink.counts.items())), sev,
+                   summary or {})
 
     def to_json(self) -> dict:
         return {

@@ -38,8 +38,9 @@ unpacked, the decoder asks it (``skips``) before it works out a message's parame
 record's kind-check rows ask it (``skips_all``) before the record is decoded. A record
 met again in one walk with the same bytes and layout rows, where that is all the decoder
 reads (a structured-log record, a trace record whose rows are all a word's field checks),
-is not decoded again: its diagnostics are the first copy's (noted until a rule reaches
-its cap), moved to its offset, each asked of the cap in the decoder's order
+is decoded twice at most: its diagnostics are the second copy's (noted until a rule
+reaches its cap; the first is decoded as any record, so a record met once costs no
+noting), moved to its offset, each asked of the cap in the decoder's order
 (``_replayed``); once a rule has reached its cap, a record's layout rows are remembered
 with the rules the decoder asked about (keyed by the record's bytes and rows where that
 is all the decoder reads: ``_memo_key``), so a copy whose every diagnostic the cap drops
@@ -52,6 +53,12 @@ reference's: ``decode_record`` reads it and reports, its effect is carried out o
 pairing row too), and the effect goes back to the native tables (``_sync``). The walk
 then goes on after it. So every message is written by the reference engine's code.
 
+``WholeLint`` is ``NativeLint`` for whole bytes with the linter alone (``_lint.lint_whole``):
+one object is the walk, the linter and the driver, running the same steps (``_take`` and
+the rendering of rows, ``advance``'s loop without what only a stream or a mapped file
+needs), with the linter's ``LintState`` made at the first pairing row, provider event or
+record handed back (a small lint's fixed cost: no ``Walk``, ``Lint``, ``MagicSearch``).
+
 Memory: the native tables grow with registrations (keyed by provider slot and index),
 the pairing rows with one window.
 """
@@ -62,6 +69,7 @@ import functools
 
 from .. import rules as R
 from ..rules._diagnostics import Diagnostic
+from ..spec._limits import Limits
 from ..spec._roles import (
     ARG_HEADER_FIELDS,
     ARG_STRING_REFS,
@@ -79,7 +87,10 @@ from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
 from ._reader import (
     ARG_NAME,
+    MAGIC_BE,
+    MAGIC_LE,
     RESYNC_DEPTH,
+    MagicSearch,
     after_record,
     decode_record,
     field_span,
@@ -88,12 +99,15 @@ from ._reader import (
     repeated_magic,
     report_layout,
     report_undefined,
+    start_checks,
     well_formed_magic,
 )
-from ._result import sink_of
+from ._result import FileReport, sink_of
 from ._semantic import (
     PAIR_ID,
     PAIR_KIND,
+    LintState,
+    RecordChecker,
     counter_argument_not_numeric,
     index_zero,
     rate_zero,
@@ -129,6 +143,7 @@ _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "shor
 _MEMO_LOG = frozenset({1, 2, 3, 4, 6})  # the layout rows whose decoder step reads only the record: a log's
 _MEMO_TRACE = frozenset({1})  # a trace's (a stream's padding, an argument's, may look at the next header)
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
+_ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
@@ -345,31 +360,49 @@ class NativeLint:
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
-        loaded, (self.kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(module, walk.log)
-        self.nw = module.NativeWalk(loaded, Mirror(walk.state), walk.big)
-        # the layout checks are finding rows where the declared size stands (the lint's reading)
-        self.nw.layout = not walk.resync
-        self.sink = sink_of(lint.emit)
-        self.skips = None if self.sink is None else self.sink.skips  # (``skipper``'s, one lookup)
-        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
-        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
-        # counted without decoding it (the copies of one bad record in a mutated input)
-        self.memo: dict = {}
-        # a record's bytes and field-check rows -> the diagnostics its decoding said (``_replayed``)
-        self.said: dict = {}
-        self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
+        # what the steps below read of the walk and the linter, held here (``WholeLint`` is
+        # both itself)
+        self.buf, self.big, self.log, self.tables, self.counts = walk.buf, walk.big, walk.log, walk.state, walk.kinds
+        self.emit = lint.emit
+        self._setup(module, self.sink_of(lint.emit), not walk.resync)
         # the consumers riding beside the linter (``Consumer.rides_native``: report's coverage)
         self.others = walk.consumers[1:]
         self.riders = [c.ride(walk, self.nw, module) for c in self.others]
 
+    sink_of = staticmethod(sink_of)
+
+    def _setup(self, module, sink, layout: bool) -> None:
+        """The native walk and what its rows are rendered with (``sink``: the sink the
+        linter's ``emit`` adds to, or None)."""
+        loaded, (self.term_kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(module, self.log)
+        self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
+        # the layout checks are finding rows where the declared size stands (the lint's reading)
+        nw.layout = layout
+        self.sink = sink
+        self.skips = None if sink is None else sink.skips  # (``skipper``'s, one lookup)
+        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
+        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
+        # counted without decoding it (the copies of one bad record in a mutated input)
+        self.memo: dict = {}
+        # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
+        # (``_replayed``)
+        self.said: dict = {}
+        self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
+
+    def _pairs(self):
+        """The linter's ``LintState`` (the pairing batch, the buffer-full bookkeeping; made at
+        the linter's start, None on a structured-log stream)."""
+        return self.lint.state
+
     def _take(self) -> None:
         """The native walk's counts, diagnostics rows and pairing rows since the last stop,
         to the walk and the linter."""
-        nw, kinds = self.nw, self.walk.kinds
+        nw, kinds = self.nw, self.counts
         for rider in self.riders:
             rider.take()
         for term, n in nw.take_counts().items():
-            kinds[self.kinds[term]] += n
+            kind = self.term_kinds[term]
+            kinds[kind] = kinds.get(kind, 0) + n
         found = nw.take_findings()
         if found:
             self._render(found)
@@ -379,11 +412,11 @@ class NativeLint:
         if self.blocks is None:
             # the compiled pairing engine copies the walk's rows in whole blocks (its row layout
             # is the walk's, _pairrow.h: checked by size); the Python loop takes them as tuples
-            self.blocks = getattr(self.lint.state.pairing, "ROW_BLOCK_BYTES", None) == self.row_bytes
+            self.blocks = getattr(self._pairs().pairing, "ROW_BLOCK_BYTES", None) == self.row_bytes
         if self.blocks:
-            self.lint.state.batch.add_block(nw.take_row_block(), n)
+            self._pairs().batch.add_block(nw.take_row_block(), n)
         else:
-            add = self.lint.state.batch.add
+            add = self._pairs().batch.add
             for row in nw.take_row_tuples():
                 add(*row)
 
@@ -430,7 +463,6 @@ class NativeLint:
         reference decoder reads (``_reader.record_of``: a check's message may name any field
         of the record; EV001 names the argument, by the text its name ref was registered as
         when the walk read it)."""
-        w = self.walk
         key = None
         if rows and self._replayed(rows):
             rows = []  # said again from a copy of the record met before
@@ -444,35 +476,35 @@ class NativeLint:
         if rows:
             found = self._found(rows)
             if key is None or key in self.memo:
-                report_layout(w.buf, offset, index, size // 8, self.lint.emit, self.layouts[term], found,
-                              big=w.big, log=w.log, skips=self.skips)
+                report_layout(self.buf, offset, index, size // 8, self.emit, self.layouts[term], found,
+                              big=self.big, log=self.log, skips=self.skips)
             else:
-                emit, skips, asked, built = self._recording(self.lint.emit, self.skips)
-                report_layout(w.buf, offset, index, size // 8, emit, self.layouts[term], found, big=w.big,
-                              log=w.log, skips=skips)
+                emit, skips, asked, built = self._recording(self.emit, self.skips)
+                report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found, big=self.big,
+                              log=self.log, skips=skips)
                 if built[0] == built[1]:  # every diagnostic asked about before it was built
                     if len(self.memo) >= _MEMO_MAX:
                         self.memo.clear()
                     self.memo[key] = tuple(asked)
         if kinds:
             term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
-            checks = KIND_CHECKS.get(self.kinds[term], ())
+            checks = KIND_CHECKS.get(self.term_kinds[term], ())
             rules = [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[self.sites[row[10]][2]].rule
                      for row in kinds]
             if self.sink is not None and self.sink.skips_all(rules, offset, index):
                 return  # every one the cap drops: counted, the record not decoded
-            rec = record_of(w.buf, offset, index, size // 8, self.layouts[term], big=w.big)
-            values = w.state.strings.values
+            rec = record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
+            values = self.tables.strings.values
             for row, rule in zip(kinds, rules):
                 if self.skips is not None and self.skips(rule, offset, index):
                     continue
                 if row[2] == _NUMERIC:
                     i, named = row[3], row[13]
-                    self.lint.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
+                    self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
                                                                 values[named - 1] if named else None))
                     continue
                 check = checks[self.sites[row[10]][2]]
-                self.lint.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+                self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
     def _found(self, rows) -> list:
         """A record's layout rows as ``report_layout`` takes them: (what, item, position,
@@ -503,32 +535,40 @@ class NativeLint:
         rows are all a word's field checks): the same bytes and rows (positions from the
         record's start) make the same decoder steps, whose diagnostics' parameters are
         names, values, sizes and counts within the record, never a position, and whose
-        spans move with the record. The first copy is decoded (``report_layout``) building
+        spans move with the record. The first copy is decoded as any record is (False), and
+        its key remembered; the second is decoded (``report_layout``) building
         every diagnostic, no cap asked (a step asks the cap only before it builds, so what
         it finds does not depend on the answer); then, for each in order, the cap is asked
         as the decoder asks it and those it keeps are said (only until a rule reaches its
         cap: after that, a record not met before is decoded asking the cap first, as
         ``_layout`` decodes it, so that a diagnostic the cap drops is never built). A later
         copy is not decoded:
-        each kept diagnostic is the first copy's, moved to its offset (its parameters were
+        each kept diagnostic is the second copy's, moved to its offset (its parameters were
         checked by ``rule.at`` then, and its message is built from them when first read:
         the copies of one bad record in a mutated input). False: not such a record."""
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD:
             return False
-        allowed = _MEMO_LOG if self.walk.log else _MEMO_TRACE
+        allowed = _MEMO_LOG if self.log else _MEMO_TRACE
         for row in rows:
             if row[2] not in allowed:
                 return False
-        key = term, size, bytes(self.walk.buf[offset:offset + size]), \
+        key = term, size, bytes(self.buf[offset:offset + size]), \
             tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
-        emit, skips = self.lint.emit, self.skips
+        emit, skips = self.emit, self.skips
         said = self.said.get(key)
-        if said is not None:
+        if said is None:
+            # met for the first time: decoded as any record (``_layout``), and remembered as met
+            # (a small input's one bad record costs no noting)
+            if len(self.said) >= _MEMO_MAX:
+                self.said.clear()
+            self.said[key] = _ONCE
+            return False
+        if said is not _ONCE:
             for rule, span, fields in said:
                 if skips is not None and skips(rule, offset, index):
                     continue
-                # the first copy's diagnostic moved: its fields (with the rule and parameters
+                # the noted copy's diagnostic moved: its fields (with the rule and parameters
                 # its message is built from when first read, or the message built at once)
                 d = _new(Diagnostic)
                 d.__dict__.update(fields, offset=offset, record_index=index,
@@ -538,10 +578,9 @@ class NativeLint:
         if self.sink is not None and self.sink.bounded:
             return False  # a rule at its cap: decoded asking the cap first (``_memo_key``), nothing built it drops
         built: list = []
-        w = self.walk
         found = self._found(rows)
-        report_layout(w.buf, offset, index, size // 8, built.append, self.layouts[term], found, big=w.big,
-                      log=w.log)
+        report_layout(self.buf, offset, index, size // 8, built.append, self.layouts[term], found, big=self.big,
+                      log=self.log)
         noted: list | None = []
         for d in built:
             fields = d.__dict__
@@ -576,11 +615,11 @@ class NativeLint:
             # framed anew at its content's end, and nothing else: the decoder asks about ST001
             # alone, whatever the bytes (its message reads past the record, its question not)
             return term, len(rows)
-        allowed = _MEMO_LOG if self.walk.log else _MEMO_TRACE
+        allowed = _MEMO_LOG if self.log else _MEMO_TRACE
         for row in rows:
             if row[2] not in allowed:
                 return None
-        return term, size, bytes(self.walk.buf[offset:offset + size]), \
+        return term, size, bytes(self.buf[offset:offset + size]), \
             tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
 
     @staticmethod
@@ -605,24 +644,22 @@ class NativeLint:
 
     def _render_one(self, row, ask: bool = True) -> None:
         """One row that is not a layout row; ``ask`` False: the cap was asked already."""
-        emit, big = self.lint.emit, self.walk.big
+        emit, big = self.emit, self.big
         rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
-            w = self.walk
-            w.kinds[report_undefined(w.buf, offset, index, size // 8, emit, big=big, skips=self.skips)] += 1
+            kind = report_undefined(self.buf, offset, index, size // 8, emit, big=big, skips=self.skips)
+            self.counts[kind] = self.counts.get(kind, 0) + 1
             return
         if rule == F_DROPPED:  # (the bookkeeping is kept whether or not the cap keeps the message)
-            self.lint.state.records_dropped(offset, index, size, value, bool(field))
+            self._pairs().records_dropped(offset, index, size, value, bool(field))
             return
-        if rule == F_MAGIC and value:
-            # a repeated magic record the screen found wrong: repeated only when well-formed
-            w = self.walk
-            if not well_formed_magic(record_of(w.buf, offset, index, size // 8, self.layouts[term], big=big).fields):
-                return
+        if rule == F_MAGIC and value and not well_formed_magic(
+                record_of(self.buf, offset, index, size // 8, self.layouts[term], big=big).fields):
+            return  # a repeated magic record the screen found wrong: repeated only when well-formed
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
         if rule <= F_TICKS:
-            kind = self.kinds[term]
+            kind = self.term_kinds[term]
             if rule == F_STRING:
                 if arg < 0:
                     name, where, base = STRING_REFS[kind][field], kind, offset
@@ -653,12 +690,12 @@ class NativeLint:
         elif field:  # F_CHANGED, a thread's koids
             emit(thread_changed(offset, index, size, value, change[:2], change[2:]))
         else:  # F_CHANGED, a string's interned ids
-            values = self.walk.state.strings.values
+            values = self.tables.strings.values
             emit(string_changed(offset, index, size, value, values[change[0]], values[change[2]]))
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
-        sync_change(self.nw, self.walk.state, change)
+        sync_change(self.nw, self.tables, change)
 
     def advance(self) -> bool:
         """``Walk.advance`` on the native walk: from ``walk.cur`` / ``walk.index`` to the
@@ -727,3 +764,98 @@ class NativeLint:
         w.cur, w.index, w._released, w.stopped = cur, index, released, stop
         w.records = index
         return not stop
+
+
+class WholeLint(NativeLint):
+    """The lint of whole bytes (not a stream, not a file read a chunk at a time) on the native
+    walk, the linter its only consumer: the walk, the linter and its driver in one object
+    (``_lint.lint_buffer`` takes it where it can: no ``Walk``, ``Lint``, ``MagicSearch`` or
+    ``Counter``; the linter's ``LintState`` made at the first pairing row, provider event
+    or record handed back, none for a trace with nothing to pair). It runs ``NativeLint``'s
+    steps (``_take`` and the rendering of rows) on its own state, and ``NativeLint.advance``'s
+    loop without what only a stream or a mapped file needs (a header of size 0 said at the
+    stream's end, pages given back, riders), so its report is the same whole report."""
+
+    def __init__(self, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None):
+        self.buf, self.big, self.log, self.limits, self.buffering_mode = buf, big, log, limits, buffering_mode
+        self.tables = ProviderState()
+        self.counts: dict = {}
+        self.sink = sink
+        self.emit = sink.add
+        self.pairs: LintState | None = None
+        self.checker: RecordChecker | None = None
+        self.others: list = []
+        self.riders: list = []
+        self._index = 0  # the first record of the run under way (its pairing window)
+        self._setup(module, sink, True)
+
+    def _pairs(self) -> LintState:
+        """The linter's ``LintState``, made at its first use, in the pairing window of the run
+        under way (as ``Lint.start`` would have made it before the first record)."""
+        if self.pairs is None:
+            st = self.pairs = LintState(self.emit, self.limits, self.tables, self.buffering_mode, True)
+            st.big = self.big
+            st.window = self._index // self.limits.pairing_window
+        return self.pairs
+
+    def run(self, path: str) -> FileReport:
+        """Lint: the file-level checks, the walk, the pairing's end; the report."""
+        buf, emit, big, log = self.buf, self.emit, self.big, self.log
+        records = 0
+        if not start_checks(buf, emit, big, log):
+            # (a structured-log stream's walk reads no magic record: its program has none)
+            head = bytes(buf[:8])
+            magic_at = None if log else 0 if head == (MAGIC_BE if big else MAGIC_LE) else MagicSearch(big).find(buf)
+            records, cut_short = self._walk(-1 if magic_at is None else magic_at)
+            if self.pairs is not None:
+                self.pairs.finish(cut_short=cut_short)
+        summary: dict = {"record_kinds": dict(sorted(self.counts.items()))}
+        if not log:
+            summary["providers"] = sorted(self.tables.announced)
+            summary["buffer_full_at"] = [] if self.pairs is None else self.pairs.buffer_full
+        return FileReport.from_sink(path=path, format="log" if log else "trace", records=records, size=len(buf),
+                                    byte_order="big" if big else "little", sink=self.sink, summary=summary)
+
+    def _walk(self, magic_at: int) -> tuple[int, bool]:
+        """``NativeLint.advance`` over whole bytes: (records, whether framing stopped early)."""
+        buf, emit, big, log = self.buf, self.emit, self.big, self.log
+        nw, counts = self.nw, self.counts
+        nw.magic_at = magic_at
+        pw = self.limits.pairing_window
+        cur = index = 0
+        stop = False
+        view = memoryview(buf)
+        try:
+            while True:
+                if self.pairs is not None:
+                    self.pairs.flush_to(index)  # a new pairing window: the last one is fed
+                self._index = index
+                status = nw.run(view, cur, index, (index // pw + 1) * pw)
+                cur, index = nw.cur, nw.index
+                self._take()
+                if status == DONE:
+                    continue
+                if status == END:
+                    break
+                if status == HANDBACK:
+                    rec = decode_record(buf, 8 * cur, index, nw.size, emit, big=big, log=log, resync=False)
+                    if not log:
+                        after_record(rec, emit, None if magic_at < 0 else magic_at)
+                    counts[rec.kind] = counts.get(rec.kind, 0) + 1
+                    change = self.tables.apply(rec)
+                    if not log:
+                        if self.checker is None:
+                            self.checker = RecordChecker(self._pairs())
+                        self.checker.check(rec, change)
+                    if change is not None:
+                        self._sync(change)
+                    index += 1
+                    cur = rec.end // 8
+                    continue
+                # PAST_END, ZERO: framing stops for good
+                frame_error(8 * cur, index, nw.size if status == PAST_END else 0, buf, emit, big)
+                stop = True
+                break
+        finally:
+            view.release()
+        return index, stop
