@@ -45,6 +45,18 @@ def pieces(data: bytes, cutter: Cutter) -> list[bytes]:
     return [outs[i].getvalue() for i in sorted(outs)]
 
 
+def pieces_by_records(data: bytes, cutter: Cutter) -> list[bytes]:
+    """``pieces`` as the record-by-record pass writes them (the specification)."""
+    outs: dict = {}
+
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+
+    slice_trace(data, open_out, cutter, shortcut=False)
+    return [outs[i].getvalue() for i in sorted(outs)]
+
+
 def marked(rec: dict) -> bool:
     return any(a["name"] == MARK_NAME for a in rec.get("arguments", ()))
 
@@ -395,6 +407,30 @@ def test_a_kernel_object_is_carried_in_the_section_of_the_provider_it_came_from(
     objects = [(r["provider"]["id"], r["koid"]) for r in decode(second).records if r["kind"] == "kernel_object"]
     assert objects == [(2, "10"), (2, "12")]
     assert placed(second) == [(1, 30), (1, 31)] and clean(first) and clean(second)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_userspace_object_is_carried_into_the_pieces_that_refer_to_it(order):
+    """Provider 2 describes pointer 0x1000 of process 10 (its name registered, its process
+    by a thread ref); provider 1's events point at it (and at a pointer nothing describes)
+    in both pieces: the second carries the object, process and strings inline, in provider
+    2's section; the first holds its own; a piece that points at it from another process
+    (1) carries none. The
+    walk writes the pieces the record-by-record pass writes."""
+    obj = B.userspace_object(0x1000, 3, 5, args=[B.arg("int32", "size", 7)])
+    points = [B.arg("pointer", "p", 0x1000), B.arg("pointer", "q", 0x2000)]
+    data = both(B.provider_info(2, "user"), B.string(5, "buffer"), B.thread(3, 10, 12), obj,
+                B.provider_info(1, "app"), B.initialization(KHZ), on(1, thread=(10, 12), args=points), on(2),
+                *(on(k, thread=(10, 12), args=points) for k in (30, 31)), on(60, args=points), order=order)
+    assert clean(data)
+    parts = pieces(data, Cutter(span=MS10))
+    assert parts == [bytes(p) for p in pieces_by_records(data, Cutter(span=MS10))]
+    _, second, third = parts
+    objects = [(r["provider"]["id"], r["process"]["process_koid"], r["pointer"], r["name"])
+               for p in parts for r in decode(p).records if r["kind"] == "userspace_object"]
+    assert objects == [(2, "10", "4096", "buffer"), (2, "10", "4096", "buffer")]
+    assert [r["kind"] for r in decode(third).records if r["kind"] == "userspace_object"] == []
+    assert placed(second) == [(1, 30), (1, 31)] and all(clean(p) for p in parts)
 
 
 def test_a_record_larger_than_the_split_size_is_a_piece_of_its_own():

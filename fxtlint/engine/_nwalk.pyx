@@ -64,7 +64,8 @@ message is written by the reference's code.
 In its slice mode (``slicing``, ``rewrite/_slice_walk``: the strict walk, a flagged record
 handed back) it notes for the piece in force what each record it walks reads (the string
 and thread registrations read before the piece registers them again, the koids its
-threads name, the providers it is read under, its first and last instants, its bytes)
+threads name, the pointers naming a userspace object kept in their process
+(``_note_pointers``), the providers it is read under, its first and last instants, its bytes)
 and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps, the
 pairing rows not written), and it hands back every record that decides something: no
 piece yet (``hold``), one that would make a --split-size body larger (``cut_size``), a
@@ -478,6 +479,10 @@ cdef class NativeWalk:
     cdef cmap[int64_t, OpenItem] asyncs
     cdef cmap[uint64_t, int64_t] flow_seq
     cdef cmap[int64_t, OpenItem] flows
+    # userspace objects (``_slice_pass._Slicer._pointers``): (process koid, pointer) of those
+    # kept, and of those the piece's records refer to by a pointer argument
+    cdef cmap[pair[uint64_t, uint64_t], uint8_t] ptr_known, ptr_used
+    cdef int ptr_type, ptr_slot       # the pointer argument's type and its value's slot (-1: none)
     cdef int64_t seq
     cdef int last_dur                 # the thread index of the last duration followed (-1: none)
     cdef cmap[DurKey, int64_t] owed_d
@@ -539,6 +544,7 @@ cdef class NativeWalk:
         self.mirror = mirror
         self.stop_term.assign(self.P.nterminals, 0)
         self.last_dur = -1
+        self.ptr_type = -1
         self.cut_tick.push_back(0)
         self.slot_used.push_back(0)
         self.slot_named.push_back(0)
@@ -706,6 +712,7 @@ cdef class NativeWalk:
         self.tkey.assign(<size_t>1 << CACHE_BITS, U64MAX)
         self.kpk.assign(<size_t>1 << CACHE_BITS, U64MAX)
         self.ktk.assign(<size_t>1 << CACHE_BITS, U64MAX)
+        self.ptr_used.clear()
 
     cdef inline object _pid(self, int s):
         return self.pid_of[s] if s else None
@@ -744,6 +751,22 @@ cdef class NativeWalk:
     def use_koids(self, koids):
         for k in koids:
             self.koid_set.insert(<uint64_t>k)
+
+    def set_pointer_arg(self, int ty, int slot):
+        """The pointer argument's type and its value's slot in an argument row."""
+        self.ptr_type, self.ptr_slot = ty, slot
+
+    def user_object(self, uint64_t pk, uint64_t ptr):
+        """A userspace object kept: a pointer argument naming it in its process is noted."""
+        self.ptr_known[pair[uint64_t, uint64_t](pk, ptr)] = 1
+
+    def use_pointer(self, uint64_t pk, uint64_t ptr):
+        """A pointer to a userspace object kept, read by a record the reference's pass took."""
+        self.ptr_used[pair[uint64_t, uint64_t](pk, ptr)] = 1
+
+    def piece_pointers(self):
+        """(process koid, pointer) of the userspace objects kept the piece's records refer to."""
+        return {(kv.first.first, kv.first.second) for kv in self.ptr_used}
 
     def registered(self, bint thread, uint64_t idx):
         """A registration the reference's pass took in the piece (current provider)."""
@@ -944,6 +967,41 @@ cdef class NativeWalk:
                 if it != self.threads.end():
                     self._use_koids(deref(it).second.pk, deref(it).second.tk)
                     self._use_thread(_key(slot, ref), deref(it).second.pk, deref(it).second.tk)
+        if not self.ptr_known.empty():
+            self._note_pointers(S, T)
+
+    cdef void _note_pointers(self, Scan *S, Term *T) noexcept nogil:
+        """The pointer arguments of an event the walk took that name a userspace object kept,
+        in the process of its first thread ref that resolves (``_Slicer._pointers``)."""
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef uint64_t ref, pk = 0
+        cdef bint found = False
+        cdef int i
+        cdef int64_t a
+        cdef int64_t *row
+        cdef pair[uint64_t, uint64_t] key
+        for i in range(T.nthr):
+            ref = v[T.thr_val[i]]
+            if ref == 0:
+                if T.thr_nkoid[i] >= 2:
+                    pk = _word(S, p[T.thr_pk[i]])
+                    found = True
+                    break
+            else:
+                it = self.threads.find(_key(self.current, ref))
+                if it != self.threads.end():
+                    pk = deref(it).second.pk
+                    found = True
+                    break
+        if not found or self.ptr_type < 0:
+            return
+        for a in range(S.nargs):
+            row = S.args + a * S.arg_columns
+            if <int>row[2] == self.ptr_type:
+                key = pair[uint64_t, uint64_t](pk, <uint64_t>row[ARG_ROW_HEAD + self.ptr_slot])
+                if self.ptr_known.count(key):
+                    self.ptr_used[key] = 1
 
     cdef void _follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
                       int slot) noexcept nogil:

@@ -8,10 +8,11 @@ what they need of the reader state built before it. When the piece closes it is
 written out as: the magic record; per provider it uses, the provider's name, its
 Initialization record and exactly the string and thread registrations its records
 read before registering them again; the kernel objects that name its processes and
-threads (their strings written inline); a begin, marked by an argument, for each
-duration and async operation open when the piece starts; the body; an end, marked,
-for each one still open when it ends. Memory is the reader's tables, the open
-durations and the kernel objects seen, never a piece.
+threads and the userspace objects its records point at (a pointer argument naming the
+object's pointer in its process), their strings (and process) written inline; a begin,
+marked by an argument, for each duration and async operation open when the piece starts;
+the body; an end, marked, for each one still open when it ends. Memory is the reader's
+tables, the open durations and the kernel and userspace objects seen, never a piece.
 
 Records that only set reader state (strings, threads, providers, the tick rate) are
 copied in place inside a piece (a registration changed in the middle of a piece stays
@@ -51,6 +52,8 @@ from ._open import MARK_NAME, OpenEvents, in_sections
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 _KERNEL_OBJECT = "kernel_object"
+_USER_OBJECT = "userspace_object"
+_POINTER = "pointer"  # the argument a userspace object is referred to by (its value, in its process)
 _MAGIC = "metadata.trace_info.magic"
 _PROVIDER_KINDS = ("metadata.provider_info", "metadata.provider_section")
 _TICK_KIND = "initialization"
@@ -241,6 +244,8 @@ class _Piece:
         self.koids: set = set()  # process and thread koids its records name
         self.providers: dict = {}  # provider id -> Provider, in order of first use
         self.own_objects: set = set()  # koids of the kernel objects the piece holds
+        self.pointers: set = set()  # (process koid, pointer) of the userspace objects its records refer to
+        self.own_users: set = set()  # (process koid, pointer) of the userspace objects the piece holds
         self.named: set = set()  # providers whose Provider Info record the piece holds before using them
         self.start_provider = current
         self.rates = rates  # provider id -> its Initialization record's rate when the piece started
@@ -261,6 +266,8 @@ class _Slicer:
         self.state = ProviderState()
         self.rates: dict = {}  # provider id -> its Initialization record's rate
         self.kernel_objects: dict = {}  # koid -> (provider id, its last kernel object record, strings inline)
+        # (process koid, pointer) -> (provider id, its last userspace object record, strings and process inline)
+        self.user_objects: dict = {}
         self.open = OpenEvents()  # what is open: every record (a range: the records up to its end)
         self.before = OpenEvents()  # a range: what is open at its start (the records before it)
         self.log = SliceLog()
@@ -344,6 +351,7 @@ class _Slicer:
         self.state = ProviderState()
         self.rates = {}
         self.kernel_objects = {}
+        self.user_objects = {}
         self.open = OpenEvents()
         self.before = OpenEvents()
         self._latest = None
@@ -397,6 +405,16 @@ class _Slicer:
             piece.koids.update(koids)
             if ref and (p.id, "t", ref) not in piece.registered:
                 piece.threads.setdefault(p.id, {}).setdefault(ref, koids)
+        piece.pointers.update(self._pointers(rec, threads))
+
+    def _pointers(self, rec: Record, threads: list) -> list:
+        """(process koid, pointer) of each pointer argument of ``rec`` naming a userspace
+        object kept (its process: that of ``rec``'s first thread ref that resolves)."""
+        if not self.user_objects or not threads:
+            return []
+        process = threads[0][1][0]
+        keys = [(process, a.fields.get("value", 0)) for a in rec.args if a.kind == _POINTER]
+        return [key for key in keys if key in self.user_objects]
 
     def _track(self, rec: Record, piece: _Piece | None) -> None:
         """Carry out ``rec``'s effect on the tables, and follow what is open."""
@@ -411,6 +429,8 @@ class _Slicer:
                 piece.named.add(change.provider.id)  # named in the piece before it was used: its own info
         if rec.kind == _KERNEL_OBJECT and rec.complete:
             self._keep_kernel_object(rec, piece)
+        elif rec.kind == _USER_OBJECT and rec.complete:
+            self._keep_user_object(rec, piece)
         self._follow(rec)
 
     def _follow(self, rec: Record) -> None:
@@ -429,6 +449,25 @@ class _Slicer:
         inline = self._inlined(rec)
         if inline is not None:
             self.kernel_objects[rec.fields.get("koid", 0)] = (self.state.current.id, inline)
+
+    def _keep_user_object(self, rec: Record, piece: _Piece | None) -> None:
+        """A complete userspace object record: the piece's own, and kept (its strings and
+        process inline, with the provider whose section it was in) for the pieces after that
+        refer to its pointer in its process."""
+        koids = self.state.thread(rec, "process")
+        if koids is None:
+            return
+        key = (koids[0], rec.fields.get("pointer", 0))
+        if piece is not None:
+            piece.own_users.add(key)
+        inline = self._inlined(rec)
+        if inline is not None:
+            fields = {**inline.fields, "process": 0, "process_koid": koids[0]}
+            self.user_objects[key] = (self.state.current.id, dataclasses.replace(inline, fields=fields))
+            self._user_object_kept(key)
+
+    def _user_object_kept(self, key: tuple) -> None:
+        """A userspace object kept under ``key`` (the walk notes the pointers naming it)."""
 
     def _inlined(self, rec: Record) -> Record | None:
         """``rec`` with its indexed strings written inline (None when one is not registered)."""
@@ -509,6 +548,8 @@ class _Slicer:
         # provider it came from (one the piece names itself before using it, or the reader's
         # first: in the section in force at the piece's start)
         objects = [ko for ko in (self.kernel_objects.get(k) for k in sorted(piece.koids - piece.own_objects)) if ko]
+        # and the userspace objects its records refer to (a pointer argument, in its process)
+        objects += [uo for uo in (self.user_objects.get(k) for k in sorted(piece.pointers - piece.own_users)) if uo]
         objects = [(pid if pid is not None and pid not in piece.named else start.id, rec) for pid, rec in objects]
         first = {pid: n for n, pid in enumerate(dict.fromkeys(pid for pid, _ in objects))}
         objects.sort(key=lambda o: first[o[0]])  # (grouped by provider: one section record each)

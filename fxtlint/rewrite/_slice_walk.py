@@ -7,7 +7,8 @@ layout the screen flags is handed back whole, ``layout = False``) runs over IN w
 tables mirrored into the slicer's ``ProviderState`` and, in its slice mode
 (``slicing``), notes for the piece in force what each record it walks reads (string and
 thread registrations read before the piece registers them again, the koids its threads
-name, the providers it is read under, its first and last instants, its bytes) and follows
+name, the pointers to userspace objects kept in their process, the providers it is read
+under, its first and last instants, its bytes) and follows
 what is open (``OpenEvents.follow``'s steps, natively). It hands back to the
 record-by-record pass every record that decides something: one that would start a
 piece (no piece yet; a --split-size body it would make larger; a --split-time record at
@@ -52,7 +53,9 @@ from ._open import OpenEvents
 from ._slice_pass import (
     _KERNEL_OBJECT,
     _MAGIC,
+    _POINTER,
     _TICK_KIND,
+    _USER_OBJECT,
     Cutter,
     SliceLog,
     TimeRange,
@@ -84,6 +87,14 @@ def _stop_terms() -> list[int]:
                 (TIMESTAMPS.get(kind) and term["nts"] == 0):
             out.append(t)
     return out
+
+
+def _pointer_arg() -> tuple[int, int]:
+    """The pointer argument's type and its value's slot in the walk's argument rows."""
+    for t, a in plan()[0].arg_leaves.items():
+        if a.layout.name == _POINTER:
+            return t, a.vals["value"]
+    return -1, 0
 
 
 def _window(nw, inp, off: int, idx: int) -> int:
@@ -242,6 +253,7 @@ class WalkSlicer(_Slicer):
         nw.slicing = True
         nw.piece_reset()  # (nothing in a piece yet; it allocates the walk's slice caches)
         nw.set_stop_terms(_stop_terms())
+        nw.set_pointer_arg(*_pointer_arg())
         nw.cut_size = self.cutter.size or 0
         nw.span_on = nw.span_wait = self.cutter.span is not None
         if self.cutter.ranged:  # (``_range_run`` sets each run's side)
@@ -371,6 +383,11 @@ class WalkSlicer(_Slicer):
             nw.use_koids(koids)
             if ref:
                 nw.use_thread(ref, *koids)
+        for key in self._pointers(rec, threads):
+            nw.use_pointer(*key)
+
+    def _user_object_kept(self, key: tuple) -> None:
+        self.nw.user_object(*key)
 
     def _track(self, rec: Record, piece: _Piece | None) -> None:
         nw, state = self.nw, self.state
@@ -385,6 +402,8 @@ class WalkSlicer(_Slicer):
                 nw.named_now(change.provider.id)
         if rec.kind == _KERNEL_OBJECT and rec.complete:
             self._keep_kernel_object(rec, piece)
+        elif rec.kind == _USER_OBJECT and rec.complete:
+            self._keep_user_object(rec, piece)
         side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
         if side == "after":
             return  # (a range's ends are of what is open at its end, as on the pass)
@@ -446,6 +465,7 @@ class WalkSlicer(_Slicer):
         assert piece is not None
         strings, threads, koids, used, named, records, nbytes, first, last = self.nw.piece_state()
         piece.strings, piece.threads, piece.koids, piece.named = strings, threads, koids, named
+        piece.pointers = self.nw.piece_pointers()
         piece.providers = {pid: self.state.provider(pid) for pid in used}
         piece.info.records, piece.info.bytes, piece.info.first, piece.info.last = records, nbytes, first, last
         # (an archive's end ends nothing: the reference pass empties what is open first)
