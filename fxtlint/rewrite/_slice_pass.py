@@ -39,7 +39,7 @@ from typing import IO
 
 from ..engine._provider_state import ProviderState
 from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks
-from ..spec._build import arg, initialization, provider_info, provider_section, string, thread
+from ..spec._build import arg, event, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
 from ..spec._model import Record
@@ -47,7 +47,7 @@ from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, U64, before, seconds, ticks_at
 from ._input import Whole, records
-from ._open import MARK_NAME, OpenEvents, in_sections
+from ._open import _PAIRING, MARK_NAME, OpenEvents, in_a_duration, in_sections
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -59,6 +59,46 @@ _PROVIDER_KINDS = ("metadata.provider_info", "metadata.provider_section")
 _TICK_KIND = "initialization"
 _BEGUN_MARK = "begun at the start of this slice: it began before (fxtlint slice)"
 _ENDED_MARK = "ended at the end of this slice: it ends after (fxtlint slice)"
+
+
+def text_bytes(text) -> int:
+    """The bytes a text takes inline: its UTF-8 (or its bytes) padded to a word."""
+    return -(-len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) // 8) * 8
+
+
+def string_bytes(text) -> int:
+    """The bytes of a String record of ``text``."""
+    return 8 + text_bytes(text)
+
+
+# --split-size: the bytes a piece's file holds besides its body, at most (``_Slicer._overhead``)
+THREAD_BYTES = 24  # a Thread record
+UNKNOWN_STRING_BYTES = 8 + 32768  # a String record whose text is not known (the longest a header can say)
+_FIXED_BYTES = 8 + 16  # the magic record, and two Provider Section records back to the piece's start
+_FAMILY = {"begin": "d", "end": "d", "async_begin": "a", "async_end": "a", "flow_begin": "f", "flow_end": "f"}
+
+
+def _end_bytes() -> dict[str, int]:
+    """Per kind of thing open ("d" a duration, "a" an async operation, "f" a flow): the bytes
+    of what a cut writes for it (a flow: inside a duration of its own), its category and
+    name empty, the longer mark, and a Provider Section record before it."""
+    mark = arg("string", MARK_NAME, max(_BEGUN_MARK, _ENDED_MARK, key=len))
+
+    def size(recs) -> int:
+        return 8 + sum(len(encode_record(r, "little")) for r in recs)
+
+    flow = event("flow_end", 0, thread=(1, 2), category="", name="", id=1, args=(mark,))
+    return {"d": size([event("duration_end", 0, thread=(1, 2), category="", name="", args=(mark,))]),
+            "a": size([event("async_end", 0, thread=(1, 2), category="", name="", id=1, args=(mark,))]),
+            "f": size(in_a_duration(flow, mark))}
+
+
+END_BYTES = _end_bytes()
+
+
+def end_bytes(role: str, cat, name) -> int:
+    """The bytes a cut writes, at most, for a thing open whose begin or end has ``role``."""
+    return END_BYTES[_FAMILY[role]] + text_bytes(cat or "") + text_bytes(name or "")
 
 
 def first_timestamp(rec: Record) -> int | None:
@@ -130,7 +170,8 @@ class Cutter:
     time (records whose instant is outside it are left out, those without a timestamp
     follow the record before, and records that set reader state are kept once the piece
     is open, so the records after them read as they did); ``size``: a new piece when the
-    next record would make the body larger (bytes); ``span``: a new piece at the first
+    next record would make the piece's file larger (bytes: its body and, at most, what
+    is written around it, ``_Slicer._overhead``); ``span``: a new piece at the first
     record at least ``span`` seconds after the piece's first instant."""
 
     start: Fraction | None = None
@@ -147,9 +188,11 @@ class Cutter:
     def ranged(self) -> bool:
         return self.start is not None or self.end is not None
 
-    def place(self, rec: Record, ts: int | None, rate: int, body: int, piece_open: bool) -> str:
+    def place(self, rec: Record, ts: int | None, rate: int, body: int, piece_open: bool,
+              written: int | None = None) -> str:
         """"skip", "same" (the piece in force) or "new" (close it, open the next) for
-        ``rec``, whose timestamp (None: none) is ``ts`` ticks at ``rate``."""
+        ``rec``, whose timestamp (None: none) is ``ts`` ticks at ``rate``; ``written``: at
+        most the bytes of the piece's file with ``rec`` in it (None: its body's)."""
         if self.ranged:
             if ts is not None:
                 self.side = self._side(ts, rate)
@@ -157,7 +200,8 @@ class Cutter:
             elif piece_open and rec.kind in STATE_KINDS:
                 return "same"
             return "same" if self._in else "skip"
-        if self.size is not None and body and body + 8 * rec.size_words > self.size:
+        if self.size is not None and body and \
+                (body + 8 * rec.size_words if written is None else written) > self.size:
             return "new"
         if self.span is not None and ts is not None:
             if self._next is None:
@@ -247,6 +291,7 @@ class _Piece:
         self.pointers: set = set()  # (process koid, pointer) of the userspace objects its records refer to
         self.own_users: set = set()  # (process koid, pointer) of the userspace objects the piece holds
         self.named: set = set()  # providers whose Provider Info record the piece holds before using them
+        self.extra = 0  # bytes of what its prefix writes for what it reads, and of what it begins (``_overhead``)
         self.start_provider = current
         self.rates = rates  # provider id -> its Initialization record's rate when the piece started
         self.opened = opened  # what was open when the piece started
@@ -268,6 +313,7 @@ class _Slicer:
         self.kernel_objects: dict = {}  # koid -> (provider id, its last kernel object record, strings inline)
         # (process koid, pointer) -> (provider id, its last userspace object record, strings and process inline)
         self.user_objects: dict = {}
+        self.object_bytes: dict = {}  # koid or (process koid, pointer) -> its object's bytes in a prefix
         self.open = OpenEvents()  # what is open: every record (a range: the records up to its end)
         self.before = OpenEvents()  # a range: what is open at its start (the records before it)
         self.log = SliceLog()
@@ -310,7 +356,11 @@ class _Slicer:
         rate = self.state.current.rate  # its provider's, in effect at it (a record with a timestamp sets none)
         if ts is not None:
             self._instant(ts, rate)
-        where = self.cutter.place(rec, ts, rate, self._body(), self.piece is not None)
+        written = None
+        if self.cutter.size is not None and self.piece is not None:
+            written = self._body() + (8 * rec.size_words if data is None else len(data)) + \
+                self._overhead(self.piece) + self._adds(rec, self.piece)
+        where = self.cutter.place(rec, ts, rate, self._body(), self.piece is not None, written)
         if where == "new" and self.piece is not None:
             self._finish()
         if where == "skip":
@@ -344,14 +394,76 @@ class _Slicer:
         return self.piece.info.bytes if self.piece else 0
 
     def _new_piece(self) -> _Piece:
-        return _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current, dict(self.rates),
-                      self.scratch())
+        piece = _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current, dict(self.rates),
+                       self.scratch())
+        piece.extra = self._open_bytes(piece.opened)
+        return piece
+
+    # -- --split-size: the bytes of a piece's file besides its body, at most ----------------
+    def _overhead(self, piece: _Piece) -> int:
+        """At most the bytes ``piece``'s file holds besides its body, were it written now: the
+        magic record; every provider's Provider Info record and Initialization record; per
+        string, thread and object its records read from before it, its record (and a
+        section), each counted as it is first noted; a begin of what was open at its start
+        and an end of what is open now (``end_bytes``, a section each); sections back."""
+        return _FIXED_BYTES + self._providers_bytes() + piece.extra + self._open_bytes(self.open)
+
+    def _providers_bytes(self) -> int:
+        return sum(16 + (0 if pid is None else 8 + text_bytes(p.name or ""))
+                   for pid, p in self.state.providers.items())
+
+    @staticmethod
+    def _open_bytes(opened: OpenEvents) -> int:
+        n = sum(end_bytes("begin", cat, name) for _, cat, name, _, _ in opened.open_durations())
+        n += sum(end_bytes("async_begin", cat, name) for _, cat, name, _ in opened.asyncs)
+        return n + sum(end_bytes("flow_begin", cat, name) for _, cat, name, _ in opened.flows.values())
+
+    def _adds(self, rec: Record, piece: _Piece) -> int:
+        """At most the bytes ``rec`` adds to ``_overhead`` of ``piece`` (taken into it): the
+        entries it notes first, an end for what it begins; a provider record, its own bytes
+        and an Initialization record's."""
+        if rec.kind in _PROVIDER_KINDS:
+            return 8 * rec.size_words + 24
+        p = self.state.current
+        strings, threads = self._refs(rec)
+        n = 0
+        for ref in dict.fromkeys(strings):
+            if ref in p.strings and not self._noted_string(piece, p.id, ref):
+                n += string_bytes(self.state.strings.values[p.strings[ref]])
+        koids: set = set()
+        for _, pair in threads:
+            koids.update(k for k in pair if not self._noted_koid(piece, k))
+        for ref in dict.fromkeys(ref for ref, _ in threads if ref):
+            if not self._noted_thread(piece, p.id, ref):
+                n += THREAD_BYTES
+        n += sum(self.object_bytes.get(k, 0) for k in koids)
+        n += sum(self.object_bytes.get(key, 0) for key in set(self._pointers(rec, threads))
+                 if not self._noted_pointer(piece, key))
+        role = _PAIRING.get(rec.kind)
+        if role in ("begin", "async_begin", "flow_begin"):
+            parts = OpenEvents.parts(rec, self.state)
+            if parts is not None:
+                n += end_bytes(role, parts[2], parts[3])
+        return n
+
+    def _noted_string(self, piece: _Piece, pid, ref: int) -> bool:
+        return (pid, "s", ref) in piece.registered or ref in piece.strings.get(pid, ())
+
+    def _noted_thread(self, piece: _Piece, pid, ref: int) -> bool:
+        return (pid, "t", ref) in piece.registered or ref in piece.threads.get(pid, ())
+
+    def _noted_koid(self, piece: _Piece, koid: int) -> bool:
+        return koid in piece.koids
+
+    def _noted_pointer(self, piece: _Piece, key: tuple) -> bool:
+        return key in piece.pointers
 
     def _new_reader(self) -> None:
         self.state = ProviderState()
         self.rates = {}
         self.kernel_objects = {}
         self.user_objects = {}
+        self.object_bytes = {}
         self.open = OpenEvents()
         self.before = OpenEvents()
         self._latest = None
@@ -400,12 +512,24 @@ class _Slicer:
         strings, threads = self._refs(rec)
         for ref in strings:
             if (p.id, "s", ref) not in piece.registered and ref in p.strings:
-                piece.strings.setdefault(p.id, {}).setdefault(ref, p.strings[ref])
+                noted = piece.strings.setdefault(p.id, {})
+                if ref not in noted:
+                    noted[ref] = p.strings[ref]
+                    piece.extra += string_bytes(self.state.strings.values[p.strings[ref]])
         for ref, koids in threads:
-            piece.koids.update(koids)
+            for k in koids:
+                if k not in piece.koids:
+                    piece.koids.add(k)
+                    piece.extra += self.object_bytes.get(k, 0)
             if ref and (p.id, "t", ref) not in piece.registered:
-                piece.threads.setdefault(p.id, {}).setdefault(ref, koids)
-        piece.pointers.update(self._pointers(rec, threads))
+                noted = piece.threads.setdefault(p.id, {})
+                if ref not in noted:
+                    noted[ref] = koids
+                    piece.extra += THREAD_BYTES
+        for key in self._pointers(rec, threads):
+            if key not in piece.pointers:
+                piece.pointers.add(key)
+                piece.extra += self.object_bytes.get(key, 0)
 
     def _pointers(self, rec: Record, threads: list) -> list:
         """(process koid, pointer) of each pointer argument of ``rec`` naming a userspace
@@ -448,7 +572,14 @@ class _Slicer:
             piece.own_objects.add(rec.fields.get("koid", 0))
         inline = self._inlined(rec)
         if inline is not None:
-            self.kernel_objects[rec.fields.get("koid", 0)] = (self.state.current.id, inline)
+            koid = rec.fields.get("koid", 0)
+            self.kernel_objects[koid] = (self.state.current.id, inline)
+            self._object_kept(koid, 8 + len(encode_record(inline, self.order)))
+
+    def _object_kept(self, key, nbytes: int) -> None:
+        """An object kept under ``key`` (a koid, or a userspace object's (process koid,
+        pointer)) takes ``nbytes`` in a prefix (its record, and a section before it)."""
+        self.object_bytes[key] = nbytes
 
     def _keep_user_object(self, rec: Record, piece: _Piece | None) -> None:
         """A complete userspace object record: the piece's own, and kept (its strings and
@@ -463,11 +594,9 @@ class _Slicer:
         inline = self._inlined(rec)
         if inline is not None:
             fields = {**inline.fields, "process": 0, "process_koid": koids[0]}
-            self.user_objects[key] = (self.state.current.id, dataclasses.replace(inline, fields=fields))
-            self._user_object_kept(key)
-
-    def _user_object_kept(self, key: tuple) -> None:
-        """A userspace object kept under ``key`` (the walk notes the pointers naming it)."""
+            kept = dataclasses.replace(inline, fields=fields)
+            self.user_objects[key] = (self.state.current.id, kept)
+            self._object_kept(key, 8 + len(encode_record(kept, self.order)))
 
     def _inlined(self, rec: Record) -> Record | None:
         """``rec`` with its indexed strings written inline (None when one is not registered)."""
