@@ -68,7 +68,8 @@ def assert_same(data: bytes, make, window: int | None = None) -> list[bytes]:
     assert fast[0] == slow[0]
     assert fast[1] == slow[1]
     if cutter.size is not None:  # each piece's file within the size, but for a record alone
-        assert all(len(part) <= cutter.size for part, info in zip(slow[0], slow[1].pieces, strict=True) if info.records > 1)
+        assert all(len(part) <= cutter.size
+                   for part, info in zip(slow[0], slow[1].pieces, strict=True) if info.records > 1)
     return fast[0]
 
 
