@@ -208,11 +208,19 @@ def test_verb_range_and_stdin(trace, tmp_path, monkeypatch):
     (["--from", "1ms", "--split-size", "1MB"], "give one of"),
 ])
 def test_verb_usage_errors_name_the_time_range(trace, tmp_path, capsys, options, said):
+    """A usage error is said before any piece is cut: a range outside the trace as soon as
+    the walk has read the trace's time range (nothing written, from a file or stdin)."""
     assert main(["slice", str(trace), "-o", str(tmp_path / "out.fxt"), *options]) == 2
     err = capsys.readouterr().err
     assert said in err
     if "give one" not in err and "8 bytes" not in err:
         assert "the trace's time range is 1000 .. 39000 ticks" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fxt"]
+    if "outside" in said:
+        with open(trace, "rb") as fh, pytest.MonkeyPatch.context() as mp:
+            mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(fh.read())))
+            assert main(["slice", "-", "-o", str(tmp_path / "out.fxt"), *options]) == 2
+        assert said in capsys.readouterr().err and sorted(p.name for p in tmp_path.iterdir()) == ["in.fxt"]
 
 
 def test_verb_refuses_to_write_over_its_input(trace, capsys):
