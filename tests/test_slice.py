@@ -497,13 +497,21 @@ def test_verb_cuts_a_file_going_back_in_time_as_the_lint_pairs_and_says_a_pipe_c
     assert "timestamps go back, and a pipe is read once" in capsys.readouterr().err
 
 
+def _opener(outs: dict):
+    """``open_out`` writing piece ``i`` to a new ``outs[i]`` (written again: anew)."""
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+    return open_out
+
+
 def test_split_size_bounds_the_pieces_of_a_trace_going_back_in_time():
     """Cut a second time as the lint pairs (ends written before their begins): an end may
     open a pair in the file, and the stand-in of its begin counts against the size too."""
     data = B.archive(*STEP_BACK, ev(40, 3), ev(41, 2, "duration_end"), ev(50, 3), ev(35, 2, "duration_begin"))
     for size in range(200, 304, 8):
         outs: dict = {}
-        log = slice_trace(data, lambda i, outs=outs: outs.setdefault(i, _Kept()), Cutter(size=size))
+        log = slice_trace(data, _opener(outs), Cutter(size=size))
         parts = [outs[i].getvalue() for i in sorted(outs)]
         assert all(len(p) <= size for p, info in zip(parts, log.pieces, strict=True) if info.records > 1), size
         assert [e for p in parts for e in events(p)] == events(data)
