@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import external_tools
@@ -423,3 +423,73 @@ def test_concatenated_archives_are_noted_and_split_archives_gives_each_back(tmp_
     assert main(["slice", str(src), "-o", str(tmp_path / "a.fxt"), "--split-archives"]) == 0
     assert (tmp_path / "a-0001.fxt").read_bytes() == one and (tmp_path / "a-0002.fxt").read_bytes() == two
     capsys.readouterr()
+
+
+# -- the change log's counts: the lint's, on the same bytes -------------------------------
+def _logged(path: Path, capsys) -> dict:
+    """The JSON change log of repairing ``path`` (to a file beside it)."""
+    main(["repair", str(path), "-o", str(path.with_name("out.fxt")), "--output-format", "json"])
+    return json.loads(capsys.readouterr().out)
+
+
+def assert_counts_are_the_lint_s(data: bytes, doc: dict) -> None:
+    """The log's count of findings by rule is the lint's of IN (an independent lint here),
+    and what repair did under each code sums to its changes."""
+    assert {t["code"]: t["found"] for t in doc["input_lint"] if t["found"]} == fxtlint.lint_bytes(data).counts
+    assert sum(sum(t["done"].values()) for t in doc["input_lint"]) == sum(1 for c in doc["changes"] if c["code"])
+
+
+@pytest.mark.parametrize("code", ["FR001", "FR003", "ST002", "RF001", "MG001-magic-missing", "RF006", "EX002"])
+def test_the_change_log_counts_the_lint_s_findings_of_in_by_rule(code, tmp_path, capsys):
+    """FR001's golden case: the lint finds FR001 once (and what it read before), repair
+    dropped one stretch: the log says both, per rule; a case with nothing to mend (RF006:
+    a warning) is counted from OUT's lint, the same bytes."""
+    src = tmp_path / "in.fxt"
+    src.write_bytes(golden(*code.split("-", 1)))
+    doc = _logged(src, capsys)
+    assert_counts_are_the_lint_s(src.read_bytes(), doc)
+    if code == "FR001":
+        assert [(t["code"], t["found"], t["done"]) for t in doc["input_lint"] if t["code"] == "FR001"] == [
+            ("FR001", 1, {"dropped": 1})]
+
+
+def test_the_change_log_of_stdin_has_no_count_by_rule(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(golden("ST002"))))
+    assert main(["repair", "-", "-o", str(tmp_path / "out.fxt")]) == 0
+    assert "read from standard input: not linted again" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(golden("ST002"))))
+    assert main(["repair", "-", "-o", str(tmp_path / "out.fxt"), "--output-format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["input_lint"] is None
+
+
+@settings(max_examples=5)  # (a repair and two lints through the CLI: about 80 ms an example)
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
+def test_the_change_log_counts_the_lint_s_findings_of_drawn_mutations(case):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context():
+        src = Path(tmp) / "in.fxt"
+        src.write_bytes(case[0])
+        out = io.StringIO()
+        saved, sys.stdout = sys.stdout, out
+        try:
+            main(["repair", str(src), "-o", str(Path(tmp) / "out.fxt"), "--output-format", "json"])
+        finally:
+            sys.stdout = saved
+        assert_counts_are_the_lint_s(case[0], json.loads(out.getvalue()))
+
+
+def test_the_change_log_counts_the_lint_s_findings_of_a_real_trace_with_a_zeroed_page(tmp_path, capsys):
+    """jane-tracing-richiesams.fxt with a zeroed 4 KiB page: the lint stops framing at the
+    page (FR001) and counts what it read before; repair resumes past it and reads on (its
+    RF001 placeholders are past where the lint stops: found 0, added): the log counts
+    both, the lint's counts being the lint's."""
+    data = bytearray((CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes())
+    data[409600:413696] = bytes(4096)
+    src = tmp_path / "in.fxt"
+    src.write_bytes(bytes(data))
+    doc = _logged(src, capsys)
+    assert_counts_are_the_lint_s(bytes(data), doc)
+    by = {t["code"]: t for t in doc["input_lint"]}
+    assert by["FR001"]["found"] == 1 and by["FR001"]["done"] == {"dropped": 1}
+    assert by["RF001"]["found"] == 0 and by["RF001"]["done"]["added"] >= 1

@@ -45,6 +45,18 @@ def pieces(data: bytes, cutter: Cutter) -> list[bytes]:
     return [outs[i].getvalue() for i in sorted(outs)]
 
 
+def pieces_by_records(data: bytes, cutter: Cutter) -> list[bytes]:
+    """``pieces`` as the record-by-record pass writes them (the specification)."""
+    outs: dict = {}
+
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+
+    slice_trace(data, open_out, cutter, shortcut=False)
+    return [outs[i].getvalue() for i in sorted(outs)]
+
+
 def marked(rec: dict) -> bool:
     return any(a["name"] == MARK_NAME for a in rec.get("arguments", ()))
 
@@ -120,6 +132,7 @@ def test_split_size_bounds_each_piece():
     data = B.archive(*TABLES, *(ev(t, 2) for t in range(1, 40)))
     parts = pieces(data, Cutter(size=200))
     assert len(parts) > 3 and all(fxtlint.lint_bytes(p).counts == {} for p in parts)
+    assert all(len(p) <= 200 for p in parts)  # (the file: its prefix and what the cut writes too)
     assert sum(len(events(p)) for p in parts) == 39
 
 
@@ -195,11 +208,19 @@ def test_verb_range_and_stdin(trace, tmp_path, monkeypatch):
     (["--from", "1ms", "--split-size", "1MB"], "give one of"),
 ])
 def test_verb_usage_errors_name_the_time_range(trace, tmp_path, capsys, options, said):
+    """A usage error is said before any piece is cut: a range outside the trace as soon as
+    the walk has read the trace's time range (nothing written, from a file or stdin)."""
     assert main(["slice", str(trace), "-o", str(tmp_path / "out.fxt"), *options]) == 2
     err = capsys.readouterr().err
     assert said in err
     if "give one" not in err and "8 bytes" not in err:
         assert "the trace's time range is 1000 .. 39000 ticks" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fxt"]
+    if "outside" in said:
+        with open(trace, "rb") as fh, pytest.MonkeyPatch.context() as mp:
+            mp.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(fh.read())))
+            assert main(["slice", "-", "-o", str(tmp_path / "out.fxt"), *options]) == 2
+        assert said in capsys.readouterr().err and sorted(p.name for p in tmp_path.iterdir()) == ["in.fxt"]
 
 
 def test_verb_refuses_to_write_over_its_input(trace, capsys):
@@ -397,9 +418,34 @@ def test_a_kernel_object_is_carried_in_the_section_of_the_provider_it_came_from(
     assert placed(second) == [(1, 30), (1, 31)] and clean(first) and clean(second)
 
 
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_userspace_object_is_carried_into_the_pieces_that_refer_to_it(order):
+    """Provider 2 describes pointer 0x1000 of process 10 (its name registered, its process
+    by a thread ref); provider 1's events point at it (and at a pointer nothing describes)
+    in both pieces: the second carries the object, process and strings inline, in provider
+    2's section; the first holds its own; a piece that points at it from another process
+    (1) carries none. The
+    walk writes the pieces the record-by-record pass writes."""
+    obj = B.userspace_object(0x1000, 3, 5, args=[B.arg("int32", "size", 7)])
+    points = [B.arg("pointer", "p", 0x1000), B.arg("pointer", "q", 0x2000)]
+    data = both(B.provider_info(2, "user"), B.string(5, "buffer"), B.thread(3, 10, 12), obj,
+                B.provider_info(1, "app"), B.initialization(KHZ), on(1, thread=(10, 12), args=points), on(2),
+                *(on(k, thread=(10, 12), args=points) for k in (30, 31)), on(60, args=points), order=order)
+    assert clean(data)
+    parts = pieces(data, Cutter(span=MS10))
+    assert parts == [bytes(p) for p in pieces_by_records(data, Cutter(span=MS10))]
+    _, second, third = parts
+    objects = [(r["provider"]["id"], r["process"]["process_koid"], r["pointer"], r["name"])
+               for p in parts for r in decode(p).records if r["kind"] == "userspace_object"]
+    assert objects == [(2, "10", "4096", "buffer"), (2, "10", "4096", "buffer")]
+    assert [r["kind"] for r in decode(third).records if r["kind"] == "userspace_object"] == []
+    assert placed(second) == [(1, 30), (1, 31)] and all(clean(p) for p in parts)
+
+
 def test_a_record_larger_than_the_split_size_is_a_piece_of_its_own():
-    """--split-size bounds the records of a piece, not one record: a record larger than the
-    size is written alone, in a piece of its own that is larger than the size."""
+    """--split-size bounds each piece's file, its prefix and what the cut writes included;
+    a record whose piece would be larger than the size alone is written alone, in a piece
+    of its own that is larger than the size."""
     big = B.event("instant", 20, thread=1, category=1, name=2, args=[B.arg("string", "s", "x" * 400)])
     data = B.archive(*TABLES, ev(5, 2), ev(6, 2), big, ev(30, 2))
     outs: dict = {}
@@ -409,9 +455,11 @@ def test_a_record_larger_than_the_split_size_is_a_piece_of_its_own():
         return outs[i]
 
     log = slice_trace(data, open_out, Cutter(size=300))
-    assert [(p.records, p.bytes) for p in log.pieces] == [(13, 248), (1, 432), (1, 16)]
     parts = [outs[i].getvalue() for i in sorted(outs)]
-    assert [len(events(p)) for p in parts] == [2, 1, 1] and len(parts[1]) > 432
+    alone = [i for i, p in enumerate(log.pieces) if p.bytes == 432]
+    assert len(alone) == 1 and log.pieces[alone[0]].records == 1 and len(parts[alone[0]]) > 432
+    assert all(len(p) <= 300 for i, p in enumerate(parts) if i != alone[0])
+    assert sum(len(events(p)) for p in parts) == 4 and len(parts) >= 3
     assert all(fxtlint.lint_bytes(p).counts == {} for p in parts)
 
 
@@ -447,3 +495,23 @@ def test_verb_cuts_a_file_going_back_in_time_as_the_lint_pairs_and_says_a_pipe_c
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(B.archive(*STEP_BACK))))
     assert main(["slice", "-", "-o", str(tmp_path / "out.fxt"), "--split-time", "10ms"]) == 0
     assert "timestamps go back, and a pipe is read once" in capsys.readouterr().err
+
+
+def _opener(outs: dict):
+    """``open_out`` writing piece ``i`` to a new ``outs[i]`` (written again: anew)."""
+    def open_out(i: int):
+        outs[i] = _Kept()
+        return outs[i]
+    return open_out
+
+
+def test_split_size_bounds_the_pieces_of_a_trace_going_back_in_time():
+    """Cut a second time as the lint pairs (ends written before their begins): an end may
+    open a pair in the file, and the stand-in of its begin counts against the size too."""
+    data = B.archive(*STEP_BACK, ev(40, 3), ev(41, 2, "duration_end"), ev(50, 3), ev(35, 2, "duration_begin"))
+    for size in range(200, 304, 8):
+        outs: dict = {}
+        log = slice_trace(data, _opener(outs), Cutter(size=size))
+        parts = [outs[i].getvalue() for i in sorted(outs)]
+        assert all(len(p) <= size for p, info in zip(parts, log.pieces, strict=True) if info.records > 1), size
+        assert [e for p in parts for e in events(p)] == events(data)

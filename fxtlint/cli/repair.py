@@ -1,7 +1,9 @@
 """``fxtlint repair IN -o OUT``: the most of a trace that can be made conforming.
 
 What was changed is printed record by record in the linter's terms (rule code, offset
-in IN, what was done), as text or one JSON object; then OUT is linted.
+in IN, what was done), as text or one JSON object; then OUT is linted, and IN's findings
+are counted by rule as the lint counts them (a lint of IN: with no change, OUT's), beside
+what repair did under each code (``rewrite._repair.tally``).
 
 IN is read in place, a chunk at a time (standard input for ``-``): no copy of it is
 made, memory stays flat. OUT is written beside itself as a ``.part`` file renamed when
@@ -78,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
                                      spell_out_defaults=args.spell_out_defaults, stop_at_loss=args.stop_at_loss)
                     outputs.commit(args.output)
                 report = lint_output(args.output)
+                found = _input_lint(args, log, report)
             finally:
                 outputs.discard()
     except KeyboardInterrupt as e:
@@ -87,11 +90,24 @@ def run(args: argparse.Namespace) -> int:
         return _common.EXIT_USAGE
     clean = not report.has_errors
     if args.output_format == "json":
-        json.dump(_document(args, log, report), sys.stdout, indent=2)
+        json.dump(_document(args, log, report, found), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        _print_rich(args, log, report)
+        _print_rich(args, log, report, found)
     return _common.EXIT_OK if clean else _common.EXIT_ERRORS
+
+
+def _input_lint(args, log, report):
+    """Per rule, the lint's count of IN's findings beside what repair did (``tally``), or
+    None where IN cannot be read again (standard input). With no change OUT is IN's bytes:
+    its lint is IN's; else IN is linted (the lint's own counts, by construction)."""
+    from ..rewrite._repair import tally
+
+    if log.changes:
+        if args.path == "-":
+            return None
+        report = lint_output(args.path)
+    return tally(log, report.counts)
 
 
 def _counts(report) -> dict:
@@ -101,7 +117,7 @@ def _counts(report) -> dict:
     return out
 
 
-def _document(args, log, report) -> dict:
+def _document(args, log, report, found) -> dict:
     return {
         "input": args.path,
         "output": args.output,
@@ -112,17 +128,29 @@ def _document(args, log, report) -> dict:
         "bytes_out": log.bytes_out,
         "changes": [c.to_json() for c in log.changes],
         "notes": [c.to_json() for c in log.notes],
+        # per rule: the lint's count of IN's findings, beside what repair did (null: IN was stdin)
+        "input_lint": None if found is None else [t.to_json() for t in found],
         "output_lint": {"clean": not report.has_errors, **_counts(report)},
     }
 
 
-def _print_rich(args, log, report) -> None:
+def _print_rich(args, log, report, found) -> None:
     for c in [*log.changes, *log.notes]:
         finding = f" {c.code} {c.rule}:" if c.code else ""
         line = f"{args.path}:{c.offset:#x}:{finding} {c.action}: {c.detail}"
         if c.message:
             line += f" ({c.message})"
         print(line)
+    if found is None:
+        print(f"{args.path}: read from standard input: not linted again, no count of its findings by rule")
+    elif any(t.found or t.done for t in found):
+        parts = []
+        for t in found:
+            if not (t.found or t.done):
+                continue
+            did = ", ".join(f"{action} {n}" for action, n in sorted(t.done.items())) or "nothing"
+            parts.append(f"{t.code} {t.found} ({did})")
+        print(f"{args.path}: the lint finds, by rule (repair did): {'; '.join(parts)}")
     counts = _counts(report)
     verdict = "lints with no error" if not report.has_errors else f"still has {counts['error']} error(s)"
     print(f"{args.output}: {log.records_out} records, {log.bytes_out} bytes written from {log.records_in} "

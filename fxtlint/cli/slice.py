@@ -63,7 +63,8 @@ def register(subparsers) -> None:
                    help="the slice; with --split-*, pieces are OUT-0001.fxt, OUT-0002.fxt, ...")
     p.add_argument("--from", dest="start", metavar="T", help="first time kept (default: the start)")
     p.add_argument("--to", dest="end", metavar="T", help="last time kept (default: the end)")
-    p.add_argument("--split-size", metavar="SIZE", help="pieces of at most SIZE bytes of records each")
+    p.add_argument("--split-size", metavar="SIZE",
+                   help="pieces of at most SIZE bytes each (the written file, its prefix included)")
     p.add_argument("--split-time", metavar="DURATION", help="pieces of DURATION of trace time each")
     p.add_argument("--split-archives", action="store_true",
                    help="one piece per archive of a file that holds several concatenated (a new piece at each "

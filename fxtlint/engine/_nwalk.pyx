@@ -64,10 +64,12 @@ message is written by the reference's code.
 In its slice mode (``slicing``, ``rewrite/_slice_walk``: the strict walk, a flagged record
 handed back) it notes for the piece in force what each record it walks reads (the string
 and thread registrations read before the piece registers them again, the koids its
-threads name, the providers it is read under, its first and last instants, its bytes)
+threads name, the pointers naming a userspace object kept in their process
+(``_note_pointers``), the providers it is read under, its first and last instants, its bytes)
 and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps, the
 pairing rows not written), and it hands back every record that decides something: no
-piece yet (``hold``), one that would make a --split-size body larger (``cut_size``), a
+piece yet (``hold``), one that would make a --split-size piece's file larger (``cut_size``:
+its body, and at most what is written around it, ``_over``), a
 --split-time record at or past its provider's cut tick or the first with a timestamp
 (``span_on``, ``span_wait``), and the terminals the slicer names (``set_stop_terms``).
 The slicer's record-by-record pass takes those, through the calls that note and follow
@@ -446,7 +448,7 @@ cdef class NativeWalk:
     cdef public bint hold             # no piece yet: every record is handed back
     cdef public int64_t piece_bytes   # the piece's body: bytes of the records it took
     cdef public int64_t piece_records
-    cdef public int64_t cut_size      # --split-size: hand back a record that would make the body larger (0: none)
+    cdef public int64_t cut_size      # --split-size: hand back a record that would make the file larger (0: none)
     cdef public bint span_on          # --split-time: hand back a record at or past its provider's cut tick
     cdef public bint span_wait        # ... and every record with a timestamp until the span starts
     cdef vector[uint8_t] stop_term    # per terminal: always handed back
@@ -478,6 +480,21 @@ cdef class NativeWalk:
     cdef cmap[int64_t, OpenItem] asyncs
     cdef cmap[uint64_t, int64_t] flow_seq
     cdef cmap[int64_t, OpenItem] flows
+    # userspace objects (``_slice_pass._Slicer._pointers``): (process koid, pointer) of those
+    # kept, and of those the piece's records refer to by a pointer argument
+    cdef cmap[pair[uint64_t, uint64_t], int64_t] ptr_known    # -> its bytes in a prefix
+    cdef cmap[pair[uint64_t, uint64_t], uint8_t] ptr_used
+    # --split-size (``_slice_pass._Slicer._overhead``, ``_adds``): the bytes a piece's file
+    # holds besides its body, as the slicer counts them: ``extra_base`` (the magic record,
+    # every provider's records, sections back: the slicer's), ``piece_extra`` (what the
+    # piece's records read from before it, and what it begins) and ``open_extra`` (an end
+    # for each thing open), each noted entry counted once, as it is first noted
+    cdef public int64_t extra_base, piece_extra, open_extra
+    cdef vector[int64_t] gcost        # per interned string id: its String record's bytes (0: not told)
+    cdef unordered_map[uint64_t, int64_t] kcost   # koid -> its kernel object's bytes in a prefix
+    cdef int64_t cost_thread, cost_dur, cost_async, cost_flow, cost_unknown
+    cdef int64_t _max_user            # the largest userspace object kept, in a prefix
+    cdef int ptr_type, ptr_slot       # the pointer argument's type and its value's slot (-1: none)
     cdef int64_t seq
     cdef int last_dur                 # the thread index of the last duration followed (-1: none)
     cdef cmap[DurKey, int64_t] owed_d
@@ -539,6 +556,7 @@ cdef class NativeWalk:
         self.mirror = mirror
         self.stop_term.assign(self.P.nterminals, 0)
         self.last_dur = -1
+        self.ptr_type = -1
         self.cut_tick.push_back(0)
         self.slot_used.push_back(0)
         self.slot_named.push_back(0)
@@ -706,6 +724,8 @@ cdef class NativeWalk:
         self.tkey.assign(<size_t>1 << CACHE_BITS, U64MAX)
         self.kpk.assign(<size_t>1 << CACHE_BITS, U64MAX)
         self.ktk.assign(<size_t>1 << CACHE_BITS, U64MAX)
+        self.ptr_used.clear()
+        self.piece_extra = 0
 
     cdef inline object _pid(self, int s):
         return self.pid_of[s] if s else None
@@ -743,7 +763,146 @@ cdef class NativeWalk:
 
     def use_koids(self, koids):
         for k in koids:
-            self.koid_set.insert(<uint64_t>k)
+            if self.koid_set.insert(<uint64_t>k).second:
+                self.piece_extra += self._kcost(<uint64_t>k)
+
+    def set_pointer_arg(self, int ty, int slot):
+        """The pointer argument's type and its value's slot in an argument row."""
+        self.ptr_type, self.ptr_slot = ty, slot
+
+    def user_object(self, uint64_t pk, uint64_t ptr, int64_t cost):
+        """A userspace object kept (``cost``: its bytes in a prefix): a pointer argument naming
+        it in its process is noted."""
+        self.ptr_known[pair[uint64_t, uint64_t](pk, ptr)] = cost
+        self._max_user = max(self._max_user, cost)
+
+    def use_pointer(self, uint64_t pk, uint64_t ptr):
+        """A pointer to a userspace object kept, read by a record the reference's pass took."""
+        self._use_pointer(pair[uint64_t, uint64_t](pk, ptr))
+
+    cdef inline void _use_pointer(self, pair[uint64_t, uint64_t] key) noexcept nogil:
+        it = self.ptr_known.find(key)
+        if it != self.ptr_known.end() and self.ptr_used.insert(pair[pair[uint64_t, uint64_t], uint8_t](key, 1)).second:
+            self.piece_extra += deref(it).second
+
+    # -- --split-size: what a piece's file holds besides its body --------------------
+    def set_costs(self, int64_t thread, int64_t dur, int64_t async_, int64_t flow, int64_t unknown):
+        """The bytes of a Thread record, of the end a cut writes for an open duration, async
+        operation and flow (their texts aside), and of a String record not told."""
+        self.cost_thread, self.cost_dur, self.cost_async, self.cost_flow = thread, dur, async_, flow
+        self.cost_unknown = unknown
+
+    def string_cost(self, int64_t gid, int64_t cost):
+        """The String record of interned string ``gid`` takes ``cost`` bytes (told once)."""
+        if gid < 0:
+            return
+        if <size_t>gid >= self.gcost.size():
+            self.gcost.resize(gid + 1 + (gid >> 2), 0)
+        if self.gcost[gid] == 0:
+            self.gcost[gid] = cost
+
+    def noted_string(self, uint64_t ref):
+        """Whether the piece noted (or registered) string ``ref`` of the current provider."""
+        return bool(self.reg_str.count(_key(self.current, ref)) or self.used_str.count(_key(self.current, ref)))
+
+    def noted_thread(self, uint64_t ref):
+        return bool(self.reg_thr.count(_key(self.current, ref)) or self.used_thr.count(_key(self.current, ref)))
+
+    def noted_koid(self, uint64_t koid):
+        return bool(self.koid_set.count(koid))
+
+    def noted_pointer(self, uint64_t pk, uint64_t ptr):
+        return bool(self.ptr_used.count(pair[uint64_t, uint64_t](pk, ptr)))
+
+    def object_cost(self, uint64_t koid, int64_t cost):
+        """The kernel object kept for ``koid`` takes ``cost`` bytes in a prefix."""
+        self.kcost[koid] = cost
+
+    cdef inline int64_t _gcost(self, int64_t gid) noexcept nogil:
+        if gid >= 0 and <size_t>gid < self.gcost.size() and self.gcost[gid] > 0:
+            return self.gcost[gid]
+        return self.cost_unknown
+
+    cdef inline int64_t _kcost(self, uint64_t koid) noexcept nogil:
+        it = self.kcost.find(koid)
+        return deref(it).second if it != self.kcost.end() else 0
+
+    cdef inline int64_t _open_cost(self, int kind, int64_t cat, int64_t name) noexcept nogil:
+        """The end a cut writes for an open thing (``kind``: its begin's), with its texts."""
+        cdef int64_t base = self.cost_dur if kind == 0 else (self.cost_async if kind == 3 else self.cost_flow)
+        return base + self._gcost(cat) - 8 + self._gcost(name) - 8
+
+    cdef inline bint _over(self, int64_t adds) noexcept nogil:
+        """The piece's file with the record being walked (``adds``: what it may add besides its
+        bytes) would be larger than --split-size: the slicer decides."""
+        return self.cut_size > 0 and self.piece_bytes > 0 and \
+            self.piece_bytes + 8 * self.size + self.extra_base + self.piece_extra + self.open_extra + adds \
+            > self.cut_size
+
+    cdef int64_t _adds(self, Scan *S, Term *T, int64_t *ids) noexcept nogil:
+        """At most what an event adds to the bytes around the piece's body (``_Slicer._adds``:
+        the entries it notes first, an end for what it begins), before it is noted."""
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef int slot = self.current
+        cdef uint64_t ref, pk, tk, inline_bit = self.inline_bit
+        cdef int64_t n = 0, a, gid, cat = 0, name = 0
+        cdef int64_t *row
+        cdef int i, k, ty, s
+        for i in range(T.nstr):
+            ref = v[T.str_val[i]]
+            if ref != 0 and not (ref & inline_bit) and ids[i] >= 0 and not self.reg_str.count(_key(slot, ref)) \
+                    and not self.used_str.count(_key(slot, ref)):
+                n += self._gcost(ids[i])
+        for a in range(S.nargs):
+            row = S.args + a * S.arg_columns
+            ty = <int>row[2]
+            if ty == self.ptr_type and not self.ptr_known.empty():
+                n += self._max_user
+            for k in range(NARGREF):
+                s = self.argref[ty * NARGREF + k]
+                if s < 0:
+                    break
+                ref = <uint64_t>row[ARG_ROW_HEAD + s]
+                if ref != 0 and not (ref & inline_bit):
+                    gid = self._string(_key(slot, ref))
+                    if gid >= 0 and not self.reg_str.count(_key(slot, ref)) and \
+                            not self.used_str.count(_key(slot, ref)):
+                        n += self._gcost(gid)
+        for i in range(T.nthr):
+            ref = v[T.thr_val[i]]
+            if ref == 0:
+                if T.thr_nkoid[i] >= 2:
+                    n += self._new_koid(_word(S, p[T.thr_pk[i]])) + self._new_koid(_word(S, p[T.thr_tk[i]]))
+            else:
+                it = self.threads.find(_key(slot, ref))
+                if it != self.threads.end():
+                    n += self._new_koid(deref(it).second.pk) + self._new_koid(deref(it).second.tk)
+                    if not self.reg_thr.count(_key(slot, ref)) and not self.used_thr.count(_key(slot, ref)):
+                        n += self.cost_thread
+        if T.pair_kind == 0 or T.pair_kind == 3 or T.pair_kind == 6:
+            for i in range(T.nstr):
+                if T.str_role[i] == 0:
+                    continue
+                ref = v[T.str_val[i]]
+                if ref & inline_bit:
+                    gid = 8 + ((<int64_t>(ref & (inline_bit - 1)) + 7) & ~7)
+                else:
+                    gid = self._gcost(ids[i]) if ids[i] >= 0 else 8
+                if T.str_role[i] == 1:
+                    cat = gid
+                else:
+                    name = gid
+            n += (self.cost_dur if T.pair_kind == 0 else (self.cost_async if T.pair_kind == 3 else self.cost_flow)) + \
+                cat + name
+        return n
+
+    cdef inline int64_t _new_koid(self, uint64_t koid) noexcept nogil:
+        return 0 if self.koid_set.count(koid) else self._kcost(koid)
+
+    def piece_pointers(self):
+        """(process koid, pointer) of the userspace objects kept the piece's records refer to."""
+        return {(kv.first.first, kv.first.second) for kv in self.ptr_used}
 
     def registered(self, bint thread, uint64_t idx):
         """A registration the reference's pass took in the piece (current provider)."""
@@ -881,7 +1040,8 @@ cdef class NativeWalk:
         self.ukey[h] = key
         if self.reg_str.count(key):
             return
-        self.used_str.insert(pair[uint64_t, int64_t](key, gid))  # (the first read's value stays)
+        if self.used_str.insert(pair[uint64_t, int64_t](key, gid)).second:  # (the first read's value stays)
+            self.piece_extra += self._gcost(gid)
 
     cdef inline void _use_thread(self, uint64_t key, uint64_t pk, uint64_t tk) noexcept nogil:
         if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
@@ -892,7 +1052,8 @@ cdef class NativeWalk:
         self.tkey[h] = key
         if self.reg_thr.count(key):
             return
-        self.used_thr.insert(pair[uint64_t, pair[uint64_t, uint64_t]](key, pair[uint64_t, uint64_t](pk, tk)))
+        if self.used_thr.insert(pair[uint64_t, pair[uint64_t, uint64_t]](key, pair[uint64_t, uint64_t](pk, tk))).second:
+            self.piece_extra += self.cost_thread
 
     cdef inline void _use_koids(self, uint64_t pk, uint64_t tk) noexcept nogil:
         if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
@@ -902,8 +1063,10 @@ cdef class NativeWalk:
             return
         self.kpk[h] = pk
         self.ktk[h] = tk
-        self.koid_set.insert(pk)
-        self.koid_set.insert(tk)
+        if self.koid_set.insert(pk).second:
+            self.piece_extra += self._kcost(pk)
+        if self.koid_set.insert(tk).second:
+            self.piece_extra += self._kcost(tk)
 
     cdef void _note_refs(self, Scan *S, Term *T, int64_t *ids) noexcept nogil:
         """What an event the walk took reads of the tables (``_slice._Slicer._note_refs``):
@@ -944,6 +1107,39 @@ cdef class NativeWalk:
                 if it != self.threads.end():
                     self._use_koids(deref(it).second.pk, deref(it).second.tk)
                     self._use_thread(_key(slot, ref), deref(it).second.pk, deref(it).second.tk)
+        if not self.ptr_known.empty():
+            self._note_pointers(S, T)
+
+    cdef void _note_pointers(self, Scan *S, Term *T) noexcept nogil:
+        """The pointer arguments of an event the walk took that name a userspace object kept,
+        in the process of its first thread ref that resolves (``_Slicer._pointers``)."""
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef uint64_t ref, pk = 0
+        cdef bint found = False
+        cdef int i
+        cdef int64_t a
+        cdef int64_t *row
+        cdef pair[uint64_t, uint64_t] key
+        for i in range(T.nthr):
+            ref = v[T.thr_val[i]]
+            if ref == 0:
+                if T.thr_nkoid[i] >= 2:
+                    pk = _word(S, p[T.thr_pk[i]])
+                    found = True
+                    break
+            else:
+                it = self.threads.find(_key(self.current, ref))
+                if it != self.threads.end():
+                    pk = deref(it).second.pk
+                    found = True
+                    break
+        if not found or self.ptr_type < 0:
+            return
+        for a in range(S.nargs):
+            row = S.args + a * S.arg_columns
+            if <int>row[2] == self.ptr_type:
+                self._use_pointer(pair[uint64_t, uint64_t](pk, <uint64_t>row[ARG_ROW_HEAD + self.ptr_slot]))
 
     cdef void _follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
                       int slot) noexcept nogil:
@@ -980,7 +1176,9 @@ cdef class NativeWalk:
                     d.name = name
                     d.slot = slot
                     self.dur_stacks[i].push_back(d)
+                    self.open_extra += self._open_cost(0, cat, name)
             elif self.dur_stacks[i].size():
+                self.open_extra -= self._open_cost(0, self.dur_stacks[i].back().cat, self.dur_stacks[i].back().name)
                 self.dur_stacks[i].pop_back()
             else:
                 self.owed_d[dk] += 1
@@ -999,9 +1197,11 @@ cdef class NativeWalk:
                     self.async_seq[ak] = self.seq
                     self.asyncs[self.seq] = it
                     self.seq += 1
+                    self.open_extra += self._open_cost(3, cat, name)
             else:
                 q = self.async_seq.find(ak)
                 if q != self.async_seq.end():
+                    self.open_extra -= self._open_cost(3, cat, name)  # (its key holds its texts)
                     self.asyncs.erase(deref(q).second)
                     self.async_seq.erase(q)
                 else:
@@ -1015,14 +1215,19 @@ cdef class NativeWalk:
                 it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
                 q2 = self.flow_seq.find(ident)
                 if q2 != self.flow_seq.end():
+                    self.open_extra -= self._open_cost(6, self.flows[deref(q2).second].cat,
+                                                       self.flows[deref(q2).second].name)
                     self.flows[deref(q2).second] = it
                 else:
                     self.flow_seq[ident] = self.seq
                     self.flows[self.seq] = it
                     self.seq += 1
+                self.open_extra += self._open_cost(6, cat, name)
             else:
                 q2 = self.flow_seq.find(ident)
                 if q2 != self.flow_seq.end():
+                    self.open_extra -= self._open_cost(6, self.flows[deref(q2).second].cat,
+                                                       self.flows[deref(q2).second].name)
                     self.flows.erase(deref(q2).second)
                     self.flow_seq.erase(q2)
                 else:
@@ -1176,8 +1381,9 @@ cdef class NativeWalk:
             return -1 if self.layout else HANDBACK
         if self.P.term_pc[term[0]] < 0 or self.terms[term[0]].mode == M_REFERENCE:
             return HANDBACK
-        if self.slicing and (self.hold or self.stop_term[term[0]] or (
-                self.cut_size and self.piece_bytes and self.piece_bytes + 8 * self.size > self.cut_size)):
+        if self.slicing and (self.hold or self.stop_term[term[0]] or self._over(
+                8 * self.size + 24 if self.terms[term[0]].mode == M_NAMES_PROVIDER or
+                self.terms[term[0]].mode == M_SWITCHES_PROVIDER else 0)):
             return HANDBACK  # slice: the reference's pass takes it (a cut, a piece opened, a kernel object...)
         return -1
 
@@ -1353,7 +1559,7 @@ cdef class NativeWalk:
         """The walk without the GIL, over events it needs no Python for; SLOW at the first
         record that does (nothing of it applied)."""
         cdef int64_t cur = pcur[0], index = pindex[0], term = 0
-        cdef int status, got
+        cdef int status, got, core
         while True:
             if index >= stop_index:
                 status = DONE
@@ -1391,10 +1597,11 @@ cdef class NativeWalk:
                 self.findings.resize(self.rec_mark)
                 status = HANDBACK
                 break
-            if got == 1 and self._event_core(S, &self.terms[term], cur, index, self.size) == 2:
+            core = self._event_core(S, &self.terms[term], cur, index, self.size) if got == 1 else 1
+            if core >= 2:
                 self.findings.resize(self.rec_mark)
                 self.size = self.declared
-                status = SLOW
+                status = SLOW if core == 2 else HANDBACK  # (3: --split-size, the slicer decides)
                 break
             if self.slicing:
                 self._took(&self.terms[term], self.current, self.size)
@@ -1614,7 +1821,13 @@ cdef class NativeWalk:
     cdef bint _event(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1:
         """``_event_core`` with the GIL: what it needs Python for (a name or koid pair not
         seen yet) is interned, and the record walked again, until it is walked."""
-        while self._event_core(S, T, cur, index, size) == 2:
+        cdef int core
+        while True:
+            core = self._event_core(S, T, cur, index, size)
+            if core == 1:
+                break
+            if core == 3:
+                return False  # (--split-size: the slicer decides, nothing of it applied)
             if self.need_pair:
                 self._pair_id(self.need_pk, self.need_tk)
             else:
@@ -1625,7 +1838,8 @@ cdef class NativeWalk:
         """An event's semantic tail, the steps of ``RecordChecker.check`` in its order: an
         unregistered string or thread ref and a timestamp past the limit are written as
         findings and the record goes on, as the reference goes on. 1 walked; 2 it needs
-        Python (``need_*``: a name or koid pair not interned yet), nothing of it applied."""
+        Python (``need_*``: a name or koid pair not interned yet), nothing of it applied; 3 (a
+        slice's --split-size: ``_over``) the slicer decides, nothing of it applied."""
         cdef uint64_t *v = self.vals.data()
         cdef int64_t *p = self.pos.data()
         cdef int slot = self.current
@@ -1685,6 +1899,9 @@ cdef class NativeWalk:
             if v[T.ts_val[i]] > self.limit[slot]:
                 self._find(F_TICKS, T, i, -1, 0, 0, index, cur, size, v[T.ts_val[i]], self.rate[slot])
         if self.slicing:
+            if self.cut_size > 0 and self._over(self._adds(S, T, ids)):
+                self.findings.resize(n0)
+                return 3  # (--split-size: the slicer decides, nothing of it noted)
             self._note_refs(S, T, ids)
         # 4. the pairing row: its thread resolved (and its category and name for a named kind)
         if T.pair_kind < 0 or not have_koids:

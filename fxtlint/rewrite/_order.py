@@ -47,8 +47,8 @@ from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, seconds
 from ._input import Whole, at_least, decode, frame
-from ._open import MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
-from ._slice_pass import _BEGUN_MARK, _ENDED_MARK, _ignore, _Piece, _Slicer, first_timestamp
+from ._open import _PAIRING, MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
+from ._slice_pass import _BEGUN_MARK, _ENDED_MARK, _FIXED_BYTES, _ignore, _Piece, _Slicer, end_bytes, first_timestamp
 
 # a pairing role's event kind, as the spec tables give each event variant its role
 # (the roles a pair is made of: the begins and the ends)
@@ -152,17 +152,37 @@ class OrderedSlicer(_Slicer):
         super().__init__(buf, open_out, cutter, scratch)
         self.pairs = Pairs(self.inp, self.big)
         self.firsts: dict = {}  # record index -> _Member: the first member, in the file, of a pair open
+        self.firsts_bytes = 0  # what a cut writes for them, at most (``end_bytes``)
         self.edges: list = []  # a range: (member, "before"/"after") of the stand-ins it needs
 
     def _new_reader(self) -> None:
         super()._new_reader()
-        self.firsts = {}
+        self.firsts, self.firsts_bytes = {}, 0
 
     def _new_piece(self) -> _Piece:
         piece = super()._new_piece()
         piece.first_index = self.log.records_in - 1  # type: ignore[attr-defined]
         piece.before = list(self.firsts.values())  # type: ignore[attr-defined]
+        piece.extra = self.firsts_bytes  # (their stand-ins before the body)
         return piece
+
+    def _overhead(self, piece: _Piece) -> int:
+        return _FIXED_BYTES + self._providers_bytes() + piece.extra + self.firsts_bytes
+
+    def _adds(self, rec: Record, piece: _Piece) -> int:
+        """``_Slicer._adds``, and an end's too: an end may be the first member of its pair in
+        the file (its begin after it), which a cut gives a stand-in."""
+        n = super()._adds(rec, piece)
+        role = _PAIRING.get(rec.kind)
+        if role in ("end", "async_end", "flow_end"):
+            parts = OpenEvents.parts(rec, self.state)
+            if parts is not None:
+                n += end_bytes(role, parts[2], parts[3])
+        return n
+
+    def _open_first(self, me: _Member) -> None:
+        self.firsts[me.index] = me
+        self.firsts_bytes += end_bytes(me.role, me.cat, me.name)
 
     def _follow(self, rec: Record) -> None:
         other = self.pairs.other(rec.index)  # (asked of every record: what the lint paired is let go)
@@ -174,12 +194,14 @@ class OrderedSlicer(_Slicer):
                      None if ts is None else (ts, self.state.current.rate), rec.index)
         if other is None:
             if me.role in _BEGINS:  # (ended later, in another window, or never: open to the end)
-                self.firsts[rec.index] = me
+                self._open_first(me)
         elif other[0] > rec.index:
             me.other_at = other  # type: ignore[attr-defined]
-            self.firsts[rec.index] = me
+            self._open_first(me)
         else:
             first = self.firsts.pop(other[0], None)
+            if first is not None:
+                self.firsts_bytes -= end_bytes(first.role, first.cat, first.name)
             if first is not None and self.cutter.ranged:
                 self._range_pair(first, me)
 
@@ -198,7 +220,7 @@ class OrderedSlicer(_Slicer):
     # -- writing a piece ------------------------------------------------------------------
     def _end_archive(self) -> None:
         super()._end_archive()
-        self.firsts = {}
+        self.firsts, self.firsts_bytes = {}, 0
 
     def _finish(self) -> None:
         assert self.piece is not None

@@ -135,6 +135,46 @@ class RepairLog:
         self.notes.append(Change(code, offset, "noted", detail))
 
 
+@dataclass(frozen=True)
+class Tally:
+    """One rule's findings in IN as the lint counts them (``found``: the lint's own count on
+    the same bytes), beside what repair did under that rule's code (``done``: action ->
+    changes; ``noted``: notes)."""
+
+    code: str
+    found: int
+    done: dict
+    noted: int = 0
+
+    @property
+    def rule(self) -> str:
+        rule = R.REGISTRY.get(self.code)
+        return rule.name if rule is not None else ""
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "rule": self.rule, "found": self.found, "done": self.done, "noted": self.noted}
+
+
+def tally(log: RepairLog, counts: dict[str, int]) -> list[Tally]:
+    """Per rule code, the lint's count of IN's findings (``counts``: a lint of IN, the same
+    bytes repair read) beside the changes and notes repair logged under it, in code order.
+    The counts are the lint's by construction; what repair did may differ from them (the
+    README's "Repairing a trace": the lint stops framing at a size it cannot trust, FR001
+    and FR002, where repair resumes at the next records that frame and reads on; a
+    warning is reported, not mended)."""
+    done: dict = {}
+    noted: dict = {}
+    for c in log.changes:
+        if c.code:
+            by = done.setdefault(c.code, {})
+            by[c.action] = by.get(c.action, 0) + 1
+    for c in log.notes:
+        if c.code:
+            noted[c.code] = noted.get(c.code, 0) + 1
+    codes = sorted(set(counts) | set(done) | set(noted))
+    return [Tally(code, counts.get(code, 0), done.get(code, {}), noted.get(code, 0)) for code in codes]
+
+
 class _Writer:
     """The output: bytes written and the provider tables as a reader of them sees them.
     ``placeholders``: the (provider id, thread ref) registered as koids 0/0 whose

@@ -8,10 +8,11 @@ what they need of the reader state built before it. When the piece closes it is
 written out as: the magic record; per provider it uses, the provider's name, its
 Initialization record and exactly the string and thread registrations its records
 read before registering them again; the kernel objects that name its processes and
-threads (their strings written inline); a begin, marked by an argument, for each
-duration and async operation open when the piece starts; the body; an end, marked,
-for each one still open when it ends. Memory is the reader's tables, the open
-durations and the kernel objects seen, never a piece.
+threads and the userspace objects its records point at (a pointer argument naming the
+object's pointer in its process), their strings (and process) written inline; a begin,
+marked by an argument, for each duration and async operation open when the piece starts;
+the body; an end, marked, for each one still open when it ends. Memory is the reader's
+tables, the open durations and the kernel and userspace objects seen, never a piece.
 
 Records that only set reader state (strings, threads, providers, the tick rate) are
 copied in place inside a piece (a registration changed in the middle of a piece stays
@@ -38,7 +39,7 @@ from typing import IO
 
 from ..engine._provider_state import ProviderState
 from ..engine._reader import MAGIC_BE, MAGIC_LE, declared_size, detect_byte_order, start_checks
-from ..spec._build import arg, initialization, provider_info, provider_section, string, thread
+from ..spec._build import arg, event, initialization, provider_info, provider_section, string, thread
 from ..spec._encoder import encode_record
 from ..spec._errors import FxtError
 from ..spec._model import Record
@@ -46,16 +47,58 @@ from ..spec._roles import ARG_STRING_REFS, STATE_KINDS, STRING_REFS, THREAD_REFS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, U64, before, seconds, ticks_at
 from ._input import Whole, records
-from ._open import MARK_NAME, OpenEvents, in_sections
+from ._open import _PAIRING, MARK_NAME, OpenEvents, in_a_duration, in_sections
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
 _KERNEL_OBJECT = "kernel_object"
+_USER_OBJECT = "userspace_object"
+_POINTER = "pointer"  # the argument a userspace object is referred to by (its value, in its process)
 _MAGIC = "metadata.trace_info.magic"
 _PROVIDER_KINDS = ("metadata.provider_info", "metadata.provider_section")
 _TICK_KIND = "initialization"
 _BEGUN_MARK = "begun at the start of this slice: it began before (fxtlint slice)"
 _ENDED_MARK = "ended at the end of this slice: it ends after (fxtlint slice)"
+
+
+def text_bytes(text) -> int:
+    """The bytes a text takes inline: its UTF-8 (or its bytes) padded to a word."""
+    return -(-len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text) // 8) * 8
+
+
+def string_bytes(text) -> int:
+    """The bytes of a String record of ``text``."""
+    return 8 + text_bytes(text)
+
+
+# --split-size: the bytes a piece's file holds besides its body, at most (``_Slicer._overhead``)
+THREAD_BYTES = 24  # a Thread record
+UNKNOWN_STRING_BYTES = 8 + 32768  # a String record whose text is not known (the longest a header can say)
+_FIXED_BYTES = 8 + 16  # the magic record, and two Provider Section records back to the piece's start
+_FAMILY = {"begin": "d", "end": "d", "async_begin": "a", "async_end": "a", "flow_begin": "f", "flow_end": "f"}
+
+
+def _end_bytes() -> dict[str, int]:
+    """Per kind of thing open ("d" a duration, "a" an async operation, "f" a flow): the bytes
+    of what a cut writes for it (a flow: inside a duration of its own), its category and
+    name empty, the longer mark, and a Provider Section record before it."""
+    mark = arg("string", MARK_NAME, max(_BEGUN_MARK, _ENDED_MARK, key=len))
+
+    def size(recs) -> int:
+        return 8 + sum(len(encode_record(r, "little")) for r in recs)
+
+    flow = event("flow_end", 0, thread=(1, 2), category="", name="", id=1, args=(mark,))
+    return {"d": size([event("duration_end", 0, thread=(1, 2), category="", name="", args=(mark,))]),
+            "a": size([event("async_end", 0, thread=(1, 2), category="", name="", id=1, args=(mark,))]),
+            "f": size(in_a_duration(flow, mark))}
+
+
+END_BYTES = _end_bytes()
+
+
+def end_bytes(role: str, cat, name) -> int:
+    """The bytes a cut writes, at most, for a thing open whose begin or end has ``role``."""
+    return END_BYTES[_FAMILY[role]] + text_bytes(cat or "") + text_bytes(name or "")
 
 
 def first_timestamp(rec: Record) -> int | None:
@@ -127,7 +170,8 @@ class Cutter:
     time (records whose instant is outside it are left out, those without a timestamp
     follow the record before, and records that set reader state are kept once the piece
     is open, so the records after them read as they did); ``size``: a new piece when the
-    next record would make the body larger (bytes); ``span``: a new piece at the first
+    next record would make the piece's file larger (bytes: its body and, at most, what
+    is written around it, ``_Slicer._overhead``); ``span``: a new piece at the first
     record at least ``span`` seconds after the piece's first instant."""
 
     start: Fraction | None = None
@@ -144,9 +188,11 @@ class Cutter:
     def ranged(self) -> bool:
         return self.start is not None or self.end is not None
 
-    def place(self, rec: Record, ts: int | None, rate: int, body: int, piece_open: bool) -> str:
+    def place(self, rec: Record, ts: int | None, rate: int, body: int, piece_open: bool,
+              written: int | None = None) -> str:
         """"skip", "same" (the piece in force) or "new" (close it, open the next) for
-        ``rec``, whose timestamp (None: none) is ``ts`` ticks at ``rate``."""
+        ``rec``, whose timestamp (None: none) is ``ts`` ticks at ``rate``; ``written``: at
+        most the bytes of the piece's file with ``rec`` in it (None: its body's)."""
         if self.ranged:
             if ts is not None:
                 self.side = self._side(ts, rate)
@@ -154,7 +200,8 @@ class Cutter:
             elif piece_open and rec.kind in STATE_KINDS:
                 return "same"
             return "same" if self._in else "skip"
-        if self.size is not None and body and body + 8 * rec.size_words > self.size:
+        if self.size is not None and body and \
+                (body + 8 * rec.size_words if written is None else written) > self.size:
             return "new"
         if self.span is not None and ts is not None:
             if self._next is None:
@@ -241,7 +288,10 @@ class _Piece:
         self.koids: set = set()  # process and thread koids its records name
         self.providers: dict = {}  # provider id -> Provider, in order of first use
         self.own_objects: set = set()  # koids of the kernel objects the piece holds
+        self.pointers: set = set()  # (process koid, pointer) of the userspace objects its records refer to
+        self.own_users: set = set()  # (process koid, pointer) of the userspace objects the piece holds
         self.named: set = set()  # providers whose Provider Info record the piece holds before using them
+        self.extra = 0  # bytes of what its prefix writes for what it reads, and of what it begins (``_overhead``)
         self.start_provider = current
         self.rates = rates  # provider id -> its Initialization record's rate when the piece started
         self.opened = opened  # what was open when the piece started
@@ -261,6 +311,9 @@ class _Slicer:
         self.state = ProviderState()
         self.rates: dict = {}  # provider id -> its Initialization record's rate
         self.kernel_objects: dict = {}  # koid -> (provider id, its last kernel object record, strings inline)
+        # (process koid, pointer) -> (provider id, its last userspace object record, strings and process inline)
+        self.user_objects: dict = {}
+        self.object_bytes: dict = {}  # koid or (process koid, pointer) -> its object's bytes in a prefix
         self.open = OpenEvents()  # what is open: every record (a range: the records up to its end)
         self.before = OpenEvents()  # a range: what is open at its start (the records before it)
         self.log = SliceLog()
@@ -303,7 +356,11 @@ class _Slicer:
         rate = self.state.current.rate  # its provider's, in effect at it (a record with a timestamp sets none)
         if ts is not None:
             self._instant(ts, rate)
-        where = self.cutter.place(rec, ts, rate, self._body(), self.piece is not None)
+        written = None
+        if self.cutter.size is not None and self.piece is not None:
+            written = self._body() + (8 * rec.size_words if data is None else len(data)) + \
+                self._overhead(self.piece) + self._adds(rec, self.piece)
+        where = self.cutter.place(rec, ts, rate, self._body(), self.piece is not None, written)
         if where == "new" and self.piece is not None:
             self._finish()
         if where == "skip":
@@ -337,13 +394,76 @@ class _Slicer:
         return self.piece.info.bytes if self.piece else 0
 
     def _new_piece(self) -> _Piece:
-        return _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current, dict(self.rates),
-                      self.scratch())
+        piece = _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current, dict(self.rates),
+                       self.scratch())
+        piece.extra = self._open_bytes(piece.opened)
+        return piece
+
+    # -- --split-size: the bytes of a piece's file besides its body, at most ----------------
+    def _overhead(self, piece: _Piece) -> int:
+        """At most the bytes ``piece``'s file holds besides its body, were it written now: the
+        magic record; every provider's Provider Info record and Initialization record; per
+        string, thread and object its records read from before it, its record (and a
+        section), each counted as it is first noted; a begin of what was open at its start
+        and an end of what is open now (``end_bytes``, a section each); sections back."""
+        return _FIXED_BYTES + self._providers_bytes() + piece.extra + self._open_bytes(self.open)
+
+    def _providers_bytes(self) -> int:
+        return sum(16 + (0 if pid is None else 8 + text_bytes(p.name or ""))
+                   for pid, p in self.state.providers.items())
+
+    @staticmethod
+    def _open_bytes(opened: OpenEvents) -> int:
+        n = sum(end_bytes("begin", cat, name) for _, cat, name, _, _ in opened.open_durations())
+        n += sum(end_bytes("async_begin", cat, name) for _, cat, name, _ in opened.asyncs)
+        return n + sum(end_bytes("flow_begin", cat, name) for _, cat, name, _ in opened.flows.values())
+
+    def _adds(self, rec: Record, piece: _Piece) -> int:
+        """At most the bytes ``rec`` adds to ``_overhead`` of ``piece`` (taken into it): the
+        entries it notes first, an end for what it begins; a provider record, its own bytes
+        and an Initialization record's."""
+        if rec.kind in _PROVIDER_KINDS:
+            return 8 * rec.size_words + 24
+        p = self.state.current
+        strings, threads = self._refs(rec)
+        n = 0
+        for ref in dict.fromkeys(strings):
+            if ref in p.strings and not self._noted_string(piece, p.id, ref):
+                n += string_bytes(self.state.strings.values[p.strings[ref]])
+        koids: set = set()
+        for _, pair in threads:
+            koids.update(k for k in pair if not self._noted_koid(piece, k))
+        for ref in dict.fromkeys(ref for ref, _ in threads if ref):
+            if not self._noted_thread(piece, p.id, ref):
+                n += THREAD_BYTES
+        n += sum(self.object_bytes.get(k, 0) for k in koids)
+        n += sum(self.object_bytes.get(key, 0) for key in set(self._pointers(rec, threads))
+                 if not self._noted_pointer(piece, key))
+        role = _PAIRING.get(rec.kind)
+        if role in ("begin", "async_begin", "flow_begin"):
+            parts = OpenEvents.parts(rec, self.state)
+            if parts is not None:
+                n += end_bytes(role, parts[2], parts[3])
+        return n
+
+    def _noted_string(self, piece: _Piece, pid, ref: int) -> bool:
+        return (pid, "s", ref) in piece.registered or ref in piece.strings.get(pid, ())
+
+    def _noted_thread(self, piece: _Piece, pid, ref: int) -> bool:
+        return (pid, "t", ref) in piece.registered or ref in piece.threads.get(pid, ())
+
+    def _noted_koid(self, piece: _Piece, koid: int) -> bool:
+        return koid in piece.koids
+
+    def _noted_pointer(self, piece: _Piece, key: tuple) -> bool:
+        return key in piece.pointers
 
     def _new_reader(self) -> None:
         self.state = ProviderState()
         self.rates = {}
         self.kernel_objects = {}
+        self.user_objects = {}
+        self.object_bytes = {}
         self.open = OpenEvents()
         self.before = OpenEvents()
         self._latest = None
@@ -392,11 +512,33 @@ class _Slicer:
         strings, threads = self._refs(rec)
         for ref in strings:
             if (p.id, "s", ref) not in piece.registered and ref in p.strings:
-                piece.strings.setdefault(p.id, {}).setdefault(ref, p.strings[ref])
+                noted = piece.strings.setdefault(p.id, {})
+                if ref not in noted:
+                    noted[ref] = p.strings[ref]
+                    piece.extra += string_bytes(self.state.strings.values[p.strings[ref]])
         for ref, koids in threads:
-            piece.koids.update(koids)
+            for k in koids:
+                if k not in piece.koids:
+                    piece.koids.add(k)
+                    piece.extra += self.object_bytes.get(k, 0)
             if ref and (p.id, "t", ref) not in piece.registered:
-                piece.threads.setdefault(p.id, {}).setdefault(ref, koids)
+                noted = piece.threads.setdefault(p.id, {})
+                if ref not in noted:
+                    noted[ref] = koids
+                    piece.extra += THREAD_BYTES
+        for key in self._pointers(rec, threads):
+            if key not in piece.pointers:
+                piece.pointers.add(key)
+                piece.extra += self.object_bytes.get(key, 0)
+
+    def _pointers(self, rec: Record, threads: list) -> list:
+        """(process koid, pointer) of each pointer argument of ``rec`` naming a userspace
+        object kept (its process: that of ``rec``'s first thread ref that resolves)."""
+        if not self.user_objects or not threads:
+            return []
+        process = threads[0][1][0]
+        keys = [(process, a.fields.get("value", 0)) for a in rec.args if a.kind == _POINTER]
+        return [key for key in keys if key in self.user_objects]
 
     def _track(self, rec: Record, piece: _Piece | None) -> None:
         """Carry out ``rec``'s effect on the tables, and follow what is open."""
@@ -411,6 +553,8 @@ class _Slicer:
                 piece.named.add(change.provider.id)  # named in the piece before it was used: its own info
         if rec.kind == _KERNEL_OBJECT and rec.complete:
             self._keep_kernel_object(rec, piece)
+        elif rec.kind == _USER_OBJECT and rec.complete:
+            self._keep_user_object(rec, piece)
         self._follow(rec)
 
     def _follow(self, rec: Record) -> None:
@@ -428,7 +572,31 @@ class _Slicer:
             piece.own_objects.add(rec.fields.get("koid", 0))
         inline = self._inlined(rec)
         if inline is not None:
-            self.kernel_objects[rec.fields.get("koid", 0)] = (self.state.current.id, inline)
+            koid = rec.fields.get("koid", 0)
+            self.kernel_objects[koid] = (self.state.current.id, inline)
+            self._object_kept(koid, 8 + len(encode_record(inline, self.order)))
+
+    def _object_kept(self, key, nbytes: int) -> None:
+        """An object kept under ``key`` (a koid, or a userspace object's (process koid,
+        pointer)) takes ``nbytes`` in a prefix (its record, and a section before it)."""
+        self.object_bytes[key] = nbytes
+
+    def _keep_user_object(self, rec: Record, piece: _Piece | None) -> None:
+        """A complete userspace object record: the piece's own, and kept (its strings and
+        process inline, with the provider whose section it was in) for the pieces after that
+        refer to its pointer in its process."""
+        koids = self.state.thread(rec, "process")
+        if koids is None:
+            return
+        key = (koids[0], rec.fields.get("pointer", 0))
+        if piece is not None:
+            piece.own_users.add(key)
+        inline = self._inlined(rec)
+        if inline is not None:
+            fields = {**inline.fields, "process": 0, "process_koid": koids[0]}
+            kept = dataclasses.replace(inline, fields=fields)
+            self.user_objects[key] = (self.state.current.id, kept)
+            self._object_kept(key, 8 + len(encode_record(kept, self.order)))
 
     def _inlined(self, rec: Record) -> Record | None:
         """``rec`` with its indexed strings written inline (None when one is not registered)."""
@@ -509,6 +677,8 @@ class _Slicer:
         # provider it came from (one the piece names itself before using it, or the reader's
         # first: in the section in force at the piece's start)
         objects = [ko for ko in (self.kernel_objects.get(k) for k in sorted(piece.koids - piece.own_objects)) if ko]
+        # and the userspace objects its records refer to (a pointer argument, in its process)
+        objects += [uo for uo in (self.user_objects.get(k) for k in sorted(piece.pointers - piece.own_users)) if uo]
         objects = [(pid if pid is not None and pid not in piece.named else start.id, rec) for pid, rec in objects]
         first = {pid: n for n, pid in enumerate(dict.fromkeys(pid for pid, _ in objects))}
         objects.sort(key=lambda o: first[o[0]])  # (grouped by provider: one section record each)

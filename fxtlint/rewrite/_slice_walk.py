@@ -7,10 +7,12 @@ layout the screen flags is handed back whole, ``layout = False``) runs over IN w
 tables mirrored into the slicer's ``ProviderState`` and, in its slice mode
 (``slicing``), notes for the piece in force what each record it walks reads (string and
 thread registrations read before the piece registers them again, the koids its threads
-name, the providers it is read under, its first and last instants, its bytes) and follows
+name, the pointers to userspace objects kept in their process, the providers it is read
+under, its first and last instants, its bytes) and follows
 what is open (``OpenEvents.follow``'s steps, natively). It hands back to the
 record-by-record pass every record that decides something: one that would start a
-piece (no piece yet; a --split-size body it would make larger; a --split-time record at
+piece (no piece yet; a --split-size piece's file it may make larger, counted as the pass
+counts it, ``_Slicer._overhead``, with the walk's own tallies; a --split-time record at
 or past its provider's cut tick, or the first record with a timestamp), a kernel object
 (its strings written inline, kept for the pieces naming its koid), an Initialization
 record (the rates a prefix writes), a magic record (left out), a kind with a timestamp
@@ -50,9 +52,15 @@ from ..spec._roles import INLINE_KOIDS, STATE_KINDS, TIMESTAMPS
 from ._input import Whole, at_least, decode, frame
 from ._open import OpenEvents
 from ._slice_pass import (
+    _FIXED_BYTES,
     _KERNEL_OBJECT,
     _MAGIC,
+    _POINTER,
     _TICK_KIND,
+    _USER_OBJECT,
+    END_BYTES,
+    THREAD_BYTES,
+    UNKNOWN_STRING_BYTES,
     Cutter,
     SliceLog,
     TimeRange,
@@ -62,6 +70,7 @@ from ._slice_pass import (
     _Slicer,
     first_timestamp,
     send_range,
+    string_bytes,
     time_range,
 )
 
@@ -84,6 +93,14 @@ def _stop_terms() -> list[int]:
                 (TIMESTAMPS.get(kind) and term["nts"] == 0):
             out.append(t)
     return out
+
+
+def _pointer_arg() -> tuple[int, int]:
+    """The pointer argument's type and its value's slot in the walk's argument rows."""
+    for t, a in plan()[0].arg_leaves.items():
+        if a.layout.name == _POINTER:
+            return t, a.vals["value"]
+    return -1, 0
 
 
 def _window(nw, inp, off: int, idx: int) -> int:
@@ -219,6 +236,31 @@ class _Body:
         self.scratch.close()
 
 
+class _Told(Mirror):
+    """A slice's mirror: the walk is told the bytes of each string it interns and of every
+    provider once one is named or met (--split-size: ``_Slicer._overhead``)."""
+
+    def __init__(self, state: ProviderState, slicer: WalkSlicer):
+        super().__init__(state)
+        self.slicer = slicer
+
+    def intern_bytes(self, raw: bytes) -> int:
+        return self.slicer._told(super().intern_bytes(raw))
+
+    def intern(self, raw: bytes) -> int:
+        return self.slicer._told(super().intern(raw))
+
+    def names_provider(self, pid: int, name: bytes | None) -> None:
+        super().names_provider(pid, name)
+        self.slicer._tell_providers()
+
+    def switches_provider(self, pid: int) -> None:
+        known = len(self.state.providers)
+        super().switches_provider(pid)
+        if len(self.state.providers) != known:
+            self.slicer._tell_providers()
+
+
 class WalkSlicer(_Slicer):
     """``_Slicer`` whose pieces note what they read on the native walk ``module``."""
 
@@ -236,13 +278,17 @@ class WalkSlicer(_Slicer):
     def _walk(self):
         """A native walk over IN's tables as the slicer's ``state`` holds them (a new reader's:
         empty), in slice mode for the cutter."""
-        nw = self.module.NativeWalk(_loaded(self.module), Mirror(self.state), self.big)
+        nw = self.module.NativeWalk(_loaded(self.module), _Told(self.state, self), self.big)
         nw.layout = False  # a record the screen flags is the reference's, whole
         nw.magic_at = 0
         nw.slicing = True
         nw.piece_reset()  # (nothing in a piece yet; it allocates the walk's slice caches)
         nw.set_stop_terms(_stop_terms())
+        nw.set_pointer_arg(*_pointer_arg())
         nw.cut_size = self.cutter.size or 0
+        nw.set_costs(THREAD_BYTES, END_BYTES["d"], END_BYTES["a"], END_BYTES["f"], UNKNOWN_STRING_BYTES)
+        nw.string_cost(0, string_bytes(""))
+        nw.extra_base = _FIXED_BYTES + self._providers_bytes()
         nw.span_on = nw.span_wait = self.cutter.span is not None
         if self.cutter.ranged:  # (``_range_run`` sets each run's side)
             nw.span_on = nw.range_on = True
@@ -355,6 +401,7 @@ class WalkSlicer(_Slicer):
         if self.src is not None:
             piece.body = _Body(piece.body, self.src, self.path, self.scratch)  # type: ignore[assignment]
         self.nw.piece_reset()
+        self.nw.piece_extra = piece.extra = self._open_bytes(opened)
         return piece
 
     def _count(self, piece: _Piece, size: int, ts: int | None, rate: int) -> None:
@@ -371,12 +418,50 @@ class WalkSlicer(_Slicer):
             nw.use_koids(koids)
             if ref:
                 nw.use_thread(ref, *koids)
+        for key in self._pointers(rec, threads):
+            nw.use_pointer(*key)
+
+    def _object_kept(self, key, nbytes: int) -> None:
+        super()._object_kept(key, nbytes)
+        if isinstance(key, tuple):
+            self.nw.user_object(*key, nbytes)
+        else:
+            self.nw.object_cost(key, nbytes)
+
+    # -- --split-size: what the walk counts (``_Slicer._overhead``) ------------------------
+    def _told(self, gid: int) -> int:
+        """Interned string ``gid``'s String record's bytes, told to the walk."""
+        self.nw.string_cost(gid, string_bytes(self.state.strings.values[gid]))
+        return gid
+
+    def _tell_providers(self) -> None:
+        self.nw.extra_base = _FIXED_BYTES + self._providers_bytes()
+
+    def _overhead(self, piece: _Piece) -> int:
+        nw = self.nw
+        return _FIXED_BYTES + self._providers_bytes() + nw.piece_extra + nw.open_extra
+
+    def _noted_string(self, piece: _Piece, pid, ref: int) -> bool:
+        return self.nw.noted_string(ref)
+
+    def _noted_thread(self, piece: _Piece, pid, ref: int) -> bool:
+        return self.nw.noted_thread(ref)
+
+    def _noted_koid(self, piece: _Piece, koid: int) -> bool:
+        return self.nw.noted_koid(koid)
+
+    def _noted_pointer(self, piece: _Piece, key: tuple) -> bool:
+        return self.nw.noted_pointer(*key)
 
     def _track(self, rec: Record, piece: _Piece | None) -> None:
         nw, state = self.nw, self.state
         change = state.apply(rec)
         if change is not None:
             sync_change(nw, state, change)
+            if change.effect == "registers_string" and change.new is not None:
+                self._told(change.new)
+            elif change.effect in ("names_provider", "switches_provider"):
+                self._tell_providers()
             if change.effect == "sets_tick_rate":
                 self.rates[change.provider.id] = change.new
             elif piece is not None and change.key:
@@ -385,6 +470,8 @@ class WalkSlicer(_Slicer):
                 nw.named_now(change.provider.id)
         if rec.kind == _KERNEL_OBJECT and rec.complete:
             self._keep_kernel_object(rec, piece)
+        elif rec.kind == _USER_OBJECT and rec.complete:
+            self._keep_user_object(rec, piece)
         side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
         if side == "after":
             return  # (a range's ends are of what is open at its end, as on the pass)
@@ -393,7 +480,8 @@ class WalkSlicer(_Slicer):
         parts = OpenEvents.parts(rec, state)
         if parts is not None and parts[0] in _ROLE_KIND:
             role, koids, cat, name, ident = parts
-            nw.follow(_ROLE_KIND[role], koids[0], koids[1], state.strings(cat), state.strings(name), ident)
+            nw.follow(_ROLE_KIND[role], koids[0], koids[1], self._told(state.strings(cat)),
+                      self._told(state.strings(name)), ident)
 
     def _open_now(self, *, whole: bool = False) -> OpenEvents:
         """What the walk has open, as an ``OpenEvents`` (texts and provider ids); ``whole``:
@@ -446,6 +534,7 @@ class WalkSlicer(_Slicer):
         assert piece is not None
         strings, threads, koids, used, named, records, nbytes, first, last = self.nw.piece_state()
         piece.strings, piece.threads, piece.koids, piece.named = strings, threads, koids, named
+        piece.pointers = self.nw.piece_pointers()
         piece.providers = {pid: self.state.provider(pid) for pid in used}
         piece.info.records, piece.info.bytes, piece.info.first, piece.info.last = records, nbytes, first, last
         # (an archive's end ends nothing: the reference pass empties what is open first)
