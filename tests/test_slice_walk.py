@@ -491,11 +491,14 @@ _IN_BETWEEN = {"event.async_begin": "event.async_instant", "event.flow_begin": "
 def _stop(recs: list, i: int, j: int) -> bool:
     """Whether record ``i`` moved forward stops before record ``j``: a change of tick rate
     (its time would be read at another), and for an async operation's or a flow's begin its
-    first instant or step, for an instant or step its end (the limit of ``_order``: those
-    are carried where they fall between their begin and end in the file)."""
+    first instant or step, for an instant or step its end (the limits of ``_order``: those
+    are carried where they fall between their begin and end in the file), and for a
+    duration a flow's event (a flow event is carried inside the durations begun before it
+    in the file: test_a_flow_before_its_enclosing_duration_in_the_file_is_not_enclosed)."""
     r, o = recs[i], recs[j]
     return o.kind == "initialization" or (_IN_BETWEEN.get(r.kind) == o.kind and
-                                          OpenEvents.pairing_id(r) == OpenEvents.pairing_id(o))
+                                          OpenEvents.pairing_id(r) == OpenEvents.pairing_id(o)) \
+        or (r.kind in ("event.duration_begin", "event.duration_complete") and o.kind.startswith("event.flow"))
 
 
 @st.composite
@@ -521,6 +524,28 @@ def _warnings(pieces: list) -> Counter:
     for p in pieces:
         out.update(d.code for d in fxtlint.lint_bytes(p).diagnostics if d.severity.label != "info")
     return out
+
+
+# a flow begin written before the duration begin that encloses it in time (ticks 2 and 1):
+# the piece holding the flow begin alone has no duration around it (README: slice's limits)
+_FLOW_BEFORE_ITS_DURATION = (
+    b"\x10\x00\x04FxT\x16\x00 \x00\x01\x00\x00\x00\x10\x000\x00\x00\x00\x00\x00\x00\x00\x10\x00\x02\x00"
+    b"\x00\x00\x00\x00!\x00\x00\x00\x00\x00\x00\x00@B\x0f\x00\x00\x00\x00\x00\"\x00\x01\x00\x01\x00\x00\x000"
+    b"\x00\x00\x00\x00\x00\x00\x00\"\x00\x02\x00\x01\x00\x00\x000\x00\x00\x00\x00\x00\x00\x00\"\x00\x03\x00"
+    b"\x01\x00\x00\x000\x00\x00\x00\x00\x00\x00\x003\x00\x01\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00"
+    b"\x00\x01\x00\x00\x00\x00\x00\x00\x003\x00\x02\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01"
+    b"\x00\x00\x00\x00\x00\x00\x004\x00\x08\x01\x01\x00\x01\x00\x02\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00"
+    b"\x00\x00\x00\x00\x00$\x00\x02\x01\x01\x00\x01\x00\x01\x00\x00\x00\x00\x00\x00\x004\x00\n\x01\x01\x00"
+    b"\x01\x00\x03\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00$\x00\x03\x01\x01\x00\x01\x00"
+    b"\x04\x00\x00\x00\x00\x00\x00\x00")
+
+
+@pytest.mark.xfail(strict=True, reason="slice's limit (README): a flow event is carried inside the durations "
+                   "begun before it in the file, not inside one whose begin comes after it")
+def test_a_flow_before_its_enclosing_duration_in_the_file_is_not_enclosed():
+    assert not _warnings([_FLOW_BEFORE_ITS_DURATION])  # the trace lints clean: the lint pairs in time order
+    pieces = assert_same(_FLOW_BEFORE_ITS_DURATION, lambda: Cutter(size=8))
+    assert not _warnings(pieces)
 
 
 @settings(max_examples=10)  # (about 50 ms an example: three slices and the lints)
