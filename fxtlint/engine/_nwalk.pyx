@@ -1039,6 +1039,8 @@ cdef class NativeWalk:
     # -- rows (export, decode): ``_nwalk_rows.pxi``'s rows, one each event walked clean --
     def collect_rows(self, RowSink sink):
         """A row (or a note) into ``sink`` for each record the walk walks (None: none)."""
+        if sink is not None:
+            sink.check(self.P)  # (the export's plan, laid out for this walk's program)
         self.rsink = sink
         self.rowing = sink is not None
 
@@ -1374,7 +1376,7 @@ cdef class NativeWalk:
                 index += 1
                 cur += self.size
                 continue
-            if self.terms[term].mode != M_EVENT:
+            if self.terms[term].mode != M_EVENT or (self.rowing and self.rsink.hands_back(term)):
                 status = SLOW
                 break
             got = self._screen(S, term, cur, index)
@@ -1426,6 +1428,9 @@ cdef class NativeWalk:
             pindex[0] += 1
             pcur[0] = cur + self.size
             return -1
+        if self.rowing and self.rsink.hands_back(term):  # (the export's: read by the tables as they are at it)
+            self.size = self.declared
+            return HANDBACK
         cdef int got = self._screen(S, term, cur, pindex[0])
         while got == 2:
             if S.nargs > S.argcap:

@@ -51,6 +51,8 @@ from ..engine._jsontext import (
 )
 from ..engine._lint import walk_for
 from ..engine._provider_state import ProviderState
+from ..engine._native import walks_natively
+from ..engine._reader import decode_record
 from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
@@ -201,6 +203,15 @@ class Exporter(Consumer):
         self.texts = StringTexts(self.state)
         self._koids = np.zeros((0, 2), np.uint64)  # (process, thread) koids per interned thread id
         self.columns = False
+        self.riding = False  # on the native walk's rows (``ride``)
+
+    rides_native = True  # (the walk takes the native walk only with a linter aboard: ``_aboard``)
+
+    def ride(self, walk: Walk, nw, module):
+        """The export's rider on the native walk ``nw``: its event records formatted natively
+        from the rows mode's rows (``_NativeEvents``), records decoded one by one as ever."""
+        self.riding = True
+        return _NativeEvents(self, walk, nw, module)
 
     def start(self, walk: Walk) -> None:
         self.state = walk.state
@@ -212,16 +223,17 @@ class Exporter(Consumer):
     # -- one record at a time (decoded records; the reference path) -------------------
     def record(self, rec: Record, change=None) -> None:
         got = self.event(rec)
-        if not self.columns:
+        if not self.columns or self.riding:
             self._settle()
             if got is not None:
                 self.write([json.dumps(got[0], ensure_ascii=False)])
         elif got is not None:
             self._decoded.append((rec.index, json.dumps(got[0], ensure_ascii=False)))
 
-    def event(self, rec: Record):
+    def event(self, rec: Record, rate: int | None = None):
         """The (event, raw ticks) of ``rec``, or None; counts what it skips. The provider
-        tables are as ``rec`` left them."""
+        tables are as ``rec`` left them (``rate``: the tick rate it was read at, when the
+        tables have moved on)."""
         export, state = self.export, self.state
         k = rec.kind
         if is_undefined(k):
@@ -247,7 +259,7 @@ class Exporter(Consumer):
                 for a in rec.args:
                     if a.kind == "koid" and a.complete and state.string(a.fields, a.strings, "name") == "process":
                         named.append((rec.index, self.thread_process, koid, a.value))
-            if self.columns:
+            if self.columns and not self.riding:
                 self._named += named  # the batch's clean kernel objects come as columns: file order in rows()
             else:
                 self._name(named)
@@ -260,7 +272,7 @@ class Exporter(Consumer):
         if koids is None:
             export.skipped["events on an unregistered thread ref"] += 1
             return None
-        rate = state.current.rate
+        rate = state.current.rate if rate is None else rate
         if rate == 0:
             export.skipped["events of a provider whose tick rate is 0"] += 1
             return None
@@ -573,6 +585,122 @@ def _integers(lay, raw):
     return raw.view(np.int64) if word.signed else raw
 
 
+# the field of the value an event prints after its thread, per phase (``Exporter.event``'s)
+_SECOND = (("X", "end_timestamp"), ("C", "counter_id"), ("b", "correlation_id"), ("n", "correlation_id"),
+           ("e", "correlation_id"), ("s", "flow_id"), ("t", "flow_id"), ("f", "flow_id"))
+_NOT_DECODED = 1 << 62  # past every record index
+
+
+def _quiet(diagnostic) -> None:
+    """A noted record's diagnostics: the linter's walk has said them already."""
+
+
+def _us_text(ticks: int, rate: int) -> str:
+    return _json_number(ticks_to_us(ticks, rate))
+
+
+class _NativeEvents:
+    """The export on the native walk's rows mode (``_nwalk_rows.pxi``): at each stop of the
+    walk, the events of the rows since the last stop written by the walk's formatter (byte
+    for byte ``json.dumps`` of ``Exporter.event``'s), in file order with the records it noted
+    (a thread record, an undefined type), which ``Exporter.event`` reads as the reference
+    decoder decodes them; what it counted goes to the ``Export``. The records the walk hands
+    back (a kernel object among them: it names by the tables as they are at it) go to
+    ``Exporter.record`` after the stop's events, as the linter gets them."""
+
+    def __init__(self, ex: Exporter, walk: Walk, nw, module):
+        from ..engine._walk_rows import checked, export_plan
+        from ..engine._walk_native import _names
+
+        self.sink = checked(module).RowSink()
+        self.sink.export_plan(*export_plan(walk.log, tuple(PHASES.items()), _SECOND, frozenset((KERNEL_OBJECT,))))
+        nw.collect_rows(self.sink)
+        self.ex = ex
+        self.walk = walk
+        self.kinds = _names(walk.log)[0]
+        self.texts: list[bytes] = []  # per interned id: its JSON text
+        self.first: list = []
+
+    def take(self) -> None:
+        w, ex, sink, texts = self.walk, self.ex, self.sink, self.texts
+        values = w.state.strings.values
+        if len(texts) < len(values):  # (the interner only grows)
+            text = w.state.text
+            texts += [json.dumps(text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
+        out: list[bytes] = []
+        first = self.first
+        for index, offset, words, rate in sink.take_notes():
+            sink.format(index, texts, first, _us_text)
+            got = sink.take_text()
+            if got:
+                out.append(got)
+            rec = decode_record(w.buf, offset, index, words, _quiet, big=w.big, log=w.log, resync=False)
+            ev = ex.event(rec, rate)
+            if ev is not None:
+                out.append(json.dumps(ev[0], ensure_ascii=False).encode())
+        sink.format(_NOT_DECODED, texts, first, _us_text)
+        got = sink.take_text()
+        if got:
+            out.append(got)
+        sink.clear_rows()
+        if first:
+            ex._first_seen += first
+            first.clear()
+        ex._settle()
+        phases, skipped, counted = sink.take_counts()
+        export = ex.export
+        export.phases.update(phases)
+        for reason, n in zip(_ROW_SKIPS, skipped):
+            if n:
+                export.skipped[reason] += n
+        for term, n in counted.items():
+            export.not_exported[self.kinds[term]] += n
+        if out:
+            ex.write.raw(b",\n".join(out))
+
+
+# what the rows mode's formatter counts (``RowSink.take_counts``), as ``Exporter.event`` says it
+_ROW_SKIPS = (_UNREGISTERED_STRING, "events on an unregistered thread ref",
+              "events of a provider whose tick rate is 0", "arguments of an undefined type")
+
+
+def _aboard(walk: Walk, ex: Exporter, make_lint) -> None:
+    """``ex`` the consumer of ``walk``: riding the native walk behind a linter whose findings
+    nothing reads (``make_lint``) where the walk's engine walks natively, alone otherwise."""
+    if walks_natively(walk.engine):
+        lint = make_lint(walk)
+        walk.consumers = [lint, ex]
+        walk.lint = lint
+    else:
+        walk.consumers = [ex]
+
+
+def _silent_lint(walk: Walk):
+    """A linter whose diagnostics go nowhere, asked before each is built (a cap of one a
+    rule): the export reads the reader's diagnostics only, from the walk's own ``emit``."""
+    from ..engine._lint_consumer import Lint
+    from ..engine._result import DiagnosticSink
+
+    return Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
+
+
+class _Lines(Lines):
+    """``Lines``, and ``raw``: the UTF-8 bytes of texts already joined by ",\n"."""
+
+    def raw(self, data: bytes) -> None:
+        if not data:
+            return
+        lead = self.opening if self.empty else ",\n"
+        self.empty = False
+        if self._raw is not None:
+            self.out.flush()
+            self._raw.write(lead.encode())
+            self._raw.write(data)
+        else:
+            self.out.write(lead)
+            self.out.write(str(data, "utf-8"))
+
+
 def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"):
     """Yield ``(event, raw)`` for every exportable record of ``buf``, then the M events:
     the per-record path, pulled one event at a time.
@@ -647,7 +775,7 @@ def export_walk(walk: Walk, out: IO[str], *, source: str, export: Export) -> Exp
     """Stream the Object Format document of ``walk`` (its ``emit`` being
     ``export.reader_diagnostic``) to ``out``, a batch of events at a time."""
     def run(ex):
-        walk.consumers = [ex]
+        _aboard(walk, ex, _silent_lint)
         walk.run()
 
     return _write_document(out, source, export, run)
@@ -660,15 +788,19 @@ def export_stream(chunks, out: IO[str], *, source: str, export: Export, input_fo
     from ..engine._feeder import stream_walk
 
     def make(buf, consumers):
-        return walk_for(buf, consumers, input_format=input_format, emit=export.reader_diagnostic, limits=limits,
+        walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, limits=limits,
                         resync=True)
+        walk.consumers = list(consumers)
+        if len(consumers) == 1 and isinstance(consumers[0], Exporter):
+            _aboard(walk, consumers[0], _silent_lint)
+        return walk
 
     return _write_document(out, source, export, lambda ex: stream_walk(make, [ex], chunks))
 
 
 def _write_document(out: IO[str], source: str, export: Export, run) -> Export:
     out.write('{"traceEvents": [')
-    write = Lines(out, "\n")
+    write = _Lines(out, "\n")
     ex = Exporter(export, write)
     run(ex)
     write([json.dumps(ev, ensure_ascii=False) for ev, _ in ex.metadata()])
