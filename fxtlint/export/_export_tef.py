@@ -90,6 +90,7 @@ class Export:
     stopped_at: int | None = None  # offset where the reader could not frame a header
     not_fxt: str | None = None  # the reader's verdict (MG005) on a file that is not FXT at all
     log: bool = False  # a structured-log stream: it has no events for the Trace Event Format
+    formatted: int = 0  # events the native walk's rows mode wrote (the others: the per-record path's)
 
     def reader_diagnostic(self, d) -> None:
         """The walk's ``emit``: what the export says about the reader's diagnostics."""
@@ -650,6 +651,7 @@ class _NativeEvents:
         phases, skipped, counted = sink.take_counts()
         export = ex.export
         export.phases.update(phases)
+        export.formatted += sum(phases.values())
         for reason, n in zip(_ROW_SKIPS, skipped):
             if n:
                 export.skipped[reason] += n
