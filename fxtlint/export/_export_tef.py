@@ -50,8 +50,8 @@ from ..engine._jsontext import (
     unregistered,
 )
 from ..engine._lint import walk_for
-from ..engine._provider_state import ProviderState
 from ..engine._native import walks_natively
+from ..engine._provider_state import ProviderState
 from ..engine._reader import decode_record
 from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 from ..spec._limits import DEFAULT_LIMITS, Limits
@@ -610,8 +610,8 @@ class _NativeEvents:
     ``Exporter.record`` after the stop's events, as the linter gets them."""
 
     def __init__(self, ex: Exporter, walk: Walk, nw, module):
-        from ..engine._walk_rows import checked, export_plan
         from ..engine._walk_native import _names
+        from ..engine._walk_rows import checked, export_plan
 
         self.sink = checked(module).RowSink()
         self.sink.export_plan(*export_plan(walk.log, tuple(PHASES.items()), _SECOND, frozenset((KERNEL_OBJECT,))))
