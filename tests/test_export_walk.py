@@ -1,11 +1,12 @@
-"""The native walk's rows mode (``_nwalk_rows.pxi``, ``engine/_walk_rows``), the walk's side
-of ``export`` and ``decode`` on the walk: each event record the lint's walk walks clean is
-a row whose kind, size, tick rate, string texts and thread koids are the reference's for
-that record (every record read by the reference reader, ``engine="reference"``), and a
-trace's records are each exactly one of a row, a noted record (decoded by the reference
-decoder) and a record the walk hands back; on the golden and real corpora, their
-big-endian twins, drawn archives (clean, noisy, mutated, concatenated), structured-log
-streams, random bytes, and a file read a chunk at a time.
+"""The native walk's rows mode (``_nwalk_rows.pxi``, ``engine/_walk_rows``), ``export`` and
+``decode`` on the walk. ``export``'s whole document and ``decode``'s lines, errors and notes
+on the native walk are the reference per-record path's, byte for byte. The walk's side: each
+event record the lint's walk walks clean is a row whose kind, size, tick rate, string texts
+and thread koids are the reference's for that record (every record read by the reference
+reader, ``engine="reference"``), and a trace's records are each exactly one of a row, a
+noted record (decoded by the reference decoder) and a record the walk hands back; on the
+golden and real corpora, their big-endian twins, drawn archives (clean, noisy, mutated,
+concatenated), structured-log streams, random bytes, and a file read a chunk at a time.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from fxtlint.engine._lint import lint_walk
 from fxtlint.engine._walk import Consumer
 from fxtlint.export._export_tef import _OBJ as OBJ
 from fxtlint.export._export_tef import Export, export_stream, write_document
+from fxtlint.reader_suite._canonical import decode_to
 from fxtlint.spec._roles import STRING_REFS, THREAD_REFS
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from noisy_traces import damaged_log_streams, noisy_archives
@@ -199,14 +201,32 @@ def export_check(data: bytes, fmt: str = "auto") -> int:
     return n
 
 
+def decode_check(data: bytes) -> None:
+    """``decode``'s lines, errors and notes on the native walk and on the reference path are
+    the same (a structured-log stream is no trace to decode: its walk's records are handed
+    back, as every record of a kind the rows mode does not write)."""
+    want, got = io.StringIO(), io.StringIO()
+    ref = decode_to(data, want, engine="reference")
+    new = decode_to(data, got, engine="walk")
+    assert got.getvalue() == want.getvalue()
+    assert (new.errors, new.notes, new.faults) == (ref.errors, ref.notes, ref.faults)
+
+
+def both_check(data: bytes, fmt: str = "auto") -> int:
+    """``export_check`` and, for a trace, ``decode_check``."""
+    if fmt != "log":
+        decode_check(data)
+    return export_check(data, fmt)
+
+
 def test_export_of_golden_and_real_files_is_the_reference_s():
     """Both byte orders; the documents' events are mostly the native formatter's."""
     events = 0
     for path in [p for p in GOLDEN + REAL if p.stat().st_size <= BIG]:
         data = path.read_bytes()
-        events += export_check(data, _fmt(path))
+        events += both_check(data, _fmt(path))
         if _fmt(path) == "auto":
-            events += export_check(big_endian(data))
+            events += both_check(big_endian(data))
     assert events > 150
 
 
@@ -214,7 +234,7 @@ def test_export_of_golden_and_real_files_is_the_reference_s():
 def test_export_of_large_golden_and_real_files_is_the_reference_s():
     for path in [p for p in GOLDEN + REAL if p.stat().st_size > BIG]:
         data = path.read_bytes()
-        assert export_check(data, _fmt(path)) or path.name.startswith("not-fxt"), path.name
+        assert both_check(data, _fmt(path)) or path.name.startswith("not-fxt"), path.name
 
 
 def test_export_of_clocks_arguments_and_names_is_the_reference_s():
@@ -244,8 +264,8 @@ def test_export_of_clocks_arguments_and_names_is_the_reference_s():
              B.string(2, "again"), B.event("instant", 5, name=2), B.event("instant", 6, name=9),
              B.event("instant", 7, args=[B.raw_arg(14, "raw", b"\0" * 8), B.arg("int32", "i", 1)])]
     data = B.archive(*recs)
-    assert export_check(data) >= 60  # (a counter with an argument that is no number: the reference's)
-    assert export_check(B.archive(*recs, byte_order="big")) >= 60
+    assert both_check(data) >= 60  # (a counter with an argument that is no number: the reference's)
+    assert both_check(B.archive(*recs, byte_order="big")) >= 60
     _export_streamed(data)
 
 
@@ -271,14 +291,20 @@ def _export_streamed(data: bytes) -> None:
         finally:
             _file.CHUNK = old
         assert got.getvalue() == want.getvalue() and export.formatted
+    want = io.StringIO()
+    ref = decode_to(data, want, engine="reference")
+    for step in (8, 4096):
+        got = io.StringIO()
+        new = decode_to(None, got, stream=[data[i:i + step] for i in range(0, len(data), step)])
+        assert got.getvalue() == want.getvalue() and new.errors == ref.errors, step
 
 
 @settings(max_examples=5, deadline=None)  # (an example: four exports, about 70 ms)
 @given(st.one_of(archives(), noisy_archives(), mutated_archives(codes=DRAWN_MUTATIONS).map(lambda t: t[0])))
 def test_export_of_drawn_archives_is_the_reference_s(data):
     """Concatenated (a repeated magic record, the tables again) and big-endian."""
-    export_check(data + data)
-    export_check(big_endian(data))
+    both_check(data + data)
+    both_check(big_endian(data))
 
 
 @settings(max_examples=10, deadline=None)

@@ -1367,6 +1367,9 @@ cdef class NativeWalk:
             if status >= 0:
                 break
             self.rec_mark = self.findings.size()
+            if self.rowing and self.rsink.hands_back(term):  # (the export's, the decoding's: ``_slow`` hands it back)
+                status = SLOW
+                break
             if self.terms[term].mode == M_UNDEFINED:
                 self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, index, cur, self.size, 0, 0)
                 if self.covering:
@@ -1376,7 +1379,7 @@ cdef class NativeWalk:
                 index += 1
                 cur += self.size
                 continue
-            if self.terms[term].mode != M_EVENT or (self.rowing and self.rsink.hands_back(term)):
+            if self.terms[term].mode != M_EVENT:
                 status = SLOW
                 break
             got = self._screen(S, term, cur, index)
@@ -1419,6 +1422,9 @@ cdef class NativeWalk:
         if status >= 0:
             return status
         self.rec_mark = self.findings.size()
+        if self.rowing and self.rsink.hands_back(term):  # (the export's, the decoding's: read by the tables as they are at it)
+            self.size = self.declared
+            return HANDBACK
         if self.terms[term].mode == M_UNDEFINED:
             self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, pindex[0], cur, self.size, 0, 0)
             if self.covering:
@@ -1428,9 +1434,6 @@ cdef class NativeWalk:
             pindex[0] += 1
             pcur[0] = cur + self.size
             return -1
-        if self.rowing and self.rsink.hands_back(term):  # (the export's: read by the tables as they are at it)
-            self.size = self.declared
-            return HANDBACK
         cdef int got = self._screen(S, term, cur, pindex[0])
         while got == 2:
             if S.nargs > S.argcap:

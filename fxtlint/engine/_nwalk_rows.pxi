@@ -12,7 +12,7 @@
 # (a complete event's end, a counter's, an async operation's or a flow's id), where its
 # arguments start (in ``argw``, ARGW words each: type, name id, name text, value, value
 # text) and how many, and per string ref its text: an inline text kept in ``blob``
-# (offset << 16 | length) or an unregistered ref's index. A record that is not an event,
+# (offset << 24 | length) or an unregistered ref's index. A record that is not an event,
 # or has any finding (a layout finding, an unregistered ref, a timestamp past its limit, an
 # undefined type), is not a row: it is noted (index, offset, declared size in words, tick
 # rate) for the reference per-record path, as the coverage mode notes one.
@@ -34,7 +34,7 @@ from libc.string cimport memcmp, memcpy
 DEF ROW_HEAD = 9
 DEF R_KOIDS = 1
 DEF R_INLINE = -2
-DEF R_MORE = 4      # after the ids: timestamp, second value, first argument, argument count
+DEF R_MORE = 5      # after the ids: timestamp, second value, first argument, argument count, provider id
 DEF ARGW = 5        # an argument's words: type, name id, name text, value, value text
 DEF R_TEXT = ROW_HEAD + NSTR + R_MORE   # the string refs' texts
 DEF R_WIDTH = R_TEXT + NSTR
@@ -130,8 +130,9 @@ cdef class RowSink:
     cdef vector[int64_t] rows
     cdef vector[int64_t] notes          # 4 words a note
     cdef public int64_t nrows
-    # -- the export's (``export_plan``) --
+    # -- the export's and the decoding's (``export_plan``) --
     cdef bint exporting
+    cdef public bint decoding           # the canonical decoding's rows: a blob argument's bytes kept too
     cdef vector[XTerm] xterms
     cdef vector[XArg] xargs
     cdef vector[int64_t] argw
@@ -256,7 +257,7 @@ cdef class RowSink:
         if gid == 0:
             o.append(b'""')
         elif gid == R_INLINE:
-            _json_text(o, self.blob.data() + (word >> 16), <size_t>(word & 0xFFFF))
+            _json_text(o, self.blob.data() + (word >> 24), <size_t>(word & 0xFFFFFF))
         elif gid < 0:
             self.skipped[0] += 1
             o.append(b'"<string #')
@@ -418,6 +419,154 @@ cdef class RowSink:
         return self.done - start
 
 
+    # -- the canonical decoding ---------------------------------------------------------
+    cdef void _canonical_value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
+        """An argument's value as the canonical decoding writes it (``_canonical``'s
+        ``argument_value``: a header field a number, a word a decimal string, a double a number
+        or "NaN", "Infinity", "-Infinity", a blob its bytes in hex)."""
+        cdef uint64_t raw = <uint64_t>a[3]
+        cdef int width = A.width
+        cdef double x
+        cdef char *s
+        cdef size_t i, n
+        cdef const unsigned char *b
+        if A.kind == XA_NULL:
+            o.append(b"null")
+        elif A.kind == XA_SIGNED or A.kind == XA_UNSIGNED or A.kind == XA_POINTER:
+            if width < 64:
+                raw &= ((<uint64_t>1) << width) - 1
+                if A.kind == XA_SIGNED and raw >> (width - 1):
+                    raw |= ~(((<uint64_t>1) << width) - 1)
+            else:
+                o.push_back(b'"')
+            if A.kind == XA_SIGNED:
+                _i64(o, <int64_t>raw)
+            else:
+                _u64(o, raw)
+            if width >= 64:
+                o.push_back(b'"')
+        elif A.kind == XA_DOUBLE:
+            memcpy(&x, &raw, 8)
+            if isfinite(x):
+                s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+                o.append(s)
+                PyMem_Free(s)
+            else:
+                o.append(b'"NaN"' if x != x else b'"Infinity"' if x > 0 else b'"-Infinity"')
+        elif A.kind == XA_STRING:
+            self._text(o, a[3], a[4], texts)
+        elif A.kind == XA_BOOL:
+            o.append(b"true" if raw else b"false")
+        else:  # XA_BLOB: its bytes in hex
+            o.push_back(b'"')
+            b = <const unsigned char *>self.blob.data() + (a[4] >> 24)
+            n = <size_t>(a[4] & 0xFFFFFF)
+            for i in range(n):
+                o.push_back(b"0123456789abcdef"[b[i] >> 4])
+                o.push_back(b"0123456789abcdef"[b[i] & 15])
+            o.push_back(b'"')
+
+    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list heads, list tails,
+                      list argtypes, list errors):
+        """Write the canonical JSON of the rows not yet written whose records come before
+        record ``below`` and ``stop`` (the first record in error), as ``_canonical``'s
+        ``Canonical.record`` writes each: ``heads[term]`` the text up to its provider,
+        ``provs[pid]`` (-1: none) the provider's, ``tails[term]`` the key of the word after
+        its arguments (b"": none), ``argtypes[type]`` an argument type's JSON name. A row with
+        a ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
+        reference's canonicaliser says it (its first such ref, in field order), and no later
+        row is written. Returns the stop."""
+        cdef size_t n = self.rows.size() // R_WIDTH, i
+        cdef const int64_t *r
+        cdef const int64_t *a
+        cdef const XTerm *X
+        cdef const XArg *A
+        cdef string *o = &self.out
+        cdef int k, nargs, m
+        cdef int64_t at, pid, last_pid = -2, index
+        cdef bytes prov = b"", head, tail, t
+        cdef str err
+        while self.done < n:
+            r = self.rows.data() + self.done * R_WIDTH
+            index = r[0]
+            if index >= below:
+                break
+            self.done += 1
+            X = &self.xterms[r[3]]
+            nargs = <int>r[ROW_HEAD + NSTR + 3]
+            at = r[ROW_HEAD + NSTR + 2]
+            err = None
+            if not (r[6] & R_KOIDS):
+                err = f"thread ref {<uint64_t>r[7]} (thread) is not registered"
+            elif r[ROW_HEAD + X.icat] == -1:
+                err = f"string ref {<uint64_t>r[R_TEXT + X.icat]} (category) is not registered"
+            elif r[ROW_HEAD + X.iname] == -1:
+                err = f"string ref {<uint64_t>r[R_TEXT + X.iname]} (name) is not registered"
+            else:
+                for k in range(nargs):
+                    a = self.argw.data() + (at + k) * ARGW
+                    if a[0] < 0:
+                        continue
+                    if a[1] == -1:
+                        err = f"string ref {<uint64_t>a[2]} (argument name) is not registered"
+                        break
+                    if self.xargs[a[0]].kind == XA_STRING and a[3] == -1:
+                        err = f"string ref {<uint64_t>a[4]} (argument value) is not registered"
+                        break
+            if err is not None:
+                errors.append((index, r[1], f"record {index} at {r[1]:#x}: {err}"))
+                if index < stop:
+                    stop = index
+                continue
+            if index >= stop:
+                continue
+            pid = r[ROW_HEAD + NSTR + 4]
+            if pid != last_pid:
+                prov = provs[pid]
+                last_pid = pid
+            head = heads[r[3]]
+            tail = tails[r[3]]
+            if self.nout:
+                o.append(b",\n")
+            self.nout += 1
+            o.append(<const char *>head, len(head))
+            o.append(<const char *>prov, len(prov))
+            o.append(b', "thread": {"process_koid": "')
+            _u64(o, <uint64_t>r[7])
+            o.append(b'", "thread_koid": "')
+            _u64(o, <uint64_t>r[8])
+            o.append(b'"}, "category": ')
+            self._text(o, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat], texts)
+            o.append(b', "name": ')
+            self._text(o, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
+            o.append(b', "timestamp": "')
+            _u64(o, <uint64_t>r[ROW_HEAD + NSTR])
+            o.append(b'", "arguments": [')
+            m = 0
+            for k in range(nargs):
+                a = self.argw.data() + (at + k) * ARGW
+                if a[0] < 0:
+                    continue  # an undefined argument type: skipped by its size
+                A = &self.xargs[a[0]]
+                if m:
+                    o.append(b", ")
+                m += 1
+                o.append(b'{"name": ')
+                self._text(o, a[1], a[2], texts)
+                o.append(b', "type": ')
+                t = argtypes[a[0]]
+                o.append(<const char *>t, len(t))
+                o.append(b', "value": ')
+                self._canonical_value(o, A, a, texts)
+                o.push_back(b'}')
+            o.push_back(b']')
+            if len(tail):
+                o.append(<const char *>tail, len(tail))
+                _u64(o, <uint64_t>r[ROW_HEAD + NSTR + 1])
+                o.push_back(b'"')
+            o.push_back(b'}')
+        return stop
+
 cdef inline bint _same(const char *s, const size_t *cuts, int x, int y) noexcept:
     """Do arguments ``x`` and ``y`` (in ``cuts``) have the same name text?"""
     cdef size_t nx = cuts[2 * x + 1] - cuts[2 * x], ny = cuts[2 * y + 1] - cuts[2 * y]
@@ -502,11 +651,11 @@ cdef void _json_text(string *o, const char *s, size_t n) noexcept:
 cdef inline int64_t _keep_text(RowSink k, Scan *S, int64_t pos, uint64_t n) noexcept nogil:
     """An inline text of ``n`` bytes at word ``pos``, kept in the sink's ``blob``."""
     cdef int64_t off = <int64_t>k.blob.size()
-    if pos >= 0 and n:
+    if pos >= 0 and 0 < n <= 0xFFFFFF:
         k.blob.append(<const char *>S.buf + 8 * pos, n)
     else:
         n = 0
-    return (off << 16) | <int64_t>n
+    return (off << 24) | <int64_t>n
 
 
 cdef inline void _ref_of(NativeWalk w, int slot, uint64_t ref, int64_t pos, Scan *S, int64_t *gid,
@@ -598,6 +747,8 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             r[ROW_HEAD + NSTR + i] = 0
         w.rsink.nrows += 1
         return
+    if not flags and T.nthr:  # (unresolved: the ref, for the decoding's message)
+        r[7] = <int64_t>v[T.thr_val[0]]
     for i in range(NSTR):
         r[ROW_HEAD + i] = 0
         r[R_TEXT + i] = 0
@@ -608,6 +759,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
     r[ROW_HEAD + NSTR + 1] = <int64_t>v[X.v2] if X.v2 >= 0 else 0
     r[ROW_HEAD + NSTR + 2] = <int64_t>(w.rsink.argw.size() // ARGW)
     r[ROW_HEAD + NSTR + 3] = S.nargs
+    r[ROW_HEAD + NSTR + 4] = <int64_t>w.pid_of[slot] if slot else -1
     cdef int64_t a, ty, npv = w.P.narg_vals
     cdef const int64_t *row
     cdef const XArg *A
@@ -630,4 +782,6 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             _ref_of(w, slot, <uint64_t>row[ARG_ROW_HEAD + A.val], row[ARG_ROW_HEAD + npv + A.vpos], S, &o[3], &o[4])
         elif A.val >= 0:
             o[3] = row[ARG_ROW_HEAD + A.val]
+            if A.kind == XA_BLOB and w.rsink.decoding and A.vpos >= 0:
+                o[4] = _keep_text(w.rsink, S, row[ARG_ROW_HEAD + npv + A.vpos], <uint64_t>o[3])
     w.rsink.nrows += 1

@@ -107,11 +107,11 @@ def export_plan(log: bool, phases: tuple, second: tuple, back: frozenset) -> tup
         terms.append(d)
     args: list = [None] * (max(prog.arg_leaves, default=-1) + 1)
     for ty, a in prog.arg_leaves.items():
-        args[ty] = _arg_plan(a)
+        args[ty] = arg_plan(a)
     return terms, args
 
 
-def _arg_plan(a) -> dict:
+def arg_plan(a) -> dict:
     """How an argument type's value prints (``XArg``): by its layout in the tables."""
     lay, vals, pos = a.layout, a.vals, a.pos
     d = {"kind": 0, "width": 64, "name": vals["name"], "npos": pos["name string"], "val": -1, "vpos": -1}
@@ -119,8 +119,8 @@ def _arg_plan(a) -> dict:
     if name == "null":
         d["kind"] = XA["null"]
     elif name == "blob":
-        size = next(it.length for it in lay.full_body if isinstance(it, StreamItem))
-        d.update(kind=XA["blob"], val=vals[size])
+        stream = next(it for it in lay.full_body if isinstance(it, StreamItem))
+        d.update(kind=XA["blob"], val=vals[stream.length], vpos=pos[stream.name])
     elif name in ("double", "string", "pointer", "bool"):
         d.update(kind=XA[name], val=vals["value"])
         if name == "string":

@@ -64,7 +64,7 @@ from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Wal
 from ..rules._diagnostics import Severity
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
-from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
+from ..spec._roles import EFFECT_OF, INLINE_KOIDS, STATE_KINDS, STRING_REFS, is_undefined
 from ..spec._tables import ArgsItem, Layout, StreamItem, WordItem, tables
 from ._reader_verdicts import REJECT, SKIP, verdict
 
@@ -347,6 +347,17 @@ class Canonical(Consumer):
     def _before_stop(self, index: int) -> bool:
         return self.stop is None or index < self.stop
 
+    rides_native = True  # (the walk takes the native walk only with a linter aboard: ``_aboard``)
+    riding = False  # on the native walk's rows (``ride``)
+    _collecting = False  # the lines of noted records kept for the rider (``_NativeRecords.take``)
+
+    def ride(self, walk: Walk, nw, module):
+        """The decoding's rider on the native walk ``nw``: its events written natively from
+        the rows mode's rows (``_NativeRecords``), every other record handed back and decoded
+        one by one (``record``)."""
+        self.riding = True
+        return _NativeRecords(self, walk, nw, module)
+
     def start(self, walk: Walk) -> None:
         self.walk = walk
         self.canon = _Canonicaliser(walk.state)
@@ -371,7 +382,7 @@ class Canonical(Consumer):
             return
         if self.keep:
             self.decoded.append(obj)
-        elif self.columns:
+        elif (self.columns and not self.riding) or self._collecting:
             self._pending.append((rec.index, _line(obj)))
         else:
             self.write([_line(obj)])
@@ -512,6 +523,150 @@ class Canonical(Consumer):
         return _scalars(how, a.layout, "value", a.value("value"))
 
 
+# the kinds the walk's rows mode writes natively: the events whose canonical shape is
+# (thread, category, name, timestamp, arguments) and at most one word after (an end, an id)
+_ROW_SHAPE = (("thread", "thread"), ("category", "string"), ("name", "string"), ("timestamp", "word"),
+              ("arguments", "arguments"))
+# the records the walk walks with nothing to write: their effect is the walk's own
+_FOLDED = frozenset(k for k, e in EFFECT_OF.items()
+                    if e in ("registers_string", "registers_thread", "sets_tick_rate", "switches_provider"))
+
+
+@functools.cache
+def _row_plan(log: bool) -> tuple:
+    """The rows mode's plan for the canonical decoding over the native walk's program:
+    (per terminal ``XTerm``'s fields, per argument type ``XArg``'s, per terminal the text up
+    to its provider and the key of its word after the arguments, per argument type its JSON
+    name). Every record of another kind is handed back to ``Canonical.record``."""
+    from ..engine._walk_native import plan
+    from ..engine._walk_rows import X_BACK, X_NONE, X_ROW, arg_plan
+
+    prog = plan(log)[0]
+    terms, heads, tails = [], [], []
+    for t in prog.terminals:
+        d = {"act": X_BACK, "ph": 0, "ts": -1, "v2": -1, "iname": 0, "icat": 0}
+        head = tail = b""
+        leaf = t.leaf
+        kind = leaf.layout.name if leaf is not None and not log else None
+        shape = SHAPES.get(kind, ()) if kind is not None else ()
+        if kind in _FOLDED:
+            d["act"] = X_NONE
+        elif shape[:5] == _ROW_SHAPE and len(shape) <= 6 and all(how == "word" for _, how in shape[5:]) \
+                and [_koid_key(w) for w in _WORDS_BY_REF[(kind, "thread")]] == ["process_koid", "thread_koid"] \
+                and not any(_word_is_signed(leaf.layout, n) for n, _ in (shape[3:4] + shape[5:])):
+            strs = STRING_REFS[kind]
+            d.update(act=X_ROW, ts=leaf.vals["timestamp"], iname=strs.index("name"), icat=strs.index("category"))
+            head = ("{" + key("kind") + json.dumps(kind) + ", " + key("provider")).encode()
+            if len(shape) == 6:
+                d["v2"] = leaf.vals[shape[5][0]]
+                tail = (", " + key(shape[5][0]) + '"').encode()
+        terms.append(d)
+        heads.append(head)
+        tails.append(tail)
+    args: list = [None] * (max(prog.arg_leaves, default=-1) + 1)
+    argtypes: list = [b""] * len(args)
+    for ty, a in prog.arg_leaves.items():
+        args[ty] = arg_plan(a)
+        argtypes[ty] = json.dumps(a.layout.name).encode()
+    return terms, args, heads, tails, argtypes
+
+
+def _quiet(diagnostic) -> None:
+    """A noted record's diagnostics: the linter's walk has said them already."""
+
+
+class _NativeRecords:
+    """The canonical decoding on the native walk's rows mode (``_nwalk_rows.pxi``): at each
+    stop of the walk, the lines of the event rows since the last stop written by the walk's
+    formatter (byte for byte ``_line`` of ``Canonical.record``'s object; a row with a ref to
+    nothing an error, as the canonicaliser says it), in file order with the records it
+    noted, which ``Canonical.record`` decodes. Every other record is handed back (its reader
+    diagnostics said by the reference decoder) and goes to ``Canonical.record`` after the
+    stop's lines."""
+
+    def __init__(self, canon: Canonical, walk: Walk, nw, module):
+        from ..engine._walk_rows import checked
+
+        terms, args, self.heads, self.tails, self.argtypes = _row_plan(walk.log)
+        self.sink = checked(module).RowSink()
+        self.sink.export_plan(terms, args)
+        self.sink.decoding = True
+        nw.collect_rows(self.sink)
+        self.canon = canon
+        self.walk = walk
+        self.texts: list[bytes] = []
+
+    def take(self) -> None:
+        from ..engine._reader import decode_record
+
+        w, canon, sink, texts = self.walk, self.canon, self.sink, self.texts
+        state = w.state
+        values = state.strings.values
+        if len(texts) < len(values):  # (the interner only grows)
+            texts += [json.dumps(state.text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
+        provs = {-1: b"null"}
+        for pid, p in state.providers.items():
+            if pid is not None:
+                provs[pid - (1 << 64) if pid >= 1 << 63 else pid] = _line({"id": p.id, "name": p.name}).encode()
+        out: list[bytes] = []
+        errors: list = []
+        canon._collecting = True  # (``record`` keeps the line of a noted record for here)
+        try:
+            for index, offset, words, _rate in sink.take_notes():
+                self._format(index, provs, errors, out)
+                canon.record(decode_record(w.buf, offset, index, words, _quiet, big=w.big, log=w.log, resync=False))
+                out += [t.encode() for _, t in canon._pending]
+                canon._pending.clear()
+        finally:
+            canon._collecting = False
+        self._format(1 << 62, provs, errors, out)
+        sink.clear_rows()
+        if out:
+            canon.write.raw(b",\n".join(out))
+
+    def _format(self, below: int, provs: dict, errors: list, out: list) -> None:
+        canon = self.canon
+        self.sink.format_decode(below, 1 << 62 if canon.stop is None else canon.stop, self.texts, provs,
+                                       self.heads, self.tails, self.argtypes, errors)
+        for index, offset, message in errors:
+            canon._error(index, offset, message)
+        errors.clear()
+        got = self.sink.take_text()
+        if got:
+            out.append(got)
+
+
+class _Lines(Lines):
+    """``Lines``, and ``raw``: the UTF-8 bytes of texts already joined by ",\n"."""
+
+    def raw(self, data: bytes) -> None:
+        if not data:
+            return
+        lead = self.opening if self.empty else ",\n"
+        self.empty = False
+        if self._raw is not None:
+            self.out.flush()
+            self._raw.write(lead.encode())
+            self._raw.write(data)
+        else:
+            self.out.write(lead)
+            self.out.write(str(data, "utf-8"))
+
+
+def _aboard(walk: Walk, canon: Canonical) -> Walk:
+    """``canon`` the consumer of ``walk``: riding the native walk behind a linter whose
+    findings nothing reads where the walk's engine walks natively, alone otherwise."""
+    from ..engine._lint_consumer import Lint
+    from ..engine._native import walks_natively
+    from ..engine._result import DiagnosticSink
+
+    if walks_natively(walk.engine) and not canon.keep:
+        lint = Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
+        walk.consumers = [lint, canon]
+        walk.lint = lint
+    return walk
+
+
 def _line(obj: dict) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
@@ -570,14 +725,15 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
     records having gone to ``out``. ``data`` may be ``open_buffer``'s ``FileSource``
     (read and decoded a chunk at a time). ``stream``: byte chunks to decode instead of
     ``data`` (a pipe), written as they arrive (``_feeder``)."""
-    write = Lines(out, '{"records": [\n')
+    write = _Lines(out, '{"records": [\n')
     canon = Canonical(write, strict=strict)
     if stream is None:  # a buffer, or a file read a chunk at a time (``_file.FileSource``)
-        walk_source(data, lambda buf, _: _decoding_walk(buf, canon, byte_order, engine, limits))
+        walk_source(data, lambda buf, _: _aboard(_decoding_walk(buf, canon, byte_order, engine, limits), canon))
     else:
         from ..engine._feeder import stream_walk
 
-        stream_walk(lambda buf, _: _decoding_walk(buf, canon, byte_order, "fast", limits), [], stream)
+        stream_walk(lambda buf, _: _aboard(_decoding_walk(buf, canon, byte_order, "fast", limits), canon), [],
+                    stream)
     out.write('{"records": []}\n' if write.empty else "\n]}\n")
     return Decoding([], [msg for _, _, msg, _ in canon.errors], canon.notes,
                     [(at, how) for at, _, _, how in canon.errors])
