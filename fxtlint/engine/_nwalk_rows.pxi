@@ -22,7 +22,9 @@
 # Format has is a row even with unregistered refs or timestamps past their limit (the export
 # prints those as the reference does), a record with no Trace Event is counted, a table
 # record other than a thread record is nothing, a kernel object is handed back (it names a
-# process or thread by the tables as they are at it: the walk stops there), and ``format``
+# process or thread by the tables as they are at it: the walk stops there), a table record
+# met while records are noted is handed back too (a note is decoded with the tables as
+# they are at the next stop: they must not change in between), and ``format``
 # writes the rows' Trace Event JSON, byte for byte ``json.dumps`` of the reference's event,
 # into one buffer (``take_text``). Memory: the rows, notes, argument words and inline texts
 # since the last take (the Python side takes them at each stop of the walk), and the thread
@@ -209,7 +211,11 @@ cdef class RowSink:
         return 0
 
     cdef inline bint hands_back(self, int64_t term) noexcept nogil:
-        return self.exporting and self.xterms[term].act == X_BACK
+        """The walk stops before a record of ``term``: one to hand back, or a table record
+        while records are noted (a noted record is decoded with the tables as they are at
+        the stop: no table changes between it and the stop)."""
+        return self.exporting and (self.xterms[term].act == X_BACK or
+                                   (self.xterms[term].act == X_NONE and self.notes.size() != 0))
 
     def take_notes(self):
         """The records noted since the last take, in file order: (index, offset, declared

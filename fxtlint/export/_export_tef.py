@@ -11,11 +11,15 @@ every viewer. What the recovering reader could not read, or an event that cannot
 placed on a thread, is counted in ``Export.skipped`` for the CLI to say on stderr.
 
 A consumer of the walk (``_walk``): decoded records become events one by one (a dict,
-then ``json.dumps``), the clean rows of a batch become events as columns (their
-names, timestamps, ids and arguments formatted for all rows at once, byte for byte
-what ``json.dumps`` writes for the same event), and each batch's events are written in
-file order as soon as the batch is done. Kernel objects, which name processes and
-threads, are always read as records.
+then ``json.dumps``). Where the native walk is built the export rides it behind a linter
+whose findings nothing reads (``_aboard``): its rows mode (``_nwalk_rows.pxi``) writes each
+event's JSON natively, byte for byte what ``json.dumps`` writes for ``Exporter.event``'s
+dict (``_NativeEvents``), the records it notes (a thread record) and hands back (a kernel
+object: it names a process or thread by the tables as they are at it) are decoded one by
+one, and the events are written in file order at each stop of the walk. Elsewhere (the
+column path) the clean rows of a batch become events as columns (numpy), written as soon
+as the batch is done. Kernel objects, which name processes and threads, are always read
+as records.
 
 Sans-IO: ``write_document`` streams JSON to a text file, so memory grows with the
 process and thread names, not with the file; ``iter_events`` yields the events as

@@ -21,10 +21,13 @@ undefined types are skipped, and words after a record's defined content are igno
 as the spec tells readers to do.
 
 A consumer of the walk (``_walk``): decoded records become canonical objects one by
-one (the reference path, ``decode``), the clean rows of a batch become JSON text as
-columns (byte for byte what ``json.dumps`` writes for the same object), and
-``decode_to`` writes each batch's records as soon as the batch is done, so memory does
-not grow with the file.
+one (the reference path, ``decode``). Where the native walk is built ``decode_to`` rides
+it behind a linter whose findings nothing reads (``_aboard``): its rows mode writes each
+event's line natively (``_NativeRecords``; a kind whose shape is not an event's, and every
+other record, handed back and decoded one by one), at each stop of the walk. Elsewhere
+(the column path) the clean rows of a batch become JSON text as columns; either way each
+line is byte for byte what ``json.dumps`` writes for the same object, written as soon as
+its stretch is done, so memory does not grow with the file.
 """
 
 from __future__ import annotations
@@ -537,9 +540,13 @@ def _row_plan(log: bool) -> tuple:
     """The rows mode's plan for the canonical decoding over the native walk's program:
     (per terminal ``XTerm``'s fields, per argument type ``XArg``'s, per terminal the text up
     to its provider and the key of its word after the arguments, per argument type its JSON
-    name). Every record of another kind is handed back to ``Canonical.record``."""
+    name). A record of another kind is noted for ``Canonical.record`` (the walk stops before
+    a table record that follows it: it is decoded with the tables it was read with), or
+    handed back: one that names a provider (the provider texts of a stretch's rows are
+    those at its stop), a magic record (the reader says where one repeats) and one of an
+    undefined type (the reader says what it skips)."""
     from ..engine._walk_native import plan
-    from ..engine._walk_rows import X_BACK, X_NONE, X_ROW, arg_plan
+    from ..engine._walk_rows import X_BACK, X_NONE, X_NOTE, X_ROW, arg_plan
 
     prog = plan(log)[0]
     terms, heads, tails = [], [], []
@@ -551,6 +558,8 @@ def _row_plan(log: bool) -> tuple:
         shape = SHAPES.get(kind, ()) if kind is not None else ()
         if kind in _FOLDED:
             d["act"] = X_NONE
+        elif kind is None or is_undefined(kind) or kind in STATE_KINDS:
+            pass  # handed back
         elif shape[:5] == _ROW_SHAPE and len(shape) <= 6 and all(how == "word" for _, how in shape[5:]) \
                 and [_koid_key(w) for w in _WORDS_BY_REF[(kind, "thread")]] == ["process_koid", "thread_koid"] \
                 and not any(_word_is_signed(leaf.layout, n) for n, _ in (shape[3:4] + shape[5:])):
@@ -560,6 +569,8 @@ def _row_plan(log: bool) -> tuple:
             if len(shape) == 6:
                 d["v2"] = leaf.vals[shape[5][0]]
                 tail = (", " + key(shape[5][0]) + '"').encode()
+        else:
+            d["act"] = X_NOTE
         terms.append(d)
         heads.append(head)
         tails.append(tail)
@@ -571,18 +582,14 @@ def _row_plan(log: bool) -> tuple:
     return terms, args, heads, tails, argtypes
 
 
-def _quiet(diagnostic) -> None:
-    """A noted record's diagnostics: the linter's walk has said them already."""
-
-
 class _NativeRecords:
     """The canonical decoding on the native walk's rows mode (``_nwalk_rows.pxi``): at each
     stop of the walk, the lines of the event rows since the last stop written by the walk's
     formatter (byte for byte ``_line`` of ``Canonical.record``'s object; a row with a ref to
     nothing an error, as the canonicaliser says it), in file order with the records it
-    noted, which ``Canonical.record`` decodes. Every other record is handed back (its reader
-    diagnostics said by the reference decoder) and goes to ``Canonical.record`` after the
-    stop's lines."""
+    noted, which the reference decoder reads (its diagnostics the decoding's) and
+    ``Canonical.record`` decodes. The records handed back go to ``Canonical.record`` after
+    the stop's lines."""
 
     def __init__(self, canon: Canonical, walk: Walk, nw, module):
         from ..engine._walk_rows import checked
@@ -614,7 +621,8 @@ class _NativeRecords:
         try:
             for index, offset, words, _rate in sink.take_notes():
                 self._format(index, provs, errors, out)
-                canon.record(decode_record(w.buf, offset, index, words, _quiet, big=w.big, log=w.log, resync=False))
+                canon.record(decode_record(w.buf, offset, index, words, canon.reader_diagnostic, big=w.big,
+                                           log=w.log, resync=False))
                 out += [t.encode() for _, t in canon._pending]
                 canon._pending.clear()
         finally:
