@@ -51,7 +51,8 @@ cpdef enum ExportAct:  # what the export does with a terminal's records
     X_ROW = 1       # an event the Trace Event Format has: a row, formatted here
     X_COUNT = 2     # a kind with no Trace Event: counted (``Export.not_exported``)
     X_NONE = 3      # nothing exported, nothing counted (a table record)
-    X_BACK = 4      # handed back: its export reads the tables as they are at it (a kernel object)
+    X_BACK = 4      # handed back: read with the tables as they are at it
+    X_NAMES = 5     # a kernel object: a row, the names it gives told to Python (``format``'s ``named``)
 
 
 cpdef enum ArgKind:  # how an argument's value prints
@@ -75,6 +76,7 @@ cdef struct XTerm:
 
 cdef struct XArg:
     int kind
+    int koid         # a koid (a thread's process, when named "process")
     int width
     int name, npos   # the name ref's value slot, its inline text's position slot
     int val, vpos    # the value's slot (a string's ref), a value text's position slot (-1: none)
@@ -192,12 +194,13 @@ cdef class RowSink:
             raise ValueError("an export plan for another program, or for a walk before")
         for d in self.terms_plan:
             t = d
-            if not (0 <= t.act <= X_BACK and 0 <= t.ph < 128 and -1 <= t.ts < P.nvals and -1 <= t.v2 < P.nvals
+            if not (0 <= t.act <= X_NAMES and 0 <= t.ph < 128 and -1 <= t.ts < P.nvals and -1 <= t.v2 < P.nvals
                     and 0 <= t.iname < NSTR and 0 <= t.icat < NSTR):
                 raise ValueError("an export plan's terminal out of range")
             self.xterms.push_back(t)
         for i in range(<int64_t>P.arg_type_mask + 1):
             a.kind = XA_UNDEFINED
+            a.koid = 0
             a.width = 64
             a.name = a.npos = a.val = a.vpos = -1
             if i < len(self.args_plan) and self.args_plan[i] is not None:
@@ -322,11 +325,33 @@ cdef class RowSink:
             b = us(ticks, rate).encode()
             o.append(<const char *>b, len(b))
 
-    def format(self, int64_t below, list texts, list first, us):
+    cdef void _named(self, const int64_t *r, const XTerm *X, list texts, list named) except *:
+        """A kernel object's row: what it names, as ``Exporter.event`` reads it."""
+        cdef const int64_t *a
+        cdef int k
+        cdef int64_t at = r[ROW_HEAD + NSTR + 2]
+        self.scratch.clear()
+        self._text(&self.scratch, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
+        name = self.scratch.data()[:self.scratch.size()]
+        parents = []
+        for k in range(<int>r[ROW_HEAD + NSTR + 3]):
+            a = self.argw.data() + (at + k) * ARGW
+            if a[0] < 0 or not self.xargs[a[0]].koid or a[1] == -1:
+                continue
+            self.scratch.clear()
+            self._text(&self.scratch, a[1], a[2], texts)
+            if self.scratch == b'"process"':
+                parents.append(<uint64_t>a[3])
+        named.append((r[0], <uint64_t>r[ROW_HEAD + NSTR], <uint64_t>r[ROW_HEAD + NSTR + 1], name, parents))
+
+    def format(self, int64_t below, list texts, list first, us, list named):
         """Write the Trace Event JSON of the rows not yet written whose records come before
         record ``below`` (``texts[gid]``: an interned string's JSON text; ``first`` gets
         (index, thread koid, process koid) of each thread's first row; ``us(ticks, rate)``:
-        the text of a timestamp not written here). Returns the rows it went past."""
+        the text of a timestamp not written here; ``named`` gets each kernel object's
+        (index, koid, object type, name, process koids of its koid arguments named
+        "process"), its name a JSON text, an unregistered ref's stand-in counted). Returns the
+        rows it went past."""
         cdef size_t n = self.rows.size() // R_WIDTH, start = self.done, i
         cdef const int64_t *r
         cdef const int64_t *a
@@ -342,6 +367,9 @@ cdef class RowSink:
                 break
             self.done += 1
             X = &self.xterms[r[3]]
+            if X.act == X_NAMES:
+                self._named(r, X, texts, named)
+                continue
             if not (r[6] & R_KOIDS):
                 self.skipped[1] += 1
                 continue
@@ -700,7 +728,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
         if X.act == X_COUNT:
             w.rsink.counted.data()[term] += 1
             return
-        if X.act != X_ROW or T.mode != M_EVENT:
+        if (X.act != X_ROW and X.act != X_NAMES) or T.mode != M_EVENT:
             w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
             return
         for k in range(w.rec_mark, w.findings.size()):  # (what the export prints as the reference does)

@@ -72,21 +72,25 @@ class RowsRider:
 
 
 # ``_nwalk_rows.pxi``'s ExportAct and ArgKind (``export_plan`` checks them against a build)
-X_NOTE, X_ROW, X_COUNT, X_NONE, X_BACK = range(5)
+X_NOTE, X_ROW, X_COUNT, X_NONE, X_BACK, X_NAMES = range(6)
 XA = {"null": 1, "signed": 2, "unsigned": 3, "double": 4, "string": 5, "pointer": 6, "bool": 7, "blob": 8}
 # the thread record: the one table record whose fields the export reads (a thread's first process)
 THREAD_RECORD = "thread"
 
 
 @functools.cache
-def export_plan(log: bool, phases: tuple, second: tuple, back: frozenset) -> tuple[list, list]:
+def export_plan(log: bool, phases: tuple, second: tuple, back: frozenset = frozenset(),
+                notes: frozenset = frozenset(), names: tuple = ()) -> tuple[list, list]:
     """The rows mode's plan for the Trace Event export over ``plan(log)``'s program:
     (per terminal a dict of ``XTerm``'s fields, per argument type one of ``XArg``'s).
     ``phases``: (kind, phase letter) of the events it exports; ``second``: (phase letter,
     field) of the value each prints after the thread (an end, an id); ``back``: the kinds
-    handed back (read with the tables as they are at the record)."""
+    handed back, ``notes`` the kinds noted (read with the tables as they are at the record:
+    the walk stops before a table record that follows a note); ``names``: (kind, (koid
+    field, object type field)) of the records that name processes and threads (rows whose
+    names ``RowSink.format`` tells)."""
     prog = plan(log)[0]
-    ph, sec = dict(phases), dict(second)
+    ph, sec, names = dict(phases), dict(second), dict(names)
     terms = []
     for t in prog.terminals:
         d = {"act": X_NOTE, "ph": 0, "ts": -1, "v2": -1, "iname": 0, "icat": 0}
@@ -98,6 +102,11 @@ def export_plan(log: bool, phases: tuple, second: tuple, back: frozenset) -> tup
             d["act"] = X_BACK
         elif kind in STATE_KINDS:
             d["act"] = X_NOTE if kind == THREAD_RECORD else X_NONE
+        elif kind in notes:
+            d["act"] = X_NOTE
+        elif kind in names and "name" in STRING_REFS.get(kind, ()):
+            d.update(act=X_NAMES, ts=leaf.vals[names[kind][0]], v2=leaf.vals[names[kind][1]],
+                     iname=STRING_REFS[kind].index("name"))
         elif kind in ph:
             strs, letter = STRING_REFS[kind], ph[kind]
             d.update(act=X_ROW, ph=ord(letter), ts=leaf.vals["timestamp"], v2=leaf.vals.get(sec.get(letter), -1),
@@ -114,7 +123,8 @@ def export_plan(log: bool, phases: tuple, second: tuple, back: frozenset) -> tup
 def arg_plan(a) -> dict:
     """How an argument type's value prints (``XArg``): by its layout in the tables."""
     lay, vals, pos = a.layout, a.vals, a.pos
-    d = {"kind": 0, "width": 64, "name": vals["name"], "npos": pos["name string"], "val": -1, "vpos": -1}
+    d = {"kind": 0, "koid": int(lay.name == "koid"), "width": 64, "name": vals["name"], "npos": pos["name string"],
+         "val": -1, "vpos": -1}
     name = lay.name
     if name == "null":
         d["kind"] = XA["null"]
@@ -138,7 +148,8 @@ def arg_plan(a) -> dict:
 
 def checked(module):
     """``module`` (the native walk), when its ExportAct and ArgKind are this module's."""
-    acts = {"X_NOTE": X_NOTE, "X_ROW": X_ROW, "X_COUNT": X_COUNT, "X_NONE": X_NONE, "X_BACK": X_BACK}
+    acts = {"X_NOTE": X_NOTE, "X_ROW": X_ROW, "X_COUNT": X_COUNT, "X_NONE": X_NONE, "X_BACK": X_BACK,
+            "X_NAMES": X_NAMES}
     kinds = {f"XA_{k.upper()}": v for k, v in XA.items()} | {"XA_UNDEFINED": 0}
     if {m.name: int(m) for m in module.ExportAct} != acts or {m.name: int(m) for m in module.ArgKind} != kinds:
         raise RuntimeError("a stale build of the native walk (its export plan differs): rebuild it")

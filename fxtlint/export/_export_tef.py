@@ -618,13 +618,27 @@ class _NativeEvents:
         from ..engine._walk_rows import checked, export_plan
 
         self.sink = checked(module).RowSink()
-        self.sink.export_plan(*export_plan(walk.log, tuple(PHASES.items()), _SECOND, frozenset((KERNEL_OBJECT,))))
+        self.sink.export_plan(*export_plan(walk.log, tuple(PHASES.items()), _SECOND,
+                                           names=((KERNEL_OBJECT, ("koid", "object_type")),)))
         nw.collect_rows(self.sink)
         self.ex = ex
         self.walk = walk
         self.kinds = _names(walk.log)[0]
         self.texts: list[bytes] = []  # per interned id: its JSON text
         self.first: list = []
+        self.named: list = []  # the kernel objects' rows: (index, koid, object type, name, parents)
+
+    def _names(self) -> None:
+        """The kernel objects' rows since the last call: the names they give, in file order,
+        as ``Exporter.event`` gives them."""
+        ex, process, thread = self.ex, _OBJ.get("process"), _OBJ.get("thread")
+        for index, koid, obj, name, parents in self.named:
+            text = json.loads(name)
+            if obj == process:
+                ex._name([(index, ex.processes, koid, text)])
+            elif obj == thread:
+                ex._name([(index, ex.threads, koid, text)] + [(index, ex.thread_process, koid, p) for p in parents])
+        self.named.clear()
 
     def take(self) -> None:
         w, ex, sink, texts = self.walk, self.ex, self.sink, self.texts
@@ -633,9 +647,10 @@ class _NativeEvents:
             text = w.state.text
             texts += [json.dumps(text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
         out: list[bytes] = []
-        first = self.first
+        first, named = self.first, self.named
         for index, offset, words, rate in sink.take_notes():
-            sink.format(index, texts, first, _us_text)
+            sink.format(index, texts, first, _us_text, named)
+            self._names()
             got = sink.take_text()
             if got:
                 out.append(got)
@@ -643,7 +658,8 @@ class _NativeEvents:
             ev = ex.event(rec, rate)
             if ev is not None:
                 out.append(json.dumps(ev[0], ensure_ascii=False).encode())
-        sink.format(_NOT_DECODED, texts, first, _us_text)
+        sink.format(_NOT_DECODED, texts, first, _us_text, named)
+        self._names()
         got = sink.take_text()
         if got:
             out.append(got)
