@@ -90,7 +90,7 @@ def export_plan(log: bool, phases: tuple, second: tuple, back: frozenset = froze
     field, object type field)) of the records that name processes and threads (rows whose
     names ``RowSink.format`` tells)."""
     prog = plan(log)[0]
-    ph, sec, names = dict(phases), dict(second), dict(names)
+    ph, sec, named = dict(phases), dict(second), dict(names)
     terms = []
     for t in prog.terminals:
         d = {"act": X_NOTE, "ph": 0, "ts": -1, "v2": -1, "iname": 0, "icat": 0}
@@ -104,8 +104,8 @@ def export_plan(log: bool, phases: tuple, second: tuple, back: frozenset = froze
             d["act"] = X_NOTE if kind == THREAD_RECORD else X_NONE
         elif kind in notes:
             d["act"] = X_NOTE
-        elif kind in names and "name" in STRING_REFS.get(kind, ()):
-            d.update(act=X_NAMES, ts=leaf.vals[names[kind][0]], v2=leaf.vals[names[kind][1]],
+        elif kind in named and "name" in STRING_REFS.get(kind, ()):
+            d.update(act=X_NAMES, ts=leaf.vals[named[kind][0]], v2=leaf.vals[named[kind][1]],
                      iname=STRING_REFS[kind].index("name"))
         elif kind in ph:
             strs, letter = STRING_REFS[kind], ph[kind]

@@ -21,11 +21,13 @@ undefined types are skipped, and words after a record's defined content are igno
 as the spec tells readers to do.
 
 A consumer of the walk (``_walk``): decoded records become canonical objects one by
-one (the reference path, ``decode``). Where the native walk is built ``decode_to`` rides
-it behind a linter whose findings nothing reads (``_aboard``): its rows mode writes each
+one (the reference path, ``decode``). On the engine ``walk`` (where the native walk is
+built) ``decode_to`` rides it behind a linter whose findings nothing reads (``_aboard``;
+not yet the default engine's: records of kinds other than events are decoded one by one
+there): its rows mode writes each
 event's line natively (``_NativeRecords``; a kind whose shape is not an event's, and every
-other record, handed back and decoded one by one), at each stop of the walk. Elsewhere
-(the column path) the clean rows of a batch become JSON text as columns; either way each
+other record decoded one by one), at each stop of the walk. Elsewhere (the column path)
+the clean rows of a batch become JSON text as columns; either way each
 line is byte for byte what ``json.dumps`` writes for the same object, written as soon as
 its stretch is done, so memory does not grow with the file.
 """
@@ -663,12 +665,15 @@ class _Lines(Lines):
 
 def _aboard(walk: Walk, canon: Canonical) -> Walk:
     """``canon`` the consumer of ``walk``: riding the native walk behind a linter whose
-    findings nothing reads where the walk's engine walks natively, alone otherwise."""
+    findings nothing reads on the engine ``walk`` (where it is built), alone otherwise.
+    (Not yet ``auto``'s: the rows mode writes the events natively, but a record of another
+    kind, a context switch or a blob, is decoded one by one: 3x slower than the column path
+    on a trace of half such records, bench/README.md.)"""
     from ..engine._lint_consumer import Lint
-    from ..engine._native import walks_natively
+    from ..engine._native import default_engine, walks_natively
     from ..engine._result import DiagnosticSink
 
-    if walks_natively(walk.engine) and not canon.keep:
+    if (walk.engine or default_engine()) == "walk" and walks_natively(walk.engine) and not canon.keep:
         lint = Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
         walk.consumers = [lint, canon]
         walk.lint = lint
