@@ -122,6 +122,36 @@ cdef extern from *:
     """
     int fxt_us_text(uint64_t ticks, uint64_t rate, char *out)
 
+cdef extern from *:
+    """
+    /* fxt_us_text's common case: the rate's exact decimals known (``d`` digits, factor
+     * ``f`` = 10^(6+d) / rate; d < 0: none) and the value below 10^15 / 10^d: 64-bit only. */
+    static inline int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out) {
+        char tmp[24];
+        int n = 0, len = 0;
+        uint64_t m, q, r = 0;
+        if (d < 0 || f == 0 || ticks > 999999999999999ull / f)
+            return -1;
+        m = ticks * f;
+        switch (d) {
+        case 0: q = m; break;
+        case 1: q = m / 10; r = m % 10; break;
+        case 2: q = m / 100; r = m % 100; break;
+        default: q = m / 1000; r = m % 1000; break;
+        }
+        do { tmp[n++] = (char)('0' + (int)(q % 10)); q /= 10; } while (q);
+        while (n) out[len++] = tmp[--n];
+        if (r) {
+            out[len++] = '.';
+            for (n = d - 1; n >= 0; n--) { tmp[n] = (char)('0' + (int)(r % 10)); r /= 10; }
+            while (d > 0 && tmp[d - 1] == '0') d--;
+            for (n = 0; n < d; n++) out[len++] = tmp[n];
+        }
+        return len;
+    }
+    """
+    int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out)
+
 cdef extern from "Python.h":
     char *PyOS_double_to_string(double val, char format_code, int precision, int flags, int *ptype) except NULL
     int Py_DTSF_ADD_DOT_0
@@ -150,6 +180,8 @@ cdef class RowSink:
     cdef unordered_set[uint64_t] seen   # thread koids met in a row
     cdef int64_t phases[128]
     cdef int64_t skipped[4]             # unregistered string refs, thread refs, rate 0, undefined argument types
+    cdef uint64_t us_rate, us_factor    # the last tick rate a timestamp was written at, its exact decimals
+    cdef int us_digits
     cdef object terms_plan, args_plan   # (until ``check`` lays them out for the walk's program)
 
     cdef inline void note(self, int64_t index, int64_t offset, int64_t words, uint64_t rate) noexcept nogil:
@@ -317,8 +349,21 @@ cdef class RowSink:
 
     cdef void _us(self, string *o, uint64_t ticks, uint64_t rate, us) except *:
         cdef char buf[64]
-        cdef int n = fxt_us_text(ticks, rate, buf)
+        cdef int n, d
+        cdef uint64_t scale = 1000000
         cdef bytes b
+        if rate != self.us_rate:  # (the rate's exact decimals: once per rate met in a row)
+            self.us_rate = rate
+            self.us_digits = -1
+            for d in range(4):
+                if scale % rate == 0:
+                    self.us_digits = d
+                    self.us_factor = scale // rate
+                    break
+                scale *= 10
+        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, buf)
+        if n < 0:
+            n = fxt_us_text(ticks, rate, buf)
         if n >= 0:
             o.append(buf, n)
         else:

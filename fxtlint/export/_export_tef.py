@@ -678,7 +678,7 @@ class _NativeEvents:
         for term, n in counted.items():
             export.not_exported[self.kinds[term]] += n
         if out:
-            ex.write.raw(b",\n".join(out))
+            ex.write.raw(out)
 
 
 # what the rows mode's formatter counts (``RowSink.take_counts``), as ``Exporter.event`` says it
@@ -704,23 +704,6 @@ def _silent_lint(walk: Walk):
     from ..engine._result import DiagnosticSink
 
     return Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
-
-
-class _Lines(Lines):
-    """``Lines``, and ``raw``: the UTF-8 bytes of texts already joined by ",\n"."""
-
-    def raw(self, data: bytes) -> None:
-        if not data:
-            return
-        lead = self.opening if self.empty else ",\n"
-        self.empty = False
-        if self._raw is not None:
-            self.out.flush()
-            self._raw.write(lead.encode())
-            self._raw.write(data)
-        else:
-            self.out.write(lead)
-            self.out.write(str(data, "utf-8"))
 
 
 def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"):
@@ -822,7 +805,7 @@ def export_stream(chunks, out: IO[str], *, source: str, export: Export, input_fo
 
 def _write_document(out: IO[str], source: str, export: Export, run) -> Export:
     out.write('{"traceEvents": [')
-    write = _Lines(out, "\n")
+    write = Lines(out, "\n")
     ex = Exporter(export, write)
     run(ex)
     write([json.dumps(ev, ensure_ascii=False) for ev, _ in ex.metadata()])

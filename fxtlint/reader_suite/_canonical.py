@@ -632,7 +632,7 @@ class _NativeRecords:
         self._format(1 << 62, provs, errors, out)
         sink.clear_rows()
         if out:
-            canon.write.raw(b",\n".join(out))
+            canon.write.raw(out)
 
     def _format(self, below: int, provs: dict, errors: list, out: list) -> None:
         canon = self.canon
@@ -644,23 +644,6 @@ class _NativeRecords:
         got = self.sink.take_text()
         if got:
             out.append(got)
-
-
-class _Lines(Lines):
-    """``Lines``, and ``raw``: the UTF-8 bytes of texts already joined by ",\n"."""
-
-    def raw(self, data: bytes) -> None:
-        if not data:
-            return
-        lead = self.opening if self.empty else ",\n"
-        self.empty = False
-        if self._raw is not None:
-            self.out.flush()
-            self._raw.write(lead.encode())
-            self._raw.write(data)
-        else:
-            self.out.write(lead)
-            self.out.write(str(data, "utf-8"))
 
 
 def _aboard(walk: Walk, canon: Canonical) -> Walk:
@@ -738,7 +721,7 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
     records having gone to ``out``. ``data`` may be ``open_buffer``'s ``FileSource``
     (read and decoded a chunk at a time). ``stream``: byte chunks to decode instead of
     ``data`` (a pipe), written as they arrive (``_feeder``)."""
-    write = _Lines(out, '{"records": [\n')
+    write = Lines(out, '{"records": [\n')
     canon = Canonical(write, strict=strict)
     if stream is None:  # a buffer, or a file read a chunk at a time (``_file.FileSource``)
         walk_source(data, lambda buf, _: _aboard(_decoding_walk(buf, canon, byte_order, engine, limits), canon))
