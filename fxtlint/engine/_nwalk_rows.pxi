@@ -17,16 +17,16 @@
 # undefined type), is not a row: it is noted (index, offset, declared size in words, tick
 # rate) for the reference per-record path, as the coverage mode notes one.
 #
-# The export's plan (``export_plan``: per terminal what the export does with it, ExportAct;
-# per argument type how its value prints, ArgKind) changes that: an event the Trace Event
-# Format has is a row even with unregistered refs or timestamps past their limit (the export
-# prints those as the reference does), a record with no Trace Event is counted, a table
-# record other than a thread record is nothing, a kernel object is handed back (it names a
-# process or thread by the tables as they are at it: the walk stops there), a table record
-# met while records are noted is handed back too (a note is decoded with the tables as
-# they are at the next stop: they must not change in between), and ``format``
-# writes the rows' Trace Event JSON, byte for byte ``json.dumps`` of the reference's event,
-# into one buffer (``take_text``). Memory: the rows, notes, argument words and inline texts
+# The export's and the decoding's plan (``export_plan``: per terminal what is done with it,
+# ExportAct; per argument type how its value prints, ArgKind) changes that: an event is a
+# row even with unregistered refs or timestamps past their limit (the export prints those
+# as the reference does, the decoding says them as errors), a kernel object is a row whose
+# names ``format`` tells (the export's), a record with no output is counted (the export's
+# ``not_exported``) or nothing (a table record), a record of another kind is noted or
+# handed back, and a table record met while records are noted is handed back (a note is
+# decoded with the tables as they are at the next stop: they must not change in between).
+# ``format`` writes the rows' Trace Event JSON, ``format_decode`` their canonical lines,
+# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``). Memory: the rows, notes, argument words and inline texts
 # since the last take (the Python side takes them at each stop of the walk), and the thread
 # koids met (``first`` is told each one's first row).
 

@@ -17,8 +17,10 @@ records are each exactly one of: a row, a noted record, a handed-back record.
 
 ``export_plan`` is the export's plan for the rows mode (``RowSink.export_plan``): per
 terminal what the Trace Event export does with its records (``_export_tef``'s rider: a
-row it formats natively, a count, nothing, a note, or a record handed back), per argument
-type how its value prints, all from the spec tables' layouts. ``RowsRider.take`` is called
+row it formats natively, a kernel object's row whose names it applies, a count, nothing,
+a note, or a record handed back), per argument type how its value prints (``arg_plan``),
+all from the spec tables' layouts; the canonical decoding's (``_canonical._row_plan``) is
+built the same way. ``RowsRider.take`` is called
 at each stop of the walk, so memory holds the rows of one stretch between stops.
 """
 
