@@ -1,10 +1,11 @@
-# Invariant: the native engine (every native part: the native walk linting and counting
-# report's coverage, the kernel scanning export's and decode's columns) and the pure Python
-# engine (the reference lint and per-record coverage, the numpy column engine) give the
-# same whole writer's report (verdict, rule results, coverage,
-# statistics, problems) for any bytes, read as a trace or as a structured-log stream (the
-# input's last byte picks: odd = log), and the same bytes of `export` (either format) and
-# of `decode` (a trace): the native text filler writes what the pure templates write;
+# Invariant: the native engine (every native part: the native walk linting, counting
+# report's coverage and writing export's events from its rows, the kernel scanning
+# decode's columns) and the pure Python engine (the reference lint and per-record
+# coverage, the numpy column engine) give the same whole writer's report (verdict, rule
+# results, coverage, statistics, problems) for any bytes, read as a trace or as a
+# structured-log stream (the input's last byte picks: odd = log), and the same bytes of
+# `export` (either format) and of `decode` (a trace): the native walk's rows mode and the
+# native text filler write what the pure templates write;
 # neither raises; and the native code never reads outside a buffer (the campaign,
 # `python -m fuzz run native`, runs this under AddressSanitizer: fuzz/kernel_asan.sh).
 """atheris harness, the native engine against the pure one.
@@ -44,7 +45,8 @@ def report_json(data: bytes, input_format: str, engine: str) -> dict:
 
 
 def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
-    """What ``export`` or ``decode`` writes for ``data`` (the column walk), to a UTF-8 text
+    """What ``export`` or ``decode`` writes for ``data`` (engine ``native``: export on the
+    native walk's rows, decode on the column walk's kernel and filler), to a UTF-8 text
     stream over bytes as a file is: the native rows go to its bytes layer."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", newline="")

@@ -1,15 +1,19 @@
-"""The native walk's rows mode (``_nwalk_rows.pxi``, ``engine/_walk_rows``), the walk's side
-of ``export`` and ``decode`` on the walk: each event record the lint's walk walks clean is
-a row whose kind, size, tick rate, string texts and thread koids are the reference's for
-that record (every record read by the reference reader, ``engine="reference"``), and a
-trace's records are each exactly one of a row, a noted record (decoded by the reference
-decoder) and a record the walk hands back; on the golden and real corpora, their
-big-endian twins, drawn archives (clean, noisy, mutated, concatenated), structured-log
-streams, random bytes, and a file read a chunk at a time.
+"""The native walk's rows mode (``_nwalk_rows.pxi``, ``engine/_walk_rows``), ``export`` and
+``decode`` on the walk. ``export``'s whole document and ``decode``'s lines, errors and notes
+on the native walk are the reference per-record path's, byte for byte. The walk's side: each
+event record the lint's walk walks clean is a row whose kind, size, tick rate, string texts
+and thread koids are the reference's for that record (every record read by the reference
+reader, ``engine="reference"``), and a trace's records are each exactly one of a row, a
+noted record (decoded by the reference decoder) and a record the walk hands back; on the
+golden and real corpora, their big-endian twins, drawn archives (clean, noisy, mutated,
+concatenated), structured-log streams, random bytes, and a file read a chunk at a time.
 """
 
 from __future__ import annotations
 
+import io
+import os
+import tempfile
 from array import array
 
 import pytest
@@ -17,9 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
+from fxtlint import build as B
 from fxtlint.engine import _file, _native, _walk_rows
 from fxtlint.engine._lint import lint_walk
 from fxtlint.engine._walk import Consumer
+from fxtlint.export._export_tef import _OBJ as OBJ
+from fxtlint.export._export_tef import Export, export_stream, write_document
+from fxtlint.reader_suite._canonical import decode_to
 from fxtlint.spec._roles import STRING_REFS, THREAD_REFS
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from noisy_traces import damaged_log_streams, noisy_archives
@@ -176,3 +184,131 @@ def test_rows_on_structured_log_streams(data):
 @given(st.binary(max_size=512))
 def test_rows_on_random_bytes(data):
     check(data)
+
+
+# -- export on the rows: the whole document, byte for byte the reference's ---------------
+def export_check(data: bytes, fmt: str = "auto") -> int:
+    """``export``'s document and what it did (``Export``), on the native walk (``engine="walk"``:
+    its rows formatted natively) and on the reference per-record path, are the same bytes and
+    counts. Returns the events the native formatter wrote."""
+    want, got = io.StringIO(), io.StringIO()
+    ref = write_document(data, want, input_format=fmt, engine="reference")
+    new = write_document(data, got, input_format=fmt, engine="walk")
+    assert got.getvalue() == want.getvalue()
+    assert ref.formatted == 0
+    n, new.formatted = new.formatted, 0
+    assert new == ref
+    return n
+
+
+def decode_check(data: bytes) -> None:
+    """``decode``'s lines, errors and notes on the native walk and on the reference path are
+    the same (a structured-log stream is no trace to decode: its walk's records are handed
+    back, as every record of a kind the rows mode does not write)."""
+    want, got = io.StringIO(), io.StringIO()
+    ref = decode_to(data, want, engine="reference")
+    new = decode_to(data, got, engine="walk")
+    assert got.getvalue() == want.getvalue()
+    assert (new.errors, new.notes, new.faults) == (ref.errors, ref.notes, ref.faults)
+
+
+def both_check(data: bytes, fmt: str = "auto") -> int:
+    """``export_check`` and, for a trace, ``decode_check``."""
+    if fmt != "log":
+        decode_check(data)
+    return export_check(data, fmt)
+
+
+def test_export_of_golden_and_real_files_is_the_reference_s():
+    """Both byte orders; the documents' events are mostly the native formatter's."""
+    events = 0
+    for path in [p for p in GOLDEN + REAL if p.stat().st_size <= BIG]:
+        data = path.read_bytes()
+        events += both_check(data, _fmt(path))
+        if _fmt(path) == "auto":
+            events += both_check(big_endian(data))
+    assert events > 150
+
+
+@pytest.mark.slow
+def test_export_of_large_golden_and_real_files_is_the_reference_s():
+    for path in [p for p in GOLDEN + REAL if p.stat().st_size > BIG]:
+        data = path.read_bytes()
+        assert both_check(data, _fmt(path)) or path.name.startswith("not-fxt"), path.name
+
+
+def test_export_of_clocks_arguments_and_names_is_the_reference_s():
+    """Tick rates (1 GHz, 1 kHz, a rate change, rates that divide no power of ten: the
+    formatter's exact decimals and the floats it leaves to Python), every argument type
+    (signed and unsigned extremes, doubles finite and not, inline and indexed names, a name
+    given twice, unregistered refs), every phase, inline thread refs and texts that need
+    escaping, kernel objects naming processes and threads, and a string re-registered
+    between two events of one stretch."""
+    recs = [B.magic(), B.provider_info(1, "p"), B.provider_section(1), B.initialization(10**9 + 7),
+            B.string(1, "cat"), B.string(2, 'na"me\\\n\x01é'), B.thread(1, 10, 11),
+            B.kernel_object(10, OBJ["process"], "proc"),
+            B.kernel_object(11, OBJ["thread"], 2, args=[B.arg("koid", "process", 10)])]
+    args = [B.arg("int32", "i", -(2**31)), B.arg("uint32", "u", 2**32 - 1), B.arg("int64", "l", -(2**63)),
+            B.arg("uint64", "q", 2**64 - 1), B.arg("double", "d", 0.1), B.arg("double", "n", float("nan")),
+            B.arg("double", "inf", float("-inf")), B.arg("string", "s", "t\tab"), B.arg("pointer", "p", 0xBEEF),
+            B.arg("koid", "k", 7), B.arg("bool", "b", True), B.arg("null", "z", None), B.arg("int32", "i", 5),
+            B.arg("blob", 2, b"xyz"), B.arg("string", 9, 2)]
+    for ticks in (0, 1, 999, 10**9 + 7, 2**63, 2**64 - 1):
+        for kind in ("instant", "duration_begin", "duration_end", "counter", "async_begin", "async_instant",
+                     "async_end", "flow_begin", "flow_step", "flow_end"):
+            recs.append(B.event(kind, ticks, name="e" if ticks % 2 else 2, args=args[:8] if ticks % 2 else args[8:],
+                                    id=ticks))
+        recs.append(B.event("duration_complete", ticks, name="x", end_timestamp=min(ticks + 5, 2**64 - 1),
+                            thread=(3, 4)))
+    recs += [B.initialization(1000), B.event("instant", 3, name="k"), B.event("counter", 4, name="c", id=0),
+             B.string(2, "again"), B.event("instant", 5, name=2), B.event("instant", 6, name=9),
+             B.event("instant", 7, args=[B.raw_arg(14, "raw", b"\0" * 8), B.arg("int32", "i", 1)])]
+    data = B.archive(*recs)
+    assert both_check(data) >= 60  # (a counter with an argument that is no number: the reference's)
+    assert both_check(B.archive(*recs, byte_order="big")) >= 60
+    _export_streamed(data)
+
+
+
+def _export_streamed(data: bytes) -> None:
+    """``export_stream`` of ``data`` in chunks of a word, of five and of 4 KiB, and read as a
+    file a chunk at a time (``FileSource``, 40-byte chunks): the reference's document."""
+    want = io.StringIO()
+    write_document(data, want, engine="reference")
+    for step in (8, 40, 4096):
+        got = io.StringIO()
+        export_stream([data[i:i + step] for i in range(0, len(data), step)], got, source="<bytes>", export=Export())
+        assert got.getvalue() == want.getvalue(), step
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "t.fxt")
+        with open(path, "wb") as fh:
+            fh.write(data)
+        old, _file.CHUNK = _file.CHUNK, 40
+        try:
+            with open(path, "rb") as fh:
+                got = io.StringIO()
+                export = export_stream(_file.FileSource(fh, path, len(data)), got, source="<bytes>", export=Export())
+        finally:
+            _file.CHUNK = old
+        assert got.getvalue() == want.getvalue() and export.formatted
+    want = io.StringIO()
+    ref = decode_to(data, want, engine="reference")
+    for step in (8, 4096):
+        got = io.StringIO()
+        new = decode_to(None, got, stream=[data[i:i + step] for i in range(0, len(data), step)])
+        assert got.getvalue() == want.getvalue() and new.errors == ref.errors, step
+
+
+@settings(max_examples=5, deadline=None)  # (an example: four exports, about 70 ms)
+@given(st.one_of(archives(), noisy_archives(), mutated_archives(codes=DRAWN_MUTATIONS).map(lambda t: t[0])))
+def test_export_of_drawn_archives_is_the_reference_s(data):
+    """Concatenated (a repeated magic record, the tables again) and big-endian."""
+    both_check(data + data)
+    both_check(big_endian(data))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.one_of(log_streams(), damaged_log_streams()))
+def test_export_of_structured_log_streams_is_the_reference_s(data):
+    export_check(data, "log")
+    export_check(data)

@@ -63,9 +63,9 @@ def test_a_small_lint_imports_neither_numpy_nor_the_column_engine(code):
 
 
 def test_the_column_path_imports_numpy_when_it_runs():
-    """The passing twin: the same file walked by the column path (export's) does import it."""
-    code = ("import io; from fxtlint.export._export_tef import write_document; "
-            f"write_document(open({str(SAMPLE)!r}, 'rb').read(), io.StringIO(), engine='fast')")
+    """The passing twin: the same file walked by the column path (decode's) does import it."""
+    code = ("import io; from fxtlint.reader_suite._canonical import decode_to; "
+            f"decode_to(open({str(SAMPLE)!r}, 'rb').read(), io.StringIO(), engine='fast')")
     got = loaded_after(code)
     assert got["numpy"] and got["fxtlint.engine._columns"]
 

@@ -431,6 +431,26 @@ class Lines:
         self.out.write(lead)
         self.out.write(",\n".join(texts))
 
+    def raw(self, pieces: list[bytes]) -> None:
+        """Pieces of UTF-8 bytes, each texts already joined by ",\n" (the native walk's rows
+        mode's), each written as it is."""
+        pieces = [p for p in pieces if p]
+        if not pieces:
+            return
+        lead = self.opening if self.empty else ",\n"
+        self.empty = False
+        if self._raw is not None:
+            self.out.flush()
+            write = self._raw.write
+            write(lead.encode())
+            for i, p in enumerate(pieces):
+                if i:
+                    write(b",\n")
+                write(p)
+        else:
+            self.out.write(lead)
+            self.out.write(",\n".join(str(p, "utf-8") for p in pieces))
+
 
 def unregistered(ids) -> np.ndarray:
     return np.nonzero(ids == UNREGISTERED)[0]

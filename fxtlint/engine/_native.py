@@ -5,21 +5,23 @@ one compiled pass in file order, every file size, a trace in either byte order o
 structured-log stream, whole or fed as a stream) where it is built, and the reference
 path (the per-record reader, ``RecordChecker``, ``PairingEngine``'s loop) otherwise: the
 specification, the oracle and the fallback where nothing compiles. ``report`` is the
-lint's walk (its coverage counted beside the linter, on either engine). The other verbs'
-walks (``export``, ``decode``) take the column path (numpy: the
-native kernel or the column engine as the scan step, ``_lookups``' refs, export's and
-decode's rows written by the native text filler or Python templates) or the reference
-path. The engines (``ENGINES``; every one reports the same):
+lint's walk (its coverage counted beside the linter, on either engine); so is ``export``
+where the native walk is built, and ``decode`` on the engine ``walk``: they ride the lint's
+walk (its rows mode, ``_nwalk_rows.pxi``: their event records formatted natively) behind a
+linter whose findings nothing reads. Otherwise their walks take the column path (numpy:
+the native kernel or the column engine as the scan step, ``_lookups``' refs, rows written
+by the native text filler or Python templates) or the reference path. The engines
+(``ENGINES``; every one reports the same):
 
-- ``auto`` (the default): the lint on the native walk where it is built, on the
-  reference path otherwise; the other verbs on the reference path below
-  ``_walk.COLUMNS_FROM`` bytes, on the column path above (kernel and filler where built),
-  whichever costs less;
-- ``walk``: as ``auto`` (the name of the native walk's engine while the lint had others);
-- ``fast``: the lint as ``auto``; the other verbs on the column path at every size, the
-  kernel and the filler where they are built;
-- ``native``: every native part required: the lint on the native walk, the other verbs'
-  column path on the kernel and the filler; an error when one is not built;
+- ``auto`` (the default): the lint, report and export on the native walk where it is
+  built, on the reference path otherwise; decode (and export without the native walk) on
+  the reference path below ``_walk.COLUMNS_FROM`` bytes, on the column path above;
+- ``walk``: as ``auto``, and decode on the native walk too (its rows mode: events written
+  natively, other records decoded one by one);
+- ``fast``: as ``auto``; decode (and export without the native walk) on the column path at
+  every size, the kernel and the filler where they are built;
+- ``native``: every native part required: the lint and export on the native walk, decode
+  on the column path's kernel and filler; an error when one is not built;
 - ``python``: no native part: the lint on the reference path, the other verbs on the
   column path with the numpy column engine and Python templates (what an install
   without a C compiler runs);

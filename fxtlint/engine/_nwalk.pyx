@@ -1244,6 +1244,8 @@ cdef class NativeWalk:
     # -- rows (export, decode): ``_nwalk_rows.pxi``'s rows, one each event walked clean --
     def collect_rows(self, RowSink sink):
         """A row (or a note) into ``sink`` for each record the walk walks (None: none)."""
+        if sink is not None:
+            sink.check(self.P)  # (the export's plan, laid out for this walk's program)
         self.rsink = sink
         self.rowing = sink is not None
 
@@ -1571,6 +1573,9 @@ cdef class NativeWalk:
             if status >= 0:
                 break
             self.rec_mark = self.findings.size()
+            if self.rowing and self.rsink.hands_back(term):  # (the export's, the decoding's: ``_slow`` hands it back)
+                status = SLOW
+                break
             if self.terms[term].mode == M_UNDEFINED:
                 self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, index, cur, self.size, 0, 0)
                 if self.covering:
@@ -1624,6 +1629,9 @@ cdef class NativeWalk:
         if status >= 0:
             return status
         self.rec_mark = self.findings.size()
+        if self.rowing and self.rsink.hands_back(term):  # (the export's, the decoding's: read by the tables as they are at it)
+            self.size = self.declared
+            return HANDBACK
         if self.terms[term].mode == M_UNDEFINED:
             self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, pindex[0], cur, self.size, 0, 0)
             if self.covering:

@@ -7,18 +7,155 @@
 # provider's, as the walk reads the record), flags (ROW_KOIDS: the record's thread resolved,
 # its koids in the next two words), the koids (pk, tk), then per string ref of the
 # terminal (``Term.str_val``, NSTR of them) its interned id (0: the empty ref, ROW_INLINE:
-# an inline text, read from the record; -1: unregistered). A record that is not an event,
+# an inline text, read from the record; -1: unregistered), then (the export's: written
+# when a plan is loaded, ``export_plan``) the timestamp, the second value the export prints
+# (a complete event's end, a counter's, an async operation's or a flow's id), where its
+# arguments start (in ``argw``, ARGW words each: type, name id, name text, value, value
+# text) and how many, and per string ref its text: an inline text kept in ``blob``
+# (offset << 24 | length) or an unregistered ref's index. A record that is not an event,
 # or has any finding (a layout finding, an unregistered ref, a timestamp past its limit, an
 # undefined type), is not a row: it is noted (index, offset, declared size in words, tick
-# rate) for the reference per-record path, as the coverage mode notes one. Memory: the
-# rows and notes since the last take (the Python side takes them at each stop of the walk).
+# rate) for the reference per-record path, as the coverage mode notes one.
+#
+# The export's and the decoding's plan (``export_plan``: per terminal what is done with it,
+# ExportAct; per argument type how its value prints, ArgKind) changes that: an event is a
+# row even with unregistered refs or timestamps past their limit (the export prints those
+# as the reference does, the decoding says them as errors), a kernel object is a row whose
+# names ``format`` tells (the export's), a record with no output is counted (the export's
+# ``not_exported``) or nothing (a table record), a record of another kind is noted or
+# handed back, and a table record met while records are noted is handed back (a note is
+# decoded with the tables as they are at the next stop: they must not change in between).
+# ``format`` writes the rows' Trace Event JSON, ``format_decode`` their canonical lines,
+# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``). Memory: the rows, notes, argument words and inline texts
+# since the last take (the Python side takes them at each stop of the walk), and the thread
+# koids met (``first`` is told each one's first row).
+
+from libc.math cimport isfinite
+from libc.string cimport memcmp, memcpy
 
 DEF ROW_HEAD = 9
 DEF R_KOIDS = 1
 DEF R_INLINE = -2
-ROW_WIDTH = ROW_HEAD + NSTR
+DEF R_MORE = 5      # after the ids: timestamp, second value, first argument, argument count, provider id
+DEF ARGW = 5        # an argument's words: type, name id, name text, value, value text
+DEF R_TEXT = ROW_HEAD + NSTR + R_MORE   # the string refs' texts
+DEF R_WIDTH = R_TEXT + NSTR
+ROW_WIDTH = R_WIDTH
 ROW_KOIDS = R_KOIDS
 ROW_INLINE = R_INLINE
+ROW_ARGW = ARGW
+
+
+cpdef enum ExportAct:  # what the export does with a terminal's records
+    X_NOTE = 0      # noted: the reference decodes it (a thread record, an undefined type)
+    X_ROW = 1       # an event the Trace Event Format has: a row, formatted here
+    X_COUNT = 2     # a kind with no Trace Event: counted (``Export.not_exported``)
+    X_NONE = 3      # nothing exported, nothing counted (a table record)
+    X_BACK = 4      # handed back: read with the tables as they are at it
+    X_NAMES = 5     # a kernel object: a row, the names it gives told to Python (``format``'s ``named``)
+
+
+cpdef enum ArgKind:  # how an argument's value prints
+    XA_UNDEFINED = 0
+    XA_NULL = 1
+    XA_SIGNED = 2    # ``width`` bits, sign-extended (64: a word read as int64)
+    XA_UNSIGNED = 3
+    XA_DOUBLE = 4
+    XA_STRING = 5
+    XA_POINTER = 6
+    XA_BOOL = 7
+    XA_BLOB = 8      # the value slot: the blob's byte length
+
+
+cdef struct XTerm:
+    int act
+    int ph           # the phase letter (0: none)
+    int ts, v2       # value slots: the timestamp, the second value (-1: none)
+    int iname, icat  # which of the terminal's string refs are the name and the category
+
+
+cdef struct XArg:
+    int kind
+    int koid         # a koid (a thread's process, when named "process")
+    int width
+    int name, npos   # the name ref's value slot, its inline text's position slot
+    int val, vpos    # the value's slot (a string's ref), a value text's position slot (-1: none)
+
+
+cdef extern from *:
+    """
+    /* ``json.dumps(spec._time.ticks_to_us(ticks, rate))`` into out (64 bytes), rate > 0: its
+     * length, or -1 where it is a float whose shortest repr may be shorter than its exact
+     * decimal (the caller asks Python). An exact quotient is the integer; otherwise, where
+     * 10^6 * 10^d (d <= 3) is a multiple of the rate, the value is the decimal m / 10^d, and
+     * a decimal of at most 15 significant digits, 10^-4 or more, is its float's repr. */
+    static int fxt_us_text(uint64_t ticks, uint64_t rate, char *out) {
+        unsigned __int128 num = (unsigned __int128)ticks * 1000000u, q;
+        char tmp[48];
+        int n = 0, len = 0, d;
+        uint64_t scale = 1000000u, p10 = 1, m, r;
+        if (num % rate == 0) {
+            q = num / rate;
+            do { tmp[n++] = (char)('0' + (int)(q % 10)); q /= 10; } while (q);
+            while (n) out[len++] = tmp[--n];
+            return len;
+        }
+        for (d = 1; d <= 3; d++) {
+            scale *= 10;
+            p10 *= 10;
+            if (scale % rate == 0)
+                break;
+        }
+        if (d > 3 || (unsigned __int128)ticks * (scale / rate) >= 1000000000000000ull)
+            return -1;
+        m = ticks * (scale / rate);
+        r = m % p10;
+        m /= p10;
+        do { tmp[n++] = (char)('0' + (int)(m % 10)); m /= 10; } while (m);
+        while (n) out[len++] = tmp[--n];
+        out[len++] = '.';
+        for (n = d - 1; n >= 0; n--) { tmp[n] = (char)('0' + (int)(r % 10)); r /= 10; }
+        while (d > 0 && tmp[d - 1] == '0') d--;
+        for (n = 0; n < d; n++) out[len++] = tmp[n];
+        return len;
+    }
+    """
+    int fxt_us_text(uint64_t ticks, uint64_t rate, char *out)
+
+cdef extern from *:
+    """
+    /* fxt_us_text's common case: the rate's exact decimals known (``d`` digits, factor
+     * ``f`` = 10^(6+d) / rate; d < 0: none) and the value below 10^15 / 10^d: 64-bit only. */
+    static inline int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out) {
+        char tmp[24];
+        int n = 0, len = 0;
+        uint64_t m, q, r = 0;
+        if (d < 0 || f == 0 || ticks > 999999999999999ull / f)
+            return -1;
+        m = ticks * f;
+        switch (d) {
+        case 0: q = m; break;
+        case 1: q = m / 10; r = m % 10; break;
+        case 2: q = m / 100; r = m % 100; break;
+        default: q = m / 1000; r = m % 1000; break;
+        }
+        do { tmp[n++] = (char)('0' + (int)(q % 10)); q /= 10; } while (q);
+        while (n) out[len++] = tmp[--n];
+        if (r) {
+            out[len++] = '.';
+            for (n = d - 1; n >= 0; n--) { tmp[n] = (char)('0' + (int)(r % 10)); r /= 10; }
+            while (d > 0 && tmp[d - 1] == '0') d--;
+            for (n = 0; n < d; n++) out[len++] = tmp[n];
+        }
+        return len;
+    }
+    """
+    int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out)
+
+cdef extern from "Python.h":
+    char *PyOS_double_to_string(double val, char format_code, int precision, int flags, int *ptype) except NULL
+    int Py_DTSF_ADD_DOT_0
+    void PyMem_Free(void *p)
 
 
 cdef class RowSink:
@@ -27,6 +164,25 @@ cdef class RowSink:
     cdef vector[int64_t] rows
     cdef vector[int64_t] notes          # 4 words a note
     cdef public int64_t nrows
+    # -- the export's and the decoding's (``export_plan``) --
+    cdef bint exporting
+    cdef public bint decoding           # the canonical decoding's rows: a blob argument's bytes kept too
+    cdef vector[XTerm] xterms
+    cdef vector[XArg] xargs
+    cdef vector[int64_t] argw
+    cdef string blob                    # the rows' inline texts
+    cdef vector[int64_t] counted        # per terminal: its records counted (X_COUNT)
+    cdef size_t done                    # rows formatted
+    cdef string out                     # their text, since the last take
+    cdef string scratch
+    cdef vector[size_t] cuts
+    cdef int64_t nout
+    cdef unordered_set[uint64_t] seen   # thread koids met in a row
+    cdef int64_t phases[128]
+    cdef int64_t skipped[4]             # unregistered string refs, thread refs, rate 0, undefined argument types
+    cdef uint64_t us_rate, us_factor    # the last tick rate a timestamp was written at, its exact decimals
+    cdef int us_digits
+    cdef object terms_plan, args_plan   # (until ``check`` lays them out for the walk's program)
 
     cdef inline void note(self, int64_t index, int64_t offset, int64_t words, uint64_t rate) noexcept nogil:
         self.notes.push_back(index)
@@ -41,20 +197,591 @@ cdef class RowSink:
         cdef bytes n = (<char *>self.notes.data())[:8 * self.notes.size()] if self.notes.size() else b""
         self.rows.clear()
         self.notes.clear()
+        self.argw.clear()
+        self.blob.clear()
+        self.done = 0
         return r, n
+
+    # -- the export ---------------------------------------------------------------------
+    def export_plan(self, terms, args):
+        """The export's plan: per terminal a dict of ``XTerm``'s fields, per argument type (a
+        list by type) one of ``XArg``'s; checked against the walk's program when it is
+        collected (``check``)."""
+        self.terms_plan = list(terms)
+        self.args_plan = list(args)
+        self.exporting = True
+        for i in range(128):
+            self.phases[i] = 0
+        for i in range(4):
+            self.skipped[i] = 0
+
+    cdef int check(self, const Program *P) except -1:
+        """The export's plan names only terminals, slots and argument types ``P`` has."""
+        cdef XTerm t
+        cdef XArg a
+        cdef int64_t i
+        if not self.exporting:
+            return 0
+        if len(self.terms_plan) != P.nterminals or self.xterms.size():
+            raise ValueError("an export plan for another program, or for a walk before")
+        for d in self.terms_plan:
+            t = d
+            if not (0 <= t.act <= X_NAMES and 0 <= t.ph < 128 and -1 <= t.ts < P.nvals and -1 <= t.v2 < P.nvals
+                    and 0 <= t.iname < NSTR and 0 <= t.icat < NSTR):
+                raise ValueError("an export plan's terminal out of range")
+            self.xterms.push_back(t)
+        for i in range(<int64_t>P.arg_type_mask + 1):
+            a.kind = XA_UNDEFINED
+            a.koid = 0
+            a.width = 64
+            a.name = a.npos = a.val = a.vpos = -1
+            if i < len(self.args_plan) and self.args_plan[i] is not None:
+                a = self.args_plan[i]
+                if not (0 <= a.kind <= XA_BLOB and 1 <= a.width <= 64 and 0 <= a.name < P.narg_vals
+                        and 0 <= a.npos < P.narg_pos and -1 <= a.val < P.narg_vals and -1 <= a.vpos < P.narg_pos
+                        and (a.val >= 0 or a.kind == XA_NULL) and (a.vpos >= 0 or a.kind != XA_STRING)):
+                    raise ValueError("an export plan's argument type out of range")
+            self.xargs.push_back(a)
+        self.counted.assign(self.xterms.size(), 0)
+        return 0
+
+    cdef inline bint hands_back(self, int64_t term) noexcept nogil:
+        """The walk stops before a record of ``term``: one to hand back, or a table record
+        while records are noted (a noted record is decoded with the tables as they are at
+        the stop: no table changes between it and the stop)."""
+        return self.exporting and (self.xterms[term].act == X_BACK or
+                                   (self.xterms[term].act == X_NONE and self.notes.size() != 0))
+
+    def take_notes(self):
+        """The records noted since the last take, in file order: (index, offset, declared
+        words, tick rate) each."""
+        cdef size_t k
+        out = [(self.notes[k], self.notes[k + 1], self.notes[k + 2], <uint64_t>self.notes[k + 3])
+               for k in range(0, self.notes.size(), 4)]
+        self.notes.clear()
+        return out
+
+    def clear_rows(self):
+        """Every row formatted: the rows, their argument words and texts let go."""
+        self.rows.clear()
+        self.argw.clear()
+        self.blob.clear()
+        self.done = 0
+
+    def take_text(self):
+        """The text ``format`` wrote since the last take: its events joined by ",\\n"."""
+        cdef bytes b = self.out.data()[:self.out.size()] if self.out.size() else b""
+        self.out.clear()
+        self.nout = 0
+        return b
+
+    def take_counts(self):
+        """What the rows and counts came to since the last take: ({phase: events},
+        (unregistered string refs, events on an unregistered thread ref, events at tick
+        rate 0, arguments of an undefined type), {terminal: records counted})."""
+        cdef int i
+        phases = {chr(i): self.phases[i] for i in range(128) if self.phases[i]}
+        skipped = (self.skipped[0], self.skipped[1], self.skipped[2], self.skipped[3])
+        counted = {i: self.counted[i] for i in range(<int>self.counted.size()) if self.counted[i]}
+        for i in range(128):
+            self.phases[i] = 0
+        for i in range(4):
+            self.skipped[i] = 0
+        for i in range(<int>self.counted.size()):
+            self.counted[i] = 0
+        return phases, skipped, counted
+
+    cdef void _text(self, string *o, int64_t gid, int64_t word, list texts) except *:
+        """A string ref's JSON text: "" (the empty ref), an inline text, an interned one
+        (``texts[gid]``, its ``json.dumps``), or an unregistered ref's stand-in."""
+        cdef bytes t
+        if gid == 0:
+            o.append(b'""')
+        elif gid == R_INLINE:
+            _json_text(o, self.blob.data() + (word >> 24), <size_t>(word & 0xFFFFFF))
+        elif gid < 0:
+            self.skipped[0] += 1
+            o.append(b'"<string #')
+            _u64(o, <uint64_t>word)
+            o.append(b'>"')
+        else:
+            if gid >= len(texts):
+                raise ValueError("an interned id past the texts")
+            t = texts[gid]
+            o.append(<const char *>t, len(t))
+
+    cdef void _value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
+        """An argument's value as ``json.dumps`` writes the reference's (``_arg_value``)."""
+        cdef uint64_t raw = <uint64_t>a[3]
+        cdef int width = A.width
+        cdef double x
+        cdef char *s
+        if A.kind == XA_NULL:
+            o.append(b"null")
+        elif A.kind == XA_SIGNED:
+            if width < 64:
+                raw &= ((<uint64_t>1) << width) - 1
+                if raw >> (width - 1):
+                    raw |= ~(((<uint64_t>1) << width) - 1)
+            _i64(o, <int64_t>raw)
+        elif A.kind == XA_UNSIGNED:
+            _u64(o, raw)
+        elif A.kind == XA_DOUBLE:
+            memcpy(&x, &raw, 8)
+            if isfinite(x):
+                s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+                o.append(s)
+                PyMem_Free(s)
+            else:
+                o.append(b'"nan"' if x != x else b'"inf"' if x > 0 else b'"-inf"')
+        elif A.kind == XA_STRING:
+            self._text(o, a[3], a[4], texts)
+        elif A.kind == XA_POINTER:
+            o.append(b'"0x')
+            _hex(o, raw)
+            o.push_back(b'"')
+        elif A.kind == XA_BOOL:
+            o.append(b"true" if raw else b"false")
+        else:  # XA_BLOB
+            o.append(b'"<blob, ')
+            _u64(o, raw)
+            o.append(b' bytes>"')
+
+    cdef void _us(self, string *o, uint64_t ticks, uint64_t rate, us) except *:
+        cdef char buf[64]
+        cdef int n, d
+        cdef uint64_t scale = 1000000
+        cdef bytes b
+        if rate != self.us_rate:  # (the rate's exact decimals: once per rate met in a row)
+            self.us_rate = rate
+            self.us_digits = -1
+            for d in range(4):
+                if scale % rate == 0:
+                    self.us_digits = d
+                    self.us_factor = scale // rate
+                    break
+                scale *= 10
+        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, buf)
+        if n < 0:
+            n = fxt_us_text(ticks, rate, buf)
+        if n >= 0:
+            o.append(buf, n)
+        else:
+            b = us(ticks, rate).encode()
+            o.append(<const char *>b, len(b))
+
+    cdef void _named(self, const int64_t *r, const XTerm *X, list texts, list named) except *:
+        """A kernel object's row: what it names, as ``Exporter.event`` reads it."""
+        cdef const int64_t *a
+        cdef int k
+        cdef int64_t at = r[ROW_HEAD + NSTR + 2]
+        self.scratch.clear()
+        self._text(&self.scratch, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
+        name = self.scratch.data()[:self.scratch.size()]
+        parents = []
+        for k in range(<int>r[ROW_HEAD + NSTR + 3]):
+            a = self.argw.data() + (at + k) * ARGW
+            if a[0] < 0 or not self.xargs[a[0]].koid or a[1] == -1:
+                continue
+            self.scratch.clear()
+            self._text(&self.scratch, a[1], a[2], texts)
+            if self.scratch == b'"process"':
+                parents.append(<uint64_t>a[3])
+        named.append((r[0], <uint64_t>r[ROW_HEAD + NSTR], <uint64_t>r[ROW_HEAD + NSTR + 1], name, parents))
+
+    def format(self, int64_t below, list texts, list first, us, list named):
+        """Write the Trace Event JSON of the rows not yet written whose records come before
+        record ``below`` (``texts[gid]``: an interned string's JSON text; ``first`` gets
+        (index, thread koid, process koid) of each thread's first row; ``us(ticks, rate)``:
+        the text of a timestamp not written here; ``named`` gets each kernel object's
+        (index, koid, object type, name, process koids of its koid arguments named
+        "process"), its name a JSON text, an unregistered ref's stand-in counted). Returns the
+        rows it went past."""
+        cdef size_t n = self.rows.size() // R_WIDTH, start = self.done, i
+        cdef const int64_t *r
+        cdef const int64_t *a
+        cdef const XTerm *X
+        cdef const XArg *A
+        cdef string *o = &self.out
+        cdef uint64_t ticks, rate, end, tid, v2
+        cdef int ph, k, j, m, nargs, kept
+        cdef int64_t at
+        while self.done < n:
+            r = self.rows.data() + self.done * R_WIDTH
+            if r[0] >= below:
+                break
+            self.done += 1
+            X = &self.xterms[r[3]]
+            if X.act == X_NAMES:
+                self._named(r, X, texts, named)
+                continue
+            if not (r[6] & R_KOIDS):
+                self.skipped[1] += 1
+                continue
+            rate = <uint64_t>r[5]
+            if rate == 0:
+                self.skipped[2] += 1
+                continue
+            tid = <uint64_t>r[8]
+            if self.seen.insert(tid).second:
+                first.append((r[0], tid, <uint64_t>r[7]))
+            ph = X.ph
+            if self.nout:
+                o.append(b",\n")
+            self.nout += 1
+            o.append(b'{"name": ')
+            self._text(o, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
+            o.append(b', "cat": ')
+            self._text(o, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat], texts)
+            o.append(b', "ph": "')
+            o.push_back(<char>ph)
+            o.append(b'", "ts": ')
+            ticks = <uint64_t>r[ROW_HEAD + NSTR]
+            self._us(o, ticks, rate, us)
+            o.append(b', "pid": ')
+            _u64(o, <uint64_t>r[7])
+            o.append(b', "tid": ')
+            _u64(o, tid)
+            v2 = <uint64_t>r[ROW_HEAD + NSTR + 1]
+            if ph == c'X':
+                end = v2 - ticks if v2 > ticks else 0
+                o.append(b', "dur": ')
+                self._us(o, end, rate, us)
+            elif ph == c'i':
+                o.append(b', "s": "t"')
+            elif ph == c'C':
+                if v2:
+                    o.append(b', "id": "0x')
+                    _hex(o, v2)
+                    o.push_back(b'"')
+            elif ph == c'b' or ph == c'n' or ph == c'e' or ph == c's' or ph == c't' or ph == c'f':
+                o.append(b', "id": "0x')
+                _hex(o, v2)
+                o.append(b'", "bp": "e"' if ph == c's' or ph == c't' or ph == c'f' else b'"')
+            # the arguments: each one's name and value text in ``scratch`` (cuts), then the
+            # object as a dict makes it (a name given twice: its last value, at its first place)
+            nargs = <int>r[ROW_HEAD + NSTR + 3]
+            at = r[ROW_HEAD + NSTR + 2]
+            self.scratch.clear()
+            self.cuts.clear()
+            for k in range(nargs):
+                a = self.argw.data() + (at + k) * ARGW
+                if a[0] < 0:
+                    self.skipped[3] += 1
+                    continue
+                A = &self.xargs[a[0]]
+                self.cuts.push_back(self.scratch.size())
+                self._text(&self.scratch, a[1], a[2], texts)
+                self.cuts.push_back(self.scratch.size())
+                self._value(&self.scratch, A, a, texts)
+            self.cuts.push_back(self.scratch.size())
+            kept = <int>(self.cuts.size() // 2)
+            if kept or ph == c'C':
+                o.append(b', "args": {')
+                m = 0
+                for k in range(kept):
+                    if _earlier(self.scratch.data(), self.cuts.data(), k, 0, k) >= 0:
+                        continue  # written at its first place
+                    j = k  # its last value
+                    for i in range(<size_t>(k + 1), <size_t>kept):
+                        if _same(self.scratch.data(), self.cuts.data(), k, <int>i):
+                            j = <int>i
+                    if m:
+                        o.append(b", ")
+                    m += 1
+                    o.append(self.scratch.data() + self.cuts[2 * k], self.cuts[2 * k + 1] - self.cuts[2 * k])
+                    o.append(b": ")
+                    o.append(self.scratch.data() + self.cuts[2 * j + 1], self.cuts[2 * j + 2] - self.cuts[2 * j + 1])
+                o.push_back(b'}')
+            o.push_back(b'}')
+            self.phases[ph] += 1
+        return self.done - start
+
+
+    # -- the canonical decoding ---------------------------------------------------------
+    cdef void _canonical_value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
+        """An argument's value as the canonical decoding writes it (``_canonical``'s
+        ``argument_value``: a header field a number, a word a decimal string, a double a number
+        or "NaN", "Infinity", "-Infinity", a blob its bytes in hex)."""
+        cdef uint64_t raw = <uint64_t>a[3]
+        cdef int width = A.width
+        cdef double x
+        cdef char *s
+        cdef size_t i, n
+        cdef const unsigned char *b
+        if A.kind == XA_NULL:
+            o.append(b"null")
+        elif A.kind == XA_SIGNED or A.kind == XA_UNSIGNED or A.kind == XA_POINTER:
+            if width < 64:
+                raw &= ((<uint64_t>1) << width) - 1
+                if A.kind == XA_SIGNED and raw >> (width - 1):
+                    raw |= ~(((<uint64_t>1) << width) - 1)
+            else:
+                o.push_back(b'"')
+            if A.kind == XA_SIGNED:
+                _i64(o, <int64_t>raw)
+            else:
+                _u64(o, raw)
+            if width >= 64:
+                o.push_back(b'"')
+        elif A.kind == XA_DOUBLE:
+            memcpy(&x, &raw, 8)
+            if isfinite(x):
+                s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+                o.append(s)
+                PyMem_Free(s)
+            else:
+                o.append(b'"NaN"' if x != x else b'"Infinity"' if x > 0 else b'"-Infinity"')
+        elif A.kind == XA_STRING:
+            self._text(o, a[3], a[4], texts)
+        elif A.kind == XA_BOOL:
+            o.append(b"true" if raw else b"false")
+        else:  # XA_BLOB: its bytes in hex
+            o.push_back(b'"')
+            b = <const unsigned char *>self.blob.data() + (a[4] >> 24)
+            n = <size_t>(a[4] & 0xFFFFFF)
+            for i in range(n):
+                o.push_back(b"0123456789abcdef"[b[i] >> 4])
+                o.push_back(b"0123456789abcdef"[b[i] & 15])
+            o.push_back(b'"')
+
+    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list heads, list tails,
+                      list argtypes, list errors):
+        """Write the canonical JSON of the rows not yet written whose records come before
+        record ``below`` and ``stop`` (the first record in error), as ``_canonical``'s
+        ``Canonical.record`` writes each: ``heads[term]`` the text up to its provider,
+        ``provs[pid]`` (-1: none) the provider's, ``tails[term]`` the key of the word after
+        its arguments (b"": none), ``argtypes[type]`` an argument type's JSON name. A row with
+        a ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
+        reference's canonicaliser says it (its first such ref, in field order), and no later
+        row is written. Returns the stop."""
+        cdef size_t n = self.rows.size() // R_WIDTH, i
+        cdef const int64_t *r
+        cdef const int64_t *a
+        cdef const XTerm *X
+        cdef const XArg *A
+        cdef string *o = &self.out
+        cdef int k, nargs, m
+        cdef int64_t at, pid, last_pid = -2, index
+        cdef bytes prov = b"", head, tail, t
+        cdef str err
+        while self.done < n:
+            r = self.rows.data() + self.done * R_WIDTH
+            index = r[0]
+            if index >= below:
+                break
+            self.done += 1
+            X = &self.xterms[r[3]]
+            nargs = <int>r[ROW_HEAD + NSTR + 3]
+            at = r[ROW_HEAD + NSTR + 2]
+            err = None
+            if not (r[6] & R_KOIDS):
+                err = f"thread ref {<uint64_t>r[7]} (thread) is not registered"
+            elif r[ROW_HEAD + X.icat] == -1:
+                err = f"string ref {<uint64_t>r[R_TEXT + X.icat]} (category) is not registered"
+            elif r[ROW_HEAD + X.iname] == -1:
+                err = f"string ref {<uint64_t>r[R_TEXT + X.iname]} (name) is not registered"
+            else:
+                for k in range(nargs):
+                    a = self.argw.data() + (at + k) * ARGW
+                    if a[0] < 0:
+                        continue
+                    if a[1] == -1:
+                        err = f"string ref {<uint64_t>a[2]} (argument name) is not registered"
+                        break
+                    if self.xargs[a[0]].kind == XA_STRING and a[3] == -1:
+                        err = f"string ref {<uint64_t>a[4]} (argument value) is not registered"
+                        break
+            if err is not None:
+                errors.append((index, r[1], f"record {index} at {r[1]:#x}: {err}"))
+                if index < stop:
+                    stop = index
+                continue
+            if index >= stop:
+                continue
+            pid = r[ROW_HEAD + NSTR + 4]
+            if pid != last_pid:
+                prov = provs[pid]
+                last_pid = pid
+            head = heads[r[3]]
+            tail = tails[r[3]]
+            if self.nout:
+                o.append(b",\n")
+            self.nout += 1
+            o.append(<const char *>head, len(head))
+            o.append(<const char *>prov, len(prov))
+            o.append(b', "thread": {"process_koid": "')
+            _u64(o, <uint64_t>r[7])
+            o.append(b'", "thread_koid": "')
+            _u64(o, <uint64_t>r[8])
+            o.append(b'"}, "category": ')
+            self._text(o, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat], texts)
+            o.append(b', "name": ')
+            self._text(o, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
+            o.append(b', "timestamp": "')
+            _u64(o, <uint64_t>r[ROW_HEAD + NSTR])
+            o.append(b'", "arguments": [')
+            m = 0
+            for k in range(nargs):
+                a = self.argw.data() + (at + k) * ARGW
+                if a[0] < 0:
+                    continue  # an undefined argument type: skipped by its size
+                A = &self.xargs[a[0]]
+                if m:
+                    o.append(b", ")
+                m += 1
+                o.append(b'{"name": ')
+                self._text(o, a[1], a[2], texts)
+                o.append(b', "type": ')
+                t = argtypes[a[0]]
+                o.append(<const char *>t, len(t))
+                o.append(b', "value": ')
+                self._canonical_value(o, A, a, texts)
+                o.push_back(b'}')
+            o.push_back(b']')
+            if len(tail):
+                o.append(<const char *>tail, len(tail))
+                _u64(o, <uint64_t>r[ROW_HEAD + NSTR + 1])
+                o.push_back(b'"')
+            o.push_back(b'}')
+        return stop
+
+cdef inline bint _same(const char *s, const size_t *cuts, int x, int y) noexcept:
+    """Do arguments ``x`` and ``y`` (in ``cuts``) have the same name text?"""
+    cdef size_t nx = cuts[2 * x + 1] - cuts[2 * x], ny = cuts[2 * y + 1] - cuts[2 * y]
+    return nx == ny and memcmp(s + cuts[2 * x], s + cuts[2 * y], nx) == 0
+
+
+cdef inline int _earlier(const char *s, const size_t *cuts, int x, int lo, int hi) noexcept:
+    """The first argument in [lo, hi) named as ``x`` is (-1: none)."""
+    cdef int i
+    for i in range(lo, hi):
+        if _same(s, cuts, x, i):
+            return i
+    return -1
+
+
+cdef inline void _u64(string *o, uint64_t x) noexcept:
+    cdef char buf[24]
+    cdef int i = 24
+    while True:
+        i -= 1
+        buf[i] = <char>(48 + x % 10)
+        x = x // 10
+        if x == 0:
+            break
+    o.append(buf + i, 24 - i)
+
+
+cdef inline void _i64(string *o, int64_t x) noexcept:
+    if x < 0:
+        o.push_back(b'-')
+        _u64(o, <uint64_t>0 - <uint64_t>x)
+    else:
+        _u64(o, <uint64_t>x)
+
+
+cdef inline void _hex(string *o, uint64_t x) noexcept:
+    cdef char buf[20]
+    cdef int i = 20
+    while True:
+        i -= 1
+        buf[i] = b"0123456789abcdef"[x & 15]
+        x >>= 4
+        if x == 0:
+            break
+    o.append(buf + i, 20 - i)
+
+
+cdef void _json_text(string *o, const char *s, size_t n) noexcept:
+    """``json.dumps(text, ensure_ascii=False)`` of UTF-8 bytes (the screen proved them UTF-8):
+    quotes and backslashes escaped, control characters too, the rest as it is."""
+    cdef size_t i, run = 0
+    cdef unsigned char c
+    o.push_back(b'"')
+    for i in range(n):
+        c = <unsigned char>s[i]
+        if c >= 0x20 and c != 0x22 and c != 0x5C:
+            continue
+        o.append(s + run, i - run)
+        run = i + 1
+        if c == 0x22:
+            o.append(b'\\"')
+        elif c == 0x5C:
+            o.append(b'\\\\')
+        elif c == 0x0A:
+            o.append(b'\\n')
+        elif c == 0x0D:
+            o.append(b'\\r')
+        elif c == 0x09:
+            o.append(b'\\t')
+        elif c == 0x08:
+            o.append(b'\\b')
+        elif c == 0x0C:
+            o.append(b'\\f')
+        else:
+            o.append(b'\\u00')
+            o.push_back(b"0123456789abcdef"[c >> 4])
+            o.push_back(b"0123456789abcdef"[c & 15])
+    o.append(s + run, n - run)
+    o.push_back(b'"')
+
+
+cdef inline int64_t _keep_text(RowSink k, Scan *S, int64_t pos, uint64_t n) noexcept nogil:
+    """An inline text of ``n`` bytes at word ``pos``, kept in the sink's ``blob``."""
+    cdef int64_t off = <int64_t>k.blob.size()
+    if pos >= 0 and 0 < n <= 0xFFFFFF:
+        k.blob.append(<const char *>S.buf + 8 * pos, n)
+    else:
+        n = 0
+    return (off << 24) | <int64_t>n
+
+
+cdef inline void _ref_of(NativeWalk w, int slot, uint64_t ref, int64_t pos, Scan *S, int64_t *gid,
+                         int64_t *text) noexcept nogil:
+    """A string ref's id (0 empty, R_INLINE, the interned id, -1 unregistered) and text word."""
+    text[0] = 0
+    if ref == 0:
+        gid[0] = 0
+    elif ref & w.inline_bit:
+        gid[0] = R_INLINE
+        text[0] = _keep_text(w.rsink, S, pos, ref & (w.inline_bit - 1))
+    else:
+        gid[0] = w._string(_key(slot, ref))
+        if gid[0] < 0:
+            gid[0] = -1
+            text[0] = <int64_t>ref
 
 
 cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t index) noexcept nogil:
-    """The record at ``cur`` was walked: a row when it is a clean event, else a note."""
+    """The record at ``cur`` was walked: a row when it is a clean event, else a note (the
+    export's plan: as it says)."""
     cdef Term *T = &w.terms[term]
     cdef uint64_t *v = w.vals.data()
     cdef int64_t *p = w.pos.data()
     cdef int slot = w.current
     cdef uint64_t ref, inline_bit = w.inline_bit
-    cdef int i
+    cdef int i, rule
     cdef int64_t flags = 0
     cdef uint64_t pk = 0, tk = 0
-    if T.mode != M_EVENT or w.findings.size() != w.rec_mark:
+    cdef const XTerm *X = NULL
+    cdef size_t k
+    if w.rsink.exporting:
+        X = &w.rsink.xterms[term]
+        if X.act == X_NONE:
+            return
+        if X.act == X_COUNT:
+            w.rsink.counted.data()[term] += 1
+            return
+        if (X.act != X_ROW and X.act != X_NAMES) or T.mode != M_EVENT:
+            w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
+            return
+        for k in range(w.rec_mark, w.findings.size()):  # (what the export prints as the reference does)
+            rule = w.findings[k].rule
+            if rule != F_STRING and rule != F_THREAD and rule != F_TICKS:
+                w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
+                return
+    elif T.mode != M_EVENT or w.findings.size() != w.rec_mark:
         w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
         return
     for i in range(T.nthr):  # the koids of the first thread ref that resolves (``_event_core``'s)
@@ -74,7 +801,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
                 flags = R_KOIDS
                 break
     cdef size_t at = w.rsink.rows.size()
-    w.rsink.rows.resize(at + ROW_HEAD + NSTR)  # (amortized: the vector keeps its capacity across takes)
+    w.rsink.rows.resize(at + R_TEXT + NSTR)  # (amortized: the vector keeps its capacity across takes)
     cdef int64_t *r = w.rsink.rows.data() + at
     r[0] = index
     r[1] = 8 * cur
@@ -85,12 +812,55 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
     r[6] = flags
     r[7] = <int64_t>pk
     r[8] = <int64_t>tk
+    if X == NULL:
+        for i in range(NSTR):
+            r[ROW_HEAD + i] = 0
+            r[R_TEXT + i] = 0
+            if i < T.nstr:
+                ref = v[T.str_val[i]]
+                if ref & inline_bit:
+                    r[ROW_HEAD + i] = R_INLINE
+                elif ref != 0:
+                    r[ROW_HEAD + i] = w._string(_key(slot, ref))
+        for i in range(R_MORE):
+            r[ROW_HEAD + NSTR + i] = 0
+        w.rsink.nrows += 1
+        return
+    if not flags and T.nthr:  # (unresolved: the ref, for the decoding's message)
+        r[7] = <int64_t>v[T.thr_val[0]]
     for i in range(NSTR):
         r[ROW_HEAD + i] = 0
+        r[R_TEXT + i] = 0
         if i < T.nstr:
-            ref = v[T.str_val[i]]
-            if ref & inline_bit:
-                r[ROW_HEAD + i] = R_INLINE
-            elif ref != 0:
-                r[ROW_HEAD + i] = w._string(_key(slot, ref))
+            _ref_of(w, slot, v[T.str_val[i]], p[T.str_pos[i]] if T.str_pos[i] >= 0 else -1, S,
+                    &r[ROW_HEAD + i], &r[R_TEXT + i])
+    r[ROW_HEAD + NSTR] = <int64_t>v[X.ts] if X.ts >= 0 else 0
+    r[ROW_HEAD + NSTR + 1] = <int64_t>v[X.v2] if X.v2 >= 0 else 0
+    r[ROW_HEAD + NSTR + 2] = <int64_t>(w.rsink.argw.size() // ARGW)
+    r[ROW_HEAD + NSTR + 3] = S.nargs
+    r[ROW_HEAD + NSTR + 4] = <int64_t>w.pid_of[slot] if slot else -1
+    cdef int64_t a, ty, npv = w.P.narg_vals
+    cdef const int64_t *row
+    cdef const XArg *A
+    cdef size_t aw
+    cdef int64_t *o
+    for a in range(S.nargs):
+        row = S.args + a * S.arg_columns
+        ty = row[2]
+        aw = w.rsink.argw.size()
+        w.rsink.argw.resize(aw + ARGW)
+        o = w.rsink.argw.data() + aw
+        o[0] = ty if 0 <= ty < <int64_t>w.rsink.xargs.size() else -1
+        o[1] = o[2] = o[3] = o[4] = 0
+        if o[0] < 0 or w.rsink.xargs[o[0]].kind == XA_UNDEFINED:
+            o[0] = -1  # (an undefined type: the export skips it, and says so)
+            continue
+        A = &w.rsink.xargs[o[0]]
+        _ref_of(w, slot, <uint64_t>row[ARG_ROW_HEAD + A.name], row[ARG_ROW_HEAD + npv + A.npos], S, &o[1], &o[2])
+        if A.kind == XA_STRING:
+            _ref_of(w, slot, <uint64_t>row[ARG_ROW_HEAD + A.val], row[ARG_ROW_HEAD + npv + A.vpos], S, &o[3], &o[4])
+        elif A.val >= 0:
+            o[3] = row[ARG_ROW_HEAD + A.val]
+            if A.kind == XA_BLOB and w.rsink.decoding and A.vpos >= 0:
+                o[4] = _keep_text(w.rsink, S, row[ARG_ROW_HEAD + npv + A.vpos], <uint64_t>o[3])
     w.rsink.nrows += 1

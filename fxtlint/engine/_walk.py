@@ -7,9 +7,11 @@ canonical decoding (``_canonical``) are consumers. It takes one of three paths:
 
 - **the native walk**, for the linter, alone or with consumers that ride beside it
   (``Consumer.rides_native``: report's coverage, counted by the walk's coverage mode,
-  ``_walk_coverage``) (``_walk_native``, ``_nwalk.pyx``; engines ``auto``, ``walk``,
-  ``fast`` and ``native``, every file size, a trace in either byte order or a
-  structured-log stream, whole or fed as a stream): one compiled pass in file order that
+  ``_walk_coverage``; export, and decode on the engine ``walk``, behind a linter whose
+  findings nothing reads, formatting the rows of its rows mode, ``_walk_rows``)
+  (``_walk_native``, ``_nwalk.pyx``; engines ``auto``, ``walk``, ``fast`` and ``native``,
+  every file size, a trace in either byte order or a structured-log stream, whole or fed
+  as a stream): one compiled pass in file order that
   hands the records it cannot prove clean to the per-record reader, one by one, and the
   linter's ``record`` (and the riders');
 - **the reference path** (``columns=False``; and wherever the linter is aboard and the
@@ -17,7 +19,8 @@ canonical decoding (``_canonical``) are consumers. It takes one of three paths:
   per-record reader alone, every record decoded and handed to ``record`` with the change
   it made to the provider tables, whole (``one_by_one``) or a stream's records as they
   arrive (``_advance_records``);
-- **the column path**, for the other verbs (export, decode), per
+- **the column path**, for decode (but on the engine ``walk``) and for export where the
+  native walk is not taken (engine ``python``; every engine where it is not built), per
   window of the file:
 
   1. **scan** (``_scan.scan_window``, or the native kernel: ``scanner``): frame the

@@ -11,11 +11,15 @@ every viewer. What the recovering reader could not read, or an event that cannot
 placed on a thread, is counted in ``Export.skipped`` for the CLI to say on stderr.
 
 A consumer of the walk (``_walk``): decoded records become events one by one (a dict,
-then ``json.dumps``), the clean rows of a batch become events as columns (their
-names, timestamps, ids and arguments formatted for all rows at once, byte for byte
-what ``json.dumps`` writes for the same event), and each batch's events are written in
-file order as soon as the batch is done. Kernel objects, which name processes and
-threads, are always read as records.
+then ``json.dumps``). Where the native walk is built the export rides it behind a linter
+whose findings nothing reads (``_aboard``): its rows mode (``_nwalk_rows.pxi``) writes each
+event's JSON natively, byte for byte what ``json.dumps`` writes for ``Exporter.event``'s
+dict (``_NativeEvents``), the records it notes (a thread record) and hands back (a kernel
+object: it names a process or thread by the tables as they are at it) are decoded one by
+one, and the events are written in file order at each stop of the walk. Elsewhere (the
+column path) the clean rows of a batch become events as columns (numpy), written as soon
+as the batch is done. Kernel objects, which name processes and threads, are always read
+as records.
 
 Sans-IO: ``write_document`` streams JSON to a text file, so memory grows with the
 process and thread names, not with the file; ``iter_events`` yields the events as
@@ -50,7 +54,9 @@ from ..engine._jsontext import (
     unregistered,
 )
 from ..engine._lint import walk_for
+from ..engine._native import walks_natively
 from ..engine._provider_state import ProviderState
+from ..engine._reader import decode_record
 from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
@@ -88,6 +94,7 @@ class Export:
     stopped_at: int | None = None  # offset where the reader could not frame a header
     not_fxt: str | None = None  # the reader's verdict (MG005) on a file that is not FXT at all
     log: bool = False  # a structured-log stream: it has no events for the Trace Event Format
+    formatted: int = 0  # events the native walk's rows mode wrote (the others: the per-record path's)
 
     def reader_diagnostic(self, d) -> None:
         """The walk's ``emit``: what the export says about the reader's diagnostics."""
@@ -201,6 +208,15 @@ class Exporter(Consumer):
         self.texts = StringTexts(self.state)
         self._koids = np.zeros((0, 2), np.uint64)  # (process, thread) koids per interned thread id
         self.columns = False
+        self.riding = False  # on the native walk's rows (``ride``)
+
+    rides_native = True  # (the walk takes the native walk only with a linter aboard: ``_aboard``)
+
+    def ride(self, walk: Walk, nw, module):
+        """The export's rider on the native walk ``nw``: its event records formatted natively
+        from the rows mode's rows (``_NativeEvents``), records decoded one by one as ever."""
+        self.riding = True
+        return _NativeEvents(self, walk, nw, module)
 
     def start(self, walk: Walk) -> None:
         self.state = walk.state
@@ -212,16 +228,17 @@ class Exporter(Consumer):
     # -- one record at a time (decoded records; the reference path) -------------------
     def record(self, rec: Record, change=None) -> None:
         got = self.event(rec)
-        if not self.columns:
+        if not self.columns or self.riding:
             self._settle()
             if got is not None:
                 self.write([json.dumps(got[0], ensure_ascii=False)])
         elif got is not None:
             self._decoded.append((rec.index, json.dumps(got[0], ensure_ascii=False)))
 
-    def event(self, rec: Record):
+    def event(self, rec: Record, rate: int | None = None):
         """The (event, raw ticks) of ``rec``, or None; counts what it skips. The provider
-        tables are as ``rec`` left them."""
+        tables are as ``rec`` left them (``rate``: the tick rate it was read at, when the
+        tables have moved on)."""
         export, state = self.export, self.state
         k = rec.kind
         if is_undefined(k):
@@ -247,7 +264,7 @@ class Exporter(Consumer):
                 for a in rec.args:
                     if a.kind == "koid" and a.complete and state.string(a.fields, a.strings, "name") == "process":
                         named.append((rec.index, self.thread_process, koid, a.value))
-            if self.columns:
+            if self.columns and not self.riding:
                 self._named += named  # the batch's clean kernel objects come as columns: file order in rows()
             else:
                 self._name(named)
@@ -260,7 +277,7 @@ class Exporter(Consumer):
         if koids is None:
             export.skipped["events on an unregistered thread ref"] += 1
             return None
-        rate = state.current.rate
+        rate = state.current.rate if rate is None else rate
         if rate == 0:
             export.skipped["events of a provider whose tick rate is 0"] += 1
             return None
@@ -573,6 +590,122 @@ def _integers(lay, raw):
     return raw.view(np.int64) if word.signed else raw
 
 
+# the field of the value an event prints after its thread, per phase (``Exporter.event``'s)
+_SECOND = (("X", "end_timestamp"), ("C", "counter_id"), ("b", "correlation_id"), ("n", "correlation_id"),
+           ("e", "correlation_id"), ("s", "flow_id"), ("t", "flow_id"), ("f", "flow_id"))
+_NOT_DECODED = 1 << 62  # past every record index
+
+
+def _quiet(diagnostic) -> None:
+    """A noted record's diagnostics: the linter's walk has said them already."""
+
+
+def _us_text(ticks: int, rate: int) -> str:
+    return _json_number(ticks_to_us(ticks, rate))
+
+
+class _NativeEvents:
+    """The export on the native walk's rows mode (``_nwalk_rows.pxi``): at each stop of the
+    walk, the events of the rows since the last stop written by the walk's formatter (byte
+    for byte ``json.dumps`` of ``Exporter.event``'s), in file order with the records it noted
+    (a thread record, an undefined type), which ``Exporter.event`` reads as the reference
+    decoder decodes them; what it counted goes to the ``Export``. The records the walk hands
+    back (a kernel object among them: it names by the tables as they are at it) go to
+    ``Exporter.record`` after the stop's events, as the linter gets them."""
+
+    def __init__(self, ex: Exporter, walk: Walk, nw, module):
+        from ..engine._walk_native import _names
+        from ..engine._walk_rows import checked, export_plan
+
+        self.sink = checked(module).RowSink()
+        self.sink.export_plan(*export_plan(walk.log, tuple(PHASES.items()), _SECOND,
+                                           names=((KERNEL_OBJECT, ("koid", "object_type")),)))
+        nw.collect_rows(self.sink)
+        self.ex = ex
+        self.walk = walk
+        self.kinds = _names(walk.log)[0]
+        self.texts: list[bytes] = []  # per interned id: its JSON text
+        self.first: list = []
+        self.named: list = []  # the kernel objects' rows: (index, koid, object type, name, parents)
+
+    def _names(self) -> None:
+        """The kernel objects' rows since the last call: the names they give, in file order,
+        as ``Exporter.event`` gives them."""
+        ex, process, thread = self.ex, _OBJ.get("process"), _OBJ.get("thread")
+        for index, koid, obj, name, parents in self.named:
+            text = json.loads(name)
+            if obj == process:
+                ex._name([(index, ex.processes, koid, text)])
+            elif obj == thread:
+                ex._name([(index, ex.threads, koid, text)] + [(index, ex.thread_process, koid, p) for p in parents])
+        self.named.clear()
+
+    def take(self) -> None:
+        w, ex, sink, texts = self.walk, self.ex, self.sink, self.texts
+        values = w.state.strings.values
+        if len(texts) < len(values):  # (the interner only grows)
+            text = w.state.text
+            texts += [json.dumps(text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
+        out: list[bytes] = []
+        first, named = self.first, self.named
+        for index, offset, words, rate in sink.take_notes():
+            sink.format(index, texts, first, _us_text, named)
+            self._names()
+            got = sink.take_text()
+            if got:
+                out.append(got)
+            rec = decode_record(w.buf, offset, index, words, _quiet, big=w.big, log=w.log, resync=False)
+            ev = ex.event(rec, rate)
+            if ev is not None:
+                out.append(json.dumps(ev[0], ensure_ascii=False).encode())
+        sink.format(_NOT_DECODED, texts, first, _us_text, named)
+        self._names()
+        got = sink.take_text()
+        if got:
+            out.append(got)
+        sink.clear_rows()
+        if first:
+            ex._first_seen += first
+            first.clear()
+        ex._settle()
+        phases, skipped, counted = sink.take_counts()
+        export = ex.export
+        export.phases.update(phases)
+        export.formatted += sum(phases.values())
+        for reason, n in zip(_ROW_SKIPS, skipped):
+            if n:
+                export.skipped[reason] += n
+        for term, n in counted.items():
+            export.not_exported[self.kinds[term]] += n
+        if out:
+            ex.write.raw(out)
+
+
+# what the rows mode's formatter counts (``RowSink.take_counts``), as ``Exporter.event`` says it
+_ROW_SKIPS = (_UNREGISTERED_STRING, "events on an unregistered thread ref",
+              "events of a provider whose tick rate is 0", "arguments of an undefined type")
+
+
+def _aboard(walk: Walk, ex: Exporter, make_lint) -> None:
+    """``ex`` the consumer of ``walk``: riding the native walk behind a linter whose findings
+    nothing reads (``make_lint``) where the walk's engine walks natively, alone otherwise."""
+    if walks_natively(walk.engine):
+        lint = make_lint(walk)
+        walk.consumers = [lint, ex]
+        walk.lint = lint
+    else:
+        walk.consumers = [ex]
+
+
+def _silent_lint(walk: Walk):
+    """A linter whose diagnostics go nowhere, asked before each is built (a cap of one a
+    rule): the export reads the reader's diagnostics only, from the walk's own ``emit``."""
+    from ..engine._lint_consumer import Lint
+    from ..engine._result import DiagnosticSink
+
+    return Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
+
+
 def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"):
     """Yield ``(event, raw)`` for every exportable record of ``buf``, then the M events:
     the per-record path, pulled one event at a time.
@@ -647,7 +780,7 @@ def export_walk(walk: Walk, out: IO[str], *, source: str, export: Export) -> Exp
     """Stream the Object Format document of ``walk`` (its ``emit`` being
     ``export.reader_diagnostic``) to ``out``, a batch of events at a time."""
     def run(ex):
-        walk.consumers = [ex]
+        _aboard(walk, ex, _silent_lint)
         walk.run()
 
     return _write_document(out, source, export, run)
@@ -660,8 +793,12 @@ def export_stream(chunks, out: IO[str], *, source: str, export: Export, input_fo
     from ..engine._feeder import stream_walk
 
     def make(buf, consumers):
-        return walk_for(buf, consumers, input_format=input_format, emit=export.reader_diagnostic, limits=limits,
+        walk = walk_for(buf, (), input_format=input_format, emit=export.reader_diagnostic, limits=limits,
                         resync=True)
+        walk.consumers = list(consumers)
+        if len(consumers) == 1 and isinstance(consumers[0], Exporter):
+            _aboard(walk, consumers[0], _silent_lint)
+        return walk
 
     return _write_document(out, source, export, lambda ex: stream_walk(make, [ex], chunks))
 

@@ -21,10 +21,15 @@ undefined types are skipped, and words after a record's defined content are igno
 as the spec tells readers to do.
 
 A consumer of the walk (``_walk``): decoded records become canonical objects one by
-one (the reference path, ``decode``), the clean rows of a batch become JSON text as
-columns (byte for byte what ``json.dumps`` writes for the same object), and
-``decode_to`` writes each batch's records as soon as the batch is done, so memory does
-not grow with the file.
+one (the reference path, ``decode``). On the engine ``walk`` (where the native walk is
+built) ``decode_to`` rides it behind a linter whose findings nothing reads (``_aboard``;
+not yet the default engine's: records of kinds other than events are decoded one by one
+there): its rows mode writes each
+event's line natively (``_NativeRecords``; a kind whose shape is not an event's, and every
+other record decoded one by one), at each stop of the walk. Elsewhere (the column path)
+the clean rows of a batch become JSON text as columns; either way each
+line is byte for byte what ``json.dumps`` writes for the same object, written as soon as
+its stretch is done, so memory does not grow with the file.
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Wal
 from ..rules._diagnostics import Severity
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
-from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
+from ..spec._roles import EFFECT_OF, INLINE_KOIDS, STATE_KINDS, STRING_REFS, is_undefined
 from ..spec._tables import ArgsItem, Layout, StreamItem, WordItem, tables
 from ._reader_verdicts import REJECT, SKIP, verdict
 
@@ -347,6 +352,17 @@ class Canonical(Consumer):
     def _before_stop(self, index: int) -> bool:
         return self.stop is None or index < self.stop
 
+    rides_native = True  # (the walk takes the native walk only with a linter aboard: ``_aboard``)
+    riding = False  # on the native walk's rows (``ride``)
+    _collecting = False  # the lines of noted records kept for the rider (``_NativeRecords.take``)
+
+    def ride(self, walk: Walk, nw, module):
+        """The decoding's rider on the native walk ``nw``: its events written natively from
+        the rows mode's rows (``_NativeRecords``), every other record handed back and decoded
+        one by one (``record``)."""
+        self.riding = True
+        return _NativeRecords(self, walk, nw, module)
+
     def start(self, walk: Walk) -> None:
         self.walk = walk
         self.canon = _Canonicaliser(walk.state)
@@ -371,7 +387,7 @@ class Canonical(Consumer):
             return
         if self.keep:
             self.decoded.append(obj)
-        elif self.columns:
+        elif (self.columns and not self.riding) or self._collecting:
             self._pending.append((rec.index, _line(obj)))
         else:
             self.write([_line(obj)])
@@ -512,6 +528,141 @@ class Canonical(Consumer):
         return _scalars(how, a.layout, "value", a.value("value"))
 
 
+# the kinds the walk's rows mode writes natively: the events whose canonical shape is
+# (thread, category, name, timestamp, arguments) and at most one word after (an end, an id)
+_ROW_SHAPE = (("thread", "thread"), ("category", "string"), ("name", "string"), ("timestamp", "word"),
+              ("arguments", "arguments"))
+# the records the walk walks with nothing to write: their effect is the walk's own
+_FOLDED = frozenset(k for k, e in EFFECT_OF.items()
+                    if e in ("registers_string", "registers_thread", "sets_tick_rate", "switches_provider"))
+
+
+@functools.cache
+def _row_plan(log: bool) -> tuple:
+    """The rows mode's plan for the canonical decoding over the native walk's program:
+    (per terminal ``XTerm``'s fields, per argument type ``XArg``'s, per terminal the text up
+    to its provider and the key of its word after the arguments, per argument type its JSON
+    name). A record of another kind is noted for ``Canonical.record`` (the walk stops before
+    a table record that follows it: it is decoded with the tables it was read with), or
+    handed back: one that names a provider (the provider texts of a stretch's rows are
+    those at its stop), a magic record (the reader says where one repeats) and one of an
+    undefined type (the reader says what it skips)."""
+    from ..engine._walk_native import plan
+    from ..engine._walk_rows import X_BACK, X_NONE, X_NOTE, X_ROW, arg_plan
+
+    prog = plan(log)[0]
+    terms, heads, tails = [], [], []
+    for t in prog.terminals:
+        d = {"act": X_BACK, "ph": 0, "ts": -1, "v2": -1, "iname": 0, "icat": 0}
+        head = tail = b""
+        leaf = t.leaf
+        kind = leaf.layout.name if leaf is not None and not log else None
+        shape = SHAPES.get(kind, ()) if kind is not None else ()
+        if kind in _FOLDED:
+            d["act"] = X_NONE
+        elif kind is None or is_undefined(kind) or kind in STATE_KINDS:
+            pass  # handed back
+        elif shape[:5] == _ROW_SHAPE and len(shape) <= 6 and all(how == "word" for _, how in shape[5:]) \
+                and [_koid_key(w) for w in _WORDS_BY_REF[(kind, "thread")]] == ["process_koid", "thread_koid"] \
+                and not any(_word_is_signed(leaf.layout, n) for n, _ in (shape[3:4] + shape[5:])):
+            strs = STRING_REFS[kind]
+            d.update(act=X_ROW, ts=leaf.vals["timestamp"], iname=strs.index("name"), icat=strs.index("category"))
+            head = ("{" + key("kind") + json.dumps(kind) + ", " + key("provider")).encode()
+            if len(shape) == 6:
+                d["v2"] = leaf.vals[shape[5][0]]
+                tail = (", " + key(shape[5][0]) + '"').encode()
+        else:
+            d["act"] = X_NOTE
+        terms.append(d)
+        heads.append(head)
+        tails.append(tail)
+    args: list = [None] * (max(prog.arg_leaves, default=-1) + 1)
+    argtypes: list = [b""] * len(args)
+    for ty, a in prog.arg_leaves.items():
+        args[ty] = arg_plan(a)
+        argtypes[ty] = json.dumps(a.layout.name).encode()
+    return terms, args, heads, tails, argtypes
+
+
+class _NativeRecords:
+    """The canonical decoding on the native walk's rows mode (``_nwalk_rows.pxi``): at each
+    stop of the walk, the lines of the event rows since the last stop written by the walk's
+    formatter (byte for byte ``_line`` of ``Canonical.record``'s object; a row with a ref to
+    nothing an error, as the canonicaliser says it), in file order with the records it
+    noted, which the reference decoder reads (its diagnostics the decoding's) and
+    ``Canonical.record`` decodes. The records handed back go to ``Canonical.record`` after
+    the stop's lines."""
+
+    def __init__(self, canon: Canonical, walk: Walk, nw, module):
+        from ..engine._walk_rows import checked
+
+        terms, args, self.heads, self.tails, self.argtypes = _row_plan(walk.log)
+        self.sink = checked(module).RowSink()
+        self.sink.export_plan(terms, args)
+        self.sink.decoding = True
+        nw.collect_rows(self.sink)
+        self.canon = canon
+        self.walk = walk
+        self.texts: list[bytes] = []
+
+    def take(self) -> None:
+        from ..engine._reader import decode_record
+
+        w, canon, sink, texts = self.walk, self.canon, self.sink, self.texts
+        state = w.state
+        values = state.strings.values
+        if len(texts) < len(values):  # (the interner only grows)
+            texts += [json.dumps(state.text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
+        provs = {-1: b"null"}
+        for pid, p in state.providers.items():
+            if pid is not None:
+                provs[pid - (1 << 64) if pid >= 1 << 63 else pid] = _line({"id": p.id, "name": p.name}).encode()
+        out: list[bytes] = []
+        errors: list = []
+        canon._collecting = True  # (``record`` keeps the line of a noted record for here)
+        try:
+            for index, offset, words, _rate in sink.take_notes():
+                self._format(index, provs, errors, out)
+                canon.record(decode_record(w.buf, offset, index, words, canon.reader_diagnostic, big=w.big,
+                                           log=w.log, resync=False))
+                out += [t.encode() for _, t in canon._pending]
+                canon._pending.clear()
+        finally:
+            canon._collecting = False
+        self._format(1 << 62, provs, errors, out)
+        sink.clear_rows()
+        if out:
+            canon.write.raw(out)
+
+    def _format(self, below: int, provs: dict, errors: list, out: list) -> None:
+        canon = self.canon
+        self.sink.format_decode(below, 1 << 62 if canon.stop is None else canon.stop, self.texts, provs,
+                                       self.heads, self.tails, self.argtypes, errors)
+        for index, offset, message in errors:
+            canon._error(index, offset, message)
+        errors.clear()
+        got = self.sink.take_text()
+        if got:
+            out.append(got)
+
+
+def _aboard(walk: Walk, canon: Canonical) -> Walk:
+    """``canon`` the consumer of ``walk``: riding the native walk behind a linter whose
+    findings nothing reads on the engine ``walk`` (where it is built), alone otherwise.
+    (Not yet ``auto``'s: the rows mode writes the events natively, but a record of another
+    kind, a context switch or a blob, is decoded one by one: 3x slower than the column path
+    on a trace of half such records, bench/README.md.)"""
+    from ..engine._lint_consumer import Lint
+    from ..engine._native import default_engine, walks_natively
+    from ..engine._result import DiagnosticSink
+
+    if (walk.engine or default_engine()) == "walk" and walks_natively(walk.engine) and not canon.keep:
+        lint = Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
+        walk.consumers = [lint, canon]
+        walk.lint = lint
+    return walk
+
+
 def _line(obj: dict) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
@@ -573,11 +724,12 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
     write = Lines(out, '{"records": [\n')
     canon = Canonical(write, strict=strict)
     if stream is None:  # a buffer, or a file read a chunk at a time (``_file.FileSource``)
-        walk_source(data, lambda buf, _: _decoding_walk(buf, canon, byte_order, engine, limits))
+        walk_source(data, lambda buf, _: _aboard(_decoding_walk(buf, canon, byte_order, engine, limits), canon))
     else:
         from ..engine._feeder import stream_walk
 
-        stream_walk(lambda buf, _: _decoding_walk(buf, canon, byte_order, "fast", limits), [], stream)
+        stream_walk(lambda buf, _: _aboard(_decoding_walk(buf, canon, byte_order, "fast", limits), canon), [],
+                    stream)
     out.write('{"records": []}\n' if write.empty else "\n]}\n")
     return Decoding([], [msg for _, _, msg, _ in canon.errors], canon.notes,
                     [(at, how) for at, _, _, how in canon.errors])
