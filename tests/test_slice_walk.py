@@ -100,16 +100,15 @@ def test_the_walk_writes_the_record_by_record_pieces_on_the_corpora(path):
 @pytest.mark.slow
 @pytest.mark.parametrize("path", LARGE_REAL, ids=lambda p: p.name)
 def test_the_walk_writes_the_record_by_record_pieces_on_the_large_real_traces(path):
-    """A coarse size cut, a fine time cut, the trace's middle third, and a range across its
-    start and an empty one (jane-tracing-richiesams.fxt's instants go back: each is cut a
-    second time, record by record, in time order, by both; 7 to 9 s a cut here: the other
-    cuts are the corpora's and the drawn archives')."""
+    """A coarse size cut, and a range across the trace's start (jane-tracing-richiesams.fxt's
+    instants go back: each path notices it and cuts the trace a second time with the one
+    time-order slicer, record by record, 8 to 10 s a cut here; the fine time cut, the
+    middle third and an empty range were three more such cuts, 25 s of the slow run: the
+    corpora's cuts and the drawn archives' are those)."""
     data = path.read_bytes()
-    coarse_size, _, _, fine_time, *ranges = _cutters(data)
-    for make in (coarse_size, fine_time, *ranges):
-        assert_same(data, make)
-    for eighths in ((-1, 1), (4, 4)):
-        assert_same(data, ranged(data, eighths))
+    coarse_size = _cutters(data)[0]
+    assert_same(data, coarse_size)
+    assert_same(data, ranged(data, (-1, 1)))
 
 
 _SIZES = st.integers(8, 600).map(lambda n: (lambda: Cutter(size=n)))
