@@ -47,7 +47,7 @@ from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, seconds
 from ._input import Whole, at_least, decode, frame
-from ._open import _PAIRING, MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
+from ._open import MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
 from ._slice_pass import _BEGUN_MARK, _ENDED_MARK, _FIXED_BYTES, _ignore, _Piece, _Slicer, end_bytes, first_timestamp
 
 # a pairing role's event kind, as the spec tables give each event variant its role
@@ -169,16 +169,9 @@ class OrderedSlicer(_Slicer):
     def _overhead(self, piece: _Piece) -> int:
         return _FIXED_BYTES + self._providers_bytes() + piece.extra + self.firsts_bytes
 
-    def _adds(self, rec: Record, piece: _Piece) -> int:
-        """``_Slicer._adds``, and an end's too: an end may be the first member of its pair in
-        the file (its begin after it), which a cut gives a stand-in."""
-        n = super()._adds(rec, piece)
-        role = _PAIRING.get(rec.kind)
-        if role in ("end", "async_end", "flow_end"):
-            parts = OpenEvents.parts(rec, self.state)
-            if parts is not None:
-                n += end_bytes(role, parts[2], parts[3])
-        return n
+    # (``_Slicer._adds``: an end's too, as an end may be the first member of its pair in the
+    # file, its begin after it, which a cut gives a stand-in)
+    _STANDING_IN = _Slicer._STANDING_IN | frozenset(("end", "async_end", "flow_end"))
 
     def _open_first(self, me: _Member) -> None:
         self.firsts[me.index] = me

@@ -418,6 +418,10 @@ class _Slicer:
         n += sum(end_bytes("async_begin", cat, name) for _, cat, name, _ in opened.asyncs)
         return n + sum(end_bytes("flow_begin", cat, name) for _, cat, name, _ in opened.flows.values())
 
+    # the pairing roles whose record a cut may give a stand-in for its other member: in file
+    # order, a begin (its end is written at the cut)
+    _STANDING_IN: frozenset = frozenset(("begin", "async_begin", "flow_begin"))
+
     def _adds(self, rec: Record, piece: _Piece) -> int:
         """At most the bytes ``rec`` adds to ``_overhead`` of ``piece`` (taken into it): the
         entries it notes first, an end for what it begins; a provider record, its own bytes
@@ -440,7 +444,7 @@ class _Slicer:
         n += sum(self.object_bytes.get(key, 0) for key in set(self._pointers(rec, threads))
                  if not self._noted_pointer(piece, key))
         role = _PAIRING.get(rec.kind)
-        if role in ("begin", "async_begin", "flow_begin"):
+        if role is not None and role in self._STANDING_IN:
             parts = OpenEvents.parts(rec, self.state)
             if parts is not None:
                 n += end_bytes(role, parts[2], parts[3])
