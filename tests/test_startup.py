@@ -136,6 +136,17 @@ def test_the_command_line_imports_no_numpy(fmt):
     assert {"numpy", "fxtlint.engine._columns", "fxtlint.engine._scan"}.isdisjoint(got)
 
 
+def test_export_on_the_native_walk_imports_no_numpy(tmp_path):
+    """``fxtlint export FILE`` rides the native walk's rows where it is built: no array, so
+    no numpy (its import and idle BLAS threads were 3% of a 100 MB export)."""
+    from fxtlint.engine import _native
+
+    out = tmp_path / "out.json"
+    got = imported_by("-m", "fxtlint", "export", str(SAMPLE), "-o", str(out))
+    assert json.loads(out.read_text())["traceEvents"]  # the export ran
+    assert ("numpy" in got) == (_native.native_missing() is not None)
+
+
 @pytest.mark.parametrize("fmt", ["rich", "json"])
 def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
     """Text or JSON on stdout and stderr not a terminal: no rich console is made (the text

@@ -15,16 +15,20 @@ make a str per row (the reference, and the fallback where nothing compiled).
 from __future__ import annotations
 
 import codecs
+import functools
 import json
 import os
 from itertools import chain, pairwise
 from operator import itemgetter
-from typing import cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from . import _native
 from ._walk import INLINE_TEXT, UNREGISTERED, Rows
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ._numpy import np  # (imported by the column path's first use: ``_numpy``)
 
 _TEMPLATES: dict = {}
 _MERGED = 4096  # the most texts a table of two neighbouring coded columns may hold
@@ -269,7 +273,7 @@ class IdTexts:
 
     def __init__(self, make):
         self.make = make
-        self.table = np.empty(0, object)
+        self.table: Any = ()  # an object array from the first column asked (no numpy before)
 
     def of(self, ids):
         """The texts of ``ids`` (all >= 0), as an object array."""
@@ -329,18 +333,29 @@ class StringTexts:
 
 
 _SMALL = 1 << 16
-_SMALL_INTS = np.asarray([str(i) for i in range(_SMALL)], object)  # a table of texts beats str() per row
+
+
+@functools.cache
+def _small_ints():
+    """The texts of 0 to ``_SMALL`` - 1 (a table of texts beats str() per row), built on
+    first use: the export on the native walk imports this module and no numpy."""
+    return np.asarray([str(i) for i in range(_SMALL)], object)
 
 
 def int_texts(values) -> list[str]:
     """``str`` of each integer of a column."""
     if len(values) and 0 <= int(values.min()) and int(values.max()) < _SMALL:
-        return _SMALL_INTS[values.astype(np.int64)].tolist()
+        return _small_ints()[values.astype(np.int64)].tolist()
     return list(map(str, values.tolist()))
 
 
 _LOW = 10**4
-_LOW_DIGITS = np.asarray([f"{i:04d}" for i in range(_LOW)], object)
+
+
+@functools.cache
+def _low_digits():
+    """The four-digit texts of 0 to ``_LOW`` - 1, built on first use."""
+    return np.asarray([f"{i:04d}" for i in range(_LOW)], object)
 
 
 def int_column(values):
@@ -363,12 +378,12 @@ def _int_forms(values):
     if lo == hi:
         return str(lo)
     if 0 <= lo and hi < _SMALL:
-        return Coded((values - lo).astype(np.int64), _SMALL_INTS[lo : hi + 1])
+        return Coded((values - lo).astype(np.int64), _small_ints()[lo : hi + 1])
     if lo >= _LOW and hi // _LOW - lo // _LOW < _SMALL:
         first = lo // _LOW
         heads = np.asarray([str(first + i) for i in range(hi // _LOW - first + 1)], object)
         return (Coded((values // _LOW - first).astype(np.int64), heads),
-                Coded((values % _LOW).astype(np.int64), _LOW_DIGITS))
+                Coded((values % _LOW).astype(np.int64), _low_digits()))
     return list(map(str, values.tolist()))
 
 

@@ -34,9 +34,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import compress, pairwise
-from typing import IO, Any
-
-import numpy as np
+from typing import IO, TYPE_CHECKING, Any
 
 from .. import rules as R
 from ..engine import _file
@@ -63,6 +61,11 @@ from ..spec._model import Argument, Record
 from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
 from ..spec._tables import StreamItem, tables
 from ..spec._time import US_PER_S, ticks_to_us
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..engine._numpy import np  # (imported by the column path's first use: ``engine/_numpy``)
 
 _T = tables()
 DISPLAY_TIME_UNIT = "ns"
@@ -127,7 +130,13 @@ def _json_number(v) -> str:
 # more, is that decimal: shortest round-trip digits (Python's float repr) cannot be
 # shorter, since two such decimals never share a float
 _EXACT_DIGITS = 10**15
-_FRACTIONS = np.asarray([f".{r:03d}".rstrip("0") if r else "" for r in range(1000)], object)
+
+
+@functools.cache
+def _fractions(digits: int):
+    """The fraction texts of ``digits`` decimals (".5", ".25", "" for none), built on first
+    use: the export on the native walk imports no numpy."""
+    return np.asarray([f".{x:0{digits}d}".rstrip("0") if x else "" for x in range(10**digits)], object)
 
 
 def us_column(ticks, rate: int):
@@ -140,8 +149,7 @@ def us_column(ticks, rate: int):
     q, r = np.divmod(m, 10**digits)
     if digits == 0:
         return int_column(q)
-    frac = _FRACTIONS if digits == 3 else np.asarray([f".{x:0{digits}d}".rstrip("0") if x else ""
-                                                      for x in range(10**digits)], object)
+    frac = _fractions(digits)
     whole = int_column(q)
     return (*(whole if isinstance(whole, tuple) else (whole,)), frac[r].tolist())
 
@@ -206,7 +214,7 @@ class Exporter(Consumer):
         self._named: list = []  # (record index, table, koid, value): the batch's kernel objects' names
         self.state = ProviderState()
         self.texts = StringTexts(self.state)
-        self._koids = np.zeros((0, 2), np.uint64)  # (process, thread) koids per interned thread id
+        self._koids: Any = ()  # (process, thread) koids per interned thread id: an array once a batch needs it
         self.columns = False
         self.riding = False  # on the native walk's rows (``ride``)
 
