@@ -132,14 +132,21 @@ def _fmt(path) -> str:
     return "log" if path.suffix == ".log" else "auto"
 
 
-def test_rows_on_golden_and_real_files():
-    rows = 0
+def _on_the_corpora(check_one) -> int:
+    """The sum of ``check_one(data, fmt)`` over the golden and real files up to ``BIG``, a
+    trace in both byte orders."""
+    total = 0
     for path in [p for p in GOLDEN + REAL if p.stat().st_size <= BIG]:
         data = path.read_bytes()
-        rows += check(data, _fmt(path))
+        total += check_one(data, _fmt(path))
         if _fmt(path) == "auto":
-            rows += check(big_endian(data))
-    assert rows > 150  # (the small files are mostly one bad record each, noted; their events are rows)
+            total += check_one(big_endian(data), "auto")
+    return total
+
+
+def test_rows_on_golden_and_real_files():
+    # (the small files are mostly one bad record each, noted; their events are rows)
+    assert _on_the_corpora(check) > 150
 
 
 def test_rows_of_a_file_read_in_chunks_are_the_whole_file_rows(tmp_path, monkeypatch):
@@ -221,13 +228,7 @@ def both_check(data: bytes, fmt: str = "auto") -> int:
 
 def test_export_of_golden_and_real_files_is_the_reference_s():
     """Both byte orders; the documents' events are mostly the native formatter's."""
-    events = 0
-    for path in [p for p in GOLDEN + REAL if p.stat().st_size <= BIG]:
-        data = path.read_bytes()
-        events += both_check(data, _fmt(path))
-        if _fmt(path) == "auto":
-            events += both_check(big_endian(data))
-    assert events > 150
+    assert _on_the_corpora(both_check) > 150
 
 
 @pytest.mark.slow
