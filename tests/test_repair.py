@@ -372,6 +372,74 @@ def test_a_file_read_in_chunks_by_the_lint_is_repaired_and_sliced_whole(tmp_path
     capsys.readouterr()
 
 
+# -- a trace the lint finds nothing in: linted once, copied ---------------------------------
+@given(st.one_of(archives(), mutated_archives(codes=DRAWN_MUTATIONS).map(lambda c: c[0])), st.booleans())
+def test_the_repair_pass_writes_in_s_bytes_wherever_the_lint_finds_nothing(data, close_open):
+    """What lets the verb copy a trace the lint finds nothing in instead of repairing it
+    (``cli/repair.py``): the repair pass writes the same bytes there and says no change;
+    and what lets it reuse IN's lint as OUT's: no change means the same bytes."""
+    out, changes = repaired(data, close_open=close_open)
+    if not fxtlint.lint_bytes(data, input_format="trace").diagnostics:
+        assert (out, changes) == (data, [])
+    if not changes:
+        assert out == data
+
+
+def _verb_json(args, capsys) -> dict:
+    assert main(["repair", *args, "--output-format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("size", ["small", "chunked"])
+def test_a_trace_the_lint_finds_nothing_in_is_copied_not_repaired(size, tmp_path, monkeypatch, capsys):
+    """The verb lints a regular file first; where it finds nothing OUT is IN's bytes, copied,
+    and the change log is the repair pass's, the lint's counts included (the pass never
+    runs); a file read a chunk at a time tells the bar every read."""
+    from fxtlint.cli import _rewrite_io
+    from fxtlint.cli import repair as verb
+    from fxtlint.engine import _file
+
+    data = (REPO / "corpus" / "samples" / "sample.fxt").read_bytes()
+    if size == "chunked":
+        block = B.archive(*[B.event("instant", i, thread=(1, 2), category="c", name="n") for i in range(1000)])
+        data = B.archive(B.magic()) + block * (_file.WHOLE // len(block) + 2)
+    assert not fxtlint.lint_bytes(data).diagnostics
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    through_the_pass = _verb_json([str(src), "-o", str(tmp_path / "pass.fxt")], capsys) if size == "small" else None
+    told: list = []
+    real = _rewrite_io.lint_regular_file
+    monkeypatch.setattr(verb, "lint_regular_file", lambda path, progress=None: real(path, lambda d, t: told.append(
+        (d, t))))
+    monkeypatch.setattr("fxtlint.rewrite._repair.repair", lambda *a, **k: pytest.fail("the repair pass ran"))
+    doc = _verb_json([str(src), "-o", str(tmp_path / "out.fxt"), "--close-open"], capsys)
+    assert (tmp_path / "out.fxt").read_bytes() == data
+    assert doc["changes"] == [] and doc["output_lint"]["clean"] and doc["bytes_out"] == len(data)
+    assert told[-1] == (len(data), len(data)) and (size == "small" or len(told) > 2)
+    if through_the_pass is not None:  # the same document as the repair pass and OUT's lint give
+        monkeypatch.undo()
+        assert {**doc, "output": None} == {**through_the_pass, "output": None}
+
+
+def test_a_file_that_changed_after_its_lint_is_not_copied(tmp_path):
+    """The copy must be of the bytes the lint read: a length or a modification time that
+    is not the lint's any more is ``FileChanged`` (exit 2)."""
+    import os
+
+    from fxtlint.cli._rewrite_io import copy_unchanged
+    from fxtlint.engine._file import FileChanged
+
+    src = tmp_path / "in.fxt"
+    src.write_bytes((REPO / "corpus" / "samples" / "sample.fxt").read_bytes())
+    st = os.stat(src)
+    with open(tmp_path / "out.fxt", "wb") as out:
+        copy_unchanged(str(src), st, out)
+    assert (tmp_path / "out.fxt").read_bytes() == src.read_bytes()
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 1))
+    with open(tmp_path / "out2.fxt", "wb") as out, pytest.raises(FileChanged):
+        copy_unchanged(str(src), st, out)
+
+
 # -- what a reader of OUT would misread ----------------------------------------------------
 def _lost_provider_section() -> tuple[bytes, int]:
     """Two providers; a zeroed stretch where the switch to the second one was: the events

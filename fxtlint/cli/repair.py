@@ -1,13 +1,21 @@
 """``fxtlint repair IN -o OUT``: the most of a trace that can be made conforming.
 
 What was changed is printed record by record in the linter's terms (rule code, offset
-in IN, what was done), as text or one JSON object; then OUT is linted, and IN's findings
-are counted by rule as the lint counts them (a lint of IN: with no change, OUT's), beside
-what repair did under each code (``rewrite._repair.tally``).
+in IN, what was done), as text or one JSON object, with OUT's lint, and IN's findings
+counted by rule as the lint counts them beside what repair did under each code
+(``rewrite._repair.tally``).
 
-IN is read in place, a chunk at a time (standard input for ``-``): no copy of it is
-made, memory stays flat. OUT is written beside itself as a ``.part`` file renamed when
-whole; an interrupted run (Ctrl-C, SIGTERM) removes it.
+A regular file IN is linted first (a chunk at a time, as ``check`` reads it). Where the
+lint finds nothing, and no option asks OUT to differ from IN (``--byte-order``,
+``--spell-out-defaults``), there is nothing to mend and nothing open to close: OUT is IN's
+bytes, copied by the kernel, and IN's lint is OUT's (``tests/test_repair.py`` holds the
+repair pass to the same bytes wherever the lint finds nothing). So a clean trace costs a
+lint and a copy. Otherwise the repair pass (``rewrite._repair.repair``) reads IN in place,
+a chunk at a time (standard input for ``-``): no copy of it is made, memory stays flat;
+then OUT is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint
+is OUT's). The counts by rule are IN's lint's (standard input is not read again: none).
+OUT is written beside itself as a ``.part`` file renamed when whole; an interrupted run
+(Ctrl-C, SIGTERM) removes it.
 
 Exit status: 0 OUT lints with no error, 1 it does not (or IN is not readable as
 anything), 2 a usage error (OUT is IN, an unreadable path, IN changed while read),
@@ -22,7 +30,15 @@ import sys
 
 from . import _common
 from ._progress import reading_bar
-from ._rewrite_io import Outputs, interrupted_status, interruptible, opened_input, same_file
+from ._rewrite_io import (
+    Outputs,
+    copy_unchanged,
+    interrupted_status,
+    interruptible,
+    lint_regular_file,
+    opened_input,
+    same_file,
+)
 
 
 def register(subparsers) -> None:
@@ -65,7 +81,7 @@ def lint_output(path: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rewrite._repair import repair
+    from ..rewrite._repair import RepairLog, repair, tally
 
     if same_file(args.path, args.output):
         _common.error(f"{args.output}: the output is the input; write the repair to another path")
@@ -74,13 +90,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         with interruptible(), reading_bar("repairing", enabled=not args.no_progress) as advance:
             try:
-                with opened_input(args.path, progress=advance) as inp:
+                linted = _lint_first(args, advance)
+                if linted is not None and not linted[0].diagnostics:
+                    # nothing to mend, nothing asked of OUT that IN lacks: OUT is IN's bytes
+                    report, size, st = linted
                     with outputs.open(args.output) as fh:
-                        log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
-                                     spell_out_defaults=args.spell_out_defaults, stop_at_loss=args.stop_at_loss)
+                        copy_unchanged(args.path, st, fh)
                     outputs.commit(args.output)
-                report = lint_output(args.output)
-                found = _input_lint(args, log, report)
+                    log = RepairLog(records_in=report.records, records_out=report.records, bytes_in=size,
+                                    bytes_out=size, byte_order=report.byte_order)
+                else:
+                    with opened_input(args.path, progress=advance) as inp:
+                        with outputs.open(args.output) as fh:
+                            log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
+                                         spell_out_defaults=args.spell_out_defaults,
+                                         stop_at_loss=args.stop_at_loss)
+                        outputs.commit(args.output)
+                    # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's
+                    report = linted[0] if linted is not None and not log.changes else lint_output(args.output)
+                found: list | None
+                if linted is not None:
+                    found = tally(log, linted[0].counts)
+                else:  # standard input is not read again: no count by rule
+                    found = None if args.path == "-" else tally(log, _lint_again(args, log, report).counts)
             finally:
                 outputs.discard()
     except KeyboardInterrupt as e:
@@ -97,17 +129,20 @@ def run(args: argparse.Namespace) -> int:
     return _common.EXIT_OK if clean else _common.EXIT_ERRORS
 
 
-def _input_lint(args, log, report):
-    """Per rule, the lint's count of IN's findings beside what repair did (``tally``), or
-    None where IN cannot be read again (standard input). With no change OUT is IN's bytes:
-    its lint is IN's; else IN is linted (the lint's own counts, by construction)."""
-    from ..rewrite._repair import tally
+def _lint_first(args, advance):
+    """IN's lint, before any writing, as ``lint_regular_file`` gives it, where OUT is to be
+    IN's bytes when the lint finds nothing (no byte order and no defaults asked for: a
+    trace with no finding has nothing to mend and nothing open to close); None where IN
+    is not a regular file (standard input) or an option asks OUT to differ from IN."""
+    if args.byte_order is not None or args.spell_out_defaults:
+        return None
+    return lint_regular_file(args.path, progress=advance)
 
-    if log.changes:
-        if args.path == "-":
-            return None
-        report = lint_output(args.path)
-    return tally(log, report.counts)
+
+def _lint_again(args, log, report):
+    """IN's lint where it was not linted first: with no change OUT (``report``) is IN's
+    bytes; else IN is linted now."""
+    return report if not log.changes else lint_output(args.path)
 
 
 def _counts(report) -> dict:
