@@ -537,8 +537,6 @@ def _flow_and_duration(order: str) -> bytes:
     return B.archive(*head, *(flow + duration if order == "before" else duration + flow))
 
 
-@pytest.mark.xfail(strict=True, reason="slice's limit (README): a flow's events are carried inside the durations "
-                   "they fall within in the file, not one that encloses them in time only")
 @pytest.mark.parametrize("order", ["before", "after"])
 def test_a_flow_outside_its_enclosing_duration_in_the_file_is_not_enclosed(order):
     data = _flow_and_duration(order)

@@ -131,6 +131,11 @@ class PairingEngine:
         # told of each begin and end it pairs, (begin's record index, end's): slice asks
         # (``rewrite/_order``), to follow what is open in time order as the lint pairs it
         self.matched: Callable[[int, int], None] | None = None
+        # told of each flow event a duration or a complete event encloses: (its record index,
+        # the record indexes of the begins open on its thread, that of the complete event with
+        # the latest end on it where that end is at or after the flow, else None): slice asks
+        self.enclosed: Callable[[int, list, int | None], None] | None = None
+        self.complete_at: dict[int, int] = {}  # thread -> that complete event's record index (``enclosed``'s)
 
     def _s(self, gid: int) -> str:
         return self.strings[gid] if 0 <= gid < len(self.strings) else "?"
@@ -191,6 +196,8 @@ class PairingEngine:
                 end = time_key(ends[j], rate[j])
                 if end > self.complete_end.get(t, -1):
                     self.complete_end[t] = end
+                    if self.enclosed is not None:
+                        self.complete_at[t] = index[j]
             elif k in ASYNC_KINDS:
                 self._async_row(k, (process[j], cat[j], name[j], ids[j]), offset[j], index[j], size[j])
             elif k in FLOW_KINDS:
@@ -268,8 +275,12 @@ class PairingEngine:
         """A flow event, on thread ``t`` at time ``when`` (a ``time_key``): enclosed by a
         duration, keyed by its id alone."""
         flows = self.flows
-        if not self.stacks.get(t) and self.complete_end.get(t, -1) < when:
+        st = self.stacks.get(t)
+        inside = self.complete_end.get(t, -1) >= when
+        if not st and not inside:
             self.emit(R.flow_outside_duration.at(offset, index, record_size=size, id=ident))
+        elif self.enclosed is not None:
+            self.enclosed(index, [e[3] for e in st] if st else [], self.complete_at.get(t) if inside else None)
         key = (ident,)  # flows are keyed by id alone: they cross processes (PR007's docs)
         if k == FLOW_BEGIN:
             self.flow_began = True

@@ -22,7 +22,12 @@ with this slicer, which follows exactly the pairs the lint makes:
   in the same record order);
 - a time range (--from/--to): a pair with one member in the range gets a stand-in of the
   other (at the piece's first instant if before the range, at its last if after), and a
-  pair from before the range to after it both.
+  pair from before the range to after it both;
+- a flow event is enclosed by a duration (or a complete event) in the lint's time order
+  (PR008 otherwise), which may be written wholly before or after it in the file: a piece
+  that holds the flow event but neither that duration's records nor its stand-ins (a pair
+  open across it in the file) writes the flow event inside a marked duration of its own,
+  on its thread at its instant (``PairingEngine.enclosed`` says what encloses it).
 
 Memory: a pairing window of the lookahead's findings, the pairs open in file order (a
 range: and the stand-ins its piece needs). Speed: record by record, and each record
@@ -47,7 +52,7 @@ from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, seconds
 from ._input import Whole, at_least, decode, frame
-from ._open import MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
+from ._open import _PAIRING, MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
 from ._slice_pass import _BEGUN_MARK, _ENDED_MARK, _FIXED_BYTES, _ignore, _Piece, _Slicer, end_bytes, first_timestamp
 
 # a pairing role's event kind, as the spec tables give each event variant its role
@@ -57,6 +62,7 @@ _KIND = {leaf.pairing: leaf.name.split(".", 1)[1] for leaf in tables().record_le
 _OTHER = {"begin": "end", "end": "begin", "async_begin": "async_end", "async_end": "async_begin",
           "flow_begin": "flow_end", "flow_end": "flow_begin"}
 _BEGINS = frozenset(("begin", "async_begin", "flow_begin"))
+_FLOWS = frozenset(("flow_begin", "flow_step", "flow_end"))
 _INF = float("inf")
 
 
@@ -70,10 +76,12 @@ class Pairs:
         self.lint = LintState(_ignore, limits, ProviderState())
         engine = PairingEngine(_ignore, self.lint.tables.strings.values, limits)
         engine.matched = self._matched
+        engine.enclosed = self._enclosed
         self.lint._pairing = engine  # type: ignore[assignment]
         self.checker = RecordChecker(self.lint)
         self.instants: dict = {}  # record index -> instant, of the pairing events of the window read
         self.others: dict = {}  # record index -> (other member's index, its instant or None)
+        self.enclosures: dict = {}  # flow record index -> (begins open on its thread, a complete event or None)
         self.paired = 0  # the records before this index are paired (their windows fed)
         self.off = self.idx = 0
         self.ended = False
@@ -82,10 +90,27 @@ class Pairs:
         self.others[begin] = (end, self.instants.get(end))
         self.others[end] = (begin, self.instants.get(begin))
 
+    def _enclosed(self, flow: int, begins: list, complete: int | None) -> None:
+        self.enclosures[flow] = (begins, complete)
+
     def other(self, index: int):
         while self.paired <= index and not self.ended:
             self._read()
         return self.others.pop(index, None)
+
+    def enclosure(self, index: int):
+        """(the record indexes of the duration begins open on the flow event ``index``'s
+        thread when the lint pairs it, that of a complete event enclosing it or None), or
+        None where the lint finds nothing enclosing it (PR008) or it is no flow event."""
+        while self.paired <= index and not self.ended:
+            self._read()
+        return self.enclosures.get(index)
+
+    def partner(self, index: int):
+        """The record index of the other member of the pair of ``index`` (not yet taken by
+        ``other``), or None."""
+        got = self.others.get(index)
+        return None if got is None else got[0]
 
     def _read(self) -> None:
         inp = self.inp
@@ -275,10 +300,61 @@ class OrderedSlicer(_Slicer):
             out += [(pid, r) for r in recs]
         return out
 
+    # -- a flow event the piece would leave outside the duration enclosing it -------------
+    def _enclosed_here(self, rec: Record, first: int | None) -> bool:
+        """Whether the piece that takes the flow event ``rec`` (its records from index
+        ``first`` on; None: not known, which asks for the worst case) keeps a duration or a
+        complete event that the lint found enclosing it, or gives it that duration's stand-ins:
+        a begin of a pair open across it in the file (either member first), or a pair or
+        complete event wholly before it in the piece. Not a flow event, or one nothing
+        encloses in the lint (PR008 there too): True."""
+        enc = self.pairs.enclosure(rec.index) if _PAIRING.get(rec.kind) in _FLOWS else None
+        if enc is None:
+            return True
+        begins, complete = enc
+        for b in begins:
+            if b < rec.index:
+                if b in self.firsts or (first is not None and b >= first):
+                    return True
+            else:
+                e = self.pairs.partner(b)
+                if e is not None and e < rec.index and e in self.firsts:
+                    return True
+        return complete is not None and first is not None and first <= complete < rec.index
+
+    def _around(self, rec: Record) -> list:
+        """A marked duration of its own (begin, end) for the flow event ``rec``, on its
+        thread at its instant, as ``in_a_duration`` writes one around a stand-in: none where
+        its thread does not resolve."""
+        koids = self.state.thread(rec, "thread")
+        ts = first_timestamp(rec)
+        if koids is None or ts is None:
+            return []
+        around = in_a_duration(event("flow_step", ts, thread=koids, category=0, name=0, id=0),
+                               arg("string", MARK_NAME, _BEGUN_MARK))
+        return [around[0], around[2]]
+
+    def _adds(self, rec: Record, piece: _Piece) -> int:
+        n = super()._adds(rec, piece)
+        if not self._enclosed_here(rec, None):
+            n += sum(len(encode_record(r, self.order)) for r in self._around(rec))
+        return n
+
     def _take(self, rec: Record, data, ts, rate) -> None:
         piece = self.piece
         assert piece is not None
+        around = [] if self._enclosed_here(rec, piece.first_index) else self._around(rec)  # type: ignore[attr-defined]
+        self.pairs.enclosures.pop(rec.index, None)
+        if around:  # (the lint pairs the three in time order, ties in record order: begin, flow, end)
+            begin = encode_record(around[0], self.order)
+            piece.body.write(begin)
+            piece.info.bytes += len(begin)  # (written by the cut, as stand-ins are: ``added``)
+            piece.wrapped = getattr(piece, "wrapped", 0) + 2  # type: ignore[attr-defined]
         super()._take(rec, data, ts, rate)
+        if around:
+            end = encode_record(around[1], self.order)
+            piece.body.write(end)
+            piece.info.bytes += len(end)
         if getattr(piece, "lead_done", False):
             return
         if rec.kind in STATE_KINDS:  # (the records that set reader state the body starts with)
@@ -340,7 +416,7 @@ class OrderedSlicer(_Slicer):
         for rec in in_sections(ends, self.state.current.id):
             put(encode_record(rec, self.order))
             added += 1
-        piece.info.added = added
+        piece.info.added = added + getattr(piece, "wrapped", 0)
 
 
 def _copy_part(body, out, size: int | None) -> None:
