@@ -98,9 +98,22 @@ class DiagnosticSink(Struct):
         bound = self._bound.get(code)
         if bound is None or (offset, record_index) <= bound:
             return False
-        self.counts[code] += 1
-        self.severity_of[code] = self.severity_overrides.get(code, rule.severity)
+        self.dropped(rule, 1)
         return True
+
+    def dropped(self, rule, n: int) -> None:
+        """Count ``n`` diagnostics of ``rule`` the cap dropped before they were built (``skips``'s
+        count: an engine that asked ``bound`` drops them itself)."""
+        code = rule.code
+        self.counts[code] += n
+        self.severity_of[code] = self.severity_overrides.get(code, rule.severity)
+
+    def bound(self, code: str) -> tuple[int, int] | None:
+        """The (offset, record index) past which no diagnostic of ``code`` can be kept, now
+        and whatever comes later (a bound only moves back), or None: an engine may count
+        those past it with ``dropped`` instead of asking ``skips`` of each. None while a
+        listener wants every diagnostic."""
+        return None if self.listener is not None else self._bound.get(code)
 
     @property
     def bounded(self) -> bool:

@@ -155,6 +155,11 @@ _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thr
           (F_STRING_EMPTY, False): R.string_record_empty, (F_CHANGED, False): R.registration_changes_value,
           (F_DROPPED, False): R.records_dropped}
 _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if code != F_INDEX_ZERO})
+# the rules of the rows the walk drops itself once the sink's cap bounds them (``_nwalk``'s
+# ``set_bound``), by its cap key: ``2 * code + (field != 0)``, and a FOUND_SHORT layout row's (ST001)
+_CAP_RULES = {2 * code + field: rule for (code, field), rule in _RULES.items() if code != F_DROPPED}
+_CAP_RULES[2 * F_LAYOUT] = R.content_overruns_record
+_TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
 
 def sync_change(nw, state: ProviderState, change) -> None:
@@ -307,6 +312,8 @@ def _fixed(module, log: bool = False):
     (the walk's rows checked against ``_pairing.COLUMNS``: never a silent default)."""
     if tuple(module.ROWS) != COLUMNS:
         raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
+    if max(_CAP_RULES) >= module.CAP_KEY_COUNT:
+        raise RuntimeError(f"the native walk caps {module.CAP_KEY_COUNT} row rules, not {max(_CAP_RULES) + 1}")
     return _loaded(module, log), _names(log), plan(log)[0].sites, _layouts(log), module.ROW_BYTES
 
 
@@ -378,6 +385,8 @@ class NativeLint:
         self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
+        if sink is not None:
+            nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
         self.skips = None if sink is None else sink.skips  # (``skipper``'s, one lookup)
         # a record's layout rows -> the rules the reference's decoder asked the cap about, in
@@ -388,6 +397,7 @@ class NativeLint:
         # (``_replayed``)
         self.said: dict = {}
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
+        self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
 
     def _pairs(self):
         """The linter's ``LintState`` (the pairing batch, the buffer-full bookkeeping; made at
@@ -403,7 +413,14 @@ class NativeLint:
         for term, n in nw.take_counts().items():
             kind = self.term_kinds[term]
             kinds[kind] = kinds.get(kind, 0) + n
-        found = nw.take_findings()
+        sink = self.sink
+        if sink is not None and sink.bounded:
+            self._cap(sink)
+            found = nw.take_findings()
+            for key, n in nw.take_capped():
+                sink.dropped(_CAP_RULES[key], n)
+        else:
+            found = nw.take_findings()
         if found:
             self._render(found)
         n = nw.pending_rows()
@@ -419,6 +436,18 @@ class NativeLint:
             add = self._pairs().batch.add
             for row in nw.take_row_tuples():
                 add(*row)
+
+    def _cap(self, sink) -> None:
+        """The sink's per-rule cap, told to the walk for the rows whose rule the row alone says
+        (``_CAP_RULES``): ``take_findings`` counts those the cap drops (``take_capped``) and
+        hands over none of them (a flood of one defect costs no Python per record past the
+        cap's bound)."""
+        told = self.bounds
+        for key, rule in _CAP_RULES.items():
+            bound = sink.bound(rule.code)
+            if bound is not None and told.get(key) != bound:
+                self.nw.set_bound(key, *bound)
+                told[key] = bound
 
     def _render(self, found) -> None:
         """The walk's diagnostics rows (``take_findings``, in file order), each built by the
