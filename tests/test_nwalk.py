@@ -1127,6 +1127,23 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     assert got[0].count('"span"') >= 21
 
 
+@pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",
+                                  "EV002-context-switch-outgoing-running.fxt"])
+def test_a_kind_check_decodes_each_record_once(monkeypatch, name):
+    """Copies of a record whose kind check holds (or whose counter argument is not numeric):
+    the record the messages read is decoded once per walk (``NativeLint._record``, by its
+    bytes), and the whole report is the reference's."""
+    calls = []
+    real = _walk_native.record_of
+    monkeypatch.setattr(_walk_native, "record_of", lambda *a, **k: (calls.append(a[1]), real(*a, **k))[1])
+    data, fmt = _copies(name, 20)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert got[0].count('"code": "' + name[:5] + '"') == 21
+    assert len(calls) == 1, calls
+
+
 def test_string_cache_grows_with_the_table():
     """The walk's cache of string-table entries starts small and grows with the table
     (``_nwalk``'s ``cbits``): refs to strings registered before, between and after each

@@ -396,6 +396,7 @@ class NativeLint:
         # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
         # (``_replayed``)
         self.said: dict = {}
+        self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
 
@@ -522,7 +523,7 @@ class NativeLint:
                      for row in kinds]
             if self.sink is not None and self.sink.skips_all(rules, offset, index):
                 return  # every one the cap drops: counted, the record not decoded
-            rec = record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
+            rec = self._record(term, offset, index, size)
             values = self.tables.strings.values
             for row, rule in zip(kinds, rules):
                 if self.skips is not None and self.skips(rule, offset, index):
@@ -534,6 +535,22 @@ class NativeLint:
                     continue
                 check = checks[self.sites[row[10]][2]]
                 self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+
+    def _record(self, term, offset, index, size):
+        """``record_of`` the record at ``offset`` (``size`` bytes standing), remembered within
+        the walk by its bytes: what a kind check's and EV001's messages read of it (its
+        fields, its arguments) is read from its bytes alone, never a position (the copies of
+        a counter whose argument is not numeric, in a mutated input, decoded once)."""
+        if size > _MEMO_RECORD:
+            return record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
+        key = term, bytes(self.buf[offset:offset + size])
+        rec = self.records.get(key)
+        if rec is None:
+            rec = record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
+            if len(self.records) >= _MEMO_MAX:
+                self.records.clear()
+            self.records[key] = rec
+        return rec
 
     def _found(self, rows) -> list:
         """A record's layout rows as ``report_layout`` takes them: (what, item, position,
