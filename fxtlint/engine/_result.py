@@ -56,24 +56,29 @@ class DiagnosticSink(Struct):
         self.listener = listener
 
     def add(self, diag: Diagnostic) -> None:
-        code = diag.code
+        fields = diag.__dict__  # (read from its fields: one lookup each, no attribute protocol)
+        code = fields["code"]
         if code in self.ignored:
             return
-        override = self.severity_overrides.get(code)
-        if override is not None and override != diag.severity:
-            # ``dataclasses.replace`` without reading every field (which would build the
-            # message now: ``Diagnostic.__getattr__``)
-            copy = _new(type(diag))
-            copy.__dict__.update(diag.__dict__, severity=override)
-            diag = copy
-        self.counts[code] += 1
-        self.severity_of[code] = diag.severity
+        if self.severity_overrides:
+            override = self.severity_overrides.get(code)
+            if override is not None and override != fields["severity"]:
+                # ``dataclasses.replace`` without reading every field (which would build the
+                # message now: ``Diagnostic.__getattr__``)
+                diag = _new(type(diag))
+                diag.__dict__.update(fields, severity=override)
+                fields = diag.__dict__
+        counts = self.counts
+        counts[code] = counts.get(code, 0) + 1
+        self.severity_of[code] = fields["severity"]
         if self.listener is not None:
             self.listener(diag)
         lst = self._kept.get(code)
         if lst is None:
             lst = self._kept[code] = []
         lst.append(diag)
+        if len(lst) < self.per_rule_cap:
+            return
         if len(lst) == self.per_rule_cap and code not in self._bound:
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
