@@ -34,17 +34,19 @@ record's semantic rows with ``counter_argument_not_numeric``, the provider event
 (EV003) by ``LintState.records_dropped``, a repeated magic record the screen found wrong
 only when its constants hold (``well_formed_magic``). The per-rule cap is asked before
 anything is built: a row whose rule is known from the row alone asks it before it is
-unpacked, the decoder asks it (``skips``) before it works out a message's parameters, a
-record's kind-check rows ask it (``skips_all``) before the record is decoded. A record
-met again in one walk with the same bytes and layout rows, where that is all the decoder
-reads (a structured-log record, a trace record whose rows are all a word's field checks),
-is decoded twice at most: its diagnostics are the second copy's (noted until a rule
-reaches its cap; the first is decoded as any record, so a record met once costs no
-noting), moved to its offset, each asked of the cap in the decoder's order
-(``_replayed``); once a rule has reached its cap, a record's layout rows are remembered
-with the rules the decoder asked about (keyed by the record's bytes and rows where that
-is all the decoder reads: ``_memo_key``), so a copy whose every diagnostic the cap drops
-is counted without decoding it.
+unpacked (and once the sink has a bound for that rule, the walk is told it and counts
+such rows past it itself, handing none over: ``_cap``; it stops for its rows once
+``_TAKE_AT`` wait, so that a flood meets the bound early), the decoder asks it
+(``skips``) before it works out a message's parameters, a record's kind-check rows ask it
+(``skips_all``) before the record is decoded. A record met again in one walk with the
+same bytes and layout rows, where that is all the decoder reads (a structured-log record,
+a trace record whose rows are all a word's field checks), is decoded twice at most: its
+diagnostics are the second copy's (noted until a rule reaches its cap; the first is
+decoded as any record, so a record met once costs no noting), moved to its offset, each
+asked of the cap in the decoder's order (``_replayed``); once a rule has reached its cap,
+a record's layout rows are remembered with the rules the decoder asked about (keyed by
+the record's bytes and rows where that is all the decoder reads: ``_memo_key``), so a
+copy whose every diagnostic the cap drops is counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
