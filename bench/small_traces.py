@@ -14,6 +14,13 @@ than the reference (within 5%, the timer's noise on a shared machine), and at mo
 Then it times both engines on prefixes of one synthetic events trace (``make_trace.py``)
 of doubling sizes and prints their ratio (the default lints on the native walk at every
 size: there is no size at which it switches).
+
+    python bench/small_traces.py --baseline DIR [--rounds 200] [--turns 3]
+
+compares this tree's default engine with a baseline tree's instead (``DIR``: another
+checkout with its extensions built in place, as ``bench/fuzz_ab.py`` takes it): the same
+golden files linted by each tree in a process of its own, the trees taking turns
+``--turns`` times (each file's best over all its rounds), and the ratio of the means.
 """
 
 from __future__ import annotations
@@ -64,15 +71,79 @@ def prefix(data: bytes, size: int) -> bytes:
     return data[:off]
 
 
+def golden_blobs(max_bytes: int) -> list[tuple[bytes, str]]:
+    """The golden files under ``max_bytes`` bytes, with their input formats."""
+    golden = sorted(p for p in (REPO / "corpus" / "golden").iterdir()
+                    if p.suffix in (".fxt", ".log") and p.stat().st_size < max_bytes)
+    return [(p.read_bytes(), "log" if p.suffix == ".log" else "auto") for p in golden]
+
+
+# a child's program (``python -c``: it imports the fxtlint of the tree it is given, never
+# this tree's): the best time of each golden file under a size, linted with the default
+# engine, and that engine, as JSON
+CHILD = """
+import json, sys, time
+from pathlib import Path
+tree, max_bytes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+sys.path.insert(0, tree)
+import fxtlint
+from fxtlint.engine import _native
+assert Path(fxtlint.__file__).resolve().is_relative_to(Path(tree).resolve()), fxtlint.__file__
+golden = sorted(p for p in (Path(tree) / "corpus" / "golden").iterdir()
+                if p.suffix in (".fxt", ".log") and p.stat().st_size < max_bytes)
+blobs = [(p.read_bytes(), "log" if p.suffix == ".log" else "auto") for p in golden]
+best = [float("inf")] * len(blobs)
+for _ in range(rounds):
+    for i, (data, fmt) in enumerate(blobs):
+        t = time.perf_counter()
+        fxtlint.lint_bytes(data, input_format=fmt)
+        best[i] = min(best[i], time.perf_counter() - t)
+print(json.dumps({"best": best, "files": [p.name for p in golden], "engine": _native.describe()}))
+"""
+
+
+def against(baseline: Path, max_bytes: int, rounds: int, turns: int) -> int:
+    """This tree's default engine against ``baseline``'s on the golden files, taking turns."""
+    import json
+    import subprocess
+
+    trees = {"baseline": str(baseline.resolve()), "this tree": str(REPO)}
+    best: dict[str, list[float]] = {}
+    engine, files = {}, {}
+    for _ in range(turns):
+        for name, tree in trees.items():
+            out = subprocess.run([sys.executable, "-c", CHILD, tree, str(max_bytes), str(rounds)], check=True,
+                                 capture_output=True, text=True, cwd=tree).stdout
+            got = json.loads(out.splitlines()[-1])
+            files[name] = got["files"]
+            prev = best.get(name)
+            best[name] = got["best"] if prev is None else [min(a, b) for a, b in zip(prev, got["best"])]
+            engine[name] = got["engine"]
+    if files["baseline"] != files["this tree"]:
+        raise SystemExit("the trees' golden files under the size differ: no file-by-file comparison")
+    n = len(best["this tree"])
+    print(f"{n} golden files under {max_bytes} bytes, default engine, best of {rounds} rounds x {turns} turns "
+          "each, the trees taking turns, mean per file:")
+    mean = {name: 1e3 * sum(ts) / len(ts) for name, ts in best.items()}
+    for name in trees:
+        print(f"  {name:9}  {mean[name]:7.4f} ms  ({engine[name]})")
+    ok = mean["this tree"] <= TARGET_MS
+    print(f"  baseline / this tree: {mean['baseline'] / mean['this tree']:.2f}x; this tree {mean['this tree']:.4f} ms "
+          f"(target <= {TARGET_MS:g} ms)  {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--max-bytes", type=int, default=2048, help="golden files smaller than this (default 2048)")
     ap.add_argument("--rounds", type=int, default=200, help="interleaved rounds; the best of each is kept")
+    ap.add_argument("--baseline", type=Path, help="a checkout with its extensions built in place: compare with it")
+    ap.add_argument("--turns", type=int, default=3, help="with --baseline: the turns each tree takes")
     args = ap.parse_args(argv)
+    if args.baseline:
+        return against(args.baseline, args.max_bytes, args.rounds, args.turns)
 
-    golden = sorted(p for p in (REPO / "corpus" / "golden").iterdir()
-                    if p.suffix in (".fxt", ".log") and p.stat().st_size < args.max_bytes)
-    blobs = [(p.read_bytes(), "log" if p.suffix == ".log" else "auto") for p in golden]
+    blobs = golden_blobs(args.max_bytes)
     best = best_times(blobs, args.rounds)
     mean = {e: 1e3 * sum(ts) / len(ts) for e, ts in best.items()}
     size = sum(len(d) for d, _ in blobs) / len(blobs)

@@ -1068,6 +1068,34 @@ def test_a_size_too_large_past_the_cap_takes_no_framing_decision(monkeypatch):
                                                       sink=fxtlint.DiagnosticSink(per_rule_cap=3))], version="-"))
 
 
+# a golden file of each rule whose rows the walk drops itself past the cap (``_walk_native._CAP_RULES``)
+WALK_CAPPED = ["RF001-string-ref-unregistered.fxt", "RF002-thread-ref-unregistered.fxt",
+               "RF003-string-index-zero.fxt", "RF004-thread-index-zero.fxt", "RF005-provider-section-unannounced.fxt",
+               "RF006-string-record-empty.fxt", "RF007-registration-changes-value.fxt", "TM001-tick-rate-zero.fxt",
+               "TM003-timestamp-overflows-ns.fxt", "MG003-magic-repeated.fxt",
+               "ST001-size-one-word-too-small-in-a-writer-trace.fxt"]
+
+
+@pytest.mark.parametrize("name", WALK_CAPPED)
+@pytest.mark.parametrize("cap", [3, 200])
+def test_a_flood_past_the_cap_is_counted_by_the_walk(monkeypatch, name, cap):
+    """Copies of one bad record, many more rows than the walk holds before it stops for them
+    to be taken (``_TAKE_AT``): past the cap's bound the walk counts the rows whose rule the
+    row says (``set_bound``, ``take_capped``) and hands over none of them, and the whole
+    report (counts exact) is the reference's."""
+    rows = []
+    real = _walk_native.NativeLint._render
+    monkeypatch.setattr(_walk_native.NativeLint, "_render", lambda self, found: (rows.extend(found), real(self, found)))
+    data, fmt = _copies(name, 3 * _walk_native._TAKE_AT)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt,
+                                            sink=fxtlint.DiagnosticSink(per_rule_cap=cap))], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert '"capped": true' in got[0]
+    # the rows handed over: those up to the first take after the cap was reached, at most
+    assert len(rows) <= 2 * _walk_native._TAKE_AT + 4 * cap, len(rows)
+
+
 @pytest.mark.parametrize("name", [n for n in CAPPED if n[:5] in ("SL001", "SL004", "RB001", "ST001")])
 def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     """Once the cap drops every diagnostic of a record, its copies cost a count each: the
@@ -1097,6 +1125,23 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     assert got[0] == got[1]
     assert len(calls) == 2, calls
     assert got[0].count('"span"') >= 21
+
+
+@pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",
+                                  "EV002-context-switch-outgoing-running.fxt"])
+def test_a_kind_check_decodes_each_record_once(monkeypatch, name):
+    """Copies of a record whose kind check holds (or whose counter argument is not numeric):
+    the record the messages read is decoded once per walk (``NativeLint._record``, by its
+    bytes), and the whole report is the reference's."""
+    calls = []
+    real = _walk_native.record_of
+    monkeypatch.setattr(_walk_native, "record_of", lambda *a, **k: (calls.append(a[1]), real(*a, **k))[1])
+    data, fmt = _copies(name, 20)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert got[0].count('"code": "' + name[:5] + '"') == 21
+    assert len(calls) == 1, calls
 
 
 def test_string_cache_grows_with_the_table():

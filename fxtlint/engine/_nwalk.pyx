@@ -275,6 +275,24 @@ cdef struct Finding:
     uint64_t rate         # the provider's tick rate (F_TICKS)
     uint64_t old0, old1, new0, new1   # F_CHANGED: the interned ids (a string's), or the koids (a thread's)
 
+DEF CAP_KEYS = 26  # 2 * (F_DROPPED + 1)
+# the keys of the rows the per-rule cap may drop natively (``set_bound``)
+CAP_KEY_COUNT = CAP_KEYS
+
+
+cdef inline int _cap_key(const Finding *f) noexcept nogil:
+    """The cap key of a diagnostics row whose rule the row alone says: ``2 * rule + (field
+    != 0)`` for a table's or a ref's row, ``2 * F_LAYOUT`` for a FOUND_SHORT row (ST001);
+    -1 for any other (a layout row's rules are the decoder's; a repeated magic record the
+    screen found wrong reports only when its constants hold; a provider event's bookkeeping
+    and an undefined record's kind are kept whatever the cap says)."""
+    if f.rule == F_LAYOUT:
+        return 2 * F_LAYOUT if f.field == FOUND_SHORT else -1
+    if f.rule == F_UNDEFINED or f.rule == F_DROPPED or (f.rule == F_MAGIC and f.value != 0):
+        return -1
+    return 2 * f.rule + (1 if f.field != 0 else 0)
+
+
 cdef struct OpenDur:       # slice: an open duration (its category, name, provider slot)
     int64_t cat, name
     int slot
@@ -428,6 +446,15 @@ cdef class NativeWalk:
     cdef vector[fxt_pair_row] rows
     # the diagnostics rows since the last take (``take_findings``)
     cdef vector[Finding] findings
+    # the per-rule cap, as the linter's sink last said it (``set_bound``): per row rule
+    # (``_cap_key``), the (offset, record index) past which its diagnostic can never be kept
+    # (offset -1: none yet); ``take_findings`` counts such rows (``take_capped``) and hands
+    # none of them to Python
+    cdef vector[int64_t] cap_off, cap_idx, capped
+    cdef bint capping
+    # ``run`` stops (DONE) before a record once this many diagnostics rows wait to be taken
+    # (0: never), so that the rows of a flood of one defect reach the cap's bound early
+    cdef public int64_t take_at
     # provider id per slot (slot 0's is None: the provider before any provider record)
     cdef vector[uint64_t] pid_of
     # what ``_event_core`` last needed Python for: a koid pair, or a text
@@ -665,14 +692,49 @@ cdef class NativeWalk:
         the record's own field), argument type, record index, offset, size (bytes), the
         argument's offset (bytes), the ref, ticks, provider id or registered index, the tick
         rate, the provider id (None before any provider record), and a changed registration's
-        old and new values (two words each))."""
+        old and new values (two words each)). A row the per-rule cap drops (``set_bound``)
+        is counted (``take_capped``), not handed over."""
         cdef Finding *f
+        cdef int k
         out = []
         for i in range(<Py_ssize_t>self.findings.size()):
             f = &self.findings[i]
+            if self.capping:
+                k = _cap_key(f)
+                if k >= 0 and self.cap_off[k] >= 0 and (
+                        f.offset > self.cap_off[k] or (f.offset == self.cap_off[k] and f.index > self.cap_idx[k])):
+                    self.capped[k] += 1
+                    continue
             out.append((f.rule, f.term, f.field, f.arg, f.arg_type, f.index, f.offset, f.size, f.at, f.value,
                         f.rate, self.pid_of[f.slot] if f.slot else None, f.old0, f.old1, f.new0, f.new1))
         self.findings.clear()
+        return out
+
+    def set_bound(self, int key, int64_t offset, int64_t index):
+        """The per-rule cap of the rows of ``key`` (``_cap_key``: ``2 * rule + (field != 0)``;
+        ``2 * F_LAYOUT`` for a FOUND_SHORT row, ST001): the linter's sink keeps no diagnostic
+        of it past (``offset``, ``index``), and will keep none there whatever comes later (a
+        bound only moves back: ``_result.DiagnosticSink``), so ``take_findings`` counts the
+        rows past it instead of handing them over."""
+        if key < 0 or key >= CAP_KEYS or offset < 0:
+            raise ValueError(f"no cap key {key} or bound ({offset}, {index})")
+        if not self.capping:
+            self.cap_off.assign(CAP_KEYS, -1)
+            self.cap_idx.assign(CAP_KEYS, 0)
+            self.capped.assign(CAP_KEYS, 0)
+            self.capping = True
+        self.cap_off[key] = offset
+        self.cap_idx[key] = index
+
+    def take_capped(self):
+        """[(cap key, rows the cap dropped)] since the last take."""
+        cdef int k
+        out = []
+        if self.capping:
+            for k in range(CAP_KEYS):
+                if self.capped[k]:
+                    out.append((k, self.capped[k]))
+                    self.capped[k] = 0
         return out
 
     def take_row_block(self):
@@ -854,21 +916,11 @@ cdef class NativeWalk:
             if ref != 0 and not (ref & inline_bit) and ids[i] >= 0 and not self.reg_str.count(_key(slot, ref)) \
                     and not self.used_str.count(_key(slot, ref)):
                 n += self._gcost(ids[i])
-        for a in range(S.nargs):
-            row = S.args + a * S.arg_columns
-            ty = <int>row[2]
-            if ty == self.ptr_type and not self.ptr_known.empty():
-                n += self._max_user
-            for k in range(NARGREF):
-                s = self.argref[ty * NARGREF + k]
-                if s < 0:
-                    break
-                ref = <uint64_t>row[ARG_ROW_HEAD + s]
-                if ref != 0 and not (ref & inline_bit):
-                    gid = self._string(_key(slot, ref))
-                    if gid >= 0 and not self.reg_str.count(_key(slot, ref)) and \
-                            not self.used_str.count(_key(slot, ref)):
-                        n += self._gcost(gid)
+        if not self.ptr_known.empty():
+            for a in range(S.nargs):
+                if S.args[a * S.arg_columns + 2] == self.ptr_type:
+                    n += self._max_user
+        n += self._arg_strings(S, False)
         for i in range(T.nthr):
             ref = v[T.thr_val[i]]
             if ref == 0:
@@ -1068,6 +1120,36 @@ cdef class NativeWalk:
         if self.koid_set.insert(tk).second:
             self.piece_extra += self._kcost(tk)
 
+    cdef inline int64_t _arg_strings(self, Scan *S, bint note) noexcept nogil:
+        """The registered string refs of the arguments of the record just screened: noted as
+        read by the piece (``note``: ``_note_refs``), else the bytes their String records
+        add to the piece's file where the piece has neither registered nor read them
+        (``_adds``)."""
+        cdef int slot = self.current
+        cdef uint64_t ref, key
+        cdef int64_t a, gid, n = 0
+        cdef int64_t *row
+        cdef int k, ty, s
+        for a in range(S.nargs):
+            row = S.args + a * S.arg_columns
+            ty = <int>row[2]
+            for k in range(NARGREF):
+                s = self.argref[ty * NARGREF + k]
+                if s < 0:
+                    break
+                ref = <uint64_t>row[ARG_ROW_HEAD + s]
+                if ref == 0 or ref & self.inline_bit:
+                    continue
+                key = _key(slot, ref)
+                gid = self._string(key)
+                if gid < 0:
+                    continue
+                if note:
+                    self._use_string(key, gid)
+                elif not self.reg_str.count(key) and not self.used_str.count(key):
+                    n += self._gcost(gid)
+        return n
+
     cdef void _note_refs(self, Scan *S, Term *T, int64_t *ids) noexcept nogil:
         """What an event the walk took reads of the tables (``_slice._Slicer._note_refs``):
         its string refs registered and not registered in the piece, its thread refs' koids,
@@ -1085,18 +1167,7 @@ cdef class NativeWalk:
             ref = v[T.str_val[i]]
             if ref != 0 and not (ref & inline_bit) and ids[i] >= 0:
                 self._use_string(_key(slot, ref), ids[i])
-        for a in range(S.nargs):
-            row = S.args + a * S.arg_columns
-            ty = <int>row[2]
-            for k in range(NARGREF):
-                s = self.argref[ty * NARGREF + k]
-                if s < 0:
-                    break
-                ref = <uint64_t>row[ARG_ROW_HEAD + s]
-                if ref != 0 and not (ref & inline_bit):
-                    gid = self._string(_key(slot, ref))
-                    if gid >= 0:
-                        self._use_string(_key(slot, ref), gid)
+        self._arg_strings(S, True)
         for i in range(T.nthr):
             ref = v[T.thr_val[i]]
             if ref == 0:
@@ -1316,7 +1387,8 @@ cdef class NativeWalk:
         """Walk ``buf`` from the record at word ``cur`` (its index ``index``) until the
         index reaches ``stop_index`` or a record needs Python; returns how it stopped
         (DONE, HANDBACK, ZERO, PAST_END, END) and leaves ``cur``, ``index`` and ``size``
-        (the stopping record's declared size) set.
+        (the stopping record's declared size) set. DONE before ``stop_index`` too once
+        ``take_at`` diagnostics rows wait (where it is set).
 
         The walk holds a view of ``buf`` throughout and releases the GIL while it runs on
         events whose refs and ids it knows; a record that needs Python (a table record, a
@@ -1563,7 +1635,7 @@ cdef class NativeWalk:
         cdef int64_t cur = pcur[0], index = pindex[0], term = 0
         cdef int status, got, core
         while True:
-            if index >= stop_index:
+            if index >= stop_index or (self.take_at and <int64_t>self.findings.size() >= self.take_at):
                 status = DONE
                 break
             if cur >= nwords:

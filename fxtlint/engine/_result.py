@@ -56,24 +56,29 @@ class DiagnosticSink(Struct):
         self.listener = listener
 
     def add(self, diag: Diagnostic) -> None:
-        code = diag.code
+        fields = diag.__dict__  # (read from its fields: one lookup each, no attribute protocol)
+        code = fields["code"]
         if code in self.ignored:
             return
-        override = self.severity_overrides.get(code)
-        if override is not None and override != diag.severity:
-            # ``dataclasses.replace`` without reading every field (which would build the
-            # message now: ``Diagnostic.__getattr__``)
-            copy = _new(type(diag))
-            copy.__dict__.update(diag.__dict__, severity=override)
-            diag = copy
-        self.counts[code] += 1
-        self.severity_of[code] = diag.severity
+        if self.severity_overrides:
+            override = self.severity_overrides.get(code)
+            if override is not None and override != fields["severity"]:
+                # ``dataclasses.replace`` without reading every field (which would build the
+                # message now: ``Diagnostic.__getattr__``)
+                diag = _new(type(diag))
+                diag.__dict__.update(fields, severity=override)
+                fields = diag.__dict__
+        counts = self.counts
+        counts[code] = counts.get(code, 0) + 1
+        self.severity_of[code] = fields["severity"]
         if self.listener is not None:
             self.listener(diag)
         lst = self._kept.get(code)
         if lst is None:
             lst = self._kept[code] = []
         lst.append(diag)
+        if len(lst) < self.per_rule_cap:
+            return
         if len(lst) == self.per_rule_cap and code not in self._bound:
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
@@ -98,9 +103,22 @@ class DiagnosticSink(Struct):
         bound = self._bound.get(code)
         if bound is None or (offset, record_index) <= bound:
             return False
-        self.counts[code] += 1
-        self.severity_of[code] = self.severity_overrides.get(code, rule.severity)
+        self.dropped(rule, 1)
         return True
+
+    def dropped(self, rule, n: int) -> None:
+        """Count ``n`` diagnostics of ``rule`` the cap dropped before they were built (``skips``'s
+        count: an engine that asked ``bound`` drops them itself)."""
+        code = rule.code
+        self.counts[code] += n
+        self.severity_of[code] = self.severity_overrides.get(code, rule.severity)
+
+    def bound(self, code: str) -> tuple[int, int] | None:
+        """The (offset, record index) past which no diagnostic of ``code`` can be kept, now
+        and whatever comes later (a bound only moves back), or None: an engine may count
+        those past it with ``dropped`` instead of asking ``skips`` of each. None while a
+        listener wants every diagnostic."""
+        return None if self.listener is not None else self._bound.get(code)
 
     @property
     def bounded(self) -> bool:

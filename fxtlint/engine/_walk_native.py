@@ -34,17 +34,19 @@ record's semantic rows with ``counter_argument_not_numeric``, the provider event
 (EV003) by ``LintState.records_dropped``, a repeated magic record the screen found wrong
 only when its constants hold (``well_formed_magic``). The per-rule cap is asked before
 anything is built: a row whose rule is known from the row alone asks it before it is
-unpacked, the decoder asks it (``skips``) before it works out a message's parameters, a
-record's kind-check rows ask it (``skips_all``) before the record is decoded. A record
-met again in one walk with the same bytes and layout rows, where that is all the decoder
-reads (a structured-log record, a trace record whose rows are all a word's field checks),
-is decoded twice at most: its diagnostics are the second copy's (noted until a rule
-reaches its cap; the first is decoded as any record, so a record met once costs no
-noting), moved to its offset, each asked of the cap in the decoder's order
-(``_replayed``); once a rule has reached its cap, a record's layout rows are remembered
-with the rules the decoder asked about (keyed by the record's bytes and rows where that
-is all the decoder reads: ``_memo_key``), so a copy whose every diagnostic the cap drops
-is counted without decoding it.
+unpacked (and once the sink has a bound for that rule, the walk is told it and counts
+such rows past it itself, handing none over: ``_cap``; it stops for its rows once
+``_TAKE_AT`` wait, so that a flood meets the bound early), the decoder asks it
+(``skips``) before it works out a message's parameters, a record's kind-check rows ask it
+(``skips_all``) before the record is decoded. A record met again in one walk with the
+same bytes and layout rows, where that is all the decoder reads (a structured-log record,
+a trace record whose rows are all a word's field checks), is decoded twice at most: its
+diagnostics are the second copy's (noted until a rule reaches its cap; the first is
+decoded as any record, so a record met once costs no noting), moved to its offset, each
+asked of the cap in the decoder's order (``_replayed``); once a rule has reached its cap,
+a record's layout rows are remembered with the rules the decoder asked about (keyed by
+the record's bytes and rows where that is all the decoder reads: ``_memo_key``), so a
+copy whose every diagnostic the cap drops is counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
@@ -155,6 +157,11 @@ _RULES = {(F_STRING, False): R.string_ref_unregistered, (F_THREAD, False): R.thr
           (F_STRING_EMPTY, False): R.string_record_empty, (F_CHANGED, False): R.registration_changes_value,
           (F_DROPPED, False): R.records_dropped}
 _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if code != F_INDEX_ZERO})
+# the rules of the rows the walk drops itself once the sink's cap bounds them (``_nwalk``'s
+# ``set_bound``), by its cap key: ``2 * code + (field != 0)``, and a FOUND_SHORT layout row's (ST001)
+_CAP_RULES = {2 * code + field: rule for (code, field), rule in _RULES.items() if code != F_DROPPED}
+_CAP_RULES[2 * F_LAYOUT] = R.content_overruns_record
+_TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
 
 def sync_change(nw, state: ProviderState, change) -> None:
@@ -307,6 +314,8 @@ def _fixed(module, log: bool = False):
     (the walk's rows checked against ``_pairing.COLUMNS``: never a silent default)."""
     if tuple(module.ROWS) != COLUMNS:
         raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
+    if max(_CAP_RULES) >= module.CAP_KEY_COUNT:
+        raise RuntimeError(f"the native walk caps {module.CAP_KEY_COUNT} row rules, not {max(_CAP_RULES) + 1}")
     return _loaded(module, log), _names(log), plan(log)[0].sites, _layouts(log), module.ROW_BYTES
 
 
@@ -378,6 +387,8 @@ class NativeLint:
         self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
+        if sink is not None:
+            nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
         self.skips = None if sink is None else sink.skips  # (``skipper``'s, one lookup)
         # a record's layout rows -> the rules the reference's decoder asked the cap about, in
@@ -387,7 +398,9 @@ class NativeLint:
         # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
         # (``_replayed``)
         self.said: dict = {}
+        self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
+        self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
 
     def _pairs(self):
         """The linter's ``LintState`` (the pairing batch, the buffer-full bookkeeping; made at
@@ -403,7 +416,14 @@ class NativeLint:
         for term, n in nw.take_counts().items():
             kind = self.term_kinds[term]
             kinds[kind] = kinds.get(kind, 0) + n
-        found = nw.take_findings()
+        sink = self.sink
+        if sink is not None and sink.bounded:
+            self._cap(sink)
+            found = nw.take_findings()
+            for key, n in nw.take_capped():
+                sink.dropped(_CAP_RULES[key], n)
+        else:
+            found = nw.take_findings()
         if found:
             self._render(found)
         n = nw.pending_rows()
@@ -419,6 +439,18 @@ class NativeLint:
             add = self._pairs().batch.add
             for row in nw.take_row_tuples():
                 add(*row)
+
+    def _cap(self, sink) -> None:
+        """The sink's per-rule cap, told to the walk for the rows whose rule the row alone says
+        (``_CAP_RULES``): ``take_findings`` counts those the cap drops (``take_capped``) and
+        hands over none of them (a flood of one defect costs no Python per record past the
+        cap's bound)."""
+        told = self.bounds
+        for key, rule in _CAP_RULES.items():
+            bound = sink.bound(rule.code)
+            if bound is not None and told.get(key) != bound:
+                self.nw.set_bound(key, *bound)
+                told[key] = bound
 
     def _render(self, found) -> None:
         """The walk's diagnostics rows (``take_findings``, in file order), each built by the
@@ -493,7 +525,7 @@ class NativeLint:
                      for row in kinds]
             if self.sink is not None and self.sink.skips_all(rules, offset, index):
                 return  # every one the cap drops: counted, the record not decoded
-            rec = record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
+            rec = self._record(term, offset, index, size)
             values = self.tables.strings.values
             for row, rule in zip(kinds, rules):
                 if self.skips is not None and self.skips(rule, offset, index):
@@ -505,6 +537,22 @@ class NativeLint:
                     continue
                 check = checks[self.sites[row[10]][2]]
                 self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+
+    def _record(self, term, offset, index, size):
+        """``record_of`` the record at ``offset`` (``size`` bytes standing), remembered within
+        the walk by its bytes: what a kind check's and EV001's messages read of it (its
+        fields, its arguments) is read from its bytes alone, never a position (the copies of
+        a counter whose argument is not numeric, in a mutated input, decoded once)."""
+        if size > _MEMO_RECORD:
+            return record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
+        key = term, bytes(self.buf[offset:offset + size])
+        rec = self.records.get(key)
+        if rec is None:
+            rec = record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
+            if len(self.records) >= _MEMO_MAX:
+                self.records.clear()
+            self.records[key] = rec
+        return rec
 
     def _found(self, rows) -> list:
         """A record's layout rows as ``report_layout`` takes them: (what, item, position,
