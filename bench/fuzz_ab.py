@@ -3,7 +3,8 @@
     python bench/fuzz_ab.py --baseline DIR [--mutated 200] [--rounds 3]
 
 ``DIR`` is another checkout of fxtlint with its extensions built in place (``git archive
-REV | tar -x -C DIR`` and ``python setup.py build_ext --inplace`` there). The inputs are
+REV | tar -x -C DIR`` and ``python setup.py build_ext --inplace`` there, with setuptools 77 or newer
+in the environment: bench/README.md). The inputs are
 ``fuzz_speed``'s (``draw_mutated``: the hostile inputs, then ``--mutated`` mutants of the
 seeds grown to 16 KB), drawn once here and linted (``fxtlint.lint_bytes``, the default
 engine) by each tree in a process of its own, the trees taking turns ``--rounds`` times,
