@@ -28,8 +28,11 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..engine._native import tune_allocator
     from ..reader_suite._canonical import decode_to
     from ._stream import stdin_chunks
+
+    tune_allocator()  # this process is ours: reuse the blocks of the walk's text, stop after stop
 
     try:
         if args.file == "-":

@@ -40,9 +40,11 @@ def run(args: argparse.Namespace) -> int:
     from ..engine._feeder import begins
     from ..engine._file import FileSource
     from ..engine._lint import walk_for
+    from ..engine._native import tune_allocator
     from ..export._export_tef import Export, export_stream, export_walk
     from ._stream import stdin_chunks
 
+    tune_allocator()  # this process is ours: reuse the blocks of the walk's text, stop after stop
     export = Export()
     try:
         if args.path == "-":  # standard input, exported as it arrives (written as it is read)

@@ -107,6 +107,28 @@ def native_missing() -> str | None:
     return _nwalk_built()[1]
 
 
+# glibc's mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+
+
+def tune_allocator() -> bool:
+    """For the command line's export and decode: glibc's mmap threshold raised to 64 MB and
+    its trim threshold to 128 MB (``mallopt``), so that the text the native walk's rows mode
+    writes at each stop (megabytes, made and freed stop after stop) reuses freed blocks
+    instead of faulting in fresh pages (``bench/allocator.py`` measures it). Process-wide,
+    so never done on import: a library user's process is not ours to tune. True where it
+    took effect (the native walk built, glibc)."""
+    if nwalk() is None:
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc: nothing to tune
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, 64 << 20) and mallopt(_M_TRIM_THRESHOLD, 128 << 20))
+
+
 def describe(environ: Mapping[str, str] | None = None) -> str:
     """Which engine runs every verb (the native walk or the reference), and whether the
     native walk is built (and if not, why), for ``fxtlint --version`` (``environ``: the
