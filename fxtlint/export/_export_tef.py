@@ -431,9 +431,8 @@ def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"
 
 
 class _Pulled(Consumer):
-    """Every record decoded, in file order, its event kept for ``iter_events`` to yield."""
-
-    decode_kinds = frozenset(lay.name for lay in _T.record_leaves()) | {_T.log_record.name}
+    """Every record decoded, in file order (a walk without a linter: the reference path),
+    its event kept for ``iter_events`` to yield."""
 
     def __init__(self, ex: Exporter, out: list):
         self.ex = ex
