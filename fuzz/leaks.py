@@ -116,7 +116,7 @@ class Leaks:
     @property
     def growth_per_input(self) -> float:
         """Bytes the live heap grew per input and pass over the second half of the passes
-        (the first ones fill caches: numpy's, the provider tables')."""
+        (the first ones fill caches: the interpreter's, the provider tables')."""
         live, half = self.many.live, len(self.many.live) // 2
         if half < 1 or not self.inputs:
             return 0.0
