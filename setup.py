@@ -1,12 +1,10 @@
-"""Build the native kernel when a C compiler is at hand; install without it when not.
+"""Build the native walk when a C++ compiler is at hand; install without it when not.
 
-The kernel (``fxtlint/engine/_kernel.c``: the walk's scan step), the native walk
-(``fxtlint/engine/_nwalk.pyx``, Cython 3 in C++ mode: the lint in one compiled pass; both
-run the screen of ``_screen.c``), the native pairing engine (``_npairing.pyx``, the same)
-and the text filler (``fxtlint/engine/_textfill.c``: the
-JSON rows of export and decode) are optional extensions: when they do not compile
-(no compiler, no Python headers), setuptools warns and the install goes on with the
-pure Python engine (``fxtlint --version`` says which engine is active). The wheel also
+The native walk (``fxtlint/engine/_nwalk.pyx``, Cython 3 in C++ mode: every verb in one
+compiled pass, running the screen of ``_screen.c``) and the native pairing engine
+(``_npairing.pyx``, the same) are optional extensions: when they do not compile (no
+compiler, no Python headers), setuptools warns and the install goes on with the reference
+engine (``fxtlint --version`` says which engine is active). The wheel also
 carries the folders of ``PACKAGED``, copied into the package.
 """
 
@@ -46,7 +44,7 @@ class build_py_with_data(build_py):
 class build_ext_parallel(build_ext):
     """build_ext compiling the extensions at once, one per core (``-j``, setuptools'
     ``parallel`` option) unless told otherwise: the walk's generated C++ alone takes most of
-    a minute, and a fresh install or CI's wheel would otherwise build the four one by one."""
+    a minute, and a fresh install or CI's wheel would otherwise build the two one by one."""
 
     def finalize_options(self):
         super().finalize_options()
@@ -91,10 +89,7 @@ def cython_extension(name: str, what: str, sources=(), depends=()) -> list:
 
 setup(
     cmdclass={"build_py": build_py_with_data, "build_ext": build_ext_parallel},
-    ext_modules=[Extension("fxtlint.engine._kernel", ["fxtlint/engine/_kernel.c", "fxtlint/engine/_screen.c"],
-                           depends=["fxtlint/engine/_screen.h"], optional=True),
-                 Extension("fxtlint.engine._textfill", ["fxtlint/engine/_textfill.c"], optional=True),
-                 *cython_extension("_nwalk", "the native walk", ["fxtlint/engine/_screen.c"],
+    ext_modules=[*cython_extension("_nwalk", "the native walk", ["fxtlint/engine/_screen.c"],
                                    ["fxtlint/engine/_screen.h", "fxtlint/engine/_pairrow.h",
                                     "fxtlint/engine/_nwalk_coverage.pxi", "fxtlint/engine/_nwalk_rows.pxi"]),
                  *cython_extension("_npairing", "the native pairing engine", depends=["fxtlint/engine/_pairrow.h"])],

@@ -30,12 +30,8 @@ ${CC:-cc} -shared -fPIC -O2 -o "$STAGE/custom_mutator_preload.so" fuzz/preload/c
 # FXTLINT_FUZZERS (a glob of harness names, default all) builds fewer; the tests use it.
 for fuzzer in "$STAGE"/${FXTLINT_FUZZERS:-*}_fuzzer.py; do
   # --paths: the staged helpers (_harness.py, mutator.py); --collect-*: fxtlint's lazily
-  # imported modules and its spec-tables/*.toml, which PyInstaller cannot see by itself;
-  # --hidden-import: numpy >= 2.3 imports numpy._core._exceptions from C only, and the
-  # image's PyInstaller 6.10 predates the hook that knows it (6.14.1): without it every
-  # frozen harness dies on `import numpy`.
+  # imported modules and its spec-tables/*.toml, which PyInstaller cannot see by itself
   compile_python_fuzzer "$fuzzer" --paths "$STAGE" \
     --collect-submodules fxtlint --collect-data fxtlint \
-    --hidden-import numpy._core._exceptions \
     --add-binary "$STAGE/custom_mutator_preload.so:."
 done

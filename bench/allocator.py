@@ -2,10 +2,11 @@
 
     python bench/allocator.py [--mb 50] [--workload sched] [--repeat 3]
 
-The native text filler makes and frees a batch's text (tens of MB) batch after batch.
-glibc serves blocks that large from fresh mmap pages, one page fault per 4 KiB written;
-the command line's ``export`` and ``decode`` call ``fxtlint.engine._native.tune_allocator``
-(``_textfill.tune_allocator``: ``mallopt``) so that freed blocks are reused. Each verb runs
+The native walk's rows mode makes and frees the text of each stop of the walk (megabytes)
+stop after stop. glibc serves blocks that large from fresh mmap pages, one page fault per
+4 KiB written; the command line's ``export`` and ``decode`` call
+``fxtlint.engine._native.tune_allocator`` (``mallopt`` through ctypes) so that freed
+blocks are reused. Each verb runs
 in a child process as the command line runs it, and once more with ``tune_allocator``
 replaced by a no-op, interleaved ``--repeat`` times; the script prints the median minor
 page faults, system and wall seconds of each, and the ratios untuned / tuned. Linux and
@@ -64,8 +65,8 @@ def main(argv=None) -> int:
     sys.path.insert(0, str(REPO))
     from fxtlint.engine import _native
 
-    if _native.filler() is None:
-        print("the native text filler is not built: nothing to tune")
+    if _native.nwalk() is None:
+        print("the native walk is not built: nothing to tune")
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         trace = Path(tmp) / f"{args.workload}.fxt"

@@ -44,13 +44,11 @@ HARNESSES = {
     "repair": ("fuzz_repair.py", True),
     "slice": ("fuzz_slice.py", True),
 }
-# atheris harnesses that run here only, not on the service: fuzz_kernel.py compares the
-# kernel's scan batches with the column engine's through tests/kernel_support.py (not
-# staged for the service) on fuzz/kernel_asan.sh's sanitized build; the service runs
-# fuzz_native.py, which compares the two engines' whole reports
-LOCAL_HARNESSES = ("fuzz_kernel.py",)
-# harnesses whose campaign runs on the native kernel built under AddressSanitizer and
-# UBSan (fuzz/kernel_asan.sh; clang: -fsanitize=fuzzer-no-link, the kernel's edges count)
+# atheris harnesses that run here only, not on the service (none since fuzz_kernel.py went
+# with the column engine it compared the kernel with)
+LOCAL_HARNESSES: tuple[str, ...] = ()
+# harnesses whose campaign runs on the native walk built under AddressSanitizer and UBSan
+# (fuzz/kernel_asan.sh; clang: -fsanitize=fuzzer-no-link, the native code's edges count)
 SANITIZED = {"native": "clang"}
 
 

@@ -37,12 +37,12 @@ def _run(args) -> int:
         print(f"memory growth over the run: {growth:+.0f} MB from the seeds' end to the run's end, over the "
               f"bound of {args.max_rss_growth} MB (--max-rss-growth)")
     if res.kernel:
-        print(f"native kernel {res.kernel}")
+        print(f"native walk {res.kernel}")
     errors = res.errors
     if args.harness in SANITIZED and "/build/asan-" not in res.kernel:
-        errors.append("the campaign did not run on the sanitized kernel "
+        errors.append("the campaign did not run on the sanitized native walk "
                       f"(fuzz/kernel_asan.sh env {SANITIZED[args.harness]}): it printed "
-                      f"{res.kernel or 'no kernel'}")
+                      f"{res.kernel or 'no native walk'}")
     print(f"crashes {len(res.crashes)}" + "".join(f"\n  {c} -> {r}" for c, r in zip(res.crashes, res.regressions)))
     print(f"timeouts {len(res.timeouts)}" + "".join(f"\n  {t}" for t in res.timeouts))
     if res.memory_growth:  # libFuzzer's -rss_limit_mb stopped the run; the input alone stays under it
@@ -116,7 +116,7 @@ def _profile(args) -> int:
     files = args.inputs or seed_files()
     check = load_harness(args.harness).check
     data = [f.read_bytes() for f in files]
-    for d in data:  # imports, caches, the kernel's program
+    for d in data:  # imports, caches, the native walk's program
         check(d)
     start = time.perf_counter()
     for _ in range(args.passes):

@@ -21,9 +21,9 @@ _HERE = Path(__file__).resolve().parent
 
 def prefer_installed(repo: Path = _HERE.parent) -> None:
     """Put the checkout last on ``sys.path``, so ``import fxtlint`` finds the installed
-    package (``pip install '.[fuzz]'``, with its native kernel) and the checkout's sources
+    package (``pip install '.[fuzz]'``, with its native walk) and the checkout's sources
     only without an install. ``python -m fuzz`` from the checkout puts the working folder
-    first, and ``PYTHONPATH`` the checkout: either would put its sources (no kernel) under
+    first, and ``PYTHONPATH`` the checkout: either would put its sources (no native walk) under
     test while the harness fuzzed the installed package. Call it before importing fxtlint."""
     def here(entry: str) -> bool:
         try:
@@ -40,9 +40,9 @@ def under_test() -> str:
     from fxtlint.engine import _native
 
     engine = _native.describe()
-    kernel = _native.kernel()
-    if kernel is not None:
-        engine += f", kernel {kernel.__file__}"
+    walk = _native.nwalk()
+    if walk is not None:
+        engine += f", native walk {walk.__file__}"
     return f"fxtlint under test: {Path(fxtlint.__file__).parent} ({engine})"
 
 
@@ -200,11 +200,12 @@ def instrument_fxtlint(atheris, cache: bool = True) -> int:
     """Instrument the functions of fxtlint's modules (nested code included), and nothing
     else; returns how many.
 
-    Comparisons are traced (libFuzzer's CMP feedback) except in modules that use numpy:
-    atheris 3.0.0's COMPARE_OP hook keeps a reference to every comparison result that is
-    not a bool singleton, so each ``array == x`` in the fast engine leaked its result
-    array, input after input (fuzz/README.md, "Memory"). ``atheris.instrument_all()`` would
-    also instrument numpy, hypothesis, the standard library and the mutator.
+    Comparisons are traced (libFuzzer's CMP feedback) everywhere in fxtlint (atheris 3.0.0's
+    COMPARE_OP hook keeps a reference to every comparison result that is not a bool
+    singleton: each ``array == x`` of the numpy column engine leaked its result array, and
+    its modules were left untraced until the engine went, fuzz/README.md, "Memory").
+    ``atheris.instrument_all()`` would also instrument hypothesis, the standard library and
+    the mutator.
 
     Patching is about 4 s of CPU (1,600 functions rewritten in Python), at every start of a
     harness. With ``cache``, the patched code is kept in the temporary folder, keyed by the
@@ -228,7 +229,7 @@ def instrument_fxtlint(atheris, cache: bool = True) -> int:
     texts = {id(f): canonical(f.__code__) for f in funcs}
     funcs.sort(key=lambda f: (f.__module__, f.__code__.co_filename, f.__code__.co_firstlineno, f.__qualname__,
                               texts[id(f)]))
-    flags = [not uses_numpy(sys.modules.get(f.__module__)) for f in funcs]
+    flags = [True] * len(funcs)  # every comparison traced
     path = _instrumented(atheris, funcs, flags, texts) if cache else None
     global INSTRUMENTED_FROM
     if path is not None and _take_instrumented(atheris, funcs, path):
@@ -324,7 +325,3 @@ def _keep_instrumented(atheris, path: Path, first: int, last: int, patched: list
     except (OSError, ValueError):  # a read-only temporary folder: the next start patches again
         pass
 
-
-def uses_numpy(module) -> bool:
-    return any(getattr(v, "__name__", "").partition(".")[0] == "numpy" for v in vars(module).values()) \
-        if module is not None else True

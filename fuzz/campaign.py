@@ -39,7 +39,7 @@ _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
 # a status line's event and resident memory: "#283	INITED cov: ... rss: 186Mb"
 _RSS = re.compile(r"^#(\d+)\s+(\S+)\s.*\brss: (\d+)Mb", re.M)
-_KERNEL = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)  # what a harness on the native kernel prints first
+_KERNEL = re.compile(r"^fxtlint.engine._nwalk: (.+)$", re.M)  # what a harness on the native walk prints first
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Result:
     # line (DONE at the end of a run): (executions, MB) each, (0, 0.0) when it printed none
     rss_seeded: tuple[int, float] = (0, 0.0)
     rss_end: tuple[int, float] = (0, 0.0)
-    kernel: str = ""  # the native kernel's file, when the harness runs on it
+    kernel: str = ""  # the native walk's file, when the harness runs on it
     crashes: list[Path] = field(default_factory=list)
     timeouts: list[Path] = field(default_factory=list)
     slow_units: list[Path] = field(default_factory=list)
@@ -153,7 +153,7 @@ def harness_fxtlint(harness: str, *, preload: bool = False) -> str:
 
 @functools.cache
 def sanitizer_env(cc: str) -> dict[str, str]:
-    """The variables that run a command on the kernel built under ASan by ``cc``
+    """The variables that run a command on the native walk built under ASan by ``cc``
     (``fuzz/kernel_asan.sh env``, which builds it first when it is missing or stale):
     the build's fxtlint first on PYTHONPATH, the runtime preloaded, every Python object a
     malloc block."""

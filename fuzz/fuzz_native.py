@@ -1,14 +1,13 @@
-# Invariant: the native engine (every native part: the native walk linting, counting
-# report's coverage and writing export's events from its rows, the kernel scanning
-# decode's columns) and the pure Python engine (the reference lint and per-record
-# coverage, the numpy column engine) give the same whole writer's report (verdict, rule
-# results, coverage, statistics, problems) for any bytes, read as a trace or as a
-# structured-log stream (the input's last byte picks: odd = log), and the same bytes of
-# `export` (either format) and of `decode` (a trace): the native walk's rows mode and the
-# native text filler write what the pure templates write;
-# neither raises; and the native code never reads outside a buffer (the campaign,
-# `python -m fuzz run native`, runs this under AddressSanitizer: fuzz/kernel_asan.sh).
-"""atheris harness, the native engine against the pure one.
+# Invariant: the native walk (linting, counting report's coverage beside the linter,
+# writing export's and decode's events from its rows mode) and the reference engine (the
+# per-record reader, the reference lint and coverage, every event written from its
+# decoded record) give the same whole writer's report (verdict, rule results, coverage,
+# statistics, problems) for any bytes, read as a trace or as a structured-log stream (the
+# input's last byte picks: odd = log), and the same bytes of `export` (either format) and
+# of `decode` (a trace); neither raises; and the native code never reads outside a buffer
+# (the campaign, `python -m fuzz run native`, runs this under AddressSanitizer:
+# fuzz/kernel_asan.sh).
+"""atheris harness, the native walk against the reference engine.
 
     python fuzz/fuzz_native.py [-libFuzzer flags] [corpus dirs]
 """
@@ -28,26 +27,25 @@ from fxtlint.reader_suite._canonical import decode_to
 from fxtlint.writer_report._conformance_report import trace_report
 
 
-def kernel():
-    """The native kernel (its text filler built beside it); an error when either is not
-    built (nothing would be compared)."""
-    k = _native.kernel()
-    if k is None or _native.native_missing():  # built or not, whatever FXTLINT_ENGINE says
+def native():
+    """The native walk module; an error when it is not built (nothing would be compared)."""
+    walk = _native.nwalk()
+    if walk is None:  # built or not, whatever FXTLINT_ENGINE says
         raise RuntimeError(f"nothing to fuzz: {_native.native_missing()}")
-    return k
+    return walk
 
 
 def report_json(data: bytes, input_format: str, engine: str) -> dict:
     """The whole writer's report (``fxtlint report --format json``), with ``engine``:
     "native" (the lint on the native walk, the coverage counted by it beside the linter)
-    or "python" (the lint and the coverage on the reference engine, record by record)."""
+    or "reference" (the lint and the coverage on the reference engine, record by record)."""
     return trace_report(data, input_format=input_format, engine=engine)
 
 
 def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
-    """What ``export`` or ``decode`` writes for ``data`` (engine ``native``: export on the
-    native walk's rows, decode on the column walk's kernel and filler), to a UTF-8 text
-    stream over bytes as a file is: the native rows go to its bytes layer."""
+    """What ``export`` or ``decode`` writes for ``data`` (engine ``native``: on the native
+    walk's rows mode), to a UTF-8 text stream over bytes as a file is: the native rows go
+    to its bytes layer."""
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
     if verb == "export":
@@ -61,11 +59,11 @@ def verb_bytes(verb: str, data: bytes, input_format: str, engine: str) -> bytes:
 def check(data: bytes) -> None:
     input_format = "log" if data and data[-1] & 1 else "trace"
     native = report_json(data, input_format, "native")
-    pure = report_json(data, input_format, "python")
+    pure = report_json(data, input_format, "reference")
     assert native == pure, first_difference(native, pure)
     for verb in ("export", "decode") if input_format == "trace" else ("export",):
-        got, want = verb_bytes(verb, data, input_format, "native"), verb_bytes(verb, data, input_format, "python")
-        assert got == want, f"{verb}: native and python part at byte {first_byte_apart(got, want)}"
+        got, want = verb_bytes(verb, data, input_format, "native"), verb_bytes(verb, data, input_format, "reference")
+        assert got == want, f"{verb}: native and reference part at byte {first_byte_apart(got, want)}"
 
 
 def first_byte_apart(a: bytes, b: bytes) -> int:
@@ -82,12 +80,12 @@ def first_difference(native: dict, pure: dict) -> str:
         if isinstance(a, list) and isinstance(b, list):
             for i, (x, y) in enumerate(zip(a, b)):
                 if x != y:
-                    return f"{key}[{i}]: native {x!r} != python {y!r}"
-            return f"{key}: native {len(a)} items != python {len(b)}"
-        return f"{key}: native {a!r} != python {b!r}"
+                    return f"{key}[{i}]: native {x!r} != reference {y!r}"
+            return f"{key}: native {len(a)} items != reference {len(b)}"
+        return f"{key}: native {a!r} != reference {b!r}"
     return "no difference"
 
 
 if __name__ == "__main__":
-    print(f"fxtlint.engine._kernel: {kernel().__file__}", flush=True)
+    print(f"fxtlint.engine._nwalk: {native().__file__}", flush=True)
     _harness.fuzz(check)

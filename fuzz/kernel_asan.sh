@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# The native kernel, text filler, walk and pairing engine under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The native walk (with its screen) and pairing engine under AddressSanitizer and UndefinedBehaviorSanitizer.
+# (The name is the native kernel's, the walk's scan step before the walk; scripts call it so.)
 #
 #   fuzz/kernel_asan.sh build gcc|clang      build build/asan-<cc>/: a copy of fxtlint/ and
-#                                            spec-tables/ whose kernel, filler, walk and pairing engine are sanitized builds
+#                                            spec-tables/ whose walk and pairing engine are sanitized builds
 #   fuzz/kernel_asan.sh test gcc|clang [pytest args]
-#                                            the native tests on that build (default: tests/test_kernel.py,
-#                                            tests/test_textfill.py and tests/test_nwalk.py)
-#   fuzz/kernel_asan.sh fuzz [atheris args]  the atheris harness fuzz/fuzz_kernel.py on the clang
-#                                            build (-fsanitize=fuzzer-no-link: libFuzzer sees the C
-#                                            code's coverage too), seeded from corpus/seeds
+#                                            the native tests on that build (default:
+#                                            tests/test_screen_program.py and tests/test_nwalk.py)
+#   fuzz/kernel_asan.sh fuzz [atheris args]  the atheris harness fuzz/fuzz_native.py on the clang
+#                                            build (-fsanitize=fuzzer-no-link: libFuzzer sees the
+#                                            native code's coverage too), seeded from corpus/seeds
 #   fuzz/kernel_asan.sh env gcc|clang        the environment a command needs to run on that build
 #                                            (KEY=value lines; built first when missing or older than
 #                                            fxtlint/): `python -m fuzz run native` reads it
@@ -17,7 +18,7 @@
 # -fsanitize=fuzzer-no-link and runs with atheris's asan_with_fuzzer.so (ASan and
 # libFuzzer in one runtime). Either runtime must be loaded first: LD_PRELOAD. Python
 # itself is not sanitized, so leak checking is off (CPython's interned objects would be
-# reported at exit); a leak of the kernel shows as flat-or-not RSS in a long run instead.
+# reported at exit); a leak of the native code shows as flat-or-not RSS in a long run instead.
 # Any ASan or UBSan report aborts the run with its stack (halt_on_error, and
 # -fno-sanitize-recover for UBSan).
 set -euo pipefail
@@ -55,17 +56,9 @@ build() {
     cp -r fxtlint "$out/fxtlint"
     cp -r spec-tables "$out/spec-tables"
     find "$out/fxtlint" -name '*.so' -delete
-    # the four modules compile at once (each is one compiler process; the walk's C++ takes
-    # most of the time): a failure of any fails the build
+    # the two modules compile at once (each is one compiler process; the walk's C++ takes
+    # most of the time): a failure of either fails the build
     local pids=() pid status=0
-    for ext in _kernel _textfill; do
-        local sources="fxtlint/engine/$ext.c"
-        [ "$ext" = _kernel ] && sources="$sources fxtlint/engine/_screen.c"  # the screen: one copy (setup.py)
-        # shellcheck disable=SC2086
-        { "$cc" $flags -Wall -Wextra -shared -fPIC -I"$inc" $sources -o "$out/fxtlint/engine/$ext$suffix" \
-            && echo "built $out/fxtlint/engine/$ext$suffix ($cc $flags)"; } &
-        pids+=($!)
-    done
     # the native walk: Cython's C++ from the .pyx, the screen (C) linked in
     local cxx=g++ cxxflags=$flags
     # clang's UBSan checks of C++ dynamic types (vptr: the dynamic type of a polymorphic
@@ -96,7 +89,7 @@ build() {
 
 fresh() {  # build (quietly) unless every built module is newer than every file they copy
     local so stale=""
-    for name in _kernel _textfill _nwalk _npairing; do
+    for name in _nwalk _npairing; do
         so=$(find "build/asan-$1/fxtlint/engine" -maxdepth 1 -name "$name*.so" 2>/dev/null | head -1 || true)
         # (bytecode written since is not a change: the build copies sources)
         if [ -z "$so" ] || [ -n "$(find fxtlint spec-tables -newer "$so" ! -name '*.pyc' ! -name __pycache__ \
@@ -127,10 +120,9 @@ sanitized() {  # run a command from the build's folder with environment()'s vari
     (cd "build/asan-$cc" && env "${vars[@]}" "$@")
 }
 
-check_build() {  # the sanitized kernel is the one imported, or stop
-    sanitized "$1" "$PY" -c 'import os, fxtlint.engine._kernel as k, fxtlint.engine._textfill as f
-import fxtlint.engine._nwalk as w, fxtlint.engine._npairing as p
-for m in (k, f, w, p):
+check_build() {  # the sanitized native modules are the ones imported, or stop
+    sanitized "$1" "$PY" -c 'import os, fxtlint.engine._nwalk as w, fxtlint.engine._npairing as p
+for m in (w, p):
     print(m.__name__ + ":", m.__file__)
     assert m.__file__.startswith(os.getcwd()), "not the sanitized build"'
 }
@@ -142,7 +134,7 @@ case "$what" in
         shift
         check_build "$cc"
         args=("$@")
-        [ $# -gt 0 ] || args=(tests/test_kernel.py tests/test_textfill.py tests/test_nwalk.py)
+        [ $# -gt 0 ] || args=(tests/test_screen_program.py tests/test_nwalk.py)
         sanitized "$cc" "$PY" -m pytest -q -p no:cacheprovider --capture=sys --rootdir "$PWD" "${args[@]/#tests/$PWD/tests}"
         ;;
     env)
@@ -153,7 +145,7 @@ case "$what" in
     fuzz)
         check_build clang
         mkdir -p build/asan-corpus
-        sanitized clang "$PY" "$PWD/fuzz/fuzz_kernel.py" -rss_limit_mb=4096 "$@" "$PWD/build/asan-corpus" \
+        sanitized clang "$PY" "$PWD/fuzz/fuzz_native.py" -rss_limit_mb=4096 "$@" "$PWD/build/asan-corpus" \
             "$PWD/corpus/seeds"
         ;;
     *) echo "usage: fuzz/kernel_asan.sh build|test|env gcc|clang ... or fuzz ..." >&2; exit 2 ;;

@@ -1,19 +1,19 @@
-"""The leak check of a harness on the sanitized kernel: replay a corpus on the ASan build,
+"""The leak check of a harness on the sanitized native walk: replay a corpus on the ASan build,
 once and several times, with LeakSanitizer at exit, and compare.
 
 libFuzzer cannot check leaks input by input here (Python keeps caches, so every input
 looks like a leak and libFuzzer turns its check off), and CPython leaves objects at exit
 that LeakSanitizer reports whatever ran. Nor do a leaked object's allocation stacks name
 the leaker: CPython reuses freed tuples, floats and lists from free lists, so a tuple the
-kernel leaks shows the stack of whoever first allocated its block. So the check compares
+native code leaks shows the stack of whoever first allocated its block. So the check compares
 two processes on the same inputs, one pass and ``passes`` passes:
 
 - LeakSanitizer's totals at exit: what CPython leaves is the same after one pass and after
   eight; a leak per input adds its objects every pass. Any object more fails the check,
-  and so does a report with a frame in the kernel (``fxtlint/engine/_kernel.c``: a block it
-  allocated itself and lost);
+  and so does a report with a frame in the native code (``_nwalk``, ``_npairing``, the
+  screen ``_screen.c``: a block it allocated itself and lost);
 - the live heap (``__sanitizer_get_current_allocated_bytes``; with ``PYTHONMALLOC=malloc``
-  every Python object and kernel buffer is in it) after each pass and a garbage
+  every Python object and native buffer is in it) after each pass and a garbage
   collection: caches fill and stop, a leak grows it every pass. Printed, not judged.
 
 ``python -m fuzz leaks native DIR...`` runs it; a campaign of a sanitized harness runs it
@@ -35,11 +35,11 @@ from . import corpus_files
 
 PASSES = 8
 _LIVE = re.compile(r"^pass (\d+): (\d+) bytes live$", re.M)
-_KERNEL_FILE = re.compile(r"^fxtlint.engine._kernel: (.+)$", re.M)
-_KERNEL_FRAME = re.compile(r"fxtlint/engine/_kernel(\.c:|[^/\s]*\.so)")
+_KERNEL_FILE = re.compile(r"^fxtlint.engine._nwalk: (.+)$", re.M)  # the native walk the harness imported
+_KERNEL_FRAME = re.compile(r"fxtlint/engine/(_nwalk|_npairing|_screen)(\.(c|cpp|pyx|pxi):|[^/\s]*\.so)")
 _LEAK = re.compile(r"^(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object\(s\)")
 _ERROR = re.compile(r"ERROR: AddressSanitizer|runtime error:|Traceback")  # anything but a leak report
-_STARTED = re.compile(r"^replaying \d+ inputs, \d+ pass", re.M)  # printed once the harness and kernel loaded
+_STARTED = re.compile(r"^replaying \d+ inputs, \d+ pass", re.M)  # printed once the harness and native walk loaded
 LSAN_EXIT = 23  # the exit status asked of LeakSanitizer when it found leaks
 
 
@@ -51,14 +51,14 @@ class Replay:
     status: int
     output: str
     live: list[int] = field(default_factory=list)  # bytes live after each pass
-    kernel_file: str = ""  # the kernel it imported
+    kernel_file: str = ""  # the native walk it imported
     leaked_bytes: int = 0
     leaked_objects: int = 0
-    kernel_reports: list[str] = field(default_factory=list)  # leak reports with a kernel frame
+    kernel_reports: list[str] = field(default_factory=list)  # leak reports with a frame in the native code
 
     @property
     def started(self) -> bool:
-        """It got as far as replaying: the harness loaded and its kernel imported."""
+        """It got as far as replaying: the harness loaded and its native walk imported."""
         return _STARTED.search(self.output) is not None
 
     @property
@@ -76,14 +76,14 @@ class Replay:
     @property
     def error(self) -> str:
         """Why the replay says nothing about leaks, when it does not (an error of the check,
-        not a finding): it never got to the inputs, loaded no sanitized kernel, or stopped
+        not a finding): it never got to the inputs, loaded no sanitized native walk, or stopped
         early with no sanitizer report; empty when it ran."""
         if self.finding:
             return ""
         if not self.started:
             return f"it failed before replaying anything (exit {self.status}): {_last_line(self.output)}"
         if not self.kernel_file:
-            return "it loaded no native kernel"
+            return "it loaded no native walk"
         if "/build/asan-" not in self.kernel_file:
             return f"it imported {self.kernel_file}, not the sanitized build (build/asan-*)"
         if self.status not in (0, LSAN_EXIT) or len(self.live) != self.passes:
@@ -93,7 +93,7 @@ class Replay:
 
     @property
     def ran(self) -> bool:
-        """To the end, on the sanitized kernel, with no sanitizer error but leaks."""
+        """To the end, on the sanitized native walk, with no sanitizer error but leaks."""
         return not self.error and not self.finding
 
 
@@ -116,7 +116,7 @@ class Leaks:
     @property
     def growth_per_input(self) -> float:
         """Bytes the live heap grew per input and pass over the second half of the passes
-        (the first ones fill caches: numpy's, the provider tables')."""
+        (the first ones fill caches: the interpreter's, the provider tables')."""
         live, half = self.many.live, len(self.many.live) // 2
         if half < 1 or not self.inputs:
             return 0.0
@@ -125,7 +125,7 @@ class Leaks:
     @property
     def error(self) -> str:
         """Why the check did not run, when it did not: then it judges nothing (no leak, no
-        pass); empty when both replays ran on inputs and the sanitized kernel."""
+        pass); empty when both replays ran on inputs and the sanitized native walk."""
         if not self.inputs:
             return "it replayed 0 inputs (nothing to replay)"
         for r in (self.once, self.many):
@@ -177,7 +177,7 @@ def replay(harness: str, files: list[Path], passes: int) -> Replay:
             if o.partition("=")[0] not in ("detect_leaks", "abort_on_error")]
     env["ASAN_OPTIONS"] = ":".join([*keep, "detect_leaks=1", "abort_on_error=0", f"exitcode={LSAN_EXIT}"])
     # run from the build's folder: `python -m` puts the working directory first on the
-    # path, and the repository's fxtlint (its unsanitized kernel) must not win
+    # path, and the repository's fxtlint (its unsanitized native walk) must not win
     build = env["PYTHONPATH"].split(os.pathsep)[0]
     # one stream, in the order it was written: a traceback before the replay started is
     # an error of the check, one after it a finding
@@ -232,11 +232,11 @@ def _replay(harness: str, passes: int, files: list[str]) -> None:
     live = ctypes.CDLL(None).__sanitizer_get_current_allocated_bytes  # the preloaded ASan runtime
     live.restype = ctypes.c_size_t
     check = load_harness(harness).check
-    try:  # the kernel the checks will run on, named before any input (the harness would import it)
-        kernel = importlib.import_module("fxtlint.engine._kernel")
-        print(f"fxtlint.engine._kernel: {kernel.__file__}", flush=True)
+    try:  # the native walk the checks will run on, named before any input (the harness would import it)
+        walk = importlib.import_module("fxtlint.engine._nwalk")
+        print(f"fxtlint.engine._nwalk: {walk.__file__}", flush=True)
     except ImportError as e:
-        sys.exit(f"the native kernel (fxtlint.engine._kernel) is not importable: {e}")
+        sys.exit(f"the native walk (fxtlint.engine._nwalk) is not importable: {e}")
     data = [Path(f).read_bytes() for f in files]
     print(f"replaying {len(data)} inputs, {passes} passes", flush=True)
     for i in range(passes):

@@ -27,7 +27,7 @@ def seeds() -> tuple[list[Path], list[Path]]:
 
 def statements(files) -> tuple[int, int]:
     """(statements, missed) of the modules the lint, reader and native checks import, over
-    ``files`` (native: with the kernel built, lint and reader never reach the column engine)."""
+    ``files``."""
     from .coverage_report import in_subprocess
 
     _, text = in_subprocess(["lint", "reader", "native"], files)

@@ -64,28 +64,3 @@ def sarif_multitool() -> list[str]:
 def atheris_installed() -> None:
     """atheris importable; the test skips (or, where CI requires it, fails) without it."""
     external_tools.module("atheris", "atheris", "fuzz")
-
-
-@pytest.fixture(scope="module", params=["native", "python"], ids=["native-kernel", "column-engine"])
-def scan_engine(request):
-    """The column path both ways, the engine a test passes on (``engine=scan_engine``):
-    "native" (the kernel as the scan step, export's and decode's rows by the text filler)
-    and "python" (the column engine, the templates in Python). Module-scoped (Hypothesis
-    refuses function-scoped fixtures), so a module's tests run once with each. Where the
-    kernel or the filler is not built, the native half skips saying why; with
-    FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler) it fails instead."""
-    why = column_native_missing()
-    if request.param == "native" and why:
-        pytest.skip(why)
-    return request.param
-
-
-def column_native_missing() -> str | None:
-    """Why the column path's native half (the kernel, the text filler) is not built, or
-    None; a test fails instead where FXTLINT_EXPECT_NATIVE=1 (CI, which has a compiler)."""
-    from fxtlint.engine import _native
-
-    why = _native.native_missing()
-    if why and os.environ.get("FXTLINT_EXPECT_NATIVE") == "1":
-        pytest.fail(f"FXTLINT_EXPECT_NATIVE=1 but {why}")
-    return why

@@ -64,7 +64,7 @@ def _coverage(data: bytes) -> CoverageCollector:
     return cov
 
 
-ENGINES = ["reference", "python"] + ([] if _native.native_missing() else ["native"])
+ENGINES = ["reference"] + ([] if _native.native_missing() else ["native"])
 
 
 # --------------------------------------------------------------------------- rule scopes

@@ -3,7 +3,7 @@ chunks exactly as it reads it whole, and a file that shrinks or grows while a ve
 it is one line on stderr and exit 2, never a death by SIGBUS.
 
 A memory-mapped file truncated under the walk killed the process (exit 135, no message)
-in the native scan and in numpy. The changes here are made for real, on disk, between two
+in the native walk. The changes here are made for real, on disk, between two
 reads of the verb (a hook on ``FileSource.readinto``), in a child process, so a signal
 would show as a negative return code.
 """
@@ -205,9 +205,9 @@ def test_files_that_change_under_parallel_workers_are_each_one_line(tmp_path):
         f"fxtlint: error: {p}: changed while being read: {n} bytes expected, {n // 2} read" for p in paths]
 
 
-@pytest.mark.parametrize("engine", ["python", None])
-def test_a_file_truncated_under_either_scan_step_is_exit_2(engine, tmp_path):
-    """The column engine (numpy) and the native kernel both read only what was read."""
+@pytest.mark.parametrize("engine", ["reference", None])
+def test_a_file_truncated_under_either_engine_is_exit_2(engine, tmp_path):
+    """The reference reader and the native walk both read only what was read."""
     path = tmp_path / "t.fxt"
     path.write_bytes(trace())
     got = _child("shrink", ["check", "--isolated", "--output-format", "json", str(path)], engine)
@@ -288,7 +288,7 @@ def big_trace(tmp_path_factory) -> bytes:
 @pytest.mark.parametrize("verb", sorted(VERBS))
 def test_a_file_truncated_as_the_walk_starts_is_exit_2_not_sigbus(verb, big_trace, tmp_path):
     """The issue's reproducer without its race: a memory-mapped file died here (SIGBUS,
-    -7) in the native scan or in numpy."""
+    -7) in the native scan or in numpy (the column engine of then)."""
     path = tmp_path / "t.fxt"
     path.write_bytes(big_trace)
     got = subprocess.run([sys.executable, "-c", CUT_AT_FIRST_ADVANCE, str(path), *VERBS[verb], str(path)],

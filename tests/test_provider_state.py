@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -98,11 +97,3 @@ def test_max_ticks_is_the_last_tick_count_whose_nanoseconds_fit(rate):
     m = max_ticks(rate)
     assert m * NS_PER_S // rate < U64
     assert m == U64 - 1 or (m + 1) * NS_PER_S // rate >= U64
-
-
-def test_history_recording_is_off_again_after_an_error():
-    state = ProviderState()
-    with pytest.raises(RuntimeError), state.recording() as hist:
-        assert state.history is hist
-        raise RuntimeError("a check that failed")
-    assert state.history is None

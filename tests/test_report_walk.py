@@ -243,16 +243,16 @@ def test_the_reference_coverage_alone_counts_what_the_walk_counts():
 
 
 def test_report_imports_no_numpy():
-    """The report of a trace the column path would have scanned (over ``COLUMNS_FROM``)
-    runs without numpy: its coverage is the lint's walk's."""
+    """The report of a trace of 28 KiB (which a numpy column engine once scanned) runs
+    without numpy: its coverage is the lint's walk's."""
     import subprocess
     import sys
 
-    code = ("import sys; from fxtlint import build as B; from fxtlint.engine._walk import COLUMNS_FROM\n"
+    code = ("import sys; from fxtlint import build as B\n"
             "from fxtlint.writer_report._conformance_report import trace_report\n"
             "data = B.archive(B.magic(), B.string(1, 'c'), B.thread(1, 1, 2), *[B.event('instant', i, category=1, "
-            "name=1) for i in range(COLUMNS_FROM // 16)])\n"
-            "assert len(data) > COLUMNS_FROM and trace_report(data)['statistics']['records'] > 800\n"
+            "name=1) for i in range((28 << 10) // 16)])\n"
+            "assert len(data) > 28 << 10 and trace_report(data)['statistics']['records'] > 800\n"
             "print('numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert out.stdout.strip() == "False"

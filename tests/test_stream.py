@@ -107,7 +107,7 @@ def test_golden_in_chunks_on_the_reference_engine(path):
 
 def test_a_stream_on_the_reference_engine_reads_each_record_once_as_it_arrives(monkeypatch):
     """The reference engine's stream is decoded record by record, each record once, and
-    none before it has wholly arrived; never the column path (the linter takes no rows)."""
+    none before it has wholly arrived."""
     from fxtlint.engine import _walk
 
     data = _big_trace(200)
@@ -120,7 +120,6 @@ def test_a_stream_on_the_reference_engine_reads_each_record_once_as_it_arrives(m
         return real(buf, off, idx, size, *a, **k)
 
     monkeypatch.setattr(_walk, "decode_record", spy)
-    monkeypatch.setattr(_walk.Walk, "_batch", lambda *a: pytest.fail("the linter's walk took the column path"))
     same(data, range(0, len(data), 77), engine="reference")
     assert seen == list(range(len(seen))) and len(seen) == fxtlint.lint_bytes(data).records
 

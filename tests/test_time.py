@@ -26,7 +26,7 @@ from fxtlint.spec._roles import TIMESTAMPS
 from fxtlint.strategies import record_lists
 
 GHZ, MHZ, KHZ = 10**9, 10**6, 10**3
-ENGINES = ["reference", "python"] + ([] if _native.native_missing() else ["native"])
+ENGINES = ["reference"] + ([] if _native.native_missing() else ["native"])
 ORDERS = ("little", "big")
 
 

@@ -1,15 +1,15 @@
-"""One walk, many consumers: every verb's whole output is the same on the column path
-and on the per-record reference path, and a report says exactly what check says (the
-lint itself never takes the column path: ``tests/test_nwalk.py`` holds the native walk
-to the reference).
+"""One walk, many consumers: every verb's whole output is the same on the native walk and
+on the per-record reference path, and a report says exactly what check says
+(``tests/test_nwalk.py`` holds the lint's report to the reference on more inputs).
 
-The reference is the walk without columns (``engine="reference"``): the per-record
-reader alone, every record decoded and handed to each consumer one by one. The column
-path (``engine="fast"``) screens clean rows and hands them over as batch columns; the
-report JSON, the Trace Event export (every byte of it, and what it says it skipped)
-and the canonical decoding (every byte, and its errors) must not differ. Windows are
-shrunk on drawn inputs so batch edges, provider switches and table changes fall
-inside and between batches.
+The reference is ``engine="reference"``: the per-record reader alone, every record decoded
+and handed to each consumer one by one. On ``engine="auto"`` every verb rides the native
+walk where it is built (report's coverage beside the linter; export and decode behind a
+linter whose findings nothing reads, their event records formatted by the walk's rows
+mode); the report JSON, the Trace Event export (every byte of it, and what it says it
+skipped) and the canonical decoding (every byte, and its errors) must not differ. Windows
+are shrunk on drawn inputs so the walk's stops, provider switches and table changes fall
+inside and between pairing windows.
 """
 
 from __future__ import annotations
@@ -25,16 +25,14 @@ import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
-from fxtlint.engine import _walk
-from fxtlint.engine._lint import walk_for
+from fxtlint.engine import _native, _walk
 from fxtlint.export._export_tef import document, write_document
 from fxtlint.reader_suite._canonical import decode, decode_to, dumps
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from fxtlint.writer_report._conformance_report import trace_report
 from noisy_traces import noisy_archives
 
-# every test runs with the native kernel and with the pure column engine as the scan step
-pytestmark = pytest.mark.usefixtures("scan_engine")
+WALK = "auto"  # the native walk where it is built (the reference path where it is not)
 
 GOLDEN = sorted(p for p in (REPO / "corpus" / "golden").iterdir() if p.suffix in (".fxt", ".log"))
 REAL = sorted(CORPUS_REAL.glob("*.fxt"))
@@ -76,7 +74,7 @@ def reference_outputs(data: bytes, fmt: str = "auto", limits: fxtlint.Limits = f
 
 def same_outputs(engine: str, data: bytes, fmt: str = "auto", limits: fxtlint.Limits = fxtlint.Limits(),
                  want: tuple | None = None) -> None:
-    """Report, export and decoding: the column path (``engine``) equals the per-record
+    """Report, export and decoding: the native walk (``engine``) equals the per-record
     reference (``want``: ``reference_outputs``, read here when not given), whole."""
     report, export, decoding = want or reference_outputs(data, fmt, limits)
     assert _report(data, engine, fmt, limits) == report
@@ -91,30 +89,30 @@ GOLDEN_LARGE = [p for p in GOLDEN if p.stat().st_size >= 1 << 16]
 
 
 @pytest.mark.parametrize("path", [p for p in GOLDEN if p not in GOLDEN_LARGE], ids=lambda p: p.name)
-def test_golden_corpus_outputs_are_the_same_on_both_paths(scan_engine, path):
-    same_outputs(scan_engine, path.read_bytes(), _fmt(path))
+def test_golden_corpus_outputs_are_the_same_on_both_paths(path):
+    same_outputs(WALK, path.read_bytes(), _fmt(path))
 
 
 # the real traces and the large golden files: tests/test_walk_real.py (both engines against
 # one reference reading)
 
 
-def test_conformance_suite_outputs_are_the_same_on_both_paths(scan_engine):
+def test_conformance_suite_outputs_are_the_same_on_both_paths():
     assert len(SUITE) > 200
     for path in SUITE:
-        same_outputs(scan_engine, path.read_bytes(), limits=TINY)
+        same_outputs(WALK, path.read_bytes(), limits=TINY)
 
 
-def test_strict_decodings_of_the_conformance_suite_are_the_same_on_both_paths(scan_engine):
+def test_strict_decodings_of_the_conformance_suite_are_the_same_on_both_paths():
     """--strict: every error rejects, on the columns as on the per-record path."""
     differ = 0
     for path in SUITE:
         data = path.read_bytes()
-        strict = _decoding(data, scan_engine, TINY, strict=True)
+        strict = _decoding(data, WALK, TINY, strict=True)
         assert strict == _decoding(data, "reference", TINY, strict=True)
         ref = decode(data, strict=True)
         assert strict == (dumps(ref.document()), ref.errors, ref.notes) and not ref.notes
-        differ += strict != _decoding(data, scan_engine, TINY)
+        differ += strict != _decoding(data, WALK, TINY)
     assert differ > 10  # the cases a reader may read through (reserved bits, padding) are rejected
 
 
@@ -129,33 +127,33 @@ drawn = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_t
 @example(b"\x10\x00\x04FxT\x16\x00W\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x10"
          b"\x00\x00\x00\x00\x00\x00\x00\x16\x00\x00\x00\x01\x00\x00\x00\x10\x00\x01\x00\x00\x00\x00\x00",
          fxtlint.Limits())
-def test_noisy_archive_outputs_are_the_same_on_both_paths(scan_engine, data, limits):
-    same_outputs(scan_engine, data, limits=limits)
+def test_noisy_archive_outputs_are_the_same_on_both_paths(data, limits):
+    same_outputs(WALK, data, limits=limits)
 
 
 @drawn
 @given(archives(max_size=12))
-def test_clean_archive_outputs_are_the_same_on_both_paths(scan_engine, data):
-    same_outputs(scan_engine, data, limits=TINY)
+def test_clean_archive_outputs_are_the_same_on_both_paths(data):
+    same_outputs(WALK, data, limits=TINY)
 
 
 @drawn
 @given(mutated_archives(codes=DRAWN_MUTATIONS))
-def test_mutated_archive_outputs_are_the_same_on_both_paths(scan_engine, mutated):
-    same_outputs(scan_engine, mutated[0], limits=TINY)
+def test_mutated_archive_outputs_are_the_same_on_both_paths(mutated):
+    same_outputs(WALK, mutated[0], limits=TINY)
 
 
 @drawn
 @given(st.binary(max_size=300))
-def test_random_bytes_outputs_are_the_same_on_both_paths(scan_engine, data):
-    same_outputs(scan_engine, data, limits=TINY)
-    same_outputs(scan_engine, data, "log", limits=TINY)
+def test_random_bytes_outputs_are_the_same_on_both_paths(data):
+    same_outputs(WALK, data, limits=TINY)
+    same_outputs(WALK, data, "log", limits=TINY)
 
 
 @drawn
 @given(log_streams())
-def test_log_stream_outputs_are_the_same_on_both_paths(scan_engine, data):
-    same_outputs(scan_engine, data, "log", limits=TINY)
+def test_log_stream_outputs_are_the_same_on_both_paths(data):
+    same_outputs(WALK, data, "log", limits=TINY)
 
 
 # -- one verdict -----------------------------------------------------------------------------
@@ -191,72 +189,24 @@ def test_report_says_what_check_says_on_mutated_and_random_bytes(tmp_path, capsy
 
 
 # -- the engine ------------------------------------------------------------------------------
-def test_small_buffers_take_the_per_record_path_and_large_ones_the_columns():
-    small = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2), B.event("instant", 1, category=1, name=1))
-    walk = walk_for(small, ())
-    assert len(small) < _walk.COLUMNS_FROM and walk.columns is False
-    large = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2),
-                      *[B.event("instant", i, category=1, name=1) for i in range(_walk.COLUMNS_FROM // 16)])
-    assert walk_for(large, ()).columns is True
+@pytest.mark.parametrize("size", [1, 2000], ids=["small", "large"])
+def test_every_verb_rides_the_native_walk_at_every_size(size, monkeypatch):
+    """report, export and decode (``decode_to``) of a trace small or large take the native
+    walk where it is built: the reference path's record loop never runs."""
+    if _native.nwalk() is None:
+        pytest.skip(_native.native_missing())
+    data = B.archive(B.magic(), B.string(1, "c"), B.thread(1, 1, 2),
+                     *[B.event("instant", i, category=1, name=1) for i in range(size)])
+    monkeypatch.setattr(_walk.Walk, "one_by_one", lambda self: pytest.fail("the reference path's walk"))
+    monkeypatch.setattr(_walk.Walk, "_advance_records", lambda self: pytest.fail("the reference path's steps"))
+    assert _report(data, WALK)
+    assert _export(data, WALK)[2] == {"i": size}
+    assert _decoding(data, WALK)[0].count('"kind": "event.instant"') == size
 
 
-def test_report_never_scans_the_file_its_coverage_rides_the_lints_walk(scan_engine, monkeypatch):
-    """report is the lint's walk (the native walk or the reference path: no scan step), the
-    coverage beside the linter: the column path's scan step never runs."""
-    calls = []
-    real = _walk.Walk.scanner
-
-    def counted(self, *args):
-        window, close = real(self, *args)
-        return (lambda *a: calls.append(1) or window(*a)), close
-
-    monkeypatch.setattr(_walk.Walk, "scanner", counted)
-    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
-    rep = trace_report(data, engine=scan_engine)
-    assert calls == [] and rep["statistics"]["records"] == rep["records"] > 0
-
-
-def test_the_column_path_screens_clean_records_of_every_kind_without_decoding_them(scan_engine, monkeypatch):
-    """The point of the column path (export, decode): clean records of
-    any layout never reach the per-record decoder; only the records that change the
-    provider tables do."""
-    class Rows(_walk.Consumer):  # the clean rows the column path hands over
-        n = 0
-
-        def rows(self, batch):
-            self.n += sum(rows.n for rows in batch.clean)
-
-    def walked(data, fmt="auto"):
-        rows = Rows()
-        walk_for(data, [rows], input_format=fmt, engine=scan_engine).run()
-        return rows.n
-
-    calls = []
-    real = _walk.decode_record
-
-    def counting(*a, **kw):
-        calls.append(1)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(_walk, "decode_record", counting)
-    pre = [B.magic(), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2)]
-    evs = [B.event("duration_begin", i, args=[B.arg("int64", "a", i), B.arg("string", 1, "v")]) for i in range(50)]
-    evs += [B.event("duration_end", 100 + i) for i in range(50)]
-    others = [B.kernel_object(5, 2, "k", args=[B.arg("koid", 1, 7)]), B.userspace_object(9, 1, 2),
-              B.context_switch(200, 1, 3, 4, 5, args=[B.arg("uint32", "p", 1)]), B.thread_wakeup(201, 1, 4),
-              B.legacy_context_switch(202, 1, 3, outgoing_thread=1, incoming_thread=(1, 3)),
-              B.blob("b", b"payload", 1), B.log(203, "hello", thread=1),
-              B.large_blob(1, 2, b"x" * 9, timestamp=204, args=[B.arg("double", 2, 0.5)]), B.large_blob(1, 2, b"y")]
-    assert walked(B.archive(*pre, *evs, *others))
-    assert len(calls) == len(pre)
-    calls.clear()
-    log = B.log_stream(*[B.log_record(0x30, i, [B.arg("string", "message", "m"), B.arg("int64", "n", i)])
-                         for i in range(20)])
-    assert walked(log, "log") and calls == []
-
-
-def test_export_streams_batches_as_it_goes(scan_engine):
-    """The exporter writes each batch's events when the batch ends, not at the end."""
+def test_export_streams_batches_as_it_goes():
+    """The exporter writes the events of each stretch of the walk (a pairing window) when
+    the stretch ends, not at the end."""
     recs = [B.magic(), B.string(1, "c"), B.thread(1, 1, 2)]
     recs += [B.event("instant", i, category=1, name=1) for i in range(40)]
     data = B.archive(*recs)
@@ -269,17 +219,16 @@ def test_export_streams_batches_as_it_goes(scan_engine):
             return super().write(s)
 
     out = Out()
-    write_document(data, out, engine=scan_engine, limits=fxtlint.Limits(pairing_window=8))
+    write_document(data, out, engine=WALK, limits=fxtlint.Limits(pairing_window=8))
     assert Out.writes >= 40 // 8
     doc, _ = document(data)
     assert json.loads(out.getvalue())["traceEvents"] == doc["traceEvents"]
 
 
-@pytest.mark.usefixtures("scan_engine")
-def test_last_kernel_object_names_a_thread_when_some_are_decoded_and_some_are_columns(scan_engine):
+def test_last_kernel_object_names_a_thread_when_some_are_handed_back_for_their_faults():
     """Three kernel objects name thread 2001 (and its process) in turn; the last but one has
-    a reserved bit set (RB001), so the walk decodes it record by record while the others
-    come as columns of the same batch: the export applies all of them in file order."""
+    a reserved bit set (RB001), so the walk hands it back for the reference to report while
+    the others are walked clean: the export applies all of them in file order."""
     from fxtlint.spec._tables import tables
 
     reserved = next(f for f in tables().leaf("kernel_object").fields if f.name == "reserved")
@@ -291,7 +240,7 @@ def test_last_kernel_object_names_a_thread_when_some_are_decoded_and_some_are_co
     last = B.patch_field(thread("third", 12), reserved, 1)
     for order in ([thread("first", 10), thread("second", 11), last], [thread("first", 10), last, thread("second", 11)]):
         data = processes + b"".join(order)
-        fast = _export(data, scan_engine)
+        fast = _export(data, WALK)
         assert fast == _export(data, "reference")
         meta = [e for e in json.loads(fast[0])["traceEvents"] if e["name"] == "thread_name"]
         pid, name = (12, "third") if order[-1] is last else (11, "second")

@@ -1,8 +1,7 @@
-"""The real traces' and the large golden files' whole outputs (report, Trace Event export, canonical decoding) on the
-column path equal the per-record reference's, as ``test_walk`` holds every other input:
-here each trace is read once by the reference for both engines (the native kernel and
-the pure column engine), not once per engine, as the 1 MB trace's reference reading is
-most of the seconds it costs.
+"""The real traces' and the large golden files' whole outputs (report, Trace Event export,
+canonical decoding) on the native walk equal the per-record reference's, as ``test_walk``
+holds every other input (here apart: the 1 MB trace's reference reading is most of the
+seconds it costs).
 """
 
 from __future__ import annotations
@@ -10,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 import fxtlint
-from conftest import column_native_missing
-from test_walk import GOLDEN_LARGE, REAL, SMALL, _fmt, reference_outputs, same_outputs
+from test_walk import GOLDEN_LARGE, REAL, SMALL, WALK, _fmt, same_outputs
 
 
 # small windows on the traces under 256 KiB: the 1 MB one at its default windows only (its
@@ -22,17 +20,10 @@ from test_walk import GOLDEN_LARGE, REAL, SMALL, _fmt, reference_outputs, same_o
     for limits, name in [(fxtlint.Limits(), "default-windows"), (SMALL, "small-windows")]
     if name == "default-windows" or p.stat().st_size < 256 << 10])
 def test_real_trace_outputs_are_the_same_on_both_paths(path, limits):
-    data = path.read_bytes()
-    want = reference_outputs(data, limits=limits)
-    engines = ["python"] if column_native_missing() else ["python", "native"]
-    for engine in engines:
-        same_outputs(engine, data, limits=limits, want=want)
+    same_outputs(WALK, path.read_bytes(), limits=limits)
 
 
 @pytest.mark.parametrize("path", GOLDEN_LARGE, ids=lambda p: p.name)
 def test_large_golden_outputs_are_the_same_on_both_paths(path):
     assert GOLDEN_LARGE  # (PR012's 65,537 nested begins: a slow case, conftest.SLOW_CASES)
-    data = path.read_bytes()
-    want = reference_outputs(data, _fmt(path))
-    for engine in ["python"] if column_native_missing() else ["python", "native"]:
-        same_outputs(engine, data, _fmt(path), want=want)
+    same_outputs(WALK, path.read_bytes(), _fmt(path))

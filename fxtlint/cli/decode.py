@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from ..reader_suite._canonical import decode_to
     from ._stream import stdin_chunks
 
-    tune_allocator()  # this process is ours: reuse the filler's batch buffers
+    tune_allocator()  # this process is ours: reuse the blocks of the walk's text, stop after stop
 
     try:
         if args.file == "-":

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from ..export._export_tef import Export, export_stream, export_walk
     from ._stream import stdin_chunks
 
-    tune_allocator()  # this process is ours: reuse the filler's batch buffers
+    tune_allocator()  # this process is ours: reuse the blocks of the walk's text, stop after stop
     export = Export()
     try:
         if args.path == "-":  # standard input, exported as it arrives (written as it is read)

@@ -2,7 +2,8 @@
 
 A ``Feeder`` owns no I/O (h11's rule): ``feed(data)`` appends bytes to a
 ``StreamBuffer`` and, once enough have arrived, lets the one ``Walk`` advance over
-them: the scan, decode and rows steps of ``_walk``, on the records wholly received.
+them: the native walk's steps, or the reference path's records, on the records wholly
+received.
 A decision the reader takes from bytes after a record (a size its content settles, a
 header that fits, the magic search, a message naming the bytes left) raises
 ``NeedMore`` on a stream still growing; the walk stops before that record and takes it
@@ -15,16 +16,15 @@ the provider tables and what the consumers keep, not the stream.
 from __future__ import annotations
 
 from . import _file
-from ._native import filling
 from ._stream_buffer import NeedMore, StreamBuffer
 from ._walk import Walk
 
 # bytes before the format can be told (a structured-log stream, a file that is not FXT
 # at all, the byte order): the first 64 bytes say it, as they do for a whole file
 HEAD_BYTES = 64
-# bytes received between two advances of the walk: each advance has the column engine's
-# fixed costs, so a stream fed byte by byte is still walked in steps (at 64 KiB a step the
-# walk runs at a quarter of the whole-buffer speed, at 1 MiB within a tenth of it)
+# bytes received between two advances of the walk: each advance has fixed costs (the
+# native walk's stop: its rows taken, its findings rendered), so a stream fed byte by byte
+# is still walked in steps
 DEFAULT_STEP = 1 << 20
 
 
@@ -119,9 +119,8 @@ class Feeder:
             walk.records = walk.index
             walk.cut_short = walk.stopped
         walk.end_stream()
-        with filling(walk.engine):
-            for c in walk.consumers:
-                c.finish(walk)
+        for c in walk.consumers:
+            c.finish(walk)
 
     def release(self) -> None:
         """Give the stream's memory back (after ``close``)."""
@@ -132,7 +131,6 @@ class Feeder:
         self._tried = self.stream.size
         if self.walk is None:
             self.walk = self.make_walk(self.stream.view(), self.consumers)
-            self.walk.columns = True
         walk = self.walk
         walk.buf = self.stream.view()
         try:
@@ -141,16 +139,13 @@ class Feeder:
                     self.not_fxt = True
                     self.stream.release(self.stream.size)
                     return
-                walk.start_columns()
+                walk.start_steps()
                 for c in walk.consumers:
                     c.start(walk)
                 self.started = True
-            with filling(walk.engine):  # export's and decode's rows, written as the walk's engine says
-                walk.advance()
+            walk.advance()
         except NeedMore:
             return  # the file-level checks need more bytes
-        finally:
-            walk.W = None
         self.stream.release(8 * walk.cur)
 
 

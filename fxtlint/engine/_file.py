@@ -2,7 +2,7 @@
 is an I/O error, not a crash.
 
 A memory-mapped file that another process truncates kills the reader with SIGBUS as
-soon as it touches a page past the new end (in the native scan, in numpy), with no
+soon as it touches a page past the new end (in the native walk), with no
 message. So a file is read, not mapped: a small one whole into bytes, a larger one in
 chunks that the walk takes as a stream's (``_feeder``: the bytes at their own offsets
 in an anonymous map whose pages behind the walk are given back), so memory stays with

@@ -1,10 +1,10 @@
-"""The spec tables compiled for the native kernel: one flat int64 array it interprets.
+"""The spec tables compiled for the native walk's screen: one flat int64 array it interprets.
 
-The C kernel (``_kernel.c``) knows the instruction set below and nothing of FXT's
-layouts: this module turns the loaded tables (record tree, leaf layouts, argument
-layouts, the structured-log record) into a *program*, so a layout added to
-``spec-tables/`` is screened by the kernel with no change to the C code. The walk it
-encodes is the column engine's (``_columns.Screen``), item for item.
+The screen (``_screen.c``, compiled into the native walk ``_nwalk``) knows the instruction
+set below and nothing of FXT's layouts: this module turns the loaded tables (record tree,
+leaf layouts, argument layouts, the structured-log record) into a *program*, so a layout
+added to ``spec-tables/`` is screened with no change to the C code. A record the screen
+cannot prove clean goes to the reference reader (``_reader``), which says why.
 
 Program layout (all int64; every table is addressed by its absolute index):
 
@@ -13,18 +13,17 @@ Program layout (all int64; every table is addressed by its absolute index):
 - ``roots``: per record type value, the index of its dispatch node;
 - ``nodes``: the dispatch tree in preorder. A select node is (SELECT, lo, mask, 0)
   followed by mask + 1 child indices, each after the node; a terminal is (TERMINAL,
-  ordinal, pc, 0), pc -1 for rows the kernel only frames (undefined types and
-  subtypes, reference kinds). Ordinals number terminals in the order ``Screen.groups``
-  lists its groups and slow rows;
+  ordinal, pc, 0), pc -1 for rows the screen only frames (undefined types and
+  subtypes, reference kinds). Ordinals number terminals in the dispatch tree's order:
+  types ascending, then selector values;
 - ``args``: per argument type value, (pc or -1, allowed, numeric);
 - code: instructions of four ints (op, a, b, c), each leaf's and argument type's a
   straight run ending in ``end``; enumeration tables: 0/1 per value.
 
-Slots: a leaf's values and positions (``Leaf``) are columns of the kernel's per-record
+Slots: a leaf's values and positions (``Leaf``) are the slots of the screen's per-record
 outputs; an argument type's (``ArgLeaf``) are columns of its per-argument rows, one row
 per argument of a clean record: (position of the record, argument index, argument type,
-argument header word, ``narg_vals`` values, ``narg_pos`` positions), the
-``_columns.ArgColumns`` of the column engine.
+argument header word, ``narg_vals`` values, ``narg_pos`` positions).
 """
 
 from __future__ import annotations
@@ -48,13 +47,8 @@ from ..spec._tables import (
 )
 from ._kind_checks import KIND_CHECKS
 
-TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    from ._numpy import np  # imported on first use: the native walk's program is an array("q")
-
-# The instruction set; ``_kernel.OPS`` must list the same names in the same order.
+# The instruction set; ``_screen.h``'s SCREEN_OP_NAMES lists the same names in the same
+# order (tests/test_screen_program.py).
 #   end                      flag unless the position is the end (record or argument); stop
 #   word        pos          need a word; cur = it; pos[pos] = its position (-1: none)
 #   store       val          vals[val] = cur
@@ -81,10 +75,10 @@ HEADER = ("magic", "length", "type_lo", "type_mask", "arg_type_lo", "arg_type_ma
 H = {name: i for i, name in enumerate(HEADER)}
 MAGIC = 0x46584B3100000004  # "FXK1", program format 4
 SELECT, TERMINAL = 0, 1
-FAR = 1 << 40  # a stream longer than this (bytes) cannot fit in any file we map (as _columns)
+FAR = 1 << 40  # a stream longer than this (bytes) cannot fit in any file we map
 # log-only checks of an argument's string ref (logref's second operand)
 LOG_INLINE, LOG_NAME = 1, 2
-# the kernel's stack arrays of one argument's values and positions have this many slots
+# the screen's stack arrays of one argument's values and positions have this many slots
 MAX_ARG_VALS = 64
 MAX_ARG_POS = 16
 # an argument row's leading columns: record position, argument index, type, header word
@@ -124,9 +118,9 @@ class Terminal:
 
 
 class Program:
-    def __init__(self, code: np.ndarray | array, terminals: list, leaves: dict, arg_leaves: dict, nvals: int,
+    def __init__(self, code: array, terminals: list, leaves: dict, arg_leaves: dict, nvals: int,
                  npos: int, narg_vals: int, narg_pos: int, log: bool, sites: dict):
-        self.code = code  # int64, the whole program (numpy's, or an array("q") where numpy is not wanted)
+        self.code = code  # int64 (an array("q")), the whole program
         self.terminals = terminals  # by ordinal
         self.leaves = leaves  # layout name -> Leaf
         self.arg_leaves = arg_leaves  # argument type -> ArgLeaf
@@ -142,7 +136,7 @@ class Program:
 
 class _Code:
     """An instruction stream with its layout's slot assignment (a record leaf's, or an
-    argument type's: positions inside arguments are not the record's, as in _columns)."""
+    argument type's: positions inside arguments are not the record's)."""
 
     def __init__(self, out: list, leaf: Leaf | ArgLeaf):
         self.out = out
@@ -190,7 +184,7 @@ class _Compiler:
         # say the reference looks again
         self.sites: dict[int, tuple] = {}
 
-    # -- fields: the checks of ``_columns._Checks`` ---------------------------------
+    # -- fields: what the screen checks of each ----------------------------------------
     def fields(self, c: _Code, flds, site: tuple | None = None) -> None:
         zm = 0
         for f in flds:
@@ -252,7 +246,7 @@ class _Compiler:
 
     def args(self, c: _Code, it: ArgsItem, lay: Layout) -> None:
         if c.arg:
-            raise TableError(f"{lay.name}: arguments inside an argument are beyond the native kernel")
+            raise TableError(f"{lay.name}: arguments inside an argument are beyond the native screen")
         count = -1 if it.name == "*" else c.read(it.name, f"{lay.name} args")
         self.site(c, ("args", lay, it))
         c.emit("args", count, int(lay.numeric_args))
@@ -309,7 +303,7 @@ class _Compiler:
         assert sel is not None  # not a leaf
         n = 1 << sel.width
         if n > 256:
-            raise TableError(f"{lay.name}: a selector of {sel.width} bits is beyond the native kernel")
+            raise TableError(f"{lay.name}: a selector of {sel.width} bits is beyond the native screen")
         nodes.extend((SELECT, sel.lo, _i64(sel.mask), 0))
         kids = len(nodes)
         nodes.extend([0] * n)
@@ -325,7 +319,7 @@ _ITEMS = check_dispatch({
     StreamItem: _Compiler.stream,
     ArgsItem: _Compiler.args,
     VariantItem: _Compiler.variant,
-}, "the kernel compiler")
+}, "the screen compiler")
 
 
 def _i64(v: int) -> int:
@@ -335,15 +329,16 @@ def _i64(v: int) -> int:
 
 
 def _field(role: str, flds) -> Field:
-    return by_role(flds, role, "kernel program fields")
+    return by_role(flds, role, "screen program fields")
 
 
 def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | None = None,
-                    numpy: bool = True) -> Program:
+                    numpy: bool = False) -> Program:
     """The program that screens a trace (``log`` False) or a structured-log stream;
     leaves named in ``reference_kinds`` are only framed (their rows are slow).
-    ``tables_``: other tables than the loaded spec tables (tests). ``numpy`` False: its
-    code as an ``array("q")`` (the native walk's, which a small lint runs without numpy)."""
+    ``tables_``: other tables than the loaded spec tables (tests). Its code is an
+    ``array("q")`` (``numpy`` is read by nothing: the keyword a caller of the numpy days
+    still passes)."""
     T = tables_ if tables_ is not None else tables()
     comp = _Compiler(T, log, reference_kinds)
     rtype = _field("type", T.header)
@@ -353,13 +348,13 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
     ntypes = 1 << rtype.width
     nargs = 1 << atype.width
     if ntypes > 256 or nargs > 256:
-        raise TableError("a record or argument type field wider than 8 bits is beyond the native kernel")
+        raise TableError("a record or argument type field wider than 8 bits is beyond the native screen")
     roots = {t: T.log_record for t in range(ntypes)} if log else dict(T.records)
     # the size field of each record type (large records have a 32-bit one; a log has none)
     large: dict[int, Field] = {} if log else {
         t: lay.size_field for t, lay in T.records.items() if lay.size_field is not None and lay.size_field != rsize}
 
-    # the dispatch tree, in Screen.groups's order: types ascending, then selector values
+    # the dispatch tree: types ascending, then selector values
     nodes: list[int] = []
     root_at = [comp.node(nodes, roots.get(t)) for t in range(ntypes)]
 
@@ -398,7 +393,7 @@ def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | No
         header[H[k]] = v
     flat = header + sizes + [nodes_at + r for r in root_at] + nodes + args_flat + code + enum_flat
     flat[H["length"]] = len(flat)
-    words = np.asarray(flat, np.int64) if numpy else array("q", flat)
+    words = array("q", flat)
     return Program(words, comp.terminals, comp.leaves, comp.arg_leaves, nvals, npos, narg_vals,
                    narg_pos, log, {pc + code_at: site for pc, site in comp.sites.items()})
 

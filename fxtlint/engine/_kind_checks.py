@@ -1,10 +1,9 @@
 """Per-kind semantic predicates on a record's own fields, each written once.
 
 Both engines evaluate the same ``KindCheck`` values: the reference (``_semantic``)
-reports ``check.rule`` for a record whose fields make ``check.holds`` true; the column
-screen (``_columns``) and the native kernel's compiler (``_kernel_program``) flag the
-rows where the same comparison holds and hand them to the reference; the native walk's
-screen writes a row for it, rendered with the same check. A check is data:
+reports ``check.rule`` for a record whose fields make ``check.holds`` true; the screen's
+compiler (``_kernel_program``) writes the same comparison into the native walk's program,
+whose screen writes a row where it holds, rendered with the same check. A check is data:
 ``("less", a, b)`` holds when field a < field b, ``("equal", f, v)`` when field f == v.
 """
 

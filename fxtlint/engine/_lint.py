@@ -21,7 +21,7 @@ from ..spec._limits import DEFAULT_LIMITS, Limits
 from . import _file
 from ._feeder import walk_source
 from ._lint_consumer import Lint
-from ._native import nwalk, parts, walks_natively
+from ._native import canonical, nwalk, walks_natively
 from ._pairing import BUFFERING_MODES
 from ._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
@@ -44,7 +44,7 @@ def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: s
     (``engine``: one of ``_native.ENGINES``, None for the default). ``resync`` False frames
     every record by its declared size, as the spec reads a trace (the lint's verdict);
     True is recovery's reading (``decode_record``)."""
-    parts(engine)  # a name that is no engine fails here, before any reading
+    canonical(engine)  # a name that is no engine fails here, before any reading
     log = choose_format(buf, input_format) == "log"
     big = not log and detect_byte_order(buf) == "big"
     return Walk(buf, consumers, big=big, log=log, emit=emit, limits=limits, engine=engine, resync=resync)
@@ -53,10 +53,10 @@ def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: s
 def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<bytes>",
               sink: DiagnosticSink | None = None, engine: str | None = None,
               limits: Limits = DEFAULT_LIMITS, buffering_mode: str | None = None) -> tuple[FileReport, Walk]:
-    """Lint ``buf`` in one walk that also feeds ``consumers`` (with any, the walk is the
-    reference path's: the linter takes no rows, and the native walk carries no other
-    consumer); returns the report and the walk (its record kinds, provider tables, and
-    whether the file is FXT at all).
+    """Lint ``buf`` in one walk that also feeds ``consumers`` (on the native walk when each
+    of them rides it, ``Consumer.rides_native``, on the reference path otherwise); returns
+    the report and the walk (its record kinds, provider tables, and whether the file is
+    FXT at all).
     ``buf`` may be ``open_buffer``'s ``FileSource``: the file is read and walked a
     chunk at a time (``_feeder.walk_source``)."""
     sink = sink if sink is not None else DiagnosticSink()
@@ -92,10 +92,10 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     ``FileSource``).
 
     ``engine`` (every one reports the same; ``_native``): the lint runs on the native walk
-    ("auto", "walk", "fast"; "native" requires it: an FxtError where it is not built)
-    where it is built, on the reference engine (the per-record reader and checker)
-    otherwise and for "reference" and "python". None (the default): ``FXTLINT_ENGINE``'s,
-    "auto" when it is not set.
+    ("auto"; "native" requires it: an FxtError where it is not built) where it is built,
+    on the reference engine (the per-record reader and checker) otherwise and for
+    "reference" ("fast" and "walk" are aliases of "auto", "python" of "reference"). None
+    (the default): ``FXTLINT_ENGINE``'s, "auto" when it is not set.
     ``limits`` (windows, caps) goes down to every engine; the defaults suit any file.
     ``buffering_mode`` ("oneshot", "circular", "streaming"; None: not known) is how the
     trace was recorded: what a full buffer did changes what a correct trace looks like

@@ -1,14 +1,13 @@
 """The linter as a consumer of the walk (``_walk``): every rule, over decoded records.
 
-The linter runs on one of two engines, never on columns (it takes no rows:
-``takes_rows`` is False, and a walk with the linter aboard never takes the column path):
+The linter runs on one of two engines:
 
 1. the native walk (``_walk_native``, ``_nwalk.pyx``), where it is built and the linter is
-   the walk's only consumer: it checks the records itself (refs, timestamps, the table
+   the walk's first consumer, any other riding beside it: it checks the records itself (refs, timestamps, the table
    records' findings, pairing rows; the reader's findings as rows) and hands here, to
    ``record``, decoded, only a record it cannot read on from by itself (on a growing
    stream);
-2. the reference path (``Walk(columns=False)``, and a stream's ``Walk._advance_records``):
+2. the reference path (``Walk.one_by_one``, and a stream's ``Walk._advance_records``):
    the per-record reader decodes every record and ``record`` checks each one.
 
 ``record`` is ``RecordChecker.check`` (``_semantic``): the reference checks, in file order,
@@ -29,7 +28,6 @@ class Lint(Consumer):
     """Every rule over one walk; diagnostics go to ``emit`` (the reader's too, through
     the walk's own ``emit``)."""
 
-    takes_rows = False  # the walk lints on the native walk or on the reference path
 
     def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, log: bool = False,
                  buffering_mode: str | None = None):

@@ -13,16 +13,12 @@ export and the canonical decoding.
 Strings are interned: a table maps an index to a small id, and ``strings.values[id]``
 is the value as read (a ``str``, or the raw bytes of text that is not UTF-8). Memory
 grows with the tables (at most 32,767 strings and 255 threads per provider), never with
-the file. While ``recording()`` is on (the column path of export and decode: the lint
-and report never take it), each change is also stamped with its record index and
-the value it replaced (``History``), so the column path can look refs up for every row
-of a batch at once (``_lookups``).
+the file.
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
-from contextlib import contextmanager
 
 from ..spec._model import Record
 from ..spec._roles import EFFECT_OF, INLINE_KOIDS, field_of_role
@@ -73,20 +69,6 @@ class Change(namedtuple("Change", ("effect", "provider", "key", "old", "new"), d
     __slots__ = ()
 
 
-class History:
-    """Table changes of one batch of records, stamped with their record index; each
-    change also keeps the value it replaced (None: none), so the tables as they stood
-    before the batch need no copy."""
-
-    __slots__ = ("providers", "rates", "strings", "threads")
-
-    def __init__(self):
-        self.providers: list = []  # (index, Provider, its name then) switches
-        self.rates: list = []  # (index, Provider, max ticks, rate, (old max ticks, old rate))
-        self.strings: list = []  # (index, Provider, string index, interned id, old id)
-        self.threads: list = []  # (index, Provider, thread index, (process koid, thread koid), old koids)
-
-
 class ProviderState:
     """Every provider's tables, and the current provider. ``apply(record)`` for each
     record with an effect, in file order; then resolve refs against ``current``."""
@@ -98,23 +80,12 @@ class ProviderState:
         self.providers: dict = {}
         self.announced: set = set()  # providers named by a Provider Info record
         self.current = self.provider(None)
-        self.history: History | None = None
 
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)
         if p is None:
             p = self.providers[pid] = Provider(pid)
         return p
-
-    @contextmanager
-    def recording(self):
-        """Stamp every change with its record index while the block runs; off again
-        however the block ends."""
-        hist = self.history = History()
-        try:
-            yield hist
-        finally:
-            self.history = None
 
     # -- effects ----------------------------------------------------------------------
     def apply(self, rec: Record) -> Change | None:
@@ -136,14 +107,10 @@ class ProviderState:
         name = rec.strings.get("provider_name")
         if isinstance(name, str):
             p.name = name
-        if self.history is not None:
-            self.history.providers.append((rec.index, p, p.name))
         return Change("names_provider", p)
 
     def _switches_provider(self, rec: Record) -> Change:
         p = self.current = self.provider(rec.fields.get("provider_id"))
-        if self.history is not None:
-            self.history.providers.append((rec.index, p, p.name))
         return Change("switches_provider", p)
 
     def _sets_tick_rate(self, rec: Record) -> Change | None:
@@ -154,8 +121,6 @@ class ProviderState:
         old = (p.max_ticks, p.rate)
         # a rate of 0 converts nothing: no timestamp is said to overflow
         p.rate, p.max_ticks = rate, (max_ticks(rate) if rate else U64 - 1)
-        if self.history is not None:
-            self.history.rates.append((rec.index, p, p.max_ticks, p.rate, old))
         return Change("sets_tick_rate", p, old=old, new=rate)
 
     def _registers_string(self, rec: Record) -> Change | None:
@@ -168,8 +133,6 @@ class ProviderState:
         gid = self.strings(rec.strings.get("value", ""))
         old = p.strings.get(idx)
         p.strings[idx] = gid
-        if self.history is not None:
-            self.history.strings.append((rec.index, p, idx, gid, old))
         return Change("registers_string", p, key=idx, old=old, new=gid)
 
     def _registers_thread(self, rec: Record) -> Change | None:
@@ -182,8 +145,6 @@ class ProviderState:
         koids = (rec.fields.get("process_koid", 0), rec.fields.get("thread_koid", 0))
         old = p.threads.get(idx)
         p.threads[idx] = koids
-        if self.history is not None:
-            self.history.threads.append((rec.index, p, idx, koids, old))
         return Change("registers_thread", p, key=idx, old=old, new=koids)
 
     # -- reading refs against the current provider -------------------------------------

@@ -1,22 +1,10 @@
 /*
- * The screen (see _screen.h): the program's validation and its interpreter, in plain C.
- * Moved here from _kernel.c unchanged but for the error reporting (a message in the
- * Program, not a Python exception) and the allocator (malloc, not PyMem).
+ * The screen (see _screen.h): the program's validation and its interpreter, in plain C,
+ * compiled into the native walk (_nwalk.pyx). (It was the native kernel's, _kernel.c,
+ * before the walk; the kernel and its phases over a window went with the column engine.)
  */
 #include <stdlib.h>
 #include "_screen.h"
-
-/* The walk is a chain of dependent loads (each header gives the next one's place), and
- * the screen revisits headers in group order: both wait on memory unless the next
- * lines are asked for early. A prefetch is a hint that reads nothing (it cannot fault);
- * these distances measured best on bench/kernel_bench.py's workloads. */
-#if defined(__GNUC__)
-#define PREFETCH(address) __builtin_prefetch(address)
-#else
-#define PREFETCH(address) ((void)0)
-#endif
-#define PREFETCH_WORDS 128   /* framing: 1 KiB ahead of the header being read */
-#define PREFETCH_RECORDS 8   /* screening: the header 8 positions on */
 
 /* ------------------------------------------------------------------------------------
  * Loading a program: check every index it holds once, so the interpreter needs no
@@ -148,7 +136,7 @@ static int check_program(Program *P)
     const int64_t *c = P->code;
     int64_t n = P->length;
     if (n < N_HEADER || c[H_MAGIC] != PROGRAM_MAGIC || c[H_LENGTH] != n)
-        return bad_program(P, "not a program of this kernel's format", 0);
+        return bad_program(P, "not a program of this screen's format", 0);
     P->type_lo = (uint64_t)c[H_TYPE_LO];
     P->type_mask = (uint64_t)c[H_TYPE_MASK];
     P->arg_type_lo = (uint64_t)c[H_ARG_TYPE_LO];
@@ -297,7 +285,7 @@ static int utf8_valid(const unsigned char *s, uint64_t n)
     return 1;
 }
 
-/* No byte >= 0x80 in the n words at s (the column engine's plain-ASCII test). */
+/* No byte >= 0x80 in the n words at s (the plain-ASCII test of utf8 0: the walk sets 1). */
 static int ascii_only(const unsigned char *s, uint64_t nw)
 {
     uint64_t acc = 0;
@@ -319,7 +307,7 @@ static int ascii_only(const unsigned char *s, uint64_t nw)
 /* A stream of len bytes at *p: 0 when it does not fit by end (or is longer than far),
  * else 1 with *p after it and *bad the problems the reference reports and reads on from:
  * padding not zero, and for text a length over the limit, a counted NUL, invalid UTF-8.
- * In the kernel's mode (S->found NULL) it stops at the first problem. */
+ * In flagging mode (S->found NULL: the walk's recovery reading) it stops at the first problem. */
 static int stream_check(const Scan *S, int64_t *p, int64_t end, uint64_t len, int text, int *bad)
 {
     const Program *P = S->P;
@@ -346,7 +334,7 @@ static int stream_check(const Scan *S, int64_t *p, int64_t end, uint64_t len, in
             *bad |= BAD_NUL;
         if (*bad && S->found == NULL)
             return 1;
-        /* the kernel's ASCII test reads whole words: the padding is zero there */
+        /* the ASCII test reads whole words: the padding is zero there */
         if (S->utf8 ? !utf8_valid(b, len) : !ascii_only(b, nw))
             *bad |= BAD_UTF8;
     }
@@ -376,7 +364,7 @@ static void note(Scan *S, int64_t kind, int64_t pc, int64_t pos, int64_t value, 
 
 /* Lint mode: the content runs past its end at pos (the item at pc: its length, count or
  * reference in value; arg, the argument whose header is there, or -1), the row's last; the
- * kernel's flagging writes nothing. */
+ * flagging mode writes nothing. */
 static void over(Scan *S, int64_t pc, int64_t pos, int64_t value, int64_t arg)
 {
     if (S->found != NULL)
@@ -384,7 +372,7 @@ static void over(Scan *S, int64_t pc, int64_t pos, int64_t value, int64_t arg)
 }
 
 /* A string or stream item of n units at *pp (text: its bytes are text), read past:
- * 0 when it runs past end (lint mode: a row saying where) or, in the kernel's flagging,
+ * 0 when it runs past end (lint mode: a row saying where) or, in flagging mode,
  * when its content fails a check (lint mode: a FOUND_STREAM row, and the screen goes on);
  * value: the item's length field as the row reports it. */
 static int stream_item(Scan *S, int64_t pc, int64_t *pp, int64_t end, uint64_t n, int text, int64_t value)
@@ -617,94 +605,3 @@ int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64
         }
     }
 }
-
-/* Phase 1: frame records from word *at while they start before wend, at most cap of
- * them; *at ends where framing stopped (the next record, or the header that stops it). */
-int64_t screen_frame(const Scan *S, int64_t *at, int64_t wend, int64_t cap, int64_t *starts, int64_t *sizes,
-                     int64_t *types, int32_t *terms, int *stop, int64_t *at_size)
-{
-    const Program *P = S->P;
-    int64_t n = 0, i = *at;
-    *stop = STOP_WINDOW;
-    while (i < wend) {
-        if (n == cap) {
-            *stop = STOP_FULL;
-            break;
-        }
-        uint64_t h = 0;
-        if (i + PREFETCH_WORDS < S->nwords)
-            PREFETCH(S->buf + 8 * (i + PREFETCH_WORDS));
-        word_in(S, i, wend, &h);  /* i < wend <= nwords */
-        uint64_t t = (h >> P->type_lo) & P->type_mask;
-        uint64_t size = (h >> P->sizes[2 * t]) & (uint64_t)P->sizes[2 * t + 1];
-        if (size == 0) {
-            *stop = STOP_ZERO;
-            break;
-        }
-        if (size > (uint64_t)(S->nwords - i)) {
-            *stop = STOP_PAST_END;
-            *at_size = (int64_t)size;
-            break;
-        }
-        /* down the dispatch tree to a terminal (children come after parents: no cycle) */
-        const int64_t *node = P->code + P->roots[t];
-        for (int depth = 0; node[0] == NODE_SELECT && depth < MAX_DEPTH; depth++)
-            node = P->code + node[4 + ((h >> node[1]) & (uint64_t)node[2])];
-        starts[n] = i;
-        sizes[n] = (int64_t)size;
-        types[n] = (int64_t)t;
-        terms[n] = node[0] == NODE_TERMINAL ? (int32_t)node[1] : -1;
-        n++;
-        i += (int64_t)size;
-    }
-    *at = i;
-    return n;
-}
-
-/* Phase 2: group records by terminal with a counting sort (stable: file order within a
- * group; records without a terminal go last): order[position] = record. counts ends as
- * records per terminal. */
-void screen_group(int64_t n, const int32_t *terms, int64_t nterminals, int64_t *order, int64_t *counts)
-{
-    memset(counts, 0, sizeof counts[0] * (size_t)nterminals);
-    for (int64_t r = 0; r < n; r++)
-        if (terms[r] >= 0)
-            counts[terms[r]]++;
-    int64_t next = 0;
-    for (int64_t k = 0; k < nterminals; k++) {  /* counts -> first positions */
-        int64_t c = counts[k];
-        counts[k] = next;
-        next += c;
-    }
-    for (int64_t r = 0; r < n; r++)
-        order[terms[r] >= 0 ? counts[terms[r]]++ : next++] = r;
-    for (int64_t k = nterminals - 1; k > 0; k--)  /* positions after each group -> counts */
-        counts[k] -= counts[k - 1];
-}
-
-/* Phase 3: screen each record, position by position, so that each group's columns and
- * argument refs come out as one block. (Screening in file order instead, writing at each
- * record's position, measured no faster.) */
-void screen_screen(Scan *S, int64_t n, const int64_t *order, const int64_t *starts, const int64_t *sizes,
-                   const int32_t *terms, uint8_t *flags, uint64_t *vals, int64_t *pos)
-{
-    const Program *P = S->P;
-    for (int64_t k = 0; k < n; k++) {
-        int64_t r = order[k];
-        int clean = 0;
-        if (k + PREFETCH_RECORDS < n)
-            PREFETCH(S->buf + 8 * starts[order[k + PREFETCH_RECORDS]]);
-        int64_t pc = terms[r] >= 0 ? P->term_pc[terms[r]] : -1;
-        if (pc >= 0) {
-            uint64_t h = 0;
-            word_in(S, starts[r], S->nwords, &h);
-            int64_t mark = S->nargs;
-            S->row = k;
-            clean = screen_run(S, pc, h, starts[r] + 1, starts[r] + sizes[r], vals + k * P->nvals, pos + k * P->npos);
-            if (!clean)
-                S->nargs = mark;  /* argument rows are kept for clean records only */
-        }
-        flags[k] = !clean;
-    }
-}
-

@@ -1,13 +1,12 @@
 /*
  * The screen: the interpreter of the program fxtlint/engine/_kernel_program.py compiles from
- * the spec tables, in plain C (no CPython API), so that the kernel (_kernel.c) and the native
- * walk (_nwalk.pyx) run one copy of it, and a harness can fuzz it on its own.
+ * the spec tables, in plain C (no CPython API), compiled into the native walk (_nwalk.pyx),
+ * so that a harness can fuzz it on its own.
  *
  * screen_load validates a program once (every index, slot and table it names lies inside
- * it) and keeps a copy; screen_run screens one record (or argument) with it; screen_frame,
- * screen_group and screen_screen are the kernel's three phases over a window. Every read of
+ * it) and keeps a copy; screen_run screens one record (or argument) with it. Every read of
  * the trace goes through word_in()/bytes_in(), which check the position against the
- * record's end; a record's end is checked against the buffer when it is framed.
+ * record's end; a record's end is checked against the buffer when the walk frames it.
  */
 #ifndef FXTLINT_SCREEN_H
 #define FXTLINT_SCREEN_H
@@ -75,11 +74,11 @@ typedef struct {
     const unsigned char *buf;
     int64_t nwords;   /* whole words in the buffer */
     int swap;         /* the trace's byte order is not the host's */
-    int utf8;         /* 1: validate UTF-8; 0: flag any byte >= 0x80 (the column engine's test) */
+    int utf8;         /* 1: validate UTF-8 (the walk's); 0: flag any byte >= 0x80 */
     int64_t *args;    /* argument rows of arg_columns each (ARG_ROW_HEAD, values, positions) */
     int64_t arg_columns, nargs, argcap;
     int64_t row;      /* the row being screened, as written in argument rows */
-    /* Lint mode (the native walk; NULL: the kernel's flagging, the first check that fails
+    /* Lint mode (the native walk; NULL: flagging mode, the first check that fails
      * flags the row): a check the reference reader reports and reads on from is written as a
      * finding row of FOUND_COLUMNS (FOUND_HEAD: kind, pc, position, value, mask, argument) and
      * the screen goes on where the reader goes on; a kind check that holds is a row
@@ -111,13 +110,6 @@ int screen_load(Program *P, const int64_t *code, int64_t length);
 void screen_free(Program *P);
 /* Screen from pc: 1 when the code ran to an end at exactly `end`, 0 when the row is flagged. */
 int screen_run(Scan *S, int64_t pc, uint64_t cur, int64_t p, int64_t end, uint64_t *vals, int64_t *pos);
-/* The kernel's phases over a window (see _kernel.c's scan). */
-int64_t screen_frame(const Scan *S, int64_t *at, int64_t wend, int64_t cap, int64_t *starts, int64_t *sizes,
-                     int64_t *types, int32_t *terms, int *stop, int64_t *at_size);
-void screen_group(int64_t n, const int32_t *terms, int64_t nterminals, int64_t *order, int64_t *counts);
-void screen_screen(Scan *S, int64_t n, const int64_t *order, const int64_t *starts, const int64_t *sizes,
-                   const int32_t *terms, uint8_t *flags, uint64_t *vals, int64_t *pos);
-
 /* The word at p, if p lies before end (which never exceeds the buffer's words). */
 static inline int word_in(const Scan *S, int64_t p, int64_t end, uint64_t *w)
 {

@@ -13,15 +13,12 @@ from __future__ import annotations
 from ..rules._diagnostics import Diagnostic
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Record
-from ..spec._tables import tables
 from ._feeder import DEFAULT_STEP, Feeder
 from ._hexview import Excerpts, record_window
 from ._lint import lint_report, walk_for
 from ._lint_consumer import Lint
 from ._result import DiagnosticSink, FileReport
 from ._walk import Consumer
-
-_ALL_KINDS = frozenset(lay.name for lay in tables().record_leaves()) | {tables().log_record.name}
 
 
 class StreamLinter:
@@ -109,9 +106,7 @@ def lint_chunks(chunks, **options) -> tuple[FileReport, list[Diagnostic]]:
 
 
 class _Records(Consumer):
-    """Every record decoded (no columns), in file order."""
-
-    decode_kinds = _ALL_KINDS
+    """Every record decoded, in file order (a walk without a linter: the reference path)."""
 
     def __init__(self, out: list):
         self.out = out

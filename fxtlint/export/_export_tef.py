@@ -17,9 +17,8 @@ event's JSON natively, byte for byte what ``json.dumps`` writes for ``Exporter.e
 dict (``_NativeEvents``), the records it notes (a thread record) and hands back (a kernel
 object: it names a process or thread by the tables as they are at it) are decoded one by
 one, and the events are written in file order at each stop of the walk. Elsewhere (the
-column path) the clean rows of a batch become events as columns (numpy), written as soon
-as the batch is done. Kernel objects, which name processes and threads, are always read
-as records.
+reference path) every record is decoded and its event written as it is read. Kernel
+objects, which name processes and threads, are always read as records.
 
 Sans-IO: ``write_document`` streams JSON to a text file, so memory grows with the
 process and thread names, not with the file; ``iter_events`` yields the events as
@@ -28,44 +27,25 @@ dicts (the per-record path, for ``--expect``).
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import compress, pairwise
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from .. import rules as R
 from ..engine import _file
-from ..engine._jsontext import (
-    Lines,
-    StringTexts,
-    as_list,
-    fill_later,
-    grouped,
-    in_file_order,
-    int_column,
-    int_texts,
-    item_lists,
-    replaced,
-    unregistered,
-)
+from ..engine._jsontext import Lines
 from ..engine._lint import walk_for
 from ..engine._native import walks_natively
 from ..engine._provider_state import ProviderState
 from ..engine._reader import decode_record
-from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+from ..engine._walk import Consumer, Walk
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
-from ..spec._roles import INLINE_KOIDS, STATE_KINDS, is_undefined
-from ..spec._tables import StreamItem, tables
-from ..spec._time import US_PER_S, ticks_to_us
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    from ..engine._numpy import np  # (imported by the column path's first use: ``engine/_numpy``)
+from ..spec._roles import STATE_KINDS, is_undefined
+from ..spec._tables import tables
+from ..spec._time import ticks_to_us
 
 _T = tables()
 DISPLAY_TIME_UNIT = "ns"
@@ -126,34 +106,6 @@ def _json_number(v) -> str:
     return json.dumps(v)
 
 
-# ``repr`` of the float nearest a decimal with at most 15 significant digits, 1e-4 or
-# more, is that decimal: shortest round-trip digits (Python's float repr) cannot be
-# shorter, since two such decimals never share a float
-_EXACT_DIGITS = 10**15
-
-
-@functools.cache
-def _fractions(digits: int):
-    """The fraction texts of ``digits`` decimals (".5", ".25", "" for none), built on first
-    use: the export on the native walk imports no numpy."""
-    return np.asarray([f".{x:0{digits}d}".rstrip("0") if x else "" for x in range(10**digits)], object)
-
-
-def us_column(ticks, rate: int):
-    """``json.dumps(ticks_to_us(t, rate))`` for every t of the uint64 column ``ticks``, in
-    ``fill``'s column forms."""
-    digits = next((d for d in range(4) if (US_PER_S * 10**d) % rate == 0), None)
-    if digits is None or not len(ticks) or int(ticks.max()) >= _EXACT_DIGITS // (US_PER_S * 10**digits // rate):
-        return [_json_number(ticks_to_us(t, rate)) for t in ticks.tolist()]
-    m = ticks.astype(np.int64) * (US_PER_S * 10**digits // rate)  # microseconds x 10**digits, exact
-    q, r = np.divmod(m, 10**digits)
-    if digits == 0:
-        return int_column(q)
-    frac = _fractions(digits)
-    whole = int_column(q)
-    return (*(whole if isinstance(whole, tuple) else (whole,)), frac[r].tolist())
-
-
 def _arg_value(a: Argument, state: ProviderState, export: Export):
     k = a.kind
     if k == "string":
@@ -209,13 +161,8 @@ class Exporter(Consumer):
         self.processes: dict[int, str] = {}
         self.threads: dict[int, str] = {}
         self.thread_process: dict[int, int] = {}
-        self._decoded: list = []  # (record index, event text) of the batch's decoded records
-        self._first_seen: list = []  # (record index, thread koid, process koid): the batch's setdefaults
-        self._named: list = []  # (record index, table, koid, value): the batch's kernel objects' names
+        self._first_seen: list = []  # (record index, thread koid, process koid): the stretch's setdefaults
         self.state = ProviderState()
-        self.texts = StringTexts(self.state)
-        self._koids: Any = ()  # (process, thread) koids per interned thread id: an array once a batch needs it
-        self.columns = False
         self.riding = False  # on the native walk's rows (``ride``)
 
     rides_native = True  # (the walk takes the native walk only with a linter aboard: ``_aboard``)
@@ -228,20 +175,15 @@ class Exporter(Consumer):
 
     def start(self, walk: Walk) -> None:
         self.state = walk.state
-        self.texts = StringTexts(walk.state)
-        self.columns = walk.columns
         self.walk = walk
         self.export.log = walk.log
 
-    # -- one record at a time (decoded records; the reference path) -------------------
+    # -- one record at a time (decoded records) -----------------------------------------
     def record(self, rec: Record, change=None) -> None:
         got = self.event(rec)
-        if not self.columns or self.riding:
-            self._settle()
-            if got is not None:
-                self.write([json.dumps(got[0], ensure_ascii=False)])
-        elif got is not None:
-            self._decoded.append((rec.index, json.dumps(got[0], ensure_ascii=False)))
+        self._settle()
+        if got is not None:
+            self.write([json.dumps(got[0], ensure_ascii=False)])
 
     def event(self, rec: Record, rate: int | None = None):
         """The (event, raw ticks) of ``rec``, or None; counts what it skips. The provider
@@ -272,10 +214,7 @@ class Exporter(Consumer):
                 for a in rec.args:
                     if a.kind == "koid" and a.complete and state.string(a.fields, a.strings, "name") == "process":
                         named.append((rec.index, self.thread_process, koid, a.value))
-            if self.columns and not self.riding:
-                self._named += named  # the batch's clean kernel objects come as columns: file order in rows()
-            else:
-                self._name(named)
+            self._name(named)
             return None
         ph = PHASES.get(k)
         if ph is None:
@@ -345,257 +284,11 @@ class Exporter(Consumer):
             export.phases["M"] += 1
             yield {"name": "thread_name", "ph": "M", "pid": pid, "tid": koid, "args": {"name": name}}, None
 
-    # -- a batch's clean rows, as columns -------------------------------------------------
-    def rows(self, batch: Batch) -> None:
-        pieces = [([i for i, _ in self._decoded], [t for _, t in self._decoded])]
-        self._decoded.clear()
-        for rows in batch.clean:
-            if rows.kind == KERNEL_OBJECT:
-                self._named += self._kernel_objects(rows)
-                continue
-            ph = PHASES.get(rows.kind)
-            if ph is None:
-                self.export.not_exported[rows.kind] += rows.n
-                continue
-            got = self._events(rows, ph)
-            if got is not None:
-                pieces.append(got)
-        self.write(in_file_order(pieces))
-        self._name(sorted(self._named, key=lambda n: n[0]))  # stable: a record's own order kept
-        self._named.clear()
-        self._settle()
-
     @staticmethod
     def _name(named: list) -> None:
         """Carry out (record index, table, koid, value) settings in their order: the last wins."""
         for _, table, koid, value in named:
             table[koid] = value
-
-    def _kernel_objects(self, rows: Rows) -> list:
-        """The settings of the processes', threads' and thread-to-process tables that kernel
-        object rows make, as ``event`` makes them for a decoded one, in row order."""
-        object_type = rows.value("object_type")
-        kinds = object_type.tolist()
-        process, thread = _OBJ.get("process"), _OBJ.get("thread")
-        names = self._raw_strings(rows, None, "name", np.arange(rows.n), count=True)  # every object's counts
-        want = np.nonzero(np.isin(object_type, [t for t in (process, thread) if t is not None]))[0]
-        if not len(want):
-            return []
-        koids = rows.value("koid").tolist()
-        index = rows.index.tolist()
-        parents: dict[int, list] = {}  # row -> the process koids its arguments name, in order
-        for a in rows.arguments():
-            if a.kind != "koid" or thread is None:
-                continue
-            on_thread = np.nonzero(object_type[a.row] == thread)[0]  # only a thread's arguments name its process
-            said = self._raw_strings(rows, a, "name", on_thread, count=False)
-            for r, name, v in zip(a.row[on_thread].tolist(), said, a.value("value")[on_thread].tolist()):
-                if name == "process":
-                    parents.setdefault(r, []).append((a.k, v))
-        named: list[tuple] = []
-        for r in want.tolist():
-            name = names[r]
-            if kinds[r] == process:
-                named.append((index[r], self.processes, koids[r], name))
-                continue
-            named.append((index[r], self.threads, koids[r], name))
-            named += [(index[r], self.thread_process, koids[r], v) for _, v in sorted(parents.get(r, []))]
-        return named
-
-    def _raw_strings(self, rows: Rows, arg, name: str, sel, count: bool) -> list:
-        """The texts of string ref ``name`` at positions ``sel`` (not JSON): None for an index
-        never registered, or with ``count`` its ``<string #N>`` stand-in, counted as skipped."""
-        of = arg if arg is not None else rows
-        ids = rows.string_ids(name, arg)[sel]
-        refs = of.value(name)[sel]
-        text = self.state.text
-        out: list = [text(i) if i >= 0 else None for i in ids.tolist()]
-        inline = np.nonzero(ids == INLINE_TEXT)[0]
-        if len(inline):
-            raw = rows.inline_bytes(refs[inline], of.position(f"{name} string")[sel][inline])
-            for j, b in zip(inline.tolist(), raw):
-                out[j] = b.decode("ascii")  # clean rows: plain ASCII
-        if count:
-            for j in unregistered(ids).tolist():
-                self.export.skipped[_UNREGISTERED_STRING] += 1
-                out[j] = f"<string #{int(refs[j])}>"
-        return out
-
-    def _events(self, rows: Rows, ph: str):
-        """(record indexes, event texts) of the rows that export."""
-        export, words = self.export, rows.batch.words
-        n = rows.n
-        key = rows.threads("thread")
-        pid = np.zeros(n, np.uint64)
-        tid = np.zeros(n, np.uint64)
-        inline = key == INLINE_TEXT
-        if inline.any():
-            pw, tw = INLINE_KOIDS[(rows.kind, "thread")]
-            pid[inline] = words[rows.position(pw)[inline]]
-            tid[inline] = words[rows.position(tw)[inline]]
-        known = key >= 0
-        if known.any():
-            values = self.state.threads.values
-            if len(self._koids) < len(values):  # the thread interner only grows
-                self._koids = np.asarray(values, np.uint64).reshape(-1, 2)
-            koids = self._koids[key[known]]
-            pid[known] = koids[:, 0]
-            tid[known] = koids[:, 1]
-        unknown = key == UNREGISTERED
-        if unknown.any():
-            export.skipped["events on an unregistered thread ref"] += int(unknown.sum())
-        _, rate_pos, rates = rows.rates()
-        zero = np.asarray([r == 0 for r in rates], bool)[rate_pos] & ~unknown
-        if zero.any():
-            export.skipped["events of a provider whose tick rate is 0"] += int(zero.sum())
-        sel = np.nonzero(~unknown & ~zero)[0]
-        if not len(sel):
-            return None
-        rate_pos = rate_pos[sel]
-        names = self._strings(rows, None, "name", sel)
-        cats = self._strings(rows, None, "category", sel)
-        ticks = rows.value("timestamp")[sel]
-        ts = self._us(ticks, rate_pos, rates)
-        tail: tuple | list[str] | str = ""  # a tuple: the pieces of one column (``fill``)
-        if ph == "X":
-            end = rows.value("end_timestamp")[sel]
-            dur = np.where(end > ticks, end - ticks, np.uint64(0))
-            us = self._us(dur, rate_pos, rates)
-            tail = (', "dur": ', *(us if isinstance(us, tuple) else (us,)))
-        elif ph == "i":
-            tail = ', "s": "t"'
-        elif ph == "C":
-            tail = [f', "id": "0x{v:x}"' if v else "" for v in rows.value("counter_id")[sel].tolist()]
-        elif ph in "bne":
-            tail = [f', "id": "0x{v:x}"' for v in rows.value("correlation_id")[sel].tolist()]
-        elif ph in "stf":
-            tail = [f', "id": "0x{v:x}", "bp": "e"' for v in rows.value("flow_id")[sel].tolist()]
-        args = self._arguments(rows, sel, ph == "C")
-        export.phases[ph] += len(sel)
-        pids, tids = pid[sel], tid[sel]
-        index = rows.index[sel]
-        u, first = np.unique(tids, return_index=True)
-        self._first_seen += zip(index[first].tolist(), u.tolist(), pids[first].tolist())
-        after_tid = (*(tail if isinstance(tail, tuple) else (tail,)), args)  # pieces of one slot
-        return index, fill_later(_EVENT[ph], [names, cats, ts, int_column(pids), int_column(tids), after_tid],
-                                 len(sel))
-
-    def _us(self, ticks, rate_pos, rates):
-        """``ts``/``dur`` texts of ticks at each row's rate (``fill``'s column forms)."""
-        if int(rate_pos.min()) == int(rate_pos.max()):
-            return us_column(ticks, rates[int(rate_pos[0])])
-        out = np.empty(len(ticks), object)
-        for p in np.unique(rate_pos).tolist():
-            m = rate_pos == p
-            out[m] = as_list(us_column(ticks[m], rates[p]), int(m.sum()))
-        return out.tolist()
-
-    def _strings(self, rows: Rows, arg, name: str, sel) -> list[str]:
-        """JSON texts of string ref ``name`` (of the record, or of argument rows ``arg``)
-        at positions ``sel``: an index never registered exports as ``<string #N>``."""
-        out, ids = self.texts.column(rows, arg, name, sel)
-        missing = unregistered(ids)
-        if len(missing):
-            self.export.skipped[_UNREGISTERED_STRING] += len(missing)
-            refs = (arg if arg is not None else rows).value(name)[sel][missing]
-            out[missing] = [f'"<string #{r}>"' for r in refs.tolist()]
-        return out.tolist()
-
-    def _arguments(self, rows: Rows, sel, always: bool):
-        """Per exported row, its ``, "args": {...}`` text ("" when it has none, unless
-        ``always``), in ``fill``'s column forms; one text when no row has arguments."""
-        empty = ', "args": {}' if always else ""
-        where = np.full(rows.n, -1, np.int64)
-        where[sel] = np.arange(len(sel))
-        row_parts, k_parts, names, values = [], [], [], []
-        for a in rows.arguments():
-            q = where[a.row]
-            m = np.nonzero(q >= 0)[0]
-            if len(m):
-                row_parts.append(q[m])
-                k_parts.append(np.full(len(m), a.k))
-                names += self._strings(rows, a, "name", m)
-                values += self._values(rows, a, m)
-        if not row_parts:
-            return empty
-        row, k = np.concatenate(row_parts), np.concatenate(k_parts)
-        twice = _names_given_twice(len(sel), row, k, names)
-        plain = ~twice[row]
-        lists = item_lists(len(sel), row[plain], k[plain], np.zeros(int(plain.sum()), np.int64),
-                           [list(compress(names, plain)), list(compress(values, plain))], _args_parts, empty)
-        if not twice.any():
-            return lists
-        # as in a dict: a name's last value, at its first place
-        at, cuts, (names, values) = grouped(row[~plain], k[~plain], list(compress(names, ~plain)),
-                                            list(compress(values, ~plain)))
-        texts = []
-        for lo, hi in pairwise(cuts):
-            d = dict(zip(names[lo:hi], values[lo:hi]))
-            texts.append(', "args": {' + ", ".join(f"{n}: {v}" for n, v in d.items()) + "}")
-        return replaced(lists, at, texts, len(sel))
-
-    def _values(self, rows: Rows, a, m) -> list[str]:
-        """JSON texts of the values of argument rows ``a`` at positions ``m``."""
-        k = a.kind
-        n = len(m)
-        if k == "string":
-            return self._strings(rows, a, "value", m)
-        if k == "null":
-            return ["null"] * n
-        if k == "blob":
-            return [f'"<blob, {v} bytes>"' for v in a.value(_BLOB_SIZE)[m].tolist()]
-        raw = a.value("value")[m]
-        if k == "bool":
-            return ["true" if v else "false" for v in raw.tolist()]
-        if k == "double":
-            return [repr(v) if math.isfinite(v) else json.dumps(repr(v)) for v in raw.view(np.float64).tolist()]
-        if k == "pointer":
-            return [f'"0x{v:x}"' for v in raw.tolist()]
-        return int_texts(_integers(a.layout, raw))
-
-
-# the fixed text around an event's columns, per phase (for ``fill``)
-_EVENT = {ph: ['{"name": ', ', "cat": ', f', "ph": "{ph}", "ts": ', ', "pid": ', ', "tid": ', "", "}"]
-          for ph in PHASES.values()}
-
-
-@functools.lru_cache(maxsize=64)
-def _args_parts(kinds: tuple[int, ...]) -> list[str]:
-    """The texts around the name and value columns of an ``args`` object of ``len(kinds)`` items."""
-    parts = [', "args": {']
-    for j in range(len(kinds)):
-        parts += [": ", ", " if j < len(kinds) - 1 else "}"]
-    return parts
-
-
-def _names_given_twice(n: int, row, k, names: list[str]):
-    """Per row: does a name come twice in its argument list?"""
-    width = int(k.max()) + 1
-    where = np.full((n, width), -1, np.int64)
-    where[row, k] = np.arange(len(row))
-    text = np.asarray(names, object)
-    twice = np.zeros(n, bool)
-    for j in range(1, width):
-        for i in range(j):
-            both = np.nonzero((where[:, i] >= 0) & (where[:, j] >= 0))[0]
-            if len(both):
-                twice[both] |= text[where[both, i]] == text[where[both, j]]
-    return twice
-
-
-# the field holding a blob argument's byte length
-_BLOB_SIZE = next(it.length for a in _T.arguments.values() if a.name == "blob" for it in a.full_body
-                  if isinstance(it, StreamItem))
-
-
-def _integers(lay, raw):
-    """An integer argument's values as read: a header field sign-extended when signed,
-    a word as a signed 64-bit value when the tables say so."""
-    f = lay.field("value")
-    if f is not None:
-        return raw - ((raw >> (f.width - 1)) << f.width) if f.signed else raw
-    word = next(it for it in lay.full_body if it.kind == "word" and it.name == "value")
-    return raw.view(np.int64) if word.signed else raw
 
 
 # the field of the value an event prints after its thread, per phase (``Exporter.event``'s)
@@ -738,9 +431,8 @@ def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"
 
 
 class _Pulled(Consumer):
-    """Every record decoded, in file order, its event kept for ``iter_events`` to yield."""
-
-    decode_kinds = frozenset(lay.name for lay in _T.record_leaves()) | {_T.log_record.name}
+    """Every record decoded, in file order (a walk without a linter: the reference path),
+    its event kept for ``iter_events`` to yield."""
 
     def __init__(self, ex: Exporter, out: list):
         self.ex = ex

@@ -21,15 +21,12 @@ undefined types are skipped, and words after a record's defined content are igno
 as the spec tells readers to do.
 
 A consumer of the walk (``_walk``): decoded records become canonical objects one by
-one (the reference path, ``decode``). On the engine ``walk`` (where the native walk is
-built) ``decode_to`` rides it behind a linter whose findings nothing reads (``_aboard``;
-not yet the default engine's: records of kinds other than events are decoded one by one
-there): its rows mode writes each
+one (the reference path, ``decode``). Where the native walk is built ``decode_to`` rides
+it behind a linter whose findings nothing reads (``_aboard``): its rows mode writes each
 event's line natively (``_NativeRecords``; a kind whose shape is not an event's, and every
-other record decoded one by one), at each stop of the walk. Elsewhere (the column path)
-the clean rows of a batch become JSON text as columns; either way each
-line is byte for byte what ``json.dumps`` writes for the same object, written as soon as
-its stretch is done, so memory does not grow with the file.
+other record, decoded one by one), at each stop of the walk. Either way each line is byte
+for byte what ``json.dumps`` writes for the same object, written as soon as its stretch
+is done, so memory does not grow with the file.
 """
 
 from __future__ import annotations
@@ -38,34 +35,13 @@ import functools
 import json
 import math
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import IO
 
-import numpy as np
-
 from ..engine._feeder import walk_source
-from ..engine._jsontext import (
-    IdTexts,
-    Lines,
-    StringTexts,
-    TextRows,
-    as_list,
-    fill,
-    fill_later,
-    in_file_order,
-    int_column,
-    int_texts,
-    is_ints,
-    item_lists,
-    joined,
-    keep_rows,
-    key,
-    template,
-    unregistered,
-)
+from ..engine._jsontext import Lines, key
 from ..engine._provider_state import INLINE_BIT, ProviderState
 from ..engine._reader import detect_byte_order
-from ..engine._walk import INLINE_TEXT, UNREGISTERED, Batch, Consumer, Rows, Walk
+from ..engine._walk import Consumer, Walk
 from ..rules._diagnostics import Severity
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from ..spec._model import Argument, Record
@@ -254,66 +230,6 @@ def _shape(lay: Layout) -> tuple[tuple[str, str], ...]:
 
 
 SHAPES = {leaf.name: _shape(leaf) for leaf in _T.record_leaves() if leaf.name not in STATE_KINDS}
-# the JSON text of a record of each kind, and of an argument of each type, from its columns' texts
-# (a decimal word, hex bytes: the template holds the quotes of a JSON string)
-_QUOTED = frozenset(("word", "hex"))
-
-
-def _record_parts(kind: str, shape) -> list[str]:
-    """The fixed text around the columns of a record of ``kind`` (for ``fill``)."""
-    parts = ["{" + key("kind") + json.dumps(kind) + ", " + key("provider")]
-    close = ""
-    for name, how in shape:
-        quote = '"' if how in _QUOTED else ""
-        parts.append(close + ", " + key(name) + quote)
-        close = quote
-    return parts + [close + "}"]
-
-
-def _argument_how(lay: Layout) -> str:
-    """How an argument type's value is written: string | bool | number | word | double | hex | null."""
-    f = lay.field("value")
-    if f is not None:
-        return "string" if f.role == "string_ref" else ("bool" if f.width == 1 else "number")
-    for it in lay.full_body:
-        if isinstance(it, WordItem) and it.name == "value":
-            return "double" if it.float else "word"
-        if isinstance(it, StreamItem):
-            return "text" if it.content == "utf8" else "hex"
-    return "null"
-
-
-_RECORD = {kind: _record_parts(kind, shape) for kind, shape in SHAPES.items()}
-# a thread ref's object, per the koid keys its words give
-_THREAD = {keys: template(["{" + key(keys[0]) + '"', *('", ' + key(k) + '"' for k in keys[1:]), '"}'])
-           for keys in {tuple(_koid_key(w) for w in words) for words in _WORDS_BY_REF.values()}}
-_ARGUMENT_HOW = {a.name: _argument_how(a) for a in _T.arguments.values()}
-# the texts around an argument's name and value, per type (for ``fill``)
-_ARGUMENT_PARTS = {name: ["{" + key("name"), ", " + key("type") + json.dumps(name) + ", " + key("value")
-                          + ('"' if how in _QUOTED else ""), ('"' if how in _QUOTED else "") + "}"]
-                   for name, how in _ARGUMENT_HOW.items()}
-
-
-@functools.lru_cache(maxsize=64)
-def _list_parts(kinds: tuple[int, ...]) -> list[str]:
-    """The texts around the items of a JSON list of ``len(kinds)`` items."""
-    return ["[", *([", "] * (len(kinds) - 1)), "]"]
-
-
-@functools.lru_cache(maxsize=256)
-def _typed_list_parts(kind: str, kinds: tuple[int, ...]) -> list[str]:
-    """The texts around the name and value columns of a list of ``len(kinds)`` arguments
-    of type ``kind``."""
-    quote = '"' if _ARGUMENT_HOW[kind] in _QUOTED else ""
-    parts = ["["]
-    for j in range(len(kinds)):
-        parts[-1] += ("" if j == 0 else ", ") + "{" + key("name")
-        parts.append(", " + key("type") + json.dumps(kind) + ", " + key("value") + quote)
-        parts.append(quote + "}")
-    parts[-1] += "]"
-    return parts
-
-
 class Canonical(Consumer):
     """The canonical decoding as a consumer of the walk (its ``emit`` being
     ``reader_diagnostic``). ``write(texts)`` gets the JSON text of each record in file
@@ -328,9 +244,7 @@ class Canonical(Consumer):
         self.errors: list = []  # (record index, offset, message, verdict); a file-level one at index None
         self.notes: list[str] = []  # writer errors a reader may read through (not with ``strict``)
         self.stop: int | None = None  # the first record in error
-        self._pending: list = []  # (record index, text) of the batch's decoded records
-        self._provider_json: dict = {}
-        self._thread_texts: dict = {}  # per koid keys: IdTexts of the registered threads
+        self._pending: list = []  # (record index, text) of the noted records of a stop of the native walk
 
     def reader_diagnostic(self, d) -> None:
         if d.severity >= Severity.ERROR:
@@ -366,8 +280,6 @@ class Canonical(Consumer):
     def start(self, walk: Walk) -> None:
         self.walk = walk
         self.canon = _Canonicaliser(walk.state)
-        self.texts = StringTexts(walk.state)
-        self.columns = walk.columns
 
     def finish(self, walk: Walk) -> None:
         # a file-level error sorts after every record (it cuts none of them)
@@ -387,146 +299,10 @@ class Canonical(Consumer):
             return
         if self.keep:
             self.decoded.append(obj)
-        elif (self.columns and not self.riding) or self._collecting:
+        elif self._collecting:
             self._pending.append((rec.index, _line(obj)))
         else:
             self.write([_line(obj)])
-
-    # -- a batch's clean rows, as columns -------------------------------------------------
-    def rows(self, batch: Batch) -> None:
-        pieces = [([i for i, _ in self._pending], [t for _, t in self._pending])]
-        self._pending.clear()
-        for rows in batch.clean:
-            pieces.append(self._texts(rows))
-        self.write(in_file_order(pieces, self.stop))
-
-    def _texts(self, rows: Rows):
-        """(record indexes, JSON texts) of the rows; a row with a ref to nothing is an error."""
-        kind = rows.kind
-        fails: dict[int, str] = {}  # row -> the first unresolved ref, in field order
-        cols = [self._providers(rows)]
-        for name, how in SHAPES[kind]:
-            col: list[str] | str
-            if how == "string":
-                col = self._strings(rows, None, name, np.arange(rows.n), name, fails)
-            elif how == "thread":
-                col = self._threads(rows, name, fails)
-            elif how == "arguments":
-                col = self._arguments(rows, fails)
-            elif how in ("text", "hex"):
-                col = _scalars(how, rows.layout, name, self._streams(rows, name))
-            else:
-                col = _scalars(how, rows.layout, name, rows.value(name))
-            cols.append(col)
-        text = fill_later(_RECORD[kind], cols, rows.n)
-        index = rows.index
-        if fails:
-            keep = np.ones(rows.n, bool)
-            for r, message in sorted(fails.items()):
-                i, off = int(index[r]), int(rows.offset[r])
-                self._error(i, off, f"record {i} at {off:#x}: {message}")
-                keep[r] = False
-            text = keep_rows(text, keep)
-            index = index[keep]
-        return index, text
-
-    def _providers(self, rows: Rows) -> list[str] | str:
-        cache = self._provider_json
-        out = []
-        for p, name in rows.batch.switches:
-            k = (p.id, name)
-            if k not in cache:
-                cache[k] = "null" if p.id is None else json.dumps({"id": p.id, "name": name}, ensure_ascii=False)
-            out.append(cache[k])
-        if len(out) == 1:
-            return out[0]  # one provider for every row: a constant of the template
-        return np.asarray(out, object)[rows.switch].tolist()
-
-    def _strings(self, rows: Rows, arg, name: str, sel, label: str, fails: dict) -> list[str]:
-        """JSON texts of string ref ``name`` (of the record, or of argument rows ``arg``)
-        at positions ``sel``; a ref to nothing fails its row."""
-        out, ids = self.texts.column(rows, arg, name, sel)
-        missing = unregistered(ids)
-        if len(missing):
-            refs = (arg if arg is not None else rows).value(name)[sel]
-            rows_of = arg.row[sel] if arg is not None else sel
-            for j in missing.tolist():
-                fails.setdefault(int(rows_of[j]), f"string ref {int(refs[j])} ({label}) is not registered")
-        return out.tolist()
-
-    def _threads(self, rows: Rows, name: str, fails: dict) -> list[str]:
-        """The koids of thread ref ``name``: a registered thread's text made once, an
-        inline one's from its words."""
-        words = _WORDS_BY_REF[(rows.kind, name)]
-        keys = tuple(_koid_key(w) for w in words)
-        got = rows.threads(name)
-        out = np.empty(rows.n, object)
-        known = got >= 0
-        if known.any():
-            texts = self._thread_texts.get(keys)
-            if texts is None:
-                values = self.canon.state.threads.values
-                both = {"process_koid": 0, "thread_koid": 1}
-                texts = self._thread_texts[keys] = IdTexts(
-                    lambda i: _THREAD[keys](*(str(values[i][both[k]]) for k in keys)))
-            out[known] = texts.of(got[known])
-        inline = np.nonzero(got == INLINE_TEXT)[0]
-        if len(inline):
-            trace_words = rows.batch.words
-            out[inline] = list(map(_THREAD[keys], *(int_texts(trace_words[rows.position(w)[inline]]) for w in words)))
-        for r in np.nonzero(got == UNREGISTERED)[0].tolist():
-            fails.setdefault(r, f"thread ref {int(rows.value(name)[r])} ({name}) is not registered")
-        return out.tolist()
-
-    def _streams(self, rows: Rows, name: str) -> list:
-        """The bytes of stream ``name`` of each row (clean rows: text is plain ASCII)."""
-        buf = rows.batch.buf
-        length = next(it.length for it in rows.layout.full_body if isinstance(it, StreamItem) and it.name == name)
-        return [bytes(buf[8 * p : 8 * p + n]) for p, n in zip(rows.position(name).tolist(),
-                                                                rows.value(length).tolist())]
-
-    def _arguments(self, rows: Rows, fails: dict) -> list[str] | str:
-        args = rows.arguments()
-        if not args:
-            return "[]"
-        names, values = [], []  # values in ``fill``'s column forms
-        for a in args:  # name then value, argument by argument: a row's first failure is reported
-            names.append(self._strings(rows, a, "name", np.arange(len(a.row)), "argument name", fails))
-            values.append(self._argument_values(rows, a, fails))
-        row = np.concatenate([a.row for a in args])
-        k = np.concatenate([np.full(len(a.row), a.k) for a in args])
-        kinds = {a.kind for a in args}
-        if len(kinds) == 1:  # one argument type: its name goes into the list's template
-            parts = functools.partial(_typed_list_parts, kinds.pop())
-            value_column = (np.concatenate(values) if all(map(is_ints, values))
-                            else list(chain.from_iterable(as_list(v, len(a.row)) for v, a in zip(values, args))))
-            name_column = list(chain.from_iterable(names))
-            return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [name_column, value_column], parts, "[]")
-        # each argument's object, then the lists
-        objects = [fill(_ARGUMENT_PARTS[a.kind], [name, value], len(a.row), item=True)
-                   for a, name, value in zip(args, names, values)]
-        texts = joined(objects) if isinstance(objects[0], TextRows) else list(chain.from_iterable(objects))
-        return item_lists(rows.n, row, k, np.zeros(len(row), np.int64), [texts], _list_parts, "[]")
-
-    def _argument_values(self, rows: Rows, a, fails: dict):
-        """The texts of the values of argument rows ``a`` (a word's or hex's without the quotes
-        its template holds), in ``fill``'s column forms."""
-        how = _ARGUMENT_HOW[a.kind]
-        n = len(a.row)
-        if how == "string":
-            return self._strings(rows, a, "value", np.arange(n), "argument value", fails)
-        if how == "null":
-            return ["null"] * n
-        if how == "bool":
-            return ["true" if v else "false" for v in a.value("value").tolist()]
-        if how in ("text", "hex"):
-            stream = next(it for it in a.layout.full_body if isinstance(it, StreamItem))
-            buf = rows.batch.buf
-            values = [bytes(buf[8 * p : 8 * p + m]) for p, m in zip(a.position(stream.name).tolist(),
-                                                                      a.value(stream.length).tolist())]
-            return _scalars(how, a.layout, stream.name, values)
-        return _scalars(how, a.layout, "value", a.value("value"))
-
 
 # the kinds the walk's rows mode writes natively: the events whose canonical shape is
 # (thread, category, name, timestamp, arguments) and at most one word after (an end, an id)
@@ -648,15 +424,14 @@ class _NativeRecords:
 
 def _aboard(walk: Walk, canon: Canonical) -> Walk:
     """``canon`` the consumer of ``walk``: riding the native walk behind a linter whose
-    findings nothing reads on the engine ``walk`` (where it is built), alone otherwise.
-    (Not yet ``auto``'s: the rows mode writes the events natively, but a record of another
-    kind, a context switch or a blob, is decoded one by one: 3x slower than the column path
-    on a trace of half such records, bench/README.md.)"""
+    findings nothing reads where the walk's engine walks natively (the rows mode writes the
+    events natively; a record of another kind, a context switch or a blob, is decoded one
+    by one), alone otherwise (the reference path; ``decode``'s, which keeps objects)."""
     from ..engine._lint_consumer import Lint
-    from ..engine._native import default_engine, walks_natively
+    from ..engine._native import walks_natively
     from ..engine._result import DiagnosticSink
 
-    if (walk.engine or default_engine()) == "walk" and walks_natively(walk.engine) and not canon.keep:
+    if not canon.keep and walks_natively(walk.engine):
         lint = Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
         walk.consumers = [lint, canon]
         walk.lint = lint
@@ -667,28 +442,8 @@ def _line(obj: dict) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=False)
 
 
-def _signed(f, raw):
-    """A header field's values, sign-extended when the tables say it is signed."""
-    return raw - ((raw >> (f.width - 1)) << f.width) if f.signed else raw
-
-
 def _word_is_signed(lay: Layout, name: str) -> bool:
     return any(isinstance(it, WordItem) and it.name == name and it.signed for it in lay.full_body)
-
-
-def _scalars(how: str, lay: Layout, name: str, values):
-    """JSON texts of a column of numbers, words, doubles or stream bytes (a word and hex
-    bytes without their quotes: the templates hold them), in ``fill``'s column forms."""
-    if how == "number":
-        f = lay.field(name)
-        return int_column(_signed(f, values) if f is not None else values)
-    if how == "word":
-        return int_column(values.view(np.int64) if _word_is_signed(lay, name) else values)
-    if how == "double":
-        return [repr(v) if math.isfinite(v) else json.dumps(_double(v)) for v in values.view(np.float64).tolist()]
-    if how == "text":
-        return [json.dumps(v.decode("ascii"), ensure_ascii=False) for v in values]
-    return [v.hex() for v in values]  # hex
 
 
 def _decoding_walk(data, consumer: Canonical, byte_order: str | None, engine: str | None,
@@ -728,7 +483,7 @@ def decode_to(data, out: IO[str], *, byte_order: str | None = None, engine: str 
     else:
         from ..engine._feeder import stream_walk
 
-        stream_walk(lambda buf, _: _aboard(_decoding_walk(buf, canon, byte_order, "fast", limits), canon), [],
+        stream_walk(lambda buf, _: _aboard(_decoding_walk(buf, canon, byte_order, engine, limits), canon), [],
                     stream)
     out.write('{"records": []}\n' if write.empty else "\n]}\n")
     return Decoding([], [msg for _, _, msg, _ in canon.errors], canon.notes,

@@ -62,7 +62,6 @@ class CoverageCollector(Consumer):
     """A consumer of the walk; or, alone, ``feed(record)`` for each record in file order.
     Then ``features()``, ``coverage()`` and ``statistics()``."""
 
-    takes_rows = False  # decoded records only: a walk without the linter takes the reference path
     rides_native = True
 
     def __init__(self, *, byte_order: str = "little", fmt: str = "trace"):
