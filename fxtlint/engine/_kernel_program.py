@@ -332,13 +332,11 @@ def _field(role: str, flds) -> Field:
     return by_role(flds, role, "screen program fields")
 
 
-def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | None = None,
-                    numpy: bool = False) -> Program:
+def compile_program(log: bool, reference_kinds=frozenset(), tables_: Tables | None = None) -> Program:
     """The program that screens a trace (``log`` False) or a structured-log stream;
     leaves named in ``reference_kinds`` are only framed (their rows are slow).
     ``tables_``: other tables than the loaded spec tables (tests). Its code is an
-    ``array("q")`` (``numpy`` is read by nothing: the keyword a caller of the numpy days
-    still passes)."""
+    ``array("q")``."""
     T = tables_ if tables_ is not None else tables()
     comp = _Compiler(T, log, reference_kinds)
     rtype = _field("type", T.header)

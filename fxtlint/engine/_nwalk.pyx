@@ -128,7 +128,6 @@ cdef extern from "_screen.h":
         const unsigned char *buf
         int64_t nwords
         int swap
-        int utf8
         int64_t *args
         int64_t arg_columns, nargs, argcap, row
         int64_t *found
@@ -1404,7 +1403,6 @@ cdef class NativeWalk:
         S.buf = &view[0] if view.shape[0] else NULL
         S.nwords = nwords
         S.swap = self.swap
-        S.utf8 = 1
         S.arg_columns = ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos
         S.row = 0
         cdef int status = DONE

@@ -285,18 +285,6 @@ static int utf8_valid(const unsigned char *s, uint64_t n)
     return 1;
 }
 
-/* No byte >= 0x80 in the n words at s (the plain-ASCII test of utf8 0: the walk sets 1). */
-static int ascii_only(const unsigned char *s, uint64_t nw)
-{
-    uint64_t acc = 0;
-    for (uint64_t i = 0; i < nw; i++) {
-        uint64_t w;
-        memcpy(&w, s + 8 * i, 8);
-        acc |= w;
-    }
-    return (acc & 0x8080808080808080ULL) == 0;
-}
-
 /* The bits of a word (loaded in host order) holding its bytes from the tail-th on. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define BYTES_FROM(tail) (~0ULL >> (8 * (tail)))
@@ -334,8 +322,7 @@ static int stream_check(const Scan *S, int64_t *p, int64_t end, uint64_t len, in
             *bad |= BAD_NUL;
         if (*bad && S->found == NULL)
             return 1;
-        /* the ASCII test reads whole words: the padding is zero there */
-        if (S->utf8 ? !utf8_valid(b, len) : !ascii_only(b, nw))
+        if (!utf8_valid(b, len))
             *bad |= BAD_UTF8;
     }
     *p += (int64_t)nw;

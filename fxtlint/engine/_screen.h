@@ -74,7 +74,6 @@ typedef struct {
     const unsigned char *buf;
     int64_t nwords;   /* whole words in the buffer */
     int swap;         /* the trace's byte order is not the host's */
-    int utf8;         /* 1: validate UTF-8 (the walk's); 0: flag any byte >= 0x80 */
     int64_t *args;    /* argument rows of arg_columns each (ARG_ROW_HEAD, values, positions) */
     int64_t arg_columns, nargs, argcap;
     int64_t row;      /* the row being screened, as written in argument rows */

@@ -261,7 +261,7 @@ def plan(log: bool = False):
     the native walk runs over a trace (``log``: a structured-log stream, whose argument
     strings are inline only: the screen's ``logref`` says so, nothing is looked up),
     derived from the tables (no numpy: a small lint imports none)."""
-    prog = compile_program(log, frozenset(), numpy=False)
+    prog = compile_program(log, frozenset())
     terms = [_term(t.leaf, log) for t in prog.terminals]
     argrefs = {} if log else {t: [a.vals[n] for n in ARG_STRING_REFS[a.layout.name]][:NARGREF]
                               for t, a in prog.arg_leaves.items()}
@@ -363,8 +363,8 @@ class Mirror:
 
 
 class NativeLint:
-    """The column path's ``start_columns`` and ``advance`` for a walk whose only consumer
-    is the linter, on the native walk."""
+    """``Walk.start_steps`` and ``advance`` for a walk whose only consumer is the linter
+    (and riders beside it), on the native walk."""
 
     def __init__(self, walk, lint, module):
         self.walk = walk
