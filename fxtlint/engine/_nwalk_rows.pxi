@@ -11,7 +11,10 @@
 # when a plan is loaded, ``export_plan``) the timestamp, the second value the export prints
 # (a complete event's end, a counter's, an async operation's or a flow's id), where its
 # arguments start (in ``argw``, ARGW words each: type, name id, name text, value, value
-# text) and how many, and per string ref its text: an inline text kept in ``blob``
+# text) and how many, the provider id, the first of the row's side words (the decoding's,
+# in ``dv``: per key of its kind that is no string ref, a thread ref's three words, a
+# field's or word's value, a stream's text kept in ``blob``; ``decode_plan``), and per
+# string ref its text: an inline text kept in ``blob``
 # (offset << 24 | length) or an unregistered ref's index. A record that is not an event,
 # or has any finding (a layout finding, an unregistered ref, a timestamp past its limit, an
 # undefined type), is not a row: it is noted (index, offset, declared size in words, tick
@@ -25,6 +28,8 @@
 # ``not_exported``) or nothing (a table record), a record of another kind is noted or
 # handed back, and a table record met while records are noted is handed back (a note is
 # decoded with the tables as they are at the next stop: they must not change in between).
+# The decoding's plan (``decode_plan``, ``_canonical._row_plan``) makes a row of every record
+# of a kind the canonical decoding prints (its keys from the tables: DecodeHow, ``DOp``).
 # ``format`` writes the rows' Trace Event JSON, ``format_decode`` their canonical lines,
 # byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``). Memory: the rows, notes, argument words and inline texts
 # since the last take (the Python side takes them at each stop of the walk), and the thread
@@ -36,7 +41,8 @@ from libc.string cimport memcmp, memcpy
 DEF ROW_HEAD = 9
 DEF R_KOIDS = 1
 DEF R_INLINE = -2
-DEF R_MORE = 5      # after the ids: timestamp, second value, first argument, argument count, provider id
+DEF R_MORE = 6      # after the ids: timestamp, second value, first argument, argument count, provider id,
+                    # the row's first side word (the decoding's: ``dv``)
 DEF ARGW = 5        # an argument's words: type, name id, name text, value, value text
 DEF R_TEXT = ROW_HEAD + NSTR + R_MORE   # the string refs' texts
 DEF R_WIDTH = R_TEXT + NSTR
@@ -72,6 +78,25 @@ cdef struct XTerm:
     int ph           # the phase letter (0: none)
     int ts, v2       # value slots: the timestamp, the second value (-1: none)
     int iname, icat  # which of the terminal's string refs are the name and the category
+
+
+cpdef enum DecodeHow:  # how the canonical decoding writes one key of a record (``_canonical._row_plan``)
+    D_STRING = 0     # a string ref (``a``: which of the terminal's)
+    D_THREAD = 1     # a thread ref (``a``: its value slot; ``b``, ``c``: its inline koid words' position
+                     # slots; ``nk`` keys, ``k0``, ``k1``: 0 process_koid, 1 thread_koid): 3 side words
+    D_NUMBER = 2     # a header field (``a``: its value slot, ``b`` its width, ``c`` signed): a number
+    D_WORD = 3       # a word (``a``, ``c`` signed): a decimal string
+    D_DOUBLE = 4     # a word read as a double
+    D_TEXT = 5       # a UTF-8 stream (``a``: its position slot, ``b``: its length's value slot): a string
+    D_HEX = 6        # a binary stream: its bytes in hex
+    D_ARGS = 7       # the arguments
+
+
+cdef struct DOp:
+    int how
+    int a, b, c
+    int nk, k0, k1
+    size_t key, nkey   # its key's text (", \"name\": ") in ``dtext``
 
 
 cdef struct XArg:
@@ -183,6 +208,15 @@ cdef class RowSink:
     cdef uint64_t us_rate, us_factor    # the last tick rate a timestamp was written at, its exact decimals
     cdef int us_digits
     cdef object terms_plan, args_plan   # (until ``check`` lays them out for the walk's program)
+    # -- the canonical decoding's (``decode_plan``) --
+    cdef vector[DOp] dops               # per terminal its keys' ops, from ``dfirst[term]`` to ``dfirst[term + 1]``
+    cdef vector[int] dfirst
+    cdef vector[int] dwords             # per terminal: the side words of its rows
+    cdef vector[size_t] dhead           # per terminal: its text up to the provider in ``dtext`` (offset, length)
+    cdef vector[size_t] dargname        # per argument type: its JSON name in ``dtext`` (offset, length)
+    cdef string dtext
+    cdef vector[int64_t] dv             # the rows' side words
+    cdef object dplan, dlabels          # (the ops until ``check``; each op's field name, for an error)
 
     cdef inline void note(self, int64_t index, int64_t offset, int64_t words, uint64_t rate) noexcept nogil:
         self.notes.push_back(index)
@@ -199,6 +233,7 @@ cdef class RowSink:
         self.notes.clear()
         self.argw.clear()
         self.blob.clear()
+        self.dv.clear()
         self.done = 0
         return r, n
 
@@ -214,6 +249,58 @@ cdef class RowSink:
             self.phases[i] = 0
         for i in range(4):
             self.skipped[i] = 0
+
+    def decode_plan(self, ops, heads, argnames):
+        """The canonical decoding's plan (after ``export_plan``): per terminal the list of its
+        keys, each a dict of ``DOp``'s fields (but ``key``, ``nkey``) with ``text`` (the key's
+        text) and ``label`` (the field's name, as an error names it); per terminal its text
+        up to the provider; per argument type its JSON name. Checked with the export's."""
+        self.dplan = (list(ops), list(heads), list(argnames))
+        self.decoding = True
+
+    cdef int _check_decode(self, const Program *P) except -1:
+        """The decoding's plan names only slots ``P`` has, and lays it out."""
+        cdef DOp d
+        cdef int words
+        cdef bytes t
+        ops, heads, argnames = self.dplan
+        if len(ops) != P.nterminals or len(heads) != P.nterminals or self.dfirst.size():
+            raise ValueError("a decoding plan for another program, or for a walk before")
+        self.dlabels = []
+        for term in range(P.nterminals):
+            self.dfirst.push_back(<int>self.dops.size())
+            words = 0
+            for x in ops[term]:
+                d.how, d.a, d.b, d.c = x["how"], x.get("a", -1), x.get("b", -1), x.get("c", 0)
+                d.nk, d.k0, d.k1 = x.get("nk", 0), x.get("k0", 0), x.get("k1", 0)
+                if not ((d.how == D_STRING and 0 <= d.a < NSTR)
+                        or (d.how == D_THREAD and 0 <= d.a < P.nvals and -1 <= d.b < P.npos and -1 <= d.c < P.npos
+                            and 0 <= d.nk <= 2 and 0 <= d.k0 <= 1 and 0 <= d.k1 <= 1)
+                        or (d.how == D_NUMBER and 0 <= d.a < P.nvals and 1 <= d.b <= 64)
+                        or ((d.how == D_WORD or d.how == D_DOUBLE) and 0 <= d.a < P.nvals)
+                        or ((d.how == D_TEXT or d.how == D_HEX) and 0 <= d.a < P.npos and 0 <= d.b < P.nvals)
+                        or d.how == D_ARGS):
+                    raise ValueError("a decoding plan's key out of range")
+                words += 3 if d.how == D_THREAD else 0 if d.how == D_STRING or d.how == D_ARGS else 1
+                t = x["text"]
+                d.key = self.dtext.size()
+                d.nkey = len(t)
+                self.dtext.append(<const char *>t, len(t))
+                self.dops.push_back(d)
+                self.dlabels.append(x["label"])
+            self.dwords.push_back(words)
+            t = heads[term]
+            self.dhead.push_back(self.dtext.size())
+            self.dhead.push_back(len(t))
+            self.dtext.append(<const char *>t, len(t))
+        self.dfirst.push_back(<int>self.dops.size())
+        for i in range(<int64_t>P.arg_type_mask + 1):
+            t = argnames[i] if i < len(argnames) else b""
+            self.dargname.push_back(self.dtext.size())
+            self.dargname.push_back(len(t))
+            self.dtext.append(<const char *>t, len(t))
+        self.dplan = None
+        return 0
 
     cdef int check(self, const Program *P) except -1:
         """The export's plan names only terminals, slots and argument types ``P`` has."""
@@ -243,6 +330,8 @@ cdef class RowSink:
                     raise ValueError("an export plan's argument type out of range")
             self.xargs.push_back(a)
         self.counted.assign(self.xterms.size(), 0)
+        if self.dplan is not None:
+            self._check_decode(P)
         return 0
 
     cdef inline bint hands_back(self, int64_t term) noexcept nogil:
@@ -266,6 +355,7 @@ cdef class RowSink:
         self.rows.clear()
         self.argw.clear()
         self.blob.clear()
+        self.dv.clear()
         self.done = 0
 
     def take_text(self):
@@ -545,25 +635,59 @@ cdef class RowSink:
                 o.push_back(b"0123456789abcdef"[b[i] & 15])
             o.push_back(b'"')
 
-    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list heads, list tails,
-                      list argtypes, list errors):
+    cdef str _decode_error(self, const int64_t *r, const int64_t *side):
+        """The message of the row's first ref to nothing, in key order (as the reference's
+        canonicaliser meets it), or None."""
+        cdef int j, k
+        cdef const DOp *D
+        cdef const int64_t *a
+        cdef int64_t term = r[3]
+        for j in range(self.dfirst[term], self.dfirst[term + 1]):
+            D = &self.dops[j]
+            if D.how == D_STRING:
+                if r[ROW_HEAD + D.a] == -1:
+                    return f"string ref {<uint64_t>r[R_TEXT + D.a]} ({self.dlabels[j]}) is not registered"
+            elif D.how == D_THREAD:
+                if side[0] == 0:
+                    return f"thread ref {<uint64_t>side[1]} ({self.dlabels[j]}) is not registered"
+                side += 3
+            elif D.how == D_ARGS:
+                for k in range(<int>r[ROW_HEAD + NSTR + 3]):
+                    a = self.argw.data() + (r[ROW_HEAD + NSTR + 2] + k) * ARGW
+                    if a[0] < 0:
+                        continue
+                    if a[1] == -1:
+                        return f"string ref {<uint64_t>a[2]} (argument name) is not registered"
+                    if self.xargs[a[0]].kind == XA_STRING and a[3] == -1:
+                        return f"string ref {<uint64_t>a[4]} (argument value) is not registered"
+            else:
+                side += 1
+        return None
+
+    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list errors):
         """Write the canonical JSON of the rows not yet written whose records come before
         record ``below`` and ``stop`` (the first record in error), as ``_canonical``'s
-        ``Canonical.record`` writes each: ``heads[term]`` the text up to its provider,
-        ``provs[pid]`` (-1: none) the provider's, ``tails[term]`` the key of the word after
-        its arguments (b"": none), ``argtypes[type]`` an argument type's JSON name. A row with
-        a ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
-        reference's canonicaliser says it (its first such ref, in field order), and no later
-        row is written. Returns the stop."""
-        cdef size_t n = self.rows.size() // R_WIDTH, i
+        ``Canonical.record`` writes each, key by key as ``decode_plan`` says: its kind, then
+        ``provs[pid]`` (-1: none) the provider's text, then its fields. A row with a ref to
+        nothing is not written: (index, offset, message) goes to ``errors``, as the reference's
+        canonicaliser says it (its first such ref, in key order), and no later row is written.
+        Returns the stop."""
+        cdef size_t n = self.rows.size() // R_WIDTH
         cdef const int64_t *r
         cdef const int64_t *a
-        cdef const XTerm *X
+        cdef const int64_t *side
+        cdef const DOp *D
         cdef const XArg *A
         cdef string *o = &self.out
-        cdef int k, nargs, m
-        cdef int64_t at, pid, last_pid = -2, index
-        cdef bytes prov = b"", head, tail, t
+        cdef const char *dt = self.dtext.data()
+        cdef int j, k, q, nargs, m
+        cdef int64_t at, pid, last_pid = -2, index, term
+        cdef uint64_t raw
+        cdef double x
+        cdef char *s
+        cdef size_t i, nb
+        cdef const unsigned char *b
+        cdef bytes prov = b""
         cdef str err
         while self.done < n:
             r = self.rows.data() + self.done * R_WIDTH
@@ -571,27 +695,9 @@ cdef class RowSink:
             if index >= below:
                 break
             self.done += 1
-            X = &self.xterms[r[3]]
-            nargs = <int>r[ROW_HEAD + NSTR + 3]
-            at = r[ROW_HEAD + NSTR + 2]
-            err = None
-            if not (r[6] & R_KOIDS):
-                err = f"thread ref {<uint64_t>r[7]} (thread) is not registered"
-            elif r[ROW_HEAD + X.icat] == -1:
-                err = f"string ref {<uint64_t>r[R_TEXT + X.icat]} (category) is not registered"
-            elif r[ROW_HEAD + X.iname] == -1:
-                err = f"string ref {<uint64_t>r[R_TEXT + X.iname]} (name) is not registered"
-            else:
-                for k in range(nargs):
-                    a = self.argw.data() + (at + k) * ARGW
-                    if a[0] < 0:
-                        continue
-                    if a[1] == -1:
-                        err = f"string ref {<uint64_t>a[2]} (argument name) is not registered"
-                        break
-                    if self.xargs[a[0]].kind == XA_STRING and a[3] == -1:
-                        err = f"string ref {<uint64_t>a[4]} (argument value) is not registered"
-                        break
+            term = r[3]
+            side = self.dv.data() + r[ROW_HEAD + NSTR + 5]
+            err = self._decode_error(r, side)
             if err is not None:
                 errors.append((index, r[1], f"record {index} at {r[1]:#x}: {err}"))
                 if index < stop:
@@ -603,46 +709,85 @@ cdef class RowSink:
             if pid != last_pid:
                 prov = provs[pid]
                 last_pid = pid
-            head = heads[r[3]]
-            tail = tails[r[3]]
             if self.nout:
                 o.append(b",\n")
             self.nout += 1
-            o.append(<const char *>head, len(head))
+            o.append(dt + self.dhead[2 * term], self.dhead[2 * term + 1])
             o.append(<const char *>prov, len(prov))
-            o.append(b', "thread": {"process_koid": "')
-            _u64(o, <uint64_t>r[7])
-            o.append(b'", "thread_koid": "')
-            _u64(o, <uint64_t>r[8])
-            o.append(b'"}, "category": ')
-            self._text(o, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat], texts)
-            o.append(b', "name": ')
-            self._text(o, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
-            o.append(b', "timestamp": "')
-            _u64(o, <uint64_t>r[ROW_HEAD + NSTR])
-            o.append(b'", "arguments": [')
-            m = 0
-            for k in range(nargs):
-                a = self.argw.data() + (at + k) * ARGW
-                if a[0] < 0:
-                    continue  # an undefined argument type: skipped by its size
-                A = &self.xargs[a[0]]
-                if m:
-                    o.append(b", ")
-                m += 1
-                o.append(b'{"name": ')
-                self._text(o, a[1], a[2], texts)
-                o.append(b', "type": ')
-                t = argtypes[a[0]]
-                o.append(<const char *>t, len(t))
-                o.append(b', "value": ')
-                self._canonical_value(o, A, a, texts)
-                o.push_back(b'}')
-            o.push_back(b']')
-            if len(tail):
-                o.append(<const char *>tail, len(tail))
-                _u64(o, <uint64_t>r[ROW_HEAD + NSTR + 1])
-                o.push_back(b'"')
+            for j in range(self.dfirst[term], self.dfirst[term + 1]):
+                D = &self.dops[j]
+                o.append(dt + D.key, D.nkey)
+                if D.how == D_STRING:
+                    self._text(o, r[ROW_HEAD + D.a], r[R_TEXT + D.a], texts)
+                elif D.how == D_THREAD:
+                    for q in range(D.nk):
+                        o.append(b'{"' if q == 0 else b'", "')
+                        o.append(b'process_koid": "' if (D.k0 if q == 0 else D.k1) == 0 else b'thread_koid": "')
+                        _u64(o, <uint64_t>side[1 + q])
+                    o.append(b'"}' if D.nk else b'{}')
+                    side += 3
+                elif D.how == D_NUMBER:
+                    raw = <uint64_t>side[0]
+                    if D.b < 64:
+                        raw &= ((<uint64_t>1) << D.b) - 1
+                        if D.c and raw >> (D.b - 1):
+                            raw |= ~(((<uint64_t>1) << D.b) - 1)
+                    if D.c:
+                        _i64(o, <int64_t>raw)
+                    else:
+                        _u64(o, raw)
+                    side += 1
+                elif D.how == D_WORD:
+                    o.push_back(b'"')
+                    if D.c:
+                        _i64(o, side[0])
+                    else:
+                        _u64(o, <uint64_t>side[0])
+                    o.push_back(b'"')
+                    side += 1
+                elif D.how == D_DOUBLE:
+                    raw = <uint64_t>side[0]
+                    memcpy(&x, &raw, 8)
+                    if isfinite(x):
+                        s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+                        o.append(s)
+                        PyMem_Free(s)
+                    else:
+                        o.append(b'"NaN"' if x != x else b'"Infinity"' if x > 0 else b'"-Infinity"')
+                    side += 1
+                elif D.how == D_TEXT:
+                    _json_text(o, self.blob.data() + (side[0] >> 24), <size_t>(side[0] & 0xFFFFFF))
+                    side += 1
+                elif D.how == D_HEX:
+                    o.push_back(b'"')
+                    b = <const unsigned char *>self.blob.data() + (side[0] >> 24)
+                    nb = <size_t>(side[0] & 0xFFFFFF)
+                    for i in range(nb):
+                        o.push_back(b"0123456789abcdef"[b[i] >> 4])
+                        o.push_back(b"0123456789abcdef"[b[i] & 15])
+                    o.push_back(b'"')
+                    side += 1
+                else:  # D_ARGS
+                    o.push_back(b'[')
+                    nargs = <int>r[ROW_HEAD + NSTR + 3]
+                    at = r[ROW_HEAD + NSTR + 2]
+                    m = 0
+                    for k in range(nargs):
+                        a = self.argw.data() + (at + k) * ARGW
+                        if a[0] < 0:
+                            continue  # an undefined argument type: skipped by its size
+                        A = &self.xargs[a[0]]
+                        if m:
+                            o.append(b", ")
+                        m += 1
+                        o.append(b'{"name": ')
+                        self._text(o, a[1], a[2], texts)
+                        o.append(b', "type": ')
+                        o.append(dt + self.dargname[2 * a[0]], self.dargname[2 * a[0] + 1])
+                        o.append(b', "value": ')
+                        self._canonical_value(o, A, a, texts)
+                        o.push_back(b'}')
+                    o.push_back(b']')
             o.push_back(b'}')
         return stop
 
@@ -773,7 +918,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
         if X.act == X_COUNT:
             w.rsink.counted.data()[term] += 1
             return
-        if (X.act != X_ROW and X.act != X_NAMES) or T.mode != M_EVENT:
+        if (X.act != X_ROW and X.act != X_NAMES) or (T.mode != M_EVENT and T.mode != M_PROVIDER_EVENT):
             w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
             return
         for k in range(w.rec_mark, w.findings.size()):  # (what the export prints as the reference does)
@@ -781,6 +926,9 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             if rule != F_STRING and rule != F_THREAD and rule != F_TICKS:
                 w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
                 return
+        if w.rsink.dfirst.size() and not _streams_fit(w, term):
+            w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
+            return
     elif T.mode != M_EVENT or w.findings.size() != w.rec_mark:
         w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
         return
@@ -839,6 +987,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
     r[ROW_HEAD + NSTR + 2] = <int64_t>(w.rsink.argw.size() // ARGW)
     r[ROW_HEAD + NSTR + 3] = S.nargs
     r[ROW_HEAD + NSTR + 4] = <int64_t>w.pid_of[slot] if slot else -1
+    r[ROW_HEAD + NSTR + 5] = _side_words(w, S, term, slot) if w.rsink.dfirst.size() else 0
     cdef int64_t a, ty, npv = w.P.narg_vals
     cdef const int64_t *row
     cdef const XArg *A
@@ -864,3 +1013,54 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             if A.kind == XA_BLOB and w.rsink.decoding and A.vpos >= 0:
                 o[4] = _keep_text(w.rsink, S, row[ARG_ROW_HEAD + npv + A.vpos], <uint64_t>o[3])
     w.rsink.nrows += 1
+
+
+cdef inline bint _streams_fit(NativeWalk w, int64_t term) noexcept nogil:
+    """The decoding's streams of the record just walked are short enough to be kept."""
+    cdef int j
+    for j in range(w.rsink.dfirst[term], w.rsink.dfirst[term + 1]):
+        if (w.rsink.dops[j].how == D_TEXT or w.rsink.dops[j].how == D_HEX) and w.vals[w.rsink.dops[j].b] > 0xFFFFFF:
+            return False
+    return True
+
+
+cdef int64_t _side_words(NativeWalk w, Scan *S, int64_t term, int slot) noexcept nogil:
+    """The decoding's words of the record just walked (``decode_plan``'s ops of ``term``)
+    appended to ``dv``: a thread ref's (resolved, then its keys' koids; unregistered: 0, the
+    ref), a field's or a word's value, a stream's text kept in ``blob``. Returns the first."""
+    cdef size_t at = w.rsink.dv.size()
+    cdef int j
+    cdef const DOp *D
+    cdef uint64_t ref, pk, tk
+    cdef const uint64_t *v = w.vals.data()
+    cdef const int64_t *p = w.pos.data()
+    w.rsink.dv.resize(at + w.rsink.dwords[term])
+    cdef int64_t *o = w.rsink.dv.data() + at
+    for j in range(w.rsink.dfirst[term], w.rsink.dfirst[term + 1]):
+        D = &w.rsink.dops[j]
+        if D.how == D_THREAD:
+            ref = v[D.a]
+            if ref == 0:  # inline: its koid words
+                o[0] = 1
+                o[1] = <int64_t>_word(S, p[D.b]) if D.b >= 0 and p[D.b] >= 0 else 0
+                o[2] = <int64_t>_word(S, p[D.c]) if D.c >= 0 and p[D.c] >= 0 else 0
+            else:
+                it = w.threads.find(_key(slot, ref))
+                if it != w.threads.end():
+                    pk = deref(it).second.pk
+                    tk = deref(it).second.tk
+                    o[0] = 1
+                    o[1] = <int64_t>(pk if D.k0 == 0 else tk)
+                    o[2] = <int64_t>(pk if D.k1 == 0 else tk)
+                else:
+                    o[0] = 0
+                    o[1] = <int64_t>ref
+                    o[2] = 0
+            o += 3
+        elif D.how == D_NUMBER or D.how == D_WORD or D.how == D_DOUBLE:
+            o[0] = <int64_t>v[D.a]
+            o += 1
+        elif D.how == D_TEXT or D.how == D_HEX:
+            o[0] = _keep_text(w.rsink, S, p[D.a], v[D.b])
+            o += 1
+    return <int64_t>at
