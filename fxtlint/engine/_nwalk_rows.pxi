@@ -40,6 +40,7 @@ from libc.string cimport memcmp, memcpy
 
 DEF ROW_HEAD = 9
 DEF R_KOIDS = 1
+DEF R_UNRES = 2     # the decoding's: a ref of the row resolves to nothing (``format_decode`` says which)
 DEF R_INLINE = -2
 DEF R_MORE = 6      # after the ids: timestamp, second value, first argument, argument count, provider id,
                     # the row's first side word (the decoding's: ``dv``)
@@ -178,6 +179,8 @@ cdef extern from *:
     int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out)
 
 cdef extern from "Python.h":
+    object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
+    int PyBUF_READ
     char *PyOS_double_to_string(double val, char format_code, int precision, int flags, int *ptype) except NULL
     int Py_DTSF_ADD_DOT_0
     void PyMem_Free(void *p)
@@ -357,6 +360,24 @@ cdef class RowSink:
         self.blob.clear()
         self.dv.clear()
         self.done = 0
+
+    def append_line(self, bytes line):
+        """A line written elsewhere (a noted record's), after the lines written so far."""
+        if self.nout:
+            self.out.append(b",\n")
+        self.nout += 1
+        self.out.append(<const char *>line, len(line))
+
+    def text_view(self):
+        """A read-only view of the text written since the last take (None: none), valid
+        until the next write or ``clear_text``: written out without a copy."""
+        if not self.out.size():
+            return None
+        return PyMemoryView_FromMemory(self.out.data(), <Py_ssize_t>self.out.size(), PyBUF_READ)
+
+    def clear_text(self):
+        self.out.clear()
+        self.nout = 0
 
     def take_text(self):
         """The text ``format`` wrote since the last take: its events joined by ",\\n"."""
@@ -697,7 +718,7 @@ cdef class RowSink:
             self.done += 1
             term = r[3]
             side = self.dv.data() + r[ROW_HEAD + NSTR + 5]
-            err = self._decode_error(r, side)
+            err = self._decode_error(r, side) if r[6] & R_UNRES else None
             if err is not None:
                 errors.append((index, r[1], f"record {index} at {r[1]:#x}: {err}"))
                 if index < stop:
@@ -987,7 +1008,12 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
     r[ROW_HEAD + NSTR + 2] = <int64_t>(w.rsink.argw.size() // ARGW)
     r[ROW_HEAD + NSTR + 3] = S.nargs
     r[ROW_HEAD + NSTR + 4] = <int64_t>w.pid_of[slot] if slot else -1
-    r[ROW_HEAD + NSTR + 5] = _side_words(w, S, term, slot) if w.rsink.dfirst.size() else 0
+    r[ROW_HEAD + NSTR + 5] = 0
+    cdef bint unres = False
+    if w.rsink.dfirst.size():
+        r[ROW_HEAD + NSTR + 5] = _side_words(w, S, T, term, slot, flags, pk, tk, &unres)
+        for i in range(T.nstr):
+            unres |= r[ROW_HEAD + i] == -1
     cdef int64_t a, ty, npv = w.P.narg_vals
     cdef const int64_t *row
     cdef const XArg *A
@@ -1012,6 +1038,9 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             o[3] = row[ARG_ROW_HEAD + A.val]
             if A.kind == XA_BLOB and w.rsink.decoding and A.vpos >= 0:
                 o[4] = _keep_text(w.rsink, S, row[ARG_ROW_HEAD + npv + A.vpos], <uint64_t>o[3])
+        unres |= o[1] == -1 or (A.kind == XA_STRING and o[3] == -1)
+    if unres:
+        w.rsink.rows.data()[at + 6] |= R_UNRES
     w.rsink.nrows += 1
 
 
@@ -1024,10 +1053,13 @@ cdef inline bint _streams_fit(NativeWalk w, int64_t term) noexcept nogil:
     return True
 
 
-cdef int64_t _side_words(NativeWalk w, Scan *S, int64_t term, int slot) noexcept nogil:
+cdef int64_t _side_words(NativeWalk w, Scan *S, const Term *T, int64_t term, int slot, int64_t flags,
+                         uint64_t pk0, uint64_t tk0, bint *unres) noexcept nogil:
     """The decoding's words of the record just walked (``decode_plan``'s ops of ``term``)
     appended to ``dv``: a thread ref's (resolved, then its keys' koids; unregistered: 0, the
-    ref), a field's or a word's value, a stream's text kept in ``blob``. Returns the first."""
+    ref, and ``unres`` set), a field's or a word's value, a stream's text kept in ``blob``.
+    Returns the first. (A kind with one thread ref of two koid words: the row's koids,
+    ``flags``, ``pk0``, ``tk0``, are that ref's.)"""
     cdef size_t at = w.rsink.dv.size()
     cdef int j
     cdef const DOp *D
@@ -1040,7 +1072,12 @@ cdef int64_t _side_words(NativeWalk w, Scan *S, int64_t term, int slot) noexcept
         D = &w.rsink.dops[j]
         if D.how == D_THREAD:
             ref = v[D.a]
-            if ref == 0:  # inline: its koid words
+            if T.nthr == 1 and T.thr_nkoid[0] == 2 and T.thr_val[0] == D.a:
+                o[0] = 1 if flags & R_KOIDS else 0
+                o[1] = <int64_t>(pk0 if D.k0 == 0 else tk0) if o[0] else <int64_t>ref
+                o[2] = <int64_t>(pk0 if D.k1 == 0 else tk0) if o[0] else 0
+                unres[0] |= o[0] == 0
+            elif ref == 0:  # inline: its koid words
                 o[0] = 1
                 o[1] = <int64_t>_word(S, p[D.b]) if D.b >= 0 and p[D.b] >= 0 else 0
                 o[2] = <int64_t>_word(S, p[D.c]) if D.c >= 0 and p[D.c] >= 0 else 0
@@ -1056,6 +1093,7 @@ cdef int64_t _side_words(NativeWalk w, Scan *S, int64_t term, int slot) noexcept
                     o[0] = 0
                     o[1] = <int64_t>ref
                     o[2] = 0
+                    unres[0] = True
             o += 3
         elif D.how == D_NUMBER or D.how == D_WORD or D.how == D_DOUBLE:
             o[0] = <int64_t>v[D.a]

@@ -647,32 +647,34 @@ class _NativeRecords:
         for pid, p in state.providers.items():
             if pid is not None:
                 provs[pid - (1 << 64) if pid >= 1 << 63 else pid] = _line({"id": p.id, "name": p.name}).encode()
-        out: list[bytes] = []
         errors: list = []
         canon._collecting = True  # (``record`` keeps the line of a noted record for here)
         try:
             for index, offset, words, _rate in sink.take_notes():
-                self._format(index, provs, errors, out)
+                self._format(index, provs, errors)
                 canon.record(decode_record(w.buf, offset, index, words, canon.reader_diagnostic, big=w.big,
                                            log=w.log, resync=False))
-                out += [t.encode() for _, t in canon._pending]
+                for _, t in canon._pending:
+                    sink.append_line(t.encode())
                 canon._pending.clear()
         finally:
             canon._collecting = False
-        self._format(1 << 62, provs, errors, out)
+        self._format(1 << 62, provs, errors)
         sink.clear_rows()
-        if out:
-            canon.write.raw(out)
+        text = sink.text_view()  # (the stretch's lines, written out without a copy)
+        if text is not None:
+            try:
+                canon.write.raw([text])
+            finally:
+                text.release()
+                sink.clear_text()
 
-    def _format(self, below: int, provs: dict, errors: list, out: list) -> None:
+    def _format(self, below: int, provs: dict, errors: list) -> None:
         canon = self.canon
         self.sink.format_decode(below, 1 << 62 if canon.stop is None else canon.stop, self.texts, provs, errors)
         for index, offset, message in errors:
             canon._error(index, offset, message)
         errors.clear()
-        got = self.sink.take_text()
-        if got:
-            out.append(got)
 
 
 def _aboard(walk: Walk, canon: Canonical) -> Walk:
