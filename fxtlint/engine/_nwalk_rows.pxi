@@ -219,6 +219,8 @@ cdef class RowSink:
     cdef vector[size_t] dargname        # per argument type: its JSON name in ``dtext`` (offset, length)
     cdef string dtext
     cdef vector[int64_t] dv             # the rows' side words
+    cdef string ttext                   # the interned strings' JSON texts (``format_decode``'s ``texts``), ...
+    cdef vector[size_t] toff            # ... where each starts (one more: the end)
     cdef object dplan, dlabels          # (the ops until ``check``; each op's field name, for an error)
 
     cdef inline void note(self, int64_t index, int64_t offset, int64_t words, uint64_t rate) noexcept nogil:
@@ -420,6 +422,13 @@ cdef class RowSink:
                 raise ValueError("an interned id past the texts")
             t = texts[gid]
             o.append(<const char *>t, len(t))
+
+    cdef inline void _dtext(self, string *o, int64_t gid, int64_t word, list texts) except *:
+        """``_text`` for the decoding: an interned string's text from ``ttext``."""
+        if 0 < gid < <int64_t>self.toff.size() - 1:
+            o.append(self.ttext.data() + self.toff[gid], self.toff[gid + 1] - self.toff[gid])
+        else:
+            self._text(o, gid, word, texts)
 
     cdef void _value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
         """An argument's value as ``json.dumps`` writes the reference's (``_arg_value``)."""
@@ -644,7 +653,7 @@ cdef class RowSink:
             else:
                 o.append(b'"NaN"' if x != x else b'"Infinity"' if x > 0 else b'"-Infinity"')
         elif A.kind == XA_STRING:
-            self._text(o, a[3], a[4], texts)
+            self._dtext(o, a[3], a[4], texts)
         elif A.kind == XA_BOOL:
             o.append(b"true" if raw else b"false")
         else:  # XA_BLOB: its bytes in hex
@@ -708,8 +717,14 @@ cdef class RowSink:
         cdef char *s
         cdef size_t i, nb
         cdef const unsigned char *b
-        cdef bytes prov = b""
+        cdef bytes prov = b"", t
         cdef str err
+        if not self.toff.size():
+            self.toff.push_back(0)
+        while self.toff.size() <= <size_t>len(texts):  # (the texts only grow: the new ones copied)
+            t = texts[self.toff.size() - 1]
+            self.ttext.append(<const char *>t, len(t))
+            self.toff.push_back(self.ttext.size())
         while self.done < n:
             r = self.rows.data() + self.done * R_WIDTH
             index = r[0]
@@ -739,7 +754,7 @@ cdef class RowSink:
                 D = &self.dops[j]
                 o.append(dt + D.key, D.nkey)
                 if D.how == D_STRING:
-                    self._text(o, r[ROW_HEAD + D.a], r[R_TEXT + D.a], texts)
+                    self._dtext(o, r[ROW_HEAD + D.a], r[R_TEXT + D.a], texts)
                 elif D.how == D_THREAD:
                     for q in range(D.nk):
                         o.append(b'{"' if q == 0 else b'", "')
@@ -802,7 +817,7 @@ cdef class RowSink:
                             o.append(b", ")
                         m += 1
                         o.append(b'{"name": ')
-                        self._text(o, a[1], a[2], texts)
+                        self._dtext(o, a[1], a[2], texts)
                         o.append(b', "type": ')
                         o.append(dt + self.dargname[2 * a[0]], self.dargname[2 * a[0] + 1])
                         o.append(b', "value": ')
@@ -827,15 +842,27 @@ cdef inline int _earlier(const char *s, const size_t *cuts, int x, int lo, int h
     return -1
 
 
+cdef const char *_DIGITS2 = (b"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                             b"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                             b"8081828384858687888990919293949596979899")
+
+
 cdef inline void _u64(string *o, uint64_t x) noexcept:
+    """``x`` in decimal, two digits a step."""
     cdef char buf[24]
     cdef int i = 24
-    while True:
+    cdef uint64_t q
+    while x >= 100:
+        q = x // 100
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * (x - 100 * q), 2)
+        x = q
+    if x >= 10:
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * x, 2)
+    else:
         i -= 1
-        buf[i] = <char>(48 + x % 10)
-        x = x // 10
-        if x == 0:
-            break
+        buf[i] = <char>(48 + x)
     o.append(buf + i, 24 - i)
 
 
