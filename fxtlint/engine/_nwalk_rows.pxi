@@ -36,7 +36,8 @@
 # koids met (``first`` is told each one's first row).
 
 from libc.math cimport isfinite
-from libc.string cimport memcmp, memcpy
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcmp, memcpy, strlen
 
 DEF ROW_HEAD = 9
 DEF R_KOIDS = 1
@@ -219,9 +220,15 @@ cdef class RowSink:
     cdef vector[size_t] dargname        # per argument type: its JSON name in ``dtext`` (offset, length)
     cdef string dtext
     cdef vector[int64_t] dv             # the rows' side words
+    cdef vector[size_t] dfixed          # per terminal: room for its rows' pieces of fixed length
+    cdef char *db                       # the decoding's text since the last take: ``dlen`` bytes of ``dcap``
+    cdef size_t dlen, dcap
     cdef string ttext                   # the interned strings' JSON texts (``format_decode``'s ``texts``), ...
     cdef vector[size_t] toff            # ... where each starts (one more: the end)
     cdef object dplan, dlabels          # (the ops until ``check``; each op's field name, for an error)
+
+    def __dealloc__(self):
+        free(self.db)
 
     cdef inline void note(self, int64_t index, int64_t offset, int64_t words, uint64_t rate) noexcept nogil:
         self.notes.push_back(index)
@@ -267,6 +274,7 @@ cdef class RowSink:
         """The decoding's plan names only slots ``P`` has, and lays it out."""
         cdef DOp d
         cdef int words
+        cdef size_t fixed
         cdef bytes t
         ops, heads, argnames = self.dplan
         if len(ops) != P.nterminals or len(heads) != P.nterminals or self.dfirst.size():
@@ -275,6 +283,7 @@ cdef class RowSink:
         for term in range(P.nterminals):
             self.dfirst.push_back(<int>self.dops.size())
             words = 0
+            fixed = 1  # (the closing brace)
             for x in ops[term]:
                 d.how, d.a, d.b, d.c = x["how"], x.get("a", -1), x.get("b", -1), x.get("c", 0)
                 d.nk, d.k0, d.k1 = x.get("nk", 0), x.get("k0", 0), x.get("k1", 0)
@@ -287,6 +296,10 @@ cdef class RowSink:
                         or d.how == D_ARGS):
                     raise ValueError("a decoding plan's key out of range")
                 words += 3 if d.how == D_THREAD else 0 if d.how == D_STRING or d.how == D_ARGS else 1
+                # (a thread's koids: 96 bytes at most; a number, word or double: 40; the empty
+                # text, the empty list, a stream's quotes: 2; texts and arguments: room as they come)
+                fixed += len(x["text"]) + (96 if d.how == D_THREAD else 40 if d.how in (D_NUMBER, D_WORD, D_DOUBLE)
+                                           else 2)
                 t = x["text"]
                 d.key = self.dtext.size()
                 d.nkey = len(t)
@@ -294,6 +307,7 @@ cdef class RowSink:
                 self.dops.push_back(d)
                 self.dlabels.append(x["label"])
             self.dwords.push_back(words)
+            self.dfixed.push_back(fixed)
             t = heads[term]
             self.dhead.push_back(self.dtext.size())
             self.dhead.push_back(len(t))
@@ -364,21 +378,25 @@ cdef class RowSink:
         self.done = 0
 
     def append_line(self, bytes line):
-        """A line written elsewhere (a noted record's), after the lines written so far."""
+        """The decoding's: a line written elsewhere (a noted record's), after the lines
+        ``format_decode`` wrote so far."""
+        self._room(len(line) + 2)
         if self.nout:
-            self.out.append(b",\n")
+            memcpy(self.db + self.dlen, b",\n", 2)
+            self.dlen += 2
         self.nout += 1
-        self.out.append(<const char *>line, len(line))
+        memcpy(self.db + self.dlen, <const char *>line, len(line))
+        self.dlen += len(line)
 
     def text_view(self):
-        """A read-only view of the text written since the last take (None: none), valid
-        until the next write or ``clear_text``: written out without a copy."""
-        if not self.out.size():
+        """The decoding's: a read-only view of the text written since the last take (None:
+        none), valid until the next write or ``clear_text``: written out without a copy."""
+        if not self.dlen:
             return None
-        return PyMemoryView_FromMemory(self.out.data(), <Py_ssize_t>self.out.size(), PyBUF_READ)
+        return PyMemoryView_FromMemory(self.db, <Py_ssize_t>self.dlen, PyBUF_READ)
 
     def clear_text(self):
-        self.out.clear()
+        self.dlen = 0
         self.nout = 0
 
     def take_text(self):
@@ -619,51 +637,84 @@ cdef class RowSink:
 
 
     # -- the canonical decoding ---------------------------------------------------------
-    cdef void _canonical_value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
+    cdef int _room(self, size_t n) except -1:
+        """Room for ``n`` more bytes in the decoding's text (``db``)."""
+        cdef size_t cap
+        cdef char *got
+        if self.dcap - self.dlen >= n:
+            return 0
+        cap = max(2 * self.dcap, self.dlen + n, <size_t>(1 << 16))
+        got = <char *>realloc(self.db, cap)
+        if got == NULL:
+            raise MemoryError()
+        self.db = got
+        self.dcap = cap
+        return 0
+
+    cdef char *_ptext(self, char *p, int64_t gid, int64_t word) except NULL:
+        """``_text`` for the decoding, at ``p`` in ``db`` (room made for it): an interned
+        string's text from ``ttext``. Returns where it ends (``db`` may have moved)."""
+        cdef size_t n
+        cdef const char *src
+        if gid == 0:
+            return _put(p, b'""', 2)
+        self.dlen = <size_t>(p - self.db)
+        if gid == R_INLINE:
+            n = <size_t>(word & 0xFFFFFF)
+            self._room(6 * n + 2)
+            return _pjson(self.db + self.dlen, self.blob.data() + (word >> 24), n)
+        if 0 < gid < <int64_t>self.toff.size() - 1:
+            n = self.toff[gid + 1] - self.toff[gid]
+            self._room(n)
+            return _put(self.db + self.dlen, self.ttext.data() + self.toff[gid], n)
+        self._room(48)  # (an unregistered ref: its row is an error, never written)
+        p = _put(self.db + self.dlen, b'"<string #', 10)
+        p = _pu64(p, <uint64_t>word)
+        return _put(p, b'>"', 2)
+
+    cdef char *_pvalue(self, char *p, const XArg *A, const int64_t *a) except NULL:
         """An argument's value as the canonical decoding writes it (``_canonical``'s
         ``argument_value``: a header field a number, a word a decimal string, a double a number
-        or "NaN", "Infinity", "-Infinity", a blob its bytes in hex)."""
+        or "NaN", "Infinity", "-Infinity", a blob its bytes in hex), at ``p`` (64 bytes of room
+        made for a value of fixed length)."""
         cdef uint64_t raw = <uint64_t>a[3]
         cdef int width = A.width
         cdef double x
         cdef char *s
-        cdef size_t i, n
-        cdef const unsigned char *b
+        cdef size_t n
         if A.kind == XA_NULL:
-            o.append(b"null")
-        elif A.kind == XA_SIGNED or A.kind == XA_UNSIGNED or A.kind == XA_POINTER:
+            return _put(p, b"null", 4)
+        if A.kind == XA_SIGNED or A.kind == XA_UNSIGNED or A.kind == XA_POINTER:
             if width < 64:
                 raw &= ((<uint64_t>1) << width) - 1
                 if A.kind == XA_SIGNED and raw >> (width - 1):
                     raw |= ~(((<uint64_t>1) << width) - 1)
             else:
-                o.push_back(b'"')
-            if A.kind == XA_SIGNED:
-                _i64(o, <int64_t>raw)
-            else:
-                _u64(o, raw)
+                p[0] = b'"'
+                p += 1
+            p = _pi64(p, <int64_t>raw) if A.kind == XA_SIGNED else _pu64(p, raw)
             if width >= 64:
-                o.push_back(b'"')
-        elif A.kind == XA_DOUBLE:
+                p[0] = b'"'
+                p += 1
+            return p
+        if A.kind == XA_DOUBLE:
             memcpy(&x, &raw, 8)
-            if isfinite(x):
-                s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                o.append(s)
-                PyMem_Free(s)
-            else:
-                o.append(b'"NaN"' if x != x else b'"Infinity"' if x > 0 else b'"-Infinity"')
-        elif A.kind == XA_STRING:
-            self._dtext(o, a[3], a[4], texts)
-        elif A.kind == XA_BOOL:
-            o.append(b"true" if raw else b"false")
-        else:  # XA_BLOB: its bytes in hex
-            o.push_back(b'"')
-            b = <const unsigned char *>self.blob.data() + (a[4] >> 24)
-            n = <size_t>(a[4] & 0xFFFFFF)
-            for i in range(n):
-                o.push_back(b"0123456789abcdef"[b[i] >> 4])
-                o.push_back(b"0123456789abcdef"[b[i] & 15])
-            o.push_back(b'"')
+            if not isfinite(x):
+                return _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
+                    else _put(p, b'"-Infinity"', 11)
+            s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+            n = strlen(s)
+            p = _put(p, s, n if n <= 32 else 32)  # (a double's repr: 24 bytes at most)
+            PyMem_Free(s)
+            return p
+        if A.kind == XA_STRING:
+            return self._ptext(p, a[3], a[4])
+        if A.kind == XA_BOOL:
+            return _put(p, b"true", 4) if raw else _put(p, b"false", 5)
+        n = <size_t>(a[4] & 0xFFFFFF)  # XA_BLOB: its bytes in hex
+        self.dlen = <size_t>(p - self.db)
+        self._room(2 * n + 2)
+        return _phex(self.db + self.dlen, <const unsigned char *>self.blob.data() + (a[4] >> 24), n)
 
     cdef str _decode_error(self, const int64_t *r, const int64_t *side):
         """The message of the row's first ref to nothing, in key order (as the reference's
@@ -698,25 +749,25 @@ cdef class RowSink:
         """Write the canonical JSON of the rows not yet written whose records come before
         record ``below`` and ``stop`` (the first record in error), as ``_canonical``'s
         ``Canonical.record`` writes each, key by key as ``decode_plan`` says: its kind, then
-        ``provs[pid]`` (-1: none) the provider's text, then its fields. A row with a ref to
-        nothing is not written: (index, offset, message) goes to ``errors``, as the reference's
-        canonicaliser says it (its first such ref, in key order), and no later row is written.
-        Returns the stop."""
+        ``provs[pid]`` (-1: none) the provider's text, then its fields, into ``db`` (room made
+        for a row's pieces of fixed length at once, for each text as it comes). A row with a
+        ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
+        reference's canonicaliser says it (its first such ref, in key order), and no later row
+        is written. Returns the stop."""
         cdef size_t n = self.rows.size() // R_WIDTH
         cdef const int64_t *r
         cdef const int64_t *a
         cdef const int64_t *side
         cdef const DOp *D
         cdef const XArg *A
-        cdef string *o = &self.out
         cdef const char *dt = self.dtext.data()
+        cdef char *p
         cdef int j, k, q, nargs, m
         cdef int64_t at, pid, last_pid = -2, index, term
         cdef uint64_t raw
         cdef double x
         cdef char *s
-        cdef size_t i, nb
-        cdef const unsigned char *b
+        cdef size_t nb
         cdef bytes prov = b"", t
         cdef str err
         if not self.toff.size():
@@ -745,22 +796,35 @@ cdef class RowSink:
             if pid != last_pid:
                 prov = provs[pid]
                 last_pid = pid
+            # room for the row's pieces of fixed length: its kind and keys, the provider,
+            # numbers (24 bytes each), a thread's koids; the arguments' and texts' as they come
+            self._room(self.dhead[2 * term + 1] + len(prov) + self.dfixed[term] + 2)
+            p = self.db + self.dlen
             if self.nout:
-                o.append(b",\n")
+                p = _put(p, b",\n", 2)
             self.nout += 1
-            o.append(dt + self.dhead[2 * term], self.dhead[2 * term + 1])
-            o.append(<const char *>prov, len(prov))
+            p = _put(p, dt + self.dhead[2 * term], self.dhead[2 * term + 1])
+            p = _put(p, <const char *>prov, len(prov))
             for j in range(self.dfirst[term], self.dfirst[term + 1]):
                 D = &self.dops[j]
-                o.append(dt + D.key, D.nkey)
+                p = _put(p, dt + D.key, D.nkey)
                 if D.how == D_STRING:
-                    self._dtext(o, r[ROW_HEAD + D.a], r[R_TEXT + D.a], texts)
+                    p = self._ptext(p, r[ROW_HEAD + D.a], r[R_TEXT + D.a])
                 elif D.how == D_THREAD:
+                    if D.nk == 0:
+                        p = _put(p, b"{}", 2)
                     for q in range(D.nk):
-                        o.append(b'{"' if q == 0 else b'", "')
-                        o.append(b'process_koid": "' if (D.k0 if q == 0 else D.k1) == 0 else b'thread_koid": "')
-                        _u64(o, <uint64_t>side[1 + q])
-                    o.append(b'"}' if D.nk else b'{}')
+                        if q == 0:
+                            p = _put(p, b'{"', 2)
+                        else:
+                            p = _put(p, b'", "', 4)
+                        if (D.k0 if q == 0 else D.k1) == 0:
+                            p = _put(p, b'process_koid": "', 16)
+                        else:
+                            p = _put(p, b'thread_koid": "', 15)
+                        p = _pu64(p, <uint64_t>side[1 + q])
+                    if D.nk:
+                        p = _put(p, b'"}', 2)
                     side += 3
                 elif D.how == D_NUMBER:
                     raw = <uint64_t>side[0]
@@ -768,43 +832,39 @@ cdef class RowSink:
                         raw &= ((<uint64_t>1) << D.b) - 1
                         if D.c and raw >> (D.b - 1):
                             raw |= ~(((<uint64_t>1) << D.b) - 1)
-                    if D.c:
-                        _i64(o, <int64_t>raw)
-                    else:
-                        _u64(o, raw)
+                    p = _pi64(p, <int64_t>raw) if D.c else _pu64(p, raw)
                     side += 1
                 elif D.how == D_WORD:
-                    o.push_back(b'"')
-                    if D.c:
-                        _i64(o, side[0])
-                    else:
-                        _u64(o, <uint64_t>side[0])
-                    o.push_back(b'"')
+                    p[0] = b'"'
+                    p = _pi64(p + 1, side[0]) if D.c else _pu64(p + 1, <uint64_t>side[0])
+                    p[0] = b'"'
+                    p += 1
                     side += 1
                 elif D.how == D_DOUBLE:
                     raw = <uint64_t>side[0]
                     memcpy(&x, &raw, 8)
-                    if isfinite(x):
-                        s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                        o.append(s)
-                        PyMem_Free(s)
+                    if not isfinite(x):
+                        p = _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
+                            else _put(p, b'"-Infinity"', 11)
                     else:
-                        o.append(b'"NaN"' if x != x else b'"Infinity"' if x > 0 else b'"-Infinity"')
+                        s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+                        nb = strlen(s)
+                        p = _put(p, s, nb if nb <= 32 else 32)
+                        PyMem_Free(s)
                     side += 1
-                elif D.how == D_TEXT:
-                    _json_text(o, self.blob.data() + (side[0] >> 24), <size_t>(side[0] & 0xFFFFFF))
-                    side += 1
-                elif D.how == D_HEX:
-                    o.push_back(b'"')
-                    b = <const unsigned char *>self.blob.data() + (side[0] >> 24)
+                elif D.how == D_TEXT or D.how == D_HEX:
                     nb = <size_t>(side[0] & 0xFFFFFF)
-                    for i in range(nb):
-                        o.push_back(b"0123456789abcdef"[b[i] >> 4])
-                        o.push_back(b"0123456789abcdef"[b[i] & 15])
-                    o.push_back(b'"')
+                    self.dlen = <size_t>(p - self.db)
+                    self._room(6 * nb + 2)
+                    p = self.db + self.dlen
+                    if D.how == D_TEXT:
+                        p = _pjson(p, self.blob.data() + (side[0] >> 24), nb)
+                    else:
+                        p = _phex(p, <const unsigned char *>self.blob.data() + (side[0] >> 24), nb)
                     side += 1
                 else:  # D_ARGS
-                    o.push_back(b'[')
+                    p[0] = b'['
+                    p += 1
                     nargs = <int>r[ROW_HEAD + NSTR + 3]
                     at = r[ROW_HEAD + NSTR + 2]
                     m = 0
@@ -813,18 +873,35 @@ cdef class RowSink:
                         if a[0] < 0:
                             continue  # an undefined argument type: skipped by its size
                         A = &self.xargs[a[0]]
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(128 + self.dargname[2 * a[0] + 1])
+                        p = self.db + self.dlen
                         if m:
-                            o.append(b", ")
+                            p = _put(p, b", ", 2)
                         m += 1
-                        o.append(b'{"name": ')
-                        self._dtext(o, a[1], a[2], texts)
-                        o.append(b', "type": ')
-                        o.append(dt + self.dargname[2 * a[0]], self.dargname[2 * a[0] + 1])
-                        o.append(b', "value": ')
-                        self._canonical_value(o, A, a, texts)
-                        o.push_back(b'}')
-                    o.push_back(b']')
-            o.push_back(b'}')
+                        p = _put(p, b'{"name": ', 9)
+                        p = self._ptext(p, a[1], a[2])
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(128 + self.dargname[2 * a[0] + 1])
+                        p = self.db + self.dlen
+                        p = _put(p, b', "type": ', 10)
+                        p = _put(p, dt + self.dargname[2 * a[0]], self.dargname[2 * a[0] + 1])
+                        p = _put(p, b', "value": ', 11)
+                        p = self._pvalue(p, A, a)
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(4)  # (its closing brace, the list's)
+                        p = self.db + self.dlen
+                        p[0] = b'}'
+                        p += 1
+                    p[0] = b']'
+                    p += 1
+                # (room for the keys and fixed pieces after a text that moved ``db``)
+                self.dlen = <size_t>(p - self.db)
+                self._room(self.dfixed[term] + 2)
+                p = self.db + self.dlen
+            p[0] = b'}'
+            p += 1
+            self.dlen = <size_t>(p - self.db)
         return stop
 
 cdef inline bint _same(const char *s, const size_t *cuts, int x, int y) noexcept:
@@ -884,6 +961,89 @@ cdef inline void _hex(string *o, uint64_t x) noexcept:
         if x == 0:
             break
     o.append(buf + i, 20 - i)
+
+
+cdef inline char *_put(char *p, const char *s, size_t n) noexcept nogil:
+    memcpy(p, s, n)
+    return p + n
+
+
+cdef inline char *_pu64(char *p, uint64_t x) noexcept nogil:
+    """``x`` in decimal at ``p`` (20 bytes at most), two digits a step."""
+    cdef char buf[24]
+    cdef int i = 24
+    cdef uint64_t q
+    while x >= 100:
+        q = x // 100
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * (x - 100 * q), 2)
+        x = q
+    if x >= 10:
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * x, 2)
+    else:
+        i -= 1
+        buf[i] = <char>(48 + x)
+    memcpy(p, buf + i, 24 - i)
+    return p + 24 - i
+
+
+cdef inline char *_pi64(char *p, int64_t x) noexcept nogil:
+    if x < 0:
+        p[0] = b'-'
+        return _pu64(p + 1, <uint64_t>0 - <uint64_t>x)
+    return _pu64(p, <uint64_t>x)
+
+
+cdef inline char *_phex(char *p, const unsigned char *b, size_t n) noexcept nogil:
+    """Bytes in hex, quoted, at ``p`` (2n + 2 bytes)."""
+    cdef size_t i
+    p[0] = b'"'
+    p += 1
+    for i in range(n):
+        p[0] = b"0123456789abcdef"[b[i] >> 4]
+        p[1] = b"0123456789abcdef"[b[i] & 15]
+        p += 2
+    p[0] = b'"'
+    return p + 1
+
+
+cdef inline char *_pjson(char *p, const char *s, size_t n) noexcept nogil:
+    """``_json_text`` at ``p`` (6n + 2 bytes at most)."""
+    cdef size_t i, run = 0
+    cdef unsigned char c
+    p[0] = b'"'
+    p += 1
+    for i in range(n):
+        c = <unsigned char>s[i]
+        if c >= 0x20 and c != 0x22 and c != 0x5C:
+            continue
+        memcpy(p, s + run, i - run)
+        p += i - run
+        run = i + 1
+        if c == 0x22:
+            p = _put(p, b'\\"', 2)
+        elif c == 0x5C:
+            p = _put(p, b'\\\\', 2)
+        elif c == 0x0A:
+            p = _put(p, b'\\n', 2)
+        elif c == 0x0D:
+            p = _put(p, b'\\r', 2)
+        elif c == 0x09:
+            p = _put(p, b'\\t', 2)
+        elif c == 0x08:
+            p = _put(p, b'\\b', 2)
+        elif c == 0x0C:
+            p = _put(p, b'\\f', 2)
+        else:
+            p = _put(p, b'\\u00', 4)
+            p[0] = b"0123456789abcdef"[c >> 4]
+            p[1] = b"0123456789abcdef"[c & 15]
+            p += 2
+    memcpy(p, s + run, n - run)
+    p += n - run
+    p[0] = b'"'
+    return p + 1
 
 
 cdef void _json_text(string *o, const char *s, size_t n) noexcept:
