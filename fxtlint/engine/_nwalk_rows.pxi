@@ -31,9 +31,11 @@
 # The decoding's plan (``decode_plan``, ``_canonical._row_plan``) makes a row of every record
 # of a kind the canonical decoding prints (its keys from the tables: DecodeHow, ``DOp``).
 # ``format`` writes the rows' Trace Event JSON, ``format_decode`` their canonical lines,
-# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``). Memory: the rows, notes, argument words and inline texts
-# since the last take (the Python side takes them at each stop of the walk), and the thread
-# koids met (``first`` is told each one's first row).
+# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``;
+# the decoding's its own, ``db``, written by pointer and handed out as a view, ``text_view``).
+# Memory: the rows, notes, argument words, side words, inline texts and text since the last
+# take (the Python side takes them at each stop of the walk), the thread koids met (``first``
+# is told each one's first row) and, for the decoding, the interned strings' texts.
 
 from libc.math cimport isfinite
 from libc.stdlib cimport free, realloc
