@@ -772,6 +772,7 @@ cdef class RowSink:
         cdef size_t nb
         cdef bytes prov = b"", t
         cdef str err
+        cdef bint moved = False
         if not self.toff.size():
             self.toff.push_back(0)
         while self.toff.size() <= <size_t>len(texts):  # (the texts only grow: the new ones copied)
@@ -812,6 +813,7 @@ cdef class RowSink:
                 p = _put(p, dt + D.key, D.nkey)
                 if D.how == D_STRING:
                     p = self._ptext(p, r[ROW_HEAD + D.a], r[R_TEXT + D.a])
+                    moved = True
                 elif D.how == D_THREAD:
                     if D.nk == 0:
                         p = _put(p, b"{}", 2)
@@ -864,6 +866,7 @@ cdef class RowSink:
                     else:
                         p = _phex(p, <const unsigned char *>self.blob.data() + (side[0] >> 24), nb)
                     side += 1
+                    moved = True
                 else:  # D_ARGS
                     p[0] = b'['
                     p += 1
@@ -897,10 +900,13 @@ cdef class RowSink:
                         p += 1
                     p[0] = b']'
                     p += 1
-                # (room for the keys and fixed pieces after a text that moved ``db``)
-                self.dlen = <size_t>(p - self.db)
-                self._room(self.dfixed[term] + 2)
-                p = self.db + self.dlen
+                    moved = True
+                if moved:  # (room for the keys and fixed pieces left, after a text that used it up)
+                    moved = False
+                    if self.dcap - <size_t>(p - self.db) < self.dfixed[term] + 2:
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(self.dfixed[term] + 2)
+                        p = self.db + self.dlen
             p[0] = b'}'
             p += 1
             self.dlen = <size_t>(p - self.db)
