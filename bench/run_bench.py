@@ -3,7 +3,8 @@ header walk and the fxt 0.3.0 parser, and fxtlint's other verbs against the lint
 two sizes, in one run.
 
     python bench/run_bench.py [--mb 50] [--also-mb 500] [--workloads events,mixed,sched,log]
-                              [--verbs report,export,decode] [--engines reference,...] [--keep DIR]
+                              [--verbs report,export,decode] [--verb-engine E] [--engines reference,...]
+                              [--keep DIR]
                               [--repeat 3] [--json OUT] [--profile N]
 
 For each workload of ``bench/make_trace.py`` (events; mixed; kernel scheduling;
@@ -27,7 +28,8 @@ installed package has it, even where PYTHONDONTWRITEBYTECODE is set):
   (``export -o /dev/null``; standard output): at 500 MB export and decode write
   gigabytes of JSON, and writing that to a file measures the machine's page cache and
   disk more than fxtlint; ``--verb-output DIR`` writes files instead. A structured-log stream has no canonical
-  decoding: decode says so (MG005) and is not timed there;
+  decoding: decode says so (MG005) and is not timed there. ``--verb-engine E`` runs them
+  under ``FXTLINT_ENGINE=E`` (the lint beside them stays on the default engine);
 - lint:ENGINE (``--engines``): the same command line as fxtlint with ``FXTLINT_ENGINE=ENGINE``,
   each engine beside the default one in the same run.
 
@@ -239,16 +241,18 @@ def run_cli(path: Path, engine: str | None = None) -> dict:
 
 
 VERB_OUTPUT: list[Path] = []  # --verb-output DIR: the folder the verbs write to (else /dev/null)
+VERB_ENGINE: list[str] = []  # --verb-engine E: the verbs run under FXTLINT_ENGINE=E
 
 
 def run_verb(verb: str, path: Path) -> dict:
     """``python -m fxtlint VERB ...`` on ``path``: wall time (start-up included) and peak RSS;
     it must succeed (the workloads are clean). Its output goes to /dev/null unless
-    ``--verb-output`` names a folder."""
+    ``--verb-output`` names a folder; under ``FXTLINT_ENGINE`` when ``--verb-engine`` says one."""
     with tempfile.TemporaryDirectory(dir=VERB_OUTPUT[0] if VERB_OUTPUT else None) as tmp, \
             open(Path(tmp) / "stdout" if VERB_OUTPUT else os.devnull, "w") as sink:
         out = str(Path(tmp) / "out.json") if VERB_OUTPUT else os.devnull
-        dt, _, err, status, rss = _shim(VERB_ARGS[verb](str(path), out), stdout=sink)
+        env = {**CHILD_ENV, "FXTLINT_ENGINE": VERB_ENGINE[0]} if VERB_ENGINE else None
+        dt, _, err, status, rss = _shim(VERB_ARGS[verb](str(path), out), stdout=sink, env=env)
     if verb == "decode" and "MG005" in err:
         return dict(unavailable="a structured-log stream has no canonical decoding (decode says MG005)")
     # export says on stderr (exit 1) what has no Trace Event counterpart: thread names
@@ -334,6 +338,9 @@ def main(argv=None) -> int:
     ap.add_argument("--engines", default="", metavar="E1,E2",
                     help="also time the lint under FXTLINT_ENGINE=E for each engine E (targets lint:E), "
                     "beside the default engine (comma-separated; empty for none)")
+    ap.add_argument("--verb-engine", default=None, metavar="E",
+                    help="run the verbs under FXTLINT_ENGINE=E (e.g. walk: decode on the native walk), "
+                    "the lint they are compared with on the default engine")
     ap.add_argument("--verb-output", type=Path, default=None, metavar="DIR",
                     help="write the verbs' output (gigabytes of JSON at 500 MB) to files in DIR instead of "
                     "/dev/null: the time then includes the page cache and the disk of the machine")
@@ -347,6 +354,9 @@ def main(argv=None) -> int:
     workloads = [w for w in args.workloads.split(",") if w]
     if args.verb_output:
         VERB_OUTPUT.append(args.verb_output)
+    if args.verb_engine:
+        VERB_ENGINE.append(args.verb_engine)
+        print(f"verbs under FXTLINT_ENGINE={args.verb_engine}", flush=True)
     verbs = [v for v in args.verbs.split(",") if v]
     for engine in (e for e in args.engines.split(",") if e):
         TARGETS[f"lint:{engine}"] = lambda path, engine=engine: run_cli(path, engine)

@@ -11,7 +11,10 @@
 # when a plan is loaded, ``export_plan``) the timestamp, the second value the export prints
 # (a complete event's end, a counter's, an async operation's or a flow's id), where its
 # arguments start (in ``argw``, ARGW words each: type, name id, name text, value, value
-# text) and how many, and per string ref its text: an inline text kept in ``blob``
+# text) and how many, the provider id, the first of the row's side words (the decoding's,
+# in ``dv``: per key of its kind that is no string ref, a thread ref's three words, a
+# field's or word's value, a stream's text kept in ``blob``; ``decode_plan``), and per
+# string ref its text: an inline text kept in ``blob``
 # (offset << 24 | length) or an unregistered ref's index. A record that is not an event,
 # or has any finding (a layout finding, an unregistered ref, a timestamp past its limit, an
 # undefined type), is not a row: it is noted (index, offset, declared size in words, tick
@@ -25,18 +28,25 @@
 # ``not_exported``) or nothing (a table record), a record of another kind is noted or
 # handed back, and a table record met while records are noted is handed back (a note is
 # decoded with the tables as they are at the next stop: they must not change in between).
+# The decoding's plan (``decode_plan``, ``_canonical._row_plan``) makes a row of every record
+# of a kind the canonical decoding prints (its keys from the tables: DecodeHow, ``DOp``).
 # ``format`` writes the rows' Trace Event JSON, ``format_decode`` their canonical lines,
-# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``). Memory: the rows, notes, argument words and inline texts
-# since the last take (the Python side takes them at each stop of the walk), and the thread
-# koids met (``first`` is told each one's first row).
+# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``;
+# the decoding's its own, ``db``, written by pointer and handed out as a view, ``text_view``).
+# Memory: the rows, notes, argument words, side words, inline texts and text since the last
+# take (the Python side takes them at each stop of the walk), the thread koids met (``first``
+# is told each one's first row) and, for the decoding, the interned strings' texts.
 
 from libc.math cimport isfinite
-from libc.string cimport memcmp, memcpy
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcmp, memcpy, strlen
 
 DEF ROW_HEAD = 9
 DEF R_KOIDS = 1
+DEF R_UNRES = 2     # the decoding's: a ref of the row resolves to nothing (``format_decode`` says which)
 DEF R_INLINE = -2
-DEF R_MORE = 5      # after the ids: timestamp, second value, first argument, argument count, provider id
+DEF R_MORE = 6      # after the ids: timestamp, second value, first argument, argument count, provider id,
+                    # the row's first side word (the decoding's: ``dv``)
 DEF ARGW = 5        # an argument's words: type, name id, name text, value, value text
 DEF R_TEXT = ROW_HEAD + NSTR + R_MORE   # the string refs' texts
 DEF R_WIDTH = R_TEXT + NSTR
@@ -72,6 +82,25 @@ cdef struct XTerm:
     int ph           # the phase letter (0: none)
     int ts, v2       # value slots: the timestamp, the second value (-1: none)
     int iname, icat  # which of the terminal's string refs are the name and the category
+
+
+cpdef enum DecodeHow:  # how the canonical decoding writes one key of a record (``_canonical._row_plan``)
+    D_STRING = 0     # a string ref (``a``: which of the terminal's)
+    D_THREAD = 1     # a thread ref (``a``: its value slot; ``b``, ``c``: its inline koid words' position
+                     # slots; ``nk`` keys, ``k0``, ``k1``: 0 process_koid, 1 thread_koid): 3 side words
+    D_NUMBER = 2     # a header field (``a``: its value slot, ``b`` its width, ``c`` signed): a number
+    D_WORD = 3       # a word (``a``, ``c`` signed): a decimal string
+    D_DOUBLE = 4     # a word read as a double
+    D_TEXT = 5       # a UTF-8 stream (``a``: its position slot, ``b``: its length's value slot): a string
+    D_HEX = 6        # a binary stream: its bytes in hex
+    D_ARGS = 7       # the arguments
+
+
+cdef struct DOp:
+    int how
+    int a, b, c
+    int nk, k0, k1
+    size_t key, nkey   # its key's text (", \"name\": ") in ``dtext``
 
 
 cdef struct XArg:
@@ -153,6 +182,8 @@ cdef extern from *:
     int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out)
 
 cdef extern from "Python.h":
+    object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
+    int PyBUF_READ
     char *PyOS_double_to_string(double val, char format_code, int precision, int flags, int *ptype) except NULL
     int Py_DTSF_ADD_DOT_0
     void PyMem_Free(void *p)
@@ -183,6 +214,23 @@ cdef class RowSink:
     cdef uint64_t us_rate, us_factor    # the last tick rate a timestamp was written at, its exact decimals
     cdef int us_digits
     cdef object terms_plan, args_plan   # (until ``check`` lays them out for the walk's program)
+    # -- the canonical decoding's (``decode_plan``) --
+    cdef vector[DOp] dops               # per terminal its keys' ops, from ``dfirst[term]`` to ``dfirst[term + 1]``
+    cdef vector[int] dfirst
+    cdef vector[int] dwords             # per terminal: the side words of its rows
+    cdef vector[size_t] dhead           # per terminal: its text up to the provider in ``dtext`` (offset, length)
+    cdef vector[size_t] dargname        # per argument type: its JSON name in ``dtext`` (offset, length)
+    cdef string dtext
+    cdef vector[int64_t] dv             # the rows' side words
+    cdef vector[size_t] dfixed          # per terminal: room for its rows' pieces of fixed length
+    cdef char *db                       # the decoding's text since the last take: ``dlen`` bytes of ``dcap``
+    cdef size_t dlen, dcap
+    cdef string ttext                   # the interned strings' JSON texts (``format_decode``'s ``texts``), ...
+    cdef vector[size_t] toff            # ... where each starts (one more: the end)
+    cdef object dplan, dlabels          # (the ops until ``check``; each op's field name, for an error)
+
+    def __dealloc__(self):
+        free(self.db)
 
     cdef inline void note(self, int64_t index, int64_t offset, int64_t words, uint64_t rate) noexcept nogil:
         self.notes.push_back(index)
@@ -199,6 +247,7 @@ cdef class RowSink:
         self.notes.clear()
         self.argw.clear()
         self.blob.clear()
+        self.dv.clear()
         self.done = 0
         return r, n
 
@@ -214,6 +263,65 @@ cdef class RowSink:
             self.phases[i] = 0
         for i in range(4):
             self.skipped[i] = 0
+
+    def decode_plan(self, ops, heads, argnames):
+        """The canonical decoding's plan (after ``export_plan``): per terminal the list of its
+        keys, each a dict of ``DOp``'s fields (but ``key``, ``nkey``) with ``text`` (the key's
+        text) and ``label`` (the field's name, as an error names it); per terminal its text
+        up to the provider; per argument type its JSON name. Checked with the export's."""
+        self.dplan = (list(ops), list(heads), list(argnames))
+        self.decoding = True
+
+    cdef int _check_decode(self, const Program *P) except -1:
+        """The decoding's plan names only slots ``P`` has, and lays it out."""
+        cdef DOp d
+        cdef int words
+        cdef size_t fixed
+        cdef bytes t
+        ops, heads, argnames = self.dplan
+        if len(ops) != P.nterminals or len(heads) != P.nterminals or self.dfirst.size():
+            raise ValueError("a decoding plan for another program, or for a walk before")
+        self.dlabels = []
+        for term in range(P.nterminals):
+            self.dfirst.push_back(<int>self.dops.size())
+            words = 0
+            fixed = 1  # (the closing brace)
+            for x in ops[term]:
+                d.how, d.a, d.b, d.c = x["how"], x.get("a", -1), x.get("b", -1), x.get("c", 0)
+                d.nk, d.k0, d.k1 = x.get("nk", 0), x.get("k0", 0), x.get("k1", 0)
+                if not ((d.how == D_STRING and 0 <= d.a < NSTR)
+                        or (d.how == D_THREAD and 0 <= d.a < P.nvals and -1 <= d.b < P.npos and -1 <= d.c < P.npos
+                            and 0 <= d.nk <= 2 and 0 <= d.k0 <= 1 and 0 <= d.k1 <= 1)
+                        or (d.how == D_NUMBER and 0 <= d.a < P.nvals and 1 <= d.b <= 64)
+                        or ((d.how == D_WORD or d.how == D_DOUBLE) and 0 <= d.a < P.nvals)
+                        or ((d.how == D_TEXT or d.how == D_HEX) and 0 <= d.a < P.npos and 0 <= d.b < P.nvals)
+                        or d.how == D_ARGS):
+                    raise ValueError("a decoding plan's key out of range")
+                words += 3 if d.how == D_THREAD else 0 if d.how == D_STRING or d.how == D_ARGS else 1
+                # (a thread's koids: 96 bytes at most; a number, word or double: 40; the empty
+                # text, the empty list, a stream's quotes: 2; texts and arguments: room as they come)
+                fixed += len(x["text"]) + (96 if d.how == D_THREAD else 40 if d.how in (D_NUMBER, D_WORD, D_DOUBLE)
+                                           else 2)
+                t = x["text"]
+                d.key = self.dtext.size()
+                d.nkey = len(t)
+                self.dtext.append(<const char *>t, len(t))
+                self.dops.push_back(d)
+                self.dlabels.append(x["label"])
+            self.dwords.push_back(words)
+            self.dfixed.push_back(fixed)
+            t = heads[term]
+            self.dhead.push_back(self.dtext.size())
+            self.dhead.push_back(len(t))
+            self.dtext.append(<const char *>t, len(t))
+        self.dfirst.push_back(<int>self.dops.size())
+        for i in range(<int64_t>P.arg_type_mask + 1):
+            t = argnames[i] if i < len(argnames) else b""
+            self.dargname.push_back(self.dtext.size())
+            self.dargname.push_back(len(t))
+            self.dtext.append(<const char *>t, len(t))
+        self.dplan = None
+        return 0
 
     cdef int check(self, const Program *P) except -1:
         """The export's plan names only terminals, slots and argument types ``P`` has."""
@@ -243,6 +351,8 @@ cdef class RowSink:
                     raise ValueError("an export plan's argument type out of range")
             self.xargs.push_back(a)
         self.counted.assign(self.xterms.size(), 0)
+        if self.dplan is not None:
+            self._check_decode(P)
         return 0
 
     cdef inline bint hands_back(self, int64_t term) noexcept nogil:
@@ -266,7 +376,30 @@ cdef class RowSink:
         self.rows.clear()
         self.argw.clear()
         self.blob.clear()
+        self.dv.clear()
         self.done = 0
+
+    def append_line(self, bytes line):
+        """The decoding's: a line written elsewhere (a noted record's), after the lines
+        ``format_decode`` wrote so far."""
+        self._room(len(line) + 2)
+        if self.nout:
+            memcpy(self.db + self.dlen, b",\n", 2)
+            self.dlen += 2
+        self.nout += 1
+        memcpy(self.db + self.dlen, <const char *>line, len(line))
+        self.dlen += len(line)
+
+    def text_view(self):
+        """The decoding's: a read-only view of the text written since the last take (None:
+        none), valid until the next write or ``clear_text``: written out without a copy."""
+        if not self.dlen:
+            return None
+        return PyMemoryView_FromMemory(self.db, <Py_ssize_t>self.dlen, PyBUF_READ)
+
+    def clear_text(self):
+        self.dlen = 0
+        self.nout = 0
 
     def take_text(self):
         """The text ``format`` wrote since the last take: its events joined by ",\\n"."""
@@ -309,6 +442,13 @@ cdef class RowSink:
                 raise ValueError("an interned id past the texts")
             t = texts[gid]
             o.append(<const char *>t, len(t))
+
+    cdef inline void _dtext(self, string *o, int64_t gid, int64_t word, list texts) except *:
+        """``_text`` for the decoding: an interned string's text from ``ttext``."""
+        if 0 < gid < <int64_t>self.toff.size() - 1:
+            o.append(self.ttext.data() + self.toff[gid], self.toff[gid + 1] - self.toff[gid])
+        else:
+            self._text(o, gid, word, texts)
 
     cdef void _value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
         """An argument's value as ``json.dumps`` writes the reference's (``_arg_value``)."""
@@ -499,99 +639,155 @@ cdef class RowSink:
 
 
     # -- the canonical decoding ---------------------------------------------------------
-    cdef void _canonical_value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
+    cdef int _room(self, size_t n) except -1:
+        """Room for ``n`` more bytes in the decoding's text (``db``)."""
+        cdef size_t cap
+        cdef char *got
+        if self.dcap - self.dlen >= n:
+            return 0
+        cap = max(2 * self.dcap, self.dlen + n, <size_t>(1 << 16))
+        got = <char *>realloc(self.db, cap)
+        if got == NULL:
+            raise MemoryError()
+        self.db = got
+        self.dcap = cap
+        return 0
+
+    cdef char *_ptext(self, char *p, int64_t gid, int64_t word) except NULL:
+        """``_text`` for the decoding, at ``p`` in ``db`` (room made for it): an interned
+        string's text from ``ttext``. Returns where it ends (``db`` may have moved)."""
+        cdef size_t n
+        cdef const char *src
+        if gid == 0:
+            return _put(p, b'""', 2)
+        self.dlen = <size_t>(p - self.db)
+        if gid == R_INLINE:
+            n = <size_t>(word & 0xFFFFFF)
+            self._room(6 * n + 2)
+            return _pjson(self.db + self.dlen, self.blob.data() + (word >> 24), n)
+        if 0 < gid < <int64_t>self.toff.size() - 1:
+            n = self.toff[gid + 1] - self.toff[gid]
+            self._room(n)
+            return _put(self.db + self.dlen, self.ttext.data() + self.toff[gid], n)
+        self._room(48)  # (an unregistered ref: its row is an error, never written)
+        p = _put(self.db + self.dlen, b'"<string #', 10)
+        p = _pu64(p, <uint64_t>word)
+        return _put(p, b'>"', 2)
+
+    cdef char *_pvalue(self, char *p, const XArg *A, const int64_t *a) except NULL:
         """An argument's value as the canonical decoding writes it (``_canonical``'s
         ``argument_value``: a header field a number, a word a decimal string, a double a number
-        or "NaN", "Infinity", "-Infinity", a blob its bytes in hex)."""
+        or "NaN", "Infinity", "-Infinity", a blob its bytes in hex), at ``p`` (64 bytes of room
+        made for a value of fixed length)."""
         cdef uint64_t raw = <uint64_t>a[3]
         cdef int width = A.width
         cdef double x
         cdef char *s
-        cdef size_t i, n
-        cdef const unsigned char *b
+        cdef size_t n
         if A.kind == XA_NULL:
-            o.append(b"null")
-        elif A.kind == XA_SIGNED or A.kind == XA_UNSIGNED or A.kind == XA_POINTER:
+            return _put(p, b"null", 4)
+        if A.kind == XA_SIGNED or A.kind == XA_UNSIGNED or A.kind == XA_POINTER:
             if width < 64:
                 raw &= ((<uint64_t>1) << width) - 1
                 if A.kind == XA_SIGNED and raw >> (width - 1):
                     raw |= ~(((<uint64_t>1) << width) - 1)
             else:
-                o.push_back(b'"')
-            if A.kind == XA_SIGNED:
-                _i64(o, <int64_t>raw)
-            else:
-                _u64(o, raw)
+                p[0] = b'"'
+                p += 1
+            p = _pi64(p, <int64_t>raw) if A.kind == XA_SIGNED else _pu64(p, raw)
             if width >= 64:
-                o.push_back(b'"')
-        elif A.kind == XA_DOUBLE:
+                p[0] = b'"'
+                p += 1
+            return p
+        if A.kind == XA_DOUBLE:
             memcpy(&x, &raw, 8)
-            if isfinite(x):
-                s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                o.append(s)
-                PyMem_Free(s)
-            else:
-                o.append(b'"NaN"' if x != x else b'"Infinity"' if x > 0 else b'"-Infinity"')
-        elif A.kind == XA_STRING:
-            self._text(o, a[3], a[4], texts)
-        elif A.kind == XA_BOOL:
-            o.append(b"true" if raw else b"false")
-        else:  # XA_BLOB: its bytes in hex
-            o.push_back(b'"')
-            b = <const unsigned char *>self.blob.data() + (a[4] >> 24)
-            n = <size_t>(a[4] & 0xFFFFFF)
-            for i in range(n):
-                o.push_back(b"0123456789abcdef"[b[i] >> 4])
-                o.push_back(b"0123456789abcdef"[b[i] & 15])
-            o.push_back(b'"')
+            if not isfinite(x):
+                return _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
+                    else _put(p, b'"-Infinity"', 11)
+            s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+            n = strlen(s)
+            p = _put(p, s, n if n <= 32 else 32)  # (a double's repr: 24 bytes at most)
+            PyMem_Free(s)
+            return p
+        if A.kind == XA_STRING:
+            return self._ptext(p, a[3], a[4])
+        if A.kind == XA_BOOL:
+            return _put(p, b"true", 4) if raw else _put(p, b"false", 5)
+        n = <size_t>(a[4] & 0xFFFFFF)  # XA_BLOB: its bytes in hex
+        self.dlen = <size_t>(p - self.db)
+        self._room(2 * n + 2)
+        return _phex(self.db + self.dlen, <const unsigned char *>self.blob.data() + (a[4] >> 24), n)
 
-    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list heads, list tails,
-                      list argtypes, list errors):
+    cdef str _decode_error(self, const int64_t *r, const int64_t *side):
+        """The message of the row's first ref to nothing, in key order (as the reference's
+        canonicaliser meets it), or None."""
+        cdef int j, k
+        cdef const DOp *D
+        cdef const int64_t *a
+        cdef int64_t term = r[3]
+        for j in range(self.dfirst[term], self.dfirst[term + 1]):
+            D = &self.dops[j]
+            if D.how == D_STRING:
+                if r[ROW_HEAD + D.a] == -1:
+                    return f"string ref {<uint64_t>r[R_TEXT + D.a]} ({self.dlabels[j]}) is not registered"
+            elif D.how == D_THREAD:
+                if side[0] == 0:
+                    return f"thread ref {<uint64_t>side[1]} ({self.dlabels[j]}) is not registered"
+                side += 3
+            elif D.how == D_ARGS:
+                for k in range(<int>r[ROW_HEAD + NSTR + 3]):
+                    a = self.argw.data() + (r[ROW_HEAD + NSTR + 2] + k) * ARGW
+                    if a[0] < 0:
+                        continue
+                    if a[1] == -1:
+                        return f"string ref {<uint64_t>a[2]} (argument name) is not registered"
+                    if self.xargs[a[0]].kind == XA_STRING and a[3] == -1:
+                        return f"string ref {<uint64_t>a[4]} (argument value) is not registered"
+            else:
+                side += 1
+        return None
+
+    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list errors):
         """Write the canonical JSON of the rows not yet written whose records come before
         record ``below`` and ``stop`` (the first record in error), as ``_canonical``'s
-        ``Canonical.record`` writes each: ``heads[term]`` the text up to its provider,
-        ``provs[pid]`` (-1: none) the provider's, ``tails[term]`` the key of the word after
-        its arguments (b"": none), ``argtypes[type]`` an argument type's JSON name. A row with
-        a ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
-        reference's canonicaliser says it (its first such ref, in field order), and no later
-        row is written. Returns the stop."""
-        cdef size_t n = self.rows.size() // R_WIDTH, i
+        ``Canonical.record`` writes each, key by key as ``decode_plan`` says: its kind, then
+        ``provs[pid]`` (-1: none) the provider's text, then its fields, into ``db`` (room made
+        for a row's pieces of fixed length at once, for each text as it comes). A row with a
+        ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
+        reference's canonicaliser says it (its first such ref, in key order), and no later row
+        is written. Returns the stop."""
+        cdef size_t n = self.rows.size() // R_WIDTH
         cdef const int64_t *r
         cdef const int64_t *a
-        cdef const XTerm *X
+        cdef const int64_t *side
+        cdef const DOp *D
         cdef const XArg *A
-        cdef string *o = &self.out
-        cdef int k, nargs, m
-        cdef int64_t at, pid, last_pid = -2, index
-        cdef bytes prov = b"", head, tail, t
+        cdef const char *dt = self.dtext.data()
+        cdef char *p
+        cdef int j, k, q, nargs, m
+        cdef int64_t at, pid, last_pid = -2, index, term
+        cdef uint64_t raw
+        cdef double x
+        cdef char *s
+        cdef size_t nb
+        cdef bytes prov = b"", t
         cdef str err
+        cdef bint moved = False
+        if not self.toff.size():
+            self.toff.push_back(0)
+        while self.toff.size() <= <size_t>len(texts):  # (the texts only grow: the new ones copied)
+            t = texts[self.toff.size() - 1]
+            self.ttext.append(<const char *>t, len(t))
+            self.toff.push_back(self.ttext.size())
         while self.done < n:
             r = self.rows.data() + self.done * R_WIDTH
             index = r[0]
             if index >= below:
                 break
             self.done += 1
-            X = &self.xterms[r[3]]
-            nargs = <int>r[ROW_HEAD + NSTR + 3]
-            at = r[ROW_HEAD + NSTR + 2]
-            err = None
-            if not (r[6] & R_KOIDS):
-                err = f"thread ref {<uint64_t>r[7]} (thread) is not registered"
-            elif r[ROW_HEAD + X.icat] == -1:
-                err = f"string ref {<uint64_t>r[R_TEXT + X.icat]} (category) is not registered"
-            elif r[ROW_HEAD + X.iname] == -1:
-                err = f"string ref {<uint64_t>r[R_TEXT + X.iname]} (name) is not registered"
-            else:
-                for k in range(nargs):
-                    a = self.argw.data() + (at + k) * ARGW
-                    if a[0] < 0:
-                        continue
-                    if a[1] == -1:
-                        err = f"string ref {<uint64_t>a[2]} (argument name) is not registered"
-                        break
-                    if self.xargs[a[0]].kind == XA_STRING and a[3] == -1:
-                        err = f"string ref {<uint64_t>a[4]} (argument value) is not registered"
-                        break
+            term = r[3]
+            side = self.dv.data() + r[ROW_HEAD + NSTR + 5]
+            err = self._decode_error(r, side) if r[6] & R_UNRES else None
             if err is not None:
                 errors.append((index, r[1], f"record {index} at {r[1]:#x}: {err}"))
                 if index < stop:
@@ -603,47 +799,117 @@ cdef class RowSink:
             if pid != last_pid:
                 prov = provs[pid]
                 last_pid = pid
-            head = heads[r[3]]
-            tail = tails[r[3]]
+            # room for the row's pieces of fixed length: its kind and keys, the provider,
+            # numbers (24 bytes each), a thread's koids; the arguments' and texts' as they come
+            self._room(self.dhead[2 * term + 1] + len(prov) + self.dfixed[term] + 2)
+            p = self.db + self.dlen
             if self.nout:
-                o.append(b",\n")
+                p = _put(p, b",\n", 2)
             self.nout += 1
-            o.append(<const char *>head, len(head))
-            o.append(<const char *>prov, len(prov))
-            o.append(b', "thread": {"process_koid": "')
-            _u64(o, <uint64_t>r[7])
-            o.append(b'", "thread_koid": "')
-            _u64(o, <uint64_t>r[8])
-            o.append(b'"}, "category": ')
-            self._text(o, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat], texts)
-            o.append(b', "name": ')
-            self._text(o, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
-            o.append(b', "timestamp": "')
-            _u64(o, <uint64_t>r[ROW_HEAD + NSTR])
-            o.append(b'", "arguments": [')
-            m = 0
-            for k in range(nargs):
-                a = self.argw.data() + (at + k) * ARGW
-                if a[0] < 0:
-                    continue  # an undefined argument type: skipped by its size
-                A = &self.xargs[a[0]]
-                if m:
-                    o.append(b", ")
-                m += 1
-                o.append(b'{"name": ')
-                self._text(o, a[1], a[2], texts)
-                o.append(b', "type": ')
-                t = argtypes[a[0]]
-                o.append(<const char *>t, len(t))
-                o.append(b', "value": ')
-                self._canonical_value(o, A, a, texts)
-                o.push_back(b'}')
-            o.push_back(b']')
-            if len(tail):
-                o.append(<const char *>tail, len(tail))
-                _u64(o, <uint64_t>r[ROW_HEAD + NSTR + 1])
-                o.push_back(b'"')
-            o.push_back(b'}')
+            p = _put(p, dt + self.dhead[2 * term], self.dhead[2 * term + 1])
+            p = _put(p, <const char *>prov, len(prov))
+            for j in range(self.dfirst[term], self.dfirst[term + 1]):
+                D = &self.dops[j]
+                p = _put(p, dt + D.key, D.nkey)
+                if D.how == D_STRING:
+                    p = self._ptext(p, r[ROW_HEAD + D.a], r[R_TEXT + D.a])
+                    moved = True
+                elif D.how == D_THREAD:
+                    if D.nk == 0:
+                        p = _put(p, b"{}", 2)
+                    for q in range(D.nk):
+                        if q == 0:
+                            p = _put(p, b'{"', 2)
+                        else:
+                            p = _put(p, b'", "', 4)
+                        if (D.k0 if q == 0 else D.k1) == 0:
+                            p = _put(p, b'process_koid": "', 16)
+                        else:
+                            p = _put(p, b'thread_koid": "', 15)
+                        p = _pu64(p, <uint64_t>side[1 + q])
+                    if D.nk:
+                        p = _put(p, b'"}', 2)
+                    side += 3
+                elif D.how == D_NUMBER:
+                    raw = <uint64_t>side[0]
+                    if D.b < 64:
+                        raw &= ((<uint64_t>1) << D.b) - 1
+                        if D.c and raw >> (D.b - 1):
+                            raw |= ~(((<uint64_t>1) << D.b) - 1)
+                    p = _pi64(p, <int64_t>raw) if D.c else _pu64(p, raw)
+                    side += 1
+                elif D.how == D_WORD:
+                    p[0] = b'"'
+                    p = _pi64(p + 1, side[0]) if D.c else _pu64(p + 1, <uint64_t>side[0])
+                    p[0] = b'"'
+                    p += 1
+                    side += 1
+                elif D.how == D_DOUBLE:
+                    raw = <uint64_t>side[0]
+                    memcpy(&x, &raw, 8)
+                    if not isfinite(x):
+                        p = _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
+                            else _put(p, b'"-Infinity"', 11)
+                    else:
+                        s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+                        nb = strlen(s)
+                        p = _put(p, s, nb if nb <= 32 else 32)
+                        PyMem_Free(s)
+                    side += 1
+                elif D.how == D_TEXT or D.how == D_HEX:
+                    nb = <size_t>(side[0] & 0xFFFFFF)
+                    self.dlen = <size_t>(p - self.db)
+                    self._room(6 * nb + 2)
+                    p = self.db + self.dlen
+                    if D.how == D_TEXT:
+                        p = _pjson(p, self.blob.data() + (side[0] >> 24), nb)
+                    else:
+                        p = _phex(p, <const unsigned char *>self.blob.data() + (side[0] >> 24), nb)
+                    side += 1
+                    moved = True
+                else:  # D_ARGS
+                    p[0] = b'['
+                    p += 1
+                    nargs = <int>r[ROW_HEAD + NSTR + 3]
+                    at = r[ROW_HEAD + NSTR + 2]
+                    m = 0
+                    for k in range(nargs):
+                        a = self.argw.data() + (at + k) * ARGW
+                        if a[0] < 0:
+                            continue  # an undefined argument type: skipped by its size
+                        A = &self.xargs[a[0]]
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(128 + self.dargname[2 * a[0] + 1])
+                        p = self.db + self.dlen
+                        if m:
+                            p = _put(p, b", ", 2)
+                        m += 1
+                        p = _put(p, b'{"name": ', 9)
+                        p = self._ptext(p, a[1], a[2])
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(128 + self.dargname[2 * a[0] + 1])
+                        p = self.db + self.dlen
+                        p = _put(p, b', "type": ', 10)
+                        p = _put(p, dt + self.dargname[2 * a[0]], self.dargname[2 * a[0] + 1])
+                        p = _put(p, b', "value": ', 11)
+                        p = self._pvalue(p, A, a)
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(4)  # (its closing brace, the list's)
+                        p = self.db + self.dlen
+                        p[0] = b'}'
+                        p += 1
+                    p[0] = b']'
+                    p += 1
+                    moved = True
+                if moved:  # (room for the keys and fixed pieces left, after a text that used it up)
+                    moved = False
+                    if self.dcap - <size_t>(p - self.db) < self.dfixed[term] + 2:
+                        self.dlen = <size_t>(p - self.db)
+                        self._room(self.dfixed[term] + 2)
+                        p = self.db + self.dlen
+            p[0] = b'}'
+            p += 1
+            self.dlen = <size_t>(p - self.db)
         return stop
 
 cdef inline bint _same(const char *s, const size_t *cuts, int x, int y) noexcept:
@@ -661,15 +927,27 @@ cdef inline int _earlier(const char *s, const size_t *cuts, int x, int lo, int h
     return -1
 
 
+cdef const char *_DIGITS2 = (b"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                             b"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                             b"8081828384858687888990919293949596979899")
+
+
 cdef inline void _u64(string *o, uint64_t x) noexcept:
+    """``x`` in decimal, two digits a step."""
     cdef char buf[24]
     cdef int i = 24
-    while True:
+    cdef uint64_t q
+    while x >= 100:
+        q = x // 100
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * (x - 100 * q), 2)
+        x = q
+    if x >= 10:
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * x, 2)
+    else:
         i -= 1
-        buf[i] = <char>(48 + x % 10)
-        x = x // 10
-        if x == 0:
-            break
+        buf[i] = <char>(48 + x)
     o.append(buf + i, 24 - i)
 
 
@@ -691,6 +969,89 @@ cdef inline void _hex(string *o, uint64_t x) noexcept:
         if x == 0:
             break
     o.append(buf + i, 20 - i)
+
+
+cdef inline char *_put(char *p, const char *s, size_t n) noexcept nogil:
+    memcpy(p, s, n)
+    return p + n
+
+
+cdef inline char *_pu64(char *p, uint64_t x) noexcept nogil:
+    """``x`` in decimal at ``p`` (20 bytes at most), two digits a step."""
+    cdef char buf[24]
+    cdef int i = 24
+    cdef uint64_t q
+    while x >= 100:
+        q = x // 100
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * (x - 100 * q), 2)
+        x = q
+    if x >= 10:
+        i -= 2
+        memcpy(buf + i, _DIGITS2 + 2 * x, 2)
+    else:
+        i -= 1
+        buf[i] = <char>(48 + x)
+    memcpy(p, buf + i, 24 - i)
+    return p + 24 - i
+
+
+cdef inline char *_pi64(char *p, int64_t x) noexcept nogil:
+    if x < 0:
+        p[0] = b'-'
+        return _pu64(p + 1, <uint64_t>0 - <uint64_t>x)
+    return _pu64(p, <uint64_t>x)
+
+
+cdef inline char *_phex(char *p, const unsigned char *b, size_t n) noexcept nogil:
+    """Bytes in hex, quoted, at ``p`` (2n + 2 bytes)."""
+    cdef size_t i
+    p[0] = b'"'
+    p += 1
+    for i in range(n):
+        p[0] = b"0123456789abcdef"[b[i] >> 4]
+        p[1] = b"0123456789abcdef"[b[i] & 15]
+        p += 2
+    p[0] = b'"'
+    return p + 1
+
+
+cdef inline char *_pjson(char *p, const char *s, size_t n) noexcept nogil:
+    """``_json_text`` at ``p`` (6n + 2 bytes at most)."""
+    cdef size_t i, run = 0
+    cdef unsigned char c
+    p[0] = b'"'
+    p += 1
+    for i in range(n):
+        c = <unsigned char>s[i]
+        if c >= 0x20 and c != 0x22 and c != 0x5C:
+            continue
+        memcpy(p, s + run, i - run)
+        p += i - run
+        run = i + 1
+        if c == 0x22:
+            p = _put(p, b'\\"', 2)
+        elif c == 0x5C:
+            p = _put(p, b'\\\\', 2)
+        elif c == 0x0A:
+            p = _put(p, b'\\n', 2)
+        elif c == 0x0D:
+            p = _put(p, b'\\r', 2)
+        elif c == 0x09:
+            p = _put(p, b'\\t', 2)
+        elif c == 0x08:
+            p = _put(p, b'\\b', 2)
+        elif c == 0x0C:
+            p = _put(p, b'\\f', 2)
+        else:
+            p = _put(p, b'\\u00', 4)
+            p[0] = b"0123456789abcdef"[c >> 4]
+            p[1] = b"0123456789abcdef"[c & 15]
+            p += 2
+    memcpy(p, s + run, n - run)
+    p += n - run
+    p[0] = b'"'
+    return p + 1
 
 
 cdef void _json_text(string *o, const char *s, size_t n) noexcept:
@@ -773,7 +1134,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
         if X.act == X_COUNT:
             w.rsink.counted.data()[term] += 1
             return
-        if (X.act != X_ROW and X.act != X_NAMES) or T.mode != M_EVENT:
+        if (X.act != X_ROW and X.act != X_NAMES) or (T.mode != M_EVENT and T.mode != M_PROVIDER_EVENT):
             w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
             return
         for k in range(w.rec_mark, w.findings.size()):  # (what the export prints as the reference does)
@@ -781,6 +1142,9 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             if rule != F_STRING and rule != F_THREAD and rule != F_TICKS:
                 w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
                 return
+        if w.rsink.dfirst.size() and not _streams_fit(w, term):
+            w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
+            return
     elif T.mode != M_EVENT or w.findings.size() != w.rec_mark:
         w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
         return
@@ -839,6 +1203,12 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
     r[ROW_HEAD + NSTR + 2] = <int64_t>(w.rsink.argw.size() // ARGW)
     r[ROW_HEAD + NSTR + 3] = S.nargs
     r[ROW_HEAD + NSTR + 4] = <int64_t>w.pid_of[slot] if slot else -1
+    r[ROW_HEAD + NSTR + 5] = 0
+    cdef bint unres = False
+    if w.rsink.dfirst.size():
+        r[ROW_HEAD + NSTR + 5] = _side_words(w, S, T, term, slot, flags, pk, tk, &unres)
+        for i in range(T.nstr):
+            unres |= r[ROW_HEAD + i] == -1
     cdef int64_t a, ty, npv = w.P.narg_vals
     cdef const int64_t *row
     cdef const XArg *A
@@ -863,4 +1233,67 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             o[3] = row[ARG_ROW_HEAD + A.val]
             if A.kind == XA_BLOB and w.rsink.decoding and A.vpos >= 0:
                 o[4] = _keep_text(w.rsink, S, row[ARG_ROW_HEAD + npv + A.vpos], <uint64_t>o[3])
+        unres |= o[1] == -1 or (A.kind == XA_STRING and o[3] == -1)
+    if unres:
+        w.rsink.rows.data()[at + 6] |= R_UNRES
     w.rsink.nrows += 1
+
+
+cdef inline bint _streams_fit(NativeWalk w, int64_t term) noexcept nogil:
+    """The decoding's streams of the record just walked are short enough to be kept."""
+    cdef int j
+    for j in range(w.rsink.dfirst[term], w.rsink.dfirst[term + 1]):
+        if (w.rsink.dops[j].how == D_TEXT or w.rsink.dops[j].how == D_HEX) and w.vals[w.rsink.dops[j].b] > 0xFFFFFF:
+            return False
+    return True
+
+
+cdef int64_t _side_words(NativeWalk w, Scan *S, const Term *T, int64_t term, int slot, int64_t flags,
+                         uint64_t pk0, uint64_t tk0, bint *unres) noexcept nogil:
+    """The decoding's words of the record just walked (``decode_plan``'s ops of ``term``)
+    appended to ``dv``: a thread ref's (resolved, then its keys' koids; unregistered: 0, the
+    ref, and ``unres`` set), a field's or a word's value, a stream's text kept in ``blob``.
+    Returns the first. (A kind with one thread ref of two koid words: the row's koids,
+    ``flags``, ``pk0``, ``tk0``, are that ref's.)"""
+    cdef size_t at = w.rsink.dv.size()
+    cdef int j
+    cdef const DOp *D
+    cdef uint64_t ref, pk, tk
+    cdef const uint64_t *v = w.vals.data()
+    cdef const int64_t *p = w.pos.data()
+    w.rsink.dv.resize(at + w.rsink.dwords[term])
+    cdef int64_t *o = w.rsink.dv.data() + at
+    for j in range(w.rsink.dfirst[term], w.rsink.dfirst[term + 1]):
+        D = &w.rsink.dops[j]
+        if D.how == D_THREAD:
+            ref = v[D.a]
+            if T.nthr == 1 and T.thr_nkoid[0] == 2 and T.thr_val[0] == D.a:
+                o[0] = 1 if flags & R_KOIDS else 0
+                o[1] = <int64_t>(pk0 if D.k0 == 0 else tk0) if o[0] else <int64_t>ref
+                o[2] = <int64_t>(pk0 if D.k1 == 0 else tk0) if o[0] else 0
+                unres[0] |= o[0] == 0
+            elif ref == 0:  # inline: its koid words
+                o[0] = 1
+                o[1] = <int64_t>_word(S, p[D.b]) if D.b >= 0 and p[D.b] >= 0 else 0
+                o[2] = <int64_t>_word(S, p[D.c]) if D.c >= 0 and p[D.c] >= 0 else 0
+            else:
+                it = w.threads.find(_key(slot, ref))
+                if it != w.threads.end():
+                    pk = deref(it).second.pk
+                    tk = deref(it).second.tk
+                    o[0] = 1
+                    o[1] = <int64_t>(pk if D.k0 == 0 else tk)
+                    o[2] = <int64_t>(pk if D.k1 == 0 else tk)
+                else:
+                    o[0] = 0
+                    o[1] = <int64_t>ref
+                    o[2] = 0
+                    unres[0] = True
+            o += 3
+        elif D.how == D_NUMBER or D.how == D_WORD or D.how == D_DOUBLE:
+            o[0] = <int64_t>v[D.a]
+            o += 1
+        elif D.how == D_TEXT or D.how == D_HEX:
+            o[0] = _keep_text(w.rsink, S, p[D.a], v[D.b])
+            o += 1
+    return <int64_t>at

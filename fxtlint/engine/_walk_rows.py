@@ -76,6 +76,8 @@ class RowsRider:
 # ``_nwalk_rows.pxi``'s ExportAct and ArgKind (``export_plan`` checks them against a build)
 X_NOTE, X_ROW, X_COUNT, X_NONE, X_BACK, X_NAMES = range(6)
 XA = {"null": 1, "signed": 2, "unsigned": 3, "double": 4, "string": 5, "pointer": 6, "bool": 7, "blob": 8}
+# ``_nwalk_rows.pxi``'s DecodeHow: how the canonical decoding writes a key (``_canonical``'s shapes)
+DECODE_HOW = {"string": 0, "thread": 1, "number": 2, "word": 3, "double": 4, "text": 5, "hex": 6, "arguments": 7}
 # the thread record: the one table record whose fields the export reads (a thread's first process)
 THREAD_RECORD = "thread"
 
@@ -153,6 +155,9 @@ def checked(module):
     acts = {"X_NOTE": X_NOTE, "X_ROW": X_ROW, "X_COUNT": X_COUNT, "X_NONE": X_NONE, "X_BACK": X_BACK,
             "X_NAMES": X_NAMES}
     kinds = {f"XA_{k.upper()}": v for k, v in XA.items()} | {"XA_UNDEFINED": 0}
-    if {m.name: int(m) for m in module.ExportAct} != acts or {m.name: int(m) for m in module.ArgKind} != kinds:
-        raise RuntimeError("a stale build of the native walk (its export plan differs): rebuild it")
+    hows = {f"D_{k.upper()}": v for k, v in DECODE_HOW.items()}
+    hows["D_ARGS"] = hows.pop("D_ARGUMENTS")
+    if {m.name: int(m) for m in module.ExportAct} != acts or {m.name: int(m) for m in module.ArgKind} != kinds \
+            or {m.name: int(m) for m in module.DecodeHow} != hows:
+        raise RuntimeError("a stale build of the native walk (its export or decoding plan differs): rebuild it")
     return module

@@ -22,11 +22,13 @@ as the spec tells readers to do.
 
 A consumer of the walk (``_walk``): decoded records become canonical objects one by
 one (the reference path, ``decode``). Where the native walk is built ``decode_to`` rides
-it behind a linter whose findings nothing reads (``_aboard``): its rows mode writes each
-event's line natively (``_NativeRecords``; a kind whose shape is not an event's, and every
-other record, decoded one by one), at each stop of the walk. Either way each line is byte
-for byte what ``json.dumps`` writes for the same object, written as soon as its stretch
-is done, so memory does not grow with the file.
+it behind a linter whose findings nothing reads (``_aboard``): its rows mode writes the
+line of every record of a kind the decoding prints natively (``_NativeRecords``, key by
+key as ``_row_plan`` derives from ``SHAPES`` and the program's slots), at each stop of the
+walk; a record with a finding the reference must describe is noted and decoded one by
+one, as is a provider info or magic record. Either way each line is byte for byte what
+``json.dumps`` writes for the same object, written as soon as its stretch is done, so
+memory does not grow with the file.
 """
 
 from __future__ import annotations
@@ -271,8 +273,8 @@ class Canonical(Consumer):
     _collecting = False  # the lines of noted records kept for the rider (``_NativeRecords.take``)
 
     def ride(self, walk: Walk, nw, module):
-        """The decoding's rider on the native walk ``nw``: its events written natively from
-        the rows mode's rows (``_NativeRecords``), every other record handed back and decoded
+        """The decoding's rider on the native walk ``nw``: its records written natively from
+        the rows mode's rows (``_NativeRecords``), the records it notes or hands back decoded
         one by one (``record``)."""
         self.riding = True
         return _NativeRecords(self, walk, nw, module)
@@ -304,65 +306,95 @@ class Canonical(Consumer):
         else:
             self.write([_line(obj)])
 
-# the kinds the walk's rows mode writes natively: the events whose canonical shape is
-# (thread, category, name, timestamp, arguments) and at most one word after (an end, an id)
-_ROW_SHAPE = (("thread", "thread"), ("category", "string"), ("name", "string"), ("timestamp", "word"),
-              ("arguments", "arguments"))
 # the records the walk walks with nothing to write: their effect is the walk's own
 _FOLDED = frozenset(k for k, e in EFFECT_OF.items()
                     if e in ("registers_string", "registers_thread", "sets_tick_rate", "switches_provider"))
 
 
+def _field(lay: Layout, name: str):
+    """The header field ``name`` of ``lay``, in its header or in one of its words."""
+    f = lay.field(name)
+    if f is not None:
+        return f
+    return next(x for it in lay.full_body if isinstance(it, WordItem) for x in it.fields if x.name == name)
+
+
+def _key_ops(kind: str, leaf) -> list[dict]:
+    """How the rows mode writes each key of a record of ``kind`` (``SHAPES[kind]``): a
+    ``DOp``'s fields (``_nwalk_rows.pxi``'s ``DecodeHow``) with the key's text and the field's
+    name, the slots from the program's leaf (``leaf.vals``: value slots, ``leaf.pos``:
+    position slots)."""
+    from ..engine._walk_rows import DECODE_HOW as H
+
+    lay, vals, pos = leaf.layout, leaf.vals, leaf.pos
+    ops = []
+    for name, how in SHAPES[kind]:
+        d: dict = {"text": (", " + key(name)).encode(), "label": name}
+        if how == "string":
+            d.update(how=H["string"], a=STRING_REFS[kind].index(name))
+        elif how == "thread":
+            words = _WORDS_BY_REF[(kind, name)]
+            slots = [pos.get(w, -1) for w in words] + [-1, -1]
+            kinds = [0 if _koid_key(w) == "process_koid" else 1 for w in words] + [0, 0]
+            d.update(how=H["thread"], a=vals[name], b=slots[0], c=slots[1], nk=len(words), k0=kinds[0], k1=kinds[1])
+        elif how == "number":
+            f = _field(lay, name)
+            d.update(how=H["number"], a=vals[name], b=f.width, c=int(f.signed))
+        elif how == "word":
+            d.update(how=H["word"], a=vals[name], c=int(_word_is_signed(lay, name)))
+        elif how == "double":
+            d.update(how=H["double"], a=vals[name])
+        elif how in ("text", "hex"):
+            stream = next(it for it in lay.full_body if isinstance(it, StreamItem) and it.name == name)
+            d.update(how=H[how], a=pos[name], b=vals[stream.length])
+        else:
+            d["how"] = H["arguments"]
+        ops.append(d)
+    return ops
+
+
 @functools.cache
 def _row_plan(log: bool) -> tuple:
     """The rows mode's plan for the canonical decoding over the native walk's program:
-    (per terminal ``XTerm``'s fields, per argument type ``XArg``'s, per terminal the text up
-    to its provider and the key of its word after the arguments, per argument type its JSON
-    name). A record of another kind is noted for ``Canonical.record`` (the walk stops before
-    a table record that follows it: it is decoded with the tables it was read with), or
-    handed back: one that names a provider (the provider texts of a stretch's rows are
+    (per terminal ``XTerm``'s fields, per argument type ``XArg``'s, per terminal its keys'
+    ops and its text up to the provider, per argument type its JSON name). Every kind the
+    decoding prints is a row, written natively, but where the walk hands its records back
+    (its plan's ``M_REFERENCE``) or notes them (a finding the reference says); handed back
+    are also a record that names a provider (the provider texts of a stretch's rows are
     those at its stop), a magic record (the reader says where one repeats) and one of an
-    undefined type (the reader says what it skips)."""
-    from ..engine._walk_native import plan
-    from ..engine._walk_rows import X_BACK, X_NONE, X_NOTE, X_ROW, arg_plan
+    undefined type (the reader says what it skips). A structured-log stream is no trace to
+    decode: its records are handed back."""
+    from ..engine._walk_native import M_EVENT, M_PROVIDER_EVENT, plan
+    from ..engine._walk_rows import X_BACK, X_NONE, X_ROW, arg_plan
 
-    prog = plan(log)[0]
-    terms, heads, tails = [], [], []
-    for t in prog.terminals:
+    prog, modes = plan(log)[:2]
+    terms, ops, heads = [], [], []
+    for t, m in zip(prog.terminals, modes, strict=True):
         d = {"act": X_BACK, "ph": 0, "ts": -1, "v2": -1, "iname": 0, "icat": 0}
-        head = tail = b""
         leaf = t.leaf
         kind = leaf.layout.name if leaf is not None and not log else None
-        shape = SHAPES.get(kind, ()) if kind is not None else ()
+        o: list = []
+        head = b""
         if kind in _FOLDED:
             d["act"] = X_NONE
-        elif kind is None or is_undefined(kind) or kind in STATE_KINDS:
-            pass  # handed back
-        elif shape[:5] == _ROW_SHAPE and len(shape) <= 6 and all(how == "word" for _, how in shape[5:]) \
-                and [_koid_key(w) for w in _WORDS_BY_REF[(kind, "thread")]] == ["process_koid", "thread_koid"] \
-                and not any(_word_is_signed(leaf.layout, n) for n, _ in (shape[3:4] + shape[5:])):
-            strs = STRING_REFS[kind]
-            d.update(act=X_ROW, ts=leaf.vals["timestamp"], iname=strs.index("name"), icat=strs.index("category"))
+        elif kind is not None and kind in SHAPES and m["mode"] in (M_EVENT, M_PROVIDER_EVENT):
+            d["act"] = X_ROW
+            o = _key_ops(kind, leaf)
             head = ("{" + key("kind") + json.dumps(kind) + ", " + key("provider")).encode()
-            if len(shape) == 6:
-                d["v2"] = leaf.vals[shape[5][0]]
-                tail = (", " + key(shape[5][0]) + '"').encode()
-        else:
-            d["act"] = X_NOTE
         terms.append(d)
+        ops.append(o)
         heads.append(head)
-        tails.append(tail)
     args: list = [None] * (max(prog.arg_leaves, default=-1) + 1)
     argtypes: list = [b""] * len(args)
     for ty, a in prog.arg_leaves.items():
         args[ty] = arg_plan(a)
         argtypes[ty] = json.dumps(a.layout.name).encode()
-    return terms, args, heads, tails, argtypes
+    return terms, args, ops, heads, argtypes
 
 
 class _NativeRecords:
     """The canonical decoding on the native walk's rows mode (``_nwalk_rows.pxi``): at each
-    stop of the walk, the lines of the event rows since the last stop written by the walk's
+    stop of the walk, the lines of the rows since the last stop written by the walk's
     formatter (byte for byte ``_line`` of ``Canonical.record``'s object; a row with a ref to
     nothing an error, as the canonicaliser says it), in file order with the records it
     noted, which the reference decoder reads (its diagnostics the decoding's) and
@@ -372,10 +404,10 @@ class _NativeRecords:
     def __init__(self, canon: Canonical, walk: Walk, nw, module):
         from ..engine._walk_rows import checked
 
-        terms, args, self.heads, self.tails, self.argtypes = _row_plan(walk.log)
+        terms, args, ops, heads, argtypes = _row_plan(walk.log)
         self.sink = checked(module).RowSink()
         self.sink.export_plan(terms, args)
-        self.sink.decoding = True
+        self.sink.decode_plan(ops, heads, argtypes)
         nw.collect_rows(self.sink)
         self.canon = canon
         self.walk = walk
@@ -393,40 +425,41 @@ class _NativeRecords:
         for pid, p in state.providers.items():
             if pid is not None:
                 provs[pid - (1 << 64) if pid >= 1 << 63 else pid] = _line({"id": p.id, "name": p.name}).encode()
-        out: list[bytes] = []
         errors: list = []
         canon._collecting = True  # (``record`` keeps the line of a noted record for here)
         try:
             for index, offset, words, _rate in sink.take_notes():
-                self._format(index, provs, errors, out)
+                self._format(index, provs, errors)
                 canon.record(decode_record(w.buf, offset, index, words, canon.reader_diagnostic, big=w.big,
                                            log=w.log, resync=False))
-                out += [t.encode() for _, t in canon._pending]
+                for _, t in canon._pending:
+                    sink.append_line(t.encode())
                 canon._pending.clear()
         finally:
             canon._collecting = False
-        self._format(1 << 62, provs, errors, out)
+        self._format(1 << 62, provs, errors)
         sink.clear_rows()
-        if out:
-            canon.write.raw(out)
+        text = sink.text_view()  # (the stretch's lines, written out without a copy)
+        if text is not None:
+            try:
+                canon.write.raw([text])
+            finally:
+                text.release()
+                sink.clear_text()
 
-    def _format(self, below: int, provs: dict, errors: list, out: list) -> None:
+    def _format(self, below: int, provs: dict, errors: list) -> None:
         canon = self.canon
-        self.sink.format_decode(below, 1 << 62 if canon.stop is None else canon.stop, self.texts, provs,
-                                       self.heads, self.tails, self.argtypes, errors)
+        self.sink.format_decode(below, 1 << 62 if canon.stop is None else canon.stop, self.texts, provs, errors)
         for index, offset, message in errors:
             canon._error(index, offset, message)
         errors.clear()
-        got = self.sink.take_text()
-        if got:
-            out.append(got)
 
 
 def _aboard(walk: Walk, canon: Canonical) -> Walk:
     """``canon`` the consumer of ``walk``: riding the native walk behind a linter whose
-    findings nothing reads where the walk's engine walks natively (the rows mode writes the
-    events natively; a record of another kind, a context switch or a blob, is decoded one
-    by one), alone otherwise (the reference path; ``decode``'s, which keeps objects)."""
+    findings nothing reads where the walk's engine walks natively (the rows mode writes
+    every kind the decoding prints natively), alone otherwise (the reference path;
+    ``decode``'s, which keeps objects)."""
     from ..engine._lint_consumer import Lint
     from ..engine._native import walks_natively
     from ..engine._result import DiagnosticSink
