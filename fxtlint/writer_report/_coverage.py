@@ -197,7 +197,7 @@ class CoverageCollector(Consumer):
             return
         # equal instants at different rates (2 ticks of 1 kHz, 2 ms at 1 GHz) are told
         # apart by rate, the lower first: the same answer in whatever order records come
-        # (the column path meets them by layout, the reference in file order)
+        # (the native walk's coverage mode meets them in its own order, the reference in file order)
         if self.first is None or (time_key(lo, rate), rate) < (time_key(*self.first), self.first[1]):
             self.first = (lo, rate)
         if self.last is None or (time_key(hi, rate), rate) > (time_key(*self.last), self.last[1]):
