@@ -28,6 +28,10 @@ class Lint(Consumer):
     """Every rule over one walk; diagnostics go to ``emit`` (the reader's too, through
     the walk's own ``emit``)."""
 
+    # True: a linter whose findings nothing reads (export's and decode's, that take the
+    # native walk for its rows): the walk writes it no pairing rows (pairing findings are
+    # the only ones that cost a pass of their own)
+    silent: bool = False
 
     def __init__(self, emit, limits: Limits = DEFAULT_LIMITS, log: bool = False,
                  buffering_mode: str | None = None):

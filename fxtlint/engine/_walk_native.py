@@ -307,16 +307,17 @@ def _layouts(log: bool = False) -> list:
 
 
 @functools.cache
-def _fixed(module, log: bool = False):
+def _fixed(module, log: bool = False, pairing: bool = True):
     """What every ``NativeLint`` of ``module`` over a trace (``log``: a structured-log
-    stream) reads, looked up once per process: the loaded plan, the terminals' kinds and
+    stream) reads, looked up once per process: the loaded plan (``pairing`` False: without
+    its pairing rows, for a linter whose findings nothing reads), the terminals' kinds and
     the argument types', the screen's sites, the terminals' layouts, a pairing row's bytes
     (the walk's rows checked against ``_pairing.COLUMNS``: never a silent default)."""
     if tuple(module.ROWS) != COLUMNS:
         raise RuntimeError(f"the native walk writes pairing rows {module.ROWS}, not _pairing.COLUMNS {COLUMNS}")
     if max(_CAP_RULES) >= module.CAP_KEY_COUNT:
         raise RuntimeError(f"the native walk caps {module.CAP_KEY_COUNT} row rules, not {max(_CAP_RULES) + 1}")
-    return _loaded(module, log), _names(log), plan(log)[0].sites, _layouts(log), module.ROW_BYTES
+    return _loaded(module, log, pairing), _names(log), plan(log)[0].sites, _layouts(log), module.ROW_BYTES
 
 
 class Mirror:
@@ -373,17 +374,19 @@ class NativeLint:
         # both itself)
         self.buf, self.big, self.log, self.tables, self.counts = walk.buf, walk.big, walk.log, walk.state, walk.kinds
         self.emit = lint.emit
-        self._setup(module, self.sink_of(lint.emit), not walk.resync)
+        self._setup(module, self.sink_of(lint.emit), not walk.resync, not lint.silent)
         # the consumers riding beside the linter (``Consumer.rides_native``: report's coverage)
         self.others = walk.consumers[1:]
         self.riders = [c.ride(walk, self.nw, module) for c in self.others]
 
     sink_of = staticmethod(sink_of)
 
-    def _setup(self, module, sink, layout: bool) -> None:
+    def _setup(self, module, sink, layout: bool, pairing: bool = True) -> None:
         """The native walk and what its rows are rendered with (``sink``: the sink the
-        linter's ``emit`` adds to, or None)."""
-        loaded, (self.term_kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(module, self.log)
+        linter's ``emit`` adds to, or None; ``pairing`` False: no pairing rows, for a linter
+        whose findings nothing reads, ``Lint.silent``)."""
+        loaded, (self.term_kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(
+            module, self.log, pairing)
         self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout

@@ -404,7 +404,9 @@ def _silent_lint(walk: Walk):
     from ..engine._lint_consumer import Lint
     from ..engine._result import DiagnosticSink
 
-    return Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
+    lint = Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
+    lint.silent = True
+    return lint
 
 
 def iter_events(buf, export: Export | None = None, *, input_format: str = "auto"):

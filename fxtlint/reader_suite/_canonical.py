@@ -466,6 +466,7 @@ def _aboard(walk: Walk, canon: Canonical) -> Walk:
 
     if not canon.keep and walks_natively(walk.engine):
         lint = Lint(DiagnosticSink(per_rule_cap=1).add, walk.limits, walk.log)
+        lint.silent = True
         walk.consumers = [lint, canon]
         walk.lint = lint
     return walk
