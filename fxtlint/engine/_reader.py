@@ -588,7 +588,10 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
     ``resync``: as ``decode_record``'s."""
     size_words = (end - off) // 8
     dec = _Decoder(buf, unpack, big, emit, off, idx, end - off, lay.name, log)
-    fields = dec.check_fields(header, off, _compiled(lay.full_fields), f"{lay.name} header")
+    plan = _LEAVES.get(id(lay))
+    if plan is None or plan[0] is not lay:
+        plan = _LEAVES[id(lay)] = (lay, _compiled(lay.full_fields), f"{lay.name} header")
+    fields = dec.check_fields(header, off, plan[1], plan[2])
     strings: dict = {}
     args: list = []
     overrun = _overrun(dec, lay, end)
@@ -603,6 +606,10 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
     # the kind decides the type; a log record's type bits as found stay in fields["type"]
     return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0), pos
+
+
+# per leaf layout (by identity, as ``_compiled``): its header's compiled fields and their place's name
+_LEAVES: dict[int, tuple[Layout, _Fields, str]] = {}
 
 
 def _overrun(dec: _Decoder, lay: Layout, end: int):
@@ -1131,7 +1138,7 @@ def after_record(rec: Record, emit: Emit, magic_at: int | None = 0) -> None:
     """Checks that depend on a record's place in the file. ``magic_at`` is the offset
     of the file's first magic record (``first_magic``): a later one is repeated, that
     one is only misplaced (MG001 says where it is)."""
-    if rec.index > 0 and rec.offset != magic_at and rec.kind == "metadata.trace_info.magic" \
+    if rec.index > 0 and rec.offset != magic_at and rec.kind == _MAGIC_KIND \
             and _well_formed_magic(rec):
         emit(repeated_magic(rec.offset, rec.index, 8 * rec.size_words))
 
@@ -1142,8 +1149,9 @@ def repeated_magic(offset: int, index: int, size: int):
     return R.magic_repeated.at(offset, index, span=(offset, offset + 8), record_size=size, index=index)
 
 
+_MAGIC_KIND = "metadata.trace_info.magic"
 _MAGIC_CONSTS = {f.name: f.const for f in next(
-    lay for lay in _T.record_leaves() if lay.name == "metadata.trace_info.magic").full_fields if f.const is not None}
+    lay for lay in _T.record_leaves() if lay.name == _MAGIC_KIND).full_fields if f.const is not None}
 
 
 def _well_formed_magic(rec: Record) -> bool:
@@ -1180,16 +1188,18 @@ def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: 
     size_lo, size_mask = _HEADER_SIZE.lo, _HEADER_SIZE.mask
     large = size_fields(log)
     magic_at = first_magic(buf, big)
+    growing = getattr(buf, "growing", False)  # (its framing is frame_error's to settle, record by record)
+    magic = _MAGIC_KIND if check_magic and not log else None  # after_record's kind
     off = 0
     idx = 0
     while n - off >= 8:
         (header,) = unpack(buf, off)
         sf = large.get(_HEADER_TYPE.get(header))
         size = (header >> sf.lo) & sf.mask if sf is not None else (header >> size_lo) & size_mask
-        if frame_error(off, idx, size, buf, emit, big):
+        if (growing or size == 0 or off + 8 * size > n) and frame_error(off, idx, size, buf, emit, big):
             return
         rec = decode_record(buf, off, idx, size, emit, big=big, log=log, resync=resync)
-        if check_magic and not log:
+        if rec.kind == magic:
             after_record(rec, emit, magic_at)
         yield rec
         off = rec.end  # the declared size, unless the content settled it (resync_offset)
