@@ -258,3 +258,27 @@ def test_hostile_inputs_are_read_in_linear_work(hostile, engine, monkeypatch):
                 assert records > len(data) // 1024, records  # the recovery read on to the end
             per_word[size] = reads["words"] / (len(data) // 8)
         assert per_word[16384] <= 12 and per_word[16384] <= 1.1 * per_word[4096], (resync, per_word)
+
+
+@pytest.mark.parametrize("hostile", sorted(SLOW_INPUTS))
+def test_remembered_chains_are_the_framed_ones(hostile):
+    """``_chain`` on bytes remembers each offset's chain (``_chain_memo``), filled back from
+    the offsets framed after it: asked in any order, at every word (and past the end), it
+    answers what framing record by record from there answers (``_chain_walk``, as for a
+    bytearray, which is never remembered)."""
+    import random
+
+    from fxtlint.engine import _reader
+
+    ev = B.event("instant", 1, thread=1, category=1, name=2)
+    clean = B.archive(B.magic(), *[ev] * 150)  # chains of RESYNC_DEPTH, and ones that reach the end
+    for data in (SLOW_INPUTS[hostile](4096), SLOW_INPUTS[hostile](4096)[:-13], SLOW_INPUTS[hostile](2048) + clean,
+                 clean + SLOW_INPUTS[hostile](2048)[8:] + clean[:-21]):
+        offsets = list(range(0, len(data) + 16, 8))
+        random.Random(len(data)).shuffle(offsets)
+        for big in (False, True):
+            got = {at: _reader._chain(data, at, big) for at in offsets}
+            assert _reader._CHAINS[0] is data
+            assert _reader._CHAINS[2] or not any(starts for starts, _ in got.values())  # remembered
+            for at in offsets:
+                assert got[at] == _reader._chain_walk(data, at, big) == _reader._chain(bytearray(data), at, big), at

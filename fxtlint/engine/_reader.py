@@ -541,8 +541,8 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, ski
     type is undefined), or, for an undefined type or subtype, the record the reader makes
     of it (reported: it is skipped by its size)."""
     end = off + 8 * size_words
-    dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
     if root is None:
+        dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
         dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
         return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
                       raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
@@ -551,6 +551,7 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, ski
         v = sel.get(header)
         child = lay.variants.get(v)
         if child is None:
+            dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
             dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
                        field=sel.name, value=v)
             return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
@@ -587,7 +588,10 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
     ``resync``: as ``decode_record``'s."""
     size_words = (end - off) // 8
     dec = _Decoder(buf, unpack, big, emit, off, idx, end - off, lay.name, log)
-    fields = dec.check_fields(header, off, _compiled(lay.full_fields), f"{lay.name} header")
+    plan = _LEAVES.get(id(lay))
+    if plan is None or plan[0] is not lay:
+        plan = _LEAVES[id(lay)] = (lay, _compiled(lay.full_fields), f"{lay.name} header")
+    fields = dec.check_fields(header, off, plan[1], plan[2])
     strings: dict = {}
     args: list = []
     overrun = _overrun(dec, lay, end)
@@ -602,6 +606,10 @@ def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, conten
     # the kind decides the type; a log record's type bits as found stay in fields["type"]
     return Record(lay.type, lay.name, fields, strings, tuple(args), extra, offset=off, index=idx,
                   size_words=size_words, complete=pos >= 0), pos
+
+
+# per leaf layout (by identity, as ``_compiled``): its header's compiled fields and their place's name
+_LEAVES: dict[int, tuple[Layout, _Fields, str]] = {}
 
 
 def _overrun(dec: _Decoder, lay: Layout, end: int):
@@ -754,10 +762,71 @@ def _discard(d: Diagnostic) -> None:
 RESYNC_DEPTH = 8  # records framed ahead to compare two framings (the file's end counts as all)
 
 
-def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
+def _chain(buf, at: int, big: bool) -> tuple[tuple[int, ...], int]:
     """The offsets of the well-formed records (``header_kind``) that frame one after the
     other from ``at``, up to RESYNC_DEPTH, and how far that reaches: their number, or
-    RESYNC_DEPTH when they end at the file's last whole word."""
+    RESYNC_DEPTH when they end at the file's last whole word.
+
+    Bytes (immutable) are chained once an offset (``_chain_memo``): a record's chain is its
+    own offset before the next record's chain, and a flood of records whose sizes swallow
+    their neighbours (FR004) asks for the same neighbours' chains record after record."""
+    memo = _chain_memo(buf, big)
+    if memo is None:
+        return _chain_walk(buf, at, big)
+    got = memo.get(at)
+    if got is not None:
+        return got
+    # frame ahead (CHAIN_AHEAD records at most) to an offset already chained or where the
+    # chain ends, then fill back: each offset framed is remembered with its chain
+    n = len(buf)
+    unpack = _UNPACK[big]
+    path: list[int] = []
+    tail: tuple[tuple[int, ...], int] | None = None
+    while len(path) < _CHAIN_AHEAD:
+        tail = memo.get(at)
+        if tail is not None:
+            break
+        if at + 8 > n:
+            tail = ((), RESYNC_DEPTH if at == n - n % 8 else 0)
+            break
+        (header,) = unpack(buf, at)
+        kind, size = _HEADERS.get(header) or _header_leaf(header)  # header_kind's reading, inline
+        if size == 0 or at + 8 * size > n or kind is None:
+            tail = ((), 0)
+            break
+        path.append(at)
+        at += 8 * size
+    if len(memo) + len(path) > _CHAIN_MEMO_MAX:
+        memo.clear()
+    if tail is None:  # framed CHAIN_AHEAD records: those with RESYNC_DEPTH framed after them are known
+        for i in range(len(path) - RESYNC_DEPTH + 1):
+            memo[path[i]] = (tuple(path[i:i + RESYNC_DEPTH]), RESYNC_DEPTH)
+        return memo[path[0]]
+    starts, reach = tail
+    for p in reversed(path):
+        starts, reach = (p, *starts[:RESYNC_DEPTH - 1]), min(RESYNC_DEPTH, reach + 1)
+        memo[p] = (starts, reach)
+    return starts, reach
+
+
+_CHAIN_AHEAD = 4 * RESYNC_DEPTH  # records framed ahead at most to chain one offset
+_CHAIN_MEMO_MAX = 1 << 14  # offsets chained and remembered for one buffer (then forgotten: a cost, not a result)
+# the buffer last chained (bytes only: they cannot change while held), its byte order, its chains
+_CHAINS: list = [None, False, {}]
+
+
+def _chain_memo(buf, big: bool) -> dict | None:
+    """The chains remembered for ``buf`` (None for a buffer that may change or grow: a
+    bytearray, an mmap, a stream still being fed)."""
+    if type(buf) is not bytes:
+        return None
+    if _CHAINS[0] is not buf or _CHAINS[1] != big:
+        _CHAINS[:] = [buf, big, {}]
+    return _CHAINS[2]
+
+
+def _chain_walk(buf, at: int, big: bool) -> tuple[tuple[int, ...], int]:
+    """``_chain`` framed record by record (any buffer: a growing one's end is its final length)."""
     n = len(buf)
     last = n - n % 8
     unpack = _UNPACK[big]
@@ -767,14 +836,14 @@ def _chain(buf, at: int, big: bool) -> tuple[list[int], int]:
             if getattr(buf, "growing", False):  # a file read in chunks: its end is its final length
                 n = _final_len(buf)
                 last = n - n % 8
-            return starts, RESYNC_DEPTH if at == last else len(starts)
+            return tuple(starts), RESYNC_DEPTH if at == last else len(starts)
         (header,) = unpack(buf, at)
         kind, size = _HEADERS.get(header) or _header_leaf(header)  # header_kind's reading, inline
         if size == 0 or not (at + 8 * size <= n or _have(buf, at + 8 * size)) or kind is None:
             break
         starts.append(at)
         at += 8 * size  # (declared_size: a defined type's size field)
-    return starts, len(starts)
+    return tuple(starts), len(starts)
 
 
 def swallowed(buf, content_end: int, declared_end: int, big: bool) -> dict:
@@ -1069,7 +1138,7 @@ def after_record(rec: Record, emit: Emit, magic_at: int | None = 0) -> None:
     """Checks that depend on a record's place in the file. ``magic_at`` is the offset
     of the file's first magic record (``first_magic``): a later one is repeated, that
     one is only misplaced (MG001 says where it is)."""
-    if rec.index > 0 and rec.offset != magic_at and rec.kind == "metadata.trace_info.magic" \
+    if rec.index > 0 and rec.offset != magic_at and rec.kind == _MAGIC_KIND \
             and _well_formed_magic(rec):
         emit(repeated_magic(rec.offset, rec.index, 8 * rec.size_words))
 
@@ -1080,8 +1149,9 @@ def repeated_magic(offset: int, index: int, size: int):
     return R.magic_repeated.at(offset, index, span=(offset, offset + 8), record_size=size, index=index)
 
 
+_MAGIC_KIND = "metadata.trace_info.magic"
 _MAGIC_CONSTS = {f.name: f.const for f in next(
-    lay for lay in _T.record_leaves() if lay.name == "metadata.trace_info.magic").full_fields if f.const is not None}
+    lay for lay in _T.record_leaves() if lay.name == _MAGIC_KIND).full_fields if f.const is not None}
 
 
 def _well_formed_magic(rec: Record) -> bool:
@@ -1118,16 +1188,18 @@ def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: 
     size_lo, size_mask = _HEADER_SIZE.lo, _HEADER_SIZE.mask
     large = size_fields(log)
     magic_at = first_magic(buf, big)
+    growing = getattr(buf, "growing", False)  # (its framing is frame_error's to settle, record by record)
+    magic = _MAGIC_KIND if check_magic and not log else None  # after_record's kind
     off = 0
     idx = 0
     while n - off >= 8:
         (header,) = unpack(buf, off)
         sf = large.get(_HEADER_TYPE.get(header))
         size = (header >> sf.lo) & sf.mask if sf is not None else (header >> size_lo) & size_mask
-        if frame_error(off, idx, size, buf, emit, big):
+        if (growing or size == 0 or off + 8 * size > n) and frame_error(off, idx, size, buf, emit, big):
             return
         rec = decode_record(buf, off, idx, size, emit, big=big, log=log, resync=resync)
-        if check_magic and not log:
+        if rec.kind == magic:
             after_record(rec, emit, magic_at)
         yield rec
         off = rec.end  # the declared size, unless the content settled it (resync_offset)

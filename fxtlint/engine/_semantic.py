@@ -222,8 +222,11 @@ class RecordChecker:
         f = fields.get(name)
         return field_span(base, f, self.s.big) if f is not None and base >= 0 else None
 
-    def string_gid(self, rec: Record, strings: dict, fields: dict, name: str, where: str, span=None):
-        """The interned id of a string ref, reporting an unregistered index."""
+    def string_gid(self, rec: Record, strings: dict, fields: dict, name: str, base: int, span_fields: dict,
+                   i: int | None = None):
+        """The interned id of a string ref, reporting an unregistered index: the ref's field
+        is ``span_fields[name]`` of the header at ``base``, the record's own (``i`` None) or
+        its ``i``-th argument's (its place and its name, worked out for a report only)."""
         ref = fields.get(name, 0)
         if ref == 0:
             return 0
@@ -233,8 +236,9 @@ class RecordChecker:
         current = self.s.tables.current
         gid = current.strings.get(ref)
         if gid is None:
-            self.s.emit(unregistered_string(rec.offset, rec.index, 8 * rec.size_words, span, where, ref, name,
-                                            current.id))
+            where = rec.kind if i is None else f"{rec.kind} argument {i}"
+            self.s.emit(unregistered_string(rec.offset, rec.index, 8 * rec.size_words,
+                                            self.span(base, span_fields, name), where, ref, name, current.id))
             return None
         return gid
 
@@ -282,12 +286,11 @@ class RecordChecker:
         k = rec.kind
         string_ids = {}
         for name in STRING_REFS.get(k, ()):
-            string_ids[name] = self.string_gid(rec, rec.strings, rec.fields, name, k,
-                                               self.span(rec.offset, HEADER_FIELDS.get(k, {}), name))
+            string_ids[name] = self.string_gid(rec, rec.strings, rec.fields, name, rec.offset,
+                                               HEADER_FIELDS.get(k, {}))
         for i, a in enumerate(rec.args):
             for name in ARG_STRING_REFS.get(a.kind, ()):
-                self.string_gid(rec, a.strings, a.fields, name, f"{k} argument {i}",
-                                self.span(a.offset, ARG_HEADER_FIELDS.get(a.kind, {}), name))
+                self.string_gid(rec, a.strings, a.fields, name, a.offset, ARG_HEADER_FIELDS.get(a.kind, {}), i)
         return string_ids
 
     def _thread_refs(self, rec: Record):

@@ -71,6 +71,18 @@ def _check_type(what: str, kind: str, given: int, expected: dict[str, int]) -> N
         raise FxtError(f"{what} of kind {kind!r} has type {want}, not {given}")
 
 
+# the (kind, type) pairs ``_check_type`` accepted, of the tables' kinds (one type each: the
+# sets stay as small as the tables; "unknown" takes any type and is asked every time):
+# a record decoded on the hot path asks a set
+_CHECKED_RECORDS: set[tuple[str, int]] = set()
+_CHECKED_ARGUMENTS: set[tuple[str, int]] = set()
+
+
+def _checked(pairs: set, kind: str, type: int) -> None:
+    if kind != "unknown":
+        pairs.add((kind, type))
+
+
 class Argument(Frozen):
     """One argument of a record (frozen; ``dataclasses.replace`` makes a changed copy)."""
 
@@ -87,7 +99,9 @@ class Argument(Frozen):
 
     def __init__(self, type: int, kind: str, fields: dict | None = None, strings: dict | None = None,
                  extra_words: tuple[int, ...] = (), raw: bytes = b"", offset: int = -1, complete: bool = True):
-        _check_type("argument", kind, type, _types_by_kind()[1])
+        if (kind, type) not in _CHECKED_ARGUMENTS:
+            _check_type("argument", kind, type, _types_by_kind()[1])
+            _checked(_CHECKED_ARGUMENTS, kind, type)
         self.__dict__.update(type=type, kind=kind, fields=_frozen({} if fields is None else fields),
                              strings=_frozen({} if strings is None else strings), extra_words=extra_words, raw=raw,
                              offset=offset, complete=complete)
@@ -130,7 +144,9 @@ class Record(Frozen):
     def __init__(self, type: int, kind: str, fields: dict | None = None, strings: dict | None = None,
                  args: tuple[Argument, ...] = (), extra_words: tuple[int, ...] = (), raw: bytes = b"",
                  offset: int = -1, index: int = -1, size_words: int = 0, complete: bool = True):
-        _check_type("record", kind, type, _types_by_kind()[0])
+        if (kind, type) not in _CHECKED_RECORDS:
+            _check_type("record", kind, type, _types_by_kind()[0])
+            _checked(_CHECKED_RECORDS, kind, type)
         self.__dict__.update(type=type, kind=kind, fields=_frozen({} if fields is None else fields),
                              strings=_frozen({} if strings is None else strings), args=args,
                              extra_words=extra_words, raw=raw, offset=offset, index=index, size_words=size_words,
