@@ -282,3 +282,21 @@ def test_remembered_chains_are_the_framed_ones(hostile):
             assert _reader._CHAINS[2] or not any(starts for starts, _ in got.values())  # remembered
             for at in offsets:
                 assert got[at] == _reader._chain_walk(data, at, big) == _reader._chain(bytearray(data), at, big), at
+
+
+def test_the_look_ahead_memo_does_not_hold_a_buffer_past_its_lint():
+    """``_reader._chain``'s memo holds the bytes it chained: a lint (either engine) and a
+    walk (export) let go of them when they end, so a caller's buffer is not kept alive."""
+    import io
+
+    from fxtlint.engine import _reader
+    from fxtlint.export._export_tef import write_document
+
+    data = SLOW_INPUTS["swallowers"](2048)
+    for engine in ("auto", "reference"):
+        assert fxtlint.lint_bytes(data, engine=engine).counts.get("FR004")
+        assert _reader._CHAINS[0] is None
+    _reader._chain(data, 8, False)
+    assert _reader._CHAINS[0] is data  # (the memo was taken: the test can fail)
+    write_document(data, io.StringIO())
+    assert _reader._CHAINS[0] is None

@@ -23,7 +23,7 @@ from ._feeder import walk_source
 from ._lint_consumer import Lint
 from ._native import canonical, nwalk, walks_natively
 from ._pairing import BUFFERING_MODES
-from ._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, looks_like_structured_log
+from ._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, forget_chains, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
 from ._walk import Walk
 
@@ -101,12 +101,15 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     trace was recorded: what a full buffer did changes what a correct trace looks like
     (PR001, PR004, EV003's docs).
     """
-    if type(buf) is bytes or type(buf) is bytearray:
-        report = lint_whole(buf, input_format, path, sink, engine, limits, buffering_mode)
-        if report is not None:
-            return report
-    return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
-                     buffering_mode=buffering_mode)[0]
+    try:
+        if type(buf) is bytes or type(buf) is bytearray:
+            report = lint_whole(buf, input_format, path, sink, engine, limits, buffering_mode)
+            if report is not None:
+                return report
+        return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
+                         buffering_mode=buffering_mode)[0]
+    finally:
+        forget_chains()  # (the reader's look-ahead memo holds the bytes it chained: not past the lint)
 
 
 def lint_whole(buf, input_format: str, path: str, sink: DiagnosticSink | None, engine: str | None,

@@ -811,18 +811,28 @@ def _chain(buf, at: int, big: bool) -> tuple[tuple[int, ...], int]:
 
 _CHAIN_AHEAD = 4 * RESYNC_DEPTH  # records framed ahead at most to chain one offset
 _CHAIN_MEMO_MAX = 1 << 14  # offsets chained and remembered for one buffer (then forgotten: a cost, not a result)
-# the buffer last chained (bytes only: they cannot change while held), its byte order, its chains
-_CHAINS: list = [None, False, {}]
+# the buffer last chained (bytes only: they cannot change while held), its byte order, its
+# chains: one tuple, replaced whole (a thread reads a consistent one), and forgotten when a
+# walk ends (``forget_chains``: the buffer is not held past its lint)
+_CHAINS: tuple = (None, False, {})
 
 
 def _chain_memo(buf, big: bool) -> dict | None:
     """The chains remembered for ``buf`` (None for a buffer that may change or grow: a
     bytearray, an mmap, a stream still being fed)."""
+    global _CHAINS
     if type(buf) is not bytes:
         return None
-    if _CHAINS[0] is not buf or _CHAINS[1] != big:
-        _CHAINS[:] = [buf, big, {}]
-    return _CHAINS[2]
+    held = _CHAINS
+    if held[0] is not buf or held[1] != big:
+        held = _CHAINS = (buf, big, {})
+    return held[2]
+
+
+def forget_chains() -> None:
+    """Let go of the buffer the chains were remembered for (at the end of a walk, a lint)."""
+    global _CHAINS
+    _CHAINS = (None, False, {})
 
 
 def _chain_walk(buf, at: int, big: bool) -> tuple[tuple[int, ...], int]:
@@ -1192,18 +1202,21 @@ def walk_records(buf, emit: Emit, *, big: bool, log: bool = False, check_magic: 
     magic = _MAGIC_KIND if check_magic and not log else None  # after_record's kind
     off = 0
     idx = 0
-    while n - off >= 8:
-        (header,) = unpack(buf, off)
-        sf = large.get(_HEADER_TYPE.get(header))
-        size = (header >> sf.lo) & sf.mask if sf is not None else (header >> size_lo) & size_mask
-        if (growing or size == 0 or off + 8 * size > n) and frame_error(off, idx, size, buf, emit, big):
-            return
-        rec = decode_record(buf, off, idx, size, emit, big=big, log=log, resync=resync)
-        if rec.kind == magic:
-            after_record(rec, emit, magic_at)
-        yield rec
-        off = rec.end  # the declared size, unless the content settled it (resync_offset)
-        idx += 1
+    try:
+        while n - off >= 8:
+            (header,) = unpack(buf, off)
+            sf = large.get(_HEADER_TYPE.get(header))
+            size = (header >> sf.lo) & sf.mask if sf is not None else (header >> size_lo) & size_mask
+            if (growing or size == 0 or off + 8 * size > n) and frame_error(off, idx, size, buf, emit, big):
+                return
+            rec = decode_record(buf, off, idx, size, emit, big=big, log=log, resync=resync)
+            if rec.kind == magic:
+                after_record(rec, emit, magic_at)
+            yield rec
+            off = rec.end  # the declared size, unless the content settled it (resync_offset)
+            idx += 1
+    finally:
+        forget_chains()
 
 
 def read_records(data, *, byte_order: str | None = None, log: bool = False):

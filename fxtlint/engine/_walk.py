@@ -40,6 +40,7 @@ from ._reader import (
     MagicSearch,
     after_record,
     decode_record,
+    forget_chains,
     frame_error,
     length_check,
     size_fields,
@@ -129,6 +130,12 @@ class Walk:
 
     def run(self) -> int:
         """Walk; returns the number of records."""
+        try:
+            return self._run()
+        finally:
+            forget_chains()  # (the reader's look-ahead memo holds the bytes it chained: not past the walk)
+
+    def _run(self) -> int:
         if self.begin():
             # asked once for the run (the linter's start asks again)
             native = self._native_known = self._wants_native()
