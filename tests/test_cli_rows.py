@@ -38,8 +38,10 @@ def test_the_allocator_is_tuned_by_the_command_line_only(monkeypatch, tmp_path):
 def test_tune_allocator_takes_effect_where_the_walk_is_built():
     """(Run in a child: the thresholds are process-wide.)"""
     code = "from fxtlint.engine import _native; print(_native.tune_allocator())"
-    env = {**os.environ, "PYTHONPATH": str(Path(fxtlint.__file__).parent.parent)}
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    home = str(Path(fxtlint.__file__).parent.parent)
+    env = {**os.environ, "PYTHONPATH": home}
+    # (cwd: ``-c`` puts the working directory first on sys.path: a checkout there is not the installed fxtlint)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd=home)
     glibc = os.confstr("CS_GNU_LIBC_VERSION") if hasattr(os, "confstr") else None
     assert run.stdout.split() == [str(bool(_native.nwalk() is not None and glibc))]
 

@@ -137,8 +137,11 @@ def _child(code: str, env_value: str | None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != _native.ENV}
     if env_value is not None:
         env[_native.ENV] = env_value
-    env["PYTHONPATH"] = str(Path(fxtlint.__file__).parent.parent)
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+    home = str(Path(fxtlint.__file__).parent.parent)
+    env["PYTHONPATH"] = home
+    # (run where this fxtlint is: ``-c`` puts the working directory first on sys.path, and a
+    # checkout's fxtlint there, its extensions not built in place, is not the installed one)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False, cwd=home)
 
 
 def test_the_default_is_read_from_the_environment_once():
