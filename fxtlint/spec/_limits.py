@@ -18,7 +18,9 @@ MAX_PAIRING_WINDOW = 1 << 20
 class Limits(Frozen):
     """The windows and caps of every engine (this module's docstring); frozen."""
 
-    window_words: int  # 16 MiB of file per fast-path window
+    # read by no engine since the numpy column path went (issue 33): kept so that a caller
+    # passing it still works
+    window_words: int
     pairing_window: int  # records per pairing batch: disorder within it is resolved
     max_stack: int  # open durations kept per thread
     max_live: int  # live async ids, and live flow ids, kept
