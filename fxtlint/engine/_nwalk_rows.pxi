@@ -1017,7 +1017,8 @@ cdef inline char *_phex(char *p, const unsigned char *b, size_t n) noexcept nogi
 
 
 cdef inline char *_pjson(char *p, const char *s, size_t n) noexcept nogil:
-    """``_json_text`` at ``p`` (6n + 2 bytes at most)."""
+    """``json.dumps(text, ensure_ascii=False)`` of the UTF-8 bytes ``s`` written at ``p``
+    (6n + 2 bytes at most); returns the end."""
     cdef size_t i, run = 0
     cdef unsigned char c
     p[0] = b'"'
@@ -1056,36 +1057,13 @@ cdef inline char *_pjson(char *p, const char *s, size_t n) noexcept nogil:
 
 cdef void _json_text(string *o, const char *s, size_t n) noexcept:
     """``json.dumps(text, ensure_ascii=False)`` of UTF-8 bytes (the screen proved them UTF-8):
-    quotes and backslashes escaped, control characters too, the rest as it is."""
-    cdef size_t i, run = 0
-    cdef unsigned char c
-    o.push_back(b'"')
-    for i in range(n):
-        c = <unsigned char>s[i]
-        if c >= 0x20 and c != 0x22 and c != 0x5C:
-            continue
-        o.append(s + run, i - run)
-        run = i + 1
-        if c == 0x22:
-            o.append(b'\\"')
-        elif c == 0x5C:
-            o.append(b'\\\\')
-        elif c == 0x0A:
-            o.append(b'\\n')
-        elif c == 0x0D:
-            o.append(b'\\r')
-        elif c == 0x09:
-            o.append(b'\\t')
-        elif c == 0x08:
-            o.append(b'\\b')
-        elif c == 0x0C:
-            o.append(b'\\f')
-        else:
-            o.append(b'\\u00')
-            o.push_back(b"0123456789abcdef"[c >> 4])
-            o.push_back(b"0123456789abcdef"[c & 15])
-    o.append(s + run, n - run)
-    o.push_back(b'"')
+    quotes and backslashes escaped, control characters too, the rest as it is; appended to
+    ``o`` by ``_pjson`` (room for its worst case made first, the string cut to what it wrote)."""
+    cdef size_t at = o.size()
+    o.resize(at + 6 * n + 2)
+    cdef char *start = <char *>o.data()  # (C++17: a string's data is writable)
+    cdef char *end = _pjson(start + at, s, n)
+    o.resize(<size_t>(end - start))
 
 
 cdef inline int64_t _keep_text(RowSink k, Scan *S, int64_t pos, uint64_t n) noexcept nogil:
