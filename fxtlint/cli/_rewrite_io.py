@@ -18,8 +18,7 @@ import stat
 import sys
 from contextlib import contextmanager
 
-from ..engine import _file
-from ..engine._file import FileChanged, FileSource
+from ..engine._file import FileChanged
 from . import _common
 
 
@@ -56,23 +55,19 @@ def interrupted_status(e: KeyboardInterrupt, removed: list[str]) -> int:
 
 
 def lint_regular_file(path: str, progress=None):
-    """(the lint of the regular file ``path`` read as a trace, its length, its
-    ``os.stat``), the bytes read a chunk at a time as ``check`` reads them, ``progress(done,
-    total)`` told after each read; None for what is not a regular file (standard input, a
-    pipe, a device). Raises OSError (``FileChanged`` when its length changed while read)."""
-    from ..engine._lint import lint_buffer
+    """(the lint of the regular file ``path`` read as a trace, its length, its ``os.stat``
+    before the lint), read as ``check`` reads it (``_lint.open_buffer``; ``progress(done,
+    total)`` told after each read of a large one); None for what is not a regular file
+    (standard input, a pipe, a device). Raises OSError (``FileChanged`` when its length
+    changed while read)."""
+    from ..engine._lint import lint_buffer, open_buffer
 
     if path == "-":
         return None
-    with open(path, "rb", buffering=0) as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        buf: bytes | FileSource
-        if st.st_size <= _file.WHOLE:
-            buf = _file.read_whole(fh, path, st.st_size)
-        else:
-            buf = _ReadingBar(fh, path, st.st_size, progress)
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    with open_buffer(path, progress) as buf:
         report = lint_buffer(buf, input_format="trace", path=path)
     give_back_memory()
     if progress is not None:
@@ -85,7 +80,7 @@ def give_back_memory() -> None:
     elsewhere): the allocator keeps it otherwise (the native walk's buffers, freed below
     its trim threshold), and a pass run after the lint then peaks above it instead of
     reusing it (repair of a 200 MiB trace with a zeroed page: 82.8 MiB peak without,
-    72.6 with; the lint alone 62)."""
+    67.5 with; the lint alone 62)."""
     import gc
 
     gc.collect()  # the walk's objects that hold its buffers are in cycles: freed here, not later
@@ -97,26 +92,6 @@ def give_back_memory() -> None:
         pass
 
 
-class _ReadingBar(FileSource):
-    """A ``FileSource`` that tells ``progress(done, total)`` the bytes read after each read."""
-
-    def __init__(self, fh, path: str, size: int, progress):
-        super().__init__(fh, path, size)
-        self.progress = progress
-        self.done = 0
-
-    def readinto(self, view) -> int:
-        n = super().readinto(view)
-        self.done += n or 0
-        if self.progress is not None:
-            self.progress(self.done, self.size)
-        return n
-
-    def rewind(self) -> None:
-        super().rewind()
-        self.done = 0
-
-
 def copy_unchanged(path: str, st: os.stat_result, out) -> None:
     """Copy the regular file ``path`` to the open file ``out`` as it is (the kernel's copy
     where it can, no bytes through Python), after a pass that read it when ``os.stat``
@@ -125,10 +100,15 @@ def copy_unchanged(path: str, st: os.stat_result, out) -> None:
     out.flush()
     with open(path, "rb", buffering=0) as fh:
         now = os.fstat(fh.fileno())
-        copied = _copy(fh, out, st.st_size) if (now.st_size, now.st_mtime_ns) == (st.st_size, st.st_mtime_ns) else -1
+        copied = _copy(fh, out, st.st_size) if _same(now, st) else -1
         after = os.fstat(fh.fileno())
-    if copied != st.st_size or (after.st_size, after.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+    if copied != st.st_size or not _same(after, st):
         raise FileChanged.saying(path, "it is not the file the lint read any more")
+
+
+def _same(a: os.stat_result, b: os.stat_result) -> bool:
+    """The same file, unchanged: its device and inode, length and modification time."""
+    return (a.st_dev, a.st_ino, a.st_size, a.st_mtime_ns) == (b.st_dev, b.st_ino, b.st_size, b.st_mtime_ns)
 
 
 def _copy(src, out, size: int) -> int:

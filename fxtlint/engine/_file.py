@@ -47,10 +47,12 @@ class FileSource:
     ``_feeder.walk_source``.
     """
 
-    def __init__(self, fh, path: str, size: int):
+    def __init__(self, fh, path: str, size: int, progress=None):
         self.fh = fh
         self.path = path
         self.size = size
+        self.progress = progress  # told (bytes read, size) after each read of a pass, or None
+        self.done = 0
 
     def __len__(self) -> int:
         return self.size
@@ -66,11 +68,16 @@ class FileSource:
     def readinto(self, view) -> int:
         """Read the next bytes into the writable ``view`` (as ``io.RawIOBase.readinto``:
         0 at the end). A pass starts at ``rewind``."""
-        return self.fh.readinto(view)
+        n = self.fh.readinto(view)
+        if self.progress is not None:
+            self.done += n or 0
+            self.progress(self.done, self.size)
+        return n
 
     def rewind(self) -> None:
         """Start a pass over the file from its first byte."""
         self.fh.seek(0)
+        self.done = 0
 
     def check(self, read: int) -> None:
         """After a pass that read ``read`` bytes to the file's end: ``FileChanged`` when

@@ -164,12 +164,13 @@ def lint_path(path, *, input_format: str = "auto", sink: DiagnosticSink | None =
 
 
 @contextmanager
-def open_buffer(path):
+def open_buffer(path, progress=None):
     """The file to walk, read with ordinary reads, never mapped (``_file``: a mapped file
     that shrinks kills the process): its bytes for a small file, an empty one, a pipe
     or a device, read whole; a ``FileSource`` for a larger regular file, read a chunk at a time by
-    the walk (``_feeder.walk_source``). Raises OSError when the path cannot be read,
-    ``FileChanged`` when the file's length changes while it is read."""
+    the walk (``_feeder.walk_source``; ``progress(done, total)`` told after each read).
+    Raises OSError when the path cannot be read, ``FileChanged`` when the file's length
+    changes while it is read."""
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
@@ -177,5 +178,5 @@ def open_buffer(path):
         elif st.st_size <= _file.WHOLE:
             yield _file.read_whole(fh, os.fspath(path), st.st_size)
         else:
-            yield _file.FileSource(fh, os.fspath(path), st.st_size)
+            yield _file.FileSource(fh, os.fspath(path), st.st_size, progress)
 
