@@ -171,9 +171,16 @@ def in_a_duration(flow: Record, mark: Argument) -> list[Record]:
     """A flow event a rewrite writes, inside a duration of its own (a flow event belongs to
     the duration enclosing it), on its thread, at its time."""
     koids = tuple(flow.fields.get(n, 0) for n in ("process_koid", "thread_koid"))
-    ts = flow.fields["timestamp"]
-    return [event("duration_begin", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,)), flow,
-            event("duration_end", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,))]
+    begin, end = duration_around(koids, flow.fields["timestamp"], mark)
+    return [begin, flow, end]
+
+
+def duration_around(koids: tuple, ts: int, mark: Argument) -> tuple[Record, Record]:
+    """The begin and end of the marked duration a rewrite writes around a flow event on the
+    thread ``koids`` at ``ts`` ticks (``in_a_duration``'s; slice's around a flow event it
+    copies, ``_order``)."""
+    return (event("duration_begin", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,)),
+            event("duration_end", ts, thread=koids, category=MARK_NAME, name="cut", args=(mark,)))
 
 
 def in_sections(items: Iterable[tuple[Any, Record]], current, *, end_in=None) -> Iterator[Record]:

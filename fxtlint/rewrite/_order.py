@@ -52,7 +52,7 @@ from ..spec._roles import STATE_KINDS
 from ..spec._tables import tables
 from ..spec._time import DEFAULT_RATE, seconds
 from ._input import Whole, at_least, decode, frame
-from ._open import _PAIRING, MARK_NAME, OpenEvents, _tick, in_a_duration, in_sections
+from ._open import _PAIRING, MARK_NAME, OpenEvents, _tick, duration_around, in_a_duration, in_sections
 from ._slice_pass import _BEGUN_MARK, _ENDED_MARK, _FIXED_BYTES, _ignore, _Piece, _Slicer, end_bytes, first_timestamp
 
 # a pairing role's event kind, as the spec tables give each event variant its role
@@ -330,9 +330,7 @@ class OrderedSlicer(_Slicer):
         ts = first_timestamp(rec)
         if koids is None or ts is None:
             return []
-        around = in_a_duration(event("flow_step", ts, thread=koids, category=0, name=0, id=0),
-                               arg("string", MARK_NAME, _BEGUN_MARK))
-        return [around[0], around[2]]
+        return list(duration_around(koids, ts, arg("string", MARK_NAME, _BEGUN_MARK)))
 
     def _adds(self, rec: Record, piece: _Piece) -> int:
         n = super()._adds(rec, piece)
