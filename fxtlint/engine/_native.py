@@ -129,6 +129,24 @@ def tune_allocator() -> bool:
     return bool(mallopt(_M_MMAP_THRESHOLD, 64 << 20) and mallopt(_M_TRIM_THRESHOLD, 128 << 20))
 
 
+def give_back_heap() -> None:
+    """Hand the heap a pass freed back to the system (glibc's ``malloc_trim``; nothing
+    elsewhere), the cyclic garbage that holds the walk's buffers collected first. For the
+    command line's repair, between its lint of IN and its repair pass: kept, the freed heap
+    made the pass peak above it instead of reusing it (a 200 MiB trace with a zeroed page:
+    82.8 MiB peak without, 67.5 with; the lint alone 62). Process-wide, as
+    ``tune_allocator``: never done on import."""
+    import gc
+
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
 def describe(environ: Mapping[str, str] | None = None) -> str:
     """Which engine runs every verb (the native walk or the reference), and whether the
     native walk is built (and if not, why), for ``fxtlint --version`` (``environ``: the
