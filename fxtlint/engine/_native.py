@@ -133,9 +133,9 @@ def give_back_heap() -> None:
     """Hand the heap a pass freed back to the system (glibc's ``malloc_trim``; nothing
     elsewhere), the cyclic garbage that holds the walk's buffers collected first. For the
     command line's repair, between its lint of IN and its repair pass: kept, the freed heap
-    made the pass peak above it instead of reusing it (a 200 MiB trace with a zeroed page:
-    82.8 MiB peak without, 67.5 with; the lint alone 62). Process-wide, as
-    ``tune_allocator``: never done on import."""
+    made the pass peak above it instead of reusing it (``bench/rewrite_bench.py --zero-page``
+    says the peak; docs/performance.md). Process-wide, as ``tune_allocator``: never done on
+    import."""
     import gc
 
     gc.collect()
