@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -171,12 +172,19 @@ VERBS = {
 }
 
 
+# the children import the fxtlint this test imported (an installed one with its built
+# modules, in CI, or the checkout), run where it is: ``-c`` puts the working directory first
+# on sys.path, and a checkout's fxtlint there, its extensions not built in place, would lint
+# on the reference engine (the 8 MiB chunk of ``big_trace`` in seconds, not milliseconds)
+HOME = str(Path(fxtlint.__file__).resolve().parent.parent)
+
+
 def _child(change: str, argv: list[str], engine: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": HOME}
     if engine:
         env["FXTLINT_ENGINE"] = engine
     return subprocess.run([sys.executable, "-c", CHILD, change, *argv], capture_output=True, text=True,
-                          env=env, timeout=120)
+                          env=env, timeout=120, cwd=HOME)
 
 
 @pytest.mark.parametrize("change", ["shrink", "grow"])
@@ -292,7 +300,7 @@ def test_a_file_truncated_as_the_walk_starts_is_exit_2_not_sigbus(verb, big_trac
     path = tmp_path / "t.fxt"
     path.write_bytes(big_trace)
     got = subprocess.run([sys.executable, "-c", CUT_AT_FIRST_ADVANCE, str(path), *VERBS[verb], str(path)],
-                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300)
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": HOME}, timeout=300, cwd=HOME)
     assert got.returncode == 2, (got.returncode, got.stderr[-2000:])
     said = f"{path}: changed while being read: {len(big_trace)} bytes expected, {_file.CHUNK} read"
     assert got.stderr.splitlines()[-1].endswith(said), got.stderr
