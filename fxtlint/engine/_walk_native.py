@@ -755,6 +755,9 @@ class NativeLint:
         for good."""
         w = self.walk
         buf, emit, state, lint = w.buf, w.emit, w.state, self.lint
+        # (the buffer in force: a stream's, or a file's read in chunks, is a larger map after a
+        # growth, the one before closed; the rows' records are read again from this one)
+        self.buf = buf
         big, log = w.big, w.log
         pairs = lint.state  # None on a structured-log stream: nothing pairs there
         growing = getattr(buf, "growing", False)

@@ -1,0 +1,63 @@
+"""The native walk's findings on bytes that arrive after its buffer grew.
+
+A stream (stdin, ``StreamLinter``) and a file over ``_file.WHOLE`` (``FileSource``, read a
+chunk at a time) are held in a ``StreamBuffer`` whose map is replaced by a larger one as
+bytes come (``_grow``, the old map closed). The walk's findings read the record again from
+the buffer in force. They read the first map: a file's lint raised ``ValueError: mmap
+closed or invalid`` (a 100 MB trace with a zeroed page in its middle, ``fxtlint check``
+and ``repair``'s first lint), and a stream's lint stopped short without a word (the stale
+map, still growing, ended before the record: ``NeedMore``, taken as bytes still to come),
+its report holding two thirds of this trace's records."""
+
+from __future__ import annotations
+
+import pytest
+
+import fxtlint
+from fxtlint import build as B
+from fxtlint.engine import _file, _native
+from fxtlint.render._render_json import dumps, render
+
+pytestmark = pytest.mark.skipif(_native.nwalk() is None, reason="the native walk is not built here")
+
+_SIZE = fxtlint.spec._tables.tables().field(role="size")
+
+
+def _trace() -> tuple[bytes, list[int]]:
+    """About 3 MiB: clean instants, then records the walk hands to the reference's layout
+    steps (an argument list past the record's declared size; a record whose size is one
+    word short), each after the buffer's first map (1 MiB) was outgrown."""
+    head = B.archive(B.magic(), B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8))
+    filler = B.archive(B.event("instant", 10, thread=1, category=1, name=2)) * 40_000  # 960,000 bytes
+    short = B.archive(B.event("instant", 11, thread=1, category=1, name=2, args=[B.arg("int64", 2, 3)]))
+    data, at = bytearray(head), []
+    for _ in range(3):
+        data += filler
+        at.append(len(data))
+        data += B.patch_field(short, _SIZE, len(short) // 8 - 1)
+    return bytes(data), at
+
+
+def _json(report) -> str:
+    return dumps(render([report], version="-"))
+
+
+def test_findings_after_the_buffer_grew_are_read_from_the_buffer_in_force(tmp_path, monkeypatch):
+    data, at = _trace()
+    want = _json(fxtlint.lint_buffer(data, engine="reference", path="-"))
+    found = fxtlint.lint_buffer(data, engine="reference", path="-").to_json()["diagnostics"]
+    assert {d["offset"] for d in found} >= set(at)  # each short record found, the last two past 2 MiB
+    # a stream, fed 256 KiB at a time
+    linter = fxtlint.StreamLinter(engine="walk")
+    for i in range(0, len(data), 1 << 18):
+        linter.feed(data[i:i + (1 << 18)])
+    linter.close()
+    assert linter.feeder.walk._native is not None
+    assert _json(linter.report) == want
+    # a file read 256 KiB at a time
+    path = tmp_path / "t.fxt"
+    path.write_bytes(data)
+    monkeypatch.setattr(_file, "CHUNK", 1 << 18)
+    with open(path, "rb") as fh:
+        got = fxtlint.lint_buffer(_file.FileSource(fh, "-", len(data)), engine="walk", path="-")
+    assert _json(got) == want
