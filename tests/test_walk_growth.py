@@ -12,11 +12,16 @@ its report holding two thirds of this trace's records."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fxtlint
+from conftest import DRAWN_MUTATIONS
 from fxtlint import build as B
-from fxtlint.engine import _file, _native
+from fxtlint.engine import _file, _native, _stream_buffer
 from fxtlint.render._render_json import dumps, render
+from fxtlint.strategies import archives, mutated_archives, mutated_log_streams
+from noisy_traces import noisy_archives
 
 pytestmark = pytest.mark.skipif(_native.nwalk() is None, reason="the native walk is not built here")
 
@@ -61,3 +66,31 @@ def test_findings_after_the_buffer_grew_are_read_from_the_buffer_in_force(tmp_pa
     with open(path, "rb") as fh:
         got = fxtlint.lint_buffer(_file.FileSource(fh, "-", len(data)), engine="walk", path="-")
     assert _json(got) == want
+
+
+_DRAWN = st.one_of(
+    noisy_archives().map(lambda d: (d, "auto")),
+    mutated_archives(codes=DRAWN_MUTATIONS).map(lambda m: (m[0], "auto")),
+    archives(max_size=10, byte_order="big").map(lambda d: (d, "auto")),
+    mutated_log_streams().map(lambda m: (m[0], "log")),
+)
+
+
+@settings(deadline=None)
+@given(_DRAWN, st.lists(st.integers(0, 3000), max_size=6), st.sampled_from([1, 8, 64]))
+def test_a_stream_whose_buffer_grows_at_every_chunk_lints_as_the_reference_lints_it_whole(case, cuts, step):
+    """Drawn traces fed in drawn chunks to a stream whose buffer starts at 64 bytes (not
+    1 MiB), so that it grows again and again while the walk runs: every finding after a
+    growth is read from the map in force."""
+    data, fmt = case
+    cuts = sorted({min(c, len(data)) for c in cuts})
+    want = _json(fxtlint.lint_buffer(data, engine="reference", input_format=fmt, path="-"))
+    first, _stream_buffer._FIRST = _stream_buffer._FIRST, 64
+    try:
+        linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=step)
+        for a, b in zip([0, *cuts], [*cuts, len(data)]):
+            linter.feed(data[a:b])
+        linter.close()
+    finally:
+        _stream_buffer._FIRST = first
+    assert _json(linter.report) == want
