@@ -1170,10 +1170,11 @@ cdef class NativeWalk:
                     n += self._gcost(gid)
         return n
 
-    cdef void _note_refs(self, Scan *S, Term *T, int64_t *ids) noexcept nogil:
+    cdef void _note_refs(self, Scan *S, Term *T, int64_t *ids, uint64_t e_ref, ThreadEntry *e) noexcept nogil:
         """What an event the walk took reads of the tables (``_slice._Slicer._note_refs``):
         its string refs registered and not registered in the piece, its thread refs' koids,
-        and its registered thread refs not registered in the piece."""
+        and its registered thread refs not registered in the piece (``e``: the entry of thread
+        ref ``e_ref`` that ``_event_core`` found for this record, not looked up again)."""
         if self.note_off:
             return
         cdef uint64_t *v = self.vals.data()
@@ -1193,6 +1194,9 @@ cdef class NativeWalk:
             if ref == 0:
                 if T.thr_nkoid[i] >= 2:
                     self._use_koids(_word(S, p[T.thr_pk[i]]), _word(S, p[T.thr_tk[i]]))
+            elif e is not NULL and ref == e_ref:
+                self._use_koids(e.pk, e.tk)
+                self._use_thread(_key(slot, ref), e.pk, e.tk)
             else:
                 it = self.threads.find(_key(slot, ref))
                 if it != self.threads.end():
@@ -1951,6 +1955,7 @@ cdef class NativeWalk:
         cdef bint found = False     # the first thread ref that resolved (the reference's koids)
         cdef bint have_koids = False
         cdef ThreadEntry *e = NULL
+        cdef uint64_t e_ref = 0
         cdef int64_t ids[NSTR]
         cdef size_t n0 = self.findings.size()
         if self.core_off:  # (slice: nothing an event reads matters to the run)
@@ -1990,6 +1995,7 @@ cdef class NativeWalk:
                 elif not found:
                     found = True
                     e = &deref(it).second
+                    e_ref = ref
                     pk = e.pk
                     tk = e.tk
                     have_koids = True
@@ -2001,7 +2007,7 @@ cdef class NativeWalk:
             if self.cut_size > 0 and not self._far(S, T) and self._over(self._adds(S, T, ids)):
                 self.findings.resize(n0)
                 return 3  # (--split-size: the slicer decides, nothing of it noted)
-            self._note_refs(S, T, ids)
+            self._note_refs(S, T, ids, e_ref, e)
         # 4. the pairing row: its thread resolved (and its category and name for a named kind)
         if T.pair_kind < 0 or not have_koids:
             return 1
