@@ -3,26 +3,32 @@ of the same file measured in the same run, each run as the command users run.
 
     python bench/rewrite_bench.py [--mb 5] [--slice-mb 500] [--split-size 200MB] [--split-time 0]
                                   [--range] [--zero-page] [--workload events] [--corpus tests/data/corpus-real]
+                                  [--keep DIR]
 
-Prints one JSON line per run: bytes in and out, seconds, MiB/s, the child's own peak RSS
+Prints one JSON line per run: bytes in and out, seconds (wall), the child's CPU seconds
+(user + system: ``cpu_seconds``, less at the mercy of a loaded machine's other work), MiB/s, the child's own peak RSS
 (Linux ``VmHWM`` of that child alone: each command runs in a fresh process that
 reports its own), the exit status, and repair's number of changes or slice's pieces.
 Runs on the large files print ``speed_vs_lint`` (the lint's seconds over the verb's:
 1.0 is lint speed) and ``rss_vs_lint`` (the verb's peak RSS over the lint's), the lint
-(``fxtlint check``) of the same file timed first in the same run. The synthetic traces
+(``fxtlint check``) of the same file timed first in the same run; ``cpu_vs_lint`` the
+same ratio of CPU seconds. The synthetic traces
 are clean by construction: their repair must be the same bytes, their pieces must lint
 with no error. ``--zero-page`` also repairs a copy of the synthetic trace with a 4 KiB
 page in its middle zeroed (the records around the page go record by record). ``--slice-mb 0``
 skips the slice; ``--split-time 10ms`` adds a slice by trace time; ``--range`` adds a slice
 to a time range, the middle half of the trace's time (``--from`` a quarter of its length
 from its start, ``--to`` three quarters: the command reads the trace's range first, then
-cuts).
+cuts). ``--keep DIR`` reads the synthetic traces from DIR where they are
+(``bench-<workload>-<mb>mb.fxt``, the names ``run_bench.py --keep`` writes: the same
+generator and seed) and writes them there where they are not; they are left in place.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -47,11 +53,21 @@ _CHILD = (
 )
 
 
+_CPU: dict = {}  # argv (as a tuple) -> the child's CPU seconds (user + system), of its last run
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def run(argv: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
-    """(the finished child, seconds, its peak RSS in MiB)."""
+    """(the finished child, seconds, its peak RSS in MiB); its CPU seconds in ``_CPU``."""
+    cpu = _children_cpu()
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True, cwd=REPO)
     dt = time.perf_counter() - t
+    _CPU[tuple(argv)] = _children_cpu() - cpu
     rss = 0.0
     for line in proc.stderr.splitlines():
         if line.startswith("@@rss "):
@@ -59,27 +75,35 @@ def run(argv: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
     return proc, dt, rss
 
 
+def _cpu(argv: list[str]) -> float:
+    return round(_CPU.get(tuple(argv), 0.0), 3)
+
+
 def lint(src: Path) -> dict:
-    proc, dt, rss = run(["check", str(src), "--no-progress", "--output-format", "json"])
+    argv = ["check", str(src), "--no-progress", "--output-format", "json"]
+    proc, dt, rss = run(argv)
     size = src.stat().st_size
-    return {"lint": src.name, "bytes_in": size, "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2),
-            "peak_rss_mib": round(rss, 1), "exit": proc.returncode}
+    return {"lint": src.name, "bytes_in": size, "seconds": round(dt, 3), "cpu_seconds": _cpu(argv),
+            "mib_per_s": round(size / dt / 2**20, 2), "peak_rss_mib": round(rss, 1), "exit": proc.returncode}
 
 
 def _versus(row: dict, base: dict | None) -> dict:
     if base is not None:
         row["speed_vs_lint"] = round(base["seconds"] / row["seconds"], 3)
+        if base.get("cpu_seconds") and row.get("cpu_seconds"):
+            row["cpu_vs_lint"] = round(base["cpu_seconds"] / row["cpu_seconds"], 3)
         row["rss_vs_lint"] = round(row["peak_rss_mib"] / base["peak_rss_mib"], 3) if base["peak_rss_mib"] else None
     return row
 
 
 def repair(src: Path, out: Path, base: dict | None = None) -> dict:
-    proc, dt, rss = run(["repair", str(src), "-o", str(out), "--output-format", "json"])
+    argv = ["repair", str(src), "-o", str(out), "--output-format", "json"]
+    proc, dt, rss = run(argv)
     doc = json.loads(proc.stdout) if proc.stdout.strip() else {}
     size = src.stat().st_size
     row = {"input": src.name, "bytes_in": size, "bytes_out": out.stat().st_size if out.exists() else None,
-           "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2), "peak_rss_mib": round(rss, 1),
-           "exit": proc.returncode, "changes": len(doc.get("changes", ())),
+           "seconds": round(dt, 3), "cpu_seconds": _cpu(argv), "mib_per_s": round(size / dt / 2**20, 2),
+           "peak_rss_mib": round(rss, 1), "exit": proc.returncode, "changes": len(doc.get("changes", ())),
            "same_bytes": out.exists() and _same(out, src)}
     if out.exists():
         out.unlink()
@@ -99,7 +123,8 @@ def _same(a: Path, b: Path) -> bool:
 
 
 def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None = None, *more: str) -> dict:
-    proc, dt, rss = run(["slice", str(src), "-o", str(out), option, value, *more, "--output-format", "json"])
+    argv = ["slice", str(src), "-o", str(out), option, value, *more, "--output-format", "json"]
+    proc, dt, rss = run(argv)
     doc = json.loads(proc.stdout) if proc.stdout.strip() else {"pieces": []}
     size = src.stat().st_size
     written = sum(Path(p["path"]).stat().st_size for p in doc["pieces"])
@@ -107,8 +132,8 @@ def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None =
         Path(p["path"]).unlink()
     options = {k.lstrip("-"): v for k, v in zip((option, *more[::2]), (value, *more[1::2]))}
     row = {"slice": src.name, **options, "bytes_in": size, "bytes_out": written,
-           "seconds": round(dt, 3), "mib_per_s": round(size / dt / 2**20, 2), "peak_rss_mib": round(rss, 1),
-           "exit": proc.returncode, "pieces": len(doc["pieces"]),
+           "seconds": round(dt, 3), "cpu_seconds": _cpu(argv), "mib_per_s": round(size / dt / 2**20, 2),
+           "peak_rss_mib": round(rss, 1), "exit": proc.returncode, "pieces": len(doc["pieces"]),
            "errors": sum(p["errors"] for p in doc["pieces"]), "stderr": proc.stderr.split("\n@@rss")[0][-300:]}
     return _versus(row, base)
 
@@ -140,6 +165,20 @@ def zeroed(src: Path, dst: Path) -> None:
             fo.write(chunk)
 
 
+def _synthetic(args, work: Path, mb: float) -> Path:
+    """The synthetic trace of ``mb`` MiB: in ``--keep``'s folder (made there when missing), else in ``work``."""
+    if args.keep is None:
+        path = work / f"{args.workload}-{mb:g}mb.fxt"
+    else:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        path = args.keep / f"bench-{args.workload}-{mb:g}mb.fxt"
+        if path.exists():
+            return path
+    with open(path, "wb") as fh:
+        make_trace.generate_to(fh, mb, workload=args.workload)
+    return path
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=5.0, help="size of the synthetic trace to repair (MiB)")
@@ -150,15 +189,15 @@ def main() -> int:
     ap.add_argument("--zero-page", action="store_true", help="also repair the synthetic trace with a zeroed 4 KiB page")
     ap.add_argument("--workload", default="events", choices=("events", "mixed", "sched"))
     ap.add_argument("--corpus", type=Path, default=REPO / "tests" / "data" / "corpus-real")
+    ap.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                    help="read the synthetic traces from DIR where they are (else write them there, and leave them)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         inputs = sorted(args.corpus.glob("*.fxt"))
         for src in inputs:
             print(json.dumps(repair(src, work / f"{src.stem}.repaired.fxt")), flush=True)
-        synthetic = work / f"{args.workload}-{args.mb:g}mb.fxt"
-        with open(synthetic, "wb") as fh:
-            make_trace.generate_to(fh, args.mb, workload=args.workload)
+        synthetic = _synthetic(args, work, args.mb)
         base = lint(synthetic)
         print(json.dumps(base), flush=True)
         print(json.dumps(repair(synthetic, work / "synthetic.repaired.fxt", base)), flush=True)
@@ -171,10 +210,9 @@ def main() -> int:
             broken.unlink()
         if args.slice_mb:
             if args.slice_mb != args.mb:
-                synthetic.unlink()
-                synthetic = work / f"{args.workload}-{args.slice_mb:g}mb.fxt"
-                with open(synthetic, "wb") as fh:
-                    make_trace.generate_to(fh, args.slice_mb, workload=args.workload)
+                if args.keep is None:
+                    synthetic.unlink()
+                synthetic = _synthetic(args, work, args.slice_mb)
                 base = lint(synthetic)
                 print(json.dumps(base), flush=True)
             print(json.dumps(slice_run(synthetic, work / "piece.fxt", "--split-size", args.split_size, base)),

@@ -6,6 +6,7 @@ walks cut into short runs so what a run leaves to the next is exercised)."""
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
+from fxtlint.engine._file import FileChanged
 from fxtlint.rewrite import _repair, _repair_walk
 from fxtlint.rewrite._input import Input
 from fxtlint.rewrite._repair import repair
@@ -190,3 +192,76 @@ def test_without_the_native_walk_repair_goes_record_by_record(monkeypatch):
     expected = _run(data, shortcut=False)
     monkeypatch.setattr(_repair, "native_walk", lambda: None)
     assert _run(data) == expected
+
+
+def _zeroed_page(data: bytes) -> bytes:
+    """``data`` with the 4 KiB page at its middle zeroed (as ``bench/rewrite_bench.py`` breaks a trace)."""
+    at = (len(data) // 2) & ~4095
+    return data[:at] + bytes(min(4096, len(data) - at)) + data[at + 4096:]
+
+
+_CORPORA = [p for p in GOLDEN + REAL if p.stat().st_size >= 64]
+_SENT: list = []
+
+
+def _from_file(tmp_path, data: bytes, chunk: int) -> tuple[bytes, _repair.RepairLog]:
+    """The repair of ``data`` read from a file in place, OUT written to a file: the records
+    kept as they are sent from IN's file to OUT's by the kernel (``out_file``)."""
+    src, dst = tmp_path / "in.fxt", tmp_path / "out.fxt"
+    src.write_bytes(data)
+    with open(src, "rb", buffering=0) as fh, open(dst, "wb") as out:
+        inp = Input.of_file(fh, str(src), chunk=chunk)
+        try:
+            log = repair(inp, out.write, out_file=out)
+        finally:
+            inp.close()
+    return dst.read_bytes(), log
+
+
+@pytest.fixture
+def counted_sends(monkeypatch):
+    """The bytes each kernel copy of the repair sent."""
+    real = _repair_walk.send_range
+    _SENT.clear()
+
+    def counting(out, src, offset, size):
+        _SENT.append(size)
+        return real(out, src, offset, size)
+
+    monkeypatch.setattr(_repair_walk, "send_range", counting)
+    return _SENT
+
+
+@pytest.mark.parametrize("path", _CORPORA, ids=lambda p: p.name)
+def test_a_file_s_kept_records_are_sent_by_the_kernel_as_the_bytes_repair_writes(tmp_path, path, counted_sends):
+    """IN a file and OUT a file: the repair (bytes and change log) of the golden and real
+    corpora, whole and with a zeroed page, is the one of IN's bytes in memory (the
+    record-by-record pass's: the tests above), its kept records sent from IN's file."""
+    data = path.read_bytes()
+    for case in (data, _zeroed_page(data)):
+        counted_sends.clear()
+        got, log = _from_file(tmp_path, case, 4096)
+        expected, elog = _run(case)
+        assert got == expected
+        assert log == elog
+        if case is data and not elog.changes and len(data) > 65536:
+            assert sum(counted_sends) > 0.9 * len(data)  # nothing to mend: by the kernel but what the pass took
+
+
+def test_a_file_that_ends_before_its_kept_records_are_sent_is_said_to_have_changed(tmp_path, monkeypatch):
+    """The kernel's copy reads IN's file again: a file cut short in between is ``FileChanged``."""
+    data = B.archive(B.magic(), *[B.event("instant", i, thread=(1, 2), category="c", name="n") for i in range(3000)])
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    real = _repair_walk.send_range
+
+    def shrinking(out, fd, offset, size):
+        os.truncate(src, 8)
+        return real(out, fd, offset, size)
+
+    monkeypatch.setattr(_repair_walk, "send_range", shrinking)
+    with open(src, "rb", buffering=0) as fh, open(tmp_path / "out.fxt", "wb") as out:
+        inp = Input.of_file(fh, str(src))
+        with pytest.raises(FileChanged):
+            repair(inp, out.write, out_file=out)
+        inp.close()

@@ -558,3 +558,30 @@ def test_pieces_of_a_trace_going_back_in_time_carry_no_warning_it_lacks(data, cu
     assert not found - allowed, (found, allowed)
     if not isinstance(cut, tuple):
         assert [e for p in pieces for e in events(p)] == events(data)
+
+
+def _costly_trace() -> bytes:
+    """Events whose cuts cost much besides their bytes: a 30,000-byte registered name, a
+    kernel object with a 20,000-byte name for the thread's process, durations left open
+    with long inline names, a userspace object; events of about 2 KB each."""
+    long_name, long_obj = "n" * 30_000, "k" * 20_000
+    recs = [B.magic(), B.provider_info(7, "p"), B.initialization(1000), B.string(1, "cat"),
+            B.string(2, long_name), B.string(3, "b"), B.thread(1, 10, 11), B.kernel_object(10, 1, long_obj),
+            B.kernel_object(11, 2, "t11"), B.userspace_object(0x1000, 1, "obj")]
+    for i in range(500):
+        if i % 50 == 0:
+            recs.append(B.event("duration_begin", i, name="i" * 3000 + str(i)))
+        recs.append(B.event("instant", i, name=2 if i % 3 else 3,
+                            args=[B.arg("pointer", 3, 0x1000), B.arg("string", 3, "v" * 2000)]))
+    return B.archive(*recs)
+
+
+def test_pieces_cut_where_what_a_record_adds_decides_are_the_record_by_record_ones():
+    """--split-size cuts the walk decides by an upper bound of what a record adds (``_far``)
+    while the cut is far, then by its exact count (``_adds``): sizes whose cuts fall where
+    long strings, a large kernel object and long open names weigh are the pass's pieces."""
+    data = _costly_trace()
+    assert fxtlint.lint_bytes(data).has_errors is False
+    for size in range(200_000, 460_000, 37_813):
+        parts = assert_same(data, lambda size=size: Cutter(size=size), 64)
+        assert 2 <= len(parts) <= len(data) // 100_000

@@ -11,7 +11,8 @@ lint finds nothing, and no option asks OUT to differ from IN (``--byte-order``,
 bytes, copied by the kernel, and IN's lint is OUT's (``tests/test_repair.py`` holds the
 repair pass to the same bytes wherever the lint finds nothing). So a clean trace costs a
 lint and a copy. Otherwise the repair pass (``rewrite._repair.repair``) reads IN in place,
-a chunk at a time (standard input for ``-``): no copy of it is made, memory stays flat;
+a chunk at a time (standard input for ``-``): no copy of it is made, memory stays flat; the
+records it keeps as they are go from IN's file to OUT's by the kernel (``out_file``);
 then OUT is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint
 is OUT's). The counts by rule are IN's lint's (standard input is not read again: none).
 OUT is written beside itself as a ``.part`` file renamed when whole; an interrupted run
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                         with outputs.open(args.output) as fh:
                             log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
                                          spell_out_defaults=args.spell_out_defaults,
-                                         stop_at_loss=args.stop_at_loss)
+                                         stop_at_loss=args.stop_at_loss, out_file=fh)
                         outputs.commit(args.output)
                     # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's
                     report = linted[0] if linted is not None and not log.changes else lint_output(args.output)

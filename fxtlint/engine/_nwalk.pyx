@@ -520,6 +520,8 @@ cdef class NativeWalk:
     cdef unordered_map[uint64_t, int64_t] kcost   # koid -> its kernel object's bytes in a prefix
     cdef int64_t cost_thread, cost_dur, cost_async, cost_flow, cost_unknown
     cdef int64_t _max_user            # the largest userspace object kept, in a prefix
+    # the largest String record and kernel object told (``_far``: an upper bound of ``_adds``)
+    cdef int64_t max_gcost, max_kcost
     cdef int ptr_type, ptr_slot       # the pointer argument's type and its value's slot (-1: none)
     cdef int64_t seq
     cdef int last_dur                 # the thread index of the last duration followed (-1: none)
@@ -852,6 +854,7 @@ cdef class NativeWalk:
         operation and flow (their texts aside), and of a String record not told."""
         self.cost_thread, self.cost_dur, self.cost_async, self.cost_flow = thread, dur, async_, flow
         self.cost_unknown = unknown
+        self.max_gcost = max(self.max_gcost, unknown, 8)
 
     def string_cost(self, int64_t gid, int64_t cost):
         """The String record of interned string ``gid`` takes ``cost`` bytes (told once)."""
@@ -861,6 +864,7 @@ cdef class NativeWalk:
             self.gcost.resize(gid + 1 + (gid >> 2), 0)
         if self.gcost[gid] == 0:
             self.gcost[gid] = cost
+            self.max_gcost = max(self.max_gcost, cost)
 
     def noted_string(self, uint64_t ref):
         """Whether the piece noted (or registered) string ``ref`` of the current provider."""
@@ -878,6 +882,7 @@ cdef class NativeWalk:
     def object_cost(self, uint64_t koid, int64_t cost):
         """The kernel object kept for ``koid`` takes ``cost`` bytes in a prefix."""
         self.kcost[koid] = cost
+        self.max_kcost = max(self.max_kcost, cost)
 
     cdef inline int64_t _gcost(self, int64_t gid) noexcept nogil:
         if gid >= 0 and <size_t>gid < self.gcost.size() and self.gcost[gid] > 0:
@@ -899,6 +904,20 @@ cdef class NativeWalk:
         return self.cut_size > 0 and self.piece_bytes > 0 and \
             self.piece_bytes + 8 * self.size + self.extra_base + self.piece_extra + self.open_extra + adds \
             > self.cut_size
+
+    cdef inline bint _far(self, Scan *S, Term *T) noexcept nogil:
+        """--split-size: the record being walked cannot reach the cut whatever it adds (an
+        upper bound of ``_adds`` from the largest costs told: each string ref a String
+        record, each thread ref a Thread record and two kernel objects, each pointer the
+        largest userspace object, a begin its end with the longest texts), so ``_adds``
+        need not be counted: ``_over`` of the bound is false, and ``_over`` grows with ``adds``."""
+        cdef int64_t g = self.max_gcost
+        cdef int64_t bound = (T.nstr + NARGREF * S.nargs) * g + T.nthr * (2 * self.max_kcost + self.cost_thread)
+        if not self.ptr_known.empty():
+            bound += S.nargs * self._max_user
+        if T.pair_kind == 0 or T.pair_kind == 3 or T.pair_kind == 6:
+            bound += max(self.cost_dur, max(self.cost_async, self.cost_flow)) + 2 * max(g, 8 + ((<int64_t>(self.inline_bit - 1) + 7) & ~7))
+        return not self._over(bound)
 
     cdef int64_t _adds(self, Scan *S, Term *T, int64_t *ids) noexcept nogil:
         """At most what an event adds to the bytes around the piece's body (``_Slicer._adds``:
@@ -1140,6 +1159,8 @@ cdef class NativeWalk:
                 if ref == 0 or ref & self.inline_bit:
                     continue
                 key = _key(slot, ref)
+                if note and self.ukey.size() and self.ukey[_slot_hash(key, CACHE_BITS)] == key:
+                    continue  # noted already in this piece (``_use_string``'s cache): no lookup
                 gid = self._string(key)
                 if gid < 0:
                     continue
@@ -1149,10 +1170,11 @@ cdef class NativeWalk:
                     n += self._gcost(gid)
         return n
 
-    cdef void _note_refs(self, Scan *S, Term *T, int64_t *ids) noexcept nogil:
+    cdef void _note_refs(self, Scan *S, Term *T, int64_t *ids, uint64_t e_ref, ThreadEntry *e) noexcept nogil:
         """What an event the walk took reads of the tables (``_slice._Slicer._note_refs``):
         its string refs registered and not registered in the piece, its thread refs' koids,
-        and its registered thread refs not registered in the piece."""
+        and its registered thread refs not registered in the piece (``e``: the entry of thread
+        ref ``e_ref`` that ``_event_core`` found for this record, not looked up again)."""
         if self.note_off:
             return
         cdef uint64_t *v = self.vals.data()
@@ -1172,6 +1194,9 @@ cdef class NativeWalk:
             if ref == 0:
                 if T.thr_nkoid[i] >= 2:
                     self._use_koids(_word(S, p[T.thr_pk[i]]), _word(S, p[T.thr_tk[i]]))
+            elif e is not NULL and ref == e_ref:
+                self._use_koids(e.pk, e.tk)
+                self._use_thread(_key(slot, ref), e.pk, e.tk)
             else:
                 it = self.threads.find(_key(slot, ref))
                 if it != self.threads.end():
@@ -1930,6 +1955,7 @@ cdef class NativeWalk:
         cdef bint found = False     # the first thread ref that resolved (the reference's koids)
         cdef bint have_koids = False
         cdef ThreadEntry *e = NULL
+        cdef uint64_t e_ref = 0
         cdef int64_t ids[NSTR]
         cdef size_t n0 = self.findings.size()
         if self.core_off:  # (slice: nothing an event reads matters to the run)
@@ -1969,6 +1995,7 @@ cdef class NativeWalk:
                 elif not found:
                     found = True
                     e = &deref(it).second
+                    e_ref = ref
                     pk = e.pk
                     tk = e.tk
                     have_koids = True
@@ -1977,10 +2004,10 @@ cdef class NativeWalk:
             if v[T.ts_val[i]] > self.limit[slot]:
                 self._find(F_TICKS, T, i, -1, 0, 0, index, cur, size, v[T.ts_val[i]], self.rate[slot])
         if self.slicing:
-            if self.cut_size > 0 and self._over(self._adds(S, T, ids)):
+            if self.cut_size > 0 and not self._far(S, T) and self._over(self._adds(S, T, ids)):
                 self.findings.resize(n0)
                 return 3  # (--split-size: the slicer decides, nothing of it noted)
-            self._note_refs(S, T, ids)
+            self._note_refs(S, T, ids, e_ref, e)
         # 4. the pairing row: its thread resolved (and its category and name for a named kind)
         if T.pair_kind < 0 or not have_koids:
             return 1

@@ -39,6 +39,7 @@ import dataclasses
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import IO
 
 from .. import rules as R
 from ..engine._native import nwalk, walks_natively
@@ -207,6 +208,12 @@ class _Writer:
 
     def put_record(self, rec: Record, *, placeholder: bool = False) -> None:
         self.put(encode_record(rec, self.order), rec, placeholder=placeholder)
+
+    def sent(self, size: int, records: int) -> None:
+        """``records`` whole records of IN, ``size`` bytes, written to OUT's file by the
+        kernel (``_repair_walk``; their effect is already on ``state``)."""
+        self.log.bytes_out += size
+        self.log.records_out += records
 
     def copy(self, data, records: int) -> None:
         """``records`` whole records of IN, written as they are (their effect is already on
@@ -415,7 +422,7 @@ def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) 
 
 def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
            close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True,
-           stop_at_loss: bool = False) -> RepairLog:
+           stop_at_loss: bool = False, out_file: IO[bytes] | None = None) -> RepairLog:
     """Write the repaired trace of ``buf`` through ``write``; returns what was done.
 
     ``buf`` is the trace's bytes, or an ``Input`` (``_input``: a file or a pipe read in
@@ -428,15 +435,19 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
     lets the native walk read the trace where it is built (``_repair_walk``: the records
     it proves clean are copied as byte ranges, the others go through the record-by-record
     pass below, the specification, which ``shortcut=False`` runs on every record; the two
-    write the same bytes and say the same changes). Never raises on any input (an
-    ``Input`` raises ``FileChanged`` when its file changed while read).
+    write the same bytes and say the same changes). ``out_file``: the file ``write``
+    writes to, where IN is a regular file's ``Input`` (``Input.source``): the records the
+    walk copies as they are go from IN's file to it by the kernel (``send_range``), not
+    through ``write`` (the same bytes; slice's pieces are written so). Never raises on
+    any input (an ``Input`` raises ``FileChanged`` when its file changed while read, or
+    ended before bytes the walk read were copied).
     """
     inp = buf if isinstance(buf, Whole) else Whole(buf)
     r = _Repairer(inp, write, byte_order=byte_order, close_open=close_open, spell_out_defaults=spell_out_defaults,
                   stop_at_loss=stop_at_loss)
     module = native_walk() if shortcut else None
     if module is not None and r.walkable:
-        walk_repair(r, module)
+        walk_repair(r, module, out_file)
     else:
         r.one_by_one()
     return r.finish()

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine._file import FileChanged
 from ..engine._provider_state import Change
 from ..engine._walk_native import (
     DONE,
@@ -49,6 +50,7 @@ from ..engine._walk_native import (
 )
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS
 from ._input import at_least
+from ._slice_pass import send_range
 
 WINDOW = 1 << 16  # records per run of the walk
 COPY = 1 << 22  # bytes written at a time
@@ -68,17 +70,28 @@ class _OutMirror(Mirror):
 
 
 class _Stretch:
-    """OUT as far as it is written: IN's records up to ``off`` (index ``idx``) are in it."""
+    """OUT as far as it is written: IN's records up to ``off`` (index ``idx``) are in it.
+    ``send``: OUT's file, where IN is a regular file (``Input.source``): the records are
+    sent from IN's file to it by the kernel (``_slice_pass.send_range``), else None."""
 
-    def __init__(self, r):
+    def __init__(self, r, out_file=None):
         self.r = r
         self.off = self.idx = 0
+        source = getattr(r.inp, "source", None)
+        self.src = source.fh.fileno() if source is not None and out_file is not None else None
+        self.path = getattr(r.inp, "path", "")
+        self.out_file = out_file
 
     def copy_to(self, off: int, idx: int) -> None:
         """IN's records from here up to ``off`` (index ``idx``), written as they are."""
         inp, out = self.r.inp, self.r.out
         n = idx - self.idx
         at = self.off
+        if self.src is not None and at < off:
+            if send_range(self.out_file, self.src, at, off - at) != off - at:
+                raise FileChanged.saying(self.path, "it ended before bytes the repair had read")
+            out.sent(off - at, n)
+            at = off
         while at < off:
             end = min(at + COPY, off)
             out.copy(bytes(inp.buf[at:end]), n)
@@ -91,9 +104,9 @@ class _Stretch:
         self.off, self.idx = off, idx
 
 
-def walk_repair(r, module) -> None:
+def walk_repair(r, module, out_file=None) -> None:
     """Repair ``r`` (a ``_repair._Repairer`` whose IN the walk can read: ``walkable``)
-    on the native walk ``module``."""
+    on the native walk ``module`` (``out_file``: OUT's file, for the kernel's copies)."""
     inp, out, log = r.inp, r.out, r.log
     nw = module.NativeWalk(_loaded(module, pairing=False), _OutMirror(out), r.big)
     nw.layout = False  # a record the screen flags is the reference's, whole
@@ -112,7 +125,7 @@ def walk_repair(r, module) -> None:
         sync_change(nw, out.state, change)
 
     out.on_change = on_change
-    written = _Stretch(r)
+    written = _Stretch(r, out_file)
     off = idx = 0
     try:
         while not r.stopped:
