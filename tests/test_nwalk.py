@@ -1110,12 +1110,17 @@ def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     assert 1 <= len(calls) <= 6, calls
 
 
-@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt"])
+@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt",
+                                  "RB002-argument-reserved-bits-set.fxt", "ST001-content-overruns-record.fxt",
+                                  "ST003-invalid-utf8.fxt", "ST005-argument-size-mismatch.fxt",
+                                  "ST006-argument-size-zero.fxt", "ST007-argument-overruns-record.fxt",
+                                  "ST008-string-ends-in-nul.fxt", "UN003-unknown-argument-type.fxt"])
 def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
-    """Copies of a record whose only layout findings are a word's field checks, under the
-    cap: the reference's decoder reads the first two copies only (the first as any record,
-    the second noted: ``NativeLint._replayed``), and the whole report is the reference's
-    (spans moved with each copy)."""
+    """Copies of a record whose layout findings the decoder says from its bytes alone (a
+    word's field checks, a stream's, an argument's, where its content runs past its size),
+    under the cap: the reference's decoder reads the first two copies only (the first as any
+    record, the second noted: ``NativeLint._replayed``), and the whole report is the
+    reference's (spans moved with each copy)."""
     calls = []
     real = _walk_native.report_layout
     monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
@@ -1125,6 +1130,24 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     assert got[0] == got[1]
     assert len(calls) == 2, calls
     assert got[0].count('"span"') >= 21
+
+
+@pytest.mark.parametrize("name", ["ST002-padding-not-zero.fxt", "EX001-trailing-words.fxt",
+                                  "FR004-record-size-too-large.fxt"])
+def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, name):
+    """Copies of a record whose decoder steps read past it (a stream's missing padding asks
+    about the next header; the words after the content, about the records they frame): what
+    they say may differ from copy to copy, so each copy is decoded (``report_layout`` says
+    it read past the record: ``_replayed`` notes nothing), and the whole report is the
+    reference's."""
+    calls = []
+    real = _walk_native.report_layout
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    data, fmt = _copies(name, 20)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert len(calls) == 21, calls
 
 
 @pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",

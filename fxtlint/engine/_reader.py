@@ -216,7 +216,8 @@ def length_guess(value: bytes, after: bytes, padded: int, tail: bool) -> int | N
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
-    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail", "skips")
+    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail", "skips",
+                 "past")
 
     def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False, skips=None):
         self.buf = buf
@@ -233,6 +234,9 @@ class _Decoder:
         # the sink's ``skips`` (``_result.skipper``): a diagnostic the per-rule cap would drop is
         # counted there and never built (None: every one is built)
         self.skips = skips
+        # whether a step read anything past the record (the next headers a framing decision or
+        # a missing padding's question reads, the file's length): ``report_layout``'s answer
+        self.past = False
 
     def report(self, rule, span=None, **params):
         if self.skips is not None and self.skips(rule, self.off, self.idx):
@@ -333,6 +337,7 @@ class _Decoder:
         structured-log record)."""
         if self.log or pad_end != self.off + self.size:
             return None
+        self.past = True
         starts, reach = _chain(self.buf, at, self.big)
         if not starts or reach <= _chain(self.buf, pad_end, self.big)[1]:
             return None
@@ -639,6 +644,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra,
                    short_argument=dec.short_args[0])
     else:
+        dec.past = dec.past or not log  # (``header_kind`` asks whether the file holds the record it frames)
         kind = None if log else header_kind(unpack(buf, pos)[0], buf, pos, big)
         # the lint's reading (not ``resync``) of bytes held whole asks the cap about FR004 first:
         # the framing decision below changes only its message (a growing stream's may need
@@ -668,7 +674,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
 
 
 def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
-                  log: bool = False, skips=None) -> None:
+                  log: bool = False, skips=None) -> bool:
     """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
     places the native walk's screen found wrong (``found``: (what, item, position, value,
     argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
@@ -681,7 +687,11 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     end, the value its declared size in words, ``size_words`` the size it is read at),
     ST001 after the rest, as ``decode_record`` says it. The record is otherwise as the
     screen read it: its content fits ``size_words`` (the lint's reading, ``resync=False``).
-    ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built."""
+    ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built.
+    Returns whether its steps read nothing but the record's bytes (no header after it, not
+    the file's length): then the same bytes and ``found`` (positions moved with the record)
+    make the same steps and the same diagnostics, their spans moved (``_walk_native``'s
+    ``_replayed``)."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
     dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
@@ -710,6 +720,8 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
         elif what == "argument":
             (header,) = unpack(buf, pos)
             size = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
+            if pos + 8 * size > end:  # (never: the screen found the argument within the record)
+                dec.past = True
             a = dec.argument(header, (header >> _ARG_TYPE.lo) & _ARG_TYPE.mask, size, pos, pos + 8 * size, arg)
             if args is not None:
                 args.append((arg, a))
@@ -723,12 +735,14 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
                 name = item.name if isinstance(item, StringItem) else getattr(item, "length", None)
                 _ITEM_HANDLERS[type(item)](dec, item, pos, end, {name: value}, {}, None, overrun, lay.name)
         elif what == "short":
+            dec.past = True  # (its message names the header after the content)
             if skips is None or not skips(R.content_overruns_record, off, idx):
                 emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos))
         else:  # "end": words after the content
             _after_content(dec, lay, pos, end, size_words, log, False)
     if args is not None:
         _check_log_args(dec, args)
+    return not dec.past
 
 
 def record_of(buf, off: int, idx: int, size_words: int, lay: Layout, *, big: bool) -> Record:

@@ -142,10 +142,12 @@ DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # (``over``: where the content ran past the record's size; ``short``: the walk framed the
 # record anew at its content's end)
 _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "short"}
-_MEMO_LOG = frozenset({1, 2, 3, 4, 6})  # the layout rows whose decoder step reads only the record: a log's
-_MEMO_TRACE = frozenset({1})  # a trace's (a stream's padding, an argument's, may look at the next header)
+# the layout rows whose decoder steps may read only the record (``report_layout`` says whether
+# they did: a stream's missing padding, the words after a trace record's content, look past it)
+_MEMO_ROWS = frozenset({1, 2, 3, 4, 6})
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
 _ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
+_PAST = object()  # ``_replayed``, ``memo``: a record whose decoder steps read past it (decoded each time)
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
@@ -506,7 +508,8 @@ class NativeLint:
             key = self._memo_key(rows, term, offset, size)
             if key is not None:
                 known = self.memo.get(key)
-                if known is not None and self.sink is not None and self.sink.skips_all(known, offset, index):
+                if known is not None and known is not _PAST and self.sink is not None \
+                        and self.sink.skips_all(known, offset, index):
                     rows = []  # every one the cap drops: counted, and the decoder not run
         if rows:
             found = self._found(rows)
@@ -515,12 +518,14 @@ class NativeLint:
                               big=self.big, log=self.log, skips=self.skips)
             else:
                 emit, skips, asked, built = self._recording(self.emit, self.skips)
-                report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found, big=self.big,
-                              log=self.log, skips=skips)
+                local = report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found,
+                                      big=self.big, log=self.log, skips=skips)
                 if built[0] == built[1]:  # every diagnostic asked about before it was built
                     if len(self.memo) >= _MEMO_MAX:
                         self.memo.clear()
-                    self.memo[key] = tuple(asked)
+                    # (steps that read past the record may ask otherwise in another copy; a record
+                    # framed anew at its content's end, and nothing else, asks about ST001 alone)
+                    self.memo[key] = tuple(asked) if local or len(key) == 2 else _PAST
         if kinds:
             term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
             checks = KIND_CHECKS.get(self.term_kinds[term], ())
@@ -600,14 +605,15 @@ class NativeLint:
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD:
             return False
-        allowed = _MEMO_LOG if self.log else _MEMO_TRACE
         for row in rows:
-            if row[2] not in allowed:
+            if row[2] not in _MEMO_ROWS:
                 return False
         key = term, size, bytes(self.buf[offset:offset + size]), \
             tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
+        if said is _PAST:
+            return False  # its decoder steps read past it: decoded as any record
         if said is None:
             # met for the first time: decoded as any record (``_layout``), and remembered as met
             # (a small input's one bad record costs no noting)
@@ -630,9 +636,9 @@ class NativeLint:
             return False  # a rule at its cap: decoded asking the cap first (``_memo_key``), nothing built it drops
         built: list = []
         found = self._found(rows)
-        report_layout(self.buf, offset, index, size // 8, built.append, self.layouts[term], found, big=self.big,
-                      log=self.log)
-        noted: list | None = []
+        local = report_layout(self.buf, offset, index, size // 8, built.append, self.layouts[term], found,
+                              big=self.big, log=self.log)
+        noted: list | None = [] if local else None
         for d in built:
             fields = d.__dict__
             lazy = fields.get("_lazy")
@@ -645,10 +651,9 @@ class NativeLint:
                     noted.append((rule, None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
             if skips is None or not skips(rule, offset, index):
                 emit(d)
-        if noted is not None:
-            if len(self.said) >= _MEMO_MAX:
-                self.said.clear()
-            self.said[key] = tuple(noted)
+        if len(self.said) >= _MEMO_MAX:
+            self.said.clear()
+        self.said[key] = _PAST if noted is None else tuple(noted)
         return True
 
     def _memo_key(self, rows, term, offset, size):
@@ -666,9 +671,8 @@ class NativeLint:
             # framed anew at its content's end, and nothing else: the decoder asks about ST001
             # alone, whatever the bytes (its message reads past the record, its question not)
             return term, len(rows)
-        allowed = _MEMO_LOG if self.log else _MEMO_TRACE
         for row in rows:
-            if row[2] not in allowed:
+            if row[2] not in _MEMO_ROWS:
                 return None
         return term, size, bytes(self.buf[offset:offset + size]), \
             tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
