@@ -644,8 +644,14 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra,
                    short_argument=dec.short_args[0])
     else:
-        dec.past = dec.past or not log  # (``header_kind`` asks whether the file holds the record it frames)
-        kind = None if log else header_kind(unpack(buf, pos)[0], buf, pos, big)
+        kind = None
+        if not log:
+            word = unpack(buf, pos)[0]
+            kind = header_kind(word, buf, pos, big)
+            # a header after the content leads to a framing decision (the records after this one);
+            # one that is no header may still have asked whether the file holds what it frames
+            if kind is not None or _header_reach(word, pos) > end:
+                dec.past = True
         # the lint's reading (not ``resync``) of bytes held whole asks the cap about FR004 first:
         # the framing decision below changes only its message (a growing stream's may need
         # bytes still to come: asked after it)
@@ -960,6 +966,13 @@ def header_kind(header: int, buf, off: int, big: bool) -> str | None:
     if size == 0 or not _have(buf, off + 8 * size):  # (asked of a defined type's size, well formed or not)
         return None
     return kind
+
+
+def _header_reach(header: int, off: int) -> int:
+    """Where the record a well-formed header word at ``off`` frames would end (``off`` for any
+    other word): how far ``header_kind``'s answer reads, the file's length aside."""
+    kind, size = _HEADERS.get(header) or _header_leaf(header)
+    return off if kind is None else off + 8 * size
 
 
 def _header_leaf(header: int) -> tuple[str | None, int]:

@@ -166,6 +166,15 @@ _CAP_RULES[2 * F_LAYOUT] = R.content_overruns_record
 _TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
 
+def _rows_key(rows, offset: int) -> tuple:
+    """A record's layout rows as far as ``report_layout`` reads them (``_found``: the row's kind,
+    argument, position from the record's start, value and site)."""
+    if len(rows) == 1:
+        r = rows[0]
+        return r[2], r[3], r[8] - offset, r[9], r[10]
+    return tuple((r[2], r[3], r[8] - offset, r[9], r[10]) for r in rows)
+
+
 def sync_change(nw, state: ProviderState, change) -> None:
     """The effect of a record the reference decoded (``change``, ``state.apply``'s), on
     the native walk ``nw``'s tables: the one copy for the lint and repair's walk."""
@@ -609,7 +618,7 @@ class NativeLint:
             if row[2] not in _MEMO_ROWS:
                 return False
         key = term, size, bytes(self.buf[offset:offset + size]), \
-            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+            _rows_key(rows, offset)
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
         if said is _PAST:
@@ -675,7 +684,7 @@ class NativeLint:
             if row[2] not in _MEMO_ROWS:
                 return None
         return term, size, bytes(self.buf[offset:offset + size]), \
-            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+            _rows_key(rows, offset)
 
     @staticmethod
     def _recording(emit, skips):
