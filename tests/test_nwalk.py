@@ -1153,6 +1153,34 @@ def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, 
     assert len(calls) == 21, calls
 
 
+@pytest.mark.parametrize(("name", "builder", "built"), [
+    ("RF001-string-ref-unregistered.fxt", "unregistered_string", 2),
+    ("RF002-thread-ref-unregistered.fxt", "unregistered_thread", 2),
+    ("RF003-string-index-zero.fxt", "index_zero", 2),
+    ("RF005-provider-section-unannounced.fxt", "section_unannounced", 2),
+    ("RF007-registration-changes-value.fxt", "string_changed", 4),  # (two changes, one way and back)
+    ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow", 2),
+    ("UN001-unknown-record-type.fxt", "report_undefined", 2),
+    ("UN002-unknown-record-subtype.fxt", "report_undefined", 2),
+    ("MG003-magic-repeated.fxt", "repeated_magic", 21),  # (its message names the record's index)
+])
+def test_a_row_met_again_is_said_without_building_it(monkeypatch, name, builder, built):
+    """Copies of a record whose findings are rows the linter's builders make (or an
+    undefined record's, the reader's): the builder runs for the first two copies only (the
+    second noted: ``NativeLint._render_one``), its diagnostic moved to each later copy, and
+    the whole report is the reference's; a row whose message names a position is built
+    each time."""
+    calls = []
+    real = getattr(_walk_native, builder)
+    monkeypatch.setattr(_walk_native, builder, lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    data, fmt = _copies(name, 20)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert got[0].count('"code": "' + name[:5] + '"') >= 21
+    assert len(calls) == built, calls
+
+
 @pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",
                                   "EV002-context-switch-outgoing-running.fxt"])
 def test_a_kind_check_decodes_each_record_once(monkeypatch, name):

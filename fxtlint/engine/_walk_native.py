@@ -39,14 +39,17 @@ such rows past it itself, handing none over: ``_cap``; it stops for its rows onc
 ``_TAKE_AT`` wait, so that a flood meets the bound early), the decoder asks it
 (``skips``) before it works out a message's parameters, a record's kind-check rows ask it
 (``skips_all``) before the record is decoded. A record met again in one walk with the
-same bytes and layout rows, where that is all the decoder reads (a structured-log record,
-a trace record whose rows are all a word's field checks), is decoded twice at most: its
-diagnostics are the second copy's (noted until a rule reaches its cap; the first is
-decoded as any record, so a record met once costs no noting), moved to its offset, each
-asked of the cap in the decoder's order (``_replayed``); once a rule has reached its cap,
-a record's layout rows are remembered with the rules the decoder asked about (keyed by
-the record's bytes and rows where that is all the decoder reads: ``_memo_key``), so a
-copy whose every diagnostic the cap drops is counted without decoding it.
+same bytes and layout rows, where that is all the decoder reads (``report_layout`` says
+whether its steps read past the record: a missing padding's next header, a header after
+the content and what it frames, the header after a record framed anew; such a record is
+decoded each time), is decoded twice at most: its diagnostics are the second copy's
+(noted until a rule reaches its cap; the first is decoded as any record, so a record met
+once costs no noting), moved to its offset, each asked of the cap in the decoder's order
+(``_replayed``); so is a row the linter's builders make from its values alone, met again
+with the same values (``_render_one``); once a rule has reached its cap, a record's layout
+rows are remembered with the rules the decoder asked about (keyed by the record's bytes
+and rows where that is all the decoder reads: ``_memo_key``), so a copy whose every
+diagnostic the cap drops is counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
@@ -412,6 +415,9 @@ class NativeLint:
         # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
         # (``_replayed``)
         self.said: dict = {}
+        # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
+        # diagnostics its second copy built) (``_render_one``)
+        self.rowsaid: dict = {}
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
@@ -596,8 +602,8 @@ class NativeLint:
     def _replayed(self, rows) -> bool:
         """Say a record's layout rows from the diagnostics its decoding says, noted once per
         walk for each copy of its bytes, where the decoder reads nothing but the record and
-        its rows (``_memo_key``'s records: a structured-log record, or a trace record whose
-        rows are all a word's field checks): the same bytes and rows (positions from the
+        its rows (``report_layout``'s answer for the second copy: a record whose steps read
+        past it is decoded each time, ``_PAST``): the same bytes and rows (positions from the
         record's start) make the same decoder steps, whose diagnostics' parameters are
         names, values, sizes and counts within the record, never a position, and whose
         spans move with the record. The first copy is decoded as any record is (False), and
@@ -667,13 +673,12 @@ class NativeLint:
 
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
-        is all it reads (its bytes and the rows, positions taken from its start): a
-        structured-log record (its decoder never reads past it), or a trace record whose
-        rows are all a word's field checks; for a record framed anew at its content's end
-        with no other row, its rows alone. None: no key (no sink to count in, or the
-        decoder may read past the record: a stream's padding, the words after the content,
-        a framing decision). (``_replayed`` takes the copies of a record of the first two
-        kinds met before a rule reached its cap.)"""
+        is all it reads (its bytes and the rows, positions taken from its start: what the
+        decoder asked is remembered only where ``report_layout`` says it read nothing past
+        the record, else ``_PAST``); for a record framed anew at its content's end with no
+        other row, its rows alone. None: no key (no sink to count in, or a row whose step
+        always reads past the record). (``_replayed`` takes the copies of such a record met
+        before a rule reached its cap.)"""
         if self.sink is None or size > _MEMO_RECORD or not self.sink.bounded:
             return None  # (no rule at its cap yet: nothing to remember it for)
         if all(row[2] == _SHORT for row in rows):
@@ -707,21 +712,88 @@ class NativeLint:
         return counting_emit, noting_skips, asked, built
 
     def _render_one(self, row, ask: bool = True) -> None:
-        """One row that is not a layout row; ``ask`` False: the cap was asked already."""
-        emit, big = self.emit, self.big
-        rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
+        """One row that is not a layout row; ``ask`` False: the cap was asked already. A row
+        met again in the walk with the same values (its positions aside: record index,
+        offset, an argument's offset from its record's) is said from the diagnostic its
+        second copy built, moved to its offset (``_moved``): its builder's parameters are the
+        row's values, never a position (a repeated magic record's, MG003, names its index:
+        built each time), and its span moves with its record. The first copy is built as
+        any row (a small lint's one bad record costs no noting)."""
+        emit = self.emit
+        rule, term, field, arg, _, index, offset, size, at, value, *_ = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
-            kind = report_undefined(self.buf, offset, index, size // 8, emit, big=big, skips=self.skips)
+            key = rule, term, size, bytes(self.buf[offset:offset + 8])  # (what the reader reads of it)
+            said = self.rowsaid.get(key)
+            if said is None or said is _ONCE:
+                built: list = []
+                kind = report_undefined(self.buf, offset, index, size // 8,
+                                        emit if said is None else built.append, big=self.big,
+                                        skips=self.skips if said is None else None)
+                self._note(key, said, offset, index, kind, built)
+            else:
+                kind, noted = said
+                self._moved(noted, offset, index)
             self.counts[kind] = self.counts.get(kind, 0) + 1
             return
         if rule == F_DROPPED:  # (the bookkeeping is kept whether or not the cap keeps the message)
             self._pairs().records_dropped(offset, index, size, value, bool(field))
             return
-        if rule == F_MAGIC and value and not well_formed_magic(
-                record_of(self.buf, offset, index, size // 8, self.layouts[term], big=big).fields):
-            return  # a repeated magic record the screen found wrong: repeated only when well-formed
+        if rule == F_MAGIC:
+            if value and not well_formed_magic(
+                    record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big).fields):
+                return  # a repeated magic record the screen found wrong: repeated only when well-formed
+            if not ask or self.skips is None or not self.skips(R.magic_repeated, offset, index):
+                emit(repeated_magic(offset, index, size))
+            return
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
+        key = (*row[:5], size, at - offset if arg >= 0 else at, *row[9:])
+        said = self.rowsaid.get(key)
+        if said is None or said is _ONCE:
+            d = self._build_one(row)
+            self._note(key, said, offset, index, None, [d])
+            emit(d)
+        else:
+            self._moved(said[1], offset, index)
+
+    def _note(self, key, said, offset: int, index: int, kind, built: list) -> None:
+        """Remember a row met for the first time (``said`` None: its diagnostics were said as
+        any row's), or the diagnostics its second copy built (``built``, with its spans from
+        the record's start, and an undefined record's ``kind``; those of an undefined record,
+        built without asking the cap, are said here)."""
+        rowsaid = self.rowsaid
+        if len(rowsaid) >= _MEMO_MAX:
+            rowsaid.clear()
+        if said is None:
+            rowsaid[key] = _ONCE
+            return
+        noted = []
+        for d in built:
+            fields = d.__dict__
+            lazy = fields.get("_lazy")
+            span = fields["span"]
+            noted.append((lazy[0] if lazy is not None else R.REGISTRY[d.code],
+                          None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
+        rowsaid[key] = kind, tuple(noted)
+        if kind is not None:  # (an undefined record's, built without asking the cap)
+            self._moved(rowsaid[key][1], offset, index)
+
+    def _moved(self, noted, offset: int, index: int) -> None:
+        """The diagnostics ``noted`` (``_note``'s) said of the copy at ``offset``, record
+        ``index``, each asked of the cap first."""
+        emit, skips = self.emit, self.skips
+        for rule, span, fields in noted:
+            if skips is not None and skips(rule, offset, index):
+                continue
+            d = _new(Diagnostic)
+            d.__dict__.update(fields, offset=offset, record_index=index,
+                              span=None if span is None else (offset + span[0], offset + span[1]))
+            emit(d)
+
+    def _build_one(self, row) -> Diagnostic:
+        """The diagnostic of a row the linter's builders make (``_semantic``), from the row."""
+        big = self.big
+        rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule <= F_TICKS:
             kind = self.term_kinds[term]
             if rule == F_STRING:
@@ -732,30 +804,26 @@ class NativeLint:
                     akind = self.arg_kinds[arg_type]
                     name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
                     f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
-                emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
-                                         where, value, name, provider))
-            elif rule == F_THREAD:
+                return unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
+                                           where, value, name, provider)
+            if rule == F_THREAD:
                 name = THREAD_REFS[kind][field]
                 f = HEADER_FIELDS.get(kind, {}).get(name)
-                emit(unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
-                                         kind, value, name, provider))
-            else:
-                emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
-        elif rule == F_MAGIC:
-            emit(repeated_magic(offset, index, size))
-        elif rule == F_UNANNOUNCED:
-            emit(section_unannounced(offset, index, size, value))
-        elif rule == F_RATE_ZERO:
-            emit(rate_zero(offset, index, size))
-        elif rule == F_INDEX_ZERO:
-            emit(index_zero(offset, index, size, "thread" if field else "string"))
-        elif rule == F_STRING_EMPTY:
-            emit(string_empty(offset, index, size, value))
-        elif field:  # F_CHANGED, a thread's koids
-            emit(thread_changed(offset, index, size, value, change[:2], change[2:]))
-        else:  # F_CHANGED, a string's interned ids
-            values = self.tables.strings.values
-            emit(string_changed(offset, index, size, value, values[change[0]], values[change[2]]))
+                return unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
+                                           kind, value, name, provider)
+            return timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate)
+        if rule == F_UNANNOUNCED:
+            return section_unannounced(offset, index, size, value)
+        if rule == F_RATE_ZERO:
+            return rate_zero(offset, index, size)
+        if rule == F_INDEX_ZERO:
+            return index_zero(offset, index, size, "thread" if field else "string")
+        if rule == F_STRING_EMPTY:
+            return string_empty(offset, index, size, value)
+        if field:  # F_CHANGED, a thread's koids
+            return thread_changed(offset, index, size, value, change[:2], change[2:])
+        values = self.tables.strings.values  # F_CHANGED, a string's interned ids
+        return string_changed(offset, index, size, value, values[change[0]], values[change[2]])
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
