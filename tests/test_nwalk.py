@@ -1181,6 +1181,19 @@ def test_a_row_met_again_is_said_without_building_it(monkeypatch, name, builder,
     assert len(calls) == built, calls
 
 
+def test_a_small_lint_notes_nothing(monkeypatch):
+    """A lint of fewer rows than ``_NOTE_FROM`` remembers no record or row it met (a small
+    lint's fixed cost): each copy is built as any row, and the report is the reference's."""
+    calls = []
+    real = _walk_native.unregistered_string
+    monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    data, fmt = _copies("RF001-string-ref-unregistered.fxt", 3)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert len(calls) == 4 < _walk_native._NOTE_FROM, calls
+
+
 @pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",
                                   "EV002-context-switch-outgoing-running.fxt"])
 def test_a_kind_check_decodes_each_record_once(monkeypatch, name):

@@ -151,6 +151,7 @@ _MEMO_ROWS = frozenset({1, 2, 3, 4, 6})
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
 _ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
 _PAST = object()  # ``_replayed``, ``memo``: a record whose decoder steps read past it (decoded each time)
+_NOTE_FROM = 16  # rows taken in one walk before a record or row met is remembered (a small lint notes none)
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
@@ -418,6 +419,7 @@ class NativeLint:
         # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
         # diagnostics its second copy built) (``_render_one``)
         self.rowsaid: dict = {}
+        self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
@@ -484,6 +486,7 @@ class NativeLint:
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
         skips, rules = self.skips, _RULES
+        self.taken += len(found)
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
                 self._layout(layout, kinds)
@@ -618,7 +621,7 @@ class NativeLint:
         checked by ``rule.at`` then, and its message is built from them when first read:
         the copies of one bad record in a mutated input). False: not such a record."""
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
-        if size > _MEMO_RECORD:
+        if size > _MEMO_RECORD or self.taken < _NOTE_FROM:
             return False
         for row in rows:
             if row[2] not in _MEMO_ROWS:
@@ -722,14 +725,16 @@ class NativeLint:
         emit = self.emit
         rule, term, field, arg, _, index, offset, size, at, value, *_ = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
+            note = self.taken >= _NOTE_FROM
             key = rule, term, size, bytes(self.buf[offset:offset + 8])  # (what the reader reads of it)
-            said = self.rowsaid.get(key)
+            said = self.rowsaid.get(key) if note else None
             if said is None or said is _ONCE:
                 built: list = []
                 kind = report_undefined(self.buf, offset, index, size // 8,
                                         emit if said is None else built.append, big=self.big,
                                         skips=self.skips if said is None else None)
-                self._note(key, said, offset, index, kind, built)
+                if note:
+                    self._note(key, said, offset, index, kind, built)
             else:
                 kind, noted = said
                 self._moved(noted, offset, index)
@@ -746,6 +751,9 @@ class NativeLint:
                 emit(repeated_magic(offset, index, size))
             return
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
+            return
+        if self.taken < _NOTE_FROM:
+            emit(self._build_one(row))
             return
         key = (*row[:5], size, at - offset if arg >= 0 else at, *row[9:])
         said = self.rowsaid.get(key)
