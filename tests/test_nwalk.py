@@ -1103,7 +1103,7 @@ def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     ``_replayed`` for the copies of a record whose bytes and rows are all it reads)."""
     calls = []
     real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
     data, fmt = _copies(name, 60)
     report = fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=fxtlint.DiagnosticSink(per_rule_cap=3))
     assert max(report.counts.values()) >= 60
@@ -1125,7 +1125,7 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     reference's (spans moved with each copy)."""
     calls = []
     real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
     data, fmt = _copies(name, 20)
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]
@@ -1134,15 +1134,13 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     assert got[0].count('"span"') >= 21
 
 
-@pytest.mark.parametrize("name", ["ST002-padding-not-zero.fxt", "FR004-record-size-too-large.fxt",
-                                  "ST001-size-one-word-too-small-in-a-writer-trace.fxt"])
+@pytest.mark.parametrize("name", ["FR004-record-size-too-large.fxt",
+                                  "FR004-size-one-word-too-large-in-a-writer-trace.fxt"])
 def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, name):
-    """Copies of a record whose decoder steps read past it (a stream's missing padding asks
-    about the next header; a header after the content, about the records it frames; a record
-    framed anew at its content's end names the header after it): what
-    they say may differ from copy to copy, so each copy is decoded (``report_layout`` says
-    it read past the record: ``_replayed`` notes nothing), and the whole report is the
-    reference's."""
+    """Copies of a record whose decoder steps take a framing decision (a header after the
+    content: the records after it, and where they are, FR004's parameters): each copy is
+    decoded (``report_layout`` says so: ``_replayed`` notes nothing), and the whole report
+    is the reference's."""
     calls = []
     real = _walk_native.report_layout
     monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
@@ -1151,6 +1149,28 @@ def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, 
            for e in ("walk", "reference")]
     assert got[0] == got[1]
     assert len(calls) == 21, calls
+
+
+@pytest.mark.parametrize("name", ["ST002-padding-not-zero.fxt", "ST001-size-one-word-too-small-in-a-writer-trace.fxt"])
+@pytest.mark.parametrize("between", [b"", B.archive(B.unknown(13, b"abcdefgh"))])
+def test_a_record_whose_findings_ask_what_follows_is_replayed_where_it_answers_the_same(monkeypatch, name, between):
+    """Copies of a record whose decoder steps ask about the bytes after it (a missing
+    padding's next header, the header after a record framed anew): a copy is said from the
+    second's diagnostics where what follows answers as it did for the second
+    (``_reader.answers_hold``), and decoded where it does not (``between``: another record
+    after every third copy); the whole report is the reference's."""
+    calls = []
+    real = _walk_native.report_layout
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    golden = (REPO / "corpus" / "golden" / name).read_bytes()
+    data = golden[:8] + b"".join(golden[8:] + (between if i % 3 == 0 else b"") for i in range(20))
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e)], version="-")) for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert got[0].count('"code": "' + name[:5] + '"') == 20
+    if between and name.startswith("ST002"):
+        assert 2 < len(calls) < 20, calls  # (the copies before another record answer otherwise)
+    else:
+        assert len(calls) == 2, calls
 
 
 @pytest.mark.parametrize(("name", "builder", "built"), [

@@ -234,9 +234,21 @@ class _Decoder:
         # the sink's ``skips`` (``_result.skipper``): a diagnostic the per-rule cap would drop is
         # counted there and never built (None: every one is built)
         self.skips = skips
-        # whether a step read anything past the record (the next headers a framing decision or
-        # a missing padding's question reads, the file's length): ``report_layout``'s answer
-        self.past = False
+        # what a step read past the record: False (nothing), the questions it asked of what
+        # follows and their answers (``_ask``: a missing padding's next header, a header's
+        # kind), or True (a framing decision: the records after this one and where they are):
+        # ``report_layout``'s answer
+        self.past: bool | list = False
+
+    def ask(self, question: str, *at: int):
+        """The answer to ``question`` (``_QUESTIONS``) at positions ``at`` (bytes), noted
+        with them from the record's start (``past``)."""
+        answer = _QUESTIONS[question](self.buf, self.big, *at)
+        if self.past is not True:
+            if self.past is False:
+                self.past = []
+            self.past.append((question, tuple(a - self.off for a in at), answer))
+        return answer
 
     def report(self, rule, span=None, **params):
         if self.skips is not None and self.skips(rule, self.off, self.idx):
@@ -337,11 +349,7 @@ class _Decoder:
         structured-log record)."""
         if self.log or pad_end != self.off + self.size:
             return None
-        self.past = True
-        starts, reach = _chain(self.buf, at, self.big)
-        if not starts or reach <= _chain(self.buf, pad_end, self.big)[1]:
-            return None
-        return header_kind(self.unpack(self.buf, at)[0], self.buf, at, self.big)
+        return self.ask("early", at, pad_end)
 
     # -- bodies -------------------------------------------------------------------
     def body(self, items, pos, end, fields, strings, args, overrun, where):
@@ -576,10 +584,15 @@ def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, bi
     return got.kind if isinstance(got, Record) else got.name
 
 
-def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) -> Diagnostic:
+_MISSING = object()
+
+
+def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end, after=_MISSING) -> Diagnostic:
     """ST001 for a record whose size leaves out part of its content (``resync_offset``
-    settled it): by how many words, and what follows the content."""
-    after = header_kind(unpack(buf, content_end)[0], buf, content_end, big) if _have(buf, content_end + 8) else None
+    settled it): by how many words, and what follows the content (``after``: already
+    asked, ``_after``)."""
+    if after is _MISSING:
+        after = _after(buf, big, content_end)
     return R.content_overruns_record.at(
         off, idx, span=field_span(off, lay.size_field, big), record_size=content_end - off, where=lay.name,
         part="content", need=content_end - off - 8, have=8 * size_words - 8, words=size_words,
@@ -647,10 +660,10 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         kind = None
         if not log:
             word = unpack(buf, pos)[0]
-            kind = header_kind(word, buf, pos, big)
-            # a header after the content leads to a framing decision (the records after this one);
-            # one that is no header may still have asked whether the file holds what it frames
-            if kind is not None or _header_reach(word, pos) > end:
+            # a header after the content leads to a framing decision (the records after this
+            # one); one that is no header may still have asked whether the file holds what it frames
+            kind = dec.ask("kind", pos) if _header_reach(word, pos) > end else header_kind(word, buf, pos, big)
+            if kind is not None:
                 dec.past = True
         # the lint's reading (not ``resync``) of bytes held whole asks the cap about FR004 first:
         # the framing decision below changes only its message (a growing stream's may need
@@ -680,7 +693,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
 
 
 def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
-                  log: bool = False, skips=None) -> bool:
+                  log: bool = False, skips=None) -> bool | tuple:
     """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
     places the native walk's screen found wrong (``found``: (what, item, position, value,
     argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
@@ -694,10 +707,11 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     ST001 after the rest, as ``decode_record`` says it. The record is otherwise as the
     screen read it: its content fits ``size_words`` (the lint's reading, ``resync=False``).
     ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built.
-    Returns whether its steps read nothing but the record's bytes (no header after it, not
-    the file's length): then the same bytes and ``found`` (positions moved with the record)
-    make the same steps and the same diagnostics, their spans moved (``_walk_native``'s
-    ``_replayed``)."""
+    Returns what its steps read past the record: False, nothing but its bytes (then the
+    same bytes and ``found``, positions moved with the record, make the same steps and the
+    same diagnostics, their spans moved: ``_walk_native``'s ``_replayed``); the questions
+    they asked of the bytes after it, with their answers (the same where ``answers_hold``);
+    True, a framing decision (the records after it, where they are)."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
     dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
@@ -741,14 +755,44 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
                 name = item.name if isinstance(item, StringItem) else getattr(item, "length", None)
                 _ITEM_HANDLERS[type(item)](dec, item, pos, end, {name: value}, {}, None, overrun, lay.name)
         elif what == "short":
-            dec.past = True  # (its message names the header after the content)
             if skips is None or not skips(R.content_overruns_record, off, idx):
-                emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos))
+                # (its message names the header after the content)
+                emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos, dec.ask("after", pos)))
         else:  # "end": words after the content
             _after_content(dec, lay, pos, end, size_words, log, False)
     if args is not None:
         _check_log_args(dec, args)
-    return not dec.past
+    return dec.past if dec.past is True or dec.past is False else tuple(dec.past)
+
+
+def answers_hold(buf, off: int, big: bool, questions) -> bool:
+    """Whether each of ``questions`` (``report_layout``'s: question, positions from the
+    record's start, answer) has the same answer for the record at ``off``."""
+    return all(_QUESTIONS[question](buf, big, *(off + a for a in at)) == answer for question, at, answer in questions)
+
+
+def _early(buf, big: bool, at: int, pad_end: int) -> str | None:
+    """``_Decoder.next_header_early``'s question: the kind of the header at ``at`` when the
+    records framed from there reach further than those framed from ``pad_end``, else None."""
+    starts, reach = _chain(buf, at, big)
+    if not starts or reach <= _chain(buf, pad_end, big)[1]:
+        return None
+    return header_kind(_UNPACK[big](buf, at)[0], buf, at, big)
+
+
+def _kind_at(buf, big: bool, at: int) -> str | None:
+    """``header_kind`` of the word at ``at``."""
+    return header_kind(_UNPACK[big](buf, at)[0], buf, at, big)
+
+
+def _after(buf, big: bool, at: int) -> str | None:
+    """The kind of the header after a record's content (``_size_too_small``'s), None where
+    the file ends first."""
+    return _kind_at(buf, big, at) if _have(buf, at + 8) else None
+
+
+# what a record's decoder steps ask of the bytes after it (``_Decoder.ask``)
+_QUESTIONS: dict[str, Callable[..., str | None]] = {"early": _early, "kind": _kind_at, "after": _after}
 
 
 def record_of(buf, off: int, idx: int, size_words: int, lay: Layout, *, big: bool) -> Record:

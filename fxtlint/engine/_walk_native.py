@@ -40,9 +40,10 @@ such rows past it itself, handing none over: ``_cap``; it stops for its rows onc
 (``skips``) before it works out a message's parameters, a record's kind-check rows ask it
 (``skips_all``) before the record is decoded. A record met again in one walk with the
 same bytes and layout rows, where that is all the decoder reads (``report_layout`` says
-whether its steps read past the record: a missing padding's next header, a header after
-the content and what it frames, the header after a record framed anew; such a record is
-decoded each time), is decoded twice at most: its diagnostics are the second copy's
+what its steps read past the record: questions of what follows it, a missing padding's
+next header or a header's kind, whose answers are asked again of each copy, ``answers_hold``;
+or a framing decision, the records after it, and such a record is decoded each time), is
+decoded twice at most: its diagnostics are the second copy's
 (noted until a rule reaches its cap; the first is decoded as any record, so a record met
 once costs no noting), moved to its offset, each asked of the cap in the decoder's order
 (``_replayed``); so is a row the linter's builders make from its values alone, met again
@@ -97,6 +98,7 @@ from ._reader import (
     RESYNC_DEPTH,
     MagicSearch,
     after_record,
+    answers_hold,
     decode_record,
     field_span,
     frame_error,
@@ -147,7 +149,7 @@ DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "short"}
 # the layout rows whose decoder steps may read only the record (``report_layout`` says whether
 # they did: a stream's missing padding, the words after a trace record's content, look past it)
-_MEMO_ROWS = frozenset({1, 2, 3, 4, 6})
+_MEMO_ROWS = frozenset({1, 2, 3, 4, 6, 8})
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
 _ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
 _PAST = object()  # ``_replayed``, ``memo``: a record whose decoder steps read past it (decoded each time)
@@ -536,14 +538,14 @@ class NativeLint:
                               big=self.big, log=self.log, skips=self.skips)
             else:
                 emit, skips, asked, built = self._recording(self.emit, self.skips)
-                local = report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found,
-                                      big=self.big, log=self.log, skips=skips)
+                past = report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found,
+                                     big=self.big, log=self.log, skips=skips)
                 if built[0] == built[1]:  # every diagnostic asked about before it was built
                     if len(self.memo) >= _MEMO_MAX:
                         self.memo.clear()
                     # (steps that read past the record may ask otherwise in another copy; a record
                     # framed anew at its content's end, and nothing else, asks about ST001 alone)
-                    self.memo[key] = tuple(asked) if local or len(key) == 2 else _PAST
+                    self.memo[key] = tuple(asked) if past is False or len(key) == 2 else _PAST
         if kinds:
             term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
             checks = KIND_CHECKS.get(self.term_kinds[term], ())
@@ -605,8 +607,10 @@ class NativeLint:
     def _replayed(self, rows) -> bool:
         """Say a record's layout rows from the diagnostics its decoding says, noted once per
         walk for each copy of its bytes, where the decoder reads nothing but the record and
-        its rows (``report_layout``'s answer for the second copy: a record whose steps read
-        past it is decoded each time, ``_PAST``): the same bytes and rows (positions from the
+        its rows, and the answers to the questions it asked of what follows it
+        (``report_layout``'s answer for the second copy, asked again of each copy:
+        ``answers_hold``; a record whose steps took a framing decision is decoded each time,
+        ``_PAST``): the same bytes, rows and answers (positions from the
         record's start) make the same decoder steps, whose diagnostics' parameters are
         names, values, sizes and counts within the record, never a position, and whose
         spans move with the record. The first copy is decoded as any record is (False), and
@@ -640,23 +644,20 @@ class NativeLint:
             self.said[key] = _ONCE
             return False
         if said is not _ONCE:
-            for rule, span, fields in said:
-                if skips is not None and skips(rule, offset, index):
-                    continue
-                # the noted copy's diagnostic moved: its fields (with the rule and parameters
-                # its message is built from when first read, or the message built at once)
-                d = _new(Diagnostic)
-                d.__dict__.update(fields, offset=offset, record_index=index,
-                                  span=None if span is None else (offset + span[0], offset + span[1]))
-                emit(d)
+            questions, copy = said
+            if questions and not answers_hold(self.buf, offset, self.big, questions):
+                return False  # what follows it answers otherwise: decoded as any record
+            # the noted copy's diagnostics moved: their fields (with the rule and parameters
+            # the message is built from when first read, or the message built at once)
+            self._moved(copy, offset, index)
             return True
         if self.sink is not None and self.sink.bounded:
             return False  # a rule at its cap: decoded asking the cap first (``_memo_key``), nothing built it drops
         built: list = []
         found = self._found(rows)
-        local = report_layout(self.buf, offset, index, size // 8, built.append, self.layouts[term], found,
-                              big=self.big, log=self.log)
-        noted: list | None = [] if local else None
+        past = report_layout(self.buf, offset, index, size // 8, built.append, self.layouts[term], found,
+                             big=self.big, log=self.log)
+        noted: list | None = None if past is True else []
         for d in built:
             fields = d.__dict__
             lazy = fields.get("_lazy")
@@ -671,7 +672,7 @@ class NativeLint:
                 emit(d)
         if len(self.said) >= _MEMO_MAX:
             self.said.clear()
-        self.said[key] = _PAST if noted is None else tuple(noted)
+        self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
         return True
 
     def _memo_key(self, rows, term, offset, size):
