@@ -1139,16 +1139,20 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
 def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, name):
     """Copies of a record whose decoder steps take a framing decision (a header after the
     content: the records after it, and where they are, FR004's parameters): each copy is
-    decoded (``report_layout`` says so: ``_replayed`` notes nothing), and the whole report
-    is the reference's."""
-    calls = []
+    decoded (``report_layout`` says so: ``_replayed`` notes nothing, and once ``_PAST_RUN``
+    such records came one after the other it looks for no copy among them: no key made),
+    and the whole report is the reference's."""
+    calls, keys = [], []
     real = _walk_native.report_layout
     monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
-    data, fmt = _copies(name, 20)
+    real_key = _walk_native._rows_key
+    monkeypatch.setattr(_walk_native, "_rows_key", lambda *a: (keys.append(a[1]), real_key(*a))[1])
+    data, fmt = _copies(name, 40)
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]
     assert got[0] == got[1]
-    assert len(calls) == 21, calls
+    assert len(calls) == 41, calls
+    assert 2 <= len(keys) <= _walk_native._PAST_RUN + 1, keys
 
 
 @pytest.mark.parametrize("name", ["ST002-padding-not-zero.fxt", "ST001-size-one-word-too-small-in-a-writer-trace.fxt"])

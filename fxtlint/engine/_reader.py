@@ -244,11 +244,15 @@ class _Decoder:
         """The answer to ``question`` (``_QUESTIONS``) at positions ``at`` (bytes), noted
         with them from the record's start (``past``)."""
         answer = _QUESTIONS[question](self.buf, self.big, *at)
+        self.heard(question, answer, *at)
+        return answer
+
+    def heard(self, question: str, answer, *at: int) -> None:
+        """Note ``answer``, what ``question`` at ``at`` answers (``ask``'s)."""
         if self.past is not True:
             if self.past is False:
                 self.past = []
             self.past.append((question, tuple(a - self.off for a in at), answer))
-        return answer
 
     def report(self, rule, span=None, **params):
         if self.skips is not None and self.skips(rule, self.off, self.idx):
@@ -660,11 +664,11 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         kind = None
         if not log:
             word = unpack(buf, pos)[0]
-            # a header after the content leads to a framing decision (the records after this
-            # one); one that is no header may still have asked whether the file holds what it frames
-            kind = dec.ask("kind", pos) if _header_reach(word, pos) > end else header_kind(word, buf, pos, big)
+            kind = header_kind(word, buf, pos, big)
             if kind is not None:
-                dec.past = True
+                dec.past = True  # a header after the content: a framing decision (the records after it)
+            elif _header_reach(word, pos) > end:
+                dec.heard("kind", None, pos)  # (whether the file holds what it would frame)
         # the lint's reading (not ``resync``) of bytes held whole asks the cap about FR004 first:
         # the framing decision below changes only its message (a growing stream's may need
         # bytes still to come: asked after it)

@@ -42,7 +42,8 @@ such rows past it itself, handing none over: ``_cap``; it stops for its rows onc
 same bytes and layout rows, where that is all the decoder reads (``report_layout`` says
 what its steps read past the record: questions of what follows it, a missing padding's
 next header or a header's kind, whose answers are asked again of each copy, ``answers_hold``;
-or a framing decision, the records after it, and such a record is decoded each time), is
+or a framing decision, the records after it, and such a record is decoded each time; after
+``_PAST_RUN`` of one kind in a row, no copy is looked for among them), is
 decoded twice at most: its diagnostics are the second copy's
 (noted until a rule reaches its cap; the first is decoded as any record, so a record met
 once costs no noting), moved to its offset, each asked of the cap in the decoder's order
@@ -154,6 +155,9 @@ _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and
 _ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
 _PAST = object()  # ``_replayed``, ``memo``: a record whose decoder steps read past it (decoded each time)
 _NOTE_FROM = 16  # rows taken in one walk before a record or row met is remembered (a small lint notes none)
+# records of one terminal and row kinds whose decoding read past them, one after the other,
+# after which the walk no longer looks for a copy among them (``_replayed``: a flood of FR004)
+_PAST_RUN = 8
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
@@ -422,6 +426,7 @@ class NativeLint:
         # diagnostics its second copy built) (``_render_one``)
         self.rowsaid: dict = {}
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
+        self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
@@ -630,11 +635,16 @@ class NativeLint:
         for row in rows:
             if row[2] not in _MEMO_ROWS:
                 return False
+        kinds = (term, rows[0][2]) if len(rows) == 1 else (term, *(r[2] for r in rows))
+        run = self.past_run.get(kinds, 0)
+        if run >= _PAST_RUN:
+            return False  # (no copy looked for: the last such records all read past them)
         key = term, size, bytes(self.buf[offset:offset + size]), \
             _rows_key(rows, offset)
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
         if said is _PAST:
+            self.past_run[kinds] = run + 1
             return False  # its decoder steps read past it: decoded as any record
         if said is None:
             # met for the first time: decoded as any record (``_layout``), and remembered as met
@@ -647,6 +657,7 @@ class NativeLint:
             questions, copy = said
             if questions and not answers_hold(self.buf, offset, self.big, questions):
                 return False  # what follows it answers otherwise: decoded as any record
+            self.past_run[kinds] = 0
             # the noted copy's diagnostics moved: their fields (with the rule and parameters
             # the message is built from when first read, or the message built at once)
             self._moved(copy, offset, index)
@@ -673,6 +684,7 @@ class NativeLint:
         if len(self.said) >= _MEMO_MAX:
             self.said.clear()
         self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
+        self.past_run[kinds] = run + 1 if noted is None else 0
         return True
 
     def _memo_key(self, rows, term, offset, size):
