@@ -185,6 +185,11 @@ def _rows_key(rows, offset: int) -> tuple:
     return tuple((r[2], r[3], r[8] - offset, r[9], r[10]) for r in rows)
 
 
+def _kinds(rows) -> tuple:
+    """A record's terminal and the kinds of its layout rows (``_PAST_RUN``)."""
+    return (rows[0][1], rows[0][2]) if len(rows) == 1 else (rows[0][1], *(r[2] for r in rows))
+
+
 def sync_change(nw, state: ProviderState, change) -> None:
     """The effect of a record the reference decoded (``change``, ``state.apply``'s), on
     the native walk ``nw``'s tables: the one copy for the lint and repair's walk."""
@@ -635,7 +640,7 @@ class NativeLint:
         for row in rows:
             if row[2] not in _MEMO_ROWS:
                 return False
-        kinds = (term, rows[0][2]) if len(rows) == 1 else (term, *(r[2] for r in rows))
+        kinds = _kinds(rows)
         run = self.past_run.get(kinds, 0)
         if run >= _PAST_RUN:
             return False  # (no copy looked for: the last such records all read past them)
@@ -704,6 +709,8 @@ class NativeLint:
         for row in rows:
             if row[2] not in _MEMO_ROWS:
                 return None
+        if self.past_run.get(_kinds(rows), 0) >= _PAST_RUN:
+            return None  # (the last such records all read past them: ``_replayed``)
         return term, size, bytes(self.buf[offset:offset + size]), \
             _rows_key(rows, offset)
 
