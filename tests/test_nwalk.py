@@ -1103,28 +1103,119 @@ def test_a_record_the_cap_drops_whole_is_not_decoded_again(monkeypatch, name):
     ``_replayed`` for the copies of a record whose bytes and rows are all it reads)."""
     calls = []
     real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
     data, fmt = _copies(name, 60)
     report = fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=fxtlint.DiagnosticSink(per_rule_cap=3))
     assert max(report.counts.values()) >= 60
     assert 1 <= len(calls) <= 6, calls
 
 
-@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt"])
+@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt",
+                                  "RB002-argument-reserved-bits-set.fxt", "ST001-content-overruns-record.fxt",
+                                  "ST003-invalid-utf8.fxt", "ST005-argument-size-mismatch.fxt",
+                                  "ST006-argument-size-zero.fxt", "ST007-argument-overruns-record.fxt",
+                                  "ST008-string-ends-in-nul.fxt", "UN003-unknown-argument-type.fxt",
+                                  "EX001-trailing-words.fxt"])
 def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
-    """Copies of a record whose only layout findings are a word's field checks, under the
-    cap: the reference's decoder reads the first two copies only (the first as any record,
-    the second noted: ``NativeLint._replayed``), and the whole report is the reference's
-    (spans moved with each copy)."""
+    """Copies of a record whose layout findings the decoder says from its bytes alone (a
+    word's field checks, a stream's, an argument's, where its content runs past its size,
+    words after its content that are no header),
+    under the cap: the reference's decoder reads the first two copies only (the first as any
+    record, the second noted: ``NativeLint._replayed``), and the whole report is the
+    reference's (spans moved with each copy)."""
     calls = []
     real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k)))
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
     data, fmt = _copies(name, 20)
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]
     assert got[0] == got[1]
     assert len(calls) == 2, calls
     assert got[0].count('"span"') >= 21
+
+
+@pytest.mark.parametrize("name", ["FR004-record-size-too-large.fxt",
+                                  "FR004-size-one-word-too-large-in-a-writer-trace.fxt"])
+def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, name):
+    """Copies of a record whose decoder steps take a framing decision (a header after the
+    content: the records after it, and where they are, FR004's parameters): each copy is
+    decoded (``report_layout`` says so: ``_replayed`` notes nothing, and once ``_PAST_RUN``
+    such records came one after the other it looks for no copy among them: no key made),
+    and the whole report is the reference's."""
+    calls, keys = [], []
+    real = _walk_native.report_layout
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    real_key = _walk_native._rows_key
+    monkeypatch.setattr(_walk_native, "_rows_key", lambda *a: (keys.append(a[1]), real_key(*a))[1])
+    data, fmt = _copies(name, 40)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert len(calls) == 41, calls
+    assert 2 <= len(keys) <= _walk_native._PAST_RUN + 1, keys
+
+
+@pytest.mark.parametrize("name", ["ST002-padding-not-zero.fxt", "ST001-size-one-word-too-small-in-a-writer-trace.fxt"])
+@pytest.mark.parametrize("between", [b"", B.archive(B.unknown(13, b"abcdefgh"))])
+def test_a_record_whose_findings_ask_what_follows_is_replayed_where_it_answers_the_same(monkeypatch, name, between):
+    """Copies of a record whose decoder steps ask about the bytes after it (a missing
+    padding's next header, the header after a record framed anew): a copy is said from the
+    second's diagnostics where what follows answers as it did for the second
+    (``_reader.answers_hold``), and decoded where it does not (``between``: another record
+    after every third copy); the whole report is the reference's."""
+    calls = []
+    real = _walk_native.report_layout
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    golden = (REPO / "corpus" / "golden" / name).read_bytes()
+    data = golden[:8] + b"".join(golden[8:] + (between if i % 3 == 0 else b"") for i in range(20))
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e)], version="-")) for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert got[0].count('"code": "' + name[:5] + '"') == 20
+    if between and name.startswith("ST002"):
+        assert 2 < len(calls) < 20, calls  # (the copies before another record answer otherwise)
+    else:
+        assert len(calls) == 2, calls
+
+
+@pytest.mark.parametrize(("name", "builder", "built"), [
+    ("RF001-string-ref-unregistered.fxt", "unregistered_string", 2),
+    ("RF002-thread-ref-unregistered.fxt", "unregistered_thread", 2),
+    ("RF003-string-index-zero.fxt", "index_zero", 2),
+    ("RF005-provider-section-unannounced.fxt", "section_unannounced", 2),
+    ("RF007-registration-changes-value.fxt", "string_changed", 4),  # (two changes, one way and back)
+    ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow", 2),
+    ("UN001-unknown-record-type.fxt", "report_undefined", 2),
+    ("UN002-unknown-record-subtype.fxt", "report_undefined", 2),
+    ("MG003-magic-repeated.fxt", "repeated_magic", 21),  # (its message names the record's index)
+])
+def test_a_row_met_again_is_said_without_building_it(monkeypatch, name, builder, built):
+    """Copies of a record whose findings are rows the linter's builders make (or an
+    undefined record's, the reader's): the builder runs for the first two copies only (the
+    second noted: ``NativeLint._render_one``), its diagnostic moved to each later copy, and
+    the whole report is the reference's; a row whose message names a position is built
+    each time."""
+    calls = []
+    real = getattr(_walk_native, builder)
+    monkeypatch.setattr(_walk_native, builder, lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    data, fmt = _copies(name, 20)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert got[0].count('"code": "' + name[:5] + '"') >= 21
+    assert len(calls) == built, calls
+
+
+def test_a_small_lint_notes_nothing(monkeypatch):
+    """A lint of fewer rows than ``_NOTE_FROM`` remembers no record or row it met (a small
+    lint's fixed cost): each copy is built as any row, and the report is the reference's."""
+    calls = []
+    real = _walk_native.unregistered_string
+    monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    data, fmt = _copies("RF001-string-ref-unregistered.fxt", 3)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert len(calls) == 4 < _walk_native._NOTE_FROM, calls
 
 
 @pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",

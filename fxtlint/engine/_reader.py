@@ -216,7 +216,8 @@ def length_guess(value: bytes, after: bytes, padded: int, tail: bool) -> int | N
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
-    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail", "skips")
+    __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail", "skips",
+                 "past")
 
     def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False, skips=None):
         self.buf = buf
@@ -233,6 +234,25 @@ class _Decoder:
         # the sink's ``skips`` (``_result.skipper``): a diagnostic the per-rule cap would drop is
         # counted there and never built (None: every one is built)
         self.skips = skips
+        # what a step read past the record: False (nothing), the questions it asked of what
+        # follows and their answers (``_ask``: a missing padding's next header, a header's
+        # kind), or True (a framing decision: the records after this one and where they are):
+        # ``report_layout``'s answer
+        self.past: bool | list = False
+
+    def ask(self, question: str, *at: int):
+        """The answer to ``question`` (``_QUESTIONS``) at positions ``at`` (bytes), noted
+        with them from the record's start (``past``)."""
+        answer = _QUESTIONS[question](self.buf, self.big, *at)
+        self.heard(question, answer, *at)
+        return answer
+
+    def heard(self, question: str, answer, *at: int) -> None:
+        """Note ``answer``, what ``question`` at ``at`` answers (``ask``'s)."""
+        if self.past is not True:
+            if self.past is False:
+                self.past = []
+            self.past.append((question, tuple(a - self.off for a in at), answer))
 
     def report(self, rule, span=None, **params):
         if self.skips is not None and self.skips(rule, self.off, self.idx):
@@ -333,10 +353,7 @@ class _Decoder:
         structured-log record)."""
         if self.log or pad_end != self.off + self.size:
             return None
-        starts, reach = _chain(self.buf, at, self.big)
-        if not starts or reach <= _chain(self.buf, pad_end, self.big)[1]:
-            return None
-        return header_kind(self.unpack(self.buf, at)[0], self.buf, at, self.big)
+        return self.ask("early", at, pad_end)
 
     # -- bodies -------------------------------------------------------------------
     def body(self, items, pos, end, fields, strings, args, overrun, where):
@@ -571,10 +588,15 @@ def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, bi
     return got.kind if isinstance(got, Record) else got.name
 
 
-def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end) -> Diagnostic:
+_MISSING = object()
+
+
+def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end, after=_MISSING) -> Diagnostic:
     """ST001 for a record whose size leaves out part of its content (``resync_offset``
-    settled it): by how many words, and what follows the content."""
-    after = header_kind(unpack(buf, content_end)[0], buf, content_end, big) if _have(buf, content_end + 8) else None
+    settled it): by how many words, and what follows the content (``after``: already
+    asked, ``_after``)."""
+    if after is _MISSING:
+        after = _after(buf, big, content_end)
     return R.content_overruns_record.at(
         off, idx, span=field_span(off, lay.size_field, big), record_size=content_end - off, where=lay.name,
         part="content", need=content_end - off - 8, have=8 * size_words - 8, words=size_words,
@@ -639,7 +661,14 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra,
                    short_argument=dec.short_args[0])
     else:
-        kind = None if log else header_kind(unpack(buf, pos)[0], buf, pos, big)
+        kind = None
+        if not log:
+            word = unpack(buf, pos)[0]
+            kind = header_kind(word, buf, pos, big)
+            if kind is not None:
+                dec.past = True  # a header after the content: a framing decision (the records after it)
+            elif _header_reach(word, pos) > end:
+                dec.heard("kind", None, pos)  # (whether the file holds what it would frame)
         # the lint's reading (not ``resync``) of bytes held whole asks the cap about FR004 first:
         # the framing decision below changes only its message (a growing stream's may need
         # bytes still to come: asked after it)
@@ -668,7 +697,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
 
 
 def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
-                  log: bool = False, skips=None) -> None:
+                  log: bool = False, skips=None) -> bool | tuple:
     """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
     places the native walk's screen found wrong (``found``: (what, item, position, value,
     argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
@@ -681,7 +710,12 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     end, the value its declared size in words, ``size_words`` the size it is read at),
     ST001 after the rest, as ``decode_record`` says it. The record is otherwise as the
     screen read it: its content fits ``size_words`` (the lint's reading, ``resync=False``).
-    ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built."""
+    ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built.
+    Returns what its steps read past the record: False, nothing but its bytes (then the
+    same bytes and ``found``, positions moved with the record, make the same steps and the
+    same diagnostics, their spans moved: ``_walk_native``'s ``_replayed``); the questions
+    they asked of the bytes after it, with their answers (the same where ``answers_hold``);
+    True, a framing decision (the records after it, where they are)."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
     dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
@@ -710,6 +744,8 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
         elif what == "argument":
             (header,) = unpack(buf, pos)
             size = (header >> _ARG_SIZE.lo) & _ARG_SIZE.mask
+            if pos + 8 * size > end:  # (never: the screen found the argument within the record)
+                dec.past = True
             a = dec.argument(header, (header >> _ARG_TYPE.lo) & _ARG_TYPE.mask, size, pos, pos + 8 * size, arg)
             if args is not None:
                 args.append((arg, a))
@@ -724,11 +760,43 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
                 _ITEM_HANDLERS[type(item)](dec, item, pos, end, {name: value}, {}, None, overrun, lay.name)
         elif what == "short":
             if skips is None or not skips(R.content_overruns_record, off, idx):
-                emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos))
+                # (its message names the header after the content)
+                emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos, dec.ask("after", pos)))
         else:  # "end": words after the content
             _after_content(dec, lay, pos, end, size_words, log, False)
     if args is not None:
         _check_log_args(dec, args)
+    return dec.past if dec.past is True or dec.past is False else tuple(dec.past)
+
+
+def answers_hold(buf, off: int, big: bool, questions) -> bool:
+    """Whether each of ``questions`` (``report_layout``'s: question, positions from the
+    record's start, answer) has the same answer for the record at ``off``."""
+    return all(_QUESTIONS[question](buf, big, *(off + a for a in at)) == answer for question, at, answer in questions)
+
+
+def _early(buf, big: bool, at: int, pad_end: int) -> str | None:
+    """``_Decoder.next_header_early``'s question: the kind of the header at ``at`` when the
+    records framed from there reach further than those framed from ``pad_end``, else None."""
+    starts, reach = _chain(buf, at, big)
+    if not starts or reach <= _chain(buf, pad_end, big)[1]:
+        return None
+    return header_kind(_UNPACK[big](buf, at)[0], buf, at, big)
+
+
+def _kind_at(buf, big: bool, at: int) -> str | None:
+    """``header_kind`` of the word at ``at``."""
+    return header_kind(_UNPACK[big](buf, at)[0], buf, at, big)
+
+
+def _after(buf, big: bool, at: int) -> str | None:
+    """The kind of the header after a record's content (``_size_too_small``'s), None where
+    the file ends first."""
+    return _kind_at(buf, big, at) if _have(buf, at + 8) else None
+
+
+# what a record's decoder steps ask of the bytes after it (``_Decoder.ask``)
+_QUESTIONS: dict[str, Callable[..., str | None]] = {"early": _early, "kind": _kind_at, "after": _after}
 
 
 def record_of(buf, off: int, idx: int, size_words: int, lay: Layout, *, big: bool) -> Record:
@@ -946,6 +1014,13 @@ def header_kind(header: int, buf, off: int, big: bool) -> str | None:
     if size == 0 or not _have(buf, off + 8 * size):  # (asked of a defined type's size, well formed or not)
         return None
     return kind
+
+
+def _header_reach(header: int, off: int) -> int:
+    """Where the record a well-formed header word at ``off`` frames would end (``off`` for any
+    other word): how far ``header_kind``'s answer reads, the file's length aside."""
+    kind, size = _HEADERS.get(header) or _header_leaf(header)
+    return off if kind is None else off + 8 * size
 
 
 def _header_leaf(header: int) -> tuple[str | None, int]:

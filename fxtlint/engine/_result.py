@@ -145,9 +145,13 @@ class DiagnosticSink(Struct):
         if not self._kept:
             return []
         out = []
+        cap = self.per_rule_cap
         for lst in self._kept.values():
-            sort_diagnostics(lst)
-            out.extend(lst[: self.per_rule_cap])
+            if len(lst) > cap:  # (a rule's first ``per_rule_cap`` by position; a stable sort of all
+                sort_diagnostics(lst)  # keeps one rule's equal diagnostics in the order they came)
+                out.extend(lst[:cap])
+            else:
+                out.extend(lst)
         sort_diagnostics(out)
         return out
 

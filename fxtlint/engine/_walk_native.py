@@ -39,14 +39,19 @@ such rows past it itself, handing none over: ``_cap``; it stops for its rows onc
 ``_TAKE_AT`` wait, so that a flood meets the bound early), the decoder asks it
 (``skips``) before it works out a message's parameters, a record's kind-check rows ask it
 (``skips_all``) before the record is decoded. A record met again in one walk with the
-same bytes and layout rows, where that is all the decoder reads (a structured-log record,
-a trace record whose rows are all a word's field checks), is decoded twice at most: its
-diagnostics are the second copy's (noted until a rule reaches its cap; the first is
-decoded as any record, so a record met once costs no noting), moved to its offset, each
-asked of the cap in the decoder's order (``_replayed``); once a rule has reached its cap,
-a record's layout rows are remembered with the rules the decoder asked about (keyed by
-the record's bytes and rows where that is all the decoder reads: ``_memo_key``), so a
-copy whose every diagnostic the cap drops is counted without decoding it.
+same bytes and layout rows, where that is all the decoder reads (``report_layout`` says
+what its steps read past the record: questions of what follows it, a missing padding's
+next header or a header's kind, whose answers are asked again of each copy, ``answers_hold``;
+or a framing decision, the records after it, and such a record is decoded each time; after
+``_PAST_RUN`` of one kind in a row, no copy is looked for among them), is
+decoded twice at most: its diagnostics are the second copy's
+(noted until a rule reaches its cap; the first is decoded as any record, so a record met
+once costs no noting), moved to its offset, each asked of the cap in the decoder's order
+(``_replayed``); so is a row the linter's builders make from its values alone, met again
+with the same values (``_render_one``); once a rule has reached its cap, a record's layout
+rows are remembered with the rules the decoder asked about (keyed by the record's bytes
+and rows where that is all the decoder reads: ``_memo_key``), so a copy whose every
+diagnostic the cap drops is counted without decoding it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
@@ -94,6 +99,7 @@ from ._reader import (
     RESYNC_DEPTH,
     MagicSearch,
     after_record,
+    answers_hold,
     decode_record,
     field_span,
     frame_error,
@@ -142,10 +148,16 @@ DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # (``over``: where the content ran past the record's size; ``short``: the walk framed the
 # record anew at its content's end)
 _FOUND = {1: "fields", 2: "stream", 3: "end", 4: "argument", 6: "over", 8: "short"}
-_MEMO_LOG = frozenset({1, 2, 3, 4, 6})  # the layout rows whose decoder step reads only the record: a log's
-_MEMO_TRACE = frozenset({1})  # a trace's (a stream's padding, an argument's, may look at the next header)
+# the layout rows whose decoder steps may read only the record (``report_layout`` says whether
+# they did: a stream's missing padding, the words after a trace record's content, look past it)
+_MEMO_ROWS = frozenset({1, 2, 3, 4, 6, 8})
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
 _ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
+_PAST = object()  # ``_replayed``, ``memo``: a record whose decoder steps read past it (decoded each time)
+_NOTE_FROM = 16  # rows taken in one walk before a record or row met is remembered (a small lint notes none)
+# records of one terminal and row kinds whose decoding read past them, one after the other,
+# after which the walk no longer looks for a copy among them (``_replayed``: a flood of FR004)
+_PAST_RUN = 8
 _KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
@@ -162,6 +174,20 @@ _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if
 _CAP_RULES = {2 * code + field: rule for (code, field), rule in _RULES.items() if code != F_DROPPED}
 _CAP_RULES[2 * F_LAYOUT] = R.content_overruns_record
 _TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
+
+
+def _rows_key(rows, offset: int) -> tuple:
+    """A record's layout rows as far as ``report_layout`` reads them (``_found``: the row's kind,
+    argument, position from the record's start, value and site)."""
+    if len(rows) == 1:
+        r = rows[0]
+        return r[2], r[3], r[8] - offset, r[9], r[10]
+    return tuple((r[2], r[3], r[8] - offset, r[9], r[10]) for r in rows)
+
+
+def _kinds(rows) -> tuple:
+    """A record's terminal and the kinds of its layout rows (``_PAST_RUN``)."""
+    return (rows[0][1], rows[0][2]) if len(rows) == 1 else (rows[0][1], *(r[2] for r in rows))
 
 
 def sync_change(nw, state: ProviderState, change) -> None:
@@ -401,6 +427,11 @@ class NativeLint:
         # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
         # (``_replayed``)
         self.said: dict = {}
+        # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
+        # diagnostics its second copy built) (``_render_one``)
+        self.rowsaid: dict = {}
+        self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
+        self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
@@ -467,6 +498,7 @@ class NativeLint:
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
         skips, rules = self.skips, _RULES
+        self.taken += len(found)
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
                 self._layout(layout, kinds)
@@ -506,7 +538,8 @@ class NativeLint:
             key = self._memo_key(rows, term, offset, size)
             if key is not None:
                 known = self.memo.get(key)
-                if known is not None and self.sink is not None and self.sink.skips_all(known, offset, index):
+                if known is not None and known is not _PAST and self.sink is not None \
+                        and self.sink.skips_all(known, offset, index):
                     rows = []  # every one the cap drops: counted, and the decoder not run
         if rows:
             found = self._found(rows)
@@ -515,12 +548,14 @@ class NativeLint:
                               big=self.big, log=self.log, skips=self.skips)
             else:
                 emit, skips, asked, built = self._recording(self.emit, self.skips)
-                report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found, big=self.big,
-                              log=self.log, skips=skips)
+                past = report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found,
+                                     big=self.big, log=self.log, skips=skips)
                 if built[0] == built[1]:  # every diagnostic asked about before it was built
                     if len(self.memo) >= _MEMO_MAX:
                         self.memo.clear()
-                    self.memo[key] = tuple(asked)
+                    # (steps that read past the record may ask otherwise in another copy; a record
+                    # framed anew at its content's end, and nothing else, asks about ST001 alone)
+                    self.memo[key] = tuple(asked) if past is False or len(key) == 2 else _PAST
         if kinds:
             term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
             checks = KIND_CHECKS.get(self.term_kinds[term], ())
@@ -582,8 +617,10 @@ class NativeLint:
     def _replayed(self, rows) -> bool:
         """Say a record's layout rows from the diagnostics its decoding says, noted once per
         walk for each copy of its bytes, where the decoder reads nothing but the record and
-        its rows (``_memo_key``'s records: a structured-log record, or a trace record whose
-        rows are all a word's field checks): the same bytes and rows (positions from the
+        its rows, and the answers to the questions it asked of what follows it
+        (``report_layout``'s answer for the second copy, asked again of each copy:
+        ``answers_hold``; a record whose steps took a framing decision is decoded each time,
+        ``_PAST``): the same bytes, rows and answers (positions from the
         record's start) make the same decoder steps, whose diagnostics' parameters are
         names, values, sizes and counts within the record, never a position, and whose
         spans move with the record. The first copy is decoded as any record is (False), and
@@ -598,16 +635,22 @@ class NativeLint:
         checked by ``rule.at`` then, and its message is built from them when first read:
         the copies of one bad record in a mutated input). False: not such a record."""
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
-        if size > _MEMO_RECORD:
+        if size > _MEMO_RECORD or self.taken < _NOTE_FROM:
             return False
-        allowed = _MEMO_LOG if self.log else _MEMO_TRACE
         for row in rows:
-            if row[2] not in allowed:
+            if row[2] not in _MEMO_ROWS:
                 return False
+        kinds = _kinds(rows)
+        run = self.past_run.get(kinds, 0)
+        if run >= _PAST_RUN:
+            return False  # (no copy looked for: the last such records all read past them)
         key = term, size, bytes(self.buf[offset:offset + size]), \
-            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+            _rows_key(rows, offset)
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
+        if said is _PAST:
+            self.past_run[kinds] = run + 1
+            return False  # its decoder steps read past it: decoded as any record
         if said is None:
             # met for the first time: decoded as any record (``_layout``), and remembered as met
             # (a small input's one bad record costs no noting)
@@ -616,23 +659,21 @@ class NativeLint:
             self.said[key] = _ONCE
             return False
         if said is not _ONCE:
-            for rule, span, fields in said:
-                if skips is not None and skips(rule, offset, index):
-                    continue
-                # the noted copy's diagnostic moved: its fields (with the rule and parameters
-                # its message is built from when first read, or the message built at once)
-                d = _new(Diagnostic)
-                d.__dict__.update(fields, offset=offset, record_index=index,
-                                  span=None if span is None else (offset + span[0], offset + span[1]))
-                emit(d)
+            questions, copy = said
+            if questions and not answers_hold(self.buf, offset, self.big, questions):
+                return False  # what follows it answers otherwise: decoded as any record
+            self.past_run[kinds] = 0
+            # the noted copy's diagnostics moved: their fields (with the rule and parameters
+            # the message is built from when first read, or the message built at once)
+            self._moved(copy, offset, index)
             return True
         if self.sink is not None and self.sink.bounded:
             return False  # a rule at its cap: decoded asking the cap first (``_memo_key``), nothing built it drops
         built: list = []
         found = self._found(rows)
-        report_layout(self.buf, offset, index, size // 8, built.append, self.layouts[term], found, big=self.big,
-                      log=self.log)
-        noted: list | None = []
+        past = report_layout(self.buf, offset, index, size // 8, built.append, self.layouts[term], found,
+                             big=self.big, log=self.log)
+        noted: list | None = None if past is True else []
         for d in built:
             fields = d.__dict__
             lazy = fields.get("_lazy")
@@ -645,33 +686,33 @@ class NativeLint:
                     noted.append((rule, None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
             if skips is None or not skips(rule, offset, index):
                 emit(d)
-        if noted is not None:
-            if len(self.said) >= _MEMO_MAX:
-                self.said.clear()
-            self.said[key] = tuple(noted)
+        if len(self.said) >= _MEMO_MAX:
+            self.said.clear()
+        self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
+        self.past_run[kinds] = run + 1 if noted is None else 0
         return True
 
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
-        is all it reads (its bytes and the rows, positions taken from its start): a
-        structured-log record (its decoder never reads past it), or a trace record whose
-        rows are all a word's field checks; for a record framed anew at its content's end
-        with no other row, its rows alone. None: no key (no sink to count in, or the
-        decoder may read past the record: a stream's padding, the words after the content,
-        a framing decision). (``_replayed`` takes the copies of a record of the first two
-        kinds met before a rule reached its cap.)"""
+        is all it reads (its bytes and the rows, positions taken from its start: what the
+        decoder asked is remembered only where ``report_layout`` says it read nothing past
+        the record, else ``_PAST``); for a record framed anew at its content's end with no
+        other row, its rows alone. None: no key (no sink to count in, or a row whose step
+        always reads past the record). (``_replayed`` takes the copies of such a record met
+        before a rule reached its cap.)"""
         if self.sink is None or size > _MEMO_RECORD or not self.sink.bounded:
             return None  # (no rule at its cap yet: nothing to remember it for)
         if all(row[2] == _SHORT for row in rows):
             # framed anew at its content's end, and nothing else: the decoder asks about ST001
             # alone, whatever the bytes (its message reads past the record, its question not)
             return term, len(rows)
-        allowed = _MEMO_LOG if self.log else _MEMO_TRACE
         for row in rows:
-            if row[2] not in allowed:
+            if row[2] not in _MEMO_ROWS:
                 return None
+        if self.past_run.get(_kinds(rows), 0) >= _PAST_RUN:
+            return None  # (the last such records all read past them: ``_replayed``)
         return term, size, bytes(self.buf[offset:offset + size]), \
-            tuple((*r[:5], r[8] - offset, *r[9:]) for r in rows)
+            _rows_key(rows, offset)
 
     @staticmethod
     def _recording(emit, skips):
@@ -694,21 +735,93 @@ class NativeLint:
         return counting_emit, noting_skips, asked, built
 
     def _render_one(self, row, ask: bool = True) -> None:
-        """One row that is not a layout row; ``ask`` False: the cap was asked already."""
-        emit, big = self.emit, self.big
-        rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
+        """One row that is not a layout row; ``ask`` False: the cap was asked already. A row
+        met again in the walk with the same values (its positions aside: record index,
+        offset, an argument's offset from its record's) is said from the diagnostic its
+        second copy built, moved to its offset (``_moved``): its builder's parameters are the
+        row's values, never a position (a repeated magic record's, MG003, names its index:
+        built each time), and its span moves with its record. The first copy is built as
+        any row (a small lint's one bad record costs no noting)."""
+        emit = self.emit
+        rule, term, field, arg, _, index, offset, size, at, value, *_ = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
-            kind = report_undefined(self.buf, offset, index, size // 8, emit, big=big, skips=self.skips)
+            note = self.taken >= _NOTE_FROM
+            key = rule, term, size, bytes(self.buf[offset:offset + 8])  # (what the reader reads of it)
+            said = self.rowsaid.get(key) if note else None
+            if said is None or said is _ONCE:
+                built: list = []
+                kind = report_undefined(self.buf, offset, index, size // 8,
+                                        emit if said is None else built.append, big=self.big,
+                                        skips=self.skips if said is None else None)
+                if note:
+                    self._note(key, said, offset, index, kind, built)
+            else:
+                kind, noted = said
+                self._moved(noted, offset, index)
             self.counts[kind] = self.counts.get(kind, 0) + 1
             return
         if rule == F_DROPPED:  # (the bookkeeping is kept whether or not the cap keeps the message)
             self._pairs().records_dropped(offset, index, size, value, bool(field))
             return
-        if rule == F_MAGIC and value and not well_formed_magic(
-                record_of(self.buf, offset, index, size // 8, self.layouts[term], big=big).fields):
-            return  # a repeated magic record the screen found wrong: repeated only when well-formed
+        if rule == F_MAGIC:
+            if value and not well_formed_magic(
+                    record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big).fields):
+                return  # a repeated magic record the screen found wrong: repeated only when well-formed
+            if not ask or self.skips is None or not self.skips(R.magic_repeated, offset, index):
+                emit(repeated_magic(offset, index, size))
+            return
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
+        if self.taken < _NOTE_FROM:
+            emit(self._build_one(row))
+            return
+        key = (*row[:5], size, at - offset if arg >= 0 else at, *row[9:])
+        said = self.rowsaid.get(key)
+        if said is None or said is _ONCE:
+            d = self._build_one(row)
+            self._note(key, said, offset, index, None, [d])
+            emit(d)
+        else:
+            self._moved(said[1], offset, index)
+
+    def _note(self, key, said, offset: int, index: int, kind, built: list) -> None:
+        """Remember a row met for the first time (``said`` None: its diagnostics were said as
+        any row's), or the diagnostics its second copy built (``built``, with its spans from
+        the record's start, and an undefined record's ``kind``; those of an undefined record,
+        built without asking the cap, are said here)."""
+        rowsaid = self.rowsaid
+        if len(rowsaid) >= _MEMO_MAX:
+            rowsaid.clear()
+        if said is None:
+            rowsaid[key] = _ONCE
+            return
+        noted = []
+        for d in built:
+            fields = d.__dict__
+            lazy = fields.get("_lazy")
+            span = fields["span"]
+            noted.append((lazy[0] if lazy is not None else R.REGISTRY[d.code],
+                          None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
+        rowsaid[key] = kind, tuple(noted)
+        if kind is not None:  # (an undefined record's, built without asking the cap)
+            self._moved(rowsaid[key][1], offset, index)
+
+    def _moved(self, noted, offset: int, index: int) -> None:
+        """The diagnostics ``noted`` (``_note``'s) said of the copy at ``offset``, record
+        ``index``, each asked of the cap first."""
+        emit, skips = self.emit, self.skips
+        for rule, span, fields in noted:
+            if skips is not None and skips(rule, offset, index):
+                continue
+            d = _new(Diagnostic)
+            d.__dict__.update(fields, offset=offset, record_index=index,
+                              span=None if span is None else (offset + span[0], offset + span[1]))
+            emit(d)
+
+    def _build_one(self, row) -> Diagnostic:
+        """The diagnostic of a row the linter's builders make (``_semantic``), from the row."""
+        big = self.big
+        rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule <= F_TICKS:
             kind = self.term_kinds[term]
             if rule == F_STRING:
@@ -719,30 +832,26 @@ class NativeLint:
                     akind = self.arg_kinds[arg_type]
                     name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
                     f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
-                emit(unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
-                                         where, value, name, provider))
-            elif rule == F_THREAD:
+                return unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
+                                           where, value, name, provider)
+            if rule == F_THREAD:
                 name = THREAD_REFS[kind][field]
                 f = HEADER_FIELDS.get(kind, {}).get(name)
-                emit(unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
-                                         kind, value, name, provider))
-            else:
-                emit(timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate))
-        elif rule == F_MAGIC:
-            emit(repeated_magic(offset, index, size))
-        elif rule == F_UNANNOUNCED:
-            emit(section_unannounced(offset, index, size, value))
-        elif rule == F_RATE_ZERO:
-            emit(rate_zero(offset, index, size))
-        elif rule == F_INDEX_ZERO:
-            emit(index_zero(offset, index, size, "thread" if field else "string"))
-        elif rule == F_STRING_EMPTY:
-            emit(string_empty(offset, index, size, value))
-        elif field:  # F_CHANGED, a thread's koids
-            emit(thread_changed(offset, index, size, value, change[:2], change[2:]))
-        else:  # F_CHANGED, a string's interned ids
-            values = self.tables.strings.values
-            emit(string_changed(offset, index, size, value, values[change[0]], values[change[2]]))
+                return unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
+                                           kind, value, name, provider)
+            return timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate)
+        if rule == F_UNANNOUNCED:
+            return section_unannounced(offset, index, size, value)
+        if rule == F_RATE_ZERO:
+            return rate_zero(offset, index, size)
+        if rule == F_INDEX_ZERO:
+            return index_zero(offset, index, size, "thread" if field else "string")
+        if rule == F_STRING_EMPTY:
+            return string_empty(offset, index, size, value)
+        if field:  # F_CHANGED, a thread's koids
+            return thread_changed(offset, index, size, value, change[:2], change[2:])
+        values = self.tables.strings.values  # F_CHANGED, a string's interned ids
+        return string_changed(offset, index, size, value, values[change[0]], values[change[2]])
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""

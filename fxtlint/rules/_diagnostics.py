@@ -384,6 +384,8 @@ def sort_diagnostics(diags: list[Diagnostic]) -> None:
         return
     diags.sort(key=_POSITION)
     keys = list(map(_POSITION, diags))
+    if len(set(keys)) == n:
+        return  # no two share their position and code (the usual case): ordered by it alone
     i = 0
     while i < n - 1:
         if keys[i] != keys[i + 1]:
