@@ -23,6 +23,9 @@ Printed:
    mutations, ``-seed=1``), one after the other in this run: executions per CPU second of
    each and their ratio (issue 34: the preloaded run within 3x of the plain), and libFuzzer's
    slowest unit of each (wall-clock, whole seconds; issue 34: none over 2 s).
+   ``--preload-options OPTS`` adds a third run, preloaded with ASan options ``OPTS`` after
+   the service's (``malloc_context_size=0``: what ASan's record of each allocation's stack
+   costs), and its ratio to the plain run.
 
 Times are this process's CPU time (``time.process_time``: on an idle machine the wall time;
 on a shared one the other processes' work does not inflate it), the best of ``--passes``.
@@ -65,6 +68,8 @@ def main(argv=None) -> int:
     ap.add_argument("--engine", default=None, help="the engine of the mutated inputs' lint (default: the default)")
     ap.add_argument("--libfuzzer", type=int, default=600, metavar="RUNS",
                     help="executions of the harness under libFuzzer, plain and preloaded (default 600; 0: none)")
+    ap.add_argument("--preload-options", default=None, metavar="OPTS",
+                    help="a third run under libFuzzer, preloaded with these ASan options after the service's")
     args = ap.parse_args(argv)
     check = load_harness("lint").check
     seeds = [p.read_bytes() for p in sorted(args.corpus.iterdir()) if p.is_file()]
@@ -102,34 +107,45 @@ def main(argv=None) -> int:
             print("the lint harness under libFuzzer: skipped, atheris is not installed here "
                   "(pip install '.[fuzz]'; --libfuzzer 0 leaves it out)")
         else:
-            plain_and_preloaded(args.corpus, args.libfuzzer)
+            plain_and_preloaded(args.corpus, args.libfuzzer, args.preload_options)
     return 0
 
 
-def under_libfuzzer(corpus: Path, runs: int, *, preload: bool) -> tuple[int, float, int]:
-    """(executions, CPU seconds, slowest unit in s) of the lint harness under libFuzzer."""
+def under_libfuzzer(corpus: Path, runs: int, *, preload: bool, options: str | None = None) -> tuple[int, float, int]:
+    """(executions, CPU seconds, slowest unit in s) of the lint harness under libFuzzer
+    (``options``: ASan options after the service's, preloaded)."""
     import os
     import re
     import tempfile
 
     from fuzz.campaign import libfuzzer, parse_log
 
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "corpus").mkdir()
-        log = Path(tmp) / "log"
-        with log.open("w") as fh:
-            proc = libfuzzer("lint", f"-runs={runs}", "-seed=1", "-max_len=16384", "-print_final_stats=1",
-                             Path(tmp) / "corpus", corpus, cwd=tmp, log=fh, preload=preload)
-            _, status, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-        text = log.read_text(errors="replace")
+    before = os.environ.get("ASAN_OPTIONS")
+    if options:  # (``preload_env`` puts the environment's after the service's: these win)
+        os.environ["ASAN_OPTIONS"] = ":".join(filter(None, [before, options]))
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "corpus").mkdir()
+            log = Path(tmp) / "log"
+            with log.open("w") as fh:
+                proc = libfuzzer("lint", f"-runs={runs}", "-seed=1", "-max_len=16384", "-print_final_stats=1",
+                                 Path(tmp) / "corpus", corpus, cwd=tmp, log=fh, preload=preload)
+                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+            text = log.read_text(errors="replace")
+    finally:
+        if options:
+            if before is None:
+                os.environ.pop("ASAN_OPTIONS", None)
+            else:
+                os.environ["ASAN_OPTIONS"] = before
     if proc.returncode != 0:
         raise RuntimeError(f"the lint harness exited {proc.returncode}:\n{text[-2000:]}")
     slowest = re.search(r"^stat::slowest_unit_time_sec:\s+(\d+)", text, re.M)
     return parse_log(text)[0], usage.ru_utime + usage.ru_stime, int(slowest[1]) if slowest else -1
 
 
-def plain_and_preloaded(corpus: Path, runs: int) -> None:
+def plain_and_preloaded(corpus: Path, runs: int, options: str | None = None) -> None:
     plain = under_libfuzzer(corpus, runs, preload=False)
     pre = under_libfuzzer(corpus, runs, preload=True)
     rate_plain, rate_pre = plain[0] / plain[1], pre[0] / pre[1]
@@ -139,6 +155,11 @@ def plain_and_preloaded(corpus: Path, runs: int) -> None:
           f"{rate_pre:.1f} ({pre[0]} in {pre[1]:.1f} s, slowest unit {pre[2]} s): plain/preloaded "
           f"{rate_plain / rate_pre:.2f}x (target <= 3x: {'met' if rate_plain / rate_pre <= 3 else 'not met'}; "
           f"slowest unit <= 2 s: {'met' if max(plain[2], pre[2]) <= 2 else 'not met'})")
+    if options:
+        extra = under_libfuzzer(corpus, runs, preload=True, options=options)
+        rate = extra[0] / extra[1]
+        print(f"  preloaded with {options}: {rate:.1f} ({extra[0]} in {extra[1]:.1f} s, slowest unit {extra[2]} s): "
+              f"plain/that {rate_plain / rate:.2f}x")
 
 
 def grown(data: bytes, size: int) -> bytes:
