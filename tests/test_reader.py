@@ -284,6 +284,26 @@ def test_remembered_chains_are_the_framed_ones(hostile):
                 assert got[at] == _reader._chain_walk(data, at, big) == _reader._chain(bytearray(data), at, big), at
 
 
+def test_the_first_chains_of_a_buffer_are_framed_record_by_record():
+    """A buffer's first ``_CHAIN_WALK_FIRST`` chains are framed record by record, not through
+    the memo (a small lint's one bad record asks two: framing ``_CHAIN_AHEAD`` ahead and
+    filling the memo would cost it more); later ones fill the memo. Both answer alike."""
+    from fxtlint.engine import _reader
+
+    ev = B.event("instant", 1, thread=1, category=1, name=2)
+    data = B.archive(B.magic(), *[ev] * 60)
+    _reader.forget_chains()
+    try:
+        offsets = list(range(8, 8 * (_reader._CHAIN_WALK_FIRST + 4), 8))
+        got = []
+        for i, at in enumerate(offsets):
+            got.append(_reader._chain(data, at, False))
+            assert bool(_reader._CHAINS[2]) == (i >= _reader._CHAIN_WALK_FIRST), i  # the memo from the fifth
+        assert got == [_reader._chain_walk(data, at, False) for at in offsets]
+    finally:
+        _reader.forget_chains()
+
+
 def test_the_look_ahead_memo_does_not_hold_a_buffer_past_its_lint():
     """``_reader._chain``'s memo holds the bytes it chained: a lint (either engine) and a
     walk (export) let go of them when they end, so a caller's buffer is not kept alive."""

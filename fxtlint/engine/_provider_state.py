@@ -35,6 +35,8 @@ _THREAD_INDEX = field_of_role("thread", "thread_index")
 class Interner:
     """Gives each distinct value a small int id; ``values[id]`` gives it back."""
 
+    __slots__ = ("ids", "values")
+
     def __init__(self):
         self.ids: dict = {}
         self.values: list = []
@@ -75,11 +77,12 @@ class ProviderState:
 
     def __init__(self):
         self.strings = Interner()
-        self.strings("")  # id 0 is the empty string
+        self.strings.ids[""] = 0  # id 0 is the empty string (``Interner.__call__``'s, without the call:
+        self.strings.values.append("")  # a small lint's fixed cost)
         self.threads = Interner()
-        self.providers: dict = {}
+        self.current = Provider(None)  # (``provider(None)``'s)
+        self.providers: dict = {None: self.current}
         self.announced: set = set()  # providers named by a Provider Info record
-        self.current = self.provider(None)
 
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)

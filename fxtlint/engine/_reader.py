@@ -879,28 +879,39 @@ def _chain(buf, at: int, big: bool) -> tuple[tuple[int, ...], int]:
 
 _CHAIN_AHEAD = 4 * RESYNC_DEPTH  # records framed ahead at most to chain one offset
 _CHAIN_MEMO_MAX = 1 << 14  # offsets chained and remembered for one buffer (then forgotten: a cost, not a result)
+# the chains of a buffer asked for before the memo is used: framed record by record
+# (``_chain_walk``, RESYNC_DEPTH records at most), as a small lint's one bad record asks
+# (two chains each: framing ``_CHAIN_AHEAD`` ahead and filling the memo back cost it more
+# than they save; a flood of FR004 asks for many more)
+_CHAIN_WALK_FIRST = 4
 # the buffer last chained (bytes only: they cannot change while held), its byte order, its
-# chains: one tuple, replaced whole (a thread reads a consistent one), and forgotten when a
-# walk ends (``forget_chains``: the buffer is not held past its lint)
-_CHAINS: tuple = (None, False, {})
+# chains, and how many chains it was asked for (up to ``_CHAIN_WALK_FIRST``): one tuple,
+# replaced whole (a thread reads a consistent one), and forgotten when a walk ends
+# (``forget_chains``: the buffer is not held past its lint)
+_CHAINS: tuple = (None, False, {}, [0])
 
 
 def _chain_memo(buf, big: bool) -> dict | None:
     """The chains remembered for ``buf`` (None for a buffer that may change or grow: a
-    bytearray, an mmap, a stream still being fed)."""
+    bytearray, an mmap, a stream still being fed; and for the first ``_CHAIN_WALK_FIRST``
+    chains asked of a buffer: framed record by record)."""
     global _CHAINS
     if type(buf) is not bytes:
         return None
     held = _CHAINS
     if held[0] is not buf or held[1] != big:
-        held = _CHAINS = (buf, big, {})
+        held = _CHAINS = (buf, big, {}, [0])
+    asked = held[3]
+    if asked[0] < _CHAIN_WALK_FIRST:
+        asked[0] += 1  # (a race between threads at worst frames one more chain record by record)
+        return None
     return held[2]
 
 
 def forget_chains() -> None:
     """Let go of the buffer the chains were remembered for (at the end of a walk, a lint)."""
     global _CHAINS
-    _CHAINS = (None, False, {})
+    _CHAINS = (None, False, {}, [0])
 
 
 def _chain_walk(buf, at: int, big: bool) -> tuple[tuple[int, ...], int]:
@@ -1098,7 +1109,8 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
     order, magic. True when the file is not FXT: the walk must not start. ``search``:
     the walk's magic search, kept across a stream's attempts (``MagicSearch``)."""
     n = len(buf)
-    if check_magic and not log and n >= 8 and detect_byte_order(buf) is None:
+    order = detect_byte_order(buf) if n >= 8 else None  # (read once: a small lint's fixed cost)
+    if check_magic and not log and n >= 8 and order is None:
         _have(buf, 64)  # what the first bytes look like
         head = bytes(buf[:min(n, 64)])  # a stream's map holds more than it has received
         looks = _not_fxt(buf, head)
@@ -1108,12 +1120,12 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
             return True
     if not getattr(buf, "growing", False):
         length_check(n, emit)  # a stream's, at its end (``Walk.end_stream``)
-    if big and detect_byte_order(buf) == "big":
+    if big and order == "big":
         emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
     if check_magic and not log:
         if n < 8:
             emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n))
-        elif detect_byte_order(buf) is None and not _is_magic(buf):
+        elif order is None and not _is_magic(buf):
             (header,) = struct.unpack_from("<Q", buf, 0)
             kind = header_kind(header, buf, 0, False) or "undecodable"
             found = {}

@@ -26,7 +26,7 @@ class Severity(enum.IntEnum):
 
     @property
     def label(self) -> str:
-        return self.name.lower()
+        return _LABELS[self]  # (looked up: an enum's ``name`` is a Python-level descriptor, read per report)
 
     def __str__(self) -> str:
         """'warning', as every output names it (not the number an IntEnum prints)."""
@@ -38,6 +38,9 @@ class Severity(enum.IntEnum):
     @classmethod
     def parse(cls, text: str) -> Severity:
         return cls[text.strip().upper()]
+
+
+_LABELS = {s: s.name.lower() for s in Severity}  # each severity's label, as every output names it
 
 
 class Example(Frozen):
