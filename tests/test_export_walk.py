@@ -12,7 +12,10 @@ concatenated), structured-log streams, random bytes, and a file read a chunk at 
 from __future__ import annotations
 
 import io
+import math
 import os
+import random
+import struct
 import tempfile
 from array import array
 
@@ -269,6 +272,35 @@ def test_export_of_clocks_arguments_and_names_is_the_reference_s():
     assert both_check(B.archive(*recs, byte_order="big")) >= 60
     _export_streamed(data)
 
+
+
+# the doubles whose text ``repr`` must give (the rows mode's ``fxt_repr_double``): the
+# notation's edges (a decimal point at -4/-3 and 16/17 digits), 17-digit values, the
+# subnormals and the extremes, powers of two past 2**53, negative zero
+DOUBLE_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.3, 2 / 3, 1e-4, 1e-5, 0.00012345, 1.5e-05, 9.999e-05, 1e15, 1e16,
+                9.999999999999999e15, 1234567890123456.7, 123456789012345678.0, 2.0 ** 53, 2.0 ** 53 + 2,
+                2.0 ** 64, 5e-324, -5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
+                1.7976931348623157e308, -1.7976931348623157e308, 1e100, 1e-100, 1e22, 1e23, 0.7298317482601286]
+
+
+def _double_texts_differ(xs) -> list:
+    """The finite doubles of ``xs`` whose text (``_pdouble``'s) is not ``repr``'s."""
+    text = _native.nwalk()._repr_double
+    return [x for x in xs if math.isfinite(x) and text(x) != repr(x).encode()]
+
+
+def test_double_text_is_repr_at_the_edges_and_on_random_bit_patterns():
+    r = random.Random(33)
+    drawn = [struct.unpack("<d", r.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(20000)]
+    drawn += [r.random() * 10.0 ** r.randint(-8, 20) for _ in range(20000)]
+    xs = DOUBLE_EDGES + [-x for x in DOUBLE_EDGES] + drawn
+    assert len([x for x in xs if math.isfinite(x)]) > 39000
+    assert _double_texts_differ(xs) == []
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_double_text_is_repr(x):
+    assert _double_texts_differ([x]) == []
 
 
 def _export_streamed(data: bytes) -> None:

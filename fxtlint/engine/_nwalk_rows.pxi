@@ -181,6 +181,68 @@ cdef extern from *:
     """
     int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out)
 
+cdef extern from *:
+    """
+    #include <charconv>
+    /* ``repr(x)`` of a finite double (Python's float repr: its shortest round-trip digits,
+     * fixed notation for a decimal point position in (-4, 16], else d[.ddd]e+XX) into out
+     * (32 bytes): its length, or -1 (the caller asks Python). The digits are
+     * ``std::to_chars``' shortest round-trip (the nearest of the shortest, as dtoa's mode 0
+     * gives ``repr``), laid out as ``PyOS_double_to_string(x, 'r', 0, Py_DTSF_ADD_DOT_0)``. */
+    static int fxt_repr_double(double x, char *out) {
+        char tmp[48], digits[24];
+        int nd = 0, len = 0, ex = 0, neg = 0, decpt, i;
+        std::to_chars_result res = std::to_chars(tmp, tmp + sizeof tmp, x, std::chars_format::scientific);
+        const char *s = tmp, *end = res.ptr;
+        if (res.ec != std::errc())
+            return -1;
+        if (s < end && *s == '-') { out[len++] = '-'; s++; }
+        for (; s < end && *s != 'e'; s++)
+            if (*s != '.') {
+                if (nd >= 20) return -1;
+                digits[nd++] = *s;
+            }
+        if (s >= end || nd == 0) return -1;
+        s++;
+        if (s < end && (*s == '-' || *s == '+')) { neg = *s == '-'; s++; }
+        for (; s < end; s++) ex = 10 * ex + (*s - '0');
+        decpt = (neg ? -ex : ex) + 1;
+        if (decpt > -4 && decpt <= 16) {
+            if (decpt <= 0) {
+                out[len++] = '0';
+                out[len++] = '.';
+                for (i = decpt; i < 0; i++) out[len++] = '0';
+                for (i = 0; i < nd; i++) out[len++] = digits[i];
+            } else if (decpt >= nd) {
+                for (i = 0; i < nd; i++) out[len++] = digits[i];
+                for (i = nd; i < decpt; i++) out[len++] = '0';
+                out[len++] = '.';
+                out[len++] = '0';
+            } else {
+                for (i = 0; i < decpt; i++) out[len++] = digits[i];
+                out[len++] = '.';
+                for (i = decpt; i < nd; i++) out[len++] = digits[i];
+            }
+        } else {
+            out[len++] = digits[0];
+            if (nd > 1) {
+                out[len++] = '.';
+                for (i = 1; i < nd; i++) out[len++] = digits[i];
+            }
+            out[len++] = 'e';
+            ex = decpt - 1;
+            out[len++] = ex < 0 ? '-' : '+';
+            if (ex < 0) ex = -ex;
+            if (ex >= 100) { out[len++] = (char)('0' + ex / 100); ex %= 100; out[len++] = (char)('0' + ex / 10); }
+            else out[len++] = (char)('0' + ex / 10);
+            out[len++] = (char)('0' + ex % 10);
+        }
+        return len;
+    }
+    """
+    int fxt_repr_double(double x, char *out) nogil
+
+
 cdef extern from "Python.h":
     object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
     int PyBUF_READ
@@ -455,7 +517,7 @@ cdef class RowSink:
         cdef uint64_t raw = <uint64_t>a[3]
         cdef int width = A.width
         cdef double x
-        cdef char *s
+        cdef char buf[32]
         if A.kind == XA_NULL:
             o.append(b"null")
         elif A.kind == XA_SIGNED:
@@ -469,9 +531,7 @@ cdef class RowSink:
         elif A.kind == XA_DOUBLE:
             memcpy(&x, &raw, 8)
             if isfinite(x):
-                s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                o.append(s)
-                PyMem_Free(s)
+                o.append(buf, _pdouble(buf, x) - buf)
             else:
                 o.append(b'"nan"' if x != x else b'"inf"' if x > 0 else b'"-inf"')
         elif A.kind == XA_STRING:
@@ -682,7 +742,6 @@ cdef class RowSink:
         cdef uint64_t raw = <uint64_t>a[3]
         cdef int width = A.width
         cdef double x
-        cdef char *s
         cdef size_t n
         if A.kind == XA_NULL:
             return _put(p, b"null", 4)
@@ -704,11 +763,7 @@ cdef class RowSink:
             if not isfinite(x):
                 return _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
                     else _put(p, b'"-Infinity"', 11)
-            s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-            n = strlen(s)
-            p = _put(p, s, n if n <= 32 else 32)  # (a double's repr: 24 bytes at most)
-            PyMem_Free(s)
-            return p
+            return _pdouble(p, x)
         if A.kind == XA_STRING:
             return self._ptext(p, a[3], a[4])
         if A.kind == XA_BOOL:
@@ -768,7 +823,6 @@ cdef class RowSink:
         cdef int64_t at, pid, last_pid = -2, index, term
         cdef uint64_t raw
         cdef double x
-        cdef char *s
         cdef size_t nb
         cdef bytes prov = b"", t
         cdef str err
@@ -851,10 +905,7 @@ cdef class RowSink:
                         p = _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
                             else _put(p, b'"-Infinity"', 11)
                     else:
-                        s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                        nb = strlen(s)
-                        p = _put(p, s, nb if nb <= 32 else 32)
-                        PyMem_Free(s)
+                        p = _pdouble(p, x)
                     side += 1
                 elif D.how == D_TEXT or D.how == D_HEX:
                     nb = <size_t>(side[0] & 0xFFFFFF)
@@ -1001,6 +1052,27 @@ cdef inline char *_pi64(char *p, int64_t x) noexcept nogil:
         p[0] = b'-'
         return _pu64(p + 1, <uint64_t>0 - <uint64_t>x)
     return _pu64(p, <uint64_t>x)
+
+
+cdef char *_pdouble(char *p, double x) except NULL:
+    """``repr(x)`` of a finite double at ``p`` (32 bytes of room): ``fxt_repr_double``, or
+    Python's own formatting where that declines."""
+    cdef int n = fxt_repr_double(x, p)
+    cdef char *s
+    cdef size_t k
+    if n >= 0:
+        return p + n
+    s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+    k = strlen(s)
+    p = _put(p, s, k if k <= 32 else 32)  # (a double's repr: 24 bytes at most)
+    PyMem_Free(s)
+    return p
+
+
+def _repr_double(double x):
+    """``_pdouble``'s text of a finite ``x``, as bytes: for the tests, against ``repr``."""
+    cdef char buf[32]
+    return buf[:_pdouble(buf, x) - buf]
 
 
 cdef inline char *_phex(char *p, const unsigned char *b, size_t n) noexcept nogil:
