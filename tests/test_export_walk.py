@@ -266,7 +266,11 @@ def test_export_of_clocks_arguments_and_names_is_the_reference_s():
                             thread=(3, 4)))
     recs += [B.initialization(1000), B.event("instant", 3, name="k"), B.event("counter", 4, name="c", id=0),
              B.string(2, "again"), B.event("instant", 5, name=2), B.event("instant", 6, name=9),
-             B.event("instant", 7, args=[B.raw_arg(14, "raw", b"\0" * 8), B.arg("int32", "i", 1)])]
+             B.event("instant", 7, args=[B.raw_arg(14, "raw", b"\0" * 8), B.arg("int32", "i", 1)]),
+             B.event("instant", 8, name="twice", args=[  # (names given twice, thrice: last value, first place)
+                 B.arg("int32", "a", 1), B.arg("string", "b", "t"), B.arg("int32", "a", -123456),
+                 B.arg("uint32", "b", 7), B.arg("bool", "c", False), B.arg("string", 2, "long text"),
+                 B.arg("int32", "a", 2), B.arg("double", "again", 0.5)])]  # (inline, as ref 2's text)
     data = B.archive(*recs)
     assert both_check(data) >= 60  # (a counter with an argument that is no number: the reference's)
     assert both_check(B.archive(*recs, byte_order="big")) >= 60

@@ -31,11 +31,14 @@
 # The decoding's plan (``decode_plan``, ``_canonical._row_plan``) makes a row of every record
 # of a kind the canonical decoding prints (its keys from the tables: DecodeHow, ``DOp``).
 # ``format`` writes the rows' Trace Event JSON, ``format_decode`` their canonical lines,
-# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``;
-# the decoding's its own, ``db``, written by pointer and handed out as a view, ``text_view``).
+# byte for byte ``json.dumps`` of the reference's objects, into one buffer, ``db``, written by
+# pointer (room made for a row's pieces of fixed length at once, for each text as it comes),
+# the lines of noted records put between (``append_line``), and handed out as a view
+# (``text_view``): no copy through a Python object. Numbers, clocks and doubles are written
+# here (integer arithmetic; a double's shortest digits by ``std::to_chars``), not by Python.
 # Memory: the rows, notes, argument words, side words, inline texts and text since the last
 # take (the Python side takes them at each stop of the walk), the thread koids met (``first``
-# is told each one's first row) and, for the decoding, the interned strings' texts.
+# is told each one's first row) and the interned strings' JSON texts (``ttext``).
 
 from libc.math cimport isfinite
 from libc.stdlib cimport free, realloc
@@ -47,6 +50,7 @@ DEF R_UNRES = 2     # the decoding's: a ref of the row resolves to nothing (``fo
 DEF R_INLINE = -2
 DEF R_MORE = 6      # after the ids: timestamp, second value, first argument, argument count, provider id,
                     # the row's first side word (the decoding's: ``dv``)
+DEF XFIXED = 320    # room for an exported event's pieces of fixed length (keys, clocks, koids, ids)
 DEF ARGW = 5        # an argument's words: type, name id, name text, value, value text
 DEF R_TEXT = ROW_HEAD + NSTR + R_MORE   # the string refs' texts
 DEF R_WIDTH = R_TEXT + NSTR
@@ -266,11 +270,12 @@ cdef class RowSink:
     cdef string blob                    # the rows' inline texts
     cdef vector[int64_t] counted        # per terminal: its records counted (X_COUNT)
     cdef size_t done                    # rows formatted
-    cdef string out                     # their text, since the last take
     cdef string scratch
     cdef vector[size_t] cuts
     cdef int64_t nout
     cdef unordered_set[uint64_t] seen   # thread koids met in a row
+    cdef uint64_t last_tid              # the last row's thread koid (``tid_known``: one written)
+    cdef bint tid_known
     cdef int64_t phases[128]
     cdef int64_t skipped[4]             # unregistered string refs, thread refs, rate 0, undefined argument types
     cdef uint64_t us_rate, us_factor    # the last tick rate a timestamp was written at, its exact decimals
@@ -463,13 +468,6 @@ cdef class RowSink:
         self.dlen = 0
         self.nout = 0
 
-    def take_text(self):
-        """The text ``format`` wrote since the last take: its events joined by ",\\n"."""
-        cdef bytes b = self.out.data()[:self.out.size()] if self.out.size() else b""
-        self.out.clear()
-        self.nout = 0
-        return b
-
     def take_counts(self):
         """What the rows and counts came to since the last take: ({phase: events},
         (unregistered string refs, events on an unregistered thread ref, events at tick
@@ -505,50 +503,70 @@ cdef class RowSink:
             t = texts[gid]
             o.append(<const char *>t, len(t))
 
-    cdef inline void _dtext(self, string *o, int64_t gid, int64_t word, list texts) except *:
-        """``_text`` for the decoding: an interned string's text from ``ttext``."""
-        if 0 < gid < <int64_t>self.toff.size() - 1:
-            o.append(self.ttext.data() + self.toff[gid], self.toff[gid + 1] - self.toff[gid])
-        else:
-            self._text(o, gid, word, texts)
+    cdef inline char *_at(self, char *p, size_t n) except NULL:
+        """Room for ``n`` more bytes after ``p`` in ``db``: where to go on writing (``db``
+        may have moved)."""
+        self.dlen = <size_t>(p - self.db)
+        if self.dcap - self.dlen < n:
+            self._room(n)
+        return self.db + self.dlen
 
-    cdef void _value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
-        """An argument's value as ``json.dumps`` writes the reference's (``_arg_value``)."""
+    cdef int _sync_texts(self, list texts) except -1:
+        """The interned strings' JSON texts (``texts``) not yet in ``ttext`` copied there
+        (they only grow)."""
+        cdef bytes t
+        if not self.toff.size():
+            self.toff.push_back(0)
+        while self.toff.size() <= <size_t>len(texts):
+            t = texts[self.toff.size() - 1]
+            self.ttext.append(<const char *>t, len(t))
+            self.toff.push_back(self.ttext.size())
+        return 0
+
+    cdef char *_xtext(self, char *p, int64_t gid, int64_t word) except NULL:
+        """The export's string ref at ``p`` (``_ptext``; an unregistered ref's stand-in counted)."""
+        if gid == -1:
+            self.skipped[0] += 1
+        elif gid >= <int64_t>self.toff.size() - 1:
+            raise ValueError("an interned id past the texts")
+        return self._ptext(p, gid, word)
+
+    cdef char *_xvalue(self, char *p, const XArg *A, const int64_t *a) except NULL:
+        """An argument's value as ``json.dumps`` writes the reference's (``_arg_value``), at
+        ``p`` (64 bytes of room made for a value of fixed length; a text makes its own)."""
         cdef uint64_t raw = <uint64_t>a[3]
         cdef int width = A.width
         cdef double x
-        cdef char buf[32]
         if A.kind == XA_NULL:
-            o.append(b"null")
-        elif A.kind == XA_SIGNED:
+            return _put(p, b"null", 4)
+        if A.kind == XA_SIGNED:
             if width < 64:
                 raw &= ((<uint64_t>1) << width) - 1
                 if raw >> (width - 1):
                     raw |= ~(((<uint64_t>1) << width) - 1)
-            _i64(o, <int64_t>raw)
-        elif A.kind == XA_UNSIGNED:
-            _u64(o, raw)
-        elif A.kind == XA_DOUBLE:
+            return _pi64(p, <int64_t>raw)
+        if A.kind == XA_UNSIGNED:
+            return _pu64(p, raw)
+        if A.kind == XA_DOUBLE:
             memcpy(&x, &raw, 8)
             if isfinite(x):
-                o.append(buf, _pdouble(buf, x) - buf)
-            else:
-                o.append(b'"nan"' if x != x else b'"inf"' if x > 0 else b'"-inf"')
-        elif A.kind == XA_STRING:
-            self._text(o, a[3], a[4], texts)
-        elif A.kind == XA_POINTER:
-            o.append(b'"0x')
-            _hex(o, raw)
-            o.push_back(b'"')
-        elif A.kind == XA_BOOL:
-            o.append(b"true" if raw else b"false")
-        else:  # XA_BLOB
-            o.append(b'"<blob, ')
-            _u64(o, raw)
-            o.append(b' bytes>"')
+                return _pdouble(p, x)
+            return _put(p, b'"nan"', 5) if x != x else _put(p, b'"inf"', 5) if x > 0 else _put(p, b'"-inf"', 6)
+        if A.kind == XA_STRING:
+            return self._xtext(p, a[3], a[4])
+        if A.kind == XA_POINTER:
+            p = _put(p, b'"0x', 3)
+            p = _phex64(p, raw)
+            return _put(p, b'"', 1)
+        if A.kind == XA_BOOL:
+            return _put(p, b"true", 4) if raw else _put(p, b"false", 5)
+        p = _put(p, b'"<blob, ', 8)  # XA_BLOB
+        p = _pu64(p, raw)
+        return _put(p, b' bytes>"', 8)
 
-    cdef void _us(self, string *o, uint64_t ticks, uint64_t rate, us) except *:
-        cdef char buf[64]
+    cdef char *_us(self, char *p, uint64_t ticks, uint64_t rate, us) except NULL:
+        """``json.dumps(ticks_to_us(ticks, rate))`` at ``p`` (64 bytes of room made): exact
+        integer arithmetic (``fxt_us_fast``, ``fxt_us_text``), else ``us(ticks, rate)``."""
         cdef int n, d
         cdef uint64_t scale = 1000000
         cdef bytes b
@@ -561,14 +579,14 @@ cdef class RowSink:
                     self.us_factor = scale // rate
                     break
                 scale *= 10
-        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, buf)
+        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, p)
         if n < 0:
-            n = fxt_us_text(ticks, rate, buf)
+            n = fxt_us_text(ticks, rate, p)
         if n >= 0:
-            o.append(buf, n)
-        else:
-            b = us(ticks, rate).encode()
-            o.append(<const char *>b, len(b))
+            return p + n
+        b = us(ticks, rate).encode()
+        p = self._at(p, len(b) + 64)
+        return _put(p, <const char *>b, len(b))
 
     cdef void _named(self, const int64_t *r, const XTerm *X, list texts, list named) except *:
         """A kernel object's row: what it names, as ``Exporter.event`` reads it."""
@@ -589,23 +607,58 @@ cdef class RowSink:
                 parents.append(<uint64_t>a[3])
         named.append((r[0], <uint64_t>r[ROW_HEAD + NSTR], <uint64_t>r[ROW_HEAD + NSTR + 1], name, parents))
 
+    cdef char *_once_a_name(self, char *p, int kept) except NULL:
+        """The arguments written at ``cuts`` (per argument: its name's start and end, its
+        value's end, offsets in ``db``), ``p`` their end: where a name is given twice, written
+        again as a dict makes them (its last value at its first place). Returns the end."""
+        cdef const size_t *c = self.cuts.data()
+        cdef int k, i, j, m = 0
+        cdef size_t base
+        cdef const char *s
+        for k in range(1, kept):
+            if _earlier3(self.db, c, 0, k) >= 0:
+                break
+        else:
+            return p  # (every name once: as written)
+        base = c[0]
+        self.scratch.assign(self.db + base, <size_t>(p - self.db) - base)
+        s = self.scratch.data()
+        p = self.db + base  # (the text only shrinks: each name and value written once at most)
+        for k in range(kept):
+            if _earlier3(s, c, base, k) >= 0:
+                continue  # written at its first place
+            j = k
+            for i in range(k + 1, kept):
+                if _same3(s, c, base, k, i):
+                    j = i
+            if m:
+                p = _put(p, b", ", 2)
+            m += 1
+            p = _put(p, s + c[3 * k] - base, c[3 * k + 1] - c[3 * k])
+            p = _put(p, b": ", 2)
+            p = _put(p, s + c[3 * j + 1] + 2 - base, c[3 * j + 2] - c[3 * j + 1] - 2)
+        return p
+
     def format(self, int64_t below, list texts, list first, us, list named):
         """Write the Trace Event JSON of the rows not yet written whose records come before
-        record ``below`` (``texts[gid]``: an interned string's JSON text; ``first`` gets
-        (index, thread koid, process koid) of each thread's first row; ``us(ticks, rate)``:
-        the text of a timestamp not written here; ``named`` gets each kernel object's
+        record ``below`` into ``db`` (after its text so far, ",\\n" between events;
+        ``text_view``), by pointer, room made for a row's pieces of fixed length at once and
+        for each text as it comes (``texts[gid]``: an interned string's JSON text; ``first``
+        gets (index, thread koid, process koid) of each thread's first row; ``us(ticks,
+        rate)``: the text of a timestamp not written here; ``named`` gets each kernel object's
         (index, koid, object type, name, process koids of its koid arguments named
         "process"), its name a JSON text, an unregistered ref's stand-in counted). Returns the
         rows it went past."""
-        cdef size_t n = self.rows.size() // R_WIDTH, start = self.done, i
+        cdef size_t n = self.rows.size() // R_WIDTH, start = self.done
         cdef const int64_t *r
         cdef const int64_t *a
         cdef const XTerm *X
         cdef const XArg *A
-        cdef string *o = &self.out
+        cdef char *p
         cdef uint64_t ticks, rate, end, tid, v2
-        cdef int ph, k, j, m, nargs, kept
+        cdef int ph, k, nargs, kept
         cdef int64_t at
+        self._sync_texts(texts)
         while self.done < n:
             r = self.rows.data() + self.done * R_WIDTH
             if r[0] >= below:
@@ -623,77 +676,80 @@ cdef class RowSink:
                 self.skipped[2] += 1
                 continue
             tid = <uint64_t>r[8]
-            if self.seen.insert(tid).second:
-                first.append((r[0], tid, <uint64_t>r[7]))
+            if not self.tid_known or tid != self.last_tid:  # (a thread's first row: once per run of its rows)
+                if self.seen.insert(tid).second:
+                    first.append((r[0], tid, <uint64_t>r[7]))
+                self.last_tid = tid
+                self.tid_known = True
             ph = X.ph
+            p = self._at(self.db + self.dlen, XFIXED)
             if self.nout:
-                o.append(b",\n")
+                p = _put(p, b",\n", 2)
             self.nout += 1
-            o.append(b'{"name": ')
-            self._text(o, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
-            o.append(b', "cat": ')
-            self._text(o, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat], texts)
-            o.append(b', "ph": "')
-            o.push_back(<char>ph)
-            o.append(b'", "ts": ')
+            p = _put(p, b'{"name": ', 9)
+            p = self._xtext(p, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname])
+            p = self._at(p, XFIXED)
+            p = _put(p, b', "cat": ', 9)
+            p = self._xtext(p, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat])
+            p = self._at(p, XFIXED)  # (the rest of the row but its arguments)
+            p = _put(p, b', "ph": "', 9)
+            p[0] = <char>ph
+            p = _put(p + 1, b'", "ts": ', 9)
             ticks = <uint64_t>r[ROW_HEAD + NSTR]
-            self._us(o, ticks, rate, us)
-            o.append(b', "pid": ')
-            _u64(o, <uint64_t>r[7])
-            o.append(b', "tid": ')
-            _u64(o, tid)
+            p = self._us(p, ticks, rate, us)
+            p = _put(p, b', "pid": ', 9)
+            p = _pu64(p, <uint64_t>r[7])
+            p = _put(p, b', "tid": ', 9)
+            p = _pu64(p, tid)
             v2 = <uint64_t>r[ROW_HEAD + NSTR + 1]
             if ph == c'X':
                 end = v2 - ticks if v2 > ticks else 0
-                o.append(b', "dur": ')
-                self._us(o, end, rate, us)
+                p = _put(p, b', "dur": ', 9)
+                p = self._us(p, end, rate, us)
             elif ph == c'i':
-                o.append(b', "s": "t"')
+                p = _put(p, b', "s": "t"', 10)
             elif ph == c'C':
                 if v2:
-                    o.append(b', "id": "0x')
-                    _hex(o, v2)
-                    o.push_back(b'"')
+                    p = _put(p, b', "id": "0x', 11)
+                    p = _phex64(p, v2)
+                    p = _put(p, b'"', 1)
             elif ph == c'b' or ph == c'n' or ph == c'e' or ph == c's' or ph == c't' or ph == c'f':
-                o.append(b', "id": "0x')
-                _hex(o, v2)
-                o.append(b'", "bp": "e"' if ph == c's' or ph == c't' or ph == c'f' else b'"')
-            # the arguments: each one's name and value text in ``scratch`` (cuts), then the
-            # object as a dict makes it (a name given twice: its last value, at its first place)
+                p = _put(p, b', "id": "0x', 11)
+                p = _phex64(p, v2)
+                if ph == c's' or ph == c't' or ph == c'f':
+                    p = _put(p, b'", "bp": "e"', 12)
+                else:
+                    p = _put(p, b'"', 1)
+            # the arguments, written as they come (``cuts``: each one's name and value), then
+            # written again as a dict makes them where a name is given twice (``_once_a_name``)
             nargs = <int>r[ROW_HEAD + NSTR + 3]
             at = r[ROW_HEAD + NSTR + 2]
-            self.scratch.clear()
             self.cuts.clear()
+            kept = 0
             for k in range(nargs):
                 a = self.argw.data() + (at + k) * ARGW
                 if a[0] < 0:
                     self.skipped[3] += 1
                     continue
                 A = &self.xargs[a[0]]
-                self.cuts.push_back(self.scratch.size())
-                self._text(&self.scratch, a[1], a[2], texts)
-                self.cuts.push_back(self.scratch.size())
-                self._value(&self.scratch, A, a, texts)
-            self.cuts.push_back(self.scratch.size())
-            kept = <int>(self.cuts.size() // 2)
-            if kept or ph == c'C':
-                o.append(b', "args": {')
-                m = 0
-                for k in range(kept):
-                    if _earlier(self.scratch.data(), self.cuts.data(), k, 0, k) >= 0:
-                        continue  # written at its first place
-                    j = k  # its last value
-                    for i in range(<size_t>(k + 1), <size_t>kept):
-                        if _same(self.scratch.data(), self.cuts.data(), k, <int>i):
-                            j = <int>i
-                    if m:
-                        o.append(b", ")
-                    m += 1
-                    o.append(self.scratch.data() + self.cuts[2 * k], self.cuts[2 * k + 1] - self.cuts[2 * k])
-                    o.append(b": ")
-                    o.append(self.scratch.data() + self.cuts[2 * j + 1], self.cuts[2 * j + 2] - self.cuts[2 * j + 1])
-                o.push_back(b'}')
-            o.push_back(b'}')
+                p = self._at(p, 16)
+                p = _put(p, b", ", 2) if kept else _put(p, b', "args": {', 11)
+                kept += 1
+                self.cuts.push_back(<size_t>(p - self.db))
+                p = self._xtext(p, a[1], a[2])
+                self.cuts.push_back(<size_t>(p - self.db))
+                p = self._at(p, 72)
+                p = _put(p, b": ", 2)
+                p = self._xvalue(p, A, a)
+                self.cuts.push_back(<size_t>(p - self.db))
+            p = self._at(p, 16)
+            if kept:
+                p = self._once_a_name(p, kept)
+                p = _put(p, b"}", 1)
+            elif ph == c'C':
+                p = _put(p, b', "args": {}', 12)
+            p = _put(p, b"}", 1)
+            self.dlen = <size_t>(p - self.db)
             self.phases[ph] += 1
         return self.done - start
 
@@ -963,17 +1019,18 @@ cdef class RowSink:
             self.dlen = <size_t>(p - self.db)
         return stop
 
-cdef inline bint _same(const char *s, const size_t *cuts, int x, int y) noexcept:
-    """Do arguments ``x`` and ``y`` (in ``cuts``) have the same name text?"""
-    cdef size_t nx = cuts[2 * x + 1] - cuts[2 * x], ny = cuts[2 * y + 1] - cuts[2 * y]
-    return nx == ny and memcmp(s + cuts[2 * x], s + cuts[2 * y], nx) == 0
+cdef inline bint _same3(const char *s, const size_t *c, size_t base, int x, int y) noexcept:
+    """Do arguments ``x`` and ``y`` have the same name text? (``c``: 3 offsets an argument,
+    its name's start and end, its value's end; ``s``: the text from offset ``base``)"""
+    cdef size_t nx = c[3 * x + 1] - c[3 * x], ny = c[3 * y + 1] - c[3 * y]
+    return nx == ny and memcmp(s + c[3 * x] - base, s + c[3 * y] - base, nx) == 0
 
 
-cdef inline int _earlier(const char *s, const size_t *cuts, int x, int lo, int hi) noexcept:
-    """The first argument in [lo, hi) named as ``x`` is (-1: none)."""
+cdef inline int _earlier3(const char *s, const size_t *c, size_t base, int x) noexcept:
+    """The first argument before ``x`` named as ``x`` is (-1: none)."""
     cdef int i
-    for i in range(lo, hi):
-        if _same(s, cuts, x, i):
+    for i in range(x):
+        if _same3(s, c, base, x, i):
             return i
     return -1
 
@@ -1002,49 +1059,57 @@ cdef inline void _u64(string *o, uint64_t x) noexcept:
     o.append(buf + i, 24 - i)
 
 
-cdef inline void _i64(string *o, int64_t x) noexcept:
-    if x < 0:
-        o.push_back(b'-')
-        _u64(o, <uint64_t>0 - <uint64_t>x)
-    else:
-        _u64(o, <uint64_t>x)
-
-
-cdef inline void _hex(string *o, uint64_t x) noexcept:
-    cdef char buf[20]
-    cdef int i = 20
-    while True:
-        i -= 1
-        buf[i] = b"0123456789abcdef"[x & 15]
-        x >>= 4
-        if x == 0:
-            break
-    o.append(buf + i, 20 - i)
-
-
 cdef inline char *_put(char *p, const char *s, size_t n) noexcept nogil:
     memcpy(p, s, n)
     return p + n
 
 
 cdef inline char *_pu64(char *p, uint64_t x) noexcept nogil:
-    """``x`` in decimal at ``p`` (20 bytes at most), two digits a step."""
-    cdef char buf[24]
-    cdef int i = 24
-    cdef uint64_t q
+    """``x`` in decimal at ``p`` (20 bytes at most), two digits a step, from its last digit
+    back (its length counted first: no copy)."""
+    cdef int n = 1
+    cdef uint64_t y = x, q
+    cdef char *e
+    while y >= 10000:
+        n += 4
+        y //= 10000
+    if y >= 100:
+        n += 2
+        y //= 100
+    if y >= 10:
+        n += 1
+    e = p + n
+    p = e
     while x >= 100:
         q = x // 100
-        i -= 2
-        memcpy(buf + i, _DIGITS2 + 2 * (x - 100 * q), 2)
+        p -= 2
+        p[0] = _DIGITS2[2 * (x - 100 * q)]
+        p[1] = _DIGITS2[2 * (x - 100 * q) + 1]
         x = q
     if x >= 10:
-        i -= 2
-        memcpy(buf + i, _DIGITS2 + 2 * x, 2)
+        p -= 2
+        p[0] = _DIGITS2[2 * x]
+        p[1] = _DIGITS2[2 * x + 1]
     else:
-        i -= 1
-        buf[i] = <char>(48 + x)
-    memcpy(p, buf + i, 24 - i)
-    return p + 24 - i
+        p -= 1
+        p[0] = <char>(48 + x)
+    return e
+
+
+cdef inline char *_phex64(char *p, uint64_t x) noexcept nogil:
+    """``x`` in lower-case hex, no leading zeros, at ``p`` (16 bytes at most)."""
+    cdef int n = 1
+    cdef uint64_t y = x >> 4
+    cdef char *e
+    while y:
+        n += 1
+        y >>= 4
+    e = p + n
+    while n:
+        n -= 1
+        p[n] = b"0123456789abcdef"[x & 15]
+        x >>= 4
+    return e
 
 
 cdef inline char *_pi64(char *p, int64_t x) noexcept nogil:

@@ -347,23 +347,16 @@ class _NativeEvents:
         if len(texts) < len(values):  # (the interner only grows)
             text = w.state.text
             texts += [json.dumps(text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
-        out: list[bytes] = []
         first, named = self.first, self.named
         for index, offset, words, rate in sink.take_notes():
             sink.format(index, texts, first, _us_text, named)
             self._names()
-            got = sink.take_text()
-            if got:
-                out.append(got)
             rec = decode_record(w.buf, offset, index, words, _quiet, big=w.big, log=w.log, resync=False)
             ev = ex.event(rec, rate)
-            if ev is not None:
-                out.append(json.dumps(ev[0], ensure_ascii=False).encode())
+            if ev is not None:  # (its line after the rows before it, in the walk's text)
+                sink.append_line(json.dumps(ev[0], ensure_ascii=False).encode())
         sink.format(_NOT_DECODED, texts, first, _us_text, named)
         self._names()
-        got = sink.take_text()
-        if got:
-            out.append(got)
         sink.clear_rows()
         if first:
             ex._first_seen += first
@@ -378,8 +371,13 @@ class _NativeEvents:
                 export.skipped[reason] += n
         for term, n in counted.items():
             export.not_exported[self.kinds[term]] += n
-        if out:
-            ex.write.raw(out)
+        text = sink.text_view()  # (the stretch's events, written out without a copy)
+        if text is not None:
+            try:
+                ex.write.raw([text])
+            finally:
+                text.release()
+                sink.clear_text()
 
 
 # what the rows mode's formatter counts (``RowSink.take_counts``), as ``Exporter.event`` says it
