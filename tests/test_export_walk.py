@@ -302,6 +302,16 @@ def test_double_text_is_repr_at_the_edges_and_on_random_bit_patterns():
     assert _double_texts_differ(xs) == []
 
 
+def test_decimal_text_is_str_at_every_length_and_on_random_values():
+    """``_pu64`` (every number the rows mode writes): its length from the bit length, so
+    each power of ten and its neighbours, the extremes, and drawn values of each bit length."""
+    r = random.Random(33)
+    xs = [0, 1, U64, 2**63] + [10**k + d for k in range(20) for d in (-1, 0, 1) if 0 <= 10**k + d <= U64]
+    xs += [r.getrandbits(r.randint(1, 64)) for _ in range(20000)]
+    text = _native.nwalk()._decimal
+    assert len(xs) > 20000 and [x for x in xs if text(x) != str(x).encode()] == []
+
+
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_double_text_is_repr(x):
     assert _double_texts_differ([x]) == []

@@ -247,6 +247,106 @@ cdef extern from *:
     int fxt_repr_double(double x, char *out) nogil
 
 
+cdef extern from *:
+    """
+    #include <new>
+    #include <utility>
+    #include <vector>
+    /* An allocator whose ``construct`` default-initializes: a vector of words it allocates
+     * grows by ``resize`` without zeroing what its writer writes anyway (the rows). */
+    template <typename T> struct fxt_noinit_alloc : std::allocator<T> {
+        template <typename U> struct rebind { typedef fxt_noinit_alloc<U> other; };
+        fxt_noinit_alloc() = default;
+        template <typename U> fxt_noinit_alloc(const fxt_noinit_alloc<U> &) noexcept {}
+        template <typename U> void construct(U *p) noexcept { ::new ((void *)p) U; }
+        template <typename U, typename... A> void construct(U *p, A &&...a) {
+            ::new ((void *)p) U(std::forward<A>(a)...);
+        }
+    };
+    typedef std::vector<int64_t, fxt_noinit_alloc<int64_t> > fxt_words;
+
+    /* ``n`` bytes from s to p, the short ones (keys, numbers, most texts) by fixed-size
+     * moves the compiler inlines, not a call; returns the end. */
+    static inline char *fxt_put(char *p, const char *s, size_t n) {
+        if (n <= 16) {
+            if (n >= 8) {
+                uint64_t a, b;
+                memcpy(&a, s, 8);
+                memcpy(&b, s + n - 8, 8);
+                memcpy(p, &a, 8);
+                memcpy(p + n - 8, &b, 8);
+            } else if (n >= 4) {
+                uint32_t a, b;
+                memcpy(&a, s, 4);
+                memcpy(&b, s + n - 4, 4);
+                memcpy(p, &a, 4);
+                memcpy(p + n - 4, &b, 4);
+            } else if (n) {
+                char a = s[0], b = s[n / 2], c = s[n - 1];
+                p[0] = a;
+                p[n / 2] = b;
+                p[n - 1] = c;
+            }
+        } else if (n <= 32) {
+            char a[16], b[16];
+            memcpy(a, s, 16);
+            memcpy(b, s + n - 16, 16);
+            memcpy(p, a, 16);
+            memcpy(p + n - 16, b, 16);
+        } else {
+            memcpy(p, s, n);
+        }
+        return p + n;
+    }
+
+    static const char fxt_digits2[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+
+    /* ``x`` in decimal at p (20 bytes at most): its length from its bit length (no loop of
+     * divisions), then two digits a step from the last; returns the end. */
+    static inline char *fxt_pu64(char *p, uint64_t x) {
+        static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+            10000000ull, 100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+            10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+            100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+        int t, n;
+        char *e;
+        if (x < 10) {
+            p[0] = (char)('0' + x);
+            return p + 1;
+        }
+        t = ((64 - __builtin_clzll(x)) * 1233) >> 12;
+        n = t + 1 - (x < p10[t]);
+        e = p + n;
+        p = e;
+        while (x >= 100) {
+            uint64_t q = x / 100;
+            unsigned r = (unsigned)(x - 100 * q);
+            p -= 2;
+            memcpy(p, fxt_digits2 + 2 * r, 2);
+            x = q;
+        }
+        if (x >= 10) {
+            p -= 2;
+            memcpy(p, fxt_digits2 + 2 * x, 2);
+        } else {
+            p[-1] = (char)('0' + x);
+        }
+        return e;
+    }
+    """
+    char *fxt_pu64(char *p, uint64_t x) noexcept nogil
+    cdef cppclass fxt_words:
+        size_t size() noexcept nogil
+        int64_t *data() noexcept nogil
+        void resize(size_t) except + nogil
+        void clear() noexcept nogil
+        bint empty() noexcept nogil
+    char *fxt_put(char *p, const char *s, size_t n) noexcept nogil
+
+
 cdef extern from "Python.h":
     object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
     int PyBUF_READ
@@ -258,7 +358,7 @@ cdef extern from "Python.h":
 cdef class RowSink:
     """The rows and notes of one walk (``NativeWalk.collect_rows``)."""
 
-    cdef vector[int64_t] rows
+    cdef fxt_words rows                 # (grown by resize, not zeroed: every word written)
     cdef vector[int64_t] notes          # 4 words a note
     cdef public int64_t nrows
     # -- the export's and the decoding's (``export_plan``) --
@@ -266,7 +366,7 @@ cdef class RowSink:
     cdef public bint decoding           # the canonical decoding's rows: a blob argument's bytes kept too
     cdef vector[XTerm] xterms
     cdef vector[XArg] xargs
-    cdef vector[int64_t] argw
+    cdef fxt_words argw
     cdef string blob                    # the rows' inline texts
     cdef vector[int64_t] counted        # per terminal: its records counted (X_COUNT)
     cdef size_t done                    # rows formatted
@@ -288,7 +388,7 @@ cdef class RowSink:
     cdef vector[size_t] dhead           # per terminal: its text up to the provider in ``dtext`` (offset, length)
     cdef vector[size_t] dargname        # per argument type: its JSON name in ``dtext`` (offset, length)
     cdef string dtext
-    cdef vector[int64_t] dv             # the rows' side words
+    cdef fxt_words dv                   # the rows' side words
     cdef vector[size_t] dfixed          # per terminal: room for its rows' pieces of fixed length
     cdef char *db                       # the decoding's text since the last take: ``dlen`` bytes of ``dcap``
     cdef size_t dlen, dcap
@@ -1060,40 +1160,18 @@ cdef inline void _u64(string *o, uint64_t x) noexcept:
 
 
 cdef inline char *_put(char *p, const char *s, size_t n) noexcept nogil:
-    memcpy(p, s, n)
-    return p + n
+    return fxt_put(p, s, n)
 
 
 cdef inline char *_pu64(char *p, uint64_t x) noexcept nogil:
-    """``x`` in decimal at ``p`` (20 bytes at most), two digits a step, from its last digit
-    back (its length counted first: no copy)."""
-    cdef int n = 1
-    cdef uint64_t y = x, q
-    cdef char *e
-    while y >= 10000:
-        n += 4
-        y //= 10000
-    if y >= 100:
-        n += 2
-        y //= 100
-    if y >= 10:
-        n += 1
-    e = p + n
-    p = e
-    while x >= 100:
-        q = x // 100
-        p -= 2
-        p[0] = _DIGITS2[2 * (x - 100 * q)]
-        p[1] = _DIGITS2[2 * (x - 100 * q) + 1]
-        x = q
-    if x >= 10:
-        p -= 2
-        p[0] = _DIGITS2[2 * x]
-        p[1] = _DIGITS2[2 * x + 1]
-    else:
-        p -= 1
-        p[0] = <char>(48 + x)
-    return e
+    """``x`` in decimal at ``p`` (20 bytes at most): ``fxt_pu64``."""
+    return fxt_pu64(p, x)
+
+
+def _decimal(uint64_t x):
+    """``_pu64``'s text of ``x``, as bytes: for the tests, against ``str``."""
+    cdef char buf[24]
+    return buf[:_pu64(buf, x) - buf]
 
 
 cdef inline char *_phex64(char *p, uint64_t x) noexcept nogil:
