@@ -50,6 +50,7 @@ DEF R_UNRES = 2     # the decoding's: a ref of the row resolves to nothing (``fo
 DEF R_INLINE = -2
 DEF R_MORE = 6      # after the ids: timestamp, second value, first argument, argument count, provider id,
                     # the row's first side word (the decoding's: ``dv``)
+DEF FLUSH_AT = 1 << 18  # the text handed out (``format``'s ``flush``) once it holds this many bytes
 DEF XFIXED = 320    # room for an exported event's pieces of fixed length (keys, clocks, koids, ids)
 DEF ARGW = 5        # an argument's words: type, name id, name text, value, value text
 DEF R_TEXT = ROW_HEAD + NSTR + R_MORE   # the string refs' texts
@@ -267,7 +268,7 @@ cdef extern from *:
 
     /* ``n`` bytes from s to p, the short ones (keys, numbers, most texts) by fixed-size
      * moves the compiler inlines, not a call; returns the end. */
-    static inline char *fxt_put(char *p, const char *s, size_t n) {
+    static inline __attribute__((always_inline)) char *fxt_put(char *p, const char *s, size_t n) {
         if (n <= 16) {
             if (n >= 8) {
                 uint64_t a, b;
@@ -306,7 +307,7 @@ cdef extern from *:
 
     /* ``x`` in decimal at p (20 bytes at most): its length from its bit length (no loop of
      * divisions), then two digits a step from the last; returns the end. */
-    static inline char *fxt_pu64(char *p, uint64_t x) {
+    static inline __attribute__((always_inline)) char *fxt_pu64(char *p, uint64_t x) {
         static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
             10000000ull, 100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
             10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
@@ -337,14 +338,14 @@ cdef extern from *:
         return e;
     }
     """
-    char *fxt_pu64(char *p, uint64_t x) noexcept nogil
+    char *_pu64 "fxt_pu64"(char *p, uint64_t x) noexcept nogil  # ``x`` in decimal at ``p`` (20 bytes at most)
     cdef cppclass fxt_words:
         size_t size() noexcept nogil
         int64_t *data() noexcept nogil
         void resize(size_t) except + nogil
         void clear() noexcept nogil
         bint empty() noexcept nogil
-    char *fxt_put(char *p, const char *s, size_t n) noexcept nogil
+    char *_put "fxt_put"(char *p, const char *s, size_t n) noexcept nogil  # ``n`` bytes from ``s`` at ``p``
 
 
 cdef extern from "Python.h":
@@ -568,6 +569,18 @@ cdef class RowSink:
         self.dlen = 0
         self.nout = 0
 
+    cdef int _flush(self, flush) except -1:
+        """The text so far handed to ``flush`` as a read-only view (released after), then let
+        go: the text buffer stays about ``FLUSH_AT`` bytes, in the processor's cache."""
+        view = PyMemoryView_FromMemory(self.db, <Py_ssize_t>self.dlen, PyBUF_READ)
+        try:
+            flush(view)
+        finally:
+            view.release()
+        self.dlen = 0
+        self.nout = 0
+        return 0
+
     def take_counts(self):
         """What the rows and counts came to since the last take: ({phase: events},
         (unregistered string refs, events on an unregistered thread ref, events at tick
@@ -739,7 +752,7 @@ cdef class RowSink:
             p = _put(p, s + c[3 * j + 1] + 2 - base, c[3 * j + 2] - c[3 * j + 1] - 2)
         return p
 
-    def format(self, int64_t below, list texts, list first, us, list named):
+    def format(self, int64_t below, list texts, list first, us, list named, flush=None):
         """Write the Trace Event JSON of the rows not yet written whose records come before
         record ``below`` into ``db`` (after its text so far, ",\\n" between events;
         ``text_view``), by pointer, room made for a row's pieces of fixed length at once and
@@ -747,8 +760,9 @@ cdef class RowSink:
         gets (index, thread koid, process koid) of each thread's first row; ``us(ticks,
         rate)``: the text of a timestamp not written here; ``named`` gets each kernel object's
         (index, koid, object type, name, process koids of its koid arguments named
-        "process"), its name a JSON text, an unregistered ref's stand-in counted). Returns the
-        rows it went past."""
+        "process"), its name a JSON text, an unregistered ref's stand-in counted; ``flush``:
+        given the text's view before a row once it holds ``FLUSH_AT`` bytes). Returns the rows
+        it went past."""
         cdef size_t n = self.rows.size() // R_WIDTH, start = self.done
         cdef const int64_t *r
         cdef const int64_t *a
@@ -763,6 +777,8 @@ cdef class RowSink:
             r = self.rows.data() + self.done * R_WIDTH
             if r[0] >= below:
                 break
+            if self.dlen >= FLUSH_AT and flush is not None:
+                self._flush(flush)
             self.done += 1
             X = &self.xterms[r[3]]
             if X.act == X_NAMES:
@@ -958,7 +974,7 @@ cdef class RowSink:
                 side += 1
         return None
 
-    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list errors):
+    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list errors, flush=None):
         """Write the canonical JSON of the rows not yet written whose records come before
         record ``below`` and ``stop`` (the first record in error), as ``_canonical``'s
         ``Canonical.record`` writes each, key by key as ``decode_plan`` says: its kind, then
@@ -966,7 +982,7 @@ cdef class RowSink:
         for a row's pieces of fixed length at once, for each text as it comes). A row with a
         ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
         reference's canonicaliser says it (its first such ref, in key order), and no later row
-        is written. Returns the stop."""
+        is written (``flush``: as ``format``'s). Returns the stop."""
         cdef size_t n = self.rows.size() // R_WIDTH
         cdef const int64_t *r
         cdef const int64_t *a
@@ -980,20 +996,17 @@ cdef class RowSink:
         cdef uint64_t raw
         cdef double x
         cdef size_t nb
-        cdef bytes prov = b"", t
+        cdef bytes prov = b""
         cdef str err
         cdef bint moved = False
-        if not self.toff.size():
-            self.toff.push_back(0)
-        while self.toff.size() <= <size_t>len(texts):  # (the texts only grow: the new ones copied)
-            t = texts[self.toff.size() - 1]
-            self.ttext.append(<const char *>t, len(t))
-            self.toff.push_back(self.ttext.size())
+        self._sync_texts(texts)
         while self.done < n:
             r = self.rows.data() + self.done * R_WIDTH
             index = r[0]
             if index >= below:
                 break
+            if self.dlen >= FLUSH_AT and flush is not None:
+                self._flush(flush)
             self.done += 1
             term = r[3]
             side = self.dv.data() + r[ROW_HEAD + NSTR + 5]
@@ -1157,15 +1170,6 @@ cdef inline void _u64(string *o, uint64_t x) noexcept:
         i -= 1
         buf[i] = <char>(48 + x)
     o.append(buf + i, 24 - i)
-
-
-cdef inline char *_put(char *p, const char *s, size_t n) noexcept nogil:
-    return fxt_put(p, s, n)
-
-
-cdef inline char *_pu64(char *p, uint64_t x) noexcept nogil:
-    """``x`` in decimal at ``p`` (20 bytes at most): ``fxt_pu64``."""
-    return fxt_pu64(p, x)
 
 
 def _decimal(uint64_t x):

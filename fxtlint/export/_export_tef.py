@@ -341,6 +341,10 @@ class _NativeEvents:
                 ex._name([(index, ex.threads, koid, text)] + [(index, ex.thread_process, koid, p) for p in parents])
         self.named.clear()
 
+    def _flush(self, text) -> None:
+        """Events the walk's formatter wrote, handed out while it writes (a view it releases)."""
+        self.ex.write.raw([text])
+
     def take(self) -> None:
         w, ex, sink, texts = self.walk, self.ex, self.sink, self.texts
         values = w.state.strings.values
@@ -349,13 +353,13 @@ class _NativeEvents:
             texts += [json.dumps(text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
         first, named = self.first, self.named
         for index, offset, words, rate in sink.take_notes():
-            sink.format(index, texts, first, _us_text, named)
+            sink.format(index, texts, first, _us_text, named, self._flush)
             self._names()
             rec = decode_record(w.buf, offset, index, words, _quiet, big=w.big, log=w.log, resync=False)
             ev = ex.event(rec, rate)
             if ev is not None:  # (its line after the rows before it, in the walk's text)
                 sink.append_line(json.dumps(ev[0], ensure_ascii=False).encode())
-        sink.format(_NOT_DECODED, texts, first, _us_text, named)
+        sink.format(_NOT_DECODED, texts, first, _us_text, named, self._flush)
         self._names()
         sink.clear_rows()
         if first:
