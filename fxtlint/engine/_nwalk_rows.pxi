@@ -40,6 +40,7 @@
 # take (the Python side takes them at each stop of the walk), the thread koids met (``first``
 # is told each one's first row) and the interned strings' JSON texts (``ttext``).
 
+cimport cython
 from libc.math cimport isfinite
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memcpy, strlen
@@ -251,20 +252,34 @@ cdef extern from *:
 cdef extern from *:
     """
     #include <new>
-    #include <utility>
-    #include <vector>
-    /* An allocator whose ``construct`` default-initializes: a vector of words it allocates
-     * grows by ``resize`` without zeroing what its writer writes anyway (the rows). */
-    template <typename T> struct fxt_noinit_alloc : std::allocator<T> {
-        template <typename U> struct rebind { typedef fxt_noinit_alloc<U> other; };
-        fxt_noinit_alloc() = default;
-        template <typename U> fxt_noinit_alloc(const fxt_noinit_alloc<U> &) noexcept {}
-        template <typename U> void construct(U *p) noexcept { ::new ((void *)p) U; }
-        template <typename U, typename... A> void construct(U *p, A &&...a) {
-            ::new ((void *)p) U(std::forward<A>(a)...);
+    #include <stdlib.h>
+    /* A growing array of words whose ``resize`` is inline and zeroes nothing (its writer writes
+     * every word: the rows, argument and side words), its room kept across ``clear``. */
+    struct fxt_words {
+        int64_t *p;
+        size_t n, cap;
+        fxt_words() : p(NULL), n(0), cap(0) {}
+        ~fxt_words() { free(p); }
+        fxt_words(const fxt_words &) = delete;
+        fxt_words &operator=(const fxt_words &) = delete;
+        size_t size() const { return n; }
+        int64_t *data() { return p; }
+        bool empty() const { return n == 0; }
+        void clear() { n = 0; }
+        void grow(size_t m) {
+            size_t c = cap ? 2 * cap : 4096;
+            void *q;
+            while (c < m) c *= 2;
+            q = realloc(p, c * sizeof(int64_t));
+            if (q == NULL) throw std::bad_alloc();
+            p = (int64_t *)q;
+            cap = c;
+        }
+        void resize(size_t m) {
+            if (m > cap) grow(m);
+            n = m;
         }
     };
-    typedef std::vector<int64_t, fxt_noinit_alloc<int64_t> > fxt_words;
 
     /* ``n`` bytes from s to p, the short ones (keys, numbers, most texts) by fixed-size
      * moves the compiler inlines, not a call; returns the end. */
@@ -356,6 +371,7 @@ cdef extern from "Python.h":
     void PyMem_Free(void *p)
 
 
+@cython.final  # (its methods called directly, the short ones inlined: no vtable)
 cdef class RowSink:
     """The rows and notes of one walk (``NativeWalk.collect_rows``)."""
 
@@ -871,12 +887,15 @@ cdef class RowSink:
 
 
     # -- the canonical decoding ---------------------------------------------------------
-    cdef int _room(self, size_t n) except -1:
+    cdef inline int _room(self, size_t n) except -1:
         """Room for ``n`` more bytes in the decoding's text (``db``)."""
-        cdef size_t cap
-        cdef char *got
         if self.dcap - self.dlen >= n:
             return 0
+        return self._grow(n)
+
+    cdef int _grow(self, size_t n) except -1:
+        cdef size_t cap
+        cdef char *got
         cap = max(2 * self.dcap, self.dlen + n, <size_t>(1 << 16))
         got = <char *>realloc(self.db, cap)
         if got == NULL:
