@@ -119,6 +119,44 @@ cdef struct XArg:
 
 cdef extern from *:
     """
+    static const char fxt_digits2[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+
+    /* ``x`` in decimal at p (20 bytes at most): its length from its bit length (no loop of
+     * divisions), then two digits a step from the last; returns the end. */
+    static inline __attribute__((always_inline)) char *fxt_pu64(char *p, uint64_t x) {
+        static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+            10000000ull, 100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+            10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+            100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+        int t, n;
+        char *e;
+        if (x < 10) {
+            p[0] = (char)('0' + x);
+            return p + 1;
+        }
+        t = ((64 - __builtin_clzll(x)) * 1233) >> 12;
+        n = t + 1 - (x < p10[t]);
+        e = p + n;
+        p = e;
+        while (x >= 100) {
+            uint64_t q = x / 100;
+            unsigned r = (unsigned)(x - 100 * q);
+            p -= 2;
+            memcpy(p, fxt_digits2 + 2 * r, 2);
+            x = q;
+        }
+        if (x >= 10) {
+            p -= 2;
+            memcpy(p, fxt_digits2 + 2 * x, 2);
+        } else {
+            p[-1] = (char)('0' + x);
+        }
+        return e;
+    }
+
     /* ``json.dumps(spec._time.ticks_to_us(ticks, rate))`` into out (64 bytes), rate > 0: its
      * length, or -1 where it is a float whose shortest repr may be shorter than its exact
      * decimal (the caller asks Python). An exact quotient is the integer; otherwise, where
@@ -160,12 +198,14 @@ cdef extern from *:
 cdef extern from *:
     """
     /* fxt_us_text's common case: the rate's exact decimals known (``d`` digits, factor
-     * ``f`` = 10^(6+d) / rate; d < 0: none) and the value below 10^15 / 10^d: 64-bit only. */
-    static inline int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out) {
-        char tmp[24];
-        int n = 0, len = 0;
+     * ``f`` = 10^(6+d) / rate; d < 0: none) and the value below 10^15 / 10^d (``lim`` =
+     * (10^15 - 1) / f, worked out with ``f``: no division by a variable here); 64-bit only,
+     * the whole part by fxt_pu64. */
+    static inline int fxt_us_fast(uint64_t ticks, int d, uint64_t f, uint64_t lim, char *out) {
+        char tmp[4];
+        int n, len;
         uint64_t m, q, r = 0;
-        if (d < 0 || f == 0 || ticks > 999999999999999ull / f)
+        if (d < 0 || ticks > lim)
             return -1;
         m = ticks * f;
         switch (d) {
@@ -174,8 +214,7 @@ cdef extern from *:
         case 2: q = m / 100; r = m % 100; break;
         default: q = m / 1000; r = m % 1000; break;
         }
-        do { tmp[n++] = (char)('0' + (int)(q % 10)); q /= 10; } while (q);
-        while (n) out[len++] = tmp[--n];
+        len = (int)(fxt_pu64(out, q) - out);
         if (r) {
             out[len++] = '.';
             for (n = d - 1; n >= 0; n--) { tmp[n] = (char)('0' + (int)(r % 10)); r /= 10; }
@@ -185,7 +224,7 @@ cdef extern from *:
         return len;
     }
     """
-    int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out)
+    int fxt_us_fast(uint64_t ticks, int d, uint64_t f, uint64_t lim, char *out)
 
 cdef extern from *:
     """
@@ -315,43 +354,6 @@ cdef extern from *:
         return p + n;
     }
 
-    static const char fxt_digits2[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
-
-    /* ``x`` in decimal at p (20 bytes at most): its length from its bit length (no loop of
-     * divisions), then two digits a step from the last; returns the end. */
-    static inline __attribute__((always_inline)) char *fxt_pu64(char *p, uint64_t x) {
-        static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-            10000000ull, 100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
-            10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-            100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
-        int t, n;
-        char *e;
-        if (x < 10) {
-            p[0] = (char)('0' + x);
-            return p + 1;
-        }
-        t = ((64 - __builtin_clzll(x)) * 1233) >> 12;
-        n = t + 1 - (x < p10[t]);
-        e = p + n;
-        p = e;
-        while (x >= 100) {
-            uint64_t q = x / 100;
-            unsigned r = (unsigned)(x - 100 * q);
-            p -= 2;
-            memcpy(p, fxt_digits2 + 2 * r, 2);
-            x = q;
-        }
-        if (x >= 10) {
-            p -= 2;
-            memcpy(p, fxt_digits2 + 2 * x, 2);
-        } else {
-            p[-1] = (char)('0' + x);
-        }
-        return e;
-    }
     """
     char *_pu64 "fxt_pu64"(char *p, uint64_t x) noexcept nogil  # ``x`` in decimal at ``p`` (20 bytes at most)
     cdef cppclass fxt_words:
@@ -396,6 +398,7 @@ cdef class RowSink:
     cdef int64_t phases[128]
     cdef int64_t skipped[4]             # unregistered string refs, thread refs, rate 0, undefined argument types
     cdef uint64_t us_rate, us_factor    # the last tick rate a timestamp was written at, its exact decimals
+    cdef uint64_t us_limit              # (the ticks past which ``fxt_us_fast`` leaves them)
     cdef int us_digits
     cdef object terms_plan, args_plan   # (until ``check`` lays them out for the walk's program)
     # -- the canonical decoding's (``decode_plan``) --
@@ -706,9 +709,10 @@ cdef class RowSink:
                 if scale % rate == 0:
                     self.us_digits = d
                     self.us_factor = scale // rate
+                    self.us_limit = 999999999999999 // self.us_factor
                     break
                 scale *= 10
-        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, p)
+        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, self.us_limit, p)
         if n < 0:
             n = fxt_us_text(ticks, rate, p)
         if n >= 0:

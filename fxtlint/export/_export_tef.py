@@ -333,12 +333,16 @@ class _NativeEvents:
         """The kernel objects' rows since the last call: the names they give, in file order,
         as ``Exporter.event`` gives them."""
         ex, process, thread = self.ex, _OBJ.get("process"), _OBJ.get("thread")
-        for index, koid, obj, name, parents in self.named:
-            text = json.loads(name)
+        processes, threads, thread_process = ex.processes, ex.threads, ex.thread_process
+        for _index, koid, obj, name, parents in self.named:
+            # (a JSON text without a backslash escapes nothing: its text is between the quotes)
+            text = json.loads(name) if b"\\" in name else name[1:-1].decode()
             if obj == process:
-                ex._name([(index, ex.processes, koid, text)])
+                processes[koid] = text
             elif obj == thread:
-                ex._name([(index, ex.threads, koid, text)] + [(index, ex.thread_process, koid, p) for p in parents])
+                threads[koid] = text
+                for p in parents:
+                    thread_process[koid] = p
         self.named.clear()
 
     def _flush(self, text) -> None:
