@@ -410,6 +410,7 @@ cdef class RowSink:
     cdef string dtext
     cdef fxt_words dv                   # the rows' side words
     cdef vector[size_t] dfixed          # per terminal: room for its rows' pieces of fixed length
+    cdef vector[char] dstreams          # per terminal: its keys hold a stream (``_streams_fit`` asks)
     cdef char *db                       # the decoding's text since the last take: ``dlen`` bytes of ``dcap``
     cdef size_t dlen, dcap
     cdef string ttext                   # the interned strings' JSON texts (``format_decode``'s ``texts``), ...
@@ -464,6 +465,7 @@ cdef class RowSink:
         cdef DOp d
         cdef int words
         cdef size_t fixed
+        cdef bint streams
         cdef bytes t
         ops, heads, argnames = self.dplan
         if len(ops) != P.nterminals or len(heads) != P.nterminals or self.dfirst.size():
@@ -473,6 +475,7 @@ cdef class RowSink:
             self.dfirst.push_back(<int>self.dops.size())
             words = 0
             fixed = 1  # (the closing brace)
+            streams = False
             for x in ops[term]:
                 d.how, d.a, d.b, d.c = x["how"], x.get("a", -1), x.get("b", -1), x.get("c", 0)
                 d.nk, d.k0, d.k1 = x.get("nk", 0), x.get("k0", 0), x.get("k1", 0)
@@ -485,6 +488,7 @@ cdef class RowSink:
                         or d.how == D_ARGS):
                     raise ValueError("a decoding plan's key out of range")
                 words += 3 if d.how == D_THREAD else 0 if d.how == D_STRING or d.how == D_ARGS else 1
+                streams = streams or d.how == D_TEXT or d.how == D_HEX
                 # (a thread's koids: 96 bytes at most; a number, word or double: 40; the empty
                 # text, the empty list, a stream's quotes: 2; texts and arguments: room as they come)
                 fixed += len(x["text"]) + (96 if d.how == D_THREAD else 40 if d.how in (D_NUMBER, D_WORD, D_DOUBLE)
@@ -497,6 +501,7 @@ cdef class RowSink:
                 self.dlabels.append(x["label"])
             self.dwords.push_back(words)
             self.dfixed.push_back(fixed)
+            self.dstreams.push_back(streams)
             t = heads[term]
             self.dhead.push_back(self.dtext.size())
             self.dhead.push_back(len(t))
@@ -1362,7 +1367,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             if rule != F_STRING and rule != F_THREAD and rule != F_TICKS:
                 w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
                 return
-        if w.rsink.dfirst.size() and not _streams_fit(w, term):
+        if w.rsink.dfirst.size() and w.rsink.dstreams[term] and not _streams_fit(w, term):
             w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
             return
     elif T.mode != M_EVENT or w.findings.size() != w.rec_mark:
