@@ -12,7 +12,10 @@ concatenated), structured-log streams, random bytes, and a file read a chunk at 
 from __future__ import annotations
 
 import io
+import math
 import os
+import random
+import struct
 import tempfile
 from array import array
 
@@ -263,12 +266,55 @@ def test_export_of_clocks_arguments_and_names_is_the_reference_s():
                             thread=(3, 4)))
     recs += [B.initialization(1000), B.event("instant", 3, name="k"), B.event("counter", 4, name="c", id=0),
              B.string(2, "again"), B.event("instant", 5, name=2), B.event("instant", 6, name=9),
-             B.event("instant", 7, args=[B.raw_arg(14, "raw", b"\0" * 8), B.arg("int32", "i", 1)])]
+             B.event("instant", 7, args=[B.raw_arg(14, "raw", b"\0" * 8), B.arg("int32", "i", 1)]),
+             B.event("instant", 8, name="twice", args=[  # (names given twice, thrice: last value, first place)
+                 B.arg("int32", "a", 1), B.arg("string", "b", "t"), B.arg("int32", "a", -123456),
+                 B.arg("uint32", "b", 7), B.arg("bool", "c", False), B.arg("string", 2, "long text"),
+                 B.arg("int32", "a", 2), B.arg("double", "again", 0.5)])]  # (inline, as ref 2's text)
     data = B.archive(*recs)
     assert both_check(data) >= 60  # (a counter with an argument that is no number: the reference's)
     assert both_check(B.archive(*recs, byte_order="big")) >= 60
     _export_streamed(data)
 
+
+
+# the doubles whose text ``repr`` must give (the rows mode's ``fxt_repr_double``): the
+# notation's edges (a decimal point at -4/-3 and 16/17 digits), 17-digit values, the
+# subnormals and the extremes, powers of two past 2**53, negative zero
+DOUBLE_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.3, 2 / 3, 1e-4, 1e-5, 0.00012345, 1.5e-05, 9.999e-05, 1e15, 1e16,
+                9.999999999999999e15, 1234567890123456.7, 123456789012345678.0, 2.0 ** 53, 2.0 ** 53 + 2,
+                2.0 ** 64, 5e-324, -5e-324, 2.2250738585072014e-308, 2.225073858507201e-308,
+                1.7976931348623157e308, -1.7976931348623157e308, 1e100, 1e-100, 1e22, 1e23, 0.7298317482601286]
+
+
+def _double_texts_differ(xs) -> list:
+    """The finite doubles of ``xs`` whose text (``_pdouble``'s) is not ``repr``'s."""
+    text = _native.nwalk()._repr_double
+    return [x for x in xs if math.isfinite(x) and text(x) != repr(x).encode()]
+
+
+def test_double_text_is_repr_at_the_edges_and_on_random_bit_patterns():
+    r = random.Random(33)
+    drawn = [struct.unpack("<d", r.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(20000)]
+    drawn += [r.random() * 10.0 ** r.randint(-8, 20) for _ in range(20000)]
+    xs = DOUBLE_EDGES + [-x for x in DOUBLE_EDGES] + drawn
+    assert len([x for x in xs if math.isfinite(x)]) > 39000
+    assert _double_texts_differ(xs) == []
+
+
+def test_decimal_text_is_str_at_every_length_and_on_random_values():
+    """``_pu64`` (every number the rows mode writes): its length from the bit length, so
+    each power of ten and its neighbours, the extremes, and drawn values of each bit length."""
+    r = random.Random(33)
+    xs = [0, 1, U64, 2**63] + [10**k + d for k in range(20) for d in (-1, 0, 1) if 0 <= 10**k + d <= U64]
+    xs += [r.getrandbits(r.randint(1, 64)) for _ in range(20000)]
+    text = _native.nwalk()._decimal
+    assert len(xs) > 20000 and [x for x in xs if text(x) != str(x).encode()] == []
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_double_text_is_repr(x):
+    assert _double_texts_differ([x]) == []
 
 
 def _export_streamed(data: bytes) -> None:

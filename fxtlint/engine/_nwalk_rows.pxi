@@ -31,12 +31,16 @@
 # The decoding's plan (``decode_plan``, ``_canonical._row_plan``) makes a row of every record
 # of a kind the canonical decoding prints (its keys from the tables: DecodeHow, ``DOp``).
 # ``format`` writes the rows' Trace Event JSON, ``format_decode`` their canonical lines,
-# byte for byte ``json.dumps`` of the reference's objects, into one buffer (``take_text``;
-# the decoding's its own, ``db``, written by pointer and handed out as a view, ``text_view``).
+# byte for byte ``json.dumps`` of the reference's objects, into one buffer, ``db``, written by
+# pointer (room made for a row's pieces of fixed length at once, for each text as it comes),
+# the lines of noted records put between (``append_line``), and handed out as a view
+# (``text_view``): no copy through a Python object. Numbers, clocks and doubles are written
+# here (integer arithmetic; a double's shortest digits by ``std::to_chars``), not by Python.
 # Memory: the rows, notes, argument words, side words, inline texts and text since the last
 # take (the Python side takes them at each stop of the walk), the thread koids met (``first``
-# is told each one's first row) and, for the decoding, the interned strings' texts.
+# is told each one's first row) and the interned strings' JSON texts (``ttext``).
 
+cimport cython
 from libc.math cimport isfinite
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memcpy, strlen
@@ -47,6 +51,8 @@ DEF R_UNRES = 2     # the decoding's: a ref of the row resolves to nothing (``fo
 DEF R_INLINE = -2
 DEF R_MORE = 6      # after the ids: timestamp, second value, first argument, argument count, provider id,
                     # the row's first side word (the decoding's: ``dv``)
+DEF FLUSH_AT = 1 << 18  # the text handed out (``format``'s ``flush``) once it holds this many bytes
+DEF XFIXED = 320    # room for an exported event's pieces of fixed length (keys, clocks, koids, ids)
 DEF ARGW = 5        # an argument's words: type, name id, name text, value, value text
 DEF R_TEXT = ROW_HEAD + NSTR + R_MORE   # the string refs' texts
 DEF R_WIDTH = R_TEXT + NSTR
@@ -113,6 +119,44 @@ cdef struct XArg:
 
 cdef extern from *:
     """
+    static const char fxt_digits2[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+
+    /* ``x`` in decimal at p (20 bytes at most): its length from its bit length (no loop of
+     * divisions), then two digits a step from the last; returns the end. */
+    static inline __attribute__((always_inline)) char *fxt_pu64(char *p, uint64_t x) {
+        static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+            10000000ull, 100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+            10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+            100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+        int t, n;
+        char *e;
+        if (x < 10) {
+            p[0] = (char)('0' + x);
+            return p + 1;
+        }
+        t = ((64 - __builtin_clzll(x)) * 1233) >> 12;
+        n = t + 1 - (x < p10[t]);
+        e = p + n;
+        p = e;
+        while (x >= 100) {
+            uint64_t q = x / 100;
+            unsigned r = (unsigned)(x - 100 * q);
+            p -= 2;
+            memcpy(p, fxt_digits2 + 2 * r, 2);
+            x = q;
+        }
+        if (x >= 10) {
+            p -= 2;
+            memcpy(p, fxt_digits2 + 2 * x, 2);
+        } else {
+            p[-1] = (char)('0' + x);
+        }
+        return e;
+    }
+
     /* ``json.dumps(spec._time.ticks_to_us(ticks, rate))`` into out (64 bytes), rate > 0: its
      * length, or -1 where it is a float whose shortest repr may be shorter than its exact
      * decimal (the caller asks Python). An exact quotient is the integer; otherwise, where
@@ -154,12 +198,14 @@ cdef extern from *:
 cdef extern from *:
     """
     /* fxt_us_text's common case: the rate's exact decimals known (``d`` digits, factor
-     * ``f`` = 10^(6+d) / rate; d < 0: none) and the value below 10^15 / 10^d: 64-bit only. */
-    static inline int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out) {
-        char tmp[24];
-        int n = 0, len = 0;
+     * ``f`` = 10^(6+d) / rate; d < 0: none) and the value below 10^15 / 10^d (``lim`` =
+     * (10^15 - 1) / f, worked out with ``f``: no division by a variable here); 64-bit only,
+     * the whole part by fxt_pu64. */
+    static inline int fxt_us_fast(uint64_t ticks, int d, uint64_t f, uint64_t lim, char *out) {
+        char tmp[4];
+        int n, len;
         uint64_t m, q, r = 0;
-        if (d < 0 || f == 0 || ticks > 999999999999999ull / f)
+        if (d < 0 || ticks > lim)
             return -1;
         m = ticks * f;
         switch (d) {
@@ -168,8 +214,7 @@ cdef extern from *:
         case 2: q = m / 100; r = m % 100; break;
         default: q = m / 1000; r = m % 1000; break;
         }
-        do { tmp[n++] = (char)('0' + (int)(q % 10)); q /= 10; } while (q);
-        while (n) out[len++] = tmp[--n];
+        len = (int)(fxt_pu64(out, q) - out);
         if (r) {
             out[len++] = '.';
             for (n = d - 1; n >= 0; n--) { tmp[n] = (char)('0' + (int)(r % 10)); r /= 10; }
@@ -179,7 +224,146 @@ cdef extern from *:
         return len;
     }
     """
-    int fxt_us_fast(uint64_t ticks, int d, uint64_t f, char *out)
+    int fxt_us_fast(uint64_t ticks, int d, uint64_t f, uint64_t lim, char *out)
+
+cdef extern from *:
+    """
+    #include <charconv>
+    /* ``repr(x)`` of a finite double (Python's float repr: its shortest round-trip digits,
+     * fixed notation for a decimal point position in (-4, 16], else d[.ddd]e+XX) into out
+     * (32 bytes): its length, or -1 (the caller asks Python). The digits are
+     * ``std::to_chars``' shortest round-trip (the nearest of the shortest, as dtoa's mode 0
+     * gives ``repr``), laid out as ``PyOS_double_to_string(x, 'r', 0, Py_DTSF_ADD_DOT_0)``. */
+    static int fxt_repr_double(double x, char *out) {
+        char tmp[48], digits[24];
+        int nd = 0, len = 0, ex = 0, neg = 0, decpt, i;
+        std::to_chars_result res = std::to_chars(tmp, tmp + sizeof tmp, x, std::chars_format::scientific);
+        const char *s = tmp, *end = res.ptr;
+        if (res.ec != std::errc())
+            return -1;
+        if (s < end && *s == '-') { out[len++] = '-'; s++; }
+        for (; s < end && *s != 'e'; s++)
+            if (*s != '.') {
+                if (nd >= 20) return -1;
+                digits[nd++] = *s;
+            }
+        if (s >= end || nd == 0) return -1;
+        s++;
+        if (s < end && (*s == '-' || *s == '+')) { neg = *s == '-'; s++; }
+        for (; s < end; s++) ex = 10 * ex + (*s - '0');
+        decpt = (neg ? -ex : ex) + 1;
+        if (decpt > -4 && decpt <= 16) {
+            if (decpt <= 0) {
+                out[len++] = '0';
+                out[len++] = '.';
+                for (i = decpt; i < 0; i++) out[len++] = '0';
+                for (i = 0; i < nd; i++) out[len++] = digits[i];
+            } else if (decpt >= nd) {
+                for (i = 0; i < nd; i++) out[len++] = digits[i];
+                for (i = nd; i < decpt; i++) out[len++] = '0';
+                out[len++] = '.';
+                out[len++] = '0';
+            } else {
+                for (i = 0; i < decpt; i++) out[len++] = digits[i];
+                out[len++] = '.';
+                for (i = decpt; i < nd; i++) out[len++] = digits[i];
+            }
+        } else {
+            out[len++] = digits[0];
+            if (nd > 1) {
+                out[len++] = '.';
+                for (i = 1; i < nd; i++) out[len++] = digits[i];
+            }
+            out[len++] = 'e';
+            ex = decpt - 1;
+            out[len++] = ex < 0 ? '-' : '+';
+            if (ex < 0) ex = -ex;
+            if (ex >= 100) { out[len++] = (char)('0' + ex / 100); ex %= 100; out[len++] = (char)('0' + ex / 10); }
+            else out[len++] = (char)('0' + ex / 10);
+            out[len++] = (char)('0' + ex % 10);
+        }
+        return len;
+    }
+    """
+    int fxt_repr_double(double x, char *out) nogil
+
+
+cdef extern from *:
+    """
+    #include <new>
+    #include <stdlib.h>
+    /* A growing array of words whose ``resize`` is inline and zeroes nothing (its writer writes
+     * every word: the rows, argument and side words), its room kept across ``clear``. */
+    struct fxt_words {
+        int64_t *p;
+        size_t n, cap;
+        fxt_words() : p(NULL), n(0), cap(0) {}
+        ~fxt_words() { free(p); }
+        fxt_words(const fxt_words &) = delete;
+        fxt_words &operator=(const fxt_words &) = delete;
+        size_t size() const { return n; }
+        int64_t *data() { return p; }
+        bool empty() const { return n == 0; }
+        void clear() { n = 0; }
+        void grow(size_t m) {
+            size_t c = cap ? 2 * cap : 4096;
+            void *q;
+            while (c < m) c *= 2;
+            q = realloc(p, c * sizeof(int64_t));
+            if (q == NULL) throw std::bad_alloc();
+            p = (int64_t *)q;
+            cap = c;
+        }
+        void resize(size_t m) {
+            if (m > cap) grow(m);
+            n = m;
+        }
+    };
+
+    /* ``n`` bytes from s to p, the short ones (keys, numbers, most texts) by fixed-size
+     * moves the compiler inlines, not a call; returns the end. */
+    static inline __attribute__((always_inline)) char *fxt_put(char *p, const char *s, size_t n) {
+        if (n <= 16) {
+            if (n >= 8) {
+                uint64_t a, b;
+                memcpy(&a, s, 8);
+                memcpy(&b, s + n - 8, 8);
+                memcpy(p, &a, 8);
+                memcpy(p + n - 8, &b, 8);
+            } else if (n >= 4) {
+                uint32_t a, b;
+                memcpy(&a, s, 4);
+                memcpy(&b, s + n - 4, 4);
+                memcpy(p, &a, 4);
+                memcpy(p + n - 4, &b, 4);
+            } else if (n) {
+                char a = s[0], b = s[n / 2], c = s[n - 1];
+                p[0] = a;
+                p[n / 2] = b;
+                p[n - 1] = c;
+            }
+        } else if (n <= 32) {
+            char a[16], b[16];
+            memcpy(a, s, 16);
+            memcpy(b, s + n - 16, 16);
+            memcpy(p, a, 16);
+            memcpy(p + n - 16, b, 16);
+        } else {
+            memcpy(p, s, n);
+        }
+        return p + n;
+    }
+
+    """
+    char *_pu64 "fxt_pu64"(char *p, uint64_t x) noexcept nogil  # ``x`` in decimal at ``p`` (20 bytes at most)
+    cdef cppclass fxt_words:
+        size_t size() noexcept nogil
+        int64_t *data() noexcept nogil
+        void resize(size_t) except + nogil
+        void clear() noexcept nogil
+        bint empty() noexcept nogil
+    char *_put "fxt_put"(char *p, const char *s, size_t n) noexcept nogil  # ``n`` bytes from ``s`` at ``p``
+
 
 cdef extern from "Python.h":
     object PyMemoryView_FromMemory(char *mem, Py_ssize_t size, int flags)
@@ -189,10 +373,11 @@ cdef extern from "Python.h":
     void PyMem_Free(void *p)
 
 
+@cython.final  # (its methods called directly, the short ones inlined: no vtable)
 cdef class RowSink:
     """The rows and notes of one walk (``NativeWalk.collect_rows``)."""
 
-    cdef vector[int64_t] rows
+    cdef fxt_words rows                 # (grown by resize, not zeroed: every word written)
     cdef vector[int64_t] notes          # 4 words a note
     cdef public int64_t nrows
     # -- the export's and the decoding's (``export_plan``) --
@@ -200,18 +385,20 @@ cdef class RowSink:
     cdef public bint decoding           # the canonical decoding's rows: a blob argument's bytes kept too
     cdef vector[XTerm] xterms
     cdef vector[XArg] xargs
-    cdef vector[int64_t] argw
+    cdef fxt_words argw
     cdef string blob                    # the rows' inline texts
     cdef vector[int64_t] counted        # per terminal: its records counted (X_COUNT)
     cdef size_t done                    # rows formatted
-    cdef string out                     # their text, since the last take
     cdef string scratch
     cdef vector[size_t] cuts
     cdef int64_t nout
     cdef unordered_set[uint64_t] seen   # thread koids met in a row
+    cdef uint64_t last_tid              # the last row's thread koid (``tid_known``: one written)
+    cdef bint tid_known
     cdef int64_t phases[128]
     cdef int64_t skipped[4]             # unregistered string refs, thread refs, rate 0, undefined argument types
     cdef uint64_t us_rate, us_factor    # the last tick rate a timestamp was written at, its exact decimals
+    cdef uint64_t us_limit              # (the ticks past which ``fxt_us_fast`` leaves them)
     cdef int us_digits
     cdef object terms_plan, args_plan   # (until ``check`` lays them out for the walk's program)
     # -- the canonical decoding's (``decode_plan``) --
@@ -221,8 +408,9 @@ cdef class RowSink:
     cdef vector[size_t] dhead           # per terminal: its text up to the provider in ``dtext`` (offset, length)
     cdef vector[size_t] dargname        # per argument type: its JSON name in ``dtext`` (offset, length)
     cdef string dtext
-    cdef vector[int64_t] dv             # the rows' side words
+    cdef fxt_words dv                   # the rows' side words
     cdef vector[size_t] dfixed          # per terminal: room for its rows' pieces of fixed length
+    cdef vector[char] dstreams          # per terminal: its keys hold a stream (``_streams_fit`` asks)
     cdef char *db                       # the decoding's text since the last take: ``dlen`` bytes of ``dcap``
     cdef size_t dlen, dcap
     cdef string ttext                   # the interned strings' JSON texts (``format_decode``'s ``texts``), ...
@@ -277,6 +465,7 @@ cdef class RowSink:
         cdef DOp d
         cdef int words
         cdef size_t fixed
+        cdef bint streams
         cdef bytes t
         ops, heads, argnames = self.dplan
         if len(ops) != P.nterminals or len(heads) != P.nterminals or self.dfirst.size():
@@ -286,6 +475,7 @@ cdef class RowSink:
             self.dfirst.push_back(<int>self.dops.size())
             words = 0
             fixed = 1  # (the closing brace)
+            streams = False
             for x in ops[term]:
                 d.how, d.a, d.b, d.c = x["how"], x.get("a", -1), x.get("b", -1), x.get("c", 0)
                 d.nk, d.k0, d.k1 = x.get("nk", 0), x.get("k0", 0), x.get("k1", 0)
@@ -298,6 +488,7 @@ cdef class RowSink:
                         or d.how == D_ARGS):
                     raise ValueError("a decoding plan's key out of range")
                 words += 3 if d.how == D_THREAD else 0 if d.how == D_STRING or d.how == D_ARGS else 1
+                streams = streams or d.how == D_TEXT or d.how == D_HEX
                 # (a thread's koids: 96 bytes at most; a number, word or double: 40; the empty
                 # text, the empty list, a stream's quotes: 2; texts and arguments: room as they come)
                 fixed += len(x["text"]) + (96 if d.how == D_THREAD else 40 if d.how in (D_NUMBER, D_WORD, D_DOUBLE)
@@ -310,6 +501,7 @@ cdef class RowSink:
                 self.dlabels.append(x["label"])
             self.dwords.push_back(words)
             self.dfixed.push_back(fixed)
+            self.dstreams.push_back(streams)
             t = heads[term]
             self.dhead.push_back(self.dtext.size())
             self.dhead.push_back(len(t))
@@ -401,12 +593,17 @@ cdef class RowSink:
         self.dlen = 0
         self.nout = 0
 
-    def take_text(self):
-        """The text ``format`` wrote since the last take: its events joined by ",\\n"."""
-        cdef bytes b = self.out.data()[:self.out.size()] if self.out.size() else b""
-        self.out.clear()
+    cdef int _flush(self, flush) except -1:
+        """The text so far handed to ``flush`` as a read-only view (released after), then let
+        go: the text buffer stays about ``FLUSH_AT`` bytes, in the processor's cache."""
+        view = PyMemoryView_FromMemory(self.db, <Py_ssize_t>self.dlen, PyBUF_READ)
+        try:
+            flush(view)
+        finally:
+            view.release()
+        self.dlen = 0
         self.nout = 0
-        return b
+        return 0
 
     def take_counts(self):
         """What the rows and counts came to since the last take: ({phase: events},
@@ -443,52 +640,70 @@ cdef class RowSink:
             t = texts[gid]
             o.append(<const char *>t, len(t))
 
-    cdef inline void _dtext(self, string *o, int64_t gid, int64_t word, list texts) except *:
-        """``_text`` for the decoding: an interned string's text from ``ttext``."""
-        if 0 < gid < <int64_t>self.toff.size() - 1:
-            o.append(self.ttext.data() + self.toff[gid], self.toff[gid + 1] - self.toff[gid])
-        else:
-            self._text(o, gid, word, texts)
+    cdef inline char *_at(self, char *p, size_t n) except NULL:
+        """Room for ``n`` more bytes after ``p`` in ``db``: where to go on writing (``db``
+        may have moved)."""
+        self.dlen = <size_t>(p - self.db)
+        if self.dcap - self.dlen < n:
+            self._room(n)
+        return self.db + self.dlen
 
-    cdef void _value(self, string *o, const XArg *A, const int64_t *a, list texts) except *:
-        """An argument's value as ``json.dumps`` writes the reference's (``_arg_value``)."""
+    cdef int _sync_texts(self, list texts) except -1:
+        """The interned strings' JSON texts (``texts``) not yet in ``ttext`` copied there
+        (they only grow)."""
+        cdef bytes t
+        if not self.toff.size():
+            self.toff.push_back(0)
+        while self.toff.size() <= <size_t>len(texts):
+            t = texts[self.toff.size() - 1]
+            self.ttext.append(<const char *>t, len(t))
+            self.toff.push_back(self.ttext.size())
+        return 0
+
+    cdef char *_xtext(self, char *p, int64_t gid, int64_t word) except NULL:
+        """The export's string ref at ``p`` (``_ptext``; an unregistered ref's stand-in counted)."""
+        if gid == -1:
+            self.skipped[0] += 1
+        elif gid >= <int64_t>self.toff.size() - 1:
+            raise ValueError("an interned id past the texts")
+        return self._ptext(p, gid, word)
+
+    cdef char *_xvalue(self, char *p, const XArg *A, const int64_t *a) except NULL:
+        """An argument's value as ``json.dumps`` writes the reference's (``_arg_value``), at
+        ``p`` (64 bytes of room made for a value of fixed length; a text makes its own)."""
         cdef uint64_t raw = <uint64_t>a[3]
         cdef int width = A.width
         cdef double x
-        cdef char *s
         if A.kind == XA_NULL:
-            o.append(b"null")
-        elif A.kind == XA_SIGNED:
+            return _put(p, b"null", 4)
+        if A.kind == XA_SIGNED:
             if width < 64:
                 raw &= ((<uint64_t>1) << width) - 1
                 if raw >> (width - 1):
                     raw |= ~(((<uint64_t>1) << width) - 1)
-            _i64(o, <int64_t>raw)
-        elif A.kind == XA_UNSIGNED:
-            _u64(o, raw)
-        elif A.kind == XA_DOUBLE:
+            return _pi64(p, <int64_t>raw)
+        if A.kind == XA_UNSIGNED:
+            return _pu64(p, raw)
+        if A.kind == XA_DOUBLE:
             memcpy(&x, &raw, 8)
             if isfinite(x):
-                s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                o.append(s)
-                PyMem_Free(s)
-            else:
-                o.append(b'"nan"' if x != x else b'"inf"' if x > 0 else b'"-inf"')
-        elif A.kind == XA_STRING:
-            self._text(o, a[3], a[4], texts)
-        elif A.kind == XA_POINTER:
-            o.append(b'"0x')
-            _hex(o, raw)
-            o.push_back(b'"')
-        elif A.kind == XA_BOOL:
-            o.append(b"true" if raw else b"false")
-        else:  # XA_BLOB
-            o.append(b'"<blob, ')
-            _u64(o, raw)
-            o.append(b' bytes>"')
+                return _pdouble(p, x)
+            return _put(p, b'"nan"', 5) if x != x else _put(p, b'"inf"', 5) if x > 0 else _put(p, b'"-inf"', 6)
+        if A.kind == XA_STRING:
+            return self._xtext(p, a[3], a[4])
+        if A.kind == XA_POINTER:
+            p = _put(p, b'"0x', 3)
+            p = _phex64(p, raw)
+            return _put(p, b'"', 1)
+        if A.kind == XA_BOOL:
+            return _put(p, b"true", 4) if raw else _put(p, b"false", 5)
+        p = _put(p, b'"<blob, ', 8)  # XA_BLOB
+        p = _pu64(p, raw)
+        return _put(p, b' bytes>"', 8)
 
-    cdef void _us(self, string *o, uint64_t ticks, uint64_t rate, us) except *:
-        cdef char buf[64]
+    cdef char *_us(self, char *p, uint64_t ticks, uint64_t rate, us) except NULL:
+        """``json.dumps(ticks_to_us(ticks, rate))`` at ``p`` (64 bytes of room made): exact
+        integer arithmetic (``fxt_us_fast``, ``fxt_us_text``), else ``us(ticks, rate)``."""
         cdef int n, d
         cdef uint64_t scale = 1000000
         cdef bytes b
@@ -499,16 +714,17 @@ cdef class RowSink:
                 if scale % rate == 0:
                     self.us_digits = d
                     self.us_factor = scale // rate
+                    self.us_limit = 999999999999999 // self.us_factor
                     break
                 scale *= 10
-        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, buf)
+        n = fxt_us_fast(ticks, self.us_digits, self.us_factor, self.us_limit, p)
         if n < 0:
-            n = fxt_us_text(ticks, rate, buf)
+            n = fxt_us_text(ticks, rate, p)
         if n >= 0:
-            o.append(buf, n)
-        else:
-            b = us(ticks, rate).encode()
-            o.append(<const char *>b, len(b))
+            return p + n
+        b = us(ticks, rate).encode()
+        p = self._at(p, len(b) + 64)
+        return _put(p, <const char *>b, len(b))
 
     cdef void _named(self, const int64_t *r, const XTerm *X, list texts, list named) except *:
         """A kernel object's row: what it names, as ``Exporter.event`` reads it."""
@@ -529,27 +745,65 @@ cdef class RowSink:
                 parents.append(<uint64_t>a[3])
         named.append((r[0], <uint64_t>r[ROW_HEAD + NSTR], <uint64_t>r[ROW_HEAD + NSTR + 1], name, parents))
 
-    def format(self, int64_t below, list texts, list first, us, list named):
+    cdef char *_once_a_name(self, char *p, int kept) except NULL:
+        """The arguments written at ``cuts`` (per argument: its name's start and end, its
+        value's end, offsets in ``db``), ``p`` their end: where a name is given twice, written
+        again as a dict makes them (its last value at its first place). Returns the end."""
+        cdef const size_t *c = self.cuts.data()
+        cdef int k, i, j, m = 0
+        cdef size_t base
+        cdef const char *s
+        for k in range(1, kept):
+            if _earlier3(self.db, c, 0, k) >= 0:
+                break
+        else:
+            return p  # (every name once: as written)
+        base = c[0]
+        self.scratch.assign(self.db + base, <size_t>(p - self.db) - base)
+        s = self.scratch.data()
+        p = self.db + base  # (the text only shrinks: each name and value written once at most)
+        for k in range(kept):
+            if _earlier3(s, c, base, k) >= 0:
+                continue  # written at its first place
+            j = k
+            for i in range(k + 1, kept):
+                if _same3(s, c, base, k, i):
+                    j = i
+            if m:
+                p = _put(p, b", ", 2)
+            m += 1
+            p = _put(p, s + c[3 * k] - base, c[3 * k + 1] - c[3 * k])
+            p = _put(p, b": ", 2)
+            p = _put(p, s + c[3 * j + 1] + 2 - base, c[3 * j + 2] - c[3 * j + 1] - 2)
+        return p
+
+    def format(self, int64_t below, list texts, list first, us, list named, flush=None):
         """Write the Trace Event JSON of the rows not yet written whose records come before
-        record ``below`` (``texts[gid]``: an interned string's JSON text; ``first`` gets
-        (index, thread koid, process koid) of each thread's first row; ``us(ticks, rate)``:
-        the text of a timestamp not written here; ``named`` gets each kernel object's
+        record ``below`` into ``db`` (after its text so far, ",\\n" between events;
+        ``text_view``), by pointer, room made for a row's pieces of fixed length at once and
+        for each text as it comes (``texts[gid]``: an interned string's JSON text; ``first``
+        gets (index, thread koid, process koid) of each thread's first row; ``us(ticks,
+        rate)``: the text of a timestamp not written here; ``named`` gets each kernel object's
         (index, koid, object type, name, process koids of its koid arguments named
-        "process"), its name a JSON text, an unregistered ref's stand-in counted). Returns the
-        rows it went past."""
-        cdef size_t n = self.rows.size() // R_WIDTH, start = self.done, i
+        "process"), its name a JSON text, an unregistered ref's stand-in counted; ``flush``:
+        given the text's view before a row once it holds ``FLUSH_AT`` bytes). Returns the rows
+        it went past."""
+        cdef size_t n = self.rows.size() // R_WIDTH, start = self.done
         cdef const int64_t *r
         cdef const int64_t *a
         cdef const XTerm *X
         cdef const XArg *A
-        cdef string *o = &self.out
+        cdef char *p
         cdef uint64_t ticks, rate, end, tid, v2
-        cdef int ph, k, j, m, nargs, kept
+        cdef int ph, k, nargs, kept
         cdef int64_t at
+        self._sync_texts(texts)
         while self.done < n:
             r = self.rows.data() + self.done * R_WIDTH
             if r[0] >= below:
                 break
+            if self.dlen >= FLUSH_AT and flush is not None:
+                self._flush(flush)
             self.done += 1
             X = &self.xterms[r[3]]
             if X.act == X_NAMES:
@@ -563,88 +817,94 @@ cdef class RowSink:
                 self.skipped[2] += 1
                 continue
             tid = <uint64_t>r[8]
-            if self.seen.insert(tid).second:
-                first.append((r[0], tid, <uint64_t>r[7]))
+            if not self.tid_known or tid != self.last_tid:  # (a thread's first row: once per run of its rows)
+                if self.seen.insert(tid).second:
+                    first.append((r[0], tid, <uint64_t>r[7]))
+                self.last_tid = tid
+                self.tid_known = True
             ph = X.ph
+            p = self._at(self.db + self.dlen, XFIXED)
             if self.nout:
-                o.append(b",\n")
+                p = _put(p, b",\n", 2)
             self.nout += 1
-            o.append(b'{"name": ')
-            self._text(o, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname], texts)
-            o.append(b', "cat": ')
-            self._text(o, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat], texts)
-            o.append(b', "ph": "')
-            o.push_back(<char>ph)
-            o.append(b'", "ts": ')
+            p = _put(p, b'{"name": ', 9)
+            p = self._xtext(p, r[ROW_HEAD + X.iname], r[R_TEXT + X.iname])
+            p = self._at(p, XFIXED)
+            p = _put(p, b', "cat": ', 9)
+            p = self._xtext(p, r[ROW_HEAD + X.icat], r[R_TEXT + X.icat])
+            p = self._at(p, XFIXED)  # (the rest of the row but its arguments)
+            p = _put(p, b', "ph": "', 9)
+            p[0] = <char>ph
+            p = _put(p + 1, b'", "ts": ', 9)
             ticks = <uint64_t>r[ROW_HEAD + NSTR]
-            self._us(o, ticks, rate, us)
-            o.append(b', "pid": ')
-            _u64(o, <uint64_t>r[7])
-            o.append(b', "tid": ')
-            _u64(o, tid)
+            p = self._us(p, ticks, rate, us)
+            p = _put(p, b', "pid": ', 9)
+            p = _pu64(p, <uint64_t>r[7])
+            p = _put(p, b', "tid": ', 9)
+            p = _pu64(p, tid)
             v2 = <uint64_t>r[ROW_HEAD + NSTR + 1]
             if ph == c'X':
                 end = v2 - ticks if v2 > ticks else 0
-                o.append(b', "dur": ')
-                self._us(o, end, rate, us)
+                p = _put(p, b', "dur": ', 9)
+                p = self._us(p, end, rate, us)
             elif ph == c'i':
-                o.append(b', "s": "t"')
+                p = _put(p, b', "s": "t"', 10)
             elif ph == c'C':
                 if v2:
-                    o.append(b', "id": "0x')
-                    _hex(o, v2)
-                    o.push_back(b'"')
+                    p = _put(p, b', "id": "0x', 11)
+                    p = _phex64(p, v2)
+                    p = _put(p, b'"', 1)
             elif ph == c'b' or ph == c'n' or ph == c'e' or ph == c's' or ph == c't' or ph == c'f':
-                o.append(b', "id": "0x')
-                _hex(o, v2)
-                o.append(b'", "bp": "e"' if ph == c's' or ph == c't' or ph == c'f' else b'"')
-            # the arguments: each one's name and value text in ``scratch`` (cuts), then the
-            # object as a dict makes it (a name given twice: its last value, at its first place)
+                p = _put(p, b', "id": "0x', 11)
+                p = _phex64(p, v2)
+                if ph == c's' or ph == c't' or ph == c'f':
+                    p = _put(p, b'", "bp": "e"', 12)
+                else:
+                    p = _put(p, b'"', 1)
+            # the arguments, written as they come (``cuts``: each one's name and value), then
+            # written again as a dict makes them where a name is given twice (``_once_a_name``)
             nargs = <int>r[ROW_HEAD + NSTR + 3]
             at = r[ROW_HEAD + NSTR + 2]
-            self.scratch.clear()
             self.cuts.clear()
+            kept = 0
             for k in range(nargs):
                 a = self.argw.data() + (at + k) * ARGW
                 if a[0] < 0:
                     self.skipped[3] += 1
                     continue
                 A = &self.xargs[a[0]]
-                self.cuts.push_back(self.scratch.size())
-                self._text(&self.scratch, a[1], a[2], texts)
-                self.cuts.push_back(self.scratch.size())
-                self._value(&self.scratch, A, a, texts)
-            self.cuts.push_back(self.scratch.size())
-            kept = <int>(self.cuts.size() // 2)
-            if kept or ph == c'C':
-                o.append(b', "args": {')
-                m = 0
-                for k in range(kept):
-                    if _earlier(self.scratch.data(), self.cuts.data(), k, 0, k) >= 0:
-                        continue  # written at its first place
-                    j = k  # its last value
-                    for i in range(<size_t>(k + 1), <size_t>kept):
-                        if _same(self.scratch.data(), self.cuts.data(), k, <int>i):
-                            j = <int>i
-                    if m:
-                        o.append(b", ")
-                    m += 1
-                    o.append(self.scratch.data() + self.cuts[2 * k], self.cuts[2 * k + 1] - self.cuts[2 * k])
-                    o.append(b": ")
-                    o.append(self.scratch.data() + self.cuts[2 * j + 1], self.cuts[2 * j + 2] - self.cuts[2 * j + 1])
-                o.push_back(b'}')
-            o.push_back(b'}')
+                p = self._at(p, 16)
+                p = _put(p, b", ", 2) if kept else _put(p, b', "args": {', 11)
+                kept += 1
+                self.cuts.push_back(<size_t>(p - self.db))
+                p = self._xtext(p, a[1], a[2])
+                self.cuts.push_back(<size_t>(p - self.db))
+                p = self._at(p, 72)
+                p = _put(p, b": ", 2)
+                p = self._xvalue(p, A, a)
+                self.cuts.push_back(<size_t>(p - self.db))
+            p = self._at(p, 16)
+            if kept:
+                p = self._once_a_name(p, kept)
+                p = _put(p, b"}", 1)
+            elif ph == c'C':
+                p = _put(p, b', "args": {}', 12)
+            p = _put(p, b"}", 1)
+            self.dlen = <size_t>(p - self.db)
             self.phases[ph] += 1
         return self.done - start
 
 
     # -- the canonical decoding ---------------------------------------------------------
-    cdef int _room(self, size_t n) except -1:
+    cdef inline int _room(self, size_t n) except -1:
         """Room for ``n`` more bytes in the decoding's text (``db``)."""
-        cdef size_t cap
-        cdef char *got
         if self.dcap - self.dlen >= n:
             return 0
+        return self._grow(n)
+
+    cdef int _grow(self, size_t n) except -1:
+        cdef size_t cap
+        cdef char *got
         cap = max(2 * self.dcap, self.dlen + n, <size_t>(1 << 16))
         got = <char *>realloc(self.db, cap)
         if got == NULL:
@@ -682,7 +942,6 @@ cdef class RowSink:
         cdef uint64_t raw = <uint64_t>a[3]
         cdef int width = A.width
         cdef double x
-        cdef char *s
         cdef size_t n
         if A.kind == XA_NULL:
             return _put(p, b"null", 4)
@@ -704,11 +963,7 @@ cdef class RowSink:
             if not isfinite(x):
                 return _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
                     else _put(p, b'"-Infinity"', 11)
-            s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-            n = strlen(s)
-            p = _put(p, s, n if n <= 32 else 32)  # (a double's repr: 24 bytes at most)
-            PyMem_Free(s)
-            return p
+            return _pdouble(p, x)
         if A.kind == XA_STRING:
             return self._ptext(p, a[3], a[4])
         if A.kind == XA_BOOL:
@@ -747,7 +1002,7 @@ cdef class RowSink:
                 side += 1
         return None
 
-    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list errors):
+    def format_decode(self, int64_t below, int64_t stop, list texts, dict provs, list errors, flush=None):
         """Write the canonical JSON of the rows not yet written whose records come before
         record ``below`` and ``stop`` (the first record in error), as ``_canonical``'s
         ``Canonical.record`` writes each, key by key as ``decode_plan`` says: its kind, then
@@ -755,7 +1010,7 @@ cdef class RowSink:
         for a row's pieces of fixed length at once, for each text as it comes). A row with a
         ref to nothing is not written: (index, offset, message) goes to ``errors``, as the
         reference's canonicaliser says it (its first such ref, in key order), and no later row
-        is written. Returns the stop."""
+        is written (``flush``: as ``format``'s). Returns the stop."""
         cdef size_t n = self.rows.size() // R_WIDTH
         cdef const int64_t *r
         cdef const int64_t *a
@@ -768,22 +1023,18 @@ cdef class RowSink:
         cdef int64_t at, pid, last_pid = -2, index, term
         cdef uint64_t raw
         cdef double x
-        cdef char *s
         cdef size_t nb
-        cdef bytes prov = b"", t
+        cdef bytes prov = b""
         cdef str err
         cdef bint moved = False
-        if not self.toff.size():
-            self.toff.push_back(0)
-        while self.toff.size() <= <size_t>len(texts):  # (the texts only grow: the new ones copied)
-            t = texts[self.toff.size() - 1]
-            self.ttext.append(<const char *>t, len(t))
-            self.toff.push_back(self.ttext.size())
+        self._sync_texts(texts)
         while self.done < n:
             r = self.rows.data() + self.done * R_WIDTH
             index = r[0]
             if index >= below:
                 break
+            if self.dlen >= FLUSH_AT and flush is not None:
+                self._flush(flush)
             self.done += 1
             term = r[3]
             side = self.dv.data() + r[ROW_HEAD + NSTR + 5]
@@ -851,10 +1102,7 @@ cdef class RowSink:
                         p = _put(p, b'"NaN"', 5) if x != x else _put(p, b'"Infinity"', 10) if x > 0 \
                             else _put(p, b'"-Infinity"', 11)
                     else:
-                        s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
-                        nb = strlen(s)
-                        p = _put(p, s, nb if nb <= 32 else 32)
-                        PyMem_Free(s)
+                        p = _pdouble(p, x)
                     side += 1
                 elif D.how == D_TEXT or D.how == D_HEX:
                     nb = <size_t>(side[0] & 0xFFFFFF)
@@ -912,17 +1160,18 @@ cdef class RowSink:
             self.dlen = <size_t>(p - self.db)
         return stop
 
-cdef inline bint _same(const char *s, const size_t *cuts, int x, int y) noexcept:
-    """Do arguments ``x`` and ``y`` (in ``cuts``) have the same name text?"""
-    cdef size_t nx = cuts[2 * x + 1] - cuts[2 * x], ny = cuts[2 * y + 1] - cuts[2 * y]
-    return nx == ny and memcmp(s + cuts[2 * x], s + cuts[2 * y], nx) == 0
+cdef inline bint _same3(const char *s, const size_t *c, size_t base, int x, int y) noexcept:
+    """Do arguments ``x`` and ``y`` have the same name text? (``c``: 3 offsets an argument,
+    its name's start and end, its value's end; ``s``: the text from offset ``base``)"""
+    cdef size_t nx = c[3 * x + 1] - c[3 * x], ny = c[3 * y + 1] - c[3 * y]
+    return nx == ny and memcmp(s + c[3 * x] - base, s + c[3 * y] - base, nx) == 0
 
 
-cdef inline int _earlier(const char *s, const size_t *cuts, int x, int lo, int hi) noexcept:
-    """The first argument in [lo, hi) named as ``x`` is (-1: none)."""
+cdef inline int _earlier3(const char *s, const size_t *c, size_t base, int x) noexcept:
+    """The first argument before ``x`` named as ``x`` is (-1: none)."""
     cdef int i
-    for i in range(lo, hi):
-        if _same(s, cuts, x, i):
+    for i in range(x):
+        if _same3(s, c, base, x, i):
             return i
     return -1
 
@@ -951,49 +1200,26 @@ cdef inline void _u64(string *o, uint64_t x) noexcept:
     o.append(buf + i, 24 - i)
 
 
-cdef inline void _i64(string *o, int64_t x) noexcept:
-    if x < 0:
-        o.push_back(b'-')
-        _u64(o, <uint64_t>0 - <uint64_t>x)
-    else:
-        _u64(o, <uint64_t>x)
-
-
-cdef inline void _hex(string *o, uint64_t x) noexcept:
-    cdef char buf[20]
-    cdef int i = 20
-    while True:
-        i -= 1
-        buf[i] = b"0123456789abcdef"[x & 15]
-        x >>= 4
-        if x == 0:
-            break
-    o.append(buf + i, 20 - i)
-
-
-cdef inline char *_put(char *p, const char *s, size_t n) noexcept nogil:
-    memcpy(p, s, n)
-    return p + n
-
-
-cdef inline char *_pu64(char *p, uint64_t x) noexcept nogil:
-    """``x`` in decimal at ``p`` (20 bytes at most), two digits a step."""
+def _decimal(uint64_t x):
+    """``_pu64``'s text of ``x``, as bytes: for the tests, against ``str``."""
     cdef char buf[24]
-    cdef int i = 24
-    cdef uint64_t q
-    while x >= 100:
-        q = x // 100
-        i -= 2
-        memcpy(buf + i, _DIGITS2 + 2 * (x - 100 * q), 2)
-        x = q
-    if x >= 10:
-        i -= 2
-        memcpy(buf + i, _DIGITS2 + 2 * x, 2)
-    else:
-        i -= 1
-        buf[i] = <char>(48 + x)
-    memcpy(p, buf + i, 24 - i)
-    return p + 24 - i
+    return buf[:_pu64(buf, x) - buf]
+
+
+cdef inline char *_phex64(char *p, uint64_t x) noexcept nogil:
+    """``x`` in lower-case hex, no leading zeros, at ``p`` (16 bytes at most)."""
+    cdef int n = 1
+    cdef uint64_t y = x >> 4
+    cdef char *e
+    while y:
+        n += 1
+        y >>= 4
+    e = p + n
+    while n:
+        n -= 1
+        p[n] = b"0123456789abcdef"[x & 15]
+        x >>= 4
+    return e
 
 
 cdef inline char *_pi64(char *p, int64_t x) noexcept nogil:
@@ -1001,6 +1227,27 @@ cdef inline char *_pi64(char *p, int64_t x) noexcept nogil:
         p[0] = b'-'
         return _pu64(p + 1, <uint64_t>0 - <uint64_t>x)
     return _pu64(p, <uint64_t>x)
+
+
+cdef char *_pdouble(char *p, double x) except NULL:
+    """``repr(x)`` of a finite double at ``p`` (32 bytes of room): ``fxt_repr_double``, or
+    Python's own formatting where that declines."""
+    cdef int n = fxt_repr_double(x, p)
+    cdef char *s
+    cdef size_t k
+    if n >= 0:
+        return p + n
+    s = PyOS_double_to_string(x, b'r', 0, Py_DTSF_ADD_DOT_0, NULL)
+    k = strlen(s)
+    p = _put(p, s, k if k <= 32 else 32)  # (a double's repr: 24 bytes at most)
+    PyMem_Free(s)
+    return p
+
+
+def _repr_double(double x):
+    """``_pdouble``'s text of a finite ``x``, as bytes: for the tests, against ``repr``."""
+    cdef char buf[32]
+    return buf[:_pdouble(buf, x) - buf]
 
 
 cdef inline char *_phex(char *p, const unsigned char *b, size_t n) noexcept nogil:
@@ -1120,7 +1367,7 @@ cdef void _row_of(NativeWalk w, Scan *S, int64_t term, int64_t cur, int64_t inde
             if rule != F_STRING and rule != F_THREAD and rule != F_TICKS:
                 w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
                 return
-        if w.rsink.dfirst.size() and not _streams_fit(w, term):
+        if w.rsink.dfirst.size() and w.rsink.dstreams[term] and not _streams_fit(w, term):
             w.rsink.note(index, 8 * cur, w.declared, w.rate[slot])
             return
     elif T.mode != M_EVENT or w.findings.size() != w.rec_mark:

@@ -333,13 +333,21 @@ class _NativeEvents:
         """The kernel objects' rows since the last call: the names they give, in file order,
         as ``Exporter.event`` gives them."""
         ex, process, thread = self.ex, _OBJ.get("process"), _OBJ.get("thread")
-        for index, koid, obj, name, parents in self.named:
-            text = json.loads(name)
+        processes, threads, thread_process = ex.processes, ex.threads, ex.thread_process
+        for _index, koid, obj, name, parents in self.named:
+            # (a JSON text without a backslash escapes nothing: its text is between the quotes)
+            text = json.loads(name) if b"\\" in name else name[1:-1].decode()
             if obj == process:
-                ex._name([(index, ex.processes, koid, text)])
+                processes[koid] = text
             elif obj == thread:
-                ex._name([(index, ex.threads, koid, text)] + [(index, ex.thread_process, koid, p) for p in parents])
+                threads[koid] = text
+                for p in parents:
+                    thread_process[koid] = p
         self.named.clear()
+
+    def _flush(self, text) -> None:
+        """Events the walk's formatter wrote, handed out while it writes (a view it releases)."""
+        self.ex.write.raw([text])
 
     def take(self) -> None:
         w, ex, sink, texts = self.walk, self.ex, self.sink, self.texts
@@ -347,23 +355,16 @@ class _NativeEvents:
         if len(texts) < len(values):  # (the interner only grows)
             text = w.state.text
             texts += [json.dumps(text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
-        out: list[bytes] = []
         first, named = self.first, self.named
         for index, offset, words, rate in sink.take_notes():
-            sink.format(index, texts, first, _us_text, named)
+            sink.format(index, texts, first, _us_text, named, self._flush)
             self._names()
-            got = sink.take_text()
-            if got:
-                out.append(got)
             rec = decode_record(w.buf, offset, index, words, _quiet, big=w.big, log=w.log, resync=False)
             ev = ex.event(rec, rate)
-            if ev is not None:
-                out.append(json.dumps(ev[0], ensure_ascii=False).encode())
-        sink.format(_NOT_DECODED, texts, first, _us_text, named)
+            if ev is not None:  # (its line after the rows before it, in the walk's text)
+                sink.append_line(json.dumps(ev[0], ensure_ascii=False).encode())
+        sink.format(_NOT_DECODED, texts, first, _us_text, named, self._flush)
         self._names()
-        got = sink.take_text()
-        if got:
-            out.append(got)
         sink.clear_rows()
         if first:
             ex._first_seen += first
@@ -378,8 +379,13 @@ class _NativeEvents:
                 export.skipped[reason] += n
         for term, n in counted.items():
             export.not_exported[self.kinds[term]] += n
-        if out:
-            ex.write.raw(out)
+        text = sink.text_view()  # (the stretch's events, written out without a copy)
+        if text is not None:
+            try:
+                ex.write.raw([text])
+            finally:
+                text.release()
+                sink.clear_text()
 
 
 # what the rows mode's formatter counts (``RowSink.take_counts``), as ``Exporter.event`` says it

@@ -447,9 +447,14 @@ class _NativeRecords:
                 text.release()
                 sink.clear_text()
 
+    def _flush(self, text) -> None:
+        """Lines the walk's formatter wrote, handed out while it writes (a view it releases)."""
+        self.canon.write.raw([text])
+
     def _format(self, below: int, provs: dict, errors: list) -> None:
         canon = self.canon
-        self.sink.format_decode(below, 1 << 62 if canon.stop is None else canon.stop, self.texts, provs, errors)
+        self.sink.format_decode(below, 1 << 62 if canon.stop is None else canon.stop, self.texts, provs, errors,
+                                self._flush)
         for index, offset, message in errors:
             canon._error(index, offset, message)
         errors.clear()
