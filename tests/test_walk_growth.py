@@ -79,17 +79,18 @@ _DRAWN = st.one_of(
 
 
 @settings(deadline=None)
-@given(_DRAWN, st.lists(st.integers(0, 3000), max_size=6), st.sampled_from([1, 8, 64]))
-def test_a_stream_whose_buffer_grows_at_every_chunk_lints_as_the_reference_lints_it_whole(case, cuts, step):
+@given(_DRAWN, st.lists(st.integers(0, 3000), max_size=6), st.sampled_from([1, 8, 64]),
+       st.sampled_from(["walk", "reference"]))
+def test_a_stream_whose_buffer_grows_at_every_chunk_lints_as_the_reference_lints_it_whole(case, cuts, step, engine):
     """Drawn traces fed in drawn chunks to a stream whose buffer starts at 64 bytes (not
-    1 MiB), so that it grows again and again while the walk runs: every finding after a
-    growth is read from the map in force."""
+    1 MiB), so that it grows again and again while the walk runs (on either engine): every
+    finding after a growth is read from the map in force."""
     data, fmt = case
     cuts = sorted({min(c, len(data)) for c in cuts})
     want = _json(fxtlint.lint_buffer(data, engine="reference", input_format=fmt, path="-"))
     first, _stream_buffer._FIRST = _stream_buffer._FIRST, 64
     try:
-        linter = fxtlint.StreamLinter(engine="walk", input_format=fmt, step=step)
+        linter = fxtlint.StreamLinter(engine=engine, input_format=fmt, step=step)
         for a, b in zip([0, *cuts], [*cuts, len(data)]):
             linter.feed(data[a:b])
         linter.close()
