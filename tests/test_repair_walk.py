@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
+from fxtlint.engine import _stream_buffer
 from fxtlint.engine._file import FileChanged
 from fxtlint.rewrite import _repair, _repair_walk
 from fxtlint.rewrite._input import Input
@@ -91,10 +92,15 @@ def test_the_fast_path_is_the_record_by_record_pass_on_big_endian_archives(data,
     assert_same(data[:at] + bytes(8) + data[at:], window=2)
 
 
+@pytest.mark.parametrize("first", [None, 64])
 @pytest.mark.parametrize("chunk", [8, 64, 4096])
-def test_a_pipe_read_in_chunks_is_repaired_as_its_bytes(chunk):
+def test_a_pipe_read_in_chunks_is_repaired_as_its_bytes(chunk, first, monkeypatch):
     """IN whose length is known only at its end (a pipe), read a chunk at a time: the walk
-    stops where the bytes stop and goes on with more, with the record-by-record output."""
+    stops where the bytes stop and goes on with more, with the record-by-record output
+    (``first``: its buffer starts at 64 bytes, not 1 MiB, and so is replaced by a larger
+    map again and again under the walk)."""
+    if first is not None:
+        monkeypatch.setattr(_stream_buffer, "_FIRST", first)
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:40_000]
     broken = data[:16_000] + bytes(64) + data[16_064:] + b"\x01\x02"
     for trace in (data, broken):

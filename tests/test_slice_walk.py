@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
+from fxtlint.engine import _stream_buffer
 from fxtlint.engine._file import FileChanged
 from fxtlint.rewrite import _repair, _slice, _slice_pass, _slice_walk
 from fxtlint.rewrite._input import Input
@@ -287,10 +288,15 @@ def test_the_walk_writes_the_record_by_record_piece_of_a_range_of_drawn_mixtures
     assert time_range(data) == time_range_by_records(data)
 
 
+@pytest.mark.parametrize("first", [None, 64])
 @pytest.mark.parametrize("chunk", [8, 4096])
-def test_a_pipe_read_in_chunks_is_sliced_as_its_bytes(chunk):
+def test_a_pipe_read_in_chunks_is_sliced_as_its_bytes(chunk, first, monkeypatch):
     """IN whose length is known only at its end, read a chunk at a time: the walk stops
-    where the bytes stop and goes on with more, with the record-by-record pieces."""
+    where the bytes stop and goes on with more, with the record-by-record pieces
+    (``first``: its buffer starts at 64 bytes, not 1 MiB, and so is replaced by a larger map
+    again and again under the walk)."""
+    if first is not None:
+        monkeypatch.setattr(_stream_buffer, "_FIRST", first)
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:40_000]
     inp = Input(io.BytesIO(data).readinto, None, "-", chunk=chunk)
     try:
@@ -300,8 +306,11 @@ def test_a_pipe_read_in_chunks_is_sliced_as_its_bytes(chunk):
     assert fast == _run(data, Cutter(size=7000), False)
 
 
+@pytest.mark.parametrize("first", [None, 64])
 @pytest.mark.parametrize("chunk", [8, 4096])
-def test_a_pipe_read_in_chunks_is_sliced_by_a_range_as_its_bytes(chunk):
+def test_a_pipe_read_in_chunks_is_sliced_by_a_range_as_its_bytes(chunk, first, monkeypatch):
+    if first is not None:
+        monkeypatch.setattr(_stream_buffer, "_FIRST", first)
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()[:40_000]
     make = ranged(data, (2, 6))
     inp = Input(io.BytesIO(data).readinto, None, "-", chunk=chunk)
