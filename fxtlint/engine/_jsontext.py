@@ -71,3 +71,15 @@ class Lines:
         else:
             self.out.write(lead)
             self.out.write(",\n".join(str(p, "utf-8") for p in pieces))
+
+    def drain(self, sink) -> None:
+        """The text the rows mode's ``sink`` wrote since it was last cleared (``RowSink.
+        text_view``: a view of its buffer, no copy), written as one piece (``raw``), then
+        let go."""
+        text = sink.text_view()
+        if text is not None:
+            try:
+                self.raw([text])
+            finally:
+                text.release()
+                sink.clear_text()

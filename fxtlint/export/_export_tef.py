@@ -379,13 +379,7 @@ class _NativeEvents:
                 export.skipped[reason] += n
         for term, n in counted.items():
             export.not_exported[self.kinds[term]] += n
-        text = sink.text_view()  # (the stretch's events, written out without a copy)
-        if text is not None:
-            try:
-                ex.write.raw([text])
-            finally:
-                text.release()
-                sink.clear_text()
+        ex.write.drain(sink)  # (the stretch's events, written out without a copy)
 
 
 # what the rows mode's formatter counts (``RowSink.take_counts``), as ``Exporter.event`` says it

@@ -439,13 +439,7 @@ class _NativeRecords:
             canon._collecting = False
         self._format(1 << 62, provs, errors)
         sink.clear_rows()
-        text = sink.text_view()  # (the stretch's lines, written out without a copy)
-        if text is not None:
-            try:
-                canon.write.raw([text])
-            finally:
-                text.release()
-                sink.clear_text()
+        canon.write.drain(sink)  # (the stretch's lines, written out without a copy)
 
     def _flush(self, text) -> None:
         """Lines the walk's formatter wrote, handed out while it writes (a view it releases)."""
