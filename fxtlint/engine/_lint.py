@@ -148,13 +148,6 @@ def _whole_lint():
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
                engine: str | None = None, limits: Limits = DEFAULT_LIMITS,
                buffering_mode: str | None = None) -> FileReport:
-    if type(data) is bytes:  # (``lint_buffer``'s first step, without its call: a small lint's fixed cost)
-        try:
-            report = lint_whole(data, input_format, "<bytes>", sink, engine, limits, buffering_mode)
-        finally:
-            forget_chains()
-        if report is not None:
-            return report
     return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits,
                        buffering_mode=buffering_mode)
 

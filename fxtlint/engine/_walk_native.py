@@ -350,13 +350,10 @@ class Mirror:
     """The native walk's registrations, carried out on the ``ProviderState`` too (what the
     reference reader's records, the messages and the summary read)."""
 
-    __slots__ = ("state", "_ids", "_values")
+    __slots__ = ("state",)
 
     def __init__(self, state: ProviderState):
         self.state = state
-        # the string interner's maps, held here: ``intern`` is ``Interner.__call__`` without
-        # its call (once per distinct text a walk reads: a small lint's fixed cost)
-        self._ids, self._values = state.strings.ids, state.strings.values
 
     def intern_bytes(self, raw: bytes) -> int:
         """A string record's value that is not UTF-8, interned as the bytes it is (as the
@@ -366,13 +363,7 @@ class Mirror:
     def intern(self, raw: bytes) -> int:
         # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
         # of a bytearray after the screen: never an exception out of the lint)
-        text = raw.decode("utf-8", "replace")
-        i = self._ids.get(text)
-        if i is None:
-            values = self._values
-            i = self._ids[text] = len(values)
-            values.append(text)
-        return i
+        return self.state.strings(raw.decode("utf-8", "replace"))
 
     def thread(self, pk: int, tk: int) -> int:
         return self.state.threads((pk, tk))
