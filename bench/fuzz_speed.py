@@ -23,7 +23,7 @@ Printed:
    mutations, ``-seed=1``), one after the other in this run: executions per CPU second of
    each and their ratio (issue 34: the preloaded run within 3x of the plain), and libFuzzer's
    slowest unit of each (wall-clock, whole seconds; issue 34: none over 2 s).
-   ``--preload-options OPTS`` adds a third run, preloaded with ASan options ``OPTS`` after
+   ``--preload-options OPTS`` (repeatable) adds a run for each, preloaded with ASan options ``OPTS`` after
    the service's (``malloc_context_size=0``: what ASan's record of each allocation's stack
    costs), and its ratio to the plain run.
 
@@ -64,12 +64,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--corpus", type=Path, default=REPO / "corpus" / "seeds")
+    ap.add_argument("--sixteen", action="store_true",
+                    help="the libFuzzer runs start from 24 inputs of about 16 KB instead of --corpus: the hostile "
+                         "inputs and the 20 largest of draw_mutated(seeds, 400) (the campaign's input size)")
     ap.add_argument("--mutated", type=int, default=400, help="mutated 16 KB inputs linted (default 400; 0: none)")
     ap.add_argument("--engine", default=None, help="the engine of the mutated inputs' lint (default: the default)")
     ap.add_argument("--libfuzzer", type=int, default=600, metavar="RUNS",
                     help="executions of the harness under libFuzzer, plain and preloaded (default 600; 0: none)")
-    ap.add_argument("--preload-options", default=None, metavar="OPTS",
-                    help="a third run under libFuzzer, preloaded with these ASan options after the service's")
+    ap.add_argument("--preload-options", action="append", default=None, metavar="OPTS",
+                    help="one more run under libFuzzer, preloaded with these ASan options after the service's "
+                         "(repeatable: a run for each)")
     args = ap.parse_args(argv)
     check = load_harness("lint").check
     seeds = [p.read_bytes() for p in sorted(args.corpus.iterdir()) if p.is_file()]
@@ -107,7 +111,13 @@ def main(argv=None) -> int:
             print("the lint harness under libFuzzer: skipped, atheris is not installed here "
                   "(pip install '.[fuzz]'; --libfuzzer 0 leaves it out)")
         else:
-            plain_and_preloaded(args.corpus, args.libfuzzer, args.preload_options)
+            if args.sixteen:
+                import tempfile
+
+                with tempfile.TemporaryDirectory() as tmp:
+                    plain_and_preloaded(sixteen(seeds, Path(tmp) / "sixteen"), args.libfuzzer, args.preload_options)
+            else:
+                plain_and_preloaded(args.corpus, args.libfuzzer, args.preload_options)
     return 0
 
 
@@ -145,7 +155,7 @@ def under_libfuzzer(corpus: Path, runs: int, *, preload: bool, options: str | No
     return parse_log(text)[0], usage.ru_utime + usage.ru_stime, int(slowest[1]) if slowest else -1
 
 
-def plain_and_preloaded(corpus: Path, runs: int, options: str | None = None) -> None:
+def plain_and_preloaded(corpus: Path, runs: int, options: list[str] | None = None) -> None:
     plain = under_libfuzzer(corpus, runs, preload=False)
     pre = under_libfuzzer(corpus, runs, preload=True)
     rate_plain, rate_pre = plain[0] / plain[1], pre[0] / pre[1]
@@ -155,11 +165,24 @@ def plain_and_preloaded(corpus: Path, runs: int, options: str | None = None) -> 
           f"{rate_pre:.1f} ({pre[0]} in {pre[1]:.1f} s, slowest unit {pre[2]} s): plain/preloaded "
           f"{rate_plain / rate_pre:.2f}x (target <= 3x: {'met' if rate_plain / rate_pre <= 3 else 'not met'}; "
           f"slowest unit <= 2 s: {'met' if max(plain[2], pre[2]) <= 2 else 'not met'})")
-    if options:
-        extra = under_libfuzzer(corpus, runs, preload=True, options=options)
+    for each in options or []:
+        extra = under_libfuzzer(corpus, runs, preload=True, options=each)
         rate = extra[0] / extra[1]
-        print(f"  preloaded with {options}: {rate:.1f} ({extra[0]} in {extra[1]:.1f} s, slowest unit {extra[2]} s): "
-              f"plain/that {rate_plain / rate:.2f}x")
+        print(f"  preloaded with {each}: {rate:.1f} ({extra[0]} in {extra[1]:.1f} s, slowest unit {extra[2]} s): "
+              f"plain/that {rate_plain / rate:.2f}x", flush=True)
+
+
+def sixteen(seeds: list[bytes], folder: Path) -> Path:
+    """``folder`` holding the hostile inputs and the 20 largest of ``draw_mutated(seeds,
+    400)`` (the first drawn first among equals), each named by its place in the draw: inputs
+    the size of a campaign's, for the runs under libFuzzer (``--sixteen``)."""
+    inputs = draw_mutated(seeds, 400)
+    hostile = len(BUILDERS)
+    largest = sorted(range(hostile, len(inputs)), key=lambda i: (-len(inputs[i]), i))[:20]
+    folder.mkdir()
+    for i in [*range(hostile), *largest]:
+        (folder / f"{i:03d}").write_bytes(inputs[i])
+    return folder
 
 
 def grown(data: bytes, size: int) -> bytes:

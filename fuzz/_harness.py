@@ -222,7 +222,7 @@ def instrument_fxtlint(atheris, cache: bool = True) -> int:
             except ImportError:  # an optional extra (fxtlint.testing needs pytest): nothing to fuzz there
                 pass
     funcs = [obj for obj in gc.get_objects() if isinstance(obj, types.FunctionType)
-             and (obj.__module__ or "").partition(".")[0] == "fxtlint"]
+             and (obj.__module__ or "").partition(".")[0] == "fxtlint" and obj.__module__ not in UNTRACED]
     # one order in every process, so that each function gets the same coverage counters
     # (generated code, a namedtuple's or the text filler's lambdas, shares a place: its
     # code decides; functions alike in all of it are closures of one code, interchangeable)
@@ -245,6 +245,14 @@ def instrument_fxtlint(atheris, cache: bool = True) -> int:
         _keep_instrumented(atheris, path, first, last, patched)
     return len(funcs)
 
+
+# Modules left uninstrumented (they still run, and a crash or failed assertion in them is
+# still found): the plumbing every diagnostic goes through, whose branches the seeds cover
+# alike whatever the input, and which held about a quarter of the branch callbacks a 16 KB
+# input made (fuzz/README.md, "Speed under the preload"): the diagnostics' sink and cap,
+# building and rendering a diagnostic, the frozen tables' lookups.
+UNTRACED = frozenset({"fxtlint.engine._result", "fxtlint.rules._diagnostics", "fxtlint.spec._model",
+                      "fxtlint.spec._tables"})
 
 _ATHERIS = "__FXTLINT_ATHERIS_MODULE__"  # the module constant patched code holds, in the cache
 INSTRUMENTED_FROM = ""  # how instrument_fxtlint patched: "patched" (atheris's patching) or "cache"

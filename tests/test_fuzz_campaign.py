@@ -234,6 +234,10 @@ _harness.instrument_fxtlint(atheris)
 module = sys.modules["atheris"]
 texts = sorted(_harness.canonical(f.__code__, module) for f in gc.get_objects()
                if isinstance(f, types.FunctionType) and (f.__module__ or "").startswith("fxtlint"))
+traced = {f.__module__ for f in gc.get_objects() if isinstance(f, types.FunctionType)
+          and (f.__module__ or "").startswith("fxtlint") and "_trace_branch" in f.__code__.co_names}
+assert "fxtlint.engine._reader" in traced and "fxtlint.engine._walk_native" in traced, sorted(traced)
+assert not traced & _harness.UNTRACED, sorted(traced & _harness.UNTRACED)
 print(_harness.INSTRUMENTED_FROM, len(texts), hashlib.sha256("\\n".join(texts).encode()).hexdigest(),
       atheris._reserve_counter())
 """
@@ -243,7 +247,8 @@ print(_harness.INSTRUMENTED_FROM, len(texts), hashlib.sha256("\\n".join(texts).e
 @needs_atheris
 def test_instrumentation_is_kept_and_taken_again(tmp_path):
     """A harness's start patches fxtlint's code and keeps it; the next start takes it: the
-    same instrumented code, the same coverage counters reserved."""
+    same instrumented code, the same coverage counters reserved; the modules in ``UNTRACED``
+    are left as they are, the reader and the walk's driver patched."""
     env = {**ENV, "TMPDIR": str(tmp_path)}
     runs = [subprocess.run([sys.executable, "-c", INSTRUMENT_PROBE, str(REPO / "fuzz")], env=env,
                            capture_output=True, text=True, timeout=300) for _ in range(2)]
