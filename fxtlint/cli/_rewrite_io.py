@@ -80,6 +80,7 @@ def lint_regular_file(path: str, progress=None, *, resume: bool = False):
                 forget_chains()
             at = Linted(resume_at(report, walk, lambda start, end: buf[start:end]),
                         8 * walk.cur if walk.stopped else None)
+            del walk  # (its tables and buffers let go before the heap is given back: RSS)
         else:
             report = lint_buffer(buf, input_format="trace", path=path)
     give_back_heap()
