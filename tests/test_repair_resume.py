@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fxtlint
-from conftest import CORPUS_REAL, REPO
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
 from fxtlint.engine._lint import lint_walk
@@ -21,7 +21,7 @@ from fxtlint.rewrite import _repair, _repair_walk
 from fxtlint.rewrite._input import Input
 from fxtlint.rewrite._repair import repair
 from fxtlint.rewrite._resume import resume_at
-from fxtlint.strategies import archives
+from fxtlint.strategies import archives, mutated_archives
 
 pytestmark = pytest.mark.skipif(_repair.native_walk() is None, reason="the native walk is not built here")
 
@@ -95,6 +95,11 @@ def test_a_stretch_zeroed_repairs_alike_from_the_lint_s_place(data, draw):
     assert_resumed_alike(data[: 8 * lo] + bytes(8 * (hi - lo)) + data[8 * hi:])
 
 
+@given(mutated_archives(codes=DRAWN_MUTATIONS))
+def test_a_mutated_archive_repairs_alike_from_the_lint_s_place(case):
+    assert_resumed_alike(case[0])
+
+
 def _bad_then(*between) -> bytes:
     """A clean run of events, one event whose argument's header is zeroed (ST006: dropped),
     ``between``, then a header of size 0 (FR001: the lint stops there), more events."""
@@ -115,10 +120,11 @@ def test_a_record_with_an_effect_between_the_place_and_the_stop_takes_no_place()
     assert_resumed_alike(with_string)
 
 
-def test_the_verb_starts_where_the_lint_lets_it(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("page", [495616, 409600])  # a record overruns into it / it starts at a record
+def test_the_verb_starts_where_the_lint_lets_it(tmp_path, monkeypatch, capsys, page):
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
     src, dst = tmp_path / "in.fxt", tmp_path / "out.fxt"
-    case = _zeroed(data, (len(data) // 2) & ~4095)
+    case = _zeroed(data, page)
     src.write_bytes(case)
     starts: list = []
     real = _repair_walk.walk_repair
@@ -130,7 +136,7 @@ def test_the_verb_starts_where_the_lint_lets_it(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(_repair, "walk_repair", seen)
     assert main(["repair", str(src), "-o", str(dst), "--output-format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert starts and starts[0] is not None and starts[0].offset > len(data) // 4
+    assert starts and starts[0] is not None and page - 64 < starts[0].offset <= page
     assert dst.read_bytes() == _run(case)[0]
     # the counts are the lint's on IN; what repair did past where the lint stopped is apart
     lint = fxtlint.lint_bytes(case)

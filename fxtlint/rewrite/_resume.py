@@ -73,9 +73,9 @@ def resume_at(report, walk, read) -> Resume | None:
         return None
     stop, index = 8 * walk.cur, walk.index
     at, n = first.offset, index - first.record_index
-    if at % 8 or not 0 < n <= REACH or not at < stop <= report.size:
-        return None
-    buf, base = read(at, stop), at
+    if at % 8 or not 0 <= n <= REACH or not at <= stop <= report.size:
+        return None  # (n == 0: the place is where the lint stopped)
+    buf, base = read(at, stop) if n else b"", at
     if len(buf) != stop - at:
         return None
     unpack = _UNPACK[walk.big]
