@@ -66,7 +66,7 @@ from ..spec._time import before as is_before
 from ._input import Whole, at_least, decode, frame
 from ._open import MARK_NAME, OpenEvents
 from ._repair_walk import walk_repair
-from ._resume import Resume
+from ._resume import MENDED, Resume
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -77,8 +77,6 @@ _ANOTHER_ARCHIVE = ("kept: a second archive starts here (concatenated archives: 
                     "provider records as repeated); `fxtlint slice IN -o OUT --split-archives` writes each archive "
                     "to its own file")
 
-# findings a re-encoding mends; any other error drops the record
-MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
 
 
 def _zero_fields(layout) -> frozenset:

@@ -26,6 +26,8 @@ from ..engine._provider_state import ProviderState
 from ..engine._reader import declared_size
 from ..rules._diagnostics import Severity
 
+# findings a re-encoding mends (``_repair``); any other error drops the record
+MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
 REACH = 256  # records from the place to the lint's stop, at most, checked for effects
 _STATE_TYPES = frozenset({0, 1, 2, 3})  # metadata, initialization, string, thread: effects on the tables
 _UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
@@ -56,9 +58,7 @@ class Linted:
 def acts(code: str) -> bool:
     """Whether repair may change what it writes for a record of a finding ``code``: an
     error (dropped, or given a placeholder registration), a finding it mends
-    (``_repair.MENDED``), a repeated magic record (noted)."""
-    from ._repair import MENDED
-
+    (``MENDED``), a repeated magic record (noted)."""
     rule = R.REGISTRY.get(code)
     return rule is None or rule.severity == Severity.ERROR or code in MENDED or code.startswith("MG")
 
