@@ -78,7 +78,6 @@ _ANOTHER_ARCHIVE = ("kept: a second archive starts here (concatenated archives: 
                     "to its own file")
 
 
-
 def _zero_fields(layout) -> frozenset:
     """The names of a layout's fields that must be zero (reserved, always-zero bits)."""
     names = {f.name for f in layout.full_fields if f.must_be_zero}

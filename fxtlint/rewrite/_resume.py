@@ -6,8 +6,9 @@ finding repair acts on (an error, a finding it mends, a repeated magic record: `
 and the lint of IN, which read them first, already holds the tables there. ``resume_at``
 gives that place (``Resume``) where the lint's tables there are its tables at its end:
 every record from that place to where the lint stopped reading (at most ``REACH`` of
-them, framed by their declared sizes as the lint framed them) has no effect on the
-tables (no metadata, initialization, string or thread record). A trace with a zeroed
+them, framed by their declared sizes as the lint framed them, each header well formed)
+has no effect on the tables (no metadata, initialization, string or thread record:
+``spec._roles.STATE_KINDS``, and no metadata record at all). A trace with a zeroed
 page: the lint stops at the page (FR001), the record before it usually overran into it
 (its finding is the place), and repair starts there, the bytes before it sent whole
 (``_repair.repair(..., resume=)``). Anywhere else (a finding early in IN, a provider
@@ -23,13 +24,13 @@ from dataclasses import dataclass
 
 from .. import rules as R
 from ..engine._provider_state import ProviderState
-from ..engine._reader import declared_size
+from ..engine._reader import declared_size, header_kind
 from ..rules._diagnostics import Severity
+from ..spec._roles import STATE_KINDS
 
 # findings a re-encoding mends (``_repair``); any other error drops the record
 MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
 REACH = 256  # records from the place to the lint's stop, at most, checked for effects
-_STATE_TYPES = frozenset({0, 1, 2, 3})  # metadata, initialization, string, thread: effects on the tables
 _UNPACK = {False: struct.Struct("<Q").unpack_from, True: struct.Struct(">Q").unpack_from}
 
 
@@ -83,10 +84,10 @@ def resume_at(report, walk, read) -> Resume | None:
         if at + 8 > stop:
             return None
         header = unpack(buf, at - base)[0]
-        size = declared_size(header)
-        if header & 0xF in _STATE_TYPES or not size:
-            return None
-        at += 8 * size
+        kind = header_kind(header, buf, at - base, walk.big)
+        if kind is None or kind in STATE_KINDS or kind.startswith("metadata."):
+            return None  # (a header the lint framed but no well-formed one: not read on)
+        at += 8 * declared_size(header)
     if at != stop:
         return None
     return Resume(first.offset, first.record_index, walk.state)
