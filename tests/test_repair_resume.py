@@ -101,6 +101,11 @@ def test_a_mutated_archive_repairs_alike_from_the_lint_s_place(case):
     assert_resumed_alike(case[0])
 
 
+@given(st.binary(max_size=300))
+def test_any_bytes_after_a_magic_record_repair_alike_from_the_lint_s_place(data):
+    assert_resumed_alike(B.archive(B.magic()) + data)
+
+
 def _bad_then(*between) -> bytes:
     """A clean run of events, one event whose argument's header is zeroed (ST006: dropped),
     ``between``, then a header of size 0 (FR001: the lint stops there), more events."""
