@@ -53,7 +53,8 @@ def assert_resumed_alike(data: bytes) -> bool:
     at = _resume(data)
     expected = _run(data)
     assert _run(data, resume=at) == expected
-    assert _run(data, shortcut=False) == expected
+    if len(data) < 100_000:  # (the record-by-record pass of a large trace: tests/test_repair_walk.py's slow test)
+        assert _run(data, shortcut=False) == expected
     return at is not None
 
 
