@@ -409,8 +409,8 @@ def test_a_trace_the_lint_finds_nothing_in_is_copied_not_repaired(size, tmp_path
     through_the_pass = _verb_json([str(src), "-o", str(tmp_path / "pass.fxt")], capsys) if size == "small" else None
     told: list = []
     real = _rewrite_io.lint_regular_file
-    monkeypatch.setattr(verb, "lint_regular_file", lambda path, progress=None: real(path, lambda d, t: told.append(
-        (d, t))))
+    monkeypatch.setattr(verb, "lint_regular_file", lambda path, progress=None, **kw: real(
+        path, lambda d, t: told.append((d, t)), **kw))
     monkeypatch.setattr("fxtlint.rewrite._repair.repair", lambda *a, **k: pytest.fail("the repair pass ran"))
     doc = _verb_json([str(src), "-o", str(tmp_path / "out.fxt"), "--close-open"], capsys)
     assert (tmp_path / "out.fxt").read_bytes() == data

@@ -54,26 +54,39 @@ def interrupted_status(e: KeyboardInterrupt, removed: list[str]) -> int:
     return 128 + int(signum)
 
 
-def lint_regular_file(path: str, progress=None):
+def lint_regular_file(path: str, progress=None, *, resume: bool = False):
     """(the lint of the regular file ``path`` read as a trace, its length, its ``os.stat``
-    before the lint), read as ``check`` reads it (``_lint.open_buffer``; ``progress(done,
-    total)`` told after each read of a large one); None for what is not a regular file
-    (standard input, a pipe, a device). Raises OSError (``FileChanged`` when its length
-    changed while read)."""
-    from ..engine._lint import lint_buffer, open_buffer
+    before the lint, what repair takes from its walk when ``resume``: ``rewrite._resume.Linted``,
+    else None), read as ``check`` reads it (``_lint.open_buffer``;
+    ``progress(done, total)`` told after each read of a large one); None for what is not
+    a regular file (standard input, a pipe, a device). Raises OSError (``FileChanged``
+    when its length changed while read)."""
+    from ..engine._lint import lint_buffer, lint_walk, open_buffer
     from ..engine._native import give_back_heap
+    from ..engine._reader import forget_chains
+    from ..rewrite._resume import Linted, resume_at
 
     if path == "-":
         return None
     st = os.stat(path)
     if not stat.S_ISREG(st.st_mode):
         return None
+    at = None
     with open_buffer(path, progress) as buf:
-        report = lint_buffer(buf, input_format="trace", path=path)
+        if resume:  # the walk's tables and where it stopped, beside its report (lint_buffer's report)
+            try:
+                report, walk = lint_walk(buf, input_format="trace", path=path)
+            finally:
+                forget_chains()
+            at = Linted(resume_at(report, walk, lambda start, end: buf[start:end]),
+                        8 * walk.cur if walk.stopped else None)
+            del walk  # (its tables and buffers let go before the heap is given back: RSS)
+        else:
+            report = lint_buffer(buf, input_format="trace", path=path)
     give_back_heap()
     if progress is not None:
         progress(st.st_size, st.st_size)
-    return report, st.st_size, st
+    return report, st.st_size, st, at
 
 
 def copy_unchanged(path: str, st: os.stat_result, out) -> None:
@@ -87,6 +100,16 @@ def copy_unchanged(path: str, st: os.stat_result, out) -> None:
         copied = _copy(fh, out, st.st_size) if _same(now, st) else -1
         after = os.fstat(fh.fileno())
     if copied != st.st_size or not _same(after, st):
+        raise FileChanged.saying(path, "it is not the file the lint read any more")
+
+
+def resumable(inp, st: os.stat_result, path: str) -> None:
+    """IN opened again (``inp``, an ``Input`` of a regular file) is the file its lint read
+    when ``os.stat`` said ``st``: repair takes over the lint's tables (``rewrite._resume``),
+    so the bytes it copies before them must be the ones the lint read; ``FileChanged``
+    (exit 2) when its length or modification time moved."""
+    source = getattr(inp, "source", None)
+    if source is None or not _same(os.fstat(source.fh.fileno()), st):
         raise FileChanged.saying(path, "it is not the file the lint read any more")
 
 

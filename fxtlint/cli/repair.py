@@ -12,9 +12,13 @@ bytes, copied by the kernel, and IN's lint is OUT's (``tests/test_repair.py`` ho
 repair pass to the same bytes wherever the lint finds nothing). So a clean trace costs a
 lint and a copy. Otherwise the repair pass (``rewrite._repair.repair``) reads IN in place,
 a chunk at a time (standard input for ``-``): no copy of it is made, memory stays flat; the
-records it keeps as they are go from IN's file to OUT's by the kernel (``out_file``);
-then OUT is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint
-is OUT's). The counts by rule are IN's lint's (standard input is not read again: none).
+records it keeps as they are go from IN's file to OUT's by the kernel (``out_file``). It
+starts where IN's lint lets it (``rewrite._resume``: the first record of a finding repair
+acts on, when the lint's tables there are known, as for a trace with a zeroed page near
+where the lint stopped): the bytes before are sent whole and never read again. Then OUT
+is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint is OUT's).
+The counts by rule are IN's lint's (standard input is not read again: none); where the
+lint stopped framing (FR001, FR002), what repair did past that point is counted apart.
 OUT is written beside itself as a ``.part`` file renamed when whole; an interrupted run
 (Ctrl-C, SIGTERM) removes it.
 
@@ -38,6 +42,7 @@ from ._rewrite_io import (
     interruptible,
     lint_regular_file,
     opened_input,
+    resumable,
     same_file,
 )
 
@@ -94,24 +99,29 @@ def run(args: argparse.Namespace) -> int:
                 linted = _lint_first(args, advance)
                 if linted is not None and not linted[0].diagnostics:
                     # nothing to mend, nothing asked of OUT that IN lacks: OUT is IN's bytes
-                    report, size, st = linted
+                    report, size, st, _ = linted
                     with outputs.open(args.output) as fh:
                         copy_unchanged(args.path, st, fh)
                     outputs.commit(args.output)
                     log = RepairLog(records_in=report.records, records_out=report.records, bytes_in=size,
                                     bytes_out=size, byte_order=report.byte_order)
                 else:
+                    resume = None if linted is None else linted[3].resume
                     with opened_input(args.path, progress=advance) as inp:
+                        if resume is not None:
+                            resumable(inp, linted[2], args.path)
                         with outputs.open(args.output) as fh:
                             log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
                                          spell_out_defaults=args.spell_out_defaults,
-                                         stop_at_loss=args.stop_at_loss, out_file=fh)
+                                         stop_at_loss=args.stop_at_loss, out_file=fh,
+                                         resume=resume)
                         outputs.commit(args.output)
                     # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's
                     report = linted[0] if linted is not None and not log.changes else lint_output(args.output)
                 found: list | None
+                stop = None if linted is None else linted[3].stop
                 if linted is not None:
-                    found = tally(log, linted[0].counts)
+                    found = tally(log, linted[0].counts, stop)
                 else:  # standard input is not read again: no count by rule
                     found = None if args.path == "-" else tally(log, _lint_again(args, log, report).counts)
             finally:
@@ -123,10 +133,10 @@ def run(args: argparse.Namespace) -> int:
         return _common.EXIT_USAGE
     clean = not report.has_errors
     if args.output_format == "json":
-        json.dump(_document(args, log, report, found), sys.stdout, indent=2)
+        json.dump(_document(args, log, report, found, stop), sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        _print_rich(args, log, report, found)
+        _print_rich(args, log, report, found, stop)
     return _common.EXIT_OK if clean else _common.EXIT_ERRORS
 
 
@@ -137,7 +147,7 @@ def _lint_first(args, advance):
     is not a regular file (standard input) or an option asks OUT to differ from IN."""
     if args.byte_order is not None or args.spell_out_defaults:
         return None
-    return lint_regular_file(args.path, progress=advance)
+    return lint_regular_file(args.path, progress=advance, resume=True)
 
 
 def _lint_again(args, log, report):
@@ -153,7 +163,7 @@ def _counts(report) -> dict:
     return out
 
 
-def _document(args, log, report, found) -> dict:
+def _document(args, log, report, found, stop) -> dict:
     return {
         "input": args.path,
         "output": args.output,
@@ -166,11 +176,13 @@ def _document(args, log, report, found) -> dict:
         "notes": [c.to_json() for c in log.notes],
         # per rule: the lint's count of IN's findings, beside what repair did (null: IN was stdin)
         "input_lint": None if found is None else [t.to_json() for t in found],
+        # where IN's lint stopped framing (null: it read IN to its end, or IN was not linted)
+        "input_lint_stop": stop,
         "output_lint": {"clean": not report.has_errors, **_counts(report)},
     }
 
 
-def _print_rich(args, log, report, found) -> None:
+def _print_rich(args, log, report, found, stop) -> None:
     for c in [*log.changes, *log.notes]:
         finding = f" {c.code} {c.rule}:" if c.code else ""
         line = f"{args.path}:{c.offset:#x}:{finding} {c.action}: {c.detail}"
@@ -185,8 +197,13 @@ def _print_rich(args, log, report, found) -> None:
             if not (t.found or t.done):
                 continue
             did = ", ".join(f"{action} {n}" for action, n in sorted(t.done.items())) or "nothing"
+            if t.past:
+                did += "; past the lint's stop: " + ", ".join(f"{action} {n}" for action, n in sorted(t.past.items()))
             parts.append(f"{t.code} {t.found} ({did})")
         print(f"{args.path}: the lint finds, by rule (repair did): {'; '.join(parts)}")
+        if stop is not None:
+            print(f"{args.path}:{stop:#x}: the lint stops framing here, so its counts are of IN up to here; "
+                  f"repair read on, and what it did past here is counted apart (past the lint's stop)")
     counts = _counts(report)
     verdict = "lints with no error" if not report.has_errors else f"still has {counts['error']} error(s)"
     print(f"{args.output}: {log.records_out} records, {log.bytes_out} bytes written from {log.records_in} "

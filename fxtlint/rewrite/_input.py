@@ -17,6 +17,7 @@ the tests): every byte is there, nothing is read.
 
 from __future__ import annotations
 
+import mmap
 import os
 import stat
 from collections.abc import Callable, Iterator
@@ -56,6 +57,9 @@ class Whole:
 
     def release(self, upto: int) -> None:
         pass
+
+    def skip_to(self, at: int) -> None:
+        pass  # (every byte is there)
 
     def close(self) -> None:
         pass
@@ -106,6 +110,17 @@ class Input(Whole):
         self.source.rewind()
         self.final, self.done, self._released = self.source.size, False, 0
         self.want(self.chunk)
+
+    def skip_to(self, at: int) -> None:
+        """Read a regular file on from the page holding ``at`` (the bytes before it, not
+        read yet, are never read: repair's ``resume``, whose prefix the kernel copies from
+        the file); a pipe is read as before."""
+        at -= at % mmap.PAGESIZE
+        if self.source is None or self.done or at <= self.stream.size:
+            return
+        self.source.fh.seek(at)
+        self.stream.skip(at - self.stream.size)
+        self.stream.released = self._released = at  # (nothing below it was ever touched)
 
     def want(self, end: int | None) -> None:
         """Read until the bytes up to ``end`` are in (None: to the end), or IN ends."""

@@ -66,6 +66,7 @@ from ..spec._time import before as is_before
 from ._input import Whole, at_least, decode, frame
 from ._open import MARK_NAME, OpenEvents
 from ._repair_walk import walk_repair
+from ._resume import MENDED, Resume
 
 _T = tables()
 _INLINE_BIT = _T.string_inline_bit
@@ -75,9 +76,6 @@ _MAGIC = "metadata.trace_info.magic"
 _ANOTHER_ARCHIVE = ("kept: a second archive starts here (concatenated archives: a reader may refuse the second's "
                     "provider records as repeated); `fxtlint slice IN -o OUT --split-archives` writes each archive "
                     "to its own file")
-
-# findings a re-encoding mends; any other error drops the record
-MENDED = frozenset({"RB001", "RB002", "RB003", "ST002", "ST008", "ST001", "FR004", "ST005"})
 
 
 def _zero_fields(layout) -> frozenset:
@@ -140,12 +138,14 @@ class RepairLog:
 class Tally:
     """One rule's findings in IN as the lint counts them (``found``: the lint's own count on
     the same bytes), beside what repair did under that rule's code (``done``: action ->
-    changes; ``noted``: notes)."""
+    changes; ``noted``: notes); ``past``: of those changes and notes, the ones past where
+    the lint stopped framing (action -> count; "noted" for notes), which the lint never read."""
 
     code: str
     found: int
     done: dict
     noted: int = 0
+    past: dict = field(default_factory=dict)
 
     @property
     def rule(self) -> str:
@@ -153,27 +153,39 @@ class Tally:
         return rule.name if rule is not None else ""
 
     def to_json(self) -> dict:
-        return {"code": self.code, "rule": self.rule, "found": self.found, "done": self.done, "noted": self.noted}
+        return {"code": self.code, "rule": self.rule, "found": self.found, "done": self.done, "noted": self.noted,
+                "past_lint_stop": self.past}
 
 
-def tally(log: RepairLog, counts: dict[str, int]) -> list[Tally]:
+def tally(log: RepairLog, counts: dict[str, int], stop: int | None = None) -> list[Tally]:
     """Per rule code, the lint's count of IN's findings (``counts``: a lint of IN, the same
     bytes repair read) beside the changes and notes repair logged under it, in code order.
     The counts are the lint's by construction; what repair did may differ from them (the
     README's "Repairing a trace": the lint stops framing at a size it cannot trust, FR001
     and FR002, where repair resumes at the next records that frame and reads on; a
-    warning is reported, not mended)."""
+    warning is reported, not mended). ``stop``: where the lint stopped framing (None: it
+    read IN to its end); the changes and notes after it are counted apart (``Tally.past``)."""
     done: dict = {}
     noted: dict = {}
+    past: dict = {}
+
+    def beyond(c: Change, action: str) -> None:
+        if stop is not None and c.offset > stop:
+            by = past.setdefault(c.code, {})
+            by[action] = by.get(action, 0) + 1
+
     for c in log.changes:
         if c.code:
             by = done.setdefault(c.code, {})
             by[c.action] = by.get(c.action, 0) + 1
+            beyond(c, c.action)
     for c in log.notes:
         if c.code:
             noted[c.code] = noted.get(c.code, 0) + 1
+            beyond(c, "noted")
     codes = sorted(set(counts) | set(done) | set(noted))
-    return [Tally(code, counts.get(code, 0), done.get(code, {}), noted.get(code, 0)) for code in codes]
+    return [Tally(code, counts.get(code, 0), done.get(code, {}), noted.get(code, 0), past.get(code, {}))
+            for code in codes]
 
 
 class _Writer:
@@ -422,7 +434,7 @@ def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) 
 
 def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
            close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True,
-           stop_at_loss: bool = False, out_file: IO[bytes] | None = None) -> RepairLog:
+           stop_at_loss: bool = False, out_file: IO[bytes] | None = None, resume: Resume | None = None) -> RepairLog:
     """Write the repaired trace of ``buf`` through ``write``; returns what was done.
 
     ``buf`` is the trace's bytes, or an ``Input`` (``_input``: a file or a pipe read in
@@ -438,7 +450,10 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
     write the same bytes and say the same changes). ``out_file``: the file ``write``
     writes to, where IN is a regular file's ``Input`` (``Input.source``): the records the
     walk copies as they are go from IN's file to it by the kernel (``send_range``), not
-    through ``write`` (the same bytes; slice's pieces are written so). Never raises on
+    through ``write`` (the same bytes; slice's pieces are written so). ``resume``: where
+    the lint of these same bytes lets the walk start (``_resume.resume_at``: IN's bytes
+    before it are written as they are, its tables those there), taken where the walk
+    reads this repair (else ignored); the same bytes and changes. Never raises on
     any input (an ``Input`` raises ``FileChanged`` when its file changed while read, or
     ended before bytes the walk read were copied).
     """
@@ -447,7 +462,7 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
                   stop_at_loss=stop_at_loss)
     module = native_walk() if shortcut else None
     if module is not None and r.walkable:
-        walk_repair(r, module, out_file)
+        walk_repair(r, module, out_file, resume)
     else:
         r.one_by_one()
     return r.finish()

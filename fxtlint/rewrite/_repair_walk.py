@@ -104,10 +104,14 @@ class _Stretch:
         self.off, self.idx = off, idx
 
 
-def walk_repair(r, module, out_file=None) -> None:
+def walk_repair(r, module, out_file=None, resume=None) -> None:
     """Repair ``r`` (a ``_repair._Repairer`` whose IN the walk can read: ``walkable``)
-    on the native walk ``module`` (``out_file``: OUT's file, for the kernel's copies)."""
+    on the native walk ``module`` (``out_file``: OUT's file, for the kernel's copies),
+    from ``resume`` (``_resume.Resume``: IN's records before it written as they are, its
+    tables OUT's there) or from IN's start."""
     inp, out, log = r.inp, r.out, r.log
+    if resume is not None:
+        out.state = resume.state
     nw = module.NativeWalk(_loaded(module, pairing=False), _OutMirror(out), r.big)
     nw.layout = False  # a record the screen flags is the reference's, whole
     nw.magic_at = 0
@@ -127,6 +131,11 @@ def walk_repair(r, module, out_file=None) -> None:
     out.on_change = on_change
     written = _Stretch(r, out_file)
     off = idx = 0
+    if resume is not None:
+        _load(nw, out.state)
+        off, idx = resume.offset, resume.index
+        log.records_in += idx
+        inp.skip_to(off)
     try:
         while not r.stopped:
             view = memoryview(inp.buf)[: len(inp.buf)]
@@ -156,6 +165,21 @@ def walk_repair(r, module, out_file=None) -> None:
             written.skip_to(off, idx)
     finally:
         out.on_change = None
+
+
+def _load(nw, state) -> None:
+    """``state``'s tables (a lint's, taken over) on the fresh walk ``nw``: each provider's
+    name, tick rate, strings and threads, then its current provider."""
+    for pid, p in state.providers.items():
+        if pid in state.announced:
+            nw.announce(pid)
+        nw.set_current(pid)
+        nw.set_rate(p.rate, p.max_ticks)
+        for index, gid in p.strings.items():
+            nw.set_string(index, gid)
+        for index, (pk, tk) in p.threads.items():
+            nw.set_thread(index, pk, tk)
+    nw.set_current(state.current.id)
 
 
 def _rows(r, found: list, written: _Stretch, kinds, arg_kinds, placed: set) -> list:
