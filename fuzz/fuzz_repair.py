@@ -2,7 +2,8 @@
 # of its own output gives the same bytes (idempotent, with and without --close-open and
 # --spell-out-defaults); and a trace the linter reports nothing on comes out of repair byte
 # for byte; and on the native walk (where it is built) repair writes the bytes and says the
-# changes the record-by-record pass does.
+# changes the record-by-record pass does, and from the place IN's lint hands it
+# (``rewrite._resume``, as ``fxtlint repair FILE`` does) as from IN's start.
 """atheris harness for ``fxtlint repair``: python fuzz/fuzz_repair.py [-libFuzzer flags] [corpus dirs]."""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
@@ -16,7 +17,10 @@ import _harness  # puts a source checkout's fxtlint on the path
 
 import fxtlint
 from fxtlint.engine._reader import MAGIC_LE as MAGIC
+from fxtlint.engine._lint import lint_walk
+from fxtlint.engine._reader import forget_chains
 from fxtlint.rewrite._repair import repair
+from fxtlint.rewrite._resume import resume_at
 
 
 def repaired(data: bytes, **options) -> bytes:
@@ -43,6 +47,13 @@ def check(data: bytes) -> None:
     for head in (b"", MAGIC):  # (the walk reads a trace that starts with its magic record)
         assert logged(head + data) == logged(head + data, shortcut=False), \
             "repair on the native walk differs from the record-by-record pass"
+    try:  # the repair `fxtlint repair FILE` makes: from the place IN's lint hands it, where there is one
+        report, walk = lint_walk(data, input_format="trace")
+    finally:
+        forget_chains()
+    at = resume_at(report, walk, lambda start, end: data[start:end])
+    if at is not None:
+        assert logged(data, resume=at) == logged(data), "repair from the lint's place differs from repair from IN's start"
     if not fxtlint.lint_bytes(data, input_format="trace").diagnostics:
         assert repaired(data, shortcut=False) == data, "repair changed a trace with nothing to mend"
 
