@@ -19,7 +19,7 @@ Printed:
    at worst;
 4. the lint harness under libFuzzer, plain (atheris's own libFuzzer) and preloaded as the
    fuzzing service runs it (``python -m fuzz run --preload``: asan_with_fuzzer.so, the
-   service's ASAN_OPTIONS), the same ``--libfuzzer`` executions each (the seeds, then
+   service's ASAN_OPTIONS, then the harness's .options ones: ``malloc_context_size=0``), the same ``--libfuzzer`` executions each (the seeds, then
    mutations, ``-seed=1``), one after the other in this run: executions per CPU second of
    each and their ratio (issue 34: the preloaded run within 3x of the plain), and libFuzzer's
    slowest unit of each (wall-clock, whole seconds; issue 34: none over 2 s).

@@ -32,6 +32,26 @@ SERVICE_ASAN_OPTIONS = ("alloc_dealloc_mismatch=0:allocator_may_return_null=1:al
                         "handle_segv=1:handle_sigill=1:max_uar_stack_size_log=16:print_scariness=1:"
                         "quarantine_size_mb=10:strict_memcmp=1:symbolize=1:use_sigaltstack=1:dedup_token_length=3")
 
+# ASan options each harness's .options sets for the service (its ``[asan]`` section), and
+# ``python -m fuzz run --preload`` after SERVICE_ASAN_OPTIONS: the Python harnesses record no
+# allocation or free stack (malloc_context_size=0). Every call of atheris's coverage and
+# comparison callbacks allocates its arguments through pybind11, about 330,000 allocations
+# for a 16 KB input, and ASan's record of each stack made the preloaded run 3.4 to 5.3 times
+# slower than the plain one (fuzz/README.md, "Speed under the preload"). A use-after-free is
+# still caught and reported at its access, and its input reproduces; the ``native`` harness,
+# which runs every native path the others do (both engines' lint and report, export and
+# decode), keeps the service's stacks, so such a report there names where the block was
+# allocated and freed.
+HARNESS_ASAN_OPTIONS = {"malloc_context_size": "0"}
+STACKS_KEPT = frozenset({"native"})
+
+
+def asan_options(harness: str) -> dict[str, str]:
+    """The ASan options ``harness``'s .options sets (``HARNESS_ASAN_OPTIONS``; none for
+    the harnesses in ``STACKS_KEPT``)."""
+    return {} if harness in STACKS_KEPT else dict(HARNESS_ASAN_OPTIONS)
+
+
 # harness name -> (file, whether its inputs are FXT bytes: seeds, dictionary, custom mutator)
 HARNESSES = {
     "lint": ("fuzz_lint.py", True),

@@ -211,7 +211,8 @@ def main(argv=None) -> int:
                         "than MB (one worker's)")
     p.add_argument("--preload", action="store_true",
                    help="run as ClusterFuzzLite and OSS-Fuzz do in an address build: atheris's asan_with_fuzzer.so "
-                        "preloaded (LD_PRELOAD), with the service's ASAN_OPTIONS (fuzz.SERVICE_ASAN_OPTIONS; "
+                        "preloaded (LD_PRELOAD), with the service's ASAN_OPTIONS (fuzz.SERVICE_ASAN_OPTIONS), then "
+                        "the harness's .options ones (fuzz.asan_options: malloc_context_size=0 but for native; "
                         "an ASAN_OPTIONS in the environment is added after them)")
     p.add_argument("--no-merge", action="store_true", help="keep the corpus as the run left it")
     p.add_argument("--no-coverage", action="store_true")

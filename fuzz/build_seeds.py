@@ -6,10 +6,10 @@ token dictionary and its libFuzzer options.
 
 writes DIR/<harness>_fuzzer.options for every harness (max_len, timeout and rss_limit_mb
 of a local campaign: without it the service takes max_len from the largest seed and runs
-with -timeout=25), DIR/<harness>_fuzzer_seed_corpus.zip (no seed over max_len) and
-DIR/<harness>_fuzzer.dict for every harness whose inputs are FXT bytes, and (with
---stage) DIR/<harness>_fuzzer.py plus the modules the harnesses import, ready for
-``compile_python_fuzzer``.
+with -timeout=25; and its ASan options, ``fuzz.asan_options``),
+DIR/<harness>_fuzzer_seed_corpus.zip (no seed over max_len) and DIR/<harness>_fuzzer.dict
+for every harness whose inputs are FXT bytes, and (with --stage) DIR/<harness>_fuzzer.py
+plus the modules the harnesses import, ready for ``compile_python_fuzzer``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script (build.sh): make `fuzz` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fuzz import HARNESSES, HERE, MAX_LEN, RSS_LIMIT_MB, TIMEOUT
+from fuzz import HARNESSES, HERE, MAX_LEN, RSS_LIMIT_MB, TIMEOUT, asan_options
 from fuzz.seeds import seed_files, write_dictionary
 
 HELPERS = ("_harness.py", "mutator.py", "declared_reading.py")  # what the harness files import from fuzz/
@@ -46,9 +46,12 @@ def options() -> dict[str, int]:
     return {"max_len": MAX_LEN, "timeout": TIMEOUT, "rss_limit_mb": RSS_LIMIT_MB}
 
 
-def write_options(path: Path) -> Path:
+def write_options(path: Path, harness: str) -> Path:
     lines = ["# libFuzzer settings of a local campaign (fuzz/__init__.py), written by fuzz/build_seeds.py",
              "[libfuzzer]"] + [f"{k} = {v}" for k, v in options().items()]
+    asan = asan_options(harness)
+    if asan:  # (the service appends these to its ASAN_OPTIONS: fuzz/__init__.py says why)
+        lines += ["[asan]"] + [f"{k} = {v}" for k, v in asan.items()]
     Path(path).write_text("\n".join(lines) + "\n")
     return Path(path)
 
@@ -71,7 +74,7 @@ def build(out: Path, stage_dir: Path | None = None) -> dict[str, list[Path]]:
     made: dict[str, list[Path]] = {"harnesses": stage(stage_dir) if stage_dir else [], "zips": [], "dicts": [],
                                    "options": []}
     for name, (_, fxt_input) in HARNESSES.items():
-        made["options"].append(write_options(out / f"{fuzzer_name(name)}.options"))
+        made["options"].append(write_options(out / f"{fuzzer_name(name)}.options", name))
         if fxt_input:
             made["zips"].append(seed_zip(out / f"{fuzzer_name(name)}_seed_corpus.zip"))
             made["dicts"].append(write_dictionary(out / f"{fuzzer_name(name)}.dict"))

@@ -27,6 +27,7 @@ from . import (
     SANITIZED,
     SERVICE_ASAN_OPTIONS,
     TIMEOUT,
+    asan_options,
     corpus_files,
     harness_path,
 )
@@ -87,17 +88,16 @@ def harness_env(harness: str, mutator: str = "structure", *, preload: bool = Fal
     """The environment a harness runs in: the repository importable, and for a sanitized
     harness the ASan build's fxtlint before it, with the runtime preloaded. With
     ``preload``, as the service runs it: libFuzzer with ASan preloaded, the service's
-    ASAN_OPTIONS (``preload_env``)."""
+    ASAN_OPTIONS and the harness's .options ones (``preload_env``)."""
     env = dict(os.environ, FXTLINT_FUZZ_MUTATOR=mutator, PYTHONPATH=os.pathsep.join(
         [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     if harness in SANITIZED:
         san = sanitizer_env(SANITIZED[harness])
         env.update(san, PYTHONPATH=os.pathsep.join([san["PYTHONPATH"], env["PYTHONPATH"]]))
     if preload:
-        pre = preload_env(env)
+        pre = preload_env(env, harness)
         if harness in SANITIZED:  # its runtime is preloaded already (the same library): the options only
-            pre = dict(pre, LD_PRELOAD=env["LD_PRELOAD"],
-                       ASAN_OPTIONS=":".join([SERVICE_ASAN_OPTIONS, env.get("ASAN_OPTIONS", "")]).rstrip(":"))
+            pre = dict(pre, LD_PRELOAD=env["LD_PRELOAD"], ASAN_OPTIONS=_asan_options(harness, env))
         env.update(pre)
     return env
 
@@ -116,14 +116,19 @@ def asan_with_fuzzer() -> Path:
     return lib
 
 
-def preload_env(base=None) -> dict[str, str]:
+def preload_env(base=None, harness: str | None = None) -> dict[str, str]:
     """LD_PRELOAD and ASAN_OPTIONS of the service's run: asan_with_fuzzer.so first (a
-    sanitizer runtime must be loaded first), SERVICE_ASAN_OPTIONS with any ASAN_OPTIONS of
-    ``base`` (default the environment) after them, so that the user's values win."""
+    sanitizer runtime must be loaded first), SERVICE_ASAN_OPTIONS, then ``harness``'s own
+    (its .options' ``[asan]``, ``fuzz.asan_options``), then any ASAN_OPTIONS of ``base``
+    (default the environment), so that the user's values win."""
     base = os.environ if base is None else base
     preload = " ".join(filter(None, [str(asan_with_fuzzer()), base.get("LD_PRELOAD", "")]))
-    options = ":".join(filter(None, [SERVICE_ASAN_OPTIONS, base.get("ASAN_OPTIONS", "")]))
-    return {"LD_PRELOAD": preload, "ASAN_OPTIONS": options}
+    return {"LD_PRELOAD": preload, "ASAN_OPTIONS": _asan_options(harness, base)}
+
+
+def _asan_options(harness: str | None, base) -> str:
+    own = ":".join(f"{k}={v}" for k, v in asan_options(harness).items()) if harness else ""
+    return ":".join(filter(None, [SERVICE_ASAN_OPTIONS, own, base.get("ASAN_OPTIONS", "")]))
 
 
 def libfuzzer(harness: str, *args, mutator: str = "structure", cwd=None, log=None, timeout=None,

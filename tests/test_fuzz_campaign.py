@@ -651,6 +651,30 @@ def test_preload_is_the_services_runtime_and_options(monkeypatch):
     assert "LD_PRELOAD" not in campaign.harness_env("reader")
 
 
+def test_python_harnesses_record_no_allocation_stacks(monkeypatch, tmp_path):
+    """A Python harness's .options carries ``[asan] malloc_context_size = 0`` and ``run
+    --preload`` sets it after the service's options (the user's still last); the native
+    harness keeps the service's stacks, in both."""
+    import configparser
+
+    from fuzz import SERVICE_ASAN_OPTIONS, STACKS_KEPT
+    from fuzz.build_seeds import write_options
+
+    monkeypatch.setattr(campaign, "asan_with_fuzzer", lambda: Path("/atheris/asan_with_fuzzer.so"))
+    assert campaign.preload_env({"ASAN_OPTIONS": "malloc_context_size=30"}, "lint")["ASAN_OPTIONS"] == \
+        SERVICE_ASAN_OPTIONS + ":malloc_context_size=0:malloc_context_size=30"
+    assert campaign.preload_env({}, "native")["ASAN_OPTIONS"] == SERVICE_ASAN_OPTIONS
+    monkeypatch.delenv("ASAN_OPTIONS", raising=False)
+    assert campaign.harness_env("reader", preload=True)["ASAN_OPTIONS"].endswith(":malloc_context_size=0")
+    assert STACKS_KEPT == {"native"}
+    for harness in HARNESSES:
+        opts = configparser.ConfigParser()
+        opts.read(write_options(tmp_path / f"{harness}.options", harness))
+        assert opts["libfuzzer"]["max_len"] == "16384", harness
+        asan = dict(opts["asan"]) if opts.has_section("asan") else {}
+        assert asan == ({} if harness in STACKS_KEPT else {"malloc_context_size": "0"}), harness
+
+
 @needs_atheris
 def test_asan_with_fuzzer_is_found_where_kernel_asan_sh_finds_it():
     import atheris
