@@ -19,13 +19,14 @@ Printed:
    at worst;
 4. the lint harness under libFuzzer, plain (atheris's own libFuzzer) and preloaded as the
    fuzzing service runs it (``python -m fuzz run --preload``: asan_with_fuzzer.so, the
-   service's ASAN_OPTIONS, then the harness's .options ones: ``malloc_context_size=0``), the same ``--libfuzzer`` executions each (the seeds, then
+   service's ASAN_OPTIONS, then the harness's .options ones: ``malloc_context_size=0``),
+   the same ``--libfuzzer`` executions each (the seeds, or ``--sixteen``'s inputs, then
    mutations, ``-seed=1``), one after the other in this run: executions per CPU second of
-   each and their ratio (issue 34: the preloaded run within 3x of the plain), and libFuzzer's
-   slowest unit of each (wall-clock, whole seconds; issue 34: none over 2 s).
-   ``--preload-options OPTS`` (repeatable) adds a run for each, preloaded with ASan options ``OPTS`` after
-   the service's (``malloc_context_size=0``: what ASan's record of each allocation's stack
-   costs), and its ratio to the plain run.
+   each and their ratio (issue 34: the preloaded run within 3x of the plain), and
+   libFuzzer's slowest unit of each (wall-clock, whole seconds; issue 34: none over 2 s).
+   ``--preload-options OPTS`` (repeatable) adds a run for each, preloaded with ASan options
+   ``OPTS`` after those (``malloc_context_size=30``: the service's allocation stacks back),
+   and its ratio to the plain run.
 
 Times are this process's CPU time (``time.process_time``: on an idle machine the wall time;
 on a shared one the other processes' work does not inflate it), the best of ``--passes``.

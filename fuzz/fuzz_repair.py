@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _harness  # puts a source checkout's fxtlint on the path
 
 import fxtlint
-from fxtlint.engine._reader import MAGIC_LE as MAGIC
 from fxtlint.engine._lint import lint_walk
+from fxtlint.engine._reader import MAGIC_LE as MAGIC
 from fxtlint.engine._reader import forget_chains
 from fxtlint.rewrite._repair import repair
 from fxtlint.rewrite._resume import resume_at
