@@ -53,7 +53,7 @@ def check(data: bytes) -> None:
         forget_chains()
     at = resume_at(report, walk, lambda start, end: data[start:end])
     if at is not None:
-        assert logged(data, resume=at) == logged(data), "repair from the lint's place differs from repair from IN's start"
+        assert logged(data, resume=at) == logged(data), "repair from the lint's place differs from IN's start"
     if not fxtlint.lint_bytes(data, input_format="trace").diagnostics:
         assert repaired(data, shortcut=False) == data, "repair changed a trace with nothing to mend"
 
