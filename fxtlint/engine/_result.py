@@ -7,6 +7,13 @@ An engine that can emit many (the compiled pairing engine at the end of a trace 
 and never built. Once a rule has ``per_rule_cap`` diagnostics, one placed after all of
 them can never be kept, whatever arrives later, so an engine reporting in file order
 builds no more than the cap of any rule.
+
+Diagnostics are kept as rows until something reads them: a row is (offset, record index,
+base, span), its base a ``Diagnostic`` (``add``) or the fields of one its engine noted for
+a copy of its record (``add_moved``: the row's position and span are the copy's). The
+counts, severities, exit status and the cap work on rows; a ``FileReport`` builds its
+``diagnostics`` (and their sentences) when they are first read (a fuzz harness or a CI gate
+that reads the counts builds none).
 """
 
 from __future__ import annotations
@@ -22,6 +29,45 @@ _new = object.__new__
 _new_counter = Counter.__new__  # an empty Counter without its Python ``__init__`` (a small lint's cost)
 
 
+def _made(row) -> Diagnostic:
+    """The diagnostic of a kept row (built from its noted fields, at its position, or the one
+    ``add`` kept)."""
+    base = row[2]
+    if type(base) is dict:
+        d = _new(Diagnostic)
+        d.__dict__.update(base, offset=row[0], record_index=row[1], span=row[3])
+        return d
+    return base
+
+
+def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
+    """A rule's first ``cap`` diagnostics by position (``sort_diagnostics``: a stable sort of
+    all, so one rule's equal diagnostics keep the order they came in), built from its rows."""
+    diags = [_made(r) for r in lst]
+    if len(diags) > cap:
+        sort_diagnostics(diags)
+        del diags[cap:]
+    return diags
+
+
+class KeptRows:
+    """The rows a sink kept, as they were when a report was made (``DiagnosticSink.rows``):
+    whether the cap dropped any (``capped``), and the diagnostics built when first asked for."""
+
+    __slots__ = ("lists", "cap", "capped")
+
+    def __init__(self, lists: list[list], cap: int, capped: bool):
+        self.lists, self.cap, self.capped = lists, cap, capped
+
+    def diagnostics(self) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        cap = self.cap
+        for lst in self.lists:
+            out.extend(_trimmed(lst, cap))
+        sort_diagnostics(out)
+        return out
+
+
 class DiagnosticSink(Struct):
     """Collects diagnostics; ``severity_overrides`` and ``ignored`` come from the user."""
 
@@ -30,7 +76,7 @@ class DiagnosticSink(Struct):
     ignored: frozenset[str]
     counts: Counter
     severity_of: dict  # code -> severity as reported
-    _kept: dict  # code -> diagnostics, trimmed to the smallest
+    _kept: dict  # code -> rows (a diagnostic each), trimmed to the smallest
     # code -> (offset, record index) past which no diagnostic can be kept (``skips``): the
     # last of the first ``per_rule_cap`` kept, then the last kept at each trim
     _bound: dict
@@ -76,19 +122,56 @@ class DiagnosticSink(Struct):
         lst = self._kept.get(code)
         if lst is None:
             lst = self._kept[code] = []
-        lst.append(diag)
-        if len(lst) < self.per_rule_cap:
-            return
-        if len(lst) == self.per_rule_cap and code not in self._bound:
+        lst.append((fields["offset"], fields["record_index"], diag, None))
+        if len(lst) >= self.per_rule_cap:
+            self._capping(code, lst)
+
+    def _capping(self, code: str, lst: list) -> None:
+        """A rule with ``per_rule_cap`` rows or more: its bound set at the cap, its rows trimmed
+        at twice the cap."""
+        cap = self.per_rule_cap
+        if len(lst) == cap and code not in self._bound:
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
-            self._bound[code] = max((d.offset, d.record_index) for d in lst)
-        elif len(lst) >= 2 * self.per_rule_cap:
+            self._bound[code] = max((r[0], r[1]) for r in lst)
+        elif len(lst) >= 2 * cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
-            sort_diagnostics(lst)
-            del lst[self.per_rule_cap :]
-            self._bound[code] = (lst[-1].offset, lst[-1].record_index)
+            lst[:] = [(d.offset, d.record_index, d, None) for d in _trimmed(lst, cap)]
+            self._bound[code] = lst[-1][0], lst[-1][1]
+
+    def add_moved(self, noted, offset: int, record_index: int) -> None:
+        """The diagnostics ``noted`` ((rule, span from the record's start, the fields of the
+        diagnostic said of another copy of the record)) said of the copy at ``offset``, record
+        ``record_index``: each asked of the cap (``skips``) and added, kept as rows (no
+        ``Diagnostic`` built: its position and span are the row's)."""
+        if self.listener is not None or self.severity_overrides:
+            for rule, span, fields in noted:  # (each built and added: a listener sees it, an override changes it)
+                if self.skips(rule, offset, record_index):
+                    continue
+                d = _new(Diagnostic)
+                d.__dict__.update(fields, offset=offset, record_index=record_index,
+                                  span=None if span is None else (offset + span[0], offset + span[1]))
+                self.add(d)
+            return
+        ignored, bounds, counts, severity_of = self.ignored, self._bound, self.counts, self.severity_of
+        kept, cap, at = self._kept, self.per_rule_cap, (offset, record_index)
+        for rule, span, fields in noted:
+            code = rule.code
+            if code in ignored:
+                continue
+            counts[code] = counts.get(code, 0) + 1
+            bound = bounds.get(code)
+            if bound is not None and at > bound:  # (dropped by the cap: counted, as ``skips`` counts it)
+                severity_of[code] = rule.severity
+                continue
+            severity_of[code] = fields["severity"]
+            lst = kept.get(code)
+            if lst is None:
+                lst = kept[code] = []
+            lst.append((offset, record_index, fields, None if span is None else (offset + span[0], offset + span[1])))
+            if len(lst) >= cap:
+                self._capping(code, lst)
 
     def skips(self, rule, offset: int, record_index: int) -> bool:
         """Whether a diagnostic of ``rule`` at (``offset``, ``record_index``) would be dropped
@@ -142,18 +225,14 @@ class DiagnosticSink(Struct):
 
     @property
     def kept(self) -> list[Diagnostic]:
-        if not self._kept:
-            return []
-        out = []
+        """The diagnostics kept, each rule's first ``per_rule_cap`` by position, sorted."""
+        return self.rows().diagnostics() if self._kept else []
+
+    def rows(self) -> KeptRows:
+        """The rows kept so far, as they are now (what a report lists, built when read)."""
         cap = self.per_rule_cap
-        for lst in self._kept.values():
-            if len(lst) > cap:  # (a rule's first ``per_rule_cap`` by position; a stable sort of all
-                sort_diagnostics(lst)  # keeps one rule's equal diagnostics in the order they came)
-                out.extend(lst[:cap])
-            else:
-                out.extend(lst)
-        sort_diagnostics(out)
-        return out
+        # (a rule counted more than the cap: some dropped; else every one it counted is kept)
+        return KeptRows(list(map(list, self._kept.values())), cap, any(n > cap for n in self.counts.values()))
 
     def extend(self, diags) -> None:
         for d in diags:
@@ -174,7 +253,11 @@ def skipper(emit) -> Callable | None:
 
 
 class FileReport(Struct):
-    """What a lint says about one file (``to_json``: the JSON output's object)."""
+    """What a lint says about one file (``to_json``: the JSON output's object).
+
+    ``from_sink`` makes one whose ``diagnostics`` are the sink's rows until first read
+    (``KeptRows``): then built, sorted and kept (equality, ``repr`` and pickling build them
+    first)."""
 
     path: str
     format: str  # "trace" | "log"
@@ -189,11 +272,41 @@ class FileReport(Struct):
                               "severity_counts")), F("summary", factory=dict))
 
     def __init__(self, path: str, format: str, records: int, size: int, byte_order: str,
-                 diagnostics: list[Diagnostic], counts: dict[str, int], severity_counts: dict[str, int],
+                 diagnostics: list[Diagnostic] | KeptRows, counts: dict[str, int], severity_counts: dict[str, int],
                  summary: dict | None = None):
         self.path, self.format, self.records, self.size, self.byte_order = path, format, records, size, byte_order
-        self.diagnostics, self.counts, self.severity_counts = diagnostics, counts, severity_counts
+        if type(diagnostics) is KeptRows:
+            self.__dict__["_rows"] = diagnostics  # (``diagnostics`` built when first read: ``__getattr__``)
+        else:
+            self.__dict__["diagnostics"] = diagnostics
+        self.counts, self.severity_counts = counts, severity_counts
         self.summary = {} if summary is None else summary
+
+    def __getattr__(self, name: str):
+        """``diagnostics`` of a report ``from_sink`` made, built from its rows at their first
+        read and kept (any other missing attribute: AttributeError, as usual)."""
+        fields = self.__dict__
+        if name == "diagnostics" and "_rows" in fields:
+            fields["diagnostics"] = fields.pop("_rows").diagnostics()
+            return fields["diagnostics"]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __eq__(self, other):
+        self.diagnostics  # noqa: B018 (built and kept: Struct's equality reads ``__dict__``)
+        if other.__class__ is self.__class__:
+            other.diagnostics  # noqa: B018
+        return Struct.__eq__(self, other)
+
+    __hash__ = None  # (a mutable value: unhashable, as Struct says)
+
+    def __repr__(self) -> str:
+        self.diagnostics  # noqa: B018 (built and kept)
+        return Struct.__repr__(self)
+
+    def __getstate__(self) -> dict:
+        """Pickled (or copied) with its diagnostics built: what it holds until then is rows."""
+        self.diagnostics  # noqa: B018 (built and kept)
+        return dict(self.__dict__)
 
     @property
     def has_errors(self) -> bool:
@@ -201,16 +314,21 @@ class FileReport(Struct):
 
     @property
     def capped(self) -> bool:
-        return sum(self.counts.values()) > len(self.diagnostics)
+        rows = self.__dict__.get("_rows")
+        return rows.capped if rows is not None else sum(self.counts.values()) > len(self.diagnostics)
 
     @classmethod
     def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
         sev = {"error": 0, "warning": 0, "info": 0}
         # exact per-severity counts: a code's severity is the same for all its diagnostics
-        severity_of = sink.severity_of
+        severity_of, cap, capped = sink.severity_of, sink.per_rule_cap, False
         for code, n in sink.counts.items():
             sev[severity_of[code].label] += n
-        return cls(path, format, records, size, byte_order, sink.kept, dict(sorted(sink.counts.items())), sev,
+            if n > cap:
+                capped = True  # (a rule counted more than the cap: some dropped; else each counted is kept)
+        kept = sink._kept  # (a clean file's: none)
+        rows: KeptRows | list = KeptRows(list(map(list, kept.values())), cap, capped) if kept else []
+        return cls(path, format, records, size, byte_order, rows, dict(sorted(sink.counts.items())), sev,
                    summary or {})
 
     def to_json(self) -> dict:

@@ -810,7 +810,11 @@ class NativeLint:
 
     def _moved(self, noted, offset: int, index: int) -> None:
         """The diagnostics ``noted`` (``_note``'s) said of the copy at ``offset``, record
-        ``index``, each asked of the cap first."""
+        ``index``, each asked of the cap first (the sink's ``add_moved``: kept as rows, no
+        ``Diagnostic`` built until the report's are read)."""
+        if self.sink is not None:
+            self.sink.add_moved(noted, offset, index)
+            return
         emit, skips = self.emit, self.skips
         for rule, span, fields in noted:
             if skips is not None and skips(rule, offset, index):
