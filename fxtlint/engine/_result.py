@@ -30,13 +30,15 @@ _new_counter = Counter.__new__  # an empty Counter without its Python ``__init__
 
 
 def _made(row) -> Diagnostic:
-    """The diagnostic of a kept row (built from its noted fields, at its position, or the one
-    ``add`` kept)."""
+    """The diagnostic of a kept row: built from its noted fields at its position
+    (``add_moved``), by its rule from its parameters (``add_at``), or the one ``add`` kept."""
     base = row[2]
     if type(base) is dict:
         d = _new(Diagnostic)
         d.__dict__.update(base, offset=row[0], record_index=row[1], span=row[3])
         return d
+    if type(base) is tuple:
+        return base[0].at(row[0], row[1], row[3], base[1], **base[2])
     return base
 
 
@@ -139,6 +141,25 @@ class DiagnosticSink(Struct):
             # paths emit in different orders but must keep the same diagnostics
             lst[:] = [(d.offset, d.record_index, d, None) for d in _trimmed(lst, cap)]
             self._bound[code] = lst[-1][0], lst[-1][1]
+
+    def add_at(self, rule, offset: int, record_index: int, record_size: int | None, params: dict) -> None:
+        """``add(rule.at(offset, record_index, record_size=record_size, **params))``, the cap
+        asked already (``skips``): kept as a row, the diagnostic built by its rule when read
+        (an engine's findings that nothing reads build nothing; their parameters are checked
+        then: the engines' tests read them)."""
+        code = rule.code
+        if self.listener is not None or self.severity_overrides or code in self.ignored:
+            self.add(rule.at(offset, record_index, record_size=record_size, **params))
+            return
+        counts = self.counts
+        counts[code] = counts.get(code, 0) + 1
+        self.severity_of[code] = rule.severity
+        lst = self._kept.get(code)
+        if lst is None:
+            lst = self._kept[code] = []
+        lst.append((offset, record_index, (rule, record_size, params), None))
+        if len(lst) >= self.per_rule_cap:
+            self._capping(code, lst)
 
     def add_moved(self, noted, offset: int, record_index: int) -> None:
         """The diagnostics ``noted`` ((rule, span from the record's start, the fields of the
