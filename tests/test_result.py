@@ -173,6 +173,12 @@ def test_a_copy_said_as_rows_leaves_the_sink_as_skipping_and_adding_each(seq, ca
                     params = _diag(RULES[r2], 0, 0, variant2).__dict__["_lazy"][1]
                     every.add(rule.at(8 * pos, pos, span=(8 * pos + 2, 8 * pos + 4), record_size=8, **params))
     assert _state(rows) == _state(every) and rows._bound == every._bound
+    from fxtlint.engine._result import FileReport
+
+    for sink in (rows, every):  # a report of rows says it is capped as one of its diagnostics would
+        report = FileReport.from_sink(path="p", format="trace", records=1, size=8, byte_order="little", sink=sink)
+        assert report.capped == (sum(sink.counts.values()) > len(sink.kept))
+        assert report.capped == (sum(report.counts.values()) > len(report.diagnostics))
 
 
 def test_a_report_builds_its_diagnostics_when_first_read():

@@ -9,11 +9,12 @@ them can never be kept, whatever arrives later, so an engine reporting in file o
 builds no more than the cap of any rule.
 
 Diagnostics are kept as rows until something reads them: a row is (offset, record index,
-base, span), its base a ``Diagnostic`` (``add``) or the fields of one its engine noted for
-a copy of its record (``add_moved``: the row's position and span are the copy's). The
-counts, severities, exit status and the cap work on rows; a ``FileReport`` builds its
-``diagnostics`` (and their sentences) when they are first read (a fuzz harness or a CI gate
-that reads the counts builds none).
+base, span), its base a ``Diagnostic`` (``add``), a rule and its parameters (``add_at``:
+the compiled pairing engine's findings, built by ``Rule.at`` when read) or the fields of a
+diagnostic its engine noted for another copy of the record (``add_moved``: the row's
+position and span are the copy's). The counts, severities, exit status and the cap work
+on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences) when they are
+first read (a fuzz harness or a CI gate that reads the counts builds none).
 """
 
 from __future__ import annotations
@@ -250,10 +251,13 @@ class DiagnosticSink(Struct):
         return self.rows().diagnostics() if self._kept else []
 
     def rows(self) -> KeptRows:
-        """The rows kept so far, as they are now (what a report lists, built when read)."""
-        cap = self.per_rule_cap
-        # (a rule counted more than the cap: some dropped; else every one it counted is kept)
-        return KeptRows(list(map(list, self._kept.values())), cap, any(n > cap for n in self.counts.values()))
+        """The rows kept so far, as they are now (what a report lists, built when read), and
+        whether the cap dropped any (more counted than a report lists: ``FileReport.capped``)."""
+        cap, lists, listed = self.per_rule_cap, [], 0
+        for lst in self._kept.values():
+            lists.append(list(lst))
+            listed += min(len(lst), cap)
+        return KeptRows(lists, cap, sum(self.counts.values()) > listed)
 
     def extend(self, diags) -> None:
         for d in diags:
@@ -308,7 +312,8 @@ class FileReport(Struct):
         read and kept (any other missing attribute: AttributeError, as usual)."""
         fields = self.__dict__
         if name == "diagnostics" and "_rows" in fields:
-            fields["diagnostics"] = fields.pop("_rows").diagnostics()
+            fields["diagnostics"] = fields["_rows"].diagnostics()
+            del fields["_rows"]
             return fields["diagnostics"]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -342,13 +347,11 @@ class FileReport(Struct):
     def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
         sev = {"error": 0, "warning": 0, "info": 0}
         # exact per-severity counts: a code's severity is the same for all its diagnostics
-        severity_of, cap, capped = sink.severity_of, sink.per_rule_cap, False
+        severity_of = sink.severity_of
         for code, n in sink.counts.items():
             sev[severity_of[code].label] += n
-            if n > cap:
-                capped = True  # (a rule counted more than the cap: some dropped; else each counted is kept)
-        kept = sink._kept  # (a clean file's: none)
-        rows: KeptRows | list = KeptRows(list(map(list, kept.values())), cap, capped) if kept else []
+        # the sink's rows, built into diagnostics when the report's are first read (a clean file's: none)
+        rows: KeptRows | list = sink.rows() if sink._kept else []
         return cls(path, format, records, size, byte_order, rows, dict(sorted(sink.counts.items())), sev,
                    summary or {})
 
