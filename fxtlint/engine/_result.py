@@ -64,9 +64,20 @@ class KeptRows:
 
     def diagnostics(self) -> list[Diagnostic]:
         out: list[Diagnostic] = []
-        cap = self.cap
+        add, cap = out.append, self.cap
         for lst in self.lists:
-            out.extend(_trimmed(lst, cap))
+            if len(lst) > cap:
+                out.extend(_trimmed(lst, cap))
+                continue
+            for offset, index, base, span in lst:  # (``_made``, without a call per row)
+                if type(base) is dict:
+                    d = _new(Diagnostic)
+                    d.__dict__.update(base, offset=offset, record_index=index, span=span)
+                    add(d)
+                elif type(base) is tuple:
+                    add(base[0].at(offset, index, span, base[1], **base[2]))
+                else:
+                    add(base)
         sort_diagnostics(out)
         return out
 
