@@ -191,7 +191,7 @@ def test_a_report_builds_its_diagnostics_when_first_read():
     for i in (5, 3, 4, 1):
         sink.add(_diag(R.string_ref_unregistered, 8 * i, i, variant=i))
     report = FileReport.from_sink(path="p", format="trace", records=6, size=48, byte_order="little", sink=sink)
-    assert "diagnostics" not in report.__dict__  # rows until read
+    assert "diagnostics" not in report.__dict__ and "_rows" in report.__dict__  # rows until read
     assert report.capped and report.has_errors and report.counts == {R.string_ref_unregistered.code: 4}
     assert "diagnostics" not in report.__dict__  # the counts and exit status read no diagnostic
     sink.add(_diag(R.string_ref_unregistered, 0, 0))  # (the sink goes on: the report is as it was made)

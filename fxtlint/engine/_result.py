@@ -8,11 +8,11 @@ and never built. Once a rule has ``per_rule_cap`` diagnostics, one placed after 
 them can never be kept, whatever arrives later, so an engine reporting in file order
 builds no more than the cap of any rule.
 
-Diagnostics are kept as rows until something reads them: a row is (offset, record index,
-base, span), its base a ``Diagnostic`` (``add``), a rule and its parameters (``add_at``:
-the compiled pairing engine's findings, built by ``Rule.at`` when read) or the fields of a
-diagnostic its engine noted for another copy of the record (``add_moved``: the row's
-position and span are the copy's). The counts, severities, exit status and the cap work
+Diagnostics are kept as rows until something reads them: a row is the ``Diagnostic``
+``add`` was given, or (offset, record index, base, span), its base a rule and its
+parameters (``add_at``: the compiled pairing engine's findings, built by ``Rule.at`` when
+read) or the fields of a diagnostic its engine noted for another copy of the record
+(``add_moved``: the row's position and span are the copy's). The counts, severities, exit status and the cap work
 on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences) when they are
 first read (a fuzz harness or a CI gate that reads the counts builds none).
 """
@@ -31,16 +31,21 @@ _new_counter = Counter.__new__  # an empty Counter without its Python ``__init__
 
 
 def _made(row) -> Diagnostic:
-    """The diagnostic of a kept row: built from its noted fields at its position
-    (``add_moved``), by its rule from its parameters (``add_at``), or the one ``add`` kept."""
+    """The diagnostic of a kept row: the one ``add`` kept, or built from its noted fields at
+    its position (``add_moved``), or by its rule from its parameters (``add_at``)."""
+    if type(row) is not tuple:
+        return row
     base = row[2]
     if type(base) is dict:
         d = _new(Diagnostic)
         d.__dict__.update(base, offset=row[0], record_index=row[1], span=row[3])
         return d
-    if type(base) is tuple:
-        return base[0].at(row[0], row[1], row[3], base[1], **base[2])
-    return base
+    return base[0].at(row[0], row[1], row[3], base[1], **base[2])
+
+
+def _position(row) -> tuple[int, int]:
+    """A kept row's (offset, record index)."""
+    return (row[0], row[1]) if type(row) is tuple else (row.offset, row.record_index)
 
 
 def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
@@ -53,33 +58,39 @@ def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
     return diags
 
 
-class KeptRows:
-    """The rows a sink kept, as they were when a report was made (``DiagnosticSink.rows``):
-    whether the cap dropped any (``capped``), and the diagnostics built when first asked for."""
+def _snapshot(kept: dict, cap: int) -> tuple[list[list], int, int]:
+    """A sink's rows as they are now (``kept``: code -> rows), for a report to build when read:
+    (each rule's rows copied, the cap, how many a report lists: each rule's up to the cap)."""
+    lists, listed = [], 0
+    for lst in kept.values():
+        lists.append(lst[:])
+        n = len(lst)
+        listed += n if n < cap else cap
+    return lists, cap, listed
 
-    __slots__ = ("lists", "cap", "capped")
 
-    def __init__(self, lists: list[list], cap: int, capped: bool):
-        self.lists, self.cap, self.capped = lists, cap, capped
-
-    def diagnostics(self) -> list[Diagnostic]:
-        out: list[Diagnostic] = []
-        add, cap = out.append, self.cap
-        for lst in self.lists:
-            if len(lst) > cap:
-                out.extend(_trimmed(lst, cap))
+def _diagnostics(lists: list[list], cap: int) -> list[Diagnostic]:
+    """The diagnostics of a sink's rows (``_snapshot``'s): each rule's first ``cap`` by
+    position, built, and all sorted."""
+    out: list[Diagnostic] = []
+    add = out.append
+    for lst in lists:
+        if len(lst) > cap:
+            out.extend(_trimmed(lst, cap))
+            continue
+        for row in lst:  # (``_made``, without a call per row)
+            if type(row) is not tuple:
+                add(row)
                 continue
-            for offset, index, base, span in lst:  # (``_made``, without a call per row)
-                if type(base) is dict:
-                    d = _new(Diagnostic)
-                    d.__dict__.update(base, offset=offset, record_index=index, span=span)
-                    add(d)
-                elif type(base) is tuple:
-                    add(base[0].at(offset, index, span, base[1], **base[2]))
-                else:
-                    add(base)
-        sort_diagnostics(out)
-        return out
+            offset, index, base, span = row
+            if type(base) is dict:
+                d = _new(Diagnostic)
+                d.__dict__.update(base, offset=offset, record_index=index, span=span)
+                add(d)
+            else:
+                add(base[0].at(offset, index, span, base[1], **base[2]))
+    sort_diagnostics(out)
+    return out
 
 
 class DiagnosticSink(Struct):
@@ -90,7 +101,7 @@ class DiagnosticSink(Struct):
     ignored: frozenset[str]
     counts: Counter
     severity_of: dict  # code -> severity as reported
-    _kept: dict  # code -> rows (a diagnostic each), trimmed to the smallest
+    _kept: dict  # code -> rows (a diagnostic each: ``_made``), trimmed to the smallest
     # code -> (offset, record index) past which no diagnostic can be kept (``skips``): the
     # last of the first ``per_rule_cap`` kept, then the last kept at each trim
     _bound: dict
@@ -136,7 +147,7 @@ class DiagnosticSink(Struct):
         lst = self._kept.get(code)
         if lst is None:
             lst = self._kept[code] = []
-        lst.append((fields["offset"], fields["record_index"], diag, None))
+        lst.append(diag)
         if len(lst) >= self.per_rule_cap:
             self._capping(code, lst)
 
@@ -147,12 +158,12 @@ class DiagnosticSink(Struct):
         if len(lst) == cap and code not in self._bound:
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
-            self._bound[code] = max((r[0], r[1]) for r in lst)
+            self._bound[code] = max(map(_position, lst))
         elif len(lst) >= 2 * cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
-            lst[:] = [(d.offset, d.record_index, d, None) for d in _trimmed(lst, cap)]
-            self._bound[code] = lst[-1][0], lst[-1][1]
+            lst[:] = _trimmed(lst, cap)
+            self._bound[code] = _position(lst[-1])
 
     def add_at(self, rule, offset: int, record_index: int, record_size: int | None, params: dict) -> None:
         """``add(rule.at(offset, record_index, record_size=record_size, **params))``, the cap
@@ -259,16 +270,7 @@ class DiagnosticSink(Struct):
     @property
     def kept(self) -> list[Diagnostic]:
         """The diagnostics kept, each rule's first ``per_rule_cap`` by position, sorted."""
-        return self.rows().diagnostics() if self._kept else []
-
-    def rows(self) -> KeptRows:
-        """The rows kept so far, as they are now (what a report lists, built when read), and
-        whether the cap dropped any (more counted than a report lists: ``FileReport.capped``)."""
-        cap, lists, listed = self.per_rule_cap, [], 0
-        for lst in self._kept.values():
-            lists.append(list(lst))
-            listed += min(len(lst), cap)
-        return KeptRows(lists, cap, sum(self.counts.values()) > listed)
+        return _diagnostics(list(self._kept.values()), self.per_rule_cap) if self._kept else []
 
     def extend(self, diags) -> None:
         for d in diags:
@@ -288,11 +290,27 @@ def skipper(emit) -> Callable | None:
     return None if sink is None else sink.skips
 
 
+class _BuiltWhenRead:
+    """``FileReport.diagnostics`` of a report ``from_sink`` made: built from the sink's rows
+    (``_snapshot``) at the first read and kept in the report's fields. A non-data descriptor:
+    once kept (or given to ``__init__``), an attribute like any other, read at full speed (a
+    ``__getattr__`` or a property would slow every attribute's read or write)."""
+
+    def __get__(self, report, cls=None):
+        if report is None:
+            return self
+        fields = report.__dict__
+        lists, cap, _ = fields["_rows"]
+        diags = fields["diagnostics"] = _diagnostics(lists, cap)
+        del fields["_rows"]
+        return diags
+
+
 class FileReport(Struct):
     """What a lint says about one file (``to_json``: the JSON output's object).
 
     ``from_sink`` makes one whose ``diagnostics`` are the sink's rows until first read
-    (``KeptRows``): then built, sorted and kept (equality, ``repr`` and pickling build them
+    (``_snapshot``): then built, sorted and kept (equality, ``repr`` and pickling build them
     first)."""
 
     path: str
@@ -300,7 +318,7 @@ class FileReport(Struct):
     records: int
     size: int
     byte_order: str  # "little" | "big"
-    diagnostics: list[Diagnostic]
+    diagnostics: list[Diagnostic] = _BuiltWhenRead()  # type: ignore[assignment]  # (a list, built when read)
     counts: dict[str, int]
     severity_counts: dict[str, int]
     summary: dict
@@ -308,25 +326,11 @@ class FileReport(Struct):
                               "severity_counts")), F("summary", factory=dict))
 
     def __init__(self, path: str, format: str, records: int, size: int, byte_order: str,
-                 diagnostics: list[Diagnostic] | KeptRows, counts: dict[str, int], severity_counts: dict[str, int],
+                 diagnostics: list[Diagnostic], counts: dict[str, int], severity_counts: dict[str, int],
                  summary: dict | None = None):
         self.path, self.format, self.records, self.size, self.byte_order = path, format, records, size, byte_order
-        if type(diagnostics) is KeptRows:
-            self.__dict__["_rows"] = diagnostics  # (``diagnostics`` built when first read: ``__getattr__``)
-        else:
-            self.__dict__["diagnostics"] = diagnostics
-        self.counts, self.severity_counts = counts, severity_counts
+        self.diagnostics, self.counts, self.severity_counts = diagnostics, counts, severity_counts
         self.summary = {} if summary is None else summary
-
-    def __getattr__(self, name: str):
-        """``diagnostics`` of a report ``from_sink`` made, built from its rows at their first
-        read and kept (any other missing attribute: AttributeError, as usual)."""
-        fields = self.__dict__
-        if name == "diagnostics" and "_rows" in fields:
-            fields["diagnostics"] = fields["_rows"].diagnostics()
-            del fields["_rows"]
-            return fields["diagnostics"]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __eq__(self, other):
         self.diagnostics  # noqa: B018 (built and kept: Struct's equality reads ``__dict__``)
@@ -352,7 +356,7 @@ class FileReport(Struct):
     @property
     def capped(self) -> bool:
         rows = self.__dict__.get("_rows")
-        return rows.capped if rows is not None else sum(self.counts.values()) > len(self.diagnostics)
+        return sum(self.counts.values()) > (len(self.diagnostics) if rows is None else rows[2])
 
     @classmethod
     def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
@@ -361,10 +365,13 @@ class FileReport(Struct):
         severity_of = sink.severity_of
         for code, n in sink.counts.items():
             sev[severity_of[code].label] += n
-        # the sink's rows, built into diagnostics when the report's are first read (a clean file's: none)
-        rows: KeptRows | list = sink.rows() if sink._kept else []
-        return cls(path, format, records, size, byte_order, rows, dict(sorted(sink.counts.items())), sev,
-                   summary or {})
+        report = cls(path, format, records, size, byte_order, [], dict(sorted(sink.counts.items())), sev,
+                     summary or {})
+        if sink._kept:  # the sink's rows, built into diagnostics when first read (a clean file's: none)
+            fields = report.__dict__
+            del fields["diagnostics"]
+            fields["_rows"] = _snapshot(sink._kept, sink.per_rule_cap)
+        return report
 
     def to_json(self) -> dict:
         return {
