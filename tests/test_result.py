@@ -202,3 +202,40 @@ def test_a_report_builds_its_diagnostics_when_first_read():
                                                                for i in (1, 3)], report.counts,
                                 report.severity_counts)
     assert [d.record_index for d in again.diagnostics] == [0, 1] and report != again
+
+
+def test_what_is_built_when_read_is_built_once_by_threads_reading_at_once():
+    """A report's diagnostics and a diagnostic's message read by several threads at once:
+    each gets the same values, none an error (whichever thread builds them keeps them)."""
+    import sys
+    import threading
+
+    from fxtlint.engine._result import FileReport
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (threads switch within the building)
+    try:
+        for _ in range(60):
+            sink = DiagnosticSink()
+            for i in range(50):
+                sink.add(_diag(R.string_ref_unregistered, 8 * i, i, variant=i))
+            report = FileReport.from_sink(path="p", format="trace", records=50, size=400, byte_order="little",
+                                          sink=sink)
+            d = _diag(R.unterminated_at_end, 0, 0, variant=3)
+            got, errors = [], []
+
+            def read(report=report, d=d, got=got, errors=errors):
+                try:
+                    got.append(([x.to_json() for x in report.diagnostics], d.message, d.details))
+                except Exception as e:  # (what the test looks for)
+                    errors.append(e)
+
+            threads = [threading.Thread(target=read) for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert not errors and len(got) == 4 and all(g == got[0] for g in got)
+            assert "_rows" not in report.__dict__ and "_lazy" not in d.__dict__
+    finally:
+        sys.setswitchinterval(switch)

@@ -300,10 +300,11 @@ class _BuiltWhenRead:
         if report is None:
             return self
         fields = report.__dict__
-        lists, cap, _ = fields["_rows"]
-        diags = fields["diagnostics"] = _diagnostics(lists, cap)
-        del fields["_rows"]
-        return diags
+        rows = fields.get("_rows")
+        if rows is not None:
+            fields["diagnostics"] = _diagnostics(rows[0], rows[1])
+            fields.pop("_rows", None)  # (another thread may have built them meanwhile: an equal list)
+        return fields["diagnostics"]
 
 
 class FileReport(Struct):

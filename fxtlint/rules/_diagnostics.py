@@ -309,11 +309,12 @@ class _Rendered:
             return self
         fields = diag.__dict__
         lazy = fields.get("_lazy")
-        if lazy is None:  # (neither given nor lazy: missing, as any attribute)
-            raise AttributeError(f"{type(diag).__name__!r} object has no attribute {self.name!r}")
-        fields["message"], fields["details"] = lazy[0].render(lazy[1])
-        del fields["_lazy"]
-        return fields[self.name]
+        if lazy is not None:
+            fields["message"], fields["details"] = lazy[0].render(lazy[1])
+            fields.pop("_lazy", None)  # (another thread may have built them meanwhile: the same values)
+        if self.name in fields:
+            return fields[self.name]
+        raise AttributeError(f"{type(diag).__name__!r} object has no attribute {self.name!r}")
 
 
 class Diagnostic(Frozen):
