@@ -1,6 +1,6 @@
 """Benchmark: the lint of mutated 16 KB inputs by this tree and by a baseline tree, in one run.
 
-    python bench/fuzz_ab.py --baseline DIR [--mutated 200] [--rounds 3]
+    python bench/fuzz_ab.py --baseline DIR [--mutated 200] [--rounds 3] [--read status|diagnostics]
 
 ``DIR`` is another checkout of fxtlint with its extensions built in place (``git archive
 REV | tar -x -C DIR`` and ``python setup.py build_ext --inplace`` there, with setuptools 77 or newer
@@ -8,7 +8,11 @@ in the environment: bench/README.md). The inputs are
 ``fuzz_speed``'s (``draw_mutated``: the hostile inputs, then ``--mutated`` mutants of the
 seeds grown to 16 KB), drawn once here and linted (``fxtlint.lint_bytes``, the default
 engine) by each tree in a process of its own, the trees taking turns ``--rounds`` times,
-so both see the same load. Printed per tree: the mean and worst CPU time per input (each
+so both see the same load. Each lint's report is read as a CI gate reads it (``--read
+status``, the default: its exit status and counts, ``has_errors``, ``severity_counts``,
+``capped``), or as the CLI and the fuzz harness's equivalence check read it (``--read
+diagnostics``: every diagnostic and its message, ``to_json``), in both trees alike (a
+report builds its diagnostics when they are first read). Printed per tree: the mean and worst CPU time per input (each
 input's best round), the records handed back to the reference reader per input (counted
 in a pass of its own), and the ratio of the baseline's mean and worst to this tree's.
 """
@@ -26,9 +30,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def child(tree: str, inputs_path: str) -> None:
-    """Lint the inputs with the fxtlint of ``tree``: per input its CPU time, and the
-    records its walk handed back."""
+def child(tree: str, inputs_path: str, read: str = "status") -> None:
+    """Lint the inputs with the fxtlint of ``tree``, reading each report as ``read`` says: per
+    input its CPU time, and the records its walk handed back."""
     sys.path.insert(0, tree)
     import fxtlint
     from fxtlint.engine import _walk_native
@@ -40,12 +44,20 @@ def child(tree: str, inputs_path: str) -> None:
         n = int.from_bytes(blob[at:at + 4], "little")
         inputs.append(blob[at + 4:at + 4 + n])
         at += 4 + n
+    if read == "status":
+        def lint(data):  # what a CI gate reads: the exit status and the counts
+            r = fxtlint.lint_bytes(data)
+            return r.has_errors, r.severity_counts["warning"], r.capped
+    else:
+        def lint(data):  # what the CLI's JSON output and the equivalence check read
+            return fxtlint.lint_bytes(data).to_json()
+
     for data in inputs:  # warm: imports, tables, caches
-        fxtlint.lint_bytes(data)
+        lint(data)
     times = []
     for data in inputs:
         t = time.process_time()
-        fxtlint.lint_bytes(data)
+        lint(data)
         times.append(time.process_time() - t)
     seen = [0]
     real = _walk_native.decode_record
@@ -68,10 +80,12 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", required=True, type=Path, help="a checkout with its extensions built in place")
     ap.add_argument("--mutated", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--read", choices=("status", "diagnostics"), default="status",
+                    help="what of each report is read: the exit status and counts, or every diagnostic (JSON)")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
-        child(*args.child)
+        child(*args.child, args.read)
         return 0
     sys.path.insert(0, str(REPO / "bench"))
     sys.path.insert(0, str(REPO))
@@ -87,14 +101,15 @@ def main(argv=None) -> int:
         f.flush()
         for _ in range(args.rounds):
             for name, tree in trees.items():
-                out = subprocess.run([sys.executable, __file__, "--baseline", tree, "--child", tree, f.name],
+                out = subprocess.run([sys.executable, __file__, "--baseline", tree, "--read", args.read,
+                                      "--child", tree, f.name],
                                      check=True, capture_output=True, text=True, cwd=tree).stdout
                 got = json.loads(out.splitlines()[-1])
                 prev = best.get(name)
                 best[name] = got["times"] if prev is None else [min(a, b) for a, b in zip(prev, got["times"])]
                 handbacks[name] = got["handbacks"]
     print(f"lint of {len(inputs)} inputs (the hostile ones and {args.mutated} mutated, as fuzz_speed draws them), "
-          f"CPU time, each input's best of {args.rounds} rounds, the trees taking turns:")
+          f"report read: {args.read}, CPU time, each input's best of {args.rounds} rounds, the trees taking turns:")
     stats = {}
     hostile = len(inputs) - args.mutated
     for name, times in best.items():

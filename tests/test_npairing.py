@@ -25,6 +25,7 @@ from fxtlint.engine import _native, _pairing
 from fxtlint.engine._lint import lint_walk
 from fxtlint.engine._pairing import COLUMNS, Batch, PairKind
 from fxtlint.engine._pairing_choice import native_pairing, pairing_engine
+from fxtlint.engine._result import DiagnosticSink
 from fxtlint.strategies import mutated_archives
 from test_pairing import mostly_clean
 
@@ -269,3 +270,31 @@ def test_large_random_windows_agree(seed):
                      max_scan=rnd.choice((1, 4, 64)))
         agree(windows, how=rnd.choice(FEEDS), lim=lim, mode=rnd.choice(MODES), dropped_at=rnd.choice((None, 500, 5000)),
               cut_short=rnd.random() < 0.5)
+
+
+def run_sink(make, windows, cap: int, ignored: frozenset, lim=Limits(), mode=None) -> tuple:
+    """Every window through one engine emitting to a sink (the compiled engine keeps its
+    findings there as rows, ``add_at``): the sink's kept diagnostics, counts and severities."""
+    sink = DiagnosticSink(per_rule_cap=cap, ignored=ignored)
+    eng = make(sink.add, STRINGS, lim, buffering_mode=mode)
+    index = 0
+    for w in windows:
+        rows = []
+        for k, t, p, c, n, ts, i, *_ in w:
+            rows.append((k, t, p, c, n, ts, 0 if k == PairKind.COMPLETE else i, i if k == PairKind.COMPLETE else 0,
+                         8 * index, index, 16, 10**9))
+            index += 1
+        feed(eng, rows, "half")  # (the sink's bounds read by the compiled engine as they move)
+    eng.finish(False, None)
+    # (not its bounds: an engine that asks the cap before it builds adds fewer, trims less often)
+    return [d.to_json() for d in sink.kept], dict(sink.counts), dict(sink.severity_of)
+
+
+@given(st.lists(st.lists(events, max_size=40), max_size=4), st.integers(1, 3), st.booleans(), limits,
+       st.sampled_from(MODES))
+def test_findings_kept_as_rows_by_a_sink_agree_under_its_cap(windows, cap, ignore, lim, mode):
+    """The compiled engine's findings kept by a sink as rows (asked of its cap natively,
+    ``_dropped``; built when read) leave the sink as the reference's diagnostics added do."""
+    ignored = frozenset({"PR002"}) if ignore else frozenset()
+    want = run_sink(reference, windows, cap, ignored, lim, mode)
+    assert run_sink(NATIVE.PairingEngine, windows, cap, ignored, lim, mode) == want

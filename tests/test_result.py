@@ -143,3 +143,99 @@ def test_a_severity_override_keeps_the_sentence_unbuilt_and_equals_replace():
     assert kept.severity is Severity.INFO and "message" not in kept.__dict__
     assert kept == dataclasses.replace(_diag(R.string_ref_unregistered, 16, 2, variant=7), severity=Severity.INFO)
     assert d.severity is not Severity.INFO  # the reported one is not changed
+
+
+# -- diagnostics kept as rows: ``add_moved`` and a report that builds its list when read ---------
+@settings(max_examples=300, deadline=None)  # cheap: a sink, no trace
+@given(events, st.integers(1, 4), st.booleans(), st.booleans(), st.booleans(),
+       st.lists(st.tuples(st.sampled_from(range(len(RULES))), st.integers(1, 3)), min_size=1, max_size=4))
+def test_a_copy_said_as_rows_leaves_the_sink_as_skipping_and_adding_each(seq, cap, override, ignore, listen, record):
+    """``add_moved`` (a record's copy said from the diagnostics noted of another copy): the
+    counts, severities, bounds and kept diagnostics are those ``skips`` then ``add`` of each,
+    moved to the copy's position, leave (an override, a listener: each built and added)."""
+    options = {"per_rule_cap": cap,
+               "severity_overrides": {RULES[0].code: Severity.INFO} if override else {},
+               "ignored": frozenset({RULES[1].code}) if ignore else frozenset()}
+    every = DiagnosticSink(**options, listener=[].append if listen else None)
+    rows = DiagnosticSink(**options, listener=[].append if listen else None)
+    # the copy noted at record 2 (offset 16), with a span from the record's start
+    noted = []
+    for r, variant in record:
+        d = RULES[r].at(16, 2, span=(18, 20), record_size=8, **_diag(RULES[r], 16, 2, variant).__dict__["_lazy"][1])
+        noted.append((RULES[r], (2, 4), dict(d.__dict__)))
+    for r, pos, variant in seq:
+        for sink in (every, rows):
+            sink.add(_diag(RULES[r], 8 * pos, pos, variant))
+        if pos % 3 == 0:  # a copy of the noted record at this position
+            rows.add_moved(noted, 8 * pos, pos)
+            for (r2, variant2), (rule, _, _) in zip(record, noted):
+                if not every.skips(rule, 8 * pos, pos):
+                    params = _diag(RULES[r2], 0, 0, variant2).__dict__["_lazy"][1]
+                    every.add(rule.at(8 * pos, pos, span=(8 * pos + 2, 8 * pos + 4), record_size=8, **params))
+    assert _state(rows) == _state(every) and rows._bound == every._bound
+    from fxtlint.engine._result import FileReport
+
+    for sink in (rows, every):  # a report of rows says it is capped as one of its diagnostics would
+        report = FileReport.from_sink(path="p", format="trace", records=1, size=8, byte_order="little", sink=sink)
+        assert report.capped == (sum(sink.counts.values()) > len(sink.kept))
+        assert report.capped == (sum(report.counts.values()) > len(report.diagnostics))
+
+
+def test_a_report_builds_its_diagnostics_when_first_read():
+    import copy
+    import pickle
+
+    from fxtlint.engine._result import FileReport
+
+    sink = DiagnosticSink(per_rule_cap=2)
+    for i in (5, 3, 4, 1):
+        sink.add(_diag(R.string_ref_unregistered, 8 * i, i, variant=i))
+    report = FileReport.from_sink(path="p", format="trace", records=6, size=48, byte_order="little", sink=sink)
+    assert "diagnostics" not in report.__dict__ and "_rows" in report.__dict__  # rows until read
+    assert report.capped and report.has_errors and report.counts == {R.string_ref_unregistered.code: 4}
+    assert "diagnostics" not in report.__dict__  # the counts and exit status read no diagnostic
+    sink.add(_diag(R.string_ref_unregistered, 0, 0))  # (the sink goes on: the report is as it was made)
+    again = FileReport.from_sink(path="p", format="trace", records=6, size=48, byte_order="little", sink=sink)
+    assert pickle.loads(pickle.dumps(again)) == again and copy.deepcopy(again) == again
+    assert [d.record_index for d in report.diagnostics] == [1, 3] and report.diagnostics is report.diagnostics
+    assert report == FileReport("p", "trace", 6, 48, "little", [_diag(R.string_ref_unregistered, 8 * i, i, variant=i)
+                                                               for i in (1, 3)], report.counts,
+                                report.severity_counts)
+    assert [d.record_index for d in again.diagnostics] == [0, 1] and report != again
+
+
+def test_what_is_built_when_read_is_built_once_by_threads_reading_at_once():
+    """A report's diagnostics and a diagnostic's message read by several threads at once:
+    each gets the same values, none an error (whichever thread builds them keeps them)."""
+    import sys
+    import threading
+
+    from fxtlint.engine._result import FileReport
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # (threads switch within the building)
+    try:
+        for _ in range(60):
+            sink = DiagnosticSink()
+            for i in range(50):
+                sink.add(_diag(R.string_ref_unregistered, 8 * i, i, variant=i))
+            report = FileReport.from_sink(path="p", format="trace", records=50, size=400, byte_order="little",
+                                          sink=sink)
+            d = _diag(R.unterminated_at_end, 0, 0, variant=3)
+            got, errors = [], []
+
+            def read(report=report, d=d, got=got, errors=errors):
+                try:
+                    got.append(([x.to_json() for x in report.diagnostics], d.message, d.details))
+                except Exception as e:  # (what the test looks for)
+                    errors.append(e)
+
+            threads = [threading.Thread(target=read) for _ in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert not errors and len(got) == 4 and all(g == got[0] for g in got)
+            assert "_rows" not in report.__dict__ and "_lazy" not in d.__dict__
+    finally:
+        sys.setswitchinterval(switch)

@@ -17,7 +17,9 @@ eighth at ``max_live`` is O(1) amortised, as a deleted key is a dead slot swept 
 half the slots are dead). A window is ordered by (time, record index) only when it is out
 of order; instants compare exactly, cross-multiplied in 128 bits (``spec/_time``: t1/r1 <
 t2/r2 iff t1*r2 < t2*r1, a rate of 0 read as the default). A clean trace never leaves
-compiled code: Python is called only to make a diagnostic.
+compiled code: Python is called only for a finding, kept by the sink as a row (``add_at``:
+its diagnostic built by its rule when the report's are read; the per-rule cap asked first,
+from the sink's bounds, ``_dropped``), or made and emitted where ``emit`` is no sink's.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
@@ -27,7 +29,7 @@ from libcpp.vector cimport vector
 
 from .. import rules as R
 from ..spec._limits import DEFAULT_LIMITS
-from ._result import skipper
+from ._result import sink_of
 from ..spec._time import time_key
 
 cdef extern from *:
@@ -484,6 +486,9 @@ cdef class PairingEngine:
     cdef readonly object emit, strings, limits, buffering_mode
     # the sink's ``skips`` (``_result.skipper``): a diagnostic the cap would drop is counted, not built
     cdef public object skips
+    # the sink's ``add_at`` (a finding kept as a row, built when read), its bounds and ignored
+    # codes (``_dropped``: the cap asked natively where it keeps the finding); None: another ``emit``
+    cdef object add_at, bounds, ignored
     cdef readonly cbool circular
     cdef int64_t max_stack, max_live, max_scan
     cdef Threads threads
@@ -498,7 +503,11 @@ cdef class PairingEngine:
 
     def __init__(self, emit, strings, limits=DEFAULT_LIMITS, *, buffering_mode=None):
         self.emit = emit
-        self.skips = skipper(emit)
+        sink = sink_of(emit)
+        self.skips = None if sink is None else sink.skips
+        self.add_at = None if sink is None else sink.add_at
+        self.bounds = None if sink is None else sink._bound
+        self.ignored = None if sink is None else sink.ignored
         self.strings = strings
         self.limits = limits
         self.buffering_mode = buffering_mode
@@ -694,9 +703,9 @@ cdef class PairingEngine:
                     scope.process, scope.cat, scope.name = r.process, r.cat, r.name
                     self.began_scopes.insert(scope)
                     if self.asyncs_.pop(ak, &w):
-                        if self.skips is None or not self.skips(R.id_begin_reused, r.offset, r.index):
-                            self.emit(R.id_begin_reused.at(r.offset, r.index, record_size=r.size, what="async", id=r.id,
-                                                           name=self._s(r.name), first=w.offset))
+                        if not self._dropped(R.id_begin_reused, r.offset, r.index):
+                            self._say(R.id_begin_reused, r.offset, r.index, r.size,
+                                      dict(what="async", id=r.id, name=self._s(r.name), first=w.offset))
                     elif <int64_t>self.asyncs_.size() >= self.max_live:
                         self._overflow(OVER_ASYNC, r.offset, r.index, r.size, self.max_live)
                         self.asyncs_.drop_oldest(self.max_live // 8)
@@ -707,23 +716,23 @@ cdef class PairingEngine:
                 if not live:
                     scope.process, scope.cat, scope.name = r.process, r.cat, r.name
                     if not (self.circular and not self.began_scopes.count(scope)):
-                        if self.skips is None or not self.skips(R.async_without_begin, r.offset, r.index):
-                            self.emit(R.async_without_begin.at(r.offset, r.index, record_size=r.size,
-                                                               what="instant" if k == ASYNC_INSTANT else "end",
-                                                               id=r.id, name=self._s(r.name), cat=self._s(r.cat)))
+                        if not self._dropped(R.async_without_begin, r.offset, r.index):
+                            self._say(R.async_without_begin, r.offset, r.index, r.size,
+                                      dict(what="instant" if k == ASYNC_INSTANT else "end", id=r.id,
+                                           name=self._s(r.name), cat=self._s(r.cat)))
             elif FLOW_BEGIN <= k <= FLOW_END:
                 s = self.threads.find(r.thread)
                 if s < 0 or (self.threads.all[s].stack.empty() and (
                         not self.threads.all[s].has_complete
                         or time_lt(self.threads.all[s].cend_ticks, self.threads.all[s].cend_rr, r.ts, r.rr))):
-                    if self.skips is None or not self.skips(R.flow_outside_duration, r.offset, r.index):
-                        self.emit(R.flow_outside_duration.at(r.offset, r.index, record_size=r.size, id=r.id))
+                    if not self._dropped(R.flow_outside_duration, r.offset, r.index):
+                        self._say(R.flow_outside_duration, r.offset, r.index, r.size, dict(id=r.id))
                 if k == FLOW_BEGIN:
                     self._flow_began = True
                     if self.flows_.pop(r.id, &w):
-                        if self.skips is None or not self.skips(R.id_begin_reused, r.offset, r.index):
-                            self.emit(R.id_begin_reused.at(r.offset, r.index, record_size=r.size, what="flow", id=r.id,
-                                                           name=self._s(r.name), first=w.offset))
+                        if not self._dropped(R.id_begin_reused, r.offset, r.index):
+                            self._say(R.id_begin_reused, r.offset, r.index, r.size,
+                                      dict(what="flow", id=r.id, name=self._s(r.name), first=w.offset))
                     elif <int64_t>self.flows_.size() >= self.max_live:
                         self._overflow(OVER_FLOW, r.offset, r.index, r.size, self.max_live)
                         self.flows_.drop_oldest(self.max_live // 8)
@@ -732,9 +741,9 @@ cdef class PairingEngine:
                     continue
                 live = self.flows_.has(r.id) if k == FLOW_STEP else self.flows_.pop(r.id, &w)
                 if not live and not (self.circular and not self._flow_began):
-                    if self.skips is None or not self.skips(R.flow_without_begin, r.offset, r.index):
-                        self.emit(R.flow_without_begin.at(r.offset, r.index, record_size=r.size,
-                                                          what="step" if k == FLOW_STEP else "end", id=r.id))
+                    if not self._dropped(R.flow_without_begin, r.offset, r.index):
+                        self._say(R.flow_without_begin, r.offset, r.index, r.size,
+                                  dict(what="step" if k == FLOW_STEP else "end", id=r.id))
         self.rows.clear()
         self.perm.clear()
         return 0
@@ -747,12 +756,34 @@ cdef class PairingEngine:
         strings = self.strings
         return strings[gid] if 0 <= gid < len(strings) else "?"
 
+    cdef int _dropped(self, rule, int64_t offset, int64_t index) except -1:
+        """Whether the cap drops a finding of ``rule`` at (``offset``, ``index``) (then counted:
+        ``skips``), asked before its parameters are worked out; the sink's bound is read here
+        and ``skips`` called only where it may drop (the usual finding costs no Python call)."""
+        if self.skips is None:
+            return False
+        code = rule.code
+        if code not in self.ignored:
+            bound = self.bounds.get(code)
+            if bound is None or (offset, index) <= bound:
+                return False
+        return self.skips(rule, offset, index)
+
+    cdef int _say(self, rule, int64_t offset, int64_t index, int64_t size, dict params) except -1:
+        """The finding ``rule.at(offset, index, record_size=size, **params)``, the cap asked
+        (``_dropped``): a row of the sink (``add_at``) or a diagnostic emitted."""
+        if self.add_at is not None:
+            self.add_at(rule, offset, index, size, params)
+        else:
+            self.emit(rule.at(offset, index, record_size=size, **params))
+        return 0
+
     cdef int _overflow(self, int bit, int64_t offset, int64_t index, int64_t size, int64_t limit) except -1:
         if not self.over & bit:
             self.over |= bit
             what = "duration stack" if bit == OVER_STACK else "live async ids" if bit == OVER_ASYNC else "live flow ids"
-            if self.skips is None or not self.skips(R.pairing_state_overflow, offset, index):
-                self.emit(R.pairing_state_overflow.at(offset, index, record_size=size, what=what, limit=limit))
+            if not self._dropped(R.pairing_state_overflow, offset, index):
+                self._say(R.pairing_state_overflow, offset, index, size, dict(what=what, limit=limit))
         return 0
 
     cdef int _unmatched_end(self, int32_t s, size_t j, Early* early) except -1:
@@ -769,10 +800,10 @@ cdef class PairingEngine:
             s = self.threads.find(r.thread)
             first = s < 0 or not self.threads.all[s].began
             if not (first and self.circular):
-                if self.skips is None or not self.skips(R.duration_end_without_begin, r.offset, r.index):
-                    self.emit(R.duration_end_without_begin.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
-                                                              name=self._s(r.name), before_first_begin=first,
-                                                              mode_given=self.buffering_mode is not None))
+                if not self._dropped(R.duration_end_without_begin, r.offset, r.index):
+                    self._say(R.duration_end_without_begin, r.offset, r.index, r.size,
+                              dict(cat=self._s(r.cat), name=self._s(r.name), before_first_begin=first,
+                                   mode_given=self.buffering_mode is not None))
             return 0
         st = &self.threads.all[s].stack
         top = st.back()
@@ -784,9 +815,9 @@ cdef class PairingEngine:
                 while <Py_ssize_t>st.size() > depth + 1:
                     o = st.back()
                     st.pop_back()
-                    if self.skips is None or not self.skips(R.duration_never_ended, o.offset, o.index):
-                        self.emit(R.duration_never_ended.at(o.offset, o.index, record_size=o.size, cat=self._s(o.cat),
-                                                            name=self._s(o.name), end_offset=r.offset))
+                    if not self._dropped(R.duration_never_ended, o.offset, o.index):
+                        self._say(R.duration_never_ended, o.offset, o.index, o.size,
+                                  dict(cat=self._s(o.cat), name=self._s(o.name), end_offset=r.offset))
                     st = &self.threads.all[s].stack
                 st.pop_back()
                 return 0
@@ -794,10 +825,10 @@ cdef class PairingEngine:
         if self._early_end(j, early):
             return 0
         self.threads.all[s].stack.pop_back()
-        if self.skips is None or not self.skips(R.duration_end_mismatch, r.offset, r.index):
-            self.emit(R.duration_end_mismatch.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
-                                                 name=self._s(r.name), bcat=self._s(top.cat), bname=self._s(top.name),
-                                                 begin_offset=top.offset))
+        if not self._dropped(R.duration_end_mismatch, r.offset, r.index):
+            self._say(R.duration_end_mismatch, r.offset, r.index, r.size,
+                      dict(cat=self._s(r.cat), name=self._s(r.name), bcat=self._s(top.cat), bname=self._s(top.name),
+                           begin_offset=top.offset))
         return 0
 
     cdef int _early_end(self, size_t j, Early* early) except -1:
@@ -808,11 +839,10 @@ cdef class PairingEngine:
         cdef Row* r = self._row(j)
         cdef Row* rb = self._row(b)
         self.threads.all[self.threads.get(r.thread)].began = True
-        if self.skips is None or not self.skips(R.duration_end_mismatch, r.offset, r.index):
-            self.emit(R.duration_end_mismatch.at(r.offset, r.index, record_size=r.size, cat=self._s(r.cat),
-                                                 name=self._s(r.name), bcat=self._s(r.cat), bname=self._s(r.name),
-                                                 begin_offset=rb.offset, ts=r.ts, begin_ts=rb.ts, rate=r.rate,
-                                                 begin_rate=rb.rate))
+        if not self._dropped(R.duration_end_mismatch, r.offset, r.index):
+            self._say(R.duration_end_mismatch, r.offset, r.index, r.size,
+                      dict(cat=self._s(r.cat), name=self._s(r.name), bcat=self._s(r.cat), bname=self._s(r.name),
+                           begin_offset=rb.offset, ts=r.ts, begin_ts=rb.ts, rate=r.rate, begin_rate=rb.rate))
         return True
 
     def finish(self, cut_short=False, dropped_at=None) -> None:
@@ -830,9 +860,10 @@ cdef class PairingEngine:
                 e = st.at(i)
                 if e.index < drop:
                     continue
-                if self.skips is None or not self.skips(R.unterminated_at_end, e.offset, e.index):
-                    self.emit(R.unterminated_at_end.at(e.offset, e.index, record_size=e.size, what="duration",
-                                                       detail=f"{self._s(e.cat)}/{self._s(e.name)}", cut_short=cut_short))
+                if not self._dropped(R.unterminated_at_end, e.offset, e.index):
+                    self._say(R.unterminated_at_end, e.offset, e.index, e.size,
+                              dict(what="duration", detail=f"{self._s(e.cat)}/{self._s(e.name)}",
+                                   cut_short=cut_short))
                 st = &self.threads.all[s].stack
         cdef Where w
         cdef AsyncKey k
@@ -843,10 +874,11 @@ cdef class PairingEngine:
             k = self.asyncs_.slots[i].key
             if w.index < drop:
                 continue
-            if self.skips is None or not self.skips(R.unterminated_at_end, w.offset, w.index):
-                self.emit(R.unterminated_at_end.at(w.offset, w.index, record_size=w.size, what="async operation",
-                                                   detail=f"{self._s(k.cat)}/{self._s(k.name)} id {<object>k.id:#x}",
-                                                   cut_short=cut_short))
+            if not self._dropped(R.unterminated_at_end, w.offset, w.index):
+                self._say(R.unterminated_at_end, w.offset, w.index, w.size,
+                          dict(what="async operation",
+                               detail=f"{self._s(k.cat)}/{self._s(k.name)} id {<object>k.id:#x}",
+                               cut_short=cut_short))
         cdef uint64_t fid
         for i in range(self.flows_.head, self.flows_.slots.size()):
             if not self.flows_.slots[i].alive:
@@ -855,6 +887,6 @@ cdef class PairingEngine:
             fid = self.flows_.slots[i].key
             if w.index < drop:
                 continue
-            if self.skips is None or not self.skips(R.unterminated_at_end, w.offset, w.index):
-                self.emit(R.unterminated_at_end.at(w.offset, w.index, record_size=w.size, what="flow", detail=f"id {<object>fid:#x}",
-                                                   cut_short=cut_short))
+            if not self._dropped(R.unterminated_at_end, w.offset, w.index):
+                self._say(R.unterminated_at_end, w.offset, w.index, w.size,
+                          dict(what="flow", detail=f"id {<object>fid:#x}", cut_short=cut_short))

@@ -7,6 +7,14 @@ An engine that can emit many (the compiled pairing engine at the end of a trace 
 and never built. Once a rule has ``per_rule_cap`` diagnostics, one placed after all of
 them can never be kept, whatever arrives later, so an engine reporting in file order
 builds no more than the cap of any rule.
+
+Diagnostics are kept as rows until something reads them: a row is the ``Diagnostic``
+``add`` was given, or (offset, record index, base, span), its base a rule and its
+parameters (``add_at``: the compiled pairing engine's findings, built by ``Rule.at`` when
+read) or the fields of a diagnostic its engine noted for another copy of the record
+(``add_moved``: the row's position and span are the copy's). The counts, severities, exit status and the cap work
+on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences) when they are
+first read (a fuzz harness or a CI gate that reads the counts builds none).
 """
 
 from __future__ import annotations
@@ -22,6 +30,69 @@ _new = object.__new__
 _new_counter = Counter.__new__  # an empty Counter without its Python ``__init__`` (a small lint's cost)
 
 
+def _made(row) -> Diagnostic:
+    """The diagnostic of a kept row: the one ``add`` kept, or built from its noted fields at
+    its position (``add_moved``), or by its rule from its parameters (``add_at``)."""
+    if type(row) is not tuple:
+        return row
+    base = row[2]
+    if type(base) is dict:
+        d = _new(Diagnostic)
+        d.__dict__.update(base, offset=row[0], record_index=row[1], span=row[3])
+        return d
+    return base[0].at(row[0], row[1], row[3], base[1], **base[2])
+
+
+def _position(row) -> tuple[int, int]:
+    """A kept row's (offset, record index)."""
+    return (row[0], row[1]) if type(row) is tuple else (row.offset, row.record_index)
+
+
+def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
+    """A rule's first ``cap`` diagnostics by position (``sort_diagnostics``: a stable sort of
+    all, so one rule's equal diagnostics keep the order they came in), built from its rows."""
+    diags = [_made(r) for r in lst]
+    if len(diags) > cap:
+        sort_diagnostics(diags)
+        del diags[cap:]
+    return diags
+
+
+def _snapshot(kept: dict, cap: int) -> tuple[list[list], int, int]:
+    """A sink's rows as they are now (``kept``: code -> rows), for a report to build when read:
+    (each rule's rows copied, the cap, how many a report lists: each rule's up to the cap)."""
+    lists, listed = [], 0
+    for lst in kept.values():
+        lists.append(lst[:])
+        n = len(lst)
+        listed += n if n < cap else cap
+    return lists, cap, listed
+
+
+def _diagnostics(lists: list[list], cap: int) -> list[Diagnostic]:
+    """The diagnostics of a sink's rows (``_snapshot``'s): each rule's first ``cap`` by
+    position, built, and all sorted."""
+    out: list[Diagnostic] = []
+    add = out.append
+    for lst in lists:
+        if len(lst) > cap:
+            out.extend(_trimmed(lst, cap))
+            continue
+        for row in lst:  # (``_made``, without a call per row)
+            if type(row) is not tuple:
+                add(row)
+                continue
+            offset, index, base, span = row
+            if type(base) is dict:
+                d = _new(Diagnostic)
+                d.__dict__.update(base, offset=offset, record_index=index, span=span)
+                add(d)
+            else:
+                add(base[0].at(offset, index, span, base[1], **base[2]))
+    sort_diagnostics(out)
+    return out
+
+
 class DiagnosticSink(Struct):
     """Collects diagnostics; ``severity_overrides`` and ``ignored`` come from the user."""
 
@@ -30,7 +101,7 @@ class DiagnosticSink(Struct):
     ignored: frozenset[str]
     counts: Counter
     severity_of: dict  # code -> severity as reported
-    _kept: dict  # code -> diagnostics, trimmed to the smallest
+    _kept: dict  # code -> rows (a diagnostic each: ``_made``), trimmed to the smallest
     # code -> (offset, record index) past which no diagnostic can be kept (``skips``): the
     # last of the first ``per_rule_cap`` kept, then the last kept at each trim
     _bound: dict
@@ -77,18 +148,74 @@ class DiagnosticSink(Struct):
         if lst is None:
             lst = self._kept[code] = []
         lst.append(diag)
-        if len(lst) < self.per_rule_cap:
-            return
-        if len(lst) == self.per_rule_cap and code not in self._bound:
+        if len(lst) >= self.per_rule_cap:
+            self._capping(code, lst)
+
+    def _capping(self, code: str, lst: list) -> None:
+        """A rule with ``per_rule_cap`` rows or more: its bound set at the cap, its rows trimmed
+        at twice the cap."""
+        cap = self.per_rule_cap
+        if len(lst) == cap and code not in self._bound:
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
-            self._bound[code] = max((d.offset, d.record_index) for d in lst)
-        elif len(lst) >= 2 * self.per_rule_cap:
+            self._bound[code] = max(map(_position, lst))
+        elif len(lst) >= 2 * cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics
-            sort_diagnostics(lst)
-            del lst[self.per_rule_cap :]
-            self._bound[code] = (lst[-1].offset, lst[-1].record_index)
+            lst[:] = _trimmed(lst, cap)
+            self._bound[code] = _position(lst[-1])
+
+    def add_at(self, rule, offset: int, record_index: int, record_size: int | None, params: dict) -> None:
+        """``add(rule.at(offset, record_index, record_size=record_size, **params))``, the cap
+        asked already (``skips``): kept as a row, the diagnostic built by its rule when read
+        (an engine's findings that nothing reads build nothing; their parameters are checked
+        then: the engines' tests read them)."""
+        code = rule.code
+        if self.listener is not None or self.severity_overrides or code in self.ignored:
+            self.add(rule.at(offset, record_index, record_size=record_size, **params))
+            return
+        counts = self.counts
+        counts[code] = counts.get(code, 0) + 1
+        self.severity_of[code] = rule.severity
+        lst = self._kept.get(code)
+        if lst is None:
+            lst = self._kept[code] = []
+        lst.append((offset, record_index, (rule, record_size, params), None))
+        if len(lst) >= self.per_rule_cap:
+            self._capping(code, lst)
+
+    def add_moved(self, noted, offset: int, record_index: int) -> None:
+        """The diagnostics ``noted`` ((rule, span from the record's start, the fields of the
+        diagnostic said of another copy of the record)) said of the copy at ``offset``, record
+        ``record_index``: each asked of the cap (``skips``) and added, kept as rows (no
+        ``Diagnostic`` built: its position and span are the row's)."""
+        if self.listener is not None or self.severity_overrides:
+            for rule, span, fields in noted:  # (each built and added: a listener sees it, an override changes it)
+                if self.skips(rule, offset, record_index):
+                    continue
+                d = _new(Diagnostic)
+                d.__dict__.update(fields, offset=offset, record_index=record_index,
+                                  span=None if span is None else (offset + span[0], offset + span[1]))
+                self.add(d)
+            return
+        ignored, bounds, counts, severity_of = self.ignored, self._bound, self.counts, self.severity_of
+        kept, cap, at = self._kept, self.per_rule_cap, (offset, record_index)
+        for rule, span, fields in noted:
+            code = rule.code
+            if code in ignored:
+                continue
+            counts[code] = counts.get(code, 0) + 1
+            bound = bounds.get(code)
+            if bound is not None and at > bound:  # (dropped by the cap: counted, as ``skips`` counts it)
+                severity_of[code] = rule.severity
+                continue
+            severity_of[code] = fields["severity"]
+            lst = kept.get(code)
+            if lst is None:
+                lst = kept[code] = []
+            lst.append((offset, record_index, fields, None if span is None else (offset + span[0], offset + span[1])))
+            if len(lst) >= cap:
+                self._capping(code, lst)
 
     def skips(self, rule, offset: int, record_index: int) -> bool:
         """Whether a diagnostic of ``rule`` at (``offset``, ``record_index``) would be dropped
@@ -142,18 +269,8 @@ class DiagnosticSink(Struct):
 
     @property
     def kept(self) -> list[Diagnostic]:
-        if not self._kept:
-            return []
-        out = []
-        cap = self.per_rule_cap
-        for lst in self._kept.values():
-            if len(lst) > cap:  # (a rule's first ``per_rule_cap`` by position; a stable sort of all
-                sort_diagnostics(lst)  # keeps one rule's equal diagnostics in the order they came)
-                out.extend(lst[:cap])
-            else:
-                out.extend(lst)
-        sort_diagnostics(out)
-        return out
+        """The diagnostics kept, each rule's first ``per_rule_cap`` by position, sorted."""
+        return _diagnostics(list(self._kept.values()), self.per_rule_cap) if self._kept else []
 
     def extend(self, diags) -> None:
         for d in diags:
@@ -173,15 +290,36 @@ def skipper(emit) -> Callable | None:
     return None if sink is None else sink.skips
 
 
+class _BuiltWhenRead:
+    """``FileReport.diagnostics`` of a report ``from_sink`` made: built from the sink's rows
+    (``_snapshot``) at the first read and kept in the report's fields. A non-data descriptor:
+    once kept (or given to ``__init__``), an attribute like any other, read at full speed (a
+    ``__getattr__`` or a property would slow every attribute's read or write)."""
+
+    def __get__(self, report, cls=None):
+        if report is None:
+            return self
+        fields = report.__dict__
+        rows = fields.get("_rows")
+        if rows is not None:
+            fields["diagnostics"] = _diagnostics(rows[0], rows[1])
+            fields.pop("_rows", None)  # (another thread may have built them meanwhile: an equal list)
+        return fields["diagnostics"]
+
+
 class FileReport(Struct):
-    """What a lint says about one file (``to_json``: the JSON output's object)."""
+    """What a lint says about one file (``to_json``: the JSON output's object).
+
+    ``from_sink`` makes one whose ``diagnostics`` are the sink's rows until first read
+    (``_snapshot``): then built, sorted and kept (equality, ``repr`` and pickling build them
+    first)."""
 
     path: str
     format: str  # "trace" | "log"
     records: int
     size: int
     byte_order: str  # "little" | "big"
-    diagnostics: list[Diagnostic]
+    diagnostics: list[Diagnostic] = _BuiltWhenRead()  # type: ignore[assignment]  # (a list, built when read)
     counts: dict[str, int]
     severity_counts: dict[str, int]
     summary: dict
@@ -195,13 +333,31 @@ class FileReport(Struct):
         self.diagnostics, self.counts, self.severity_counts = diagnostics, counts, severity_counts
         self.summary = {} if summary is None else summary
 
+    def __eq__(self, other):
+        self.diagnostics  # noqa: B018 (built and kept: Struct's equality reads ``__dict__``)
+        if other.__class__ is self.__class__:
+            other.diagnostics  # noqa: B018
+        return Struct.__eq__(self, other)
+
+    __hash__ = None  # (a mutable value: unhashable, as Struct says)
+
+    def __repr__(self) -> str:
+        self.diagnostics  # noqa: B018 (built and kept)
+        return Struct.__repr__(self)
+
+    def __getstate__(self) -> dict:
+        """Pickled (or copied) with its diagnostics built: what it holds until then is rows."""
+        self.diagnostics  # noqa: B018 (built and kept)
+        return dict(self.__dict__)
+
     @property
     def has_errors(self) -> bool:
         return self.severity_counts.get("error", 0) > 0
 
     @property
     def capped(self) -> bool:
-        return sum(self.counts.values()) > len(self.diagnostics)
+        rows = self.__dict__.get("_rows")
+        return sum(self.counts.values()) > (len(self.diagnostics) if rows is None else rows[2])
 
     @classmethod
     def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
@@ -210,8 +366,13 @@ class FileReport(Struct):
         severity_of = sink.severity_of
         for code, n in sink.counts.items():
             sev[severity_of[code].label] += n
-        return cls(path, format, records, size, byte_order, sink.kept, dict(sorted(sink.counts.items())), sev,
-                   summary or {})
+        report = cls(path, format, records, size, byte_order, [], dict(sorted(sink.counts.items())), sev,
+                     summary or {})
+        if sink._kept:  # the sink's rows, built into diagnostics when first read (a clean file's: none)
+            fields = report.__dict__
+            del fields["diagnostics"]
+            fields["_rows"] = _snapshot(sink._kept, sink.per_rule_cap)
+        return report
 
     def to_json(self) -> dict:
         return {

@@ -664,10 +664,14 @@ class NativeLint:
             questions, copy = said
             if questions and not answers_hold(self.buf, offset, self.big, questions):
                 return False  # what follows it answers otherwise: decoded as any record
-            self.past_run[kinds] = 0
+            if run:
+                self.past_run[kinds] = 0
             # the noted copy's diagnostics moved: their fields (with the rule and parameters
             # the message is built from when first read, or the message built at once)
-            self._moved(copy, offset, index)
+            if self.sink is not None:
+                self.sink.add_moved(copy, offset, index)  # (``_moved``'s, one call)
+            else:
+                self._moved(copy, offset, index)
             return True
         if self.sink is not None and self.sink.bounded:
             return False  # a rule at its cap: decoded asking the cap first (``_memo_key``), nothing built it drops
@@ -783,6 +787,8 @@ class NativeLint:
             d = self._build_one(row)
             self._note(key, said, offset, index, None, [d])
             emit(d)
+        elif self.sink is not None:
+            self.sink.add_moved(said[1], offset, index)  # (``_moved``'s, one call)
         else:
             self._moved(said[1], offset, index)
 
@@ -810,7 +816,11 @@ class NativeLint:
 
     def _moved(self, noted, offset: int, index: int) -> None:
         """The diagnostics ``noted`` (``_note``'s) said of the copy at ``offset``, record
-        ``index``, each asked of the cap first."""
+        ``index``, each asked of the cap first (the sink's ``add_moved``: kept as rows, no
+        ``Diagnostic`` built until the report's are read)."""
+        if self.sink is not None:
+            self.sink.add_moved(noted, offset, index)
+            return
         emit, skips = self.emit, self.skips
         for rule, span, fields in noted:
             if skips is not None and skips(rule, offset, index):

@@ -194,7 +194,7 @@ class Rule(Frozen):
             )
         # Diagnostic(...) with every field given, without a call of its __init__
         # (one object.__setattr__ a field: half the cost of a diagnostic); its message and
-        # details are built when first read (``Diagnostic.__getattr__``), from parameters
+        # details are built when first read (``Diagnostic.message``: ``_Rendered``), from parameters
         # that cannot change meanwhile (else built now): a lint whose caller reads only
         # counts, or whose report keeps few, builds no sentence it never shows
         d = _new(Diagnostic)
@@ -293,24 +293,48 @@ def details_of(params: dict) -> dict:
     return out
 
 
+class _Rendered:
+    """``Diagnostic.message`` and ``details`` of one ``Rule.at`` made: both built at the first
+    read of either (``Rule.render``) and kept in its fields. A non-data descriptor: once kept
+    (or given to ``__init__``), an attribute like any other, read at full speed (a class with
+    a ``__getattr__`` reads every attribute through it)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, diag, cls=None):
+        if diag is None:
+            return self
+        fields = diag.__dict__
+        lazy = fields.get("_lazy")
+        if lazy is not None:
+            fields["message"], fields["details"] = lazy[0].render(lazy[1])
+            fields.pop("_lazy", None)  # (another thread may have built them meanwhile: the same values)
+        if self.name in fields:
+            return fields[self.name]
+        raise AttributeError(f"{type(diag).__name__!r} object has no attribute {self.name!r}")
+
+
 class Diagnostic(Frozen):
     """One finding, with exactly one location: the byte offset of its record.
 
     Equality compares every field (a span that moved is a different finding: the hex
     view shows it); order is ``sort_key``, by position, never ``<``. One ``Rule.at`` made
     holds its rule and parameters until ``message`` or ``details`` is first read, then
-    builds both (``Rule.render``) and keeps them: equal to one built with them.
+    builds both (``Rule.render``, ``_Rendered``) and keeps them: equal to one built with them.
     """
 
     offset: int
     record_index: int
     code: str
-    message: str
+    message: str = _Rendered("message")  # type: ignore[assignment]  # (built when first read)
     severity: Severity
     span: tuple[int, int] | None
     record_size: int | None
     # structured fields (field name, expected, found, bit range...), for tools and tests (not hashed)
-    details: dict
+    details: dict = _Rendered("details")  # type: ignore[assignment]
     _spec = (F("offset"), F("record_index"), F("code"), F("message"), F("severity"), F("span", None),
              F("record_size", None), F("details", factory=dict, hash=False))
 
@@ -319,19 +343,6 @@ class Diagnostic(Frozen):
         self.__dict__.update(offset=offset, record_index=record_index, code=code, message=message,
                              severity=severity, span=span, record_size=record_size,
                              details={} if details is None else details)
-
-    def __getattr__(self, name: str):
-        """``message`` and ``details`` of a diagnostic ``Rule.at`` made, built at their first
-        read and kept (any other missing attribute: AttributeError, as usual)."""
-        fields = self.__dict__
-        if name == "message" or name == "details":
-            lazy = fields.get("_lazy")
-            if lazy is not None:
-                fields["message"], fields["details"] = lazy[0].render(lazy[1])
-                fields.pop("_lazy", None)
-            if name in fields:
-                return fields[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __getstate__(self) -> dict:
         """Pickled (or copied) with its message built: what it holds until then is its rule."""
