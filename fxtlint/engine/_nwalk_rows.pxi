@@ -54,6 +54,8 @@ DEF R_MORE = 7      # after the ids: timestamp, second value, first argument, ar
                     # direct lines (the decoding's: ``wb``'s length when it was made)
 DEF R_CUT = ROW_HEAD + NSTR + 6
 DEF NOSTOP = 1 << 62  # ``format_decode``'s stop when no record is in error
+DEF PAD = 32       # bytes a fixed copy (``_put32``) reads and writes past a short text
+DEF PREFIX = 256   # a direct line's text up to its first key, kept per terminal when it fits
 DEF DIRECT_VIEW = 1 << 15  # a stretch of direct lines this long handed out as a view, a shorter one copied
 DEF FLUSH_AT = 1 << 18  # the text handed out (``format``'s ``flush``) once it holds this many bytes
 DEF XFIXED = 320    # room for an exported event's pieces of fixed length (keys, clocks, koids, ids)
@@ -358,7 +360,23 @@ cdef extern from *:
         return p + n;
     }
 
+    /* ``n`` bytes from s to p in 32-byte moves: room for n + 32 at p, and s readable as far
+     * (a text followed by at least 32 bytes of its buffer: ``PAD``); returns p + n. */
+    static inline __attribute__((always_inline)) char *fxt_putc(char *p, const char *s, size_t n) {
+        size_t i = 0;
+        do {
+            char a[16], b[16];
+            memcpy(a, s + i, 16);
+            memcpy(b, s + i + 16, 16);
+            memcpy(p + i, a, 16);
+            memcpy(p + i + 16, b, 16);
+            i += 32;
+        } while (i < n);
+        return p + n;
+    }
+
     """
+    char *_putc "fxt_putc"(char *p, const char *s, size_t n) noexcept nogil  # (``PAD`` past both ends)
     char *_pu64 "fxt_pu64"(char *p, uint64_t x) noexcept nogil  # ``x`` in decimal at ``p`` (20 bytes at most)
     cdef cppclass fxt_words:
         size_t size() noexcept nogil
@@ -410,7 +428,8 @@ cdef class RowSink:
     cdef vector[int] dfirst
     cdef vector[int] dwords             # per terminal: the side words of its rows
     cdef vector[size_t] dhead           # per terminal: its text up to the provider in ``dtext`` (offset, length)
-    cdef vector[size_t] dargname        # per argument type: its JSON name in ``dtext`` (offset, length)
+    cdef vector[size_t] dargname        # per argument type: ', "type": ' its JSON name ', "value": ' in
+                                        # ``dtext`` (offset, length)
     cdef string dtext
     cdef fxt_words dv                   # the rows' side words
     cdef vector[size_t] dfixed          # per terminal: room for its rows' pieces of fixed length
@@ -430,6 +449,9 @@ cdef class RowSink:
     cdef vector[int64_t] ppid           # (provider id, offset, length) each
     cdef int64_t wpid                   # the last provider a direct line named, its text in ``ptxt``:
     cdef size_t wpoff, wplen            # (``wplen`` 0: none looked up)
+    cdef string wpre                    # per terminal (PREFIX bytes each): its direct line's text up to
+    cdef vector[int64_t] wprepid        # its first key, for provider ``wprepid[term]``, ``wprelen[term]``
+    cdef vector[size_t] wprelen         # bytes (0: none)
 
     def __dealloc__(self):
         free(self.db)
@@ -525,10 +547,11 @@ cdef class RowSink:
             self.dtext.append(<const char *>t, len(t))
         self.dfirst.push_back(<int>self.dops.size())
         for i in range(<int64_t>P.arg_type_mask + 1):
-            t = argnames[i] if i < len(argnames) else b""
+            t = b', "type": ' + (argnames[i] if i < len(argnames) else b"") + b', "value": '
             self.dargname.push_back(self.dtext.size())
             self.dargname.push_back(len(t))
             self.dtext.append(<const char *>t, len(t))
+        self.dtext.append(<size_t>PAD, <char>0)  # (``_put32`` reads that far past a key)
         self.dplan = None
         return 0
 
@@ -648,6 +671,9 @@ cdef class RowSink:
             self.ppid.push_back(len(t))
             self.ptxt.append(<const char *>t, len(t))
         self.wplen = 0
+        self.wprelen.assign(self.dhead.size() // 2, 0)
+        self.wprepid.assign(self.dhead.size() // 2, 0)
+        self.wpre.assign(PREFIX * (self.dhead.size() // 2) + PAD, <char>0)
         if self.wb == NULL:
             self.wb = <char *>realloc(NULL, 1 << 16)
             if self.wb == NULL:
@@ -754,10 +780,14 @@ cdef class RowSink:
         cdef bytes t
         if not self.toff.size():
             self.toff.push_back(0)
+        if self.toff.size() > <size_t>len(texts):
+            return 0
+        self.ttext.resize(self.toff.back())  # (its padding, ``PAD``, after the new ones)
         while self.toff.size() <= <size_t>len(texts):
             t = texts[self.toff.size() - 1]
             self.ttext.append(<const char *>t, len(t))
             self.toff.push_back(self.ttext.size())
+        self.ttext.append(<size_t>PAD, <char>0)
         return 0
 
     cdef char *_xtext(self, char *p, int64_t gid, int64_t word) except NULL:
@@ -1197,9 +1227,7 @@ cdef class RowSink:
                         self.dlen = <size_t>(p - self.db)
                         self._room(128 + self.dargname[2 * a[0] + 1])
                         p = self.db + self.dlen
-                        p = _put(p, b', "type": ', 10)
                         p = _put(p, dt + self.dargname[2 * a[0]], self.dargname[2 * a[0] + 1])
-                        p = _put(p, b', "value": ', 11)
                         p = self._pvalue(p, A, a)
                         self.dlen = <size_t>(p - self.db)
                         self._room(4)  # (its closing brace, the list's)
@@ -1635,10 +1663,10 @@ cdef inline char *_wtext(RowSink k, NativeWalk w, Scan *S, char *p, int slot, ui
     if gid < 0 or gid >= <int64_t>k.toff.size() - 1:
         return NULL
     n = k.toff[gid + 1] - k.toff[gid]
-    p = _wat(k, p, n)
+    p = _wat(k, p, n + PAD)
     if p == NULL:
         return NULL
-    return _put(p, k.ttext.data() + k.toff[gid], n)
+    return _putc(p, k.ttext.data() + k.toff[gid], n)
 
 
 cdef inline char *_wbytes(RowSink k, Scan *S, char *p, int64_t pos, uint64_t n, bint hex) noexcept nogil:
@@ -1662,7 +1690,8 @@ cdef bint _direct(NativeWalk w, RowSink k, Scan *S, const Term *T, int64_t term,
     ",\n"), from the walk's values and the record's bytes: ``format_decode``'s line of its row
     (the same keys in the same order, each written by the same function), without the row.
     False (nothing written) where it is left to a row: a ref that resolves to nothing, a text
-    or provider not known here (``direct_lines``), a double Python writes, no memory."""
+    or provider not known here (``direct_lines``), a double Python writes, no memory. Room is
+    made once for the pieces of fixed length (``dfixed``), again after each text."""
     cdef const uint64_t *v = w.vals.data()
     cdef const int64_t *pp = w.pos.data()
     cdef const char *dt = k.dtext.data()
@@ -1673,27 +1702,31 @@ cdef bint _direct(NativeWalk w, RowSink k, Scan *S, const Term *T, int64_t term,
     cdef int64_t ty, npv = w.P.narg_vals
     cdef uint64_t ref, a0, a1
     cdef int j, a, m
-    cdef size_t start = k.wlen, nhead = k.dhead[2 * term + 1]
+    cdef size_t nhead = k.dhead[2 * term + 1], npre = k.wprelen[term], fixed = k.dfixed[term] + PAD
     cdef char *p
-    if not k._provider(pid):
-        return False
-    p = _wat(k, k.wb + start, 2 + nhead + k.wplen + 2)
+    cdef char *pre = <char *>k.wpre.data() + PREFIX * term
+    if not npre or k.wprepid[term] != pid:  # (its text up to the first key, kept for its provider)
+        if not k._provider(pid):
+            return False
+        npre = 2 + nhead + k.wplen
+        if npre + PAD > PREFIX:
+            return False
+        memcpy(pre, b",\n", 2)
+        memcpy(pre + 2, dt + k.dhead[2 * term], nhead)
+        memcpy(pre + 2 + nhead, k.ptxt.data() + k.wpoff, k.wplen)
+        k.wprelen[term] = npre
+        k.wprepid[term] = pid
+    p = _wat(k, k.wb + k.wlen, npre + fixed)
     if p == NULL:
         return False
-    p = _put(p, b",\n", 2)
-    p = _put(p, dt + k.dhead[2 * term], nhead)
-    p = _put(p, k.ptxt.data() + k.wpoff, k.wplen)
+    p = _putc(p, pre, npre)
     for j in range(k.dfirst[term], k.dfirst[term + 1]):
         D = &k.dops[j]
-        p = _wat(k, p, D.nkey + 128)  # (a key and a value of fixed length; a text makes its own room)
-        if p == NULL:
-            return False
-        p = _put(p, dt + D.key, D.nkey)
-        if D.how == D_STRING:
-            if D.a < T.nstr:
-                p = _wtext(k, w, S, p, slot, v[T.str_val[D.a]], pp[T.str_pos[D.a]] if T.str_pos[D.a] >= 0 else -1)
-            else:
-                p = _put(p, b'""', 2)
+        p = _putc(p, dt + D.key, D.nkey)
+        if D.how == D_NUMBER:
+            p = _dnumber(p, v[D.a], D.b, D.c)
+        elif D.how == D_WORD:
+            p = _dword(p, v[D.a], D.c)
         elif D.how == D_THREAD:  # (``_side_words``' reading)
             ref = v[D.a]
             if T.nthr == 1 and T.thr_nkoid[0] == 2 and T.thr_val[0] == D.a:
@@ -1711,64 +1744,76 @@ cdef bint _direct(NativeWalk w, RowSink k, Scan *S, const Term *T, int64_t term,
                 a0 = deref(it).second.pk if D.k0 == 0 else deref(it).second.tk
                 a1 = deref(it).second.pk if D.k1 == 0 else deref(it).second.tk
             p = _dthread(p, D, a0, a1)
-        elif D.how == D_NUMBER:
-            p = _dnumber(p, v[D.a], D.b, D.c)
-        elif D.how == D_WORD:
-            p = _dword(p, v[D.a], D.c)
         elif D.how == D_DOUBLE:
             p = _ddouble(p, v[D.a])
-        elif D.how == D_TEXT or D.how == D_HEX:
-            p = _wbytes(k, S, p, pp[D.a], v[D.b], D.how == D_HEX)
-        else:  # D_ARGS
-            p[0] = b'['
-            p += 1
-            m = 0
-            for a in range(S.nargs):
-                row = S.args + a * S.arg_columns
-                ty = row[2]
-                if not 0 <= ty < <int64_t>k.xargs.size() or k.xargs[ty].kind == XA_UNDEFINED:
-                    continue  # an undefined argument type: skipped by its size
-                A = &k.xargs[ty]
-                p = _wat(k, p, 128 + k.dargname[2 * ty + 1])
-                if p == NULL:
-                    return False
-                if m:
-                    p = _put(p, b", ", 2)
-                m += 1
-                p = _put(p, b'{"name": ', 9)
-                p = _wtext(k, w, S, p, slot, <uint64_t>row[ARG_ROW_HEAD + A.name], row[ARG_ROW_HEAD + npv + A.npos])
-                if p == NULL:
-                    return False
-                p = _wat(k, p, 128 + k.dargname[2 * ty + 1])
-                if p == NULL:
-                    return False
-                p = _put(p, b', "type": ', 10)
-                p = _put(p, dt + k.dargname[2 * ty], k.dargname[2 * ty + 1])
-                p = _put(p, b', "value": ', 11)
-                if A.kind == XA_STRING:
-                    p = _wtext(k, w, S, p, slot, <uint64_t>row[ARG_ROW_HEAD + A.val], row[ARG_ROW_HEAD + npv + A.vpos])
-                elif A.kind == XA_BLOB:
-                    p = _wbytes(k, S, p, row[ARG_ROW_HEAD + npv + A.vpos] if A.vpos >= 0 else -1,
-                                <uint64_t>row[ARG_ROW_HEAD + A.val], True)
+            if p == NULL:
+                return False
+        else:
+            if D.how == D_STRING:
+                if D.a < T.nstr:
+                    p = _wtext(k, w, S, p, slot, v[T.str_val[D.a]], pp[T.str_pos[D.a]] if T.str_pos[D.a] >= 0 else -1)
                 else:
-                    p = _avalue(p, A, <uint64_t>row[ARG_ROW_HEAD + A.val] if A.val >= 0 else 0)
-                if p == NULL:
-                    return False
-                p = _wat(k, p, 4)  # (its closing brace, the list's)
-                if p == NULL:
-                    return False
-                p[0] = b'}'
-                p += 1
-            p[0] = b']'
-            p += 1
-        if p == NULL:
-            return False
-    p = _wat(k, p, 1)
-    if p == NULL:
-        return False
+                    p = _put(p, b'""', 2)
+            elif D.how == D_TEXT or D.how == D_HEX:
+                p = _wbytes(k, S, p, pp[D.a], v[D.b], D.how == D_HEX)
+            else:  # D_ARGS
+                p = _wargs(w, k, S, p, slot, npv)
+            if p == NULL:
+                return False
+            p = _wat(k, p, fixed)  # (room for the rest of fixed length again, after a text)
+            if p == NULL:
+                return False
     p[0] = b'}'
     k.wlen = <size_t>(p + 1 - k.wb)
     return True
+
+
+cdef char *_wargs(NativeWalk w, RowSink k, Scan *S, char *p, int slot, int64_t npv) noexcept nogil:
+    """``_direct``'s arguments: the list ``format_decode`` writes of a row's (NULL as ``_wtext``)."""
+    cdef const XArg *A
+    cdef const int64_t *row
+    cdef const char *dt = k.dtext.data()
+    cdef int64_t ty
+    cdef int a, m = 0
+    p[0] = b'['
+    p += 1
+    for a in range(S.nargs):
+        row = S.args + a * S.arg_columns
+        ty = row[2]
+        if not 0 <= ty < <int64_t>k.xargs.size() or k.xargs[ty].kind == XA_UNDEFINED:
+            continue  # an undefined argument type: skipped by its size
+        A = &k.xargs[ty]
+        p = _wat(k, p, 128 + k.dargname[2 * ty + 1])
+        if p == NULL:
+            return NULL
+        if m:
+            p = _put(p, b', {"name": ', 11)
+        else:
+            p = _put(p, b'{"name": ', 9)
+        m += 1
+        p = _wtext(k, w, S, p, slot, <uint64_t>row[ARG_ROW_HEAD + A.name], row[ARG_ROW_HEAD + npv + A.npos])
+        if p == NULL:
+            return NULL
+        p = _wat(k, p, 128 + k.dargname[2 * ty + 1])
+        if p == NULL:
+            return NULL
+        p = _putc(p, dt + k.dargname[2 * ty], k.dargname[2 * ty + 1])
+        if A.kind == XA_STRING:
+            p = _wtext(k, w, S, p, slot, <uint64_t>row[ARG_ROW_HEAD + A.val], row[ARG_ROW_HEAD + npv + A.vpos])
+        elif A.kind == XA_BLOB:
+            p = _wbytes(k, S, p, row[ARG_ROW_HEAD + npv + A.vpos] if A.vpos >= 0 else -1,
+                        <uint64_t>row[ARG_ROW_HEAD + A.val], True)
+        else:
+            p = _avalue(p, A, <uint64_t>row[ARG_ROW_HEAD + A.val] if A.val >= 0 else 0)
+        if p == NULL:
+            return NULL
+        p = _wat(k, p, 4)  # (its closing brace, the list's)
+        if p == NULL:
+            return NULL
+        p[0] = b'}'
+        p += 1
+    p[0] = b']'
+    return p + 1
 
 
 cdef inline bint _streams_fit(NativeWalk w, int64_t term) noexcept nogil:
