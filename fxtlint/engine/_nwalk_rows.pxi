@@ -54,6 +54,7 @@ DEF R_MORE = 7      # after the ids: timestamp, second value, first argument, ar
                     # direct lines (the decoding's: ``wb``'s length when it was made)
 DEF R_CUT = ROW_HEAD + NSTR + 6
 DEF NOSTOP = 1 << 62  # ``format_decode``'s stop when no record is in error
+DEF KCACHE = 64   # koid texts kept (``_direct``'s)
 DEF PAD = 32       # bytes a fixed copy (``_put32``) reads and writes past a short text
 DEF PREFIX = 256   # a direct line's text up to its first key, kept per terminal when it fits
 DEF DIRECT_VIEW = 1 << 15  # a stretch of direct lines this long handed out as a view, a shorter one copied
@@ -101,7 +102,7 @@ cpdef enum DecodeHow:  # how the canonical decoding writes one key of a record (
     D_THREAD = 1     # a thread ref (``a``: its value slot; ``b``, ``c``: its inline koid words' position
                      # slots; ``nk`` keys, ``k0``, ``k1``: 0 process_koid, 1 thread_koid): 3 side words
     D_NUMBER = 2     # a header field (``a``: its value slot, ``b`` its width, ``c`` signed): a number
-    D_WORD = 3       # a word (``a``, ``c`` signed): a decimal string
+    D_WORD = 3       # a word (``a``, ``c`` signed; ``nk`` 1: a koid, its text kept): a decimal string
     D_DOUBLE = 4     # a word read as a double
     D_TEXT = 5       # a UTF-8 stream (``a``: its position slot, ``b``: its length's value slot): a string
     D_HEX = 6        # a binary stream: its bytes in hex
@@ -375,7 +376,35 @@ cdef extern from *:
         return p + n;
     }
 
+    static inline __attribute__((always_inline)) char *fxt_pi64(char *p, int64_t x) {
+        if (x < 0) {
+            *p = '-';
+            return fxt_pu64(p + 1, (uint64_t)0 - (uint64_t)x);
+        }
+        return fxt_pu64(p, (uint64_t)x);
+    }
+
+    /* A header field of ``width`` bits as a number (sign-extended when ``sign``). */
+    static inline __attribute__((always_inline)) char *fxt_dnumber(char *p, uint64_t raw, int width, int sign) {
+        if (width < 64) {
+            raw &= ((uint64_t)1 << width) - 1;
+            if (sign && raw >> (width - 1))
+                raw |= ~(((uint64_t)1 << width) - 1);
+        }
+        return sign ? fxt_pi64(p, (int64_t)raw) : fxt_pu64(p, raw);
+    }
+
+    /* A word as a decimal string. */
+    static inline __attribute__((always_inline)) char *fxt_dword(char *p, uint64_t raw, int sign) {
+        *p = '"';
+        p = sign ? fxt_pi64(p + 1, (int64_t)raw) : fxt_pu64(p + 1, raw);
+        *p = '"';
+        return p + 1;
+    }
+
     """
+    char *_dnumber "fxt_dnumber"(char *p, uint64_t raw, int width, bint signed) noexcept nogil  # (a field)
+    char *_dword "fxt_dword"(char *p, uint64_t raw, bint signed) noexcept nogil  # (a word: a decimal string)
     char *_putc "fxt_putc"(char *p, const char *s, size_t n) noexcept nogil  # (``PAD`` past both ends)
     char *_pu64 "fxt_pu64"(char *p, uint64_t x) noexcept nogil  # ``x`` in decimal at ``p`` (20 bytes at most)
     cdef cppclass fxt_words:
@@ -452,6 +481,9 @@ cdef class RowSink:
     cdef string wpre                    # per terminal (PREFIX bytes each): its direct line's text up to
     cdef vector[int64_t] wprepid        # its first key, for provider ``wprepid[term]``, ``wprelen[term]``
     cdef vector[size_t] wprelen         # bytes (0: none)
+    cdef uint64_t kkey[KCACHE]          # a koid's text as a word's value (``DOp.nk`` 1), by the koid's
+    cdef char ktxt[KCACHE][32]          # hash (``klen`` 0: none): written once, copied after (koids
+    cdef unsigned char klen[KCACHE]     # repeat, from record to record)
 
     def __dealloc__(self):
         free(self.db)
@@ -1332,23 +1364,6 @@ cdef char *_pdouble(char *p, double x) except NULL:
     return p
 
 
-cdef inline char *_dnumber(char *p, uint64_t raw, int width, bint signed) noexcept nogil:
-    """A header field of ``width`` bits as a number (sign-extended when ``signed``)."""
-    if width < 64:
-        raw &= ((<uint64_t>1) << width) - 1
-        if signed and raw >> (width - 1):
-            raw |= ~(((<uint64_t>1) << width) - 1)
-    return _pi64(p, <int64_t>raw) if signed else _pu64(p, raw)
-
-
-cdef inline char *_dword(char *p, uint64_t raw, bint signed) noexcept nogil:
-    """A word as a decimal string."""
-    p[0] = b'"'
-    p = _pi64(p + 1, <int64_t>raw) if signed else _pu64(p + 1, raw)
-    p[0] = b'"'
-    return p + 1
-
-
 cdef inline char *_ddouble(char *p, uint64_t raw) noexcept nogil:
     """A word read as a double: a number, or "NaN", "Infinity", "-Infinity" (NULL: digits
     ``fxt_repr_double`` leaves to Python, ``_pdouble``)."""
@@ -1701,9 +1716,10 @@ cdef bint _direct(NativeWalk w, RowSink k, Scan *S, const Term *T, int64_t term,
     cdef int64_t pid = <int64_t>w.pid_of[slot] if slot else -1
     cdef int64_t ty, npv = w.P.narg_vals
     cdef uint64_t ref, a0, a1
-    cdef int j, a, m
+    cdef int j, a, m, h
     cdef size_t nhead = k.dhead[2 * term + 1], npre = k.wprelen[term], fixed = k.dfixed[term] + PAD
     cdef char *p
+    cdef char *q
     cdef char *pre = <char *>k.wpre.data() + PREFIX * term
     if not npre or k.wprepid[term] != pid:  # (its text up to the first key, kept for its provider)
         if not k._provider(pid):
@@ -1726,7 +1742,18 @@ cdef bint _direct(NativeWalk w, RowSink k, Scan *S, const Term *T, int64_t term,
         if D.how == D_NUMBER:
             p = _dnumber(p, v[D.a], D.b, D.c)
         elif D.how == D_WORD:
-            p = _dword(p, v[D.a], D.c)
+            if D.nk and not D.c:  # a koid: its text as written the last time
+                h = <int>((v[D.a] * <uint64_t>0x9E3779B97F4A7C15) >> 58)
+                if k.klen[h] and k.kkey[h] == v[D.a]:
+                    p = _putc(p, k.ktxt[h], k.klen[h])
+                else:
+                    q = _dword(p, v[D.a], D.c)
+                    k.kkey[h] = v[D.a]
+                    k.klen[h] = <unsigned char>(q - p)
+                    memcpy(k.ktxt[h], p, <size_t>(q - p))
+                    p = q
+            else:
+                p = _dword(p, v[D.a], D.c)
         elif D.how == D_THREAD:  # (``_side_words``' reading)
             ref = v[D.a]
             if T.nthr == 1 and T.thr_nkoid[0] == 2 and T.thr_val[0] == D.a:

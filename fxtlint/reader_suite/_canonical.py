@@ -346,8 +346,8 @@ def _key_ops(kind: str, leaf) -> list[dict]:
         elif how == "number":
             f = _field(lay, name)
             d.update(how=H["number"], a=vals[name], b=f.width, c=int(f.signed))
-        elif how == "word":
-            d.update(how=H["word"], a=vals[name], c=int(_word_is_signed(lay, name)))
+        elif how == "word":  # (nk: a koid, whose text the walk keeps: koids repeat)
+            d.update(how=H["word"], a=vals[name], c=int(_word_is_signed(lay, name)), nk=int(name.endswith("koid")))
         elif how == "double":
             d.update(how=H["double"], a=vals[name])
         elif how in ("text", "hex"):
