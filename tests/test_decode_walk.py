@@ -153,6 +153,32 @@ def test_lines_written_as_the_walk_walks(monkeypatch):
         assert lines / 2 < small < rows and whole < small, (direct, lines)
 
 
+def test_the_walk_stops_when_its_lines_fill_their_buffer(monkeypatch):
+    """About a megabyte of direct lines (``WB_TAKE``) stops the walk before its window's end,
+    as do 4,096 rows waiting (``ROWS_TAKE``: here the texts of the strings registered after
+    the provider info record, the walk's first stop): the reference's lines, in more stops
+    than the window's, most of them written as the walk walks."""
+    takes = []
+    take = _canonical._NativeRecords.take
+
+    def counted(rider):
+        takes.append(rider.sink.ndirect)
+        take(rider)
+
+    monkeypatch.setattr(_canonical._NativeRecords, "take", counted)
+    name = "n" * 2000
+    inline = [B.event("instant", t, thread=(3, 4), category="c", name=f"{t:05} {name}") for t in range(1500)]
+    indexed = [B.event("instant", t, args=ARGS[:2]) for t in range(6000)]
+    for recs, stops, direct in ((inline, 4, 1400), (indexed, 3, 1500)):
+        data = B.archive(*PREFIX, *recs)
+        want, got = io.StringIO(), io.StringIO()
+        decode_to(data, want, engine="reference")
+        takes.clear()
+        decode_to(data, got, engine="walk")
+        assert got.getvalue() == want.getvalue() and len(want.getvalue()) > 1 << 20
+        assert len(takes) >= stops and takes[-1] >= direct, takes
+
+
 @pytest.mark.parametrize("where", range(len(every_kind())))
 def test_a_ref_to_nothing_in_each_kind(where):
     """An unregistered string ref, an unregistered thread ref: the decoding stops at the
