@@ -703,6 +703,8 @@ cdef class RowSink:
         ``provs``), or that is no line (a ref to nothing), is a row as before, formatted at
         the take. Told again at each take and wherever a provider's text may change."""
         cdef bytes t
+        if not self.dfirst.size():
+            raise ValueError("direct lines asked of a sink whose decoding plan is not laid out (collect_rows)")
         self._sync_texts(texts)
         self.ptxt.clear()
         self.ppid.clear()
