@@ -23,6 +23,7 @@ from fxtlint.engine import _file, _native
 from fxtlint.export._export_tef import _OBJ as OBJ
 from fxtlint.reader_suite import _canonical
 from fxtlint.reader_suite._canonical import SHAPES, decode_to
+from fxtlint.spec._limits import Limits
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from noisy_traces import damaged_log_streams, noisy_archives
 from test_export_walk import GOLDEN, REAL, _on_the_corpora, decode_check
@@ -115,6 +116,67 @@ def test_every_kind_is_written_natively(monkeypatch):
         decode_to(data, got, engine="walk")
         assert got.getvalue() == want.getvalue()
         assert set(seen.kinds) <= ONE_BY_ONE and sum(seen.kinds.values()) == 2 + 6, seen.kinds
+
+
+def test_lines_written_as_the_walk_walks(monkeypatch):
+    """Stops every few records: most lines are written as the walk walks them (the texts and
+    providers known at the last stop), the rest (a string registered since, a provider renamed
+    by a provider info record, a ref to nothing) kept as rows and put in their places; the
+    reference's lines and errors; fewer written so where the walk stops only at the end (its
+    first stop a provider info record's)."""
+    sinks = []
+    init = _canonical._NativeRecords.__init__
+
+    def kept(rider, *a):
+        init(rider, *a)
+        sinks.append(rider.sink)
+
+    monkeypatch.setattr(_canonical._NativeRecords, "__init__", kept)
+    late = [r for i in range(3) for r in (B.string(7 + i, f"late {i}"), B.event("instant", 30, thread=1, name=7 + i))]
+    renamed = [B.provider_info(1, "renamed \"p\""), B.provider_section(1), *late, *every_kind(name=7)]
+    for tail in ([], [B.event("instant", 31, thread=1, name=12), *every_kind()]):
+        data = B.archive(*PREFIX, *every_kind(), *every_kind(thread=(3, 4), name="inline"), *renamed, *tail)
+        want = io.StringIO()
+        ref = decode_to(data, want, engine="reference")
+        assert bool(ref.errors) == bool(tail)
+        direct = []
+        for window in (3, 1 << 16):
+            sinks.clear()
+            got = io.StringIO()
+            new = decode_to(data, got, engine="walk", limits=Limits(pairing_window=window))
+            assert got.getvalue() == want.getvalue()
+            assert (new.errors, new.notes, new.faults) == (ref.errors, ref.notes, ref.faults)
+            (sink,) = sinks
+            direct.append((sink.ndirect, sink.nrows))
+        lines = want.getvalue().count("\n") - 2
+        (small, rows), (whole, _) = direct
+        assert lines / 2 < small < rows and whole < small, (direct, lines)
+
+
+def test_the_walk_stops_when_its_lines_fill_their_buffer(monkeypatch):
+    """About a megabyte of direct lines (``WB_TAKE``) stops the walk before its window's end,
+    as do 4,096 rows waiting (``ROWS_TAKE``: here the texts of the strings registered after
+    the provider info record, the walk's first stop): the reference's lines, in more stops
+    than the window's, most of them written as the walk walks."""
+    takes = []
+    take = _canonical._NativeRecords.take
+
+    def counted(rider):
+        takes.append(rider.sink.ndirect)
+        take(rider)
+
+    monkeypatch.setattr(_canonical._NativeRecords, "take", counted)
+    name = "n" * 2000
+    inline = [B.event("instant", t, thread=(3, 4), category="c", name=f"{t:05} {name}") for t in range(1500)]
+    indexed = [B.event("instant", t, args=ARGS[:2]) for t in range(6000)]
+    for recs, stops, direct in ((inline, 4, 1400), (indexed, 3, 1500)):
+        data = B.archive(*PREFIX, *recs)
+        want, got = io.StringIO(), io.StringIO()
+        decode_to(data, want, engine="reference")
+        takes.clear()
+        decode_to(data, got, engine="walk")
+        assert got.getvalue() == want.getvalue() and len(want.getvalue()) > 1 << 20
+        assert len(takes) >= stops and takes[-1] >= direct, takes
 
 
 @pytest.mark.parametrize("where", range(len(every_kind())))

@@ -31,6 +31,7 @@ from fxtlint.engine._walk import Consumer
 from fxtlint.export._export_tef import _OBJ as OBJ
 from fxtlint.export._export_tef import Export, export_stream, write_document
 from fxtlint.reader_suite._canonical import decode_to
+from fxtlint.spec._limits import DEFAULT_LIMITS, Limits
 from fxtlint.spec._roles import STRING_REFS, THREAD_REFS
 from fxtlint.strategies import archives, log_streams, mutated_archives
 from noisy_traces import damaged_log_streams, noisy_archives
@@ -215,11 +216,15 @@ def decode_check(data: bytes) -> None:
     """``decode``'s lines, errors and notes on the native walk and on the reference path are
     the same (a structured-log stream is no trace to decode: its walk's records are handed
     back, as every record of a kind the rows mode does not write)."""
-    want, got = io.StringIO(), io.StringIO()
+    want = io.StringIO()
     ref = decode_to(data, want, engine="reference")
-    new = decode_to(data, got, engine="walk")
-    assert got.getvalue() == want.getvalue()
-    assert (new.errors, new.notes, new.faults) == (ref.errors, ref.notes, ref.faults)
+    # (stops every 3 records too: the lines the walk writes as it walks, ``direct_lines``,
+    # between the rows and noted records of each stretch)
+    for limits in (DEFAULT_LIMITS, Limits(pairing_window=3)):
+        got = io.StringIO()
+        new = decode_to(data, got, engine="walk", limits=limits)
+        assert got.getvalue() == want.getvalue()
+        assert (new.errors, new.notes, new.faults) == (ref.errors, ref.notes, ref.faults)
 
 
 def both_check(data: bytes, fmt: str = "auto") -> int:

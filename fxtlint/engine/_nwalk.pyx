@@ -1412,7 +1412,7 @@ cdef class NativeWalk:
         index reaches ``stop_index`` or a record needs Python; returns how it stopped
         (DONE, HANDBACK, ZERO, PAST_END, END) and leaves ``cur``, ``index`` and ``size``
         (the stopping record's declared size) set. DONE before ``stop_index`` too once
-        ``take_at`` diagnostics rows wait (where it is set).
+        ``take_at`` diagnostics rows wait (where it is set), or the rows mode's direct lines fill their buffer.
 
         The walk holds a view of ``buf`` throughout and releases the GIL while it runs on
         events whose refs and ids it knows; a record that needs Python (a table record, a
@@ -1658,7 +1658,8 @@ cdef class NativeWalk:
         cdef int64_t cur = pcur[0], index = pindex[0], term = 0
         cdef int status, got, core
         while True:
-            if index >= stop_index or (self.take_at and <int64_t>self.findings.size() >= self.take_at):
+            if index >= stop_index or (self.take_at and <int64_t>self.findings.size() >= self.take_at) \
+                    or (self.rowing and self.rsink.full()):  # (the decoding's direct lines taken while in cache)
                 status = DONE
                 break
             if cur >= nwords:

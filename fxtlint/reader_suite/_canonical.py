@@ -289,7 +289,11 @@ class Canonical(Consumer):
         self.errors.sort(key=lambda e: (e[0], e[1]))
 
     # -- one record at a time ----------------------------------------------------------
+    _rows: _NativeRecords | None = None  # the rider, while riding
+
     def record(self, rec: Record, change=None) -> None:
+        if self._rows is not None and rec.kind in _NAMING:
+            self._rows.known()  # (a provider's text: the walk's direct lines after it name it anew)
         if is_undefined(rec.kind) or rec.kind in STATE_KINDS:
             return  # skipped by its size; or folded into the provider tables
         try:
@@ -306,6 +310,8 @@ class Canonical(Consumer):
         else:
             self.write([_line(obj)])
 
+# the records that name a provider (handed back to ``Canonical.record``)
+_NAMING = frozenset(k for k, e in EFFECT_OF.items() if e == "names_provider")
 # the records the walk walks with nothing to write: their effect is the walk's own
 _FOLDED = frozenset(k for k, e in EFFECT_OF.items()
                     if e in ("registers_string", "registers_thread", "sets_tick_rate", "switches_provider"))
@@ -340,8 +346,8 @@ def _key_ops(kind: str, leaf) -> list[dict]:
         elif how == "number":
             f = _field(lay, name)
             d.update(how=H["number"], a=vals[name], b=f.width, c=int(f.signed))
-        elif how == "word":
-            d.update(how=H["word"], a=vals[name], c=int(_word_is_signed(lay, name)))
+        elif how == "word":  # (nk: a koid, whose text the walk keeps: koids repeat)
+            d.update(how=H["word"], a=vals[name], c=int(_word_is_signed(lay, name)), nk=int(name.endswith("koid")))
         elif how == "double":
             d.update(how=H["double"], a=vals[name])
         elif how in ("text", "hex"):
@@ -393,10 +399,12 @@ def _row_plan(log: bool) -> tuple:
 
 
 class _NativeRecords:
-    """The canonical decoding on the native walk's rows mode (``_nwalk_rows.pxi``): at each
-    stop of the walk, the lines of the rows since the last stop written by the walk's
-    formatter (byte for byte ``_line`` of ``Canonical.record``'s object; a row with a ref to
-    nothing an error, as the canonicaliser says it), in file order with the records it
+    """The canonical decoding on the native walk's rows mode (``_nwalk_rows.pxi``): its
+    records' lines written by the walk as it walks them (``RowSink.direct_lines``: byte for
+    byte ``_line`` of ``Canonical.record``'s object), or, where a line needs what the walk
+    does not know yet (a string interned since the last stop, a provider's text) or is no
+    line (a ref to nothing: an error, as the canonicaliser says it), kept as a row and
+    written at the next stop by the walk's formatter; in file order with the records it
     noted, which the reference decoder reads (its diagnostics the decoding's) and
     ``Canonical.record`` decodes. The records handed back go to ``Canonical.record`` after
     the stop's lines."""
@@ -412,12 +420,14 @@ class _NativeRecords:
         self.canon = canon
         self.walk = walk
         self.texts: list[bytes] = []
+        self.known()
+        canon._rows = self
 
-    def take(self) -> None:
-        from ..engine._reader import decode_record
-
-        w, canon, sink, texts = self.walk, self.canon, self.sink, self.texts
-        state = w.state
+    def known(self) -> dict:
+        """What the lines need that the walk does not read: the interned strings' JSON texts
+        and the providers' texts, as the tables are now; told to the walk (its direct lines)
+        and returned (the providers')."""
+        state, texts = self.walk.state, self.texts
         values = state.strings.values
         if len(texts) < len(values):  # (the interner only grows)
             texts += [json.dumps(state.text(g), ensure_ascii=False).encode() for g in range(len(texts), len(values))]
@@ -425,11 +435,20 @@ class _NativeRecords:
         for pid, p in state.providers.items():
             if pid is not None:
                 provs[pid - (1 << 64) if pid >= 1 << 63 else pid] = _line({"id": p.id, "name": p.name}).encode()
+        self.sink.direct_lines(texts, provs)
+        return provs
+
+    def take(self) -> None:
+        from ..engine._reader import decode_record
+
+        w, canon, sink = self.walk, self.canon, self.sink
+        provs = self.known()
         errors: list = []
         canon._collecting = True  # (``record`` keeps the line of a noted record for here)
         try:
-            for index, offset, words, _rate in sink.take_notes():
+            for index, offset, words, _rate, cut in sink.take_notes(True):
                 self._format(index, provs, errors)
+                sink.direct_to(cut, canon.stop is None, self._flush)
                 canon.record(decode_record(w.buf, offset, index, words, canon.reader_diagnostic, big=w.big,
                                            log=w.log, resync=False))
                 for _, t in canon._pending:
@@ -438,6 +457,7 @@ class _NativeRecords:
         finally:
             canon._collecting = False
         self._format(1 << 62, provs, errors)
+        sink.direct_to(-1, canon.stop is None, self._flush)
         sink.clear_rows()
         canon.write.drain(sink)  # (the stretch's lines, written out without a copy)
 
