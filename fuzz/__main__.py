@@ -22,7 +22,9 @@ def _run(args) -> int:
                        timeout=args.timeout, preload=args.preload)
     print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}"
           + (" (preloaded: asan_with_fuzzer.so, the service's ASAN_OPTIONS)" if args.preload else ""))
-    print(f"executions {res.executions:,}  edges {res.edges:,}  features {res.features:,}")
+    rate = f" ({res.executions / res.cpu_seconds:.1f} per CPU second: {res.cpu_seconds:,.0f} s)" \
+        if res.cpu_seconds > 0 else ""
+    print(f"executions {res.executions:,}{rate}  edges {res.edges:,}  features {res.features:,}")
     merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
                                        else "; -merge=1 did not run (below)")
     print(f"corpus units {res.units_before:,}{merged}")

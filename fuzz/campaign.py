@@ -49,6 +49,7 @@ class Result:
     seconds: float
     status: int
     executions: int = 0
+    cpu_seconds: float = 0.0  # libFuzzer's process and the workers it waited for: user + system
     edges: int = 0
     features: int = 0
     units_before: int = 0
@@ -230,13 +231,13 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
         proc = libfuzzer(harness, *flags, corpus, *seeds, mutator=mutator, cwd=workdir, log=log, preload=preload)
         sampler = Sampler(proc.pid, workdir / "rss.csv", rss_every).start()
         try:
-            status = proc.wait()
+            status, cpu = waited(proc)
         except KeyboardInterrupt:
             proc.terminate()
-            status = proc.wait()
+            status, cpu = waited(proc)
         finally:
             sampler.stop()
-    res = Result(harness, time.monotonic() - start, status, peak_rss_mb=sampler.peak_mb)
+    res = Result(harness, time.monotonic() - start, status, cpu_seconds=cpu, peak_rss_mb=sampler.peak_mb)
     text = (workdir / "libfuzzer.log").read_text(errors="replace")
     for job_log in sorted(workdir.glob("fuzz-*.log")):
         execs, edges, ft = parse_log(job_log.read_text(errors="replace"))
@@ -270,6 +271,18 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
             except NotACrash as e:
                 res.regressions.append(f"not landed: {e}")
     return res
+
+
+def waited(proc: subprocess.Popen) -> tuple[int, float]:
+    """``proc`` waited for: (its exit status, the CPU seconds it and the children it waited
+    for used, user + system: ``os.wait4``'s). A campaign's executions per CPU second, which a
+    loaded machine does not stretch as it stretches the wall clock."""
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except ChildProcessError:  # waited for already elsewhere: its status is the Popen's, its CPU unknown (0)
+        return proc.wait(), 0.0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
 class MergeError(Exception):

@@ -216,8 +216,10 @@ def test_a_short_campaign_runs_merges_and_reports(tmp_path):
                           cwd=REPO, env=ENV, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
-    m = re.search(r"executions ([\d,]+)", out)
+    m = re.search(r"executions ([\d,]+) \(([\d.]+) per CPU second: ([\d,]+) s\)", out)
     assert m and int(m[1].replace(",", "")) >= 600, out  # 300 runs on each of 2 workers
+    # (the workers' CPU counted too: the rate is the executions over the CPU they all used)
+    assert float(m[2]) == pytest.approx(int(m[1].replace(",", "")) / max(1, int(m[3].replace(",", ""))), rel=0.5)
     m = re.search(r"corpus units ([\d,]+) -> ([\d,]+) after -merge=1", out)
     assert m and 0 < int(m[2].replace(",", "")) <= int(m[1].replace(",", "")), out
     assert "crashes 0" in out and "campaign error" not in out
