@@ -21,7 +21,8 @@ def _run(args) -> int:
                        rss_every=args.rss_every, merge=not args.no_merge, extra_seeds=args.seeds,
                        timeout=args.timeout, preload=args.preload)
     print(f"harness {res.harness}: {res.seconds:.0f} s, libFuzzer exit {res.status}"
-          + (" (preloaded: asan_with_fuzzer.so, the service's ASAN_OPTIONS, then the harness's .options ones)" if args.preload else ""))
+          + (" (preloaded: asan_with_fuzzer.so, the service's ASAN_OPTIONS, then the harness's .options ones)"
+             if args.preload else ""))
     rate = f" ({res.executions / res.cpu_seconds:.1f} per CPU second: {res.cpu_seconds:,.0f} s)" \
         if res.cpu_seconds > 0 else ""
     print(f"executions {res.executions:,}{rate}  edges {res.edges:,}  features {res.features:,}")
