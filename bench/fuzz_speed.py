@@ -129,7 +129,7 @@ def under_libfuzzer(corpus: Path, runs: int, *, preload: bool, options: str | No
     import re
     import tempfile
 
-    from fuzz.campaign import libfuzzer, parse_log
+    from fuzz.campaign import libfuzzer, parse_log, waited
 
     before = os.environ.get("ASAN_OPTIONS")
     if options:  # (``preload_env`` puts the environment's after the service's: these win)
@@ -141,8 +141,7 @@ def under_libfuzzer(corpus: Path, runs: int, *, preload: bool, options: str | No
             with log.open("w") as fh:
                 proc = libfuzzer("lint", f"-runs={runs}", "-seed=1", "-max_len=16384", "-print_final_stats=1",
                                  Path(tmp) / "corpus", corpus, cwd=tmp, log=fh, preload=preload)
-                _, status, usage = os.wait4(proc.pid, 0)
-                proc.returncode = os.waitstatus_to_exitcode(status)
+                status, cpu = waited(proc)
             text = log.read_text(errors="replace")
     finally:
         if options:
@@ -150,10 +149,10 @@ def under_libfuzzer(corpus: Path, runs: int, *, preload: bool, options: str | No
                 os.environ.pop("ASAN_OPTIONS", None)
             else:
                 os.environ["ASAN_OPTIONS"] = before
-    if proc.returncode != 0:
-        raise RuntimeError(f"the lint harness exited {proc.returncode}:\n{text[-2000:]}")
+    if status != 0:
+        raise RuntimeError(f"the lint harness exited {status}:\n{text[-2000:]}")
     slowest = re.search(r"^stat::slowest_unit_time_sec:\s+(\d+)", text, re.M)
-    return parse_log(text)[0], usage.ru_utime + usage.ru_stime, int(slowest[1]) if slowest else -1
+    return parse_log(text)[0], cpu, int(slowest[1]) if slowest else -1
 
 
 def plain_and_preloaded(corpus: Path, runs: int, options: list[str] | None = None) -> None:
