@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import _common
@@ -116,8 +117,14 @@ def run(args: argparse.Namespace) -> int:
                                          stop_at_loss=args.stop_at_loss, out_file=fh,
                                          resume=resume)
                         outputs.commit(args.output)
-                    # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's
-                    report = linted[0] if linted is not None and not log.changes else lint_output(args.output)
+                    # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's; where
+                    # repair started at the header IN's lint paused at, OUT's lint is that lint continued
+                    if linted is not None and not log.changes:
+                        report = linted[0]
+                    elif _continues(linted):
+                        report = _lint_continued(linted[3].paused, args.output)
+                    else:
+                        report = lint_output(args.output)
                 found: list | None
                 stop = None if linted is None else linted[3].stop
                 if linted is not None:
@@ -148,6 +155,21 @@ def _lint_first(args, advance):
     if args.byte_order is not None or args.spell_out_defaults:
         return None
     return lint_regular_file(args.path, progress=advance, resume=True)
+
+
+def _continues(linted) -> bool:
+    """Whether OUT's lint can be IN's lint continued (``rewrite._continue.Paused``): repair
+    started at the header of size 0 IN's lint paused at, so OUT's bytes before it are IN's."""
+    if linted is None or linted[3].paused is None or linted[3].resume is None:
+        return False
+    return linted[3].resume.offset == linted[3].paused.place
+
+
+def _lint_continued(paused, path: str):
+    """OUT's lint (``path``, written whole) as IN's lint paused at the place repair started
+    from, continued over OUT's bytes from there (``rewrite._continue.Paused``)."""
+    with open(path, "rb", buffering=0) as fh:
+        return paused.lint_out(fh.fileno(), os.fstat(fh.fileno()).st_size, path)
 
 
 def _lint_again(args, log, report):
