@@ -16,7 +16,10 @@ records it keeps as they are go from IN's file to OUT's by the kernel (``out_fil
 starts where IN's lint lets it (``rewrite._resume``: the first record of a finding repair
 acts on, when the lint's tables there are known, as for a trace with a zeroed page near
 where the lint stopped): the bytes before are sent whole and never read again. Then OUT
-is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint is OUT's).
+is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint is OUT's);
+where repair started at the header of size 0 a large IN's lint paused at (a zeroed page),
+OUT's lint is that lint continued over OUT's bytes from there (``rewrite._continue``),
+not a walk of OUT's prefix again.
 The counts by rule are IN's lint's (standard input is not read again: none); where the
 lint stopped framing (FR001, FR002), what repair did past that point is counted apart.
 OUT is written beside itself as a ``.part`` file renamed when whole; an interrupted run
