@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import re
 import shutil
@@ -32,6 +33,7 @@ from . import (
     harness_path,
 )
 from .rss import Sampler
+from .rss import trend_line as rss_trend_line
 from .seeds import DICT, seed_files, write_dictionary
 
 REGRESSIONS = REPO / "tests" / "regressions"
@@ -210,6 +212,54 @@ def rss_over_run(text: str) -> tuple[tuple[int, float], tuple[int, float]] | Non
     if not seeded:
         return None
     return seeded[0], (lines[-1][0], lines[-1][2])
+
+
+_CORP = re.compile(r"^#(\d+)\s+(\S+)\s.*\bcorp: (\d+)/(\d+)(b|Kb|Mb)\b.*\brss: (\d+)Mb", re.M)
+_INITED = re.compile(r"^#\d+\s+INITED\b", re.M)  # an empty corpus's INITED line has no corp:
+_UNIT = {"b": 1, "Kb": 1 << 10, "Mb": 1 << 20}
+
+
+def corpus_over_run(text: str) -> list[tuple[int, int, int, float]]:
+    """``(executions, units, bytes, RSS MB)`` of libFuzzer's status lines from its INITED line
+    on: the corpus it holds in memory and the process's memory, side by side."""
+    inited = _INITED.search(text)
+    if inited is None:
+        return []
+    return [(int(m[1]), int(m[3]), int(m[4]) * _UNIT[m[5]], float(m[6])) for m in _CORP.finditer(text, inited.start())]
+
+
+def corpus_line(text: str) -> str | None:
+    """One line: how the RSS grew beside the corpus libFuzzer holds, over the run and by thirds
+    of its executions (a process whose memory grows with the units it keeps, at a steady
+    amount a unit, holds its corpus; growth with no new units is something else)."""
+    rows = corpus_over_run(text)
+    if len(rows) < 2:
+        return None
+    first, last = rows[0], rows[-1]
+    cuts = [first[0] + (last[0] - first[0]) * k / 3 for k in range(4)]
+    marks = [min(rows, key=lambda r: abs(r[0] - c)) for c in cuts]
+    steps = [f"{b[3] - a[3]:+.0f} MB / {b[1] - a[1]:+,} units" for a, b in itertools.pairwise(marks)]
+    units = last[1] - first[1]
+    per = f": {(last[3] - first[3]) * 1024 / units:.0f} KB a unit kept" if units > 0 else ""
+    return (f"RSS beside the corpus libFuzzer holds (its status lines, from INITED): {last[3] - first[3]:+.0f} MB "
+            f"while it grew {first[1]:,} -> {last[1]:,} units ({first[2] / 1e6:.1f} -> {last[2] / 1e6:.1f} MB){per}; "
+            f"by thirds of the executions {', '.join(steps)}")
+
+
+def memory_lines(workdir: Path) -> list[str]:
+    """What ``run`` prints of memory over a campaign from its directory: the RSS trend of
+    ``rss.csv`` and the RSS beside the corpus in the first log that has one (``libfuzzer.log``,
+    then the workers' ``fuzz-N.log``)."""
+    workdir = Path(workdir)
+    lines = [rss_trend_line(workdir / "rss.csv")]
+    for log in [workdir / "libfuzzer.log", *sorted(workdir.glob("fuzz-*.log"))]:  # one worker's, as rss_over_run
+        try:
+            lines.append(corpus_line(log.read_text(errors="replace")))
+        except OSError:
+            continue
+        if lines[-1]:
+            break
+    return [line for line in lines if line]
 
 
 def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
