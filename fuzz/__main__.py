@@ -26,6 +26,9 @@ def _run(args) -> int:
     rate = f" ({res.executions / res.cpu_seconds:.1f} per CPU second: {res.cpu_seconds:,.0f} s)" \
         if res.cpu_seconds > 0 else ""
     print(f"executions {res.executions:,}{rate}  edges {res.edges:,}  features {res.features:,}")
+    if res.slowest_unit_s is not None:
+        print(f"slowest unit {res.slowest_unit_s} s (libFuzzer's stat::slowest_unit_time_sec: wall-clock, whole "
+              "seconds)")
     merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
                                        else "; -merge=1 did not run (below)")
     print(f"corpus units {res.units_before:,}{merged}")

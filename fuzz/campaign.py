@@ -40,6 +40,7 @@ REGRESSIONS = REPO / "tests" / "regressions"
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
+_SLOWEST = re.compile(r"^stat::slowest_unit_time_sec:\s+(\d+)", re.M)
 # a status line's event and resident memory: "#283	INITED cov: ... rss: 186Mb"
 _RSS = re.compile(r"^#(\d+)\s+(\S+)\s.*\brss: (\d+)Mb", re.M)
 _KERNEL = re.compile(r"^fxtlint.engine._nwalk: (.+)$", re.M)  # what a harness on the native walk prints first
@@ -57,6 +58,7 @@ class Result:
     units_before: int = 0
     units_after_merge: int = 0
     peak_rss_mb: float = 0.0
+    slowest_unit_s: int | None = None  # libFuzzer's stat::slowest_unit_time_sec (wall, whole seconds), any worker's
     # libFuzzer's rss: once the seeds are loaded (its INITED line) and at its last status
     # line (DONE at the end of a run): (executions, MB) each, (0, 0.0) when it printed none
     rss_seeded: tuple[int, float] = (0, 0.0)
@@ -298,6 +300,8 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
     for t in [text] + [p.read_text(errors="replace") for p in workdir.glob("fuzz-*.log")]:
         res.peak_rss_mb = max([res.peak_rss_mb] + [float(m) for m in _PEAK.findall(t)])  # libFuzzer's own
     logs = [text] + [p.read_text(errors="replace") for p in sorted(workdir.glob("fuzz-*.log"))]
+    slowest = [int(s) for t in logs for s in _SLOWEST.findall(t)]
+    res.slowest_unit_s = max(slowest) if slowest else None
     rss = next(filter(None, map(rss_over_run, logs)), None)  # one worker's: the first that has one
     if rss:
         res.rss_seeded, res.rss_end = rss

@@ -226,6 +226,8 @@ def test_a_short_campaign_runs_merges_and_reports(tmp_path):
     assert re.search(r"^TOTAL\s+\d+\s+\d+\s+\d+%", out, re.M), out
     assert (tmp_path / "rss.csv").read_text().count("\n") >= 2
     assert sorted(p.name for p in tmp_path.glob("fuzz-*.log")) == ["fuzz-0.log", "fuzz-1.log"]
+    assert re.search(r"^slowest unit \d+ s \(libFuzzer's stat::slowest_unit_time_sec", out, re.M), out
+    assert "RSS beside the corpus libFuzzer holds (its status lines, from INITED)" in out, out
 
 
 INSTRUMENT_PROBE = """
@@ -570,6 +572,8 @@ def test_a_slow_unit_is_not_a_timeout():
     # an input slower than libFuzzer's -report_slow_units on a loaded machine: listed, not a finding
     (campaign.Result("stream", 86.0, 0, executions=500, units_before=128, units_after_merge=125,
                      slow_units=[Path("slow-unit-82f6")]), 0, "slow units 1 (over 10 s but under the 60 s timeout"),
+    (campaign.Result("stream", 86.0, 0, executions=500, units_before=128, units_after_merge=125, slowest_unit_s=12),
+     0, "slowest unit 12 s (libFuzzer's stat::slowest_unit_time_sec"),
     (campaign.Result("stream", 86.0, 70, executions=500, timeouts=[Path("timeout-82f6")]), 1, "timeouts 1"),
 ])
 def test_a_campaign_exits_1_on_a_finding_and_2_when_it_did_not_complete(result, status, says, tmp_path,
