@@ -23,7 +23,7 @@ from ._feeder import walk_source
 from ._lint_consumer import Lint
 from ._native import canonical, nwalk, walks_natively
 from ._pairing import BUFFERING_MODES
-from ._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, forget_chains, looks_like_structured_log
+from ._reader import detect_byte_order, forget_chains, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
 from ._walk import Walk
 
@@ -119,17 +119,17 @@ def lint_whole(buf, input_format: str, path: str, sink: DiagnosticSink | None, e
     need); None where the lint does not take the native walk (``lint_walk`` then)."""
     if not walks_natively(engine):  # (a name that is no engine fails here, before any reading)
         return None
-    head = bytes(buf[:8])
-    if input_format == "auto" and head in (MAGIC_LE, MAGIC_BE):
-        log, big = False, head == MAGIC_BE  # (``choose_format``'s and ``walk_for``'s answers, read once)
+    order = detect_byte_order(buf)  # (read once: ``choose_format``'s, ``walk_for``'s and ``start_checks``'s)
+    if input_format == "auto" and order is not None:
+        log, big = False, order == "big"
     else:
         log = choose_format(buf, input_format) == "log"
-        big = not log and detect_byte_order(buf) == "big"
+        big = not log and order == "big"
     if buffering_mode is not None and buffering_mode not in BUFFERING_MODES:
         raise ValueError(f"buffering_mode must be one of {BUFFERING_MODES} or None, not {buffering_mode!r}")
     whole = _WHOLE or _whole_lint()
     return whole(buf, nwalk(), sink if sink is not None else DiagnosticSink(), log, big, limits,
-                 buffering_mode).run(path)
+                 buffering_mode, order).run(path)
 
 
 _WHOLE = None
