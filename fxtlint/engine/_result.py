@@ -354,9 +354,13 @@ class FileReport(Struct):
     def has_errors(self) -> bool:
         return self.severity_counts.get("error", 0) > 0
 
+    # (``from_sink``'s rows until the diagnostics are first read; None, the class's, once built
+    # or for a report made with its diagnostics)
+    _rows: tuple[list[list], int, int] | None = None
+
     @property
     def capped(self) -> bool:
-        rows = self.__dict__.get("_rows")
+        rows = self._rows
         return sum(self.counts.values()) > (len(self.diagnostics) if rows is None else rows[2])
 
     @classmethod
@@ -376,10 +380,9 @@ class FileReport(Struct):
             counts = {}
         report = cls(path, format, records, size, byte_order, [], counts, sev, summary)
         kept = sink._kept
-        if kept:
-            fields = report.__dict__
-            del fields["diagnostics"]
-            fields["_rows"] = _snapshot(kept, sink.per_rule_cap)
+        if kept:  # (attributes, not ``__dict__``: an object's own dict is made when first asked for)
+            del report.diagnostics
+            report._rows = _snapshot(kept, sink.per_rule_cap)
         return report
 
     def to_json(self) -> dict:
