@@ -979,9 +979,12 @@ class WholeLint(NativeLint):
         buf, emit, big, log = self.buf, self.emit, self.big, self.log
         records = 0
         order = self.order
-        if not start_checks(buf, emit, big, log, order=order):
+        # one search for the first magic record where the file does not start with it, asked by
+        # the file-level checks (MG001's place) and the walk (a repeated one is MG003)
+        search = None if log or order == ("big" if big else "little") else MagicSearch(big)
+        if not start_checks(buf, emit, big, log, search=search, order=order):
             # (a structured-log stream's walk reads no magic record: its program has none)
-            magic_at = None if log else 0 if order == ("big" if big else "little") else MagicSearch(big).find(buf)
+            magic_at = None if log else 0 if search is None else search.find(buf)
             records, cut_short = self._walk(-1 if magic_at is None else magic_at)
             if self.pairs is not None:
                 self.pairs.finish(cut_short=cut_short)
