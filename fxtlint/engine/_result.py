@@ -378,7 +378,7 @@ class FileReport(Struct):
             counts = dict(sorted(counts.items())) if len(counts) > 1 else dict(counts)
         else:
             counts = {}
-        report = cls(path, format, records, size, byte_order, [], counts, sev, summary)
+        report = cls(path, format, records, size, byte_order, [], counts, sev, {} if summary is None else summary)
         kept = sink._kept
         if kept:  # (attributes, not ``__dict__``: an object's own dict is made when first asked for)
             del report.diagnostics
