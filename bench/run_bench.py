@@ -39,7 +39,9 @@ its own file's bare walk, and over the C walk; then the checks: the lint at 2x o
 events bare walk, at both sizes; fxt / fxtlint >= 50 on the events
 workload; fxtlint's peak RSS at the larger size <= 1.5x the base; and per verb, at each
 size, its MB/s over the lint's in the same run (report >= 0.8, export and decode >= 0.5)
-and its own peak RSS at the larger size over the base (<= 1.5).
+and its own peak RSS at the larger size over the base (<= 1.5). The verbs' ratios are
+printed again by CPU (user + system of the same runs; not checked), which a shared machine
+stretches less than it stretches one command's wall clock.
 
 ``--profile N`` then runs the lint once more per workload at the base size under
 cProfile (``python -m cProfile -m fxtlint ...``, the same command line) and prints the N
@@ -51,6 +53,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -214,14 +217,26 @@ runpy.run_module('fxtlint', run_name='__main__', alter_sys=True)
 """
 
 
+def _children_cpu() -> float:
+    """User and system CPU seconds of this process's waited-for children so far."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+LAST_CPU: list[float] = [0.0]  # the CPU seconds of the last ``_shim`` command
+
+
 def _shim(argv: list[str], stdout=None, env=None) -> tuple[float, str, str, int, float]:
     """``python -m fxtlint ARGV`` under the RSS shim: (seconds, stdout, stderr, status, peak RSS MiB).
-    Standard output goes to ``stdout`` (a file object) when given, else it is read back."""
+    Standard output goes to ``stdout`` (a file object) when given, else it is read back. The
+    command's CPU (user + system: the children run one at a time) is left in ``LAST_CPU``."""
     with tempfile.TemporaryFile() as out:
+        cpu = _children_cpu()
         t = time.perf_counter()
         proc = subprocess.run([sys.executable, "-c", CLI_SHIM.format(repo=str(REPO), argv=argv)],
                               stdout=stdout or out, stderr=subprocess.PIPE, text=True, env=env or CHILD_ENV)
         dt = time.perf_counter() - t
+        LAST_CPU[0] = _children_cpu() - cpu
         out.seek(0)
         text = out.read().decode("utf-8")
     rss = float(proc.stderr.rsplit("BENCH-RSS ", 1)[1].split()[0])
@@ -236,8 +251,8 @@ def run_cli(path: Path, engine: str | None = None) -> dict:
     if status not in (0, 1):
         raise RuntimeError(f"fxtlint failed ({status}): {err}")
     f = json.loads(text)["files"][0]
-    return dict(seconds=dt, records=f["records"], rss_mib=rss, diagnostics=sum(f["counts"].values()),
-                counts=f["counts"])
+    return dict(seconds=dt, cpu_seconds=LAST_CPU[0], records=f["records"], rss_mib=rss,
+                diagnostics=sum(f["counts"].values()), counts=f["counts"])
 
 
 VERB_OUTPUT: list[Path] = []  # --verb-output DIR: the folder the verbs write to (else /dev/null)
@@ -259,7 +274,7 @@ def run_verb(verb: str, path: Path) -> dict:
     # whose process is unknown (the mixed workload's kernel objects); it exported the rest
     if status != 0 and not (verb == "export" and status == 1 and "skipped" in err):
         raise RuntimeError(f"fxtlint {verb} failed ({status}): {err[-2000:]}")
-    return dict(seconds=dt, rss_mib=rss)
+    return dict(seconds=dt, cpu_seconds=LAST_CPU[0], rss_mib=rss)
 
 
 # ``python -m fxtlint ...`` under cProfile, the same command line as ``run_cli``: the
@@ -458,6 +473,16 @@ def main(argv=None) -> int:
         passed = value >= target if op == ">=" else value <= target
         ok &= passed
         print(f"{name:58} {value:8.2f}  (target {op} {target:g})  {'PASS' if passed else 'FAIL'}")
+    # the same verb ratios by CPU (the lint's CPU over the verb's, the same runs): a shared
+    # machine stretches the wall clock of one command and not the next; CPU it stretches less
+    by_cpu = [(f"{workload} {size} MB: {verb} by CPU, fxtlint CPU / {verb} CPU",
+               rows["fxtlint"]["cpu_seconds"] / rows[verb]["cpu_seconds"])
+              for workload, by_size in results.items() for verb in verbs for size, rows in by_size.items()
+              if rows.get(verb, {}).get("cpu_seconds") and rows["fxtlint"].get("cpu_seconds")]
+    if by_cpu:
+        print("\nthe verbs by CPU (not checked: the checks above are the issue's, by the wall clock)")
+    for name, value in by_cpu:
+        print(f"{name:58} {value:8.2f}")
     for workload, text in profiles.items():
         print(f"\nprofile: fxtlint --output-format json, {workload} workload, {args.mb:g} MB "
               f"(cProfile, by own time)\n{text}")

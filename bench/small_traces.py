@@ -22,7 +22,10 @@ checkout with its extensions built in place, as ``bench/fuzz_ab.py`` takes it): 
 golden files linted by each tree in a process of its own, the trees taking turns
 ``--turns`` times (each file's best over all its rounds), and the ratio of the means.
 Each report is read as a CI gate reads it (its exit status and counts: a report builds
-its diagnostics when they are first read), in both trees alike.
+its diagnostics when they are first read), in both trees alike. ``--driver`` drops the
+native walk's diagnostics rows instead of rendering them, in both trees (the lint's own
+set-up, walk, stops and report: what is left of a small lint when its findings cost
+nothing; the reports are then wrong, and the 0.03 ms target is the whole lint's).
 """
 
 from __future__ import annotations
@@ -86,11 +89,14 @@ def golden_blobs(max_bytes: int) -> list[tuple[bytes, str]]:
 CHILD = """
 import json, sys, time
 from pathlib import Path
-tree, max_bytes, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+tree, max_bytes, rounds, driver = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "driver"
 sys.path.insert(0, tree)
 import fxtlint
 from fxtlint.engine import _native
 assert Path(fxtlint.__file__).resolve().is_relative_to(Path(tree).resolve()), fxtlint.__file__
+if driver:  # the walk's diagnostics rows dropped, not rendered: the driver's share alone (reports wrong)
+    from fxtlint.engine import _walk_native
+    _walk_native.NativeLint._render = lambda self, found: None
 golden = sorted(p for p in (Path(tree) / "corpus" / "golden").iterdir()
                 if p.suffix in (".fxt", ".log") and p.stat().st_size < max_bytes)
 blobs = [(p.read_bytes(), "log" if p.suffix == ".log" else "auto") for p in golden]
@@ -105,8 +111,9 @@ print(json.dumps({"best": best, "files": [p.name for p in golden], "engine": _na
 """
 
 
-def against(baseline: Path, max_bytes: int, rounds: int, turns: int) -> int:
-    """This tree's default engine against ``baseline``'s on the golden files, taking turns."""
+def against(baseline: Path, max_bytes: int, rounds: int, turns: int, driver: bool = False) -> int:
+    """This tree's default engine against ``baseline``'s on the golden files, taking turns
+    (``driver``: with the walk's diagnostics rows dropped, not rendered)."""
     import json
     import subprocess
 
@@ -115,7 +122,8 @@ def against(baseline: Path, max_bytes: int, rounds: int, turns: int) -> int:
     engine, files = {}, {}
     for _ in range(turns):
         for name, tree in trees.items():
-            out = subprocess.run([sys.executable, "-c", CHILD, tree, str(max_bytes), str(rounds)], check=True,
+            out = subprocess.run([sys.executable, "-c", CHILD, tree, str(max_bytes), str(rounds),
+                                  "driver" if driver else "whole"], check=True,
                                  capture_output=True, text=True, cwd=tree).stdout
             got = json.loads(out.splitlines()[-1])
             files[name] = got["files"]
@@ -126,13 +134,17 @@ def against(baseline: Path, max_bytes: int, rounds: int, turns: int) -> int:
         raise SystemExit("the trees' golden files under the size differ: no file-by-file comparison")
     n = len(best["this tree"])
     print(f"{n} golden files under {max_bytes} bytes, default engine, best of {rounds} rounds x {turns} turns "
-          "each, the trees taking turns, mean per file:")
+          "each, the trees taking turns, mean per file" + (" (--driver: the walk's rows dropped, not rendered; "
+                                                         "the target is the whole lint's)" if driver else "") + ":")
     mean = {name: 1e3 * sum(ts) / len(ts) for name, ts in best.items()}
     for name in trees:
         print(f"  {name:9}  {mean[name]:7.4f} ms  ({engine[name]})")
+    ratio = f"  baseline / this tree: {mean['baseline'] / mean['this tree']:.2f}x; this tree {mean['this tree']:.4f} ms"
+    if driver:
+        print(f"{ratio} (the driver alone: no target)")
+        return 0
     ok = mean["this tree"] <= TARGET_MS
-    print(f"  baseline / this tree: {mean['baseline'] / mean['this tree']:.2f}x; this tree {mean['this tree']:.4f} ms "
-          f"(target <= {TARGET_MS:g} ms)  {'PASS' if ok else 'FAIL'}")
+    print(f"{ratio} (target <= {TARGET_MS:g} ms)  {'PASS' if ok else 'FAIL'}")
     return 0 if ok else 1
 
 
@@ -142,9 +154,14 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=200, help="interleaved rounds; the best of each is kept")
     ap.add_argument("--baseline", type=Path, help="a checkout with its extensions built in place: compare with it")
     ap.add_argument("--turns", type=int, default=3, help="with --baseline: the turns each tree takes")
+    ap.add_argument("--driver", action="store_true",
+                    help="with --baseline: drop the walk's diagnostics rows instead of rendering them (the "
+                    "driver's share of a small lint: its set-up, the walk, the report; the reports are wrong)")
     args = ap.parse_args(argv)
+    if args.driver and not args.baseline:
+        ap.error("--driver needs --baseline")
     if args.baseline:
-        return against(args.baseline, args.max_bytes, args.rounds, args.turns)
+        return against(args.baseline, args.max_bytes, args.rounds, args.turns, args.driver)
 
     blobs = golden_blobs(args.max_bytes)
     best = best_times(blobs, args.rounds)

@@ -26,10 +26,15 @@ def _run(args) -> int:
     rate = f" ({res.executions / res.cpu_seconds:.1f} per CPU second: {res.cpu_seconds:,.0f} s)" \
         if res.cpu_seconds > 0 else ""
     print(f"executions {res.executions:,}{rate}  edges {res.edges:,}  features {res.features:,}")
+    if res.slowest_unit_s is not None:
+        print(f"slowest unit {res.slowest_unit_s} s (libFuzzer's stat::slowest_unit_time_sec: wall-clock, whole "
+              "seconds)")
     merged = "" if args.no_merge else (f" -> {res.units_after_merge:,} after -merge=1" if not res.merge_error
                                        else "; -merge=1 did not run (below)")
     print(f"corpus units {res.units_before:,}{merged}")
     print(f"peak RSS {res.peak_rss_mb:.0f} MB (over time: {Path(workdir) / 'rss.csv'})")
+    for line in campaign.memory_lines(Path(workdir)):
+        print(line)
     (seeded_at, seeded_mb), (end_at, end_mb) = res.rss_seeded, res.rss_end
     growth = end_mb - seeded_mb
     if seeded_at:
@@ -84,6 +89,19 @@ def _run(args) -> int:
     if res.memory_growth or over_bound:
         return 3
     return 2 if errors else 0
+
+
+def _memory(args) -> int:
+    from . import campaign
+
+    lines = campaign.memory_lines(args.dir)
+    for line in lines:
+        print(line)
+    if not lines:
+        print(f"{args.dir}: neither an rss.csv with samples after its first minute nor libFuzzer status lines "
+              "from an INITED line on")
+        return 2
+    return 0
 
 
 def _leaks(args) -> int:
@@ -222,6 +240,11 @@ def main(argv=None) -> int:
     p.add_argument("--no-leaks", action="store_true", help="skip the leak check of a sanitized harness's corpus")
     p.set_defaults(func=_run)
 
+    p = sub.add_parser("memory", help="a campaign's memory over its run, from its directory: the RSS trend of "
+                                      "rss.csv and the RSS beside the corpus libFuzzer holds (what run prints)")
+    p.add_argument("dir", type=Path, help="the campaign directory (run's --dir)")
+    p.set_defaults(func=_memory)
+
     p = sub.add_parser("leaks", help="a sanitized harness's leak check: live heap over passes, LeakSanitizer at exit")
     p.add_argument("harness", choices=sorted(SANITIZED))
     p.add_argument("--passes", type=int, default=PASSES, help="passes over the inputs for the live heap")
@@ -272,6 +295,7 @@ def main(argv=None) -> int:
             "reproduce": lambda: campaign.check_inputs(args.harness, args.files),
             "land": lambda: campaign.check_inputs(args.harness, args.crashes, verb="land"),
             "merge": lambda: campaign.check_folder(args.corpus),
+            "memory": lambda: campaign.check_folder(args.dir),
             "coverage": lambda: campaign.check_corpus(args.paths),
             "leaks": lambda: campaign.check_corpus(args.paths),
             "profile": lambda: campaign.check_corpus(args.paths) if args.paths else [],
@@ -284,6 +308,8 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"python -m fuzz {args.verb}: error: {e}", file=sys.stderr)
         return 2
+    if args.verb == "memory":  # reads a campaign's files: no fxtlint runs
+        return args.func(args)
     if args.verb in _MEASURES_COVERAGE:
         pass  # coverage_report.measure prints it, once coverage has started
     elif args.verb in _IN_PROCESS:

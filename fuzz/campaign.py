@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import re
 import shutil
@@ -32,12 +33,14 @@ from . import (
     harness_path,
 )
 from .rss import Sampler
+from .rss import trend_line as rss_trend_line
 from .seeds import DICT, seed_files, write_dictionary
 
 REGRESSIONS = REPO / "tests" / "regressions"
 _STATUS = re.compile(r"^#(\d+)\s+\S+\s+cov: (\d+) ft: (\d+) corp: (\d+)/")
 _FINAL = re.compile(r"^stat::number_of_executed_units: (\d+)")
 _PEAK = re.compile(r"^stat::peak_rss_mb:\s+(\d+)", re.M)
+_SLOWEST = re.compile(r"^stat::slowest_unit_time_sec:\s+(\d+)", re.M)
 # a status line's event and resident memory: "#283	INITED cov: ... rss: 186Mb"
 _RSS = re.compile(r"^#(\d+)\s+(\S+)\s.*\brss: (\d+)Mb", re.M)
 _KERNEL = re.compile(r"^fxtlint.engine._nwalk: (.+)$", re.M)  # what a harness on the native walk prints first
@@ -55,6 +58,7 @@ class Result:
     units_before: int = 0
     units_after_merge: int = 0
     peak_rss_mb: float = 0.0
+    slowest_unit_s: int | None = None  # libFuzzer's stat::slowest_unit_time_sec (wall, whole seconds), any worker's
     # libFuzzer's rss: once the seeds are loaded (its INITED line) and at its last status
     # line (DONE at the end of a run): (executions, MB) each, (0, 0.0) when it printed none
     rss_seeded: tuple[int, float] = (0, 0.0)
@@ -212,6 +216,54 @@ def rss_over_run(text: str) -> tuple[tuple[int, float], tuple[int, float]] | Non
     return seeded[0], (lines[-1][0], lines[-1][2])
 
 
+_CORP = re.compile(r"^#(\d+)\s+(\S+)\s.*\bcorp: (\d+)/(\d+)(b|Kb|Mb)\b.*\brss: (\d+)Mb", re.M)
+_INITED = re.compile(r"^#\d+\s+INITED\b", re.M)  # an empty corpus's INITED line has no corp:
+_UNIT = {"b": 1, "Kb": 1 << 10, "Mb": 1 << 20}
+
+
+def corpus_over_run(text: str) -> list[tuple[int, int, int, float]]:
+    """``(executions, units, bytes, RSS MB)`` of libFuzzer's status lines from its INITED line
+    on: the corpus it holds in memory and the process's memory, side by side."""
+    inited = _INITED.search(text)
+    if inited is None:
+        return []
+    return [(int(m[1]), int(m[3]), int(m[4]) * _UNIT[m[5]], float(m[6])) for m in _CORP.finditer(text, inited.start())]
+
+
+def corpus_line(text: str) -> str | None:
+    """One line: how the RSS grew beside the corpus libFuzzer holds, over the run and by thirds
+    of its executions (a process whose memory grows with the units it keeps, at a steady
+    amount a unit, holds its corpus; growth with no new units is something else)."""
+    rows = corpus_over_run(text)
+    if len(rows) < 2:
+        return None
+    first, last = rows[0], rows[-1]
+    cuts = [first[0] + (last[0] - first[0]) * k / 3 for k in range(4)]
+    marks = [min(rows, key=lambda r: abs(r[0] - c)) for c in cuts]
+    steps = [f"{b[3] - a[3]:+.0f} MB / {b[1] - a[1]:+,} units" for a, b in itertools.pairwise(marks)]
+    units = last[1] - first[1]
+    per = f": {(last[3] - first[3]) * 1024 / units:.0f} KB a unit kept" if units > 0 else ""
+    return (f"RSS beside the corpus libFuzzer holds (its status lines, from INITED): {last[3] - first[3]:+.0f} MB "
+            f"while it grew {first[1]:,} -> {last[1]:,} units ({first[2] / 1e6:.1f} -> {last[2] / 1e6:.1f} MB){per}; "
+            f"by thirds of the executions {', '.join(steps)}")
+
+
+def memory_lines(workdir: Path) -> list[str]:
+    """What ``run`` prints of memory over a campaign from its directory: the RSS trend of
+    ``rss.csv`` and the RSS beside the corpus in the first log that has one (``libfuzzer.log``,
+    then the workers' ``fuzz-N.log``)."""
+    workdir = Path(workdir)
+    lines = [rss_trend_line(workdir / "rss.csv")]
+    for log in [workdir / "libfuzzer.log", *sorted(workdir.glob("fuzz-*.log"))]:  # one worker's, as rss_over_run
+        try:
+            lines.append(corpus_line(log.read_text(errors="replace")))
+        except OSError:
+            continue
+        if lines[-1]:
+            break
+    return [line for line in lines if line]
+
+
 def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | None = None, workers: int = 1,
         mutator: str = "structure", max_len: int = MAX_LEN, rss_limit_mb: int = RSS_LIMIT_MB, rss_every: float = 30.0,
         merge: bool = True, land: bool = True, extra_seeds=(), timeout: int = TIMEOUT,
@@ -248,6 +300,8 @@ def run(harness: str, workdir: Path, *, seconds: int | None = None, runs: int | 
     for t in [text] + [p.read_text(errors="replace") for p in workdir.glob("fuzz-*.log")]:
         res.peak_rss_mb = max([res.peak_rss_mb] + [float(m) for m in _PEAK.findall(t)])  # libFuzzer's own
     logs = [text] + [p.read_text(errors="replace") for p in sorted(workdir.glob("fuzz-*.log"))]
+    slowest = [int(s) for t in logs for s in _SLOWEST.findall(t)]
+    res.slowest_unit_s = max(slowest) if slowest else None
     rss = next(filter(None, map(rss_over_run, logs)), None)  # one worker's: the first that has one
     if rss:
         res.rss_seeded, res.rss_end = rss

@@ -226,6 +226,8 @@ def test_a_short_campaign_runs_merges_and_reports(tmp_path):
     assert re.search(r"^TOTAL\s+\d+\s+\d+\s+\d+%", out, re.M), out
     assert (tmp_path / "rss.csv").read_text().count("\n") >= 2
     assert sorted(p.name for p in tmp_path.glob("fuzz-*.log")) == ["fuzz-0.log", "fuzz-1.log"]
+    assert re.search(r"^slowest unit \d+ s \(libFuzzer's stat::slowest_unit_time_sec", out, re.M), out
+    assert "RSS beside the corpus libFuzzer holds (its status lines, from INITED)" in out, out
 
 
 INSTRUMENT_PROBE = """
@@ -570,6 +572,8 @@ def test_a_slow_unit_is_not_a_timeout():
     # an input slower than libFuzzer's -report_slow_units on a loaded machine: listed, not a finding
     (campaign.Result("stream", 86.0, 0, executions=500, units_before=128, units_after_merge=125,
                      slow_units=[Path("slow-unit-82f6")]), 0, "slow units 1 (over 10 s but under the 60 s timeout"),
+    (campaign.Result("stream", 86.0, 0, executions=500, units_before=128, units_after_merge=125, slowest_unit_s=12),
+     0, "slowest unit 12 s (libFuzzer's stat::slowest_unit_time_sec"),
     (campaign.Result("stream", 86.0, 70, executions=500, timeouts=[Path("timeout-82f6")]), 1, "timeouts 1"),
 ])
 def test_a_campaign_exits_1_on_a_finding_and_2_when_it_did_not_complete(result, status, says, tmp_path,
@@ -911,3 +915,37 @@ def test_max_rss_growth_bounds_the_growth_after_the_seeds(tmp_path, monkeypatch,
     extra = ["--max-rss-growth", str(bound)] if bound is not None else []
     assert cli.main(["run", "lint", "--runs", "600", "--dir", str(tmp_path), "--no-coverage", *extra]) == status
     assert says in capsys.readouterr().out
+
+
+def test_memory_over_a_run_is_a_trend_and_a_growth_beside_the_corpus(tmp_path):
+    from fuzz import rss
+
+    # two processes, summed per sample; the first minute (seeds loading) left out
+    (tmp_path / "rss.csv").write_text(
+        "elapsed_s,pid,rss_mb,hwm_mb\n0,1,1.0,1.0\n0,2,1.0,1.0\n"
+        + "".join(f"{t},1,{100 + t / 60:.1f},0\n{t},2,10.0,0\n" for t in range(60, 660, 60))
+        + "bad,row\n")
+    assert rss.tree_rss(tmp_path / "rss.csv")[:2] == [(0.0, 2.0), (60.0, 111.0)]
+    line = rss.trend_line(tmp_path / "rss.csv")
+    assert line.startswith("RSS trend (rss.csv, least squares, from 60 s): +1.00 MB a minute over the run; "
+                           "by thirds +1.00 (60-240 s), +1.00 (240-420 s), +1.00 (420-600 s)"), line
+    assert rss.slope([(0, 5.0), (1, 5.0), (2, 5.0)]) == 0.0 and rss.slope([(3, 1.0)]) is None
+    assert rss.trend_line(tmp_path / "absent.csv") is None
+    log = ("#2\tINITED exec/s: 0 rss: 90Mb\n"  # an empty corpus's: the lines from it on count
+           "#100\tNEW    cov: 1 ft: 1 corp: 10/1Kb lim: 4 exec/s: 1 rss: 100Mb\n"
+           "#200\tNEW    cov: 1 ft: 1 corp: 20/2Kb lim: 4 exec/s: 1 rss: 110Mb\n"
+           "#300\tREDUCE cov: 1 ft: 1 corp: 30/3Mb lim: 4 exec/s: 1 rss: 120Mb\n"
+           "#400\tDONE   cov: 1 ft: 1 corp: 30/3Mb lim: 4 exec/s: 1 rss: 150Mb\n")
+    assert campaign.corpus_over_run("#1\tNEW    cov: 1 ft: 1 corp: 1/1b rss: 9Mb\n") == []
+    assert campaign.corpus_over_run(log)[0] == (100, 10, 1024, 100.0)
+    (tmp_path / "libfuzzer.log").write_text(log)
+    assert campaign.memory_lines(tmp_path)[1] == (
+        "RSS beside the corpus libFuzzer holds (its status lines, from INITED): +50 MB while it grew 10 -> 30 units "
+        "(0.0 -> 3.1 MB): 2560 KB a unit kept; by thirds of the executions +10 MB / +10 units, +10 MB / +10 units, "
+        "+30 MB / +0 units")  # the last third grew with no unit kept: not the corpus
+    out = subprocess.run([sys.executable, "-m", "fuzz", "memory", str(tmp_path)], cwd=REPO, env=ENV,
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.splitlines() == campaign.memory_lines(tmp_path), out
+    out = subprocess.run([sys.executable, "-m", "fuzz", "memory", str(tmp_path / "none")], cwd=REPO, env=ENV,
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.strip().endswith("no such folder"), out

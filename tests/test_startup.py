@@ -47,9 +47,11 @@ def test_the_pytest_plugin_imports_neither_numpy_nor_an_engine():
 
 
 def test_the_package_face_imports_what_is_used():
-    code = "import fxtlint; fxtlint.Limits; from fxtlint import lint_bytes; fxtlint.engine._walk"
-    assert loaded_after(code, ("fxtlint.spec._limits", "fxtlint.engine._lint", "fxtlint.engine._walk")) == \
-        dict.fromkeys(("fxtlint.spec._limits", "fxtlint.engine._lint", "fxtlint.engine._walk"), True)
+    code = "import fxtlint; fxtlint.Limits; from fxtlint import lint_bytes"
+    modules = ("fxtlint.spec._limits", "fxtlint.engine._lint", "fxtlint.engine._walk")
+    # (the reference ``Walk`` is imported by the first lint that builds one: ``_lint.walk_for``)
+    assert loaded_after(code, modules) == {**dict.fromkeys(modules, True), "fxtlint.engine._walk": False}
+    assert loaded_after(code + "; lint_bytes(b'', engine='reference')", modules) == dict.fromkeys(modules, True)
 
 
 @pytest.mark.parametrize("code", [
@@ -172,6 +174,8 @@ def test_output_to_a_pipe_imports_no_rich_and_no_toml(fmt):
     assert {"xml.etree.ElementTree", "fxtlint.render._render_sarif"}.isdisjoint(got)  # other formats' renderers
     assert "fxtlint.engine._parallel" not in got  # one file, no worker
     assert "fxtlint.engine._hexview" not in got  # a clean file: no hex view drawn
+    # a lint of whole bytes builds no reference ``Walk`` (``_lint.lint_whole``)
+    assert {"fxtlint.engine._walk", "fxtlint.engine._feeder"}.isdisjoint(got)
     if installed_wheel():  # its version is read from the dist-info folder's name
         assert "importlib.metadata" not in got
         # (an editable install's metadata look-up brings both)

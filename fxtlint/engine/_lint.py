@@ -19,13 +19,15 @@ from contextlib import contextmanager
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
 from . import _file
-from ._feeder import walk_source
-from ._lint_consumer import Lint
 from ._native import canonical, nwalk, walks_natively
 from ._pairing import BUFFERING_MODES
-from ._reader import MAGIC_BE, MAGIC_LE, detect_byte_order, forget_chains, looks_like_structured_log
+from ._reader import detect_byte_order, forget_chains, looks_like_structured_log
 from ._result import DiagnosticSink, FileReport
-from ._walk import Walk
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time
+if TYPE_CHECKING:
+    from ._lint_consumer import Lint
+    from ._walk import Walk
 
 INPUT_FORMATS = ("auto", "trace", "log")
 
@@ -44,6 +46,9 @@ def walk_for(buf, consumers, *, input_format: str = "auto", emit=None, engine: s
     (``engine``: one of ``_native.ENGINES``, None for the default). ``resync`` False frames
     every record by its declared size, as the spec reads a trace (the lint's verdict);
     True is recovery's reading (``decode_record``)."""
+    from ._walk import Walk  # (the walk of a stream, a file read a chunk at a time, other consumers, the
+    # reference engine: a lint of whole bytes on the native walk imports none of it, ``lint_whole``)
+
     canonical(engine)  # a name that is no engine fails here, before any reading
     log = choose_format(buf, input_format) == "log"
     big = not log and detect_byte_order(buf) == "big"
@@ -59,6 +64,9 @@ def lint_walk(buf, *, consumers=(), input_format: str = "auto", path: str = "<by
     FXT at all).
     ``buf`` may be ``open_buffer``'s ``FileSource``: the file is read and walked a
     chunk at a time (``_feeder.walk_source``)."""
+    from ._feeder import walk_source
+    from ._lint_consumer import Lint
+
     sink = sink if sink is not None else DiagnosticSink()
     lints: list[Lint] = []
 
@@ -119,17 +127,17 @@ def lint_whole(buf, input_format: str, path: str, sink: DiagnosticSink | None, e
     need); None where the lint does not take the native walk (``lint_walk`` then)."""
     if not walks_natively(engine):  # (a name that is no engine fails here, before any reading)
         return None
-    head = bytes(buf[:8])
-    if input_format == "auto" and head in (MAGIC_LE, MAGIC_BE):
-        log, big = False, head == MAGIC_BE  # (``choose_format``'s and ``walk_for``'s answers, read once)
+    order = detect_byte_order(buf)  # (read once: ``choose_format``'s, ``walk_for``'s and ``start_checks``'s)
+    if input_format == "auto" and order is not None:
+        log, big = False, order == "big"
     else:
         log = choose_format(buf, input_format) == "log"
-        big = not log and detect_byte_order(buf) == "big"
+        big = not log and order == "big"
     if buffering_mode is not None and buffering_mode not in BUFFERING_MODES:
         raise ValueError(f"buffering_mode must be one of {BUFFERING_MODES} or None, not {buffering_mode!r}")
     whole = _WHOLE or _whole_lint()
     return whole(buf, nwalk(), sink if sink is not None else DiagnosticSink(), log, big, limits,
-                 buffering_mode).run(path)
+                 buffering_mode, order).run(path)
 
 
 _WHOLE = None

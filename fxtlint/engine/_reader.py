@@ -1103,13 +1103,20 @@ def argument_label(a: Argument, i: int) -> str:
     return f"argument {i} (name ref {ref})" if ref and not ref & _INLINE_BIT else f"argument {i}"
 
 
+_UNREAD = object()
+
+
 def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True,
-                 search: MagicSearch | None = None) -> bool:
+                 search: MagicSearch | None = None, order=_UNREAD) -> bool:
     """File-level checks made before the walk: not FXT at all, length alignment, byte
     order, magic. True when the file is not FXT: the walk must not start. ``search``:
-    the walk's magic search, kept across a stream's attempts (``MagicSearch``)."""
+    the walk's magic search, kept across a stream's attempts (``MagicSearch``); ``order``:
+    ``detect_byte_order(buf)`` where the caller has read it (a small lint's fixed cost)."""
     n = len(buf)
-    order = detect_byte_order(buf) if n >= 8 else None  # (read once: a small lint's fixed cost)
+    if n < 8:
+        order = None
+    elif order is _UNREAD:
+        order = detect_byte_order(buf)  # (read once)
     if check_magic and not log and n >= 8 and order is None:
         _have(buf, 64)  # what the first bytes look like
         head = bytes(buf[:min(n, 64)])  # a stream's map holds more than it has received
@@ -1118,7 +1125,7 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
             emit(R.not_fxt_file.at(0, 0, span=(0, 8), record_size=min(n, 64), first=head[:8].hex(" "),
                                    looks_like=looks or None))
             return True
-    if not getattr(buf, "growing", False):
+    if n % 8 and not getattr(buf, "growing", False):
         length_check(n, emit)  # a stream's, at its end (``Walk.end_stream``)
     if big and order == "big":
         emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))

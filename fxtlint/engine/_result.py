@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..rules._diagnostics import Diagnostic, Severity, sort_diagnostics
+from ..rules._diagnostics import _LABELS, Diagnostic, Severity, sort_diagnostics
 from ..spec._frozen import F, Struct
 
 DEFAULT_PER_RULE_CAP = 200
@@ -354,24 +354,35 @@ class FileReport(Struct):
     def has_errors(self) -> bool:
         return self.severity_counts.get("error", 0) > 0
 
+    # (``from_sink``'s rows until the diagnostics are first read; None, the class's, once built
+    # or for a report made with its diagnostics)
+    _rows: tuple[list[list], int, int] | None = None
+
     @property
     def capped(self) -> bool:
-        rows = self.__dict__.get("_rows")
+        rows = self._rows
         return sum(self.counts.values()) > (len(self.diagnostics) if rows is None else rows[2])
 
     @classmethod
-    def from_sink(cls, *, path, format, records, size, byte_order, sink, summary=None):
+    def from_sink(cls, path, format, records, size, byte_order, sink, summary=None):
+        """The report of a lint whose diagnostics went to ``sink``: its counts exact, its
+        diagnostics the sink's rows until first read (``_snapshot``; a clean file's: none).
+        (Positional too: a small lint's fixed cost.)"""
         sev = {"error": 0, "warning": 0, "info": 0}
-        # exact per-severity counts: a code's severity is the same for all its diagnostics
-        severity_of = sink.severity_of
-        for code, n in sink.counts.items():
-            sev[severity_of[code].label] += n
-        report = cls(path, format, records, size, byte_order, [], dict(sorted(sink.counts.items())), sev,
-                     summary or {})
-        if sink._kept:  # the sink's rows, built into diagnostics when first read (a clean file's: none)
-            fields = report.__dict__
-            del fields["diagnostics"]
-            fields["_rows"] = _snapshot(sink._kept, sink.per_rule_cap)
+        counts = sink.counts
+        if counts:
+            # exact per-severity counts: a code's severity is the same for all its diagnostics
+            severity_of = sink.severity_of
+            for code, n in counts.items():
+                sev[_LABELS[severity_of[code]]] += n  # (``Severity.label``'s, without its call)
+            counts = dict(sorted(counts.items())) if len(counts) > 1 else dict(counts)
+        else:
+            counts = {}
+        report = cls(path, format, records, size, byte_order, [], counts, sev, {} if summary is None else summary)
+        kept = sink._kept
+        if kept:  # (attributes, not ``__dict__``: an object's own dict is made when first asked for)
+            del report.diagnostics
+            report._rows = _snapshot(kept, sink.per_rule_cap)
         return report
 
     def to_json(self) -> dict:

@@ -94,8 +94,6 @@ from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
 from ._provider_state import ProviderState
 from ._reader import (
     ARG_NAME,
-    MAGIC_BE,
-    MAGIC_LE,
     RESYNC_DEPTH,
     MagicSearch,
     after_record,
@@ -453,7 +451,7 @@ class NativeLint:
             kind = self.term_kinds[term]
             kinds[kind] = kinds.get(kind, 0) + n
         sink = self.sink
-        if sink is not None and sink.bounded:
+        if sink is not None and sink._bound:  # (``sink.bounded``, without the property's call)
             self._cap(sink)
             found = nw.take_findings()
             for key, n in nw.take_capped():
@@ -951,8 +949,11 @@ class WholeLint(NativeLint):
     loop without what only a stream or a mapped file needs (a header of size 0 said at the
     stream's end, pages given back, riders), so its report is the same whole report."""
 
-    def __init__(self, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None):
+    def __init__(self, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None,
+                 order: str | None):
+        """``order``: ``_reader.detect_byte_order(buf)``, read by the caller."""
         self.buf, self.big, self.log, self.limits, self.buffering_mode = buf, big, log, limits, buffering_mode
+        self.order = order
         self.tables = ProviderState()
         self.counts: dict = {}
         self.sink = sink
@@ -977,19 +978,24 @@ class WholeLint(NativeLint):
         """Lint: the file-level checks, the walk, the pairing's end; the report."""
         buf, emit, big, log = self.buf, self.emit, self.big, self.log
         records = 0
-        if not start_checks(buf, emit, big, log):
+        order = self.order
+        # one search for the first magic record where the file does not start with it, asked by
+        # the file-level checks (MG001's place) and the walk (a repeated one is MG003)
+        search = None if log or order == ("big" if big else "little") else MagicSearch(big)
+        if not start_checks(buf, emit, big, log, search=search, order=order):
             # (a structured-log stream's walk reads no magic record: its program has none)
-            head = bytes(buf[:8])
-            magic_at = None if log else 0 if head == (MAGIC_BE if big else MAGIC_LE) else MagicSearch(big).find(buf)
+            magic_at = None if log else 0 if search is None else search.find(buf)
             records, cut_short = self._walk(-1 if magic_at is None else magic_at)
             if self.pairs is not None:
                 self.pairs.finish(cut_short=cut_short)
-        summary: dict = {"record_kinds": dict(sorted(self.counts.items()))}
+        # (this lint's own tables, let go of with it: one kind or provider is its own sorted copy)
+        counts, announced = self.counts, self.tables.announced
+        summary: dict = {"record_kinds": counts if len(counts) < 2 else dict(sorted(counts.items()))}
         if not log:
-            summary["providers"] = sorted(self.tables.announced)
+            summary["providers"] = [*announced] if len(announced) < 2 else sorted(announced)
             summary["buffer_full_at"] = [] if self.pairs is None else self.pairs.buffer_full
-        return FileReport.from_sink(path=path, format="log" if log else "trace", records=records, size=len(buf),
-                                    byte_order="big" if big else "little", sink=self.sink, summary=summary)
+        return FileReport.from_sink(path, "log" if log else "trace", records, len(buf), "big" if big else "little",
+                                    self.sink, summary)
 
     def _walk(self, magic_at: int) -> tuple[int, bool]:
         """``NativeLint.advance`` over whole bytes: (records, whether framing stopped early)."""
@@ -999,13 +1005,15 @@ class WholeLint(NativeLint):
         pw = self.limits.pairing_window
         cur = index = 0
         stop = False
-        view = memoryview(buf)
+        # a bytearray is held by a view while it is walked (it cannot be resized under the walk);
+        # bytes cannot change: walked as they are
+        view = memoryview(buf) if type(buf) is not bytes else None
         try:
             while True:
                 if self.pairs is not None:
                     self.pairs.flush_to(index)  # a new pairing window: the last one is fed
                 self._index = index
-                status = nw.run(view, cur, index, (index // pw + 1) * pw)
+                status = nw.run(buf if view is None else view, cur, index, (index // pw + 1) * pw)
                 cur, index = nw.cur, nw.index
                 self._take()
                 if status == DONE:
@@ -1032,5 +1040,6 @@ class WholeLint(NativeLint):
                 stop = True
                 break
         finally:
-            view.release()
+            if view is not None:
+                view.release()
         return index, stop
