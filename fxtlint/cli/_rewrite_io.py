@@ -57,7 +57,8 @@ def interrupted_status(e: KeyboardInterrupt, removed: list[str]) -> int:
 def lint_regular_file(path: str, progress=None, *, resume: bool = False):
     """(the lint of the regular file ``path`` read as a trace, its length, its ``os.stat``
     before the lint, what repair takes from its walk when ``resume``: ``rewrite._resume.Linted``,
-    with the walk paused at a header of size 0 where a large file's has one, ``rewrite._continue``,
+    with the walk paused at a header of size 0 where a large file's has one and repair starts
+    there, ``rewrite._continue``,
     else None), read as ``check`` reads it (``_lint.open_buffer``;
     ``progress(done, total)`` told after each read of a large one); None for what is not
     a regular file (standard input, a pipe, a device). Raises OSError (``FileChanged``
@@ -85,8 +86,10 @@ def lint_regular_file(path: str, progress=None, *, resume: bool = False):
                     report, walk = lint_walk(buf, input_format="trace", path=path)
                 finally:
                     forget_chains()
-            at = Linted(resume_at(report, walk, lambda start, end: buf[start:end]),
-                        8 * walk.cur if walk.stopped else None, paused)
+            place = resume_at(report, walk, lambda start, end: buf[start:end])
+            if paused is not None and (place is None or place.offset != paused.place):
+                paused = None  # (repair does not start at the pause: its walk let go now, RSS)
+            at = Linted(place, 8 * walk.cur if walk.stopped else None, paused)
             del walk  # (its tables and buffers let go before the heap is given back: RSS)
         else:
             report = lint_buffer(buf, input_format="trace", path=path)
