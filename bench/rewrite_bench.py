@@ -2,7 +2,8 @@
 of the same file measured in the same run, each run as the command users run.
 
     python bench/rewrite_bench.py [--mb 5] [--slice-mb 500] [--split-size 200MB] [--split-time 0]
-                                  [--range] [--zero-page] [--workload events] [--corpus tests/data/corpus-real]
+                                  [--range] [--zero-page] [--phases] [--workload events]
+                                  [--corpus tests/data/corpus-real]
                                   [--keep DIR] [--repeat N]
 
 Prints one JSON line per run: bytes in and out, seconds (wall), the child's CPU seconds
@@ -20,7 +21,10 @@ the file the lint read); bench/README.md says which of the two issue 33 means. T
 are clean by construction: their repair must be the same bytes, their pieces must lint
 with no error. ``--zero-page`` also repairs a copy of the synthetic trace with a 4 KiB
 page in its middle zeroed (the records around the page go record by record). ``--slice-mb 0``
-skips the slice; ``--split-time 10ms`` adds a slice by trace time; ``--range`` adds a slice
+skips the slice; ``--phases`` (with ``--zero-page``) adds a line with the CPU seconds of each
+phase of the zeroed trace's repair run in one process as the verb runs them (IN's lint, the
+repair pass, OUT's lint, continued or whole), the run with the least CPU of ``--repeat``;
+``--split-time 10ms`` adds a slice by trace time; ``--range`` adds a slice
 to a time range, the middle half of the trace's time (``--from`` a quarter of its length
 from its start, ``--to`` three quarters: the command reads the trace's range first, then
 cuts). ``--keep DIR`` reads the synthetic traces from DIR where they are
@@ -185,6 +189,57 @@ def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None =
     return _versus(row, base)
 
 
+# the zeroed trace's repair as ``fxtlint repair`` runs it, each phase's CPU seconds (user + system
+# of this process, ``getrusage``) apart: IN's lint, the repair pass, OUT's lint (continued from
+# IN's where the tree has ``cli.repair._continues`` and it holds, else whole)
+_PHASES = (
+    "import json, resource, sys\n"
+    "def cpu():\n"
+    "    r = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "    return r.ru_utime + r.ru_stime\n"
+    "t0 = cpu()\n"
+    "from fxtlint.cli import repair as verb\n"
+    "from fxtlint.cli._rewrite_io import lint_regular_file, opened_input, resumable\n"
+    "from fxtlint.rewrite._repair import repair\n"
+    "src, out = sys.argv[1:3]\n"
+    "t1 = cpu()\n"
+    "linted = lint_regular_file(src, resume=True)\n"
+    "t2 = cpu()\n"
+    "with opened_input(src) as inp:\n"
+    "    if linted[3].resume is not None:\n"
+    "        resumable(inp, linted[2], src)\n"
+    "    with open(out, 'wb') as fh:\n"
+    "        log = repair(inp, fh.write, out_file=fh, resume=linted[3].resume)\n"
+    "t3 = cpu()\n"
+    "go_on = getattr(verb, '_continues', lambda linted: False)(linted)\n"
+    "report = verb._lint_continued(linted[3].paused, out) if go_on else verb.lint_output(out)\n"
+    "t4 = cpu()\n"
+    "print(json.dumps({'phases': src.rsplit('/', 1)[-1], 'imports_cpu': round(t1 - t0, 3),\n"
+    "                  'in_lint_cpu': round(t2 - t1, 3), 'repair_pass_cpu': round(t3 - t2, 3),\n"
+    "                  'out_lint_cpu': round(t4 - t3, 3), 'out_lint': 'continued' if go_on else 'whole',\n"
+    "                  'out_errors': report.has_errors}))\n"
+)
+
+
+def phases(src: Path, out: Path) -> dict:
+    """The CPU seconds of each phase of the repair of ``src`` (``_PHASES``), the run with the
+    least total CPU of ``REPEAT``."""
+    best: dict | None = None
+    for _ in range(REPEAT):
+        proc = subprocess.run([sys.executable, "-c", _PHASES, str(src), str(out)], capture_output=True, text=True,
+                              cwd=REPO)
+        if out.exists():
+            out.unlink()
+        if proc.returncode:
+            return {"phases": src.name, "error": proc.stderr[-300:]}
+        row = json.loads(proc.stdout)
+        total = sum(v for k, v in row.items() if k.endswith("_cpu"))
+        if best is None or total < best["total_cpu"]:
+            best = {**row, "total_cpu": round(total, 3)}
+    assert best is not None
+    return best
+
+
 def middle_half(src: Path) -> tuple[str, str]:
     """--from and --to of the middle half of ``src``'s time (in nanoseconds from its start)."""
     sys.path.insert(0, str(REPO))
@@ -234,6 +289,8 @@ def main() -> int:
     ap.add_argument("--split-time", default=None, help="also slice with this --split-time (trace time)")
     ap.add_argument("--range", action="store_true", help="also slice the middle half of the trace's time")
     ap.add_argument("--zero-page", action="store_true", help="also repair the synthetic trace with a zeroed 4 KiB page")
+    ap.add_argument("--phases", action="store_true",
+                    help="with --zero-page: also the CPU of each phase of the zeroed trace's repair, in one process")
     ap.add_argument("--workload", default="events", choices=("events", "mixed", "sched"))
     ap.add_argument("--corpus", type=Path, default=REPO / "tests" / "data" / "corpus-real")
     ap.add_argument("--keep", type=Path, default=None, metavar="DIR",
@@ -258,6 +315,8 @@ def main() -> int:
             broken_base = lint(broken)
             print(json.dumps(broken_base), flush=True)
             print(json.dumps(repair(broken, work / "zeroed.repaired.fxt", broken_base)), flush=True)
+            if args.phases:
+                print(json.dumps(phases(broken, work / "zeroed.repaired.fxt")), flush=True)
             broken.unlink()
         if args.slice_mb:
             if args.slice_mb != args.mb:

@@ -57,13 +57,17 @@ def interrupted_status(e: KeyboardInterrupt, removed: list[str]) -> int:
 def lint_regular_file(path: str, progress=None, *, resume: bool = False):
     """(the lint of the regular file ``path`` read as a trace, its length, its ``os.stat``
     before the lint, what repair takes from its walk when ``resume``: ``rewrite._resume.Linted``,
+    with the walk paused at a header of size 0 where a large file's has one and repair starts
+    there, ``rewrite._continue``,
     else None), read as ``check`` reads it (``_lint.open_buffer``;
     ``progress(done, total)`` told after each read of a large one); None for what is not
     a regular file (standard input, a pipe, a device). Raises OSError (``FileChanged``
     when its length changed while read)."""
+    from ..engine._file import FileSource
     from ..engine._lint import lint_buffer, lint_walk, open_buffer
     from ..engine._native import give_back_heap
     from ..engine._reader import forget_chains
+    from ..rewrite._continue import lint_keeping
     from ..rewrite._resume import Linted, resume_at
 
     if path == "-":
@@ -74,12 +78,18 @@ def lint_regular_file(path: str, progress=None, *, resume: bool = False):
     at = None
     with open_buffer(path, progress) as buf:
         if resume:  # the walk's tables and where it stopped, beside its report (lint_buffer's report)
-            try:
-                report, walk = lint_walk(buf, input_format="trace", path=path)
-            finally:
-                forget_chains()
-            at = Linted(resume_at(report, walk, lambda start, end: buf[start:end]),
-                        8 * walk.cur if walk.stopped else None)
+            paused = None
+            if isinstance(buf, FileSource):  # (read a chunk at a time: the walk may pause at a zeroed page)
+                report, walk, paused = lint_keeping(buf, path)
+            else:
+                try:
+                    report, walk = lint_walk(buf, input_format="trace", path=path)
+                finally:
+                    forget_chains()
+            place = resume_at(report, walk, lambda start, end: buf[start:end])
+            if paused is not None and (place is None or place.offset != paused.place):
+                paused = None  # (repair does not start at the pause: its walk let go now, RSS)
+            at = Linted(place, 8 * walk.cur if walk.stopped else None, paused)
             del walk  # (its tables and buffers let go before the heap is given back: RSS)
         else:
             report = lint_buffer(buf, input_format="trace", path=path)

@@ -16,7 +16,10 @@ records it keeps as they are go from IN's file to OUT's by the kernel (``out_fil
 starts where IN's lint lets it (``rewrite._resume``: the first record of a finding repair
 acts on, when the lint's tables there are known, as for a trace with a zeroed page near
 where the lint stopped): the bytes before are sent whole and never read again. Then OUT
-is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint is OUT's).
+is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint is OUT's);
+where repair started at the header of size 0 a large IN's lint paused at (a zeroed page),
+OUT's lint is that lint continued over OUT's bytes from there (``rewrite._continue``),
+not a walk of OUT's prefix again.
 The counts by rule are IN's lint's (standard input is not read again: none); where the
 lint stopped framing (FR001, FR002), what repair did past that point is counted apart.
 OUT is written beside itself as a ``.part`` file renamed when whole; an interrupted run
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import _common
@@ -116,8 +120,14 @@ def run(args: argparse.Namespace) -> int:
                                          stop_at_loss=args.stop_at_loss, out_file=fh,
                                          resume=resume)
                         outputs.commit(args.output)
-                    # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's
-                    report = linted[0] if linted is not None and not log.changes else lint_output(args.output)
+                    # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's; where
+                    # repair started at the header IN's lint paused at, OUT's lint is that lint continued
+                    if linted is not None and not log.changes:
+                        report = linted[0]
+                    elif _continues(linted):
+                        report = _lint_continued(linted[3].paused, args.output)
+                    else:
+                        report = lint_output(args.output)
                 found: list | None
                 stop = None if linted is None else linted[3].stop
                 if linted is not None:
@@ -148,6 +158,21 @@ def _lint_first(args, advance):
     if args.byte_order is not None or args.spell_out_defaults:
         return None
     return lint_regular_file(args.path, progress=advance, resume=True)
+
+
+def _continues(linted) -> bool:
+    """Whether OUT's lint can be IN's lint continued (``rewrite._continue.Paused``): repair
+    started at the header of size 0 IN's lint paused at, so OUT's bytes before it are IN's."""
+    if linted is None or linted[3].paused is None or linted[3].resume is None:
+        return False
+    return linted[3].resume.offset == linted[3].paused.place
+
+
+def _lint_continued(paused, path: str):
+    """OUT's lint (``path``, written whole) as IN's lint paused at the place repair started
+    from, continued over OUT's bytes from there (``rewrite._continue.Paused``)."""
+    with open(path, "rb", buffering=0) as fh:
+        return paused.lint_out(fh.fileno(), os.fstat(fh.fileno()).st_size, path)
 
 
 def _lint_again(args, log, report):

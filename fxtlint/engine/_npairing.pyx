@@ -890,3 +890,34 @@ cdef class PairingEngine:
             if not self._dropped(R.unterminated_at_end, w.offset, w.index):
                 self._say(R.unterminated_at_end, w.offset, w.index, w.size,
                           dict(what="flow", detail=f"id {<object>fid:#x}", cut_short=cut_short))
+
+    # -- a copy (``rewrite/_continue``: IN's lint finished on a copy of its state at a framing stop) --
+    def __deepcopy__(self, memo):
+        """A copy of this engine: its C++ state (stacks, live ids, scopes, the window's rows)
+        copied by value, its Python references (``emit``, ``strings``, the sink's ``skips``,
+        ``add_at``, bounds and ignored codes, ``limits``) taken through ``memo`` (``copy.deepcopy``:
+        the copy reports to the copied sink)."""
+        from copy import deepcopy
+
+        cdef PairingEngine c = PairingEngine.__new__(PairingEngine)
+        memo[id(self)] = c
+        c.emit = deepcopy(self.emit, memo)
+        c.strings = deepcopy(self.strings, memo)
+        c.limits = deepcopy(self.limits, memo)
+        c.buffering_mode = self.buffering_mode
+        c.skips = deepcopy(self.skips, memo)
+        c.add_at = deepcopy(self.add_at, memo)
+        c.bounds = deepcopy(self.bounds, memo)
+        c.ignored = deepcopy(self.ignored, memo)
+        c.circular = self.circular
+        c.max_stack, c.max_live, c.max_scan = self.max_stack, self.max_live, self.max_scan
+        c.threads = self.threads
+        c.stack_order = self.stack_order
+        c.began_scopes = self.began_scopes
+        c._flow_began = self._flow_began
+        c.over = self.over
+        c.asyncs_ = self.asyncs_
+        c.flows_ = self.flows_
+        c.rows = self.rows
+        c.perm = self.perm
+        return c

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import Any
 
 from .. import rules as R
 from ..engine._provider_state import ProviderState
@@ -50,10 +51,12 @@ class Linted:
     """What repair takes from the walk of IN's lint: where it can start (``resume``, or None)
     and where the lint stopped framing (``stop``: the offset of the header it could not
     frame, FR001 or FR002; None when it read to the end). The lint's counts are of IN up
-    to ``stop``; what repair finds past it, reading on, the lint never read."""
+    to ``stop``; what repair finds past it, reading on, the lint never read. ``paused``: the
+    walk as it was at ``stop``, a header of size 0 (``_continue.Paused``: OUT's lint there), or None."""
 
     resume: Resume | None
     stop: int | None
+    paused: Any = None  # ``_continue.Paused``: the walk paused at the header of size 0 at ``stop``, or None
 
 
 def acts(code: str) -> bool:

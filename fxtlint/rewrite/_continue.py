@@ -1,0 +1,159 @@
+"""OUT's lint continued from IN's: a repair that lints once what IN's lint proved.
+
+A repair from IN's lint's place (``_resume``) writes IN's bytes before the place as they
+are, so OUT's lint up to there is IN's lint up to there. Where IN's lint, reading a file a
+chunk at a time (``_feeder``), stops at a header of size 0 (a zeroed page: the message
+names the bytes left, so the walk pauses there, ``Walk.zero_at``, until the stream's end),
+its whole state at that place (the native walk's tables, the linter's pairing engine and
+pending window, the sink, the counts) is OUT's lint's there. ``lint_keeping`` lints IN
+and, at such a pause, finishes IN's lint on a copy (``copy.deepcopy`` of the walk, its
+linter and sink, without the native walk, which the copy does not run again: it only
+says the header of size 0 and finishes; ``_npairing.PairingEngine.__deepcopy__`` copies
+the compiled pairing state) and keeps the paused walk itself (``Paused``). When repair
+starts at that header (``cli/repair.py``), OUT's lint is the paused walk fed OUT's bytes
+from the place on (``Paused.lint_out``): the same walk in the same state, only OUT's
+bytes past the place read (``tests/test_repair_continue.py`` holds its report to a
+whole lint of OUT, for the repair's OUT and for other bytes after IN's before the place).
+
+What is still read twice: the rest of IN, by repair's walk (which decides what to write)
+and, as OUT's, by the continued lint (which says OUT's verdict). Handing the rest to OUT
+whole and letting the continued lint decide fails where it matters most: after a zeroed
+page, repair usually writes a placeholder thread for the first record it frames again,
+and counts the records that read it (``_repair._Losses``), which OUT's lint, with the
+placeholder registered, does not see; and a continued lint that finds repair must act
+is spent (it cannot go back), so OUT would be linted whole.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any
+
+from .. import rules as R
+from ..engine import _file
+from ..engine._feeder import Feeder
+from ..engine._file import FileChanged
+from ..engine._lint import lint_report, walk_for
+from ..engine._lint_consumer import Lint
+from ..engine._reader import forget_chains
+from ..engine._result import DiagnosticSink, FileReport
+
+
+@dataclass
+class Paused:
+    """IN's lint paused at the header of size 0 at ``place`` (record ``index``), its walk,
+    linter and sink as they were there (nothing of the header said yet)."""
+
+    walk: Any
+    lint: Lint
+    sink: DiagnosticSink
+    place: int
+    index: int
+    used: bool = False
+
+    def lint_out(self, fd: int, size: int, path: str, chunk: int | None = None) -> FileReport:
+        """The lint of OUT (the open file ``fd`` of ``size`` bytes, whose bytes before
+        ``place`` are IN's), the paused walk fed OUT's bytes from the page of the place
+        on (once: the walk is OUT's after). Raises ``FileChanged`` when OUT is not
+        ``size`` bytes long."""
+        assert not self.used
+        self.used = True
+        chunk = chunk or _file.CHUNK
+        walk = self.walk
+        walk.zero_at = None
+        forget_chains()
+        start = self.place - self.place % mmap.PAGESIZE
+        f = Feeder((), _never, step=chunk)
+        f.stream.skip(start)  # (the bytes before are IN's, walked: never read again)
+        f.stream.released = start
+        f.walk, f.started = walk, True
+        reader = _Reader(fd, start)
+        try:
+            while f.feed_from(reader.readinto, chunk):
+                pass
+            if f.size != size:
+                raise FileChanged.length(path, size, f.size)
+            f.close()
+        finally:
+            forget_chains()
+            f.release()
+        return lint_report(walk, self.lint, self.sink, path, f.size)
+
+
+def _never(buf, consumers):
+    raise AssertionError("the paused walk is given")  # pragma: no cover
+
+
+class _Reader:
+    """``readinto`` of an open file from an offset, by ``pread`` (its own position)."""
+
+    def __init__(self, fd: int, at: int):
+        self.fd, self.at = fd, at
+
+    def readinto(self, view) -> int:
+        n = os.preadv(self.fd, [view], self.at)
+        self.at += n
+        return n
+
+
+def lint_keeping(source: _file.FileSource, path: str,
+                 chunk: int | None = None) -> tuple[FileReport, Any, Paused | None]:
+    """The lint of the file ``source`` read as a trace a chunk at a time (``_lint.lint_walk``'s,
+    the same report), its walk (finished), and the walk paused at a header of size 0
+    (``Paused``), or None where it did not pause (or could not be copied there)."""
+    chunk = chunk or _file.CHUNK
+    sink = DiagnosticSink()
+    lints: list[Lint] = []
+
+    def make(b, extra):  # (``_lint.lint_walk``'s: the walk with the linter first aboard)
+        walk = walk_for(b, (), input_format="trace", emit=sink.add)
+        lints.append(Lint(sink.add, walk.limits, walk.log, None))
+        walk.consumers = [lints[-1], *extra]
+        walk.lint = lints[-1]
+        return walk
+
+    f = Feeder((), make, step=chunk)
+    paused = None
+    lint, kept = None, sink  # (after a pause: the copied linter and sink IN's lint finishes with)
+    tried = False
+    try:
+        source.rewind()
+        while f.feed_from(source.readinto, chunk):
+            if not tried and f.walk is not None and f.walk.zero_at is not None:
+                tried = True
+                got = _pause(f, lints[-1], sink)
+                if got is not None:  # (else IN's lint finishes on its own walk, nothing kept)
+                    paused, lint, kept = got
+        source.check(f.size)
+        f.close()
+    finally:
+        forget_chains()
+        f.release()
+    walk = f.walk
+    assert walk is not None
+    return lint_report(walk, lint or lints[-1], kept, path, len(source)), walk, paused
+
+
+def _pause(f: Feeder, lint: Lint, sink: DiagnosticSink) -> tuple[Paused, Lint, DiagnosticSink] | None:
+    """At the walk's pause at a header of size 0: the feeder given a copy of the walk, its
+    linter and sink to finish IN's lint on; the walk itself kept (``Paused``), with the
+    copied linter and sink (to report IN). None where the walk is not the native walk's
+    (or a part of it cannot be copied: then nothing changed)."""
+    live = f.walk
+    if live is None or live.zero_at is None or live._native is None or live.log or live.stopped or lint.state is None:
+        return None
+    place = 8 * live.zero_at
+    memo: dict = {id(live._native): None, id(live.buf): live.buf, id(live.limits): live.limits}
+    for rule in R.REGISTRY.values():
+        memo[id(rule)] = rule  # (rules are compared by identity)
+    for blk in lint.state.batch._blocks:
+        memo[id(blk)] = blk  # (the native walk's row blocks: read, never changed)
+    try:
+        copy = deepcopy(live, memo)
+    except Exception:  # (a part that cannot be copied: no pause, IN's lint as it is)
+        return None
+    f.walk = copy
+    return Paused(live, lint, sink, place, live.index), memo[id(lint)], memo[id(sink)]

@@ -1,0 +1,199 @@
+"""OUT's lint continued from IN's paused lint, and IN's rest handed over whole
+(``rewrite/_continue``): IN's report is its lint's, the continued lint of any OUT whose
+bytes before the place are IN's is a whole lint of OUT, and the verb writes the bytes and
+says the changes of a repair from IN's start."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fxtlint
+from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
+from fxtlint import build as B
+from fxtlint import rules as R
+from fxtlint.cli import main
+from fxtlint.engine import _file
+from fxtlint.engine._lint import lint_path
+from fxtlint.engine._pairing_choice import native_pairing, pairing_engine
+from fxtlint.engine._result import DiagnosticSink
+from fxtlint.rewrite import _continue, _repair
+from fxtlint.rewrite._repair import repair
+from fxtlint.rewrite._resume import resume_at
+from fxtlint.spec._limits import DEFAULT_LIMITS
+from fxtlint.strategies import archives, mutated_archives
+
+pytestmark = pytest.mark.skipif(_repair.native_walk() is None, reason="the native walk is not built here")
+
+CORPORA = sorted((REPO / "corpus" / "golden").glob("*.fxt")) + sorted(CORPUS_REAL.glob("*.fxt"))
+
+
+def _zeroed(data: bytes, at: int, n: int = 4096) -> bytes:
+    at &= ~7
+    return data[:at] + bytes(max(0, min(n, len(data) - at))) + data[at + n:]
+
+
+def _json(report) -> dict:
+    return report.to_json()
+
+
+def _kept(tmp_path, data: bytes):
+    """``lint_keeping`` of ``data`` as a file read in chunks of 64 bytes (4 KiB past 64 KiB):
+    the walk pauses at a header of size 0 anywhere but in the last chunk."""
+    chunk = 64 if len(data) < 1 << 16 else 4096
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    with open(src, "rb") as fh:
+        report, walk, paused = _continue.lint_keeping(_file.FileSource(fh, str(src), len(data)), str(src), chunk)
+    return src, report, walk, paused
+
+
+def _continued(tmp_path, paused, out: bytes, name: str = "out.fxt"):
+    dst = tmp_path / name
+    dst.write_bytes(out)
+    with open(dst, "rb", buffering=0) as fh:
+        return paused.lint_out(fh.fileno(), len(out), str(dst), 64 if len(out) < 1 << 16 else 4096)
+
+
+def assert_continues(tmp_path, data: bytes, tails=()) -> bool:
+    """IN's report from ``lint_keeping`` is its lint's; where it paused, the lint of OUT
+    continued from there is the whole lint of OUT, for OUT the repair from the place and
+    each of ``tails`` after IN's bytes before the place. Whether it paused."""
+    src, report, walk, paused = _kept(tmp_path, data)
+    assert _json(report) == _json(lint_path(src, input_format="trace"))
+    if paused is None:
+        return False
+    assert paused.place == 8 * walk.cur  # (the header of size 0 IN's lint stopped at)
+    resume = resume_at(report, walk, lambda a, b: data[a:b])
+    outs = []
+    if resume is not None and resume.offset == paused.place:
+        got: list = []
+        repair(data, got.append, resume=resume)
+        outs.append(b"".join(got))
+    outs += [data[:paused.place] + t for t in tails]
+    for i, out in enumerate(outs):
+        # (each OUT from a fresh pause: a paused walk continues once)
+        _, _, _, again = _kept(tmp_path, data) if i else (None, None, None, paused)
+        dst = tmp_path / f"out{i}.fxt"
+        assert _json(_continued(tmp_path, again, out, dst.name)) == _json(lint_path(dst, input_format="trace"))
+    return True
+
+
+def test_the_corpora_with_a_page_zeroed_continue_as_a_whole_lint(tmp_path):
+    paused = 0
+    for path in CORPORA:
+        data = path.read_bytes()
+        for where, n in ((len(data) // 2, 4096), (len(data) // 3, 64), (72, 16)):
+            case = _zeroed(data, where, n)
+            paused += assert_continues(tmp_path, case, tails=(data[(where & ~7):], B.archive(B.magic())))
+    assert paused >= 20  # (the pause is found and taken across the corpora)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["little", "big"]).flatmap(lambda order: archives(min_size=2, max_size=14, byte_order=order)),
+       st.data())
+def test_a_stretch_zeroed_continues_as_a_whole_lint(tmp_path_factory, data, draw):
+    words = len(data) // 8
+    lo = draw.draw(st.integers(1, max(1, words - 1)))
+    hi = draw.draw(st.integers(lo, words))
+    tail = draw.draw(st.binary(max_size=200))
+    assert_continues(tmp_path_factory.mktemp("z"), data[: 8 * lo] + bytes(8 * (hi - lo)) + data[8 * hi:],
+                     tails=(data[8 * lo:], tail))
+
+
+@settings(max_examples=30, deadline=None)
+@given(mutated_archives(codes=DRAWN_MUTATIONS), st.data())
+def test_a_mutated_archive_with_a_zeroed_word_continues_as_a_whole_lint(tmp_path_factory, case, draw):
+    data = case[0]
+    words = len(data) // 8
+    at = draw.draw(st.integers(1, max(1, words - 1)))
+    assert_continues(tmp_path_factory.mktemp("m"), data[: 8 * at] + bytes(8) + data[8 * at:],
+                     tails=(data[8 * at:],))
+
+
+def test_the_pairing_engine_copies_its_state():
+    """``PairingEngine.__deepcopy__``: the copy holds what is open, reports to the copied
+    sink, and goes on apart from the original."""
+    if native_pairing()[0] is None:
+        pytest.skip("the compiled pairing engine is not built here")
+    from fxtlint.engine._pairing import Batch
+
+    sink = DiagnosticSink()
+    strings = ["", "c", "n"]
+    eng = pairing_engine(sink.add, strings, DEFAULT_LIMITS, native=True)
+    b = Batch()
+    b.add(0, 5, 1, 1, 2, 10, 0, 0, 0, 0, 8)  # a duration begun on thread 5
+    eng.feed(b)
+    memo: dict = {}
+    twin = copy.deepcopy({"sink": sink, "eng": eng}, memo)
+    assert type(twin["eng"]) is type(eng) and twin["eng"] is not eng
+    assert twin["eng"].stacks == eng.stacks != {}
+    assert twin["eng"].emit.__self__ is twin["sink"] and twin["eng"].strings is memo[id(strings)]
+    twin["eng"].finish(False, None)
+    code = R.unterminated_at_end.code
+    assert twin["sink"].counts == {code: 1} and not sink.counts  # the copy said it, in its sink
+    eng.finish(False, None)
+    assert sink.counts == {code: 1}
+
+
+def _big(tmp_path, monkeypatch, data: bytes):
+    """The verb reads ``data`` as a large file, in chunks of 4 KiB (``_file``)."""
+    monkeypatch.setattr(_file, "WHOLE", 1024)
+    monkeypatch.setattr(_file, "CHUNK", 4096)
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    return src
+
+
+def _verb(src, dst, capsys, options=()) -> dict:
+    assert main(["repair", str(src), "-o", str(dst), "--output-format", "json", *options]) in (0, 1)
+    doc = json.loads(capsys.readouterr().out)
+    doc.pop("output")
+    return doc
+
+
+@pytest.mark.parametrize("options", [[], pytest.param(["--close-open"], marks=pytest.mark.slow), ["--stop-at-loss"]])
+def test_a_real_trace_s_out_is_linted_continued_not_whole(tmp_path, monkeypatch, capsys, options):
+    """A zeroed page at a record's start in a real trace (IN's lint stops there, and repair
+    starts there): OUT's lint is IN's paused lint continued, never a whole lint, and says
+    what a whole lint of OUT says; OUT is the repair from IN's start."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    case = _zeroed(data, 409600)
+    src = _big(tmp_path, monkeypatch, case)
+    from fxtlint.cli import repair as verb
+
+    whole: list = []
+    monkeypatch.setattr(verb, "lint_output", lambda path: whole.append(path) or lint_path(path, input_format="trace"))
+    continued: list = []
+    real = verb._lint_continued
+    monkeypatch.setattr(verb, "_lint_continued", lambda paused, path: continued.append(path) or real(paused, path))
+    doc = _verb(src, tmp_path / "out.fxt", capsys, options)
+    assert not whole and len(continued) == 1
+    out = (tmp_path / "out.fxt").read_bytes()
+    got: list = []
+    log = repair(case, got.append, close_open="--close-open" in options, stop_at_loss="--stop-at-loss" in options)
+    assert out == b"".join(got) and doc["changes"] == [c.to_json() for c in log.changes]
+    assert doc["notes"] == [c.to_json() for c in log.notes]
+    assert (doc["records_in"], doc["records_out"], doc["bytes_out"]) == (log.records_in, log.records_out,
+                                                                          log.bytes_out)
+    lint = fxtlint.lint_bytes(out, input_format="trace")
+    assert doc["output_lint"] == {"clean": not lint.has_errors, "error": lint.severity_counts.get("error", 0),
+                                  "warning": lint.severity_counts.get("warning", 0),
+                                  "info": lint.severity_counts.get("info", 0)}
+
+
+def test_a_page_zeroed_where_a_record_overruns_into_it_is_linted_whole(tmp_path, monkeypatch, capsys):
+    """The record before the page runs into it: repair starts at that record, before where
+    IN's lint stopped, so OUT's lint is a whole lint."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    src = _big(tmp_path, monkeypatch, _zeroed(data, 495616))
+    from fxtlint.cli import repair as verb
+
+    whole: list = []
+    monkeypatch.setattr(verb, "lint_output", lambda path: whole.append(path) or lint_path(path, input_format="trace"))
+    _verb(src, tmp_path / "out.fxt", capsys)
+    assert whole == [str(tmp_path / "out.fxt")]
