@@ -143,7 +143,7 @@ _REFERENCE_KINDS = frozenset(k for k, e in EFFECT_OF.items() if e not in _MODES)
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # what a diagnostics row of the walk says: _nwalk's Find
 (F_STRING, F_THREAD, F_TICKS, F_MAGIC, F_UNANNOUNCED, F_RATE_ZERO, F_INDEX_ZERO, F_STRING_EMPTY, F_CHANGED,
- F_LAYOUT, F_UNDEFINED, F_DROPPED) = range(1, 13)
+ F_LAYOUT, F_UNDEFINED, F_DROPPED, F_COPY) = range(1, 14)
 # an F_LAYOUT row's kind (``_screen.h``'s FOUND_*): what the reference's decoder looks at again
 # (``over``: where the content ran past the record's size; ``short``: the walk framed the
 # record anew at its content's end)
@@ -306,7 +306,7 @@ def _loaded(module, log: bool = False, pairing: bool = True):
     finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC,
              "F_UNANNOUNCED": F_UNANNOUNCED, "F_RATE_ZERO": F_RATE_ZERO, "F_INDEX_ZERO": F_INDEX_ZERO,
              "F_STRING_EMPTY": F_STRING_EMPTY, "F_CHANGED": F_CHANGED, "F_LAYOUT": F_LAYOUT,
-             "F_UNDEFINED": F_UNDEFINED, "F_DROPPED": F_DROPPED}
+             "F_UNDEFINED": F_UNDEFINED, "F_DROPPED": F_DROPPED, "F_COPY": F_COPY}
     if {m.name: int(m) for m in module.Mode} != modes or \
             {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
             {f.name: int(f) for f in module.Find} != finds or getattr(module, "RESYNC", None) != RESYNC_DEPTH:
@@ -418,6 +418,7 @@ class NativeLint:
         self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
+        nw.copying = layout  # a copy of a record walked before: one row (``_copy``)
         if sink is not None:
             nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
@@ -429,6 +430,10 @@ class NativeLint:
         # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
         # (``_replayed``)
         self.said: dict = {}
+        # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
+        # copy, and the diagnostics noted of a copy whose decoder read nothing past it
+        self.first: dict = {}
+        self.copies: dict = {}
         # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
         # diagnostics its second copy built) (``_render_one``)
         self.rowsaid: dict = {}
@@ -509,6 +514,9 @@ class NativeLint:
                 if layout:
                     self._layout(layout, [])
                     layout = []
+                if row[0] == F_COPY:
+                    self._copy(row)
+                    continue
                 # the cap asked first, where the row's rule is known before anything is read
                 # (not a repeated magic record found wrong: only its bytes say whether it reports;
                 # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
@@ -533,6 +541,8 @@ class NativeLint:
         of the record; EV001 names the argument, by the text its name ref was registered as
         when the walk read it)."""
         key = None
+        if rows and rows[0][14] and rows[0][14] not in self.first:
+            self.first[rows[0][14]] = rows  # a first copy (``_copy``)
         if rows and self._replayed(rows):
             rows = []  # said again from a copy of the record met before
         if rows:
@@ -696,7 +706,29 @@ class NativeLint:
             self.said.clear()
         self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
         self.past_run[kinds] = run + 1 if noted is None else 0
+        if past is False and noted is not None and rows[0][14]:
+            # nothing read past it: the walk's later copies (F_COPY rows) are said from it (``_copy``)
+            self.copies[rows[0][14]] = self.said[key][1]
         return True
+
+    def _copy(self, row) -> None:
+        """An F_COPY row: the layout rows of a copy of a record the walk walked before in this
+        walk (the same terminal, size, bytes and layout rows, positions from the record's
+        start), said from the diagnostics noted of a copy whose decoder read nothing past it
+        (``_replayed``), moved to this copy's offset (``_moved``); else the first copy's rows,
+        moved to this copy, said as any record's (``_layout``: the decoder reads the rows'
+        kinds, arguments, positions, values and sites, never their provider)."""
+        ident, index, offset = row[9] + 1, row[5], row[6]
+        noted = self.copies.get(ident)
+        if noted is not None:
+            if self.sink is not None:
+                self.sink.add_moved(noted, offset, index)  # (``_moved``'s, one call)
+            else:
+                self._moved(noted, offset, index)
+            return
+        rows = self.first[ident]
+        delta = offset - rows[0][6]
+        self._layout([(*r[:5], index, offset, r[7], r[8] + delta, *r[9:]) for r in rows], [])
 
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
