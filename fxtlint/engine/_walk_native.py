@@ -557,7 +557,8 @@ class NativeLint:
             found = self._found(rows)
             if key is None or key in self.memo:
                 report_layout(self.buf, offset, index, size // 8, self.emit, self.layouts[term], found,
-                              big=self.big, log=self.log, skips=self.skips)
+                              big=self.big, log=self.log, skips=self.skips,
+                              add_at=None if self.sink is None else self.sink.add_at)
             else:
                 emit, skips, asked, built = self._recording(self.emit, self.skips)
                 past = report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found,
@@ -706,21 +707,23 @@ class NativeLint:
             self.said.clear()
         self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
         self.past_run[kinds] = run + 1 if noted is None else 0
-        if past is False and noted is not None and rows[0][14]:
-            # nothing read past it: the walk's later copies (F_COPY rows) are said from it (``_copy``)
-            self.copies[rows[0][14]] = self.said[key][1]
+        if noted is not None and rows[0][14]:
+            # no framing decision: the walk's later copies (F_COPY rows) are said from it (``_copy``)
+            self.copies[rows[0][14]] = self.said[key]
         return True
 
     def _copy(self, row) -> None:
         """An F_COPY row: the layout rows of a copy of a record the walk walked before in this
         walk (the same terminal, size, bytes and layout rows, positions from the record's
-        start), said from the diagnostics noted of a copy whose decoder read nothing past it
-        (``_replayed``), moved to this copy's offset (``_moved``); else the first copy's rows,
+        start), said from the diagnostics noted of a copy whose decoder read nothing past it but
+        questions this copy's answer alike (``_replayed``, ``answers_hold``), moved to this
+        copy's offset (``_moved``); else the first copy's rows,
         moved to this copy, said as any record's (``_layout``: the decoder reads the rows'
         kinds, arguments, positions, values and sites, never their provider)."""
         ident, index, offset = row[9] + 1, row[5], row[6]
-        noted = self.copies.get(ident)
-        if noted is not None:
+        said = self.copies.get(ident)
+        if said is not None and (not said[0] or answers_hold(self.buf, offset, self.big, said[0])):
+            noted = said[1]
             if self.sink is not None:
                 self.sink.add_moved(noted, offset, index)  # (``_moved``'s, one call)
             else:
