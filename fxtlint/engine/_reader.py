@@ -703,6 +703,7 @@ class _RowDecoder(_Decoder):
     ``rule.at`` when the report's diagnostics are read (a CI gate reading counts builds none)."""
 
     __slots__ = ("add_at",)
+    add_at: Callable[..., None]
 
     def report(self, rule, span=None, **params):
         if self.skips is not None and self.skips(rule, self.off, self.idx):
@@ -729,9 +730,10 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     screen read it: its content fits ``size_words`` (the lint's reading, ``resync=False``).
     ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built;
     ``add_at``: the sink's (``emit`` its ``add``), which keeps the decoder's diagnostics as
-    rows built when read (``_RowDecoder``). Returns what its steps read past the record: False, nothing but its bytes (then the
-    same bytes and ``found``, positions moved with the record, make the same steps and the
-    same diagnostics, their spans moved: ``_walk_native``'s ``_replayed``); the questions
+    rows built when read (``_RowDecoder``). Returns what its steps read past the record:
+    False, nothing but its bytes (then the same bytes and ``found``, positions moved with
+    the record, make the same steps and the same diagnostics, their spans moved:
+    ``_walk_native``'s ``_replayed``); the questions
     they asked of the bytes after it, with their answers (the same where ``answers_hold``);
     True, a framing decision (the records after it, where they are)."""
     unpack = _UNPACK[big]
