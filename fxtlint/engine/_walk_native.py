@@ -657,8 +657,8 @@ class NativeLint:
         run = self.past_run.get(kinds, 0)
         if run >= _PAST_RUN:
             return False  # (no copy looked for: the last such records all read past them)
-        key = term, size, bytes(self.buf[offset:offset + size]), \
-            _rows_key(rows, offset)
+        # (the walk's id of its bytes and rows where it knows them: ``_copy``)
+        key = rows[0][14] or (term, size, bytes(self.buf[offset:offset + size]), _rows_key(rows, offset))
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
         if said is _PAST:
