@@ -1247,7 +1247,7 @@ def test_a_record_whose_findings_ask_what_follows_is_replayed_where_it_answers_t
     ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow", 2),
     ("UN001-unknown-record-type.fxt", "report_undefined", 2),
     ("UN002-unknown-record-subtype.fxt", "report_undefined", 2),
-    ("MG003-magic-repeated.fxt", "repeated_magic", 21),  # (its message names the record's index)
+    ("MG003-magic-repeated.fxt", "repeated_magic_row", 21),  # (its message names the record's index)
 ])
 def test_a_row_met_again_is_said_without_building_it(monkeypatch, name, builder, built):
     """Copies of a record whose findings are rows the linter's builders make (or an

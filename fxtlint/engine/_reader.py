@@ -1267,7 +1267,14 @@ def after_record(rec: Record, emit: Emit, magic_at: int | None = 0) -> None:
 def repeated_magic(offset: int, index: int, size: int):
     """MG003 for the well-formed magic record at ``offset`` (record ``index``, ``size``
     bytes): the one place it is built (the native walk's rows too)."""
-    return R.magic_repeated.at(offset, index, span=(offset, offset + 8), record_size=size, index=index)
+    rule, offset, index, size, params, span = repeated_magic_row(offset, index, size)
+    return rule.at(offset, index, span=span, record_size=size, **params)
+
+
+def repeated_magic_row(offset: int, index: int, size: int) -> tuple:
+    """``repeated_magic``'s diagnostic as a sink's row, ``DiagnosticSink.add_at``'s arguments
+    (built by its rule when read: the native walk's)."""
+    return R.magic_repeated, offset, index, size, {"index": index}, (offset, offset + 8)
 
 
 _MAGIC_KIND = "metadata.trace_info.magic"

@@ -105,6 +105,7 @@ from ._reader import (
     frame_error,
     record_of,
     repeated_magic,
+    repeated_magic_row,
     report_layout,
     report_undefined,
     start_checks,
@@ -587,7 +588,10 @@ class NativeLint:
                                                                 values[named - 1] if named else None))
                     continue
                 check = checks[self.sites[row[10]][2]]
-                self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+                if self.sink is not None:  # (built by its rule when read)
+                    self.sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
+                else:
+                    self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
     def _record(self, term, offset, index, size):
         """``record_of`` the record at ``offset`` (``size`` bytes standing), remembered within
@@ -809,7 +813,10 @@ class NativeLint:
                     record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big).fields):
                 return  # a repeated magic record the screen found wrong: repeated only when well-formed
             if not ask or self.skips is None or not self.skips(R.magic_repeated, offset, index):
-                emit(repeated_magic(offset, index, size))
+                if self.sink is not None:
+                    self.sink.add_at(*repeated_magic_row(offset, index, size))  # (built when read)
+                else:
+                    emit(repeated_magic(offset, index, size))
             return
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
