@@ -36,7 +36,8 @@ or name), the words after the content and a kind check that holds, and reads on 
 the reference reader reads on; an
 undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
 ``_walk_native`` renders each record's rows with the reference decoder's own steps
-(``_reader.report_layout``). A table record's effect is carried out as ``ProviderState``
+(``_reader.report_layout``); a copy of a record walked before (the same terminal, size,
+bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``). A table record's effect is carried out as ``ProviderState``
 carries it out (a string record whose text is not UTF-8 interned as its bytes, a
 provider named by a name that is not text keeping the name it had), and a table record
 that changes nothing the mirror holds costs no Python call. A counter's argument that is

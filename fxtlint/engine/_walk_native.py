@@ -47,11 +47,15 @@ or a framing decision, the records after it, and such a record is decoded each t
 decoded twice at most: its diagnostics are the second copy's
 (noted until a rule reaches its cap; the first is decoded as any record, so a record met
 once costs no noting), moved to its offset, each asked of the cap in the decoder's order
-(``_replayed``); so is a row the linter's builders make from its values alone, met again
-with the same values (``_render_one``); once a rule has reached its cap, a record's layout
-rows are remembered with the rules the decoder asked about (keyed by the record's bytes
-and rows where that is all the decoder reads: ``_memo_key``), so a copy whose every
-diagnostic the cap drops is counted without decoding it.
+(``_replayed``). The walk recognises the copies itself (``_nwalk``'s ``_copied``): a copy
+of a record it walked before is one F_COPY row, said from the noted diagnostics, or from
+the first copy's rows moved to it where they are not noted (``_copy``), and ``_replayed``
+keys such a record by the walk's id, not its bytes. A row the linter's builders make from
+its values alone, met again with the same values, is said so too (``_render_one``); once a
+rule has reached its cap, a record's layout rows are remembered with the rules the decoder
+asked about (keyed by the record's bytes and rows where that is all the decoder reads:
+``_memo_key``), so a copy whose every diagnostic the cap drops is counted without decoding
+it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
