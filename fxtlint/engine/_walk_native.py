@@ -439,6 +439,7 @@ class NativeLint:
         # copy, and the diagnostics noted of a copy whose decoder read nothing past it
         self.first: dict = {}
         self.copies: dict = {}
+        self.found: dict = {}  # ... and the first copy's findings as the decoder takes them (``_found``)
         # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
         # diagnostics its second copy built) (``_render_one``)
         self.rowsaid: dict = {}
@@ -727,7 +728,9 @@ class NativeLint:
         questions this copy's answer alike (``_replayed``, ``answers_hold``), moved to this
         copy's offset (``_moved``); else the first copy's rows,
         moved to this copy, said as any record's (``_layout``: the decoder reads the rows'
-        kinds, arguments, positions, values and sites, never their provider)."""
+        kinds, arguments, positions, values and sites, never their provider), and where
+        its decoder steps read past it (``_PAST``) and no rule is at its cap, as ``_layout``
+        says it then: decoded from the first copy's findings (``_found``'s) moved."""
         ident, index, offset = row[9] + 1, row[5], row[6]
         said = self.copies.get(ident)
         if said is not None and (not said[0] or answers_hold(self.buf, offset, self.big, said[0])):
@@ -739,6 +742,18 @@ class NativeLint:
             return
         rows = self.first[ident]
         delta = offset - rows[0][6]
+        if said is None and self.said.get(ident) is _PAST and (self.sink is None or not self.sink.bounded):
+            # its decoder steps read past it (FR004's framing decision): decoded, as ``_layout``
+            # decodes it where no rule is at its cap, from the first copy's findings moved
+            found = self.found.get(ident)
+            if found is None:
+                found = self.found[ident] = self._found(rows)
+            term, size = rows[0][1], rows[0][7]
+            report_layout(self.buf, offset, index, size // 8, self.emit, self.layouts[term],
+                          [(what, item, at + delta, value, arg) for what, item, at, value, arg in found],
+                          big=self.big, log=self.log, skips=self.skips,
+                          add_at=None if self.sink is None else self.sink.add_at)
+            return
         self._layout([(*r[:5], index, offset, r[7], r[8] + delta, *r[9:]) for r in rows], [])
 
     def _memo_key(self, rows, term, offset, size):
