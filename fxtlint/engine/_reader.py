@@ -973,7 +973,7 @@ def swallowed(buf, content_end: int, declared_end: int, big: bool) -> dict:
         if kind is None:
             break
         skipped.append((kind, at))
-        at += 8 * declared_size(header)
+        at += 8 * (_HEADERS.get(header) or _header_leaf(header))[1]  # (declared_size's, remembered)
     out: dict = {"skipped": tuple(skipped)}
     if skipped and at > declared_end:
         out["lands"] = skipped[-1]
@@ -1009,7 +1009,7 @@ def _frames_exactly(buf, at: int, end: int, big: bool) -> bool:
         (header,) = unpack(buf, at)
         if header_kind(header, buf, at, big) is None:
             return False
-        at += 8 * declared_size(header)
+        at += 8 * (_HEADERS.get(header) or _header_leaf(header))[1]  # (declared_size's, remembered)
     return at == end
 
 
