@@ -190,6 +190,12 @@ def _rows_key(rows, offset: int) -> tuple:
     return tuple((r[2], r[3], r[8] - offset, r[9], r[10]) for r in rows)
 
 
+def _row_key(row) -> tuple:
+    """A row the linter's builders make, as far as its diagnostic reads it (``_render_one``):
+    all of it but its record's index and offset (an argument's offset from its record's)."""
+    return (*row[:5], row[7], row[8] - row[6] if row[3] >= 0 else row[8], *row[9:])
+
+
 def _kinds(rows) -> tuple:
     """A record's terminal and the kinds of its layout rows (``_PAST_RUN``)."""
     return (rows[0][1], rows[0][2]) if len(rows) == 1 else (rows[0][1], *(r[2] for r in rows))
@@ -510,7 +516,7 @@ class NativeLint:
         timestamps)."""
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
-        skips, rules = self.skips, _RULES
+        skips, rules, rowsaid = self.skips, _RULES, self.rowsaid
         self.taken += len(found)
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
@@ -529,6 +535,13 @@ class NativeLint:
                 rule = rules.get((row[0], row[2] != 0))
                 if rule is not None and not (row[0] == F_MAGIC and row[9]) and row[0] != F_DROPPED \
                         and skips is not None:
+                    if row[0] != F_MAGIC and self.taken >= _NOTE_FROM:
+                        said = rowsaid.get(_row_key(row))
+                        if said is not None and said is not _ONCE:
+                            # met before: the noted diagnostic moved, the cap asked by the sink as
+                            # ``skips`` asks it (``_render_one``'s, without asking twice)
+                            self.sink.add_moved(said[1], row[6], row[5])
+                            continue
                     if not skips(rule, row[6], row[5]):
                         self._render_one(row, False)
                 else:
@@ -807,7 +820,7 @@ class NativeLint:
         built each time), and its span moves with its record. The first copy is built as
         any row (a small lint's one bad record costs no noting)."""
         emit = self.emit
-        rule, term, field, arg, _, index, offset, size, at, value, *_ = row
+        rule, term, field, _, _, index, offset, size, _, value, *_ = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
             note = self.taken >= _NOTE_FROM
             key = rule, term, size, bytes(self.buf[offset:offset + 8])  # (what the reader reads of it)
@@ -842,7 +855,7 @@ class NativeLint:
         if self.taken < _NOTE_FROM:
             emit(self._build_one(row))
             return
-        key = (*row[:5], size, at - offset if arg >= 0 else at, *row[9:])
+        key = _row_key(row)
         said = self.rowsaid.get(key)
         if said is None or said is _ONCE:
             d = self._build_one(row)
