@@ -1134,15 +1134,75 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     assert got[0].count('"span"') >= 21
 
 
+def _spied_rows(monkeypatch) -> list:
+    """The walk's diagnostics rows as ``NativeLint._render`` takes them, from now on."""
+    rows: list = []
+    real = _walk_native.NativeLint._render
+    monkeypatch.setattr(_walk_native.NativeLint, "_render", lambda self, found: (rows.extend(found), real(self, found)))
+    return rows
+
+
+@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "ST003-invalid-utf8.fxt",
+                                  "ST007-argument-overruns-record.fxt", "EX001-trailing-words.fxt",
+                                  "FR004-record-size-too-large.fxt", "ST002-padding-not-zero.fxt"])
+@pytest.mark.parametrize("n", [3, 20])
+def test_a_copy_of_a_record_is_one_row_of_the_walk(monkeypatch, name, n):
+    """Copies of a record with layout findings (under ``_NOTE_FROM`` rows too, and FR004's,
+    whose decoder reads past the record, and ST002's, which asks what follows): the walk says
+    each copy after the first in one F_COPY row (``_nwalk``'s ``_copied``), its layout rows
+    those of the first copy; the whole report is the reference's."""
+    rows = _spied_rows(monkeypatch)
+    data, fmt = _copies(name, n)
+    fxtlint.lint_bytes(_copies(name, 0)[0], engine="walk", input_format=fmt)
+    layout = {r[5] for r in rows if r[0] == _walk_native.F_LAYOUT and r[2] not in (5, 7)}  # (not a kind check's)
+    assert len(layout) == 1 and not any(r[0] == _walk_native.F_COPY for r in rows)
+    rows.clear()
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert sum(r[0] == _walk_native.F_COPY for r in rows) == n
+    assert {r[5] for r in rows if r[0] == _walk_native.F_LAYOUT and r[2] not in (5, 7)} == layout
+
+
+def test_copies_read_under_other_providers_with_other_records_between(monkeypatch):
+    """Copies of records with layout findings, read under two providers, between other bad
+    records and an unregistered ref of their own: each copy after the first is one F_COPY
+    row, said before the record's other rows as the reference says them, and the whole
+    report is the reference's (with the cap at 3 too)."""
+    rows = _spied_rows(monkeypatch)
+    rb = (REPO / "corpus" / "golden" / "RB001-reserved-bits-set.fxt").read_bytes()[8:]
+    st = (REPO / "corpus" / "golden" / "ST003-invalid-utf8.fxt").read_bytes()[8:]
+    rf = (REPO / "corpus" / "golden" / "RF001-string-ref-unregistered.fxt").read_bytes()[8:]
+    magic = (REPO / "corpus" / "golden" / "RB001-reserved-bits-set.fxt").read_bytes()[:8]
+    chunks = [rb, st, rf, B.archive(B.provider_info(7, "p"), B.provider_section(7))[8:]]
+    data = magic + b"".join(chunks[i % 4] + chunks[(i * 3) % 4] for i in range(24))
+    for cap in (200, 3):
+        got = [dumps(render([fxtlint.lint_bytes(data, engine=e, sink=fxtlint.DiagnosticSink(per_rule_cap=cap))],
+                            version="-")) for e in ("walk", "reference")]
+        assert got[0] == got[1]
+    assert sum(r[0] == _walk_native.F_COPY for r in rows) >= 40
+
+
+@settings(deadline=None, max_examples=30)
+@given(mutated_archives(codes=DRAWN_MUTATIONS), st.integers(2, 12))
+def test_walk_equals_reference_on_copy_runs_of_mutated_archives(mutated, n):
+    """A drawn mutated archive's records repeated ``n`` times (the copies the walk says in one
+    row each): the walk's whole report is the reference's."""
+    data = mutated[0] if isinstance(mutated, tuple) else mutated
+    same(data[:8] + data[8:] * n)
+
+
 @pytest.mark.parametrize("name", ["FR004-record-size-too-large.fxt",
                                   "FR004-size-one-word-too-large-in-a-writer-trace.fxt"])
 def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, name):
     """Copies of a record whose decoder steps take a framing decision (a header after the
     content: the records after it, and where they are, FR004's parameters): each copy is
     decoded (``report_layout`` says so: ``_replayed`` notes nothing, and once ``_PAST_RUN``
-    such records came one after the other it looks for no copy among them: no key made),
+    such records came one after the other it looks for no copy among them), each copy after
+    the first one F_COPY row of the walk, known by the walk's id (no key made of its bytes),
     and the whole report is the reference's."""
     calls, keys = [], []
+    rows = _spied_rows(monkeypatch)
     real = _walk_native.report_layout
     monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
     real_key = _walk_native._rows_key
@@ -1152,7 +1212,8 @@ def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, 
            for e in ("walk", "reference")]
     assert got[0] == got[1]
     assert len(calls) == 41, calls
-    assert 2 <= len(keys) <= _walk_native._PAST_RUN + 1, keys
+    assert sum(r[0] == _walk_native.F_COPY for r in rows) == 40
+    assert not keys, keys
 
 
 @pytest.mark.parametrize("name", ["ST002-padding-not-zero.fxt", "ST001-size-one-word-too-small-in-a-writer-trace.fxt"])
@@ -1186,7 +1247,7 @@ def test_a_record_whose_findings_ask_what_follows_is_replayed_where_it_answers_t
     ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow", 2),
     ("UN001-unknown-record-type.fxt", "report_undefined", 2),
     ("UN002-unknown-record-subtype.fxt", "report_undefined", 2),
-    ("MG003-magic-repeated.fxt", "repeated_magic", 21),  # (its message names the record's index)
+    ("MG003-magic-repeated.fxt", "repeated_magic_row", 21),  # (its message names the record's index)
 ])
 def test_a_row_met_again_is_said_without_building_it(monkeypatch, name, builder, built):
     """Copies of a record whose findings are rows the linter's builders make (or an

@@ -36,7 +36,8 @@ or name), the words after the content and a kind check that holds, and reads on 
 the reference reader reads on; an
 undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
 ``_walk_native`` renders each record's rows with the reference decoder's own steps
-(``_reader.report_layout``). A table record's effect is carried out as ``ProviderState``
+(``_reader.report_layout``); a copy of a record walked before (the same terminal, size,
+bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``). A table record's effect is carried out as ``ProviderState``
 carries it out (a string record whose text is not UTF-8 interned as its bytes, a
 provider named by a name that is not text keeping the name it had), and a table record
 that changes nothing the mirror holds costs no Python call. A counter's argument that is
@@ -201,6 +202,8 @@ cpdef enum Find:
     F_UNDEFINED = 11    # an undefined record type or subtype: the reader reports it and skips the record
     F_DROPPED = 12      # a provider event saying the buffer filled (EV003; value: the provider id,
                         # field: a provider info record had named it)
+    F_COPY = 13         # a copy of a record walked before (same terminal, size, bytes, layout rows):
+                        # its layout rows in one row (value: the first copy's id, ``_copied``)
 
 # the pairing rows' columns, in the order of a row (``take_row_tuples``, and ``_pairrow.h``'s
 # fields before its reading rate); ``_walk_native`` checks them against ``_pairing.COLUMNS``
@@ -231,6 +234,8 @@ DEF CACHE_BITS0 = 6               # ... at first: it grows with the table (a sma
 DEF RELEASE_WORDS = 1 << 13       # the GIL is released for a stretch of at least this many words left ...
 DEF RELEASE_RECORDS = 64          # ... once the last stretch walked without Python had this many records
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
+DEF COPY_RECORD = 4096            # the largest record whose copies the walk says in one row (``_copied``) ...
+DEF COPY_KEYS = 4096              # ... and how many distinct such records it knows at most
 DEF RESYNC_DEPTH = 8              # records framed ahead to compare two framings (``_reader.RESYNC_DEPTH``)
 # (``_walk_native`` checks it against the reader's)
 RESYNC = RESYNC_DEPTH
@@ -274,7 +279,7 @@ cdef struct Finding:
     uint64_t rate         # the provider's tick rate (F_TICKS)
     uint64_t old0, old1, new0, new1   # F_CHANGED: the interned ids (a string's), or the koids (a thread's)
 
-DEF CAP_KEYS = 26  # 2 * (F_DROPPED + 1)
+DEF CAP_KEYS = 26  # 2 * (F_DROPPED + 1): an F_COPY row is never capped natively
 # the keys of the rows the per-rule cap may drop natively (``set_bound``)
 CAP_KEY_COUNT = CAP_KEYS
 
@@ -287,7 +292,7 @@ cdef inline int _cap_key(const Finding *f) noexcept nogil:
     and an undefined record's kind are kept whatever the cap says)."""
     if f.rule == F_LAYOUT:
         return 2 * F_LAYOUT if f.field == FOUND_SHORT else -1
-    if f.rule == F_UNDEFINED or f.rule == F_DROPPED or (f.rule == F_MAGIC and f.value != 0):
+    if f.rule == F_UNDEFINED or f.rule == F_DROPPED or f.rule == F_COPY or (f.rule == F_MAGIC and f.value != 0):
         return -1
     return 2 * f.rule + (1 if f.field != 0 else 0)
 
@@ -451,6 +456,11 @@ cdef class NativeWalk:
     # none of them to Python
     cdef vector[int64_t] cap_off, cap_idx, capped
     cdef bint capping
+    # the lint's copies of a bad record (``_copied``, while ``copying``): the records walked
+    # with layout rows, by their key (the rows, positions from the record's start, terminal,
+    # size and bytes) -> the first copy's id; a copy met again is one F_COPY row
+    cdef public bint copying
+    cdef unordered_map[string, int64_t] copies
     # ``run`` stops (DONE) before a record once this many diagnostics rows wait to be taken
     # (0: never), so that the rows of a flood of one defect reach the cap's bound early
     cdef public int64_t take_at
@@ -1710,6 +1720,8 @@ cdef class NativeWalk:
                 self._cover(S, term, cur, index)
             if self.rowing:
                 _row_of(self, S, term, cur, index)
+            if self.copying and self.findings.size() > self.rec_mark:
+                self._copied(S, term, cur)
             self.counts[term] += 1
             index += 1
             cur += self.size
@@ -1761,6 +1773,8 @@ cdef class NativeWalk:
             self._cover(S, term, cur, pindex[0])
         if self.rowing:
             _row_of(self, S, term, cur, pindex[0])
+        if self.copying and self.findings.size() > self.rec_mark:
+            self._copied(S, term, cur)
         self.counts[term] += 1
         pindex[0] += 1
         pcur[0] = cur + self.size
@@ -2051,6 +2065,64 @@ cdef class NativeWalk:
         self._push_row(T, v, thread, pk, cat, name, cur, index, size)
         return 1
 
+    # -- a record's copies (the lint's: ``_walk_native.NativeLint._copy``) ---------------
+    cdef int _copied(self, Scan *S, int64_t term, int64_t cur) except -1 nogil:
+        """The record just walked at ``cur`` (its rows from ``rec_mark``), when ``copying``:
+        a record of at most COPY_RECORD bytes whose layout rows (not a kind check's, not
+        EV001's; none a FOUND_SHORT row, which the walk may cap itself) are those of a record
+        walked before with the same terminal, size and bytes (``_copy_key``) has its layout
+        rows replaced by one F_COPY row in the place of the first (value: the first copy's
+        id; its other rows, a kind check's, EV001's, its semantic rows, stay where they are);
+        the first copy's layout rows say its id (``new0``: the id + 1), until COPY_KEYS
+        records are known."""
+        cdef string key
+        cdef size_t k, first = 0, w
+        cdef Finding *f
+        cdef int n = 0
+        cdef int64_t off = 8 * cur, size = 8 * self.size, ident
+        if size > COPY_RECORD:
+            return 0
+        for k in range(self.rec_mark, self.findings.size()):
+            f = &self.findings[k]
+            if f.rule != F_LAYOUT or f.field == FOUND_KIND or f.field == FOUND_NUMERIC:
+                continue
+            if f.field == FOUND_SHORT or f.offset != off or f.size != size:
+                return 0
+            if n == 0:
+                first = k
+            n += 1
+            _key_row(&key, f.field, f.arg, f.arg_type, f.at - off, f.value, f.rate)
+        if n == 0:
+            return 0
+        _key_tail(&key, term, size, S.buf + off)
+        it = self.copies.find(key)
+        if it == self.copies.end():
+            if <int64_t>self.copies.size() >= COPY_KEYS:
+                return 0
+            ident = <int64_t>self.copies.size()
+            self.copies[key] = ident
+            for k in range(first, self.findings.size()):
+                f = &self.findings[k]
+                if f.rule == F_LAYOUT and f.field != FOUND_KIND and f.field != FOUND_NUMERIC:
+                    f.new0 = <uint64_t>(ident + 1)
+            return 0
+        f = &self.findings[first]
+        f.rule = F_COPY
+        f.value = <uint64_t>deref(it).second
+        f.at = off
+        f.rate = 0
+        f.new0 = 0
+        w = first + 1
+        for k in range(first + 1, self.findings.size()):
+            f = &self.findings[k]
+            if f.rule == F_LAYOUT and f.field != FOUND_KIND and f.field != FOUND_NUMERIC:
+                continue
+            if w != k:
+                self.findings[w] = self.findings[k]
+            w += 1
+        self.findings.resize(w)
+        return 0
+
     cdef inline void _find(self, int rule, Term *T, int field, int arg, int arg_type, int64_t at, int64_t index,
                            int64_t cur, int64_t size, uint64_t value, uint64_t rate) noexcept nogil:
         """A diagnostics row of the record at ``cur`` (``size`` words)."""
@@ -2099,6 +2171,31 @@ cdef inline uint64_t _key(int slot, uint64_t index) noexcept nogil:
 
 cdef inline unsigned _slot_hash(uint64_t key, int bits) noexcept nogil:
     return <unsigned>((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - bits))
+
+
+cdef inline int _key_row(string *key, int64_t kind, int64_t arg, int64_t arg_type, int64_t at, uint64_t value,
+                         uint64_t pc) except -1 nogil:
+    """A layout row's part of a copy's key (``NativeWalk._copied``): all the row says
+    but where its record is."""
+    cdef int64_t w[6]
+    w[0] = kind
+    w[1] = arg
+    w[2] = arg_type
+    w[3] = at
+    w[4] = <int64_t>value
+    w[5] = <int64_t>pc
+    key.append(<const char *>w, sizeof(w))
+    return 0
+
+
+cdef inline int _key_tail(string *key, int64_t term, int64_t size, const unsigned char *b) except -1 nogil:
+    """A copy's key after its rows: its terminal, its size and its ``size`` bytes."""
+    cdef int64_t w[2]
+    w[0] = -1 - term  # (no row's kind is negative: the rows end here)
+    w[1] = size
+    key.append(<const char *>w, sizeof(w))
+    key.append(<const char *>b, <size_t>size)
+    return 0
 
 
 cdef inline uint64_t _word(Scan *S, int64_t p) noexcept nogil:

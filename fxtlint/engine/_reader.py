@@ -643,11 +643,12 @@ def _overrun(dec: _Decoder, lay: Layout, end: int):
 
 
 def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: int, log: bool,
-                   resync: bool) -> tuple[tuple[int, ...], int]:
+                   resync: bool, words: bool = True) -> tuple[tuple[int, ...], int]:
     """The words between a record's content (ending at ``pos``) and its declared ``end``:
     an extension (EX001), a magic record's extra words, a size that swallows the next
-    record (FR004). Returns the extra words it keeps and the record's size in words (cut to
-    the content where ``resync`` reads on from it)."""
+    record (FR004). Returns the extra words it keeps (none read where ``words`` is False:
+    ``report_layout`` keeps no record) and the record's size in words (cut to the content
+    where ``resync`` reads on from it)."""
     buf, unpack, big, off = dec.buf, dec.unpack, dec.big, dec.off
     extra: tuple[int, ...] = ()
     # the words after the content, read only when the record keeps them: one whose size
@@ -691,13 +692,30 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
             # skips, and that recovery would read on from the swallowed header
             dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
                       kind=kind, recovery=pos, **swallowed(buf, pos, end, big))
-    if keep:
+    if keep and words:
         extra = tuple(unpack(buf, p)[0] for p in range(pos, end, 8))
     return extra, size_words
 
 
+class _RowDecoder(_Decoder):
+    """``report_layout``'s decoder where the diagnostics go to a sink as rows (``add_at``:
+    the sink's, ``DiagnosticSink.add_at``): each kept as its rule and parameters, built by
+    ``rule.at`` when the report's diagnostics are read (a CI gate reading counts builds none)."""
+
+    __slots__ = ("add_at",)
+    add_at: Callable[..., None]
+
+    def report(self, rule, span=None, **params):
+        if self.skips is not None and self.skips(rule, self.off, self.idx):
+            return
+        self.add_at(rule, self.off, self.idx, self.size, params, span)
+
+    def build(self, rule, span=None, **params):
+        self.add_at(rule, self.off, self.idx, self.size, params, span)
+
+
 def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
-                  log: bool = False, skips=None) -> bool | tuple:
+                  log: bool = False, skips=None, add_at=None) -> bool | tuple:
     """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
     places the native walk's screen found wrong (``found``: (what, item, position, value,
     argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
@@ -710,15 +728,21 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     end, the value its declared size in words, ``size_words`` the size it is read at),
     ST001 after the rest, as ``decode_record`` says it. The record is otherwise as the
     screen read it: its content fits ``size_words`` (the lint's reading, ``resync=False``).
-    ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built.
-    Returns what its steps read past the record: False, nothing but its bytes (then the
-    same bytes and ``found``, positions moved with the record, make the same steps and the
-    same diagnostics, their spans moved: ``_walk_native``'s ``_replayed``); the questions
+    ``skips``: the sink's (``_result.skipper``), asked before each diagnostic is built;
+    ``add_at``: the sink's (``emit`` its ``add``), which keeps the decoder's diagnostics as
+    rows built when read (``_RowDecoder``). Returns what its steps read past the record:
+    False, nothing but its bytes (then the same bytes and ``found``, positions moved with
+    the record, make the same steps and the same diagnostics, their spans moved:
+    ``_walk_native``'s ``_replayed``); the questions
     they asked of the bytes after it, with their answers (the same where ``answers_hold``);
     True, a framing decision (the records after it, where they are)."""
     unpack = _UNPACK[big]
     end = off + 8 * size_words
-    dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
+    if add_at is None:
+        dec = _Decoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
+    else:
+        dec = _RowDecoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
+        dec.add_at = add_at
     last = lay.full_body[-1] if lay.full_body else None
     args: list | None = [] if log else None  # a log's arguments the decoder read again, and their indexes
     for what, item, pos, value, arg in found:
@@ -763,7 +787,7 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
                 # (its message names the header after the content)
                 emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos, dec.ask("after", pos)))
         else:  # "end": words after the content
-            _after_content(dec, lay, pos, end, size_words, log, False)
+            _after_content(dec, lay, pos, end, size_words, log, False, False)
     if args is not None:
         _check_log_args(dec, args)
     return dec.past if dec.past is True or dec.past is False else tuple(dec.past)
@@ -949,7 +973,7 @@ def swallowed(buf, content_end: int, declared_end: int, big: bool) -> dict:
         if kind is None:
             break
         skipped.append((kind, at))
-        at += 8 * declared_size(header)
+        at += 8 * (_HEADERS.get(header) or _header_leaf(header))[1]  # (declared_size's, remembered)
     out: dict = {"skipped": tuple(skipped)}
     if skipped and at > declared_end:
         out["lands"] = skipped[-1]
@@ -985,7 +1009,7 @@ def _frames_exactly(buf, at: int, end: int, big: bool) -> bool:
         (header,) = unpack(buf, at)
         if header_kind(header, buf, at, big) is None:
             return False
-        at += 8 * declared_size(header)
+        at += 8 * (_HEADERS.get(header) or _header_leaf(header))[1]  # (declared_size's, remembered)
     return at == end
 
 
@@ -1250,7 +1274,14 @@ def after_record(rec: Record, emit: Emit, magic_at: int | None = 0) -> None:
 def repeated_magic(offset: int, index: int, size: int):
     """MG003 for the well-formed magic record at ``offset`` (record ``index``, ``size``
     bytes): the one place it is built (the native walk's rows too)."""
-    return R.magic_repeated.at(offset, index, span=(offset, offset + 8), record_size=size, index=index)
+    rule, offset, index, size, params, span = repeated_magic_row(offset, index, size)
+    return rule.at(offset, index, span=span, record_size=size, **params)
+
+
+def repeated_magic_row(offset: int, index: int, size: int) -> tuple:
+    """``repeated_magic``'s diagnostic as a sink's row, ``DiagnosticSink.add_at``'s arguments
+    (built by its rule when read: the native walk's)."""
+    return R.magic_repeated, offset, index, size, {"index": index}, (offset, offset + 8)
 
 
 _MAGIC_KIND = "metadata.trace_info.magic"

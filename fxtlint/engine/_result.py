@@ -165,14 +165,15 @@ class DiagnosticSink(Struct):
             lst[:] = _trimmed(lst, cap)
             self._bound[code] = _position(lst[-1])
 
-    def add_at(self, rule, offset: int, record_index: int, record_size: int | None, params: dict) -> None:
-        """``add(rule.at(offset, record_index, record_size=record_size, **params))``, the cap
-        asked already (``skips``): kept as a row, the diagnostic built by its rule when read
-        (an engine's findings that nothing reads build nothing; their parameters are checked
-        then: the engines' tests read them)."""
+    def add_at(self, rule, offset: int, record_index: int, record_size: int | None, params: dict,
+               span: tuple[int, int] | None = None) -> None:
+        """``add(rule.at(offset, record_index, span=span, record_size=record_size, **params))``,
+        the cap asked already (``skips``): kept as a row, the diagnostic built by its rule when
+        read (an engine's findings that nothing reads build nothing; their parameters are
+        checked then: the engines' tests read them)."""
         code = rule.code
         if self.listener is not None or self.severity_overrides or code in self.ignored:
-            self.add(rule.at(offset, record_index, record_size=record_size, **params))
+            self.add(rule.at(offset, record_index, span=span, record_size=record_size, **params))
             return
         counts = self.counts
         counts[code] = counts.get(code, 0) + 1
@@ -180,7 +181,7 @@ class DiagnosticSink(Struct):
         lst = self._kept.get(code)
         if lst is None:
             lst = self._kept[code] = []
-        lst.append((offset, record_index, (rule, record_size, params), None))
+        lst.append((offset, record_index, (rule, record_size, params), span))
         if len(lst) >= self.per_rule_cap:
             self._capping(code, lst)
 

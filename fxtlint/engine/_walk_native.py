@@ -47,11 +47,15 @@ or a framing decision, the records after it, and such a record is decoded each t
 decoded twice at most: its diagnostics are the second copy's
 (noted until a rule reaches its cap; the first is decoded as any record, so a record met
 once costs no noting), moved to its offset, each asked of the cap in the decoder's order
-(``_replayed``); so is a row the linter's builders make from its values alone, met again
-with the same values (``_render_one``); once a rule has reached its cap, a record's layout
-rows are remembered with the rules the decoder asked about (keyed by the record's bytes
-and rows where that is all the decoder reads: ``_memo_key``), so a copy whose every
-diagnostic the cap drops is counted without decoding it.
+(``_replayed``). The walk recognises the copies itself (``_nwalk``'s ``_copied``): a copy
+of a record it walked before is one F_COPY row, said from the noted diagnostics, or from
+the first copy's rows moved to it where they are not noted (``_copy``), and ``_replayed``
+keys such a record by the walk's id, not its bytes. A row the linter's builders make from
+its values alone, met again with the same values, is said so too (``_render_one``); once a
+rule has reached its cap, a record's layout rows are remembered with the rules the decoder
+asked about (keyed by the record's bytes and rows where that is all the decoder reads:
+``_memo_key``), so a copy whose every diagnostic the cap drops is counted without decoding
+it.
 
 A record it cannot read on from by itself (on a growing stream: a trace record whose
 content runs past its size, a row whose message reads past its record) is the
@@ -103,6 +107,7 @@ from ._reader import (
     frame_error,
     record_of,
     repeated_magic,
+    repeated_magic_row,
     report_layout,
     report_undefined,
     start_checks,
@@ -141,7 +146,7 @@ _REFERENCE_KINDS = frozenset(k for k, e in EFFECT_OF.items() if e not in _MODES)
 DONE, HANDBACK, ZERO, PAST_END, END = range(5)
 # what a diagnostics row of the walk says: _nwalk's Find
 (F_STRING, F_THREAD, F_TICKS, F_MAGIC, F_UNANNOUNCED, F_RATE_ZERO, F_INDEX_ZERO, F_STRING_EMPTY, F_CHANGED,
- F_LAYOUT, F_UNDEFINED, F_DROPPED) = range(1, 13)
+ F_LAYOUT, F_UNDEFINED, F_DROPPED, F_COPY) = range(1, 14)
 # an F_LAYOUT row's kind (``_screen.h``'s FOUND_*): what the reference's decoder looks at again
 # (``over``: where the content ran past the record's size; ``short``: the walk framed the
 # record anew at its content's end)
@@ -181,6 +186,12 @@ def _rows_key(rows, offset: int) -> tuple:
         r = rows[0]
         return r[2], r[3], r[8] - offset, r[9], r[10]
     return tuple((r[2], r[3], r[8] - offset, r[9], r[10]) for r in rows)
+
+
+def _row_key(row) -> tuple:
+    """A row the linter's builders make, as far as its diagnostic reads it (``_render_one``):
+    all of it but its record's index and offset (an argument's offset from its record's)."""
+    return (*row[:5], row[7], row[8] - row[6] if row[3] >= 0 else row[8], *row[9:])
 
 
 def _kinds(rows) -> tuple:
@@ -304,7 +315,7 @@ def _loaded(module, log: bool = False, pairing: bool = True):
     finds = {"F_STRING": F_STRING, "F_THREAD": F_THREAD, "F_TICKS": F_TICKS, "F_MAGIC": F_MAGIC,
              "F_UNANNOUNCED": F_UNANNOUNCED, "F_RATE_ZERO": F_RATE_ZERO, "F_INDEX_ZERO": F_INDEX_ZERO,
              "F_STRING_EMPTY": F_STRING_EMPTY, "F_CHANGED": F_CHANGED, "F_LAYOUT": F_LAYOUT,
-             "F_UNDEFINED": F_UNDEFINED, "F_DROPPED": F_DROPPED}
+             "F_UNDEFINED": F_UNDEFINED, "F_DROPPED": F_DROPPED, "F_COPY": F_COPY}
     if {m.name: int(m) for m in module.Mode} != modes or \
             {x.name: int(x) for x in module.Stop if x.name in stops} != stops or \
             {f.name: int(f) for f in module.Find} != finds or getattr(module, "RESYNC", None) != RESYNC_DEPTH:
@@ -416,6 +427,7 @@ class NativeLint:
         self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
+        nw.copying = layout  # a copy of a record walked before: one row (``_copy``)
         if sink is not None:
             nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
@@ -427,6 +439,11 @@ class NativeLint:
         # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
         # (``_replayed``)
         self.said: dict = {}
+        # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
+        # copy, and the diagnostics noted of a copy whose decoder read nothing past it
+        self.first: dict = {}
+        self.copies: dict = {}
+        self.found: dict = {}  # ... and the first copy's findings as the decoder takes them (``_found``)
         # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
         # diagnostics its second copy built) (``_render_one``)
         self.rowsaid: dict = {}
@@ -497,7 +514,7 @@ class NativeLint:
         timestamps)."""
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
-        skips, rules = self.skips, _RULES
+        skips, rules, rowsaid = self.skips, _RULES, self.rowsaid
         self.taken += len(found)
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
@@ -507,12 +524,22 @@ class NativeLint:
                 if layout:
                     self._layout(layout, [])
                     layout = []
+                if row[0] == F_COPY:
+                    self._copy(row)
+                    continue
                 # the cap asked first, where the row's rule is known before anything is read
                 # (not a repeated magic record found wrong: only its bytes say whether it reports;
                 # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
                 rule = rules.get((row[0], row[2] != 0))
                 if rule is not None and not (row[0] == F_MAGIC and row[9]) and row[0] != F_DROPPED \
                         and skips is not None:
+                    if row[0] != F_MAGIC and self.taken >= _NOTE_FROM:
+                        said = rowsaid.get(_row_key(row))
+                        if said is not None and said is not _ONCE:
+                            # met before: the noted diagnostic moved, the cap asked by the sink as
+                            # ``skips`` asks it (``_render_one``'s, without asking twice)
+                            self.sink.add_moved(said[1], row[6], row[5])
+                            continue
                     if not skips(rule, row[6], row[5]):
                         self._render_one(row, False)
                 else:
@@ -531,6 +558,8 @@ class NativeLint:
         of the record; EV001 names the argument, by the text its name ref was registered as
         when the walk read it)."""
         key = None
+        if rows and rows[0][14] and rows[0][14] not in self.first:
+            self.first[rows[0][14]] = rows  # a first copy (``_copy``)
         if rows and self._replayed(rows):
             rows = []  # said again from a copy of the record met before
         if rows:
@@ -545,7 +574,8 @@ class NativeLint:
             found = self._found(rows)
             if key is None or key in self.memo:
                 report_layout(self.buf, offset, index, size // 8, self.emit, self.layouts[term], found,
-                              big=self.big, log=self.log, skips=self.skips)
+                              big=self.big, log=self.log, skips=self.skips,
+                              add_at=None if self.sink is None else self.sink.add_at)
             else:
                 emit, skips, asked, built = self._recording(self.emit, self.skips)
                 past = report_layout(self.buf, offset, index, size // 8, emit, self.layouts[term], found,
@@ -574,7 +604,10 @@ class NativeLint:
                                                                 values[named - 1] if named else None))
                     continue
                 check = checks[self.sites[row[10]][2]]
-                self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+                if self.sink is not None:  # (built by its rule when read)
+                    self.sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
+                else:
+                    self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
     def _record(self, term, offset, index, size):
         """``record_of`` the record at ``offset`` (``size`` bytes standing), remembered within
@@ -644,8 +677,8 @@ class NativeLint:
         run = self.past_run.get(kinds, 0)
         if run >= _PAST_RUN:
             return False  # (no copy looked for: the last such records all read past them)
-        key = term, size, bytes(self.buf[offset:offset + size]), \
-            _rows_key(rows, offset)
+        # (the walk's id of its bytes and rows where it knows them: ``_copy``)
+        key = rows[0][14] or (term, size, bytes(self.buf[offset:offset + size]), _rows_key(rows, offset))
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
         if said is _PAST:
@@ -694,7 +727,45 @@ class NativeLint:
             self.said.clear()
         self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
         self.past_run[kinds] = run + 1 if noted is None else 0
+        if noted is not None and rows[0][14]:
+            # no framing decision: the walk's later copies (F_COPY rows) are said from it (``_copy``)
+            self.copies[rows[0][14]] = self.said[key]
         return True
+
+    def _copy(self, row) -> None:
+        """An F_COPY row: the layout rows of a copy of a record the walk walked before in this
+        walk (the same terminal, size, bytes and layout rows, positions from the record's
+        start), said from the diagnostics noted of a copy whose decoder read nothing past it but
+        questions this copy's answer alike (``_replayed``, ``answers_hold``), moved to this
+        copy's offset (``_moved``); else the first copy's rows,
+        moved to this copy, said as any record's (``_layout``: the decoder reads the rows'
+        kinds, arguments, positions, values and sites, never their provider), and where
+        its decoder steps read past it (``_PAST``) and no rule is at its cap, as ``_layout``
+        says it then: decoded from the first copy's findings (``_found``'s) moved."""
+        ident, index, offset = row[9] + 1, row[5], row[6]
+        said = self.copies.get(ident)
+        if said is not None and (not said[0] or answers_hold(self.buf, offset, self.big, said[0])):
+            noted = said[1]
+            if self.sink is not None:
+                self.sink.add_moved(noted, offset, index)  # (``_moved``'s, one call)
+            else:
+                self._moved(noted, offset, index)
+            return
+        rows = self.first[ident]
+        delta = offset - rows[0][6]
+        if said is None and self.said.get(ident) is _PAST and (self.sink is None or not self.sink.bounded):
+            # its decoder steps read past it (FR004's framing decision): decoded, as ``_layout``
+            # decodes it where no rule is at its cap, from the first copy's findings moved
+            found = self.found.get(ident)
+            if found is None:
+                found = self.found[ident] = self._found(rows)
+            term, size = rows[0][1], rows[0][7]
+            report_layout(self.buf, offset, index, size // 8, self.emit, self.layouts[term],
+                          [(what, item, at + delta, value, arg) for what, item, at, value, arg in found],
+                          big=self.big, log=self.log, skips=self.skips,
+                          add_at=None if self.sink is None else self.sink.add_at)
+            return
+        self._layout([(*r[:5], index, offset, r[7], r[8] + delta, *r[9:]) for r in rows], [])
 
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
@@ -747,7 +818,7 @@ class NativeLint:
         built each time), and its span moves with its record. The first copy is built as
         any row (a small lint's one bad record costs no noting)."""
         emit = self.emit
-        rule, term, field, arg, _, index, offset, size, at, value, *_ = row
+        rule, term, field, _, _, index, offset, size, _, value, *_ = row
         if rule == F_UNDEFINED:  # the reader's own message (and kind), as it skips the record
             note = self.taken >= _NOTE_FROM
             key = rule, term, size, bytes(self.buf[offset:offset + 8])  # (what the reader reads of it)
@@ -772,14 +843,17 @@ class NativeLint:
                     record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big).fields):
                 return  # a repeated magic record the screen found wrong: repeated only when well-formed
             if not ask or self.skips is None or not self.skips(R.magic_repeated, offset, index):
-                emit(repeated_magic(offset, index, size))
+                if self.sink is not None:
+                    self.sink.add_at(*repeated_magic_row(offset, index, size))  # (built when read)
+                else:
+                    emit(repeated_magic(offset, index, size))
             return
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
         if self.taken < _NOTE_FROM:
             emit(self._build_one(row))
             return
-        key = (*row[:5], size, at - offset if arg >= 0 else at, *row[9:])
+        key = _row_key(row)
         said = self.rowsaid.get(key)
         if said is None or said is _ONCE:
             d = self._build_one(row)
