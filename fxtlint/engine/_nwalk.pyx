@@ -100,6 +100,8 @@ from cython.operator cimport dereference as deref
 
 import sys
 
+cdef bint _HOST_BIG = sys.byteorder == "big"  # (read once: a walk's construction is a small lint's fixed cost)
+
 cdef extern from "_pairrow.h":
     ctypedef struct fxt_pair_row:
         int64_t kind, thread
@@ -565,7 +567,7 @@ cdef class NativeWalk:
         self.P = &plan.P
         self.terms = plan.terms.data()
         self.argref = plan.argref.data()
-        self.swap = 1 if (sys.byteorder == "big") != bool(big) else 0
+        self.swap = 1 if _HOST_BIG != big else 0
         self.inline_bit = self.P.inline_bit
         self.name_lo = plan.name_lo
         self.name_mask = plan.name_mask
@@ -577,10 +579,10 @@ cdef class NativeWalk:
         self.cval.assign(1 << CACHE_BITS0, 0)
         self.vals.assign(max(self.P.nvals, 1), 0)
         self.pos.assign(max(self.P.npos, 1), 0)
-        self.argcap = 64
+        self.argcap = 8  # (grown, and the record screened again, where one has more: ``_walk_one``)
         self.args.assign(self.argcap * (ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos), 0)
         self.counts.assign(self.P.nterminals, 0)
-        self.foundcap = 16
+        self.foundcap = 4  # (grown as ``argcap`` is)
         self.found.assign(self.foundcap * FOUND_COLUMNS, 0)
         self.layout = False
         self.lookahead = True
@@ -1792,6 +1794,7 @@ cdef class NativeWalk:
         cdef int64_t gid, old
         cdef int s
         cdef Finding *f
+        cdef const unsigned char *text_at
         cdef size_t k
         if mode == M_PROVIDER_EVENT:
             # its kind check that holds (the buffer filled): records were dropped, said with
@@ -1858,15 +1861,25 @@ cdef class NativeWalk:
                 return True
             if self.slicing:
                 self.reg_str.insert(_key(self.current, idx))
-            if self._bad_text(S):  # interned as the bytes it is, as the reference's ``ProviderState`` does
-                gid = self.mirror.intern_bytes((<const char *>(S.buf + 8 * p[T.f_pos]))[:n])
-            else:
-                gid = self._text_id(S.buf + 8 * p[T.f_pos] if n else S.buf, n)  # (no text: no position read)
             key = _key(self.current, idx)
             old = self._string(key)
-            if old != gid:  # (restated: nothing to tell the mirror)
-                self._put_string(key, gid)
-                self.mirror.registers_string(idx, gid)
+            if self._bad_text(S):
+                # interned as the bytes it is, as the reference's ``ProviderState`` does, and
+                # registered: one call
+                gid = self.mirror.registers_bytes(idx, (<const char *>(S.buf + 8 * p[T.f_pos]))[:n])
+                if old != gid:
+                    self._put_string(key, gid)
+            else:
+                text_at = S.buf + 8 * p[T.f_pos] if n else S.buf  # (no text: no position read)
+                gid = self._known_text(text_at, n)
+                if gid < 0:  # text the walk has not interned yet: interned and registered in one call
+                    gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
+                    self.text_ids[string(<const char *>text_at, n)] = gid
+                    if old != gid:
+                        self._put_string(key, gid)
+                elif old != gid:  # (restated: nothing to tell the mirror)
+                    self._put_string(key, gid)
+                    self.mirror.registers_string(idx, gid)
             if n == 0:
                 self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
             if old >= 0 and old != gid:

@@ -357,12 +357,52 @@ def _fixed(module, log: bool = False, pairing: bool = True):
 
 class Mirror:
     """The native walk's registrations, carried out on the ``ProviderState`` too (what the
-    reference reader's records, the messages and the summary read)."""
+    reference reader's records, the messages and the summary read). The walk calls it only
+    where a record changes what it holds: a string record whose text the walk has not
+    interned yet is one call (``registers_text``), one whose text it has is none or one
+    (``registers_string``: a new entry)."""
 
     __slots__ = ("state",)
 
     def __init__(self, state: ProviderState):
         self.state = state
+
+    def __init_subclass__(cls, **kwargs):
+        # a mirror that tells someone of each interning (``rewrite/_slice_walk._Told``) or
+        # registration has its one-call registrations made of its own steps
+        super().__init_subclass__(**kwargs)
+        if cls.intern is not Mirror.intern or cls.registers_string is not Mirror.registers_string:
+            cls.registers_text = Mirror._registers_text_by_steps
+        if cls.intern_bytes is not Mirror.intern_bytes or cls.registers_string is not Mirror.registers_string:
+            cls.registers_bytes = Mirror._registers_bytes_by_steps
+
+    def registers_text(self, idx: int, raw: bytes) -> int:
+        """A string record's text (screened, not interned by the walk yet) interned and
+        registered under ``idx`` in the current provider: ``intern`` then
+        ``registers_string``, in one call. Returns its interned id."""
+        st = self.state
+        # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
+        # of a bytearray after the screen: never an exception out of the lint)
+        gid = st.strings(raw.decode("utf-8", "replace"))
+        st.current.strings[idx] = gid
+        return gid
+
+    def registers_bytes(self, idx: int, raw: bytes) -> int:
+        """``registers_text`` for text that is not UTF-8 (``intern_bytes``)."""
+        st = self.state
+        gid = st.strings(bytes(raw))
+        st.current.strings[idx] = gid
+        return gid
+
+    def _registers_text_by_steps(self, idx: int, raw: bytes) -> int:
+        gid = self.intern(raw)
+        self.registers_string(idx, gid)
+        return gid
+
+    def _registers_bytes_by_steps(self, idx: int, raw: bytes) -> int:
+        gid = self.intern_bytes(raw)
+        self.registers_string(idx, gid)
+        return gid
 
     def intern_bytes(self, raw: bytes) -> int:
         """A string record's value that is not UTF-8, interned as the bytes it is (as the
@@ -424,7 +464,9 @@ class NativeLint:
         whose findings nothing reads, ``Lint.silent``)."""
         loaded, (self.term_kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(
             module, self.log, pairing)
-        self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
+        mirror = _new(Mirror)  # (``Mirror(self.tables)``, without its ``__init__``'s call)
+        mirror.state = self.tables
+        self.nw = nw = module.NativeWalk(loaded, mirror, self.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
         nw.copying = layout  # a copy of a record walked before: one row (``_copy``)
