@@ -81,13 +81,21 @@ class ProviderState:
         # lint's fixed cost)
         self.strings = s = _new(Interner)
         s.ids, s.values = {"": 0}, [""]  # id 0 is the empty string
-        self.threads = t = _new(Interner)
-        t.ids, t.values = {}, []
+        self._threads: Interner | None = None  # (``threads``: made at the first pair interned)
         self.current = p = _new(Provider)  # ``Provider(None)``
         p.id = p.name = None
         p.strings, p.threads, p.rate, p.max_ticks = {}, {}, DEFAULT_RATE, U64 - 1
         self.providers: dict = {None: p}
         self.announced: set = set()  # providers named by a Provider Info record
+
+    @property
+    def threads(self) -> Interner:
+        """The interned (process koid, thread koid) pairs (made at the first: a lint with
+        nothing to pair interns none)."""
+        t = self._threads
+        if t is None:
+            t = self._threads = Interner()
+        return t
 
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)

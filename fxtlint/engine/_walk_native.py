@@ -372,9 +372,9 @@ class Mirror:
         # registration has its one-call registrations made of its own steps
         super().__init_subclass__(**kwargs)
         if cls.intern is not Mirror.intern or cls.registers_string is not Mirror.registers_string:
-            cls.registers_text = Mirror._registers_text_by_steps
+            cls.registers_text = Mirror._registers_text_by_steps  # type: ignore[method-assign]
         if cls.intern_bytes is not Mirror.intern_bytes or cls.registers_string is not Mirror.registers_string:
-            cls.registers_bytes = Mirror._registers_bytes_by_steps
+            cls.registers_bytes = Mirror._registers_bytes_by_steps  # type: ignore[method-assign]
 
     def registers_text(self, idx: int, raw: bytes) -> int:
         """A string record's text (screened, not interned by the walk yet) interned and
@@ -440,9 +440,34 @@ class Mirror:
         self.state.current.threads[idx] = (pk, tk)
 
 
+# the memos of one walk's rendering (``NativeLint.__getattr__``: each an empty dict, made at
+# its first use), each what it holds:
+_MEMOS = frozenset({
+    # a record's layout rows -> the rules the reference's decoder asked the cap about, in
+    # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
+    # counted without decoding it (the copies of one bad record in a mutated input)
+    "memo",
+    # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
+    # (``_replayed``)
+    "said",
+    # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
+    # copy, the diagnostics noted of a copy whose decoder read nothing past it, and the first
+    # copy's findings as the decoder takes them (``_found``)
+    "first", "copies", "found",
+    # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
+    # diagnostics its second copy built) (``_render_one``)
+    "rowsaid",
+    "past_run",  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
+    "records",  # (terminal, a record's bytes) -> the record (``_record``)
+    "bounds",  # cap key -> the bound the walk was last told (``_cap``)
+})
+
+
 class NativeLint:
     """``Walk.start_steps`` and ``advance`` for a walk whose only consumer is the linter
     (and riders beside it), on the native walk."""
+
+    blocks: bool | None = None  # the pairing rows taken in blocks: known at the first rows (``_take``)
 
     def __init__(self, walk, lint, module):
         self.walk = walk
@@ -474,26 +499,16 @@ class NativeLint:
             nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
         self.skips = None if sink is None else sink.skips  # (``skipper``'s, one lookup)
-        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
-        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
-        # counted without decoding it (the copies of one bad record in a mutated input)
-        self.memo: dict = {}
-        # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
-        # (``_replayed``)
-        self.said: dict = {}
-        # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
-        # copy, and the diagnostics noted of a copy whose decoder read nothing past it
-        self.first: dict = {}
-        self.copies: dict = {}
-        self.found: dict = {}  # ... and the first copy's findings as the decoder takes them (``_found``)
-        # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
-        # diagnostics its second copy built) (``_render_one``)
-        self.rowsaid: dict = {}
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
-        self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
-        self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
-        self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
-        self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
+        # (the walk's memos, ``_MEMOS``, are made at their first use: a small lint makes few)
+
+    def __getattr__(self, name: str):
+        """One of the walk's memos (``_MEMOS``), made empty at its first use (then an attribute
+        like any other: this is not called again for it)."""
+        if name in _MEMOS:
+            memo = self.__dict__[name] = {}
+            return memo
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _pairs(self):
         """The linter's ``LintState`` (the pairing batch, the buffer-full bookkeeping; made at
@@ -1065,6 +1080,13 @@ class WholeLint(NativeLint):
     loop without what only a stream or a mapped file needs (a header of size 0 said at the
     stream's end, pages given back, riders), so its report is the same whole report."""
 
+    # (what a lint sets only where it needs them: class defaults, no attribute to make)
+    pairs: LintState | None = None
+    checker: RecordChecker | None = None
+    others: tuple = ()
+    riders: tuple = ()
+    _index = 0  # the first record of the run under way (its pairing window)
+
     def __init__(self, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None,
                  order: str | None):
         """``order``: ``_reader.detect_byte_order(buf)``, read by the caller."""
@@ -1072,13 +1094,7 @@ class WholeLint(NativeLint):
         self.order = order
         self.tables = ProviderState()
         self.counts: dict = {}
-        self.sink = sink
         self.emit = sink.add
-        self.pairs: LintState | None = None
-        self.checker: RecordChecker | None = None
-        self.others: list = []
-        self.riders: list = []
-        self._index = 0  # the first record of the run under way (its pairing window)
         self._setup(module, sink, True)
 
     def _pairs(self) -> LintState:
