@@ -594,14 +594,10 @@ cdef class NativeWalk:
         self.pid_of.push_back(0)
         self.current = 0
         self.mirror = mirror
-        self.stop_term.assign(self.P.nterminals, 0)
         self.last_dur = -1
         self.ptr_type = -1
-        self.cut_tick.push_back(0)
-        self.slot_used.push_back(0)
-        self.slot_named.push_back(0)
-        # (no piece_reset: its caches are a slice's, allocated by its first piece_reset;
-        # a lint's walk never pays for them)
+        # (no piece_reset: its caches and per-slot and per-terminal vectors are a slice's,
+        # allocated by its first piece_reset or set_stop_terms; a lint's walk never pays for them)
 
     # -- the tables, as the reference reader leaves them after a record it decoded ----
     cdef int _slot(self, object pid) except -1:
@@ -619,9 +615,10 @@ cdef class NativeWalk:
         self.announced.push_back(0)
         self.names.push_back(string())
         self.named.push_back(0)
-        self.cut_tick.push_back(0)
-        self.slot_used.push_back(0)
-        self.slot_named.push_back(0)
+        if not self.slot_used.empty():  # (a slice's: sized by its first piece_reset)
+            self.cut_tick.push_back(0)
+            self.slot_used.push_back(0)
+            self.slot_named.push_back(0)
         return s
 
     def set_current(self, pid):
@@ -765,8 +762,7 @@ cdef class NativeWalk:
     def set_stop_terms(self, terms):
         """The terminals whose records a slice always hands back (``_slice_walk``)."""
         cdef int t
-        for t in range(<int>self.stop_term.size()):
-            self.stop_term[t] = 0
+        self.stop_term.assign(self.P.nterminals, 0)
         for t in terms:
             self.stop_term[t] = 1
 
@@ -792,6 +788,13 @@ cdef class NativeWalk:
         self.reg_thr.clear()
         self.koid_set.clear()
         self.used_slots.clear()
+        # (the slice's per-slot vectors, made at its first piece: one entry per slot, as
+        # ``_slot`` keeps them from then on; a cut tick of 0 for a slot it has not set)
+        self.cut_tick.resize(self.rate.size(), 0)
+        self.slot_used.resize(self.rate.size(), 0)
+        self.slot_named.resize(self.rate.size(), 0)
+        if self.stop_term.empty():
+            self.stop_term.assign(self.P.nterminals, 0)
         for i in range(<int>self.slot_used.size()):
             self.slot_used[i] = 0
             self.slot_named[i] = 0
