@@ -13,7 +13,8 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
 - a record with an ``effect`` (provider info, provider section, initialization, string,
   thread) is carried out on the walk's own tables, keyed by (provider slot, index), and
   mirrored into the Python ``ProviderState`` (``mirror``): registrations, not records,
-  cost a Python call;
+  cost a Python call, one each (a string record with text not interned yet: interned and
+  registered in one, ``registers_text``);
 - an event's string refs (its own and its arguments'), thread refs are looked up, its
   timestamps checked against its provider's limit (``max_ticks``, exact in 128 bits),
   and its pairing row written (``take_row_block``: ``_pairrow.h``'s rows, the compiled

@@ -440,29 +440,6 @@ class Mirror:
         self.state.current.threads[idx] = (pk, tk)
 
 
-# the memos of one walk's rendering (``NativeLint.__getattr__``: each an empty dict, made at
-# its first use), each what it holds:
-_MEMOS = frozenset({
-    # a record's layout rows -> the rules the reference's decoder asked the cap about, in
-    # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
-    # counted without decoding it (the copies of one bad record in a mutated input)
-    "memo",
-    # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
-    # (``_replayed``)
-    "said",
-    # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
-    # copy, the diagnostics noted of a copy whose decoder read nothing past it, and the first
-    # copy's findings as the decoder takes them (``_found``)
-    "first", "copies", "found",
-    # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
-    # diagnostics its second copy built) (``_render_one``)
-    "rowsaid",
-    "past_run",  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
-    "records",  # (terminal, a record's bytes) -> the record (``_record``)
-    "bounds",  # cap key -> the bound the walk was last told (``_cap``)
-})
-
-
 class NativeLint:
     """``Walk.start_steps`` and ``advance`` for a walk whose only consumer is the linter
     (and riders beside it), on the native walk."""
@@ -499,16 +476,25 @@ class NativeLint:
             nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
         self.skips = None if sink is None else sink.skips  # (``skipper``'s, one lookup)
+        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
+        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
+        # counted without decoding it (the copies of one bad record in a mutated input)
+        self.memo: dict = {}
+        # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
+        # (``_replayed``)
+        self.said: dict = {}
+        # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
+        # copy, and the diagnostics noted of a copy whose decoder read nothing past it
+        self.first: dict = {}
+        self.copies: dict = {}
+        self.found: dict = {}  # ... and the first copy's findings as the decoder takes them (``_found``)
+        # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
+        # diagnostics its second copy built) (``_render_one``)
+        self.rowsaid: dict = {}
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
-        # (the walk's memos, ``_MEMOS``, are made at their first use: a small lint makes few)
-
-    def __getattr__(self, name: str):
-        """One of the walk's memos (``_MEMOS``), made empty at its first use (then an attribute
-        like any other: this is not called again for it)."""
-        if name in _MEMOS:
-            memo = self.__dict__[name] = {}
-            return memo
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
+        self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
+        self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
 
     def _pairs(self):
         """The linter's ``LintState`` (the pairing batch, the buffer-full bookkeeping; made at
