@@ -1020,6 +1020,60 @@ def test_restated_table_records_leave_the_reference_tables():
     assert tables_after(data, "walk")[0][1][0] == "a"
 
 
+class _Calls:
+    """A mirror that records each call the walk makes of it, carried out by ``mirror``."""
+
+    def __init__(self, mirror):
+        self.mirror, self.calls = mirror, []
+
+    def __getattr__(self, name):
+        method = getattr(self.mirror, name)
+
+        def call(*args):
+            self.calls.append(name)
+            return method(*args)
+
+        return call
+
+
+def test_a_string_record_is_one_mirror_call_at_most():
+    """A string record whose text the walk has not interned yet is one call of the mirror
+    (interned and registered: ``registers_text``, ``registers_bytes`` for text that is not
+    UTF-8), one whose text it has is one call (``registers_string``) or none (restated); a
+    mirror whose interning tells someone (``rewrite/_slice_walk``'s) has it called for each
+    new text. The tables left are the reference's."""
+    from fxtlint.engine._provider_state import ProviderState
+
+    recs = [B.magic(), B.string(1, "a"), B.string(2, "b"), B.string(3, "a"), B.string(1, "a"), B.string(2, "a"),
+            B.string(4, b"\xff\xfe"), B.thread(1, 2, 3)]
+    data = B.archive(*recs)
+    module = _native.nwalk()
+    interned: list = []
+
+    class Telling(_walk_native.Mirror):
+        __slots__ = ()
+
+        def intern(self, raw):
+            interned.append(raw)
+            return super().intern(raw)
+
+    for mirror_type, calls in ((_walk_native.Mirror, ["registers_text", "registers_text", "registers_string",
+                                                      "registers_string", "registers_bytes", "registers_thread"]),
+                               (Telling, None)):
+        state = ProviderState()
+        mirror = _Calls(mirror_type(state))
+        nw = module.NativeWalk(_walk_native._loaded(module), mirror, False)
+        nw.layout = True  # (the lint's reading: text that is not UTF-8 is a finding row, not handed back)
+        assert nw.run(data, 0, 0, 1 << 20) == module.Stop.END
+        if calls is not None:
+            assert mirror.calls == calls
+        text = state.strings.values
+        assert {i: text[g] for i, g in state.current.strings.items()} == {1: "a", 2: "a", 3: "a", 4: b"\xff\xfe"}
+        assert state.current.threads == {1: (2, 3)}
+        assert tables_after(data, "walk") == tables_after(data, "reference")
+    assert interned == [b"a", b"b"]
+
+
 # -- the per-rule cap: a record whose every diagnostic it drops is counted, not decoded ----------
 def _copies(name: str, n: int) -> tuple[bytes, str]:
     """The golden file ``name`` with its records (a trace's after its magic record) repeated

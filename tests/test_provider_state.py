@@ -97,3 +97,21 @@ def test_max_ticks_is_the_last_tick_count_whose_nanoseconds_fit(rate):
     m = max_ticks(rate)
     assert m * NS_PER_S // rate < U64
     assert m == U64 - 1 or (m + 1) * NS_PER_S // rate >= U64
+
+
+def test_a_fresh_state_and_its_copies():
+    """A new state: the empty string is id 0, no provider named, the provider before any
+    provider record current with the default rate; koid pairs interned from 0 (the thread
+    interner is made at the first), kept by a deep copy (``rewrite/_continue`` copies a
+    walk's state) and independent of it."""
+    import copy
+
+    state = ProviderState()
+    assert state.strings.values == [""] and state.strings("") == 0 and state.strings("a") == 1
+    assert state.current is state.providers[None] and state.current.id is None and not state.announced
+    assert (state.current.rate, state.current.max_ticks, state.current.strings) == (NS_PER_S, U64 - 1, {})
+    assert state.threads((1, 2)) == 0 and state.threads((3, 4)) == 1 and state.threads((1, 2)) == 0
+    twin = copy.deepcopy(state)
+    assert twin.threads.values == [(1, 2), (3, 4)] and twin.strings.values == ["", "a"]
+    assert twin.threads((5, 6)) == 2 and state.threads.values == [(1, 2), (3, 4)]
+    assert copy.deepcopy(ProviderState()).threads((7, 8)) == 0

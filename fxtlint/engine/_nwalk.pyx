@@ -13,7 +13,8 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
 - a record with an ``effect`` (provider info, provider section, initialization, string,
   thread) is carried out on the walk's own tables, keyed by (provider slot, index), and
   mirrored into the Python ``ProviderState`` (``mirror``): registrations, not records,
-  cost a Python call;
+  cost a Python call, one each (a string record with text not interned yet: interned and
+  registered in one, ``registers_text``);
 - an event's string refs (its own and its arguments'), thread refs are looked up, its
   timestamps checked against its provider's limit (``max_ticks``, exact in 128 bits),
   and its pairing row written (``take_row_block``: ``_pairrow.h``'s rows, the compiled
@@ -99,6 +100,8 @@ from libcpp.pair cimport pair
 from cython.operator cimport dereference as deref
 
 import sys
+
+cdef bint _HOST_BIG = sys.byteorder == "big"  # (read once: a walk's construction is a small lint's fixed cost)
 
 cdef extern from "_pairrow.h":
     ctypedef struct fxt_pair_row:
@@ -565,7 +568,7 @@ cdef class NativeWalk:
         self.P = &plan.P
         self.terms = plan.terms.data()
         self.argref = plan.argref.data()
-        self.swap = 1 if (sys.byteorder == "big") != bool(big) else 0
+        self.swap = 1 if _HOST_BIG != big else 0
         self.inline_bit = self.P.inline_bit
         self.name_lo = plan.name_lo
         self.name_mask = plan.name_mask
@@ -577,10 +580,10 @@ cdef class NativeWalk:
         self.cval.assign(1 << CACHE_BITS0, 0)
         self.vals.assign(max(self.P.nvals, 1), 0)
         self.pos.assign(max(self.P.npos, 1), 0)
-        self.argcap = 64
+        self.argcap = 8  # (grown, and the record screened again, where one has more: ``_walk_one``)
         self.args.assign(self.argcap * (ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos), 0)
         self.counts.assign(self.P.nterminals, 0)
-        self.foundcap = 16
+        self.foundcap = 4  # (grown as ``argcap`` is)
         self.found.assign(self.foundcap * FOUND_COLUMNS, 0)
         self.layout = False
         self.lookahead = True
@@ -592,14 +595,10 @@ cdef class NativeWalk:
         self.pid_of.push_back(0)
         self.current = 0
         self.mirror = mirror
-        self.stop_term.assign(self.P.nterminals, 0)
         self.last_dur = -1
         self.ptr_type = -1
-        self.cut_tick.push_back(0)
-        self.slot_used.push_back(0)
-        self.slot_named.push_back(0)
-        # (no piece_reset: its caches are a slice's, allocated by its first piece_reset;
-        # a lint's walk never pays for them)
+        # (no piece_reset: its caches and per-slot and per-terminal vectors are a slice's,
+        # allocated by its first piece_reset or set_stop_terms; a lint's walk never pays for them)
 
     # -- the tables, as the reference reader leaves them after a record it decoded ----
     cdef int _slot(self, object pid) except -1:
@@ -617,9 +616,10 @@ cdef class NativeWalk:
         self.announced.push_back(0)
         self.names.push_back(string())
         self.named.push_back(0)
-        self.cut_tick.push_back(0)
-        self.slot_used.push_back(0)
-        self.slot_named.push_back(0)
+        if not self.slot_used.empty():  # (a slice's: sized by its first piece_reset)
+            self.cut_tick.push_back(0)
+            self.slot_used.push_back(0)
+            self.slot_named.push_back(0)
         return s
 
     def set_current(self, pid):
@@ -763,8 +763,7 @@ cdef class NativeWalk:
     def set_stop_terms(self, terms):
         """The terminals whose records a slice always hands back (``_slice_walk``)."""
         cdef int t
-        for t in range(<int>self.stop_term.size()):
-            self.stop_term[t] = 0
+        self.stop_term.assign(self.P.nterminals, 0)
         for t in terms:
             self.stop_term[t] = 1
 
@@ -790,6 +789,13 @@ cdef class NativeWalk:
         self.reg_thr.clear()
         self.koid_set.clear()
         self.used_slots.clear()
+        # (the slice's per-slot vectors, made at its first piece: one entry per slot, as
+        # ``_slot`` keeps them from then on; a cut tick of 0 for a slot it has not set)
+        self.cut_tick.resize(self.rate.size(), 0)
+        self.slot_used.resize(self.rate.size(), 0)
+        self.slot_named.resize(self.rate.size(), 0)
+        if self.stop_term.empty():
+            self.stop_term.assign(self.P.nterminals, 0)
         for i in range(<int>self.slot_used.size()):
             self.slot_used[i] = 0
             self.slot_named[i] = 0
@@ -1792,6 +1798,7 @@ cdef class NativeWalk:
         cdef int64_t gid, old
         cdef int s
         cdef Finding *f
+        cdef const unsigned char *text_at
         cdef size_t k
         if mode == M_PROVIDER_EVENT:
             # its kind check that holds (the buffer filled): records were dropped, said with
@@ -1858,15 +1865,25 @@ cdef class NativeWalk:
                 return True
             if self.slicing:
                 self.reg_str.insert(_key(self.current, idx))
-            if self._bad_text(S):  # interned as the bytes it is, as the reference's ``ProviderState`` does
-                gid = self.mirror.intern_bytes((<const char *>(S.buf + 8 * p[T.f_pos]))[:n])
-            else:
-                gid = self._text_id(S.buf + 8 * p[T.f_pos] if n else S.buf, n)  # (no text: no position read)
             key = _key(self.current, idx)
             old = self._string(key)
-            if old != gid:  # (restated: nothing to tell the mirror)
-                self._put_string(key, gid)
-                self.mirror.registers_string(idx, gid)
+            if self._bad_text(S):
+                # interned as the bytes it is, as the reference's ``ProviderState`` does, and
+                # registered: one call
+                gid = self.mirror.registers_bytes(idx, (<const char *>(S.buf + 8 * p[T.f_pos]))[:n])
+                if old != gid:
+                    self._put_string(key, gid)
+            else:
+                text_at = S.buf + 8 * p[T.f_pos] if n else S.buf  # (no text: no position read)
+                gid = self._known_text(text_at, n)
+                if gid < 0:  # text the walk has not interned yet: interned and registered in one call
+                    gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
+                    self.text_ids[string(<const char *>text_at, n)] = gid
+                    if old != gid:
+                        self._put_string(key, gid)
+                elif old != gid:  # (restated: nothing to tell the mirror)
+                    self._put_string(key, gid)
+                    self.mirror.registers_string(idx, gid)
             if n == 0:
                 self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
             if old >= 0 and old != gid:

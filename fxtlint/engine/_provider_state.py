@@ -27,6 +27,7 @@ from ..spec._time import DEFAULT_RATE, U64, max_ticks
 from ..spec._time import NS_PER_S as NS_PER_S  # re-exported for the consumers that import it here
 
 _T = tables()
+_new = object.__new__
 INLINE_BIT = _T.string_inline_bit
 _STRING_INDEX = field_of_role("string", "string_index")
 _THREAD_INDEX = field_of_role("thread", "thread_index")
@@ -76,13 +77,25 @@ class ProviderState:
     record with an effect, in file order; then resolve refs against ``current``."""
 
     def __init__(self):
-        self.strings = Interner()
-        self.strings.ids[""] = 0  # id 0 is the empty string (``Interner.__call__``'s, without the call:
-        self.strings.values.append("")  # a small lint's fixed cost)
-        self.threads = Interner()
-        self.current = Provider(None)  # (``provider(None)``'s)
-        self.providers: dict = {None: self.current}
+        # (each object made with its fields set here, without its ``__init__``'s call: a small
+        # lint's fixed cost)
+        self.strings = s = _new(Interner)
+        s.ids, s.values = {"": 0}, [""]  # id 0 is the empty string
+        self._threads: Interner | None = None  # (``threads``: made at the first pair interned)
+        self.current = p = _new(Provider)  # ``Provider(None)``
+        p.id = p.name = None
+        p.strings, p.threads, p.rate, p.max_ticks = {}, {}, DEFAULT_RATE, U64 - 1
+        self.providers: dict = {None: p}
         self.announced: set = set()  # providers named by a Provider Info record
+
+    @property
+    def threads(self) -> Interner:
+        """The interned (process koid, thread koid) pairs (made at the first: a lint with
+        nothing to pair interns none)."""
+        t = self._threads
+        if t is None:
+            t = self._threads = Interner()
+        return t
 
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)

@@ -357,12 +357,52 @@ def _fixed(module, log: bool = False, pairing: bool = True):
 
 class Mirror:
     """The native walk's registrations, carried out on the ``ProviderState`` too (what the
-    reference reader's records, the messages and the summary read)."""
+    reference reader's records, the messages and the summary read). The walk calls it only
+    where a record changes what it holds: a string record whose text the walk has not
+    interned yet is one call (``registers_text``), one whose text it has is none or one
+    (``registers_string``: a new entry)."""
 
     __slots__ = ("state",)
 
     def __init__(self, state: ProviderState):
         self.state = state
+
+    def __init_subclass__(cls, **kwargs):
+        # a mirror that tells someone of each interning (``rewrite/_slice_walk._Told``) or
+        # registration has its one-call registrations made of its own steps
+        super().__init_subclass__(**kwargs)
+        if cls.intern is not Mirror.intern or cls.registers_string is not Mirror.registers_string:
+            cls.registers_text = Mirror._registers_text_by_steps  # type: ignore[method-assign]
+        if cls.intern_bytes is not Mirror.intern_bytes or cls.registers_string is not Mirror.registers_string:
+            cls.registers_bytes = Mirror._registers_bytes_by_steps  # type: ignore[method-assign]
+
+    def registers_text(self, idx: int, raw: bytes) -> int:
+        """A string record's text (screened, not interned by the walk yet) interned and
+        registered under ``idx`` in the current provider: ``intern`` then
+        ``registers_string``, in one call. Returns its interned id."""
+        st = self.state
+        # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
+        # of a bytearray after the screen: never an exception out of the lint)
+        gid = st.strings(raw.decode("utf-8", "replace"))
+        st.current.strings[idx] = gid
+        return gid
+
+    def registers_bytes(self, idx: int, raw: bytes) -> int:
+        """``registers_text`` for text that is not UTF-8 (``intern_bytes``)."""
+        st = self.state
+        gid = st.strings(bytes(raw))
+        st.current.strings[idx] = gid
+        return gid
+
+    def _registers_text_by_steps(self, idx: int, raw: bytes) -> int:
+        gid = self.intern(raw)
+        self.registers_string(idx, gid)
+        return gid
+
+    def _registers_bytes_by_steps(self, idx: int, raw: bytes) -> int:
+        gid = self.intern_bytes(raw)
+        self.registers_string(idx, gid)
+        return gid
 
     def intern_bytes(self, raw: bytes) -> int:
         """A string record's value that is not UTF-8, interned as the bytes it is (as the
@@ -404,6 +444,8 @@ class NativeLint:
     """``Walk.start_steps`` and ``advance`` for a walk whose only consumer is the linter
     (and riders beside it), on the native walk."""
 
+    blocks: bool | None = None  # the pairing rows taken in blocks: known at the first rows (``_take``)
+
     def __init__(self, walk, lint, module):
         self.walk = walk
         self.lint = lint
@@ -424,7 +466,9 @@ class NativeLint:
         whose findings nothing reads, ``Lint.silent``)."""
         loaded, (self.term_kinds, self.arg_kinds), self.sites, self.layouts, self.row_bytes = _fixed(
             module, self.log, pairing)
-        self.nw = nw = module.NativeWalk(loaded, Mirror(self.tables), self.big)
+        mirror = _new(Mirror)  # (``Mirror(self.tables)``, without its ``__init__``'s call)
+        mirror.state = self.tables
+        self.nw = nw = module.NativeWalk(loaded, mirror, self.big)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
         nw.copying = layout  # a copy of a record walked before: one row (``_copy``)
@@ -450,7 +494,6 @@ class NativeLint:
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
         self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
-        self.blocks: bool | None = None  # known at the first rows (the linter's state is made at its start)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
 
     def _pairs(self):
@@ -1023,6 +1066,13 @@ class WholeLint(NativeLint):
     loop without what only a stream or a mapped file needs (a header of size 0 said at the
     stream's end, pages given back, riders), so its report is the same whole report."""
 
+    # (what a lint sets only where it needs them: class defaults, no attribute to make)
+    pairs: LintState | None = None
+    checker: RecordChecker | None = None
+    others: tuple = ()
+    riders: tuple = ()
+    _index = 0  # the first record of the run under way (its pairing window)
+
     def __init__(self, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None,
                  order: str | None):
         """``order``: ``_reader.detect_byte_order(buf)``, read by the caller."""
@@ -1030,13 +1080,7 @@ class WholeLint(NativeLint):
         self.order = order
         self.tables = ProviderState()
         self.counts: dict = {}
-        self.sink = sink
         self.emit = sink.add
-        self.pairs: LintState | None = None
-        self.checker: RecordChecker | None = None
-        self.others: list = []
-        self.riders: list = []
-        self._index = 0  # the first record of the run under way (its pairing window)
         self._setup(module, sink, True)
 
     def _pairs(self) -> LintState:
