@@ -115,3 +115,19 @@ def test_a_fresh_state_and_its_copies():
     assert twin.threads.values == [(1, 2), (3, 4)] and twin.strings.values == ["", "a"]
     assert twin.threads((5, 6)) == 2 and state.threads.values == [(1, 2), (3, 4)]
     assert copy.deepcopy(ProviderState()).threads((7, 8)) == 0
+
+
+def test_a_fresh_state_is_made_as_its_classes_make_their_objects():
+    """``ProviderState.__init__`` makes its interner and first provider without their
+    ``__init__`` calls (a small lint's fixed cost): what it sets must stay what those
+    ``__init__``s set, field for field, so a field added to either is added there too."""
+    from fxtlint.engine._provider_state import Interner, Provider
+
+    def fields(obj) -> dict:  # (both classes have slots: every one must be set)
+        return {name: getattr(obj, name) for name in type(obj).__slots__}
+
+    state = ProviderState()
+    assert fields(state.current) == fields(Provider(None))
+    fresh = Interner()
+    fresh("")
+    assert fields(state.strings) == fields(fresh)
