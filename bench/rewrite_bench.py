@@ -23,7 +23,8 @@ with no error. ``--zero-page`` also repairs a copy of the synthetic trace with a
 page in its middle zeroed (the records around the page go record by record). ``--slice-mb 0``
 skips the slice; ``--phases`` (with ``--zero-page``) adds a line with the CPU seconds of each
 phase of the zeroed trace's repair run in one process as the verb runs them (IN's lint, the
-repair pass, OUT's lint, continued or whole), the run with the least CPU of ``--repeat``;
+repair pass, OUT's lint, continued or whole; ``sys`` and ``faults``: each of those three
+phases' system seconds and minor page faults), the run with the least CPU of ``--repeat``;
 ``--split-time 10ms`` adds a slice by trace time; ``--range`` adds a slice
 to a time range, the middle half of the trace's time (``--from`` a quarter of its length
 from its start, ``--to`` three quarters: the command reads the trace's range first, then
@@ -194,8 +195,10 @@ def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None =
 # IN's where the tree has ``cli.repair._continues`` and it holds, else whole)
 _PHASES = (
     "import json, resource, sys\n"
+    "sys_faults = []  # (system seconds, minor page faults) at each mark\n"
     "def cpu():\n"
     "    r = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "    sys_faults.append((r.ru_stime, r.ru_minflt))\n"
     "    return r.ru_utime + r.ru_stime\n"
     "t0 = cpu()\n"
     "from fxtlint.cli import repair as verb\n"
@@ -217,7 +220,9 @@ _PHASES = (
     "print(json.dumps({'phases': src.rsplit('/', 1)[-1], 'imports_cpu': round(t1 - t0, 3),\n"
     "                  'in_lint_cpu': round(t2 - t1, 3), 'repair_pass_cpu': round(t3 - t2, 3),\n"
     "                  'out_lint_cpu': round(t4 - t3, 3), 'out_lint': 'continued' if go_on else 'whole',\n"
-    "                  'out_errors': report.has_errors}))\n"
+    "                  'out_errors': report.has_errors,\n"
+    "                  'sys': [round(b[0] - a[0], 3) for a, b in zip(sys_faults[1:], sys_faults[2:])],\n"
+    "                  'faults': [b[1] - a[1] for a, b in zip(sys_faults[1:], sys_faults[2:])]}))\n"
 )
 
 

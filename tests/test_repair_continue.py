@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 
 import pytest
 from hypothesis import given, settings
@@ -197,3 +198,56 @@ def test_a_page_zeroed_where_a_record_overruns_into_it_is_linted_whole(tmp_path,
     monkeypatch.setattr(verb, "lint_output", lambda path: whole.append(path) or lint_path(path, input_format="trace"))
     _verb(src, tmp_path / "out.fxt", capsys)
     assert whole == [str(tmp_path / "out.fxt")]
+
+
+class _Counted(_file.FileSource):
+    """A file read in chunks whose reads are counted; ``touch(path)`` is called after each."""
+
+    def __init__(self, fh, path, size, touch=None):
+        super().__init__(fh, path, size)
+        self.read, self.touch = 0, touch
+
+    def readinto(self, view) -> int:
+        n = super().readinto(view)
+        self.read += n or 0
+        if self.touch is not None:
+            self.touch(self.path)
+        return n
+
+
+def _zeroed_real(tmp_path):
+    data = _zeroed((CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes(), 409600)
+    src = tmp_path / "in.fxt"
+    src.write_bytes(data)
+    return src, data
+
+
+def test_in_s_lint_reads_nothing_past_the_pause(tmp_path):
+    """Past the header of size 0 the lint only names the bytes left: IN's rest is not read
+    (repair reads it), and the report is the whole lint's."""
+    src, data = _zeroed_real(tmp_path)
+    with open(src, "rb", buffering=0) as fh:
+        source = _Counted(fh, str(src), len(data))
+        report, walk, paused = _continue.lint_keeping(source, str(src), 4096)
+    assert paused is not None and source.read < paused.place + 2 * 4096 < len(data)
+    assert _json(report) == _json(lint_path(src, input_format="trace"))
+    assert report.records == walk.records
+
+
+@pytest.mark.parametrize("how", ["grows", "rewritten"])
+def test_a_file_that_changes_while_in_s_lint_reads_it_is_file_changed(tmp_path, how):
+    """The rest not read, the changed-while-read check is the file's ``fstat``: a file that
+    grows, or is rewritten at its length, while IN's lint reads it is ``FileChanged``."""
+    src, data = _zeroed_real(tmp_path)
+
+    def touch(path):
+        if how == "grows":
+            if src.stat().st_size == len(data):  # (once)
+                with open(path, "ab") as fa:
+                    fa.write(bytes(8))
+        else:
+            st = src.stat()
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+    with open(src, "rb", buffering=0) as fh, pytest.raises(_file.FileChanged):
+        _continue.lint_keeping(_Counted(fh, str(src), len(data), touch), str(src), 4096)

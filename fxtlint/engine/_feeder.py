@@ -15,6 +15,8 @@ the provider tables and what the consumers keep, not the stream.
 
 from __future__ import annotations
 
+import mmap
+
 from . import _file
 from ._stream_buffer import NeedMore, StreamBuffer
 from ._walk import Walk
@@ -26,6 +28,30 @@ HEAD_BYTES = 64
 # native walk's stop: its rows taken, its findings rendered), so a stream fed byte by byte
 # is still walked in steps
 DEFAULT_STEP = 1 << 20
+
+
+class Stream(StreamBuffer):
+    """A ``StreamBuffer`` whose map asks the kernel for huge pages (``MADV_HUGEPAGE``,
+    where transparent huge pages are on or ``madvise``): a chunk read into it faults
+    2 MiB at a time, not 4 KiB (a 250 MB stream: about 130 faults instead of 64k, each of
+    which is the kernel's time). The pages behind the walk are given back as before (a
+    huge page partly given back is split: resident memory stays the unread tail)."""
+
+    def __init__(self):
+        super().__init__()
+        _huge(self.map)
+
+    def _grow(self, need: int) -> None:
+        super()._grow(need)
+        _huge(self.map)
+
+
+def _huge(m) -> None:
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            m.madvise(mmap.MADV_HUGEPAGE)
+        except (OSError, ValueError):
+            pass  # (no transparent huge pages here: 4 KiB pages, as before)
 
 
 class Feeder:
@@ -40,7 +66,7 @@ class Feeder:
         self.consumers = list(consumers)
         self.make_walk = make_walk
         self.step = max(1, step)
-        self.stream = StreamBuffer()
+        self.stream: StreamBuffer = Stream()
         self.walk: Walk | None = None
         self.started = False  # the file-level checks passed, the consumers started
         self.not_fxt = False  # said so once: the rest is drained

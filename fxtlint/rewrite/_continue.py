@@ -15,6 +15,11 @@ from the place on (``Paused.lint_out``): the same walk in the same state, only O
 bytes past the place read (``tests/test_repair_continue.py`` holds its report to a
 whole lint of OUT, for the repair's OUT and for other bytes after IN's before the place).
 
+IN's lint reads nothing past that pause (``_skip_rest``): the walk only names the bytes
+left, from the file's length, and repair reads the rest (and checks its length) anyway;
+the changed-while-read check the reads would have made is the file's ``fstat`` (length and
+modification time) against the one taken as the lint began.
+
 What is still read twice: the rest of IN, by repair's walk (which decides what to write)
 and, as OUT's, by the continued lint (which says OUT's verdict). Handing the rest to OUT
 whole and letting the continued lint decide fails where it matters most: after a zeroed
@@ -118,15 +123,16 @@ def lint_keeping(source: _file.FileSource, path: str,
     f = Feeder((), make, step=chunk)
     paused = None
     lint, kept = None, sink  # (after a pause: the copied linter and sink IN's lint finishes with)
-    tried = False
     try:
+        opened = os.fstat(source.fh.fileno())
         source.rewind()
         while f.feed_from(source.readinto, chunk):
-            if not tried and f.walk is not None and f.walk.zero_at is not None:
-                tried = True
+            if f.walk is not None and f.walk.zero_at is not None:
                 got = _pause(f, lints[-1], sink)
                 if got is not None:  # (else IN's lint finishes on its own walk, nothing kept)
                     paused, lint, kept = got
+                _skip_rest(f, source, opened)
+                break
         source.check(f.size)
         f.close()
     finally:
@@ -135,6 +141,19 @@ def lint_keeping(source: _file.FileSource, path: str,
     walk = f.walk
     assert walk is not None
     return lint_report(walk, lint or lints[-1], kept, path, len(source)), walk, paused
+
+
+def _skip_rest(f: Feeder, source: _file.FileSource, opened: os.stat_result) -> None:
+    """The walk has stopped framing for good (a header of size 0: it only names the bytes
+    left, from the stream's length): the rest of the file is counted, not read (repair reads
+    it, and checks its length, again). The changed-while-read check the reads would make:
+    ``FileChanged`` when the file's length or modification time is not what ``fstat`` said
+    when the lint began, or its length is not the length it was opened with."""
+    now = os.fstat(source.fh.fileno())
+    same = (now.st_size, now.st_mtime_ns) == (opened.st_size, opened.st_mtime_ns)
+    if not same or not f.size <= now.st_size == len(source):
+        raise FileChanged.length(source.path, len(source), now.st_size)
+    f.stream.skip(len(source) - f.size)
 
 
 def _pause(f: Feeder, lint: Lint, sink: DiagnosticSink) -> tuple[Paused, Lint, DiagnosticSink] | None:

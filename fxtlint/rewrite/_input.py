@@ -23,6 +23,7 @@ import stat
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..engine._feeder import Stream
 from ..engine._file import FileChanged, FileSource
 from ..engine._reader import _UNPACK, _have, declared_size, decode_record, frame_error
 from ..engine._stream_buffer import NeedMore, StreamBuffer
@@ -74,7 +75,7 @@ class Input(Whole):
     def __init__(self, readinto: Callable[[Any], int], final: int | None, path: str, *,
                  source: FileSource | None = None, progress: Callable[[int, int], None] | None = None,
                  chunk: int | None = None):
-        self.stream = StreamBuffer()
+        self.stream: StreamBuffer = Stream()
         self._readinto = readinto
         self.final = final
         self.path = path
@@ -106,7 +107,7 @@ class Input(Whole):
         """Read a regular file again from its first byte (after its lint read it)."""
         assert self.source is not None
         self.stream.close()
-        self.stream = StreamBuffer()
+        self.stream = Stream()
         self.source.rewind()
         self.final, self.done, self._released = self.source.size, False, 0
         self.want(self.chunk)
