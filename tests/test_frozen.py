@@ -137,3 +137,28 @@ def test_a_dataclass_may_derive_from_one():
     # its bases' fields (Frozen's and Struct's: none) were asked for: every class keeps its own
     assert dataclasses.replace(Record(type=0, kind="metadata.unknown"), raw=b"x").raw == b"x"
     assert dataclasses.fields(Limits)[0].name == "window_words" and not dataclasses.fields(Struct)
+
+
+def test_a_field_built_when_read_is_built_once_then_kept():
+    from fxtlint.spec._frozen import BuiltWhenRead
+
+    built = []
+
+    def build(held):
+        built.append(held)
+        return (("a", held * 2), ("b", held * 3))
+
+    class Lazy:
+        a = BuiltWhenRead("a", "_pending", build)
+        b = BuiltWhenRead("b", "_pending", build)
+
+    x = Lazy()
+    x._pending = 5
+    assert (x.a, x.b, x.a) == (10, 15, 10) and built == [5]  # both built at the first read, once
+    assert "_pending" not in vars(x) and vars(x) == {"a": 10, "b": 15}
+    given = Lazy()
+    given.a = 1  # given: an attribute like any other, nothing built
+    assert given.a == 1 and built == [5]
+    assert isinstance(Lazy.a, BuiltWhenRead)
+    with pytest.raises(AttributeError, match="'Lazy' object has no attribute 'b'"):
+        getattr(given, "b")  # noqa: B009 (the read is the point)

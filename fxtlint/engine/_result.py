@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..rules._diagnostics import _LABELS, Diagnostic, Severity, sort_diagnostics
-from ..spec._frozen import F, Struct
+from ..spec._frozen import BuiltWhenRead, F, Struct
 
 DEFAULT_PER_RULE_CAP = 200
 _new = object.__new__
@@ -291,21 +291,10 @@ def skipper(emit) -> Callable | None:
     return None if sink is None else sink.skips
 
 
-class _BuiltWhenRead:
-    """``FileReport.diagnostics`` of a report ``from_sink`` made: built from the sink's rows
-    (``_snapshot``) at the first read and kept in the report's fields. A non-data descriptor:
-    once kept (or given to ``__init__``), an attribute like any other, read at full speed (a
-    ``__getattr__`` or a property would slow every attribute's read or write)."""
-
-    def __get__(self, report, cls=None):
-        if report is None:
-            return self
-        fields = report.__dict__
-        rows = fields.get("_rows")
-        if rows is not None:
-            fields["diagnostics"] = _diagnostics(rows[0], rows[1])
-            fields.pop("_rows", None)  # (another thread may have built them meanwhile: an equal list)
-        return fields["diagnostics"]
+def _built(rows) -> tuple:
+    """``FileReport.diagnostics`` of a report ``from_sink`` made, from the sink's rows
+    (``_snapshot``) at the first read (``BuiltWhenRead``)."""
+    return (("diagnostics", _diagnostics(rows[0], rows[1])),)
 
 
 class FileReport(Struct):
@@ -320,7 +309,7 @@ class FileReport(Struct):
     records: int
     size: int
     byte_order: str  # "little" | "big"
-    diagnostics: list[Diagnostic] = _BuiltWhenRead()  # type: ignore[assignment]  # (a list, built when read)
+    diagnostics: list[Diagnostic] = BuiltWhenRead("diagnostics", "_rows", _built)  # type: ignore[assignment]  # (a list, built when read)
     counts: dict[str, int]
     severity_counts: dict[str, int]
     summary: dict

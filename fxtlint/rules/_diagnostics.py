@@ -16,7 +16,7 @@ from _string import formatter_parser  # type: ignore[import-not-found]  # (CPyth
 from collections.abc import Callable
 
 from ..spec._errors import FxtError
-from ..spec._frozen import F, Frozen
+from ..spec._frozen import BuiltWhenRead, F, Frozen
 
 
 class Severity(enum.IntEnum):
@@ -194,7 +194,7 @@ class Rule(Frozen):
             )
         # Diagnostic(...) with every field given, without a call of its __init__
         # (one object.__setattr__ a field: half the cost of a diagnostic); its message and
-        # details are built when first read (``Diagnostic.message``: ``_Rendered``), from parameters
+        # details are built when first read (``Diagnostic.message``: ``_rendered``), from parameters
         # that cannot change meanwhile (else built now): a lint whose caller reads only
         # counts, or whose report keeps few, builds no sentence it never shows
         d = _new(Diagnostic)
@@ -293,28 +293,10 @@ def details_of(params: dict) -> dict:
     return out
 
 
-class _Rendered:
-    """``Diagnostic.message`` and ``details`` of one ``Rule.at`` made: both built at the first
-    read of either (``Rule.render``) and kept in its fields. A non-data descriptor: once kept
-    (or given to ``__init__``), an attribute like any other, read at full speed (a class with
-    a ``__getattr__`` reads every attribute through it)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __get__(self, diag, cls=None):
-        if diag is None:
-            return self
-        fields = diag.__dict__
-        lazy = fields.get("_lazy")
-        if lazy is not None:
-            fields["message"], fields["details"] = lazy[0].render(lazy[1])
-            fields.pop("_lazy", None)  # (another thread may have built them meanwhile: the same values)
-        if self.name in fields:
-            return fields[self.name]
-        raise AttributeError(f"{type(diag).__name__!r} object has no attribute {self.name!r}")
+def _rendered(lazy) -> zip:
+    """``Diagnostic.message`` and ``details`` of one ``Rule.at`` made (``lazy``: its rule and
+    parameters), both built at the first read of either (``Rule.render``)."""
+    return zip(("message", "details"), lazy[0].render(lazy[1]))
 
 
 class Diagnostic(Frozen):
@@ -323,18 +305,18 @@ class Diagnostic(Frozen):
     Equality compares every field (a span that moved is a different finding: the hex
     view shows it); order is ``sort_key``, by position, never ``<``. One ``Rule.at`` made
     holds its rule and parameters until ``message`` or ``details`` is first read, then
-    builds both (``Rule.render``, ``_Rendered``) and keeps them: equal to one built with them.
+    builds both (``Rule.render``, ``_rendered``) and keeps them: equal to one built with them.
     """
 
     offset: int
     record_index: int
     code: str
-    message: str = _Rendered("message")  # type: ignore[assignment]  # (built when first read)
+    message: str = BuiltWhenRead("message", "_lazy", _rendered)  # type: ignore[assignment]  # (built when first read)
     severity: Severity
     span: tuple[int, int] | None
     record_size: int | None
     # structured fields (field name, expected, found, bit range...), for tools and tests (not hashed)
-    details: dict = _Rendered("details")  # type: ignore[assignment]
+    details: dict = BuiltWhenRead("details", "_lazy", _rendered)  # type: ignore[assignment]
     _spec = (F("offset"), F("record_index"), F("code"), F("message"), F("severity"), F("span", None),
              F("record_size", None), F("details", factory=dict, hash=False))
 

@@ -129,3 +129,30 @@ class Frozen(Struct):
         from dataclasses import FrozenInstanceError
 
         raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class BuiltWhenRead:
+    """A field of a value class built at its first read from what the object holds under
+    ``pending`` (``build(held)``: the (name, value) pairs it fills, this field's among
+    them), then kept in the object's ``__dict__`` and ``pending`` dropped. A non-data
+    descriptor: once kept (or given to ``__init__``), an attribute like any other, read at
+    full speed (a ``__getattr__`` or a property would slow every attribute's read or write).
+    Two threads that read it at once both build: equal values, the later's kept."""
+
+    __slots__ = ("name", "pending", "build")
+
+    def __init__(self, name: str, pending: str, build):
+        self.name, self.pending, self.build = name, pending, build
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        fields = obj.__dict__
+        held = fields.get(self.pending)
+        if held is not None:
+            fields.update(self.build(held))
+            fields.pop(self.pending, None)  # (another thread may have built them meanwhile)
+        try:
+            return fields[self.name]
+        except KeyError:
+            raise AttributeError(f"{type(obj).__name__!r} object has no attribute {self.name!r}") from None
