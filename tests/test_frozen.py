@@ -144,9 +144,9 @@ def test_a_field_built_when_read_is_built_once_then_kept():
 
     built = []
 
-    def build(held):
+    def build(fields, held):
         built.append(held)
-        return (("a", held * 2), ("b", held * 3))
+        fields["a"], fields["b"] = held * 2, held * 3
 
     class Lazy:
         a = BuiltWhenRead("a", "_pending", build)

@@ -291,10 +291,10 @@ def skipper(emit) -> Callable | None:
     return None if sink is None else sink.skips
 
 
-def _built(rows) -> tuple:
+def _built(fields: dict, rows) -> None:
     """``FileReport.diagnostics`` of a report ``from_sink`` made, from the sink's rows
     (``_snapshot``) at the first read (``BuiltWhenRead``)."""
-    return (("diagnostics", _diagnostics(rows[0], rows[1])),)
+    fields["diagnostics"] = _diagnostics(rows[0], rows[1])
 
 
 class FileReport(Struct):

@@ -293,10 +293,10 @@ def details_of(params: dict) -> dict:
     return out
 
 
-def _rendered(lazy) -> zip:
+def _rendered(fields: dict, lazy) -> None:
     """``Diagnostic.message`` and ``details`` of one ``Rule.at`` made (``lazy``: its rule and
     parameters), both built at the first read of either (``Rule.render``)."""
-    return zip(("message", "details"), lazy[0].render(lazy[1]))
+    fields["message"], fields["details"] = lazy[0].render(lazy[1])
 
 
 class Diagnostic(Frozen):

@@ -133,8 +133,8 @@ class Frozen(Struct):
 
 class BuiltWhenRead:
     """A field of a value class built at its first read from what the object holds under
-    ``pending`` (``build(held)``: the (name, value) pairs it fills, this field's among
-    them), then kept in the object's ``__dict__`` and ``pending`` dropped. A non-data
+    ``pending`` (``build(fields, held)`` fills the object's ``__dict__``, this field among
+    what it fills), then kept there and ``pending`` dropped. A non-data
     descriptor: once kept (or given to ``__init__``), an attribute like any other, read at
     full speed (a ``__getattr__`` or a property would slow every attribute's read or write).
     Two threads that read it at once both build: equal values, the later's kept."""
@@ -150,9 +150,8 @@ class BuiltWhenRead:
         fields = obj.__dict__
         held = fields.get(self.pending)
         if held is not None:
-            fields.update(self.build(held))
+            self.build(fields, held)
             fields.pop(self.pending, None)  # (another thread may have built them meanwhile)
-        try:
+        if self.name in fields:
             return fields[self.name]
-        except KeyError:
-            raise AttributeError(f"{type(obj).__name__!r} object has no attribute {self.name!r}") from None
+        raise AttributeError(f"{type(obj).__name__!r} object has no attribute {self.name!r}")
