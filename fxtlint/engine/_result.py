@@ -30,6 +30,46 @@ _new = object.__new__
 _new_counter = Counter.__new__  # an empty Counter without its Python ``__init__`` (a small lint's cost)
 
 
+class _Held:
+    """The rows of one rule in a block of places (``DiagnosticSink.add_moved_block``), held
+    as the block until read: it stands in its rule's list once per row it holds (so the
+    list's length is the rows' count, and the cap works on it as on rows), one after the
+    other, and is replaced by its rows when they are read (``_rows``: ``_diagnostics``,
+    ``_capping``)."""
+
+    __slots__ = ("noted", "block", "code")
+
+    def __init__(self, noted, block, code: str):
+        self.noted, self.block, self.code = noted, block, code
+
+    def rows(self) -> list[tuple]:
+        """Its rows, in the block's order: (offset, record index, fields, span) for each
+        place and each diagnostic of ``code`` noted under its slot."""
+        out = []
+        code, noted = self.code, self.noted
+        places = memoryview(self.block).cast("q")
+        for k in range(0, len(places), 3):
+            offset, index = places[k + 1], places[k + 2]
+            for rule, span, fields in noted[places[k]]:
+                if rule.code == code:
+                    out.append((offset, index, fields, None if span is None else (offset + span[0], offset + span[1])))
+        return out
+
+
+def _rows(lst: list) -> list:
+    """A rule's kept rows with each block that stands in them (``_Held``) replaced by its rows."""
+    out: list = []
+    last = None
+    for row in lst:
+        if type(row) is _Held:
+            if row is not last:
+                out.extend(row.rows())
+                last = row
+            continue
+        out.append(row)
+    return out
+
+
 def _made(row) -> Diagnostic:
     """The diagnostic of a kept row: the one ``add`` kept, or built from its noted fields at
     its position (``add_moved``), or by its rule from its parameters (``add_at``)."""
@@ -51,7 +91,7 @@ def _position(row) -> tuple[int, int]:
 def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
     """A rule's first ``cap`` diagnostics by position (``sort_diagnostics``: a stable sort of
     all, so one rule's equal diagnostics keep the order they came in), built from its rows."""
-    diags = [_made(r) for r in lst]
+    diags = [_made(r) for r in _rows(lst)]
     if len(diags) > cap:
         sort_diagnostics(diags)
         del diags[cap:]
@@ -78,8 +118,14 @@ def _diagnostics(lists: list[list], cap: int) -> list[Diagnostic]:
         if len(lst) > cap:
             out.extend(_trimmed(lst, cap))
             continue
+        last = None
         for row in lst:  # (``_made``, without a call per row)
             if type(row) is not tuple:
+                if type(row) is _Held:  # (one block, standing in its rule's list once per row)
+                    if row is not last:
+                        out.extend(_made(r) for r in row.rows())
+                        last = row
+                    continue
                 add(row)
                 continue
             offset, index, base, span = row
@@ -156,6 +202,7 @@ class DiagnosticSink(Struct):
         at twice the cap."""
         cap = self.per_rule_cap
         if len(lst) == cap and code not in self._bound:
+            lst[:] = _rows(lst)  # (a block held in it: its rows, whose places the bound reads)
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
             self._bound[code] = max(map(_position, lst))
@@ -217,6 +264,47 @@ class DiagnosticSink(Struct):
             lst.append((offset, record_index, fields, None if span is None else (offset + span[0], offset + span[1])))
             if len(lst) >= cap:
                 self._capping(code, lst)
+
+    def add_moved_block(self, noted, block, per_slot: dict) -> None:
+        """``add_moved(noted[slot], offset, record_index)`` for each place (slot, offset,
+        record index) of ``block`` (native int64 triples, in file order; ``per_slot``: how many
+        places each slot has), in one call: where no rule of the block has reached its cap or
+        would reach it with the block, each rule's count and severity are updated once and the
+        block is kept as it is, standing in each rule's list once per row (``_Held``), its rows
+        built when read; where every rule's bound is before the block's first place, each is
+        counted as dropped; else (a rule reaching its cap, a listener, an override, an ignored
+        code) each place is added as ``add_moved`` adds it, in order."""
+        if self.listener is None and not self.severity_overrides and not self.ignored:
+            rows: dict = {}  # code -> [rows, its rule, the severity noted]
+            for slot, n in per_slot.items():
+                for rule, _, fields in noted[slot]:
+                    code = rule.code
+                    got = rows.get(code)
+                    if got is None:
+                        rows[code] = [n, rule, fields["severity"]]
+                    else:
+                        got[0] += n
+            kept, bounds, cap = self._kept, self._bound, self.per_rule_cap
+            if not any(code in bounds or len(kept.get(code, ())) + got[0] >= cap for code, got in rows.items()):
+                counts, severity_of = self.counts, self.severity_of
+                for code, (m, _, severity) in rows.items():
+                    counts[code] = counts.get(code, 0) + m
+                    severity_of[code] = severity
+                    lst = kept.get(code)
+                    if lst is None:
+                        lst = kept[code] = []
+                    lst += [_Held(noted, block, code)] * m
+                return
+            places = memoryview(block).cast("q")
+            at = (places[1], places[2])
+            if all(code in bounds and at > bounds[code] for code in rows):
+                for m, rule, _ in rows.values():  # (the cap drops them all: counted, as ``skips`` counts them)
+                    self.dropped(rule, m)
+                return
+        else:
+            places = memoryview(block).cast("q")
+        for k in range(0, len(places), 3):
+            self.add_moved(noted[places[k]], places[k + 1], places[k + 2])
 
     def skips(self, rule, offset: int, record_index: int) -> bool:
         """Whether a diagnostic of ``rule`` at (``offset``, ``record_index``) would be dropped

@@ -492,6 +492,12 @@ class NativeLint:
         # diagnostics its second copy built) (``_render_one``)
         self.rowsaid: dict = {}
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
+        # the diagnostics noted of a copy or row the walk then says itself, by the slot it was
+        # told (``note_copy``, ``note_row``): its later copies are places in a block, said by the
+        # sink in one call a take (``add_moved_block``); none where no sink keeps rows or a
+        # listener reads each diagnostic in file order (F_COPY rows, as the rows come)
+        self.places: list = []
+        self.placing = nw.placing = sink is not None and sink.listener is None
         self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
@@ -518,8 +524,17 @@ class NativeLint:
                 sink.dropped(_CAP_RULES[key], n)
         else:
             found = nw.take_findings()
+        if nw.repeated:
+            # the walk met a copy or row again that is not noted: noting pays from now on
+            nw.repeated = False
+            if self.taken < _NOTE_FROM:
+                self.taken = _NOTE_FROM
         if found:
             self._render(found)
+        if self.places:
+            moved = nw.take_moved()
+            if moved is not None:
+                sink.add_moved_block(self.places, *moved)
         n = nw.pending_rows()
         if not n:
             return  # (a structured-log stream's walk writes none: its linter pairs nothing)
@@ -771,8 +786,12 @@ class NativeLint:
         self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
         self.past_run[kinds] = run + 1 if noted is None else 0
         if noted is not None and rows[0][14]:
-            # no framing decision: the walk's later copies (F_COPY rows) are said from it (``_copy``)
+            # no framing decision: the walk's later copies (F_COPY rows) are said from it (``_copy``),
+            # or, where it asked nothing of what follows, by the walk as places (``note_copy``)
             self.copies[rows[0][14]] = self.said[key]
+            if not past and self.placing:
+                self.nw.note_copy(rows[0][14] - 1, len(self.places))
+                self.places.append(self.said[key][1])
         return True
 
     def _copy(self, row) -> None:
@@ -925,9 +944,11 @@ class NativeLint:
             span = fields["span"]
             noted.append((lazy[0] if lazy is not None else R.REGISTRY[d.code],
                           None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
-        rowsaid[key] = kind, tuple(noted)
+        said = rowsaid[key] = kind, tuple(noted)
         if kind is not None:  # (an undefined record's, built without asking the cap)
-            self._moved(rowsaid[key][1], offset, index)
+            self._moved(said[1], offset, index)
+        elif self.placing and self.nw.note_row(key, len(self.places)):
+            self.places.append(said[1])  # the walk's later such rows: places (``note_row``)
 
     def _moved(self, noted, offset: int, index: int) -> None:
         """The diagnostics ``noted`` (``_note``'s) said of the copy at ``offset``, record
