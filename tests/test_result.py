@@ -274,22 +274,25 @@ def test_a_block_under_the_cap_is_held_as_it_is_until_read():
     for sink in (blocks, every):  # two more of rule 0, the later first: the cap reached at the second
         sink.add(_diag(RULES[0], 8 * 8, 8))
         sink.add(_diag(RULES[0], 8 * 2, 2))
-    assert blocks._bound == every._bound == {RULES[0].code: (8 * 9, 9)}
-    assert _state(blocks) == _state(every) and not any(type(x) is _Held for x in blocks._kept[RULES[0].code])
+    assert blocks._bound == every._bound == {RULES[0].code: (8 * 9, 9)}  # (the block's last place, unbuilt)
+    assert _state(blocks) == _state(every) and any(type(x) is _Held for x in blocks._kept[RULES[0].code])
 
 
-@pytest.mark.parametrize(("cap", "before", "first", "path"), [
-    (4, 2, 20, "each"),     # the block reaches the cap: each copy added, the bound set at the cap
-    (1, 0, 20, "each"),     # cap 1: any block reaches it
-    (3, 5, 20, "counted"),  # every rule's bound before the block: counted, nothing kept
-    (3, 5, 2, "each"),      # ... its first copy at the bound (record 2): kept, so each copy added
-    (9, 2, 20, "held")])
-def test_a_block_at_the_cap_edges(cap, before, first, path):
+@pytest.mark.parametrize(("cap", "before", "first", "held", "added", "counted"), [
+    (4, 2, 20, 1, 1, 0),  # the block reaches the cap: one held, the next added (the bound set there)
+    (1, 0, 20, 0, 1, 1),  # cap 1: the first added (it reaches the cap), the second counted
+    (3, 5, 20, 0, 0, 2),  # every rule's bound before the block: counted, nothing kept
+    (3, 5, 2, 0, 1, 1),   # ... its first copy at the bound (record 2): added (kept), the second counted
+    (9, 2, 20, 2, 0, 0)])  # under the cap: held
+def test_a_block_at_the_cap_edges(monkeypatch, cap, before, first, held, added, counted):
     """A block of two copies (records ``first`` and 21) of a record with one diagnostic, after
-    ``before`` diagnostics of its rule at records 0, 1, ...: held, added copy by copy or counted
-    as dropped, and the sink left as adding each copy leaves it."""
+    ``before`` diagnostics of its rule at records 0, 1, ...: held, added copy by copy
+    (``add_moved``) or counted as dropped, and the sink left as adding each copy leaves it."""
     from fxtlint.engine._result import _Held
 
+    calls: list = []
+    real = DiagnosticSink.add_moved
+    monkeypatch.setattr(DiagnosticSink, "add_moved", lambda self, *a: (calls.append(a[2]), real(self, *a))[1])
     noted = [_noted([(2, 1)])]
     blocks, every = DiagnosticSink(per_rule_cap=cap), DiagnosticSink(per_rule_cap=cap)
     for i in range(before):
@@ -302,14 +305,33 @@ def test_a_block_at_the_cap_edges(cap, before, first, path):
     lst = blocks._kept[RULES[2].code]
     if first < 20:  # (a copy at the bound is kept)
         assert first in {d.record_index for d in blocks.kept}
-    assert {"held": 2, "each": 0, "counted": 0}[path] == sum(type(x) is _Held for x in lst)
-    assert (path == "counted") == (len(lst) == min(before, 2 * cap - 1) and blocks.counts[RULES[2].code] == before + 2)
+    assert (sum(type(x) is _Held for x in lst), len(calls)) == (held, added)
+    assert blocks.counts[RULES[2].code] == before + 2 and counted == 2 - held - added
+
+
+@pytest.mark.parametrize("override", [False, True])
+def test_a_flood_in_a_block_adds_copies_until_the_cap_is_reached_and_counts_the_rest(monkeypatch, override):
+    """A block of 50 copies of a record with one diagnostic, the cap at 3: the first two held
+    (with an override, each added), the third added (it sets the bound), the 47 after it
+    counted in one step."""
+    calls: list = []
+    real = DiagnosticSink.add_moved
+    monkeypatch.setattr(DiagnosticSink, "add_moved", lambda self, *a: (calls.append(a[2]), real(self, *a))[1])
+    options = {"per_rule_cap": 3, "severity_overrides": {RULES[2].code: Severity.INFO} if override else {}}
+    noted = [_noted([(2, 1)])]
+    blocks, every = DiagnosticSink(**options), DiagnosticSink(**options)
+    places = [(0, i) for i in range(50)]
+    blocks.add_moved_block(noted, *_block(places))
+    _each(every, noted, places)
+    assert _state(blocks) == _state(every) and blocks._bound == every._bound == {RULES[2].code: (16, 2)}
+    assert calls == ([0, 1, 2] if override else [2]) and blocks.counts[RULES[2].code] == 50
 
 
 @pytest.mark.parametrize("option", ["listener", "override", "ignored"])
-def test_a_block_with_a_listener_an_override_or_an_ignored_code_adds_each_copy(option):
-    """With a listener (told each diagnostic, in file order), a severity override or an ignored
-    code, a block's copies are added one by one, as ``add_moved`` adds them."""
+def test_a_block_with_a_listener_an_override_or_an_ignored_code(option):
+    """With a listener (told each diagnostic, in file order) or a severity override, a block's
+    copies are added one by one, as ``add_moved`` adds them; an ignored code is not counted
+    (the block is held for the others)."""
     from fxtlint.engine._result import _Held
 
     heard: tuple[list, list] = ([], [])
@@ -321,7 +343,8 @@ def test_a_block_with_a_listener_an_override_or_an_ignored_code_adds_each_copy(o
     places = [(0, 3), (1, 4), (0, 5)]
     blocks.add_moved_block(noted, *_block(places))
     _each(every, noted, places)
-    assert _state(blocks) == _state(every) and not any(type(x) is _Held for lst in blocks._kept.values() for x in lst)
+    assert _state(blocks) == _state(every)
+    assert any(type(x) is _Held for lst in blocks._kept.values() for x in lst) == (option == "ignored")
     assert [(d.record_index, d.code) for d in heard[0]] == [(d.record_index, d.code) for d in heard[1]]
     if option == "listener":
         assert [d.record_index for d in heard[0]] == [3, 3, 4, 5, 5]

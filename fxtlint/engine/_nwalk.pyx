@@ -479,6 +479,11 @@ cdef class NativeWalk:
     cdef public bint placing
     cdef bint stop_soon
     cdef public bint repeated         # a run stopped so (the linter notes from then on; it clears it)
+    # the sink's per-rule cap (0: not told): ``run`` stops too after the record at which a cap
+    # key's rows since the walk began (``handed``, not those it dropped itself) reach it, so the
+    # sink's bound is set there and told back (``set_bound``) before the rows after it are walked
+    cdef public int64_t rule_cap
+    cdef vector[int64_t] handed
     cdef vector[uint8_t] copy_stopped
     cdef vector[int64_t] moved
     cdef vector[int64_t] moved_n
@@ -729,16 +734,19 @@ cdef class NativeWalk:
         out = []
         for i in range(<Py_ssize_t>self.findings.size()):
             f = &self.findings[i]
-            if self.capping:
-                k = _cap_key(f)
-                if k >= 0 and self.cap_off[k] >= 0 and (
-                        f.offset > self.cap_off[k] or (f.offset == self.cap_off[k] and f.index > self.cap_idx[k])):
-                    self.capped[k] += 1
-                    continue
+            if self.capping and self._capped(f):
+                self.capped[_cap_key(f)] += 1
+                continue
             out.append((f.rule, f.term, f.field, f.arg, f.arg_type, f.index, f.offset, f.size, f.at, f.value,
                         f.rate, self.pid_of[f.slot] if f.slot else None, f.old0, f.old1, f.new0, f.new1))
         self.findings.clear()
         return out
+
+    cdef inline bint _capped(self, const Finding *f) noexcept nogil:
+        """Whether the per-rule cap drops the row (``set_bound``: past its rule's bound)."""
+        cdef int k = _cap_key(f)
+        return k >= 0 and self.cap_off[k] >= 0 and (
+            f.offset > self.cap_off[k] or (f.offset == self.cap_off[k] and f.index > self.cap_idx[k]))
 
     def set_bound(self, int key, int64_t offset, int64_t index):
         """The per-rule cap of the rows of ``key`` (``_cap_key``: ``2 * rule + (field != 0)``;
@@ -779,6 +787,15 @@ cdef class NativeWalk:
         self.copy_slot[ident] = slot
         if <int64_t>self.moved_n.size() <= slot:
             self.moved_n.resize(slot + 1, 0)
+
+    def refuse_copy(self, int64_t ident):
+        """The linter will note no diagnostics of the copies of record id ``ident`` (its decoder
+        reads past it, or asks what follows): ``run`` no longer stops after them."""
+        if ident < 0 or ident >= <int64_t>self.copies.size():
+            raise ValueError(f"no copy id {ident}")
+        if <int64_t>self.copy_stopped.size() <= ident:
+            self.copy_stopped.resize(ident + 1, 0)
+        self.copy_stopped[ident] = 3
 
     def note_row(self, key, int slot):
         """A diagnostics row's diagnostic is known to the linter, noted under ``slot``, for
@@ -1770,9 +1787,7 @@ cdef class NativeWalk:
             if index >= stop_index or self.stop_soon \
                     or (self.take_at and <int64_t>(self.findings.size() + self.moved.size() // 3) >= self.take_at) \
                     or (self.rowing and self.rsink.full()):  # (the decoding's direct lines taken while in cache)
-                if self.stop_soon:
-                    self.stop_soon = False
-                    self.repeated = True
+                self.stop_soon = False
                 status = DONE
                 break
             if cur >= nwords:
@@ -2194,6 +2209,8 @@ cdef class NativeWalk:
         cdef Finding *f
         cdef int n = 0
         cdef int64_t off = 8 * cur, size = 8 * self.size, ident
+        if self.rule_cap:
+            self._count_caps()
         if self.placing:
             self._rows_moved()
             if self.findings.size() == self.rec_mark:
@@ -2243,7 +2260,7 @@ cdef class NativeWalk:
             if <int64_t>self.copy_stopped.size() <= ident:
                 self.copy_stopped.resize(ident + 1, 0)
             self.copy_stopped[ident] += 1
-            self.stop_soon = True
+            self.stop_soon = self.repeated = True
         f = &self.findings[first]
         f.rule = F_COPY
         f.value = <uint64_t>ident
@@ -2261,15 +2278,30 @@ cdef class NativeWalk:
         self.findings.resize(w)
         return 0
 
+    cdef void _count_caps(self) noexcept nogil:
+        """The record's rows whose rule the row alone says (``_cap_key``), counted; the run
+        stops after the record at which a key's count reaches ``rule_cap``."""
+        cdef size_t k
+        cdef int c
+        if self.handed.empty():
+            self.handed.assign(CAP_KEYS, 0)
+        for k in range(self.rec_mark, self.findings.size()):
+            c = _cap_key(&self.findings[k])
+            if c >= 0 and not (self.capping and self._capped(&self.findings[k])):
+                self.handed[c] += 1
+                if self.handed[c] == self.rule_cap:
+                    self.stop_soon = True
+
     cdef void _rows_moved(self) noexcept nogil:
         """The record's rows noted by the linter (``note_row``) made places in the block; one
-        met again and not noted asks the run to stop after the record (``stop_soon``)."""
+        met again and not noted asks the run to stop after the record (``stop_soon``). A row
+        the per-rule cap drops (``set_bound``) stays a row: ``take_findings`` counts it."""
         cdef string key
         cdef size_t k, w = self.rec_mark
         cdef Finding *f
         for k in range(self.rec_mark, self.findings.size()):
             f = &self.findings[k]
-            if f.rule <= F_CHANGED and f.rule != F_MAGIC:
+            if f.rule <= F_CHANGED and f.rule != F_MAGIC and not (self.capping and self._capped(f)):
                 key.clear()
                 _key_finding(&key, f)
                 it = self.row_slot.find(key)
@@ -2282,7 +2314,7 @@ cdef class NativeWalk:
                 elif deref(it).second > -5:
                     # met again, not noted: the linter may note it (``note_row``) before the next
                     deref(it).second -= 1
-                    self.stop_soon = True
+                    self.stop_soon = self.repeated = True
             if w != k:
                 self.findings[w] = self.findings[k]
             w += 1

@@ -37,10 +37,21 @@ class _Held:
     other, and is replaced by its rows when they are read (``_rows``: ``_diagnostics``,
     ``_capping``)."""
 
-    __slots__ = ("noted", "block", "code")
+    __slots__ = ("noted", "block", "code", "_last")
 
     def __init__(self, noted, block, code: str):
-        self.noted, self.block, self.code = noted, block, code
+        self.noted, self.block, self.code, self._last = noted, block, code, None
+
+    def last(self) -> tuple[int, int]:
+        """The (offset, record index) of its last row (the block is in file order): what the
+        cap's bound reads of it (``_position``), without its rows built."""
+        if self._last is None:
+            places, code, noted = memoryview(self.block).cast("q"), self.code, self.noted
+            for k in range(len(places) - 3, -1, -3):
+                if any(rule.code == code for rule, _, _ in noted[places[k]]):
+                    self._last = (places[k + 1], places[k + 2])
+                    break
+        return self._last  # type: ignore[return-value]  # (a block holds a row of its code)
 
     def rows(self) -> list[tuple]:
         """Its rows, in the block's order: (offset, record index, fields, span) for each
@@ -84,8 +95,11 @@ def _made(row) -> Diagnostic:
 
 
 def _position(row) -> tuple[int, int]:
-    """A kept row's (offset, record index)."""
-    return (row[0], row[1]) if type(row) is tuple else (row.offset, row.record_index)
+    """A kept row's (offset, record index); a block's last (``_Held``: it stands for rows that
+    come no later)."""
+    if type(row) is tuple:
+        return row[0], row[1]
+    return row.last() if type(row) is _Held else (row.offset, row.record_index)
 
 
 def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
@@ -202,7 +216,6 @@ class DiagnosticSink(Struct):
         at twice the cap."""
         cap = self.per_rule_cap
         if len(lst) == cap and code not in self._bound:
-            lst[:] = _rows(lst)  # (a block held in it: its rows, whose places the bound reads)
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
             self._bound[code] = max(map(_position, lst))
@@ -268,43 +281,101 @@ class DiagnosticSink(Struct):
     def add_moved_block(self, noted, block, per_slot: dict) -> None:
         """``add_moved(noted[slot], offset, record_index)`` for each place (slot, offset,
         record index) of ``block`` (native int64 triples, in file order; ``per_slot``: how many
-        places each slot has), in one call: where no rule of the block has reached its cap or
-        would reach it with the block, each rule's count and severity are updated once and the
-        block is kept as it is, standing in each rule's list once per row (``_Held``), its rows
-        built when read; where every rule's bound is before the block's first place, each is
-        counted as dropped; else (a rule reaching its cap, a listener, an override, an ignored
-        code) each place is added as ``add_moved`` adds it, in order."""
-        if self.listener is None and not self.severity_overrides and not self.ignored:
-            rows: dict = {}  # code -> [rows, its rule, the severity noted]
-            for slot, n in per_slot.items():
-                for rule, _, fields in noted[slot]:
-                    code = rule.code
-                    got = rows.get(code)
-                    if got is None:
-                        rows[code] = [n, rule, fields["severity"]]
+        places each slot has), in one call. Where no rule of the block has reached its cap or
+        would reach it with the block (and no override re-grades it), each rule's count and
+        severity are updated once and the block is kept as it is, standing in each rule's list
+        once per row (``_Held``), its rows built when read. Else it is said in runs of places:
+        a run in which each rule either stays under its cap (held so) or has its bound before
+        the run (counted as dropped, as ``skips`` counts them), and, between runs, one place
+        added as ``add_moved`` adds it (the place where a rule reaches its cap: its bound set
+        there, as adding each copy would set it). With a listener (told each diagnostic, in
+        file order), each place is added."""
+        places = memoryview(block).cast("q")
+        if self.listener is not None:
+            for k in range(0, len(places), 3):
+                self.add_moved(noted[places[k]], places[k + 1], places[k + 2])
+            return
+        ignored = self.ignored
+        rows: dict = {}  # code -> [rows, its rule, the severity noted]
+        for slot, n in per_slot.items():
+            for rule, _, fields in noted[slot]:
+                code = rule.code
+                got = rows.get(code)
+                if got is not None:
+                    got[0] += n
+                elif code not in ignored:
+                    rows[code] = [n, rule, fields["severity"]]
+        if not rows:
+            return  # (every code ignored)
+        kept, bounds, cap = self._kept, self._bound, self.per_rule_cap
+        holds = not self.severity_overrides
+        if holds and not any(code in bounds or len(kept.get(code, ())) + got[0] >= cap for code, got in rows.items()):
+            self._held(rows, noted, block, {code: got[0] for code, got in rows.items()}, ())
+            return
+        mult: dict = {}  # slot -> {code: its diagnostics of that code}
+        for slot in per_slot:
+            m = mult[slot] = {}
+            for rule, _, _ in noted[slot]:
+                if rule.code not in ignored:
+                    m[rule.code] = m.get(rule.code, 0) + 1
+        one = mult[next(iter(per_slot))] if len(per_slot) == 1 else None
+        left = {code: got[0] for code, got in rows.items()}  # each rule's diagnostics in the places left
+        n, k = len(places), 0
+        while k < n:
+            at = (places[k + 1], places[k + 2])
+            dropping = {code for code in rows if code in bounds and at > bounds[code]}
+            if len(dropping) == len(rows):  # every bound before the places left: all counted
+                self._held(rows, noted, block, left, dropping)
+                return
+            room = {code: cap - 1 - len(kept.get(code, ())) for code in rows if code not in dropping}
+            if one is not None:  # (one slot: the run's length worked out, not walked)
+                run = (n - k) // 3
+                for code, c in one.items():
+                    if code not in dropping:
+                        run = min(run, room[code] // c) if holds and code not in bounds else 0
+                j = k + 3 * run
+                acc = {code: c * run for code, c in one.items()}
+            else:
+                acc, j = {}, k
+                while j < n:
+                    m = mult[places[j]]
+                    for code, c in m.items():
+                        if code not in dropping and (not holds or code in bounds or acc.get(code, 0) + c > room[code]):
+                            break
                     else:
-                        got[0] += n
-            kept, bounds, cap = self._kept, self._bound, self.per_rule_cap
-            if not any(code in bounds or len(kept.get(code, ())) + got[0] >= cap for code, got in rows.items()):
-                counts, severity_of = self.counts, self.severity_of
-                for code, (m, _, severity) in rows.items():
-                    counts[code] = counts.get(code, 0) + m
-                    severity_of[code] = severity
-                    lst = kept.get(code)
-                    if lst is None:
-                        lst = kept[code] = []
-                    lst += [_Held(noted, block, code)] * m
-                return
-            places = memoryview(block).cast("q")
-            at = (places[1], places[2])
-            if all(code in bounds and at > bounds[code] for code in rows):
-                for m, rule, _ in rows.values():  # (the cap drops them all: counted, as ``skips`` counts them)
-                    self.dropped(rule, m)
-                return
-        else:
-            places = memoryview(block).cast("q")
-        for k in range(0, len(places), 3):
-            self.add_moved(noted[places[k]], places[k + 1], places[k + 2])
+                        for code, c in m.items():
+                            acc[code] = acc.get(code, 0) + c
+                        j += 3
+                        continue
+                    break
+            if j == k:  # (a rule reaches its cap at this place, or one before its bound)
+                for code, c in mult[places[k]].items():
+                    left[code] -= c
+                self.add_moved(noted[places[k]], places[k + 1], places[k + 2])
+                k += 3
+                continue
+            for code, c in acc.items():
+                left[code] -= c
+            self._held(rows, noted, block[8 * k:8 * j], acc, dropping)
+            k = j
+
+    def _held(self, rows: dict, noted, block, acc: dict, dropping) -> None:
+        """A run of places (``block``) with ``acc[code]`` diagnostics of each rule: those of the
+        rules in ``dropping`` counted as dropped, the others held (``_Held``), none reaching its
+        cap (``add_moved_block``)."""
+        kept, counts, severity_of = self._kept, self.counts, self.severity_of
+        for code, m in acc.items():
+            if not m:
+                continue
+            if code in dropping:
+                self.dropped(rows[code][1], m)
+                continue
+            counts[code] = counts.get(code, 0) + m
+            severity_of[code] = rows[code][2]
+            lst = kept.get(code)
+            if lst is None:
+                lst = kept[code] = []
+            lst += [_Held(noted, block, code)] * m
 
     def skips(self, rule, offset: int, record_index: int) -> bool:
         """Whether a diagnostic of ``rule`` at (``offset``, ``record_index``) would be dropped

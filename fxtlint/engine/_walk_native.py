@@ -498,6 +498,8 @@ class NativeLint:
         # listener reads each diagnostic in file order (F_COPY rows, as the rows come)
         self.places: list = []
         self.placing = nw.placing = sink is not None and sink.listener is None
+        if self.placing:
+            nw.rule_cap = sink.per_rule_cap  # (the walk stops where a rule of its rows reaches it: ``_cap``)
         self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
@@ -806,6 +808,8 @@ class NativeLint:
         says it then: decoded from the first copy's findings (``_found``'s) moved."""
         ident, index, offset = row[9] + 1, row[5], row[6]
         said = self.copies.get(ident)
+        if self.placing and (said[0] if said is not None else self.said.get(ident) is _PAST):
+            self.nw.refuse_copy(row[9])  # (never a place: the walk need not stop after its copies)
         if said is not None and (not said[0] or answers_hold(self.buf, offset, self.big, said[0])):
             noted = said[1]
             if self.sink is not None:
