@@ -40,7 +40,8 @@ class _Held:
     __slots__ = ("noted", "block", "code", "_last")
 
     def __init__(self, noted, block, code: str):
-        self.noted, self.block, self.code, self._last = noted, block, code, None
+        self.noted, self.block, self.code = noted, block, code
+        self._last: tuple[int, int] | None = None
 
     def last(self) -> tuple[int, int]:
         """The (offset, record index) of its last row (the block is in file order): what the
@@ -51,7 +52,8 @@ class _Held:
                 if any(rule.code == code for rule, _, _ in noted[places[k]]):
                     self._last = (places[k + 1], places[k + 2])
                     break
-        return self._last  # type: ignore[return-value]  # (a block holds a row of its code)
+        assert self._last is not None  # (a block holds a row of its code)
+        return self._last
 
     def rows(self) -> list[tuple]:
         """Its rows, in the block's order: (offset, record index, fields, span) for each
