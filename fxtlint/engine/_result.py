@@ -46,14 +46,16 @@ class _Held:
     def last(self) -> tuple[int, int]:
         """The (offset, record index) of its last row (the block is in file order): what the
         cap's bound reads of it (``_position``), without its rows built."""
-        if self._last is None:
+        last = self._last
+        if last is None:
             places, code, noted = memoryview(self.block).cast("q"), self.code, self.noted
+            last = places[-2], places[-1]  # (its last place: a later one never holds a row of its code)
             for k in range(len(places) - 3, -1, -3):
                 if any(rule.code == code for rule, _, _ in noted[places[k]]):
-                    self._last = (places[k + 1], places[k + 2])
+                    last = places[k + 1], places[k + 2]
                     break
-        assert self._last is not None  # (a block holds a row of its code)
-        return self._last
+            self._last = last
+        return last
 
     def rows(self) -> list[tuple]:
         """Its rows, in the block's order: (offset, record index, fields, span) for each
