@@ -1350,6 +1350,23 @@ def test_a_row_met_again_is_said_without_building_it(monkeypatch, name, builder,
     assert len(calls) == built, calls
 
 
+@pytest.mark.parametrize("name", ["UN001-unknown-record-type.fxt", "UN002-unknown-record-subtype.fxt"])
+def test_an_undefined_record_met_again_is_a_place_once_noted(monkeypatch, name):
+    """Copies of an undefined record (the reader's message and kind, from its header word and
+    size): after the walk stops for the ones met again, every later copy is a place, counted as
+    a record of its kind; the whole report (the summary's record kinds too) is the reference's,
+    at caps 200 and 1."""
+    places = _spied_places(monkeypatch)
+    data, fmt = _copies(name, 20)
+    for cap in (200, 1):
+        places.clear()
+        got = [fxtlint.lint_bytes(data, engine=e, input_format=fmt, sink=fxtlint.DiagnosticSink(per_rule_cap=cap))
+               for e in ("walk", "reference")]
+        assert dumps(render(got[:1], version="-")) == dumps(render(got[1:], version="-"))
+        assert got[0].summary["record_kinds"] == got[1].summary["record_kinds"]
+        assert len(places) == 19  # (of 21: the first met, the second noted)
+
+
 def test_a_small_lint_notes_nothing(monkeypatch):
     """A lint of fewer rows than ``_NOTE_FROM`` whose walk meets no row again remembers no
     record or row it met (a small lint's fixed cost): each row is built, no place is said,

@@ -797,6 +797,22 @@ cdef class NativeWalk:
             self.copy_stopped.resize(ident + 1, 0)
         self.copy_stopped[ident] = 3
 
+    def note_undefined(self, int64_t term, int64_t size, const unsigned char[::1] header, int slot):
+        """An undefined record's diagnostics are known to the linter, noted under ``slot``, for
+        every such record of terminal ``term``, ``size`` bytes and this header word (8 bytes, as
+        the trace holds it: all the reader reads of it): the walk's later such records are places
+        in ``take_moved``'s block, not F_UNDEFINED rows. False: not noted (COPY_KEYS rows noted)."""
+        cdef string k
+        if slot < 0 or header.shape[0] != 8:
+            raise ValueError(f"no header word of 8 bytes or slot {slot}")
+        _key_undefined(&k, term, size, &header[0])
+        if <int64_t>self.row_slot.size() >= COPY_KEYS and self.row_slot.find(k) == self.row_slot.end():
+            return False
+        self.row_slot[k] = slot
+        if <int64_t>self.moved_n.size() <= slot:
+            self.moved_n.resize(slot + 1, 0)
+        return True
+
     def note_row(self, key, int slot):
         """A diagnostics row's diagnostic is known to the linter, noted under ``slot``, for
         every row with ``key`` (``_walk_native._row_key``'s: rule, terminal, field, argument,
@@ -1802,6 +1818,8 @@ cdef class NativeWalk:
                 break
             if self.terms[term].mode == M_UNDEFINED:
                 self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, index, cur, self.size, 0, 0)
+                if self.placing:
+                    self._undefined_moved(S, term, cur)
                 if self.covering:
                     self._cover(S, term, cur, index)
                 if self.rowing:
@@ -1860,6 +1878,8 @@ cdef class NativeWalk:
             return HANDBACK
         if self.terms[term].mode == M_UNDEFINED:
             self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, pindex[0], cur, self.size, 0, 0)
+            if self.placing:
+                self._undefined_moved(S, term, cur)
             if self.covering:
                 self._cover(S, term, cur, pindex[0])
             if self.rowing:
@@ -2278,6 +2298,23 @@ cdef class NativeWalk:
         self.findings.resize(w)
         return 0
 
+    cdef void _undefined_moved(self, Scan *S, int64_t term, int64_t cur) noexcept nogil:
+        """The F_UNDEFINED row just written, a place in the block where the linter noted such a
+        record (``note_undefined``: its terminal, size and header word); met again and not noted,
+        the run stops after it (``stop_soon``), as ``_rows_moved`` does for a row."""
+        cdef string key
+        _key_undefined(&key, term, 8 * self.size, S.buf + 8 * cur)
+        it = self.row_slot.find(key)
+        if it == self.row_slot.end():
+            if <int64_t>self.row_slot.size() < COPY_KEYS:
+                self.row_slot[key] = -2  # (met once)
+        elif deref(it).second >= 0:
+            self._move(deref(it).second, 8 * cur, self.findings.back().index)
+            self.findings.pop_back()
+        elif deref(it).second > -5:
+            deref(it).second -= 1
+            self.stop_soon = self.repeated = True
+
     cdef void _count_caps(self) noexcept nogil:
         """The record's rows whose rule the row alone says (``_cap_key``), counted; the run
         stops after the record at which a key's count reaches ``rule_cap``."""
@@ -2404,6 +2441,17 @@ cdef inline void _key_finding(string *key, const Finding *f) noexcept nogil:
     w[12] = <int64_t>f.new0
     w[13] = <int64_t>f.new1
     key.append(<const char *>w, sizeof(w))
+
+
+cdef inline void _key_undefined(string *key, int64_t term, int64_t size, const unsigned char *header) noexcept nogil:
+    """An undefined record's key (``note_undefined``): F_UNDEFINED, its terminal, its size in
+    bytes and its header word's bytes (a row's key, ``_key_finding``, is longer)."""
+    cdef int64_t w[3]
+    w[0] = F_UNDEFINED
+    w[1] = term
+    w[2] = size
+    key.append(<const char *>w, sizeof(w))
+    key.append(<const char *>header, 8)
 
 
 cdef inline int _key_tail(string *key, int64_t term, int64_t size, const unsigned char *b) except -1 nogil:

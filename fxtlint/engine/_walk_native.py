@@ -497,6 +497,7 @@ class NativeLint:
         # sink in one call a take (``add_moved_block``); none where no sink keeps rows or a
         # listener reads each diagnostic in file order (F_COPY rows, as the rows come)
         self.places: list = []
+        self.place_kinds: dict = {}  # slot -> the kind of the undefined records placed under it
         self.placing = nw.placing = sink is not None and sink.listener is None
         if self.placing:
             nw.rule_cap = sink.per_rule_cap  # (the walk stops where a rule of its rows reaches it: ``_cap``)
@@ -537,6 +538,11 @@ class NativeLint:
             moved = nw.take_moved()
             if moved is not None:
                 sink.add_moved_block(self.places, *moved)
+                if self.place_kinds:  # (undefined records placed: counted by their kind)
+                    for slot, n in moved[1].items():
+                        kind = self.place_kinds.get(slot)
+                        if kind is not None:
+                            kinds[kind] = kinds.get(kind, 0) + n
         n = nw.pending_rows()
         if not n:
             return  # (a structured-log stream's walk writes none: its linter pairs nothing)
@@ -951,6 +957,10 @@ class NativeLint:
         said = rowsaid[key] = kind, tuple(noted)
         if kind is not None:  # (an undefined record's, built without asking the cap)
             self._moved(said[1], offset, index)
+            if self.placing and self.nw.note_undefined(key[1], key[2], key[3], len(self.places)):
+                # the walk's later such records: places, counted as records of ``kind`` (``_take``)
+                self.place_kinds[len(self.places)] = kind
+                self.places.append(said[1])
         elif self.placing and self.nw.note_row(key, len(self.places)):
             self.places.append(said[1])  # the walk's later such rows: places (``note_row``)
 
