@@ -38,7 +38,10 @@ the reference reader reads on; an
 undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
 ``_walk_native`` renders each record's rows with the reference decoder's own steps
 (``_reader.report_layout``); a copy of a record walked before (the same terminal, size,
-bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``). A table record's effect is carried out as ``ProviderState``
+bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``), or, once
+the linter noted what such a copy says (``note_copy``; a row, ``note_row``; an undefined
+record, ``note_undefined``), as one place in a block (``take_moved``: slot, offset, record
+index), no row at all. A table record's effect is carried out as ``ProviderState``
 carries it out (a string record whose text is not UTF-8 interned as its bytes, a
 provider named by a name that is not text keeping the name it had), and a table record
 that changes nothing the mirror holds costs no Python call. A counter's argument that is
@@ -483,7 +486,7 @@ cdef class NativeWalk:
     # key's rows since the walk began (``handed``, not those it dropped itself) reach it, so the
     # sink's bound is set there and told back (``set_bound``) before the rows after it are walked
     cdef public int64_t rule_cap
-    cdef vector[int64_t] handed
+    cdef int64_t handed[CAP_KEYS]     # (zeroed with the object: no allocation for a small lint)
     cdef vector[uint8_t] copy_stopped
     cdef vector[int64_t] moved
     cdef vector[int64_t] moved_n
@@ -2221,9 +2224,12 @@ cdef class NativeWalk:
         EV001's; none a FOUND_SHORT row, which the walk may cap itself) are those of a record
         walked before with the same terminal, size and bytes (``_copy_key``) has its layout
         rows replaced by one F_COPY row in the place of the first (value: the first copy's
-        id; its other rows, a kind check's, EV001's, its semantic rows, stay where they are);
-        the first copy's layout rows say its id (``new0``: the id + 1), until COPY_KEYS
-        records are known."""
+        id; its other rows, a kind check's, EV001's, its semantic rows, stay where they are),
+        or, where the linter noted what the copies of that id say (``note_copy``), by one
+        place in the block and no row (``_move``); the first copy's layout rows say its id
+        (``new0``: the id + 1), until COPY_KEYS records are known. Before that, while
+        ``placing``: the record's rows counted against the sink's cap (``_count_caps``) and
+        those the linter noted made places (``_rows_moved``)."""
         cdef string key
         cdef size_t k, first = 0, w
         cdef Finding *f
@@ -2320,8 +2326,6 @@ cdef class NativeWalk:
         stops after the record at which a key's count reaches ``rule_cap``."""
         cdef size_t k
         cdef int c
-        if self.handed.empty():
-            self.handed.assign(CAP_KEYS, 0)
         for k in range(self.rec_mark, self.findings.size()):
             c = _cap_key(&self.findings[k])
             if c >= 0 and not (self.capping and self._capped(&self.findings[k])):

@@ -12,9 +12,11 @@ Diagnostics are kept as rows until something reads them: a row is the ``Diagnost
 ``add`` was given, or (offset, record index, base, span), its base a rule and its
 parameters (``add_at``: the compiled pairing engine's findings, built by ``Rule.at`` when
 read) or the fields of a diagnostic its engine noted for another copy of the record
-(``add_moved``: the row's position and span are the copy's). The counts, severities, exit status and the cap work
-on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences) when they are
-first read (a fuzz harness or a CI gate that reads the counts builds none).
+(``add_moved``: the row's position and span are the copy's), or a block of such copies'
+places as the native walk hands them over (``add_moved_block``: kept as the block, standing
+in its rule's list once per row, ``_Held``, until read). The counts, severities, exit status
+and the cap work on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences)
+when they are first read (a fuzz harness or a CI gate that reads the counts builds none).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class _Held:
         last = self._last
         if last is None:
             places, code, noted = memoryview(self.block).cast("q"), self.code, self.noted
-            last = places[-2], places[-1]  # (its last place: a later one never holds a row of its code)
+            last = places[-2], places[-1]  # (never kept: a block holds a row of its code)
             for k in range(len(places) - 3, -1, -3):
                 if any(rule.code == code for rule, _, _ in noted[places[k]]):
                     last = places[k + 1], places[k + 2]
