@@ -36,8 +36,8 @@ class _Held:
     """The rows of one rule in a block of places (``DiagnosticSink.add_moved_block``), held
     as the block until read: it stands in its rule's list once per row it holds (so the
     list's length is the rows' count, and the cap works on it as on rows), one after the
-    other, and is replaced by its rows when they are read (``_rows``: ``_diagnostics``,
-    ``_capping``)."""
+    other, and is replaced by its diagnostics when they are read (``made``: ``_diagnostics``,
+    ``_trimmed``; where its rule reaches its cap, its last place is read, ``last``)."""
 
     __slots__ = ("noted", "block", "code", "_last")
 
@@ -59,31 +59,39 @@ class _Held:
             self._last = last
         return last
 
-    def rows(self) -> list[tuple]:
-        """Its rows, in the block's order: (offset, record index, fields, span) for each
-        place and each diagnostic of ``code`` noted under its slot."""
-        out = []
-        code, noted = self.code, self.noted
+    def made(self) -> list[Diagnostic]:
+        """Its diagnostics, in the block's order: for each place, each diagnostic of ``code``
+        noted under its slot, built from the noted fields at the place (``add_moved``'s rows)."""
+        out: list[Diagnostic] = []
+        add, code, noted = out.append, self.code, self.noted
+        mine: dict = {}  # slot -> its noted (span, fields) of ``code``
         places = memoryview(self.block).cast("q")
         for k in range(0, len(places), 3):
-            offset, index = places[k + 1], places[k + 2]
-            for rule, span, fields in noted[places[k]]:
-                if rule.code == code:
-                    out.append((offset, index, fields, None if span is None else (offset + span[0], offset + span[1])))
+            slot = places[k]
+            got = mine.get(slot)
+            if got is None:
+                got = mine[slot] = [(span, fields) for rule, span, fields in noted[slot] if rule.code == code]
+            if got:
+                offset, index = places[k + 1], places[k + 2]
+                for span, fields in got:
+                    d = _new(Diagnostic)
+                    d.__dict__.update(fields, offset=offset, record_index=index,
+                                      span=None if span is None else (offset + span[0], offset + span[1]))
+                    add(d)
         return out
 
 
-def _rows(lst: list) -> list:
-    """A rule's kept rows with each block that stands in them (``_Held``) replaced by its rows."""
-    out: list = []
+def _kept_built(lst: list) -> list[Diagnostic]:
+    """A rule's kept rows built (``_made``), each block that stands in them (``_Held``) once."""
+    out: list[Diagnostic] = []
     last = None
     for row in lst:
         if type(row) is _Held:
             if row is not last:
-                out.extend(row.rows())
+                out.extend(row.made())
                 last = row
             continue
-        out.append(row)
+        out.append(_made(row))
     return out
 
 
@@ -111,7 +119,7 @@ def _position(row) -> tuple[int, int]:
 def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
     """A rule's first ``cap`` diagnostics by position (``sort_diagnostics``: a stable sort of
     all, so one rule's equal diagnostics keep the order they came in), built from its rows."""
-    diags = [_made(r) for r in _rows(lst)]
+    diags = _kept_built(lst)
     if len(diags) > cap:
         sort_diagnostics(diags)
         del diags[cap:]
@@ -143,7 +151,7 @@ def _diagnostics(lists: list[list], cap: int) -> list[Diagnostic]:
             if type(row) is not tuple:
                 if type(row) is _Held:  # (one block, standing in its rule's list once per row)
                     if row is not last:
-                        out.extend(_made(r) for r in row.rows())
+                        out.extend(row.made())
                         last = row
                     continue
                 add(row)
