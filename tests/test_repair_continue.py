@@ -1,7 +1,8 @@
-"""OUT's lint continued from IN's paused lint, and IN's rest handed over whole
+"""OUT's lint continued from IN's paused lint, and IN's rest walked once by it
 (``rewrite/_continue``): IN's report is its lint's, the continued lint of any OUT whose
 bytes before the place are IN's is a whole lint of OUT, and the verb writes the bytes and
-says the changes of a repair from IN's start."""
+says the changes of a repair from IN's start, whether OUT's lint took IN's rest
+(``Paused.take_rest``) or found something there and let repair walk it (OUT linted whole)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from fxtlint.engine import _file
 from fxtlint.engine._lint import lint_path
 from fxtlint.engine._pairing_choice import native_pairing, pairing_engine
 from fxtlint.engine._result import DiagnosticSink
-from fxtlint.rewrite import _continue, _repair
+from fxtlint.rewrite import _continue, _input, _repair
 from fxtlint.rewrite._repair import repair
 from fxtlint.rewrite._resume import resume_at
 from fxtlint.spec._limits import DEFAULT_LIMITS
@@ -141,10 +142,12 @@ def test_the_pairing_engine_copies_its_state():
     assert sink.counts == {code: 1}
 
 
-def _big(tmp_path, monkeypatch, data: bytes):
-    """The verb reads ``data`` as a large file, in chunks of 4 KiB (``_file``)."""
-    monkeypatch.setattr(_file, "WHOLE", 1024)
-    monkeypatch.setattr(_file, "CHUNK", 4096)
+def _big(tmp_path, monkeypatch, data: bytes, chunk: int = 4096):
+    """The verb reads ``data`` as a large file, in chunks of ``chunk`` bytes (``_file``, and
+    repair's ``_input``: its walk is asked about IN's rest before IN is read whole)."""
+    monkeypatch.setattr(_file, "WHOLE", min(1024, chunk))
+    monkeypatch.setattr(_file, "CHUNK", chunk)
+    monkeypatch.setattr(_input, "CHUNK", chunk)
     src = tmp_path / "in.fxt"
     src.write_bytes(data)
     return src
@@ -157,23 +160,68 @@ def _verb(src, dst, capsys, options=()) -> dict:
     return doc
 
 
+class _Spy:
+    """The verb's lints of OUT, by the way each was made: ``whole`` (``lint_output``),
+    ``continued`` (``_lint_continued``), ``took`` (``Paused.take_rest``: its answer and report)."""
+
+    def __init__(self, monkeypatch):
+        from fxtlint.cli import repair as verb
+
+        self.whole: list = []
+        self.continued: list = []
+        self.took: list = []
+        real_continued, real_take = verb._lint_continued, _continue.Paused.take_rest
+
+        def take(paused, *a, **k):
+            got = real_take(paused, *a, **k)
+            self.took.append((got, paused.report))
+            return got
+
+        monkeypatch.setattr(verb, "lint_output",
+                            lambda path: self.whole.append(path) or lint_path(path, input_format="trace"))
+        monkeypatch.setattr(verb, "_lint_continued",
+                            lambda paused, path: self.continued.append(path) or real_continued(paused, path))
+        monkeypatch.setattr(_continue.Paused, "take_rest", take)
+
+
+def assert_verb_is_the_repair(src, dst, capsys, case: bytes, spy: _Spy, options=(), spec: bool = False) -> dict:
+    """The verb's OUT, changes, notes and counts are a repair of ``case`` from its start's
+    (``spec``: the record-by-record pass's), and where OUT's lint was made as repair wrote
+    IN's rest (``take_rest``) it is a whole lint of OUT."""
+    doc = _verb(src, dst, capsys, options)
+    out = dst.read_bytes()
+    got: list = []
+    log = repair(case, got.append, close_open="--close-open" in options, stop_at_loss="--stop-at-loss" in options,
+                 shortcut=not spec)
+    assert out == b"".join(got)
+    assert doc["changes"] == [c.to_json() for c in log.changes] and doc["notes"] == [c.to_json() for c in log.notes]
+    assert (doc["records_in"], doc["records_out"], doc["bytes_in"], doc["bytes_out"]) == (
+        log.records_in, log.records_out, log.bytes_in, log.bytes_out)
+    whole = lint_path(dst, input_format="trace")
+    for took, report in spy.took:
+        assert took == (report is not None)
+        if took:
+            assert _json(report) == {**_json(whole), "path": str(dst)}
+    assert doc["output_lint"]["clean"] == (not whole.has_errors)
+    return doc
+
+
 @pytest.mark.parametrize("options", [[], pytest.param(["--close-open"], marks=pytest.mark.slow), ["--stop-at-loss"]])
 def test_a_real_trace_s_out_is_linted_continued_not_whole(tmp_path, monkeypatch, capsys, options):
     """A zeroed page at a record's start in a real trace (IN's lint stops there, and repair
-    starts there): OUT's lint is IN's paused lint continued, never a whole lint, and says
-    what a whole lint of OUT says; OUT is the repair from IN's start."""
+    starts there): OUT's lint is IN's paused lint continued, never a whole lint: made as
+    repair writes IN's rest (``take_rest``: the rest walked once) where repair goes on past
+    the page, and says what a whole lint of OUT says; OUT is the repair from IN's start."""
     data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
     case = _zeroed(data, 409600)
     src = _big(tmp_path, monkeypatch, case)
-    from fxtlint.cli import repair as verb
-
-    whole: list = []
-    monkeypatch.setattr(verb, "lint_output", lambda path: whole.append(path) or lint_path(path, input_format="trace"))
-    continued: list = []
-    real = verb._lint_continued
-    monkeypatch.setattr(verb, "_lint_continued", lambda paused, path: continued.append(path) or real(paused, path))
-    doc = _verb(src, tmp_path / "out.fxt", capsys, options)
-    assert not whole and len(continued) == 1
+    spy = _Spy(monkeypatch)
+    doc = assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy, options)
+    assert not spy.whole
+    if "--stop-at-loss" in options:  # (nothing written past the page: no rest to take)
+        assert len(spy.continued) == 1 and not spy.took
+    else:
+        assert not spy.continued and [t for t, _ in spy.took] == [True]
     out = (tmp_path / "out.fxt").read_bytes()
     got: list = []
     log = repair(case, got.append, close_open="--close-open" in options, stop_at_loss="--stop-at-loss" in options)
@@ -251,3 +299,59 @@ def test_a_file_that_changes_while_in_s_lint_reads_it_is_file_changed(tmp_path, 
 
     with open(src, "rb", buffering=0) as fh, pytest.raises(_file.FileChanged):
         _continue.lint_keeping(_Counted(fh, str(src), len(data), touch), str(src), 4096)
+
+
+def test_the_corpora_with_pages_zeroed_take_the_rest_or_walk_it(tmp_path, monkeypatch, capsys):
+    """Through the verb, the golden and real corpora with a zeroed stretch (and a second one
+    after it: OUT's lint finds it in IN's rest, repair walks the rest and OUT is linted
+    whole): the repair from IN's start's bytes, changes and notes, OUT's lint a whole lint."""
+    outcomes: dict = {}
+    for path in CORPORA:
+        data = path.read_bytes()
+        for first, second in ((len(data) // 3, None), (len(data) // 4, 3 * len(data) // 4), (72, None)):
+            case = _zeroed(data, first, 64)
+            if second is not None:
+                case = _zeroed(case, second, 64)
+            src = _big(tmp_path, monkeypatch, case, 64 if len(case) < 1 << 16 else 4096)
+            spy = _Spy(monkeypatch)
+            assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy)
+            for took, _ in spy.took:
+                outcomes[took] = outcomes.get(took, 0) + 1
+            monkeypatch.undo()
+    assert outcomes.get(True, 0) >= 10 and outcomes.get(False, 0) >= 1  # (both ways taken across the corpora)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["little", "big"]).flatmap(lambda order: archives(min_size=8, max_size=40, byte_order=order)),
+       st.data())
+def test_an_archive_with_a_stretch_zeroed_through_the_verb_is_the_repair(tmp_path_factory, data, draw):
+    """Drawn archives with a zeroed stretch (and sometimes a tail of drawn bytes), through the
+    verb read in chunks of 64 bytes: the record-by-record repair's bytes, changes and notes;
+    OUT's lint, where made as repair wrote IN's rest, a whole lint of OUT."""
+    words = len(data) // 8
+    lo = draw.draw(st.integers(1, max(1, words - 1)))
+    hi = draw.draw(st.integers(lo, min(words, lo + draw.draw(st.integers(1, 8)))))
+    case = data[: 8 * lo] + bytes(8 * (hi - lo)) + data[8 * hi:] + draw.draw(st.binary(max_size=24))
+    tmp = tmp_path_factory.mktemp("v")
+    with pytest.MonkeyPatch.context() as mp:
+        src = _big(tmp, mp, case, 64)
+        spy = _Spy(mp)
+        import contextlib
+        import io
+
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            assert main(["repair", str(src), "-o", str(tmp / "out.fxt"), "--output-format", "json"]) in (0, 1)
+        doc = json.loads(buf.getvalue())
+        out = (tmp / "out.fxt").read_bytes()
+        got: list = []
+        log = repair(case, got.append, shortcut=False)
+        assert out == b"".join(got)
+        assert doc["changes"] == [c.to_json() for c in log.changes] and doc["notes"] == [c.to_json() for c in log.notes]
+        assert (doc["records_in"], doc["records_out"], doc["bytes_out"]) == (log.records_in, log.records_out,
+                                                                              log.bytes_out)
+        whole = lint_path(tmp / "out.fxt", input_format="trace")
+        for took, report in spy.took:
+            if took:
+                assert _json(report) == {**_json(whole), "path": str(tmp / "out.fxt")}
+        assert doc["output_lint"]["clean"] == (not whole.has_errors)

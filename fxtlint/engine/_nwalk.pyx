@@ -97,7 +97,7 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.unordered_set cimport unordered_set
 from libcpp.map cimport map as cmap
 from libcpp.pair cimport pair
-from cython.operator cimport dereference as deref
+from cython.operator cimport dereference as deref, preincrement as inc
 
 import sys
 
@@ -558,6 +558,12 @@ cdef class NativeWalk:
     # -- rows (export, decode: ``_walk_rows``, ``_nwalk_rows.pxi``): each event walked clean, a row --
     cdef RowSink rsink
     cdef bint rowing
+    # -- watched threads (repair: ``rewrite/_continue``, the records reading a placeholder thread) --
+    cdef unordered_map[uint64_t, int64_t] watched   # _key(slot, index) -> 1: read since the last take (| 1 << 62: ended)
+    cdef int64_t watched_records                     # records that read a watched thread since the last take
+    cdef int64_t watched_last                        # the index of the last record counted (a record walked
+                                                     # again, ``_event``'s loop, is counted once)
+    cdef int64_t watched_from                        # the first record index watched
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
@@ -669,6 +675,53 @@ cdef class NativeWalk:
         e.tk = tk
         e.gid = -1
         self.threads[_key(self.current, index)] = e
+
+    def watch_thread(self, pid, uint64_t index, int64_t since):
+        """Count the records from index ``since`` on that read thread ``index`` of provider
+        ``pid`` (registered or not) until a registration of it (``take_watched``): repair's
+        placeholder threads, read by OUT's lint (``rewrite/_continue``)."""
+        self.watched[_key(self._slot(pid), index)] = 0
+        self.watched_last = -1
+        self.watched_from = since
+
+    def unwatch_thread(self, pid, uint64_t index):
+        """A registration of thread ``index`` of provider ``pid`` the reference decoded (a
+        record handed back): its watch ends."""
+        self._unwatch(_key(self._slot(pid), index))
+
+    def take_watched(self):
+        """(records that read a watched thread, {(provider id, index) read}) since the last
+        take; a thread registered since is watched no more."""
+        hit = set()
+        for kv in self.watched:
+            if kv.second & 1:
+                hit.add((self._pid(<int>(kv.first >> KEY_BITS)), kv.first & ((1 << KEY_BITS) - 1)))
+        it = self.watched.begin()
+        while it != self.watched.end():
+            deref(it).second &= ~(<int64_t>1)
+            inc(it)
+        n, self.watched_records = self.watched_records, 0
+        return n, hit
+
+    cdef inline void _unwatch(self, uint64_t key) noexcept nogil:
+        """A registration of a watched thread: its refs from here on are not counted."""
+        it = self.watched.find(key)
+        if it != self.watched.end():
+            deref(it).second |= <int64_t>1 << 62  # (ended)
+
+    cdef inline bint _watch_hit(self, uint64_t key, int64_t index) noexcept nogil:
+        """A ref to the thread ``key`` read by record ``index``: True when it is watched (and
+        not ended); the record counted once."""
+        if index < self.watched_from:
+            return False
+        it = self.watched.find(key)
+        if it == self.watched.end() or deref(it).second & (<int64_t>1 << 62):
+            return False
+        deref(it).second |= 1
+        if self.watched_last != index:
+            self.watched_last = index
+            self.watched_records += 1
+        return True
 
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
@@ -1898,6 +1951,8 @@ cdef class NativeWalk:
             if self.slicing:
                 self.reg_thr.insert(_key(self.current, idx))
             key = _key(self.current, idx)
+            if not self.watched.empty() and index >= self.watched_from:
+                self._unwatch(key)  # (a registration ends a watch, even of the same koids)
             it2 = self.threads.find(key)
             if it2 == self.threads.end():
                 self.set_thread(idx, v[T.f_pk], v[T.f_tk])
@@ -2022,6 +2077,8 @@ cdef class NativeWalk:
                         have_koids = True
             else:
                 it = self.threads.find(_key(slot, ref))
+                if not self.watched.empty():
+                    self._watch_hit(_key(slot, ref), index)
                 if it == self.threads.end():
                     self._find(F_THREAD, T, i, -1, 0, 0, index, cur, size, ref, 0)
                 elif not found:

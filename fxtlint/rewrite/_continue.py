@@ -45,6 +45,9 @@ from ..engine._lint import lint_report, walk_for
 from ..engine._lint_consumer import Lint
 from ..engine._reader import forget_chains
 from ..engine._result import DiagnosticSink, FileReport
+from ..spec._roles import THREAD_REFS
+from ._resume import acts
+from ._slice_pass import send_range
 
 
 @dataclass
@@ -58,6 +61,7 @@ class Paused:
     place: int
     index: int
     used: bool = False
+    report: FileReport | None = None  # OUT's lint, where ``take_rest`` made it
 
     def lint_out(self, fd: int, size: int, path: str, chunk: int | None = None) -> FileReport:
         """The lint of OUT (the open file ``fd`` of ``size`` bytes, whose bytes before
@@ -86,6 +90,106 @@ class Paused:
             forget_chains()
             f.release()
         return lint_report(walk, self.lint, self.sink, path, f.size)
+
+
+    def take_rest(self, r, at: int, out_file, part: str, st: os.stat_result, path: str,
+                  chunk: int | None = None) -> bool:
+        """IN's rest from ``at`` on, walked once: repair (``r``, a ``_repair._Repairer``
+        reading IN from a regular file, its walk at ``at`` with OUT written up to there in
+        ``out_file``, whose bytes are the file ``part``; ``st``: IN's ``os.stat`` when its
+        lint began) asks whether the rest is written as it is. The paused walk is fed OUT's
+        bytes from its place: those repair wrote, then IN's rest as OUT's. Where it finds
+        nothing repair acts on there (``_resume.acts``: no error, nothing mended, no repeated
+        magic record; no record handed back to the reference that reads or registers a
+        thread), repair would write the rest as it is: it is sent (by the kernel) and
+        counted, the records reading a placeholder thread counted as losses (the walk
+        counts them: ``watch_thread``), and OUT's lint (``report``) is the walk's. True then;
+        False where it found something (the walk is spent: OUT is linted whole, and repair
+        walks the rest itself). Raises ``FileChanged`` when IN changed."""
+        source = getattr(r.inp, "source", None)
+        if self.used or source is None or out_file is None or r.stopped or self.walk._native is None:
+            return False
+        self.used = True
+        chunk = chunk or _file.CHUNK
+        out, log, walk, sink, lint = r.out, r.log, self.walk, self.sink, self.lint
+        out_file.flush()
+        at_out, since, end = log.bytes_out, log.records_out, len(source)
+        size = at_out + end - at  # OUT's length once the rest is written as it is
+        nw = walk._native.nw
+        for pid, ref in out.placeholders:
+            nw.watch_thread(pid, ref, since)
+        base = dict(sink.counts)
+        handed: list = []  # records handed back to the reference that read or register a thread (past ``since``)
+
+        def record(rec, change, _record=lint.record):
+            if rec.index >= since and (THREAD_REFS.get(rec.kind) or (change is not None and
+                                       change.effect == "registers_thread")):
+                handed.append(rec.index)
+            _record(rec, change)
+
+        def acted() -> bool:
+            return bool(handed) or any(n != base.get(code, 0) and acts(code) for code, n in sink.counts.items())
+
+        start = self.place - self.place % mmap.PAGESIZE
+        fd = os.open(part, os.O_RDONLY)
+        reader = _Joined(fd, start, at_out, source.fh.fileno(), at)
+        walk.zero_at = None
+        forget_chains()
+        f = Feeder((), _never, step=chunk)
+        f.stream.skip(start)  # (the bytes before are IN's, walked: never read again)
+        f.stream.released = start
+        f.walk, f.started = walk, True
+        lint.record = record  # type: ignore[method-assign]  # (this lint's only, until the rest is read)
+        ok = True
+        try:
+            while f.feed_from(reader.readinto, chunk):
+                if r.inp.progress is not None and reader.at > at_out:
+                    r.inp.progress(at + reader.at - at_out, end)
+                if acted():
+                    ok = False
+                    break
+            if ok:
+                if f.size != size:
+                    raise FileChanged.length(source.path, end, end + f.size - size)
+                f.close()
+                ok = not acted()
+        finally:
+            os.close(fd)
+            forget_chains()
+            f.release()
+            del lint.record
+        if not ok:
+            return False
+        now = os.fstat(source.fh.fileno())
+        if (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+            raise FileChanged.length(source.path, end, now.st_size)
+        if send_range(out_file, source.fh.fileno(), at, end - at) != end - at:
+            raise FileChanged.saying(source.path, "it ended before bytes the repair had read")
+        n = walk.index - since
+        log.records_in += n
+        log.records_out += n
+        log.bytes_out += end - at
+        records, hit = nw.take_watched()
+        r.losses.read_many(hit, records)
+        r.inp.skip_rest()
+        self.report = lint_report(walk, lint, sink, path, f.size)
+        return True
+
+
+class _Joined:
+    """``readinto`` of OUT as repair writes it, from ``at``: the file ``out_fd`` up to
+    ``split``, then IN's rest (the file ``in_fd`` from ``in_at`` on) in its place."""
+
+    def __init__(self, out_fd: int, at: int, split: int, in_fd: int, in_at: int):
+        self.out_fd, self.at, self.split, self.in_fd, self.in_at = out_fd, at, split, in_fd, in_at
+
+    def readinto(self, view) -> int:
+        if self.at < self.split:
+            n = os.preadv(self.out_fd, [view[: self.split - self.at]], self.at)
+        else:
+            n = os.preadv(self.in_fd, [view], self.in_at + self.at - self.split)
+        self.at += n
+        return n
 
 
 def _never(buf, consumers):
