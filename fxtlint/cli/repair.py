@@ -19,7 +19,10 @@ where the lint stopped): the bytes before are sent whole and never read again. T
 is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint is OUT's);
 where repair started at the header of size 0 a large IN's lint paused at (a zeroed page),
 OUT's lint is that lint continued over OUT's bytes from there (``rewrite._continue``),
-not a walk of OUT's prefix again.
+not a walk of OUT's prefix again; and that lint walks IN's rest for repair
+(``_rest``, ``Paused.take_rest``): past the dropped stretch, where it finds nothing repair
+acts on in the rest, the rest is sent as it is and its report is OUT's (the rest walked
+once); else repair walks the rest itself and OUT is linted whole.
 The counts by rule are IN's lint's (standard input is not read again: none); where the
 lint stopped framing (FR001, FR002), what repair did past that point is counted apart.
 OUT is written beside itself as a ``.part`` file renamed when whole; an interrupted run

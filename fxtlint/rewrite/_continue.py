@@ -20,13 +20,22 @@ left, from the file's length, and repair reads the rest (and checks its length) 
 the changed-while-read check the reads would have made is the file's ``fstat`` (length and
 modification time) against the one taken as the lint began.
 
-What is still read twice: the rest of IN, by repair's walk (which decides what to write)
-and, as OUT's, by the continued lint (which says OUT's verdict). Handing the rest to OUT
-whole and letting the continued lint decide fails where it matters most: after a zeroed
-page, repair usually writes a placeholder thread for the first record it frames again,
-and counts the records that read it (``_repair._Losses``), which OUT's lint, with the
-placeholder registered, does not see; and a continued lint that finds repair must act
-is spent (it cannot go back), so OUT would be linted whole.
+IN's rest walked once (``Paused.take_rest``). Repair's walk asks, once, after its first run
+past the record ``step`` took at the place (the dropped stretch: the placeholders for the
+first records framed again are written by then), whether IN's rest is written as it is.
+The paused walk answers: it is fed OUT's bytes from its place, those repair wrote and then
+IN's rest in the place OUT would hold it (``_Joined``), so that it lints OUT as if repair
+wrote the rest unchanged. Repair writes a record as it is wherever the lint finds nothing
+it acts on (``_resume.acts``: the same rule ``resume_at`` rests on), so where the walk
+finds no such finding in the rest (and hands back to the reference no record that reads
+or registers a thread), the rest is sent by the kernel, its records counted, and the walk's
+report is OUT's lint. What repair would have said there is the losses after the dropped
+stretch: the records that read a placeholder thread (OUT's lint has it registered, as
+koids 0/0, so they are clean there); the walk counts them (``NativeWalk.watch_thread``,
+``take_watched``: from OUT's record index at the question, until a registration of the
+thread). Where it finds something, it is spent (a continued lint cannot go back): repair
+walks the rest itself, as before, and OUT is linted whole (a second zeroed page, a
+repeated magic record, an error repair acts on past the first page).
 """
 
 from __future__ import annotations
