@@ -355,3 +355,26 @@ def test_an_archive_with_a_stretch_zeroed_through_the_verb_is_the_repair(tmp_pat
             if took:
                 assert _json(report) == {**_json(whole), "path": str(tmp / "out.fxt")}
         assert doc["output_lint"]["clean"] == (not whole.has_errors)
+
+
+def test_the_records_reading_a_placeholder_thread_are_counted_until_it_is_registered(tmp_path, monkeypatch, capsys):
+    """Thread 2's registration in the zeroed stretch: the records after it that read thread 2
+    read its placeholder, counted (the change log's note) as the record-by-record repair
+    counts them, up to the thread's registration further on, none after it, where OUT's lint
+    took IN's rest."""
+    def on(thread: int, ts: int):
+        return B.event("instant", ts, thread=thread, category=1, name=2)
+
+    head = [B.magic(), B.string(1, "c"), B.string(2, "n"), B.thread(1, 1, 2)] + [on(1, t) for t in range(40)]
+    lost = [B.thread(2, 3, 4)] + [on(2, 100 + t) for t in range(3)]
+    rest = ([on(2, 200 + t) for t in range(30)] + [on(1, 300 + t) for t in range(30)] + [B.thread(2, 3, 4)]
+            + [on(2, 400 + t) for t in range(20)])
+    before, gone = B.archive(*head), B.archive(*lost)[8:]
+    case = before + bytes(len(gone)) + B.archive(*rest)[8:]
+    src = _big(tmp_path, monkeypatch, case, 64)
+    spy = _Spy(monkeypatch)
+    doc = assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy, spec=True)
+    assert [t for t, _ in spy.took] == [True]
+    (note,) = doc["notes"]  # (the count is the record-by-record repair's: the first event after the
+    # stretch is where its recovery frames again, so 29 or 30 of the 30 read thread 2's placeholder)
+    assert 29 <= int(note["detail"].split(" record(s)")[0].rsplit(" ", 1)[1]) <= 30  # (none of the 20 after)

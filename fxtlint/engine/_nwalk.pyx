@@ -684,11 +684,6 @@ cdef class NativeWalk:
         self.watched_last = -1
         self.watched_from = since
 
-    def unwatch_thread(self, pid, uint64_t index):
-        """A registration of thread ``index`` of provider ``pid`` the reference decoded (a
-        record handed back): its watch ends."""
-        self._unwatch(_key(self._slot(pid), index))
-
     def take_watched(self):
         """(records that read a watched thread, {(provider id, index) read}) since the last
         take; a thread registered since is watched no more."""
@@ -696,28 +691,34 @@ cdef class NativeWalk:
         for kv in self.watched:
             if kv.second & 1:
                 hit.add((self._pid(<int>(kv.first >> KEY_BITS)), kv.first & ((1 << KEY_BITS) - 1)))
+        cdef int64_t *w
         it = self.watched.begin()
         while it != self.watched.end():
-            deref(it).second &= ~(<int64_t>1)
+            w = &deref(it).second  # (in place: Cython's ``deref(it).second &= ...`` changes a copy)
+            w[0] &= ~(<int64_t>1)
             inc(it)
         n, self.watched_records = self.watched_records, 0
         return n, hit
 
     cdef inline void _unwatch(self, uint64_t key) noexcept nogil:
         """A registration of a watched thread: its refs from here on are not counted."""
+        cdef int64_t *w
         it = self.watched.find(key)
         if it != self.watched.end():
-            deref(it).second |= <int64_t>1 << 62  # (ended)
+            w = &deref(it).second  # (in place, as in ``take_watched``)
+            w[0] |= <int64_t>1 << 62  # (ended)
 
     cdef inline bint _watch_hit(self, uint64_t key, int64_t index) noexcept nogil:
         """A ref to the thread ``key`` read by record ``index``: True when it is watched (and
         not ended); the record counted once."""
         if index < self.watched_from:
             return False
+        cdef int64_t *w
         it = self.watched.find(key)
         if it == self.watched.end() or deref(it).second & (<int64_t>1 << 62):
             return False
-        deref(it).second |= 1
+        w = &deref(it).second  # (in place, as in ``take_watched``)
+        w[0] |= 1
         if self.watched_last != index:
             self.watched_last = index
             self.watched_records += 1
