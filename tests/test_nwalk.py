@@ -1409,3 +1409,4 @@ def test_a_watched_thread_s_records_are_counted_once_each_until_it_is_registered
     assert nw.run(data, nw.cur, nw.index, 1 << 20) == module.Stop.END
     assert nw.take_watched() == (1, {(None, 1)})  # record 8; none after the registration at 9
     assert nw.take_watched() == (0, set())
+    assert [nw.watch_thread(None, i, 0) for i in range(10, 17)] == [True] * 6 + [False]  # (8 at most)

@@ -118,15 +118,17 @@ class Paused:
         source = getattr(r.inp, "source", None)
         if self.used or source is None or out_file is None or r.stopped or self.walk._native is None:
             return False
+        out, log, walk, sink, lint = r.out, r.log, self.walk, self.sink, self.lint
+        since = log.records_out
+        nw = walk._native.nw
+        if not all([nw.watch_thread(pid, ref, since) for pid, ref in out.placeholders]):
+            return False  # (more placeholder threads than the walk watches: repair walks the rest, and the
+            # paused walk, which counts nothing before ``since``, is OUT's lint from its place as before)
         self.used = True
         chunk = chunk or _file.CHUNK
-        out, log, walk, sink, lint = r.out, r.log, self.walk, self.sink, self.lint
         out_file.flush()
-        at_out, since, end = log.bytes_out, log.records_out, len(source)
+        at_out, end = log.bytes_out, len(source)
         size = at_out + end - at  # OUT's length once the rest is written as it is
-        nw = walk._native.nw
-        for pid, ref in out.placeholders:
-            nw.watch_thread(pid, ref, since)
         base = dict(sink.counts)
         handed: list = []  # records handed back to the reference that read or register a thread (past ``since``)
 
