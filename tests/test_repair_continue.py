@@ -179,8 +179,12 @@ class _Spy:
 
         monkeypatch.setattr(verb, "lint_output",
                             lambda path: self.whole.append(path) or lint_path(path, input_format="trace"))
-        monkeypatch.setattr(verb, "_lint_continued",
-                            lambda paused, path: self.continued.append(path) or real_continued(paused, path))
+        def continued(paused, path):
+            report = real_continued(paused, path)
+            self.continued.append((path, report))
+            return report
+
+        monkeypatch.setattr(verb, "_lint_continued", continued)
         monkeypatch.setattr(_continue.Paused, "take_rest", take)
 
 
@@ -202,6 +206,8 @@ def assert_verb_is_the_repair(src, dst, capsys, case: bytes, spy: _Spy, options=
         assert took == (report is not None)
         if took:
             assert _json(report) == {**_json(whole), "path": str(dst)}
+    for _, report in spy.continued:
+        assert _json(report) == {**_json(whole), "path": str(dst)}
     assert doc["output_lint"]["clean"] == (not whole.has_errors)
     return doc
 
@@ -378,3 +384,38 @@ def test_the_records_reading_a_placeholder_thread_are_counted_until_it_is_regist
     (note,) = doc["notes"]  # (the count is the record-by-record repair's: the first event after the
     # stretch is where its recovery frames again, so 29 or 30 of the 30 read thread 2's placeholder)
     assert 29 <= int(note["detail"].split(" record(s)")[0].rsplit(" ", 1)[1]) <= 30  # (none of the 20 after)
+
+
+def _record_start(data: bytes, at: int) -> int:
+    """The offset of the first record of ``data`` (a clean little-endian trace) at or past ``at``."""
+    from fxtlint.engine._reader import declared_size
+
+    off = 0
+    while off < at:
+        off += 8 * declared_size(int.from_bytes(data[off:off + 8], "little"))
+    return off
+
+
+def test_a_second_zeroed_page_pauses_out_s_lint_again(tmp_path, monkeypatch, capsys):
+    """Two zeroed pages, each at a record's start: OUT's lint, walking IN's rest for repair,
+    pauses at the second as IN's lint paused at the first, with nothing repair acts on
+    before it; repair walks the rest itself and OUT's lint is that walk continued from the
+    second page (``lint_out``), never a whole lint: a whole lint's report, the repair's bytes."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    second = _record_start(data, 700000)
+    case = _zeroed(_zeroed(data, 409600), second)
+    src = _big(tmp_path, monkeypatch, case)
+    spy = _Spy(monkeypatch)
+    paused: list = []
+    real_out = _continue.Paused.lint_out
+
+    def lint_out(self, fd, size, path, chunk=None):
+        paused.append(self.place)
+        report = real_out(self, fd, size, path, chunk)
+        assert _json(report) == _json(lint_path(path, input_format="trace"))
+        return report
+
+    monkeypatch.setattr(_continue.Paused, "lint_out", lint_out)
+    assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy)
+    assert [t for t, _ in spy.took] == [False] and not spy.whole and len(spy.continued) == 1
+    assert len(paused) == 1 and 409600 < paused[0] < second  # (OUT's offset of the second page: bytes dropped before)

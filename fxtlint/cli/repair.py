@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
                                     bytes_out=size, byte_order=report.byte_order)
                 else:
                     resume = None if linted is None else linted[3].resume
+                    continues = _continues(linted)  # (asked now: ``take_rest`` may move the pause on)
                     with opened_input(args.path, progress=advance) as inp:
                         if resume is not None:
                             resumable(inp, linted[2], args.path)
@@ -121,15 +122,15 @@ def run(args: argparse.Namespace) -> int:
                             log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
                                          spell_out_defaults=args.spell_out_defaults,
                                          stop_at_loss=args.stop_at_loss, out_file=fh,
-                                         resume=resume, rest=_rest(linted, fh, outputs.parts[args.output], args))
+                                         resume=resume, rest=_rest(linted, fh, outputs, args) if continues else None)
                         outputs.commit(args.output)
                     # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's; where
                     # repair started at the header IN's lint paused at, OUT's lint is that lint continued
                     if linted is not None and not log.changes:
                         report = linted[0]
-                    elif _continues(linted) and linted[3].paused.report is not None:
+                    elif continues and linted[3].paused.report is not None:
                         report = linted[3].paused.report  # (made as repair wrote IN's rest: ``_rest``)
-                    elif _continues(linted) and not linted[3].paused.used:
+                    elif continues and not linted[3].paused.used:
                         report = _lint_continued(linted[3].paused, args.output)
                     else:
                         report = lint_output(args.output)
@@ -173,13 +174,11 @@ def _continues(linted) -> bool:
     return linted[3].resume.offset == linted[3].paused.place
 
 
-def _rest(linted, fh, part: str, args):
+def _rest(linted, fh, outputs: Outputs, args):
     """Where OUT's lint is IN's continued (``_continues``): repair's question whether it writes
     the rest of IN as it is, answered by that lint walking it as OUT's
-    (``rewrite._continue.Paused.take_rest``: the rest walked once); else None."""
-    if not _continues(linted):
-        return None
-    paused, st = linted[3].paused, linted[2]
+    (``rewrite._continue.Paused.take_rest``: the rest walked once)."""
+    paused, st, part = linted[3].paused, linted[2], outputs.parts[args.output]
     return lambda r, at: paused.take_rest(r, at, fh, part, st, args.output)
 
 

@@ -114,7 +114,11 @@ class Paused:
         counted, the records reading a placeholder thread counted as losses (the walk
         counts them: ``watch_thread``), and OUT's lint (``report``) is the walk's. True then;
         False where it found something (the walk is spent: OUT is linted whole, and repair
-        walks the rest itself). Raises ``FileChanged`` when IN changed."""
+        walks the rest itself), or where it paused again at a header of size 0 with nothing
+        before it repair acts on (another zeroed page: repair walks the rest itself, and
+        writes IN's bytes up to there as they are, so the walk, paused there, is OUT's lint
+        there, continued by ``lint_out`` from that ``place``). Raises ``FileChanged`` when IN
+        changed."""
         source = getattr(r.inp, "source", None)
         if self.used or source is None or out_file is None or r.stopped or self.walk._native is None:
             return False
@@ -159,7 +163,13 @@ class Paused:
                 if acted():
                     ok = False
                     break
-            if ok:
+                if walk.zero_at is not None:
+                    break  # (paused again, at a header of size 0 in IN's rest: read no further)
+            zero = walk.zero_at if ok else None
+            if zero is not None:  # nothing repair acts on before it: OUT's lint pauses there, as IN's did
+                self.place, self.index, self.used = 8 * zero, walk.index, False
+                ok = False
+            elif ok:
                 if f.size != size:
                     raise FileChanged.length(source.path, end, end + f.size - size)
                 f.close()
