@@ -33,9 +33,12 @@ report is OUT's lint. What repair would have said there is the losses after the 
 stretch: the records that read a placeholder thread (OUT's lint has it registered, as
 koids 0/0, so they are clean there); the walk counts them (``NativeWalk.watch_thread``,
 ``take_watched``: from OUT's record index at the question, until a registration of the
-thread). Where it finds something, it is spent (a continued lint cannot go back): repair
-walks the rest itself, as before, and OUT is linted whole (a second zeroed page, a
-repeated magic record, an error repair acts on past the first page).
+thread). Where it pauses again at a header of size 0 (a second zeroed page) with nothing
+repair acts on before it, that is IN's lint's pause again: repair walks the rest itself,
+writing IN's bytes up to there as they are, and OUT's lint is the walk continued from that
+page (``lint_out``, the place moved). Where it finds something else, it is spent (a
+continued lint cannot go back): repair walks the rest itself, as before, and OUT is linted
+whole (a repeated magic record, an error repair acts on past the first page).
 """
 
 from __future__ import annotations
