@@ -419,3 +419,17 @@ def test_a_second_zeroed_page_pauses_out_s_lint_again(tmp_path, monkeypatch, cap
     assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy)
     assert [t for t, _ in spy.took] == [False] and not spy.whole and len(spy.continued) == 1
     assert len(paused) == 1 and 409600 < paused[0] < second  # (OUT's offset of the second page: bytes dropped before)
+
+
+@pytest.mark.parametrize("cut", [3, 20, 4096 + 5])
+def test_a_trace_cut_off_pauses_out_s_lint_before_its_last_bytes(tmp_path, monkeypatch, capsys, cut):
+    """A zeroed page and IN's last ``cut`` bytes gone (a record cut off, a part of a word): OUT's
+    lint, walking IN's rest for repair, pauses before IN's last bytes with nothing repair acts
+    on before them; repair walks the rest itself and OUT's lint is that walk continued from
+    there (``lint_out``), never a whole lint: a whole lint's report, the repair's bytes."""
+    data = (CORPUS_REAL / "jane-tracing-richiesams.fxt").read_bytes()
+    case = _zeroed(data, 409600)[:-cut]
+    src = _big(tmp_path, monkeypatch, case)
+    spy = _Spy(monkeypatch)
+    assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy)
+    assert [t for t, _ in spy.took] == [False] and not spy.whole and len(spy.continued) == 1

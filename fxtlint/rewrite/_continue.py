@@ -33,8 +33,9 @@ report is OUT's lint. What repair would have said there is the losses after the 
 stretch: the records that read a placeholder thread (OUT's lint has it registered, as
 koids 0/0, so they are clean there); the walk counts them (``NativeWalk.watch_thread``,
 ``take_watched``: from OUT's record index at the question, until a registration of the
-thread). Where it pauses again at a header of size 0 (a second zeroed page) with nothing
-repair acts on before it, that is IN's lint's pause again: repair walks the rest itself,
+thread). Where it pauses again with nothing repair acts on before it, at a header of size 0
+(a second zeroed page) or before IN's last bytes (a record cut off at IN's end, a part of a
+word), that is IN's lint's pause again: repair walks the rest itself,
 writing IN's bytes up to there as they are, and OUT's lint is the walk continued from that
 page (``lint_out``, the place moved). Where it finds something else, it is spent (a
 continued lint cannot go back): repair walks the rest itself, as before, and OUT is linted
@@ -117,11 +118,11 @@ class Paused:
         counted, the records reading a placeholder thread counted as losses (the walk
         counts them: ``watch_thread``), and OUT's lint (``report``) is the walk's. True then;
         False where it found something (the walk is spent: OUT is linted whole, and repair
-        walks the rest itself), or where it paused again at a header of size 0 with nothing
-        before it repair acts on (another zeroed page: repair walks the rest itself, and
-        writes IN's bytes up to there as they are, so the walk, paused there, is OUT's lint
-        there, continued by ``lint_out`` from that ``place``). Raises ``FileChanged`` when IN
-        changed."""
+        walks the rest itself), or where it paused again with nothing before it repair acts
+        on, at a header of size 0 (another zeroed page) or before IN's last bytes (a record
+        cut off, a part of a word): repair walks the rest itself and writes IN's bytes up to
+        there as they are, so the walk, paused there, is OUT's lint there, continued by
+        ``lint_out`` from that ``place``. Raises ``FileChanged`` when IN changed."""
         source = getattr(r.inp, "source", None)
         if self.used or source is None or out_file is None or r.stopped or self.walk._native is None:
             return False
@@ -168,13 +169,19 @@ class Paused:
                     break
                 if walk.zero_at is not None:
                     break  # (paused again, at a header of size 0 in IN's rest: read no further)
-            zero = walk.zero_at if ok else None
-            if zero is not None:  # nothing repair acts on before it: OUT's lint pauses there, as IN's did
-                self.place, self.index, self.used = 8 * zero, walk.index, False
-                ok = False
-            elif ok:
+            if ok and walk.zero_at is None:
                 if f.size != size:
                     raise FileChanged.length(source.path, end, end + f.size - size)
+                f.flush()  # (the last bytes walked, the stream still open: a record cut off at its end waits)
+                ok = not acted()
+            # a place with nothing repair acts on before it where OUT's lint waits (a header of size 0,
+            # or IN's last bytes: a record cut off, a part of a word): it pauses there, as IN's did
+            pause = None if not ok else walk.zero_at if walk.zero_at is not None else \
+                walk.cur if 8 * walk.cur < f.size else None
+            if pause is not None:
+                self.place, self.index, self.used = 8 * pause, walk.index, False
+                ok = False
+            elif ok:
                 f.close()
                 ok = not acted()
         finally:
