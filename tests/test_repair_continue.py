@@ -318,7 +318,7 @@ def test_the_corpora_with_pages_zeroed_take_the_rest_or_walk_it(tmp_path, monkey
             case = _zeroed(data, first, 64)
             if second is not None:
                 case = _zeroed(case, second, 64)
-            src = _big(tmp_path, monkeypatch, case, 64 if len(case) < 1 << 16 else 4096)
+            src = _big(tmp_path, monkeypatch, case, 64 if len(case) < 1 << 14 else 4096)
             spy = _Spy(monkeypatch)
             assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy)
             for took, _ in spy.took:
