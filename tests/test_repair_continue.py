@@ -433,3 +433,12 @@ def test_a_trace_cut_off_pauses_out_s_lint_before_its_last_bytes(tmp_path, monke
     spy = _Spy(monkeypatch)
     assert_verb_is_the_repair(src, tmp_path / "out.fxt", capsys, case, spy)
     assert [t for t, _ in spy.took] == [False] and not spy.whole and len(spy.continued) == 1
+
+
+def test_a_large_file_that_is_not_fxt_is_repaired_without_raising(tmp_path, monkeypatch, capsys):
+    """A file read a chunk at a time that is not FXT at all (its lint's walk never steps, so it
+    stops nowhere): repair says so and exits 0 or 1, as it does for a small one."""
+    data = (CORPUS_REAL / "not-fxt-eztrace.fxt").read_bytes()
+    src = _big(tmp_path, monkeypatch, data)
+    doc = _verb(src, tmp_path / "out.fxt", capsys)
+    assert doc["input_lint_stop"] is None and doc["changes"][0]["code"] == "MG001"
