@@ -442,3 +442,31 @@ def test_a_large_file_that_is_not_fxt_is_repaired_without_raising(tmp_path, monk
     src = _big(tmp_path, monkeypatch, data)
     doc = _verb(src, tmp_path / "out.fxt", capsys)
     assert doc["input_lint_stop"] is None and doc["changes"][0]["code"] == "MG001"
+
+
+@pytest.mark.parametrize("how", ["grows", "rewritten"])
+def test_in_changed_while_its_rest_is_walked_is_a_usage_error(tmp_path, monkeypatch, capsys, how):
+    """IN's rest read by OUT's lint for repair (``take_rest``): a file that grows, or is
+    rewritten at its length, meanwhile is exit 2 with one line, and no OUT is left."""
+    src, data = _zeroed_real(tmp_path)
+    _big(tmp_path, monkeypatch, data)
+    real = _continue._Joined.readinto
+    rest: list = []
+
+    def readinto(self, view):
+        if self.at >= self.split:  # (IN's rest being read)
+            rest.append(self.at)
+            if how == "grows" and src.stat().st_size == len(data):
+                with open(src, "ab") as fa:
+                    fa.write(bytes(8))
+            elif how == "rewritten":
+                st = src.stat()
+                os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        return real(self, view)
+
+    monkeypatch.setattr(_continue._Joined, "readinto", readinto)
+    spy = _Spy(monkeypatch)
+    assert main(["repair", str(src), "-o", str(tmp_path / "out.fxt")]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "changed" in err and not (tmp_path / "out.fxt").exists()
+    assert rest and spy.took == [] and not list(tmp_path.glob("*.part")) + list(tmp_path.glob(".*.part"))
