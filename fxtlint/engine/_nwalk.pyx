@@ -97,7 +97,7 @@ from libcpp.unordered_map cimport unordered_map
 from libcpp.unordered_set cimport unordered_set
 from libcpp.map cimport map as cmap
 from libcpp.pair cimport pair
-from cython.operator cimport dereference as deref, preincrement as inc
+from cython.operator cimport dereference as deref
 
 import sys
 
