@@ -213,6 +213,47 @@ def length_guess(value: bytes, after: bytes, padded: int, tail: bool) -> int | N
     return guess
 
 
+def _field_value(word: int, f) -> int:
+    """Field ``f`` of ``word`` (two's complement where it is signed), as ``check_fields`` reads it."""
+    v = (word >> f.lo) & f.mask
+    if v & f.sign_bit:
+        v -= f.sign_bit << 1
+    return v
+
+
+def report_fields(dec, word: int, base: int, cf: _Fields, where: str, out: dict | None = None) -> None:
+    """A word's field checks (reserved bits that are set, RB001-RB003; a constant that
+    differs, MG002; a value no enumeration defines, UN004 and the log's), each that fails
+    built by ``dec`` (``wants``, then ``build``) in the tables' order: the reader's step
+    (``_Decoder.check_fields``, ``out`` the fields it decoded) and the native walk's field
+    rows (``report_layout``'s, from the word the row names alone) both say them here."""
+    if word & cf.zero_mask:
+        for f, rule in cf.zero:
+            v = _field_value(word, f) if out is None else out[f.name]
+            if v and dec.wants(rule):
+                dec.build(rule, field_span(base, f, dec.big),
+                          **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi, value=v, expected=0))
+    for f, rule, between in cf.checks:
+        v = _field_value(word, f) if out is None else out[f.name]
+        if f.const is not None:
+            if v != f.const and dec.wants(rule):
+                dec.build(rule, field_span(base, f, dec.big),
+                          **_params("const", rule, field=f.name, value=v, expected=f.const))
+            continue
+        values = _T.enums[f.enum]
+        if v in values:
+            continue
+        below = max((k for k in values if k < v), default=None)
+        above = min((k for k in values if k > v), default=None)
+        if between is not None and below is not None and above is not None:
+            if dec.wants(between):
+                dec.build(between, field_span(base, f, dec.big),
+                          **_params("between", between, value=v, below=values[below], above=values[above]))
+        elif dec.wants(rule):
+            dec.build(rule, field_span(base, f, dec.big),
+                      **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
+
+
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
@@ -276,31 +317,7 @@ class _Decoder:
             if v & sign:
                 v -= sign << 1
             out[name] = v
-        if word & cf.zero_mask:
-            for f, rule in cf.zero:
-                if out[f.name] and self.wants(rule):
-                    self.build(rule, field_span(base, f, self.big),
-                               **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi,
-                                         value=out[f.name], expected=0))
-        for f, rule, between in cf.checks:
-            v = out[f.name]
-            if f.const is not None:
-                if v != f.const and self.wants(rule):
-                    self.build(rule, field_span(base, f, self.big),
-                               **_params("const", rule, field=f.name, value=v, expected=f.const))
-                continue
-            values = _T.enums[f.enum]
-            if v in values:
-                continue
-            below = max((k for k in values if k < v), default=None)
-            above = min((k for k in values if k > v), default=None)
-            if between is not None and below is not None and above is not None:
-                if self.wants(between):
-                    self.build(between, field_span(base, f, self.big),
-                               **_params("between", between, value=v, below=values[below], above=values[above]))
-            elif self.wants(rule):
-                self.build(rule, field_span(base, f, self.big),
-                           **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
+        report_fields(self, word, base, cf, where, out)
         return out
 
     # -- streams ------------------------------------------------------------------
@@ -642,13 +659,32 @@ def _overrun(dec: _Decoder, lay: Layout, end: int):
     return overrun
 
 
+_UNASKED = object()  # ``_after_content``: no framing answer given (the reader frames what follows itself)
+
+
+def framed(kind: str | None, resumes: bool, skipped: tuple, lands: bool) -> tuple:
+    """A framing answer for the words after a trace record's content (``_after_content``'s
+    ``answer``, the native walk's FOUND_END row, ``_walk_native``'s ``_found``): the kind of
+    the well-formed header there (None: none), whether recovery reads on from it
+    (``resync_offset``'s answer), the (kind, offset) of the records a reader following the
+    declared size skips and whether that size ends inside the last (``swallowed``'s)."""
+    return kind, resumes, skipped, lands
+
+
+def _swallowed(skipped: tuple, lands: bool) -> dict:
+    """FR004's ``skipped`` and ``lands`` parameters (``swallowed``'s, and the walk's answer's)."""
+    return {"skipped": skipped, "lands": skipped[-1]} if lands else {"skipped": skipped}
+
+
 def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: int, log: bool,
-                   resync: bool, words: bool = True) -> tuple[tuple[int, ...], int]:
+                   resync: bool, words: bool = True, answer=_UNASKED) -> tuple[tuple[int, ...], int]:
     """The words between a record's content (ending at ``pos``) and its declared ``end``:
     an extension (EX001), a magic record's extra words, a size that swallows the next
     record (FR004). Returns the extra words it keeps (none read where ``words`` is False:
     ``report_layout`` keeps no record) and the record's size in words (cut to the content
-    where ``resync`` reads on from it)."""
+    where ``resync`` reads on from it). ``answer``: what follows, framed by the native walk
+    (``framed``'s, or None: no well-formed header there) for the lint's reading of bytes held
+    whole; else the reader frames it (``header_kind``, ``resync_offset``, ``swallowed``)."""
     buf, unpack, big, off = dec.buf, dec.unpack, dec.big, dec.off
     extra: tuple[int, ...] = ()
     # the words after the content, read only when the record keeps them: one whose size
@@ -665,7 +701,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         kind = None
         if not log:
             word = unpack(buf, pos)[0]
-            kind = header_kind(word, buf, pos, big)
+            kind = header_kind(word, buf, pos, big) if answer is _UNASKED else answer and answer[0]
             if kind is not None:
                 dec.past = True  # a header after the content: a framing decision (the records after it)
             elif _header_reach(word, pos) > end:
@@ -678,6 +714,11 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
         elif asked and not dec.wants(R.record_size_too_large):
             pass  # dropped by the cap (counted): no framing decision, no message
+        elif answer is not _UNASKED:  # the walk's framing decision: its answers, the reader's
+            if asked or dec.wants(R.record_size_too_large):
+                _, resumes, skipped, lands = answer
+                dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra, kind=kind,
+                          **({"recovery": pos} if resumes else {}), **_swallowed(skipped, lands))
         elif resync_offset(buf, end, pos, big) != pos:
             if asked or dec.wants(R.record_size_too_large):
                 dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
@@ -749,12 +790,12 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
         if args is not None and what == "end":
             _check_log_args(dec, args)  # after the body, before the words after it
             args = None
-        if what == "fields":
+        if what == "fields":  # (the checks alone: no field decoded that none fails)
             (word,) = unpack(buf, pos)
             if item is None:
-                dec.check_fields(word, pos, _compiled(lay.full_fields), f"{lay.name} header")
+                report_fields(dec, word, pos, _compiled(lay.full_fields), f"{lay.name} header")
             else:
-                dec.check_fields(word, pos, _compiled(item.fields), f"{lay.name} {item.name} word")
+                report_fields(dec, word, pos, _compiled(item.fields), f"{lay.name} {item.name} word")
         elif what == "stream":
             dec.tail = item is last
             if isinstance(item, StringItem):
@@ -786,8 +827,8 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
             if skips is None or not skips(R.content_overruns_record, off, idx):
                 # (its message names the header after the content)
                 emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos, dec.ask("after", pos)))
-        else:  # "end": words after the content
-            _after_content(dec, lay, pos, end, size_words, log, False, False)
+        else:  # "end": words after the content (``value``: the walk's framing answer, ``framed``)
+            _after_content(dec, lay, pos, end, size_words, log, False, False, value)
     if args is not None:
         _check_log_args(dec, args)
     return dec.past if dec.past is True or dec.past is False else tuple(dec.past)
@@ -974,10 +1015,7 @@ def swallowed(buf, content_end: int, declared_end: int, big: bool) -> dict:
             break
         skipped.append((kind, at))
         at += 8 * (_HEADERS.get(header) or _header_leaf(header))[1]  # (declared_size's, remembered)
-    out: dict = {"skipped": tuple(skipped)}
-    if skipped and at > declared_end:
-        out["lands"] = skipped[-1]
-    return out
+    return _swallowed(tuple(skipped), bool(skipped) and at > declared_end)
 
 
 def resync_offset(buf, declared_end: int, content_end: int, big: bool) -> int | None:

@@ -105,6 +105,7 @@ from ._reader import (
     decode_record,
     field_span,
     frame_error,
+    framed,
     record_of,
     repeated_magic,
     repeated_magic_row,
@@ -670,12 +671,26 @@ class NativeLint:
 
     def _found(self, rows) -> list:
         """A record's layout rows as ``report_layout`` takes them: (what, item, position,
-        value, argument)."""
+        value, argument); a trace record's words after its content (``end``) with the walk's
+        framing answer as its value (``_reader.framed``: the header there, where recovery
+        reads on, the records the declared size swallows, ``_nwalk``'s ``_frame_after``; None
+        where no well-formed header follows)."""
         sites = self.sites
         found = []
-        for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
+        for _, _, kind, arg, _, _, _, _, at, value, pc, _, old0, old1, _, new1 in rows:
             what = _FOUND[kind]
-            if what == "argument" or what == "short":
+            if what == "end":
+                item = sites[pc][2]
+                if self.log:
+                    value = None  # (a log record's words after its content are never framed)
+                elif old0:
+                    kinds = self.term_kinds
+                    value = framed(kinds[old0 - 1], bool(old1 & 1),
+                                   tuple((kinds[t], o) for t, o in self.nw.swallowed_at(new1, old1 >> 2)),
+                                   bool(old1 & 2))
+                else:
+                    value = None
+            elif what == "argument" or what == "short":
                 item = None
             elif what == "over":
                 site = sites[pc]
