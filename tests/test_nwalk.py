@@ -1256,14 +1256,17 @@ def test_walk_equals_reference_on_copy_runs_of_mutated_archives(mutated, n):
 def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, name):
     """Copies of a record whose decoder steps take a framing decision (a header after the
     content: the records after it, and where they are, FR004's parameters, the walk's answer
-    in its FOUND_END row, ``_frame_after``): each copy is said by ``report_layout`` from its
-    own row (the row's value is where the content ends, so the walk makes no F_COPY row of
-    it), known by the walk's id (no key made of its bytes), and the whole report is the
-    reference's."""
-    calls, keys = [], []
+    in its FOUND_END row, ``_frame_after``): each copy is said from its own row by the
+    reader's step for the words after the content (``report_after``: the row's value is where
+    the content ends, so the walk makes no F_COPY row of it), no key made of its bytes, no
+    copy looked for (``_replayed``), and the whole report is the reference's."""
+    calls, keys, looked = [], [], []
     rows = _spied_rows(monkeypatch)
-    real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    real = _walk_native.report_after
+    monkeypatch.setattr(_walk_native, "report_after", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: looked.append(a[2]))
+    real_replayed = _walk_native.NativeLint._replayed
+    monkeypatch.setattr(_walk_native.NativeLint, "_replayed", lambda *a: (looked.append(a[1]), real_replayed(*a))[1])
     real_key = _walk_native._rows_key
     monkeypatch.setattr(_walk_native, "_rows_key", lambda *a: (keys.append(a[1]), real_key(*a))[1])
     data, fmt = _copies(name, 40)
@@ -1274,7 +1277,7 @@ def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, 
     assert not any(r[0] == _walk_native.F_COPY for r in rows)
     ends = [r for r in rows if r[0] == _walk_native.F_LAYOUT and r[2] == 3]  # (FOUND_END)
     assert len(ends) == 41 and all(r[12] and r[9] == r[8] for r in ends), ends[:2]
-    assert not keys, keys
+    assert not keys and not looked, (keys, looked)
 
 
 def _swallowing(order: str, after, extra: int) -> bytes:

@@ -728,13 +728,20 @@ cdef class NativeWalk:
         self.findings.clear()
         return out
 
-    def swallowed_at(self, int64_t start, int64_t n):
+    def swallowed_at(self, int64_t start, int64_t n, kinds):
         """The records a FOUND_END row's framing decision says its record swallowed
-        (``_frame_after``: ``start`` its ``new1``, ``n`` its count), ((terminal, offset in
-        bytes), ...), from the rows of the last ``take_findings``."""
+        (``_frame_after``: ``start`` its ``new1``, ``n`` its count), ((kind, offset in bytes),
+        ...), each kind ``kinds[terminal]``, from the rows of the last ``take_findings``."""
+        cdef int64_t k, t
         if start < 0 or n < 0 or 2 * (start + n) > <int64_t>self.swallow_taken.size():
             raise ValueError(f"no swallowed records {start} + {n}")
-        return tuple((self.swallow_taken[2 * k], self.swallow_taken[2 * k + 1]) for k in range(start, start + n))
+        out = []
+        for k in range(start, start + n):
+            t = self.swallow_taken[2 * k]
+            if t < 0 or t >= len(kinds):
+                raise ValueError(f"no terminal {t} among the kinds")
+            out.append((kinds[t], self.swallow_taken[2 * k + 1]))
+        return tuple(out)
 
     def set_bound(self, int key, int64_t offset, int64_t index):
         """The per-rule cap of the rows of ``key`` (``_cap_key``: ``2 * rule + (field != 0)``;

@@ -834,6 +834,19 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     return dec.past if dec.past is True or dec.past is False else tuple(dec.past)
 
 
+def report_after(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, pos: int, answer, *, big: bool,
+                 skips=None, add_at=None) -> None:
+    """``report_layout`` for a trace record whose one layout row is the words after its content
+    (from ``pos`` to its declared end) with the native walk's framing answer (``framed``'s): the
+    reader's step for them (``_after_content``) says FR004 from that answer, or EX001, MG004."""
+    if add_at is None:
+        dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+    else:
+        dec = _RowDecoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+        dec.add_at = add_at
+    _after_content(dec, lay, pos, off + 8 * size_words, size_words, False, False, False, answer)
+
+
 def answers_hold(buf, off: int, big: bool, questions) -> bool:
     """Whether each of ``questions`` (``report_layout``'s: question, positions from the
     record's start, answer) has the same answer for the record at ``off``."""

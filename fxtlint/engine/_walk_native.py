@@ -109,6 +109,7 @@ from ._reader import (
     record_of,
     repeated_magic,
     repeated_magic_row,
+    report_after,
     report_layout,
     report_undefined,
     start_checks,
@@ -162,7 +163,7 @@ _NOTE_FROM = 16  # rows taken in one walk before a record or row met is remember
 # records of one terminal and row kinds whose decoding read past them, one after the other,
 # after which the walk no longer looks for a copy among them (``_replayed``: a flood of FR004)
 _PAST_RUN = 8
-_KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
+_END, _KIND, _NUMERIC, _SHORT = 3, 5, 7, 8  # FOUND_END: the words after the content; FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _new = object.__new__
@@ -600,15 +601,29 @@ class NativeLint:
         are not numeric and its kind checks that hold, their messages from the record the
         reference decoder reads (``_reader.record_of``: a check's message may name any field
         of the record; EV001 names the argument, by the text its name ref was registered as
-        when the walk read it)."""
+        when the walk read it). A record whose words after its content start with a
+        well-formed header (its last layout row, FOUND_END, holds the walk's framing answer:
+        ``_framed``) names positions after it: it is never a copy of another nor remembered
+        (no ``_replayed``, ``_memo_key``), and where that is its one layout row, the reader's
+        step says it from the walk's answer alone (``_reader.report_after``: FR004, or what
+        the words are where the record's layout has no room for them)."""
         key = None
-        if rows and rows[0][14] and rows[0][14] not in self.first:
-            self.first[rows[0][14]] = rows  # a first copy (``_copy``)
-        if rows and self._replayed(rows):
-            rows = []  # said again from a copy of the record met before
-        if rows:
-            term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
-            key = self._memo_key(rows, term, offset, size)
+        last = rows[-1] if rows else None
+        if last is not None and last[2] == _END and last[12] and not self.log:
+            term, index, offset, size = last[1], last[5], last[6], last[7]
+            if len(rows) == 1:
+                report_after(self.buf, offset, index, size // 8, self.emit, self.layouts[term], last[8],
+                             self._framed(last[12], last[13], last[15]), big=self.big, skips=self.skips,
+                             add_at=None if self.sink is None else self.sink.add_at)
+                rows = []
+        else:
+            if rows and rows[0][14] and rows[0][14] not in self.first:
+                self.first[rows[0][14]] = rows  # a first copy (``_copy``)
+            if rows and self._replayed(rows):
+                rows = []  # said again from a copy of the record met before
+            if rows:
+                term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+                key = self._memo_key(rows, term, offset, size)
             if key is not None:
                 known = self.memo.get(key)
                 if known is not None and known is not _PAST and self.sink is not None \
@@ -681,15 +696,8 @@ class NativeLint:
             what = _FOUND[kind]
             if what == "end":
                 item = sites[pc][2]
-                if self.log:
-                    value = None  # (a log record's words after its content are never framed)
-                elif old0:
-                    kinds = self.term_kinds
-                    value = framed(kinds[old0 - 1], bool(old1 & 1),
-                                   tuple((kinds[t], o) for t, o in self.nw.swallowed_at(new1, old1 >> 2)),
-                                   bool(old1 & 2))
-                else:
-                    value = None
+                # (a log record's words after its content are never framed)
+                value = self._framed(old0, old1, new1) if old0 and not self.log else None
             elif what == "argument" or what == "short":
                 item = None
             elif what == "over":
@@ -704,6 +712,13 @@ class NativeLint:
                 item = sites[pc][2]
             found.append((what, item, at, value, arg))
         return found
+
+    def _framed(self, old0: int, old1: int, new1: int) -> tuple:
+        """The walk's framing answer of a FOUND_END row followed by a well-formed header
+        (``_nwalk``'s ``_frame_after``: ``old0`` its terminal + 1, ``old1`` its flags and count,
+        ``new1`` where its swallowed records are), as ``_reader._after_content`` takes it."""
+        return framed(self.term_kinds[old0 - 1], bool(old1 & 1), self.nw.swallowed_at(new1, old1 >> 2, self.term_kinds),
+                      bool(old1 & 2))
 
     def _replayed(self, rows) -> bool:
         """Say a record's layout rows from the diagnostics its decoding says, noted once per
