@@ -163,7 +163,9 @@ _NOTE_FROM = 16  # rows taken in one walk before a record or row met is remember
 # records of one terminal and row kinds whose decoding read past them, one after the other,
 # after which the walk no longer looks for a copy among them (``_replayed``: a flood of FR004)
 _PAST_RUN = 8
-_END, _KIND, _NUMERIC, _SHORT = 3, 5, 7, 8  # FOUND_END: the words after the content; FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
+# FOUND_END: the words after the content; FOUND_KIND: a kind check that holds (``_kind_checks``);
+# FOUND_NUMERIC: EV001
+_END, _KIND, _NUMERIC, _SHORT = 3, 5, 7, 8
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _new = object.__new__
