@@ -1340,6 +1340,53 @@ def test_the_words_after_a_records_content_are_framed_by_the_walk(monkeypatch, c
         k: v for k, v in walked["counts"].items() if k not in ("EX001", "FR004")}
 
 
+def _answers_checked(data: bytes, order: str) -> int:
+    """Lint ``data`` on the walk, each framing answer it hands the reader's step for the words
+    after a record's content held to the reference's own (``header_kind``, ``resync_offset``,
+    ``swallowed``), and the whole report to the reference's: how many answers named a header."""
+    from unittest import mock
+
+    from fxtlint.engine import _reader
+
+    big, named = order == "big", []
+    real = _reader._after_content
+
+    def spy(dec, lay, pos, end, size_words, log, resync, words=True, answer=_reader._UNASKED):
+        if answer is not _reader._UNASKED:
+            kind = _reader.header_kind(_reader._UNPACK[big](data, pos)[0], data, pos, big)
+            if kind is None:
+                assert answer is None
+            else:
+                got = _reader.swallowed(data, pos, end, big)
+                assert answer == (kind, _reader.resync_offset(data, end, pos, big) == pos, got["skipped"],
+                                  "lands" in got)
+                named.append(pos)
+        return real(dec, lay, pos, end, size_words, log, resync, words, answer)
+    with mock.patch.object(_reader, "_after_content", spy):
+        walked = fxtlint.lint_bytes(data, engine="walk").to_json()
+    assert walked == fxtlint.lint_bytes(data, engine="reference").to_json()
+    return len(named)
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.sampled_from(["little", "big"]), st.data())
+def test_the_walks_framing_answers_are_the_readers_on_drawn_sizes_too_large(order, data):
+    """A drawn archive with one record's size a few words too large (a neighbour swallowed, in
+    part or whole, or the file's end passed): every framing answer the walk gives is the
+    reference's, and so is the whole report."""
+    from fxtlint.engine._reader import read_records
+    from fxtlint.spec._tables import tables
+
+    trace = data.draw(archives(min_size=2, max_size=12, byte_order=order))
+    trace = B.archive(B.magic(), byte_order=order) + trace
+    offsets = [r.offset for r in read_records(trace, byte_order=order)[0]][1:]
+    at = data.draw(st.sampled_from(offsets))
+    size = tables().field(role="size")
+    words = B.read_field(trace, size, word=at // 8, byte_order=order) + data.draw(st.integers(1, 5))
+    if words <= size.mask:
+        _answers_checked(B.patch_field(trace, size, words, word=at // 8, byte_order=order), order)
+
+
 @pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt",
                                   "MG002-magic-wrong-value.fxt", "UN004-undefined-enum-value.fxt",
                                   "SL001-log-record-wrong-type.log", "SL002-log-severity-invalid.log",

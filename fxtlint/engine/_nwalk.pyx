@@ -37,7 +37,10 @@ or name), the words after the content and a kind check that holds, and reads on 
 the reference reader reads on; an
 undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
 ``_walk_native`` renders each record's rows with the reference decoder's own steps
-(``_reader.report_layout``); a copy of a record walked before (the same terminal, size,
+(``_reader.report_layout``); where a well-formed header follows a trace record's content,
+its FOUND_END row holds FR004's framing decision, taken here (``_frame_after``: the
+header's kind, whether recovery reads on from it, the records the size swallows,
+``swallowed_at``), which the decoder's step takes for its own; a copy of a record walked before (the same terminal, size,
 bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``). A table record's effect is carried out as ``ProviderState``
 carries it out (a string record whose text is not UTF-8 interned as its bytes, a
 provider named by a name that is not text keeping the name it had), and a table record

@@ -42,8 +42,8 @@ such rows past it itself, handing none over: ``_cap``; it stops for its rows onc
 same bytes and layout rows, where that is all the decoder reads (``report_layout`` says
 what its steps read past the record: questions of what follows it, a missing padding's
 next header or a header's kind, whose answers are asked again of each copy, ``answers_hold``;
-or a framing decision, the records after it, and such a record is decoded each time; after
-``_PAST_RUN`` of one kind in a row, no copy is looked for among them), is
+or a framing decision, the records after it, and such a record is decoded each time: the
+walk takes FR004's itself, ``_framed``, and no copy is looked for among such records), is
 decoded twice at most: its diagnostics are the second copy's
 (noted until a rule reaches its cap; the first is decoded as any record, so a record met
 once costs no noting), moved to its offset, each asked of the cap in the decoder's order
