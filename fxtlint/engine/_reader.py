@@ -1254,23 +1254,31 @@ class MagicSearch:
 
     def find(self, buf) -> int | None:
         """The first magic record's offset, or None (may raise NeedMore on a growing stream)."""
-        magic = MAGIC_BE if self.big else MAGIC_LE
         unpack = _UNPACK[self.big]
+        sizes = _SIZES
+        n = len(buf)
         while not self.done:
             off = self.off
-            if self.idx >= MAGIC_SEARCH_RECORDS or not _have(buf, off + 8):
+            if self.idx >= MAGIC_SEARCH_RECORDS or (off + 8 > n and not _have(buf, off + 8)):
                 self.done = True
                 break
-            head = bytes(buf[off : off + 8])
-            if head == magic:
+            (word,) = unpack(buf, off)  # (the magic record's bytes, read in this byte order, are its word)
+            if word == _MAGIC:
                 self.at, self.index, self.done = off, self.idx, True
                 break
-            size = declared_size(unpack(head, 0)[0])
+            size = sizes.get(word)
+            if size is None:  # (a header's declared size, remembered: a search reads the same headers again)
+                if len(sizes) >= _HEADERS_MAX:
+                    sizes.clear()
+                size = sizes[word] = declared_size(word)
             if size == 0:
                 self.done = True
                 break
             self.off, self.idx = off + 8 * size, self.idx + 1
         return self.at
+
+
+_SIZES: dict[int, int] = {}  # header word -> ``declared_size`` (``MagicSearch.find``), forgotten past _HEADERS_MAX
 
 
 def first_magic(buf, big: bool = False) -> int | None:
