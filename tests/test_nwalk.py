@@ -1180,11 +1180,13 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     word's field checks, a stream's, an argument's, where its content runs past its size,
     words after its content that are no header),
     under the cap: the reference's decoder reads the first two copies only (the first as any
-    record, the second noted: ``NativeLint._replayed``), and the whole report is the
-    reference's (spans moved with each copy)."""
+    record, by ``report_words`` where its rows are all a word's field checks; the second noted:
+    ``NativeLint._replayed``), and the whole report is the reference's (spans moved with each
+    copy)."""
     calls = []
-    real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    for step in ("report_layout", "report_words"):
+        real = getattr(_walk_native, step)
+        monkeypatch.setattr(_walk_native, step, lambda *a, real=real, **k: (calls.append(a[2]), real(*a, **k))[1])
     data, fmt = _copies(name, 20)
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]
@@ -1393,19 +1395,21 @@ def test_the_walks_framing_answers_are_the_readers_on_drawn_sizes_too_large(orde
                                   "SL003-log-severity-raw.log"])
 def test_a_words_field_checks_are_said_without_decoding_it(monkeypatch, name):
     """A word whose field checks fail (reserved bits, a constant, an enumeration: a FOUND_FIELDS
-    row): the walk's row is said by the checks alone (``_reader.report_fields``, the builder
-    the reader's ``check_fields`` calls too), no field of the record decoded; the whole report
-    is the reference's."""
+    row, the record's one layout row): the walk's row is said by the checks alone
+    (``_reader.report_words``, ``report_fields``: the builder the reader's ``check_fields``
+    calls too), no field of the record decoded, not through ``report_layout``; the whole
+    report is the reference's."""
     from fxtlint.engine import _reader
 
     data = (REPO / "corpus" / "golden" / name).read_bytes()
     fmt = "log" if name.endswith(".log") else "auto"
-    decoded, said = [], []
+    decoded, said, layout = [], [], []
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: layout.append(a[2]))
     real_check, real_report = _reader._Decoder.check_fields, _reader.report_fields
     monkeypatch.setattr(_reader._Decoder, "check_fields", lambda *a: (decoded.append(a[2]), real_check(*a))[1])
     monkeypatch.setattr(_reader, "report_fields", lambda *a: (said.append(a[2]), real_report(*a))[1])
     walked = fxtlint.lint_bytes(data, engine="walk", input_format=fmt).to_json()
-    assert said and not decoded, (said, decoded)
+    assert said and not decoded and not layout, (said, decoded, layout)
     said.clear()
     assert walked == fxtlint.lint_bytes(data, engine="reference", input_format=fmt).to_json()
     assert decoded and said  # (the reader's step says them through the same builder)

@@ -231,14 +231,14 @@ def report_fields(dec, word: int, base: int, cf: _Fields, where: str, out: dict 
         for f, rule in cf.zero:
             v = _field_value(word, f) if out is None else out[f.name]
             if v and dec.wants(rule):
-                dec.build(rule, field_span(base, f, dec.big),
-                          **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi, value=v, expected=0))
+                dec.add(rule, field_span(base, f, dec.big),
+                        _params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi, value=v, expected=0))
     for f, rule, between in cf.checks:
         v = _field_value(word, f) if out is None else out[f.name]
         if f.const is not None:
             if v != f.const and dec.wants(rule):
-                dec.build(rule, field_span(base, f, dec.big),
-                          **_params("const", rule, field=f.name, value=v, expected=f.const))
+                dec.add(rule, field_span(base, f, dec.big),
+                        _params("const", rule, field=f.name, value=v, expected=f.const))
             continue
         values = _T.enums[f.enum]
         if v in values:
@@ -247,11 +247,11 @@ def report_fields(dec, word: int, base: int, cf: _Fields, where: str, out: dict 
         above = min((k for k in values if k > v), default=None)
         if between is not None and below is not None and above is not None:
             if dec.wants(between):
-                dec.build(between, field_span(base, f, dec.big),
-                          **_params("between", between, value=v, below=values[below], above=values[above]))
+                dec.add(between, field_span(base, f, dec.big),
+                        _params("between", between, value=v, below=values[below], above=values[above]))
         elif dec.wants(rule):
-            dec.build(rule, field_span(base, f, dec.big),
-                      **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
+            dec.add(rule, field_span(base, f, dec.big),
+                    _params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
 
 
 class _Decoder:
@@ -307,6 +307,10 @@ class _Decoder:
 
     def build(self, rule, span=None, **params):
         """``report`` once ``wants`` said yes."""
+        self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
+
+    def add(self, rule, span, params: dict) -> None:
+        """``build`` with its parameters in a dict (no keywords packed and unpacked again)."""
         self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
 
     # -- fields -------------------------------------------------------------------
@@ -754,6 +758,9 @@ class _RowDecoder(_Decoder):
     def build(self, rule, span=None, **params):
         self.add_at(rule, self.off, self.idx, self.size, params, span)
 
+    def add(self, rule, span, params: dict) -> None:
+        self.add_at(rule, self.off, self.idx, self.size, params, span)
+
 
 def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
                   log: bool = False, skips=None, add_at=None) -> bool | tuple:
@@ -791,11 +798,7 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
             _check_log_args(dec, args)  # after the body, before the words after it
             args = None
         if what == "fields":  # (the checks alone: no field decoded that none fails)
-            (word,) = unpack(buf, pos)
-            if item is None:
-                report_fields(dec, word, pos, _compiled(lay.full_fields), f"{lay.name} header")
-            else:
-                report_fields(dec, word, pos, _compiled(item.fields), f"{lay.name} {item.name} word")
+            _report_word(dec, lay, item, pos)
         elif what == "stream":
             dec.tail = item is last
             if isinstance(item, StringItem):
@@ -832,6 +835,30 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     if args is not None:
         _check_log_args(dec, args)
     return dec.past if dec.past is True or dec.past is False else tuple(dec.past)
+
+
+def _report_word(dec: _Decoder, lay: Layout, item, pos: int) -> None:
+    """The field checks of the word at ``pos``: the header's (``item`` None) or a word item's."""
+    (word,) = dec.unpack(dec.buf, pos)
+    if item is None:
+        report_fields(dec, word, pos, _compiled(lay.full_fields), f"{lay.name} header")
+    else:
+        report_fields(dec, word, pos, _compiled(item.fields), f"{lay.name} {item.name} word")
+
+
+def report_words(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, words, *, big: bool,
+                 skips=None, add_at=None) -> None:
+    """``report_layout`` for a record whose layout rows are all words whose field checks fail
+    (``words``: (the word item, None for the header; its position), in file order): each
+    word's checks by the builder the reader's ``check_fields`` calls (``report_fields``),
+    nothing else of the record read."""
+    if add_at is None:
+        dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+    else:
+        dec = _RowDecoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+        dec.add_at = add_at
+    for item, pos in words:
+        _report_word(dec, lay, item, pos)
 
 
 def report_after(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, pos: int, answer, *, big: bool,

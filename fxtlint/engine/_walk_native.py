@@ -112,6 +112,7 @@ from ._reader import (
     report_after,
     report_layout,
     report_undefined,
+    report_words,
     start_checks,
     well_formed_magic,
 )
@@ -163,9 +164,9 @@ _NOTE_FROM = 16  # rows taken in one walk before a record or row met is remember
 # records of one terminal and row kinds whose decoding read past them, one after the other,
 # after which the walk no longer looks for a copy among them (``_replayed``: a flood of FR004)
 _PAST_RUN = 8
-# FOUND_END: the words after the content; FOUND_KIND: a kind check that holds (``_kind_checks``);
-# FOUND_NUMERIC: EV001
-_END, _KIND, _NUMERIC, _SHORT = 3, 5, 7, 8
+# FOUND_FIELDS: a word's field checks; FOUND_END: the words after the content; FOUND_KIND: a
+# kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
+_FIELDS, _END, _KIND, _NUMERIC, _SHORT = 1, 3, 5, 7, 8
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _new = object.__new__
@@ -631,6 +632,13 @@ class NativeLint:
                 if known is not None and known is not _PAST and self.sink is not None \
                         and self.sink.skips_all(known, offset, index):
                     rows = []  # every one the cap drops: counted, and the decoder not run
+        if rows and key is None and all(r[2] == _FIELDS for r in rows):
+            # words whose field checks fail, and nothing else: said from the words the rows name
+            sites = self.sites
+            report_words(self.buf, offset, index, size // 8, self.emit, self.layouts[term],
+                         [(sites[r[10]][2], r[8]) for r in rows], big=self.big, skips=self.skips,
+                         add_at=None if self.sink is None else self.sink.add_at)
+            rows = []
         if rows:
             found = self._found(rows)
             if key is None or key in self.memo:
