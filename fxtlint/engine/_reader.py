@@ -618,10 +618,15 @@ def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end, af
     asked, ``_after``)."""
     if after is _MISSING:
         after = _after(buf, big, content_end)
-    return R.content_overruns_record.at(
-        off, idx, span=field_span(off, lay.size_field, big), record_size=content_end - off, where=lay.name,
-        part="content", need=content_end - off - 8, have=8 * size_words - 8, words=size_words,
-        content_words=(content_end - off) // 8, next_kind=after)
+    return R.content_overruns_record.at(off, idx, span=field_span(off, lay.size_field, big),
+                                        record_size=content_end - off,
+                                        **_size_too_small_params(lay, off, size_words, content_end, after))
+
+
+def _size_too_small_params(lay, off: int, size_words: int, content_end: int, after) -> dict:
+    """ST001's parameters (``_size_too_small``'s, and ``report_layout``'s row of it)."""
+    return {"where": lay.name, "part": "content", "need": content_end - off - 8, "have": 8 * size_words - 8,
+            "words": size_words, "content_words": (content_end - off) // 8, "next_kind": after}
 
 
 def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, content_only=False,
@@ -828,8 +833,10 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
                 _ITEM_HANDLERS[type(item)](dec, item, pos, end, {name: value}, {}, None, overrun, lay.name)
         elif what == "short":
             if skips is None or not skips(R.content_overruns_record, off, idx):
-                # (its message names the header after the content)
-                emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos, dec.ask("after", pos)))
+                # (its message names the header after the content; the record is read at its
+                # content's size, ``size_words``: ST001's record size)
+                dec.add(R.content_overruns_record, field_span(off, lay.size_field, big),
+                        _size_too_small_params(lay, off, value, pos, dec.ask("after", pos)))
         else:  # "end": words after the content (``value``: the walk's framing answer, ``framed``)
             _after_content(dec, lay, pos, end, size_words, log, False, False, value)
     if args is not None:
