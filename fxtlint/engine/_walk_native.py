@@ -23,7 +23,10 @@ from: ``F_LAYOUT``, ``F_UNDEFINED``) are rendered by the builders ``RecordChecke
 ``after_record`` call (``_semantic``, ``_reader.repeated_magic``), the span the field's
 byte range in the trace's byte order (``_render``), a record's layout rows by the
 reference decoder's own steps (``_reader.report_layout``: a word's field checks, a
-stream's, an argument decoded whole, the words after the content; ``report_undefined``)
+stream's, an argument decoded whole, the words after the content; ``report_undefined``;
+a record whose rows are all a word's field checks by their builder alone, ``report_words``,
+one whose one row is the words after its content, framed by the walk, by that step alone,
+``report_after``)
 and its kind checks that hold after its semantic rows, where ``RecordChecker`` says them.
 Where a record's content runs past its size, the screen's last row says where
 (``over``: rendered by the decoder's step for that item), and the walk frames the record
