@@ -258,7 +258,7 @@ class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
     __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail", "skips",
-                 "past")
+                 "past", "keeps")
 
     def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False, skips=None):
         self.buf = buf
@@ -280,6 +280,9 @@ class _Decoder:
         # kind), or True (a framing decision: the records after this one and where they are):
         # ``report_layout``'s answer
         self.past: bool | list = False
+        # whether the words after an argument's content are read into it (``Argument.extra``):
+        # not by ``report_layout``, which keeps no argument
+        self.keeps = True
 
     def ask(self, question: str, *at: int):
         """The answer to ``question`` (``_QUESTIONS``) at positions ``at`` (bytes), noted
@@ -521,7 +524,8 @@ class _Decoder:
         elif end < aend:
             self.report(R.argument_size_mismatch, (end, aend), i=i, kind=lay.name, declared=asize,
                         expected=(end - pos) // 8, exact=True, arg=where)
-            extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
+            if self.keeps:  # (``report_layout`` keeps no argument's words: only its diagnostics)
+                extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
         return Argument(atype, lay.name, fields, strings, extra, offset=pos, complete=end >= 0)
 
 
@@ -796,6 +800,7 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     else:
         dec = _RowDecoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
         dec.add_at = add_at
+    dec.keeps = False
     last = lay.full_body[-1] if lay.full_body else None
     args: list | None = [] if log else None  # a log's arguments the decoder read again, and their indexes
     for what, item, pos, value, arg in found:
