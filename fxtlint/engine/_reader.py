@@ -224,7 +224,7 @@ def _field_value(word: int, f) -> int:
 def report_fields(dec, word: int, base: int, cf: _Fields, where: str, out: dict | None = None) -> None:
     """A word's field checks (reserved bits that are set, RB001-RB003; a constant that
     differs, MG002; a value no enumeration defines, UN004 and the log's), each that fails
-    built by ``dec`` (``wants``, then ``build``) in the tables' order: the reader's step
+    built by ``dec`` (``wants``, then ``add``) in the tables' order: the reader's step
     (``_Decoder.check_fields``, ``out`` the fields it decoded) and the native walk's field
     rows (``report_layout``'s, from the word the row names alone) both say them here."""
     if word & cf.zero_mask:
@@ -776,9 +776,11 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
     places the native walk's screen found wrong (``found``: (what, item, position, value,
     argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
-    step that makes it when it decodes the whole record: a word's field checks, a
-    stream's, an argument's (all of it; a log's argument checks, ``_check_log``, after the
-    body as the decoder makes them), the words after the content; where the content ran
+    step that makes it when it decodes the whole record: a word's field checks (their
+    builder alone, ``report_fields``), a stream's, an argument's (all of it; a log's argument
+    checks, ``_check_log``, after the body as the decoder makes them), the words after the
+    content (``end``: the value the native walk's framing answer, ``framed``'s, or None where
+    no well-formed header follows them); where the content ran
     past the record's size (``over``: the item there, at its first word, with its length,
     reference or argument count, and the argument's index), which ends what the decoder
     reads of it; a record framed anew at its content's end (``short``: the position is that
