@@ -1524,3 +1524,34 @@ def test_a_stream_length_of_2_to_the_63_is_a_length():
                          "3f0000000001000000000000000000000000000000000080")
     same(data)
     assert fxtlint.lint_bytes(data, engine="walk").counts == {"ST001": 1}
+
+
+def test_a_watched_thread_s_records_are_counted_once_each_until_it_is_registered():
+    """``watch_thread`` (repair's placeholder threads, ``rewrite/_continue``): the records from
+    index ``since`` on that read the thread, each counted once (a record with two refs to
+    it, a record walked again to intern a name), until a registration of it (even of the
+    same koids); a thread not watched, and the records before ``since``, are not counted;
+    ``take_watched`` says which threads were read and starts the count again."""
+    module = _native.nwalk()
+    recs = [B.magic(), B.string(1, "c"), B.thread(1, 2, 3), B.thread(2, 4, 5),
+            B.event("instant", 10, thread=1, category=1, name="n0"),  # (index 4: before ``since``)
+            B.event("instant", 11, thread=1, category=1, name="n1"),  # 5: a new name, walked again
+            B.event("instant", 12, thread=2, category=1, name=1),
+            B.legacy_context_switch(13, 0, 0, outgoing_thread=1, incoming_thread=1),
+            B.event("duration_begin", 14, thread=1, category=1, name=1),
+            B.thread(1, 2, 3),  # (the same koids again: the watch ends all the same)
+            B.event("instant", 15, thread=1, category=1, name=1)]
+    data = B.archive(*recs)
+    from fxtlint.engine._provider_state import ProviderState
+
+    nw = module.NativeWalk(_walk_native._loaded(module), _walk_native.Mirror(ProviderState()), False)
+    nw.layout = True
+    assert nw.take_watched() == (0, set())
+    nw.watch_thread(None, 1, 5)
+    nw.watch_thread(None, 7, 5)  # (never read)
+    assert nw.run(data, 0, 0, 8) == module.Stop.DONE  # (records 0-7)
+    assert nw.take_watched() == (2, {(None, 1)})  # records 5 and 7
+    assert nw.run(data, nw.cur, nw.index, 1 << 20) == module.Stop.END
+    assert nw.take_watched() == (1, {(None, 1)})  # record 8; none after the registration at 9
+    assert nw.take_watched() == (0, set())
+    assert [nw.watch_thread(None, i, 0) for i in range(10, 17)] == [True] * 6 + [False]  # (8 at most)

@@ -240,6 +240,7 @@ DEF CACHE_BITS0 = 6               # ... at first: it grows with the table (a sma
 DEF RELEASE_WORDS = 1 << 13       # the GIL is released for a stretch of at least this many words left ...
 DEF RELEASE_RECORDS = 64          # ... once the last stretch walked without Python had this many records
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
+DEF WATCHED_MAX = 8               # threads a walk watches at most (``NativeWalk.watch_thread``)
 DEF COPY_RECORD = 4096            # the largest record whose copies the walk says in one row (``_copied``) ...
 DEF COPY_KEYS = 4096              # ... and how many distinct such records it knows at most
 DEF RESYNC_DEPTH = 8              # records framed ahead to compare two framings (``_reader.RESYNC_DEPTH``)
@@ -566,6 +567,14 @@ cdef class NativeWalk:
     # -- rows (export, decode: ``_walk_rows``, ``_nwalk_rows.pxi``): each event walked clean, a row --
     cdef RowSink rsink
     cdef bint rowing
+    # -- watched threads (repair: ``rewrite/_continue``, the records reading a placeholder thread) --
+    cdef uint64_t wkey[WATCHED_MAX]                  # _key(slot, index) of each watched thread
+    cdef uint8_t wstate[WATCHED_MAX]                 # ... 1: read since the last take, | 2: registered since
+    cdef int nwatched                                # (a few: compared in turn, no lookup per ref)
+    cdef int64_t watched_records                     # records that read a watched thread since the last take
+    cdef int64_t watched_last                        # the index of the last record counted (a record walked
+                                                     # again, ``_event``'s loop, is counted once)
+    cdef int64_t watched_from                        # the first record index watched
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
@@ -677,6 +686,52 @@ cdef class NativeWalk:
         e.tk = tk
         e.gid = -1
         self.threads[_key(self.current, index)] = e
+
+    def watch_thread(self, pid, uint64_t index, int64_t since):
+        """Count the records from index ``since`` on that read thread ``index`` of provider
+        ``pid`` (registered or not) until a registration of it (``take_watched``): repair's
+        placeholder threads, read by OUT's lint (``rewrite/_continue``). False (nothing
+        watched) where ``WATCHED_MAX`` are watched already."""
+        if self.nwatched == WATCHED_MAX:
+            return False
+        self.wkey[self.nwatched] = _key(self._slot(pid), index)
+        self.wstate[self.nwatched] = 0
+        self.nwatched += 1
+        self.watched_last = -1
+        self.watched_from = since
+        return True
+
+    def take_watched(self):
+        """(records that read a watched thread, {(provider id, index) read}) since the last
+        take; a thread registered since is watched no more."""
+        hit = set()
+        cdef int k
+        for k in range(self.nwatched):
+            if self.wstate[k] & 1:
+                hit.add((self._pid(<int>(self.wkey[k] >> KEY_BITS)), self.wkey[k] & ((1 << KEY_BITS) - 1)))
+                self.wstate[k] &= 2
+        n, self.watched_records = self.watched_records, 0
+        return n, hit
+
+    cdef inline void _unwatch(self, uint64_t key) noexcept nogil:
+        """A registration of a watched thread: its refs from here on are not counted."""
+        cdef int k
+        for k in range(self.nwatched):
+            if self.wkey[k] == key:
+                self.wstate[k] |= 2
+
+    cdef inline void _watch_hit(self, uint64_t key, int64_t index) noexcept nogil:
+        """A ref to the thread ``key`` read by record ``index``: counted when it is watched
+        (and not registered since), the record once."""
+        cdef int k
+        if index < self.watched_from:
+            return
+        for k in range(self.nwatched):
+            if self.wkey[k] == key and not self.wstate[k] & 2:
+                self.wstate[k] |= 1
+                if self.watched_last != index:
+                    self.watched_last = index
+                    self.watched_records += 1
 
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
@@ -1979,6 +2034,8 @@ cdef class NativeWalk:
             if self.slicing:
                 self.reg_thr.insert(_key(self.current, idx))
             key = _key(self.current, idx)
+            if self.nwatched and index >= self.watched_from:
+                self._unwatch(key)  # (a registration ends a watch, even of the same koids)
             it2 = self.threads.find(key)
             if it2 == self.threads.end():
                 self.set_thread(idx, v[T.f_pk], v[T.f_tk])
@@ -2103,6 +2160,8 @@ cdef class NativeWalk:
                         have_koids = True
             else:
                 it = self.threads.find(_key(slot, ref))
+                if self.nwatched:
+                    self._watch_hit(_key(slot, ref), index)
                 if it == self.threads.end():
                     self._find(F_THREAD, T, i, -1, 0, 0, index, cur, size, ref, 0)
                 elif not found:
