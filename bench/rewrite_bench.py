@@ -192,9 +192,11 @@ def slice_run(src: Path, out: Path, option: str, value: str, base: dict | None =
 
 # the zeroed trace's repair as ``fxtlint repair`` runs it, each phase's CPU seconds (user + system
 # of this process, ``getrusage``) apart: IN's lint, the repair pass, OUT's lint (continued from
-# IN's where the tree has ``cli.repair._continues`` and it holds, else whole)
+# IN's where the tree has ``cli.repair._continues`` and it holds, else whole; where the tree has
+# ``cli.repair._rest``, the continued lint walks IN's rest inside the repair pass when it can:
+# ``out_lint`` "rest", the repair pass's CPU holds it, OUT's lint's is 0)
 _PHASES = (
-    "import json, resource, sys\n"
+    "import json, resource, sys, types\n"
     "sys_faults = []  # (system seconds, minor page faults) at each mark\n"
     "def cpu():\n"
     "    r = resource.getrusage(resource.RUSAGE_SELF)\n"
@@ -212,14 +214,21 @@ _PHASES = (
     "    if linted[3].resume is not None:\n"
     "        resumable(inp, linted[2], src)\n"
     "    with open(out, 'wb') as fh:\n"
-    "        log = repair(inp, fh.write, out_file=fh, resume=linted[3].resume)\n"
+    "        go_on = getattr(verb, '_continues', lambda linted: False)(linted)\n"
+    "        rest = getattr(verb, '_rest', None)\n"
+    "        args, outputs = types.SimpleNamespace(output=out), types.SimpleNamespace(parts={out: out})\n"
+    "        more = {} if rest is None or not go_on else {'rest': rest(linted, fh, outputs, args)}\n"
+    "        log = repair(inp, fh.write, out_file=fh, resume=linted[3].resume, **more)\n"
     "t3 = cpu()\n"
-    "go_on = getattr(verb, '_continues', lambda linted: False)(linted)\n"
-    "report = verb._lint_continued(linted[3].paused, out) if go_on else verb.lint_output(out)\n"
+    "paused = linted[3].paused\n"
+    "how = 'rest' if go_on and getattr(paused, 'report', None) is not None else \\\n"
+    "    'continued' if go_on and not paused.used else 'whole'\n"
+    "report = paused.report if how == 'rest' else verb._lint_continued(paused, out) if how == 'continued' else \\\n"
+    "    verb.lint_output(out)\n"
     "t4 = cpu()\n"
     "print(json.dumps({'phases': src.rsplit('/', 1)[-1], 'imports_cpu': round(t1 - t0, 3),\n"
     "                  'in_lint_cpu': round(t2 - t1, 3), 'repair_pass_cpu': round(t3 - t2, 3),\n"
-    "                  'out_lint_cpu': round(t4 - t3, 3), 'out_lint': 'continued' if go_on else 'whole',\n"
+    "                  'out_lint_cpu': round(t4 - t3, 3), 'out_lint': how,\n"
     "                  'out_errors': report.has_errors,\n"
     "                  'sys': [round(b[0] - a[0], 3) for a, b in zip(sys_faults[1:], sys_faults[2:])],\n"
     "                  'faults': [b[1] - a[1] for a, b in zip(sys_faults[1:], sys_faults[2:])]}))\n"

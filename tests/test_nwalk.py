@@ -1104,20 +1104,25 @@ def test_walk_equals_reference_past_the_per_rule_cap(name, cap):
     assert '"capped": true' in got[0] or cap == 200
 
 
-def test_a_size_too_large_past_the_cap_takes_no_framing_decision(monkeypatch):
-    """FR004 on whole bytes asks the cap before the framing decision its message names
-    (``_reader._after_content``): past the cap, a record whose size swallows its neighbour
-    is counted without framing anything from it, and the report is the reference's."""
+def test_a_size_too_large_takes_its_framing_decision_from_the_walk(monkeypatch):
+    """FR004 on whole bytes: the framing decision its message names (where recovery reads
+    on, the records the size swallows) is the walk's (``_nwalk``'s ``_frame_after``), so
+    Python frames nothing after the record (``_reader.resync_offset``, ``swallowed``, ``_chain``
+    never called), under the cap and past it, and the report is the reference's."""
     from fxtlint.engine import _reader
 
     calls = []
-    real = _reader.resync_offset
-    monkeypatch.setattr(_reader, "resync_offset", lambda *a: (calls.append(a[1]), real(*a))[1])
+    for name in ("resync_offset", "swallowed", "_chain"):
+        real = getattr(_reader, name)
+        monkeypatch.setattr(_reader, name, lambda *a, real=real, name=name: (calls.append(name), real(*a))[1])
     data, fmt = _copies("FR004-record-size-too-large.fxt", 40)
     sink = fxtlint.DiagnosticSink(per_rule_cap=3)
     walked = dumps(render([fxtlint.lint_bytes(data, engine="walk", input_format=fmt, sink=sink)], version="-"))
     assert sink.counts["FR004"] == 41
-    assert 3 <= len(calls) <= 6, calls
+    assert not calls, calls
+    full = fxtlint.lint_bytes(data, engine="walk", input_format=fmt)
+    assert full.counts["FR004"] == 41 and not calls, calls
+    assert full.to_json() == fxtlint.lint_bytes(data, engine="reference", input_format=fmt).to_json()
     assert walked == dumps(render([fxtlint.lint_bytes(data, engine="reference", input_format=fmt,
                                                       sink=fxtlint.DiagnosticSink(per_rule_cap=3))], version="-"))
 
@@ -1175,11 +1180,13 @@ def test_a_record_met_again_is_said_without_decoding_it(monkeypatch, name):
     word's field checks, a stream's, an argument's, where its content runs past its size,
     words after its content that are no header),
     under the cap: the reference's decoder reads the first two copies only (the first as any
-    record, the second noted: ``NativeLint._replayed``), and the whole report is the
-    reference's (spans moved with each copy)."""
+    record, by ``report_words`` where its rows are all a word's field checks; the second noted:
+    ``NativeLint._replayed``), and the whole report is the reference's (spans moved with each
+    copy)."""
     calls = []
-    real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    for step in ("report_layout", "report_words"):
+        real = getattr(_walk_native, step)
+        monkeypatch.setattr(_walk_native, step, lambda *a, real=real, **k: (calls.append(a[2]), real(*a, **k))[1])
     data, fmt = _copies(name, 20)
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]
@@ -1222,16 +1229,17 @@ def _spied_takes(monkeypatch) -> list:
 @pytest.mark.parametrize(("name", "placed"), [
     ("RB001-reserved-bits-set.fxt", True), ("ST003-invalid-utf8.fxt", True),
     ("ST007-argument-overruns-record.fxt", True), ("EX001-trailing-words.fxt", True),
-    ("FR004-record-size-too-large.fxt", False), ("ST002-padding-not-zero.fxt", False)])
+    ("ST002-padding-not-zero.fxt", False)])
 @pytest.mark.parametrize("n", [3, 20])
 def test_a_copy_of_a_record_is_one_row_or_one_place_of_the_walk(monkeypatch, name, placed, n):
-    """Copies of a record with layout findings (under ``_NOTE_FROM`` rows too, and FR004's,
-    whose decoder reads past the record, and ST002's, which asks what follows): the walk says
+    """Copies of a record with layout findings (under ``_NOTE_FROM`` rows too, and ST002's,
+    which asks what follows): the walk says
     each copy after the first in one F_COPY row (``_nwalk``'s ``_copied``), its layout rows
     those of the first copy, until the linter noted the diagnostics of a copy that reads
     nothing past it (``note_copy``: its second, the walk stopping after it), and each later
-    copy as one place of the block the sink takes whole (``add_moved_block``); FR004's and
-    ST002's copies are F_COPY rows each; the whole report is the reference's."""
+    copy as one place of the block the sink takes whole (``add_moved_block``); ST002's copies
+    are F_COPY rows each; the whole report is the reference's. (FR004's framing decision names
+    positions: no two are copies, below.)"""
     rows, places = _spied_rows(monkeypatch), _spied_places(monkeypatch)
     data, fmt = _copies(name, n)
     fxtlint.lint_bytes(_copies(name, 0)[0], engine="walk", input_format=fmt)
@@ -1280,15 +1288,18 @@ def test_walk_equals_reference_on_copy_runs_of_mutated_archives(mutated, n):
                                   "FR004-size-one-word-too-large-in-a-writer-trace.fxt"])
 def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, name):
     """Copies of a record whose decoder steps take a framing decision (a header after the
-    content: the records after it, and where they are, FR004's parameters): each copy is
-    decoded (``report_layout`` says so: ``_replayed`` notes nothing, and once ``_PAST_RUN``
-    such records came one after the other it looks for no copy among them), each copy after
-    the first one F_COPY row of the walk, known by the walk's id (no key made of its bytes),
-    and the whole report is the reference's."""
-    calls, keys = [], []
+    content: the records after it, and where they are, FR004's parameters, the walk's answer
+    in its FOUND_END row, ``_frame_after``): each copy is said from its own row by the
+    reader's step for the words after the content (``report_after``: the row's value is where
+    the content ends, so the walk makes no F_COPY row of it), no key made of its bytes, no
+    copy looked for (``_replayed``), and the whole report is the reference's."""
+    calls, keys, looked = [], [], []
     rows = _spied_rows(monkeypatch)
-    real = _walk_native.report_layout
-    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    real = _walk_native.report_after
+    monkeypatch.setattr(_walk_native, "report_after", lambda *a, **k: (calls.append(a[2]), real(*a, **k))[1])
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: looked.append(a[2]))
+    real_replayed = _walk_native.NativeLint._replayed
+    monkeypatch.setattr(_walk_native.NativeLint, "_replayed", lambda *a: (looked.append(a[1]), real_replayed(*a))[1])
     real_key = _walk_native._rows_key
     monkeypatch.setattr(_walk_native, "_rows_key", lambda *a: (keys.append(a[1]), real_key(*a))[1])
     data, fmt = _copies(name, 40)
@@ -1296,8 +1307,143 @@ def test_a_record_whose_findings_read_past_it_is_decoded_each_time(monkeypatch, 
            for e in ("walk", "reference")]
     assert got[0] == got[1]
     assert len(calls) == 41, calls
-    assert sum(r[0] == _walk_native.F_COPY for r in rows) == 40
-    assert not keys, keys
+    assert not any(r[0] == _walk_native.F_COPY for r in rows)
+    ends = [r for r in rows if r[0] == _walk_native.F_LAYOUT and r[2] == 3]  # (FOUND_END)
+    assert len(ends) == 41 and all(r[12] and r[9] == r[8] for r in ends), ends[:2]
+    assert not keys and not looked, (keys, looked)
+
+
+def _swallowing(order: str, after, extra: int) -> bytes:
+    """A trace whose string record's size is ``extra`` words too large: ``after(archive)`` the
+    words after its content, then three well-formed records to the file's end."""
+    from fxtlint.spec._tables import tables
+
+    def a(*records):
+        return B.archive(*records, byte_order=order)
+    data = a(B.magic(), B.provider_info(1, "p"), B.string(1, "a")) + after(a) \
+        + a(B.string(2, "b"), B.provider_section(1), B.string(3, "c"))
+    return B.patch_field(data, tables().field(role="size"), 2 + extra, word=3, byte_order=order)
+
+
+# the words after a string record's content, and how many words too large its size is: each
+# framing answer the walk gives (``_nwalk``'s ``_frame_after``), and none (EX001)
+SWALLOWING = {
+    "frames-exactly": (lambda a: a(B.thread(1, 10, 11)), 3),  # recovery reads on from the header
+    "lands-inside": (lambda a: a(B.thread(1, 10, 11)), 4),  # the size ends inside the second swallowed
+    # the records framed from the content's end reach further than those from the declared end,
+    # which they do not frame to exactly (garbage there), nor end inside
+    "reach-further": (lambda a: a(B.thread(1, 10, 11)) + B.words(0xAAAAAAAAAAAAAAAA, 0xAAAAAAAAAAAAAAAA), 4),
+    "size-stands": (lambda a: a(B.provider_section(1)) + B.words(0xAAAAAAAAAAAAAAAA), 2),  # no recovery
+    "no-header": (lambda a: B.words(0xAAAAAAAAAAAAAAAA), 1),  # EX001
+}
+
+
+@pytest.mark.parametrize("order", ["little", "big"])
+@pytest.mark.parametrize("case", sorted(SWALLOWING))
+def test_the_words_after_a_records_content_are_framed_by_the_walk(monkeypatch, case, order):
+    """A size too large (FR004) in each of its framings, and words after the content that are
+    no header (EX001), in either byte order: the walk's answer in the FOUND_END row (the
+    header's kind, whether recovery reads on from it, the records the size swallows and
+    whether it ends inside the last) is the reference's own (``header_kind``,
+    ``resync_offset``, ``swallowed``), and the whole report is the reference's."""
+    from fxtlint.engine import _reader
+
+    after, extra = SWALLOWING[case]
+    data = _swallowing(order, after, extra)
+    answers = []
+    real = _reader._after_content
+
+    def spy(dec, lay, pos, end, size_words, log, resync, words=True, answer=_reader._UNASKED):
+        answers.append((pos, end, answer))
+        return real(dec, lay, pos, end, size_words, log, resync, words, answer)
+    monkeypatch.setattr(_reader, "_after_content", spy)
+    walked = fxtlint.lint_bytes(data, engine="walk").to_json()
+    assert len(answers) == 1
+    pos, end, answer = answers[0]
+    big = order == "big"
+    kind = _reader.header_kind(_reader._UNPACK[big](data, pos)[0], data, pos, big)
+    if case == "no-header":
+        assert answer is None and kind is None
+    else:
+        got = _reader.swallowed(data, pos, end, big)
+        assert answer == (kind, _reader.resync_offset(data, end, pos, big) == pos, got["skipped"], "lands" in got)
+        assert answer[1] == (case != "size-stands") and answer[3] == (case == "lands-inside")
+    assert walked == fxtlint.lint_bytes(data, engine="reference").to_json()
+    assert walked["counts"] == ({"EX001": 1} if case == "no-header" else {"FR004": 1}) | {
+        k: v for k, v in walked["counts"].items() if k not in ("EX001", "FR004")}
+
+
+def _answers_checked(data: bytes, order: str) -> int:
+    """Lint ``data`` on the walk, each framing answer it hands the reader's step for the words
+    after a record's content held to the reference's own (``header_kind``, ``resync_offset``,
+    ``swallowed``), and the whole report to the reference's: how many answers named a header."""
+    from unittest import mock
+
+    from fxtlint.engine import _reader
+
+    big, named = order == "big", []
+    real = _reader._after_content
+
+    def spy(dec, lay, pos, end, size_words, log, resync, words=True, answer=_reader._UNASKED):
+        if answer is not _reader._UNASKED:
+            kind = _reader.header_kind(_reader._UNPACK[big](data, pos)[0], data, pos, big)
+            if kind is None:
+                assert answer is None
+            else:
+                got = _reader.swallowed(data, pos, end, big)
+                assert answer == (kind, _reader.resync_offset(data, end, pos, big) == pos, got["skipped"],
+                                  "lands" in got)
+                named.append(pos)
+        return real(dec, lay, pos, end, size_words, log, resync, words, answer)
+    with mock.patch.object(_reader, "_after_content", spy):
+        walked = fxtlint.lint_bytes(data, engine="walk").to_json()
+    assert walked == fxtlint.lint_bytes(data, engine="reference").to_json()
+    return len(named)
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.sampled_from(["little", "big"]), st.data())
+def test_the_walks_framing_answers_are_the_readers_on_drawn_sizes_too_large(order, data):
+    """A drawn archive with one record's size a few words too large (a neighbour swallowed, in
+    part or whole, or the file's end passed): every framing answer the walk gives is the
+    reference's, and so is the whole report."""
+    from fxtlint.engine._reader import read_records
+    from fxtlint.spec._tables import tables
+
+    trace = data.draw(archives(min_size=2, max_size=12, byte_order=order))
+    trace = B.archive(B.magic(), byte_order=order) + trace
+    offsets = [r.offset for r in read_records(trace, byte_order=order)[0]][1:]
+    at = data.draw(st.sampled_from(offsets))
+    size = tables().field(role="size")
+    words = B.read_field(trace, size, word=at // 8, byte_order=order) + data.draw(st.integers(1, 5))
+    if words <= size.mask:
+        _answers_checked(B.patch_field(trace, size, words, word=at // 8, byte_order=order), order)
+
+
+@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "RB003-always-zero-bit-set.fxt",
+                                  "MG002-magic-wrong-value.fxt", "UN004-undefined-enum-value.fxt",
+                                  "SL001-log-record-wrong-type.log", "SL002-log-severity-invalid.log",
+                                  "SL003-log-severity-raw.log"])
+def test_a_words_field_checks_are_said_without_decoding_it(monkeypatch, name):
+    """A word whose field checks fail (reserved bits, a constant, an enumeration: a FOUND_FIELDS
+    row, the record's one layout row): the walk's row is said by the checks alone
+    (``_reader.report_words``, ``report_fields``: the builder the reader's ``check_fields``
+    calls too), no field of the record decoded, not through ``report_layout``; the whole
+    report is the reference's."""
+    from fxtlint.engine import _reader
+
+    data = (REPO / "corpus" / "golden" / name).read_bytes()
+    fmt = "log" if name.endswith(".log") else "auto"
+    decoded, said, layout = [], [], []
+    monkeypatch.setattr(_walk_native, "report_layout", lambda *a, **k: layout.append(a[2]))
+    real_check, real_report = _reader._Decoder.check_fields, _reader.report_fields
+    monkeypatch.setattr(_reader._Decoder, "check_fields", lambda *a: (decoded.append(a[2]), real_check(*a))[1])
+    monkeypatch.setattr(_reader, "report_fields", lambda *a: (said.append(a[2]), real_report(*a))[1])
+    walked = fxtlint.lint_bytes(data, engine="walk", input_format=fmt).to_json()
+    assert said and not decoded and not layout, (said, decoded, layout)
+    said.clear()
+    assert walked == fxtlint.lint_bytes(data, engine="reference", input_format=fmt).to_json()
+    assert decoded and said  # (the reader's step says them through the same builder)
 
 
 @pytest.mark.parametrize("name", ["ST002-padding-not-zero.fxt", "ST001-size-one-word-too-small-in-a-writer-trace.fxt"])
@@ -1451,3 +1597,34 @@ def test_a_stream_length_of_2_to_the_63_is_a_length():
                          "3f0000000001000000000000000000000000000000000080")
     same(data)
     assert fxtlint.lint_bytes(data, engine="walk").counts == {"ST001": 1}
+
+
+def test_a_watched_thread_s_records_are_counted_once_each_until_it_is_registered():
+    """``watch_thread`` (repair's placeholder threads, ``rewrite/_continue``): the records from
+    index ``since`` on that read the thread, each counted once (a record with two refs to
+    it, a record walked again to intern a name), until a registration of it (even of the
+    same koids); a thread not watched, and the records before ``since``, are not counted;
+    ``take_watched`` says which threads were read and starts the count again."""
+    module = _native.nwalk()
+    recs = [B.magic(), B.string(1, "c"), B.thread(1, 2, 3), B.thread(2, 4, 5),
+            B.event("instant", 10, thread=1, category=1, name="n0"),  # (index 4: before ``since``)
+            B.event("instant", 11, thread=1, category=1, name="n1"),  # 5: a new name, walked again
+            B.event("instant", 12, thread=2, category=1, name=1),
+            B.legacy_context_switch(13, 0, 0, outgoing_thread=1, incoming_thread=1),
+            B.event("duration_begin", 14, thread=1, category=1, name=1),
+            B.thread(1, 2, 3),  # (the same koids again: the watch ends all the same)
+            B.event("instant", 15, thread=1, category=1, name=1)]
+    data = B.archive(*recs)
+    from fxtlint.engine._provider_state import ProviderState
+
+    nw = module.NativeWalk(_walk_native._loaded(module), _walk_native.Mirror(ProviderState()), False)
+    nw.layout = True
+    assert nw.take_watched() == (0, set())
+    nw.watch_thread(None, 1, 5)
+    nw.watch_thread(None, 7, 5)  # (never read)
+    assert nw.run(data, 0, 0, 8) == module.Stop.DONE  # (records 0-7)
+    assert nw.take_watched() == (2, {(None, 1)})  # records 5 and 7
+    assert nw.run(data, nw.cur, nw.index, 1 << 20) == module.Stop.END
+    assert nw.take_watched() == (1, {(None, 1)})  # record 8; none after the registration at 9
+    assert nw.take_watched() == (0, set())
+    assert [nw.watch_thread(None, i, 0) for i in range(10, 17)] == [True] * 6 + [False]  # (8 at most)

@@ -136,9 +136,9 @@ def test_the_verb_starts_where_the_lint_lets_it(tmp_path, monkeypatch, capsys, p
     starts: list = []
     real = _repair_walk.walk_repair
 
-    def seen(r, module, out_file=None, resume=None):
+    def seen(r, module, out_file=None, resume=None, rest=None):
         starts.append(resume)
-        return real(r, module, out_file, resume)
+        return real(r, module, out_file, resume, rest)
 
     monkeypatch.setattr(_repair, "walk_repair", seen)
     assert main(["repair", str(src), "-o", str(dst), "--output-format", "json"]) == 0

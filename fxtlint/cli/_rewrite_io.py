@@ -89,7 +89,8 @@ def lint_regular_file(path: str, progress=None, *, resume: bool = False):
             place = resume_at(report, walk, lambda start, end: buf[start:end])
             if paused is not None and (place is None or place.offset != paused.place):
                 paused = None  # (repair does not start at the pause: its walk let go now, RSS)
-            at = Linted(place, 8 * walk.cur if walk.stopped else None, paused)
+            # (a file that is not FXT at all: its walk never stepped, it stopped nowhere)
+            at = Linted(place, 8 * walk.cur if getattr(walk, "stopped", False) else None, paused)
             del walk  # (its tables and buffers let go before the heap is given back: RSS)
         else:
             report = lint_buffer(buf, input_format="trace", path=path)

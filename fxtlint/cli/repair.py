@@ -19,7 +19,10 @@ where the lint stopped): the bytes before are sent whole and never read again. T
 is linted, unless repair changed nothing (OUT is then IN's bytes, and IN's lint is OUT's);
 where repair started at the header of size 0 a large IN's lint paused at (a zeroed page),
 OUT's lint is that lint continued over OUT's bytes from there (``rewrite._continue``),
-not a walk of OUT's prefix again.
+not a walk of OUT's prefix again; and that lint walks IN's rest for repair
+(``_rest``, ``Paused.take_rest``): past the dropped stretch, where it finds nothing repair
+acts on in the rest, the rest is sent as it is and its report is OUT's (the rest walked
+once); else repair walks the rest itself and OUT is linted whole.
 The counts by rule are IN's lint's (standard input is not read again: none); where the
 lint stopped framing (FR001, FR002), what repair did past that point is counted apart.
 OUT is written beside itself as a ``.part`` file renamed when whole; an interrupted run
@@ -111,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
                                     bytes_out=size, byte_order=report.byte_order)
                 else:
                     resume = None if linted is None else linted[3].resume
+                    continues = _continues(linted)  # (asked now: ``take_rest`` may move the pause on)
                     with opened_input(args.path, progress=advance) as inp:
                         if resume is not None:
                             resumable(inp, linted[2], args.path)
@@ -118,13 +122,15 @@ def run(args: argparse.Namespace) -> int:
                             log = repair(inp, fh.write, byte_order=args.byte_order, close_open=args.close_open,
                                          spell_out_defaults=args.spell_out_defaults,
                                          stop_at_loss=args.stop_at_loss, out_file=fh,
-                                         resume=resume)
+                                         resume=resume, rest=_rest(linted, fh, outputs, args) if continues else None)
                         outputs.commit(args.output)
                     # with no change OUT is IN's bytes: IN's lint, where there is one, is OUT's; where
                     # repair started at the header IN's lint paused at, OUT's lint is that lint continued
                     if linted is not None and not log.changes:
                         report = linted[0]
-                    elif _continues(linted):
+                    elif continues and linted[3].paused.report is not None:
+                        report = linted[3].paused.report  # (made as repair wrote IN's rest: ``_rest``)
+                    elif continues and not linted[3].paused.used:
                         report = _lint_continued(linted[3].paused, args.output)
                     else:
                         report = lint_output(args.output)
@@ -166,6 +172,14 @@ def _continues(linted) -> bool:
     if linted is None or linted[3].paused is None or linted[3].resume is None:
         return False
     return linted[3].resume.offset == linted[3].paused.place
+
+
+def _rest(linted, fh, outputs: Outputs, args):
+    """Where OUT's lint is IN's continued (``_continues``): repair's question whether it writes
+    the rest of IN as it is, answered by that lint walking it as OUT's
+    (``rewrite._continue.Paused.take_rest``: the rest walked once)."""
+    paused, st, part = linted[3].paused, linted[2], outputs.parts[args.output]
+    return lambda r, at: paused.take_rest(r, at, fh, part, st, args.output)
 
 
 def _lint_continued(paused, path: str):

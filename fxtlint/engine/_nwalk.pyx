@@ -37,7 +37,10 @@ or name), the words after the content and a kind check that holds, and reads on 
 the reference reader reads on; an
 undefined type or subtype is a row and the record is skipped by its size (``M_UNDEFINED``).
 ``_walk_native`` renders each record's rows with the reference decoder's own steps
-(``_reader.report_layout``); a copy of a record walked before (the same terminal, size,
+(``_reader.report_layout``); where a well-formed header follows a trace record's content,
+its FOUND_END row holds FR004's framing decision, taken here (``_frame_after``: the
+header's kind, whether recovery reads on from it, the records the size swallows,
+``swallowed_at``), which the decoder's step takes for its own; a copy of a record walked before (the same terminal, size,
 bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``), or, once
 the linter noted what such a copy says (``note_copy``; a row, ``note_row``; an undefined
 record, ``note_undefined``), as one place in a block (``take_moved``: slot, offset, record
@@ -241,6 +244,7 @@ DEF CACHE_BITS0 = 6               # ... at first: it grows with the table (a sma
 DEF RELEASE_WORDS = 1 << 13       # the GIL is released for a stretch of at least this many words left ...
 DEF RELEASE_RECORDS = 64          # ... once the last stretch walked without Python had this many records
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
+DEF WATCHED_MAX = 8               # threads a walk watches at most (``NativeWalk.watch_thread``)
 DEF COPY_RECORD = 4096            # the largest record whose copies the walk says in one row (``_copied``) ...
 DEF COPY_KEYS = 4096              # ... and how many distinct such records it knows at most
 DEF RESYNC_DEPTH = 8              # records framed ahead to compare two framings (``_reader.RESYNC_DEPTH``)
@@ -457,6 +461,11 @@ cdef class NativeWalk:
     cdef vector[fxt_pair_row] rows
     # the diagnostics rows since the last take (``take_findings``)
     cdef vector[Finding] findings
+    # FR004's framing decision, taken by the walk where a well-formed header follows a trace
+    # record's content (``_frame_after``): the records it swallowed, (terminal, offset in
+    # bytes) each, their place given by the FOUND_END row (``new1``, ``old1``); those of the
+    # last take are kept until the next (``take_findings``, ``swallowed_at``)
+    cdef vector[int64_t] swallow, swallow_taken
     # the per-rule cap, as the linter's sink last said it (``set_bound``): per row rule
     # (``_cap_key``), the (offset, record index) past which its diagnostic can never be kept
     # (offset -1: none yet); ``take_findings`` counts such rows (``take_capped``) and hands
@@ -585,6 +594,14 @@ cdef class NativeWalk:
     # -- rows (export, decode: ``_walk_rows``, ``_nwalk_rows.pxi``): each event walked clean, a row --
     cdef RowSink rsink
     cdef bint rowing
+    # -- watched threads (repair: ``rewrite/_continue``, the records reading a placeholder thread) --
+    cdef uint64_t wkey[WATCHED_MAX]                  # _key(slot, index) of each watched thread
+    cdef uint8_t wstate[WATCHED_MAX]                 # ... 1: read since the last take, | 2: registered since
+    cdef int nwatched                                # (a few: compared in turn, no lookup per ref)
+    cdef int64_t watched_records                     # records that read a watched thread since the last take
+    cdef int64_t watched_last                        # the index of the last record counted (a record walked
+                                                     # again, ``_event``'s loop, is counted once)
+    cdef int64_t watched_from                        # the first record index watched
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
@@ -697,6 +714,52 @@ cdef class NativeWalk:
         e.gid = -1
         self.threads[_key(self.current, index)] = e
 
+    def watch_thread(self, pid, uint64_t index, int64_t since):
+        """Count the records from index ``since`` on that read thread ``index`` of provider
+        ``pid`` (registered or not) until a registration of it (``take_watched``): repair's
+        placeholder threads, read by OUT's lint (``rewrite/_continue``). False (nothing
+        watched) where ``WATCHED_MAX`` are watched already."""
+        if self.nwatched == WATCHED_MAX:
+            return False
+        self.wkey[self.nwatched] = _key(self._slot(pid), index)
+        self.wstate[self.nwatched] = 0
+        self.nwatched += 1
+        self.watched_last = -1
+        self.watched_from = since
+        return True
+
+    def take_watched(self):
+        """(records that read a watched thread, {(provider id, index) read}) since the last
+        take; a thread registered since is watched no more."""
+        hit = set()
+        cdef int k
+        for k in range(self.nwatched):
+            if self.wstate[k] & 1:
+                hit.add((self._pid(<int>(self.wkey[k] >> KEY_BITS)), self.wkey[k] & ((1 << KEY_BITS) - 1)))
+                self.wstate[k] &= 2
+        n, self.watched_records = self.watched_records, 0
+        return n, hit
+
+    cdef inline void _unwatch(self, uint64_t key) noexcept nogil:
+        """A registration of a watched thread: its refs from here on are not counted."""
+        cdef int k
+        for k in range(self.nwatched):
+            if self.wkey[k] == key:
+                self.wstate[k] |= 2
+
+    cdef inline void _watch_hit(self, uint64_t key, int64_t index) noexcept nogil:
+        """A ref to the thread ``key`` read by record ``index``: counted when it is watched
+        (and not registered since), the record once."""
+        cdef int k
+        if index < self.watched_from:
+            return
+        for k in range(self.nwatched):
+            if self.wkey[k] == key and not self.wstate[k] & 2:
+                self.wstate[k] |= 1
+                if self.watched_last != index:
+                    self.watched_last = index
+                    self.watched_records += 1
+
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
         """{terminal ordinal: records walked natively} since the last call."""
@@ -735,6 +798,8 @@ cdef class NativeWalk:
         cdef Finding *f
         cdef int k
         out = []
+        self.swallow_taken.swap(self.swallow)  # (what this take's FOUND_END rows point into)
+        self.swallow.clear()
         for i in range(<Py_ssize_t>self.findings.size()):
             f = &self.findings[i]
             if self.capping and self._capped(f):
@@ -750,6 +815,21 @@ cdef class NativeWalk:
         cdef int k = _cap_key(f)
         return k >= 0 and self.cap_off[k] >= 0 and (
             f.offset > self.cap_off[k] or (f.offset == self.cap_off[k] and f.index > self.cap_idx[k]))
+
+    def swallowed_at(self, int64_t start, int64_t n, kinds):
+        """The records a FOUND_END row's framing decision says its record swallowed
+        (``_frame_after``: ``start`` its ``new1``, ``n`` its count), ((kind, offset in bytes),
+        ...), each kind ``kinds[terminal]``, from the rows of the last ``take_findings``."""
+        cdef int64_t k, t
+        if start < 0 or n < 0 or 2 * (start + n) > <int64_t>self.swallow_taken.size():
+            raise ValueError(f"no swallowed records {start} + {n}")
+        out = []
+        for k in range(start, start + n):
+            t = self.swallow_taken[2 * k]
+            if t < 0 or t >= len(kinds):
+                raise ValueError(f"no terminal {t} among the kinds")
+            out.append((kinds[t], self.swallow_taken[2 * k + 1]))
+        return tuple(out)
 
     def set_bound(self, int key, int64_t offset, int64_t index):
         """The per-rule cap of the rows of ``key`` (``_cap_key``: ``2 * rule + (field != 0)``;
@@ -1665,9 +1745,16 @@ cdef class NativeWalk:
         """The size of the record whose header is the word at ``at`` when it is a well-formed
         header (``_reader.header_kind``: a defined type and subtype, the bits its fields say
         must be zero clear, a size that is not 0 and fits in the buffer), else 0."""
+        cdef int64_t term
+        return self._header_term(S, at, &term)
+
+    cdef int64_t _header_term(self, Scan *S, int64_t at, int64_t *term) noexcept nogil:
+        """``_well_formed``, with the header's terminal in ``term`` where it is one."""
         cdef uint64_t h = 0, t, size
         cdef const int64_t *node
         cdef int depth = 0
+        if at < 0 or at >= S.nwords:
+            return 0
         word_in(S, at, S.nwords, &h)
         t = (h >> self.P.type_lo) & self.P.type_mask
         size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
@@ -1679,7 +1766,54 @@ cdef class NativeWalk:
             depth += 1
         if node[0] != NODE_TERMINAL or self.terms[node[1]].mode == M_UNDEFINED or h & self.terms[node[1]].zero_mask:
             return 0
+        term[0] = node[1]
         return <int64_t>size
+
+    cdef bint _frames_exactly(self, Scan *S, int64_t at, int64_t end) noexcept nogil:
+        """Whether well-formed records, at most RESYNC_DEPTH of them, frame one after the
+        other from word ``at`` to exactly ``end`` (``_reader._frames_exactly``)."""
+        cdef int k
+        cdef int64_t size
+        for k in range(RESYNC_DEPTH):
+            if at == end:
+                return True
+            if at > end or at >= S.nwords:
+                return False
+            size = self._well_formed(S, at)
+            if size == 0:
+                return False
+            at += size
+        return at == end
+
+    cdef int _frame_after(self, Scan *S, Finding *f, int64_t p, int64_t end) except -1 nogil:
+        """A trace record's FOUND_END row (its content ends at word ``p``, its declared size
+        at ``end``) when the word at ``p`` is a well-formed header: FR004's framing decision,
+        as the reader takes it (``_reader._after_content``): ``old0`` the header's terminal + 1,
+        ``old1`` bit 0 whether recovery reads on from ``p`` (``resync_offset``'s answer: the
+        records framed from there reach further than those from ``end``, or frame exactly to
+        it), bit 1 whether ``end`` falls inside the last record swallowed, bits 2 on how many
+        it swallowed (``swallowed``: the well-formed records framed from ``p`` that start
+        before ``end``, RESYNC_DEPTH at most), ``new1`` where they start in ``swallow``;
+        ``value`` the content's end in bytes (a framing decision names positions: no two such
+        records are copies, ``_copied``). Nothing where no header follows (``old0`` 0)."""
+        cdef int64_t kind = -1, term = -1, size, at = p, n = 0, start
+        if self._header_term(S, p, &kind) == 0:
+            return 0
+        start = <int64_t>self.swallow.size() // 2
+        while at < end and n < RESYNC_DEPTH and at < S.nwords:
+            size = self._header_term(S, at, &term)
+            if size == 0:
+                break
+            self.swallow.push_back(term)
+            self.swallow.push_back(8 * at)
+            n += 1
+            at += size
+        f.old0 = <uint64_t>(kind + 1)
+        f.old1 = <uint64_t>((1 if self._reach(S, p) > self._reach(S, end) or self._frames_exactly(S, p, end) else 0)
+                            | (2 if n > 0 and at > end else 0) | (n << 2))
+        f.new1 = <uint64_t>start
+        f.value = <uint64_t>(8 * p)
+        return 0
 
     cdef int _reach(self, Scan *S, int64_t at) noexcept nogil:
         """How far the well-formed records framed one after the other from word ``at`` reach
@@ -1763,6 +1897,8 @@ cdef class NativeWalk:
             f.rate = <uint64_t>row[1]
             f.old0 = <uint64_t>row[4]  # a kind check's second value
             f.old1 = f.new0 = f.new1 = 0
+            if row[0] == FOUND_END and not self.log and self.lookahead:
+                self._frame_after(S, &f, row[2], cur + self.size)  # (FR004's framing decision)
             if row[0] == FOUND_NUMERIC:
                 # the argument's name as the tables hold it now (EV001 names it by its text)
                 a = _word(S, row[2])
@@ -2033,6 +2169,8 @@ cdef class NativeWalk:
             if self.slicing:
                 self.reg_thr.insert(_key(self.current, idx))
             key = _key(self.current, idx)
+            if self.nwatched and index >= self.watched_from:
+                self._unwatch(key)  # (a registration ends a watch, even of the same koids)
             it2 = self.threads.find(key)
             if it2 == self.threads.end():
                 self.set_thread(idx, v[T.f_pk], v[T.f_tk])
@@ -2157,6 +2295,8 @@ cdef class NativeWalk:
                         have_koids = True
             else:
                 it = self.threads.find(_key(slot, ref))
+                if self.nwatched:
+                    self._watch_hit(_key(slot, ref), index)
                 if it == self.threads.end():
                     self._find(F_THREAD, T, i, -1, 0, 0, index, cur, size, ref, 0)
                 elif not found:

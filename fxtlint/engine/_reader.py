@@ -213,11 +213,52 @@ def length_guess(value: bytes, after: bytes, padded: int, tail: bool) -> int | N
     return guess
 
 
+def _field_value(word: int, f) -> int:
+    """Field ``f`` of ``word`` (two's complement where it is signed), as ``check_fields`` reads it."""
+    v = (word >> f.lo) & f.mask
+    if v & f.sign_bit:
+        v -= f.sign_bit << 1
+    return v
+
+
+def report_fields(dec, word: int, base: int, cf: _Fields, where: str, out: dict | None = None) -> None:
+    """A word's field checks (reserved bits that are set, RB001-RB003; a constant that
+    differs, MG002; a value no enumeration defines, UN004 and the log's), each that fails
+    built by ``dec`` (``wants``, then ``add``) in the tables' order: the reader's step
+    (``_Decoder.check_fields``, ``out`` the fields it decoded) and the native walk's field
+    rows (``report_layout``'s, from the word the row names alone) both say them here."""
+    if word & cf.zero_mask:
+        for f, rule in cf.zero:
+            v = _field_value(word, f) if out is None else out[f.name]
+            if v and dec.wants(rule):
+                dec.add(rule, field_span(base, f, dec.big),
+                        _params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi, value=v, expected=0))
+    for f, rule, between in cf.checks:
+        v = _field_value(word, f) if out is None else out[f.name]
+        if f.const is not None:
+            if v != f.const and dec.wants(rule):
+                dec.add(rule, field_span(base, f, dec.big),
+                        _params("const", rule, field=f.name, value=v, expected=f.const))
+            continue
+        values = _T.enums[f.enum]
+        if v in values:
+            continue
+        below = max((k for k in values if k < v), default=None)
+        above = min((k for k in values if k > v), default=None)
+        if between is not None and below is not None and above is not None:
+            if dec.wants(between):
+                dec.add(between, field_span(base, f, dec.big),
+                        _params("between", between, value=v, below=values[below], above=values[above]))
+        elif dec.wants(rule):
+            dec.add(rule, field_span(base, f, dec.big),
+                    _params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
+
+
 class _Decoder:
     """Decodes one record's layout; holds what every diagnostic of the record needs."""
 
     __slots__ = ("buf", "unpack", "big", "emit", "off", "idx", "size", "what", "log", "short_args", "tail", "skips",
-                 "past")
+                 "past", "keeps")
 
     def __init__(self, buf, unpack, big, emit, off, idx, size, what, log=False, skips=None):
         self.buf = buf
@@ -239,6 +280,9 @@ class _Decoder:
         # kind), or True (a framing decision: the records after this one and where they are):
         # ``report_layout``'s answer
         self.past: bool | list = False
+        # whether the words after an argument's content are read into it (``Argument.extra``):
+        # not by ``report_layout``, which keeps no argument
+        self.keeps = True
 
     def ask(self, question: str, *at: int):
         """The answer to ``question`` (``_QUESTIONS``) at positions ``at`` (bytes), noted
@@ -268,6 +312,10 @@ class _Decoder:
         """``report`` once ``wants`` said yes."""
         self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
 
+    def add(self, rule, span, params: dict) -> None:
+        """``build`` with its parameters in a dict (no keywords packed and unpacked again)."""
+        self.emit(rule.at(self.off, self.idx, span=span, record_size=self.size, **params))
+
     # -- fields -------------------------------------------------------------------
     def check_fields(self, word, base, cf: _Fields, where):
         out = {}
@@ -276,31 +324,7 @@ class _Decoder:
             if v & sign:
                 v -= sign << 1
             out[name] = v
-        if word & cf.zero_mask:
-            for f, rule in cf.zero:
-                if out[f.name] and self.wants(rule):
-                    self.build(rule, field_span(base, f, self.big),
-                               **_params("zero", rule, where=where, field=f.name, lo=f.lo, hi=f.hi,
-                                         value=out[f.name], expected=0))
-        for f, rule, between in cf.checks:
-            v = out[f.name]
-            if f.const is not None:
-                if v != f.const and self.wants(rule):
-                    self.build(rule, field_span(base, f, self.big),
-                               **_params("const", rule, field=f.name, value=v, expected=f.const))
-                continue
-            values = _T.enums[f.enum]
-            if v in values:
-                continue
-            below = max((k for k in values if k < v), default=None)
-            above = min((k for k in values if k > v), default=None)
-            if between is not None and below is not None and above is not None:
-                if self.wants(between):
-                    self.build(between, field_span(base, f, self.big),
-                               **_params("between", between, value=v, below=values[below], above=values[above]))
-            elif self.wants(rule):
-                self.build(rule, field_span(base, f, self.big),
-                           **_params("enum", rule, where=where, field=f.name, value=v, enum=f.enum))
+        report_fields(self, word, base, cf, where, out)
         return out
 
     # -- streams ------------------------------------------------------------------
@@ -500,7 +524,8 @@ class _Decoder:
         elif end < aend:
             self.report(R.argument_size_mismatch, (end, aend), i=i, kind=lay.name, declared=asize,
                         expected=(end - pos) // 8, exact=True, arg=where)
-            extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
+            if self.keeps:  # (``report_layout`` keeps no argument's words: only its diagnostics)
+                extra = tuple(self.unpack(self.buf, p)[0] for p in range(end, aend, 8))
         return Argument(atype, lay.name, fields, strings, extra, offset=pos, complete=end >= 0)
 
 
@@ -597,10 +622,15 @@ def _size_too_small(buf, unpack, big, off, idx, lay, size_words, content_end, af
     asked, ``_after``)."""
     if after is _MISSING:
         after = _after(buf, big, content_end)
-    return R.content_overruns_record.at(
-        off, idx, span=field_span(off, lay.size_field, big), record_size=content_end - off, where=lay.name,
-        part="content", need=content_end - off - 8, have=8 * size_words - 8, words=size_words,
-        content_words=(content_end - off) // 8, next_kind=after)
+    return R.content_overruns_record.at(off, idx, span=field_span(off, lay.size_field, big),
+                                        record_size=content_end - off,
+                                        **_size_too_small_params(lay, off, size_words, content_end, after))
+
+
+def _size_too_small_params(lay, off: int, size_words: int, content_end: int, after) -> dict:
+    """ST001's parameters (``_size_too_small``'s, and ``report_layout``'s row of it)."""
+    return {"where": lay.name, "part": "content", "need": content_end - off - 8, "have": 8 * size_words - 8,
+            "words": size_words, "content_words": (content_end - off) // 8, "next_kind": after}
 
 
 def _decode_leaf(buf, unpack, big, emit, off, idx, end, lay, header, log, content_only=False,
@@ -642,13 +672,32 @@ def _overrun(dec: _Decoder, lay: Layout, end: int):
     return overrun
 
 
+_UNASKED = object()  # ``_after_content``: no framing answer given (the reader frames what follows itself)
+
+
+def framed(kind: str | None, resumes: bool, skipped: tuple, lands: bool) -> tuple:
+    """A framing answer for the words after a trace record's content (``_after_content``'s
+    ``answer``, the native walk's FOUND_END row, ``_walk_native``'s ``_found``): the kind of
+    the well-formed header there (None: none), whether recovery reads on from it
+    (``resync_offset``'s answer), the (kind, offset) of the records a reader following the
+    declared size skips and whether that size ends inside the last (``swallowed``'s)."""
+    return kind, resumes, skipped, lands
+
+
+def _swallowed(skipped: tuple, lands: bool) -> dict:
+    """FR004's ``skipped`` and ``lands`` parameters (``swallowed``'s, and the walk's answer's)."""
+    return {"skipped": skipped, "lands": skipped[-1]} if lands else {"skipped": skipped}
+
+
 def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: int, log: bool,
-                   resync: bool, words: bool = True) -> tuple[tuple[int, ...], int]:
+                   resync: bool, words: bool = True, answer=_UNASKED) -> tuple[tuple[int, ...], int]:
     """The words between a record's content (ending at ``pos``) and its declared ``end``:
     an extension (EX001), a magic record's extra words, a size that swallows the next
     record (FR004). Returns the extra words it keeps (none read where ``words`` is False:
     ``report_layout`` keeps no record) and the record's size in words (cut to the content
-    where ``resync`` reads on from it)."""
+    where ``resync`` reads on from it). ``answer``: what follows, framed by the native walk
+    (``framed``'s, or None: no well-formed header there) for the lint's reading of bytes held
+    whole; else the reader frames it (``header_kind``, ``resync_offset``, ``swallowed``)."""
     buf, unpack, big, off = dec.buf, dec.unpack, dec.big, dec.off
     extra: tuple[int, ...] = ()
     # the words after the content, read only when the record keeps them: one whose size
@@ -665,7 +714,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
         kind = None
         if not log:
             word = unpack(buf, pos)[0]
-            kind = header_kind(word, buf, pos, big)
+            kind = header_kind(word, buf, pos, big) if answer is _UNASKED else answer and answer[0]
             if kind is not None:
                 dec.past = True  # a header after the content: a framing decision (the records after it)
             elif _header_reach(word, pos) > end:
@@ -678,6 +727,11 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
             dec.report(R.trailing_words, (pos, end), record=lay.name, n=n_extra)
         elif asked and not dec.wants(R.record_size_too_large):
             pass  # dropped by the cap (counted): no framing decision, no message
+        elif answer is not _UNASKED:  # the walk's framing decision: its answers, the reader's
+            if asked or dec.wants(R.record_size_too_large):
+                _, resumes, skipped, lands = answer
+                dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra, kind=kind,
+                          **({"recovery": pos} if resumes else {}), **_swallowed(skipped, lands))
         elif resync_offset(buf, end, pos, big) != pos:
             if asked or dec.wants(R.record_size_too_large):
                 dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
@@ -713,15 +767,20 @@ class _RowDecoder(_Decoder):
     def build(self, rule, span=None, **params):
         self.add_at(rule, self.off, self.idx, self.size, params, span)
 
+    def add(self, rule, span, params: dict) -> None:
+        self.add_at(rule, self.off, self.idx, self.size, params, span)
+
 
 def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, found, *, big: bool,
                   log: bool = False, skips=None, add_at=None) -> bool | tuple:
     """What the reference's decoder reports on the record at ``off`` (leaf ``lay``) at the
     places the native walk's screen found wrong (``found``: (what, item, position, value,
     argument) in file order; ``_kernel_program``'s sites), each made again by the decoder
-    step that makes it when it decodes the whole record: a word's field checks, a
-    stream's, an argument's (all of it; a log's argument checks, ``_check_log``, after the
-    body as the decoder makes them), the words after the content; where the content ran
+    step that makes it when it decodes the whole record: a word's field checks (their
+    builder alone, ``report_fields``), a stream's, an argument's (all of it; a log's argument
+    checks, ``_check_log``, after the body as the decoder makes them), the words after the
+    content (``end``: the value the native walk's framing answer, ``framed``'s, or None where
+    no well-formed header follows them); where the content ran
     past the record's size (``over``: the item there, at its first word, with its length,
     reference or argument count, and the argument's index), which ends what the decoder
     reads of it; a record framed anew at its content's end (``short``: the position is that
@@ -743,18 +802,15 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
     else:
         dec = _RowDecoder(buf, unpack, big, emit, off, idx, 8 * size_words, lay.name, log, skips)
         dec.add_at = add_at
+    dec.keeps = False
     last = lay.full_body[-1] if lay.full_body else None
     args: list | None = [] if log else None  # a log's arguments the decoder read again, and their indexes
     for what, item, pos, value, arg in found:
         if args is not None and what == "end":
             _check_log_args(dec, args)  # after the body, before the words after it
             args = None
-        if what == "fields":
-            (word,) = unpack(buf, pos)
-            if item is None:
-                dec.check_fields(word, pos, _compiled(lay.full_fields), f"{lay.name} header")
-            else:
-                dec.check_fields(word, pos, _compiled(item.fields), f"{lay.name} {item.name} word")
+        if what == "fields":  # (the checks alone: no field decoded that none fails)
+            _report_word(dec, lay, item, pos)
         elif what == "stream":
             dec.tail = item is last
             if isinstance(item, StringItem):
@@ -784,13 +840,52 @@ def report_layout(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Lay
                 _ITEM_HANDLERS[type(item)](dec, item, pos, end, {name: value}, {}, None, overrun, lay.name)
         elif what == "short":
             if skips is None or not skips(R.content_overruns_record, off, idx):
-                # (its message names the header after the content)
-                emit(_size_too_small(buf, unpack, big, off, idx, lay, value, pos, dec.ask("after", pos)))
-        else:  # "end": words after the content
-            _after_content(dec, lay, pos, end, size_words, log, False, False)
+                # (its message names the header after the content; the record is read at its
+                # content's size, ``size_words``: ST001's record size)
+                dec.add(R.content_overruns_record, field_span(off, lay.size_field, big),
+                        _size_too_small_params(lay, off, value, pos, dec.ask("after", pos)))
+        else:  # "end": words after the content (``value``: the walk's framing answer, ``framed``)
+            _after_content(dec, lay, pos, end, size_words, log, False, False, value)
     if args is not None:
         _check_log_args(dec, args)
     return dec.past if dec.past is True or dec.past is False else tuple(dec.past)
+
+
+def _report_word(dec: _Decoder, lay: Layout, item, pos: int) -> None:
+    """The field checks of the word at ``pos``: the header's (``item`` None) or a word item's."""
+    (word,) = dec.unpack(dec.buf, pos)
+    if item is None:
+        report_fields(dec, word, pos, _compiled(lay.full_fields), f"{lay.name} header")
+    else:
+        report_fields(dec, word, pos, _compiled(item.fields), f"{lay.name} {item.name} word")
+
+
+def report_words(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, words, *, big: bool,
+                 skips=None, add_at=None) -> None:
+    """``report_layout`` for a record whose layout rows are all words whose field checks fail
+    (``words``: (the word item, None for the header; its position), in file order): each
+    word's checks by the builder the reader's ``check_fields`` calls (``report_fields``),
+    nothing else of the record read."""
+    if add_at is None:
+        dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+    else:
+        dec = _RowDecoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+        dec.add_at = add_at
+    for item, pos in words:
+        _report_word(dec, lay, item, pos)
+
+
+def report_after(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layout, pos: int, answer, *, big: bool,
+                 skips=None, add_at=None) -> None:
+    """``report_layout`` for a trace record whose one layout row is the words after its content
+    (from ``pos`` to its declared end) with the native walk's framing answer (``framed``'s): the
+    reader's step for them (``_after_content``) says FR004 from that answer, or EX001, MG004."""
+    if add_at is None:
+        dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+    else:
+        dec = _RowDecoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
+        dec.add_at = add_at
+    _after_content(dec, lay, pos, off + 8 * size_words, size_words, False, False, False, answer)
 
 
 def answers_hold(buf, off: int, big: bool, questions) -> bool:
@@ -974,10 +1069,7 @@ def swallowed(buf, content_end: int, declared_end: int, big: bool) -> dict:
             break
         skipped.append((kind, at))
         at += 8 * (_HEADERS.get(header) or _header_leaf(header))[1]  # (declared_size's, remembered)
-    out: dict = {"skipped": tuple(skipped)}
-    if skipped and at > declared_end:
-        out["lands"] = skipped[-1]
-    return out
+    return _swallowed(tuple(skipped), bool(skipped) and at > declared_end)
 
 
 def resync_offset(buf, declared_end: int, content_end: int, big: bool) -> int | None:
@@ -1203,23 +1295,31 @@ class MagicSearch:
 
     def find(self, buf) -> int | None:
         """The first magic record's offset, or None (may raise NeedMore on a growing stream)."""
-        magic = MAGIC_BE if self.big else MAGIC_LE
         unpack = _UNPACK[self.big]
+        sizes = _SIZES
+        n = len(buf)
         while not self.done:
             off = self.off
-            if self.idx >= MAGIC_SEARCH_RECORDS or not _have(buf, off + 8):
+            if self.idx >= MAGIC_SEARCH_RECORDS or (off + 8 > n and not _have(buf, off + 8)):
                 self.done = True
                 break
-            head = bytes(buf[off : off + 8])
-            if head == magic:
+            (word,) = unpack(buf, off)  # (the magic record's bytes, read in this byte order, are its word)
+            if word == _MAGIC:
                 self.at, self.index, self.done = off, self.idx, True
                 break
-            size = declared_size(unpack(head, 0)[0])
+            size = sizes.get(word)
+            if size is None:  # (a header's declared size, remembered: a search reads the same headers again)
+                if len(sizes) >= _HEADERS_MAX:
+                    sizes.clear()
+                size = sizes[word] = declared_size(word)
             if size == 0:
                 self.done = True
                 break
             self.off, self.idx = off + 8 * size, self.idx + 1
         return self.at
+
+
+_SIZES: dict[int, int] = {}  # header word -> ``declared_size`` (``MagicSearch.find``), forgotten past _HEADERS_MAX
 
 
 def first_magic(buf, big: bool = False) -> int | None:

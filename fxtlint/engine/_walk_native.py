@@ -23,7 +23,10 @@ from: ``F_LAYOUT``, ``F_UNDEFINED``) are rendered by the builders ``RecordChecke
 ``after_record`` call (``_semantic``, ``_reader.repeated_magic``), the span the field's
 byte range in the trace's byte order (``_render``), a record's layout rows by the
 reference decoder's own steps (``_reader.report_layout``: a word's field checks, a
-stream's, an argument decoded whole, the words after the content; ``report_undefined``)
+stream's, an argument decoded whole, the words after the content; ``report_undefined``;
+a record whose rows are all a word's field checks by their builder alone, ``report_words``,
+one whose one row is the words after its content, framed by the walk, by that step alone,
+``report_after``)
 and its kind checks that hold after its semantic rows, where ``RecordChecker`` says them.
 Where a record's content runs past its size, the screen's last row says where
 (``over``: rendered by the decoder's step for that item), and the walk frames the record
@@ -42,8 +45,8 @@ such rows past it itself, handing none over: ``_cap``; it stops for its rows onc
 same bytes and layout rows, where that is all the decoder reads (``report_layout`` says
 what its steps read past the record: questions of what follows it, a missing padding's
 next header or a header's kind, whose answers are asked again of each copy, ``answers_hold``;
-or a framing decision, the records after it, and such a record is decoded each time; after
-``_PAST_RUN`` of one kind in a row, no copy is looked for among them), is
+or a framing decision, the records after it, and such a record is decoded each time: the
+walk takes FR004's itself, ``_framed``, and no copy is looked for among such records), is
 decoded twice at most: its diagnostics are the second copy's
 (noted until a rule reaches its cap; the first is decoded as any record, so a record met
 once costs no noting), moved to its offset, each asked of the cap in the decoder's order
@@ -111,11 +114,14 @@ from ._reader import (
     decode_record,
     field_span,
     frame_error,
+    framed,
     record_of,
     repeated_magic,
     repeated_magic_row,
+    report_after,
     report_layout,
     report_undefined,
+    report_words,
     start_checks,
     well_formed_magic,
 )
@@ -167,7 +173,9 @@ _NOTE_FROM = 16  # rows taken in one walk before a record or row met is remember
 # records of one terminal and row kinds whose decoding read past them, one after the other,
 # after which the walk no longer looks for a copy among them (``_replayed``: a flood of FR004)
 _PAST_RUN = 8
-_KIND, _NUMERIC, _SHORT = 5, 7, 8  # FOUND_KIND: a kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
+# FOUND_FIELDS: a word's field checks; FOUND_END: the words after the content; FOUND_KIND: a
+# kind check that holds (``_kind_checks``); FOUND_NUMERIC: EV001
+_FIELDS, _END, _KIND, _NUMERIC, _SHORT = 1, 3, 5, 7, 8
 
 # each row's rule, by (its code, its field is not the first): the per-rule cap is asked first
 _new = object.__new__
@@ -632,20 +640,41 @@ class NativeLint:
         are not numeric and its kind checks that hold, their messages from the record the
         reference decoder reads (``_reader.record_of``: a check's message may name any field
         of the record; EV001 names the argument, by the text its name ref was registered as
-        when the walk read it)."""
+        when the walk read it). A record whose words after its content start with a
+        well-formed header (its last layout row, FOUND_END, holds the walk's framing answer:
+        ``_framed``) names positions after it: it is never a copy of another nor remembered
+        (no ``_replayed``, ``_memo_key``), and where that is its one layout row, the reader's
+        step says it from the walk's answer alone (``_reader.report_after``: FR004, or what
+        the words are where the record's layout has no room for them)."""
         key = None
-        if rows and rows[0][14] and rows[0][14] not in self.first:
-            self.first[rows[0][14]] = rows  # a first copy (``_copy``)
-        if rows and self._replayed(rows):
-            rows = []  # said again from a copy of the record met before
-        if rows:
-            term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
-            key = self._memo_key(rows, term, offset, size)
+        last = rows[-1] if rows else None
+        if last is not None and last[2] == _END and last[12] and not self.log:
+            term, index, offset, size = last[1], last[5], last[6], last[7]
+            if len(rows) == 1:
+                report_after(self.buf, offset, index, size // 8, self.emit, self.layouts[term], last[8],
+                             self._framed(last[12], last[13], last[15]), big=self.big, skips=self.skips,
+                             add_at=None if self.sink is None else self.sink.add_at)
+                rows = []
+        else:
+            if rows and rows[0][14] and rows[0][14] not in self.first:
+                self.first[rows[0][14]] = rows  # a first copy (``_copy``)
+            if rows and self._replayed(rows):
+                rows = []  # said again from a copy of the record met before
+            if rows:
+                term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
+                key = self._memo_key(rows, term, offset, size)
             if key is not None:
                 known = self.memo.get(key)
                 if known is not None and known is not _PAST and self.sink is not None \
                         and self.sink.skips_all(known, offset, index):
                     rows = []  # every one the cap drops: counted, and the decoder not run
+        if rows and key is None and all(r[2] == _FIELDS for r in rows):
+            # words whose field checks fail, and nothing else: said from the words the rows name
+            sites = self.sites
+            report_words(self.buf, offset, index, size // 8, self.emit, self.layouts[term],
+                         [(sites[r[10]][2], r[8]) for r in rows], big=self.big, skips=self.skips,
+                         add_at=None if self.sink is None else self.sink.add_at)
+            rows = []
         if rows:
             found = self._found(rows)
             if key is None or key in self.memo:
@@ -703,12 +732,19 @@ class NativeLint:
 
     def _found(self, rows) -> list:
         """A record's layout rows as ``report_layout`` takes them: (what, item, position,
-        value, argument)."""
+        value, argument); a trace record's words after its content (``end``) with the walk's
+        framing answer as its value (``_reader.framed``: the header there, where recovery
+        reads on, the records the declared size swallows, ``_nwalk``'s ``_frame_after``; None
+        where no well-formed header follows)."""
         sites = self.sites
         found = []
-        for _, _, kind, arg, _, _, _, _, at, value, pc, *_ in rows:
+        for _, _, kind, arg, _, _, _, _, at, value, pc, _, old0, old1, _, new1 in rows:
             what = _FOUND[kind]
-            if what == "argument" or what == "short":
+            if what == "end":
+                item = sites[pc][2]
+                # (a log record's words after its content are never framed)
+                value = self._framed(old0, old1, new1) if old0 and not self.log else None
+            elif what == "argument" or what == "short":
                 item = None
             elif what == "over":
                 site = sites[pc]
@@ -722,6 +758,13 @@ class NativeLint:
                 item = sites[pc][2]
             found.append((what, item, at, value, arg))
         return found
+
+    def _framed(self, old0: int, old1: int, new1: int) -> tuple:
+        """The walk's framing answer of a FOUND_END row followed by a well-formed header
+        (``_nwalk``'s ``_frame_after``: ``old0`` its terminal + 1, ``old1`` its flags and count,
+        ``new1`` where its swallowed records are), as ``_reader._after_content`` takes it."""
+        return framed(self.term_kinds[old0 - 1], bool(old1 & 1), self.nw.swallowed_at(new1, old1 >> 2, self.term_kinds),
+                      bool(old1 & 2))
 
     def _replayed(self, rows) -> bool:
         """Say a record's layout rows from the diagnostics its decoding says, noted once per

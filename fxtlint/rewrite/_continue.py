@@ -20,13 +20,26 @@ left, from the file's length, and repair reads the rest (and checks its length) 
 the changed-while-read check the reads would have made is the file's ``fstat`` (length and
 modification time) against the one taken as the lint began.
 
-What is still read twice: the rest of IN, by repair's walk (which decides what to write)
-and, as OUT's, by the continued lint (which says OUT's verdict). Handing the rest to OUT
-whole and letting the continued lint decide fails where it matters most: after a zeroed
-page, repair usually writes a placeholder thread for the first record it frames again,
-and counts the records that read it (``_repair._Losses``), which OUT's lint, with the
-placeholder registered, does not see; and a continued lint that finds repair must act
-is spent (it cannot go back), so OUT would be linted whole.
+IN's rest walked once (``Paused.take_rest``). Repair's walk asks, once, after its first run
+past the record ``step`` took at the place (the dropped stretch: the placeholders for the
+first records framed again are written by then), whether IN's rest is written as it is.
+The paused walk answers: it is fed OUT's bytes from its place, those repair wrote and then
+IN's rest in the place OUT would hold it (``_Joined``), so that it lints OUT as if repair
+wrote the rest unchanged. Repair writes a record as it is wherever the lint finds nothing
+it acts on (``_resume.acts``: the same rule ``resume_at`` rests on), so where the walk
+finds no such finding in the rest (and hands back to the reference no record that reads
+or registers a thread), the rest is sent by the kernel, its records counted, and the walk's
+report is OUT's lint. What repair would have said there is the losses after the dropped
+stretch: the records that read a placeholder thread (OUT's lint has it registered, as
+koids 0/0, so they are clean there); the walk counts them (``NativeWalk.watch_thread``,
+``take_watched``: from OUT's record index at the question, until a registration of the
+thread). Where it pauses again with nothing repair acts on before it, at a header of size 0
+(a second zeroed page) or before IN's last bytes (a record cut off at IN's end, a part of a
+word), that is IN's lint's pause again: repair walks the rest itself,
+writing IN's bytes up to there as they are, and OUT's lint is the walk continued from that
+page (``lint_out``, the place moved). Where it finds something else, it is spent (a
+continued lint cannot go back): repair walks the rest itself, as before, and OUT is linted
+whole (a repeated magic record, an error repair acts on past the first page).
 """
 
 from __future__ import annotations
@@ -45,6 +58,9 @@ from ..engine._lint import lint_report, walk_for
 from ..engine._lint_consumer import Lint
 from ..engine._reader import forget_chains
 from ..engine._result import DiagnosticSink, FileReport
+from ..spec._roles import THREAD_REFS
+from ._resume import acts
+from ._slice_pass import send_range
 
 
 @dataclass
@@ -58,6 +74,7 @@ class Paused:
     place: int
     index: int
     used: bool = False
+    report: FileReport | None = None  # OUT's lint, where ``take_rest`` made it
 
     def lint_out(self, fd: int, size: int, path: str, chunk: int | None = None) -> FileReport:
         """The lint of OUT (the open file ``fd`` of ``size`` bytes, whose bytes before
@@ -86,6 +103,124 @@ class Paused:
             forget_chains()
             f.release()
         return lint_report(walk, self.lint, self.sink, path, f.size)
+
+
+    def take_rest(self, r, at: int, out_file, part: str, st: os.stat_result, path: str,
+                  chunk: int | None = None) -> bool:
+        """IN's rest from ``at`` on, walked once: repair (``r``, a ``_repair._Repairer``
+        reading IN from a regular file, its walk at ``at`` with OUT written up to there in
+        ``out_file``, whose bytes are the file ``part``; ``st``: IN's ``os.stat`` when its
+        lint began) asks whether the rest is written as it is. The paused walk is fed OUT's
+        bytes from its place: those repair wrote, then IN's rest as OUT's. Where it finds
+        nothing repair acts on there (``_resume.acts``: no error, nothing mended, no repeated
+        magic record; no record handed back to the reference that reads or registers a
+        thread), repair would write the rest as it is: it is sent (by the kernel) and
+        counted, the records reading a placeholder thread counted as losses (the walk
+        counts them: ``watch_thread``), and OUT's lint (``report``) is the walk's. True then;
+        False where it found something (the walk is spent: OUT is linted whole, and repair
+        walks the rest itself), or where it paused again with nothing before it repair acts
+        on, at a header of size 0 (another zeroed page) or before IN's last bytes (a record
+        cut off, a part of a word): repair walks the rest itself and writes IN's bytes up to
+        there as they are, so the walk, paused there, is OUT's lint there, continued by
+        ``lint_out`` from that ``place``. Raises ``FileChanged`` when IN changed."""
+        source = getattr(r.inp, "source", None)
+        if self.used or source is None or out_file is None or r.stopped or self.walk._native is None:
+            return False
+        out, log, walk, sink, lint = r.out, r.log, self.walk, self.sink, self.lint
+        since = log.records_out
+        nw = walk._native.nw
+        if not all([nw.watch_thread(pid, ref, since) for pid, ref in out.placeholders]):
+            return False  # (more placeholder threads than the walk watches: repair walks the rest, and the
+            # paused walk, which counts nothing before ``since``, is OUT's lint from its place as before)
+        self.used = True
+        chunk = chunk or _file.CHUNK
+        out_file.flush()
+        at_out, end = log.bytes_out, len(source)
+        size = at_out + end - at  # OUT's length once the rest is written as it is
+        base = dict(sink.counts)
+        handed: list = []  # records handed back to the reference that read or register a thread (past ``since``)
+
+        def record(rec, change, _record=lint.record):
+            if rec.index >= since and (THREAD_REFS.get(rec.kind) or (change is not None and
+                                       change.effect == "registers_thread")):
+                handed.append(rec.index)
+            _record(rec, change)
+
+        def acted() -> bool:
+            return bool(handed) or any(n != base.get(code, 0) and acts(code) for code, n in sink.counts.items())
+
+        start = self.place - self.place % mmap.PAGESIZE
+        fd = os.open(part, os.O_RDONLY)
+        reader = _Joined(fd, start, at_out, source.fh.fileno(), at)
+        walk.zero_at = None
+        forget_chains()
+        f = Feeder((), _never, step=chunk)
+        f.stream.skip(start)  # (the bytes before are IN's, walked: never read again)
+        f.stream.released = start
+        f.walk, f.started = walk, True
+        lint.record = record  # type: ignore[method-assign]  # (this lint's only, until the rest is read)
+        ok = True
+        try:
+            while f.feed_from(reader.readinto, chunk):
+                if r.inp.progress is not None and reader.at > at_out:
+                    r.inp.progress(at + reader.at - at_out, end)
+                if acted():
+                    ok = False
+                    break
+                if walk.zero_at is not None:
+                    break  # (paused again, at a header of size 0 in IN's rest: read no further)
+            if ok and walk.zero_at is None:
+                if f.size != size:
+                    raise FileChanged.length(source.path, end, end + f.size - size)
+                f.flush()  # (the last bytes walked, the stream still open: a record cut off at its end waits)
+                ok = not acted()
+            # a place with nothing repair acts on before it where OUT's lint waits (a header of size 0,
+            # or IN's last bytes: a record cut off, a part of a word): it pauses there, as IN's did
+            pause = None if not ok else walk.zero_at if walk.zero_at is not None else \
+                walk.cur if 8 * walk.cur < f.size else None
+            if pause is not None:
+                self.place, self.index, self.used = 8 * pause, walk.index, False
+                ok = False
+            elif ok:
+                f.close()
+                ok = not acted()
+        finally:
+            os.close(fd)
+            forget_chains()
+            f.release()
+            del lint.record
+        if not ok:
+            return False
+        now = os.fstat(source.fh.fileno())
+        if (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+            raise FileChanged.length(source.path, end, now.st_size)
+        if send_range(out_file, source.fh.fileno(), at, end - at) != end - at:
+            raise FileChanged.saying(source.path, "it ended before bytes the repair had read")
+        n = walk.index - since
+        log.records_in += n
+        log.records_out += n
+        log.bytes_out += end - at
+        records, hit = nw.take_watched()
+        r.losses.read_many(hit, records)
+        r.inp.skip_rest()
+        self.report = lint_report(walk, lint, sink, path, f.size)
+        return True
+
+
+class _Joined:
+    """``readinto`` of OUT as repair writes it, from ``at``: the file ``out_fd`` up to
+    ``split``, then IN's rest (the file ``in_fd`` from ``in_at`` on) in its place."""
+
+    def __init__(self, out_fd: int, at: int, split: int, in_fd: int, in_at: int):
+        self.out_fd, self.at, self.split, self.in_fd, self.in_at = out_fd, at, split, in_fd, in_at
+
+    def readinto(self, view) -> int:
+        if self.at < self.split:
+            n = os.preadv(self.out_fd, [view[: self.split - self.at]], self.at)
+        else:
+            n = os.preadv(self.in_fd, [view], self.in_at + self.at - self.split)
+        self.at += n
+        return n
 
 
 def _never(buf, consumers):

@@ -123,6 +123,14 @@ class Input(Whole):
         self.stream.skip(at - self.stream.size)
         self.stream.released = self._released = at  # (nothing below it was ever touched)
 
+    def skip_rest(self) -> None:
+        """A regular file's bytes from here to its end counted, not read (repair's rest of IN,
+        sent by the kernel and linted as OUT's: ``_continue.Paused.take_rest``): IN has ended."""
+        assert self.source is not None and self.final is not None
+        if not self.done:
+            self.stream.skip(self.final - self.stream.size)
+            self._end()
+
     def want(self, end: int | None) -> None:
         """Read until the bytes up to ``end`` are in (None: to the end), or IN ends."""
         while not self.done and (end is None or self.stream.size < end):

@@ -394,6 +394,14 @@ class _Losses:
         if self.drops:
             self.read({(state.current.id, rec.fields.get(n, 0)) for n in THREAD_REFS.get(rec.kind, ())} & placeholders)
 
+    def read_many(self, hit: set, records: int) -> None:
+        """``records`` records read the placeholder threads ``hit`` (a stretch's, counted by
+        OUT's lint: ``_continue.Paused.take_rest``)."""
+        if records and self.drops:
+            at = self.drops[-1][0]
+            self.threads.setdefault(at, set()).update(hit)
+            self.records[at] = self.records.get(at, 0) + records
+
     def read(self, hit: set) -> None:
         """One record read the placeholder threads ``hit`` ((provider id, ref) each)."""
         if hit and self.drops:
@@ -434,7 +442,8 @@ def _spell_out_defaults(rec: Record, out: _Writer, log: RepairLog, offset: int) 
 
 def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = None,
            close_open: bool = False, spell_out_defaults: bool = False, shortcut: bool = True,
-           stop_at_loss: bool = False, out_file: IO[bytes] | None = None, resume: Resume | None = None) -> RepairLog:
+           stop_at_loss: bool = False, out_file: IO[bytes] | None = None, resume: Resume | None = None,
+           rest: Callable[[_Repairer, int], bool] | None = None) -> RepairLog:
     """Write the repaired trace of ``buf`` through ``write``; returns what was done.
 
     ``buf`` is the trace's bytes, or an ``Input`` (``_input``: a file or a pipe read in
@@ -453,7 +462,9 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
     through ``write`` (the same bytes; slice's pieces are written so). ``resume``: where
     the lint of these same bytes lets the walk start (``_resume.resume_at``: IN's bytes
     before it are written as they are, its tables those there), taken where the walk
-    reads this repair (else ignored); the same bytes and changes. Never raises on
+    reads this repair (else ignored); the same bytes and changes. ``rest(repairer, at)``:
+    where the walk reads this repair, asked once whether it writes IN's rest from ``at`` on
+    (``_repair_walk.walk_repair``; ``_continue.Paused.take_rest``). Never raises on
     any input (an ``Input`` raises ``FileChanged`` when its file changed while read, or
     ended before bytes the walk read were copied).
     """
@@ -462,7 +473,7 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
                   stop_at_loss=stop_at_loss)
     module = native_walk() if shortcut else None
     if module is not None and r.walkable:
-        walk_repair(r, module, out_file, resume)
+        walk_repair(r, module, out_file, resume, rest)
     else:
         r.one_by_one()
     return r.finish()

@@ -104,11 +104,16 @@ class _Stretch:
         self.off, self.idx = off, idx
 
 
-def walk_repair(r, module, out_file=None, resume=None) -> None:
+def walk_repair(r, module, out_file=None, resume=None, rest=None) -> None:
     """Repair ``r`` (a ``_repair._Repairer`` whose IN the walk can read: ``walkable``)
     on the native walk ``module`` (``out_file``: OUT's file, for the kernel's copies),
     from ``resume`` (``_resume.Resume``: IN's records before it written as they are, its
-    tables OUT's there) or from IN's start."""
+    tables OUT's there) or from IN's start. ``rest(r, at)``: asked once, at the end of the
+    first run after the first record ``step`` took (a resume's dropped stretch, its
+    placeholders written) that walked its window or what is read of IN, with IN written up
+    to ``at``: True when it wrote the rest of IN
+    and said what repair would (``_continue.Paused.take_rest``: OUT's lint over IN's rest
+    proves it is written as it is), and the walk stops there; False: the walk goes on."""
     inp, out, log = r.inp, r.out, r.log
     if resume is not None:
         out.state = resume.state
@@ -131,6 +136,7 @@ def walk_repair(r, module, out_file=None, resume=None) -> None:
     out.on_change = on_change
     written = _Stretch(r, out_file)
     off = idx = 0
+    stepped = False  # (``rest``: a record ``step`` took, since the start)
     if resume is not None:
         _load(nw, out.state)
         off, idx = resume.offset, resume.index
@@ -150,6 +156,10 @@ def walk_repair(r, module, out_file=None, resume=None) -> None:
             written.copy_to(cur, nidx)
             _carry_out(r, nw, pending)
             off, idx = cur, nidx
+            if rest is not None and stepped and not r.stopped and (status == DONE or (status == END and not inp.done)):
+                asked, rest = rest, None
+                if asked(r, cur):
+                    break  # (the rest of IN written as it is, and linted as OUT's)
             if status == DONE:
                 continue
             if status == END:
@@ -161,6 +171,7 @@ def walk_repair(r, module, out_file=None, resume=None) -> None:
                 continue
             # HANDBACK, ZERO, a record past IN's end: the record-by-record pass takes it
             off = r.step(cur, nidx)
+            stepped = True
             idx = nidx + 1
             written.skip_to(off, idx)
     finally:
