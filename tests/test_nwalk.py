@@ -1203,26 +1203,57 @@ def _spied_rows(monkeypatch) -> list:
     return rows
 
 
-@pytest.mark.parametrize("name", ["RB001-reserved-bits-set.fxt", "ST003-invalid-utf8.fxt",
-                                  "ST007-argument-overruns-record.fxt", "EX001-trailing-words.fxt",
-                                  "ST002-padding-not-zero.fxt"])
+def _spied_places(monkeypatch) -> list:
+    """The places the walk said itself (``take_moved``'s blocks: (slot, offset, record index)),
+    as the sink takes them (``add_moved_block``), from now on."""
+    places: list = []
+    real = fxtlint.DiagnosticSink.add_moved_block
+
+    def spy(self, noted, block, per_slot):
+        got = memoryview(block).cast("q")
+        places.extend(tuple(got[k:k + 3]) for k in range(0, len(got), 3))
+        return real(self, noted, block, per_slot)
+
+    monkeypatch.setattr(fxtlint.DiagnosticSink, "add_moved_block", spy)
+    return places
+
+
+def _spied_takes(monkeypatch) -> list:
+    """The walk's stops as ``NativeLint._take`` takes them, from now on: one entry each."""
+    takes: list = []
+    real = _walk_native.NativeLint._take
+    monkeypatch.setattr(_walk_native.NativeLint, "_take", lambda self: (takes.append(1), real(self))[1])
+    return takes
+
+
+@pytest.mark.parametrize(("name", "placed"), [
+    ("RB001-reserved-bits-set.fxt", True), ("ST003-invalid-utf8.fxt", True),
+    ("ST007-argument-overruns-record.fxt", True), ("EX001-trailing-words.fxt", True),
+    ("ST002-padding-not-zero.fxt", False)])
 @pytest.mark.parametrize("n", [3, 20])
-def test_a_copy_of_a_record_is_one_row_of_the_walk(monkeypatch, name, n):
+def test_a_copy_of_a_record_is_one_row_or_one_place_of_the_walk(monkeypatch, name, placed, n):
     """Copies of a record with layout findings (under ``_NOTE_FROM`` rows too, and ST002's,
-    which asks what follows): the walk says each copy after the first in one F_COPY row
-    (``_nwalk``'s ``_copied``), its layout rows those of the first copy; the whole report is
-    the reference's. (FR004's framing decision names positions: no two are copies, below.)"""
-    rows = _spied_rows(monkeypatch)
+    which asks what follows): the walk says
+    each copy after the first in one F_COPY row (``_nwalk``'s ``_copied``), its layout rows
+    those of the first copy, until the linter noted the diagnostics of a copy that reads
+    nothing past it (``note_copy``: its second, the walk stopping after it), and each later
+    copy as one place of the block the sink takes whole (``add_moved_block``); ST002's copies
+    are F_COPY rows each; the whole report is the reference's. (FR004's framing decision names
+    positions: no two are copies, below.)"""
+    rows, places = _spied_rows(monkeypatch), _spied_places(monkeypatch)
     data, fmt = _copies(name, n)
     fxtlint.lint_bytes(_copies(name, 0)[0], engine="walk", input_format=fmt)
     layout = {r[5] for r in rows if r[0] == _walk_native.F_LAYOUT and r[2] not in (5, 7)}  # (not a kind check's)
-    assert len(layout) == 1 and not any(r[0] == _walk_native.F_COPY for r in rows)
+    assert len(layout) == 1 and not any(r[0] == _walk_native.F_COPY for r in rows) and not places
     rows.clear()
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]
     assert got[0] == got[1]
-    assert sum(r[0] == _walk_native.F_COPY for r in rows) == n
+    copies = sum(r[0] == _walk_native.F_COPY for r in rows)
+    assert copies + len(places) == n
+    assert (copies, len(places)) == ((1, n - 1) if placed else (n, 0))
     assert {r[5] for r in rows if r[0] == _walk_native.F_LAYOUT and r[2] not in (5, 7)} == layout
+    assert sorted(i for _, _, i in places) == [i for _, _, i in places]  # (in file order)
 
 
 def test_copies_read_under_other_providers_with_other_records_between(monkeypatch):
@@ -1230,7 +1261,7 @@ def test_copies_read_under_other_providers_with_other_records_between(monkeypatc
     records and an unregistered ref of their own: each copy after the first is one F_COPY
     row, said before the record's other rows as the reference says them, and the whole
     report is the reference's (with the cap at 3 too)."""
-    rows = _spied_rows(monkeypatch)
+    rows, places = _spied_rows(monkeypatch), _spied_places(monkeypatch)
     rb = (REPO / "corpus" / "golden" / "RB001-reserved-bits-set.fxt").read_bytes()[8:]
     st = (REPO / "corpus" / "golden" / "ST003-invalid-utf8.fxt").read_bytes()[8:]
     rf = (REPO / "corpus" / "golden" / "RF001-string-ref-unregistered.fxt").read_bytes()[8:]
@@ -1241,7 +1272,7 @@ def test_copies_read_under_other_providers_with_other_records_between(monkeypatc
         got = [dumps(render([fxtlint.lint_bytes(data, engine=e, sink=fxtlint.DiagnosticSink(per_rule_cap=cap))],
                             version="-")) for e in ("walk", "reference")]
         assert got[0] == got[1]
-    assert sum(r[0] == _walk_native.F_COPY for r in rows) >= 40
+    assert sum(r[0] == _walk_native.F_COPY for r in rows) + len(places) >= 40 and places
 
 
 @settings(deadline=None, max_examples=30)
@@ -1465,17 +1496,59 @@ def test_a_row_met_again_is_said_without_building_it(monkeypatch, name, builder,
     assert len(calls) == built, calls
 
 
+@pytest.mark.parametrize("name", ["UN001-unknown-record-type.fxt", "UN002-unknown-record-subtype.fxt"])
+def test_an_undefined_record_met_again_is_a_place_once_noted(monkeypatch, name):
+    """Copies of an undefined record (the reader's message and kind, from its header word and
+    size): after the walk stops for the ones met again, every later copy is a place, counted as
+    a record of its kind; the whole report (the summary's record kinds too) is the reference's,
+    at caps 200 and 1."""
+    places = _spied_places(monkeypatch)
+    data, fmt = _copies(name, 20)
+    for cap in (200, 1):
+        places.clear()
+        got = [fxtlint.lint_bytes(data, engine=e, input_format=fmt, sink=fxtlint.DiagnosticSink(per_rule_cap=cap))
+               for e in ("walk", "reference")]
+        assert dumps(render(got[:1], version="-")) == dumps(render(got[1:], version="-"))
+        assert got[0].summary["record_kinds"] == got[1].summary["record_kinds"]
+        assert len(places) == 19  # (of 21: the first met, the second noted)
+
+
 def test_a_small_lint_notes_nothing(monkeypatch):
-    """A lint of fewer rows than ``_NOTE_FROM`` remembers no record or row it met (a small
-    lint's fixed cost): each copy is built as any row, and the report is the reference's."""
-    calls = []
+    """A lint of fewer rows than ``_NOTE_FROM`` whose walk meets no row again remembers no
+    record or row it met (a small lint's fixed cost): each row is built, no place is said,
+    the walk stops once, and the report is the reference's."""
+    calls, notes, places = [], [], _spied_places(monkeypatch)
     real = _walk_native.unregistered_string
     monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
-    data, fmt = _copies("RF001-string-ref-unregistered.fxt", 3)
-    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+    note = _walk_native.NativeLint._note
+    monkeypatch.setattr(_walk_native.NativeLint, "_note", lambda self, *a: (notes.append(a), note(self, *a))[1])
+    takes = _spied_takes(monkeypatch)
+    # the golden file's unregistered ref, then the same record reading other refs
+    data = (REPO / "corpus" / "golden" / "RF001-string-ref-unregistered.fxt").read_bytes()
+    rec = data[-16:]
+    data += b"".join(rec[:6] + bytes([rec[6] + k]) + rec[7:] for k in range(1, 4))  # (its name ref: 8, 9, 10)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format="auto")], version="-"))
            for e in ("walk", "reference")]
     assert got[0] == got[1]
     assert len(calls) == 4 < _walk_native._NOTE_FROM, calls
+    assert not notes and not places and takes == [1]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 20])
+def test_a_row_met_again_is_a_place_once_noted(monkeypatch, n):
+    """Copies of a row the linter's builders make (an unregistered ref), in a lint of fewer
+    rows than ``_NOTE_FROM``: the walk stops after a row it meets again that is not noted
+    (``stop_soon``), the linter notes from then on (the row's second copy: met, its third:
+    noted, ``note_row``), and the walk says every later copy as a place; the report is the
+    reference's."""
+    calls, places = [], _spied_places(monkeypatch)
+    real = _walk_native.unregistered_string
+    monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    data, fmt = _copies("RF001-string-ref-unregistered.fxt", n)
+    got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
+           for e in ("walk", "reference")]
+    assert got[0] == got[1]
+    assert len(calls) == min(n + 1, 2) and len(places) == n + 1 - len(calls), (calls, places)
 
 
 @pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",

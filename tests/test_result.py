@@ -3,6 +3,7 @@ the cap would drop without building it) leaving everything as ``add`` would."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -179,6 +180,178 @@ def test_a_copy_said_as_rows_leaves_the_sink_as_skipping_and_adding_each(seq, ca
         report = FileReport.from_sink(path="p", format="trace", records=1, size=8, byte_order="little", sink=sink)
         assert report.capped == (sum(sink.counts.values()) > len(sink.kept))
         assert report.capped == (sum(report.counts.values()) > len(report.diagnostics))
+
+
+# -- a block of places (``add_moved_block``: the walk's copies said natively) -----------------
+def _noted(record, at: int = 16, index: int = 2) -> tuple:
+    """Diagnostics noted of a copy at ``at`` (record ``index``) as ``add_moved`` takes them: (rule,
+    span from the record's start, fields), for each (rule ordinal, parameter) of ``record``."""
+    noted = []
+    for r, variant in record:
+        d = RULES[r].at(at, index, span=(at + 2, at + 4), record_size=8,
+                        **_diag(RULES[r], at, index, variant).__dict__["_lazy"][1])
+        noted.append((RULES[r], (2, 4), dict(d.__dict__)))
+    return tuple(noted)
+
+
+def _block(places) -> tuple[bytes, dict]:
+    """``take_moved``'s block of places ((slot, record index) each, at offset 8 * index) and its
+    count per slot."""
+    import array
+
+    per: dict = {}
+    for slot, _ in places:
+        per[slot] = per.get(slot, 0) + 1
+    return array.array("q", [v for slot, i in places for v in (slot, 8 * i, i)]).tobytes(), per
+
+
+def _each(sink, noted, places) -> None:
+    """What a block says, one copy at a time: each diagnostic asked of the cap, then added."""
+    for slot, i in places:
+        for rule, span, fields in noted[slot]:
+            if not sink.skips(rule, 8 * i, i):
+                d = object.__new__(type(_diag(rule, 0, 0)))
+                d.__dict__.update(fields, offset=8 * i, record_index=i, span=(8 * i + span[0], 8 * i + span[1]))
+                sink.add(d)
+
+
+def _report(sink):
+    from fxtlint.engine._result import FileReport
+
+    return FileReport.from_sink("p", "trace", 1, 8, "little", sink)
+
+
+record_st = st.lists(st.tuples(st.sampled_from(range(len(RULES))), st.integers(1, 3)), min_size=1, max_size=3)
+
+
+@settings(max_examples=300, deadline=None)  # cheap: a sink, no trace
+@given(st.lists(st.tuples(events, st.lists(st.tuples(st.integers(0, 1), st.integers(0, 30)), max_size=40)),
+                max_size=5),
+       st.integers(1, 6), st.booleans(), st.booleans(), st.booleans(), record_st, record_st)
+def test_a_block_of_places_leaves_the_sink_as_adding_each_copy(takes, cap, override, ignore, listen, one, two):
+    """``add_moved_block`` (the walk's copies of two noted records, a take's places in file
+    order, after the take's other diagnostics): the counts, severities, bounds, kept
+    diagnostics and report are those of asking the cap of each copy's diagnostics and adding
+    it (held as the block where no rule reaches its cap; counted where every bound is before
+    the block; else each copy added as ``add_moved`` adds it; with an override, an ignored
+    code or a listener, each too, the listener told each in order)."""
+    options = {"per_rule_cap": cap,
+               "severity_overrides": {RULES[0].code: Severity.INFO} if override else {},
+               "ignored": frozenset({RULES[1].code}) if ignore else frozenset()}
+    heard: tuple[list, list] = ([], [])
+    every = DiagnosticSink(**options, listener=heard[0].append if listen else None)
+    blocks = DiagnosticSink(**options, listener=heard[1].append if listen else None)
+    noted = [_noted(one), _noted(two)]
+    for seq, places in takes:
+        for r, pos, variant in seq:
+            for sink in (every, blocks):
+                sink.add(_diag(RULES[r], 8 * pos, pos, variant))
+        places = sorted(places, key=lambda p: p[1])
+        if places:
+            blocks.add_moved_block(noted, *_block(places))
+            _each(every, noted, places)
+    assert _state(blocks) == _state(every) and blocks._bound == every._bound
+    assert [d.to_json() for d in heard[1]] == [d.to_json() for d in heard[0]]
+    assert _report(blocks).to_json() == _report(every).to_json()
+
+
+def test_a_block_under_the_cap_is_held_as_it_is_until_read():
+    """A block whose rules stay under the cap is kept as the block (no row per copy), counted
+    exactly; a report made then lists its copies' diagnostics, built when read; a rule reaching
+    its cap later has its bound where adding each copy would have put it."""
+    from fxtlint.engine._result import _Held
+
+    noted = [_noted([(0, 1), (2, 1)])]
+    blocks, every = DiagnosticSink(per_rule_cap=5), DiagnosticSink(per_rule_cap=5)
+    places = [(0, 3), (0, 7), (0, 9)]
+    blocks.add_moved_block(noted, *_block(places))
+    _each(every, noted, places)
+    assert all(type(x) is _Held for lst in blocks._kept.values() for x in lst)
+    assert sum(map(len, blocks._kept.values())) == 6 and dict(blocks.counts) == dict(every.counts)
+    report = _report(blocks)
+    assert report.counts == {RULES[0].code: 3, RULES[2].code: 3} and not report.capped
+    assert report.to_json() == _report(every).to_json()
+    for sink in (blocks, every):  # two more of rule 0, the later first: the cap reached at the second
+        sink.add(_diag(RULES[0], 8 * 8, 8))
+        sink.add(_diag(RULES[0], 8 * 2, 2))
+    assert blocks._bound == every._bound == {RULES[0].code: (8 * 9, 9)}  # (the block's last place, unbuilt)
+    assert _state(blocks) == _state(every) and any(type(x) is _Held for x in blocks._kept[RULES[0].code])
+
+
+@pytest.mark.parametrize(("cap", "before", "first", "held", "added", "counted"), [
+    (4, 2, 20, 1, 1, 0),  # the block reaches the cap: one held, the next added (the bound set there)
+    (1, 0, 20, 0, 1, 1),  # cap 1: the first added (it reaches the cap), the second counted
+    (3, 5, 20, 0, 0, 2),  # every rule's bound before the block: counted, nothing kept
+    (3, 5, 2, 0, 1, 1),   # ... its first copy at the bound (record 2): added (kept), the second counted
+    (9, 2, 20, 2, 0, 0)])  # under the cap: held
+def test_a_block_at_the_cap_edges(monkeypatch, cap, before, first, held, added, counted):
+    """A block of two copies (records ``first`` and 21) of a record with one diagnostic, after
+    ``before`` diagnostics of its rule at records 0, 1, ...: held, added copy by copy
+    (``add_moved``) or counted as dropped, and the sink left as adding each copy leaves it."""
+    from fxtlint.engine._result import _Held
+
+    calls: list = []
+    real = DiagnosticSink.add_moved
+    monkeypatch.setattr(DiagnosticSink, "add_moved", lambda self, *a: (calls.append(a[2]), real(self, *a))[1])
+    noted = [_noted([(2, 1)])]
+    blocks, every = DiagnosticSink(per_rule_cap=cap), DiagnosticSink(per_rule_cap=cap)
+    for i in range(before):
+        for sink in (blocks, every):
+            sink.add(_diag(RULES[2], 8 * i, i, variant=i + 1))
+    places = [(0, first), (0, 21)]
+    blocks.add_moved_block(noted, *_block(places))
+    _each(every, noted, places)
+    assert _state(blocks) == _state(every) and blocks._bound == every._bound
+    lst = blocks._kept[RULES[2].code]
+    if first < 20:  # (a copy at the bound is kept)
+        assert first in {d.record_index for d in blocks.kept}
+    assert (sum(type(x) is _Held for x in lst), len(calls)) == (held, added)
+    assert blocks.counts[RULES[2].code] == before + 2 and counted == 2 - held - added
+
+
+@pytest.mark.parametrize("override", [False, True])
+def test_a_flood_in_a_block_adds_copies_until_the_cap_is_reached_and_counts_the_rest(monkeypatch, override):
+    """A block of 50 copies of a record with one diagnostic, the cap at 3: the first two held
+    (with an override, each added), the third added (it sets the bound), the 47 after it
+    counted in one step."""
+    calls: list = []
+    real = DiagnosticSink.add_moved
+    monkeypatch.setattr(DiagnosticSink, "add_moved", lambda self, *a: (calls.append(a[2]), real(self, *a))[1])
+    options = {"per_rule_cap": 3, "severity_overrides": {RULES[2].code: Severity.INFO} if override else {}}
+    noted = [_noted([(2, 1)])]
+    blocks, every = DiagnosticSink(**options), DiagnosticSink(**options)
+    places = [(0, i) for i in range(50)]
+    blocks.add_moved_block(noted, *_block(places))
+    _each(every, noted, places)
+    assert _state(blocks) == _state(every) and blocks._bound == every._bound == {RULES[2].code: (16, 2)}
+    assert calls == ([0, 1, 2] if override else [2]) and blocks.counts[RULES[2].code] == 50
+
+
+@pytest.mark.parametrize("option", ["listener", "override", "ignored"])
+def test_a_block_with_a_listener_an_override_or_an_ignored_code(option):
+    """With a listener (told each diagnostic, in file order) or a severity override, a block's
+    copies are added one by one, as ``add_moved`` adds them; an ignored code is not counted
+    (the block is held for the others)."""
+    from fxtlint.engine._result import _Held
+
+    heard: tuple[list, list] = ([], [])
+    options = [{"listener": heard[k].append} if option == "listener" else
+               {"severity_overrides": {RULES[2].code: Severity.INFO}} if option == "override" else
+               {"ignored": frozenset({RULES[0].code})} for k in (0, 1)]
+    noted = [_noted([(0, 1), (2, 2)]), _noted([(2, 3)])]
+    blocks, every = DiagnosticSink(**options[0]), DiagnosticSink(**options[1])
+    places = [(0, 3), (1, 4), (0, 5)]
+    blocks.add_moved_block(noted, *_block(places))
+    _each(every, noted, places)
+    assert _state(blocks) == _state(every)
+    assert any(type(x) is _Held for lst in blocks._kept.values() for x in lst) == (option == "ignored")
+    assert [(d.record_index, d.code) for d in heard[0]] == [(d.record_index, d.code) for d in heard[1]]
+    if option == "listener":
+        assert [d.record_index for d in heard[0]] == [3, 3, 4, 5, 5]
+    if option == "override":
+        assert {d.severity for d in blocks.kept if d.code == RULES[2].code} == {Severity.INFO}
+    if option == "ignored":
+        assert RULES[0].code not in blocks.counts and blocks.counts[RULES[2].code] == 3
 
 
 def test_a_report_builds_its_diagnostics_when_first_read():

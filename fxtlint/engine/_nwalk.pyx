@@ -41,7 +41,10 @@ undefined type or subtype is a row and the record is skipped by its size (``M_UN
 its FOUND_END row holds FR004's framing decision, taken here (``_frame_after``: the
 header's kind, whether recovery reads on from it, the records the size swallows,
 ``swallowed_at``), which the decoder's step takes for its own; a copy of a record walked before (the same terminal, size,
-bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``). A table record's effect is carried out as ``ProviderState``
+bytes and layout rows) has its layout rows said in one F_COPY row (``_copied``), or, once
+the linter noted what such a copy says (``note_copy``; a row, ``note_row``; an undefined
+record, ``note_undefined``), as one place in a block (``take_moved``: slot, offset, record
+index), no row at all. A table record's effect is carried out as ``ProviderState``
 carries it out (a string record whose text is not UTF-8 interned as its bytes, a
 provider named by a name that is not text keeping the name it had), and a table record
 that changes nothing the mirror holds costs no Python call. A counter's argument that is
@@ -94,6 +97,7 @@ against the buffer.
 
 from libc.stdint cimport int64_t, uint64_t, int32_t, uint8_t
 from cpython.buffer cimport PyBUF_WRITABLE
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from libcpp.vector cimport vector
 from libcpp.string cimport string
 from libcpp.unordered_map cimport unordered_map
@@ -473,6 +477,29 @@ cdef class NativeWalk:
     # size and bytes) -> the first copy's id; a copy met again is one F_COPY row
     cdef public bint copying
     cdef unordered_map[string, int64_t] copies
+    # the places said natively (``note_copy``, ``note_row``): per copy id, the slot the linter
+    # noted its diagnostics under (-1: none); a row's key (``_key_finding``) -> its slot; the
+    # places met since the last take, (slot, offset, index) each (``take_moved``), per slot
+    # how many, and the slots met
+    cdef vector[int] copy_slot
+    cdef unordered_map[string, int] row_slot
+    # while ``placing`` (the linter notes what it says): ``run`` stops (DONE) after a record
+    # whose copy or row the linter may note next (``stop_soon``): a copy of a record not noted,
+    # three times per id at most (``copy_stopped``), a row met again and not noted, until it was
+    # met four times (``row_slot``: -1 - the times met, for a row not noted), so the rest of
+    # their copies are places
+    cdef public bint placing
+    cdef bint stop_soon
+    cdef public bint repeated         # a run stopped so (the linter notes from then on; it clears it)
+    # the sink's per-rule cap (0: not told): ``run`` stops too after the record at which a cap
+    # key's rows since the walk began (``handed``, not those it dropped itself) reach it, so the
+    # sink's bound is set there and told back (``set_bound``) before the rows after it are walked
+    cdef public int64_t rule_cap
+    cdef int64_t handed[CAP_KEYS]     # (zeroed with the object: no allocation for a small lint)
+    cdef vector[uint8_t] copy_stopped
+    cdef vector[int64_t] moved
+    cdef vector[int64_t] moved_n
+    cdef vector[int] moved_slots
     # ``run`` stops (DONE) before a record once this many diagnostics rows wait to be taken
     # (0: never), so that the rows of a flood of one defect reach the cap's bound early
     cdef public int64_t take_at
@@ -775,16 +802,19 @@ cdef class NativeWalk:
         self.swallow.clear()
         for i in range(<Py_ssize_t>self.findings.size()):
             f = &self.findings[i]
-            if self.capping:
-                k = _cap_key(f)
-                if k >= 0 and self.cap_off[k] >= 0 and (
-                        f.offset > self.cap_off[k] or (f.offset == self.cap_off[k] and f.index > self.cap_idx[k])):
-                    self.capped[k] += 1
-                    continue
+            if self.capping and self._capped(f):
+                self.capped[_cap_key(f)] += 1
+                continue
             out.append((f.rule, f.term, f.field, f.arg, f.arg_type, f.index, f.offset, f.size, f.at, f.value,
                         f.rate, self.pid_of[f.slot] if f.slot else None, f.old0, f.old1, f.new0, f.new1))
         self.findings.clear()
         return out
+
+    cdef inline bint _capped(self, const Finding *f) noexcept nogil:
+        """Whether the per-rule cap drops the row (``set_bound``: past its rule's bound)."""
+        cdef int k = _cap_key(f)
+        return k >= 0 and self.cap_off[k] >= 0 and (
+            f.offset > self.cap_off[k] or (f.offset == self.cap_off[k] and f.index > self.cap_idx[k]))
 
     def swallowed_at(self, int64_t start, int64_t n, kinds):
         """The records a FOUND_END row's framing decision says its record swallowed
@@ -827,6 +857,105 @@ cdef class NativeWalk:
                     out.append((k, self.capped[k]))
                     self.capped[k] = 0
         return out
+
+    def note_copy(self, int64_t ident, int slot):
+        """The diagnostics of the copies of record id ``ident`` (an F_COPY row's value) are
+        known to the linter, noted under ``slot``: the walk's later copies of it write no
+        F_COPY row but a place, (slot, offset, record index), in the block ``take_moved``
+        hands over (the linter's sink says them in one call: ``_walk_native``)."""
+        if ident < 0 or ident >= <int64_t>self.copies.size() or slot < 0:
+            raise ValueError(f"no copy id {ident} or slot {slot}")
+        if <int64_t>self.copy_slot.size() <= ident:
+            self.copy_slot.resize(ident + 1, -1)
+        self.copy_slot[ident] = slot
+        if <int64_t>self.moved_n.size() <= slot:
+            self.moved_n.resize(slot + 1, 0)
+
+    def refuse_copy(self, int64_t ident):
+        """The linter will note no diagnostics of the copies of record id ``ident`` (its decoder
+        reads past it, or asks what follows): ``run`` no longer stops after them."""
+        if ident < 0 or ident >= <int64_t>self.copies.size():
+            raise ValueError(f"no copy id {ident}")
+        if <int64_t>self.copy_stopped.size() <= ident:
+            self.copy_stopped.resize(ident + 1, 0)
+        self.copy_stopped[ident] = 3
+
+    def note_undefined(self, int64_t term, int64_t size, const unsigned char[::1] header, int slot):
+        """An undefined record's diagnostics are known to the linter, noted under ``slot``, for
+        every such record of terminal ``term``, ``size`` bytes and this header word (8 bytes, as
+        the trace holds it: all the reader reads of it): the walk's later such records are places
+        in ``take_moved``'s block, not F_UNDEFINED rows. False: not noted (COPY_KEYS rows noted)."""
+        cdef string k
+        if slot < 0 or header.shape[0] != 8:
+            raise ValueError(f"no header word of 8 bytes or slot {slot}")
+        _key_undefined(&k, term, size, &header[0])
+        if <int64_t>self.row_slot.size() >= COPY_KEYS and self.row_slot.find(k) == self.row_slot.end():
+            return False
+        self.row_slot[k] = slot
+        if <int64_t>self.moved_n.size() <= slot:
+            self.moved_n.resize(slot + 1, 0)
+        return True
+
+    def note_row(self, key, int slot):
+        """A diagnostics row's diagnostic is known to the linter, noted under ``slot``, for
+        every row with ``key`` (``_walk_native._row_key``'s: rule, terminal, field, argument,
+        argument type, size, the argument's offset from its record's or ``at``, value, rate,
+        provider id, old and new values): the walk's later such rows, one of a string ref,
+        thread ref, timestamp or table record's findings (not a repeated magic record's, a
+        provider event's or an undefined record's), are places in ``take_moved``'s block, not
+        rows. False: not noted (a provider the walk does not know, or COPY_KEYS rows noted)."""
+        cdef Finding f
+        cdef string k
+        if slot < 0 or len(key) != 14:
+            raise ValueError(f"no row key {key!r} or slot {slot}")
+        rule = key[0]
+        if rule < F_STRING or rule > F_CHANGED or rule == F_MAGIC:
+            return False
+        pid = key[9]
+        if pid is None:
+            f.slot = 0
+        else:
+            it = self.slot_of.find(<uint64_t>pid)
+            if it == self.slot_of.end():
+                return False
+            f.slot = deref(it).second
+        f.rule, f.term, f.field, f.arg, f.arg_type = rule, key[1], key[2], key[3], key[4]
+        f.size, f.at, f.value, f.rate = key[5], key[6], key[7], key[8]
+        f.old0, f.old1, f.new0, f.new1 = key[10], key[11], key[12], key[13]
+        f.offset = 0  # (``at`` is the argument's offset from its record's already)
+        _key_finding(&k, &f)
+        if <int64_t>self.row_slot.size() >= COPY_KEYS and self.row_slot.find(k) == self.row_slot.end():
+            return False
+        self.row_slot[k] = slot
+        if <int64_t>self.moved_n.size() <= slot:
+            self.moved_n.resize(slot + 1, 0)
+        return True
+
+    def take_moved(self):
+        """The places said natively since the last take (``note_copy``, ``note_row``), in file
+        order: (a block of (slot, offset, record index) triples, native int64s, as bytes;
+        {slot: places}), or None: none."""
+        cdef size_t n = self.moved.size()
+        cdef int s
+        if n == 0:
+            return None
+        block = PyBytes_FromStringAndSize(<const char *>self.moved.data(), <Py_ssize_t>(n * sizeof(int64_t)))
+        per = {}
+        for s in self.moved_slots:
+            per[s] = self.moved_n[s]
+            self.moved_n[s] = 0
+        self.moved.clear()
+        self.moved_slots.clear()
+        return block, per
+
+    cdef inline void _move(self, int slot, int64_t offset, int64_t index) noexcept nogil:
+        """A place said natively: its diagnostics are those noted under ``slot``."""
+        self.moved.push_back(slot)
+        self.moved.push_back(offset)
+        self.moved.push_back(index)
+        if self.moved_n[slot] == 0:
+            self.moved_slots.push_back(slot)
+        self.moved_n[slot] += 1
 
     def take_row_block(self):
         """The pairing rows since the last take as one ``RowBlock`` of ``_pairrow.h`` rows
@@ -1810,8 +1939,10 @@ cdef class NativeWalk:
         cdef int64_t cur = pcur[0], index = pindex[0], term = 0
         cdef int status, got, core
         while True:
-            if index >= stop_index or (self.take_at and <int64_t>self.findings.size() >= self.take_at) \
+            if index >= stop_index or self.stop_soon \
+                    or (self.take_at and <int64_t>(self.findings.size() + self.moved.size() // 3) >= self.take_at) \
                     or (self.rowing and self.rsink.full()):  # (the decoding's direct lines taken while in cache)
+                self.stop_soon = False
                 status = DONE
                 break
             if cur >= nwords:
@@ -1826,6 +1957,8 @@ cdef class NativeWalk:
                 break
             if self.terms[term].mode == M_UNDEFINED:
                 self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, index, cur, self.size, 0, 0)
+                if self.placing:
+                    self._undefined_moved(S, term, cur)
                 if self.covering:
                     self._cover(S, term, cur, index)
                 if self.rowing:
@@ -1862,7 +1995,7 @@ cdef class NativeWalk:
                 self._cover(S, term, cur, index)
             if self.rowing:
                 _row_of(self, S, term, cur, index)
-            if self.copying and self.findings.size() > self.rec_mark:
+            if (self.copying or self.placing) and self.findings.size() > self.rec_mark:
                 self._copied(S, term, cur)
             self.counts[term] += 1
             index += 1
@@ -1884,6 +2017,8 @@ cdef class NativeWalk:
             return HANDBACK
         if self.terms[term].mode == M_UNDEFINED:
             self._find(F_UNDEFINED, &self.terms[term], 0, -1, 0, 0, pindex[0], cur, self.size, 0, 0)
+            if self.placing:
+                self._undefined_moved(S, term, cur)
             if self.covering:
                 self._cover(S, term, cur, pindex[0])
             if self.rowing:
@@ -1915,7 +2050,7 @@ cdef class NativeWalk:
             self._cover(S, term, cur, pindex[0])
         if self.rowing:
             _row_of(self, S, term, cur, pindex[0])
-        if self.copying and self.findings.size() > self.rec_mark:
+        if (self.copying or self.placing) and self.findings.size() > self.rec_mark:
             self._copied(S, term, cur)
         self.counts[term] += 1
         pindex[0] += 1
@@ -2229,15 +2364,24 @@ cdef class NativeWalk:
         EV001's; none a FOUND_SHORT row, which the walk may cap itself) are those of a record
         walked before with the same terminal, size and bytes (``_copy_key``) has its layout
         rows replaced by one F_COPY row in the place of the first (value: the first copy's
-        id; its other rows, a kind check's, EV001's, its semantic rows, stay where they are);
-        the first copy's layout rows say its id (``new0``: the id + 1), until COPY_KEYS
-        records are known."""
+        id; its other rows, a kind check's, EV001's, its semantic rows, stay where they are),
+        or, where the linter noted what the copies of that id say (``note_copy``), by one
+        place in the block and no row (``_move``); the first copy's layout rows say its id
+        (``new0``: the id + 1), until COPY_KEYS records are known. Before that, while
+        ``placing``: the record's rows counted against the sink's cap (``_count_caps``) and
+        those the linter noted made places (``_rows_moved``)."""
         cdef string key
         cdef size_t k, first = 0, w
         cdef Finding *f
         cdef int n = 0
         cdef int64_t off = 8 * cur, size = 8 * self.size, ident
-        if size > COPY_RECORD:
+        if self.rule_cap:
+            self._count_caps()
+        if self.placing:
+            self._rows_moved()
+            if self.findings.size() == self.rec_mark:
+                return 0
+        if size > COPY_RECORD or not self.copying:
             return 0
         for k in range(self.rec_mark, self.findings.size()):
             f = &self.findings[k]
@@ -2263,9 +2407,29 @@ cdef class NativeWalk:
                 if f.rule == F_LAYOUT and f.field != FOUND_KIND and f.field != FOUND_NUMERIC:
                     f.new0 = <uint64_t>(ident + 1)
             return 0
+        ident = deref(it).second
+        if ident < <int64_t>self.copy_slot.size() and self.copy_slot[ident] >= 0:
+            # its diagnostics noted by the linter: a place in the block, its layout rows gone
+            self._move(self.copy_slot[ident], off, self.findings[first].index)
+            w = first
+            for k in range(first, self.findings.size()):
+                f = &self.findings[k]
+                if f.rule == F_LAYOUT and f.field != FOUND_KIND and f.field != FOUND_NUMERIC:
+                    continue
+                if w != k:
+                    self.findings[w] = self.findings[k]
+                w += 1
+            self.findings.resize(w)
+            return 0
+        if self.placing and (ident >= <int64_t>self.copy_stopped.size() or self.copy_stopped[ident] < 3):
+            # a copy not noted: the linter decodes it and may note it (``note_copy``) before the next
+            if <int64_t>self.copy_stopped.size() <= ident:
+                self.copy_stopped.resize(ident + 1, 0)
+            self.copy_stopped[ident] += 1
+            self.stop_soon = self.repeated = True
         f = &self.findings[first]
         f.rule = F_COPY
-        f.value = <uint64_t>deref(it).second
+        f.value = <uint64_t>ident
         f.at = off
         f.rate = 0
         f.new0 = 0
@@ -2279,6 +2443,63 @@ cdef class NativeWalk:
             w += 1
         self.findings.resize(w)
         return 0
+
+    cdef void _undefined_moved(self, Scan *S, int64_t term, int64_t cur) noexcept nogil:
+        """The F_UNDEFINED row just written, a place in the block where the linter noted such a
+        record (``note_undefined``: its terminal, size and header word); met again and not noted,
+        the run stops after it (``stop_soon``), as ``_rows_moved`` does for a row."""
+        cdef string key
+        _key_undefined(&key, term, 8 * self.size, S.buf + 8 * cur)
+        it = self.row_slot.find(key)
+        if it == self.row_slot.end():
+            if <int64_t>self.row_slot.size() < COPY_KEYS:
+                self.row_slot[key] = -2  # (met once)
+        elif deref(it).second >= 0:
+            self._move(deref(it).second, 8 * cur, self.findings.back().index)
+            self.findings.pop_back()
+        elif deref(it).second > -5:
+            deref(it).second -= 1
+            self.stop_soon = self.repeated = True
+
+    cdef void _count_caps(self) noexcept nogil:
+        """The record's rows whose rule the row alone says (``_cap_key``), counted; the run
+        stops after the record at which a key's count reaches ``rule_cap``."""
+        cdef size_t k
+        cdef int c
+        for k in range(self.rec_mark, self.findings.size()):
+            c = _cap_key(&self.findings[k])
+            if c >= 0 and not (self.capping and self._capped(&self.findings[k])):
+                self.handed[c] += 1
+                if self.handed[c] == self.rule_cap:
+                    self.stop_soon = True
+
+    cdef void _rows_moved(self) noexcept nogil:
+        """The record's rows noted by the linter (``note_row``) made places in the block; one
+        met again and not noted asks the run to stop after the record (``stop_soon``). A row
+        the per-rule cap drops (``set_bound``) stays a row: ``take_findings`` counts it."""
+        cdef string key
+        cdef size_t k, w = self.rec_mark
+        cdef Finding *f
+        for k in range(self.rec_mark, self.findings.size()):
+            f = &self.findings[k]
+            if f.rule <= F_CHANGED and f.rule != F_MAGIC and not (self.capping and self._capped(f)):
+                key.clear()
+                _key_finding(&key, f)
+                it = self.row_slot.find(key)
+                if it == self.row_slot.end():
+                    if <int64_t>self.row_slot.size() < COPY_KEYS:
+                        self.row_slot[key] = -2  # (met once)
+                elif deref(it).second >= 0:
+                    self._move(deref(it).second, f.offset, f.index)
+                    continue
+                elif deref(it).second > -5:
+                    # met again, not noted: the linter may note it (``note_row``) before the next
+                    deref(it).second -= 1
+                    self.stop_soon = self.repeated = True
+            if w != k:
+                self.findings[w] = self.findings[k]
+            w += 1
+        self.findings.resize(w)
 
     cdef inline void _find(self, int rule, Term *T, int field, int arg, int arg_type, int64_t at, int64_t index,
                            int64_t cur, int64_t size, uint64_t value, uint64_t rate) noexcept nogil:
@@ -2343,6 +2564,38 @@ cdef inline int _key_row(string *key, int64_t kind, int64_t arg, int64_t arg_typ
     w[5] = <int64_t>pc
     key.append(<const char *>w, sizeof(w))
     return 0
+
+
+cdef inline void _key_finding(string *key, const Finding *f) noexcept nogil:
+    """A diagnostics row's key (``note_row``): all it says but where its record is (an
+    argument's offset from its record's), as ``_walk_native._row_key`` reads it."""
+    cdef int64_t w[14]
+    w[0] = f.rule
+    w[1] = f.term
+    w[2] = f.field
+    w[3] = f.arg
+    w[4] = f.arg_type
+    w[5] = f.size
+    w[6] = f.at - f.offset if f.arg >= 0 else f.at
+    w[7] = <int64_t>f.value
+    w[8] = <int64_t>f.rate
+    w[9] = f.slot
+    w[10] = <int64_t>f.old0
+    w[11] = <int64_t>f.old1
+    w[12] = <int64_t>f.new0
+    w[13] = <int64_t>f.new1
+    key.append(<const char *>w, sizeof(w))
+
+
+cdef inline void _key_undefined(string *key, int64_t term, int64_t size, const unsigned char *header) noexcept nogil:
+    """An undefined record's key (``note_undefined``): F_UNDEFINED, its terminal, its size in
+    bytes and its header word's bytes (a row's key, ``_key_finding``, is longer)."""
+    cdef int64_t w[3]
+    w[0] = F_UNDEFINED
+    w[1] = term
+    w[2] = size
+    key.append(<const char *>w, sizeof(w))
+    key.append(<const char *>header, 8)
 
 
 cdef inline int _key_tail(string *key, int64_t term, int64_t size, const unsigned char *b) except -1 nogil:

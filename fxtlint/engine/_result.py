@@ -12,9 +12,11 @@ Diagnostics are kept as rows until something reads them: a row is the ``Diagnost
 ``add`` was given, or (offset, record index, base, span), its base a rule and its
 parameters (``add_at``: the compiled pairing engine's findings, built by ``Rule.at`` when
 read) or the fields of a diagnostic its engine noted for another copy of the record
-(``add_moved``: the row's position and span are the copy's). The counts, severities, exit status and the cap work
-on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences) when they are
-first read (a fuzz harness or a CI gate that reads the counts builds none).
+(``add_moved``: the row's position and span are the copy's), or a block of such copies'
+places as the native walk hands them over (``add_moved_block``: kept as the block, standing
+in its rule's list once per row, ``_Held``, until read). The counts, severities, exit status
+and the cap work on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences)
+when they are first read (a fuzz harness or a CI gate that reads the counts builds none).
 """
 
 from __future__ import annotations
@@ -28,6 +30,69 @@ from ..spec._frozen import BuiltWhenRead, F, Struct
 DEFAULT_PER_RULE_CAP = 200
 _new = object.__new__
 _new_counter = Counter.__new__  # an empty Counter without its Python ``__init__`` (a small lint's cost)
+
+
+class _Held:
+    """The rows of one rule in a block of places (``DiagnosticSink.add_moved_block``), held
+    as the block until read: it stands in its rule's list once per row it holds (so the
+    list's length is the rows' count, and the cap works on it as on rows), one after the
+    other, and is replaced by its diagnostics when they are read (``made``: ``_diagnostics``,
+    ``_trimmed``; where its rule reaches its cap, its last place is read, ``last``)."""
+
+    __slots__ = ("noted", "block", "code", "_last")
+
+    def __init__(self, noted, block, code: str):
+        self.noted, self.block, self.code = noted, block, code
+        self._last: tuple[int, int] | None = None
+
+    def last(self) -> tuple[int, int]:
+        """The (offset, record index) of its last row (the block is in file order): what the
+        cap's bound reads of it (``_position``), without its rows built."""
+        last = self._last
+        if last is None:
+            places, code, noted = memoryview(self.block).cast("q"), self.code, self.noted
+            last = places[-2], places[-1]  # (never kept: a block holds a row of its code)
+            for k in range(len(places) - 3, -1, -3):
+                if any(rule.code == code for rule, _, _ in noted[places[k]]):
+                    last = places[k + 1], places[k + 2]
+                    break
+            self._last = last
+        return last
+
+    def made(self) -> list[Diagnostic]:
+        """Its diagnostics, in the block's order: for each place, each diagnostic of ``code``
+        noted under its slot, built from the noted fields at the place (``add_moved``'s rows)."""
+        out: list[Diagnostic] = []
+        add, code, noted = out.append, self.code, self.noted
+        mine: dict = {}  # slot -> its noted (span, fields) of ``code``
+        places = memoryview(self.block).cast("q")
+        for k in range(0, len(places), 3):
+            slot = places[k]
+            got = mine.get(slot)
+            if got is None:
+                got = mine[slot] = [(span, fields) for rule, span, fields in noted[slot] if rule.code == code]
+            if got:
+                offset, index = places[k + 1], places[k + 2]
+                for span, fields in got:
+                    d = _new(Diagnostic)
+                    d.__dict__.update(fields, offset=offset, record_index=index,
+                                      span=None if span is None else (offset + span[0], offset + span[1]))
+                    add(d)
+        return out
+
+
+def _kept_built(lst: list) -> list[Diagnostic]:
+    """A rule's kept rows built (``_made``), each block that stands in them (``_Held``) once."""
+    out: list[Diagnostic] = []
+    last = None
+    for row in lst:
+        if type(row) is _Held:
+            if row is not last:
+                out.extend(row.made())
+                last = row
+            continue
+        out.append(_made(row))
+    return out
 
 
 def _made(row) -> Diagnostic:
@@ -44,14 +109,17 @@ def _made(row) -> Diagnostic:
 
 
 def _position(row) -> tuple[int, int]:
-    """A kept row's (offset, record index)."""
-    return (row[0], row[1]) if type(row) is tuple else (row.offset, row.record_index)
+    """A kept row's (offset, record index); a block's last (``_Held``: it stands for rows that
+    come no later)."""
+    if type(row) is tuple:
+        return row[0], row[1]
+    return row.last() if type(row) is _Held else (row.offset, row.record_index)
 
 
 def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
     """A rule's first ``cap`` diagnostics by position (``sort_diagnostics``: a stable sort of
     all, so one rule's equal diagnostics keep the order they came in), built from its rows."""
-    diags = [_made(r) for r in lst]
+    diags = _kept_built(lst)
     if len(diags) > cap:
         sort_diagnostics(diags)
         del diags[cap:]
@@ -78,8 +146,14 @@ def _diagnostics(lists: list[list], cap: int) -> list[Diagnostic]:
         if len(lst) > cap:
             out.extend(_trimmed(lst, cap))
             continue
+        last = None
         for row in lst:  # (``_made``, without a call per row)
             if type(row) is not tuple:
+                if type(row) is _Held:  # (one block, standing in its rule's list once per row)
+                    if row is not last:
+                        out.extend(row.made())
+                        last = row
+                    continue
                 add(row)
                 continue
             offset, index, base, span = row
@@ -217,6 +291,105 @@ class DiagnosticSink(Struct):
             lst.append((offset, record_index, fields, None if span is None else (offset + span[0], offset + span[1])))
             if len(lst) >= cap:
                 self._capping(code, lst)
+
+    def add_moved_block(self, noted, block, per_slot: dict) -> None:
+        """``add_moved(noted[slot], offset, record_index)`` for each place (slot, offset,
+        record index) of ``block`` (native int64 triples, in file order; ``per_slot``: how many
+        places each slot has), in one call. Where no rule of the block has reached its cap or
+        would reach it with the block (and no override re-grades it), each rule's count and
+        severity are updated once and the block is kept as it is, standing in each rule's list
+        once per row (``_Held``), its rows built when read. Else it is said in runs of places:
+        a run in which each rule either stays under its cap (held so) or has its bound before
+        the run (counted as dropped, as ``skips`` counts them), and, between runs, one place
+        added as ``add_moved`` adds it (the place where a rule reaches its cap: its bound set
+        there, as adding each copy would set it). With a listener (told each diagnostic, in
+        file order), each place is added."""
+        places = memoryview(block).cast("q")
+        if self.listener is not None:
+            for k in range(0, len(places), 3):
+                self.add_moved(noted[places[k]], places[k + 1], places[k + 2])
+            return
+        ignored = self.ignored
+        rows: dict = {}  # code -> [rows, its rule, the severity noted]
+        for slot, n in per_slot.items():
+            for rule, _, fields in noted[slot]:
+                code = rule.code
+                got = rows.get(code)
+                if got is not None:
+                    got[0] += n
+                elif code not in ignored:
+                    rows[code] = [n, rule, fields["severity"]]
+        if not rows:
+            return  # (every code ignored)
+        kept, bounds, cap = self._kept, self._bound, self.per_rule_cap
+        holds = not self.severity_overrides
+        if holds and not any(code in bounds or len(kept.get(code, ())) + got[0] >= cap for code, got in rows.items()):
+            self._held(rows, noted, block, {code: got[0] for code, got in rows.items()}, ())
+            return
+        mult: dict = {}  # slot -> {code: its diagnostics of that code}
+        for slot in per_slot:
+            m = mult[slot] = {}
+            for rule, _, _ in noted[slot]:
+                if rule.code not in ignored:
+                    m[rule.code] = m.get(rule.code, 0) + 1
+        one = mult[next(iter(per_slot))] if len(per_slot) == 1 else None
+        left = {code: got[0] for code, got in rows.items()}  # each rule's diagnostics in the places left
+        n, k = len(places), 0
+        while k < n:
+            at = (places[k + 1], places[k + 2])
+            dropping = {code for code in rows if code in bounds and at > bounds[code]}
+            if len(dropping) == len(rows):  # every bound before the places left: all counted
+                self._held(rows, noted, block, left, dropping)
+                return
+            room = {code: cap - 1 - len(kept.get(code, ())) for code in rows if code not in dropping}
+            if one is not None:  # (one slot: the run's length worked out, not walked)
+                run = (n - k) // 3
+                for code, c in one.items():
+                    if code not in dropping:
+                        run = min(run, room[code] // c) if holds and code not in bounds else 0
+                j = k + 3 * run
+                acc = {code: c * run for code, c in one.items()}
+            else:
+                acc, j = {}, k
+                while j < n:
+                    m = mult[places[j]]
+                    for code, c in m.items():
+                        if code not in dropping and (not holds or code in bounds or acc.get(code, 0) + c > room[code]):
+                            break
+                    else:
+                        for code, c in m.items():
+                            acc[code] = acc.get(code, 0) + c
+                        j += 3
+                        continue
+                    break
+            if j == k:  # (a rule reaches its cap at this place, or one before its bound)
+                for code, c in mult[places[k]].items():
+                    left[code] -= c
+                self.add_moved(noted[places[k]], places[k + 1], places[k + 2])
+                k += 3
+                continue
+            for code, c in acc.items():
+                left[code] -= c
+            self._held(rows, noted, block[8 * k:8 * j], acc, dropping)
+            k = j
+
+    def _held(self, rows: dict, noted, block, acc: dict, dropping) -> None:
+        """A run of places (``block``) with ``acc[code]`` diagnostics of each rule: those of the
+        rules in ``dropping`` counted as dropped, the others held (``_Held``), none reaching its
+        cap (``add_moved_block``)."""
+        kept, counts, severity_of = self._kept, self.counts, self.severity_of
+        for code, m in acc.items():
+            if not m:
+                continue
+            if code in dropping:
+                self.dropped(rows[code][1], m)
+                continue
+            counts[code] = counts.get(code, 0) + m
+            severity_of[code] = rows[code][2]
+            lst = kept.get(code)
+            if lst is None:
+                lst = kept[code] = []
+            lst += [_Held(noted, block, code)] * m
 
     def skips(self, rule, offset: int, record_index: int) -> bool:
         """Whether a diagnostic of ``rule`` at (``offset``, ``record_index``) would be dropped

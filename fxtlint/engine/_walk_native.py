@@ -54,7 +54,13 @@ once costs no noting), moved to its offset, each asked of the cap in the decoder
 of a record it walked before is one F_COPY row, said from the noted diagnostics, or from
 the first copy's rows moved to it where they are not noted (``_copy``), and ``_replayed``
 keys such a record by the walk's id, not its bytes. A row the linter's builders make from
-its values alone, met again with the same values, is said so too (``_render_one``); once a
+its values alone, met again with the same values, is said so too (``_render_one``). Once the
+diagnostics of such a copy (one that asked nothing of what follows it), row or undefined
+record are noted, the walk is told (``note_copy``, ``note_row``, ``note_undefined``: the
+slot of ``places`` they are noted under) and says each later one as a place of a block, not
+a row (``take_moved``), which the sink takes in one call a stop (``add_moved_block``); the
+walk stops after a copy or row met again and not noted, so that the rest of a flood are
+places, and where a rule of its rows reaches the sink's cap (``rule_cap``). Once a
 rule has reached its cap, a record's layout rows are remembered with the rules the decoder
 asked about (keyed by the record's bytes and rows where that is all the decoder reads:
 ``_memo_key``), so a copy whose every diagnostic the cap drops is counted without decoding
@@ -453,6 +459,13 @@ class NativeLint:
     (and riders beside it), on the native walk."""
 
     blocks: bool | None = None  # the pairing rows taken in blocks: known at the first rows (``_take``)
+    # the diagnostics noted of a copy, row or undefined record the walk then says itself, by the
+    # slot it was told (``note_copy``, ``note_row``, ``note_undefined``): its later copies are
+    # places in a block, said by the sink in one call a take (``add_moved_block``); and the kind
+    # of the undefined records placed under a slot. (Class defaults until the first is noted: a
+    # lint's object keeps few enough attributes for CPython to hold them without a dict.)
+    places: tuple | list = ()
+    place_kinds: dict | None = None
 
     def __init__(self, walk, lint, module):
         self.walk = walk
@@ -500,6 +513,11 @@ class NativeLint:
         # diagnostics its second copy built) (``_render_one``)
         self.rowsaid: dict = {}
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
+        # the walk says the copies and rows the linter noted as places (``places``), but where no
+        # sink keeps rows or a listener reads each diagnostic in file order (F_COPY rows then)
+        nw.placing = sink is not None and sink.listener is None
+        if nw.placing:
+            nw.rule_cap = sink.per_rule_cap  # (the walk stops where a rule of its rows reaches it: ``_cap``)
         self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
         self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
         self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
@@ -526,8 +544,23 @@ class NativeLint:
                 sink.dropped(_CAP_RULES[key], n)
         else:
             found = nw.take_findings()
+        if nw.repeated:
+            # the walk met a copy or row again that is not noted: noting pays from now on
+            nw.repeated = False
+            if self.taken < _NOTE_FROM:
+                self.taken = _NOTE_FROM
         if found:
             self._render(found)
+        if self.places:
+            moved = nw.take_moved()
+            if moved is not None:
+                sink.add_moved_block(self.places, *moved)
+                kinds_of = self.place_kinds
+                if kinds_of:  # (undefined records placed: counted by their kind)
+                    for slot, n in moved[1].items():
+                        kind = kinds_of.get(slot)
+                        if kind is not None:
+                            kinds[kind] = kinds.get(kind, 0) + n
         n = nw.pending_rows()
         if not n:
             return  # (a structured-log stream's walk writes none: its linter pairs nothing)
@@ -814,8 +847,12 @@ class NativeLint:
         self.said[key] = _PAST if noted is None else (past or (), tuple(noted))
         self.past_run[kinds] = run + 1 if noted is None else 0
         if noted is not None and rows[0][14]:
-            # no framing decision: the walk's later copies (F_COPY rows) are said from it (``_copy``)
+            # no framing decision: the walk's later copies (F_COPY rows) are said from it (``_copy``),
+            # or, where it asked nothing of what follows, by the walk as places (``note_copy``)
             self.copies[rows[0][14]] = self.said[key]
+            if not past and self.nw.placing:
+                self.nw.note_copy(rows[0][14] - 1, len(self.places))
+                self._place(self.said[key][1])
         return True
 
     def _copy(self, row) -> None:
@@ -830,6 +867,8 @@ class NativeLint:
         says it then: decoded from the first copy's findings (``_found``'s) moved."""
         ident, index, offset = row[9] + 1, row[5], row[6]
         said = self.copies.get(ident)
+        if self.nw.placing and (said[0] if said is not None else self.said.get(ident) is _PAST):
+            self.nw.refuse_copy(row[9])  # (never a place: the walk need not stop after its copies)
         if said is not None and (not said[0] or answers_hold(self.buf, offset, self.big, said[0])):
             noted = said[1]
             if self.sink is not None:
@@ -968,9 +1007,23 @@ class NativeLint:
             span = fields["span"]
             noted.append((lazy[0] if lazy is not None else R.REGISTRY[d.code],
                           None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
-        rowsaid[key] = kind, tuple(noted)
+        said = rowsaid[key] = kind, tuple(noted)
         if kind is not None:  # (an undefined record's, built without asking the cap)
-            self._moved(rowsaid[key][1], offset, index)
+            self._moved(said[1], offset, index)
+            if self.nw.placing and self.nw.note_undefined(key[1], key[2], key[3], len(self.places)):
+                self._place(said[1], kind)  # the walk's later such records: places, counted as ``kind``
+        elif self.nw.placing and self.nw.note_row(key, len(self.places)):
+            self._place(said[1])  # the walk's later such rows: places (``note_row``)
+
+    def _place(self, noted, kind=None) -> None:
+        """The diagnostics the walk was just told to say places of (``noted``, under the slot
+        ``len(self.places)``; ``kind``: an undefined record's, counted per place by ``_take``)."""
+        places, kinds = self.places, self.place_kinds
+        if type(places) is not list or kinds is None:  # (the first: the class's defaults until now)
+            places, kinds = self.places, self.place_kinds = [], {}
+        if kind is not None:
+            kinds[len(places)] = kind
+        places.append(noted)
 
     def _moved(self, noted, offset: int, index: int) -> None:
         """The diagnostics ``noted`` (``_note``'s) said of the copy at ``offset``, record
