@@ -2371,7 +2371,7 @@ cdef class NativeWalk:
         ``placing``: the record's rows counted against the sink's cap (``_count_caps``) and
         those the linter noted made places (``_rows_moved``)."""
         cdef string key
-        cdef size_t k, first = 0, w
+        cdef size_t k, first = 0
         cdef Finding *f
         cdef int n = 0
         cdef int64_t off = 8 * cur, size = 8 * self.size, ident
@@ -2411,15 +2411,7 @@ cdef class NativeWalk:
         if ident < <int64_t>self.copy_slot.size() and self.copy_slot[ident] >= 0:
             # its diagnostics noted by the linter: a place in the block, its layout rows gone
             self._move(self.copy_slot[ident], off, self.findings[first].index)
-            w = first
-            for k in range(first, self.findings.size()):
-                f = &self.findings[k]
-                if f.rule == F_LAYOUT and f.field != FOUND_KIND and f.field != FOUND_NUMERIC:
-                    continue
-                if w != k:
-                    self.findings[w] = self.findings[k]
-                w += 1
-            self.findings.resize(w)
+            self._drop_layout_rows(first)
             return 0
         if self.placing and (ident >= <int64_t>self.copy_stopped.size() or self.copy_stopped[ident] < 3):
             # a copy not noted: the linter decodes it and may note it (``note_copy``) before the next
@@ -2433,8 +2425,15 @@ cdef class NativeWalk:
         f.at = off
         f.rate = 0
         f.new0 = 0
-        w = first + 1
-        for k in range(first + 1, self.findings.size()):
+        self._drop_layout_rows(first + 1)
+        return 0
+
+    cdef void _drop_layout_rows(self, size_t first) noexcept nogil:
+        """The findings from ``first`` on without their layout rows (a copy's, said by its
+        F_COPY row or its place; its kind checks and arguments that are not numeric kept)."""
+        cdef size_t w = first, k
+        cdef Finding *f
+        for k in range(first, self.findings.size()):
             f = &self.findings[k]
             if f.rule == F_LAYOUT and f.field != FOUND_KIND and f.field != FOUND_NUMERIC:
                 continue
@@ -2442,7 +2441,6 @@ cdef class NativeWalk:
                 self.findings[w] = self.findings[k]
             w += 1
         self.findings.resize(w)
-        return 0
 
     cdef void _undefined_moved(self, Scan *S, int64_t term, int64_t cur) noexcept nogil:
         """The F_UNDEFINED row just written, a place in the block where the linter noted such a
