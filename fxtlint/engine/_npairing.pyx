@@ -17,9 +17,14 @@ eighth at ``max_live`` is O(1) amortised, as a deleted key is a dead slot swept 
 half the slots are dead). A window is ordered by (time, record index) only when it is out
 of order; instants compare exactly, cross-multiplied in 128 bits (``spec/_time``: t1/r1 <
 t2/r2 iff t1*r2 < t2*r1, a rate of 0 read as the default). A clean trace never leaves
-compiled code: Python is called only for a finding, kept by the sink as a row (``add_at``:
-its diagnostic built by its rule when the report's are read; the per-rule cap asked first,
-from the sink's bounds, ``_dropped``), or made and emitted where ``emit`` is no sink's.
+compiled code, nor does a finding: each is kept as a native row (``Found``: its variant,
+record and integer parameters, interned string ids among them; ``_note``), the per-rule cap
+asked first from the sink's bounds as the window began (past a bound: counted), and the
+window's rows are handed to the sink in one call (``add_found``: held as a block, each
+diagnostic built by its rule when the report's are read, ``Findings.made``), sooner where a
+rule would reach its cap (``room``: the finding that reaches it said alone, as one by one).
+With a listener or an override each finding is handed over as it is found, and where
+``emit`` is no sink's each is made and emitted in the same order.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
