@@ -273,8 +273,8 @@ def test_large_random_windows_agree(seed):
 
 
 def run_sink(make, windows, cap: int, ignored: frozenset, lim=Limits(), mode=None) -> tuple:
-    """Every window through one engine emitting to a sink (the compiled engine keeps its
-    findings there as rows, ``add_at``): the sink's kept diagnostics, counts and severities."""
+    """Every window through one engine emitting to a sink (the compiled engine hands its
+    findings there as a block, ``add_found``): the sink's kept diagnostics, counts and severities."""
     sink = DiagnosticSink(per_rule_cap=cap, ignored=ignored)
     eng = make(sink.add, STRINGS, lim, buffering_mode=mode)
     index = 0
@@ -293,8 +293,122 @@ def run_sink(make, windows, cap: int, ignored: frozenset, lim=Limits(), mode=Non
 @given(st.lists(st.lists(events, max_size=40), max_size=4), st.integers(1, 3), st.booleans(), limits,
        st.sampled_from(MODES))
 def test_findings_kept_as_rows_by_a_sink_agree_under_its_cap(windows, cap, ignore, lim, mode):
-    """The compiled engine's findings kept by a sink as rows (asked of its cap natively,
-    ``_dropped``; built when read) leave the sink as the reference's diagnostics added do."""
+    """The compiled engine's findings handed to a sink as blocks (asked of its cap natively,
+    ``_note``; built when read) leave the sink as the reference's diagnostics added do."""
     ignored = frozenset({"PR002"}) if ignore else frozenset()
     want = run_sink(reference, windows, cap, ignored, lim, mode)
     assert run_sink(NATIVE.PairingEngine, windows, cap, ignored, lim, mode) == want
+
+
+# -- the findings handed to the sink as one block (``add_found``) -----------------------------------
+def ends(n: int, first: int = 0) -> list:
+    """``n`` duration ends on a thread with no begin (PR001 each, ``duration_end_without_begin``)."""
+    return [(PairKind.END, 0, 0, 1, 2, first + j, 0) for j in range(n)]
+
+
+def sink_after(make, windows, *, finish=True, lim=Limits(), **options) -> DiagnosticSink:
+    """A sink (``options``) after every window through one engine emitting to it, then ``finish``."""
+    sink = DiagnosticSink(**options)
+    eng = make(sink.add, STRINGS, lim)
+    index = 0
+    for w in windows:
+        rows = []
+        for k, t, p, c, n, ts, i in w:
+            rows.append((k, t, p, c, n, ts, i, 0, 8 * index, index, 16, 10**9))
+            index += 1
+        feed(eng, rows, "rows")
+    if finish:
+        eng.finish(False, None)
+    return sink
+
+
+def said(sink: DiagnosticSink) -> tuple:
+    return [d.to_json() for d in sink.kept], dict(sink.counts), dict(sink.severity_of)
+
+
+class Calls:
+    """How often the sink's per-finding path (``add_at``), ``add_found`` and ``dropped`` are called."""
+
+    def __init__(self, monkeypatch):
+        self.n: dict = {}
+        self.codes: list = []  # the rule of each ``add_at``
+        for name in ("add_at", "add_found", "dropped"):
+            real = getattr(DiagnosticSink, name)
+
+            def counted(*a, _real=real, _name=name, **k):
+                self.n[_name] = self.n.get(_name, 0) + 1
+                if _name == "add_at":
+                    self.codes.append(a[1].code)
+                return _real(*a, **k)
+
+            monkeypatch.setattr(DiagnosticSink, name, counted)
+
+
+def test_a_window_under_the_cap_is_handed_over_once_and_held_until_read(monkeypatch):
+    calls = Calls(monkeypatch)
+    sink = sink_after(NATIVE.PairingEngine, [ends(5)], finish=False, per_rule_cap=6)
+    assert calls.n == {"add_found": 1}
+    held = sink._kept["PR001"]
+    assert len(held) == 5 and len({id(h) for h in held}) == 1 and type(held[0]).__name__ == "_Found"
+    assert sink.counts == {"PR001": 5} and not sink._bound
+    want = sink_after(reference, [ends(5)], finish=False, per_rule_cap=6)
+    assert said(sink) == said(want)
+
+
+@pytest.mark.parametrize("before", [0, 1, 3])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 9, 40])
+def test_the_cap_edges_of_a_block_of_findings(monkeypatch, before, n):
+    """``before`` findings of the rule kept, then ``n`` in one window, cap 4: the sink as the
+    reference's findings added one by one leave it; the block held up to one short of the cap,
+    the finding that reaches it said alone (its bound set there), the rest counted at once."""
+    windows = [ends(before), ends(n, first=100)]
+    want = sink_after(reference, windows, per_rule_cap=4)
+    calls = Calls(monkeypatch)
+    got = sink_after(NATIVE.PairingEngine, windows, per_rule_cap=4)
+    assert said(got) == said(want)
+    assert got.counts["PR001"] == before + n
+    reaches = before + n >= 4
+    assert calls.n.get("add_at", 0) == (1 if reaches and before < 4 else 0)
+    assert calls.n.get("dropped", 0) == (1 if before + n > 4 else 0)
+    if not reaches:
+        assert "PR001" not in got._bound
+
+
+def test_a_flood_of_open_durations_at_the_end_builds_and_calls_no_more_than_the_cap(monkeypatch):
+    windows = [[(PairKind.BEGIN, 0, 0, 1, 2, j, 0) for j in range(20000)]]
+    want = sink_after(reference, windows, per_rule_cap=3)
+    calls = Calls(monkeypatch)
+    got = sink_after(NATIVE.PairingEngine, windows, per_rule_cap=3)
+    assert said(got) == said(want)
+    assert got.counts["PR004"] == 20000
+    # (the first two held, the third said alone: the cap reached, its bound set; the rest counted)
+    assert calls.n == {"add_found": 2, "add_at": 1, "dropped": 1}
+
+
+@pytest.mark.parametrize("option", ["listener", "override", "ignored"])
+def test_findings_with_a_listener_an_override_or_an_ignored_code_are_said_as_before(monkeypatch, option):
+    """Each finding said one by one (``add_at``: a listener told each in order, an override
+    re-grading it) or, of an ignored code, never handed over."""
+    from fxtlint.rules._diagnostics import Severity
+
+    windows = [ends(7) + [(PairKind.FLOW_END, 0, 0, 1, 2, 50, 9)] * 3, ends(2, first=60)]
+
+    def run_with(make):
+        seen: list = []
+        options = dict(per_rule_cap=3)
+        if option == "listener":
+            options["listener"] = seen.append
+        elif option == "override":
+            options["severity_overrides"] = {"PR001": Severity.INFO}
+        else:
+            options["ignored"] = frozenset({"PR001"})
+        sink = sink_after(make, windows, **options)
+        return said(sink), [d.to_json() for d in seen]
+
+    want = run_with(reference)
+    calls = Calls(monkeypatch)
+    assert run_with(NATIVE.PairingEngine) == want
+    if option == "ignored":
+        assert "PR001" not in want[0][1] and "PR001" not in calls.codes
+    else:
+        assert calls.codes.count("PR001") == (9 if option == "listener" else 3)  # (an override: past the cap, skipped)

@@ -17,9 +17,14 @@ eighth at ``max_live`` is O(1) amortised, as a deleted key is a dead slot swept 
 half the slots are dead). A window is ordered by (time, record index) only when it is out
 of order; instants compare exactly, cross-multiplied in 128 bits (``spec/_time``: t1/r1 <
 t2/r2 iff t1*r2 < t2*r1, a rate of 0 read as the default). A clean trace never leaves
-compiled code: Python is called only for a finding, kept by the sink as a row (``add_at``:
-its diagnostic built by its rule when the report's are read; the per-rule cap asked first,
-from the sink's bounds, ``_dropped``), or made and emitted where ``emit`` is no sink's.
+compiled code, nor does a finding: each is kept as a native row (``Found``: its variant,
+record and integer parameters, interned string ids among them; ``_note``), the per-rule cap
+asked first from the sink's bounds as the window began (past a bound: counted), and the
+window's rows are handed to the sink in one call (``add_found``: held as a block, each
+diagnostic built by its rule when the report's are read, ``Findings.made``), sooner where a
+rule would reach its cap (``room``: the finding that reaches it said alone, as one by one).
+With a listener or an override each finding is handed over as it is found, and where
+``emit`` is no sink's each is made and emitted in the same order.
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
@@ -466,6 +471,126 @@ _OVERFLOW_WORDS = ((OVER_STACK, "duration stack"), (OVER_ASYNC, "live async ids"
 cdef int64_t _CAP = 1 << 62  # a limit beyond this is no limit
 
 
+# a finding as the loop makes it: its variant (the rule and the words of its parameters),
+# its record and up to seven integer parameters (interned string ids, ids, offsets, times)
+cdef struct Found:
+    int64_t what
+    int64_t offset, index, size
+    uint64_t p[7]
+
+# the variants of a finding (``Found.what``) and each one's rule (``_RULE_OF``, by slot)
+cdef enum:
+    F_REUSED_ASYNC = 0     # id, name, first
+    F_REUSED_FLOW = 1      # id, name, first
+    F_ASYNC_INSTANT = 2    # id, name, cat (async without begin)
+    F_ASYNC_END = 3        # id, name, cat
+    F_FLOW_OUTSIDE = 4     # id
+    F_FLOW_STEP = 5        # id (flow without begin)
+    F_FLOW_END = 6         # id
+    F_OVERFLOW = 7         # bit, limit
+    F_END_NO_BEGIN = 8     # cat, name, before first begin, mode given
+    F_NEVER_ENDED = 9      # cat, name, end offset
+    F_MISMATCH = 10        # cat, name, bcat, bname, begin offset
+    F_EARLY = 11           # cat, name, begin offset, ts, begin ts, rate, begin rate
+    F_OPEN_DURATION = 12   # cat, name, cut short
+    F_OPEN_ASYNC = 13      # cat, name, id, cut short
+    F_OPEN_FLOW = 14       # id, cut short
+    N_VARIANTS = 15
+
+# the rules the engine reports (a slot each) and each variant's slot
+_RULES = (R.id_begin_reused, R.async_without_begin, R.flow_outside_duration, R.flow_without_begin,
+          R.pairing_state_overflow, R.duration_end_without_begin, R.duration_never_ended, R.duration_end_mismatch,
+          R.unterminated_at_end)
+cdef enum:
+    N_RULES = 9
+cdef int _SLOT[15]
+_SLOT[:] = [0, 0, 1, 1, 2, 3, 3, 4, 5, 6, 7, 7, 8, 8, 8]
+
+
+cdef class Findings:
+    """One feed's (or finish's) findings, handed to the sink in one call (``DiagnosticSink.add_found``):
+    rows of integers, each diagnostic built by its rule from them when read (``made``: the same
+    rule, parameters and order as a finding said one by one), or said one by one (``each``)."""
+
+    cdef vector[Found] rows
+    cdef object strings
+    cdef Py_ssize_t nstr  # the interned strings there were when found (a later one is not read)
+    cdef cbool mode_given
+
+    def __len__(self):
+        return self.rows.size()
+
+    cdef object _s(self, uint64_t gid):
+        cdef int64_t g = <int64_t>gid
+        return self.strings[g] if 0 <= g < self.nstr else "?"
+
+    cdef tuple _said(self, Found* f):
+        """(rule, its parameters) of a finding: the reference's dict, word for word."""
+        cdef int64_t v = f.what
+        rule = _RULES[_SLOT[v]]
+        if v == F_REUSED_ASYNC or v == F_REUSED_FLOW:
+            params = dict(what="async" if v == F_REUSED_ASYNC else "flow", id=f.p[0], name=self._s(f.p[1]),
+                          first=<int64_t>f.p[2])
+        elif v == F_ASYNC_INSTANT or v == F_ASYNC_END:
+            params = dict(what="instant" if v == F_ASYNC_INSTANT else "end", id=f.p[0], name=self._s(f.p[1]),
+                          cat=self._s(f.p[2]))
+        elif v == F_FLOW_OUTSIDE:
+            params = dict(id=f.p[0])
+        elif v == F_FLOW_STEP or v == F_FLOW_END:
+            params = dict(what="step" if v == F_FLOW_STEP else "end", id=f.p[0])
+        elif v == F_OVERFLOW:
+            what = ("duration stack" if f.p[0] == OVER_STACK else "live async ids" if f.p[0] == OVER_ASYNC
+                    else "live flow ids")
+            params = dict(what=what, limit=<int64_t>f.p[1])
+        elif v == F_END_NO_BEGIN:
+            params = dict(cat=self._s(f.p[0]), name=self._s(f.p[1]), before_first_begin=f.p[2] != 0,
+                          mode_given=f.p[3] != 0)
+        elif v == F_NEVER_ENDED:
+            params = dict(cat=self._s(f.p[0]), name=self._s(f.p[1]), end_offset=<int64_t>f.p[2])
+        elif v == F_MISMATCH:
+            params = dict(cat=self._s(f.p[0]), name=self._s(f.p[1]), bcat=self._s(f.p[2]), bname=self._s(f.p[3]),
+                          begin_offset=<int64_t>f.p[4])
+        elif v == F_EARLY:
+            cat, name = self._s(f.p[0]), self._s(f.p[1])
+            params = dict(cat=cat, name=name, bcat=cat, bname=name, begin_offset=<int64_t>f.p[2], ts=f.p[3],
+                          begin_ts=f.p[4], rate=f.p[5], begin_rate=f.p[6])
+        elif v == F_OPEN_DURATION:
+            params = dict(what="duration", detail=f"{self._s(f.p[0])}/{self._s(f.p[1])}", cut_short=f.p[2] != 0)
+        elif v == F_OPEN_ASYNC:
+            params = dict(what="async operation", detail=f"{self._s(f.p[0])}/{self._s(f.p[1])} id {<object>f.p[2]:#x}",
+                          cut_short=f.p[3] != 0)
+        else:
+            params = dict(what="flow", detail=f"id {<object>f.p[0]:#x}", cut_short=f.p[1] != 0)
+        return rule, params
+
+    def each(self) -> list:
+        """Its findings in order, each (rule, offset, record index, record size, parameters)."""
+        cdef size_t i
+        cdef Found* f
+        out = []
+        for i in range(self.rows.size()):
+            f = &self.rows[i]
+            rule, params = self._said(f)
+            out.append((rule, f.offset, f.index, f.size, params))
+        return out
+
+    def made(self, str code) -> list:
+        """The diagnostics of its findings of rule ``code``, in order (``_result._Found``)."""
+        cdef size_t i
+        cdef Found* f
+        out = []
+        for i in range(self.rows.size()):
+            f = &self.rows[i]
+            if _RULES[_SLOT[f.what]].code == code:
+                rule, params = self._said(f)
+                out.append(rule.at(f.offset, f.index, None, f.size, **params))
+        return out
+
+    def __deepcopy__(self, memo):
+        return self  # (not changed once handed over)
+
+
+
 cdef inline int64_t _cap(object v):
     return _CAP if v > _CAP else v
 
@@ -486,9 +611,22 @@ cdef class PairingEngine:
     cdef readonly object emit, strings, limits, buffering_mode
     # the sink's ``skips`` (``_result.skipper``): a diagnostic the cap would drop is counted, not built
     cdef public object skips
-    # the sink's ``add_at`` (a finding kept as a row, built when read), its bounds and ignored
-    # codes (``_dropped``: the cap asked natively where it keeps the finding); None: another ``emit``
-    cdef object add_at, bounds, ignored
+    # the sink (None: ``emit`` is another callable), its ignored codes as rule slots and, per
+    # slot, the cap's bound as the window began (``_bounds``): a finding past it is counted
+    # (``dropped``), ``ignored`` not kept; the others are kept (``found``) and handed to the
+    # sink in one call (``add_found``) at the end of the window or ``finish``
+    cdef object sink
+    cdef cbool ignored[N_RULES]
+    cdef cbool has_bound[N_RULES]
+    cdef int64_t bound_off[N_RULES]
+    cdef int64_t bound_index[N_RULES]
+    cdef int64_t dropped[N_RULES]
+    # per slot: the findings kept since the last hand-over, and how many it may keep before it
+    # hands them over (one short of the rule's cap: held by the sink as one block; 1 where each
+    # is said one by one: a bound set, a listener, an override, or ``emit`` no sink's)
+    cdef int64_t pending[N_RULES]
+    cdef int64_t room[N_RULES]
+    cdef Findings found
     cdef readonly cbool circular
     cdef int64_t max_stack, max_live, max_scan
     cdef Threads threads
@@ -504,10 +642,15 @@ cdef class PairingEngine:
     def __init__(self, emit, strings, limits=DEFAULT_LIMITS, *, buffering_mode=None):
         self.emit = emit
         sink = sink_of(emit)
+        self.sink = sink
         self.skips = None if sink is None else sink.skips
-        self.add_at = None if sink is None else sink.add_at
-        self.bounds = None if sink is None else sink._bound
-        self.ignored = None if sink is None else sink.ignored
+        cdef int i
+        for i in range(N_RULES):
+            self.ignored[i] = sink is not None and _RULES[i].code in sink.ignored
+            self.has_bound[i] = False
+            self.dropped[i] = 0
+            self.pending[i] = 0
+            self.room[i] = 1
         self.strings = strings
         self.limits = limits
         self.buffering_mode = buffering_mode
@@ -517,6 +660,13 @@ cdef class PairingEngine:
         self.max_scan = _cap(limits.max_scan)
         self._flow_began = False
         self.over = 0
+        self.found = self._findings()
+
+    cdef Findings _findings(self):
+        cdef Findings f = Findings.__new__(Findings)
+        f.strings = self.strings
+        f.mode_given = self.buffering_mode is not None
+        return f
 
     # -- the reference's state, as Python values (snapshots, for tests and tools) -------
     @property
@@ -648,6 +798,7 @@ cdef class PairingEngine:
     cdef int _run(self) except -1:
         """The reference's loop over the window in (time, record index) order."""
         order_rows(self.rows, self.perm)
+        self._bounds()
         cdef Early early
         early.rows = &self.rows
         early.perm = &self.perm
@@ -703,9 +854,7 @@ cdef class PairingEngine:
                     scope.process, scope.cat, scope.name = r.process, r.cat, r.name
                     self.began_scopes.insert(scope)
                     if self.asyncs_.pop(ak, &w):
-                        if not self._dropped(R.id_begin_reused, r.offset, r.index):
-                            self._say(R.id_begin_reused, r.offset, r.index, r.size,
-                                      dict(what="async", id=r.id, name=self._s(r.name), first=w.offset))
+                        self._note(F_REUSED_ASYNC, r.offset, r.index, r.size, r.id, r.name, w.offset)
                     elif <int64_t>self.asyncs_.size() >= self.max_live:
                         self._overflow(OVER_ASYNC, r.offset, r.index, r.size, self.max_live)
                         self.asyncs_.drop_oldest(self.max_live // 8)
@@ -716,23 +865,18 @@ cdef class PairingEngine:
                 if not live:
                     scope.process, scope.cat, scope.name = r.process, r.cat, r.name
                     if not (self.circular and not self.began_scopes.count(scope)):
-                        if not self._dropped(R.async_without_begin, r.offset, r.index):
-                            self._say(R.async_without_begin, r.offset, r.index, r.size,
-                                      dict(what="instant" if k == ASYNC_INSTANT else "end", id=r.id,
-                                           name=self._s(r.name), cat=self._s(r.cat)))
+                        self._note(F_ASYNC_INSTANT if k == ASYNC_INSTANT else F_ASYNC_END, r.offset, r.index,
+                                   r.size, r.id, r.name, r.cat)
             elif FLOW_BEGIN <= k <= FLOW_END:
                 s = self.threads.find(r.thread)
                 if s < 0 or (self.threads.all[s].stack.empty() and (
                         not self.threads.all[s].has_complete
                         or time_lt(self.threads.all[s].cend_ticks, self.threads.all[s].cend_rr, r.ts, r.rr))):
-                    if not self._dropped(R.flow_outside_duration, r.offset, r.index):
-                        self._say(R.flow_outside_duration, r.offset, r.index, r.size, dict(id=r.id))
+                    self._note(F_FLOW_OUTSIDE, r.offset, r.index, r.size, r.id)
                 if k == FLOW_BEGIN:
                     self._flow_began = True
                     if self.flows_.pop(r.id, &w):
-                        if not self._dropped(R.id_begin_reused, r.offset, r.index):
-                            self._say(R.id_begin_reused, r.offset, r.index, r.size,
-                                      dict(what="flow", id=r.id, name=self._s(r.name), first=w.offset))
+                        self._note(F_REUSED_FLOW, r.offset, r.index, r.size, r.id, r.name, w.offset)
                     elif <int64_t>self.flows_.size() >= self.max_live:
                         self._overflow(OVER_FLOW, r.offset, r.index, r.size, self.max_live)
                         self.flows_.drop_oldest(self.max_live // 8)
@@ -741,49 +885,108 @@ cdef class PairingEngine:
                     continue
                 live = self.flows_.has(r.id) if k == FLOW_STEP else self.flows_.pop(r.id, &w)
                 if not live and not (self.circular and not self._flow_began):
-                    if not self._dropped(R.flow_without_begin, r.offset, r.index):
-                        self._say(R.flow_without_begin, r.offset, r.index, r.size,
-                                  dict(what="step" if k == FLOW_STEP else "end", id=r.id))
+                    self._note(F_FLOW_STEP if k == FLOW_STEP else F_FLOW_END, r.offset, r.index, r.size, r.id)
         self.rows.clear()
         self.perm.clear()
+        self._hand()
         return 0
 
     cdef inline Row* _row(self, size_t j):
         """The window's ``j``-th row in (time, record index) order."""
         return &self.rows[self.perm[j]] if self.perm.size() else &self.rows[j]
 
-    cdef object _s(self, int64_t gid):
-        strings = self.strings
-        return strings[gid] if 0 <= gid < len(strings) else "?"
+    cdef int _bounds(self) except -1:
+        """Each rule's bound as the sink has it now and the room left under its cap (``room``).
+        A bound only moves back: a finding past it now is dropped whatever comes later. None
+        is read where a listener is told each finding or an override re-grades it: then (and
+        for an ``emit`` that is no sink's) each finding is handed over as it is found."""
+        cdef int i
+        cdef Py_ssize_t left
+        sink = self.sink
+        if sink is None or sink.listener is not None or sink.severity_overrides:
+            for i in range(N_RULES):
+                self.has_bound[i] = False
+                self.room[i] = 1
+            return 0
+        bounds, kept, cap = sink._bound, sink._kept, sink.per_rule_cap
+        for i in range(N_RULES):
+            code = _RULES[i].code
+            b = bounds.get(code) if bounds else None
+            self.has_bound[i] = b is not None
+            if b is not None:
+                self.bound_off[i], self.bound_index[i] = b
+                self.room[i] = 1
+                continue
+            lst = kept.get(code)
+            left = cap - 1 - (0 if lst is None else len(lst))
+            self.room[i] = left if left > 1 else 1
+        return 0
 
-    cdef int _dropped(self, rule, int64_t offset, int64_t index) except -1:
-        """Whether the cap drops a finding of ``rule`` at (``offset``, ``index``) (then counted:
-        ``skips``), asked before its parameters are worked out; the sink's bound is read here
-        and ``skips`` called only where it may drop (the usual finding costs no Python call)."""
-        if self.skips is None:
-            return False
-        code = rule.code
-        if code not in self.ignored:
-            bound = self.bounds.get(code)
-            if bound is None or (offset, index) <= bound:
-                return False
-        return self.skips(rule, offset, index)
+    cdef int _note(self, int64_t what, int64_t offset, int64_t index, int64_t size, uint64_t p0=0, uint64_t p1=0,
+                   uint64_t p2=0, uint64_t p3=0, uint64_t p4=0, uint64_t p5=0, uint64_t p6=0) except -1:
+        """A finding kept (``found``), unless its code is ignored or it lies past its rule's
+        bound (counted, ``dropped``: what ``skips`` would say of it, asked natively)."""
+        cdef int i = _SLOT[what]
+        if self.ignored[i]:
+            return 0
+        if self.has_bound[i] and (offset > self.bound_off[i]
+                                  or (offset == self.bound_off[i] and index > self.bound_index[i])):
+            self.dropped[i] += 1
+            return 0
+        cdef Found f
+        f.what, f.offset, f.index, f.size = what, offset, index, size
+        f.p[0], f.p[1], f.p[2], f.p[3], f.p[4], f.p[5], f.p[6] = p0, p1, p2, p3, p4, p5, p6
+        self.found.rows.push_back(f)
+        self.pending[i] += 1
+        if self.pending[i] >= self.room[i]:  # (held as a block up to one short of the cap)
+            self._hand()
+            self._bounds()
+        return 0
 
-    cdef int _say(self, rule, int64_t offset, int64_t index, int64_t size, dict params) except -1:
-        """The finding ``rule.at(offset, index, record_size=size, **params)``, the cap asked
-        (``_dropped``): a row of the sink (``add_at``) or a diagnostic emitted."""
-        if self.add_at is not None:
-            self.add_at(rule, offset, index, size, params)
-        else:
-            self.emit(rule.at(offset, index, record_size=size, **params))
+    cdef int _hand(self) except -1:
+        """The window's (or ``finish``'s) findings to the sink in one call (``add_found``: each
+        rule's count, kept as the block, built when read) and those dropped counted, one call
+        per rule; or each made and emitted, in order, where ``emit`` is no sink's."""
+        cdef int i
+        cdef size_t j
+        cdef int64_t n[N_RULES]
+        cdef int64_t last_off[N_RULES]
+        cdef int64_t last_index[N_RULES]
+        cdef Found* f
+        sink = self.sink
+        for i in range(N_RULES):
+            if self.dropped[i]:
+                sink.dropped(_RULES[i], self.dropped[i])
+                self.dropped[i] = 0
+            self.pending[i] = 0
+        cdef Findings found = self.found
+        if found.rows.empty():
+            return 0
+        self.found = self._findings()
+        found.nstr = len(self.strings)
+        if sink is None:
+            for rule, offset, index, size, params in found.each():
+                self.emit(rule.at(offset, index, record_size=size, **params))
+            return 0
+        for i in range(N_RULES):
+            n[i] = 0
+        for j in range(found.rows.size()):
+            f = &found.rows[j]
+            i = _SLOT[f.what]
+            if n[i] == 0 or f.offset > last_off[i] or (f.offset == last_off[i] and f.index > last_index[i]):
+                last_off[i], last_index[i] = f.offset, f.index
+            n[i] += 1
+        counts = {}
+        for i in range(N_RULES):
+            if n[i]:
+                counts[_RULES[i].code] = (_RULES[i], n[i], (last_off[i], last_index[i]))
+        sink.add_found(found, counts)
         return 0
 
     cdef int _overflow(self, int bit, int64_t offset, int64_t index, int64_t size, int64_t limit) except -1:
         if not self.over & bit:
             self.over |= bit
-            what = "duration stack" if bit == OVER_STACK else "live async ids" if bit == OVER_ASYNC else "live flow ids"
-            if not self._dropped(R.pairing_state_overflow, offset, index):
-                self._say(R.pairing_state_overflow, offset, index, size, dict(what=what, limit=limit))
+            self._note(F_OVERFLOW, offset, index, size, bit, limit)
         return 0
 
     cdef int _unmatched_end(self, int32_t s, size_t j, Early* early) except -1:
@@ -800,10 +1003,8 @@ cdef class PairingEngine:
             s = self.threads.find(r.thread)
             first = s < 0 or not self.threads.all[s].began
             if not (first and self.circular):
-                if not self._dropped(R.duration_end_without_begin, r.offset, r.index):
-                    self._say(R.duration_end_without_begin, r.offset, r.index, r.size,
-                              dict(cat=self._s(r.cat), name=self._s(r.name), before_first_begin=first,
-                                   mode_given=self.buffering_mode is not None))
+                self._note(F_END_NO_BEGIN, r.offset, r.index, r.size, r.cat, r.name, first,
+                           self.buffering_mode is not None)
             return 0
         st = &self.threads.all[s].stack
         top = st.back()
@@ -815,20 +1016,14 @@ cdef class PairingEngine:
                 while <Py_ssize_t>st.size() > depth + 1:
                     o = st.back()
                     st.pop_back()
-                    if not self._dropped(R.duration_never_ended, o.offset, o.index):
-                        self._say(R.duration_never_ended, o.offset, o.index, o.size,
-                                  dict(cat=self._s(o.cat), name=self._s(o.name), end_offset=r.offset))
-                    st = &self.threads.all[s].stack
+                    self._note(F_NEVER_ENDED, o.offset, o.index, o.size, o.cat, o.name, r.offset)
                 st.pop_back()
                 return 0
             depth -= 1
         if self._early_end(j, early):
             return 0
         self.threads.all[s].stack.pop_back()
-        if not self._dropped(R.duration_end_mismatch, r.offset, r.index):
-            self._say(R.duration_end_mismatch, r.offset, r.index, r.size,
-                      dict(cat=self._s(r.cat), name=self._s(r.name), bcat=self._s(top.cat), bname=self._s(top.name),
-                           begin_offset=top.offset))
+        self._note(F_MISMATCH, r.offset, r.index, r.size, r.cat, r.name, top.cat, top.name, top.offset)
         return 0
 
     cdef int _early_end(self, size_t j, Early* early) except -1:
@@ -839,10 +1034,7 @@ cdef class PairingEngine:
         cdef Row* r = self._row(j)
         cdef Row* rb = self._row(b)
         self.threads.all[self.threads.get(r.thread)].began = True
-        if not self._dropped(R.duration_end_mismatch, r.offset, r.index):
-            self._say(R.duration_end_mismatch, r.offset, r.index, r.size,
-                      dict(cat=self._s(r.cat), name=self._s(r.name), bcat=self._s(r.cat), bname=self._s(r.name),
-                           begin_offset=rb.offset, ts=r.ts, begin_ts=rb.ts, rate=r.rate, begin_rate=rb.rate))
+        self._note(F_EARLY, r.offset, r.index, r.size, r.cat, r.name, rb.offset, r.ts, rb.ts, r.rate, rb.rate)
         return True
 
     def finish(self, cut_short=False, dropped_at=None) -> None:
@@ -850,6 +1042,8 @@ cdef class PairingEngine:
         if dropped_at is None or self.buffering_mode is None:
             dropped_at = -1
         cdef int64_t drop = dropped_at
+        cdef cbool short = bool(cut_short)
+        self._bounds()
         cdef int32_t s
         cdef size_t i
         cdef Entry e
@@ -860,11 +1054,7 @@ cdef class PairingEngine:
                 e = st.at(i)
                 if e.index < drop:
                     continue
-                if not self._dropped(R.unterminated_at_end, e.offset, e.index):
-                    self._say(R.unterminated_at_end, e.offset, e.index, e.size,
-                              dict(what="duration", detail=f"{self._s(e.cat)}/{self._s(e.name)}",
-                                   cut_short=cut_short))
-                st = &self.threads.all[s].stack
+                self._note(F_OPEN_DURATION, e.offset, e.index, e.size, e.cat, e.name, short)
         cdef Where w
         cdef AsyncKey k
         for i in range(self.asyncs_.head, self.asyncs_.slots.size()):
@@ -874,11 +1064,7 @@ cdef class PairingEngine:
             k = self.asyncs_.slots[i].key
             if w.index < drop:
                 continue
-            if not self._dropped(R.unterminated_at_end, w.offset, w.index):
-                self._say(R.unterminated_at_end, w.offset, w.index, w.size,
-                          dict(what="async operation",
-                               detail=f"{self._s(k.cat)}/{self._s(k.name)} id {<object>k.id:#x}",
-                               cut_short=cut_short))
+            self._note(F_OPEN_ASYNC, w.offset, w.index, w.size, k.cat, k.name, k.id, short)
         cdef uint64_t fid
         for i in range(self.flows_.head, self.flows_.slots.size()):
             if not self.flows_.slots[i].alive:
@@ -887,15 +1073,14 @@ cdef class PairingEngine:
             fid = self.flows_.slots[i].key
             if w.index < drop:
                 continue
-            if not self._dropped(R.unterminated_at_end, w.offset, w.index):
-                self._say(R.unterminated_at_end, w.offset, w.index, w.size,
-                          dict(what="flow", detail=f"id {<object>fid:#x}", cut_short=cut_short))
+            self._note(F_OPEN_FLOW, w.offset, w.index, w.size, fid, short)
+        self._hand()
 
     # -- a copy (``rewrite/_continue``: IN's lint finished on a copy of its state at a framing stop) --
     def __deepcopy__(self, memo):
         """A copy of this engine: its C++ state (stacks, live ids, scopes, the window's rows)
-        copied by value, its Python references (``emit``, ``strings``, the sink's ``skips``,
-        ``add_at``, bounds and ignored codes, ``limits``) taken through ``memo`` (``copy.deepcopy``:
+        copied by value, its Python references (``emit``, ``strings``, the sink and its ``skips``,
+        ``limits``) taken through ``memo`` (``copy.deepcopy``:
         the copy reports to the copied sink)."""
         from copy import deepcopy
 
@@ -906,9 +1091,12 @@ cdef class PairingEngine:
         c.limits = deepcopy(self.limits, memo)
         c.buffering_mode = self.buffering_mode
         c.skips = deepcopy(self.skips, memo)
-        c.add_at = deepcopy(self.add_at, memo)
-        c.bounds = deepcopy(self.bounds, memo)
-        c.ignored = deepcopy(self.ignored, memo)
+        c.sink = deepcopy(self.sink, memo)
+        c.ignored = self.ignored
+        c.has_bound = self.has_bound
+        c.bound_off, c.bound_index, c.dropped = self.bound_off, self.bound_index, self.dropped
+        c.pending, c.room = self.pending, self.room
+        c.found = c._findings()  # (empty between calls: each hands its findings over)
         c.circular = self.circular
         c.max_stack, c.max_live, c.max_scan = self.max_stack, self.max_live, self.max_scan
         c.threads = self.threads

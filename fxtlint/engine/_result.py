@@ -14,7 +14,9 @@ parameters (``add_at``: the compiled pairing engine's findings, built by ``Rule.
 read) or the fields of a diagnostic its engine noted for another copy of the record
 (``add_moved``: the row's position and span are the copy's), or a block of such copies'
 places as the native walk hands them over (``add_moved_block``: kept as the block, standing
-in its rule's list once per row, ``_Held``, until read). The counts, severities, exit status
+in its rule's list once per row, ``_Held``, until read), or an engine's block of findings
+(``add_found``: its rows' rules and parameters as integers, ``_Found``, built by the rule when
+read). The counts, severities, exit status
 and the cap work on rows; a ``FileReport`` builds its ``diagnostics`` (and their sentences)
 when they are first read (a fuzz harness or a CI gate that reads the counts builds none).
 """
@@ -81,12 +83,35 @@ class _Held:
         return out
 
 
+class _Found:
+    """The findings of one rule in an engine's block of findings (``DiagnosticSink.add_found``:
+    the compiled pairing engine's ``Findings``), held as the block until read, as ``_Held``
+    holds a block of places: it stands in its rule's list once per finding, and is replaced
+    by its diagnostics, built by the rule from the block's parameters, when they are read."""
+
+    __slots__ = ("found", "code", "_last")
+
+    def __init__(self, found, code: str, last: tuple[int, int]):
+        self.found, self.code, self._last = found, code, last
+
+    def last(self) -> tuple[int, int]:
+        """The greatest (offset, record index) of its findings (the engine worked it out)."""
+        return self._last
+
+    def made(self) -> list[Diagnostic]:
+        """Its diagnostics, in the order the engine found them."""
+        return self.found.made(self.code)
+
+
+_BLOCKS = (_Held, _Found)  # what stands in a rule's list for a block's rows
+
+
 def _kept_built(lst: list) -> list[Diagnostic]:
     """A rule's kept rows built (``_made``), each block that stands in them (``_Held``) once."""
     out: list[Diagnostic] = []
     last = None
     for row in lst:
-        if type(row) is _Held:
+        if type(row) in _BLOCKS:
             if row is not last:
                 out.extend(row.made())
                 last = row
@@ -113,7 +138,7 @@ def _position(row) -> tuple[int, int]:
     come no later)."""
     if type(row) is tuple:
         return row[0], row[1]
-    return row.last() if type(row) is _Held else (row.offset, row.record_index)
+    return row.last() if type(row) in _BLOCKS else (row.offset, row.record_index)
 
 
 def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
@@ -149,7 +174,7 @@ def _diagnostics(lists: list[list], cap: int) -> list[Diagnostic]:
         last = None
         for row in lst:  # (``_made``, without a call per row)
             if type(row) is not tuple:
-                if type(row) is _Held:  # (one block, standing in its rule's list once per row)
+                if type(row) in _BLOCKS:  # (one block, standing in its rule's list once per row)
                     if row is not last:
                         out.extend(row.made())
                         last = row
@@ -258,6 +283,34 @@ class DiagnosticSink(Struct):
         lst.append((offset, record_index, (rule, record_size, params), span))
         if len(lst) >= self.per_rule_cap:
             self._capping(code, lst)
+
+    def add_found(self, found, rows: dict) -> None:
+        """An engine's findings in one call: ``found`` (the compiled pairing engine's
+        ``Findings``: each finding's rule, record and parameters as integers) and ``rows``
+        (code -> (rule, its findings, their greatest (offset, record index))), none past its
+        rule's bound nor of an ignored code (the engine dropped or counted those). Where no
+        rule reaches its cap with them, no bound is set and no override or listener wants each,
+        each rule's count and severity are updated once and the block is held (``_Found``,
+        standing in each rule's list once per finding), built when read; else each finding is
+        said as the engine said it one by one (``skips``, then ``add_at``): the same rows,
+        bounds and trims."""
+        kept, cap = self._kept, self.per_rule_cap
+        if (self.listener is None and not self.severity_overrides
+                and not any(code in self._bound or len(kept.get(code, ())) + got[1] >= cap
+                            for code, got in rows.items())):
+            counts, severity_of = self.counts, self.severity_of
+            for code, (rule, n, last) in rows.items():
+                counts[code] = counts.get(code, 0) + n
+                severity_of[code] = rule.severity
+                lst = kept.get(code)
+                if lst is None:
+                    lst = kept[code] = []
+                lst += [_Found(found, code, last)] * n
+            return
+        skips, add_at = self.skips, self.add_at
+        for rule, offset, index, size, params in found.each():
+            if not skips(rule, offset, index):
+                add_at(rule, offset, index, size, params)
 
     def add_moved(self, noted, offset: int, record_index: int) -> None:
         """The diagnostics ``noted`` ((rule, span from the record's start, the fields of the
