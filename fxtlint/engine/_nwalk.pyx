@@ -889,12 +889,7 @@ cdef class NativeWalk:
         if slot < 0 or header.shape[0] != 8:
             raise ValueError(f"no header word of 8 bytes or slot {slot}")
         _key_undefined(&k, term, size, &header[0])
-        if <int64_t>self.row_slot.size() >= COPY_KEYS and self.row_slot.find(k) == self.row_slot.end():
-            return False
-        self.row_slot[k] = slot
-        if <int64_t>self.moved_n.size() <= slot:
-            self.moved_n.resize(slot + 1, 0)
-        return True
+        return self._note_slot(k, slot)
 
     def note_row(self, key, int slot):
         """A diagnostics row's diagnostic is known to the linter, noted under ``slot``, for
@@ -924,6 +919,11 @@ cdef class NativeWalk:
         f.old0, f.old1, f.new0, f.new1 = key[10], key[11], key[12], key[13]
         f.offset = 0  # (``at`` is the argument's offset from its record's already)
         _key_finding(&k, &f)
+        return self._note_slot(k, slot)
+
+    cdef bint _note_slot(self, const string& k, int slot):
+        """Row key ``k`` noted under ``slot`` (``note_undefined``'s, ``note_row``'s); False where
+        COPY_KEYS keys are noted and ``k`` is not one of them."""
         if <int64_t>self.row_slot.size() >= COPY_KEYS and self.row_slot.find(k) == self.row_slot.end():
             return False
         self.row_slot[k] = slot
