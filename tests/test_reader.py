@@ -320,3 +320,27 @@ def test_the_look_ahead_memo_does_not_hold_a_buffer_past_its_lint():
     assert _reader._CHAINS[0] is data  # (the memo was taken: the test can fail)
     write_document(data, io.StringIO())
     assert _reader._CHAINS[0] is None
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_the_magic_search_frames_each_record_by_its_declared_size(big):
+    """MG001's search (``first_magic``) steps from record to record by the size each header
+    declares: an undefined record type's too (a reader skips it by that size), then a defined
+    one's, and finds the magic record after them; a header of size 0 ends the search."""
+    import struct
+
+    from fxtlint.engine._reader import _HEADER_SIZE, _HEADER_TYPE, MAGIC_BE, MAGIC_LE, first_magic
+    from fxtlint.spec._tables import tables
+
+    records = tables().records
+    undefined = next(t for t in range(1 << (_HEADER_TYPE.hi - _HEADER_TYPE.lo + 1)) if t not in records)
+    defined = next(t for t in sorted(records) if t != 0)
+    fmt, magic = (">Q", MAGIC_BE) if big else ("<Q", MAGIC_LE)
+
+    def record(kind: int, words: int) -> bytes:
+        return struct.pack(fmt, _HEADER_TYPE.put(kind) | _HEADER_SIZE.put(words)) + bytes(8 * (words - 1))
+
+    buf = record(undefined, 3) + record(defined, 2) + magic
+    assert first_magic(buf, big) == 8 * 5
+    assert first_magic(record(undefined, 3)[:8] + bytes(16) + magic, big) == 24
+    assert first_magic(struct.pack(fmt, _HEADER_TYPE.put(undefined)) + magic, big) is None  # size 0: no framing on

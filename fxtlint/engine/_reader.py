@@ -1296,7 +1296,6 @@ class MagicSearch:
     def find(self, buf) -> int | None:
         """The first magic record's offset, or None (may raise NeedMore on a growing stream)."""
         unpack = _UNPACK[self.big]
-        sizes = _SIZES
         n = len(buf)
         while not self.done:
             off = self.off
@@ -1307,19 +1306,14 @@ class MagicSearch:
             if word == _MAGIC:
                 self.at, self.index, self.done = off, self.idx, True
                 break
-            size = sizes.get(word)
-            if size is None:  # (a header's declared size, remembered: a search reads the same headers again)
-                if len(sizes) >= _HEADERS_MAX:
-                    sizes.clear()
-                size = sizes[word] = declared_size(word)
+            # (a defined type's declared size as ``header_kind`` remembers it: a search reads the same
+            # headers again; an undefined type's, 0 there, read from the word)
+            size = (_HEADERS.get(word) or _header_leaf(word))[1] or declared_size(word)
             if size == 0:
                 self.done = True
                 break
             self.off, self.idx = off + 8 * size, self.idx + 1
         return self.at
-
-
-_SIZES: dict[int, int] = {}  # header word -> ``declared_size`` (``MagicSearch.find``), forgotten past _HEADERS_MAX
 
 
 def first_magic(buf, big: bool = False) -> int | None:
