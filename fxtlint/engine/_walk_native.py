@@ -397,7 +397,13 @@ class Mirror:
         st = self.state
         # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
         # of a bytearray after the screen: never an exception out of the lint)
-        gid = st.strings(raw.decode("utf-8", "replace"))
+        value = raw.decode("utf-8", "replace")
+        # (``st.strings(value)``'s steps, without the interner's call: a small lint's fixed cost)
+        interner = st.strings
+        gid = interner.ids.get(value)
+        if gid is None:
+            gid = interner.ids[value] = len(interner.values)
+            interner.values.append(value)
         st.current.strings[idx] = gid
         return gid
 
@@ -436,12 +442,15 @@ class Mirror:
         and the name the provider has stays."""
         st = self.state
         st.announced.add(pid)
-        p = st.current = st.provider(pid)
+        p = st.providers.get(pid)  # (``st.provider(pid)``, without its call when the provider is known)
+        st.current = p = st.provider(pid) if p is None else p
         if name is not None:
             p.name = name.decode("utf-8", "replace")
 
     def switches_provider(self, pid: int) -> None:
-        self.state.current = self.state.provider(pid)
+        st = self.state
+        p = st.providers.get(pid)
+        st.current = st.provider(pid) if p is None else p
 
     def sets_tick_rate(self, rate: int, limit: int) -> None:
         p = self.state.current
@@ -1168,16 +1177,9 @@ class WholeLint(NativeLint):
     others: tuple = ()
     riders: tuple = ()
     _index = 0  # the first record of the run under way (its pairing window)
-
-    def __init__(self, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None,
-                 order: str | None):
-        """``order``: ``_reader.detect_byte_order(buf)``, read by the caller."""
-        self.buf, self.big, self.log, self.limits, self.buffering_mode = buf, big, log, limits, buffering_mode
-        self.order = order
-        self.tables = ProviderState()
-        self.counts: dict = {}
-        self.emit = sink.add
-        self._setup(module, sink, True)
+    # (set by ``lint``)
+    limits: Limits
+    buffering_mode: str | None
 
     def _pairs(self) -> LintState:
         """The linter's ``LintState``, made at its first use, in the pairing window of the run
@@ -1188,11 +1190,20 @@ class WholeLint(NativeLint):
             st.window = self._index // self.limits.pairing_window
         return self.pairs
 
-    def run(self, path: str) -> FileReport:
-        """Lint: the file-level checks, the walk, the pairing's end; the report."""
-        buf, emit, big, log = self.buf, self.emit, self.big, self.log
+    @classmethod
+    def lint(cls, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None,
+             order: str | None, path: str) -> FileReport:
+        """The lint of ``buf`` (``order``: ``_reader.detect_byte_order(buf)``, read by the caller):
+        the object made (without an ``__init__``'s call), the file-level checks, the walk, the
+        pairing's end; the report."""
+        self = _new(cls)
+        self.buf, self.big, self.log, self.limits, self.buffering_mode = buf, big, log, limits, buffering_mode
+        self.tables = tables = ProviderState()
+        counts: dict = {}
+        self.counts = counts
+        self.emit = emit = sink.add
+        self._setup(module, sink, True)
         records = 0
-        order = self.order
         # one search for the first magic record where the file does not start with it, asked by
         # the file-level checks (MG001's place) and the walk (a repeated one is MG003)
         search = None if log or order == ("big" if big else "little") else MagicSearch(big)
@@ -1203,13 +1214,16 @@ class WholeLint(NativeLint):
             if self.pairs is not None:
                 self.pairs.finish(cut_short=cut_short)
         # (this lint's own tables, let go of with it: one kind or provider is its own sorted copy)
-        counts, announced = self.counts, self.tables.announced
-        summary: dict = {"record_kinds": counts if len(counts) < 2 else dict(sorted(counts.items()))}
-        if not log:
-            summary["providers"] = [*announced] if len(announced) < 2 else sorted(announced)
-            summary["buffer_full_at"] = [] if self.pairs is None else self.pairs.buffer_full
+        kinds = counts if len(counts) < 2 else dict(sorted(counts.items()))
+        if log:
+            summary: dict = {"record_kinds": kinds}
+        else:
+            announced, pairs = tables.announced, self.pairs
+            summary = {"record_kinds": kinds,
+                       "providers": [*announced] if len(announced) < 2 else sorted(announced),
+                       "buffer_full_at": [] if pairs is None else pairs.buffer_full}
         return FileReport.from_sink(path, "log" if log else "trace", records, len(buf), "big" if big else "little",
-                                    self.sink, summary)
+                                    sink, summary)
 
     def _walk(self, magic_at: int) -> tuple[int, bool]:
         """``NativeLint.advance`` over whole bytes: (records, whether framing stopped early)."""
