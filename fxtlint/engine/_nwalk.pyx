@@ -14,7 +14,9 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
   thread) is carried out on the walk's own tables, keyed by (provider slot, index), and
   mirrored into the Python ``ProviderState`` (``mirror``): registrations, not records,
   cost a Python call, one each (a string record with text not interned yet: interned and
-  registered in one, ``registers_text``);
+  registered in one, ``registers_text``); a lint's walk (``direct_tables``: the plain
+  mirror) writes its string and thread registrations and interned texts into the state
+  itself, and calls the mirror only for a change of provider;
 - an event's string refs (its own and its arguments'), thread refs are looked up, its
   timestamps checked against its provider's limit (``max_ticks``, exact in 128 bits),
   and its pairing row written (``take_row_block``: ``_pairrow.h``'s rows, the compiled
@@ -517,6 +519,14 @@ cdef class NativeWalk:
     # the byte offset of the file's first magic record (-1: none): a later one is repeated
     cdef public int64_t magic_at
     cdef public object mirror
+    # the mirror's tables written by the walk itself (``direct_tables``: a lint's plain
+    # ``_walk_native.Mirror``, whose registrations are these steps and nothing else): the
+    # state's interner (its ids and values) and the current provider's string and thread
+    # tables (read again whenever the current provider changes); None: every registration
+    # is a call of the mirror
+    cdef object d_state
+    cdef dict d_ids, d_strings, d_threads     # (typed: an assignment of anything else raises)
+    cdef list d_values
 
     # -- slice (``rewrite/_slice_walk``): what the piece in force reads, and what is open --
     cdef public bint slicing          # note what each walked record reads, follow what is open
@@ -669,12 +679,47 @@ cdef class NativeWalk:
     def set_current(self, pid):
         """The current provider is ``pid`` (None: the provider before any provider record)."""
         self.current = self._slot(pid)
+        self._current_tables()
 
     def announce(self, pid):
         """A provider info record named ``pid`` (by a name the walk does not know)."""
         cdef int s = self._slot(pid)
         self.announced[s] = 1
         self.named[s] = 0
+
+    def direct_tables(self, state):
+        """Register strings and threads in ``state`` (a ``ProviderState``: the plain
+        ``Mirror``'s) without calling the mirror: its interner and its current provider's
+        string and thread tables are written here, as ``Mirror.registers_text``,
+        ``registers_string``, ``registers_thread`` and ``intern`` write them (a small
+        lint's fixed cost: no Python call per registration). Any other mirror (one that
+        is told of each registration: the slicer's, repair's) is called for each."""
+        self.d_state = state
+        self.d_ids = state.strings.ids
+        self.d_values = state.strings.values
+        self._current_tables()
+
+    cdef int _current_tables(self) except -1:
+        """The current provider's tables, read again from the state (after the mirror or the
+        reference changed the current provider)."""
+        if self.d_state is not None:
+            cur = self.d_state.current
+            self.d_strings = cur.strings
+            self.d_threads = cur.threads
+        return 0
+
+    cdef int64_t _intern_direct(self, const unsigned char *b, uint64_t n) except -1:
+        """Text interned in the state's interner (``Interner.__call__``'s steps): its id.
+        Screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
+        of a bytearray after the screen: never an exception out of the lint)."""
+        value = (<const char *>b)[:n].decode("utf-8", "replace")
+        got = self.d_ids.get(value)
+        if got is not None:
+            return got
+        cdef int64_t gid = len(self.d_values)
+        self.d_ids[value] = gid
+        self.d_values.append(value)
+        return gid
 
     def set_rate(self, uint64_t rate, uint64_t limit):
         """The current provider's tick rate and largest timestamp that converts."""
@@ -1593,7 +1638,11 @@ cdef class NativeWalk:
         it = self.text_ids.find(key)
         if it != self.text_ids.end():
             return deref(it).second
-        cdef int64_t gid = self.mirror.intern((<const char *>b)[:n])
+        cdef int64_t gid
+        if self.d_state is not None:
+            gid = self._intern_direct(b, n)
+        else:
+            gid = self.mirror.intern((<const char *>b)[:n])
         self.text_ids[key] = gid
         return gid
 
@@ -2107,6 +2156,7 @@ cdef class NativeWalk:
             self.announced[s] = 1
             self.current = s
             self.mirror.names_provider(pid, text)
+            self._current_tables()
             self.names[s] = text
             self.named[s] = 1
             return True
@@ -2148,13 +2198,20 @@ cdef class NativeWalk:
                 text_at = S.buf + 8 * p[T.f_pos] if n else S.buf  # (no text: no position read)
                 gid = self._known_text(text_at, n)
                 if gid < 0:  # text the walk has not interned yet: interned and registered in one call
-                    gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
+                    if self.d_state is not None:
+                        gid = self._intern_direct(text_at, n)
+                        self.d_strings[idx] = gid
+                    else:
+                        gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
                     self.text_ids[string(<const char *>text_at, n)] = gid
                     if old != gid:
                         self._put_string(key, gid)
                 elif old != gid:  # (restated: nothing to tell the mirror)
                     self._put_string(key, gid)
-                    self.mirror.registers_string(idx, gid)
+                    if self.d_state is not None:
+                        self.d_strings[idx] = gid
+                    else:
+                        self.mirror.registers_string(idx, gid)
             if n == 0:
                 self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
             if old >= 0 and old != gid:
@@ -2204,6 +2261,7 @@ cdef class NativeWalk:
         self.announced[s] = 1
         self.current = s
         self.mirror.names_provider(pid, None)
+        self._current_tables()
         return True
 
     cdef inline void _changed(self, uint64_t old0, uint64_t old1, uint64_t new0, uint64_t new1) noexcept:
@@ -2220,10 +2278,14 @@ cdef class NativeWalk:
         if s != self.current:
             self.current = s
             self.mirror.switches_provider(pid)
+            self._current_tables()
         return True
 
     cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
-        self.mirror.registers_thread(idx, pk, tk)
+        if self.d_state is not None:
+            self.d_threads[idx] = (pk, tk)
+        else:
+            self.mirror.registers_thread(idx, pk, tk)
         return True
 
     cdef bint _event(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1:

@@ -499,6 +499,8 @@ class NativeLint:
         mirror = _new(Mirror)  # (``Mirror(self.tables)``, without its ``__init__``'s call)
         mirror.state = self.tables
         self.nw = nw = module.NativeWalk(loaded, mirror, self.big)
+        # the plain mirror's registrations written by the walk itself, no call each (``direct_tables``)
+        nw.direct_tables(self.tables)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
         nw.copying = layout  # a copy of a record walked before: one row (``_copy``)
