@@ -457,8 +457,10 @@ cdef class NativeWalk:
     cdef vector[uint64_t] ckey
     cdef vector[int64_t] cval
     cdef int cbits                    # the cache holds 2^cbits entries
-    # per terminal: records walked natively
+    # per terminal: records walked natively; and the terminals counted since the last take, in
+    # the order first met (``take_counts`` reads those, not every terminal)
     cdef vector[int64_t] counts
+    cdef vector[int] counted
     # the pairing rows since the last take
     cdef vector[fxt_pair_row] rows
     # the diagnostics rows since the last take (``take_findings``)
@@ -807,13 +809,13 @@ cdef class NativeWalk:
 
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
-        """{terminal ordinal: records walked natively} since the last call."""
-        cdef int k
+        """{terminal ordinal: records walked natively} since the last call (the terminals in the
+        order first met)."""
         out = {}
-        for k in range(<int>self.counts.size()):
-            if self.counts[k]:
-                out[k] = self.counts[k]
-                self.counts[k] = 0
+        for k in self.counted:
+            out[k] = self.counts[k]
+            self.counts[k] = 0
+        self.counted.clear()
         return out
 
     def pending_rows(self):
@@ -2046,6 +2048,8 @@ cdef class NativeWalk:
                 _row_of(self, S, term, cur, index)
             if (self.copying or self.placing) and self.findings.size() > self.rec_mark:
                 self._copied(S, term, cur)
+            if self.counts[term] == 0:
+                self.counted.push_back(<int>term)
             self.counts[term] += 1
             index += 1
             cur += self.size
@@ -2101,6 +2105,8 @@ cdef class NativeWalk:
             _row_of(self, S, term, cur, pindex[0])
         if (self.copying or self.placing) and self.findings.size() > self.rec_mark:
             self._copied(S, term, cur)
+        if self.counts[term] == 0:
+            self.counted.push_back(<int>term)
         self.counts[term] += 1
         pindex[0] += 1
         pcur[0] = cur + self.size
