@@ -374,7 +374,11 @@ class Mirror:
     reference reader's records, the messages and the summary read). The walk calls it only
     where a record changes what it holds: a string record whose text the walk has not
     interned yet is one call (``registers_text``), one whose text it has is none or one
-    (``registers_string``: a new entry)."""
+    (``registers_string``: a new entry). A lint's walk (``NativeLint._setup``: this class,
+    not a subclass) is handed the state itself (``NativeWalk.direct_tables``) and writes the
+    string and thread registrations and interned texts there as these methods would, no
+    call each: it calls ``names_provider``, ``switches_provider``, ``sets_tick_rate``,
+    ``registers_bytes`` and ``thread``."""
 
     __slots__ = ("state",)
 
