@@ -643,6 +643,15 @@ cdef class NativeWalk:
         self.found.assign(self.foundcap * FOUND_COLUMNS, 0)
         self.layout = False
         self.lookahead = True
+        # (room for a few providers and terminals counted between takes: a small trace's first
+        # provider and kinds reallocate nothing)
+        self.rate.reserve(4)
+        self.limit.reserve(4)
+        self.announced.reserve(4)
+        self.names.reserve(4)
+        self.named.reserve(4)
+        self.pid_of.reserve(4)
+        self.counted.reserve(16)
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
