@@ -1628,3 +1628,40 @@ def test_a_watched_thread_s_records_are_counted_once_each_until_it_is_registered
     assert nw.take_watched() == (1, {(None, 1)})  # record 8; none after the registration at 9
     assert nw.take_watched() == (0, set())
     assert [nw.watch_thread(None, i, 0) for i in range(10, 17)] == [True] * 6 + [False]  # (8 at most)
+
+
+@pytest.mark.parametrize("cap", [None, 3, 40])
+def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monkeypatch):
+    """Complete events that end before they start (TM002) and legacy context switches whose
+    outgoing thread stays running (EV002), each record met again and again among others
+    whose fields differ: the walk notes each record's diagnostics once (``_kind_rows``,
+    ``kindsaid``) and says them of each copy; the whole report, every message included, is
+    the reference's, under a cap or none."""
+    from fxtlint.engine._result import DiagnosticSink
+    from fxtlint.spec._roles import RUNNING
+
+    recs = [B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8), B.thread(2, 9, 10)]
+    for k in range(60):
+        recs.append(B.event("duration_complete", 100 + k % 3, thread=1, category=1, name=2,
+                            end_timestamp=50 + k % 2))
+        recs.append(B.legacy_context_switch(200 + k % 4, 1, RUNNING, outgoing_thread=1, incoming_thread=2))
+    data = B.archive(B.magic(), *recs)
+    noted = []
+    real = _walk_native.NativeLint._kind_rows
+
+    def spy(self, kinds):
+        real(self, kinds)
+        noted.append(len(self.kindsaid or ()))
+
+    monkeypatch.setattr(_walk_native.NativeLint, "_kind_rows", spy)
+
+    def report(engine):
+        sink = None if cap is None else DiagnosticSink(per_rule_cap=cap)
+        return fxtlint.lint_bytes(data, engine=engine, sink=sink).to_json()
+
+    got = report("walk")
+    assert got == report("reference")
+    counts = fxtlint.lint_bytes(data).counts
+    assert counts["TM002"] == 60 and counts["EV002"] == 60
+    # each record noted once: six complete events (their two timestamps), four switches
+    assert noted and max(noted) == 6 + 4

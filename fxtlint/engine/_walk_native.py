@@ -466,6 +466,7 @@ class NativeLint:
     # lint's object keeps few enough attributes for CPython to hold them without a dict.)
     places: tuple | list = ()
     place_kinds: dict | None = None
+    kindsaid: dict | None = None  # (``_kind_rows``: made at its first use)
 
     def __init__(self, walk, lint, module):
         self.walk = walk
@@ -602,7 +603,10 @@ class NativeLint:
         self.taken += len(found)
         for row in found:
             if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
-                self._layout(layout, kinds)
+                if layout:
+                    self._layout(layout, kinds)
+                else:
+                    self._kind_rows(kinds)  # (``_layout``'s, with no layout rows)
                 layout, kinds = [], []
             if row[0] != F_LAYOUT:
                 if layout:
@@ -632,8 +636,10 @@ class NativeLint:
                 kinds.append(row)
             else:
                 layout.append(row)
-        if layout or kinds:
+        if layout:
             self._layout(layout, kinds)
+        elif kinds:
+            self._kind_rows(kinds)
 
     def _layout(self, rows, kinds) -> None:
         """One record's layout rows, said by the reference's decoder, then its arguments that
@@ -692,27 +698,66 @@ class NativeLint:
                     # framed anew at its content's end, and nothing else, asks about ST001 alone)
                     self.memo[key] = tuple(asked) if past is False or len(key) == 2 else _PAST
         if kinds:
-            term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
-            checks = KIND_CHECKS.get(self.term_kinds[term], ())
-            rules = [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[self.sites[row[10]][2]].rule
-                     for row in kinds]
-            if self.sink is not None and self.sink.skips_all(rules, offset, index):
-                return  # every one the cap drops: counted, the record not decoded
-            rec = self._record(term, offset, index, size)
-            values = self.tables.strings.values
-            for row, rule in zip(kinds, rules):
-                if self.skips is not None and self.skips(rule, offset, index):
-                    continue
-                if row[2] == _NUMERIC:
-                    i, named = row[3], row[13]
-                    self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
-                                                                values[named - 1] if named else None))
-                    continue
-                check = checks[self.sites[row[10]][2]]
-                if self.sink is not None:  # (built by its rule when read)
-                    self.sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
-                else:
-                    self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+            self._kind_rows(kinds)
+
+    def _kind_rows(self, kinds) -> None:
+        """A record's arguments that are not numeric and its kind checks that hold (``_layout``'s
+        last rows). Kind checks alone, in a record of at most ``_MEMO_RECORD`` bytes, with a
+        sink: each check's rule and parameters (``check.params`` of the fields the reference
+        decoder reads, ``_record``: a function of the record's bytes) noted within the walk by
+        the record's terminal, bytes and the checks' sites (``kindsaid``) as the diagnostics
+        ``_note`` notes (built by the check's rule: no span, and parameters that name no
+        position), each said of this copy where the cap keeps it (the sink's ``add_moved``:
+        counted where it drops it, as ``skips_all`` counts them): the copies of one record in
+        a mutated input are decoded and their parameters derived once."""
+        k0 = kinds[0]
+        term, index, offset, size = k0[1], k0[5], k0[6], k0[7]
+        sink = self.sink
+        if sink is not None and size <= _MEMO_RECORD and (k0[2] == _KIND if len(kinds) == 1 else
+                                                           all(row[2] == _KIND for row in kinds)):
+            said = self.kindsaid
+            if said is None:  # (the first: the class's default until now)
+                said = self.kindsaid = {}
+            data = bytes(self.buf[offset:offset + size])
+            key = (term, data, k0[10]) if len(kinds) == 1 else (term, data, *(row[10] for row in kinds))
+            noted = said.get(key)
+            if noted is None:
+                checks = KIND_CHECKS.get(self.term_kinds[term], ())
+                sites = self.sites
+                got = [checks[sites[row[10]][2]] for row in kinds]
+                if sink.skips_all([check.rule for check in got], offset, index):
+                    return  # every one the cap drops: counted, the record not decoded
+                fields = self._record(term, offset, index, size).fields
+                if len(said) >= _MEMO_MAX:
+                    said.clear()
+                # (``_note``'s: the rule, no span, the fields of its diagnostic)
+                noted = said[key] = tuple(
+                    (check.rule, None, dict(check.rule.at(offset, index, record_size=size,
+                                                          **check.params(fields)).__dict__)) for check in got)
+            sink.add_moved(noted, offset, index)  # (each asked of the cap, moved to this copy)
+            return
+        term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
+        checks = KIND_CHECKS.get(self.term_kinds[term], ())
+        rules = [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[self.sites[row[10]][2]].rule
+                 for row in kinds]
+        if self.sink is not None and self.sink.skips_all(rules, offset, index):
+            return  # every one the cap drops: counted, the record not decoded
+        rec = self._record(term, offset, index, size)
+        values = self.tables.strings.values
+        for row, rule in zip(kinds, rules):
+            if self.skips is not None and self.skips(rule, offset, index):
+                continue
+            if row[2] == _NUMERIC:
+                i, named = row[3], row[13]
+                self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
+                                                            values[named - 1] if named else None))
+                continue
+            check = checks[self.sites[row[10]][2]]
+            if self.sink is not None:  # (built by its rule when read)
+                self.sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
+            else:
+                self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+
 
     def _record(self, term, offset, index, size):
         """``record_of`` the record at ``offset`` (``size`` bytes standing), remembered within
