@@ -190,6 +190,7 @@ _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if
 # ``set_bound``), by its cap key: ``2 * code + (field != 0)``, and a FOUND_SHORT layout row's (ST001)
 _CAP_RULES = {2 * code + field: rule for (code, field), rule in _RULES.items() if code != F_DROPPED}
 _CAP_RULES[2 * F_LAYOUT] = R.content_overruns_record
+_MAGIC = _RULES[F_MAGIC, False]  # (MG003: a repeated magic record's rule, whatever its field)
 _TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
 
@@ -599,43 +600,57 @@ class NativeLint:
         timestamps)."""
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
-        skips, rules, rowsaid = self.skips, _RULES, self.rowsaid
+        at = -1  # that record's index
+        skips, rules, rowsaid, sink = self.skips, _RULES, self.rowsaid, self.sink
         self.taken += len(found)
+        note = self.taken >= _NOTE_FROM  # (``_render_one``'s question, the same for each row)
         for row in found:
-            if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
+            code = row[0]
+            if row[5] != at:
                 if layout:
                     self._layout(layout, kinds)
-                else:
+                    layout, kinds = [], []
+                elif kinds:
                     self._kind_rows(kinds)  # (``_layout``'s, with no layout rows)
-                layout, kinds = [], []
-            if row[0] != F_LAYOUT:
-                if layout:
-                    self._layout(layout, [])
-                    layout = []
-                if row[0] == F_COPY:
-                    self._copy(row)
-                    continue
-                # the cap asked first, where the row's rule is known before anything is read
-                # (not a repeated magic record found wrong: only its bytes say whether it reports;
-                # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
-                rule = rules.get((row[0], row[2] != 0))
-                if rule is not None and not (row[0] == F_MAGIC and row[9]) and row[0] != F_DROPPED \
-                        and skips is not None:
-                    if row[0] != F_MAGIC and self.taken >= _NOTE_FROM:
-                        said = rowsaid.get(_row_key(row))
-                        if said is not None and said is not _ONCE:
-                            # met before: the noted diagnostic moved, the cap asked by the sink as
-                            # ``skips`` asks it (``_render_one``'s, without asking twice)
-                            self.sink.add_moved(said[1], row[6], row[5])
-                            continue
-                    if not skips(rule, row[6], row[5]):
-                        self._render_one(row, False)
+                    kinds = []
+                at = row[5]
+            if code == F_LAYOUT:
+                if row[2] == _KIND or row[2] == _NUMERIC:
+                    kinds.append(row)
                 else:
+                    layout.append(row)
+                continue
+            if layout:
+                self._layout(layout, [])
+                layout = []
+            if code == F_COPY:
+                self._copy(row)
+                continue
+            if skips is None:
+                self._render_one(row)
+                continue
+            # the cap asked first, where the row's rule is known before anything is read
+            # (not a repeated magic record found wrong: only its bytes say whether it reports;
+            # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
+            if code == F_MAGIC:
+                if row[9]:
                     self._render_one(row)
-            elif row[2] == _KIND or row[2] == _NUMERIC:
-                kinds.append(row)
-            else:
-                layout.append(row)
+                elif not skips(_MAGIC, row[6], row[5]):  # (``_render_one``'s, without its call)
+                    sink.add_at(*repeated_magic_row(row[6], row[5], row[7]))  # (built when read)
+                continue
+            rule = rules.get((code, row[2] != 0))
+            if rule is None or code == F_DROPPED:
+                self._render_one(row)
+                continue
+            if note:
+                said = rowsaid.get(_row_key(row))
+                if said is not None and said is not _ONCE:
+                    # met before: the noted diagnostic moved, the cap asked by the sink as
+                    # ``skips`` asks it (``_render_one``'s, without asking twice)
+                    sink.add_moved(said[1], row[6], row[5])
+                    continue
+            if not skips(rule, row[6], row[5]):
+                self._render_one(row, False)
         if layout:
             self._layout(layout, kinds)
         elif kinds:
