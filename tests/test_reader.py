@@ -344,3 +344,37 @@ def test_the_magic_search_frames_each_record_by_its_declared_size(big):
     assert first_magic(buf, big) == 8 * 5
     assert first_magic(record(undefined, 3)[:8] + bytes(16) + magic, big) == 24
     assert first_magic(struct.pack(fmt, _HEADER_TYPE.put(undefined)) + magic, big) is None  # size 0: no framing on
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_the_magic_search_of_bytes_with_no_aligned_magic_word_frames_nothing(big, monkeypatch):
+    """Whole bytes in which no magic word stands at a multiple of 8 (none at all, or one
+    across two words) have no magic record the search could find: it says so without
+    framing (``_word_aligned``), as the framed search of the same bytes in a bytearray
+    (which may still change: framed record by record) says; bytes holding one at a multiple
+    of 8 are framed."""
+    import struct
+
+    from fxtlint.engine import _reader
+    from fxtlint.engine._reader import _HEADER_SIZE, _HEADER_TYPE, MAGIC_BE, MAGIC_LE, MagicSearch
+    from fxtlint.spec._tables import tables
+
+    defined = next(t for t in sorted(tables().records) if t != 0)
+    fmt, magic = (">Q", MAGIC_BE) if big else ("<Q", MAGIC_LE)
+    filler = struct.pack(fmt, _HEADER_TYPE.put(defined) | _HEADER_SIZE.put(1))
+    framed = []
+    real = _reader._header_leaf
+
+    def counting(header):
+        framed.append(header)
+        return real(header)
+
+    monkeypatch.setattr(_reader, "_HEADERS", {})
+    monkeypatch.setattr(_reader, "_header_leaf", counting)
+    across = filler * 10 + magic[3:] + magic[:3] + filler * 10
+    for buf in (filler * 50, across, filler * 10 + b"abc" + magic + b"defgh"):
+        del framed[:]
+        assert MagicSearch(big).find(buf) is None and not framed
+        assert MagicSearch(big).find(bytearray(buf)) is None and framed
+    buf = filler * 10 + magic + filler
+    assert MagicSearch(big).find(buf) == 80 and framed

@@ -891,7 +891,16 @@ def report_after(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layo
 def answers_hold(buf, off: int, big: bool, questions) -> bool:
     """Whether each of ``questions`` (``report_layout``'s: question, positions from the
     record's start, answer) has the same answer for the record at ``off``."""
-    return all(_QUESTIONS[question](buf, big, *(off + a for a in at)) == answer for question, at, answer in questions)
+    for question, at, answer in questions:
+        if len(at) == 1:
+            got = _QUESTIONS[question](buf, big, off + at[0])
+        elif question == "early":  # (``_early``'s two positions, without a generator)
+            got = _early(buf, big, off + at[0], off + at[1])
+        else:
+            got = _QUESTIONS[question](buf, big, *[off + a for a in at])
+        if got != answer:
+            return False
+    return True
 
 
 def _early(buf, big: bool, at: int, pad_end: int) -> str | None:
@@ -1295,6 +1304,11 @@ class MagicSearch:
 
     def find(self, buf) -> int | None:
         """The first magic record's offset, or None (may raise NeedMore on a growing stream)."""
+        if not self.done and type(buf) is bytes and not _word_aligned(buf, MAGIC_BE if self.big else MAGIC_LE,
+                                                                      self.off):
+            # whole bytes with no magic record's word at any offset the search could stop at
+            # (a multiple of 8 from here): it would frame on and find none
+            self.done = True
         unpack = _UNPACK[self.big]
         n = len(buf)
         while not self.done:
@@ -1314,6 +1328,17 @@ class MagicSearch:
                 break
             self.off, self.idx = off + 8 * size, self.idx + 1
         return self.at
+
+
+def _word_aligned(buf: bytes, word: bytes, start: int) -> bool:
+    """Whether ``word`` (8 bytes) stands in ``buf`` at an offset that is a multiple of 8, from
+    ``start`` (one: a byte search, ``bytes.find``)."""
+    at = buf.find(word, start)
+    while at >= 0:
+        if at % 8 == 0:
+            return True
+        at = buf.find(word, at + 1)
+    return False
 
 
 def first_magic(buf, big: bool = False) -> int | None:
