@@ -1632,11 +1632,12 @@ def test_a_watched_thread_s_records_are_counted_once_each_until_it_is_registered
 
 @pytest.mark.parametrize("cap", [None, 3, 40])
 def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monkeypatch):
-    """Complete events that end before they start (TM002) and legacy context switches whose
-    outgoing thread stays running (EV002), each record met again and again among others
-    whose fields differ: the walk notes each record's diagnostics once (``_kind_rows``,
-    ``kindsaid``) and says them of each copy; the whole report, every message included, is
-    the reference's, under a cap or none."""
+    """Complete events that end before they start (TM002), legacy context switches whose
+    outgoing thread stays running (EV002) and counters with an argument that is not numeric
+    (EV001, named by a registered name ref or an inline name), each record met again and
+    again among others whose fields differ: the walk notes each record's diagnostics once
+    (``_kind_rows``, ``kindsaid``) and says them of each copy; the whole report, every
+    message included, is the reference's, under a cap or none."""
     from fxtlint.engine._result import DiagnosticSink
     from fxtlint.spec._roles import RUNNING
 
@@ -1645,6 +1646,10 @@ def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monke
         recs.append(B.event("duration_complete", 100 + k % 3, thread=1, category=1, name=2,
                             end_timestamp=50 + k % 2))
         recs.append(B.legacy_context_switch(200 + k % 4, 1, RUNNING, outgoing_thread=1, incoming_thread=2))
+        recs.append(B.event("counter", 300, thread=1, category=1, name=2, id=k % 2,
+                            args=[B.arg("int64", 1, 3), B.arg("string", 2 if k % 3 else "inline", 1)]))
+        if k == 30:
+            recs.append(B.string(2, "renamed"))  # (the same counters' EV001 names the new text)
     data = B.archive(B.magic(), *recs)
     noted = []
     real = _walk_native.NativeLint._kind_rows
@@ -1661,7 +1666,12 @@ def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monke
 
     got = report("walk")
     assert got == report("reference")
-    counts = fxtlint.lint_bytes(data).counts
-    assert counts["TM002"] == 60 and counts["EV002"] == 60
-    # each record noted once: six complete events (their two timestamps), four switches
-    assert noted and max(noted) == 6 + 4
+    whole = fxtlint.lint_bytes(data)
+    counts = whole.counts
+    assert counts["TM002"] == 60 and counts["EV002"] == 60 and counts["EV001"] == 60
+    said = {d.message for d in whole.diagnostics}
+    assert 'counter argument 1 "renamed" is a string, not a number' in said
+    assert 'counter argument 1 "name" is a string, not a number' in said
+    # each record noted once: six complete events (their two timestamps), four switches, four
+    # counters (their id, their name ref or inline name), the two with a ref again once renamed
+    assert noted and max(noted) == 6 + 4 + 4 + 2

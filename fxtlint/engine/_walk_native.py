@@ -717,62 +717,70 @@ class NativeLint:
 
     def _kind_rows(self, kinds) -> None:
         """A record's arguments that are not numeric and its kind checks that hold (``_layout``'s
-        last rows). Kind checks alone, in a record of at most ``_MEMO_RECORD`` bytes, with a
-        sink: each check's rule and parameters (``check.params`` of the fields the reference
-        decoder reads, ``_record``: a function of the record's bytes) noted within the walk by
-        the record's terminal, bytes and the checks' sites (``kindsaid``) as the diagnostics
-        ``_note`` notes (built by the check's rule: no span, and parameters that name no
-        position), each said of this copy where the cap keeps it (the sink's ``add_moved``:
-        counted where it drops it, as ``skips_all`` counts them): the copies of one record in
-        a mutated input are decoded and their parameters derived once."""
+        last rows). In a record of at most ``_MEMO_RECORD`` bytes, with a sink: their
+        diagnostics noted within the walk by the record's terminal and bytes and the rows
+        (kind, check site, argument, and the text its name ref was registered as when the walk
+        read it), as ``_note`` notes them (built by the check's rule, by
+        ``counter_argument_not_numeric``: no span, parameters that name no position: a check's
+        from the fields the reference decoder reads, ``_record``, a function of the record's
+        bytes), and each said of this copy where the cap keeps it (the sink's ``add_moved``:
+        counted where it drops it, as ``skips_all`` counts them): the copies of one record in a
+        mutated input are decoded and their diagnostics built once."""
         k0 = kinds[0]
         term, index, offset, size = k0[1], k0[5], k0[6], k0[7]
+        checks = KIND_CHECKS.get(self.term_kinds[term], ())
+        values = self.tables.strings.values
         sink = self.sink
-        if sink is not None and size <= _MEMO_RECORD and (k0[2] == _KIND if len(kinds) == 1 else
-                                                           all(row[2] == _KIND for row in kinds)):
+        if sink is not None and size <= _MEMO_RECORD:
             said = self.kindsaid
             if said is None:  # (the first: the class's default until now)
                 said = self.kindsaid = {}
-            data = bytes(self.buf[offset:offset + size])
-            key = (term, data, k0[10]) if len(kinds) == 1 else (term, data, *(row[10] for row in kinds))
+            key = (term, bytes(self.buf[offset:offset + size]),
+                   *[(row[2], row[10], row[3], values[row[13] - 1] if row[2] == _NUMERIC and row[13] else None)
+                     for row in kinds])
             noted = said.get(key)
             if noted is None:
-                checks = KIND_CHECKS.get(self.term_kinds[term], ())
-                sites = self.sites
-                got = [checks[sites[row[10]][2]] for row in kinds]
-                if sink.skips_all([check.rule for check in got], offset, index):
+                if sink.skips_all(self._kind_rules(kinds, checks), offset, index):
                     return  # every one the cap drops: counted, the record not decoded
-                fields = self._record(term, offset, index, size).fields
+                rec = self._record(term, offset, index, size)
+                built = []
+                for row, text in zip(kinds, key[2:]):
+                    if row[2] == _NUMERIC:
+                        i = row[3]
+                        d = counter_argument_not_numeric(offset, index, size, i, rec.args[i], text[3])
+                    else:
+                        check = checks[self.sites[row[10]][2]]
+                        d = check.rule.at(offset, index, record_size=size, **check.params(rec.fields))
+                    built.append((d.__dict__["_lazy"][0] if "_lazy" in d.__dict__ else R.REGISTRY[d.code],
+                                  None, dict(d.__dict__)))  # (``_note``'s: the rule, no span, the fields)
                 if len(said) >= _MEMO_MAX:
                     said.clear()
-                # (``_note``'s: the rule, no span, the fields of its diagnostic)
-                noted = said[key] = tuple(
-                    (check.rule, None, dict(check.rule.at(offset, index, record_size=size,
-                                                          **check.params(fields)).__dict__)) for check in got)
+                noted = said[key] = tuple(built)
             sink.add_moved(noted, offset, index)  # (each asked of the cap, moved to this copy)
             return
-        term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
-        checks = KIND_CHECKS.get(self.term_kinds[term], ())
-        rules = [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[self.sites[row[10]][2]].rule
-                 for row in kinds]
-        if self.sink is not None and self.sink.skips_all(rules, offset, index):
+        rules = self._kind_rules(kinds, checks)
+        if sink is not None and sink.skips_all(rules, offset, index):
             return  # every one the cap drops: counted, the record not decoded
         rec = self._record(term, offset, index, size)
-        values = self.tables.strings.values
         for row, rule in zip(kinds, rules):
             if self.skips is not None and self.skips(rule, offset, index):
                 continue
             if row[2] == _NUMERIC:
                 i, named = row[3], row[13]
                 self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
-                                                            values[named - 1] if named else None))
+                                                       values[named - 1] if named else None))
                 continue
             check = checks[self.sites[row[10]][2]]
-            if self.sink is not None:  # (built by its rule when read)
-                self.sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
+            if sink is not None:  # (built by its rule when read)
+                sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
             else:
                 self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
 
+    def _kind_rules(self, kinds, checks) -> list:
+        """The rule of each of a record's ``kinds`` rows (``_kind_rows``')."""
+        sites = self.sites
+        return [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[sites[row[10]][2]].rule
+                for row in kinds]
 
     def _record(self, term, offset, index, size):
         """``record_of`` the record at ``offset`` (``size`` bytes standing), remembered within
