@@ -1675,3 +1675,27 @@ def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monke
     # each record noted once: six complete events (their two timestamps), four switches, four
     # counters (their id, their name ref or inline name), the two with a ref again once renamed
     assert noted and max(noted) == 6 + 4 + 4 + 2
+
+
+@pytest.mark.parametrize("cap", [None, 3])
+def test_a_flood_of_records_dropped_equals_the_reference(cap):
+    """Provider events saying a buffer filled (EV003), many, of a provider named and one not:
+    the walk keeps where each was (the pairing's bookkeeping) and says EV003 as a row, the
+    cap asked first (``LintState.records_dropped`` with the sink's ``skips`` and ``add_at``);
+    the whole report is the reference's, under a cap or none."""
+    from fxtlint.engine._kind_checks import BUFFER_FULL
+    from fxtlint.engine._result import DiagnosticSink
+
+    recs = [B.provider_info(3, "p"), B.string(1, "c"), B.string(2, "n"), B.thread(1, 7, 8)]
+    for k in range(50):
+        recs.append(B.provider_event(3 if k % 3 else 4, BUFFER_FULL))
+        recs.append(B.event("duration_begin", 10 + k, thread=1, category=1, name=2))
+    data = B.archive(B.magic(), *recs)
+
+    def report(engine):
+        sink = None if cap is None else DiagnosticSink(per_rule_cap=cap)
+        return fxtlint.lint_bytes(data, engine=engine, sink=sink).to_json()
+
+    got = report("walk")
+    assert got == report("reference")
+    assert got["counts"]["EV003"] == 50 and len([d for d in got["diagnostics"] if d["code"] == "EV003"]) == (cap or 50)

@@ -638,8 +638,11 @@ class NativeLint:
                 elif not skips(_MAGIC, row[6], row[5]):  # (``_render_one``'s, without its call)
                     sink.add_at(*repeated_magic_row(row[6], row[5], row[7]))  # (built when read)
                 continue
+            if code == F_DROPPED:  # (its bookkeeping kept whether or not the cap keeps its message)
+                self._pairs().records_dropped(row[6], row[5], row[7], row[9], bool(row[2]), skips, sink.add_at)
+                continue
             rule = rules.get((code, row[2] != 0))
-            if rule is None or code == F_DROPPED:
+            if rule is None:
                 self._render_one(row)
                 continue
             if note:
