@@ -1351,12 +1351,18 @@ def test_the_words_after_a_records_content_are_framed_by_the_walk(monkeypatch, c
     after, extra = SWALLOWING[case]
     data = _swallowing(order, after, extra)
     answers = []
-    real = _reader._after_content
+    real, real_params = _reader._after_content, _reader._too_large_params
 
     def spy(dec, lay, pos, end, size_words, log, resync, words=True, answer=_reader._UNASKED):
-        answers.append((pos, end, answer))
+        if answer is None:  # (no header there: no FR004, whose builder is spied below)
+            answers.append((pos, end, answer))
         return real(dec, lay, pos, end, size_words, log, resync, words, answer)
+
+    def spy_params(lay, pos, end, answer):  # (FR004's parameters, from the walk's answer)
+        answers.append((pos, end, answer))
+        return real_params(lay, pos, end, answer)
     monkeypatch.setattr(_reader, "_after_content", spy)
+    monkeypatch.setattr(_reader, "_too_large_params", spy_params)
     walked = fxtlint.lint_bytes(data, engine="walk").to_json()
     assert len(answers) == 1
     pos, end, answer = answers[0]
@@ -1699,3 +1705,30 @@ def test_a_flood_of_records_dropped_equals_the_reference(cap):
     got = report("walk")
     assert got == report("reference")
     assert got["counts"]["EV003"] == 50 and len([d for d in got["diagnostics"] if d["code"] == "EV003"]) == (cap or 50)
+
+
+@pytest.mark.parametrize("cap", [None, 3])
+def test_a_flood_of_sizes_that_swallow_the_next_record_equals_the_reference(cap):
+    """Events whose declared size swallows the one-word record after them (FR004), many:
+    the walk says each FR004 from its framing answer as a row, the cap asked first
+    (``report_after``, with ``_after_content``'s builder of its parameters); the whole
+    report is the reference's, under a cap or none, in both byte orders."""
+    from fxtlint.engine._result import DiagnosticSink
+
+    size = next(f for f in fxtlint.tables().header if f.role == "size")
+    recs = [B.archive(r) for r in (B.magic(), B.provider_info(1, "p"), B.string(1, "c"), B.string(2, "n"),
+                                   B.thread(1, 7, 8))]
+    for k in range(40):
+        event = B.archive(B.event("instant", 10 + k, thread=1, category=1, name=2))
+        recs += [B.patch_field(event, size, len(event) // 8 + 1), B.archive(B.provider_section(1))]
+    data = b"".join(recs)
+
+    def report(buf, engine):
+        sink = None if cap is None else DiagnosticSink(per_rule_cap=cap)
+        return fxtlint.lint_bytes(buf, engine=engine, sink=sink).to_json()
+
+    for buf in (data, big_endian(data)):
+        got = report(buf, "walk")
+        assert got == report(buf, "reference")
+        assert got["counts"]["FR004"] == 40
+        assert len([d for d in got["diagnostics"] if d["code"] == "FR004"]) == (cap or 40)

@@ -684,6 +684,14 @@ def framed(kind: str | None, resumes: bool, skipped: tuple, lands: bool) -> tupl
     return kind, resumes, skipped, lands
 
 
+def _too_large_params(lay: Layout, pos: int, end: int, answer: tuple) -> dict:
+    """FR004's parameters for a record of leaf ``lay`` whose content ends at ``pos`` and its
+    declared size at ``end``, from a framing answer (``framed``'s) whose header is well formed."""
+    kind, resumes, skipped, lands = answer
+    return {"record": lay.name, "n": (end - pos) // 8, "kind": kind, **({"recovery": pos} if resumes else {}),
+            **_swallowed(skipped, lands)}
+
+
 def _swallowed(skipped: tuple, lands: bool) -> dict:
     """FR004's ``skipped`` and ``lands`` parameters (``swallowed``'s, and the walk's answer's)."""
     return {"skipped": skipped, "lands": skipped[-1]} if lands else {"skipped": skipped}
@@ -729,9 +737,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
             pass  # dropped by the cap (counted): no framing decision, no message
         elif answer is not _UNASKED:  # the walk's framing decision: its answers, the reader's
             if asked or dec.wants(R.record_size_too_large):
-                _, resumes, skipped, lands = answer
-                dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra, kind=kind,
-                          **({"recovery": pos} if resumes else {}), **_swallowed(skipped, lands))
+                dec.add(R.record_size_too_large, (pos, pos + 8), _too_large_params(lay, pos, end, answer))
         elif resync_offset(buf, end, pos, big) != pos:
             if asked or dec.wants(R.record_size_too_large):
                 dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
@@ -879,13 +885,24 @@ def report_after(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layo
                  skips=None, add_at=None) -> None:
     """``report_layout`` for a trace record whose one layout row is the words after its content
     (from ``pos`` to its declared end) with the native walk's framing answer (``framed``'s): the
-    reader's step for them (``_after_content``) says FR004 from that answer, or EX001, MG004."""
+    reader's step for them (``_after_content``) says FR004 from that answer, or EX001, MG004.
+    FR004 kept as a row (``add_at``), of an extensible record followed by a well-formed header
+    in bytes held whole, is said here: the cap asked, then its parameters built by the builder
+    the step builds them with (``_too_large_params``), with no decoder."""
+    end = off + 8 * size_words
+    if add_at is not None and lay.extensible and answer is not None and answer[0] is not None \
+            and not getattr(buf, "growing", False):
+        # (``_after_content``'s step for such a record, whose decoder holds no short argument)
+        if skips is None or not skips(R.record_size_too_large, off, idx):
+            add_at(R.record_size_too_large, off, idx, 8 * size_words, _too_large_params(lay, pos, end, answer),
+                   (pos, pos + 8))
+        return
     if add_at is None:
         dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
     else:
         dec = _RowDecoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
         dec.add_at = add_at
-    _after_content(dec, lay, pos, off + 8 * size_words, size_words, False, False, False, answer)
+    _after_content(dec, lay, pos, end, size_words, False, False, False, answer)
 
 
 def answers_hold(buf, off: int, big: bool, questions) -> bool:
