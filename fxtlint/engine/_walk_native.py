@@ -190,6 +190,9 @@ _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if
 # ``set_bound``), by its cap key: ``2 * code + (field != 0)``, and a FOUND_SHORT layout row's (ST001)
 _CAP_RULES = {2 * code + field: rule for (code, field), rule in _RULES.items() if code != F_DROPPED}
 _CAP_RULES[2 * F_LAYOUT] = R.content_overruns_record
+_CAP_KEYS: dict[str, list[int]] = {}  # a rule's code -> its cap keys
+for _key, _rule in _CAP_RULES.items():
+    _CAP_KEYS.setdefault(_rule.code, []).append(_key)
 _MAGIC = _RULES[F_MAGIC, False]  # (MG003: a repeated magic record's rule, whatever its field)
 _TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
@@ -582,12 +585,14 @@ class NativeLint:
         (``_CAP_RULES``): ``take_findings`` counts those the cap drops (``take_capped``) and
         hands over none of them (a flood of one defect costs no Python per record past the
         cap's bound)."""
+        if sink.listener is not None:
+            return  # (``sink.bound`` says None for each: a listener wants every diagnostic)
         told = self.bounds
-        for key, rule in _CAP_RULES.items():
-            bound = sink.bound(rule.code)
-            if bound is not None and told.get(key) != bound:
-                self.nw.set_bound(key, *bound)
-                told[key] = bound
+        for code, bound in sink._bound.items():  # (the rules at their cap: ``sink.bound`` of each)
+            for key in _CAP_KEYS.get(code, ()):
+                if told.get(key) != bound:
+                    self.nw.set_bound(key, *bound)
+                    told[key] = bound
 
     def _render(self, found) -> None:
         """The walk's diagnostics rows (``take_findings``, in file order), each built by the
