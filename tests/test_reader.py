@@ -378,3 +378,32 @@ def test_the_magic_search_of_bytes_with_no_aligned_magic_word_frames_nothing(big
         assert MagicSearch(big).find(bytearray(buf)) is None and framed
     buf = filler * 10 + magic + filler
     assert MagicSearch(big).find(buf) == 80 and framed
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_the_early_question_is_the_chains_answer_at_any_byte_offset(big):
+    """``_early`` (ST002's question of what follows a record whose padding is missing: the
+    kind of the header at a byte offset, where the records framed from there reach further
+    than those framed from the padding's end) says what two chains framed record by record
+    (``_chain_walk``) say, at offsets of every remainder mod 8, whether a well-formed header
+    stands there or not."""
+    import struct
+
+    from fxtlint import build as B
+    from fxtlint.engine._reader import _UNPACK, _chain_walk, _early, forget_chains, header_kind
+
+    order = "big" if big else "little"
+    recs = [B.magic(), B.string(1, "abc"), B.thread(1, 7, 8), B.event("instant", 5, thread=1, category=1, name=1)]
+    data = B.archive(*recs, byte_order=order)
+    data = data[:24] + bytes(3) + data[24:] + struct.pack(">Q" if big else "<Q", 0xAAAA)
+    seen = set()
+    for at in range(0, len(data) - 8):
+        for pad_end in (at - at % 8 + 8, len(data) - len(data) % 8):
+            forget_chains()
+            starts, reach = _chain_walk(data, at, big)
+            want = None if not starts or reach <= _chain_walk(data, pad_end, big)[1] else \
+                header_kind(_UNPACK[big](data, at)[0], data, at, big)
+            got = _early(data, big, at, pad_end)
+            assert got == want, (at, pad_end)
+            seen.add(got is None)
+    assert seen == {True, False}  # (both answers met: the test can fail)

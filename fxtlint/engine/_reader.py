@@ -923,6 +923,12 @@ def answers_hold(buf, off: int, big: bool, questions) -> bool:
 def _early(buf, big: bool, at: int, pad_end: int) -> str | None:
     """``_Decoder.next_header_early``'s question: the kind of the header at ``at`` when the
     records framed from there reach further than those framed from ``pad_end``, else None."""
+    if at + 8 <= len(buf):
+        (header,) = _UNPACK[big](buf, at)
+        kind, size = _HEADERS.get(header) or _header_leaf(header)  # (``_chain``'s first step)
+        if kind is None or size == 0:
+            return None  # no well-formed header there: nothing framed from it (the copies of a
+            # record whose padding is missing, each asked at its offset: no chain to remember)
     starts, reach = _chain(buf, at, big)
     if not starts or reach <= _chain(buf, pad_end, big)[1]:
         return None
