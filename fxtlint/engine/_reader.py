@@ -943,7 +943,9 @@ def _kind_at(buf, big: bool, at: int) -> str | None:
 def _after(buf, big: bool, at: int) -> str | None:
     """The kind of the header after a record's content (``_size_too_small``'s), None where
     the file ends first."""
-    return _kind_at(buf, big, at) if _have(buf, at + 8) else None
+    if at + 8 <= len(buf) or _have(buf, at + 8):  # (``_kind_at``'s, without its call)
+        return header_kind(_UNPACK[big](buf, at)[0], buf, at, big)
+    return None
 
 
 # what a record's decoder steps ask of the bytes after it (``_Decoder.ask``)

@@ -865,15 +865,22 @@ class NativeLint:
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD or self.taken < _NOTE_FROM:
             return False
-        for row in rows:
-            if row[2] not in _MEMO_ROWS:
+        r = rows[0]
+        if len(rows) == 1:  # (``_kinds``' and ``_rows_key``'s, without their calls)
+            if r[2] not in _MEMO_ROWS:
                 return False
-        kinds = _kinds(rows)
+            kinds = term, r[2]
+        else:
+            for row in rows:
+                if row[2] not in _MEMO_ROWS:
+                    return False
+            kinds = _kinds(rows)
         run = self.past_run.get(kinds, 0)
         if run >= _PAST_RUN:
             return False  # (no copy looked for: the last such records all read past them)
         # (the walk's id of its bytes and rows where it knows them: ``_copy``)
-        key = rows[0][14] or (term, size, bytes(self.buf[offset:offset + size]), _rows_key(rows, offset))
+        key = r[14] or (term, size, bytes(self.buf[offset:offset + size]),
+                        (r[2], r[3], r[8] - offset, r[9], r[10]) if len(rows) == 1 else _rows_key(rows, offset))
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
         if said is _PAST:
