@@ -28,7 +28,8 @@ phases' system seconds and minor page faults), the run with the least CPU of ``-
 with a slice it adds a line per slice (``slice_phases``) with the CPU seconds of its cut
 (``slice_trace``) and of its pieces' lints (``cli.slice._verdict``) run in one process as the
 verb runs them, and of the lint of the same trace (``lint_path`` in a process of its own, in
-turn with it): ``cut_vs_lint``, ``pieces_vs_lint``, each phase in lints of IN;
+turn with it): ``cut_vs_lint``, ``pieces_vs_lint``, each phase in lints of IN, and
+``floor_vs_lint``, the ratio with a cut that only frames and screens (``time_range``'s walk);
 ``--split-time 10ms`` adds a slice by trace time; ``--range`` adds a slice
 to a time range, the middle half of the trace's time (``--from`` a quarter of its length
 from its start, ``--to`` three quarters: the command reads the trace's range first, then
@@ -295,10 +296,15 @@ _SLICE_PHASES = (
     "t3 = cpu()\n"
     "for p in paths:\n"
     "    os.unlink(p)\n"
+    "from fxtlint.rewrite._slice import time_range\n"
+    "t4 = cpu()\n"
+    "with opened_input(src) as inp:\n"
+    "    time_range(inp)\n"
+    "t5 = cpu()\n"
     "print(json.dumps({'slice_phases': src.rsplit('/', 1)[-1], option.lstrip('-'): value,\n"
     "                  'imports_cpu': round(t1 - t0, 3), 'cut_cpu': round(t2 - t1, 3),\n"
-    "                  'pieces_lint_cpu': round(t3 - t2, 3), 'pieces': len(paths),\n"
-    "                  'errors': sum(e for e, _ in verdicts)}))\n"
+    "                  'pieces_lint_cpu': round(t3 - t2, 3), 'frame_screen_cpu': round(t5 - t4, 3),\n"
+    "                  'pieces': len(paths), 'errors': sum(e for e, _ in verdicts)}))\n"
 )
 
 
@@ -316,7 +322,10 @@ def slice_phases(src: Path, out: Path, option: str, value: str) -> dict:
     of the lint of ``src`` (``lint_path`` in a process of its own, taken in turn with the slice,
     the least of ``REPEAT``); ``cut_vs_lint``, ``pieces_vs_lint``: each phase's CPU over that
     lint's; ``two_phases_vs_lint``: the lint's over the two phases' together (the ratio the verb
-    would reach without its start-up)."""
+    would reach without its start-up). ``frame_screen_cpu``: a walk over IN that frames and
+    screens every record and reads no event's refs (``time_range``, the --from/--to first
+    pass: the least a cut walk does), and ``floor_vs_lint`` the ratio a slice would reach with
+    a cut that cost only that, its pieces linted as they are."""
     best: dict | None = None
     lint_cpu = None
     for _ in range(REPEAT):
@@ -334,6 +343,8 @@ def slice_phases(src: Path, out: Path, option: str, value: str) -> dict:
     best["cut_vs_lint"] = round(best["cut_cpu"] / lint_cpu, 3)
     best["pieces_vs_lint"] = round(best["pieces_lint_cpu"] / lint_cpu, 3)
     best["two_phases_vs_lint"] = round(lint_cpu / (best["cut_cpu"] + best["pieces_lint_cpu"]), 3)
+    best["frame_screen_vs_lint"] = round(best["frame_screen_cpu"] / lint_cpu, 3)
+    best["floor_vs_lint"] = round(lint_cpu / (best["frame_screen_cpu"] + best["pieces_lint_cpu"]), 3)
     return best
 
 
