@@ -264,7 +264,7 @@ def phases(src: Path, out: Path) -> dict:
 # process) apart: the cut (``slice_trace``: the walk over IN that writes the pieces) and the
 # pieces' lints. With "lint" for the option: the lint of IN alone (``lint_path``, as each
 # piece's), in a process of its own as ``check`` runs it (the first lint in a process pays
-# for memory a later one reuses: measured after the slice, it would be a third cheaper)
+# for memory a later one reuses: measured after the slice, it would come out cheaper)
 _SLICE_PHASES = (
     "import json, os, resource, sys\n"
     "def cpu():\n"
