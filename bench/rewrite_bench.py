@@ -25,6 +25,11 @@ skips the slice; ``--phases`` (with ``--zero-page``) adds a line with the CPU se
 phase of the zeroed trace's repair run in one process as the verb runs them (IN's lint, the
 repair pass, OUT's lint, continued or whole; ``sys`` and ``faults``: each of those three
 phases' system seconds and minor page faults), the run with the least CPU of ``--repeat``;
+with a slice it adds a line per slice (``slice_phases``) with the CPU seconds of its cut
+(``slice_trace``) and of its pieces' lints (``cli.slice._verdict``) run in one process as the
+verb runs them, and of the lint of the same trace (``lint_path`` in a process of its own, in
+turn with it): ``cut_vs_lint``, ``pieces_vs_lint``, each phase in lints of IN, and
+``floor_vs_lint``, the ratio with a cut that only frames and screens (``time_range``'s walk);
 ``--split-time 10ms`` adds a slice by trace time; ``--range`` adds a slice
 to a time range, the middle half of the trace's time (``--from`` a quarter of its length
 from its start, ``--to`` three quarters: the command reads the trace's range first, then
@@ -254,6 +259,95 @@ def phases(src: Path, out: Path) -> dict:
     return best
 
 
+# a slice as ``fxtlint slice`` runs it (``cli.slice.run``: IN read in place, the pieces written
+# as files, each linted by ``_verdict``), each phase's CPU seconds (user + system of this
+# process) apart: the cut (``slice_trace``: the walk over IN that writes the pieces) and the
+# pieces' lints. With "lint" for the option: the lint of IN alone (``lint_path``, as each
+# piece's), in a process of its own as ``check`` runs it (the first lint in a process pays
+# for memory a later one reuses: measured after the slice, it would come out cheaper)
+_SLICE_PHASES = (
+    "import json, os, resource, sys\n"
+    "def cpu():\n"
+    "    r = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "    return r.ru_utime + r.ru_stime\n"
+    "t0 = cpu()\n"
+    "from fxtlint.cli import slice as verb\n"
+    "from fxtlint.cli._rewrite_io import Outputs, opened_input\n"
+    "from fxtlint.engine._lint import lint_path\n"
+    "from fxtlint.rewrite._slice import slice_trace\n"
+    "src, out, option, value = sys.argv[1:5]\n"
+    "t1 = cpu()\n"
+    "if option == 'lint':\n"
+    "    lint_path(src, input_format='trace')\n"
+    "    print(json.dumps({'lint_cpu': round(cpu() - t1, 3)}))\n"
+    "    raise SystemExit(0)\n"
+    "args = verb.argparse.Namespace(start=None, end=None, split_size=None, split_time=None, split_archives=False)\n"
+    "setattr(args, option.lstrip('-').replace('-', '_'), value)\n"
+    "outputs, paths = Outputs(), []\n"
+    "def open_out(i):\n"
+    "    paths.append(verb.piece_path(out, i))\n"
+    "    return verb._PieceFile(outputs, paths[-1])\n"
+    "folder = os.path.dirname(os.path.abspath(out))\n"
+    "t1 = cpu()\n"
+    "with opened_input(src) as inp:\n"
+    "    log = slice_trace(inp, open_out, verb._cutter(args, inp), scratch=lambda: verb.scratch_file(folder))\n"
+    "t2 = cpu()\n"
+    "verdicts = [verb._verdict(p) for p in paths]\n"
+    "t3 = cpu()\n"
+    "for p in paths:\n"
+    "    os.unlink(p)\n"
+    "from fxtlint.rewrite._slice import time_range\n"
+    "t4 = cpu()\n"
+    "with opened_input(src) as inp:\n"
+    "    time_range(inp)\n"
+    "t5 = cpu()\n"
+    "print(json.dumps({'slice_phases': src.rsplit('/', 1)[-1], option.lstrip('-'): value,\n"
+    "                  'imports_cpu': round(t1 - t0, 3), 'cut_cpu': round(t2 - t1, 3),\n"
+    "                  'pieces_lint_cpu': round(t3 - t2, 3), 'frame_screen_cpu': round(t5 - t4, 3),\n"
+    "                  'pieces': len(paths), 'errors': sum(e for e, _ in verdicts)}))\n"
+)
+
+
+def _phase_child(src: Path, out: Path, option: str, value: str) -> dict:
+    proc = subprocess.run([sys.executable, "-c", _SLICE_PHASES, str(src), str(out), option, value],
+                          capture_output=True, text=True, cwd=REPO)
+    if proc.returncode:
+        return {"error": proc.stderr[-300:]}
+    return json.loads(proc.stdout)
+
+
+def slice_phases(src: Path, out: Path, option: str, value: str) -> dict:
+    """The CPU seconds of the cut and of the pieces' lints of the slice of ``src`` by ``option``
+    ``value`` (``_SLICE_PHASES``), the run with the least of the two together of ``REPEAT``, and
+    of the lint of ``src`` (``lint_path`` in a process of its own, taken in turn with the slice,
+    the least of ``REPEAT``); ``cut_vs_lint``, ``pieces_vs_lint``: each phase's CPU over that
+    lint's; ``two_phases_vs_lint``: the lint's over the two phases' together (the ratio the verb
+    would reach without its start-up). ``frame_screen_cpu``: a walk over IN that frames and
+    screens every record and reads no event's refs (``time_range``, the --from/--to first
+    pass: the least a cut walk does), and ``floor_vs_lint`` the ratio a slice would reach with
+    a cut that cost only that, its pieces linted as they are."""
+    best: dict | None = None
+    lint_cpu = None
+    for _ in range(REPEAT):
+        row = _phase_child(src, out, option, value)
+        if "error" in row:
+            return {"slice_phases": src.name, **row}
+        if best is None or row["cut_cpu"] + row["pieces_lint_cpu"] < best["cut_cpu"] + best["pieces_lint_cpu"]:
+            best = row
+        got = _phase_child(src, out, "lint", "")
+        if "error" in got:
+            return {"slice_phases": src.name, **got}
+        lint_cpu = got["lint_cpu"] if lint_cpu is None else min(lint_cpu, got["lint_cpu"])
+    assert best is not None and lint_cpu
+    best["lint_cpu"] = lint_cpu
+    best["cut_vs_lint"] = round(best["cut_cpu"] / lint_cpu, 3)
+    best["pieces_vs_lint"] = round(best["pieces_lint_cpu"] / lint_cpu, 3)
+    best["two_phases_vs_lint"] = round(lint_cpu / (best["cut_cpu"] + best["pieces_lint_cpu"]), 3)
+    best["frame_screen_vs_lint"] = round(best["frame_screen_cpu"] / lint_cpu, 3)
+    best["floor_vs_lint"] = round(lint_cpu / (best["frame_screen_cpu"] + best["pieces_lint_cpu"]), 3)
+    return best
+
+
 def middle_half(src: Path) -> tuple[str, str]:
     """--from and --to of the middle half of ``src``'s time (in nanoseconds from its start)."""
     sys.path.insert(0, str(REPO))
@@ -304,7 +398,8 @@ def main() -> int:
     ap.add_argument("--range", action="store_true", help="also slice the middle half of the trace's time")
     ap.add_argument("--zero-page", action="store_true", help="also repair the synthetic trace with a zeroed 4 KiB page")
     ap.add_argument("--phases", action="store_true",
-                    help="with --zero-page: also the CPU of each phase of the zeroed trace's repair, in one process")
+                    help="with --zero-page: also the CPU of each phase of the zeroed trace's repair, in one process; "
+                    "with a slice: the CPU of its cut and of its pieces' lints, in one process")
     ap.add_argument("--workload", default="events", choices=("events", "mixed", "sched"))
     ap.add_argument("--corpus", type=Path, default=REPO / "tests" / "data" / "corpus-real")
     ap.add_argument("--keep", type=Path, default=None, metavar="DIR",
@@ -344,6 +439,12 @@ def main() -> int:
             if args.split_time:
                 print(json.dumps(slice_run(synthetic, work / "piece.fxt", "--split-time", args.split_time, base)),
                       flush=True)
+            if args.phases:
+                print(json.dumps(slice_phases(synthetic, work / "piece.fxt", "--split-size", args.split_size)),
+                      flush=True)
+                if args.split_time:
+                    print(json.dumps(slice_phases(synthetic, work / "piece.fxt", "--split-time", args.split_time)),
+                          flush=True)
             if args.range:
                 start, end = middle_half(synthetic)
                 print(json.dumps(slice_run(synthetic, work / "piece.fxt", "--from", start, base, "--to", end)),

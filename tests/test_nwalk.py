@@ -1386,12 +1386,18 @@ def test_the_words_after_a_records_content_are_framed_by_the_walk(monkeypatch, c
     after, extra = SWALLOWING[case]
     data = _swallowing(order, after, extra)
     answers = []
-    real = _reader._after_content
+    real, real_params = _reader._after_content, _reader._too_large_params
 
     def spy(dec, lay, pos, end, size_words, log, resync, words=True, answer=_reader._UNASKED):
-        answers.append((pos, end, answer))
+        if answer is None:  # (no header there: no FR004, whose builder is spied below)
+            answers.append((pos, end, answer))
         return real(dec, lay, pos, end, size_words, log, resync, words, answer)
+
+    def spy_params(lay, pos, end, answer):  # (FR004's parameters, from the walk's answer)
+        answers.append((pos, end, answer))
+        return real_params(lay, pos, end, answer)
     monkeypatch.setattr(_reader, "_after_content", spy)
+    monkeypatch.setattr(_reader, "_too_large_params", spy_params)
     walked = fxtlint.lint_bytes(data, engine="walk").to_json()
     assert len(answers) == 1
     pos, end, answer = answers[0]
@@ -1663,3 +1669,101 @@ def test_a_watched_thread_s_records_are_counted_once_each_until_it_is_registered
     assert nw.take_watched() == (1, {(None, 1)})  # record 8; none after the registration at 9
     assert nw.take_watched() == (0, set())
     assert [nw.watch_thread(None, i, 0) for i in range(10, 17)] == [True] * 6 + [False]  # (8 at most)
+
+
+@pytest.mark.parametrize("cap", [None, 3, 40])
+def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monkeypatch):
+    """Complete events that end before they start (TM002), legacy context switches whose
+    outgoing thread stays running (EV002) and counters with an argument that is not numeric
+    (EV001, named by a registered name ref or an inline name), each record met again and
+    again among others whose fields differ: the walk notes each record's diagnostics once
+    (``_kind_rows``, ``kindsaid``) and says them of each copy; the whole report, every
+    message included, is the reference's, under a cap or none."""
+    from fxtlint.engine._result import DiagnosticSink
+    from fxtlint.spec._roles import RUNNING
+
+    recs = [B.string(1, "cat"), B.string(2, "name"), B.thread(1, 7, 8), B.thread(2, 9, 10)]
+    for k in range(60):
+        recs.append(B.event("duration_complete", 100 + k % 3, thread=1, category=1, name=2,
+                            end_timestamp=50 + k % 2))
+        recs.append(B.legacy_context_switch(200 + k % 4, 1, RUNNING, outgoing_thread=1, incoming_thread=2))
+        recs.append(B.event("counter", 300, thread=1, category=1, name=2, id=k % 2,
+                            args=[B.arg("int64", 1, 3), B.arg("string", 2 if k % 3 else "inline", 1)]))
+        if k == 30:
+            recs.append(B.string(2, "renamed"))  # (the same counters' EV001 names the new text)
+    data = B.archive(B.magic(), *recs)
+    noted = []
+    real = _walk_native.NativeLint._kind_rows
+
+    def spy(self, kinds):
+        real(self, kinds)
+        noted.append(len(self.kindsaid or ()))
+
+    monkeypatch.setattr(_walk_native.NativeLint, "_kind_rows", spy)
+
+    def report(engine):
+        sink = None if cap is None else DiagnosticSink(per_rule_cap=cap)
+        return fxtlint.lint_bytes(data, engine=engine, sink=sink).to_json()
+
+    got = report("walk")
+    assert got == report("reference")
+    whole = fxtlint.lint_bytes(data)
+    counts = whole.counts
+    assert counts["TM002"] == 60 and counts["EV002"] == 60 and counts["EV001"] == 60
+    said = {d.message for d in whole.diagnostics}
+    assert 'counter argument 1 "renamed" is a string, not a number' in said
+    assert 'counter argument 1 "name" is a string, not a number' in said
+    # each record noted once: six complete events (their two timestamps), four switches, four
+    # counters (their id, their name ref or inline name), the two with a ref again once renamed
+    assert noted and max(noted) == 6 + 4 + 4 + 2
+
+
+@pytest.mark.parametrize("cap", [None, 3])
+def test_a_flood_of_records_dropped_equals_the_reference(cap):
+    """Provider events saying a buffer filled (EV003), many, of a provider named and one not:
+    the walk keeps where each was (the pairing's bookkeeping) and says EV003 as a row, the
+    cap asked first (``LintState.records_dropped`` with the sink's ``skips`` and ``add_at``);
+    the whole report is the reference's, under a cap or none."""
+    from fxtlint.engine._kind_checks import BUFFER_FULL
+    from fxtlint.engine._result import DiagnosticSink
+
+    recs = [B.provider_info(3, "p"), B.string(1, "c"), B.string(2, "n"), B.thread(1, 7, 8)]
+    for k in range(50):
+        recs.append(B.provider_event(3 if k % 3 else 4, BUFFER_FULL))
+        recs.append(B.event("duration_begin", 10 + k, thread=1, category=1, name=2))
+    data = B.archive(B.magic(), *recs)
+
+    def report(engine):
+        sink = None if cap is None else DiagnosticSink(per_rule_cap=cap)
+        return fxtlint.lint_bytes(data, engine=engine, sink=sink).to_json()
+
+    got = report("walk")
+    assert got == report("reference")
+    assert got["counts"]["EV003"] == 50 and len([d for d in got["diagnostics"] if d["code"] == "EV003"]) == (cap or 50)
+
+
+@pytest.mark.parametrize("cap", [None, 3])
+def test_a_flood_of_sizes_that_swallow_the_next_record_equals_the_reference(cap):
+    """Events whose declared size swallows the one-word record after them (FR004), many:
+    the walk says each FR004 from its framing answer as a row, the cap asked first
+    (``report_after``, with ``_after_content``'s builder of its parameters); the whole
+    report is the reference's, under a cap or none, in both byte orders."""
+    from fxtlint.engine._result import DiagnosticSink
+
+    size = next(f for f in fxtlint.tables().header if f.role == "size")
+    recs = [B.archive(r) for r in (B.magic(), B.provider_info(1, "p"), B.string(1, "c"), B.string(2, "n"),
+                                   B.thread(1, 7, 8))]
+    for k in range(40):
+        event = B.archive(B.event("instant", 10 + k, thread=1, category=1, name=2))
+        recs += [B.patch_field(event, size, len(event) // 8 + 1), B.archive(B.provider_section(1))]
+    data = b"".join(recs)
+
+    def report(buf, engine):
+        sink = None if cap is None else DiagnosticSink(per_rule_cap=cap)
+        return fxtlint.lint_bytes(buf, engine=engine, sink=sink).to_json()
+
+    for buf in (data, big_endian(data)):
+        got = report(buf, "walk")
+        assert got == report(buf, "reference")
+        assert got["counts"]["FR004"] == 40
+        assert len([d for d in got["diagnostics"] if d["code"] == "FR004"]) == (cap or 40)

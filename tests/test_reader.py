@@ -344,3 +344,66 @@ def test_the_magic_search_frames_each_record_by_its_declared_size(big):
     assert first_magic(buf, big) == 8 * 5
     assert first_magic(record(undefined, 3)[:8] + bytes(16) + magic, big) == 24
     assert first_magic(struct.pack(fmt, _HEADER_TYPE.put(undefined)) + magic, big) is None  # size 0: no framing on
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_the_magic_search_of_bytes_with_no_aligned_magic_word_frames_nothing(big, monkeypatch):
+    """Whole bytes in which no magic word stands at a multiple of 8 (none at all, or one
+    across two words) have no magic record the search could find: it says so without
+    framing (``_word_aligned``), as the framed search of the same bytes in a bytearray
+    (which may still change: framed record by record) says; bytes holding one at a multiple
+    of 8 are framed."""
+    import struct
+
+    from fxtlint.engine import _reader
+    from fxtlint.engine._reader import _HEADER_SIZE, _HEADER_TYPE, MAGIC_BE, MAGIC_LE, MagicSearch
+    from fxtlint.spec._tables import tables
+
+    defined = next(t for t in sorted(tables().records) if t != 0)
+    fmt, magic = (">Q", MAGIC_BE) if big else ("<Q", MAGIC_LE)
+    filler = struct.pack(fmt, _HEADER_TYPE.put(defined) | _HEADER_SIZE.put(1))
+    framed = []
+    real = _reader._header_leaf
+
+    def counting(header):
+        framed.append(header)
+        return real(header)
+
+    monkeypatch.setattr(_reader, "_HEADERS", {})
+    monkeypatch.setattr(_reader, "_header_leaf", counting)
+    across = filler * 10 + magic[3:] + magic[:3] + filler * 10
+    for buf in (filler * 50, across, filler * 10 + b"abc" + magic + b"defgh"):
+        del framed[:]
+        assert MagicSearch(big).find(buf) is None and not framed
+        assert MagicSearch(big).find(bytearray(buf)) is None and framed
+    buf = filler * 10 + magic + filler
+    assert MagicSearch(big).find(buf) == 80 and framed
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_the_early_question_is_the_chains_answer_at_any_byte_offset(big):
+    """``_early`` (ST002's question of what follows a record whose padding is missing: the
+    kind of the header at a byte offset, where the records framed from there reach further
+    than those framed from the padding's end) says what two chains framed record by record
+    (``_chain_walk``) say, at offsets of every remainder mod 8, whether a well-formed header
+    stands there or not."""
+    import struct
+
+    from fxtlint import build as B
+    from fxtlint.engine._reader import _UNPACK, _chain_walk, _early, forget_chains, header_kind
+
+    order = "big" if big else "little"
+    recs = [B.magic(), B.string(1, "abc"), B.thread(1, 7, 8), B.event("instant", 5, thread=1, category=1, name=1)]
+    data = B.archive(*recs, byte_order=order)
+    data = data[:24] + bytes(3) + data[24:] + struct.pack(">Q" if big else "<Q", 0xAAAA)
+    seen = set()
+    for at in range(0, len(data) - 8):
+        for pad_end in (at - at % 8 + 8, len(data) - len(data) % 8):
+            forget_chains()
+            starts, reach = _chain_walk(data, at, big)
+            want = None if not starts or reach <= _chain_walk(data, pad_end, big)[1] else \
+                header_kind(_UNPACK[big](data, at)[0], data, at, big)
+            got = _early(data, big, at, pad_end)
+            assert got == want, (at, pad_end)
+            seen.add(got is None)
+    assert seen == {True, False}  # (both answers met: the test can fail)

@@ -252,7 +252,40 @@ def test_a_block_of_places_leaves_the_sink_as_adding_each_copy(takes, cap, overr
             _each(every, noted, places)
     assert _state(blocks) == _state(every) and blocks._bound == every._bound
     assert [d.to_json() for d in heard[1]] == [d.to_json() for d in heard[0]]
+    _bounds_read_as_each_row_says(blocks, every)
     assert _report(blocks).to_json() == _report(every).to_json()
+
+
+def _bounds_read_as_each_row_says(*sinks) -> None:
+    """The greatest position of each rule's rows, as the cap reads it (``_bound_of``: blocks
+    asked once, tuple rows at C speed), is each row's (``_position``)."""
+    from fxtlint.engine._result import _bound_of, _position
+
+    for sink in sinks:
+        for lst in sink._kept.values():
+            if lst:
+                assert _bound_of(lst) == max(map(_position, lst))
+
+
+def test_the_bound_of_rows_of_every_kind_is_their_greatest_position():
+    """Rows kept as tuples (``add_at``, ``add_moved``), as diagnostics (``add``) and as blocks
+    (``add_moved_block``), alone and mixed, in and out of file order: ``_bound_of`` reads the
+    position each says, and the greatest."""
+    from fxtlint.engine._result import _bound_of
+
+    noted = [_noted([(0, 1)])]
+    rows = DiagnosticSink(per_rule_cap=100)
+    for i in (5, 3, 9, 1):
+        rows.add_at(RULES[0], 8 * i, i, 8, _diag(RULES[0], 8 * i, i, 1).__dict__["_lazy"][1])
+    assert _bound_of(rows._kept[RULES[0].code]) == (72, 9)
+    mixed = DiagnosticSink(per_rule_cap=100)
+    mixed.add_moved_block(noted, *_block([(0, 4), (0, 11)]))
+    mixed.add(_diag(RULES[0], 8 * 7, 7))
+    mixed.add_moved(noted[0], 8 * 2, 2)
+    assert _bound_of(mixed._kept[RULES[0].code]) == (88, 11)
+    mixed.add(_diag(RULES[0], 8 * 12, 12))
+    assert _bound_of(mixed._kept[RULES[0].code]) == (96, 12)
+    _bounds_read_as_each_row_says(rows, mixed)
 
 
 def test_a_block_under_the_cap_is_held_as_it_is_until_read():

@@ -684,6 +684,14 @@ def framed(kind: str | None, resumes: bool, skipped: tuple, lands: bool) -> tupl
     return kind, resumes, skipped, lands
 
 
+def _too_large_params(lay: Layout, pos: int, end: int, answer: tuple) -> dict:
+    """FR004's parameters for a record of leaf ``lay`` whose content ends at ``pos`` and its
+    declared size at ``end``, from a framing answer (``framed``'s) whose header is well formed."""
+    kind, resumes, skipped, lands = answer
+    return {"record": lay.name, "n": (end - pos) // 8, "kind": kind, **({"recovery": pos} if resumes else {}),
+            **_swallowed(skipped, lands)}
+
+
 def _swallowed(skipped: tuple, lands: bool) -> dict:
     """FR004's ``skipped`` and ``lands`` parameters (``swallowed``'s, and the walk's answer's)."""
     return {"skipped": skipped, "lands": skipped[-1]} if lands else {"skipped": skipped}
@@ -729,9 +737,7 @@ def _after_content(dec: _Decoder, lay: Layout, pos: int, end: int, size_words: i
             pass  # dropped by the cap (counted): no framing decision, no message
         elif answer is not _UNASKED:  # the walk's framing decision: its answers, the reader's
             if asked or dec.wants(R.record_size_too_large):
-                _, resumes, skipped, lands = answer
-                dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra, kind=kind,
-                          **({"recovery": pos} if resumes else {}), **_swallowed(skipped, lands))
+                dec.add(R.record_size_too_large, (pos, pos + 8), _too_large_params(lay, pos, end, answer))
         elif resync_offset(buf, end, pos, big) != pos:
             if asked or dec.wants(R.record_size_too_large):
                 dec.build(R.record_size_too_large, (pos, pos + 8), record=lay.name, n=n_extra,
@@ -879,24 +885,50 @@ def report_after(buf, off: int, idx: int, size_words: int, emit: Emit, lay: Layo
                  skips=None, add_at=None) -> None:
     """``report_layout`` for a trace record whose one layout row is the words after its content
     (from ``pos`` to its declared end) with the native walk's framing answer (``framed``'s): the
-    reader's step for them (``_after_content``) says FR004 from that answer, or EX001, MG004."""
+    reader's step for them (``_after_content``) says FR004 from that answer, or EX001, MG004.
+    FR004 kept as a row (``add_at``), of an extensible record followed by a well-formed header
+    in bytes held whole, is said here: the cap asked, then its parameters built by the builder
+    the step builds them with (``_too_large_params``), with no decoder."""
+    end = off + 8 * size_words
+    if add_at is not None and lay.extensible and answer is not None and answer[0] is not None \
+            and not getattr(buf, "growing", False):
+        # (``_after_content``'s step for such a record, whose decoder holds no short argument)
+        if skips is None or not skips(R.record_size_too_large, off, idx):
+            add_at(R.record_size_too_large, off, idx, 8 * size_words, _too_large_params(lay, pos, end, answer),
+                   (pos, pos + 8))
+        return
     if add_at is None:
         dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
     else:
         dec = _RowDecoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, lay.name, False, skips)
         dec.add_at = add_at
-    _after_content(dec, lay, pos, off + 8 * size_words, size_words, False, False, False, answer)
+    _after_content(dec, lay, pos, end, size_words, False, False, False, answer)
 
 
 def answers_hold(buf, off: int, big: bool, questions) -> bool:
     """Whether each of ``questions`` (``report_layout``'s: question, positions from the
     record's start, answer) has the same answer for the record at ``off``."""
-    return all(_QUESTIONS[question](buf, big, *(off + a for a in at)) == answer for question, at, answer in questions)
+    for question, at, answer in questions:
+        if len(at) == 1:
+            got = _QUESTIONS[question](buf, big, off + at[0])
+        elif question == "early":  # (``_early``'s two positions, without a generator)
+            got = _early(buf, big, off + at[0], off + at[1])
+        else:
+            got = _QUESTIONS[question](buf, big, *[off + a for a in at])
+        if got != answer:
+            return False
+    return True
 
 
 def _early(buf, big: bool, at: int, pad_end: int) -> str | None:
     """``_Decoder.next_header_early``'s question: the kind of the header at ``at`` when the
     records framed from there reach further than those framed from ``pad_end``, else None."""
+    if at + 8 <= len(buf):
+        (header,) = _UNPACK[big](buf, at)
+        kind, size = _HEADERS.get(header) or _header_leaf(header)  # (``_chain``'s first step)
+        if kind is None or size == 0:
+            return None  # no well-formed header there: nothing framed from it (the copies of a
+            # record whose padding is missing, each asked at its offset: no chain to remember)
     starts, reach = _chain(buf, at, big)
     if not starts or reach <= _chain(buf, pad_end, big)[1]:
         return None
@@ -911,7 +943,9 @@ def _kind_at(buf, big: bool, at: int) -> str | None:
 def _after(buf, big: bool, at: int) -> str | None:
     """The kind of the header after a record's content (``_size_too_small``'s), None where
     the file ends first."""
-    return _kind_at(buf, big, at) if _have(buf, at + 8) else None
+    if at + 8 <= len(buf) or _have(buf, at + 8):  # (``_kind_at``'s, without its call)
+        return header_kind(_UNPACK[big](buf, at)[0], buf, at, big)
+    return None
 
 
 # what a record's decoder steps ask of the bytes after it (``_Decoder.ask``)
@@ -1298,6 +1332,11 @@ class MagicSearch:
 
     def find(self, buf) -> int | None:
         """The first magic record's offset, or None (may raise NeedMore on a growing stream)."""
+        if not self.done and type(buf) is bytes and not _word_aligned(buf, MAGIC_BE if self.big else MAGIC_LE,
+                                                                      self.off):
+            # whole bytes with no magic record's word at any offset the search could stop at
+            # (a multiple of 8 from here): it would frame on and find none
+            self.done = True
         unpack = _UNPACK[self.big]
         n = len(buf)
         while not self.done:
@@ -1317,6 +1356,17 @@ class MagicSearch:
                 break
             self.off, self.idx = off + 8 * size, self.idx + 1
         return self.at
+
+
+def _word_aligned(buf: bytes, word: bytes, start: int) -> bool:
+    """Whether ``word`` (8 bytes) stands in ``buf`` at an offset that is a multiple of 8, from
+    ``start`` (one: a byte search, ``bytes.find``)."""
+    at = buf.find(word, start)
+    while at >= 0:
+        if at % 8 == 0:
+            return True
+        at = buf.find(word, at + 1)
+    return False
 
 
 def first_magic(buf, big: bool = False) -> int | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from operator import itemgetter
 
 from ..rules._diagnostics import _LABELS, Diagnostic, Severity, sort_diagnostics
 from ..spec._frozen import BuiltWhenRead, F, Struct
@@ -139,6 +140,32 @@ def _position(row) -> tuple[int, int]:
     if type(row) is tuple:
         return row[0], row[1]
     return row.last() if type(row) in _BLOCKS else (row.offset, row.record_index)
+
+
+_AT = itemgetter(0, 1)  # a tuple row's (offset, record index)
+
+
+def _bound_of(lst: list) -> tuple[int, int]:
+    """``max(map(_position, lst))``: a rule's rows' greatest (offset, record index), read at C
+    speed where all are tuples, else with each block asked once (it stands in the list once
+    per row it holds, one after the other)."""
+    if len(set(map(type, lst))) == 1 and type(lst[0]) is tuple:
+        return max(map(_AT, lst))
+    best: tuple[int, int] = (-1, -1)  # (below every position)
+    last = None
+    for row in lst:
+        if type(row) is tuple:
+            at = row[0], row[1]
+        elif row is last:
+            continue
+        elif type(row) in _BLOCKS:
+            last = row
+            at = row.last()
+        else:
+            at = row.offset, row.record_index
+        if at > best:
+            best = at
+    return best
 
 
 def _trimmed(lst: list, cap: int) -> list[Diagnostic]:
@@ -257,7 +284,7 @@ class DiagnosticSink(Struct):
         if len(lst) == cap and code not in self._bound:
             # the cap is reached: one after all these can never be kept, whatever comes later
             # (a walk in file order builds the first ``per_rule_cap`` of a rule, no more)
-            self._bound[code] = max(map(_position, lst))
+            self._bound[code] = _bound_of(lst)
         elif len(lst) >= 2 * cap:
             # keep the first by position, not by arrival: the fast and the per-record
             # paths emit in different orders but must keep the same diagnostics

@@ -138,15 +138,27 @@ class LintState:
                 else:
                     self.emit(check.rule.at(rec.offset, rec.index, record_size=8 * rec.size_words, **params))
 
-    def records_dropped(self, offset: int, index: int, size: int, provider: int, announced: bool) -> None:
+    def records_dropped(self, offset: int, index: int, size: int, provider: int, announced: bool,
+                        skips=None, add_at=None) -> None:
         """A provider event at ``offset`` (record ``index``, ``size`` bytes) saying ``provider``'s
         buffer filled (``announced``: a provider info record had named it by then): where,
-        kept for the pairing and the summary, and EV003 (the native walk's rows too)."""
+        kept for the pairing and the summary, and EV003 (the native walk's rows too: with
+        ``skips`` and ``add_at``, its sink's, the cap asked first and the diagnostic kept as a
+        row, built when read)."""
         self.buffer_full.append(offset)
         self.buffer_full_index = index
         if self.buffering_mode == "streaming":
             return  # the streaming protocol: a rolling buffer filled and was handed over
-        self.emit(R.records_dropped.at(offset, index, record_size=size, provider=provider, announced=announced))
+        row = records_dropped_row(offset, index, size, provider, announced)
+        if add_at is None:
+            self.emit(row[0].at(offset, index, record_size=size, **row[4]))
+        elif not skips(row[0], offset, index):
+            add_at(*row)
+
+
+def records_dropped_row(offset: int, index: int, size: int, provider: int, announced: bool) -> tuple:
+    """EV003's diagnostic as a sink's row (``DiagnosticSink.add_at``'s arguments: no span)."""
+    return R.records_dropped, offset, index, size, {"provider": provider, "announced": announced}
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------

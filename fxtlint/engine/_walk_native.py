@@ -190,6 +190,10 @@ _RULES.update({(code, True): rule for (code, _), rule in list(_RULES.items()) if
 # ``set_bound``), by its cap key: ``2 * code + (field != 0)``, and a FOUND_SHORT layout row's (ST001)
 _CAP_RULES = {2 * code + field: rule for (code, field), rule in _RULES.items() if code != F_DROPPED}
 _CAP_RULES[2 * F_LAYOUT] = R.content_overruns_record
+_CAP_KEYS: dict[str, list[int]] = {}  # a rule's code -> its cap keys
+for _key, _rule in _CAP_RULES.items():
+    _CAP_KEYS.setdefault(_rule.code, []).append(_key)
+_MAGIC = _RULES[F_MAGIC, False]  # (MG003: a repeated magic record's rule, whatever its field)
 _TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
 
@@ -479,6 +483,7 @@ class NativeLint:
     # lint's object keeps few enough attributes for CPython to hold them without a dict.)
     places: tuple | list = ()
     place_kinds: dict | None = None
+    kindsaid: dict | None = None  # (``_kind_rows``: made at its first use)
 
     def __init__(self, walk, lint, module):
         self.walk = walk
@@ -595,12 +600,14 @@ class NativeLint:
         (``_CAP_RULES``): ``take_findings`` counts those the cap drops (``take_capped``) and
         hands over none of them (a flood of one defect costs no Python per record past the
         cap's bound)."""
+        if sink.listener is not None:
+            return  # (``sink.bound`` says None for each: a listener wants every diagnostic)
         told = self.bounds
-        for key, rule in _CAP_RULES.items():
-            bound = sink.bound(rule.code)
-            if bound is not None and told.get(key) != bound:
-                self.nw.set_bound(key, *bound)
-                told[key] = bound
+        for code, bound in sink._bound.items():  # (the rules at their cap: ``sink.bound`` of each)
+            for key in _CAP_KEYS.get(code, ()):
+                if told.get(key) != bound:
+                    self.nw.set_bound(key, *bound)
+                    told[key] = bound
 
     def _render(self, found) -> None:
         """The walk's diagnostics rows (``take_findings``, in file order), each built by the
@@ -613,42 +620,64 @@ class NativeLint:
         timestamps)."""
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
-        skips, rules, rowsaid = self.skips, _RULES, self.rowsaid
+        at = -1  # that record's index
+        skips, rules, rowsaid, sink = self.skips, _RULES, self.rowsaid, self.sink
         self.taken += len(found)
+        note = self.taken >= _NOTE_FROM  # (``_render_one``'s question, the same for each row)
         for row in found:
-            if (layout or kinds) and row[5] != (layout or kinds)[0][5]:
-                self._layout(layout, kinds)
-                layout, kinds = [], []
-            if row[0] != F_LAYOUT:
+            code = row[0]
+            if row[5] != at:
                 if layout:
-                    self._layout(layout, [])
-                    layout = []
-                if row[0] == F_COPY:
-                    self._copy(row)
-                    continue
-                # the cap asked first, where the row's rule is known before anything is read
-                # (not a repeated magic record found wrong: only its bytes say whether it reports;
-                # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
-                rule = rules.get((row[0], row[2] != 0))
-                if rule is not None and not (row[0] == F_MAGIC and row[9]) and row[0] != F_DROPPED \
-                        and skips is not None:
-                    if row[0] != F_MAGIC and self.taken >= _NOTE_FROM:
-                        said = rowsaid.get(_row_key(row))
-                        if said is not None and said is not _ONCE:
-                            # met before: the noted diagnostic moved, the cap asked by the sink as
-                            # ``skips`` asks it (``_render_one``'s, without asking twice)
-                            self.sink.add_moved(said[1], row[6], row[5])
-                            continue
-                    if not skips(rule, row[6], row[5]):
-                        self._render_one(row, False)
+                    self._layout(layout, kinds)
+                    layout, kinds = [], []
+                elif kinds:
+                    self._kind_rows(kinds)  # (``_layout``'s, with no layout rows)
+                    kinds = []
+                at = row[5]
+            if code == F_LAYOUT:
+                if row[2] == _KIND or row[2] == _NUMERIC:
+                    kinds.append(row)
                 else:
+                    layout.append(row)
+                continue
+            if layout:
+                self._layout(layout, [])
+                layout = []
+            if code == F_COPY:
+                self._copy(row)
+                continue
+            if skips is None:
+                self._render_one(row)
+                continue
+            # the cap asked first, where the row's rule is known before anything is read
+            # (not a repeated magic record found wrong: only its bytes say whether it reports;
+            # not a provider event's: its bookkeeping is kept whether or not the cap keeps it)
+            if code == F_MAGIC:
+                if row[9]:
                     self._render_one(row)
-            elif row[2] == _KIND or row[2] == _NUMERIC:
-                kinds.append(row)
-            else:
-                layout.append(row)
-        if layout or kinds:
+                elif not skips(_MAGIC, row[6], row[5]):  # (``_render_one``'s, without its call)
+                    sink.add_at(*repeated_magic_row(row[6], row[5], row[7]))  # (built when read)
+                continue
+            if code == F_DROPPED:  # (its bookkeeping kept whether or not the cap keeps its message)
+                self._pairs().records_dropped(row[6], row[5], row[7], row[9], bool(row[2]), skips, sink.add_at)
+                continue
+            rule = rules.get((code, row[2] != 0))
+            if rule is None:
+                self._render_one(row)
+                continue
+            if note:
+                said = rowsaid.get(_row_key(row))
+                if said is not None and said is not _ONCE:
+                    # met before: the noted diagnostic moved, the cap asked by the sink as
+                    # ``skips`` asks it (``_render_one``'s, without asking twice)
+                    sink.add_moved(said[1], row[6], row[5])
+                    continue
+            if not skips(rule, row[6], row[5]):
+                self._render_one(row, False)
+        if layout:
             self._layout(layout, kinds)
+        elif kinds:
+            self._kind_rows(kinds)
 
     def _layout(self, rows, kinds) -> None:
         """One record's layout rows, said by the reference's decoder, then its arguments that
@@ -707,27 +736,74 @@ class NativeLint:
                     # framed anew at its content's end, and nothing else, asks about ST001 alone)
                     self.memo[key] = tuple(asked) if past is False or len(key) == 2 else _PAST
         if kinds:
-            term, index, offset, size = kinds[0][1], kinds[0][5], kinds[0][6], kinds[0][7]
-            checks = KIND_CHECKS.get(self.term_kinds[term], ())
-            rules = [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[self.sites[row[10]][2]].rule
-                     for row in kinds]
-            if self.sink is not None and self.sink.skips_all(rules, offset, index):
-                return  # every one the cap drops: counted, the record not decoded
-            rec = self._record(term, offset, index, size)
-            values = self.tables.strings.values
-            for row, rule in zip(kinds, rules):
-                if self.skips is not None and self.skips(rule, offset, index):
-                    continue
-                if row[2] == _NUMERIC:
-                    i, named = row[3], row[13]
-                    self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
-                                                                values[named - 1] if named else None))
-                    continue
-                check = checks[self.sites[row[10]][2]]
-                if self.sink is not None:  # (built by its rule when read)
-                    self.sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
-                else:
-                    self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+            self._kind_rows(kinds)
+
+    def _kind_rows(self, kinds) -> None:
+        """A record's arguments that are not numeric and its kind checks that hold (``_layout``'s
+        last rows). In a record of at most ``_MEMO_RECORD`` bytes, with a sink: their
+        diagnostics noted within the walk by the record's terminal and bytes and the rows
+        (kind, check site, argument, and the text its name ref was registered as when the walk
+        read it), as ``_note`` notes them (built by the check's rule, by
+        ``counter_argument_not_numeric``: no span, parameters that name no position: a check's
+        from the fields the reference decoder reads, ``_record``, a function of the record's
+        bytes), and each said of this copy where the cap keeps it (the sink's ``add_moved``:
+        counted where it drops it, as ``skips_all`` counts them): the copies of one record in a
+        mutated input are decoded and their diagnostics built once."""
+        k0 = kinds[0]
+        term, index, offset, size = k0[1], k0[5], k0[6], k0[7]
+        checks = KIND_CHECKS.get(self.term_kinds[term], ())
+        values = self.tables.strings.values
+        sink = self.sink
+        if sink is not None and size <= _MEMO_RECORD:
+            said = self.kindsaid
+            if said is None:  # (the first: the class's default until now)
+                said = self.kindsaid = {}
+            key = (term, bytes(self.buf[offset:offset + size]),
+                   *[(row[2], row[10], row[3], values[row[13] - 1] if row[2] == _NUMERIC and row[13] else None)
+                     for row in kinds])
+            noted = said.get(key)
+            if noted is None:
+                if sink.skips_all(self._kind_rules(kinds, checks), offset, index):
+                    return  # every one the cap drops: counted, the record not decoded
+                rec = self._record(term, offset, index, size)
+                built = []
+                for row, text in zip(kinds, key[2:]):
+                    if row[2] == _NUMERIC:
+                        i = row[3]
+                        d = counter_argument_not_numeric(offset, index, size, i, rec.args[i], text[3])
+                    else:
+                        check = checks[self.sites[row[10]][2]]
+                        d = check.rule.at(offset, index, record_size=size, **check.params(rec.fields))
+                    built.append((d.__dict__["_lazy"][0] if "_lazy" in d.__dict__ else R.REGISTRY[d.code],
+                                  None, dict(d.__dict__)))  # (``_note``'s: the rule, no span, the fields)
+                if len(said) >= _MEMO_MAX:
+                    said.clear()
+                noted = said[key] = tuple(built)
+            sink.add_moved(noted, offset, index)  # (each asked of the cap, moved to this copy)
+            return
+        rules = self._kind_rules(kinds, checks)
+        if sink is not None and sink.skips_all(rules, offset, index):
+            return  # every one the cap drops: counted, the record not decoded
+        rec = self._record(term, offset, index, size)
+        for row, rule in zip(kinds, rules):
+            if self.skips is not None and self.skips(rule, offset, index):
+                continue
+            if row[2] == _NUMERIC:
+                i, named = row[3], row[13]
+                self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
+                                                       values[named - 1] if named else None))
+                continue
+            check = checks[self.sites[row[10]][2]]
+            if sink is not None:  # (built by its rule when read)
+                sink.add_at(check.rule, offset, index, size, check.params(rec.fields))
+            else:
+                self.emit(check.rule.at(offset, index, record_size=size, **check.params(rec.fields)))
+
+    def _kind_rules(self, kinds, checks) -> list:
+        """The rule of each of a record's ``kinds`` rows (``_kind_rows``')."""
+        sites = self.sites
+        return [R.counter_argument_not_numeric if row[2] == _NUMERIC else checks[sites[row[10]][2]].rule
+                for row in kinds]
 
     def _record(self, term, offset, index, size):
         """``record_of`` the record at ``offset`` (``size`` bytes standing), remembered within
@@ -804,15 +880,22 @@ class NativeLint:
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD or self.taken < _NOTE_FROM:
             return False
-        for row in rows:
-            if row[2] not in _MEMO_ROWS:
+        r = rows[0]
+        if len(rows) == 1:  # (``_kinds``' and ``_rows_key``'s, without their calls)
+            if r[2] not in _MEMO_ROWS:
                 return False
-        kinds = _kinds(rows)
+            kinds = term, r[2]
+        else:
+            for row in rows:
+                if row[2] not in _MEMO_ROWS:
+                    return False
+            kinds = _kinds(rows)
         run = self.past_run.get(kinds, 0)
         if run >= _PAST_RUN:
             return False  # (no copy looked for: the last such records all read past them)
         # (the walk's id of its bytes and rows where it knows them: ``_copy``)
-        key = rows[0][14] or (term, size, bytes(self.buf[offset:offset + size]), _rows_key(rows, offset))
+        key = r[14] or (term, size, bytes(self.buf[offset:offset + size]),
+                        (r[2], r[3], r[8] - offset, r[9], r[10]) if len(rows) == 1 else _rows_key(rows, offset))
         emit, skips = self.emit, self.skips
         said = self.said.get(key)
         if said is _PAST:
