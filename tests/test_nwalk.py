@@ -1074,6 +1074,41 @@ def test_a_string_record_is_one_mirror_call_at_most():
     assert interned == [b"a", b"b"]
 
 
+def test_the_lint_s_walk_registers_in_the_state_itself():
+    """A lint's walk writes the plain mirror's registrations itself (``direct_tables``): no
+    call of the mirror for a string (new text, restated or changed), a thread or an event's
+    inline text, one for each change of provider; the tables it leaves, in every provider,
+    are those the mirror's calls leave and the reference's."""
+    from fxtlint.engine._provider_state import ProviderState
+
+    recs = [B.magic(), B.string(1, "a"), B.thread(1, 2, 3), B.provider_info(1, "p"), B.string(1, "b"),
+            B.string(2, "a"), B.thread(1, 4, 5), B.provider_info(2, "q"), B.string(1, "c"), B.thread(1, 6, 7),
+            B.provider_section(1), B.string(1, "b"), B.string(2, "c"), B.thread(1, 8, 9), B.thread(2, 4, 5),
+            B.event("duration_begin", 5, thread=(1, 2), category="inline", name=1), B.string(3, b"\xff")]
+    data = B.archive(*recs)
+    module = _native.nwalk()
+    left = []
+    for direct in (True, False):
+        state = ProviderState()
+        mirror = _Calls(_walk_native.Mirror(state))
+        nw = module.NativeWalk(_walk_native._loaded(module), mirror, False)
+        nw.layout = True
+        if direct:
+            nw.direct_tables(state)
+        assert nw.run(data, 0, 0, 1 << 20) == module.Stop.END
+        called = {c for c in mirror.calls if c.startswith(("registers", "intern"))}
+        assert called == ({"registers_bytes"} if direct else {"registers_text", "registers_string",
+                                                              "registers_thread", "registers_bytes", "intern"})
+        assert mirror.calls.count("names_provider") == 2 and mirror.calls.count("switches_provider") == 1
+        text = state.strings.values
+        left.append(([(pid, {i: text[g] for i, g in p.strings.items()}, p.threads) for pid, p in
+                      state.providers.items()], state.current.id, text))
+    assert left[0] == left[1]
+    assert left[0][0][1:] == [(1, {1: "b", 2: "c", 3: b"\xff"}, {1: (8, 9), 2: (4, 5)}), (2, {1: "c"}, {1: (6, 7)})]
+    assert "inline" in left[0][2]
+    assert tables_after(data, "walk") == tables_after(data, "reference")
+
+
 # -- the per-rule cap: a record whose every diagnostic it drops is counted, not decoded ----------
 def _copies(name: str, n: int) -> tuple[bytes, str]:
     """The golden file ``name`` with its records (a trace's after its magic record) repeated

@@ -18,7 +18,7 @@ import stat
 from contextlib import contextmanager
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
-from . import _file
+from . import _file, _native
 from ._native import canonical, nwalk, walks_natively
 from ._pairing import BUFFERING_MODES
 from ._reader import detect_byte_order, forget_chains, looks_like_structured_log
@@ -109,11 +109,9 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
     trace was recorded: what a full buffer did changes what a correct trace looks like
     (PR001, PR004, EV003's docs).
     """
+    if type(buf) is bytes or type(buf) is bytearray:
+        return lint_whole(buf, input_format, path, sink, engine, limits, buffering_mode)
     try:
-        if type(buf) is bytes or type(buf) is bytearray:
-            report = lint_whole(buf, input_format, path, sink, engine, limits, buffering_mode)
-            if report is not None:
-                return report
         return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
                          buffering_mode=buffering_mode)[0]
     finally:
@@ -121,41 +119,65 @@ def lint_buffer(buf, *, input_format: str = "auto", path: str = "<bytes>",
 
 
 def lint_whole(buf, input_format: str, path: str, sink: DiagnosticSink | None, engine: str | None,
-               limits: Limits, buffering_mode: str | None) -> FileReport | None:
-    """``lint_buffer`` of whole bytes on the native walk, with one object for the walk and
-    the linter (``_walk_native.WholeLint``: a small input's lint builds nothing it does not
-    need); None where the lint does not take the native walk (``lint_walk`` then)."""
-    if not walks_natively(engine):  # (a name that is no engine fails here, before any reading)
-        return None
-    order = detect_byte_order(buf)  # (read once: ``choose_format``'s, ``walk_for``'s and ``start_checks``'s)
-    if input_format == "auto" and order is not None:
-        log, big = False, order == "big"
-    else:
-        log = choose_format(buf, input_format) == "log"
-        big = not log and order == "big"
-    if buffering_mode is not None and buffering_mode not in BUFFERING_MODES:
-        raise ValueError(f"buffering_mode must be one of {BUFFERING_MODES} or None, not {buffering_mode!r}")
-    whole = _WHOLE or _whole_lint()
-    return whole(buf, nwalk(), sink if sink is not None else DiagnosticSink(), log, big, limits,
-                 buffering_mode, order).run(path)
+               limits: Limits, buffering_mode: str | None) -> FileReport:
+    """``lint_buffer`` of whole bytes (``bytes``, ``bytearray``), its arguments positional: on
+    the native walk, one object for the walk and the linter (``_walk_native.WholeLint``: a
+    small input's lint builds nothing it does not need), where the lint takes it; with
+    ``lint_walk`` where it does not."""
+    try:
+        if engine is None and _DEFAULT[0] is _native._nwalk_built:
+            module = _DEFAULT[1]  # (the default engine's walk, as it was read: a small lint's fixed cost)
+        else:
+            module = _walk_module(engine)  # (a name that is no engine fails here, before any reading)
+        if module is None:
+            return lint_walk(buf, input_format=input_format, path=path, sink=sink, engine=engine, limits=limits,
+                             buffering_mode=buffering_mode)[0]
+        order = detect_byte_order(buf)  # (read once: ``choose_format``'s, ``walk_for``'s and ``start_checks``'s)
+        if input_format == "auto" and order is not None:
+            log, big = False, order == "big"
+        else:
+            log = choose_format(buf, input_format) == "log"
+            big = not log and order == "big"
+        if buffering_mode is not None and buffering_mode not in BUFFERING_MODES:
+            raise ValueError(f"buffering_mode must be one of {BUFFERING_MODES} or None, not {buffering_mode!r}")
+        return (_WHOLE or _whole_lint())(buf, module, DiagnosticSink() if sink is None else sink, log, big, limits,
+                                         buffering_mode, order, path)
+    finally:
+        forget_chains()  # (the reader's look-ahead memo holds the bytes it chained: not past the lint)
 
 
+# the native walk's module a lint with the default engine takes (None: the reference path), with
+# the ``_native._nwalk_built`` it was read through (a test that replaces that function is read again)
+_DEFAULT: tuple = (None, None)
 _WHOLE = None
 
 
+def _walk_module(engine: str | None):
+    """The native walk's module a lint with ``engine`` takes (None: the reference path); an
+    error for a name that is no engine, or "native" where it is not built."""
+    global _DEFAULT
+    built = _native._nwalk_built  # (before the look: what the answer is remembered with)
+    module = nwalk() if walks_natively(engine) else None
+    if engine is None:
+        _DEFAULT = (built, module)
+    return module
+
+
 def _whole_lint():
-    """``_walk_native.WholeLint``, imported by the first lint that takes it (``import
+    """``_walk_native.WholeLint.lint``, imported by the first lint that takes it (``import
     fxtlint`` does not import the native walk's driver)."""
     global _WHOLE
     from ._walk_native import WholeLint
 
-    _WHOLE = WholeLint
-    return WholeLint
+    _WHOLE = WholeLint.lint
+    return _WHOLE
 
 
 def lint_bytes(data: bytes, *, input_format: str = "auto", sink: DiagnosticSink | None = None,
                engine: str | None = None, limits: Limits = DEFAULT_LIMITS,
                buffering_mode: str | None = None) -> FileReport:
+    if type(data) is bytes or type(data) is bytearray:  # (``lint_buffer``'s first step, without its call)
+        return lint_whole(data, input_format, "<bytes>", sink, engine, limits, buffering_mode)
     return lint_buffer(data, input_format=input_format, sink=sink, engine=engine, limits=limits,
                        buffering_mode=buffering_mode)
 

@@ -14,7 +14,9 @@ semantic tail from the tables' roles (``_walk_native.plan``; a log record has no
   thread) is carried out on the walk's own tables, keyed by (provider slot, index), and
   mirrored into the Python ``ProviderState`` (``mirror``): registrations, not records,
   cost a Python call, one each (a string record with text not interned yet: interned and
-  registered in one, ``registers_text``);
+  registered in one, ``registers_text``); a lint's walk (``direct_tables``: the plain
+  mirror) writes its string and thread registrations and interned texts into the state
+  itself, and calls the mirror only for a change of provider;
 - an event's string refs (its own and its arguments'), thread refs are looked up, its
   timestamps checked against its provider's limit (``max_ticks``, exact in 128 bits),
   and its pairing row written (``take_row_block``: ``_pairrow.h``'s rows, the compiled
@@ -455,8 +457,10 @@ cdef class NativeWalk:
     cdef vector[uint64_t] ckey
     cdef vector[int64_t] cval
     cdef int cbits                    # the cache holds 2^cbits entries
-    # per terminal: records walked natively
+    # per terminal: records walked natively; and the terminals counted since the last take, in
+    # the order first met (``take_counts`` reads those, not every terminal)
     cdef vector[int64_t] counts
+    cdef vector[int] counted
     # the pairing rows since the last take
     cdef vector[fxt_pair_row] rows
     # the diagnostics rows since the last take (``take_findings``)
@@ -517,6 +521,14 @@ cdef class NativeWalk:
     # the byte offset of the file's first magic record (-1: none): a later one is repeated
     cdef public int64_t magic_at
     cdef public object mirror
+    # the mirror's tables written by the walk itself (``direct_tables``: a lint's plain
+    # ``_walk_native.Mirror``, whose registrations are these steps and nothing else): the
+    # state's interner (its ids and values) and the current provider's string and thread
+    # tables (read again whenever the current provider changes); None: every registration
+    # is a call of the mirror
+    cdef object d_state
+    cdef dict d_ids, d_strings, d_threads     # (typed: an assignment of anything else raises)
+    cdef list d_values
 
     # -- slice (``rewrite/_slice_walk``): what the piece in force reads, and what is open --
     cdef public bint slicing          # note what each walked record reads, follow what is open
@@ -631,6 +643,15 @@ cdef class NativeWalk:
         self.found.assign(self.foundcap * FOUND_COLUMNS, 0)
         self.layout = False
         self.lookahead = True
+        # (room for a few providers and terminals counted between takes: a small trace's first
+        # provider and kinds reallocate nothing)
+        self.rate.reserve(4)
+        self.limit.reserve(4)
+        self.announced.reserve(4)
+        self.names.reserve(4)
+        self.named.reserve(4)
+        self.pid_of.reserve(4)
+        self.counted.reserve(16)
         self.rate.push_back(1000000000)
         self.limit.push_back(U64MAX)
         self.announced.push_back(0)
@@ -669,12 +690,47 @@ cdef class NativeWalk:
     def set_current(self, pid):
         """The current provider is ``pid`` (None: the provider before any provider record)."""
         self.current = self._slot(pid)
+        self._current_tables()
 
     def announce(self, pid):
         """A provider info record named ``pid`` (by a name the walk does not know)."""
         cdef int s = self._slot(pid)
         self.announced[s] = 1
         self.named[s] = 0
+
+    def direct_tables(self, state):
+        """Register strings and threads in ``state`` (a ``ProviderState``: the plain
+        ``Mirror``'s) without calling the mirror: its interner and its current provider's
+        string and thread tables are written here, as ``Mirror.registers_text``,
+        ``registers_string``, ``registers_thread`` and ``intern`` write them (a small
+        lint's fixed cost: no Python call per registration). Any other mirror (one that
+        is told of each registration: the slicer's, repair's) is called for each."""
+        self.d_state = state
+        self.d_ids = state.strings.ids
+        self.d_values = state.strings.values
+        self._current_tables()
+
+    cdef int _current_tables(self) except -1:
+        """The current provider's tables, read again from the state (after the mirror or the
+        reference changed the current provider)."""
+        if self.d_state is not None:
+            cur = self.d_state.current
+            self.d_strings = cur.strings
+            self.d_threads = cur.threads
+        return 0
+
+    cdef int64_t _intern_direct(self, const unsigned char *b, uint64_t n) except -1:
+        """Text interned in the state's interner (``Interner.__call__``'s steps): its id.
+        Screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
+        of a bytearray after the screen: never an exception out of the lint)."""
+        value = (<const char *>b)[:n].decode("utf-8", "replace")
+        got = self.d_ids.get(value)
+        if got is not None:
+            return got
+        cdef int64_t gid = len(self.d_values)
+        self.d_ids[value] = gid
+        self.d_values.append(value)
+        return gid
 
     def set_rate(self, uint64_t rate, uint64_t limit):
         """The current provider's tick rate and largest timestamp that converts."""
@@ -762,13 +818,13 @@ cdef class NativeWalk:
 
     # -- the results ----------------------------------------------------------------
     def take_counts(self):
-        """{terminal ordinal: records walked natively} since the last call."""
-        cdef int k
+        """{terminal ordinal: records walked natively} since the last call (the terminals in the
+        order first met)."""
         out = {}
-        for k in range(<int>self.counts.size()):
-            if self.counts[k]:
-                out[k] = self.counts[k]
-                self.counts[k] = 0
+        for k in self.counted:
+            out[k] = self.counts[k]
+            self.counts[k] = 0
+        self.counted.clear()
         return out
 
     def pending_rows(self):
@@ -1593,7 +1649,11 @@ cdef class NativeWalk:
         it = self.text_ids.find(key)
         if it != self.text_ids.end():
             return deref(it).second
-        cdef int64_t gid = self.mirror.intern((<const char *>b)[:n])
+        cdef int64_t gid
+        if self.d_state is not None:
+            gid = self._intern_direct(b, n)
+        else:
+            gid = self.mirror.intern((<const char *>b)[:n])
         self.text_ids[key] = gid
         return gid
 
@@ -1997,6 +2057,8 @@ cdef class NativeWalk:
                 _row_of(self, S, term, cur, index)
             if (self.copying or self.placing) and self.findings.size() > self.rec_mark:
                 self._copied(S, term, cur)
+            if self.counts[term] == 0:
+                self.counted.push_back(<int>term)
             self.counts[term] += 1
             index += 1
             cur += self.size
@@ -2052,6 +2114,8 @@ cdef class NativeWalk:
             _row_of(self, S, term, cur, pindex[0])
         if (self.copying or self.placing) and self.findings.size() > self.rec_mark:
             self._copied(S, term, cur)
+        if self.counts[term] == 0:
+            self.counted.push_back(<int>term)
         self.counts[term] += 1
         pindex[0] += 1
         pcur[0] = cur + self.size
@@ -2107,6 +2171,7 @@ cdef class NativeWalk:
             self.announced[s] = 1
             self.current = s
             self.mirror.names_provider(pid, text)
+            self._current_tables()
             self.names[s] = text
             self.named[s] = 1
             return True
@@ -2148,13 +2213,20 @@ cdef class NativeWalk:
                 text_at = S.buf + 8 * p[T.f_pos] if n else S.buf  # (no text: no position read)
                 gid = self._known_text(text_at, n)
                 if gid < 0:  # text the walk has not interned yet: interned and registered in one call
-                    gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
+                    if self.d_state is not None:
+                        gid = self._intern_direct(text_at, n)
+                        self.d_strings[idx] = gid
+                    else:
+                        gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
                     self.text_ids[string(<const char *>text_at, n)] = gid
                     if old != gid:
                         self._put_string(key, gid)
                 elif old != gid:  # (restated: nothing to tell the mirror)
                     self._put_string(key, gid)
-                    self.mirror.registers_string(idx, gid)
+                    if self.d_state is not None:
+                        self.d_strings[idx] = gid
+                    else:
+                        self.mirror.registers_string(idx, gid)
             if n == 0:
                 self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
             if old >= 0 and old != gid:
@@ -2204,6 +2276,7 @@ cdef class NativeWalk:
         self.announced[s] = 1
         self.current = s
         self.mirror.names_provider(pid, None)
+        self._current_tables()
         return True
 
     cdef inline void _changed(self, uint64_t old0, uint64_t old1, uint64_t new0, uint64_t new1) noexcept:
@@ -2220,10 +2293,14 @@ cdef class NativeWalk:
         if s != self.current:
             self.current = s
             self.mirror.switches_provider(pid)
+            self._current_tables()
         return True
 
     cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
-        self.mirror.registers_thread(idx, pk, tk)
+        if self.d_state is not None:
+            self.d_threads[idx] = (pk, tk)
+        else:
+            self.mirror.registers_thread(idx, pk, tk)
         return True
 
     cdef bint _event(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1:

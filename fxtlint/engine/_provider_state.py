@@ -51,15 +51,27 @@ class Interner:
 
 
 class Provider:
-    __slots__ = ("id", "name", "strings", "threads", "rate", "max_ticks")
+    """A provider's tables: its name, string table (index -> interned string id), thread
+    table (index -> (process koid, thread koid)), tick rate (without an Initialization record
+    one tick is one nanosecond) and largest timestamp that converts (1 tick = 1 ns: none
+    overflows). Made by ``__new__`` alone (no ``__init__`` to call: one Python call a
+    provider, ``ProviderState``'s, a small lint's fixed cost)."""
 
-    def __init__(self, pid):
-        self.id = pid
-        self.name: str | None = None
-        self.strings: dict[int, int] = {}  # index -> interned string id
-        self.threads: dict[int, tuple[int, int]] = {}  # index -> (process koid, thread koid)
-        self.rate = DEFAULT_RATE  # without an Initialization record one tick is one nanosecond
-        self.max_ticks = U64 - 1  # 1 tick = 1 ns: no timestamp overflows
+    __slots__ = ("id", "name", "strings", "threads", "rate", "max_ticks")
+    id: int | None
+    name: str | None
+    strings: dict[int, int]
+    threads: dict[int, tuple[int, int]]
+    rate: int
+    max_ticks: int
+
+    def __new__(cls, pid=None):  # (None: what a copy makes before it sets the fields)
+        p = _new(cls)
+        p.id, p.name, p.strings, p.threads, p.rate, p.max_ticks = pid, None, {}, {}, DEFAULT_RATE, U64 - 1
+        return p
+
+
+_provider = Provider.__new__  # ``Provider(pid)`` is ``_provider(Provider, pid)``, without the type's call
 
 
 # (collections' namedtuple, not typing's NamedTuple: a small lint imports no typing)
@@ -82,9 +94,7 @@ class ProviderState:
         self.strings = s = _new(Interner)
         s.ids, s.values = {"": 0}, [""]  # id 0 is the empty string
         self._threads: Interner | None = None  # (``threads``: made at the first pair interned)
-        self.current = p = _new(Provider)  # ``Provider(None)``
-        p.id = p.name = None
-        p.strings, p.threads, p.rate, p.max_ticks = {}, {}, DEFAULT_RATE, U64 - 1
+        self.current = p = _provider(Provider, None)
         self.providers: dict = {None: p}
         self.announced: set = set()  # providers named by a Provider Info record
 
@@ -100,7 +110,7 @@ class ProviderState:
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)
         if p is None:
-            p = self.providers[pid] = Provider(pid)
+            p = self.providers[pid] = _provider(Provider, pid)
         return p
 
     # -- effects ----------------------------------------------------------------------

@@ -1062,9 +1062,12 @@ def _chain_memo(buf, big: bool) -> dict | None:
 
 
 def forget_chains() -> None:
-    """Let go of the buffer the chains were remembered for (at the end of a walk, a lint)."""
+    """Let go of the buffer the chains were remembered for (at the end of a walk, a lint).
+    (Held for no buffer: nothing to let go of, and nothing in it changed, ``_chain_memo``
+    replaces it whole: a small lint's fixed cost.)"""
     global _CHAINS
-    _CHAINS = (None, False, {}, [0])
+    if _CHAINS[0] is not None:
+        _CHAINS = (None, False, {}, [0])
 
 
 def _chain_walk(buf, at: int, big: bool) -> tuple[tuple[int, ...], int]:

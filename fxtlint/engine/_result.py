@@ -621,10 +621,16 @@ class FileReport(Struct):
             counts = dict(sorted(counts.items())) if len(counts) > 1 else dict(counts)
         else:
             counts = {}
-        report = cls(path, format, records, size, byte_order, [], counts, sev, {} if summary is None else summary)
+        # (``__init__``'s fields set here, without its call: a small lint's fixed cost; attributes,
+        # not ``__dict__``: an object's own dict is made when first asked for)
+        report = _new(cls)
+        report.path, report.format, report.records, report.size, report.byte_order = (
+            path, format, records, size, byte_order)
         kept = sink._kept
-        if kept:  # (attributes, not ``__dict__``: an object's own dict is made when first asked for)
-            del report.diagnostics
+        if not kept:
+            report.diagnostics = []
+        report.counts, report.severity_counts, report.summary = counts, sev, {} if summary is None else summary
+        if kept:  # (the diagnostics built at their first read)
             report._rows = _snapshot(kept, sink.per_rule_cap)
         return report
 

@@ -378,7 +378,11 @@ class Mirror:
     reference reader's records, the messages and the summary read). The walk calls it only
     where a record changes what it holds: a string record whose text the walk has not
     interned yet is one call (``registers_text``), one whose text it has is none or one
-    (``registers_string``: a new entry)."""
+    (``registers_string``: a new entry). A lint's walk (``NativeLint._setup``: this class,
+    not a subclass) is handed the state itself (``NativeWalk.direct_tables``) and writes the
+    string and thread registrations and interned texts there as these methods would, no
+    call each: it calls ``names_provider``, ``switches_provider``, ``sets_tick_rate``,
+    ``registers_bytes`` and ``thread``."""
 
     __slots__ = ("state",)
 
@@ -401,7 +405,13 @@ class Mirror:
         st = self.state
         # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
         # of a bytearray after the screen: never an exception out of the lint)
-        gid = st.strings(raw.decode("utf-8", "replace"))
+        value = raw.decode("utf-8", "replace")
+        # (``st.strings(value)``'s steps, without the interner's call: a small lint's fixed cost)
+        interner = st.strings
+        gid = interner.ids.get(value)
+        if gid is None:
+            gid = interner.ids[value] = len(interner.values)
+            interner.values.append(value)
         st.current.strings[idx] = gid
         return gid
 
@@ -440,12 +450,15 @@ class Mirror:
         and the name the provider has stays."""
         st = self.state
         st.announced.add(pid)
-        p = st.current = st.provider(pid)
+        p = st.providers.get(pid)  # (``st.provider(pid)``, without its call when the provider is known)
+        st.current = p = st.provider(pid) if p is None else p
         if name is not None:
             p.name = name.decode("utf-8", "replace")
 
     def switches_provider(self, pid: int) -> None:
-        self.state.current = self.state.provider(pid)
+        st = self.state
+        p = st.providers.get(pid)
+        st.current = st.provider(pid) if p is None else p
 
     def sets_tick_rate(self, rate: int, limit: int) -> None:
         p = self.state.current
@@ -495,6 +508,8 @@ class NativeLint:
         mirror = _new(Mirror)  # (``Mirror(self.tables)``, without its ``__init__``'s call)
         mirror.state = self.tables
         self.nw = nw = module.NativeWalk(loaded, mirror, self.big)
+        # the plain mirror's registrations written by the walk itself, no call each (``direct_tables``)
+        nw.direct_tables(self.tables)
         # the layout checks are finding rows where the declared size stands (the lint's reading)
         nw.layout = layout
         nw.copying = layout  # a copy of a record walked before: one row (``_copy``)
@@ -1251,16 +1266,9 @@ class WholeLint(NativeLint):
     others: tuple = ()
     riders: tuple = ()
     _index = 0  # the first record of the run under way (its pairing window)
-
-    def __init__(self, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None,
-                 order: str | None):
-        """``order``: ``_reader.detect_byte_order(buf)``, read by the caller."""
-        self.buf, self.big, self.log, self.limits, self.buffering_mode = buf, big, log, limits, buffering_mode
-        self.order = order
-        self.tables = ProviderState()
-        self.counts: dict = {}
-        self.emit = sink.add
-        self._setup(module, sink, True)
+    # (set by ``lint``)
+    limits: Limits
+    buffering_mode: str | None
 
     def _pairs(self) -> LintState:
         """The linter's ``LintState``, made at its first use, in the pairing window of the run
@@ -1271,11 +1279,20 @@ class WholeLint(NativeLint):
             st.window = self._index // self.limits.pairing_window
         return self.pairs
 
-    def run(self, path: str) -> FileReport:
-        """Lint: the file-level checks, the walk, the pairing's end; the report."""
-        buf, emit, big, log = self.buf, self.emit, self.big, self.log
+    @classmethod
+    def lint(cls, buf, module, sink, log: bool, big: bool, limits: Limits, buffering_mode: str | None,
+             order: str | None, path: str) -> FileReport:
+        """The lint of ``buf`` (``order``: ``_reader.detect_byte_order(buf)``, read by the caller):
+        the object made (without an ``__init__``'s call), the file-level checks, the walk, the
+        pairing's end; the report."""
+        self = _new(cls)
+        self.buf, self.big, self.log, self.limits, self.buffering_mode = buf, big, log, limits, buffering_mode
+        self.tables = tables = ProviderState()
+        counts: dict = {}
+        self.counts = counts
+        self.emit = emit = sink.add
+        self._setup(module, sink, True)
         records = 0
-        order = self.order
         # one search for the first magic record where the file does not start with it, asked by
         # the file-level checks (MG001's place) and the walk (a repeated one is MG003)
         search = None if log or order == ("big" if big else "little") else MagicSearch(big)
@@ -1286,13 +1303,16 @@ class WholeLint(NativeLint):
             if self.pairs is not None:
                 self.pairs.finish(cut_short=cut_short)
         # (this lint's own tables, let go of with it: one kind or provider is its own sorted copy)
-        counts, announced = self.counts, self.tables.announced
-        summary: dict = {"record_kinds": counts if len(counts) < 2 else dict(sorted(counts.items()))}
-        if not log:
-            summary["providers"] = [*announced] if len(announced) < 2 else sorted(announced)
-            summary["buffer_full_at"] = [] if self.pairs is None else self.pairs.buffer_full
+        kinds = counts if len(counts) < 2 else dict(sorted(counts.items()))
+        if log:
+            summary: dict = {"record_kinds": kinds}
+        else:
+            announced, pairs = tables.announced, self.pairs
+            summary = {"record_kinds": kinds,
+                       "providers": [*announced] if len(announced) < 2 else sorted(announced),
+                       "buffer_full_at": [] if pairs is None else pairs.buffer_full}
         return FileReport.from_sink(path, "log" if log else "trace", records, len(buf), "big" if big else "little",
-                                    self.sink, summary)
+                                    sink, summary)
 
     def _walk(self, magic_at: int) -> tuple[int, bool]:
         """``NativeLint.advance`` over whole bytes: (records, whether framing stopped early)."""
