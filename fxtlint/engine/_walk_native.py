@@ -747,11 +747,15 @@ class NativeLint:
         else:
             if rows and rows[0][14] and rows[0][14] not in self.first:
                 self.first[rows[0][14]] = rows  # a first copy (``_copy``)
-            if rows and self._replayed(rows):
+            # (``_replayed`` and ``_memo_key`` asked only where they may answer: rows enough
+            # taken to note, a rule at its cap; a small lint's record is decoded without them)
+            if rows and self.taken >= _NOTE_FROM and self._replayed(rows):
                 rows = []  # said again from a copy of the record met before
             if rows:
                 term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
-                key = self._memo_key(rows, term, offset, size)
+                sink = self.sink
+                if sink is not None and sink._bound:  # (``_memo_key``'s first question, ``bounded``)
+                    key = self._memo_key(rows, term, offset, size)
             if key is not None:
                 known = self.memo.get(key)
                 if known is not None and known is not _PAST and self.sink is not None \
