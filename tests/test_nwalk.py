@@ -1595,9 +1595,10 @@ def test_a_row_met_again_is_a_place_once_noted(monkeypatch, n):
 @pytest.mark.parametrize("name", ["EV001-counter-argument-not-numeric.fxt",
                                   "EV002-context-switch-outgoing-running.fxt"])
 def test_a_kind_check_decodes_each_record_once(monkeypatch, name):
-    """Copies of a record whose kind check holds (or whose counter argument is not numeric):
-    the record the messages read is decoded once per walk (``NativeLint._record``, by its
-    bytes), and the whole report is the reference's."""
+    """Copies of a record whose counter argument is not numeric: the record the messages read
+    is decoded once per walk (``NativeLint._record``, by its bytes); of a record whose kind
+    check holds and whose message reads only what it compares (EV002): never (the walk's
+    row says it, ``_FROM_VALUES``). The whole report is the reference's."""
     calls = []
     real = _walk_native.record_of
     monkeypatch.setattr(_walk_native, "record_of", lambda *a, **k: (calls.append(a[1]), real(*a, **k))[1])
@@ -1606,7 +1607,7 @@ def test_a_kind_check_decodes_each_record_once(monkeypatch, name):
            for e in ("walk", "reference")]
     assert got[0] == got[1]
     assert got[0].count('"code": "' + name[:5] + '"') == 21
-    assert len(calls) == 1, calls
+    assert len(calls) == (0 if name.startswith("EV002") else 1), calls
 
 
 def test_string_cache_grows_with_the_table():
@@ -1671,14 +1672,16 @@ def test_a_watched_thread_s_records_are_counted_once_each_until_it_is_registered
     assert [nw.watch_thread(None, i, 0) for i in range(10, 17)] == [True] * 6 + [False]  # (8 at most)
 
 
+@pytest.mark.parametrize("byte_order", ["little", "big"])
 @pytest.mark.parametrize("cap", [None, 3, 40])
-def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monkeypatch):
+def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, byte_order, monkeypatch):
     """Complete events that end before they start (TM002), legacy context switches whose
     outgoing thread stays running (EV002) and counters with an argument that is not numeric
     (EV001, named by a registered name ref or an inline name), each record met again and
-    again among others whose fields differ: the walk notes each record's diagnostics once
+    again among others whose fields differ: TM002 and EV002 are said from the walk's rows,
+    no record decoded (``_FROM_VALUES``); the walk notes each counter's diagnostics once
     (``_kind_rows``, ``kindsaid``) and says them of each copy; the whole report, every
-    message included, is the reference's, under a cap or none."""
+    message included, is the reference's, under a cap or none, in either byte order."""
     from fxtlint.engine._result import DiagnosticSink
     from fxtlint.spec._roles import RUNNING
 
@@ -1691,15 +1694,21 @@ def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monke
                             args=[B.arg("int64", 1, 3), B.arg("string", 2 if k % 3 else "inline", 1)]))
         if k == 30:
             recs.append(B.string(2, "renamed"))  # (the same counters' EV001 names the new text)
-    data = B.archive(B.magic(), *recs)
+    data = B.archive(B.magic(), *recs, byte_order=byte_order)
     noted = []
-    real = _walk_native.NativeLint._kind_rows
+    decoded = []
+    real, real_record = _walk_native.NativeLint._kind_rows, _walk_native.NativeLint._record
 
     def spy(self, kinds):
         real(self, kinds)
         noted.append(len(self.kindsaid or ()))
 
+    def record_spy(self, term, offset, index, size):
+        decoded.append(self.term_kinds[term])
+        return real_record(self, term, offset, index, size)
+
     monkeypatch.setattr(_walk_native.NativeLint, "_kind_rows", spy)
+    monkeypatch.setattr(_walk_native.NativeLint, "_record", record_spy)
 
     def report(engine):
         sink = None if cap is None else DiagnosticSink(per_rule_cap=cap)
@@ -1713,9 +1722,36 @@ def test_copies_of_records_whose_kind_checks_hold_equal_the_reference(cap, monke
     said = {d.message for d in whole.diagnostics}
     assert 'counter argument 1 "renamed" is a string, not a number' in said
     assert 'counter argument 1 "name" is a string, not a number' in said
-    # each record noted once: six complete events (their two timestamps), four switches, four
-    # counters (their id, their name ref or inline name), the two with a ref again once renamed
-    assert noted and max(noted) == 6 + 4 + 4 + 2
+    # each counter noted once (its id, its name ref or inline name), the two with a ref again
+    # once renamed; the complete events and switches neither noted nor decoded
+    assert noted and max(noted) == 4 + 2
+    assert decoded and set(decoded) == {"event.counter"}
+
+
+def test_kind_checks_said_from_the_walk_s_values():
+    """A kind check's message is said from the walk's row where its ``params`` read only the
+    fields it compares, each unsigned (TM002, EV002); EV003's names the provider, which it
+    does not compare: its record is decoded."""
+    from fxtlint import rules as R
+    from fxtlint.engine._kind_checks import KindCheck
+
+    assert _walk_native._FROM_VALUES == {"event.duration_complete": (True,),
+                                         "scheduling.legacy_context_switch": (True,),
+                                         "metadata.provider_event": (False,)}
+    assert _walk_native._said_from_values(
+        "event.duration_complete", KindCheck("less", "end_timestamp", "timestamp", R.complete_ends_before_start,
+                                             lambda f: {"end": f["end_timestamp"], "start": f["timestamp"]}))
+    # a field it does not compare, the fields read otherwise than by name, a field the leaf
+    # does not hold: decoded
+    assert not _walk_native._said_from_values(
+        "event.duration_complete", KindCheck("less", "end_timestamp", "timestamp", R.complete_ends_before_start,
+                                             lambda f: {"end": f["end_timestamp"], "start": f["thread"]}))
+    assert not _walk_native._said_from_values(
+        "event.duration_complete", KindCheck("less", "end_timestamp", "timestamp", R.complete_ends_before_start,
+                                             lambda f: {"end": len(f), "start": 0}))
+    assert not _walk_native._said_from_values(
+        "event.counter", KindCheck("equal", "nothing", 0, R.complete_ends_before_start,
+                                   lambda f: {"end": f["nothing"]}))
 
 
 @pytest.mark.parametrize("cap", [None, 3])

@@ -100,7 +100,7 @@ from ..spec._roles import (
     THREAD_REFS,
     TIMESTAMPS,
 )
-from ..spec._tables import StreamItem, tables
+from ..spec._tables import StreamItem, WordItem, tables
 from ._kernel_program import compile_program
 from ._kind_checks import KIND_CHECKS, PROVIDER_EVENT
 from ._pairing import COLUMNS, COMPLETE, NAMED_KINDS
@@ -196,6 +196,51 @@ for _key, _rule in _CAP_RULES.items():
 _MAGIC = _RULES[F_MAGIC, False]  # (MG003: a repeated magic record's rule, whatever its field)
 _TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
+
+
+class _Reads:
+    """A record's fields as a kind check's ``params`` reads them (``_said_from_values``): the
+    names it reads by ``[]`` or ``get``; any other use of the fields raises (then the record
+    is decoded, ``_record``)."""
+
+    __slots__ = ("names",)
+
+    def __init__(self) -> None:
+        self.names: list = []
+
+    def __getitem__(self, name):
+        self.names.append(name)
+        return 0
+
+    def get(self, name, default=None):
+        self.names.append(name)
+        return 0
+
+
+def _said_from_values(leaf: str, check) -> bool:
+    """Whether the walk's FOUND_KIND row of ``check`` (a kind check of ``leaf``) holds all its
+    message reads: its ``params`` (the builder the reference calls with the decoded fields)
+    read only the fields the check compares, each an unsigned integer, whose values the row
+    carries as the screen compared them (``_screen.c``'s OP_LESS, OP_EQUAL: the value and the
+    second value). EV003's names a field it does not compare: decoded (``_record``)."""
+    reads = _Reads()
+    try:
+        check.params(reads)
+    except Exception:  # (at import, on the tables: not on a trace's bytes)
+        return False
+    compared = {check.a, check.b} if check.op == "less" else {check.a}
+    if not set(reads.names) <= compared:
+        return False
+    lay = _T.leaf(leaf)
+    items = {f.name: f for f in lay.all_fields()}
+    items.update((it.name, it) for it in lay.full_body if isinstance(it, WordItem))
+    return all(name in items and not items[name].signed and not getattr(items[name], "float", False)
+               for name in compared)
+
+
+# a kind check's message said from the walk's row, no record decoded (``_kind_rows``), by leaf:
+# for each of its checks, in ``KIND_CHECKS``' order, whether its row holds what it reads
+_FROM_VALUES = {leaf: tuple(_said_from_values(leaf, c) for c in checks) for leaf, checks in KIND_CHECKS.items()}
 
 def _rows_key(rows, offset: int) -> tuple:
     """A record's layout rows as far as ``report_layout`` reads them (``_found``: the row's kind,
@@ -702,11 +747,15 @@ class NativeLint:
         else:
             if rows and rows[0][14] and rows[0][14] not in self.first:
                 self.first[rows[0][14]] = rows  # a first copy (``_copy``)
-            if rows and self._replayed(rows):
+            # (``_replayed`` and ``_memo_key`` asked only where they may answer: rows enough
+            # taken to note, a rule at its cap; a small lint's record is decoded without them)
+            if rows and self.taken >= _NOTE_FROM and self._replayed(rows):
                 rows = []  # said again from a copy of the record met before
             if rows:
                 term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
-                key = self._memo_key(rows, term, offset, size)
+                sink = self.sink
+                if sink is not None and sink._bound:  # (``_memo_key``'s first question, ``bounded``)
+                    key = self._memo_key(rows, term, offset, size)
             if key is not None:
                 known = self.memo.get(key)
                 if known is not None and known is not _PAST and self.sink is not None \
@@ -740,10 +789,12 @@ class NativeLint:
 
     def _kind_rows(self, kinds) -> None:
         """A record's arguments that are not numeric and its kind checks that hold (``_layout``'s
-        last rows). In a record of at most ``_MEMO_RECORD`` bytes, with a sink: their
-        diagnostics noted within the walk by the record's terminal and bytes and the rows
-        (kind, check site, argument, and the text its name ref was registered as when the walk
-        read it), as ``_note`` notes them (built by the check's rule, by
+        last rows). Kind checks whose messages read only the values they compare
+        (``_FROM_VALUES``: TM002, EV002) are said from the rows, each asked of the cap and kept
+        as a row of the sink (no record decoded, nothing noted). Else, in a record of at most
+        ``_MEMO_RECORD`` bytes, with a sink: their diagnostics noted within the walk by the
+        record's terminal and bytes and the rows (kind, check site, argument, and the text its
+        name ref was registered as when the walk read it), as ``_note`` notes them (built by the check's rule, by
         ``counter_argument_not_numeric``: no span, parameters that name no position: a check's
         from the fields the reference decoder reads, ``_record``, a function of the record's
         bytes), and each said of this copy where the cap keeps it (the sink's ``add_moved``:
@@ -751,9 +802,28 @@ class NativeLint:
         mutated input are decoded and their diagnostics built once."""
         k0 = kinds[0]
         term, index, offset, size = k0[1], k0[5], k0[6], k0[7]
-        checks = KIND_CHECKS.get(self.term_kinds[term], ())
-        values = self.tables.strings.values
+        leaf = self.term_kinds[term]
+        checks = KIND_CHECKS.get(leaf, ())
         sink = self.sink
+        said_from = _FROM_VALUES.get(leaf)
+        if said_from is not None:
+            sites = self.sites
+            if all(row[2] == _KIND and said_from[sites[row[10]][2]] for row in kinds):
+                # what each message reads is the row's (``_FROM_VALUES``): its parameters built by
+                # the check's ``params`` from the values the screen compared, no record decoded
+                skips = self.skips
+                for row in kinds:
+                    check = checks[sites[row[10]][2]]
+                    if skips is not None and skips(check.rule, offset, index):
+                        continue
+                    params = check.params({check.a: row[9], check.b: row[12]} if check.op == "less"
+                                          else {check.a: row[9]})
+                    if sink is not None:  # (built by its rule when read)
+                        sink.add_at(check.rule, offset, index, size, params)
+                    else:
+                        self.emit(check.rule.at(offset, index, record_size=size, **params))
+                return
+        values = self.tables.strings.values
         if sink is not None and size <= _MEMO_RECORD:
             said = self.kindsaid
             if said is None:  # (the first: the class's default until now)
