@@ -197,7 +197,6 @@ _MAGIC = _RULES[F_MAGIC, False]  # (MG003: a repeated magic record's rule, whate
 _TAKE_AT = 256  # the walk stops for its rows to be taken (and the cap asked) once this many wait
 
 
-
 class _Reads:
     """A record's fields as a kind check's ``params`` reads them (``_said_from_values``): the
     names it reads by ``[]`` or ``get``; any other use of the fields raises (then the record
@@ -241,6 +240,7 @@ def _said_from_values(leaf: str, check) -> bool:
 # a kind check's message said from the walk's row, no record decoded (``_kind_rows``), by leaf:
 # for each of its checks, in ``KIND_CHECKS``' order, whether its row holds what it reads
 _FROM_VALUES = {leaf: tuple(_said_from_values(leaf, c) for c in checks) for leaf, checks in KIND_CHECKS.items()}
+
 
 def _rows_key(rows, offset: int) -> tuple:
     """A record's layout rows as far as ``report_layout`` reads them (``_found``: the row's kind,
