@@ -242,6 +242,18 @@ def _said_from_values(leaf: str, check) -> bool:
 _FROM_VALUES = {leaf: tuple(_said_from_values(leaf, c) for c in checks) for leaf, checks in KIND_CHECKS.items()}
 
 
+def _noted(d, offset: int) -> tuple:
+    """A diagnostic built of a record at ``offset``, as the walk's memos note it to say it again
+    of a copy (the sink's ``add_moved``): its rule (the one it was built by, read from its
+    lazy fields, else the registry's), its span from the record's start (None: none), a copy
+    of its fields."""
+    fields = d.__dict__
+    lazy = fields.get("_lazy")
+    span = fields["span"]
+    return (lazy[0] if lazy is not None else R.REGISTRY[d.code],
+            None if span is None else (span[0] - offset, span[1] - offset), dict(fields))
+
+
 def _rows_key(rows, offset: int) -> tuple:
     """A record's layout rows as far as ``report_layout`` reads them (``_found``: the row's kind,
     argument, position from the record's start, value and site)."""
@@ -844,8 +856,7 @@ class NativeLint:
                     else:
                         check = checks[self.sites[row[10]][2]]
                         d = check.rule.at(offset, index, record_size=size, **check.params(rec.fields))
-                    built.append((d.__dict__["_lazy"][0] if "_lazy" in d.__dict__ else R.REGISTRY[d.code],
-                                  None, dict(d.__dict__)))  # (``_note``'s: the rule, no span, the fields)
+                    built.append(_noted(d, offset))  # (no span: None in its place)
                 if len(said) >= _MEMO_MAX:
                     said.clear()
                 noted = said[key] = tuple(built)
@@ -999,15 +1010,14 @@ class NativeLint:
                              big=self.big, log=self.log)
         noted: list | None = None if past is True else []
         for d in built:
-            fields = d.__dict__
-            lazy = fields.get("_lazy")
-            rule = lazy[0] if lazy is not None else R.REGISTRY[d.code]
+            said_d = _noted(d, offset)
+            rule = said_d[0]
             if noted is not None:
-                span = fields["span"]
+                fields = said_d[2]
                 if fields["offset"] != offset or fields["record_index"] != index or fields["record_size"] != size:
                     noted = None  # (never: the decoder reports on the record it reads)
                 else:
-                    noted.append((rule, None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
+                    noted.append(said_d)
             if skips is None or not skips(rule, offset, index):
                 emit(d)
         if len(self.said) >= _MEMO_MAX:
@@ -1168,14 +1178,7 @@ class NativeLint:
         if said is None:
             rowsaid[key] = _ONCE
             return
-        noted = []
-        for d in built:
-            fields = d.__dict__
-            lazy = fields.get("_lazy")
-            span = fields["span"]
-            noted.append((lazy[0] if lazy is not None else R.REGISTRY[d.code],
-                          None if span is None else (span[0] - offset, span[1] - offset), dict(fields)))
-        said = rowsaid[key] = kind, tuple(noted)
+        said = rowsaid[key] = kind, tuple(_noted(d, offset) for d in built)
         if kind is not None:  # (an undefined record's, built without asking the cap)
             self._moved(said[1], offset, index)
             if self.nw.placing and self.nw.note_undefined(key[1], key[2], key[3], len(self.places)):
