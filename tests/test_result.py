@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fxtlint import rules as R
-from fxtlint.engine._result import DiagnosticSink, skipper
+from fxtlint.engine._result import DiagnosticSink, FileReport, skipper
 from fxtlint.rules._diagnostics import Severity
 
 RULES = [R.unterminated_at_end, R.duration_end_without_begin, R.string_ref_unregistered]
@@ -445,3 +445,18 @@ def test_what_is_built_when_read_is_built_once_by_threads_reading_at_once():
             assert "_rows" not in report.__dict__ and "_lazy" not in d.__dict__
     finally:
         sys.setswitchinterval(switch)
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_from_sink_sets_every_field_the_constructor_sets(kept):
+    """``from_sink`` makes the report without ``__init__``'s call: the report equals one made by
+    the constructor from the same values (a field the constructor gains and ``from_sink`` does
+    not set fails here)."""
+    sink = DiagnosticSink()
+    if kept:
+        sink.add(R.record_size_zero.at(8, 1, record_size=0, remaining=8))
+    made = FileReport.from_sink("p", "trace", 2, 16, "little", sink, {"record_kinds": {}})
+    by_init = FileReport("p", "trace", 2, 16, "little", list(made.diagnostics), dict(made.counts),
+                         dict(made.severity_counts), {"record_kinds": {}})
+    assert made == by_init
+    assert set(vars(by_init)) <= set(vars(made))
