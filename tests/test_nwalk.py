@@ -1510,12 +1510,12 @@ def test_a_record_whose_findings_ask_what_follows_is_replayed_where_it_answers_t
 
 
 @pytest.mark.parametrize(("name", "builder", "built"), [
-    ("RF001-string-ref-unregistered.fxt", "unregistered_string", 2),
-    ("RF002-thread-ref-unregistered.fxt", "unregistered_thread", 2),
-    ("RF003-string-index-zero.fxt", "index_zero", 2),
-    ("RF005-provider-section-unannounced.fxt", "section_unannounced", 2),
-    ("RF007-registration-changes-value.fxt", "string_changed", 4),  # (two changes, one way and back)
-    ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow", 2),
+    ("RF001-string-ref-unregistered.fxt", "unregistered_string_row", 2),
+    ("RF002-thread-ref-unregistered.fxt", "unregistered_thread_row", 2),
+    ("RF003-string-index-zero.fxt", "index_zero_row", 2),
+    ("RF005-provider-section-unannounced.fxt", "section_unannounced_row", 2),
+    ("RF007-registration-changes-value.fxt", "string_changed_row", 4),  # (two changes, one way and back)
+    ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow_row", 2),
     ("UN001-unknown-record-type.fxt", "report_undefined", 2),
     ("UN002-unknown-record-subtype.fxt", "report_undefined", 2),
     ("MG003-magic-repeated.fxt", "repeated_magic_row", 21),  # (its message names the record's index)
@@ -1559,8 +1559,8 @@ def test_a_small_lint_notes_nothing(monkeypatch):
     record or row it met (a small lint's fixed cost): each row is built, no place is said,
     the walk stops once, and the report is the reference's."""
     calls, notes, places = [], [], _spied_places(monkeypatch)
-    real = _walk_native.unregistered_string
-    monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    real = _walk_native.unregistered_string_row
+    monkeypatch.setattr(_walk_native, "unregistered_string_row", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
     note = _walk_native.NativeLint._note
     monkeypatch.setattr(_walk_native.NativeLint, "_note", lambda self, *a: (notes.append(a), note(self, *a))[1])
     takes = _spied_takes(monkeypatch)
@@ -1583,8 +1583,8 @@ def test_a_row_met_again_is_a_place_once_noted(monkeypatch, n):
     noted, ``note_row``), and the walk says every later copy as a place; the report is the
     reference's."""
     calls, places = [], _spied_places(monkeypatch)
-    real = _walk_native.unregistered_string
-    monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    real = _walk_native.unregistered_string_row
+    monkeypatch.setattr(_walk_native, "unregistered_string_row", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
     data, fmt = _copies("RF001-string-ref-unregistered.fxt", n)
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]

@@ -131,16 +131,17 @@ from ._semantic import (
     PAIR_KIND,
     LintState,
     RecordChecker,
+    built,
     counter_argument_not_numeric,
-    index_zero,
-    rate_zero,
-    section_unannounced,
-    string_changed,
-    string_empty,
-    thread_changed,
-    timestamp_overflow,
-    unregistered_string,
-    unregistered_thread,
+    index_zero_row,
+    rate_zero_row,
+    section_unannounced_row,
+    string_changed_row,
+    string_empty_row,
+    thread_changed_row,
+    timestamp_overflow_row,
+    unregistered_string_row,
+    unregistered_thread_row,
 )
 from ._stream_buffer import NeedMore
 
@@ -1154,7 +1155,10 @@ class NativeLint:
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
         if self.taken < _NOTE_FROM:
-            emit(self._build_one(row))
+            if self.sink is not None:
+                self.sink.add_at(*self._row_of(row))  # (a sink's row: built when read)
+            else:
+                emit(self._build_one(row))
             return
         key = _row_key(row)
         said = self.rowsaid.get(key)
@@ -1214,6 +1218,11 @@ class NativeLint:
 
     def _build_one(self, row) -> Diagnostic:
         """The diagnostic of a row the linter's builders make (``_semantic``), from the row."""
+        return built(*self._row_of(row))
+
+    def _row_of(self, row) -> tuple:
+        """A row the linter's builders make (``_semantic``'s ``*_row``), as the sink's row
+        (``DiagnosticSink.add_at``'s arguments: built when read)."""
         big = self.big
         rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule <= F_TICKS:
@@ -1226,26 +1235,26 @@ class NativeLint:
                     akind = self.arg_kinds[arg_type]
                     name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
                     f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
-                return unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
-                                           where, value, name, provider)
+                return unregistered_string_row(offset, index, size, None if f is None else field_span(base, f, big),
+                                               where, value, name, provider)
             if rule == F_THREAD:
                 name = THREAD_REFS[kind][field]
                 f = HEADER_FIELDS.get(kind, {}).get(name)
-                return unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
-                                           kind, value, name, provider)
-            return timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate)
+                return unregistered_thread_row(offset, index, size, None if f is None else field_span(offset, f, big),
+                                               kind, value, name, provider)
+            return timestamp_overflow_row(offset, index, size, TIMESTAMPS[kind][field], value, rate)
         if rule == F_UNANNOUNCED:
-            return section_unannounced(offset, index, size, value)
+            return section_unannounced_row(offset, index, size, value)
         if rule == F_RATE_ZERO:
-            return rate_zero(offset, index, size)
+            return rate_zero_row(offset, index, size)
         if rule == F_INDEX_ZERO:
-            return index_zero(offset, index, size, "thread" if field else "string")
+            return index_zero_row(offset, index, size, "thread" if field else "string")
         if rule == F_STRING_EMPTY:
-            return string_empty(offset, index, size, value)
+            return string_empty_row(offset, index, size, value)
         if field:  # F_CHANGED, a thread's koids
-            return thread_changed(offset, index, size, value, change[:2], change[2:])
+            return thread_changed_row(offset, index, size, value, change[:2], change[2:])
         values = self.tables.strings.values  # F_CHANGED, a string's interned ids
-        return string_changed(offset, index, size, value, values[change[0]], values[change[2]])
+        return string_changed_row(offset, index, size, value, values[change[0]], values[change[2]])
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
