@@ -187,14 +187,14 @@ def test_the_walk_pairs_with_the_python_loop_where_the_compiled_engine_is_not_bu
     is not built, to the Python loop as rows: the same report either way."""
     from fxtlint.engine import _pairing_choice
 
-    real = _walk_native.NativeLint._take
+    real = _walk_native.NativeLint._take_rows  # (a stop's take, past its counts: ``_take``'s and ``drive``'s)
     took = []
 
     def spy(self):
         real(self)
         took.append(self.blocks)
 
-    monkeypatch.setattr(_walk_native.NativeLint, "_take", spy)
+    monkeypatch.setattr(_walk_native.NativeLint, "_take_rows", spy)
     traces = [p for p in REAL + GOLDEN if p.suffix == ".fxt" and p.stat().st_size < 64 << 10]
     for path in traces:
         same(path.read_bytes(), limits=TINY)
@@ -1254,10 +1254,11 @@ def _spied_places(monkeypatch) -> list:
 
 
 def _spied_takes(monkeypatch) -> list:
-    """The walk's stops as ``NativeLint._take`` takes them, from now on: one entry each."""
+    """The walk's stops that left something to take (rows, places), as ``NativeLint._take_rows``
+    takes them (``_take``'s and ``_nwalk``'s ``drive``'s step), from now on: one entry each."""
     takes: list = []
-    real = _walk_native.NativeLint._take
-    monkeypatch.setattr(_walk_native.NativeLint, "_take", lambda self: (takes.append(1), real(self))[1])
+    real = _walk_native.NativeLint._take_rows
+    monkeypatch.setattr(_walk_native.NativeLint, "_take_rows", lambda self: (takes.append(1), real(self))[1])
     return takes
 
 

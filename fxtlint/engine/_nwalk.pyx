@@ -1692,7 +1692,44 @@ cdef class NativeWalk:
         return gid
 
     # -- the walk ----------------------------------------------------------------------
+    def drive(self, lint, buf, int64_t cur, int64_t index, int64_t pw, kinds, dict counts):
+        """``_walk_native.WholeLint._walk``'s loop over whole bytes, compiled: ``run`` from the
+        record at word ``cur`` (index ``index``) one pairing window (``pw`` records) at a time,
+        each stop taken as ``NativeLint._take`` takes it (the linter's pending batch fed at a
+        new window, ``lint.pairs.flush_to``; the run's first record noted, ``lint._index``):
+        the records walked counted in ``counts`` by kind (``kinds``: each terminal's, as
+        ``take_counts`` hands them), the rest by ``lint._take_rows()`` where the stop left
+        any (diagnostics rows, a copy met again, places, pairing rows) or the sink's cap bounds
+        a rule. Returns the first stop that is not DONE (END, HANDBACK, PAST_END, ZERO), with
+        ``cur``, ``index`` and ``size`` set as ``run`` leaves them. (Python renders the rows
+        and decodes a record handed back: a small lint's loop costs no Python frame a stop.)"""
+        cdef int status
+        cdef int k
+        cdef size_t i
+        while True:
+            pairs = lint.pairs
+            if pairs is not None:
+                pairs.flush_to(index)  # a new pairing window: the last one is fed
+            lint._index = index
+            status = self._walk_from(buf, cur, index, (index // pw + 1) * pw)
+            cur = self.cur
+            index = self.index
+            for i in range(self.counted.size()):  # (``take_counts``, by kind)
+                k = self.counted[i]
+                kind = kinds[k]
+                counts[kind] = counts.get(kind, 0) + self.counts[k]
+                self.counts[k] = 0
+            self.counted.clear()
+            if self.findings.size() or self.repeated or self.moved.size() or self.rows.size() or lint.sink._bound:
+                lint._take_rows()
+            if status != DONE:
+                return status
+
     def run(self, buf, int64_t cur, int64_t index, int64_t stop_index):
+        """``_walk_from`` (below), from Python."""
+        return self._walk_from(buf, cur, index, stop_index)
+
+    cdef int _walk_from(self, buf, int64_t cur, int64_t index, int64_t stop_index) except -1:
         """Walk ``buf`` from the record at word ``cur`` (its index ``index``) until the
         index reaches ``stop_index`` or a record needs Python; returns how it stopped
         (DONE, HANDBACK, ZERO, PAST_END, END) and leaves ``cur``, ``index`` and ``size``

@@ -614,6 +614,13 @@ class NativeLint:
         for term, n in nw.take_counts().items():
             kind = self.term_kinds[term]
             kinds[kind] = kinds.get(kind, 0) + n
+        self._take_rows()
+
+    def _take_rows(self) -> None:
+        """``_take`` after the counts: the diagnostics rows (the sink's cap told to the walk
+        first), the places, the pairing rows (``_nwalk``'s ``drive`` calls it where a stop
+        left any)."""
+        nw, kinds = self.nw, self.counts
         sink = self.sink
         if sink is not None and sink._bound:  # (``sink.bounded``, without the property's call)
             self._cap(sink)
@@ -1407,16 +1414,12 @@ class WholeLint(NativeLint):
         # a bytearray is held by a view while it is walked (it cannot be resized under the walk);
         # bytes cannot change: walked as they are
         view = memoryview(buf) if type(buf) is not bytes else None
+        kinds = self.term_kinds
         try:
             while True:
-                if self.pairs is not None:
-                    self.pairs.flush_to(index)  # a new pairing window: the last one is fed
-                self._index = index
-                status = nw.run(buf if view is None else view, cur, index, (index // pw + 1) * pw)
+                # the runs to the next stop that is not DONE, each taken (``_take``'s steps, compiled)
+                status = nw.drive(self, buf if view is None else view, cur, index, pw, kinds, counts)
                 cur, index = nw.cur, nw.index
-                self._take()
-                if status == DONE:
-                    continue
                 if status == END:
                     break
                 if status == HANDBACK:
