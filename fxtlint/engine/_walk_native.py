@@ -542,6 +542,17 @@ class NativeLint:
     places: tuple | list = ()
     place_kinds: dict | None = None
     kindsaid: dict | None = None  # (``_kind_rows``: made at its first use)
+    # the walk's memos (``_setup`` says what each holds), each made at its first use (a small
+    # lint's fixed cost: a lint that meets nothing twice makes none)
+    memo: dict = None  # type: ignore[assignment]
+    said: dict = None  # type: ignore[assignment]
+    first: dict = None  # type: ignore[assignment]
+    copies: dict = None  # type: ignore[assignment]
+    found: dict = None  # type: ignore[assignment]
+    rowsaid: dict = None  # type: ignore[assignment]
+    past_run: dict = None  # type: ignore[assignment]
+    records: dict = None  # type: ignore[assignment]
+    bounds: dict = None  # type: ignore[assignment]
 
     def __init__(self, walk, lint, module):
         self.walk = walk
@@ -575,30 +586,26 @@ class NativeLint:
             nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
         self.skips = None if sink is None else sink.skips  # (``skipper``'s, one lookup)
-        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
-        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
-        # counted without decoding it (the copies of one bad record in a mutated input)
-        self.memo: dict = {}
-        # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
-        # (``_replayed``)
-        self.said: dict = {}
-        # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
-        # copy, and the diagnostics noted of a copy whose decoder read nothing past it
-        self.first: dict = {}
-        self.copies: dict = {}
-        self.found: dict = {}  # ... and the first copy's findings as the decoder takes them (``_found``)
-        # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
-        # diagnostics its second copy built) (``_render_one``)
-        self.rowsaid: dict = {}
+        # (the memos, each a dict made at its first use, a class default of None until then:)
+        # ``memo``: a record's layout rows -> the rules the reference's decoder asked the cap
+        # about, in order (``_memo_key``): a record met again whose every diagnostic the cap
+        # drops is counted without decoding it (the copies of one bad record in a mutated input);
+        # ``said``: a record's bytes and field-check rows -> the diagnostics its decoding said,
+        # or _ONCE (``_replayed``);
+        # ``first``, ``copies``: the walk's copies of a record (``_copy``), by its id + 1: the
+        # layout rows of its first copy, and the diagnostics noted of a copy whose decoder read
+        # nothing past it; ``found``: the first copy's findings as the decoder takes them (``_found``);
+        # ``rowsaid``: a row that is not a layout row -> _ONCE, or (its undefined record's kind,
+        # the diagnostics its second copy built) (``_render_one``);
+        # ``past_run``: (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``);
+        # ``records``: (terminal, a record's bytes) -> the record (``_record``);
+        # ``bounds``: cap key -> the bound the walk was last told (``_cap``)
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
         # the walk says the copies and rows the linter noted as places (``places``), but where no
         # sink keeps rows or a listener reads each diagnostic in file order (F_COPY rows then)
         nw.placing = sink is not None and sink.listener is None
         if nw.placing:
             nw.rule_cap = sink.per_rule_cap  # (the walk stops where a rule of its rows reaches it: ``_cap``)
-        self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
-        self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
-        self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
 
     def _pairs(self):
         """The linter's ``LintState`` (the pairing batch, the buffer-full bookkeeping; made at
@@ -668,6 +675,8 @@ class NativeLint:
         if sink.listener is not None:
             return  # (``sink.bound`` says None for each: a listener wants every diagnostic)
         told = self.bounds
+        if told is None:
+            told = self.bounds = {}
         for code, bound in sink._bound.items():  # (the rules at their cap: ``sink.bound`` of each)
             for key in _CAP_KEYS.get(code, ()):
                 if told.get(key) != bound:
@@ -686,9 +695,12 @@ class NativeLint:
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
         at = -1  # that record's index
-        skips, rules, rowsaid, sink = self.skips, _RULES, self.rowsaid, self.sink
+        skips, rules, sink = self.skips, _RULES, self.sink
         self.taken += len(found)
         note = self.taken >= _NOTE_FROM  # (``_render_one``'s question, the same for each row)
+        if note and self.rowsaid is None:
+            self.rowsaid = {}
+        rowsaid = self.rowsaid
         for row in found:
             code = row[0]
             if row[5] != at:
@@ -765,8 +777,12 @@ class NativeLint:
                              add_at=None if self.sink is None else self.sink.add_at)
                 rows = []
         else:
-            if rows and rows[0][14] and rows[0][14] not in self.first:
-                self.first[rows[0][14]] = rows  # a first copy (``_copy``)
+            if rows and rows[0][14]:
+                first = self.first
+                if first is None:
+                    first = self.first = {}
+                if rows[0][14] not in first:
+                    first[rows[0][14]] = rows  # a first copy (``_copy``)
             # (``_replayed`` and ``_memo_key`` asked only where they may answer: rows enough
             # taken to note, a rule at its cap; a small lint's record is decoded without them)
             if rows and self.taken >= _NOTE_FROM and self._replayed(rows):
@@ -776,6 +792,8 @@ class NativeLint:
                 sink = self.sink
                 if sink is not None and sink._bound:  # (``_memo_key``'s first question, ``bounded``)
                     key = self._memo_key(rows, term, offset, size)
+                    if key is not None and self.memo is None:
+                        self.memo = {}
             if key is not None:
                 known = self.memo.get(key)
                 if known is not None and known is not _PAST and self.sink is not None \
@@ -902,12 +920,15 @@ class NativeLint:
         if size > _MEMO_RECORD:
             return record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
         key = term, bytes(self.buf[offset:offset + size])
-        rec = self.records.get(key)
+        records = self.records
+        if records is None:
+            records = self.records = {}
+        rec = records.get(key)
         if rec is None:
             rec = record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
-            if len(self.records) >= _MEMO_MAX:
-                self.records.clear()
-            self.records[key] = rec
+            if len(records) >= _MEMO_MAX:
+                records.clear()
+            records[key] = rec
         return rec
 
     def _found(self, rows) -> list:
@@ -969,6 +990,8 @@ class NativeLint:
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD or self.taken < _NOTE_FROM:
             return False
+        if self.said is None:
+            self._copy_memos()
         r = rows[0]
         if len(rows) == 1:  # (``_kinds``' and ``_rows_key``'s, without their calls)
             if r[2] not in _MEMO_ROWS:
@@ -1052,6 +1075,8 @@ class NativeLint:
         its decoder steps read past it (``_PAST``) and no rule is at its cap, as ``_layout``
         says it then: decoded from the first copy's findings (``_found``'s) moved."""
         ident, index, offset = row[9] + 1, row[5], row[6]
+        if self.said is None:
+            self._copy_memos()
         said = self.copies.get(ident)
         if self.nw.placing and (said[0] if said is not None else self.said.get(ident) is _PAST):
             self.nw.refuse_copy(row[9])  # (never a place: the walk need not stop after its copies)
@@ -1078,6 +1103,11 @@ class NativeLint:
             return
         self._layout([(*r[:5], index, offset, r[7], r[8] + delta, *r[9:]) for r in rows], [])
 
+    def _copy_memos(self) -> None:
+        """``said``, ``past_run``, ``copies`` and ``found``, made (``_replayed``'s and ``_copy``'s
+        first use)."""
+        self.said, self.past_run, self.copies, self.found = {}, {}, {}, {}
+
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
         is all it reads (its bytes and the rows, positions taken from its start: what the
@@ -1095,7 +1125,7 @@ class NativeLint:
         for row in rows:
             if row[2] not in _MEMO_ROWS:
                 return None
-        if self.past_run.get(_kinds(rows), 0) >= _PAST_RUN:
+        if self.past_run is not None and self.past_run.get(_kinds(rows), 0) >= _PAST_RUN:
             return None  # (the last such records all read past them: ``_replayed``)
         return term, size, bytes(self.buf[offset:offset + size]), \
             _rows_key(rows, offset)
