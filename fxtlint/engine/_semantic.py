@@ -88,13 +88,15 @@ class LintState:
             self.window = w
 
     def flush(self) -> None:
-        if len(self.batch):
+        if self.batch.n:  # (``len(batch)``, without its call)
             self.pairing.feed(self.batch)
             self.batch = Batch()
 
     def finish(self, cut_short: bool = False) -> None:
         """``cut_short``: framing stopped before the end of the file."""
-        self.flush()
+        if self.batch.n:
+            self.pairing.feed(self.batch)  # (``flush``'s, the last batch: emptied, no new one made)
+            self.batch.n = 0
         if self._pairing is not None:  # (an engine never fed has nothing open)
             self._pairing.finish(cut_short, self.buffer_full_index)
 

@@ -1415,7 +1415,7 @@ class WholeLint(NativeLint):
         # one search for the first magic record where the file does not start with it, asked by
         # the file-level checks (MG001's place) and the walk (a repeated one is MG003)
         search = None if log or order == ("big" if big else "little") else MagicSearch(big)
-        if not start_checks(buf, emit, big, log, search=search, order=order):
+        if not start_checks(buf, emit, big, log, search=search, order=order, add_at=sink.add_at):
             # (a structured-log stream's walk reads no magic record: its program has none)
             magic_at = None if log else 0 if search is None else search.find(buf)
             records, cut_short = self._walk(-1 if magic_at is None else magic_at)
@@ -1468,7 +1468,7 @@ class WholeLint(NativeLint):
                     cur = rec.end // 8
                     continue
                 # PAST_END, ZERO: framing stops for good
-                frame_error(8 * cur, index, nw.size if status == PAST_END else 0, buf, emit, big)
+                frame_error(8 * cur, index, nw.size if status == PAST_END else 0, buf, emit, big, self.sink.add_at)
                 stop = True
                 break
         finally:
