@@ -1076,8 +1076,9 @@ def test_a_string_record_is_one_mirror_call_at_most():
 
 def test_the_lint_s_walk_registers_in_the_state_itself():
     """A lint's walk writes the plain mirror's registrations itself (``direct_tables``): no
-    call of the mirror for a string (new text, restated or changed), a thread or an event's
-    inline text, one for each change of provider; the tables it leaves, in every provider,
+    call of the mirror for a string (new text, restated or changed), a thread, an event's
+    inline text or koid pair, or a provider info record, one for each switch of provider;
+    the tables it leaves (names, announced providers and koid pairs too), in every provider,
     are those the mirror's calls leave and the reference's."""
     from fxtlint.engine._provider_state import ProviderState
 
@@ -1099,12 +1100,15 @@ def test_the_lint_s_walk_registers_in_the_state_itself():
         called = {c for c in mirror.calls if c.startswith(("registers", "intern"))}
         assert called == ({"registers_bytes"} if direct else {"registers_text", "registers_string",
                                                               "registers_thread", "registers_bytes", "intern"})
-        assert mirror.calls.count("names_provider") == 2 and mirror.calls.count("switches_provider") == 1
+        assert mirror.calls.count("names_provider") == (0 if direct else 2)
+        assert mirror.calls.count("switches_provider") == 1
         text = state.strings.values
-        left.append(([(pid, {i: text[g] for i, g in p.strings.items()}, p.threads) for pid, p in
-                      state.providers.items()], state.current.id, text))
+        left.append(([(pid, p.name, {i: text[g] for i, g in p.strings.items()}, p.threads) for pid, p in
+                      state.providers.items()], state.current.id, text, state.announced, state.threads.values))
     assert left[0] == left[1]
-    assert left[0][0][1:] == [(1, {1: "b", 2: "c", 3: b"\xff"}, {1: (8, 9), 2: (4, 5)}), (2, {1: "c"}, {1: (6, 7)})]
+    assert left[0][0][1:] == [(1, "p", {1: "b", 2: "c", 3: b"\xff"}, {1: (8, 9), 2: (4, 5)}),
+                              (2, "q", {1: "c"}, {1: (6, 7)})]
+    assert left[0][3] == {1, 2} and left[0][4] == [(1, 2)]  # (the inline koid pair the event pairs under)
     assert "inline" in left[0][2]
     assert tables_after(data, "walk") == tables_after(data, "reference")
 

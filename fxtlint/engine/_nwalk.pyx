@@ -1687,9 +1687,45 @@ cdef class NativeWalk:
         it = self.pair_ids.find(key)
         if it != self.pair_ids.end():
             return deref(it).second
-        cdef int64_t gid = self.mirror.thread(pk, tk)
+        cdef int64_t gid
+        if self.d_state is not None:
+            gid = self._thread_direct(pk, tk)
+        else:
+            gid = self.mirror.thread(pk, tk)
         self.pair_ids[key] = gid
         return gid
+
+    cdef int64_t _thread_direct(self, uint64_t pk, uint64_t tk) except -1:
+        """A koid pair interned in the state's thread interner (``ProviderState.threads``,
+        made by the state at the first; ``Interner.__call__``'s steps): its id, as the plain
+        mirror's ``thread`` gives it, without its Python calls."""
+        threads = self.d_state._threads
+        if threads is None:
+            threads = self.d_state.threads
+        value = (pk, tk)
+        ids = threads.ids
+        got = ids.get(value)
+        if got is not None:
+            return got
+        values = threads.values
+        cdef int64_t gid = len(values)
+        ids[value] = gid
+        values.append(value)
+        return gid
+
+    cdef int _names_direct(self, uint64_t pid, name) except -1:
+        """A provider info record on the state itself (the plain mirror's ``names_provider``
+        steps, without its Python call): ``pid`` announced and current, named ``name`` (bytes:
+        text, read as the mirror reads it; None: its name as it was)."""
+        st = self.d_state
+        st.announced.add(pid)
+        p = st.providers.get(pid)
+        if p is None:
+            p = st.provider(pid)
+        st.current = p
+        if name is not None:
+            p.name = (<bytes>name).decode("utf-8", "replace")
+        return 0
 
     # -- the walk ----------------------------------------------------------------------
     def drive(self, lint, buf, int64_t cur, int64_t index, int64_t pw, kinds, dict counts):
@@ -2207,7 +2243,10 @@ cdef class NativeWalk:
                 return self._switch(s, pid)
             self.announced[s] = 1
             self.current = s
-            self.mirror.names_provider(pid, text)
+            if self.d_state is not None:
+                self._names_direct(pid, text)
+            else:
+                self.mirror.names_provider(pid, text)
             self._current_tables()
             self.names[s] = text
             self.named[s] = 1
@@ -2312,7 +2351,10 @@ cdef class NativeWalk:
             return True  # nothing the mirror holds changes
         self.announced[s] = 1
         self.current = s
-        self.mirror.names_provider(pid, None)
+        if self.d_state is not None:
+            self._names_direct(pid, None)
+        else:
+            self.mirror.names_provider(pid, None)
         self._current_tables()
         return True
 
