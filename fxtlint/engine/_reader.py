@@ -578,14 +578,18 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     return rec
 
 
-def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, skips=None) -> Layout | Record:
+def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, skips=None, add_at=None,
+             record: bool = True) -> Layout | Record | str:
     """The leaf layout of the record at ``off`` (``root``: its type's layout, None when the
     type is undefined), or, for an undefined type or subtype, the record the reader makes
-    of it (reported: it is skipped by its size)."""
+    of it (reported: it is skipped by its size; ``record`` False: its kind alone, no record
+    made). ``skips``, ``add_at``: as ``report_layout``'s."""
     end = off + 8 * size_words
     if root is None:
-        dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
-        dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
+        _say(emit, add_at, R.unknown_record_type, off, idx, 8 * size_words, {"value": rtype},
+             field_span(off, _HEADER_TYPE, big), skips)
+        if not record:
+            return "unknown"
         return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
                       raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
     lay = root
@@ -593,9 +597,10 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, ski
         v = sel.get(header)
         child = lay.variants.get(v)
         if child is None:
-            dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
-            dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
-                       field=sel.name, value=v)
+            _say(emit, add_at, R.unknown_record_subtype, off, idx, 8 * size_words,
+                 {"record": lay.name, "field": sel.name, "value": v}, field_span(off, sel, big), skips)
+            if not record:
+                return f"{lay.name}.unknown"
             return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
                           "bits": header >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]),
                           offset=off, index=idx, size_words=size_words)
@@ -603,13 +608,18 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, ski
     return lay
 
 
-def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool, skips=None) -> str:
+def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool, skips=None,
+                     add_at=None) -> str:
     """UN001 or UN002 for the trace record at ``off``, whose type or subtype is undefined (the
-    reader's message as it skips it by its size); returns the kind the reader gives it.
-    ``skips``: the sink's, asked before the diagnostic is built."""
+    reader's message as it skips it by its size); returns the kind the reader gives it (no
+    record made). ``skips``: the sink's, asked before the diagnostic is built; ``add_at``: as
+    ``report_layout``'s."""
     (header,) = _UNPACK[big](buf, off)
     rtype = (header >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
-    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False, skips)
+    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False, skips, add_at,
+                   False)
+    if isinstance(got, str):
+        return got
     return got.kind if isinstance(got, Record) else got.name
 
 
@@ -1259,9 +1269,13 @@ def argument_label(a: Argument, i: int) -> str:
 _UNREAD = object()
 
 
-def _say(emit: Emit, add_at, rule, offset: int, index: int, size: int | None, params: dict, span=None) -> None:
-    """A file-level diagnostic: kept as a sink's row where the caller gives its ``add_at``
-    (``DiagnosticSink.add_at``: built when read), else built and emitted."""
+def _say(emit: Emit, add_at, rule, offset: int, index: int, size: int | None, params: dict, span=None,
+         skips=None) -> None:
+    """A diagnostic said without a decoder: the cap asked first (``skips``, where given), then
+    kept as a sink's row where the caller gives its ``add_at`` (``DiagnosticSink.add_at``: built
+    when read), else built and emitted (``_Decoder.report``'s steps)."""
+    if skips is not None and skips(rule, offset, index):
+        return
     if add_at is not None:
         add_at(rule, offset, index, size, params, span)
     else:

@@ -1168,7 +1168,8 @@ class NativeLint:
                 built: list = []
                 kind = report_undefined(self.buf, offset, index, size // 8,
                                         emit if said is None else built.append, big=self.big,
-                                        skips=self.skips if said is None else None)
+                                        skips=self.skips if said is None else None,
+                                        add_at=None if said is not None or self.sink is None else self.sink.add_at)
                 if note:
                     self._note(key, said, offset, index, kind, built)
             else:
