@@ -264,11 +264,16 @@ def argument_name(a, i: int, registered) -> str:
     return argument_label(a, i)
 
 
+def counter_argument_not_numeric_row(offset, index, size, i, a, registered) -> tuple:
+    """EV001 for a counter's argument ``a`` (its ``i``-th) of a type that is not numeric, as a
+    sink's row; ``registered``: as ``argument_name``'s."""
+    return R.counter_argument_not_numeric, offset, index, size, {"i": i, "arg": argument_name(a, i, registered),
+                                                                 "kind": a.kind}
+
+
 def counter_argument_not_numeric(offset, index, size, i, a, registered):
-    """EV001 for a counter's argument ``a`` (its ``i``-th) of a type that is not numeric;
-    ``registered``: as ``argument_name``'s."""
-    return R.counter_argument_not_numeric.at(offset, index, record_size=size, i=i,
-                                             arg=argument_name(a, i, registered), kind=a.kind)
+    """``counter_argument_not_numeric_row``'s diagnostic, built."""
+    return built(*counter_argument_not_numeric_row(offset, index, size, i, a, registered))
 
 
 class RecordChecker:

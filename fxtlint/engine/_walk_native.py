@@ -133,6 +133,7 @@ from ._semantic import (
     RecordChecker,
     built,
     counter_argument_not_numeric,
+    counter_argument_not_numeric_row,
     index_zero_row,
     rate_zero_row,
     section_unannounced_row,
@@ -862,7 +863,7 @@ class NativeLint:
                         self.emit(check.rule.at(offset, index, record_size=size, **params))
                 return
         values = self.tables.strings.values
-        if sink is not None and size <= _MEMO_RECORD:
+        if sink is not None and size <= _MEMO_RECORD and self.taken >= _NOTE_FROM:  # (a small lint notes none)
             said = self.kindsaid
             if said is None:  # (the first: the class's default until now)
                 said = self.kindsaid = {}
@@ -897,8 +898,12 @@ class NativeLint:
                 continue
             if row[2] == _NUMERIC:
                 i, named = row[3], row[13]
-                self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
-                                                       values[named - 1] if named else None))
+                if sink is not None:  # (a sink's row: built when read)
+                    sink.add_at(*counter_argument_not_numeric_row(offset, index, size, i, rec.args[i],
+                                                                  values[named - 1] if named else None))
+                else:
+                    self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
+                                                           values[named - 1] if named else None))
                 continue
             check = checks[self.sites[row[10]][2]]
             if sink is not None:  # (built by its rule when read)
