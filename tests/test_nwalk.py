@@ -1077,7 +1077,7 @@ def test_a_string_record_is_one_mirror_call_at_most():
 def test_the_lint_s_walk_registers_in_the_state_itself():
     """A lint's walk writes the plain mirror's registrations itself (``direct_tables``): no
     call of the mirror for a string (new text, restated or changed), a thread, an event's
-    inline text or koid pair, or a provider info record, one for each switch of provider;
+    inline text or koid pair, a provider info or section record;
     the tables it leaves (names, announced providers and koid pairs too), in every provider,
     are those the mirror's calls leave and the reference's."""
     from fxtlint.engine._provider_state import ProviderState
@@ -1101,7 +1101,7 @@ def test_the_lint_s_walk_registers_in_the_state_itself():
         assert called == ({"registers_bytes"} if direct else {"registers_text", "registers_string",
                                                               "registers_thread", "registers_bytes", "intern"})
         assert mirror.calls.count("names_provider") == (0 if direct else 2)
-        assert mirror.calls.count("switches_provider") == 1
+        assert mirror.calls.count("switches_provider") == (0 if direct else 1)
         text = state.strings.values
         left.append(([(pid, p.name, {i: text[g] for i, g in p.strings.items()}, p.threads) for pid, p in
                       state.providers.items()], state.current.id, text, state.announced, state.threads.values))

@@ -2267,7 +2267,12 @@ cdef class NativeWalk:
             self.rate[self.current] = rate
             # a rate of 0 converts nothing: no timestamp is said to overflow (``ProviderState``)
             self.limit[self.current] = fxt_max_ticks(rate) if rate else U64MAX
-            self.mirror.sets_tick_rate(rate, self.limit[self.current])
+            if self.d_state is not None:  # (the plain mirror's ``sets_tick_rate``, without its call)
+                prov = self.d_state.current
+                prov.rate = rate
+                prov.max_ticks = self.limit[self.current]
+            else:
+                self.mirror.sets_tick_rate(rate, self.limit[self.current])
             return True
         if mode == M_REGISTERS_STRING:
             idx = v[T.f_index]
@@ -2371,7 +2376,12 @@ cdef class NativeWalk:
         a change)."""
         if s != self.current:
             self.current = s
-            self.mirror.switches_provider(pid)
+            if self.d_state is not None:  # (the plain mirror's ``switches_provider``, without its call)
+                st = self.d_state
+                p = st.providers.get(pid)
+                st.current = st.provider(pid) if p is None else p
+            else:
+                self.mirror.switches_provider(pid)
             self._current_tables()
         return True
 
