@@ -76,8 +76,10 @@ then goes on after it. So every message is written by the reference engine's cod
 ``WholeLint`` is ``NativeLint`` for whole bytes with the linter alone (``_lint.lint_whole``):
 one object is the walk, the linter and the driver, running the same steps (``_take`` and
 the rendering of rows, ``advance``'s loop without what only a stream or a mapped file
-needs), with the linter's ``LintState`` made at the first pairing row, provider event or
-record handed back (a small lint's fixed cost: no ``Walk``, ``Lint``, ``MagicSearch``).
+needs: its runs and their takes one compiled call, ``_nwalk``'s ``drive``, which calls
+``_take_rows`` only where a stop left something to take), with the linter's ``LintState``
+made at the first pairing row, provider event or record handed back (a small lint's fixed
+cost: no ``Walk``, ``Lint``, ``MagicSearch``).
 
 Memory: the native tables grow with registrations (keyed by provider slot and index),
 the pairing rows with one window.
