@@ -132,6 +132,25 @@ def test_the_command_line_imports_no_numpy(fmt):
     assert "numpy" not in got
 
 
+# what ``fxtlint FILE`` was made to do without (bench/startup.py): argparse with gettext and
+# locale (``check.parsed_simply`` reads a plain argv)
+DEFERRED = ("argparse", "gettext", "locale", "fxtlint.cli._parser")
+
+
+@pytest.mark.parametrize("argv", [["--output-format", "rich"], ["--output-format=rich", "-q", "--select", "PR,RB"]])
+def test_the_command_line_of_a_file_and_plain_options_builds_no_parser(argv):
+    got = imported_by("-m", "fxtlint", *argv, str(SAMPLE))
+    assert "fxtlint.engine._walk_native" in got  # it linted
+    assert set(DEFERRED).isdisjoint(got), sorted(set(DEFERRED) & got)
+
+
+def test_an_argv_argparse_reads_imports_it():
+    """The failing twin: an option ``parsed_simply`` leaves to argparse brings it (short
+    options run together)."""
+    got = imported_by("-m", "fxtlint", "-qj1", str(SAMPLE))
+    assert set(DEFERRED) <= got
+
+
 # every verb that reads a trace, on the sample: (its arguments, a module it imports, what it writes)
 VERBS = {
     "export": (["export", str(SAMPLE), "-o", "{out}"], "fxtlint.export._export_tef", "out"),
@@ -278,7 +297,7 @@ def test_the_help_width_is_shutils(monkeypatch, columns):
     import argparse
     import shutil
 
-    from fxtlint.cli import Parser, _columns
+    from fxtlint.cli._parser import Parser, _columns
 
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)
