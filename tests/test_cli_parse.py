@@ -104,3 +104,17 @@ def test_every_option_of_check_is_declared_for_both(parser):
     assert {f for a in actions for f in a.option_strings} == set(options)
     assert {a.dest: a.default for a in actions if a.option_strings} == defaults
     assert [a.dest for a in actions if not a.option_strings] == [positional]
+
+
+@pytest.mark.parametrize("empty", [[], None, "", {}])
+def test_no_selector_resolves_as_the_registry_reads_none(empty):
+    """``_resolve_codes`` without selectors (its short cut: no registry read) says what the
+    selection of the whole registry says: nothing ignored, no severity changed."""
+    from fxtlint.rules import _selection, all_rules
+
+    known = [r.code for r in all_rules()]
+    expected = (frozenset(known) - _selection.enabled_codes(known, [], []), _selection.severity_overrides([], known))
+    assert check._resolve_codes({"select": empty, "ignore": empty, "severity": empty}) == expected == (frozenset(), {})
+    # and a selector still goes through the registry
+    ignored, overrides = check._resolve_codes({"select": ["PR"], "ignore": empty, "severity": empty})
+    assert ignored == frozenset(c for c in known if not c.startswith("PR")) and overrides == {}

@@ -284,6 +284,8 @@ def settings(args: argparse.Namespace, config: _config.Config) -> dict:
 
 
 def _resolve_codes(s: dict) -> tuple[frozenset[str], dict[str, Severity]]:
+    if not (s["select"] or s["ignore"] or s["severity"]):
+        return frozenset(), {}  # every rule, at its own severity (what the registry's reading gives)
     known = [r.code for r in _common.load_registry()]
     for option in ("select", "ignore", "severity"):
         values = _selection.split(s[option])
