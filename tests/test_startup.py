@@ -132,6 +132,54 @@ def test_the_command_line_imports_no_numpy(fmt):
     assert "numpy" not in got
 
 
+# what ``fxtlint FILE`` was made to do without (bench/startup.py): argparse with gettext and
+# locale (``check.parsed_simply`` reads a plain argv); re (the patterns of baselines and of
+# unprintable lines, compiled at their first use; fnmatch's, for --exclude); the archive
+# builders, the encoder and the mutation helpers (``rules._later``: a lint calls none)
+DEFERRED = ("argparse", "gettext", "locale", "fxtlint.cli._parser", "re", "fnmatch", "fxtlint.spec._build",
+            "fxtlint.spec._encoder", "fxtlint.rules._mutate", "fxtlint.rules._ex")
+
+
+@pytest.mark.parametrize("argv", [["--output-format", "rich"], ["--output-format=rich", "-q", "--select", "PR,RB"]])
+def test_the_command_line_of_a_file_and_plain_options_builds_no_parser(argv):
+    got = imported_by("-m", "fxtlint", *argv, str(SAMPLE))
+    assert "fxtlint.engine._walk_native" in got  # it linted
+    # (what the interpreter imports before any code runs is not the lint's: an editable
+    # install's finder brings re and fnmatch)
+    got -= imported_by("-c", "pass")
+    assert set(DEFERRED).isdisjoint(got), sorted(set(DEFERRED) & got)
+
+
+def test_an_argv_argparse_reads_imports_it():
+    """The failing twin: an option ``parsed_simply`` leaves to argparse brings it (short
+    options run together)."""
+    got = imported_by("-m", "fxtlint", "-qj1", str(SAMPLE))
+    assert {"argparse", "gettext", "locale", "fxtlint.cli._parser"} <= got
+
+
+def test_a_rules_mutation_imports_the_builders_at_its_first_call():
+    """The other twin: the registry alone imports no builder; a mutation's first call does,
+    and makes what its helpers make."""
+    code = """
+import sys
+import fxtlint.rules as R
+assert "fxtlint.spec._build" not in sys.modules
+class Pick:
+    def integers(self, lo, hi): return lo
+    def sampled_from(self, values): return values[0]
+recs = [R.layout.B.magic()]
+from fxtlint.rules import _mutate as M
+from fxtlint.spec import _build as B
+assert R.magic_repeated.mutation(recs, Pick()) == M.append(B.magic())(recs, Pick())
+assert R.record_size_zero.mutation(recs, Pick()) == M.size_zero(recs, Pick())
+assert R.layout.B is B and R.layout.M is M  # the modules themselves, bound at the first use
+"""
+    modules = ("fxtlint.spec._build", "fxtlint.spec._encoder", "fxtlint.rules._mutate")
+    assert loaded_after("import fxtlint.rules", (*modules, "fxtlint.rules._ex")) == \
+        dict.fromkeys((*modules, "fxtlint.rules._ex"), False)
+    assert loaded_after(code, modules) == dict.fromkeys(modules, True)
+
+
 # every verb that reads a trace, on the sample: (its arguments, a module it imports, what it writes)
 VERBS = {
     "export": (["export", str(SAMPLE), "-o", "{out}"], "fxtlint.export._export_tef", "out"),
@@ -278,7 +326,7 @@ def test_the_help_width_is_shutils(monkeypatch, columns):
     import argparse
     import shutil
 
-    from fxtlint.cli import Parser, _columns
+    from fxtlint.cli._parser import Parser, _columns
 
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)
