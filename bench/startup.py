@@ -92,13 +92,14 @@ def main() -> None:
         base.append(timed(bare))
     print(f"{args.runs} paired runs of `fxtlint --output-format {args.format} {Path(file).name}` (the console "
           f"script), `python -m fxtlint` and `python -c pass` (cwd /, output a pipe):")
-    print(f"  {'command':46} {'wall ms':>8} {'CPU ms':>8}   {'wall ratio':>10} {'CPU ratio':>10}")
-    print(f"  {'python -c pass':46} {1e3 * statistics.median(w for w, _ in base):8.1f} "
+    width = max(46, *map(len, lints))
+    print(f"  {'command':{width}} {'wall ms':>8} {'CPU ms':>8}   {'wall ratio':>10} {'CPU ratio':>10}")
+    print(f"  {'python -c pass':{width}} {1e3 * statistics.median(w for w, _ in base):8.1f} "
           f"{1e3 * statistics.median(c for _, c in base):8.1f}")
     for label, runs in times.items():
         wall = sorted(a[0] / b[0] for a, b in zip(runs, base))
         cpu = sorted(a[1] / max(b[1], 1e-6) for a, b in zip(runs, base))
-        print(f"  {label[:46]:46} {1e3 * statistics.median(w for w, _ in runs):8.1f} "
+        print(f"  {label:{width}} {1e3 * statistics.median(w for w, _ in runs):8.1f} "
               f"{1e3 * statistics.median(c for _, c in runs):8.1f}   {statistics.median(wall):9.2f}x "
               f"{statistics.median(cpu):9.2f}x   (wall ratio min {wall[0]:.2f}, max {wall[-1]:.2f})")
     label = next(iter(lints))
