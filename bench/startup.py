@@ -18,7 +18,9 @@ or json): the installed console script, ``fxtlint FILE`` (the ``fxtlint`` next t
 interpreter, ``Path(sys.executable).parent / "fxtlint"``, the script pip wrote from
 ``[project.scripts]``: the command the issues name and the figure printed last), and
 ``python -m fxtlint FILE`` beside it. An environment without the script (a checkout run
-with ``PYTHONPATH``) times ``python -m fxtlint`` only, and says so.
+with ``PYTHONPATH``) times ``python -m fxtlint`` only, and says so. The script is the
+installer's: pip 23.2.1, the one a fresh venv of Python 3.11 bundles, writes ``import re``
+first (about 2.5 ms here), pips since early 2025 do not (bench/README.md, ``start48b``).
 
 ``--also PYTHON`` (repeatable) times that interpreter's two commands (the ``fxtlint`` next
 to ``PYTHON``) in the same rounds, each against the same ``python -c pass`` of this
