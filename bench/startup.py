@@ -20,7 +20,7 @@ interpreter, ``Path(sys.executable).parent / "fxtlint"``, the script pip wrote f
 ``python -m fxtlint FILE`` beside it. An environment without the script (a checkout run
 with ``PYTHONPATH``) times ``python -m fxtlint`` only, and says so. The script is the
 installer's: pip 23.2.1, the one a fresh venv of Python 3.11 bundles, writes ``import re``
-first (about 2.5 ms here), pips since early 2025 do not (bench/README.md, ``start48b``).
+first (a few ms), pips since early 2025 do not (bench/README.md, ``start48b``).
 
 ``--also PYTHON`` (repeatable) times that interpreter's two commands (the ``fxtlint`` next
 to ``PYTHON``) in the same rounds, each against the same ``python -c pass`` of this
