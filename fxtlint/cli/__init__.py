@@ -18,6 +18,11 @@ argparse parses in ``_parser``, imported when a run needs it: a verb whose modul
 ``parsed_simply(argv)`` (check) reads an argv of paths and plain options itself, the
 namespace argparse would make, or None where argparse must decide (anything else,
 errors included), so ``fxtlint FILE`` builds no parser (bench/startup.py).
+
+``console`` is the ``fxtlint`` command (``[project.scripts]``, and ``python -m fxtlint``):
+importing this package imports nothing else of fxtlint (``_common``, and with it the
+engine, the rules and the tables, is imported by ``main``), so that the command's entry,
+which pip's script imports with the collector on, takes the imports under its own rules.
 """
 
 from __future__ import annotations
@@ -25,9 +30,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-
-from . import _common
-from ._common import EXIT_OK, EXIT_USAGE, UsageError
 
 # the verbs, each a module of this package of the same name, in the order of --help; a
 # run imports the one it runs (``fxtlint FILE``: check), ``--help`` all of them
@@ -56,12 +58,14 @@ def __getattr__(name: str):
 
 
 def _main(argv: list[str]) -> int:
+    from . import _common
+
     if not argv:
         from ._parser import build_parser
 
         build_parser()[0].print_usage(sys.stderr)
         _common.error("no command or path given (try `fxtlint --help`)")
-        return EXIT_USAGE
+        return _common.EXIT_USAGE
     if argv[0] in ("-h", "--help", "--version"):
         from ._parser import build_parser
 
@@ -75,18 +79,20 @@ def _main(argv: list[str]) -> int:
         args = parse_verb(verb, rest)
     try:
         return args.run(args)
-    except UsageError as e:
+    except _common.UsageError as e:
         _common.error(str(e))
-        return EXIT_USAGE
+        return _common.EXIT_USAGE
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run fxtlint on ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    from . import _common
+
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         return _main(argv)
     except SystemExit as e:  # argparse: --help/--version (0), usage errors (2)
-        return e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
+        return e.code if isinstance(e.code, int) else _common.EXIT_OK if e.code is None else _common.EXIT_USAGE
     except BrokenPipeError:  # `fxtlint big.fxt | head`
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -94,10 +100,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def console() -> int:
-    """The ``fxtlint`` command (and ``python -m fxtlint``): ``main``, then every object
-    left frozen (``gc.freeze``), so that the interpreter's collections at exit do not walk
-    them (about 8 ms of a small lint, bench/startup.py). Only at the end of a process: a
-    library caller of ``main`` keeps its collector as it was."""
+    """The ``fxtlint`` command: pip's console script (``from fxtlint.cli import console``)
+    and ``python -m fxtlint`` both call this, at the start of a process.
+
+    The command line's modules (``_common``: the engine, the rules, the tables) are
+    imported with the collector off and what they made is then frozen (``gc.freeze``: kept
+    out of every later collection, as a module's objects live as long as the process): a
+    small lint's imports make tens of thousands of objects and nothing that needs
+    collecting (about 3 ms of a 60 ms start, bench/startup.py). Then ``main``, and every
+    object left frozen, so that the interpreter's collections at exit do not walk them
+    (about 8 ms of a small lint). Done here, not at import: ``import fxtlint.cli`` (a
+    library caller of ``main``) leaves its collector as it was."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        from . import _common  # noqa: F401  (imported here, collecting nothing)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
     status = main()
     gc.freeze()
     return status
