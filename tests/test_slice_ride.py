@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import io
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +19,8 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
+from fxtlint.cli import main
+from fxtlint.cli import slice as slice_cli
 from fxtlint.engine._lint import lint_bytes
 from fxtlint.rewrite import _repair, _slice_ride, _slice_walk
 from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
@@ -168,3 +172,23 @@ def test_a_trace_going_back_is_not_ridden():
 class _Everything(frozenset):
     def __contains__(self, item) -> bool:
         return True
+
+
+def test_the_cli_lints_only_the_pieces_the_ride_left(tmp_path, monkeypatch, capsys):
+    linted: list = []
+    real = slice_cli._verdict
+
+    def counting(path):
+        linted.append(path)
+        return real(path)
+
+    monkeypatch.setattr(slice_cli, "_verdict", counting)
+    src = tmp_path / "in.fxt"
+    src.write_bytes((REPO / "corpus" / "samples" / "sample.fxt").read_bytes())
+    out = tmp_path / "p.fxt"
+    main(["slice", str(src), "-o", str(out), "--split-size", "200", "--no-progress", "--output-format", "json"])
+    pieces = json.loads(capsys.readouterr().out)["pieces"]
+    assert pieces
+    for p in pieces:  # each piece's counts are its file's lint
+        assert (p["errors"], p["warnings"]) == _verdict(Path(p["path"]).read_bytes())
+    assert len(linted) < len(pieces)  # (some proven by the ride)
