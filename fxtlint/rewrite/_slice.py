@@ -8,7 +8,8 @@ those outside a range left out, the others handed to the record-by-record pass).
 follow what is open in file order; where an instant goes back in the file, IN is cut
 again by ``_order.OrderedSlicer``, which follows what is open as the lint pairs it (in
 time order). A trace's time range (``time_range``: what --from/--to and ticks are read
-against) is read on the walk too, or record by record.
+against) is read on the walk too, or record by record. With ``ride``, the pieces'
+verdicts are proven on the cut's walk where it can (``_slice_ride``: ``SliceLog.verdicts``).
 """
 
 from __future__ import annotations

@@ -36,6 +36,12 @@ is the walk's at the range's first record (``_open_now(whole=True)``: every reco
 before it was before the range), and after it the pass's own ``OpenEvents`` follows
 those handed back. ``time_range_walked`` reads a trace's time range on the walk.
 
+With the ride on (``ride_on``: a --split-size or --split-time cut), the walk also writes
+its pairing rows (``slice_rows``) and each piece's ``_slice_ride.Ride`` is told the
+walk's findings and rows of each run, each record the pass takes (its decoder's findings
+and its change) and, once written, the piece's frame (its bytes but its body's, kept by
+``_Tee``): the piece's verdict where it proves it.
+
 Memory: the walk's tables, the piece's notes (what it reads, not its records: those wait
 in ``scratch`` as on the reference pass, or are sent again from IN's file) and what is
 open.
