@@ -58,16 +58,16 @@ def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
     one = [cutter.ranged, cutter.size is not None, cutter.span is not None, cutter.archives]
     module = native_walk() if shortcut and sum(one) == 1 else None
     fresh = Cutter(start=cutter.start, end=cutter.end, size=cutter.size, span=cutter.span, archives=cutter.archives)
-    slicer = WalkSlicer(buf, open_out, cutter, scratch, module) if module is not None else \
-        _Slicer(buf, open_out, cutter, scratch)
-    if ride and isinstance(slicer, WalkSlicer):
-        slicer.ride_on()
+    walk = WalkSlicer(buf, open_out, cutter, scratch, module) if module is not None else None
+    slicer = walk if walk is not None else _Slicer(buf, open_out, cutter, scratch)
+    if ride and walk is not None:
+        walk.ride_on()
     log = slicer.run()
     again = _again(buf) if slicer.went_back else None
     if again is None:
         log.file_order = slicer.went_back
-        if isinstance(slicer, WalkSlicer) and slicer.ride is not None:
-            log.verdicts = slicer.ride.verdicts
+        if walk is not None and walk.ride is not None:
+            log.verdicts = walk.ride.verdicts
         return log
     # an instant went back in the file: the pieces again, each cut beginning and ending what
     # is open as the lint pairs it (``_order``), written over the ones before
