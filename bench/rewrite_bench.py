@@ -289,10 +289,12 @@ _SLICE_PHASES = (
     "    return verb._PieceFile(outputs, paths[-1])\n"
     "folder = os.path.dirname(os.path.abspath(out))\n"
     "t1 = cpu()\n"
+    "ride = {'ride': True} if hasattr(verb, '_verdicts') else {}\n"
     "with opened_input(src) as inp:\n"
-    "    log = slice_trace(inp, open_out, verb._cutter(args, inp), scratch=lambda: verb.scratch_file(folder))\n"
+    "    log = slice_trace(inp, open_out, verb._cutter(args, inp), scratch=lambda: verb.scratch_file(folder), **ride)\n"
     "t2 = cpu()\n"
-    "verdicts = [verb._verdict(p) for p in paths]\n"
+    "ridden = getattr(log, 'verdicts', None) or [None] * len(paths)\n"
+    "verdicts = verb._verdicts(paths, log.verdicts) if ride else [verb._verdict(p) for p in paths]\n"
     "t3 = cpu()\n"
     "for p in paths:\n"
     "    os.unlink(p)\n"
@@ -304,7 +306,8 @@ _SLICE_PHASES = (
     "print(json.dumps({'slice_phases': src.rsplit('/', 1)[-1], option.lstrip('-'): value,\n"
     "                  'imports_cpu': round(t1 - t0, 3), 'cut_cpu': round(t2 - t1, 3),\n"
     "                  'pieces_lint_cpu': round(t3 - t2, 3), 'frame_screen_cpu': round(t5 - t4, 3),\n"
-    "                  'pieces': len(paths), 'errors': sum(e for e, _ in verdicts)}))\n"
+    "                  'pieces': len(paths), 'fallbacks': sum(v is None for v in ridden),\n"
+    "                  'errors': sum(e for e, _ in verdicts)}))\n"
 )
 
 

@@ -1,4 +1,4 @@
-"""Benchmark: the start-up of ``fxtlint FILE`` against ``python -c pass``.
+"""Benchmark: the start-up of the ``fxtlint FILE`` command against ``python -c pass``.
 
     python bench/startup.py [--runs 21] [--file corpus/samples/sample.fxt] [--format rich]
                             [--also OTHER_PYTHON ...]
@@ -13,12 +13,19 @@ of the pairs' ratios (the figures to quote), with their spread. The package's by
 is compiled first, as ``pip install`` does (an environment with PYTHONDONTWRITEBYTECODE
 set would otherwise compile every module on every run), and the warm-up lint writes the
 spec tables' cache (``spec/_tables.parsed_tables``), as a first run after an install does.
-The command line runs with this interpreter: ``python -m fxtlint FILE``, the console
-script's own work, its output a pipe (``--format``: rich, the text, or json).
+Two commands run with this interpreter, their output a pipe (``--format``: rich, the text,
+or json): the installed console script, ``fxtlint FILE`` (the ``fxtlint`` next to the
+interpreter, ``Path(sys.executable).parent / "fxtlint"``, the script pip wrote from
+``[project.scripts]``: the command the issues name and the figure printed last), and
+``python -m fxtlint FILE`` beside it. An environment without the script (a checkout run
+with ``PYTHONPATH``) times ``python -m fxtlint`` only, and says so. The script is the
+installer's: pip 23.2.1, the one a fresh venv of Python 3.11 bundles, writes ``import re``
+first (a few ms), pips since early 2025 do not (bench/README.md, ``start48b``).
 
-``--also PYTHON`` (repeatable) times ``PYTHON -m fxtlint FILE`` in the same rounds, each
-against the same ``python -c pass`` of this interpreter: another environment (the code
-before a change, installed in its own venv) measured in the same run.
+``--also PYTHON`` (repeatable) times that interpreter's two commands (the ``fxtlint`` next
+to ``PYTHON``) in the same rounds, each against the same ``python -c pass`` of this
+interpreter: another environment (the code before a change, installed in its own venv)
+measured in the same run.
 """
 
 from __future__ import annotations
@@ -63,37 +70,44 @@ def main() -> None:
                    help="another interpreter whose fxtlint is timed in the same rounds")
     args = p.parse_args()
     file = str(Path(args.file).resolve())
-    pythons = [sys.executable, *args.also]
-    lints = {py: [py, "-m", "fxtlint", "--output-format", args.format, file] for py in pythons}
-    for py, lint in lints.items():
-        compile_and_warm(py, lint)
+    opts = ["--output-format", args.format, file]
+    lints: dict[str, list[str]] = {}  # label -> command, in the order of the rounds
+    for py in [sys.executable, *args.also]:
+        where = "" if py == sys.executable else f" ({py})"
+        script = Path(py).parent / "fxtlint"
+        if script.is_file():
+            lints["fxtlint" + where] = [str(script), *opts]
+        else:
+            print(f"no console script {script}: `python -m fxtlint` only", file=sys.stderr)
+        lints["python -m fxtlint" + where] = [py, "-m", "fxtlint", *opts]
+    for py in [sys.executable, *args.also]:
+        compile_and_warm(py, [py, "-m", "fxtlint", *opts])
     bare = [sys.executable, "-c", "pass"]
     for lint in lints.values():
         timed(lint)  # warm-up: the file cache
     timed(bare)
-    times: dict[str, list[tuple[float, float]]] = {py: [] for py in pythons}
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label in lints}
     base: list[tuple[float, float]] = []
     for _ in range(args.runs):
-        for py in pythons:
-            times[py].append(timed(lints[py]))
+        for label, lint in lints.items():
+            times[label].append(timed(lint))
         base.append(timed(bare))
-    print(f"{args.runs} paired runs of `python -m fxtlint --output-format {args.format} {Path(file).name}` "
-          f"and `python -c pass` (cwd /, output a pipe):")
-    print(f"  {'command':46} {'wall ms':>8} {'CPU ms':>8}   {'wall ratio':>10} {'CPU ratio':>10}")
-    print(f"  {'python -c pass':46} {1e3 * statistics.median(w for w, _ in base):8.1f} "
+    print(f"{args.runs} paired runs of `fxtlint --output-format {args.format} {Path(file).name}` (the console "
+          f"script), `python -m fxtlint` and `python -c pass` (cwd /, output a pipe):")
+    width = max(46, *map(len, lints))
+    print(f"  {'command':{width}} {'wall ms':>8} {'CPU ms':>8}   {'wall ratio':>10} {'CPU ratio':>10}")
+    print(f"  {'python -c pass':{width}} {1e3 * statistics.median(w for w, _ in base):8.1f} "
           f"{1e3 * statistics.median(c for _, c in base):8.1f}")
-    for py in pythons:
-        runs = times[py]
+    for label, runs in times.items():
         wall = sorted(a[0] / b[0] for a, b in zip(runs, base))
         cpu = sorted(a[1] / max(b[1], 1e-6) for a, b in zip(runs, base))
-        label = "fxtlint" + ("" if py == sys.executable else f" ({py})")
-        print(f"  {label[:46]:46} {1e3 * statistics.median(w for w, _ in runs):8.1f} "
+        print(f"  {label:{width}} {1e3 * statistics.median(w for w, _ in runs):8.1f} "
               f"{1e3 * statistics.median(c for _, c in runs):8.1f}   {statistics.median(wall):9.2f}x "
               f"{statistics.median(cpu):9.2f}x   (wall ratio min {wall[0]:.2f}, max {wall[-1]:.2f})")
-    med = statistics.median(sorted(a[0] / b[0] for a, b in zip(times[sys.executable], base)))
-    print(f"  this fxtlint, wall ratio, median of pairs: {med:.2f}x; target at most {TARGET:.0f}x: "
+    label = next(iter(lints))
+    med = statistics.median(sorted(a[0] / b[0] for a, b in zip(times[label], base)))
+    print(f"  this `{label}`, wall ratio, median of pairs: {med:.2f}x; target at most {TARGET:.0f}x: "
           f"{'met' if med <= TARGET else 'not met'}")
-
 
 if __name__ == "__main__":
     main()

@@ -4,8 +4,9 @@
 # exactly the pieces the record-by-record pass writes, and reads the same time range of the
 # trace (where the walk is built); when the input lints clean, every piece lints clean and,
 # cut by size or time, the pieces' events together, without those a cut wrote, are the
-# input's events in the canonical decoding. (A broken input's pieces may read differently:
-# the CLI lints each piece and exits 1 when one has an error.)
+# input's events in the canonical decoding; and each piece's verdict the cut's walk proves
+# (the ride, ``rewrite/_slice_ride``) is the lint's of the piece. (A broken input's pieces
+# may read differently: the CLI says each piece's verdict and exits 1 when one has an error.)
 """atheris harness for ``fxtlint slice``: python fuzz/fuzz_slice.py [-libFuzzer flags] [corpus dirs]."""
 
 # No `from __future__` import: OSS-Fuzz's coverage build puts a stub in front of this file,
@@ -37,8 +38,13 @@ def pieces(data: bytes, cutter, shortcut: bool = True) -> list:
         outs[i] = _Kept()
         return outs[i]
 
-    slice_trace(data, open_out, cutter, shortcut=shortcut)
-    return [outs[i].getvalue() for i in sorted(outs)]
+    log = slice_trace(data, open_out, cutter, shortcut=shortcut, ride=shortcut)
+    parts = [outs[i].getvalue() for i in sorted(outs)]
+    for p, verdict in zip(parts, log.verdicts or ()):  # (None: not proven, the CLI lints the file)
+        if verdict is not None:
+            labels = [d.severity.label for d in fxtlint.lint_bytes(p, input_format="trace").diagnostics]
+            assert verdict == (labels.count("error"), labels.count("warning")), "a ridden verdict is not the lint's"
+    return parts
 
 
 def events(data: bytes) -> list:

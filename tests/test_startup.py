@@ -132,6 +132,54 @@ def test_the_command_line_imports_no_numpy(fmt):
     assert "numpy" not in got
 
 
+# what ``fxtlint FILE`` was made to do without (bench/startup.py): argparse with gettext and
+# locale (``check.parsed_simply`` reads a plain argv); re (the patterns of baselines and of
+# unprintable lines, compiled at their first use; fnmatch's, for --exclude); the archive
+# builders, the encoder and the mutation helpers (``rules._later``: a lint calls none)
+DEFERRED = ("argparse", "gettext", "locale", "fxtlint.cli._parser", "re", "fnmatch", "fxtlint.spec._build",
+            "fxtlint.spec._encoder", "fxtlint.rules._mutate", "fxtlint.rules._ex")
+
+
+@pytest.mark.parametrize("argv", [["--output-format", "rich"], ["--output-format=rich", "-q", "--select", "PR,RB"]])
+def test_the_command_line_of_a_file_and_plain_options_builds_no_parser(argv):
+    got = imported_by("-m", "fxtlint", *argv, str(SAMPLE))
+    assert "fxtlint.engine._walk_native" in got  # it linted
+    # (what the interpreter imports before any code runs is not the lint's: an editable
+    # install's finder brings re and fnmatch)
+    got -= imported_by("-c", "pass")
+    assert set(DEFERRED).isdisjoint(got), sorted(set(DEFERRED) & got)
+
+
+def test_an_argv_argparse_reads_imports_it():
+    """The failing twin: an option ``parsed_simply`` leaves to argparse brings it (short
+    options run together)."""
+    got = imported_by("-m", "fxtlint", "-qj1", str(SAMPLE))
+    assert {"argparse", "gettext", "locale", "fxtlint.cli._parser"} <= got
+
+
+def test_a_rules_mutation_imports_the_builders_at_its_first_call():
+    """The other twin: the registry alone imports no builder; a mutation's first call does,
+    and makes what its helpers make."""
+    code = """
+import sys
+import fxtlint.rules as R
+assert "fxtlint.spec._build" not in sys.modules
+class Pick:
+    def integers(self, lo, hi): return lo
+    def sampled_from(self, values): return values[0]
+recs = [R.layout.B.magic()]
+from fxtlint.rules import _mutate as M
+from fxtlint.spec import _build as B
+assert R.magic_repeated.mutation(recs, Pick()) == M.append(B.magic())(recs, Pick())
+assert R.record_size_zero.mutation(recs, Pick()) == M.size_zero(recs, Pick())
+assert R.layout.B is B and R.layout.M is M  # the modules themselves, bound at the first use
+"""
+    modules = ("fxtlint.spec._build", "fxtlint.spec._encoder", "fxtlint.rules._mutate")
+    assert loaded_after("import fxtlint.rules", (*modules, "fxtlint.rules._ex")) == \
+        dict.fromkeys((*modules, "fxtlint.rules._ex"), False)
+    assert loaded_after(code, modules) == dict.fromkeys(modules, True)
+
+
 # every verb that reads a trace, on the sample: (its arguments, a module it imports, what it writes)
 VERBS = {
     "export": (["export", str(SAMPLE), "-o", "{out}"], "fxtlint.export._export_tef", "out"),
@@ -278,7 +326,7 @@ def test_the_help_width_is_shutils(monkeypatch, columns):
     import argparse
     import shutil
 
-    from fxtlint.cli import Parser, _columns
+    from fxtlint.cli._parser import Parser, _columns
 
     if columns is None:
         monkeypatch.delenv("COLUMNS", raising=False)
@@ -287,3 +335,90 @@ def test_the_help_width_is_shutils(monkeypatch, columns):
     assert _columns() == shutil.get_terminal_size().columns
     parser = Parser(prog="p", description="word " * 40)
     assert parser.format_help() == argparse.ArgumentParser(prog="p", description="word " * 40).format_help()
+
+
+# the ``fxtlint`` command as pip writes it from ``[project.scripts]``: pip before 2025 (the one
+# a fresh venv of Python 3.11 bundles) imports re first; later pips and uv do not
+# (pypa/pip#13166), hence the two ``re`` lines
+RENAME_ARGV0 = "    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+
+
+def console_script(*, with_re: bool = True) -> str:
+    import tomllib
+
+    entry = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]["fxtlint"]
+    module, _, func = entry.partition(":")
+    return ("import re\n" if with_re else "") + f"import sys\nfrom {module} import {func}\n" + \
+        "if __name__ == '__main__':\n" + (RENAME_ARGV0 if with_re else "") + f"    sys.exit({func}())\n"
+
+
+def test_the_console_script_imports_what_python_m_does():
+    """``fxtlint FILE`` (pip's script, run as a file is: ``-c``) imports the modules of
+    ``python -m fxtlint FILE``, and beyond them only what pip's script itself imports."""
+    argv = ("--output-format", "rich", str(SAMPLE))
+    by_m = imported_by("-m", "fxtlint", *argv)
+    scripts = [console_script()]
+    installed = Path(sys.executable).parent / "fxtlint"  # the one pip wrote, where there is one (CI's wheel)
+    if installed.is_file():
+        scripts.append(installed.read_text())
+    for text in scripts:
+        script = imported_by("-c", text, *argv)
+        assert "fxtlint.engine._walk_native" in script  # it linted
+        beyond = script - by_m
+        assert beyond <= {"re", "re._casefix", "re._compiler", "re._constants", "re._parser", "copyreg", "_sre"}, \
+            (text, beyond)
+    assert set(DEFERRED).isdisjoint(imported_by("-c", console_script(with_re=False), *argv) - imported_by("-c", "pass"))
+
+
+# a fresh interpreter imports the console entry as pip's script does, then the entry runs
+# with ``main`` replaced by a probe: how many collections ran while the entry imported the
+# command line's modules, whether they are imported and frozen, and the collector's state
+ENTRY_PROBE = """
+import gc, json, sys
+{entry_import}
+library = [gc.isenabled(), gc.get_freeze_count()]
+collections = []
+gc.callbacks.append(lambda phase, info: collections.append(info["generation"]) if phase == "start" else None)
+{run}
+"""
+
+
+def probe(entry_import: str, run: str) -> dict:
+    code = ENTRY_PROBE.format(entry_import=entry_import, run=run)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ELSEWHERE, check=True,
+                          env=dict(os.environ, PYTHONPATH=PACKAGE_ROOT))
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def test_the_console_entry_collects_nothing_while_it_imports():
+    """The command's entry (``cli.console``, what ``[project.scripts]`` names) imports the
+    engine, the rules and the tables with the collector off, freezes what they made and
+    turns the collector back on before the lint; importing the entry's module (a library
+    caller of ``fxtlint.cli.main``) leaves the collector as it was."""
+    entry = console_script(with_re=False).split("\n")[1]  # from MODULE import FUNC
+    func = entry.rpartition(" ")[2]
+    run = f"""
+import fxtlint.cli as cli
+def main():
+    print(json.dumps(dict(library=library, collections=len(collections), enabled=gc.isenabled(),
+                          frozen=gc.get_freeze_count(), engine="fxtlint.engine._lint" in sys.modules)))
+    return 0
+cli.main = main
+assert {func}() == 0
+"""
+    got = probe(entry, run)
+    assert got["library"] == [True, 0]  # imported as a library is: the collector untouched
+    assert got["engine"] and got["enabled"] and got["frozen"] > 10_000, got
+    assert got["collections"] == 0, got
+
+
+def test_the_probe_sees_collections_while_the_engine_imports():
+    """The failing twin: the same modules imported with the collector on are collected
+    (the gc callback the probe reads sees them)."""
+    run = """
+from fxtlint.cli import _common
+print(json.dumps(dict(library=library, collections=len(collections), frozen=gc.get_freeze_count())))
+"""
+    got = probe("import fxtlint.cli", run)
+    assert got["library"] == [True, 0] and got["frozen"] == 0
+    assert got["collections"] > 5, got

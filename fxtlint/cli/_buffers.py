@@ -12,7 +12,6 @@ a report's compatibility matrix); a file given by itself has none.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 
 from ..engine._lint import open_buffer
@@ -24,6 +23,8 @@ EMPTY_DIRECTORY = f"directory contains no {SUFFIX} files"
 
 
 def _excluded(path: str, rel: str, patterns: list[str]) -> bool:
+    import fnmatch  # (and with it re: a run that names its files needs neither, bench/startup.py)
+
     name = os.path.basename(path)
     return any(fnmatch.fnmatch(name, g) or fnmatch.fnmatch(rel, g) or fnmatch.fnmatch(path, g)
                for g in patterns)

@@ -6,10 +6,13 @@ can swap in fakes with one ``monkeypatch.setattr`` and every subcommand sees the
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..engine._lint import INPUT_FORMATS  # the one list of input formats, the library's
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 OUTPUT_FORMATS = ("rich", "json")

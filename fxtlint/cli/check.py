@@ -10,7 +10,6 @@ reported); ``--exit-zero`` turns 1 into 0.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from contextlib import ExitStack, contextmanager
@@ -24,6 +23,10 @@ from ._buffers import STDIN
 from ._common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, INPUT_FORMATS, UsageError
 from ._common import error as _error
 from ._progress import progress_bar, stderr_console
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    import argparse
 
 OUTPUT_FORMATS = ("rich", "json", "sarif", "github", "junit", "json-lines")
 FAIL_ON = ("error", "warning", "info")
@@ -65,7 +68,9 @@ def _cap(text: str) -> int:
     except ValueError:
         n = 0
     if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+        from argparse import ArgumentTypeError  # (imported by the parser that calls this)
+
+        raise ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return n
 
 
@@ -75,17 +80,23 @@ def _seconds(text: str) -> float:
     except ValueError:
         n = -1.0
     if not n >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}")
+        from argparse import ArgumentTypeError  # (imported by the parser that calls this)
+
+        raise ArgumentTypeError(f"expected a number of seconds, got {text!r}")
     return n
 
 
 def _nonempty(text: str) -> str:
     if not text.strip(" ,"):
-        raise argparse.ArgumentTypeError(f"no value in {text!r}")
+        from argparse import ArgumentTypeError  # (imported by the parser that calls this)
+
+        raise ArgumentTypeError(f"no value in {text!r}")
     return text
 
 
 def register(subparsers) -> None:
+    import argparse
+
     p = subparsers.add_parser(
         "check",
         help="lint FXT files (the default: `fxtlint FILE` is `fxtlint check FILE`)",
@@ -98,7 +109,7 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
+def add_arguments(p: argparse.ArgumentParser | _Declared) -> None:
     # every default is None: an unset option falls back to pyproject.toml, then DEFAULTS
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files, directories to search for *.fxt, or - for standard input (linted as it "
@@ -154,6 +165,97 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --follow: seconds without new bytes that end the file (default 5)")
 
 
+class _Declared:
+    """What ``add_arguments`` declares, kept as it is said (``parsed_simply`` reads it):
+    the options of ``check`` are written once, for argparse and for the plain reading."""
+
+    def __init__(self):
+        self.options: list[tuple[tuple[str, ...], dict]] = []
+
+    def add_argument(self, *flags: str, **kw) -> None:
+        self.options.append((flags, kw))
+
+
+# the kinds of option ``parsed_simply`` reads (argparse's action names); the others, and
+# options of other settings (nargs, const, dest, required), are argparse's to parse
+_PLAIN_ACTIONS = ("store", "store_true", "append")
+_PLAIN_KEYS = frozenset(("action", "type", "choices", "default", "metavar", "help"))
+
+
+def _plain_options() -> tuple[dict, dict, str]:
+    """(option string -> (dest, action, its declaration) for the options ``parsed_simply``
+    reads, None for the others; each dest's default, as argparse sets it; the positional's
+    dest)."""
+    declared = _Declared()
+    add_arguments(declared)
+    options: dict = {}
+    defaults: dict = {}
+    positional = ""
+    for flags, kw in declared.options:
+        if not flags[0].startswith("-"):
+            positional = flags[0]
+            continue
+        # argparse's dest: the first long option string (else the first), dashes as underscores
+        dest = next((f for f in flags if f.startswith("--")), flags[0]).lstrip("-").replace("-", "_")
+        action = kw.get("action", "store")
+        plain = action in _PLAIN_ACTIONS and _PLAIN_KEYS.issuperset(kw)
+        default = kw.get("default", False if action == "store_true" else None)
+        if plain and isinstance(default, str) and "type" in kw:
+            plain = False  # (argparse converts a string default with the type)
+        defaults[dest] = default
+        for f in flags:
+            options[f] = (dest, action, kw) if plain else None
+    return options, defaults, positional
+
+
+def parsed_simply(argv: list[str]):
+    """``argv`` (what follows ``check``) as ``parse_intermixed_args`` of its parser reads it,
+    without argparse (which with gettext and locale, and building the parser, is about 7 ms
+    of a small lint's start, bench/startup.py): paths, and options whose whole token is an
+    option string, or ``--option=value``, of the plain kinds (a value, a flag, a repeated
+    value), their values valid. None for anything else, errors included: argparse reads it
+    then, and says what it says (``tests/test_cli_parse.py`` holds the two to the same
+    namespaces)."""
+    options, values, positional = _plain_options()
+    paths: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if not token.startswith("-"):
+            if not token:
+                return None
+            paths.append(token)
+            continue
+        flag, eq, value = token.partition("=") if token.startswith("--") else (token, "", "")
+        option = options.get(flag)
+        if option is None:
+            return None
+        dest, action, kw = option
+        if action == "store_true":
+            if eq:
+                return None
+            values[dest] = True
+            continue
+        if not eq:
+            if i == len(argv) or argv[i].startswith("-"):
+                return None
+            value = argv[i]
+            i += 1
+        try:
+            value = kw["type"](value) if "type" in kw else value
+        except Exception:  # (the type's error: argparse words it)
+            return None
+        if "choices" in kw and value not in kw["choices"]:
+            return None
+        values[dest] = [*(values[dest] or ()), value] if action == "append" else value
+    if not paths:
+        return None
+    from types import SimpleNamespace  # (argparse.Namespace's attributes and equality)
+
+    return SimpleNamespace(**{positional: paths}, **values, run=run)
+
+
 def settings(args: argparse.Namespace, config: _config.Config) -> dict:
     """Command line, then pyproject.toml, then the defaults."""
     out = {}
@@ -182,6 +284,8 @@ def settings(args: argparse.Namespace, config: _config.Config) -> dict:
 
 
 def _resolve_codes(s: dict) -> tuple[frozenset[str], dict[str, Severity]]:
+    if not (s["select"] or s["ignore"] or s["severity"]):
+        return frozenset(), {}  # every rule, at its own severity (what the registry's reading gives)
     known = [r.code for r in _common.load_registry()]
     for option in ("select", "ignore", "severity"):
         values = _selection.split(s[option])

@@ -234,6 +234,14 @@ def _verdict(path: str) -> tuple[int, int]:
     return verdict
 
 
+def _verdicts(paths: list[str], ridden: list | None) -> list[tuple[int, int]]:
+    """Each piece's (errors, warnings): the cut's where its walk proved it
+    (``SliceLog.verdicts``, ``rewrite/_slice_ride``), else its file's lint (``_verdict``)."""
+    if ridden is None or len(ridden) != len(paths):
+        return [_verdict(p) for p in paths]
+    return [v if v is not None else _verdict(p) for p, v in zip(paths, ridden)]
+
+
 def _needs_range(args) -> bool:
     """Whether the options are read against the trace's time range (a first pass)."""
     if args.start is not None or args.end is not None:
@@ -269,8 +277,8 @@ def run(args: argparse.Namespace) -> int:
                     except _Usage as e:
                         _common.error(str(e))
                         return _common.EXIT_USAGE
-                    log = slice_trace(inp, open_out, cutter, scratch=lambda: scratch_file(folder))
-                verdicts = [_verdict(p) for p in paths]
+                    log = slice_trace(inp, open_out, cutter, scratch=lambda: scratch_file(folder), ride=True)
+                verdicts = _verdicts(paths, log.verdicts)
             finally:
                 outputs.discard()
     except KeyboardInterrupt as e:

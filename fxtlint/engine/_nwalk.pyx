@@ -76,8 +76,9 @@ handed back) it notes for the piece in force what each record it walks reads (th
 and thread registrations read before the piece registers them again, the koids its
 threads name, the pointers naming a userspace object kept in their process
 (``_note_pointers``), the providers it is read under, its first and last instants, its bytes)
-and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps, the
-pairing rows not written), and it hands back every record that decides something: no
+and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps; the
+pairing rows written only with ``slice_rows``, for the pieces' lint riding the cut,
+``rewrite/_slice_ride``), and it hands back every record that decides something: no
 piece yet (``hold``), one that would make a --split-size piece's file larger (``cut_size``:
 its body, and at most what is written around it, ``_over``), a
 --split-time record at or past its provider's cut tick or the first with a timestamp
@@ -532,6 +533,7 @@ cdef class NativeWalk:
 
     # -- slice (``rewrite/_slice_walk``): what the piece in force reads, and what is open --
     cdef public bint slicing          # note what each walked record reads, follow what is open
+    cdef public bint slice_rows       # ... and write the pairing rows (the pieces' lint riding the cut)
     cdef public bint hold             # no piece yet: every record is handed back
     cdef public int64_t piece_bytes   # the piece's body: bytes of the records it took
     cdef public int64_t piece_records
@@ -2502,7 +2504,7 @@ cdef class NativeWalk:
                 cat = gid
             else:
                 name = gid
-        if self.slicing:  # what is open, followed (no pairing row)
+        if self.slicing and not self.slice_rows:  # what is open, followed (no pairing row)
             if cat >= 0 and name >= 0:
                 self._follow(T.pair_kind, pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
             return 1
@@ -2520,6 +2522,8 @@ cdef class NativeWalk:
                 return 2
             if e is not NULL:
                 e.gid = thread
+        if self.slicing and cat >= 0 and name >= 0:  # (``slice_rows``: followed once its thread is interned)
+            self._follow(T.pair_kind, pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
         self._push_row(T, v, thread, pk, cat, name, cur, index, size)
         return 1
 

@@ -13,8 +13,8 @@ built as ``Styled`` values, rich's ``Text`` only when a rich console prints them
 
 from __future__ import annotations
 
+import functools
 import os
-import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -75,9 +75,19 @@ class Styled:
         return text
 
 
-# what rich changes in a line it prints (expands tabs, strips some control codes): a
-# superset, every control character but the newline
-_RICH_REWRITES = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+@functools.cache
+def _rich_rewrites():
+    """What rich changes in a line it prints (expands tabs, strips some control codes): a
+    superset, every control character but the newline (compiled where a line is not
+    printable ASCII: a lint whose lines are imports no ``re``, bench/startup.py)."""
+    import re
+
+    return re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+
+
+def _rewritten(text: str) -> bool:
+    """Whether rich would change ``text`` (``_rich_rewrites``): never for printable ASCII."""
+    return not (text.isascii() and text.isprintable()) and _rich_rewrites().search(text) is not None
 # environment variables with which rich may call a file that is not a tty a terminal
 _TERMINAL_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "FORCE_TERMINAL", "TTY_INTERACTIVE")
 
@@ -100,7 +110,7 @@ class PlainConsole:
 
     def print(self, line="") -> None:
         text = line if isinstance(line, str) else line.plain
-        if _RICH_REWRITES.search(text) is not None:
+        if _rewritten(text):
             if self._rich is None:
                 self._rich = _rich_console(self._file)
             self._rich.print(line)

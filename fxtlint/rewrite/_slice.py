@@ -8,7 +8,8 @@ those outside a range left out, the others handed to the record-by-record pass).
 follow what is open in file order; where an instant goes back in the file, IN is cut
 again by ``_order.OrderedSlicer``, which follows what is open as the lint pairs it (in
 time order). A trace's time range (``time_range``: what --from/--to and ticks are read
-against) is read on the walk too, or record by record.
+against) is read on the walk too, or record by record. With ``ride``, the pieces'
+verdicts are proven on the cut's walk where it can (``_slice_ride``: ``SliceLog.verdicts``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def time_range(buf, *, shortcut: bool = True) -> TimeRange | None:
 
 
 def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
-                scratch: Callable[[], IO[bytes]] = io.BytesIO, shortcut: bool = True) -> SliceLog:
+                scratch: Callable[[], IO[bytes]] = io.BytesIO, shortcut: bool = True, ride: bool = False) -> SliceLog:
     """Write the pieces of ``buf`` (bytes, or an ``Input``: a file or pipe read in place,
     once) that ``cutter`` chooses: piece ``i`` (from 1) to ``open_out(i)``, which the
     slicer closes. A piece's records wait in ``scratch()``
@@ -52,16 +53,21 @@ def slice_trace(buf, open_out: Callable[[int], IO[bytes]], cutter: Cutter, *,
     bytes). Where an instant goes back in the file (the lint pairs in time order), the
     pieces are written again by ``_order.OrderedSlicer`` over the first ones, IN read again
     from its start (a pipe cannot be: its pieces stay, ``SliceLog.file_order``). Never
-    raises on input."""
+    raises on input. ``ride``: the pieces' verdicts proven on the walk where it can
+    (``_slice_ride``: ``SliceLog.verdicts``, a piece's None where its file is to be linted)."""
     one = [cutter.ranged, cutter.size is not None, cutter.span is not None, cutter.archives]
     module = native_walk() if shortcut and sum(one) == 1 else None
     fresh = Cutter(start=cutter.start, end=cutter.end, size=cutter.size, span=cutter.span, archives=cutter.archives)
-    slicer = WalkSlicer(buf, open_out, cutter, scratch, module) if module is not None else \
-        _Slicer(buf, open_out, cutter, scratch)
+    walk = WalkSlicer(buf, open_out, cutter, scratch, module) if module is not None else None
+    slicer = walk if walk is not None else _Slicer(buf, open_out, cutter, scratch)
+    if ride and walk is not None:
+        walk.ride_on()
     log = slicer.run()
     again = _again(buf) if slicer.went_back else None
     if again is None:
         log.file_order = slicer.went_back
+        if walk is not None and walk.ride is not None:
+            log.verdicts = walk.ride.verdicts
         return log
     # an instant went back in the file: the pieces again, each cut beginning and ending what
     # is open as the lint pairs it (``_order``), written over the ones before

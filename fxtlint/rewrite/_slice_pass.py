@@ -276,6 +276,9 @@ class SliceLog:
     # an instant went back in the file and IN could not be read again (a pipe): what is
     # open at a cut was followed in file order, not as the lint pairs (``_order``)
     file_order: bool = False
+    # the pieces' verdicts where the cut's walk proved them (``_slice_ride``): per piece (0, 0)
+    # or None (its file to be linted); None: none ridden. Not compared: how, not what, was cut
+    verdicts: list | None = field(default=None, compare=False)
 
 
 class _Piece:

@@ -36,6 +36,12 @@ is the walk's at the range's first record (``_open_now(whole=True)``: every reco
 before it was before the range), and after it the pass's own ``OpenEvents`` follows
 those handed back. ``time_range_walked`` reads a trace's time range on the walk.
 
+With the ride on (``ride_on``: a --split-size or --split-time cut), the walk also writes
+its pairing rows (``slice_rows``) and each piece's ``_slice_ride.Ride`` is told the
+walk's findings and rows of each run, each record the pass takes (its decoder's findings
+and its change) and, once written, the piece's frame (its bytes but its body's, kept by
+``_Tee``): the piece's verdict where it proves it.
+
 Memory: the walk's tables, the piece's notes (what it reads, not its records: those wait
 in ``scratch`` as on the reference pass, or are sent again from IN's file) and what is
 open.
@@ -73,6 +79,7 @@ from ._slice_pass import (
     string_bytes,
     time_range,
 )
+from ._slice_ride import Ride
 
 WINDOW = 1 << 16  # records per run of the walk
 SEGMENTS = 1 << 16  # a piece's body held as this many byte ranges at most (then spilled to its scratch)
@@ -236,6 +243,17 @@ class _Body:
         self.scratch.close()
 
 
+class _Tee:
+    """A piece's file, whose writes (but the body's) are kept: the frame the ride lints."""
+
+    def __init__(self, out, kept: list):
+        self.out, self.kept = out, kept
+
+    def write(self, data) -> int:
+        self.kept.append(bytes(data))
+        return self.out.write(data)
+
+
 class _Told(Mirror):
     """A slice's mirror: the walk is told the bytes of each string it interns and of every
     provider once one is named or met (--split-size: ``_Slicer._overhead``)."""
@@ -274,6 +292,18 @@ class WalkSlicer(_Slicer):
         self.path = source.path if source is not None else "<bytes>"
         kinds, _ = _names()
         self._state_terms = frozenset(t for t, kind in enumerate(kinds) if kind in STATE_KINDS)
+        self.ride: Ride | None = None  # the pieces' lint riding the cut (``ride_on``)
+        self._at = 0  # the index of the record the pass takes
+        self._decoded: list = []  # its decoder's findings
+        self._frame: list | None = None  # the piece's bytes but its body's, while it is written for the ride
+
+    def ride_on(self) -> None:
+        """Prove the pieces' verdicts on the cut's walk (``_slice_ride``): a --split-size or
+        --split-time cut (not a range, not --split-archives)."""
+        if self.cutter.ranged or self.cutter.archives:
+            return
+        self.ride = Ride(self, self.module.ROW_BYTES)
+        self.nw.slice_rows = True
 
     def _walk(self):
         """A native walk over IN's tables as the slicer's ``state`` holds them (a new reader's:
@@ -308,7 +338,13 @@ class WalkSlicer(_Slicer):
             status = _window(nw, inp, off, idx)
             cur, nidx = 8 * nw.cur, nw.index
             counts = nw.take_counts()
-            nw.take_findings()
+            found = nw.take_findings()
+            if self.ride is not None:
+                if self.piece is not None and self.ride.pairs is not None:
+                    self.ride.found(len(found))
+                    self.ride.rows(nw, nidx)
+                elif nw.pending_rows():
+                    nw.take_row_block()
             self.log.records_in += nidx - idx
             if taking:
                 self._copy(off, cur)
@@ -329,7 +365,8 @@ class WalkSlicer(_Slicer):
             size = frame(inp, cur, idx, self.big, _ignore)
             if size is None:
                 break
-            rec, _ = decode(inp, cur, idx, size, self.big)
+            rec, self._decoded = decode(inp, cur, idx, size, self.big)
+            self._at = idx
             self._one(rec)
             self._cut_ticks()
             off, idx = rec.end, idx + 1
@@ -401,6 +438,8 @@ class WalkSlicer(_Slicer):
         if self.src is not None:
             piece.body = _Body(piece.body, self.src, self.path, self.scratch)  # type: ignore[assignment]
         self.nw.piece_reset()
+        if self.ride is not None:
+            self.ride.start(self._at)
         self.nw.piece_extra = piece.extra = self._open_bytes(opened)
         return piece
 
@@ -473,6 +512,8 @@ class WalkSlicer(_Slicer):
         elif rec.kind == _USER_OBJECT and rec.complete:
             self._keep_user_object(rec, piece)
         side = self.cutter.side if self.cutter.ranged and first_timestamp(rec) is not None else None
+        if piece is not None and self.ride is not None and self.ride.pairs is not None:
+            self.ride.record(rec, change, self._decoded)
         if side == "after":
             return  # (a range's ends are of what is open at its end, as on the pass)
         if side == "before" and self.piece is not None:
@@ -524,6 +565,8 @@ class WalkSlicer(_Slicer):
         self.nw.instant(ts, rate)  # (one latest instant: the walk's, of the records it walks and those handed back)
 
     def _write_body(self, piece: _Piece, out) -> None:
+        if isinstance(out, _Tee):
+            out = out.out  # (the body: not the frame's)
         if isinstance(piece.body, _Body):
             piece.body.write_to(out)
         else:
@@ -539,5 +582,20 @@ class WalkSlicer(_Slicer):
         piece.info.records, piece.info.bytes, piece.info.first, piece.info.last = records, nbytes, first, last
         # (an archive's end ends nothing: the reference pass empties what is open first)
         self.open = OpenEvents() if self._archive_end else self._open_now()
+        self._frame = [] if self.ride is not None and self.ride.proven else None
         super()._finish()
+        if self.ride is not None:
+            self.ride.finish(piece, None if self._frame is None else b"".join(self._frame))
+        self._frame = None
+
+    def _take(self, rec: Record, data, ts, rate) -> None:
+        if data is not None and self.ride is not None:
+            self.ride.proven = False  # (re-encoded: its decoder said why)
+        super()._take(rec, data, ts, rate)
+
+    def _write_piece(self, piece: _Piece, out) -> None:
+        if self._frame is None:
+            super()._write_piece(piece, out)
+            return
+        super()._write_piece(piece, _Tee(out, self._frame))  # type: ignore[arg-type]
 

@@ -18,6 +18,13 @@ from .log import *  # noqa: F403
 from .removed import *  # noqa: F403
 from .semantic import *  # noqa: F403
 
+# (the star imports bring the family modules' builders too, each a ``_later.LaterModule``
+# that binds the module in its own family's globals at its first use: a copy here would
+# stay a proxy; ``fxtlint.spec._build`` and ``_mutate``, ``_ex`` are where they live)
+for _name in ("B", "M", "X"):
+    del globals()[_name]
+del _name
+
 FAMILIES = (layout, log, semantic, removed)
 
 

@@ -8,8 +8,8 @@ ever see ``Diagnostic`` values (glTF-Validator's issue families, ruff's registry
 from __future__ import annotations
 
 import enum
+import functools
 import operator
-import re
 
 # string.Formatter().parse, without importing string (whose Template compiles a pattern at import)
 from _string import formatter_parser  # type: ignore[import-not-found]  # (CPython's, no stub)
@@ -247,14 +247,20 @@ def visible(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-_POSITIONS = re.compile(r"\bat (?:0x[0-9a-f]+|record \d+)")
+@functools.cache
+def _positions():
+    """The pattern of another record's position in a message (compiled at its first use:
+    a lint that writes no baseline and no SARIF imports no ``re``, bench/startup.py)."""
+    import re
+
+    return re.compile(r"\bat (?:0x[0-9a-f]+|record \d+)")
 
 
 def stable_message(message: str) -> str:
     """The message without the positions of other records ("at 0x58", "at record 6"),
     which move when unrelated records are added: how baselines and SARIF fingerprints
     recognise the same finding in a rewritten trace."""
-    return _POSITIONS.sub("at ?", message)
+    return _positions().sub("at ?", message)
 
 
 def _plain(value: object) -> object:

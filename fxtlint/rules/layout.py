@@ -6,11 +6,19 @@ UN undefined types and values, EX extensions and notes.
 
 from __future__ import annotations
 
-from ..spec import _build as B
 from ..spec._model import Record
-from . import _ex as X
-from . import _mutate as M
 from ._diagnostics import Example, Rule, Severity
+from ._later import Later, LaterModule
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    from ..spec import _build as B
+    from . import _ex as X
+    from . import _mutate as M
+else:  # the builders and the mutations' helpers, imported at their first use (``_later``)
+    B = LaterModule("fxtlint.spec._build", globals(), "B")
+    X = LaterModule("fxtlint.rules._ex", globals(), "X")
+    M = LaterModule("fxtlint.rules._mutate", globals(), "M")
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 
@@ -108,7 +116,7 @@ record_size_zero = Rule(
     severity=E,
     scope=("file",),
     reader_reason="size-zero",
-    mutation=M.size_zero,
+    mutation=Later(lambda: M.size_zero),
     message="record header declares a size of 0 words; the {remaining} bytes from here on cannot be framed{swapped}",
     params=('remaining', 'other_byte_order?', 'other_byte_order_kind?'),
     positions=('remaining',),
@@ -129,7 +137,7 @@ record_past_end_of_file = Rule(
     severity=E,
     scope=("file",),
     reader_reason="truncated",
-    mutation=M.truncated,
+    mutation=Later(lambda: M.truncated),
     message="record declares {words_n} ({bytes} bytes) but only {remaining} bytes remain: the file ends inside this record, or its size is wrong{swapped}",
     params=('bytes', 'remaining', 'words', 'other_byte_order?', 'other_byte_order_kind?'),
     positions=('remaining',),
@@ -152,7 +160,7 @@ file_length_not_aligned = Rule(
     severity=E,
     scope=("file",),
     reader_reason="truncated",
-    mutation=M.unaligned,
+    mutation=Later(lambda: M.unaligned),
     message="file length {length} is not a multiple of 8: the last {extra} bytes are not a record",
     params=('extra', 'length'),
     positions=('length',),
@@ -171,7 +179,7 @@ reserved_bits_set = Rule(
     severity=E,
     scope=("layout:reserved",),
     reader_reason="reserved-fields",
-    mutation=M.reserved,
+    mutation=Later(lambda: M.reserved),
     message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
     params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
     derived=('set', 'name'),
@@ -192,7 +200,7 @@ argument_reserved_bits_set = Rule(
     severity=E,
     scope=("arg_layout:reserved",),
     reader_reason="reserved-fields",
-    mutation=M.arg_reserved,
+    mutation=Later(lambda: M.arg_reserved),
     message="{where}: {name} {lo}..{hi} must be zero, but {set} set (the field holds {value:#x})",
     params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
     derived=('set', 'name'),
@@ -214,7 +222,7 @@ always_zero_bit_set = Rule(
     severity=E,
     scope=("layout:zero",),
     reader_reason="always-zero",
-    mutation=M.always_zero,
+    mutation=Later(lambda: M.always_zero),
     message="{where}: bit {lo} ({field}) is always zero but is set; a length or index over 15 bits has overflowed into it",
     params=('expected', 'field', 'hi', 'lo', 'value', 'where'),
     what="One of the spec's fixed \"always zero\" bits is set: bit 31 or 47 of a string "
@@ -234,7 +242,7 @@ content_overruns_record = Rule(
     severity=E,
     scope=("records",),
     reader_reason="overrun",
-    mutation=M.short_record,
+    mutation=Later(lambda: M.short_record),
     message="{where}: its {part} needs {need} bytes but the record's size leaves {have}{short}",
     params=('have', 'need', 'part', 'where', 'words?', 'content_words?', 'next_kind?'),
     derived=('short',),
@@ -261,7 +269,7 @@ padding_not_zero = Rule(
     severity=E,
     scope=("text", "kind:blob", "kind:large.blob.with_metadata", "kind:large.blob.no_metadata", "arg:blob"),
     reader_reason="zero-padding",
-    mutation=M.dirty_padding,
+    mutation=Later(lambda: M.dirty_padding),
     message="{where}: the padding after the {part} is not zero{hint}",
     params=('part', 'where', 'length?', 'suggested_length?', 'next_kind?', 'missing?'),
     derived=('hint',),
@@ -291,7 +299,7 @@ invalid_utf8 = Rule(
     severity=E,
     scope=("text",),
     reader_reason="not-utf8",
-    mutation=M.bad_utf8,
+    mutation=Later(lambda: M.bad_utf8),
     message="{where}: the {part} is not valid UTF-8 ({reason} at byte {at})",
     params=('at', 'part', 'reason', 'where'),
     what="A string (string record, inline string, provider name, log message) whose "
@@ -417,7 +425,7 @@ magic_missing = Rule(
     severity=E,
     scope=("format:trace",),
     reader_reason="magic",
-    mutation=M.magic_dropped,
+    mutation=Later(lambda: M.magic_dropped),
     message="the magic record is {place}: {found}",
     params=('first_kind?', 'first?', 'length?', 'magic_offset?', 'magic_index?'),
     positions=('magic_offset', 'magic_index', 'length'),
@@ -440,7 +448,7 @@ magic_wrong_value = Rule(
     severity=E,
     scope=("kind:metadata.trace_info.magic",),
     reader_reason="magic",
-    mutation=M.magic_value,
+    mutation=Later(lambda: M.magic_value),
     message="a magic number record holds {value:#x} instead of {expected:#x}",
     params=('expected', 'field', 'value'),
     what="A magic number record (metadata type 4, trace info type 0) whose magic field is "
@@ -459,7 +467,7 @@ magic_repeated = Rule(
     severity=W,
     scope=("kind:metadata.trace_info.magic",),
     reader_reason="magic-repeated",
-    mutation=M.append(B.magic()),
+    mutation=Later(lambda: M.append(B.magic())),
     message="a magic record at record {index}, not at the start: the lint reads on across it with every "
     "table in force (the current provider and each provider's strings, threads and tick rate carry on)",
     params=('index',),
@@ -485,7 +493,7 @@ magic_has_extra_words = Rule(
     severity=E,
     scope=("kind:metadata.trace_info.magic",),
     reader_reason="magic",
-    mutation=M.magic_extended,
+    mutation=Later(lambda: M.magic_extended),
     message="the magic record must be exactly one word but declares {words_n}",
     params=('expected', 'record', 'words'),
     derived=('words_n',),
@@ -527,7 +535,7 @@ unknown_record_type = Rule(
     severity=W,
     scope=("records:trace",),
     reader_reason="unknown-record",
-    mutation=M.unknown_type,
+    mutation=Later(lambda: M.unknown_type),
     message="record type {value} is not defined; the record was skipped by its size",
     params=('value',),
     what="A record whose type (bits [0..3]) is not one the spec defines (10 to 14).",
@@ -544,7 +552,7 @@ unknown_record_subtype = Rule(
     severity=W,
     scope=("layout:selector",),
     reader_reason="unknown-record",
-    mutation=M.unknown_event_type,
+    mutation=Later(lambda: M.unknown_event_type),
     message="{record}: {field} {value} is not defined; the record was skipped by its size",
     params=('field', 'record', 'value'),
     what="A metadata type, trace info type, event type, scheduling record type, large "
@@ -562,7 +570,7 @@ unknown_argument_type = Rule(
     severity=W,
     scope=("args",),
     reader_reason="unknown-argument",
-    mutation=M.unknown_arg_type,
+    mutation=Later(lambda: M.unknown_arg_type),
     message="{arg} has type {value}, which is not defined; it was skipped by its size",
     params=('arg', 'i', 'value'),
     what="An argument whose type (bits [0..3]) is not one of 0 to 10.",
@@ -579,7 +587,7 @@ undefined_enum_value = Rule(
     severity=W,
     scope=("checks",),
     reader_reason="enum-value",
-    mutation=M.undefined_blob_type,
+    mutation=Later(lambda: M.undefined_blob_type),
     message="{where}: {field} {value} is not a defined {enum} value",
     params=('enum', 'field', 'value', 'where'),
     what="A field with enumerated values (thread state, blob type, kernel object type, "
@@ -598,7 +606,7 @@ trailing_words = Rule(
     severity=I,
     scope=("records:trace",),
     reader_reason="appended-words",
-    mutation=M.trailing,
+    mutation=Later(lambda: M.trailing),
     message="{record} has {n_words} after its defined content{reason}",
     params=('n', 'record', 'short_argument?'),
     derived=('n_words', 'reason'),

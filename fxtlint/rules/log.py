@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from ..spec import _build as B
 from ..spec._tables import tables
-from . import _mutate as M
 from ._diagnostics import Example, Rule, Severity
+from ._later import Later, LaterModule
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    from ..spec import _build as B
+    from . import _mutate as M
+else:  # the builders and the mutations' helpers, imported at their first use (``_later``)
+    B = LaterModule("fxtlint.spec._build", globals(), "B")
+    M = LaterModule("fxtlint.rules._mutate", globals(), "M")
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -28,7 +35,7 @@ log_record_wrong_type = Rule(
     name="log-record-wrong-type",
     severity=E,
     scope=("records:log",),
-    mutation=M.log_wrong_type,
+    mutation=Later(lambda: M.log_wrong_type),
     message="a structured-log record must have type 9, not {value}",
     params=('expected', 'value'),
     what="A record of a structured-log stream whose type (bits [0..3]) is not 9.",

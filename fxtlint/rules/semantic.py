@@ -3,11 +3,19 @@ content that consumers cannot use or that says records are missing (EV)."""
 
 from __future__ import annotations
 
-from ..spec import _build as B
 from ..spec._time import instant_text
-from . import _ex as X
-from . import _mutate as M
 from ._diagnostics import Example, Rule, Severity
+from ._later import Later, LaterModule
+
+TYPE_CHECKING = False  # typing's, without importing typing at run time (bench/startup.py)
+if TYPE_CHECKING:
+    from ..spec import _build as B
+    from . import _ex as X
+    from . import _mutate as M
+else:  # the builders and the mutations' helpers, imported at their first use (``_later``)
+    B = LaterModule("fxtlint.spec._build", globals(), "B")
+    X = LaterModule("fxtlint.rules._ex", globals(), "X")
+    M = LaterModule("fxtlint.rules._mutate", globals(), "M")
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the severities' letters
 
@@ -109,7 +117,7 @@ string_index_zero = Rule(
     severity=W,
     scope=("kind:string",),
     reader_reason="index-zero",
-    mutation=M.append(B.string(0, "zero")),
+    mutation=Later(lambda: M.append(B.string(0, "zero"))),
     message="a String Record for index 0 must be ignored: index 0 is the empty string",
     params=(),
     what="A String Record that registers string index 0.",
@@ -126,7 +134,7 @@ thread_index_zero = Rule(
     severity=W,
     scope=("kind:thread",),
     reader_reason="index-zero",
-    mutation=M.append(B.thread(0, 1, 2)),
+    mutation=Later(lambda: M.append(B.thread(0, 1, 2))),
     message="a Thread Record for index 0 must be ignored: thread ref 0 means an inline thread",
     params=(),
     what="A Thread Record that registers thread index 0.",
@@ -142,7 +150,7 @@ provider_section_unannounced = Rule(
     severity=I,
     scope=("kind:metadata.provider_section",),
     reader_reason="provider-sections",
-    mutation=M.unannounced_section,
+    mutation=Later(lambda: M.unannounced_section),
     message="Provider Section for provider {provider}, which no Provider Info record announced: its name is unknown",
     params=('provider',),
     what="A Provider Section record naming a provider id that no earlier Provider Info record "
@@ -169,7 +177,7 @@ string_record_empty = Rule(
     severity=I,
     scope=("kind:string",),
     reader_reason="well-formed",
-    mutation=M.append(B.string(M.STRING_INDEX_MAX - 1, "")),
+    mutation=Later(lambda: M.append(B.string(M.STRING_INDEX_MAX - 1, ""))),
     message="String Record for index {index} holds the empty string",
     params=('index',),
     what="A String Record whose string is empty.",
@@ -185,7 +193,7 @@ registration_changes_value = Rule(
     severity=I,
     scope=("kind:string", "kind:thread"),
     reader_reason="well-formed",
-    mutation=M.re_registered,
+    mutation=Later(lambda: M.re_registered),
     message="{what} index {index} is registered again with a different value ({old} -> {new})",
     params=('index', 'new', 'old', 'what'),
     what="A String or Thread Record that replaces an earlier registration of the same index "
@@ -204,7 +212,7 @@ tick_rate_zero = Rule(
     severity=E,
     scope=("kind:initialization",),
     reader_reason="tick-rate-zero",
-    mutation=M.append(B.initialization(0)),
+    mutation=Later(lambda: M.append(B.initialization(0))),
     message="the Initialization Record sets 0 ticks per second: timestamps cannot be converted",
     params=(),
     what="An Initialization Record whose tick rate is 0.",
@@ -223,7 +231,7 @@ complete_ends_before_start = Rule(
     severity=W,
     scope=("kind:event.duration_complete",),
     reader_reason="well-formed",
-    mutation=M.append(M.event("duration_complete", 10, end_timestamp=5)),
+    mutation=Later(lambda: M.append(M.event("duration_complete", 10, end_timestamp=5))),
     message="complete event ends at {end} ticks, before it starts at {start}",
     params=('end', 'start'),
     what="A Duration Complete event whose end time is earlier than its timestamp.",
@@ -241,7 +249,7 @@ timestamp_overflows_ns = Rule(
     severity=W,
     scope=("timestamps",),
     reader_reason="well-formed",
-    mutation=M.append(B.initialization(1), M.event("instant", M.WORD_MAX)),
+    mutation=Later(lambda: M.append(B.initialization(1), M.event("instant", M.WORD_MAX))),
     message="{field} {ticks_n} at {rate_n} is past 2^64 nanoseconds",
     params=('field', 'rate', 'ticks'),
     derived=('ticks_n', 'rate_n'),
@@ -264,7 +272,7 @@ duration_end_without_begin = Rule(
     severity=W,
     scope=("kind:event.duration_end",),
     reader_reason="well-formed",
-    mutation=M.append(M.event("duration_end", M.LATE)),
+    mutation=Later(lambda: M.append(M.event("duration_end", M.LATE))),
     message="duration end {cat}/{name} has no open duration begin on its thread{circular_text}",
     params=('cat', 'name', 'before_first_begin', 'mode_given'),
     derived=('circular_text',),
@@ -293,7 +301,7 @@ duration_end_mismatch = Rule(
     severity=W,
     scope=("kind:event.duration_end",),
     reader_reason="well-formed",
-    mutation=M.end_mismatch,
+    mutation=Later(lambda: M.end_mismatch),
     message="duration end {cat}/{name} {problem}",
     params=('bcat', 'begin_offset', 'bname', 'cat', 'name', 'ts?', 'begin_ts?', 'rate?', 'begin_rate?'),
     positions=('begin_offset',),
@@ -324,7 +332,7 @@ duration_never_ended = Rule(
     severity=W,
     scope=("kind:event.duration_begin",),
     reader_reason="well-formed",
-    mutation=M.inner_never_ended,
+    mutation=Later(lambda: M.inner_never_ended),
     message="duration begin {cat}/{name} is never ended: an outer end at {end_offset:#x} closed it",
     params=('cat', 'end_offset', 'name'),
     positions=('end_offset',),
@@ -345,7 +353,7 @@ unterminated_at_end = Rule(
     severity=W,
     scope=_PAIR_BEGINS,
     reader_reason="well-formed",
-    mutation=M.append(M.event("duration_begin", M.LATE)),
+    mutation=Later(lambda: M.append(M.event("duration_begin", M.LATE))),
     message="{what} {detail} is still open {when}",
     params=('cut_short', 'detail', 'what'),
     derived=('when',),
@@ -373,7 +381,7 @@ async_without_begin = Rule(
     severity=W,
     scope=("kind:event.async_instant", "kind:event.async_end"),
     reader_reason="well-formed",
-    mutation=M.append(M.event("async_end", M.LATE, id=M.WORD_MAX)),
+    mutation=Later(lambda: M.append(M.event("async_end", M.LATE, id=M.WORD_MAX))),
     message="async {what} {cat}/{name} id {id:#x} has no live async begin",
     params=('cat', 'id', 'name', 'what'),
     what="An Async Instant or Async End with no earlier Async Begin of the same process, "
@@ -395,7 +403,7 @@ id_begin_reused = Rule(
     severity=W,
     scope=("kind:event.async_begin", "kind:event.flow_begin"),
     reader_reason="well-formed",
-    mutation=M.id_reused,
+    mutation=Later(lambda: M.id_reused),
     message="{what} begin for id {id:#x} ({name}) while the begin at {first:#x} is still live",
     params=('first', 'id', 'name', 'what'),
     positions=('first',),
@@ -417,7 +425,7 @@ flow_without_begin = Rule(
     severity=W,
     scope=("kind:event.flow_step", "kind:event.flow_end"),
     reader_reason="well-formed",
-    mutation=M.append(M.event("duration_begin", M.LATE), M.event("flow_end", M.LATE, id=M.WORD_MAX), M.event("duration_end", M.LATE)),
+    mutation=Later(lambda: M.append(M.event("duration_begin", M.LATE), M.event("flow_end", M.LATE, id=M.WORD_MAX), M.event("duration_end", M.LATE))),
     message="flow {what} for id {id:#x} has no live flow begin with that id (never begun, or already ended)",
     params=('id', 'what'),
     what="A Flow Step or Flow End with no earlier Flow Begin of the same flow id still live: "
@@ -442,7 +450,7 @@ flow_outside_duration = Rule(
     severity=W,
     scope=_FLOWS,
     reader_reason="well-formed",
-    mutation=M.append(M.event("flow_begin", M.LATE, id=M.WORD_MAX), M.event("flow_end", M.LATE, id=M.WORD_MAX)),
+    mutation=Later(lambda: M.append(M.event("flow_begin", M.LATE, id=M.WORD_MAX), M.event("flow_end", M.LATE, id=M.WORD_MAX))),
     message="flow event for id {id:#x} has no enclosing duration on its thread",
     params=('id',),
     what="A Flow Begin, Step or End outside any open duration (begin/end or complete) on its "
@@ -463,7 +471,7 @@ pairing_state_overflow = Rule(
     severity=W,
     scope=_PAIR_BEGINS,
     reader_reason="well-formed",
-    mutation=M.pairing_overflow,
+    mutation=Later(lambda: M.pairing_overflow),
     also_trips=("PR004",),  # the begins past the stack cap are still open at the end of the file
     message="more than {limit} open {what} entries: the oldest are no longer tracked",
     params=('limit', 'what'),
@@ -485,7 +493,7 @@ counter_argument_not_numeric = Rule(
     severity=W,
     scope=("kind:event.counter",),
     reader_reason="well-formed",
-    mutation=M.append(M.event("counter", M.LATE, args=[B.arg("string", "s", "v")])),
+    mutation=Later(lambda: M.append(M.event("counter", M.LATE, args=[B.arg("string", "s", "v")]))),
     message="counter {arg} is a {kind}, not a number",
     params=('arg', 'i', 'kind'),
     what="A Counter event argument that is not an integer or a double.",
@@ -504,7 +512,7 @@ context_switch_outgoing_running = Rule(
     severity=W,
     scope=("kind:scheduling.legacy_context_switch",),
     reader_reason="well-formed",
-    mutation=M.append(B.legacy_context_switch(M.LATE, 0, M.RUNNING, outgoing_thread=1, incoming_thread=1)),
+    mutation=Later(lambda: M.append(B.legacy_context_switch(M.LATE, 0, M.RUNNING, outgoing_thread=1, incoming_thread=1))),
     message="legacy context switch leaves its outgoing thread in state \"running\"",
     params=(),
     what="A legacy context switch record whose outgoing thread state is 1 (running).",
@@ -521,7 +529,7 @@ records_dropped = Rule(
     severity=W,
     scope=("kind:metadata.provider_event",),
     reader_reason="well-formed",
-    mutation=M.append(B.provider_event(0, 0)),
+    mutation=Later(lambda: M.append(B.provider_event(0, 0))),
     message="provider {provider}{unannounced} reports its buffer full: records were likely dropped, and later "
     "pairing warnings may be caused by it",
     params=('provider', 'announced?'),
