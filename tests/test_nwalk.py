@@ -187,14 +187,14 @@ def test_the_walk_pairs_with_the_python_loop_where_the_compiled_engine_is_not_bu
     is not built, to the Python loop as rows: the same report either way."""
     from fxtlint.engine import _pairing_choice
 
-    real = _walk_native.NativeLint._take
+    real = _walk_native.NativeLint._take_rows  # (a stop's take, past its counts: ``_take``'s and ``drive``'s)
     took = []
 
     def spy(self):
         real(self)
         took.append(self.blocks)
 
-    monkeypatch.setattr(_walk_native.NativeLint, "_take", spy)
+    monkeypatch.setattr(_walk_native.NativeLint, "_take_rows", spy)
     traces = [p for p in REAL + GOLDEN if p.suffix == ".fxt" and p.stat().st_size < 64 << 10]
     for path in traces:
         same(path.read_bytes(), limits=TINY)
@@ -1076,8 +1076,9 @@ def test_a_string_record_is_one_mirror_call_at_most():
 
 def test_the_lint_s_walk_registers_in_the_state_itself():
     """A lint's walk writes the plain mirror's registrations itself (``direct_tables``): no
-    call of the mirror for a string (new text, restated or changed), a thread or an event's
-    inline text, one for each change of provider; the tables it leaves, in every provider,
+    call of the mirror for a string (new text, restated or changed), a thread, an event's
+    inline text or koid pair, a provider info or section record;
+    the tables it leaves (names, announced providers and koid pairs too), in every provider,
     are those the mirror's calls leave and the reference's."""
     from fxtlint.engine._provider_state import ProviderState
 
@@ -1099,12 +1100,15 @@ def test_the_lint_s_walk_registers_in_the_state_itself():
         called = {c for c in mirror.calls if c.startswith(("registers", "intern"))}
         assert called == ({"registers_bytes"} if direct else {"registers_text", "registers_string",
                                                               "registers_thread", "registers_bytes", "intern"})
-        assert mirror.calls.count("names_provider") == 2 and mirror.calls.count("switches_provider") == 1
+        assert mirror.calls.count("names_provider") == (0 if direct else 2)
+        assert mirror.calls.count("switches_provider") == (0 if direct else 1)
         text = state.strings.values
-        left.append(([(pid, {i: text[g] for i, g in p.strings.items()}, p.threads) for pid, p in
-                      state.providers.items()], state.current.id, text))
+        left.append(([(pid, p.name, {i: text[g] for i, g in p.strings.items()}, p.threads) for pid, p in
+                      state.providers.items()], state.current.id, text, state.announced, state.threads.values))
     assert left[0] == left[1]
-    assert left[0][0][1:] == [(1, {1: "b", 2: "c", 3: b"\xff"}, {1: (8, 9), 2: (4, 5)}), (2, {1: "c"}, {1: (6, 7)})]
+    assert left[0][0][1:] == [(1, "p", {1: "b", 2: "c", 3: b"\xff"}, {1: (8, 9), 2: (4, 5)}),
+                              (2, "q", {1: "c"}, {1: (6, 7)})]
+    assert left[0][3] == {1, 2} and left[0][4] == [(1, 2)]  # (the inline koid pair the event pairs under)
     assert "inline" in left[0][2]
     assert tables_after(data, "walk") == tables_after(data, "reference")
 
@@ -1254,10 +1258,11 @@ def _spied_places(monkeypatch) -> list:
 
 
 def _spied_takes(monkeypatch) -> list:
-    """The walk's stops as ``NativeLint._take`` takes them, from now on: one entry each."""
+    """The walk's stops that left something to take (rows, places), as ``NativeLint._take_rows``
+    takes them (``_take``'s and ``_nwalk``'s ``drive``'s step), from now on: one entry each."""
     takes: list = []
-    real = _walk_native.NativeLint._take
-    monkeypatch.setattr(_walk_native.NativeLint, "_take", lambda self: (takes.append(1), real(self))[1])
+    real = _walk_native.NativeLint._take_rows
+    monkeypatch.setattr(_walk_native.NativeLint, "_take_rows", lambda self: (takes.append(1), real(self))[1])
     return takes
 
 
@@ -1510,12 +1515,12 @@ def test_a_record_whose_findings_ask_what_follows_is_replayed_where_it_answers_t
 
 
 @pytest.mark.parametrize(("name", "builder", "built"), [
-    ("RF001-string-ref-unregistered.fxt", "unregistered_string", 2),
-    ("RF002-thread-ref-unregistered.fxt", "unregistered_thread", 2),
-    ("RF003-string-index-zero.fxt", "index_zero", 2),
-    ("RF005-provider-section-unannounced.fxt", "section_unannounced", 2),
-    ("RF007-registration-changes-value.fxt", "string_changed", 4),  # (two changes, one way and back)
-    ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow", 2),
+    ("RF001-string-ref-unregistered.fxt", "unregistered_string_row", 2),
+    ("RF002-thread-ref-unregistered.fxt", "unregistered_thread_row", 2),
+    ("RF003-string-index-zero.fxt", "index_zero_row", 2),
+    ("RF005-provider-section-unannounced.fxt", "section_unannounced_row", 2),
+    ("RF007-registration-changes-value.fxt", "string_changed_row", 4),  # (two changes, one way and back)
+    ("TM003-timestamp-overflows-ns.fxt", "timestamp_overflow_row", 2),
     ("UN001-unknown-record-type.fxt", "report_undefined", 2),
     ("UN002-unknown-record-subtype.fxt", "report_undefined", 2),
     ("MG003-magic-repeated.fxt", "repeated_magic_row", 21),  # (its message names the record's index)
@@ -1559,8 +1564,8 @@ def test_a_small_lint_notes_nothing(monkeypatch):
     record or row it met (a small lint's fixed cost): each row is built, no place is said,
     the walk stops once, and the report is the reference's."""
     calls, notes, places = [], [], _spied_places(monkeypatch)
-    real = _walk_native.unregistered_string
-    monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    real = _walk_native.unregistered_string_row
+    monkeypatch.setattr(_walk_native, "unregistered_string_row", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
     note = _walk_native.NativeLint._note
     monkeypatch.setattr(_walk_native.NativeLint, "_note", lambda self, *a: (notes.append(a), note(self, *a))[1])
     takes = _spied_takes(monkeypatch)
@@ -1583,8 +1588,8 @@ def test_a_row_met_again_is_a_place_once_noted(monkeypatch, n):
     noted, ``note_row``), and the walk says every later copy as a place; the report is the
     reference's."""
     calls, places = [], _spied_places(monkeypatch)
-    real = _walk_native.unregistered_string
-    monkeypatch.setattr(_walk_native, "unregistered_string", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
+    real = _walk_native.unregistered_string_row
+    monkeypatch.setattr(_walk_native, "unregistered_string_row", lambda *a, **k: (calls.append(a[0]), real(*a, **k))[1])
     data, fmt = _copies("RF001-string-ref-unregistered.fxt", n)
     got = [dumps(render([fxtlint.lint_bytes(data, engine=e, input_format=fmt)], version="-"))
            for e in ("walk", "reference")]

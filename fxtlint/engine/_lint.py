@@ -18,7 +18,7 @@ import stat
 from contextlib import contextmanager
 
 from ..spec._limits import DEFAULT_LIMITS, Limits
-from . import _file, _native
+from . import _file, _native, _reader
 from ._native import canonical, nwalk, walks_natively
 from ._pairing import BUFFERING_MODES
 from ._reader import detect_byte_order, forget_chains, looks_like_structured_log
@@ -143,7 +143,8 @@ def lint_whole(buf, input_format: str, path: str, sink: DiagnosticSink | None, e
         return (_WHOLE or _whole_lint())(buf, module, DiagnosticSink() if sink is None else sink, log, big, limits,
                                          buffering_mode, order, path)
     finally:
-        forget_chains()  # (the reader's look-ahead memo holds the bytes it chained: not past the lint)
+        if _reader._CHAINS[0] is not None:  # (``forget_chains``' question, without its call: a small lint's)
+            forget_chains()  # (the reader's look-ahead memo holds the bytes it chained: not past the lint)
 
 
 # the native walk's module a lint with the default engine takes (None: the reference path), with

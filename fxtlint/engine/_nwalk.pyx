@@ -1689,12 +1689,85 @@ cdef class NativeWalk:
         it = self.pair_ids.find(key)
         if it != self.pair_ids.end():
             return deref(it).second
-        cdef int64_t gid = self.mirror.thread(pk, tk)
+        cdef int64_t gid
+        if self.d_state is not None:
+            gid = self._thread_direct(pk, tk)
+        else:
+            gid = self.mirror.thread(pk, tk)
         self.pair_ids[key] = gid
         return gid
 
+    cdef int64_t _thread_direct(self, uint64_t pk, uint64_t tk) except -1:
+        """A koid pair interned in the state's thread interner (``ProviderState.threads``,
+        made by the state at the first; ``Interner.__call__``'s steps): its id, as the plain
+        mirror's ``thread`` gives it, without its Python calls."""
+        threads = self.d_state._threads
+        if threads is None:
+            threads = self.d_state.threads
+        value = (pk, tk)
+        ids = threads.ids
+        got = ids.get(value)
+        if got is not None:
+            return got
+        values = threads.values
+        cdef int64_t gid = len(values)
+        ids[value] = gid
+        values.append(value)
+        return gid
+
+    cdef int _names_direct(self, uint64_t pid, name) except -1:
+        """A provider info record on the state itself (the plain mirror's ``names_provider``
+        steps, without its Python call): ``pid`` announced and current, named ``name`` (bytes:
+        text, read as the mirror reads it; None: its name as it was)."""
+        st = self.d_state
+        st.announced.add(pid)
+        p = st.providers.get(pid)
+        if p is None:
+            p = st.provider(pid)
+        st.current = p
+        if name is not None:
+            p.name = (<bytes>name).decode("utf-8", "replace")
+        return 0
+
     # -- the walk ----------------------------------------------------------------------
+    def drive(self, lint, buf, int64_t cur, int64_t index, int64_t pw, kinds, dict counts):
+        """``_walk_native.WholeLint._walk``'s loop over whole bytes, compiled: ``run`` from the
+        record at word ``cur`` (index ``index``) one pairing window (``pw`` records) at a time,
+        each stop taken as ``NativeLint._take`` takes it (the linter's pending batch fed at a
+        new window, ``lint.pairs.flush_to``; the run's first record noted, ``lint._index``):
+        the records walked counted in ``counts`` by kind (``kinds``: each terminal's, as
+        ``take_counts`` hands them), the rest by ``lint._take_rows()`` where the stop left
+        any (diagnostics rows, a copy met again, places, pairing rows) or the sink's cap bounds
+        a rule. Returns the first stop that is not DONE (END, HANDBACK, PAST_END, ZERO), with
+        ``cur``, ``index`` and ``size`` set as ``run`` leaves them. (Python renders the rows
+        and decodes a record handed back: a small lint's loop costs no Python frame a stop.)"""
+        cdef int status
+        cdef int k
+        cdef size_t i
+        while True:
+            pairs = lint.pairs
+            if pairs is not None:
+                pairs.flush_to(index)  # a new pairing window: the last one is fed
+            lint._index = index
+            status = self._walk_from(buf, cur, index, (index // pw + 1) * pw)
+            cur = self.cur
+            index = self.index
+            for i in range(self.counted.size()):  # (``take_counts``, by kind)
+                k = self.counted[i]
+                kind = kinds[k]
+                counts[kind] = counts.get(kind, 0) + self.counts[k]
+                self.counts[k] = 0
+            self.counted.clear()
+            if self.findings.size() or self.repeated or self.moved.size() or self.rows.size() or lint.sink._bound:
+                lint._take_rows()
+            if status != DONE:
+                return status
+
     def run(self, buf, int64_t cur, int64_t index, int64_t stop_index):
+        """``_walk_from`` (below), from Python."""
+        return self._walk_from(buf, cur, index, stop_index)
+
+    cdef int _walk_from(self, buf, int64_t cur, int64_t index, int64_t stop_index) except -1:
         """Walk ``buf`` from the record at word ``cur`` (its index ``index``) until the
         index reaches ``stop_index`` or a record needs Python; returns how it stopped
         (DONE, HANDBACK, ZERO, PAST_END, END) and leaves ``cur``, ``index`` and ``size``
@@ -2172,7 +2245,10 @@ cdef class NativeWalk:
                 return self._switch(s, pid)
             self.announced[s] = 1
             self.current = s
-            self.mirror.names_provider(pid, text)
+            if self.d_state is not None:
+                self._names_direct(pid, text)
+            else:
+                self.mirror.names_provider(pid, text)
             self._current_tables()
             self.names[s] = text
             self.named[s] = 1
@@ -2193,7 +2269,12 @@ cdef class NativeWalk:
             self.rate[self.current] = rate
             # a rate of 0 converts nothing: no timestamp is said to overflow (``ProviderState``)
             self.limit[self.current] = fxt_max_ticks(rate) if rate else U64MAX
-            self.mirror.sets_tick_rate(rate, self.limit[self.current])
+            if self.d_state is not None:  # (the plain mirror's ``sets_tick_rate``, without its call)
+                prov = self.d_state.current
+                prov.rate = rate
+                prov.max_ticks = self.limit[self.current]
+            else:
+                self.mirror.sets_tick_rate(rate, self.limit[self.current])
             return True
         if mode == M_REGISTERS_STRING:
             idx = v[T.f_index]
@@ -2277,7 +2358,10 @@ cdef class NativeWalk:
             return True  # nothing the mirror holds changes
         self.announced[s] = 1
         self.current = s
-        self.mirror.names_provider(pid, None)
+        if self.d_state is not None:
+            self._names_direct(pid, None)
+        else:
+            self.mirror.names_provider(pid, None)
         self._current_tables()
         return True
 
@@ -2294,7 +2378,12 @@ cdef class NativeWalk:
         a change)."""
         if s != self.current:
             self.current = s
-            self.mirror.switches_provider(pid)
+            if self.d_state is not None:  # (the plain mirror's ``switches_provider``, without its call)
+                st = self.d_state
+                p = st.providers.get(pid)
+                st.current = st.provider(pid) if p is None else p
+            else:
+                self.mirror.switches_provider(pid)
             self._current_tables()
         return True
 

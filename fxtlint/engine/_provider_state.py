@@ -71,9 +71,6 @@ class Provider:
         return p
 
 
-_provider = Provider.__new__  # ``Provider(pid)`` is ``_provider(Provider, pid)``, without the type's call
-
-
 # (collections' namedtuple, not typing's NamedTuple: a small lint imports no typing)
 class Change(namedtuple("Change", ("effect", "provider", "key", "old", "new"), defaults=(None, None, None))):
     """What one record did: its ``effect`` (str), the ``provider`` it acted on, the string
@@ -94,7 +91,9 @@ class ProviderState:
         self.strings = s = _new(Interner)
         s.ids, s.values = {"": 0}, [""]  # id 0 is the empty string
         self._threads: Interner | None = None  # (``threads``: made at the first pair interned)
-        self.current = p = _provider(Provider, None)
+        # (``Provider(None)``: its fields set here, without its ``__new__``'s call)
+        self.current = p = _new(Provider)
+        p.id, p.name, p.strings, p.threads, p.rate, p.max_ticks = None, None, {}, {}, DEFAULT_RATE, U64 - 1
         self.providers: dict = {None: p}
         self.announced: set = set()  # providers named by a Provider Info record
 
@@ -110,7 +109,9 @@ class ProviderState:
     def provider(self, pid) -> Provider:
         p = self.providers.get(pid)
         if p is None:
-            p = self.providers[pid] = _provider(Provider, pid)
+            # (``Provider(pid)``: its fields set here, without its ``__new__``'s call)
+            p = self.providers[pid] = _new(Provider)
+            p.id, p.name, p.strings, p.threads, p.rate, p.max_ticks = pid, None, {}, {}, DEFAULT_RATE, U64 - 1
         return p
 
     # -- effects ----------------------------------------------------------------------

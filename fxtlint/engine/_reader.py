@@ -578,14 +578,18 @@ def decode_record(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: 
     return rec
 
 
-def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, skips=None) -> Layout | Record:
+def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, skips=None, add_at=None,
+             record: bool = True) -> Layout | Record | str:
     """The leaf layout of the record at ``off`` (``root``: its type's layout, None when the
     type is undefined), or, for an undefined type or subtype, the record the reader makes
-    of it (reported: it is skipped by its size)."""
+    of it (reported: it is skipped by its size; ``record`` False: its kind alone, no record
+    made). ``skips``, ``add_at``: as ``report_layout``'s."""
     end = off + 8 * size_words
     if root is None:
-        dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
-        dec.report(R.unknown_record_type, field_span(off, _HEADER_TYPE, big), value=rtype)
+        _say(emit, add_at, R.unknown_record_type, off, idx, 8 * size_words, {"value": rtype},
+             field_span(off, _HEADER_TYPE, big), skips)
+        if not record:
+            return "unknown"
         return Record(rtype, "unknown", {"type": rtype, "size": size_words, "bits": header >> (_HEADER_SIZE.hi + 1)},
                       raw=bytes(buf[off + 8 : end]), offset=off, index=idx, size_words=size_words)
     lay = root
@@ -593,9 +597,10 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, ski
         v = sel.get(header)
         child = lay.variants.get(v)
         if child is None:
-            dec = _Decoder(buf, _UNPACK[big], big, emit, off, idx, 8 * size_words, "record", log, skips)
-            dec.report(R.unknown_record_subtype, field_span(off, sel, big), record=lay.name,
-                       field=sel.name, value=v)
+            _say(emit, add_at, R.unknown_record_subtype, off, idx, 8 * size_words,
+                 {"record": lay.name, "field": sel.name, "value": v}, field_span(off, sel, big), skips)
+            if not record:
+                return f"{lay.name}.unknown"
             return Record(rtype, f"{lay.name}.unknown", {"type": rtype, "size": size_words,
                           "bits": header >> (root.size_field.hi + 1)}, raw=bytes(buf[off + 8 : end]),
                           offset=off, index=idx, size_words=size_words)
@@ -603,13 +608,18 @@ def _leaf_of(buf, off, idx, size_words, emit, header, rtype, root, big, log, ski
     return lay
 
 
-def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool, skips=None) -> str:
+def report_undefined(buf, off: int, idx: int, size_words: int, emit: Emit, *, big: bool, skips=None,
+                     add_at=None) -> str:
     """UN001 or UN002 for the trace record at ``off``, whose type or subtype is undefined (the
-    reader's message as it skips it by its size); returns the kind the reader gives it.
-    ``skips``: the sink's, asked before the diagnostic is built."""
+    reader's message as it skips it by its size); returns the kind the reader gives it (no
+    record made). ``skips``: the sink's, asked before the diagnostic is built; ``add_at``: as
+    ``report_layout``'s."""
     (header,) = _UNPACK[big](buf, off)
     rtype = (header >> _HEADER_TYPE.lo) & _HEADER_TYPE.mask
-    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False, skips)
+    got = _leaf_of(buf, off, idx, size_words, emit, header, rtype, _T.records.get(rtype), big, False, skips, add_at,
+                   False)
+    if isinstance(got, str):
+        return got
     return got.kind if isinstance(got, Record) else got.name
 
 
@@ -1259,12 +1269,26 @@ def argument_label(a: Argument, i: int) -> str:
 _UNREAD = object()
 
 
+def _say(emit: Emit, add_at, rule, offset: int, index: int, size: int | None, params: dict, span=None,
+         skips=None) -> None:
+    """A diagnostic said without a decoder: the cap asked first (``skips``, where given), then
+    kept as a sink's row where the caller gives its ``add_at`` (``DiagnosticSink.add_at``: built
+    when read), else built and emitted (``_Decoder.report``'s steps)."""
+    if skips is not None and skips(rule, offset, index):
+        return
+    if add_at is not None:
+        add_at(rule, offset, index, size, params, span)
+    else:
+        emit(rule.at(offset, index, span=span, record_size=size, **params))
+
+
 def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True,
-                 search: MagicSearch | None = None, order=_UNREAD) -> bool:
+                 search: MagicSearch | None = None, order=_UNREAD, add_at=None) -> bool:
     """File-level checks made before the walk: not FXT at all, length alignment, byte
     order, magic. True when the file is not FXT: the walk must not start. ``search``:
     the walk's magic search, kept across a stream's attempts (``MagicSearch``); ``order``:
-    ``detect_byte_order(buf)`` where the caller has read it (a small lint's fixed cost)."""
+    ``detect_byte_order(buf)`` where the caller has read it (a small lint's fixed cost);
+    ``add_at``: the sink's (``emit`` its ``add``), which keeps the diagnostics as rows (``_say``)."""
     n = len(buf)
     if n < 8:
         order = None
@@ -1275,16 +1299,16 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
         head = bytes(buf[:min(n, 64)])  # a stream's map holds more than it has received
         looks = _not_fxt(buf, head)
         if looks is not None:
-            emit(R.not_fxt_file.at(0, 0, span=(0, 8), record_size=min(n, 64), first=head[:8].hex(" "),
-                                   looks_like=looks or None))
+            _say(emit, add_at, R.not_fxt_file, 0, 0, min(n, 64), {"first": head[:8].hex(" "),
+                                                                   "looks_like": looks or None}, (0, 8))
             return True
     if n % 8 and not getattr(buf, "growing", False):
-        length_check(n, emit)  # a stream's, at its end (``Walk.end_stream``)
+        length_check(n, emit, add_at)  # a stream's, at its end (``Walk.end_stream``)
     if big and order == "big":
-        emit(R.big_endian_archive.at(0, 0, span=(0, 8), record_size=8))
+        _say(emit, add_at, R.big_endian_archive, 0, 0, 8, {}, (0, 8))
     if check_magic and not log:
         if n < 8:
-            emit(R.magic_missing.at(0, 0, span=(0, n), record_size=n, length=n))
+            _say(emit, add_at, R.magic_missing, 0, 0, n, {"length": n}, (0, n))
         elif order is None and not _is_magic(buf):
             (header,) = struct.unpack_from("<Q", buf, 0)
             kind = header_kind(header, buf, 0, False) or "undecodable"
@@ -1293,15 +1317,16 @@ def start_checks(buf, emit: Emit, big: bool, log: bool, check_magic: bool = True
             at = search.find(buf)
             if at is not None:
                 found = {"magic_offset": at, "magic_index": search.index}
-            emit(R.magic_missing.at(0, 0, span=(0, 8), record_size=8, first_kind=kind, **found,
-                                    first=bytes(buf[:8]).hex(" ")))
+            _say(emit, add_at, R.magic_missing, 0, 0, 8,
+                 {"first_kind": kind, **found, "first": bytes(buf[:8]).hex(" ")}, (0, 8))
     return False
 
 
-def length_check(n: int, emit: Emit) -> None:
-    """FR003 on a file of ``n`` bytes."""
+def length_check(n: int, emit: Emit, add_at=None) -> None:
+    """FR003 on a file of ``n`` bytes (``add_at``: as ``start_checks``')."""
     if n % 8:
-        emit(R.file_length_not_aligned.at(n - n % 8, -1, span=(n - n % 8, n), length=n, extra=n % 8))
+        _say(emit, add_at, R.file_length_not_aligned, n - n % 8, -1, None, {"length": n, "extra": n % 8},
+             (n - n % 8, n))
 
 
 def declared_size(header: int) -> int:
@@ -1394,17 +1419,17 @@ def other_order(buf, off: int, big: bool) -> dict:
     return {"other_byte_order": "little" if big else "big", "other_byte_order_kind": kind}
 
 
-def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool) -> bool:
-    """Report a header that cannot be framed (size 0, past the end). True if it cannot."""
+def frame_error(off: int, idx: int, size: int, buf, emit: Emit, big: bool, add_at=None) -> bool:
+    """Report a header that cannot be framed (size 0, past the end). True if it cannot.
+    ``add_at``: as ``start_checks``'."""
     n = _final_len(buf)
     if size == 0:
-        emit(R.record_size_zero.at(off, idx, span=field_span(off, _HEADER_SIZE, big), record_size=8,
-                                   remaining=n - off, **other_order(buf, off, big)))
+        _say(emit, add_at, R.record_size_zero, off, idx, 8, {"remaining": n - off, **other_order(buf, off, big)},
+             field_span(off, _HEADER_SIZE, big))
         return True
     if off + 8 * size > n:
-        emit(R.record_past_end_of_file.at(off, idx, span=(off, n), record_size=n - off,
-                                          words=size, bytes=8 * size, remaining=n - off,
-                                          **other_order(buf, off, big)))
+        _say(emit, add_at, R.record_past_end_of_file, off, idx, n - off,
+             {"words": size, "bytes": 8 * size, "remaining": n - off, **other_order(buf, off, big)}, (off, n))
         return True
     return False
 

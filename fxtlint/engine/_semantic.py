@@ -88,13 +88,15 @@ class LintState:
             self.window = w
 
     def flush(self) -> None:
-        if len(self.batch):
+        if self.batch.n:  # (``len(batch)``, without its call)
             self.pairing.feed(self.batch)
             self.batch = Batch()
 
     def finish(self, cut_short: bool = False) -> None:
         """``cut_short``: framing stopped before the end of the file."""
-        self.flush()
+        if self.batch.n:
+            self.pairing.feed(self.batch)  # (``flush``'s, the last batch: emptied, no new one made)
+            self.batch.n = 0
         if self._pairing is not None:  # (an engine never fed has nothing open)
             self._pairing.finish(cut_short, self.buffer_full_index)
 
@@ -162,43 +164,94 @@ def records_dropped_row(offset: int, index: int, size: int, provider: int, annou
 
 
 # -- the one place each semantic diagnostic is built (both engines call these) -----------
+# Each is a sink's row (``DiagnosticSink.add_at``'s arguments: rule, offset, record index,
+# record size, parameters, span), which the native walk's rows are kept as (built when
+# read); the reference engine builds the diagnostic from the same row at once (``built``).
+def built(rule, offset, index, size, params, span=None):
+    """The diagnostic of a sink's row (``add_at``'s arguments), built now."""
+    return rule.at(offset, index, span=span, record_size=size, **params)
+
+
+def unregistered_string_row(offset, index, size, span, where, ref, field, provider) -> tuple:
+    return (R.string_ref_unregistered, offset, index, size,
+            {"where": where, "ref": ref, "field": field, "provider": provider}, span)
+
+
+def unregistered_thread_row(offset, index, size, span, where, ref, field, provider) -> tuple:
+    return (R.thread_ref_unregistered, offset, index, size,
+            {"where": where, "ref": ref, "field": field, "provider": provider}, span)
+
+
+def timestamp_overflow_row(offset, index, size, field, ticks, rate) -> tuple:
+    return R.timestamp_overflows_ns, offset, index, size, {"field": field, "ticks": ticks, "rate": rate}
+
+
+def section_unannounced_row(offset, index, size, provider) -> tuple:
+    return R.provider_section_unannounced, offset, index, size, {"provider": provider}
+
+
+def rate_zero_row(offset, index, size) -> tuple:
+    return R.tick_rate_zero, offset, index, size, {}
+
+
+def index_zero_row(offset, index, size, what) -> tuple:
+    """A string or thread record (``what``) registering index 0."""
+    return R.string_index_zero if what == "string" else R.thread_index_zero, offset, index, size, {}
+
+
+def string_empty_row(offset, index, size, key) -> tuple:
+    return R.string_record_empty, offset, index, size, {"index": key}
+
+
+def string_changed_row(offset, index, size, key, old, new) -> tuple:
+    """String ``key`` registered again with another value (``old``, ``new``: the texts)."""
+    return (R.registration_changes_value, offset, index, size,
+            {"what": "string", "index": key, "old": repr(old), "new": repr(new)})
+
+
+def thread_changed_row(offset, index, size, key, old, new) -> tuple:
+    """Thread ``key`` registered again with other koids (``old``, ``new``: (process, thread))."""
+    return (R.registration_changes_value, offset, index, size,
+            {"what": "thread", "index": key, "old": f"{old[0]}/{old[1]}", "new": f"{new[0]}/{new[1]}"})
+
+
 def unregistered_string(offset, index, size, span, where, ref, field, provider):
-    return R.string_ref_unregistered.at(offset, index, record_size=size, span=span, where=where, ref=ref,
-                                        field=field, provider=provider)
+    return built(*unregistered_string_row(offset, index, size, span, where, ref, field, provider))
 
 
 def unregistered_thread(offset, index, size, span, where, ref, field, provider):
-    return R.thread_ref_unregistered.at(offset, index, record_size=size, span=span, where=where, ref=ref,
-                                        field=field, provider=provider)
+    return built(*unregistered_thread_row(offset, index, size, span, where, ref, field, provider))
 
 
 def timestamp_overflow(offset, index, size, field, ticks, rate):
-    return R.timestamp_overflows_ns.at(offset, index, record_size=size, field=field, ticks=ticks, rate=rate)
+    return built(*timestamp_overflow_row(offset, index, size, field, ticks, rate))
 
 
 def section_unannounced(offset, index, size, provider):
-    return R.provider_section_unannounced.at(offset, index, provider=provider, record_size=size)
+    return built(*section_unannounced_row(offset, index, size, provider))
 
 
 def rate_zero(offset, index, size):
-    return R.tick_rate_zero.at(offset, index, record_size=size)
+    return built(*rate_zero_row(offset, index, size))
 
 
 def index_zero(offset, index, size, what):
     """A string or thread record (``what``) registering index 0."""
-    if what == "string":
-        return R.string_index_zero.at(offset, index, record_size=size)
-    return R.thread_index_zero.at(offset, index, record_size=size)
+    return built(*index_zero_row(offset, index, size, what))
 
 
 def string_empty(offset, index, size, key):
-    return R.string_record_empty.at(offset, index, index=key, record_size=size)
+    return built(*string_empty_row(offset, index, size, key))
 
 
 def string_changed(offset, index, size, key, old, new):
     """String ``key`` registered again with another value (``old``, ``new``: the texts)."""
-    return R.registration_changes_value.at(offset, index, what="string", index=key, old=repr(old), new=repr(new),
-                                           record_size=size)
+    return built(*string_changed_row(offset, index, size, key, old, new))
+
+
+def thread_changed(offset, index, size, key, old, new):
+    """Thread ``key`` registered again with other koids (``old``, ``new``: (process, thread))."""
+    return built(*thread_changed_row(offset, index, size, key, old, new))
 
 
 def argument_name(a, i: int, registered) -> str:
@@ -211,17 +264,16 @@ def argument_name(a, i: int, registered) -> str:
     return argument_label(a, i)
 
 
+def counter_argument_not_numeric_row(offset, index, size, i, a, registered) -> tuple:
+    """EV001 for a counter's argument ``a`` (its ``i``-th) of a type that is not numeric, as a
+    sink's row; ``registered``: as ``argument_name``'s."""
+    return R.counter_argument_not_numeric, offset, index, size, {"i": i, "arg": argument_name(a, i, registered),
+                                                                 "kind": a.kind}
+
+
 def counter_argument_not_numeric(offset, index, size, i, a, registered):
-    """EV001 for a counter's argument ``a`` (its ``i``-th) of a type that is not numeric;
-    ``registered``: as ``argument_name``'s."""
-    return R.counter_argument_not_numeric.at(offset, index, record_size=size, i=i,
-                                             arg=argument_name(a, i, registered), kind=a.kind)
-
-
-def thread_changed(offset, index, size, key, old, new):
-    """Thread ``key`` registered again with other koids (``old``, ``new``: (process, thread))."""
-    return R.registration_changes_value.at(offset, index, what="thread", index=key, old=f"{old[0]}/{old[1]}",
-                                           new=f"{new[0]}/{new[1]}", record_size=size)
+    """``counter_argument_not_numeric_row``'s diagnostic, built."""
+    return built(*counter_argument_not_numeric_row(offset, index, size, i, a, registered))
 
 
 class RecordChecker:

@@ -76,8 +76,10 @@ then goes on after it. So every message is written by the reference engine's cod
 ``WholeLint`` is ``NativeLint`` for whole bytes with the linter alone (``_lint.lint_whole``):
 one object is the walk, the linter and the driver, running the same steps (``_take`` and
 the rendering of rows, ``advance``'s loop without what only a stream or a mapped file
-needs), with the linter's ``LintState`` made at the first pairing row, provider event or
-record handed back (a small lint's fixed cost: no ``Walk``, ``Lint``, ``MagicSearch``).
+needs: its runs and their takes one compiled call, ``_nwalk``'s ``drive``, which calls
+``_take_rows`` only where a stop left something to take), with the linter's ``LintState``
+made at the first pairing row, provider event or record handed back (a small lint's fixed
+cost: no ``Walk``, ``Lint``, ``MagicSearch``).
 
 Memory: the native tables grow with registrations (keyed by provider slot and index),
 the pairing rows with one window.
@@ -131,16 +133,18 @@ from ._semantic import (
     PAIR_KIND,
     LintState,
     RecordChecker,
+    built,
     counter_argument_not_numeric,
-    index_zero,
-    rate_zero,
-    section_unannounced,
-    string_changed,
-    string_empty,
-    thread_changed,
-    timestamp_overflow,
-    unregistered_string,
-    unregistered_thread,
+    counter_argument_not_numeric_row,
+    index_zero_row,
+    rate_zero_row,
+    section_unannounced_row,
+    string_changed_row,
+    string_empty_row,
+    thread_changed_row,
+    timestamp_overflow_row,
+    unregistered_string_row,
+    unregistered_thread_row,
 )
 from ._stream_buffer import NeedMore
 
@@ -541,6 +545,17 @@ class NativeLint:
     places: tuple | list = ()
     place_kinds: dict | None = None
     kindsaid: dict | None = None  # (``_kind_rows``: made at its first use)
+    # the walk's memos (``_setup`` says what each holds), each made at its first use (a small
+    # lint's fixed cost: a lint that meets nothing twice makes none)
+    memo: dict = None  # type: ignore[assignment]
+    said: dict = None  # type: ignore[assignment]
+    first: dict = None  # type: ignore[assignment]
+    copies: dict = None  # type: ignore[assignment]
+    found: dict = None  # type: ignore[assignment]
+    rowsaid: dict = None  # type: ignore[assignment]
+    past_run: dict = None  # type: ignore[assignment]
+    records: dict = None  # type: ignore[assignment]
+    bounds: dict = None  # type: ignore[assignment]
 
     def __init__(self, walk, lint, module):
         self.walk = walk
@@ -574,30 +589,26 @@ class NativeLint:
             nw.take_at = _TAKE_AT  # the rows taken early enough for the cap to drop a flood of them (``_cap``)
         self.sink = sink
         self.skips = None if sink is None else sink.skips  # (``skipper``'s, one lookup)
-        # a record's layout rows -> the rules the reference's decoder asked the cap about, in
-        # order (``_memo_key``): a record met again whose every diagnostic the cap drops is
-        # counted without decoding it (the copies of one bad record in a mutated input)
-        self.memo: dict = {}
-        # a record's bytes and field-check rows -> the diagnostics its decoding said, or _ONCE
-        # (``_replayed``)
-        self.said: dict = {}
-        # the walk's copies of a record (``_copy``), by its id + 1: the layout rows of its first
-        # copy, and the diagnostics noted of a copy whose decoder read nothing past it
-        self.first: dict = {}
-        self.copies: dict = {}
-        self.found: dict = {}  # ... and the first copy's findings as the decoder takes them (``_found``)
-        # a row that is not a layout row -> _ONCE, or (its undefined record's kind, the
-        # diagnostics its second copy built) (``_render_one``)
-        self.rowsaid: dict = {}
+        # (the memos, each a dict made at its first use, a class default of None until then:)
+        # ``memo``: a record's layout rows -> the rules the reference's decoder asked the cap
+        # about, in order (``_memo_key``): a record met again whose every diagnostic the cap
+        # drops is counted without decoding it (the copies of one bad record in a mutated input);
+        # ``said``: a record's bytes and field-check rows -> the diagnostics its decoding said,
+        # or _ONCE (``_replayed``);
+        # ``first``, ``copies``: the walk's copies of a record (``_copy``), by its id + 1: the
+        # layout rows of its first copy, and the diagnostics noted of a copy whose decoder read
+        # nothing past it; ``found``: the first copy's findings as the decoder takes them (``_found``);
+        # ``rowsaid``: a row that is not a layout row -> _ONCE, or (its undefined record's kind,
+        # the diagnostics its second copy built) (``_render_one``);
+        # ``past_run``: (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``);
+        # ``records``: (terminal, a record's bytes) -> the record (``_record``);
+        # ``bounds``: cap key -> the bound the walk was last told (``_cap``)
         self.taken = 0  # diagnostics rows taken so far (``_NOTE_FROM``)
         # the walk says the copies and rows the linter noted as places (``places``), but where no
         # sink keeps rows or a listener reads each diagnostic in file order (F_COPY rows then)
         nw.placing = sink is not None and sink.listener is None
         if nw.placing:
             nw.rule_cap = sink.per_rule_cap  # (the walk stops where a rule of its rows reaches it: ``_cap``)
-        self.past_run: dict = {}  # (terminal, row kinds) -> records read past one after the other (``_PAST_RUN``)
-        self.records: dict = {}  # (terminal, a record's bytes) -> the record (``_record``)
-        self.bounds: dict = {}  # cap key -> the bound the walk was last told (``_cap``)
 
     def _pairs(self):
         """The linter's ``LintState`` (the pairing batch, the buffer-full bookkeeping; made at
@@ -613,6 +624,13 @@ class NativeLint:
         for term, n in nw.take_counts().items():
             kind = self.term_kinds[term]
             kinds[kind] = kinds.get(kind, 0) + n
+        self._take_rows()
+
+    def _take_rows(self) -> None:
+        """``_take`` after the counts: the diagnostics rows (the sink's cap told to the walk
+        first), the places, the pairing rows (``_nwalk``'s ``drive`` calls it where a stop
+        left any)."""
+        nw, kinds = self.nw, self.counts
         sink = self.sink
         if sink is not None and sink._bound:  # (``sink.bounded``, without the property's call)
             self._cap(sink)
@@ -660,6 +678,8 @@ class NativeLint:
         if sink.listener is not None:
             return  # (``sink.bound`` says None for each: a listener wants every diagnostic)
         told = self.bounds
+        if told is None:
+            told = self.bounds = {}
         for code, bound in sink._bound.items():  # (the rules at their cap: ``sink.bound`` of each)
             for key in _CAP_KEYS.get(code, ()):
                 if told.get(key) != bound:
@@ -678,9 +698,12 @@ class NativeLint:
         layout: list = []  # the layout rows of one record
         kinds: list = []  # its arguments that are not numeric, and kind checks that hold
         at = -1  # that record's index
-        skips, rules, rowsaid, sink = self.skips, _RULES, self.rowsaid, self.sink
+        skips, rules, sink = self.skips, _RULES, self.sink
         self.taken += len(found)
         note = self.taken >= _NOTE_FROM  # (``_render_one``'s question, the same for each row)
+        if note and self.rowsaid is None:
+            self.rowsaid = {}
+        rowsaid = self.rowsaid
         for row in found:
             code = row[0]
             if row[5] != at:
@@ -757,8 +780,12 @@ class NativeLint:
                              add_at=None if self.sink is None else self.sink.add_at)
                 rows = []
         else:
-            if rows and rows[0][14] and rows[0][14] not in self.first:
-                self.first[rows[0][14]] = rows  # a first copy (``_copy``)
+            if rows and rows[0][14]:
+                first = self.first
+                if first is None:
+                    first = self.first = {}
+                if rows[0][14] not in first:
+                    first[rows[0][14]] = rows  # a first copy (``_copy``)
             # (``_replayed`` and ``_memo_key`` asked only where they may answer: rows enough
             # taken to note, a rule at its cap; a small lint's record is decoded without them)
             if rows and self.taken >= _NOTE_FROM and self._replayed(rows):
@@ -768,6 +795,8 @@ class NativeLint:
                 sink = self.sink
                 if sink is not None and sink._bound:  # (``_memo_key``'s first question, ``bounded``)
                     key = self._memo_key(rows, term, offset, size)
+                    if key is not None and self.memo is None:
+                        self.memo = {}
             if key is not None:
                 known = self.memo.get(key)
                 if known is not None and known is not _PAST and self.sink is not None \
@@ -836,7 +865,7 @@ class NativeLint:
                         self.emit(check.rule.at(offset, index, record_size=size, **params))
                 return
         values = self.tables.strings.values
-        if sink is not None and size <= _MEMO_RECORD:
+        if sink is not None and size <= _MEMO_RECORD and self.taken >= _NOTE_FROM:  # (a small lint notes none)
             said = self.kindsaid
             if said is None:  # (the first: the class's default until now)
                 said = self.kindsaid = {}
@@ -871,8 +900,12 @@ class NativeLint:
                 continue
             if row[2] == _NUMERIC:
                 i, named = row[3], row[13]
-                self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
-                                                       values[named - 1] if named else None))
+                if sink is not None:  # (a sink's row: built when read)
+                    sink.add_at(*counter_argument_not_numeric_row(offset, index, size, i, rec.args[i],
+                                                                  values[named - 1] if named else None))
+                else:
+                    self.emit(counter_argument_not_numeric(offset, index, size, i, rec.args[i],
+                                                           values[named - 1] if named else None))
                 continue
             check = checks[self.sites[row[10]][2]]
             if sink is not None:  # (built by its rule when read)
@@ -894,12 +927,15 @@ class NativeLint:
         if size > _MEMO_RECORD:
             return record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
         key = term, bytes(self.buf[offset:offset + size])
-        rec = self.records.get(key)
+        records = self.records
+        if records is None:
+            records = self.records = {}
+        rec = records.get(key)
         if rec is None:
             rec = record_of(self.buf, offset, index, size // 8, self.layouts[term], big=self.big)
-            if len(self.records) >= _MEMO_MAX:
-                self.records.clear()
-            self.records[key] = rec
+            if len(records) >= _MEMO_MAX:
+                records.clear()
+            records[key] = rec
         return rec
 
     def _found(self, rows) -> list:
@@ -961,6 +997,8 @@ class NativeLint:
         term, index, offset, size = rows[0][1], rows[0][5], rows[0][6], rows[0][7]
         if size > _MEMO_RECORD or self.taken < _NOTE_FROM:
             return False
+        if self.said is None:
+            self._copy_memos()
         r = rows[0]
         if len(rows) == 1:  # (``_kinds``' and ``_rows_key``'s, without their calls)
             if r[2] not in _MEMO_ROWS:
@@ -1044,6 +1082,8 @@ class NativeLint:
         its decoder steps read past it (``_PAST``) and no rule is at its cap, as ``_layout``
         says it then: decoded from the first copy's findings (``_found``'s) moved."""
         ident, index, offset = row[9] + 1, row[5], row[6]
+        if self.said is None:
+            self._copy_memos()
         said = self.copies.get(ident)
         if self.nw.placing and (said[0] if said is not None else self.said.get(ident) is _PAST):
             self.nw.refuse_copy(row[9])  # (never a place: the walk need not stop after its copies)
@@ -1070,6 +1110,11 @@ class NativeLint:
             return
         self._layout([(*r[:5], index, offset, r[7], r[8] + delta, *r[9:]) for r in rows], [])
 
+    def _copy_memos(self) -> None:
+        """``said``, ``past_run``, ``copies`` and ``found``, made (``_replayed``'s and ``_copy``'s
+        first use)."""
+        self.said, self.past_run, self.copies, self.found = {}, {}, {}, {}
+
     def _memo_key(self, rows, term, offset, size):
         """What the reference's decoder reads of a record with these layout rows, where that
         is all it reads (its bytes and the rows, positions taken from its start: what the
@@ -1087,7 +1132,7 @@ class NativeLint:
         for row in rows:
             if row[2] not in _MEMO_ROWS:
                 return None
-        if self.past_run.get(_kinds(rows), 0) >= _PAST_RUN:
+        if self.past_run is not None and self.past_run.get(_kinds(rows), 0) >= _PAST_RUN:
             return None  # (the last such records all read past them: ``_replayed``)
         return term, size, bytes(self.buf[offset:offset + size]), \
             _rows_key(rows, offset)
@@ -1130,7 +1175,8 @@ class NativeLint:
                 built: list = []
                 kind = report_undefined(self.buf, offset, index, size // 8,
                                         emit if said is None else built.append, big=self.big,
-                                        skips=self.skips if said is None else None)
+                                        skips=self.skips if said is None else None,
+                                        add_at=None if said is not None or self.sink is None else self.sink.add_at)
                 if note:
                     self._note(key, said, offset, index, kind, built)
             else:
@@ -1154,7 +1200,10 @@ class NativeLint:
         if ask and self.skips is not None and self.skips(_RULES[rule, bool(field)], offset, index):
             return
         if self.taken < _NOTE_FROM:
-            emit(self._build_one(row))
+            if self.sink is not None:
+                self.sink.add_at(*self._row_of(row))  # (a sink's row: built when read)
+            else:
+                emit(self._build_one(row))
             return
         key = _row_key(row)
         said = self.rowsaid.get(key)
@@ -1214,6 +1263,11 @@ class NativeLint:
 
     def _build_one(self, row) -> Diagnostic:
         """The diagnostic of a row the linter's builders make (``_semantic``), from the row."""
+        return built(*self._row_of(row))
+
+    def _row_of(self, row) -> tuple:
+        """A row the linter's builders make (``_semantic``'s ``*_row``), as the sink's row
+        (``DiagnosticSink.add_at``'s arguments: built when read)."""
         big = self.big
         rule, term, field, arg, arg_type, index, offset, size, at, value, rate, provider, *change = row
         if rule <= F_TICKS:
@@ -1226,26 +1280,26 @@ class NativeLint:
                     akind = self.arg_kinds[arg_type]
                     name, where, base = ARG_STRING_REFS[akind][field], f"{kind} argument {arg}", at
                     f = ARG_HEADER_FIELDS.get(akind, {}).get(name)
-                return unregistered_string(offset, index, size, None if f is None else field_span(base, f, big),
-                                           where, value, name, provider)
+                return unregistered_string_row(offset, index, size, None if f is None else field_span(base, f, big),
+                                               where, value, name, provider)
             if rule == F_THREAD:
                 name = THREAD_REFS[kind][field]
                 f = HEADER_FIELDS.get(kind, {}).get(name)
-                return unregistered_thread(offset, index, size, None if f is None else field_span(offset, f, big),
-                                           kind, value, name, provider)
-            return timestamp_overflow(offset, index, size, TIMESTAMPS[kind][field], value, rate)
+                return unregistered_thread_row(offset, index, size, None if f is None else field_span(offset, f, big),
+                                               kind, value, name, provider)
+            return timestamp_overflow_row(offset, index, size, TIMESTAMPS[kind][field], value, rate)
         if rule == F_UNANNOUNCED:
-            return section_unannounced(offset, index, size, value)
+            return section_unannounced_row(offset, index, size, value)
         if rule == F_RATE_ZERO:
-            return rate_zero(offset, index, size)
+            return rate_zero_row(offset, index, size)
         if rule == F_INDEX_ZERO:
-            return index_zero(offset, index, size, "thread" if field else "string")
+            return index_zero_row(offset, index, size, "thread" if field else "string")
         if rule == F_STRING_EMPTY:
-            return string_empty(offset, index, size, value)
+            return string_empty_row(offset, index, size, value)
         if field:  # F_CHANGED, a thread's koids
-            return thread_changed(offset, index, size, value, change[:2], change[2:])
+            return thread_changed_row(offset, index, size, value, change[:2], change[2:])
         values = self.tables.strings.values  # F_CHANGED, a string's interned ids
-        return string_changed(offset, index, size, value, values[change[0]], values[change[2]])
+        return string_changed_row(offset, index, size, value, values[change[0]], values[change[2]])
 
     def _sync(self, change) -> None:
         """The effect of a record the reference decoded, on the native tables."""
@@ -1369,7 +1423,7 @@ class WholeLint(NativeLint):
         # one search for the first magic record where the file does not start with it, asked by
         # the file-level checks (MG001's place) and the walk (a repeated one is MG003)
         search = None if log or order == ("big" if big else "little") else MagicSearch(big)
-        if not start_checks(buf, emit, big, log, search=search, order=order):
+        if not start_checks(buf, emit, big, log, search=search, order=order, add_at=sink.add_at):
             # (a structured-log stream's walk reads no magic record: its program has none)
             magic_at = None if log else 0 if search is None else search.find(buf)
             records, cut_short = self._walk(-1 if magic_at is None else magic_at)
@@ -1398,16 +1452,12 @@ class WholeLint(NativeLint):
         # a bytearray is held by a view while it is walked (it cannot be resized under the walk);
         # bytes cannot change: walked as they are
         view = memoryview(buf) if type(buf) is not bytes else None
+        kinds = self.term_kinds
         try:
             while True:
-                if self.pairs is not None:
-                    self.pairs.flush_to(index)  # a new pairing window: the last one is fed
-                self._index = index
-                status = nw.run(buf if view is None else view, cur, index, (index // pw + 1) * pw)
+                # the runs to the next stop that is not DONE, each taken (``_take``'s steps, compiled)
+                status = nw.drive(self, buf if view is None else view, cur, index, pw, kinds, counts)
                 cur, index = nw.cur, nw.index
-                self._take()
-                if status == DONE:
-                    continue
                 if status == END:
                     break
                 if status == HANDBACK:
@@ -1426,7 +1476,7 @@ class WholeLint(NativeLint):
                     cur = rec.end // 8
                     continue
                 # PAST_END, ZERO: framing stops for good
-                frame_error(8 * cur, index, nw.size if status == PAST_END else 0, buf, emit, big)
+                frame_error(8 * cur, index, nw.size if status == PAST_END else 0, buf, emit, big, self.sink.add_at)
                 stop = True
                 break
         finally:
