@@ -1377,17 +1377,34 @@ cdef class NativeWalk:
         self._in_order(ts, rate)
 
     cdef void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
-        """A record the walk took into the piece (read under ``slot``), or walked past."""
+        """A record the walk took into the piece (read under ``slot``), or walked past. (At
+        the rate of the instants it compares with, the ticks alone: ``fxt_before``'s own
+        first case, without its calls.)"""
+        cdef uint64_t ts = 0, rate = 0
         if T.nts:
-            self._in_order(self.vals[T.ts_val[0]], self.rate[slot])
+            ts = self.vals[T.ts_val[0]]
+            rate = self.rate[slot]
+            if self.has_latest and rate == self.latest_rate:
+                if ts < self.latest_ts:
+                    self.went_back = True
+                elif ts > self.latest_ts:
+                    self.latest_ts = ts
+            else:
+                self._in_order(ts, rate)
         if self.take_off:
             return
         self.piece_bytes += 8 * size
         self.piece_records += 1
-        if T.mode != M_NAMES_PROVIDER and T.mode != M_SWITCHES_PROVIDER:
+        if T.mode != M_NAMES_PROVIDER and T.mode != M_SWITCHES_PROVIDER and not self.slot_used[slot]:
             self._use_slot(slot)
         if T.nts:
-            self._instant(self.vals[T.ts_val[0]], self.rate[slot])
+            if self.has_first and rate == self.first_rate and rate == self.last_rate:
+                if ts < self.first_ts:
+                    self.first_ts = ts
+                if ts > self.last_ts:
+                    self.last_ts = ts
+            else:
+                self._instant(ts, rate)
 
     cdef inline void _use_string(self, uint64_t key, int64_t gid) noexcept nogil:
         if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
