@@ -318,6 +318,7 @@ cdef struct OpenDur:       # slice: an open duration (its category, name, provid
 cdef struct OpenItem:      # slice: an open async operation or flow
     uint64_t pk, tk, ident
     int64_t cat, name
+    int64_t seq           # the order of its begin (``open_state``'s order)
     int slot
 
 ctypedef pair[pair[uint64_t, uint64_t], pair[int64_t, int64_t]] DurKey   # (koids), (category, name)
@@ -560,15 +561,16 @@ cdef class NativeWalk:
     cdef vector[uint64_t] tkey        # thread keys
     cdef vector[uint64_t] kpk         # koid pairs
     cdef vector[uint64_t] ktk
+    # the thread ref (its key and koids) an event the walk took last noted (``_note_refs``): the
+    # next event of the same thread notes nothing again (the piece's sets only grow: a no-op)
+    cdef uint64_t memo_key, memo_pk, memo_tk
     # what is open (``rewrite/_open.OpenEvents.follow``, natively): durations per thread
     # (threads in order of first sight), async operations and flows in order of their begin
     cdef cmap[pair[uint64_t, uint64_t], int] dur_index
     cdef vector[pair[uint64_t, uint64_t]] dur_koids
     cdef vector[vector[OpenDur]] dur_stacks
-    cdef cmap[AsyncKey, int64_t] async_seq
-    cdef cmap[int64_t, OpenItem] asyncs
-    cdef cmap[uint64_t, int64_t] flow_seq
-    cdef cmap[int64_t, OpenItem] flows
+    cdef cmap[AsyncKey, OpenItem] asyncs    # (one node per open item, its begin's order in it)
+    cdef cmap[uint64_t, OpenItem] flows
     # userspace objects (``_slice_pass._Slicer._pointers``): (process koid, pointer) of those
     # kept, and of those the piece's records refer to by a pointer argument
     cdef cmap[pair[uint64_t, uint64_t], int64_t] ptr_known    # -> its bytes in a prefix
@@ -1070,6 +1072,7 @@ cdef class NativeWalk:
         self.tkey.assign(<size_t>1 << CACHE_BITS, U64MAX)
         self.kpk.assign(<size_t>1 << CACHE_BITS, U64MAX)
         self.ktk.assign(<size_t>1 << CACHE_BITS, U64MAX)
+        self.memo_key = U64MAX  # (no key is U64MAX: a slot and an index of a few bits each)
         self.ptr_used.clear()
         self.piece_extra = 0
 
@@ -1292,11 +1295,13 @@ cdef class NativeWalk:
         for i in range(<int>self.dur_koids.size()):
             durs.append(((self.dur_koids[i].first, self.dur_koids[i].second),
                          [(d.cat, d.name, self._pid(d.slot)) for d in self.dur_stacks[i]]))
-        asyncs = [((kv.second.pk, kv.second.cat, kv.second.name, kv.second.ident), (kv.second.pk, kv.second.tk),
-                   self._pid(kv.second.slot)) for kv in self.asyncs]
-        flows = [(kv.second.ident, (kv.second.pk, kv.second.tk), kv.second.cat, kv.second.name,
-                  self._pid(kv.second.slot)) for kv in self.flows]
-        return durs, asyncs, flows
+        asyncs = [(kv.second.seq, ((kv.second.pk, kv.second.cat, kv.second.name, kv.second.ident),
+                                   (kv.second.pk, kv.second.tk), self._pid(kv.second.slot))) for kv in self.asyncs]
+        flows = [(kv.second.seq, (kv.second.ident, (kv.second.pk, kv.second.tk), kv.second.cat, kv.second.name,
+                                  self._pid(kv.second.slot))) for kv in self.flows]
+        asyncs.sort()  # (in order of their begins: the seqs are distinct)
+        flows.sort()
+        return durs, [a for _, a in asyncs], [f for _, f in flows]
 
     cdef inline bint _span_cut(self, Term *T) noexcept nogil:
         """The record just screened starts the span or cuts (the reference's pass takes it)."""
@@ -1372,17 +1377,34 @@ cdef class NativeWalk:
         self._in_order(ts, rate)
 
     cdef void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
-        """A record the walk took into the piece (read under ``slot``), or walked past."""
+        """A record the walk took into the piece (read under ``slot``), or walked past. (At
+        the rate of the instants it compares with, the ticks alone: ``fxt_before``'s own
+        first case, without its calls.)"""
+        cdef uint64_t ts = 0, rate = 0
         if T.nts:
-            self._in_order(self.vals[T.ts_val[0]], self.rate[slot])
+            ts = self.vals[T.ts_val[0]]
+            rate = self.rate[slot]
+            if self.has_latest and rate == self.latest_rate:
+                if ts < self.latest_ts:
+                    self.went_back = True
+                elif ts > self.latest_ts:
+                    self.latest_ts = ts
+            else:
+                self._in_order(ts, rate)
         if self.take_off:
             return
         self.piece_bytes += 8 * size
         self.piece_records += 1
-        if T.mode != M_NAMES_PROVIDER and T.mode != M_SWITCHES_PROVIDER:
+        if T.mode != M_NAMES_PROVIDER and T.mode != M_SWITCHES_PROVIDER and not self.slot_used[slot]:
             self._use_slot(slot)
         if T.nts:
-            self._instant(self.vals[T.ts_val[0]], self.rate[slot])
+            if self.has_first and rate == self.first_rate and rate == self.last_rate:
+                if ts < self.first_ts:
+                    self.first_ts = ts
+                if ts > self.last_ts:
+                    self.last_ts = ts
+            else:
+                self._instant(ts, rate)
 
     cdef inline void _use_string(self, uint64_t key, int64_t gid) noexcept nogil:
         if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
@@ -1463,7 +1485,7 @@ cdef class NativeWalk:
         cdef uint64_t *v = self.vals.data()
         cdef int64_t *p = self.pos.data()
         cdef int slot = self.current
-        cdef uint64_t ref, inline_bit = self.inline_bit
+        cdef uint64_t ref, key, inline_bit = self.inline_bit
         cdef int i, k, ty, s
         cdef int64_t a, gid
         cdef int64_t *row
@@ -1478,8 +1500,13 @@ cdef class NativeWalk:
                 if T.thr_nkoid[i] >= 2:
                     self._use_koids(_word(S, p[T.thr_pk[i]]), _word(S, p[T.thr_tk[i]]))
             elif e is not NULL and ref == e_ref:
+                key = _key(slot, ref)
+                if key == self.memo_key and e.pk == self.memo_pk and e.tk == self.memo_tk:
+                    continue  # (noted by the event before: its sets hold it)
                 self._use_koids(e.pk, e.tk)
-                self._use_thread(_key(slot, ref), e.pk, e.tk)
+                self._use_thread(key, e.pk, e.tk)
+                if not self.ukey.empty():
+                    self.memo_key, self.memo_pk, self.memo_tk = key, e.pk, e.tk
             else:
                 it = self.threads.find(_key(slot, ref))
                 if it != self.threads.end():
@@ -1568,20 +1595,19 @@ cdef class NativeWalk:
                     self.owed_a[ak] -= 1
                     return
                 it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
-                q = self.async_seq.find(ak)
-                if q != self.async_seq.end():
-                    self.asyncs[deref(q).second] = it  # (a dict's key keeps its place)
-                else:
-                    self.async_seq[ak] = self.seq
-                    self.asyncs[self.seq] = it
+                it.seq = self.seq
+                ia = self.asyncs.insert(pair[AsyncKey, OpenItem](ak, it))
+                if ia.second:
                     self.seq += 1
                     self.open_extra += self._open_cost(3, cat, name)
+                else:
+                    it.seq = deref(ia.first).second.seq  # (a dict's key keeps its place)
+                    self.asyncs[ak] = it
             else:
-                q = self.async_seq.find(ak)
-                if q != self.async_seq.end():
+                q = self.asyncs.find(ak)
+                if q != self.asyncs.end():
                     self.open_extra -= self._open_cost(3, cat, name)  # (its key holds its texts)
-                    self.asyncs.erase(deref(q).second)
-                    self.async_seq.erase(q)
+                    self.asyncs.erase(q)
                 else:
                     self.owed_a[ak] += 1
         elif kind == 6 or kind == 8:  # flow begin, end: keyed by id alone
@@ -1591,23 +1617,20 @@ cdef class NativeWalk:
                     self.owed_f[ident] -= 1
                     return
                 it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
-                q2 = self.flow_seq.find(ident)
-                if q2 != self.flow_seq.end():
-                    self.open_extra -= self._open_cost(6, self.flows[deref(q2).second].cat,
-                                                       self.flows[deref(q2).second].name)
-                    self.flows[deref(q2).second] = it
-                else:
-                    self.flow_seq[ident] = self.seq
-                    self.flows[self.seq] = it
+                it.seq = self.seq
+                iff = self.flows.insert(pair[uint64_t, OpenItem](ident, it))
+                if iff.second:
                     self.seq += 1
+                else:
+                    self.open_extra -= self._open_cost(6, deref(iff.first).second.cat, deref(iff.first).second.name)
+                    it.seq = deref(iff.first).second.seq  # (a dict's key keeps its place)
+                    self.flows[ident] = it
                 self.open_extra += self._open_cost(6, cat, name)
             else:
-                q2 = self.flow_seq.find(ident)
-                if q2 != self.flow_seq.end():
-                    self.open_extra -= self._open_cost(6, self.flows[deref(q2).second].cat,
-                                                       self.flows[deref(q2).second].name)
-                    self.flows.erase(deref(q2).second)
-                    self.flow_seq.erase(q2)
+                q2 = self.flows.find(ident)
+                if q2 != self.flows.end():
+                    self.open_extra -= self._open_cost(6, deref(q2).second.cat, deref(q2).second.name)
+                    self.flows.erase(q2)
                 else:
                     self.owed_f[ident] += 1
 
