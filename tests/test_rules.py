@@ -44,8 +44,10 @@ def _report_sites() -> set[str]:
     under any alias, or ``name`` after ``from .rules import name``) reporting
     (``R.name.at(...)``) or handed to a reporter (``report(R.name, ...)``), in the
     package's code outside the declarations (comments, strings and reads such as
-    ``R.name.code`` do not count), plus the rules table fields report (``rule``,
-    ``rule_between``)."""
+    ``R.name.code`` do not count), or returned first in a sink's row (``return R.name,
+    offset, ...``: ``DiagnosticSink.add_at``'s arguments, ``_semantic``'s ``*_row``
+    builders; either rule of a conditional there), plus the rules table fields report
+    (``rule``, ``rule_between``)."""
     sites = set()
     pkg = Path(fxtlint.__file__).parent
     for path in pkg.rglob("*.py"):
@@ -63,6 +65,9 @@ def _report_sites() -> set[str]:
             if isinstance(node, ast.Call):
                 uses = [node.func.value] if isinstance(node.func, ast.Attribute) and node.func.attr == "at" else []
                 uses += [*node.args, *(k.value for k in node.keywords)]
+            elif isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and node.value.elts:
+                first = node.value.elts[0]
+                uses = [first.body, first.orelse] if isinstance(first, ast.IfExp) else [first]
             for use in uses:
                 if isinstance(use, ast.Attribute) and isinstance(use.value, ast.Name) and use.value.id in aliases:
                     sites.add(use.attr)
@@ -92,11 +97,17 @@ def test_a_comment_or_a_read_is_not_a_report_site(tmp_path, monkeypatch):
                                 "# R.record_size_zero.at(0, 0)\n"
                                 "R.not_fxt_file.at(0, 0)\n"
                                 "report(R.unknown_record_type, 0)\n"
-                                "print(R.content_overruns_record.code)\n")
+                                "print(R.content_overruns_record.code)\n"
+                                "def row(): return R.string_record_empty, 0, 0, 8, {}\n"
+                                "def rows(): return (R.tick_rate_zero if x else R.timestamp_overflows_ns), 0\n"
+                                "def read(): return R.magic_missing.code, R.not_fxt_file\n"
+                                "CODES = (R.magic_repeated, R.string_ref_unregistered)\n")
     monkeypatch.setattr(fxtlint, "__file__", str(fake / "__init__.py"))
     sites = _report_sites()
-    assert {"not_fxt_file", "unknown_record_type"} <= sites
-    assert not {"record_size_zero", "content_overruns_record"} & sites
+    assert {"not_fxt_file", "unknown_record_type", "string_record_empty", "tick_rate_zero",
+            "timestamp_overflows_ns"} <= sites
+    assert not {"record_size_zero", "content_overruns_record", "magic_missing", "magic_repeated",
+                "string_ref_unregistered"} & sites
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)

@@ -8,7 +8,6 @@ piece linted from its file); and the CLI lints only the pieces the ride left."""
 from __future__ import annotations
 
 import functools
-import io
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
+from conftest import DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
 from fxtlint.cli import slice as slice_cli
@@ -25,19 +24,11 @@ from fxtlint.engine._lint import lint_bytes
 from fxtlint.rewrite import _repair, _slice_ride, _slice_walk
 from fxtlint.rewrite._slice import Cutter, slice_trace, time_range
 from fxtlint.strategies import archives, mutated_archives
+from test_slice_walk import GOLDEN, LARGE_REAL, SMALL_REAL, _Kept  # (the same corpora, the same kept writer)
 
 pytestmark = pytest.mark.skipif(_repair.native_walk() is None, reason="the native walk is not built here")
 
-GOLDEN = [p for p in sorted((REPO / "corpus" / "golden").glob("*.fxt")) if not p.name.startswith("PR012")]
 CONFORMANCE = sorted((REPO / "corpus" / "conformance").rglob("*.fxt"))
-REAL = sorted(CORPUS_REAL.glob("*.fxt"))
-SMALL_REAL = [p for p in REAL if p.stat().st_size < 100_000]
-LARGE_REAL = [p for p in REAL if p.stat().st_size >= 100_000]
-
-
-class _Kept(io.BytesIO):
-    def close(self) -> None:  # the slicer closes what it writes: keep the bytes readable
-        pass
 
 
 def _verdict(data: bytes) -> tuple[int, int]:
