@@ -95,6 +95,7 @@ def lint_output(path: str):
 
 def run(args: argparse.Namespace) -> int:
     from ..rewrite._repair import RepairLog, repair, tally
+    from ..rewrite._repair_out import send
 
     if same_file(args.path, args.output):
         _common.error(f"{args.output}: the output is the input; write the repair to another path")
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                     # nothing to mend, nothing asked of OUT that IN lacks: OUT is IN's bytes
                     report, size, st, _ = linted
                     with outputs.open(args.output) as fh:
-                        copy_unchanged(args.path, st, fh)
+                        copy_unchanged(args.path, st, fh, send)
                     outputs.commit(args.output)
                     log = RepairLog(records_in=report.records, records_out=report.records, bytes_in=size,
                                     bytes_out=size, byte_order=report.byte_order)

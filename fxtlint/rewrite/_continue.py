@@ -59,8 +59,8 @@ from ..engine._lint_consumer import Lint
 from ..engine._reader import forget_chains
 from ..engine._result import DiagnosticSink, FileReport
 from ..spec._roles import THREAD_REFS
+from ._repair_out import send
 from ._resume import acts
-from ._slice_pass import send_range
 
 
 @dataclass
@@ -194,7 +194,7 @@ class Paused:
         now = os.fstat(source.fh.fileno())
         if (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
             raise FileChanged.length(source.path, end, now.st_size)
-        if send_range(out_file, source.fh.fileno(), at, end - at) != end - at:
+        if send(out_file, source.fh.fileno(), at, end - at) != end - at:
             raise FileChanged.saying(source.path, "it ended before bytes the repair had read")
         n = walk.index - since
         log.records_in += n

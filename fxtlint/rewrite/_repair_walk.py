@@ -50,7 +50,7 @@ from ..engine._walk_native import (
 )
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS
 from ._input import at_least
-from ._slice_pass import send_range
+from ._repair_out import send
 
 WINDOW = 1 << 16  # records per run of the walk
 COPY = 1 << 22  # bytes written at a time
@@ -88,7 +88,7 @@ class _Stretch:
         n = idx - self.idx
         at = self.off
         if self.src is not None and at < off:
-            if send_range(self.out_file, self.src, at, off - at) != off - at:
+            if send(self.out_file, self.src, at, off - at) != off - at:
                 raise FileChanged.saying(self.path, "it ended before bytes the repair had read")
             out.sent(off - at, n)
             at = off
