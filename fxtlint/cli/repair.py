@@ -8,8 +8,9 @@ counted by rule as the lint counts them beside what repair did under each code
 A regular file IN is linted first (a chunk at a time, as ``check`` reads it). Where the
 lint finds nothing, and no option asks OUT to differ from IN (``--byte-order``,
 ``--spell-out-defaults``), there is nothing to mend and nothing open to close: OUT is IN's
-bytes, copied (``rewrite._repair_out.send``: by ``O_DIRECT`` past OUT's page cache), and IN's lint is OUT's (``tests/test_repair.py`` holds the
-repair pass to the same bytes wherever the lint finds nothing). So a clean trace costs a
+bytes, copied (``rewrite._repair_out.send``: by ``O_DIRECT``, past OUT's page cache), and
+IN's lint is OUT's (``tests/test_repair.py`` holds the repair pass to the same bytes
+wherever the lint finds nothing). So a clean trace costs a
 lint and a copy. Otherwise the repair pass (``rewrite._repair.repair``) reads IN in place,
 a chunk at a time (standard input for ``-``): no copy of it is made, memory stays flat; the
 records it keeps as they are go from IN's file to OUT's so too (``out_file``). It
