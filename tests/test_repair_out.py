@@ -122,3 +122,27 @@ def test_an_error_other_than_a_refusal_is_raised(tmp_path, small, monkeypatch):
     with pytest.raises(OSError) as e:
         _send(tmp_path, b"", 0, len(_DATA))
     assert e.value.errno == errno.ENOSPC
+
+
+@pytest.mark.parametrize("rate", [1 << 60, 1])
+def test_a_disk_slower_than_the_page_cache_gets_the_rest_of_the_range_by_the_kernel(tmp_path, small, monkeypatch,
+                                                                                     rate):
+    """Direct writes the disk takes slower than ``MIN_RATE`` (judged over ``JUDGED`` bytes):
+    the rest of the range by the kernel, the same bytes; a fast enough disk keeps them."""
+    monkeypatch.setattr(_repair_out, "MIN_RATE", rate)
+    monkeypatch.setattr(_repair_out, "JUDGED", 2 * ALIGN)
+    kernel = []
+    real = _repair_out.send_range
+
+    def sending(out, src, offset, size):
+        kernel.append(size)
+        return real(out, src, offset, size)
+
+    monkeypatch.setattr(_repair_out, "send_range", sending)
+    got, n = _send(tmp_path, b"z" * 100, 0, len(_DATA))
+    assert n == len(_DATA)
+    assert got == b"z" * 100 + _DATA + b"tail"
+    if _direct_allowed(tmp_path):
+        assert kernel == ([len(_DATA) - (ALIGN - 100) - 2 * ALIGN] if rate > 1 else [])
+    else:  # (no O_DIRECT here: the whole range by the kernel)
+        assert kernel == [len(_DATA)]

@@ -11,7 +11,9 @@ read them) and writes it with ``O_DIRECT`` from there (the disk reads it from th
 no copy into OUT's page cache), a few MiB at a time; the bytes before OUT's next 4 KiB
 boundary and after the last whole block are written as before, through the page cache.
 Where the file system refuses ``O_DIRECT`` (or the range is small) the range is sent by
-the kernel as before (``_slice_pass.send_range``): the same bytes either way.
+the kernel as before (``_slice_pass.send_range``), and so is the rest of a range whose
+direct writes the disk takes slower than ``MIN_RATE`` (a direct write waits for the disk;
+a write to the page cache does not): the same bytes either way.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import errno
 import mmap
 import os
+import time
 from typing import IO
 
 from ._slice_pass import send_range
@@ -26,6 +29,11 @@ from ._slice_pass import send_range
 ALIGN = 4096  # O_DIRECT's alignment of file offsets, lengths and memory (a page: every block size below it)
 CHUNK = 4 << 20  # bytes read and written at a time
 DIRECT_MIN = 1 << 20  # ranges below this are sent by the kernel (the direct file's open costs more)
+# a disk that takes the direct writes slower than this (bytes a second, over at least ``JUDGED``
+# bytes of a range) gets the rest of the range by the kernel: a direct write waits for the disk,
+# the page cache's does not, so on a slow disk the kernel's copy costs more CPU but less time
+MIN_RATE = 400 << 20
+JUDGED = 16 << 20
 
 
 def send(out: IO[bytes], src: int, offset: int, size: int) -> int:
@@ -63,6 +71,8 @@ def _direct(out: IO[bytes], src: int, offset: int, size: int) -> int | None:
             if sent < head:
                 return _done(out, sent)
         buf = mmap.mmap(-1, CHUNK)
+        waited = 0.0  # seconds the direct writes took, for ``written`` bytes
+        written = 0
         try:
             while size - sent >= ALIGN:
                 n = min(CHUNK, size - sent - (size - sent) % ALIGN)
@@ -70,8 +80,12 @@ def _direct(out: IO[bytes], src: int, offset: int, size: int) -> int | None:
                     got = os.preadv(src, [view], offset + sent)
                 blocks = got - got % ALIGN
                 if blocks:
+                    t = time.perf_counter()
                     w = _write_direct(dfd, buf, blocks, pos + sent)
-                    if w < blocks:  # (refused after all: the rest by the kernel, through the page cache)
+                    waited += time.perf_counter() - t
+                    written += w
+                    # refused after all, or a disk slower than the page cache's copy: the rest by the kernel
+                    if w < blocks or (written >= JUDGED and written < waited * MIN_RATE):
                         sent += w
                         return _done(out, sent + _fallback(out, src, offset + sent, pos + sent, size - sent))
                     sent += blocks
