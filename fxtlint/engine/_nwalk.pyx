@@ -1592,12 +1592,16 @@ cdef class NativeWalk:
             ref = v[T.str_val[i]]
             if ref != 0 and not (ref & inline_bit) and ids[i] >= 0:
                 self._use_string(_key(slot, ref), ids[i])
-        self._arg_strings(S, True)
-        self._note_threads(S, T, e_ref, e)
+        if S.nargs:
+            self._arg_strings(S, True)
+        # (an event whose one thread ref is the one the event before noted, and no userspace
+        # object kept: nothing more to note, ``_note_threads``' own first test)
+        if e is NULL or T.nthr != 1 or _key(slot, e_ref) != self.memo_key or e.pk != self.memo_pk \
+                or e.tk != self.memo_tk or not self.ptr_known.empty():
+            self._note_threads(S, T, e_ref, e)
 
     cdef void _note_threads(self, Scan *S, Term *T, uint64_t e_ref, ThreadEntry *e) noexcept nogil:
-        """``_note_refs``' thread refs and pointers (``_event_core`` noted the string refs
-        itself as it resolved them, where the record cannot reach the cut: ``_far``)."""
+        """``_note_refs``' thread refs and pointers."""
         cdef uint64_t *v = self.vals.data()
         cdef int64_t *p = self.pos.data()
         cdef int slot = self.current
@@ -1973,7 +1977,7 @@ cdef class NativeWalk:
         one the walk screens, else how the walk stops there."""
         cdef uint64_t h = 0, t, size
         cdef const int64_t *node
-        cdef int depth = 0
+        cdef int depth = 0, mode
         word_in(S, cur, nwords, &h)
         t = (h >> self.P.type_lo) & self.P.type_mask
         size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
@@ -1994,10 +1998,14 @@ cdef class NativeWalk:
             return -1 if self.layout else HANDBACK
         if self.P.term_pc[term[0]] < 0 or self.terms[term[0]].mode == M_REFERENCE:
             return HANDBACK
-        if self.slicing and (self.hold or self.stop_term[term[0]] or self._over(
-                8 * self.size + 24 if self.terms[term[0]].mode == M_NAMES_PROVIDER or
-                self.terms[term[0]].mode == M_SWITCHES_PROVIDER else 0)):
-            return HANDBACK  # slice: the reference's pass takes it (a cut, a piece opened, a kernel object...)
+        if self.slicing:
+            # slice: the reference's pass takes it (a cut, a piece opened, a kernel object...);
+            # an event's --split-size check is ``_event_core``'s (``_over`` of what it adds,
+            # at least its bytes), or ``_fast``'s and ``_slow``'s for one cut short
+            mode = self.terms[term[0]].mode
+            if self.hold or self.stop_term[term[0]] or ((mode != M_EVENT or self.core_off) and self._over(
+                    8 * self.size + 24 if mode == M_NAMES_PROVIDER or mode == M_SWITCHES_PROVIDER else 0)):
+                return HANDBACK
         return -1
 
     cdef int _run(self, Scan *S, int64_t pc, uint64_t h, int64_t cur, int64_t end) noexcept nogil:
@@ -2274,6 +2282,13 @@ cdef class NativeWalk:
                 self.findings.resize(self.rec_mark)
                 status = HANDBACK
                 break
+            if self.slicing and (got == 3 or self.size != self.declared) and self._over(8 * (self.declared - self.size)):
+                # (--split-size at its declared size, as ``_frame`` checked it before: ``_frame``
+                # leaves an event's check to the core, which reads a record at the size it is walked at)
+                self.findings.resize(self.rec_mark)
+                self.size = self.declared
+                status = HANDBACK
+                break
             core = self._event_core(S, &self.terms[term], cur, index, self.size) if got == 1 else 1
             if core >= 2:
                 self.findings.resize(self.rec_mark)
@@ -2330,6 +2345,11 @@ cdef class NativeWalk:
             got = self._screen(S, term, cur, pindex[0])
         if got == 1 and self.span_on and self._span_cut(&self.terms[term]):
             self.findings.resize(self.rec_mark)
+            self.size = self.declared
+            return HANDBACK
+        if self.slicing and self.terms[term].mode == M_EVENT and not self.core_off and \
+                (got == 3 or self.size != self.declared) and self._over(8 * (self.declared - self.size)):
+            self.findings.resize(self.rec_mark)  # (--split-size at its declared size: as in ``_fast``)
             self.size = self.declared
             return HANDBACK
         cdef int slot = self.current  # (the provider the record is read under, before its effect)
@@ -2589,10 +2609,6 @@ cdef class NativeWalk:
         cdef size_t n0 = self.findings.size()
         if self.core_off:  # (slice: nothing an event reads matters to the run)
             return 1
-        # a slice's record that cannot reach the cut (``_far``) notes what it reads as it reads
-        # it (``_note_refs``' string refs, in one pass with the findings'); else the slicer's
-        # check comes first, and ``_note_refs`` after it
-        cdef bint noting = self.slicing and not self.note_off and (self.cut_size <= 0 or self._far(S, T))
         # 1. string refs: the record's, then its arguments'
         for i in range(T.nstr):
             ref = v[T.str_val[i]]
@@ -2601,8 +2617,6 @@ cdef class NativeWalk:
                 ids[i] = self._string(_key(slot, ref))
                 if ids[i] < 0:
                     self._find(F_STRING, T, i, -1, 0, 0, index, cur, size, ref, 0)
-                elif noting:
-                    self._use_string(_key(slot, ref), ids[i])
         for a in range(S.nargs):
             row = S.args + a * S.arg_columns
             ty = <int>row[2]
@@ -2611,12 +2625,8 @@ cdef class NativeWalk:
                 if s < 0:
                     break
                 ref = <uint64_t>row[ARG_ROW_HEAD + s]
-                if ref != 0 and not (ref & inline_bit):
-                    gid = self._string(_key(slot, ref))
-                    if gid < 0:
-                        self._find(F_STRING, T, k, <int>row[1], ty, 8 * row[3], index, cur, size, ref, 0)
-                    elif noting:
-                        self._use_string(_key(slot, ref), gid)
+                if ref != 0 and not (ref & inline_bit) and self._string(_key(slot, ref)) < 0:
+                    self._find(F_STRING, T, k, <int>row[1], ty, 8 * row[3], index, cur, size, ref, 0)
         # 2. thread refs: each one registered; the koids of the first that resolves
         for i in range(T.nthr):
             ref = v[T.thr_val[i]]
@@ -2644,13 +2654,7 @@ cdef class NativeWalk:
         for i in range(T.nts):
             if v[T.ts_val[i]] > self.limit[slot]:
                 self._find(F_TICKS, T, i, -1, 0, 0, index, cur, size, v[T.ts_val[i]], self.rate[slot])
-        if noting:
-            # (an event whose one thread ref is the one the event before noted, and no
-            # userspace object kept: nothing to note; ``_note_threads``' own first test)
-            if e is NULL or T.nthr != 1 or _key(slot, e_ref) != self.memo_key or e.pk != self.memo_pk \
-                    or e.tk != self.memo_tk or not self.ptr_known.empty():
-                self._note_threads(S, T, e_ref, e)
-        elif self.slicing:
+        if self.slicing:
             if self.cut_size > 0 and not self._far(S, T) and self._over(self._adds(S, T, ids)):
                 self.findings.resize(n0)
                 return 3  # (--split-size: the slicer decides, nothing of it noted)
