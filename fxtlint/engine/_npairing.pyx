@@ -28,7 +28,6 @@ With a listener or an override each finding is handed over as it is found, and w
 """
 
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.string cimport memcpy
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
@@ -355,6 +354,15 @@ cdef extern from *:
         }
     };
 
+    // n whole rows appended from a block of bytes as the native walk wrote them (_pairrow.h's
+    // layout), copied once: a resize first would zero them only to copy over them
+    static void append_rows(std::vector<Row>& rows, const unsigned char* blk, size_t n) {
+        if (!n) return;
+        // (a trivially copyable row: insert over a range of the block's rows is a memmove)
+        const Row* first = reinterpret_cast<const Row*>(blk);
+        rows.insert(rows.end(), first, first + n);
+    }
+
     }  // namespace npair
     """
     cdef cppclass Row "npair::Row":
@@ -443,6 +451,7 @@ cdef extern from *:
     uint64_t reading_rate "npair::reading_rate"(uint64_t)
     cbool time_lt "npair::time_lt"(uint64_t, uint64_t, uint64_t, uint64_t)
     void order_rows "npair::order_rows"(const vector[Row]&, vector[uint32_t]&) except +
+    void append_rows "npair::append_rows"(vector[Row]&, const unsigned char*, size_t) except +
 
 
 # the engine's event kinds (``_pairing.PairKind``; the tests hold the numbers equal)
@@ -791,8 +800,7 @@ cdef class PairingEngine:
         if n * sizeof(Row) != nbytes:
             raise ValueError("a block of pairing rows that is not whole rows")
         if n:
-            self.rows.resize(old + n)
-            memcpy(&self.rows[old], &blk[0], nbytes)
+            append_rows(self.rows, &blk[0], n)
         return 0
 
     cdef int _run(self) except -1:

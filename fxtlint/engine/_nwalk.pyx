@@ -186,6 +186,104 @@ cdef extern from *:
     uint64_t fxt_max_ticks(uint64_t rate) nogil
     bint fxt_before(uint64_t a, uint64_t ra, uint64_t b, uint64_t rb) nogil
 
+cdef extern from * nogil:
+    """
+    #include <vector>
+    namespace nslice {
+    /* slice: an open async operation or flow (its begin's order in ``seq``) */
+    struct OpenItem { uint64_t pk, tk, ident; int64_t cat, name; int64_t seq; int slot; };
+    static inline uint64_t mix64(uint64_t x) {
+        x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+        x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+        x ^= x >> 31; return x;
+    }
+    /* The open items of one kind, keyed by what the item holds: a flow by its id (FLOW), an
+     * async operation by (process koid, category, name, id). Open addressing, linear probing,
+     * deletion by backward shift: no allocation per begin or end (a begin and its end are
+     * an insert and an erase of one slot). */
+    template <int FLOW> struct OpenMap {
+        std::vector<OpenItem> items;
+        std::vector<unsigned char> used;
+        size_t mask = 0, count = 0;
+        static bool same(const OpenItem& a, const OpenItem& b) {
+            return a.ident == b.ident && (FLOW || (a.pk == b.pk && a.cat == b.cat && a.name == b.name));
+        }
+        static size_t hash(const OpenItem& k) {
+            return FLOW ? mix64(k.ident)
+                        : mix64(k.pk ^ mix64((uint64_t)k.cat ^ mix64((uint64_t)k.name ^ mix64(k.ident))));
+        }
+        size_t size() const { return count; }
+        size_t capacity() const { return used.size(); }
+        bool used_at(size_t i) const { return used[i] != 0; }
+        OpenItem* at(size_t i) { return &items[i]; }
+        /* the slot holding k's key, or SIZE_MAX */
+        size_t find(const OpenItem& k) const {
+            if (!count) return SIZE_MAX;
+            for (size_t i = hash(k) & mask; used[i]; i = (i + 1) & mask)
+                if (same(items[i], k)) return i;
+            return SIZE_MAX;
+        }
+        /* the slot of k's key, made (k written there, ``fresh``) where there was none */
+        size_t put(const OpenItem& k, int* fresh) {
+            if ((count + 1) * 2 > used.size()) grow();
+            size_t i = hash(k) & mask;
+            for (; used[i]; i = (i + 1) & mask)
+                if (same(items[i], k)) { *fresh = 0; return i; }
+            used[i] = 1; items[i] = k; ++count;
+            *fresh = 1;
+            return i;
+        }
+        void grow() {
+            size_t cap = used.empty() ? 16 : used.size() * 2;
+            std::vector<OpenItem> oi; std::vector<unsigned char> ou;
+            oi.swap(items); ou.swap(used);
+            items.resize(cap); used.assign(cap, 0);
+            mask = cap - 1;
+            count = 0;
+            int fresh;
+            for (size_t i = 0; i < ou.size(); ++i) if (ou[i]) put(oi[i], &fresh);
+        }
+        void erase(size_t i) {
+            used[i] = 0;
+            --count;
+            for (size_t j = (i + 1) & mask; used[j]; j = (j + 1) & mask) {
+                size_t ideal = hash(items[j]) & mask;
+                /* items[j] moves to the hole at i where its probe passes through i */
+                bool through = i <= j ? (ideal <= i || ideal > j) : (ideal <= i && ideal > j);
+                if (through) {
+                    items[i] = items[j]; used[i] = 1; used[j] = 0;
+                    i = j;
+                }
+            }
+        }
+    };
+    typedef OpenMap<0> AsyncOpen;
+    typedef OpenMap<1> FlowOpen;
+    }
+    """
+    ctypedef struct OpenItem "nslice::OpenItem":   # slice: an open async operation or flow
+        uint64_t pk, tk, ident
+        int64_t cat, name
+        int64_t seq           # the order of its begin (``open_state``'s order)
+        int slot
+    cdef cppclass OpenMap "nslice::AsyncOpen":
+        size_t size()
+        size_t capacity()
+        bint used_at(size_t i)
+        OpenItem *at(size_t i)
+        size_t find(const OpenItem& k)
+        size_t put(const OpenItem& k, int *fresh)
+        void erase(size_t i)
+    cdef cppclass FlowMap "nslice::FlowOpen":
+        size_t size()
+        size_t capacity()
+        bint used_at(size_t i)
+        OpenItem *at(size_t i)
+        size_t find(const OpenItem& k)
+        size_t put(const OpenItem& k, int *fresh)
+        void erase(size_t i)
+
+
 # how a run stopped (``_walk_native`` reads the same values)
 cpdef enum Stop:
     DONE = 0       # the record index reached the window's end
@@ -313,12 +411,6 @@ cdef inline int _cap_key(const Finding *f) noexcept nogil:
 
 cdef struct OpenDur:       # slice: an open duration (its category, name, provider slot)
     int64_t cat, name
-    int slot
-
-cdef struct OpenItem:      # slice: an open async operation or flow
-    uint64_t pk, tk, ident
-    int64_t cat, name
-    int64_t seq           # the order of its begin (``open_state``'s order)
     int slot
 
 ctypedef pair[pair[uint64_t, uint64_t], pair[int64_t, int64_t]] DurKey   # (koids), (category, name)
@@ -572,8 +664,8 @@ cdef class NativeWalk:
     cdef cmap[pair[uint64_t, uint64_t], int] dur_index
     cdef vector[pair[uint64_t, uint64_t]] dur_koids
     cdef vector[vector[OpenDur]] dur_stacks
-    cdef cmap[AsyncKey, OpenItem] asyncs    # (one node per open item, its begin's order in it)
-    cdef cmap[uint64_t, OpenItem] flows
+    cdef OpenMap asyncs               # (one slot per open item, its begin's order in it: no allocation)
+    cdef FlowMap flows
     # userspace objects (``_slice_pass._Slicer._pointers``): (process koid, pointer) of those
     # kept, and of those the piece's records refer to by a pointer argument
     cdef cmap[pair[uint64_t, uint64_t], int64_t] ptr_known    # -> its bytes in a prefix
@@ -1299,10 +1391,18 @@ cdef class NativeWalk:
         for i in range(<int>self.dur_koids.size()):
             durs.append(((self.dur_koids[i].first, self.dur_koids[i].second),
                          [(d.cat, d.name, self._pid(d.slot)) for d in self.dur_stacks[i]]))
-        asyncs = [(kv.second.seq, ((kv.second.pk, kv.second.cat, kv.second.name, kv.second.ident),
-                                   (kv.second.pk, kv.second.tk), self._pid(kv.second.slot))) for kv in self.asyncs]
-        flows = [(kv.second.seq, (kv.second.ident, (kv.second.pk, kv.second.tk), kv.second.cat, kv.second.name,
-                                  self._pid(kv.second.slot))) for kv in self.flows]
+        cdef size_t k
+        cdef OpenItem o
+        asyncs = []
+        for k in range(self.asyncs.capacity()):
+            if self.asyncs.used_at(k):
+                o = self.asyncs.at(k)[0]
+                asyncs.append((o.seq, ((o.pk, o.cat, o.name, o.ident), (o.pk, o.tk), self._pid(o.slot))))
+        flows = []
+        for k in range(self.flows.capacity()):
+            if self.flows.used_at(k):
+                o = self.flows.at(k)[0]
+                flows.append((o.seq, (o.ident, (o.pk, o.tk), o.cat, o.name, self._pid(o.slot))))
         asyncs.sort()  # (in order of their begins: the seqs are distinct)
         flows.sort()
         return durs, [a for _, a in asyncs], [f for _, f in flows]
@@ -1380,7 +1480,7 @@ cdef class NativeWalk:
         """A record the reference's pass read (``_Slicer._instant``)."""
         self._in_order(ts, rate)
 
-    cdef void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
+    cdef inline void _took(self, Term *T, int slot, int64_t size) noexcept nogil:
         """A record the walk took into the piece (read under ``slot``), or walked past. (At
         the rate of the instants it compares with, the ticks alone: ``fxt_before``'s own
         first case, without its calls.)"""
@@ -1414,8 +1514,10 @@ cdef class NativeWalk:
         if self.ukey.empty():  # (no piece_reset yet: not a slice's walk)
             return
         cdef unsigned h = _slot_hash(key, CACHE_BITS)
-        if self.ukey[h] == key:
-            return
+        if self.ukey[h] != key:  # (a hit is noted: the test inline, the note a call)
+            self._use_string_new(key, gid, h)
+
+    cdef void _use_string_new(self, uint64_t key, int64_t gid, unsigned h) noexcept nogil:
         self.ukey[h] = key
         if self.reg_str.count(key):
             return
@@ -1487,17 +1589,28 @@ cdef class NativeWalk:
         if self.note_off:
             return
         cdef uint64_t *v = self.vals.data()
-        cdef int64_t *p = self.pos.data()
         cdef int slot = self.current
-        cdef uint64_t ref, key, inline_bit = self.inline_bit
-        cdef int i, k, ty, s
-        cdef int64_t a, gid
-        cdef int64_t *row
+        cdef uint64_t ref, inline_bit = self.inline_bit
+        cdef int i
         for i in range(T.nstr):
             ref = v[T.str_val[i]]
             if ref != 0 and not (ref & inline_bit) and ids[i] >= 0:
                 self._use_string(_key(slot, ref), ids[i])
-        self._arg_strings(S, True)
+        if S.nargs:
+            self._arg_strings(S, True)
+        # (an event whose one thread ref is the one the event before noted, and no userspace
+        # object kept: nothing more to note, ``_note_threads``' own first test)
+        if e is NULL or T.nthr != 1 or _key(slot, e_ref) != self.memo_key or e.pk != self.memo_pk \
+                or e.tk != self.memo_tk or not self.ptr_known.empty():
+            self._note_threads(S, T, e_ref, e)
+
+    cdef void _note_threads(self, Scan *S, Term *T, uint64_t e_ref, ThreadEntry *e) noexcept nogil:
+        """``_note_refs``' thread refs and pointers."""
+        cdef uint64_t *v = self.vals.data()
+        cdef int64_t *p = self.pos.data()
+        cdef int slot = self.current
+        cdef uint64_t ref, key
+        cdef int i
         for i in range(T.nthr):
             ref = v[T.thr_val[i]]
             if ref == 0:
@@ -1550,93 +1663,117 @@ cdef class NativeWalk:
             if <int>row[2] == self.ptr_type:
                 self._use_pointer(pair[uint64_t, uint64_t](pk, <uint64_t>row[ARG_ROW_HEAD + self.ptr_slot]))
 
-    cdef void _follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
-                      int slot) noexcept nogil:
+    cdef inline void _follow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
+                             int slot) noexcept nogil:
         """``OpenEvents.follow``: a begin opens (or pays an end met before it), an end closes
-        the innermost duration of its thread, its async operation, its flow (or is owed)."""
+        the innermost duration of its thread, its async operation, its flow (or is owed).
+        (One function per kind: a call builds only the values its own kind uses.)"""
         if self.follow_off:
             return
+        if kind == 0 or kind == 1:  # duration begin, end
+            self._follow_dur(kind, pk, tk, cat, name, slot)
+        elif kind == 3 or kind == 5:  # async begin, end
+            self._follow_async(kind, pk, tk, cat, name, ident, slot)
+        elif kind == 6 or kind == 8:  # flow begin, end: keyed by id alone
+            self._follow_flow(kind, pk, tk, cat, name, ident, slot)
+
+    cdef void _follow_dur(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, int slot) noexcept nogil:
         cdef pair[uint64_t, uint64_t] koids = pair[uint64_t, uint64_t](pk, tk)
         cdef int i
         cdef OpenDur d
-        cdef OpenItem it
         cdef DurKey dk
-        cdef AsyncKey ak
-        if kind == 0 or kind == 1:  # duration begin, end
-            if self.last_dur >= 0 and self.dur_koids[self.last_dur] == koids:
-                i = self.last_dur  # (the thread of the event before, most often)
+        if self.last_dur >= 0 and self.dur_koids[self.last_dur] == koids:
+            i = self.last_dur  # (the thread of the event before, most often)
+        else:
+            f = self.dur_index.find(koids)
+            if f == self.dur_index.end():
+                i = <int>self.dur_koids.size()
+                self.dur_index[koids] = i
+                self.dur_koids.push_back(koids)
+                self.dur_stacks.push_back(vector[OpenDur]())
             else:
-                f = self.dur_index.find(koids)
-                if f == self.dur_index.end():
-                    i = <int>self.dur_koids.size()
-                    self.dur_index[koids] = i
-                    self.dur_koids.push_back(koids)
-                    self.dur_stacks.push_back(vector[OpenDur]())
-                else:
-                    i = deref(f).second
-                self.last_dur = i
-            dk = DurKey(koids, pair[int64_t, int64_t](cat, name))
-            if kind == 0:
-                o = self.owed_d.find(dk) if self.owed_d.size() else self.owed_d.end()
+                i = deref(f).second
+            self.last_dur = i
+        if kind == 0:
+            if self.owed_d.size():
+                dk = DurKey(koids, pair[int64_t, int64_t](cat, name))
+                o = self.owed_d.find(dk)
                 if o != self.owed_d.end() and deref(o).second > 0:
                     self.owed_d[dk] -= 1  # (by the map: an iterator's deref is a copy in Cython)
-                else:
-                    d.cat = cat
-                    d.name = name
-                    d.slot = slot
-                    self.dur_stacks[i].push_back(d)
-                    self.open_extra += self._open_cost(0, cat, name)
-            elif self.dur_stacks[i].size():
-                self.open_extra -= self._open_cost(0, self.dur_stacks[i].back().cat, self.dur_stacks[i].back().name)
-                self.dur_stacks[i].pop_back()
-            else:
-                self.owed_d[dk] += 1
-        elif kind == 3 or kind == 5:  # async begin, end
-            ak = AsyncKey(pair[uint64_t, int64_t](pk, cat), pair[int64_t, uint64_t](name, ident))
-            if kind == 3:
+                    return
+            d.cat = cat
+            d.name = name
+            d.slot = slot
+            self.dur_stacks[i].push_back(d)
+            self.open_extra += self._open_cost(0, cat, name)
+        elif self.dur_stacks[i].size():
+            self.open_extra -= self._open_cost(0, self.dur_stacks[i].back().cat, self.dur_stacks[i].back().name)
+            self.dur_stacks[i].pop_back()
+        else:
+            self.owed_d[DurKey(koids, pair[int64_t, int64_t](cat, name))] += 1
+
+    cdef void _follow_async(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
+                            int slot) noexcept nogil:
+        cdef OpenItem it
+        cdef OpenItem *o
+        cdef int fresh = 0
+        cdef size_t at
+        it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
+        it.seq = self.seq
+        if kind == 3:
+            if self.owed_a.size():
+                ak = AsyncKey(pair[uint64_t, int64_t](pk, cat), pair[int64_t, uint64_t](name, ident))
                 oa = self.owed_a.find(ak)
                 if oa != self.owed_a.end() and deref(oa).second > 0:
                     self.owed_a[ak] -= 1
                     return
-                it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
-                it.seq = self.seq
-                ia = self.asyncs.insert(pair[AsyncKey, OpenItem](ak, it))
-                if ia.second:
-                    self.seq += 1
-                    self.open_extra += self._open_cost(3, cat, name)
-                else:
-                    it.seq = deref(ia.first).second.seq  # (a dict's key keeps its place)
-                    self.asyncs[ak] = it
+            at = self.asyncs.put(it, &fresh)
+            if fresh:
+                self.seq += 1
+                self.open_extra += self._open_cost(3, cat, name)
             else:
-                q = self.asyncs.find(ak)
-                if q != self.asyncs.end():
-                    self.open_extra -= self._open_cost(3, cat, name)  # (its key holds its texts)
-                    self.asyncs.erase(q)
-                else:
-                    self.owed_a[ak] += 1
-        elif kind == 6 or kind == 8:  # flow begin, end: keyed by id alone
-            if kind == 6:
+                o = self.asyncs.at(at)
+                it.seq = o.seq  # (a dict's key keeps its place)
+                o[0] = it
+        else:
+            at = self.asyncs.find(it)
+            if at != <size_t>U64MAX:
+                self.open_extra -= self._open_cost(3, cat, name)  # (its key holds its texts)
+                self.asyncs.erase(at)
+            else:
+                self.owed_a[AsyncKey(pair[uint64_t, int64_t](pk, cat), pair[int64_t, uint64_t](name, ident))] += 1
+
+    cdef void _follow_flow(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
+                           int slot) noexcept nogil:
+        cdef OpenItem it
+        cdef OpenItem *o
+        cdef int fresh = 0
+        cdef size_t at
+        it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
+        it.seq = self.seq
+        if kind == 6:
+            if self.owed_f.size():
                 o2 = self.owed_f.find(ident)
                 if o2 != self.owed_f.end() and deref(o2).second > 0:
                     self.owed_f[ident] -= 1
                     return
-                it.pk, it.tk, it.ident, it.cat, it.name, it.slot = pk, tk, ident, cat, name, slot
-                it.seq = self.seq
-                iff = self.flows.insert(pair[uint64_t, OpenItem](ident, it))
-                if iff.second:
-                    self.seq += 1
-                else:
-                    self.open_extra -= self._open_cost(6, deref(iff.first).second.cat, deref(iff.first).second.name)
-                    it.seq = deref(iff.first).second.seq  # (a dict's key keeps its place)
-                    self.flows[ident] = it
-                self.open_extra += self._open_cost(6, cat, name)
+            at = self.flows.put(it, &fresh)
+            if fresh:
+                self.seq += 1
             else:
-                q2 = self.flows.find(ident)
-                if q2 != self.flows.end():
-                    self.open_extra -= self._open_cost(6, deref(q2).second.cat, deref(q2).second.name)
-                    self.flows.erase(q2)
-                else:
-                    self.owed_f[ident] += 1
+                o = self.flows.at(at)
+                self.open_extra -= self._open_cost(6, o.cat, o.name)
+                it.seq = o.seq  # (a dict's key keeps its place)
+                o[0] = it
+            self.open_extra += self._open_cost(6, cat, name)
+        else:
+            at = self.flows.find(it)
+            if at != <size_t>U64MAX:
+                o = self.flows.at(at)
+                self.open_extra -= self._open_cost(6, o.cat, o.name)
+                self.flows.erase(at)
+            else:
+                self.owed_f[ident] += 1
 
     # -- coverage (report): ``_nwalk_coverage.pxi``'s counters, fed each record walked ----
     def cover(self, Coverage cov):
@@ -1812,7 +1949,7 @@ cdef class NativeWalk:
         one the walk screens, else how the walk stops there."""
         cdef uint64_t h = 0, t, size
         cdef const int64_t *node
-        cdef int depth = 0
+        cdef int depth = 0, mode
         word_in(S, cur, nwords, &h)
         t = (h >> self.P.type_lo) & self.P.type_mask
         size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
@@ -1833,10 +1970,14 @@ cdef class NativeWalk:
             return -1 if self.layout else HANDBACK
         if self.P.term_pc[term[0]] < 0 or self.terms[term[0]].mode == M_REFERENCE:
             return HANDBACK
-        if self.slicing and (self.hold or self.stop_term[term[0]] or self._over(
-                8 * self.size + 24 if self.terms[term[0]].mode == M_NAMES_PROVIDER or
-                self.terms[term[0]].mode == M_SWITCHES_PROVIDER else 0)):
-            return HANDBACK  # slice: the reference's pass takes it (a cut, a piece opened, a kernel object...)
+        if self.slicing:
+            # slice: the reference's pass takes it (a cut, a piece opened, a kernel object...);
+            # an event's --split-size check is ``_event_core``'s (``_over`` of what it adds,
+            # at least its bytes), or ``_fast``'s and ``_slow``'s for one cut short
+            mode = self.terms[term[0]].mode
+            if self.hold or self.stop_term[term[0]] or ((mode != M_EVENT or self.core_off) and self._over(
+                    8 * self.size + 24 if mode == M_NAMES_PROVIDER or mode == M_SWITCHES_PROVIDER else 0)):
+                return HANDBACK
         return -1
 
     cdef int _run(self, Scan *S, int64_t pc, uint64_t h, int64_t cur, int64_t end) noexcept nogil:
@@ -2113,6 +2254,13 @@ cdef class NativeWalk:
                 self.findings.resize(self.rec_mark)
                 status = HANDBACK
                 break
+            if self.slicing and (got == 3 or self.size != self.declared) and self._over(8 * (self.declared - self.size)):
+                # (--split-size at its declared size, as ``_frame`` checked it before: ``_frame``
+                # leaves an event's check to the core, which reads a record at the size it is walked at)
+                self.findings.resize(self.rec_mark)
+                self.size = self.declared
+                status = HANDBACK
+                break
             core = self._event_core(S, &self.terms[term], cur, index, self.size) if got == 1 else 1
             if core >= 2:
                 self.findings.resize(self.rec_mark)
@@ -2169,6 +2317,11 @@ cdef class NativeWalk:
             got = self._screen(S, term, cur, pindex[0])
         if got == 1 and self.span_on and self._span_cut(&self.terms[term]):
             self.findings.resize(self.rec_mark)
+            self.size = self.declared
+            return HANDBACK
+        if self.slicing and self.terms[term].mode == M_EVENT and not self.core_off and \
+                (got == 3 or self.size != self.declared) and self._over(8 * (self.declared - self.size)):
+            self.findings.resize(self.rec_mark)  # (--split-size at its declared size: as in ``_fast``)
             self.size = self.declared
             return HANDBACK
         cdef int slot = self.current  # (the provider the record is read under, before its effect)
@@ -2518,8 +2671,14 @@ cdef class NativeWalk:
                 return 2
             if e is not NULL:
                 e.gid = thread
-        if self.slicing and cat >= 0 and name >= 0:  # (``slice_rows``: followed once its thread is interned)
-            self._follow(T.pair_kind, pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
+        if self.slicing and cat >= 0 and name >= 0 and not self.follow_off:
+            # (``slice_rows``: followed once its thread is interned; ``_follow``'s kinds, called directly)
+            if T.pair_kind <= 1:
+                self._follow_dur(T.pair_kind, pk, tk, cat, name, slot)
+            elif T.pair_kind == 3 or T.pair_kind == 5:
+                self._follow_async(T.pair_kind, pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
+            elif T.pair_kind == 6 or T.pair_kind == 8:
+                self._follow_flow(T.pair_kind, pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
         self._push_row(T, v, thread, pk, cat, name, cur, index, size)
         return 1
 
