@@ -520,6 +520,8 @@ cdef class NativeWalk:
     # the size the record being walked is read at: its content's end when it was framed anew)
     cdef public int64_t cur, index, size
     cdef int64_t declared             # the declared size of the record being walked
+    cdef int64_t framed_at            # a record ``_fast`` framed and left to ``_slow`` (its word; -1: none) ...
+    cdef int64_t framed_term          # ... and its terminal: ``_slow`` does not frame it again
     # the byte offset of the file's first magic record (-1: none): a later one is repeated
     cdef public int64_t magic_at
     cdef public object mirror
@@ -673,7 +675,10 @@ cdef class NativeWalk:
     cdef int _slot(self, object pid) except -1:
         if pid is None:
             return 0
-        cdef uint64_t key = pid
+        return self._slot_of(pid)
+
+    cdef int _slot_of(self, uint64_t key) except -1:
+        """``_slot`` of a provider id (not None), with no Python int made."""
         it = self.slot_of.find(key)
         if it != self.slot_of.end():
             return deref(it).second
@@ -1816,6 +1821,7 @@ cdef class NativeWalk:
         cdef int status = DONE
         cdef int64_t before
         cdef bint release = True  # (the first stretch: as long as the buffer allows)
+        self.framed_at = -1
         try:
             while True:
                 before = index
@@ -2125,6 +2131,9 @@ cdef class NativeWalk:
                 cur += self.size
                 continue
             if self.terms[term].mode != M_EVENT:
+                # (a table record, a magic record...: ``_slow`` walks it, framed here)
+                self.framed_at = cur
+                self.framed_term = term
                 status = SLOW
                 break
             got = self._screen(S, term, cur, index)
@@ -2168,9 +2177,15 @@ cdef class NativeWalk:
         """The record at ``cur`` with the GIL: -1 when it was walked (the walk goes on),
         else how the walk stops there."""
         cdef int64_t cur = pcur[0], term = 0
-        cdef int status = self._frame(S, cur, nwords, &term)
-        if status >= 0:
-            return status
+        cdef int status
+        if self.framed_at == cur:
+            # framed by ``_fast`` just before (``self.size`` and ``declared`` as it left them)
+            term = self.framed_term
+            self.framed_at = -1
+        else:
+            status = self._frame(S, cur, nwords, &term)
+            if status >= 0:
+                return status
         self.rec_mark = self.findings.size()
         if self.rowing and self.rsink.hands_back(term):  # (the export's, the decoding's: read by the tables as they are at it)
             self.size = self.declared
@@ -2258,7 +2273,7 @@ cdef class NativeWalk:
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
             n = v[T.f_len]
-            s = self._slot(pid)
+            s = self._slot_of(pid)
             if self.slicing and not self.slot_used[s]:
                 self.slot_named[s] = 1  # named in the piece before it was used: its own info
             text = string(<const char *>(S.buf + 8 * p[T.f_pos]), n)
@@ -2278,7 +2293,7 @@ cdef class NativeWalk:
             return True
         if mode == M_SWITCHES_PROVIDER:
             pid = v[T.f_pid]
-            s = self._slot(pid)
+            s = self._slot_of(pid)
             self._switch(s, pid)
             if not self.announced[s]:
                 self._find(F_UNANNOUNCED, T, 0, -1, 0, 0, index, cur, size, pid, 0)
@@ -2376,7 +2391,7 @@ cdef class NativeWalk:
     cdef bint _name_unread(self, uint64_t pid) except -1:
         """A provider info record whose name is not text, or was not read: its provider is
         announced and current, its name as it was (``ProviderState._names_provider``)."""
-        cdef int s = self._slot(pid)
+        cdef int s = self._slot_of(pid)
         if self.announced[s] and s == self.current:
             return True  # nothing the mirror holds changes
         self.announced[s] = 1
