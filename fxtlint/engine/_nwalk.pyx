@@ -1833,7 +1833,7 @@ cdef class NativeWalk:
                 release = index - before >= RELEASE_RECORDS
                 if status != SLOW:
                     break
-                status = self._slow(&S, &cur, &index, nwords)
+                status = self._slow(&S, &cur, &index, stop_index, nwords)
                 if status >= 0:
                     break
         finally:
@@ -2103,9 +2103,7 @@ cdef class NativeWalk:
         cdef int64_t cur = pcur[0], index = pindex[0], term = 0
         cdef int status, got, core
         while True:
-            if index >= stop_index or self.stop_soon \
-                    or (self.take_at and <int64_t>(self.findings.size() + self.moved.size() // 3) >= self.take_at) \
-                    or (self.rowing and self.rsink.full()):  # (the decoding's direct lines taken while in cache)
+            if self._due(index, stop_index):
                 self.stop_soon = False
                 status = DONE
                 break
@@ -2173,7 +2171,38 @@ cdef class NativeWalk:
         pindex[0] = index
         return status
 
-    cdef int _slow(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t nwords) except -2:
+    cdef inline bint _due(self, int64_t index, int64_t stop_index) noexcept nogil:
+        """Whether the walk stops (DONE) before the record ``index``: the run's last index
+        reached, a stop asked for, ``take_at`` rows waiting, the rows mode's buffer full."""
+        return index >= stop_index or self.stop_soon \
+            or (self.take_at and <int64_t>(self.findings.size() + self.moved.size() // 3) >= self.take_at) \
+            or (self.rowing and self.rsink.full())  # (the decoding's direct lines taken while in cache)
+
+    cdef int _slow(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t stop_index, int64_t nwords) except -2:
+        """The record at ``cur`` with the GIL (``_slow_one``), then the records after it that
+        ``_fast`` would hand back here one by one (table records, a magic record...: framed
+        once, walked here, no return to ``_fast`` between them): -1 when the walk goes on
+        with ``_fast`` (at an event, an undefined record, or a stop ``_fast`` says: DONE, END),
+        else how the walk stops there."""
+        cdef int status = self._slow_one(S, pcur, pindex, nwords)
+        cdef int64_t term = 0
+        cdef int mode
+        while status == -1:
+            if self._due(pindex[0], stop_index) or pcur[0] >= nwords:
+                break  # (``_fast`` says DONE or END there)
+            status = self._frame(S, pcur[0], nwords, &term)
+            if status >= 0:
+                return status  # (as ``_fast`` returns it: ZERO, PAST_END, HANDBACK)
+            mode = self.terms[term].mode
+            if mode == M_EVENT or mode == M_UNDEFINED:
+                self.framed_at = -1
+                return -1  # (``_fast``'s: framed there again)
+            self.framed_at = pcur[0]
+            self.framed_term = term
+            status = self._slow_one(S, pcur, pindex, nwords)
+        return status
+
+    cdef int _slow_one(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t nwords) except -2:
         """The record at ``cur`` with the GIL: -1 when it was walked (the walk goes on),
         else how the walk stops there."""
         cdef int64_t cur = pcur[0], term = 0
