@@ -103,6 +103,7 @@ from cpython.buffer cimport PyBUF_WRITABLE
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libcpp.vector cimport vector
 from libcpp.string cimport string
+from libc.string cimport memcmp, memcpy
 from libcpp.unordered_map cimport unordered_map
 from libcpp.unordered_set cimport unordered_set
 from libcpp.map cimport map as cmap
@@ -244,6 +245,7 @@ DEF NARGREF = 2
 DEF U64MAX = 0xFFFFFFFFFFFFFFFF
 DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map, at most
 DEF CACHE_BITS0 = 6               # ... at first: it grows with the table (a small trace's walk allocates little)
+DEF TEXT_BITS = 6                 # a direct-mapped cache of texts in front of ``text_ids`` (``_known_text``)
 DEF RELEASE_WORDS = 1 << 13       # the GIL is released for a stretch of at least this many words left ...
 DEF RELEASE_RECORDS = 64          # ... once the last stretch walked without Python had this many records
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
@@ -451,6 +453,8 @@ cdef class NativeWalk:
     cdef unordered_map[uint64_t, int64_t] strings      # _key(slot, index) -> interned id
     cdef unordered_map[uint64_t, ThreadEntry] threads  # _key(slot, index) -> koids
     cdef unordered_map[string, int64_t] text_ids       # the interner, as far as the walk has asked it
+    cdef vector[string] tc_text       # ``_known_text``'s cache: a text the map answered, by its hash ...
+    cdef vector[int64_t] tc_gid       # ... and its id (-1: none; both empty until its first use)
     cdef cmap[pair[uint64_t, uint64_t], int64_t] pair_ids
     cdef uint64_t last_pk, last_tk    # the last pair looked up, and its id (-1: none yet)
     cdef int64_t last_pair
@@ -1688,9 +1692,24 @@ cdef class NativeWalk:
         return gid
 
     cdef int64_t _known_text(self, const unsigned char *b, uint64_t n) except -2 nogil:
-        """The interned id of text the walk has interned before (-1: not yet)."""
+        """The interned id of text the walk has interned before (-1: not yet). A text the map
+        answered is kept in a direct-mapped cache by its hash (``_text_slot``): the same
+        name registered again and again costs a compare, not a string made and hashed (an
+        id, once given to a text, never changes: ``text_ids`` only grows)."""
+        cdef unsigned slot
+        if self.tc_gid.empty():
+            self.tc_gid.assign(1 << TEXT_BITS, -1)
+            self.tc_text.resize(1 << TEXT_BITS)
+        slot = _text_slot(b, n)
+        if self.tc_gid[slot] >= 0 and self.tc_text[slot].size() == n \
+                and (n == 0 or memcmp(self.tc_text[slot].data(), b, n) == 0):
+            return self.tc_gid[slot]
         it = self.text_ids.find(string(<const char *>b, n))
-        return -1 if it == self.text_ids.end() else deref(it).second
+        if it == self.text_ids.end():
+            return -1
+        self.tc_text[slot].assign(<const char *>b, n)
+        self.tc_gid[slot] = deref(it).second
+        return deref(it).second
 
     cdef int64_t _known_pair(self, uint64_t pk, uint64_t tk) noexcept nogil:
         """The interned id of a koid pair the walk has interned before (-1: not yet)."""
@@ -2831,6 +2850,18 @@ cdef inline void _key_undefined(string *key, int64_t term, int64_t size, const u
     w[2] = size
     key.append(<const char *>w, sizeof(w))
     key.append(<const char *>header, 8)
+
+
+cdef inline unsigned _text_slot(const unsigned char *b, uint64_t n) noexcept nogil:
+    """``_known_text``'s cache slot of the ``n`` bytes at ``b``: a hash of its length and of its
+    first and last eight bytes (no byte read outside them)."""
+    cdef uint64_t w = 0, z = 0
+    if n >= 8:
+        memcpy(&w, b, 8)
+        memcpy(&z, b + n - 8, 8)
+    elif n:
+        memcpy(&w, b, n)
+    return <unsigned>(((w ^ (z * <uint64_t>0x9E3779B97F4A7C15) ^ n) * <uint64_t>0x9E3779B97F4A7C15) >> (64 - TEXT_BITS))
 
 
 cdef inline int _key_tail(string *key, int64_t term, int64_t size, const unsigned char *b) except -1 nogil:
