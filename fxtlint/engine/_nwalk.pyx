@@ -104,6 +104,10 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from libcpp.vector cimport vector
 from libcpp.string cimport string
 from libc.string cimport memcmp, memcpy
+
+cdef extern from *:
+    uint64_t _bswap64 "__builtin_bswap64"(uint64_t x) nogil
+
 from libcpp.unordered_map cimport unordered_map
 from libcpp.unordered_set cimport unordered_set
 from libcpp.map cimport map as cmap
@@ -142,6 +146,7 @@ cdef extern from "_screen.h":
         const Program *P
         const unsigned char *buf
         int64_t nwords
+        int64_t nbytes
         int swap
         int64_t *args
         int64_t arg_columns, nargs, argcap, row
@@ -246,6 +251,7 @@ DEF U64MAX = 0xFFFFFFFFFFFFFFFF
 DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map, at most
 DEF CACHE_BITS0 = 6               # ... at first: it grows with the table (a small trace's walk allocates little)
 DEF TEXT_BITS = 6                 # a direct-mapped cache of texts in front of ``text_ids`` (``_known_text``)
+DEF TEXT_FROM = 32                # ... made after this many texts were asked
 DEF RELEASE_WORDS = 1 << 13       # the GIL is released for a stretch of at least this many words left ...
 DEF RELEASE_RECORDS = 64          # ... once the last stretch walked without Python had this many records
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
@@ -454,7 +460,8 @@ cdef class NativeWalk:
     cdef unordered_map[uint64_t, ThreadEntry] threads  # _key(slot, index) -> koids
     cdef unordered_map[string, int64_t] text_ids       # the interner, as far as the walk has asked it
     cdef vector[string] tc_text       # ``_known_text``'s cache: a text the map answered, by its hash ...
-    cdef vector[int64_t] tc_gid       # ... and its id (-1: none; both empty until its first use)
+    cdef vector[int64_t] tc_gid       # ... and its id (-1: none; both empty until TEXT_FROM texts were asked)
+    cdef int tc_asked
     cdef cmap[pair[uint64_t, uint64_t], int64_t] pair_ids
     cdef uint64_t last_pk, last_tk    # the last pair looked up, and its id (-1: none yet)
     cdef int64_t last_pair
@@ -492,6 +499,14 @@ cdef class NativeWalk:
     # places met since the last take, (slot, offset, index) each (``take_moved``), per slot
     # how many, and the slots met
     cdef vector[int] copy_slot
+    # per copy id noted with questions (``note_copy``): what its decoder asked of the bytes after
+    # it, four int64 each (what: 0 ``kind``, 1 ``after``, 2 ``early``; its positions from the
+    # record's start in bytes; the answer's kind id, -1 for None), asked again of each copy
+    # (``_answers_hold``: a copy whose answers differ is an F_COPY row); ``kind_ids``: each
+    # terminal's kind id (``set_kind_ids``: one id per kind name)
+    cdef vector[vector[int64_t]] copy_q
+    cdef vector[int64_t] kind_ids
+    cdef int64_t qsize                # (``_kind_b``'s: the size in words of the header it read)
     cdef unordered_map[string, int] row_slot
     # while ``placing`` (the linter notes what it says): ``run`` stops (DONE) after a record
     # whose copy or row the linter may note next (``stop_soon``): a copy of a record not noted,
@@ -927,18 +942,106 @@ cdef class NativeWalk:
                     self.capped[k] = 0
         return out
 
-    def note_copy(self, int64_t ident, int slot):
+    def note_copy(self, int64_t ident, int slot, questions=()):
         """The diagnostics of the copies of record id ``ident`` (an F_COPY row's value) are
         known to the linter, noted under ``slot``: the walk's later copies of it write no
         F_COPY row but a place, (slot, offset, record index), in the block ``take_moved``
-        hands over (the linter's sink says them in one call: ``_walk_native``)."""
+        hands over (the linter's sink says them in one call: ``_walk_native``). ``questions``:
+        what the decoder asked of the bytes after the record, four ints each (``copy_q``'s;
+        kind ids as ``set_kind_ids`` gave them): a later copy is a place only where each
+        has the same answer there (``_answers_hold``), else an F_COPY row, and the run
+        does not stop after it (``refuse_copy``'s)."""
+        cdef vector[int64_t] q
         if ident < 0 or ident >= <int64_t>self.copies.size() or slot < 0:
             raise ValueError(f"no copy id {ident} or slot {slot}")
+        for v in questions:
+            q.push_back(v)
+        if q.size() % 4:
+            raise ValueError("questions of four ints each")
+        for k in range(0, <int64_t>q.size(), 4):
+            if q[k] < 0 or q[k] > 2 or q[k + 3] >= <int64_t>self.kind_ids.size() + 1000000:
+                raise ValueError(f"no question {q[k]}")
         if <int64_t>self.copy_slot.size() <= ident:
             self.copy_slot.resize(ident + 1, -1)
         self.copy_slot[ident] = slot
+        if q.size():
+            if <int64_t>self.copy_q.size() <= ident:
+                self.copy_q.resize(ident + 1)
+            self.copy_q[ident] = q
+            if <int64_t>self.copy_stopped.size() <= ident:
+                self.copy_stopped.resize(ident + 1, 0)
+            self.copy_stopped[ident] = 3  # (a copy answered otherwise: its row, no stop)
         if <int64_t>self.moved_n.size() <= slot:
             self.moved_n.resize(slot + 1, 0)
+
+    def set_kind_ids(self, ids):
+        """Each terminal's kind id (one id per kind name: ``note_copy``'s answers)."""
+        self.kind_ids.clear()
+        for v in ids:
+            self.kind_ids.push_back(v)
+
+    cdef int64_t _kind_b(self, Scan *S, int64_t at) noexcept nogil:
+        """``_reader.header_kind`` of the word at byte ``at`` (any alignment), as a kind id
+        (-1: None), with the terminal in ``self.qterm``; -2 where no word is there."""
+        cdef uint64_t h = 0, t, size
+        cdef const int64_t *node
+        cdef int depth = 0
+        if at < 0 or at > S.nbytes - 8:
+            return -2
+        memcpy(&h, S.buf + at, 8)
+        if S.swap:
+            h = _bswap64(h)
+        t = (h >> self.P.type_lo) & self.P.type_mask
+        size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
+        if size == 0 or size > <uint64_t>((S.nbytes - at) // 8):
+            return -1
+        node = self.P.code + self.P.roots[t]
+        while node[0] == NODE_SELECT and depth < MAX_DEPTH:
+            node = self.P.code + node[4 + ((h >> <uint64_t>node[1]) & <uint64_t>node[2])]
+            depth += 1
+        if node[0] != NODE_TERMINAL or self.terms[node[1]].mode == M_UNDEFINED or h & self.terms[node[1]].zero_mask:
+            return -1
+        self.qsize = <int64_t>size
+        return self.kind_ids[node[1]] if node[1] < <int64_t>self.kind_ids.size() else -3
+
+    cdef int _reach_b(self, Scan *S, int64_t at) noexcept nogil:
+        """``_reach`` from byte ``at`` (any alignment): ``_reader._chain``'s reach."""
+        cdef int n = 0
+        cdef int64_t k
+        while n < RESYNC_DEPTH:
+            if at > S.nbytes - 8:
+                return RESYNC_DEPTH if at == S.nbytes - S.nbytes % 8 else n
+            k = self._kind_b(S, at)
+            if k < 0:
+                break
+            n += 1
+            at += 8 * self.qsize
+        return n
+
+    cdef bint _answers_hold(self, Scan *S, int64_t ident, int64_t off) noexcept nogil:
+        """Whether each question noted of copy id ``ident`` (``copy_q``) has its answer for the
+        copy at byte ``off`` (``_reader.answers_hold``: ``_kind_at``, ``_after``, ``_early``)."""
+        cdef size_t k
+        cdef int64_t what, a, got
+        if ident >= <int64_t>self.copy_q.size():
+            return True
+        for k in range(0, self.copy_q[ident].size(), 4):
+            what = self.copy_q[ident][k]
+            a = off + self.copy_q[ident][k + 1]
+            got = self._kind_b(S, a)
+            if got == -3:
+                return False  # (a kind with no id: never, asked as the linter asks it)
+            if what == 0:  # ``kind``: the word is there (the decoder read it)
+                if got == -2:
+                    return False
+            elif what == 2:  # ``early``: a well-formed header whose chain reaches further
+                if got >= 0 and self._reach_b(S, a) <= self._reach_b(S, off + self.copy_q[ident][k + 2]):
+                    got = -1
+            if got < 0:
+                got = -1
+            if got != self.copy_q[ident][k + 3]:
+                return False
+        return True
 
     def refuse_copy(self, int64_t ident):
         """The linter will note no diagnostics of the copies of record id ``ident`` (its decoder
@@ -1698,6 +1801,10 @@ cdef class NativeWalk:
         id, once given to a text, never changes: ``text_ids`` only grows)."""
         cdef unsigned slot
         if self.tc_gid.empty():
+            if self.tc_asked < TEXT_FROM:  # (a small trace's few texts: the map alone, no cache made)
+                self.tc_asked += 1
+                it = self.text_ids.find(string(<const char *>b, n))
+                return -1 if it == self.text_ids.end() else deref(it).second
             self.tc_gid.assign(1 << TEXT_BITS, -1)
             self.tc_text.resize(1 << TEXT_BITS)
         slot = _text_slot(b, n)
@@ -1834,6 +1941,7 @@ cdef class NativeWalk:
         S.P = self.P
         S.buf = &view[0] if view.shape[0] else NULL
         S.nwords = nwords
+        S.nbytes = view.shape[0]
         S.swap = self.swap
         S.arg_columns = ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos
         S.row = 0
@@ -2664,7 +2772,8 @@ cdef class NativeWalk:
                     f.new0 = <uint64_t>(ident + 1)
             return 0
         ident = deref(it).second
-        if ident < <int64_t>self.copy_slot.size() and self.copy_slot[ident] >= 0:
+        if ident < <int64_t>self.copy_slot.size() and self.copy_slot[ident] >= 0 \
+                and self._answers_hold(S, ident, off):
             # its diagnostics noted by the linter: a place in the block, its layout rows gone
             self._move(self.copy_slot[ident], off, self.findings[first].index)
             self._drop_layout_rows(first)
