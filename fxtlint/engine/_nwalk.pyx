@@ -2725,7 +2725,8 @@ cdef class NativeWalk:
     cdef int _copied(self, Scan *S, int64_t term, int64_t cur) except -1 nogil:
         """The record just walked at ``cur`` (its rows from ``rec_mark``), when ``copying``:
         a record of at most COPY_RECORD bytes whose layout rows (not a kind check's, not
-        EV001's; none a FOUND_SHORT row, which the walk may cap itself) are those of a record
+        EV001's; a FOUND_SHORT row too: ST001's question of the header after the content is
+        asked again of each copy, ``_answers_hold``) are those of a record
         walked before with the same terminal, size and bytes (``_copy_key``) has its layout
         rows replaced by one F_COPY row in the place of the first (value: the first copy's
         id; its other rows, a kind check's, EV001's, its semantic rows, stay where they are),
@@ -2751,7 +2752,7 @@ cdef class NativeWalk:
             f = &self.findings[k]
             if f.rule != F_LAYOUT or f.field == FOUND_KIND or f.field == FOUND_NUMERIC:
                 continue
-            if f.field == FOUND_SHORT or f.offset != off or f.size != size:
+            if f.offset != off or f.size != size:
                 return 0
             if n == 0:
                 first = k
