@@ -959,8 +959,10 @@ cdef class NativeWalk:
         if q.size() % 4:
             raise ValueError("questions of four ints each")
         for k in range(0, <int64_t>q.size(), 4):
-            if q[k] < 0 or q[k] > 2 or q[k + 3] >= <int64_t>self.kind_ids.size() + 1000000:
-                raise ValueError(f"no question {q[k]}")
+            # (positions within a copyable record's reach: no offset arithmetic overflows)
+            if q[k] < 0 or q[k] > 2 or q[k + 3] < -1 or not (0 <= q[k + 1] <= 2 * COPY_RECORD) \
+                    or not (0 <= q[k + 2] <= 2 * COPY_RECORD):
+                raise ValueError(f"no question {list(q)[k:k + 4]}")
         if <int64_t>self.copy_slot.size() <= ident:
             self.copy_slot.resize(ident + 1, -1)
         self.copy_slot[ident] = slot

@@ -1091,7 +1091,8 @@ class NativeLint:
         for question, at, answer in past:
             what = _ASKED.get(question)
             kid = -1 if answer is None else ids.get(answer)
-            if what is None or kid is None or len(at) != (2 if what == 2 else 1):
+            if what is None or kid is None or len(at) != (2 if what == 2 else 1) \
+                    or not all(0 <= a <= 2 * _MEMO_RECORD for a in at):  # (the walk's bound: ``note_copy``)
                 return None
             out += (what, at[0], at[1] if what == 2 else 0, kid)
         return out
