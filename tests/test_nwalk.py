@@ -1021,27 +1021,27 @@ def test_restated_table_records_leave_the_reference_tables():
 
 
 class _Calls:
-    """A mirror that records each call the walk makes of it, carried out by ``mirror``."""
+    """Each call of ``Mirror``'s methods (the class's own, as its subclasses reach them
+    through ``super()`` too), by name, while in use (``with``)."""
 
-    def __init__(self, mirror):
-        self.mirror, self.calls = mirror, []
+    def __init__(self, monkeypatch):
+        self.calls: list = []
+        for name in _walk_native._TOLD:
+            method = getattr(_walk_native.Mirror, name)
 
-    def __getattr__(self, name):
-        method = getattr(self.mirror, name)
+            def call(mirror, *args, _name=name, _method=method):
+                self.calls.append(_name)
+                return _method(mirror, *args)
 
-        def call(*args):
-            self.calls.append(name)
-            return method(*args)
-
-        return call
+            monkeypatch.setattr(_walk_native.Mirror, name, call)
 
 
-def test_a_string_record_is_one_mirror_call_at_most():
-    """A string record whose text the walk has not interned yet is one call of the mirror
-    (interned and registered: ``registers_text``, ``registers_bytes`` for text that is not
-    UTF-8), one whose text it has is one call (``registers_string``) or none (restated); a
-    mirror whose interning tells someone (``rewrite/_slice_walk``'s) has it called for each
-    new text. The tables left are the reference's."""
+def test_a_string_record_is_one_mirror_call_at_most(monkeypatch):
+    """The walk carries every registration out on the mirror's state itself: a plain mirror
+    is never called; a mirror whose interning tells someone (``rewrite/_slice_walk``'s) is
+    called for each new text (``registers_text``: ``intern`` then ``registers_string``,
+    each carried out by the walk's table steps), and for nothing else. The tables left are
+    the reference's."""
     from fxtlint.engine._provider_state import ProviderState
 
     recs = [B.magic(), B.string(1, "a"), B.string(2, "b"), B.string(3, "a"), B.string(1, "a"), B.string(2, "a"),
@@ -1057,16 +1057,16 @@ def test_a_string_record_is_one_mirror_call_at_most():
             interned.append(raw)
             return super().intern(raw)
 
-    for mirror_type, calls in ((_walk_native.Mirror, ["registers_text", "registers_text", "registers_string",
-                                                      "registers_string", "registers_bytes", "registers_thread"]),
-                               (Telling, None)):
+    calls = _Calls(monkeypatch)
+    assert Telling.told == {"intern", "registers_text"} and _walk_native.Mirror.told == frozenset()
+    for mirror_type, called in ((_walk_native.Mirror, []),
+                                (Telling, ["registers_text", "intern", "registers_string"] * 2)):
+        calls.calls.clear()
         state = ProviderState()
-        mirror = _Calls(mirror_type(state))
-        nw = module.NativeWalk(_walk_native._loaded(module), mirror, False)
+        nw = module.NativeWalk(_walk_native._loaded(module), mirror_type(state), False)
         nw.layout = True  # (the lint's reading: text that is not UTF-8 is a finding row, not handed back)
         assert nw.run(data, 0, 0, 1 << 20) == module.Stop.END
-        if calls is not None:
-            assert mirror.calls == calls
+        assert calls.calls == called
         text = state.strings.values
         assert {i: text[g] for i, g in state.current.strings.items()} == {1: "a", 2: "a", 3: "a", 4: b"\xff\xfe"}
         assert state.current.threads == {1: (2, 3)}
@@ -1074,40 +1074,62 @@ def test_a_string_record_is_one_mirror_call_at_most():
     assert interned == [b"a", b"b"]
 
 
-def test_the_lint_s_walk_registers_in_the_state_itself():
-    """A lint's walk writes the plain mirror's registrations itself (``direct_tables``): no
-    call of the mirror for a string (new text, restated or changed), a thread, an event's
-    inline text or koid pair, a provider info or section record;
-    the tables it leaves (names, announced providers and koid pairs too), in every provider,
-    are those the mirror's calls leave and the reference's."""
+_TABLES = [B.magic(), B.string(1, "a"), B.thread(1, 2, 3), B.provider_info(1, "p"), B.string(1, "b"),
+           B.string(2, "a"), B.thread(1, 4, 5), B.provider_info(2, "q"), B.string(1, "c"), B.thread(1, 6, 7),
+           B.provider_section(1), B.string(1, "b"), B.string(2, "c"), B.thread(1, 8, 9), B.thread(2, 4, 5),
+           B.event("duration_begin", 5, thread=(1, 2), category="inline", name=1), B.initialization(1000),
+           B.provider_section(3), B.string(3, b"\xff"), B.provider_section(1)]
+
+
+class _TellsAll(_walk_native.Mirror):
+    """A mirror told of every step (each method overridden, ``super()``'s called)."""
+
+    __slots__ = ()
+
+
+for _name in _walk_native._TOLD:
+    setattr(_TellsAll, _name, lambda self, *a, _n=_name: getattr(super(_TellsAll, self), _n)(*a))
+_TellsAll.__init_subclass__()  # (told again with the methods set: every one)
+
+
+def test_the_walk_registers_in_the_state_itself(monkeypatch):
+    """Every walk writes the mirror's registrations itself by its table steps (``direct_tables``,
+    the one copy): no call of a plain mirror (the lint's) for a string (new text, restated,
+    changed, not UTF-8), a thread, an event's inline text or koid pair, a provider info or
+    section record, a tick rate; a mirror told of every step (each method overridden,
+    carried out by ``super()``'s: the same steps) is called for each, and the tables both
+    leave (names, announced providers, rates and koid pairs too), in every provider, are the
+    reference's."""
     from fxtlint.engine._provider_state import ProviderState
 
-    recs = [B.magic(), B.string(1, "a"), B.thread(1, 2, 3), B.provider_info(1, "p"), B.string(1, "b"),
-            B.string(2, "a"), B.thread(1, 4, 5), B.provider_info(2, "q"), B.string(1, "c"), B.thread(1, 6, 7),
-            B.provider_section(1), B.string(1, "b"), B.string(2, "c"), B.thread(1, 8, 9), B.thread(2, 4, 5),
-            B.event("duration_begin", 5, thread=(1, 2), category="inline", name=1), B.string(3, b"\xff")]
-    data = B.archive(*recs)
+    data = B.archive(*_TABLES)
     module = _native.nwalk()
+    calls = _Calls(monkeypatch)
     left = []
-    for direct in (True, False):
+    assert _TellsAll.told == frozenset(_walk_native._TOLD)
+    for mirror_type in (_walk_native.Mirror, _TellsAll):
+        calls.calls.clear()
         state = ProviderState()
-        mirror = _Calls(_walk_native.Mirror(state))
-        nw = module.NativeWalk(_walk_native._loaded(module), mirror, False)
+        nw = module.NativeWalk(_walk_native._loaded(module), mirror_type(state), False)
         nw.layout = True
-        if direct:
-            nw.direct_tables(state)
         assert nw.run(data, 0, 0, 1 << 20) == module.Stop.END
-        called = {c for c in mirror.calls if c.startswith(("registers", "intern"))}
-        assert called == ({"registers_bytes"} if direct else {"registers_text", "registers_string",
-                                                              "registers_thread", "registers_bytes", "intern"})
-        assert mirror.calls.count("names_provider") == (0 if direct else 2)
-        assert mirror.calls.count("switches_provider") == (0 if direct else 1)
+        if mirror_type is _walk_native.Mirror:
+            assert calls.calls == []
+        else:
+            assert {c for c in calls.calls} == {"registers_text", "registers_string", "registers_thread",
+                                                 "registers_bytes", "intern", "intern_bytes", "thread",
+                                                 "names_provider", "switches_provider", "sets_tick_rate"}
+            assert calls.calls.count("names_provider") == 2
+            assert calls.calls.count("switches_provider") == 3
         text = state.strings.values
-        left.append(([(pid, p.name, {i: text[g] for i, g in p.strings.items()}, p.threads) for pid, p in
-                      state.providers.items()], state.current.id, text, state.announced, state.threads.values))
+        left.append(([(pid, p.name, {i: text[g] for i, g in p.strings.items()}, p.threads, p.rate, p.max_ticks)
+                      for pid, p in state.providers.items()], state.current.id, text, state.announced,
+                     state.threads.values))
     assert left[0] == left[1]
-    assert left[0][0][1:] == [(1, "p", {1: "b", 2: "c", 3: b"\xff"}, {1: (8, 9), 2: (4, 5)}),
-                              (2, "q", {1: "c"}, {1: (6, 7)})]
+    assert left[0][0][1:] == [(1, "p", {1: "b", 2: "c"}, {1: (8, 9), 2: (4, 5)}, 1000, module.limit_of(1000)),
+                              (2, "q", {1: "c"}, {1: (6, 7)}, 10**9, 2**64 - 1),
+                              (3, None, {3: b"\xff"}, {}, 10**9, 2**64 - 1)]
+    assert left[0][1] == 1
     assert left[0][3] == {1, 2} and left[0][4] == [(1, 2)]  # (the inline koid pair the event pairs under)
     assert "inline" in left[0][2]
     assert tables_after(data, "walk") == tables_after(data, "reference")

@@ -19,6 +19,7 @@ import fxtlint
 from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.cli import main
+from fxtlint.engine import _native
 from fxtlint.reader_suite._canonical import decode
 from fxtlint.rewrite._repair import MARK_NAME, repair
 from fxtlint.strategies import archives, mutated_archives, mutated_log_streams
@@ -303,6 +304,22 @@ def test_verb_json_lists_every_change(tmp_path, capsys):
     assert [(c["code"], c["rule"], c["action"]) for c in doc["changes"]] == [
         ("FR001", "record-size-zero", "dropped")]
     assert doc["output_lint"]["clean"] is True and doc["bytes_out"] == dst.stat().st_size
+
+
+@pytest.mark.parametrize("code", ["FR001", "ST002", "RF001"])
+def test_verb_on_the_reference_engine_is_the_default_engine_s(code, tmp_path, monkeypatch, capsys):
+    """``FXTLINT_ENGINE=reference`` (what an install with no compiler runs): the same change
+    log and the same OUT. (IN's lint then walks record by record: repair reads where that
+    walk stopped as it reads the native walk's; it once asked it for a place it never kept.)"""
+    src = tmp_path / "in.fxt"
+    src.write_bytes(golden(code))
+    docs, outs = [], []
+    for engine in ("auto", "reference"):
+        # (``FXTLINT_ENGINE`` as this process would have read it at its first lint)
+        monkeypatch.setattr(_native, "default_engine", lambda engine=engine: engine)
+        docs.append(_logged(src, capsys))
+        outs.append(src.with_name("out.fxt").read_bytes())
+    assert docs[0]["changes"] and docs[1] == docs[0] and outs[1] == outs[0]
 
 
 def test_verb_exits_1_when_out_still_has_an_error(tmp_path, monkeypatch, capsys):

@@ -227,14 +227,14 @@ def _from_file(tmp_path, data: bytes, chunk: int) -> tuple[bytes, _repair.Repair
 @pytest.fixture
 def counted_sends(monkeypatch):
     """The bytes each kernel copy of the repair sent."""
-    real = _repair_walk.send_range
+    real = _repair_walk.send
     _SENT.clear()
 
     def counting(out, src, offset, size):
         _SENT.append(size)
         return real(out, src, offset, size)
 
-    monkeypatch.setattr(_repair_walk, "send_range", counting)
+    monkeypatch.setattr(_repair_walk, "send", counting)
     return _SENT
 
 
@@ -259,13 +259,13 @@ def test_a_file_that_ends_before_its_kept_records_are_sent_is_said_to_have_chang
     data = B.archive(B.magic(), *[B.event("instant", i, thread=(1, 2), category="c", name="n") for i in range(3000)])
     src = tmp_path / "in.fxt"
     src.write_bytes(data)
-    real = _repair_walk.send_range
+    real = _repair_walk.send
 
     def shrinking(out, fd, offset, size):
         os.truncate(src, 8)
         return real(out, fd, offset, size)
 
-    monkeypatch.setattr(_repair_walk, "send_range", shrinking)
+    monkeypatch.setattr(_repair_walk, "send", shrinking)
     with open(src, "rb", buffering=0) as fh, open(tmp_path / "out.fxt", "wb") as out:
         inp = Input.of_file(fh, str(src))
         with pytest.raises(FileChanged):

@@ -100,15 +100,21 @@ def lint_regular_file(path: str, progress=None, *, resume: bool = False):
     return report, st.st_size, st, at
 
 
-def copy_unchanged(path: str, st: os.stat_result, out) -> None:
+def copy_unchanged(path: str, st: os.stat_result, out, send=None) -> None:
     """Copy the regular file ``path`` to the open file ``out`` as it is (the kernel's copy
-    where it can, no bytes through Python), after a pass that read it when ``os.stat``
-    said ``st``; ``FileChanged`` (exit 2) when its length or its modification time is not
-    that pass's any more: the bytes copied must be the bytes that pass read."""
+    where it can, no bytes through Python; ``send(out, fd, offset, size)``, where given, the
+    bytes written: repair's ``rewrite._repair_out.send``), after a pass that read it when
+    ``os.stat`` said ``st``; ``FileChanged`` (exit 2) when its length or its modification time
+    is not that pass's any more: the bytes copied must be the bytes that pass read."""
     out.flush()
     with open(path, "rb", buffering=0) as fh:
         now = os.fstat(fh.fileno())
-        copied = _copy(fh, out, st.st_size) if _same(now, st) else -1
+        if not _same(now, st):
+            copied = -1
+        elif send is not None:
+            copied = send(out, fh.fileno(), 0, st.st_size)
+        else:
+            copied = _copy(fh, out, st.st_size)
         after = os.fstat(fh.fileno())
     if copied != st.st_size or not _same(after, st):
         raise FileChanged.saying(path, "it is not the file the lint read any more")

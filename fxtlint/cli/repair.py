@@ -8,11 +8,12 @@ counted by rule as the lint counts them beside what repair did under each code
 A regular file IN is linted first (a chunk at a time, as ``check`` reads it). Where the
 lint finds nothing, and no option asks OUT to differ from IN (``--byte-order``,
 ``--spell-out-defaults``), there is nothing to mend and nothing open to close: OUT is IN's
-bytes, copied by the kernel, and IN's lint is OUT's (``tests/test_repair.py`` holds the
-repair pass to the same bytes wherever the lint finds nothing). So a clean trace costs a
+bytes, copied (``rewrite._repair_out.send``: by ``O_DIRECT``, past OUT's page cache), and
+IN's lint is OUT's (``tests/test_repair.py`` holds the repair pass to the same bytes
+wherever the lint finds nothing). So a clean trace costs a
 lint and a copy. Otherwise the repair pass (``rewrite._repair.repair``) reads IN in place,
 a chunk at a time (standard input for ``-``): no copy of it is made, memory stays flat; the
-records it keeps as they are go from IN's file to OUT's by the kernel (``out_file``). It
+records it keeps as they are go from IN's file to OUT's so too (``out_file``). It
 starts where IN's lint lets it (``rewrite._resume``: the first record of a finding repair
 acts on, when the lint's tables there are known, as for a trace with a zeroed page near
 where the lint stopped): the bytes before are sent whole and never read again. Then OUT
@@ -95,6 +96,7 @@ def lint_output(path: str):
 
 def run(args: argparse.Namespace) -> int:
     from ..rewrite._repair import RepairLog, repair, tally
+    from ..rewrite._repair_out import send
 
     if same_file(args.path, args.output):
         _common.error(f"{args.output}: the output is the input; write the repair to another path")
@@ -108,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
                     # nothing to mend, nothing asked of OUT that IN lacks: OUT is IN's bytes
                     report, size, st, _ = linted
                     with outputs.open(args.output) as fh:
-                        copy_unchanged(args.path, st, fh)
+                        copy_unchanged(args.path, st, fh, send)
                     outputs.commit(args.output)
                     log = RepairLog(records_in=report.records, records_out=report.records, bytes_in=size,
                                     bytes_out=size, byte_order=report.byte_order)

@@ -544,12 +544,15 @@ cdef class NativeWalk:
     # the byte offset of the file's first magic record (-1: none): a later one is repeated
     cdef public int64_t magic_at
     cdef public object mirror
-    # the mirror's tables written by the walk itself (``direct_tables``: a lint's plain
-    # ``_walk_native.Mirror``, whose registrations are these steps and nothing else): the
-    # state's interner (its ids and values) and the current provider's string and thread
-    # tables (read again whenever the current provider changes); None: every registration
-    # is a call of the mirror
+    # the mirror's tables written by the walk itself (``direct_tables``: every mirror's state,
+    # by the table steps below, the one copy of them): the state's interner (its ids and
+    # values) and the current provider's string and thread tables (read again whenever the
+    # current provider changes)
     cdef object d_state
+    # the mirror's methods its class overrides to be told of a step (``Mirror.told``, as
+    # ``H_*`` bits): those are called (and carry the step out by the same steps), the rest
+    # are not (a lint's plain mirror: none is called)
+    cdef readonly int hooks
     cdef dict d_ids, d_strings, d_threads     # (typed: an assignment of anything else raises)
     cdef list d_values
 
@@ -642,7 +645,9 @@ cdef class NativeWalk:
 
     def __init__(self, Plan plan not None, mirror, bint big=False):
         """A walk of one trace (or structured-log stream: ``plan`` says which) with ``plan``;
-        ``mirror``: the Python side of the tables (``_walk_native.Mirror``); ``big``: the
+        ``mirror``: the Python side of the tables (``_walk_native.Mirror``: its state is
+        written by the walk itself, its methods a subclass overrides are called as it
+        is told of each step, ``Mirror.told``); ``big``: the
         trace is big-endian (its words are read byte-swapped where the host's order differs;
         text is bytes, read as it is in either order)."""
         self.plan = plan
@@ -685,6 +690,9 @@ cdef class NativeWalk:
         self.pid_of.push_back(0)
         self.current = 0
         self.mirror = mirror
+        told = mirror.told
+        self.hooks = _hook_bits(told) if told else 0
+        self._direct(mirror.state)
         self.last_dur = -1
         self.ptr_type = -1
         # (no piece_reset: its caches and per-slot and per-terminal vectors are a slice's,
@@ -727,38 +735,34 @@ cdef class NativeWalk:
         self.named[s] = 0
 
     def direct_tables(self, state):
-        """Register strings and threads in ``state`` (a ``ProviderState``: the plain
-        ``Mirror``'s) without calling the mirror: its interner and its current provider's
-        string and thread tables are written here, as ``Mirror.registers_text``,
-        ``registers_string``, ``registers_thread`` and ``intern`` write them (a small
-        lint's fixed cost: no Python call per registration). Any other mirror (one that
-        is told of each registration: the slicer's, repair's) is called for each."""
+        """Carry the tables' steps out on ``state`` (a ``ProviderState``: the mirror's, as
+        ``__init__`` does) without calling the mirror: its interner, its providers and its
+        current provider's string and thread tables are written here by the table steps
+        (``_interned``, ``_names_on``, ``_switch_on``, ``_rate_on``: the one copy, which
+        ``Mirror``'s methods call too), no Python call per registration; the mirror is
+        called only for the steps its class overrides (``hooks``: the slicer's, repair's)."""
+        if state is not self.d_state:
+            self._direct(state)
+
+    cdef int _direct(self, state) except -1:
         self.d_state = state
         self.d_ids = state.strings.ids
         self.d_values = state.strings.values
-        self._current_tables()
+        return self._current_tables()
 
     cdef int _current_tables(self) except -1:
         """The current provider's tables, read again from the state (after the mirror or the
         reference changed the current provider)."""
-        if self.d_state is not None:
-            cur = self.d_state.current
-            self.d_strings = cur.strings
-            self.d_threads = cur.threads
+        cur = self.d_state.current
+        self.d_strings = cur.strings
+        self.d_threads = cur.threads
         return 0
 
     cdef int64_t _intern_direct(self, const unsigned char *b, uint64_t n) except -1:
         """Text interned in the state's interner (``Interner.__call__``'s steps): its id.
         Screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
         of a bytearray after the screen: never an exception out of the lint)."""
-        value = (<const char *>b)[:n].decode("utf-8", "replace")
-        got = self.d_ids.get(value)
-        if got is not None:
-            return got
-        cdef int64_t gid = len(self.d_values)
-        self.d_ids[value] = gid
-        self.d_values.append(value)
-        return gid
+        return _interned(self.d_ids, self.d_values, (<const char *>b)[:n].decode("utf-8", "replace"))
 
     def set_rate(self, uint64_t rate, uint64_t limit):
         """The current provider's tick rate and largest timestamp that converts."""
@@ -1789,10 +1793,10 @@ cdef class NativeWalk:
         if it != self.text_ids.end():
             return deref(it).second
         cdef int64_t gid
-        if self.d_state is not None:
-            gid = self._intern_direct(b, n)
-        else:
+        if self.hooks & H_INTERN:
             gid = self.mirror.intern((<const char *>b)[:n])
+        else:
+            gid = self._intern_direct(b, n)
         self.text_ids[key] = gid
         return gid
 
@@ -1846,44 +1850,12 @@ cdef class NativeWalk:
         if it != self.pair_ids.end():
             return deref(it).second
         cdef int64_t gid
-        if self.d_state is not None:
-            gid = self._thread_direct(pk, tk)
-        else:
+        if self.hooks & H_THREAD:
             gid = self.mirror.thread(pk, tk)
+        else:
+            gid = _thread_on(self.d_state, pk, tk)
         self.pair_ids[key] = gid
         return gid
-
-    cdef int64_t _thread_direct(self, uint64_t pk, uint64_t tk) except -1:
-        """A koid pair interned in the state's thread interner (``ProviderState.threads``,
-        made by the state at the first; ``Interner.__call__``'s steps): its id, as the plain
-        mirror's ``thread`` gives it, without its Python calls."""
-        threads = self.d_state._threads
-        if threads is None:
-            threads = self.d_state.threads
-        value = (pk, tk)
-        ids = threads.ids
-        got = ids.get(value)
-        if got is not None:
-            return got
-        values = threads.values
-        cdef int64_t gid = len(values)
-        ids[value] = gid
-        values.append(value)
-        return gid
-
-    cdef int _names_direct(self, uint64_t pid, name) except -1:
-        """A provider info record on the state itself (the plain mirror's ``names_provider``
-        steps, without its Python call): ``pid`` announced and current, named ``name`` (bytes:
-        text, read as the mirror reads it; None: its name as it was)."""
-        st = self.d_state
-        st.announced.add(pid)
-        p = st.providers.get(pid)
-        if p is None:
-            p = st.provider(pid)
-        st.current = p
-        if name is not None:
-            p.name = (<bytes>name).decode("utf-8", "replace")
-        return 0
 
     # -- the walk ----------------------------------------------------------------------
     def drive(self, lint, buf, int64_t cur, int64_t index, int64_t pw, kinds, dict counts):
@@ -2441,10 +2413,10 @@ cdef class NativeWalk:
                 return self._switch(s, pid)
             self.announced[s] = 1
             self.current = s
-            if self.d_state is not None:
-                self._names_direct(pid, text)
-            else:
+            if self.hooks & H_NAMES:
                 self.mirror.names_provider(pid, text)
+            else:
+                _names_on(self.d_state, pid, text)
             self._current_tables()
             self.names[s] = text
             self.named[s] = 1
@@ -2465,12 +2437,10 @@ cdef class NativeWalk:
             self.rate[self.current] = rate
             # a rate of 0 converts nothing: no timestamp is said to overflow (``ProviderState``)
             self.limit[self.current] = fxt_max_ticks(rate) if rate else U64MAX
-            if self.d_state is not None:  # (the plain mirror's ``sets_tick_rate``, without its call)
-                prov = self.d_state.current
-                prov.rate = rate
-                prov.max_ticks = self.limit[self.current]
-            else:
+            if self.hooks & H_RATE:
                 self.mirror.sets_tick_rate(rate, self.limit[self.current])
+            else:
+                _rate_on(self.d_state, rate, self.limit[self.current])
             return True
         if mode == M_REGISTERS_STRING:
             idx = v[T.f_index]
@@ -2484,28 +2454,33 @@ cdef class NativeWalk:
             old = self._string(key)
             if self._bad_text(S):
                 # interned as the bytes it is, as the reference's ``ProviderState`` does, and
-                # registered: one call
-                gid = self.mirror.registers_bytes(idx, (<const char *>(S.buf + 8 * p[T.f_pos]))[:n])
+                # registered
+                raw = (<const char *>(S.buf + 8 * p[T.f_pos]))[:n]
+                if self.hooks & H_BYTES:
+                    gid = self.mirror.registers_bytes(idx, raw)
+                else:
+                    gid = _interned(self.d_ids, self.d_values, raw)
+                    self.d_strings[idx] = gid
                 if old != gid:
                     self._put_string(key, gid)
             else:
                 text_at = S.buf + 8 * p[T.f_pos] if n else S.buf  # (no text: no position read)
                 gid = self._known_text(text_at, n)
-                if gid < 0:  # text the walk has not interned yet: interned and registered in one call
-                    if self.d_state is not None:
+                if gid < 0:  # text the walk has not interned yet: interned and registered
+                    if self.hooks & H_TEXT:
+                        gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
+                    else:
                         gid = self._intern_direct(text_at, n)
                         self.d_strings[idx] = gid
-                    else:
-                        gid = self.mirror.registers_text(idx, (<const char *>text_at)[:n])
                     self.text_ids[string(<const char *>text_at, n)] = gid
                     if old != gid:
                         self._put_string(key, gid)
-                elif old != gid:  # (restated: nothing to tell the mirror)
+                elif old != gid:  # (restated: nothing to do)
                     self._put_string(key, gid)
-                    if self.d_state is not None:
-                        self.d_strings[idx] = gid
-                    else:
+                    if self.hooks & H_STRING:
                         self.mirror.registers_string(idx, gid)
+                    else:
+                        self.d_strings[idx] = gid
             if n == 0:
                 self._find(F_STRING_EMPTY, T, 0, -1, 0, 0, index, cur, size, idx, 0)
             if old >= 0 and old != gid:
@@ -2554,10 +2529,10 @@ cdef class NativeWalk:
             return True  # nothing the mirror holds changes
         self.announced[s] = 1
         self.current = s
-        if self.d_state is not None:
-            self._names_direct(pid, None)
-        else:
+        if self.hooks & H_NAMES:
             self.mirror.names_provider(pid, None)
+        else:
+            _names_on(self.d_state, pid, None)
         self._current_tables()
         return True
 
@@ -2574,20 +2549,18 @@ cdef class NativeWalk:
         a change)."""
         if s != self.current:
             self.current = s
-            if self.d_state is not None:  # (the plain mirror's ``switches_provider``, without its call)
-                st = self.d_state
-                p = st.providers.get(pid)
-                st.current = st.provider(pid) if p is None else p
-            else:
+            if self.hooks & H_SWITCHES:
                 self.mirror.switches_provider(pid)
+            else:
+                _switch_on(self.d_state, pid)
             self._current_tables()
         return True
 
     cdef bint _keep_thread(self, uint64_t idx, uint64_t pk, uint64_t tk) except -1:
-        if self.d_state is not None:
-            self.d_threads[idx] = (pk, tk)
-        else:
+        if self.hooks & H_THREAD_REG:
             self.mirror.registers_thread(idx, pk, tk)
+        else:
+            self.d_threads[idx] = (pk, tk)
         return True
 
     cdef bint _event(self, Scan *S, Term *T, int64_t cur, int64_t index, int64_t size) except -1:
@@ -2905,6 +2878,119 @@ cdef class NativeWalk:
         r.rate = self.rate[self.current]
         r.rr = fxt_reading_rate(r.rate)
         self.rows.push_back(r)
+
+
+# -- the table steps: the one copy of what a registration does to a ``ProviderState`` (the
+# walk's, with no call of the mirror, and ``_walk_native.Mirror``'s methods', which call the
+# functions below: a subclass told of a step carries it out by them). ``ProviderState.apply``,
+# the reference's, is the specification (tests/test_nwalk.py holds them to it).
+
+# the mirror's methods a subclass may override to be told of a step (``Mirror.told``)
+cdef enum:
+    H_INTERN = 1
+    H_INTERN_BYTES = 2
+    H_THREAD = 4
+    H_NAMES = 8
+    H_SWITCHES = 16
+    H_RATE = 32
+    H_STRING = 64
+    H_THREAD_REG = 128
+    H_TEXT = 256
+    H_BYTES = 512
+
+HOOKS = {"intern": H_INTERN, "intern_bytes": H_INTERN_BYTES, "thread": H_THREAD, "names_provider": H_NAMES,
+         "switches_provider": H_SWITCHES, "sets_tick_rate": H_RATE, "registers_string": H_STRING,
+         "registers_thread": H_THREAD_REG, "registers_text": H_TEXT, "registers_bytes": H_BYTES}
+
+
+cdef int _hook_bits(told) except -1:
+    cdef int bits = 0
+    for name in told:
+        bits |= HOOKS[name]
+    return bits
+
+
+cdef int64_t _interned(dict ids, list values, value) except -1:
+    """``value``'s id in the interner of ``ids`` and ``values`` (``Interner.__call__``'s steps)."""
+    got = ids.get(value)
+    if got is not None:
+        return got
+    cdef int64_t gid = len(values)
+    ids[value] = gid
+    values.append(value)
+    return gid
+
+
+cdef int64_t _thread_on(state, uint64_t pk, uint64_t tk) except -1:
+    """A koid pair interned in the state's thread interner (``ProviderState.threads``, made
+    by the state at the first)."""
+    threads = state._threads
+    if threads is None:
+        threads = state.threads
+    return _interned(threads.ids, threads.values, (pk, tk))
+
+
+cdef int _names_on(state, uint64_t pid, name) except -1:
+    """A provider info record: ``pid`` announced and current, named ``name`` (bytes: text,
+    read as UTF-8 with replacement; None: its name as it was)."""
+    state.announced.add(pid)
+    p = state.providers.get(pid)
+    if p is None:
+        p = state.provider(pid)
+    state.current = p
+    if name is not None:
+        p.name = (<bytes>name).decode("utf-8", "replace")
+    return 0
+
+
+cdef int _switch_on(state, uint64_t pid) except -1:
+    """A provider section record: ``pid`` current (made where it is new)."""
+    p = state.providers.get(pid)
+    state.current = state.provider(pid) if p is None else p
+    return 0
+
+
+cdef int _rate_on(state, uint64_t rate, uint64_t limit) except -1:
+    """An initialization record: the current provider's tick rate and largest timestamp that converts."""
+    p = state.current
+    p.rate = rate
+    p.max_ticks = limit
+    return 0
+
+
+def intern_text(state, raw):
+    """Screened text (bytes) interned in ``state``'s interner: its id (``Mirror.intern``)."""
+    return _interned(state.strings.ids, state.strings.values, bytes(raw).decode("utf-8", "replace"))
+
+
+def intern_bytes(state, raw):
+    """Text that is not UTF-8 interned as the bytes it is (``Mirror.intern_bytes``)."""
+    return _interned(state.strings.ids, state.strings.values, bytes(raw))
+
+
+def intern_thread(state, uint64_t pk, uint64_t tk):
+    """A koid pair interned (``Mirror.thread``)."""
+    return _thread_on(state, pk, tk)
+
+
+def names_provider(state, uint64_t pid, name):
+    _names_on(state, pid, name)
+
+
+def switches_provider(state, uint64_t pid):
+    _switch_on(state, pid)
+
+
+def sets_tick_rate(state, uint64_t rate, uint64_t limit):
+    _rate_on(state, rate, limit)
+
+
+def registers_string(state, uint64_t idx, int64_t gid):
+    (<dict?>state.current.strings)[idx] = gid
+
+
+def registers_thread(state, uint64_t idx, uint64_t pk, uint64_t tk):
+    (<dict?>state.current.threads)[idx] = (pk, tk)
 
 
 cdef inline uint64_t _key(int slot, uint64_t index) noexcept nogil:

@@ -170,6 +170,10 @@ class Walk:
         self.records = n
         # framing stopped before the last whole word: what is open may end in the rest
         self.cut_short = n > 0 and walked < len(buf) - len(buf) % 8
+        # where it stopped, as the walk by steps says it (``start_steps``): the next word to
+        # frame, its record's index, and whether framing stopped there for good (what repair
+        # reads of IN's lint: ``rewrite._resume``)
+        self.cur, self.index, self.stopped = walked // 8, n, self.cut_short
 
     # -- by steps (a stream, a file read in chunks, the native walk) ------------------
     def start_steps(self) -> None:

@@ -436,60 +436,43 @@ def _fixed(module, log: bool = False, pairing: bool = True):
 
 
 class Mirror:
-    """The native walk's registrations, carried out on the ``ProviderState`` too (what the
-    reference reader's records, the messages and the summary read). The walk calls it only
-    where a record changes what it holds: a string record whose text the walk has not
-    interned yet is one call (``registers_text``), one whose text it has is none or one
-    (``registers_string``: a new entry). A lint's walk (``NativeLint._setup``: this class,
-    not a subclass) is handed the state itself (``NativeWalk.direct_tables``) and writes the
-    string and thread registrations and interned texts there as these methods would, no
-    call each: it calls ``names_provider``, ``switches_provider``, ``sets_tick_rate``,
-    ``registers_bytes`` and ``thread``."""
+    """The native walk's tables mirrored on a ``ProviderState`` (what the reference reader's
+    records, the messages and the summary read). The walk carries every registration out on
+    ``state`` itself, by the table steps of ``_nwalk`` (the one copy of them: the names,
+    switches, tick rates, strings, threads and interned texts and koid pairs a record
+    changes), with no Python call. A subclass that must be told of a step overrides its
+    method (``told``: the names it overrides), calling ``super()``'s, which carries the step
+    out by the same steps: the walk calls those methods, and only those, where the step
+    happens (``rewrite/_slice_walk._Told``: each interned text and provider;
+    ``rewrite/_repair_walk._OutMirror``: each thread registration). ``registers_text`` and
+    ``registers_bytes`` are ``intern`` (``intern_bytes``) then ``registers_string``, called
+    where a subclass overrides any of them."""
 
     __slots__ = ("state",)
+    told: frozenset = frozenset()  # the methods below this class overrides (``__init_subclass__``)
 
     def __init__(self, state: ProviderState):
         self.state = state
 
     def __init_subclass__(cls, **kwargs):
-        # a mirror that tells someone of each interning (``rewrite/_slice_walk._Told``) or
-        # registration has its one-call registrations made of its own steps
         super().__init_subclass__(**kwargs)
-        if cls.intern is not Mirror.intern or cls.registers_string is not Mirror.registers_string:
-            cls.registers_text = Mirror._registers_text_by_steps  # type: ignore[method-assign]
-        if cls.intern_bytes is not Mirror.intern_bytes or cls.registers_string is not Mirror.registers_string:
-            cls.registers_bytes = Mirror._registers_bytes_by_steps  # type: ignore[method-assign]
+        told = {name for name in _TOLD if getattr(cls, name) is not getattr(Mirror, name)}
+        if told & {"intern", "registers_string"}:
+            told.add("registers_text")  # (its steps, each told)
+        if told & {"intern_bytes", "registers_string"}:
+            told.add("registers_bytes")
+        cls.told = frozenset(told)
 
     def registers_text(self, idx: int, raw: bytes) -> int:
         """A string record's text (screened, not interned by the walk yet) interned and
         registered under ``idx`` in the current provider: ``intern`` then
-        ``registers_string``, in one call. Returns its interned id."""
-        st = self.state
-        # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
-        # of a bytearray after the screen: never an exception out of the lint)
-        value = raw.decode("utf-8", "replace")
-        # (``st.strings(value)``'s steps, without the interner's call: a small lint's fixed cost)
-        interner = st.strings
-        gid = interner.ids.get(value)
-        if gid is None:
-            gid = interner.ids[value] = len(interner.values)
-            interner.values.append(value)
-        st.current.strings[idx] = gid
-        return gid
-
-    def registers_bytes(self, idx: int, raw: bytes) -> int:
-        """``registers_text`` for text that is not UTF-8 (``intern_bytes``)."""
-        st = self.state
-        gid = st.strings(bytes(raw))
-        st.current.strings[idx] = gid
-        return gid
-
-    def _registers_text_by_steps(self, idx: int, raw: bytes) -> int:
+        ``registers_string``. Returns its interned id."""
         gid = self.intern(raw)
         self.registers_string(idx, gid)
         return gid
 
-    def _registers_bytes_by_steps(self, idx: int, raw: bytes) -> int:
+    def registers_bytes(self, idx: int, raw: bytes) -> int:
+        """``registers_text`` for text that is not UTF-8 (``intern_bytes``)."""
         gid = self.intern_bytes(raw)
         self.registers_string(idx, gid)
         return gid
@@ -497,40 +480,45 @@ class Mirror:
     def intern_bytes(self, raw: bytes) -> int:
         """A string record's value that is not UTF-8, interned as the bytes it is (as the
         reference's ``ProviderState`` interns it)."""
-        return self.state.strings(bytes(raw))
+        return _steps().intern_bytes(self.state, raw)
 
     def intern(self, raw: bytes) -> int:
         # screened text is valid UTF-8 ("replace" only where another thread rewrote the bytes
         # of a bytearray after the screen: never an exception out of the lint)
-        return self.state.strings(raw.decode("utf-8", "replace"))
+        return _steps().intern_text(self.state, raw)
 
     def thread(self, pk: int, tk: int) -> int:
-        return self.state.threads((pk, tk))
+        return _steps().intern_thread(self.state, pk, tk)
 
     def names_provider(self, pid: int, name: bytes | None) -> None:
         """A provider info record; ``name`` None: its name is not text (or was not read),
         and the name the provider has stays."""
-        st = self.state
-        st.announced.add(pid)
-        p = st.providers.get(pid)  # (``st.provider(pid)``, without its call when the provider is known)
-        st.current = p = st.provider(pid) if p is None else p
-        if name is not None:
-            p.name = name.decode("utf-8", "replace")
+        _steps().names_provider(self.state, pid, name)
 
     def switches_provider(self, pid: int) -> None:
-        st = self.state
-        p = st.providers.get(pid)
-        st.current = st.provider(pid) if p is None else p
+        _steps().switches_provider(self.state, pid)
 
     def sets_tick_rate(self, rate: int, limit: int) -> None:
-        p = self.state.current
-        p.rate, p.max_ticks = rate, limit
+        _steps().sets_tick_rate(self.state, rate, limit)
 
     def registers_string(self, idx: int, gid: int) -> None:
-        self.state.current.strings[idx] = gid
+        _steps().registers_string(self.state, idx, gid)
 
     def registers_thread(self, idx: int, pk: int, tk: int) -> None:
-        self.state.current.threads[idx] = (pk, tk)
+        _steps().registers_thread(self.state, idx, pk, tk)
+
+
+# the methods of ``Mirror`` a subclass overrides to be told of a step (``_nwalk.HOOKS``)
+_TOLD = ("intern", "intern_bytes", "thread", "names_provider", "switches_provider", "sets_tick_rate",
+         "registers_string", "registers_thread", "registers_text", "registers_bytes")
+
+
+def _steps():
+    """The native walk's module, whose table steps ``Mirror``'s methods carry out (a mirror
+    is only ever called by that walk: the module is built)."""
+    from ._native import nwalk
+
+    return nwalk()
 
 
 class NativeLint:

@@ -28,7 +28,7 @@ IN's rest in the place OUT would hold it (``_Joined``), so that it lints OUT as 
 wrote the rest unchanged. Repair writes a record as it is wherever the lint finds nothing
 it acts on (``_resume.acts``: the same rule ``resume_at`` rests on), so where the walk
 finds no such finding in the rest (and hands back to the reference no record that reads
-or registers a thread), the rest is sent by the kernel, its records counted, and the walk's
+or registers a thread), the rest is sent (``_repair_out.send``), its records counted, and the walk's
 report is OUT's lint. What repair would have said there is the losses after the dropped
 stretch: the records that read a placeholder thread (OUT's lint has it registered, as
 koids 0/0, so they are clean there); the walk counts them (``NativeWalk.watch_thread``,
@@ -59,8 +59,8 @@ from ..engine._lint_consumer import Lint
 from ..engine._reader import forget_chains
 from ..engine._result import DiagnosticSink, FileReport
 from ..spec._roles import THREAD_REFS
+from ._repair_out import send
 from ._resume import acts
-from ._slice_pass import send_range
 
 
 @dataclass
@@ -114,7 +114,7 @@ class Paused:
         bytes from its place: those repair wrote, then IN's rest as OUT's. Where it finds
         nothing repair acts on there (``_resume.acts``: no error, nothing mended, no repeated
         magic record; no record handed back to the reference that reads or registers a
-        thread), repair would write the rest as it is: it is sent (by the kernel) and
+        thread), repair would write the rest as it is: it is sent (``_repair_out.send``) and
         counted, the records reading a placeholder thread counted as losses (the walk
         counts them: ``watch_thread``), and OUT's lint (``report``) is the walk's. True then;
         False where it found something (the walk is spent: OUT is linted whole, and repair
@@ -194,7 +194,7 @@ class Paused:
         now = os.fstat(source.fh.fileno())
         if (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
             raise FileChanged.length(source.path, end, now.st_size)
-        if send_range(out_file, source.fh.fileno(), at, end - at) != end - at:
+        if send(out_file, source.fh.fileno(), at, end - at) != end - at:
             raise FileChanged.saying(source.path, "it ended before bytes the repair had read")
         n = walk.index - since
         log.records_in += n

@@ -223,7 +223,7 @@ class _Writer:
 
     def sent(self, size: int, records: int) -> None:
         """``records`` whole records of IN, ``size`` bytes, written to OUT's file by the
-        kernel (``_repair_walk``; their effect is already on ``state``)."""
+        kernel or by ``O_DIRECT`` (``_repair_walk``; their effect is already on ``state``)."""
         self.log.bytes_out += size
         self.log.records_out += records
 
@@ -458,7 +458,7 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
     pass below, the specification, which ``shortcut=False`` runs on every record; the two
     write the same bytes and say the same changes). ``out_file``: the file ``write``
     writes to, where IN is a regular file's ``Input`` (``Input.source``): the records the
-    walk copies as they are go from IN's file to it by the kernel (``send_range``), not
+    walk copies as they are go from IN's file to it (``_repair_out.send``: by ``O_DIRECT``), not
     through ``write`` (the same bytes; slice's pieces are written so). ``resume``: where
     the lint of these same bytes lets the walk start (``_resume.resume_at``: IN's bytes
     before it are written as they are, its tables those there), taken where the walk

@@ -50,7 +50,7 @@ from ..engine._walk_native import (
 )
 from ..spec._roles import ARG_STRING_REFS, STRING_REFS, THREAD_REFS
 from ._input import at_least
-from ._slice_pass import send_range
+from ._repair_out import send
 
 WINDOW = 1 << 16  # records per run of the walk
 COPY = 1 << 22  # bytes written at a time
@@ -72,7 +72,7 @@ class _OutMirror(Mirror):
 class _Stretch:
     """OUT as far as it is written: IN's records up to ``off`` (index ``idx``) are in it.
     ``send``: OUT's file, where IN is a regular file (``Input.source``): the records are
-    sent from IN's file to it by the kernel (``_slice_pass.send_range``), else None."""
+    sent from IN's file to it (``_repair_out.send``: by ``O_DIRECT``, or by the kernel), else None."""
 
     def __init__(self, r, out_file=None):
         self.r = r
@@ -88,7 +88,7 @@ class _Stretch:
         n = idx - self.idx
         at = self.off
         if self.src is not None and at < off:
-            if send_range(self.out_file, self.src, at, off - at) != off - at:
+            if send(self.out_file, self.src, at, off - at) != off - at:
                 raise FileChanged.saying(self.path, "it ended before bytes the repair had read")
             out.sent(off - at, n)
             at = off
@@ -106,7 +106,7 @@ class _Stretch:
 
 def walk_repair(r, module, out_file=None, resume=None, rest=None) -> None:
     """Repair ``r`` (a ``_repair._Repairer`` whose IN the walk can read: ``walkable``)
-    on the native walk ``module`` (``out_file``: OUT's file, for the kernel's copies),
+    on the native walk ``module`` (``out_file``: OUT's file, for the copies of IN's ranges),
     from ``resume`` (``_resume.Resume``: IN's records before it written as they are, its
     tables OUT's there) or from IN's start. ``rest(r, at)``: asked once, at the end of the
     first run after the first record ``step`` took (a resume's dropped stretch, its
