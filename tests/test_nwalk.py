@@ -1291,17 +1291,19 @@ def _spied_takes(monkeypatch) -> list:
 @pytest.mark.parametrize(("name", "placed"), [
     ("RB001-reserved-bits-set.fxt", True), ("ST003-invalid-utf8.fxt", True),
     ("ST007-argument-overruns-record.fxt", True), ("EX001-trailing-words.fxt", True),
-    ("ST002-padding-not-zero.fxt", False)])
+    ("ST002-padding-not-zero.fxt", True), ("ST001-size-one-word-too-small-in-a-writer-trace.fxt", True)])
 @pytest.mark.parametrize("n", [3, 20])
 def test_a_copy_of_a_record_is_one_row_or_one_place_of_the_walk(monkeypatch, name, placed, n):
     """Copies of a record with layout findings (under ``_NOTE_FROM`` rows too, and ST002's,
     which asks what follows): the walk says
     each copy after the first in one F_COPY row (``_nwalk``'s ``_copied``), its layout rows
     those of the first copy, until the linter noted the diagnostics of a copy that reads
-    nothing past it (``note_copy``: its second, the walk stopping after it), and each later
-    copy as one place of the block the sink takes whole (``add_moved_block``); ST002's copies
-    are F_COPY rows each; the whole report is the reference's. (FR004's framing decision names
-    positions: no two are copies, below.)"""
+    nothing past it, or asks only questions the walk asks again of each copy (ST002's
+    ``early``: ``note_copy`` with them, ``_answers_hold``; its second, the walk stopping after
+    it), and each later copy as one place of the block the sink takes whole
+    (``add_moved_block``); ST001's of a record framed anew at its content's end too, its
+    question of the header there asked again of each copy; the whole report is the
+    reference's. (FR004's framing decision names positions: no two are copies, below.)"""
     rows, places = _spied_rows(monkeypatch), _spied_places(monkeypatch)
     data, fmt = _copies(name, n)
     fxtlint.lint_bytes(_copies(name, 0)[0], engine="walk", input_format=fmt)

@@ -103,6 +103,11 @@ from cpython.buffer cimport PyBUF_WRITABLE
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libcpp.vector cimport vector
 from libcpp.string cimport string
+from libc.string cimport memcmp, memcpy
+
+cdef extern from *:
+    uint64_t _bswap64 "__builtin_bswap64"(uint64_t x) nogil
+
 from libcpp.unordered_map cimport unordered_map
 from libcpp.unordered_set cimport unordered_set
 from libcpp.map cimport map as cmap
@@ -141,6 +146,7 @@ cdef extern from "_screen.h":
         const Program *P
         const unsigned char *buf
         int64_t nwords
+        int64_t nbytes
         int swap
         int64_t *args
         int64_t arg_columns, nargs, argcap, row
@@ -342,6 +348,8 @@ DEF NARGREF = 2
 DEF U64MAX = 0xFFFFFFFFFFFFFFFF
 DEF CACHE_BITS = 12               # a direct-mapped cache of string-table entries in front of the map, at most
 DEF CACHE_BITS0 = 6               # ... at first: it grows with the table (a small trace's walk allocates little)
+DEF TEXT_BITS = 6                 # a direct-mapped cache of texts in front of ``text_ids`` (``_known_text``)
+DEF TEXT_FROM = 32                # ... made after this many texts were asked
 DEF RELEASE_WORDS = 1 << 13       # the GIL is released for a stretch of at least this many words left ...
 DEF RELEASE_RECORDS = 64          # ... once the last stretch walked without Python had this many records
 DEF KEY_BITS = 16                 # a table key: provider slot << KEY_BITS | index (``_key``)
@@ -543,6 +551,9 @@ cdef class NativeWalk:
     cdef unordered_map[uint64_t, int64_t] strings      # _key(slot, index) -> interned id
     cdef unordered_map[uint64_t, ThreadEntry] threads  # _key(slot, index) -> koids
     cdef unordered_map[string, int64_t] text_ids       # the interner, as far as the walk has asked it
+    cdef vector[string] tc_text       # ``_known_text``'s cache: a text the map answered, by its hash ...
+    cdef vector[int64_t] tc_gid       # ... and its id (-1: none; both empty until TEXT_FROM texts were asked)
+    cdef int tc_asked
     cdef cmap[pair[uint64_t, uint64_t], int64_t] pair_ids
     cdef uint64_t last_pk, last_tk    # the last pair looked up, and its id (-1: none yet)
     cdef int64_t last_pair
@@ -580,6 +591,14 @@ cdef class NativeWalk:
     # places met since the last take, (slot, offset, index) each (``take_moved``), per slot
     # how many, and the slots met
     cdef vector[int] copy_slot
+    # per copy id noted with questions (``note_copy``): what its decoder asked of the bytes after
+    # it, four int64 each (what: 0 ``kind``, 1 ``after``, 2 ``early``; its positions from the
+    # record's start in bytes; the answer's kind id, -1 for None), asked again of each copy
+    # (``_answers_hold``: a copy whose answers differ is an F_COPY row); ``kind_ids``: each
+    # terminal's kind id (``set_kind_ids``: one id per kind name)
+    cdef vector[vector[int64_t]] copy_q
+    cdef vector[int64_t] kind_ids
+    cdef int64_t qsize                # (``_kind_b``'s: the size in words of the header it read)
     cdef unordered_map[string, int] row_slot
     # while ``placing`` (the linter notes what it says): ``run`` stops (DONE) after a record
     # whose copy or row the linter may note next (``stop_soon``): a copy of a record not noted,
@@ -612,6 +631,8 @@ cdef class NativeWalk:
     # the size the record being walked is read at: its content's end when it was framed anew)
     cdef public int64_t cur, index, size
     cdef int64_t declared             # the declared size of the record being walked
+    cdef int64_t framed_at            # a record ``_fast`` framed and left to ``_slow`` (its word; -1: none) ...
+    cdef int64_t framed_term          # ... and its terminal: ``_slow`` does not frame it again
     # the byte offset of the file's first magic record (-1: none): a later one is repeated
     cdef public int64_t magic_at
     cdef public object mirror
@@ -773,7 +794,10 @@ cdef class NativeWalk:
     cdef int _slot(self, object pid) except -1:
         if pid is None:
             return 0
-        cdef uint64_t key = pid
+        return self._slot_of(pid)
+
+    cdef int _slot_of(self, uint64_t key) except -1:
+        """``_slot`` of a provider id (not None), with no Python int made."""
         it = self.slot_of.find(key)
         if it != self.slot_of.end():
             return deref(it).second
@@ -1014,18 +1038,108 @@ cdef class NativeWalk:
                     self.capped[k] = 0
         return out
 
-    def note_copy(self, int64_t ident, int slot):
+    def note_copy(self, int64_t ident, int slot, questions=()):
         """The diagnostics of the copies of record id ``ident`` (an F_COPY row's value) are
         known to the linter, noted under ``slot``: the walk's later copies of it write no
         F_COPY row but a place, (slot, offset, record index), in the block ``take_moved``
-        hands over (the linter's sink says them in one call: ``_walk_native``)."""
+        hands over (the linter's sink says them in one call: ``_walk_native``). ``questions``:
+        what the decoder asked of the bytes after the record, four ints each (``copy_q``'s;
+        kind ids as ``set_kind_ids`` gave them): a later copy is a place only where each
+        has the same answer there (``_answers_hold``), else an F_COPY row, and the run
+        does not stop after it (``refuse_copy``'s)."""
+        cdef vector[int64_t] q
         if ident < 0 or ident >= <int64_t>self.copies.size() or slot < 0:
             raise ValueError(f"no copy id {ident} or slot {slot}")
+        for v in questions:
+            q.push_back(v)
+        if q.size() % 4:
+            raise ValueError("questions of four ints each")
+        for k in range(0, <int64_t>q.size(), 4):
+            # (positions within a copyable record's reach: no offset arithmetic overflows)
+            if q[k] < 0 or q[k] > 2 or q[k + 3] < -1 or not (0 <= q[k + 1] <= 2 * COPY_RECORD) \
+                    or not (0 <= q[k + 2] <= 2 * COPY_RECORD):
+                raise ValueError(f"no question {list(q)[k:k + 4]}")
         if <int64_t>self.copy_slot.size() <= ident:
             self.copy_slot.resize(ident + 1, -1)
         self.copy_slot[ident] = slot
+        if q.size():
+            if <int64_t>self.copy_q.size() <= ident:
+                self.copy_q.resize(ident + 1)
+            self.copy_q[ident] = q
+            if <int64_t>self.copy_stopped.size() <= ident:
+                self.copy_stopped.resize(ident + 1, 0)
+            self.copy_stopped[ident] = 3  # (a copy answered otherwise: its row, no stop)
         if <int64_t>self.moved_n.size() <= slot:
             self.moved_n.resize(slot + 1, 0)
+
+    def set_kind_ids(self, ids):
+        """Each terminal's kind id (one id per kind name: ``note_copy``'s answers)."""
+        self.kind_ids.clear()
+        for v in ids:
+            self.kind_ids.push_back(v)
+
+    cdef int64_t _kind_b(self, Scan *S, int64_t at) noexcept nogil:
+        """``_reader.header_kind`` of the word at byte ``at`` (any alignment), as a kind id
+        (-1: None), with the terminal in ``self.qterm``; -2 where no word is there."""
+        cdef uint64_t h = 0, t, size
+        cdef const int64_t *node
+        cdef int depth = 0
+        if at < 0 or at > S.nbytes - 8:
+            return -2
+        memcpy(&h, S.buf + at, 8)
+        if S.swap:
+            h = _bswap64(h)
+        t = (h >> self.P.type_lo) & self.P.type_mask
+        size = (h >> <uint64_t>self.P.sizes[2 * t]) & <uint64_t>self.P.sizes[2 * t + 1]
+        if size == 0 or size > <uint64_t>((S.nbytes - at) // 8):
+            return -1
+        node = self.P.code + self.P.roots[t]
+        while node[0] == NODE_SELECT and depth < MAX_DEPTH:
+            node = self.P.code + node[4 + ((h >> <uint64_t>node[1]) & <uint64_t>node[2])]
+            depth += 1
+        if node[0] != NODE_TERMINAL or self.terms[node[1]].mode == M_UNDEFINED or h & self.terms[node[1]].zero_mask:
+            return -1
+        self.qsize = <int64_t>size
+        return self.kind_ids[node[1]] if node[1] < <int64_t>self.kind_ids.size() else -3
+
+    cdef int _reach_b(self, Scan *S, int64_t at) noexcept nogil:
+        """``_reach`` from byte ``at`` (any alignment): ``_reader._chain``'s reach."""
+        cdef int n = 0
+        cdef int64_t k
+        while n < RESYNC_DEPTH:
+            if at > S.nbytes - 8:
+                return RESYNC_DEPTH if at == S.nbytes - S.nbytes % 8 else n
+            k = self._kind_b(S, at)
+            if k < 0:
+                break
+            n += 1
+            at += 8 * self.qsize
+        return n
+
+    cdef bint _answers_hold(self, Scan *S, int64_t ident, int64_t off) noexcept nogil:
+        """Whether each question noted of copy id ``ident`` (``copy_q``) has its answer for the
+        copy at byte ``off`` (``_reader.answers_hold``: ``_kind_at``, ``_after``, ``_early``)."""
+        cdef size_t k
+        cdef int64_t what, a, got
+        if ident >= <int64_t>self.copy_q.size():
+            return True
+        for k in range(0, self.copy_q[ident].size(), 4):
+            what = self.copy_q[ident][k]
+            a = off + self.copy_q[ident][k + 1]
+            got = self._kind_b(S, a)
+            if got == -3:
+                return False  # (a kind with no id: never, asked as the linter asks it)
+            if what == 0:  # ``kind``: the word is there (the decoder read it)
+                if got == -2:
+                    return False
+            elif what == 2:  # ``early``: a well-formed header whose chain reaches further
+                if got >= 0 and self._reach_b(S, a) <= self._reach_b(S, off + self.copy_q[ident][k + 2]):
+                    got = -1
+            if got < 0:
+                got = -1
+            if got != self.copy_q[ident][k + 3]:
+                return False
+        return True
 
     def refuse_copy(self, int64_t ident):
         """The linter will note no diagnostics of the copies of record id ``ident`` (its decoder
@@ -1824,9 +1938,28 @@ cdef class NativeWalk:
         return gid
 
     cdef int64_t _known_text(self, const unsigned char *b, uint64_t n) except -2 nogil:
-        """The interned id of text the walk has interned before (-1: not yet)."""
+        """The interned id of text the walk has interned before (-1: not yet). A text the map
+        answered is kept in a direct-mapped cache by its hash (``_text_slot``): the same
+        name registered again and again costs a compare, not a string made and hashed (an
+        id, once given to a text, never changes: ``text_ids`` only grows)."""
+        cdef unsigned slot
+        if self.tc_gid.empty():
+            if self.tc_asked < TEXT_FROM:  # (a small trace's few texts: the map alone, no cache made)
+                self.tc_asked += 1
+                it = self.text_ids.find(string(<const char *>b, n))
+                return -1 if it == self.text_ids.end() else deref(it).second
+            self.tc_gid.assign(1 << TEXT_BITS, -1)
+            self.tc_text.resize(1 << TEXT_BITS)
+        slot = _text_slot(b, n)
+        if self.tc_gid[slot] >= 0 and self.tc_text[slot].size() == n \
+                and (n == 0 or memcmp(self.tc_text[slot].data(), b, n) == 0):
+            return self.tc_gid[slot]
         it = self.text_ids.find(string(<const char *>b, n))
-        return -1 if it == self.text_ids.end() else deref(it).second
+        if it == self.text_ids.end():
+            return -1
+        self.tc_text[slot].assign(<const char *>b, n)
+        self.tc_gid[slot] = deref(it).second
+        return deref(it).second
 
     cdef int64_t _known_pair(self, uint64_t pk, uint64_t tk) noexcept nogil:
         """The interned id of a koid pair the walk has interned before (-1: not yet)."""
@@ -1919,12 +2052,14 @@ cdef class NativeWalk:
         S.P = self.P
         S.buf = &view[0] if view.shape[0] else NULL
         S.nwords = nwords
+        S.nbytes = view.shape[0]
         S.swap = self.swap
         S.arg_columns = ARG_ROW_HEAD + self.P.narg_vals + self.P.narg_pos
         S.row = 0
         cdef int status = DONE
         cdef int64_t before
         cdef bint release = True  # (the first stretch: as long as the buffer allows)
+        self.framed_at = -1
         try:
             while True:
                 before = index
@@ -1936,7 +2071,7 @@ cdef class NativeWalk:
                 release = index - before >= RELEASE_RECORDS
                 if status != SLOW:
                     break
-                status = self._slow(&S, &cur, &index, nwords)
+                status = self._slow(&S, &cur, &index, stop_index, nwords)
                 if status >= 0:
                     break
         finally:
@@ -2210,9 +2345,7 @@ cdef class NativeWalk:
         cdef int64_t cur = pcur[0], index = pindex[0], term = 0
         cdef int status, got, core
         while True:
-            if index >= stop_index or self.stop_soon \
-                    or (self.take_at and <int64_t>(self.findings.size() + self.moved.size() // 3) >= self.take_at) \
-                    or (self.rowing and self.rsink.full()):  # (the decoding's direct lines taken while in cache)
+            if self._due(index, stop_index):
                 self.stop_soon = False
                 status = DONE
                 break
@@ -2238,6 +2371,9 @@ cdef class NativeWalk:
                 cur += self.size
                 continue
             if self.terms[term].mode != M_EVENT:
+                # (a table record, a magic record...: ``_slow`` walks it, framed here)
+                self.framed_at = cur
+                self.framed_term = term
                 status = SLOW
                 break
             got = self._screen(S, term, cur, index)
@@ -2284,13 +2420,50 @@ cdef class NativeWalk:
         pindex[0] = index
         return status
 
-    cdef int _slow(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t nwords) except -2:
+    cdef inline bint _due(self, int64_t index, int64_t stop_index) noexcept nogil:
+        """Whether the walk stops (DONE) before the record ``index``: the run's last index
+        reached, a stop asked for, ``take_at`` rows waiting, the rows mode's buffer full."""
+        return index >= stop_index or self.stop_soon \
+            or (self.take_at and <int64_t>(self.findings.size() + self.moved.size() // 3) >= self.take_at) \
+            or (self.rowing and self.rsink.full())  # (the decoding's direct lines taken while in cache)
+
+    cdef int _slow(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t stop_index, int64_t nwords) except -2:
+        """The record at ``cur`` with the GIL (``_slow_one``), then the records after it that
+        ``_fast`` would hand back here one by one (table records, a magic record...: framed
+        once, walked here, no return to ``_fast`` between them): -1 when the walk goes on
+        with ``_fast`` (at an event, an undefined record, or a stop ``_fast`` says: DONE, END),
+        else how the walk stops there."""
+        cdef int status = self._slow_one(S, pcur, pindex, nwords)
+        cdef int64_t term = 0
+        cdef int mode
+        while status == -1:
+            if self._due(pindex[0], stop_index) or pcur[0] >= nwords:
+                break  # (``_fast`` says DONE or END there)
+            status = self._frame(S, pcur[0], nwords, &term)
+            if status >= 0:
+                return status  # (as ``_fast`` returns it: ZERO, PAST_END, HANDBACK)
+            mode = self.terms[term].mode
+            if mode == M_EVENT or mode == M_UNDEFINED:
+                self.framed_at = -1
+                return -1  # (``_fast``'s: framed there again)
+            self.framed_at = pcur[0]
+            self.framed_term = term
+            status = self._slow_one(S, pcur, pindex, nwords)
+        return status
+
+    cdef int _slow_one(self, Scan *S, int64_t *pcur, int64_t *pindex, int64_t nwords) except -2:
         """The record at ``cur`` with the GIL: -1 when it was walked (the walk goes on),
         else how the walk stops there."""
         cdef int64_t cur = pcur[0], term = 0
-        cdef int status = self._frame(S, cur, nwords, &term)
-        if status >= 0:
-            return status
+        cdef int status
+        if self.framed_at == cur:
+            # framed by ``_fast`` just before (``self.size`` and ``declared`` as it left them)
+            term = self.framed_term
+            self.framed_at = -1
+        else:
+            status = self._frame(S, cur, nwords, &term)
+            if status >= 0:
+                return status
         self.rec_mark = self.findings.size()
         if self.rowing and self.rsink.hands_back(term):  # (the export's, the decoding's: read by the tables as they are at it)
             self.size = self.declared
@@ -2383,7 +2556,7 @@ cdef class NativeWalk:
         if mode == M_NAMES_PROVIDER:
             pid = v[T.f_pid]
             n = v[T.f_len]
-            s = self._slot(pid)
+            s = self._slot_of(pid)
             if self.slicing and not self.slot_used[s]:
                 self.slot_named[s] = 1  # named in the piece before it was used: its own info
             text = string(<const char *>(S.buf + 8 * p[T.f_pos]), n)
@@ -2403,7 +2576,7 @@ cdef class NativeWalk:
             return True
         if mode == M_SWITCHES_PROVIDER:
             pid = v[T.f_pid]
-            s = self._slot(pid)
+            s = self._slot_of(pid)
             self._switch(s, pid)
             if not self.announced[s]:
                 self._find(F_UNANNOUNCED, T, 0, -1, 0, 0, index, cur, size, pid, 0)
@@ -2504,7 +2677,7 @@ cdef class NativeWalk:
     cdef bint _name_unread(self, uint64_t pid) except -1:
         """A provider info record whose name is not text, or was not read: its provider is
         announced and current, its name as it was (``ProviderState._names_provider``)."""
-        cdef int s = self._slot(pid)
+        cdef int s = self._slot_of(pid)
         if self.announced[s] and s == self.current:
             return True  # nothing the mirror holds changes
         self.announced[s] = 1
@@ -2686,7 +2859,8 @@ cdef class NativeWalk:
     cdef int _copied(self, Scan *S, int64_t term, int64_t cur) except -1 nogil:
         """The record just walked at ``cur`` (its rows from ``rec_mark``), when ``copying``:
         a record of at most COPY_RECORD bytes whose layout rows (not a kind check's, not
-        EV001's; none a FOUND_SHORT row, which the walk may cap itself) are those of a record
+        EV001's; a FOUND_SHORT row too: ST001's question of the header after the content is
+        asked again of each copy, ``_answers_hold``) are those of a record
         walked before with the same terminal, size and bytes (``_copy_key``) has its layout
         rows replaced by one F_COPY row in the place of the first (value: the first copy's
         id; its other rows, a kind check's, EV001's, its semantic rows, stay where they are),
@@ -2712,7 +2886,7 @@ cdef class NativeWalk:
             f = &self.findings[k]
             if f.rule != F_LAYOUT or f.field == FOUND_KIND or f.field == FOUND_NUMERIC:
                 continue
-            if f.field == FOUND_SHORT or f.offset != off or f.size != size:
+            if f.offset != off or f.size != size:
                 return 0
             if n == 0:
                 first = k
@@ -2733,7 +2907,8 @@ cdef class NativeWalk:
                     f.new0 = <uint64_t>(ident + 1)
             return 0
         ident = deref(it).second
-        if ident < <int64_t>self.copy_slot.size() and self.copy_slot[ident] >= 0:
+        if ident < <int64_t>self.copy_slot.size() and self.copy_slot[ident] >= 0 \
+                and self._answers_hold(S, ident, off):
             # its diagnostics noted by the linter: a place in the block, its layout rows gone
             self._move(self.copy_slot[ident], off, self.findings[first].index)
             self._drop_layout_rows(first)
@@ -3032,6 +3207,18 @@ cdef inline void _key_undefined(string *key, int64_t term, int64_t size, const u
     w[2] = size
     key.append(<const char *>w, sizeof(w))
     key.append(<const char *>header, 8)
+
+
+cdef inline unsigned _text_slot(const unsigned char *b, uint64_t n) noexcept nogil:
+    """``_known_text``'s cache slot of the ``n`` bytes at ``b``: a hash of its length and of its
+    first and last eight bytes (no byte read outside them)."""
+    cdef uint64_t w = 0, z = 0
+    if n >= 8:
+        memcpy(&w, b, 8)
+        memcpy(&z, b + n - 8, 8)
+    elif n:
+        memcpy(&w, b, n)
+    return <unsigned>(((w ^ (z * <uint64_t>0x9E3779B97F4A7C15) ^ n) * <uint64_t>0x9E3779B97F4A7C15) >> (64 - TEXT_BITS))
 
 
 cdef inline int _key_tail(string *key, int64_t term, int64_t size, const unsigned char *b) except -1 nogil:

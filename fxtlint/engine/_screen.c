@@ -254,6 +254,12 @@ static int utf8_valid(const unsigned char *s, uint64_t n)
         }
         if (i >= n)
             break;
+        if (n - i < 8) {  /* the last bytes of an ASCII run, in one word (a short text: all of it) */
+            uint64_t w = 0;
+            memcpy(&w, s + i, (size_t)(n - i));
+            if (!(w & 0x8080808080808080ULL))
+                break;
+        }
         unsigned c = s[i];
         if (c < 0x80) {
             i++;

@@ -73,6 +73,7 @@ typedef struct {
     const Program *P;
     const unsigned char *buf;
     int64_t nwords;   /* whole words in the buffer */
+    int64_t nbytes;   /* the buffer's bytes (a last word may be partial) */
     int swap;         /* the trace's byte order is not the host's */
     int64_t *args;    /* argument rows of arg_columns each (ARG_ROW_HEAD, values, positions) */
     int64_t arg_columns, nargs, argcap;

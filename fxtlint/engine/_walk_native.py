@@ -173,6 +173,7 @@ _MEMO_ROWS = frozenset({1, 2, 3, 4, 6, 8})
 _MEMO_RECORD, _MEMO_MAX = 1 << 12, 1 << 12  # the largest record remembered, and how many
 _ONCE = object()  # ``_replayed``: a record met once (decoded as any record, its diagnostics not noted)
 _PAST = object()  # ``_replayed``, ``memo``: a record whose decoder steps read past it (decoded each time)
+_ASKED = {"kind": 0, "after": 1, "early": 2}  # ``_reader._QUESTIONS`` the walk asks itself (``_questions``)
 _NOTE_FROM = 16  # rows taken in one walk before a record or row met is remembered (a small lint notes none)
 # records of one terminal and row kinds whose decoding read past them, one after the other,
 # after which the walk no longer looks for a copy among them (``_replayed``: a flood of FR004)
@@ -533,6 +534,7 @@ class NativeLint:
     places: tuple | list = ()
     place_kinds: dict | None = None
     kindsaid: dict | None = None  # (``_kind_rows``: made at its first use)
+    kind_ids: dict | None = None  # (``_questions``: each kind name's id, made at its first use)
     # the walk's memos (``_setup`` says what each holds), each made at its first use (a small
     # lint's fixed cost: a lint that meets nothing twice makes none)
     memo: dict = None  # type: ignore[assignment]
@@ -1052,12 +1054,36 @@ class NativeLint:
         self.past_run[kinds] = run + 1 if noted is None else 0
         if noted is not None and rows[0][14]:
             # no framing decision: the walk's later copies (F_COPY rows) are said from it (``_copy``),
-            # or, where it asked nothing of what follows, by the walk as places (``note_copy``)
+            # or by the walk as places (``note_copy``) where it asked nothing of what follows, or
+            # questions the walk asks again of each copy (``_questions``)
             self.copies[rows[0][14]] = self.said[key]
-            if not past and self.nw.placing:
-                self.nw.note_copy(rows[0][14] - 1, len(self.places))
-                self._place(self.said[key][1])
+            if self.nw.placing:
+                asked = self._questions(past) if past else ()
+                if asked is not None:
+                    self.nw.note_copy(rows[0][14] - 1, len(self.places), asked)
+                    self._place(self.said[key][1])
         return True
+
+    def _questions(self, past) -> list | None:
+        """``report_layout``'s questions of the bytes after a record (``past``: (question,
+        positions from the record's start, answer)) as the walk asks them again of each copy
+        (``NativeWalk.note_copy``: four ints each, the answer's kind by its id, the walk told
+        each terminal's once, ``set_kind_ids``). None: one it does not ask."""
+        ids = self.kind_ids
+        if ids is None:
+            ids = self.kind_ids = {}
+            for kind in self.term_kinds:
+                ids.setdefault(kind, len(ids))
+            self.nw.set_kind_ids([ids[kind] for kind in self.term_kinds])
+        out: list = []
+        for question, at, answer in past:
+            what = _ASKED.get(question)
+            kid = -1 if answer is None else ids.get(answer)
+            if what is None or kid is None or len(at) != (2 if what == 2 else 1) \
+                    or not all(0 <= a <= 2 * _MEMO_RECORD for a in at):  # (the walk's bound: ``note_copy``)
+                return None
+            out += (what, at[0], at[1] if what == 2 else 0, kid)
+        return out
 
     def _copy(self, row) -> None:
         """An F_COPY row: the layout rows of a copy of a record the walk walked before in this
