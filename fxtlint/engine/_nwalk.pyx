@@ -76,7 +76,8 @@ handed back) it notes for the piece in force what each record it walks reads (th
 and thread registrations read before the piece registers them again, the koids its
 threads name, the pointers naming a userspace object kept in their process
 (``_note_pointers``), the providers it is read under, its first and last instants, its bytes)
-and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps; the
+and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps, a
+thread's running complete event too, ``_follow_complete``; the
 pairing rows written only with ``slice_rows``, for the pieces' lint riding the cut,
 ``rewrite/_slice_ride``), and it hands back every record that decides something: no
 piece yet (``hold``), one that would make a --split-size piece's file larger (``cut_size``:

@@ -10,7 +10,9 @@ Initialization record and exactly the string and thread registrations its record
 read before registering them again; the kernel objects that name its processes and
 threads and the userspace objects its records point at (a pointer argument naming the
 object's pointer in its process), their strings (and process) written inline; a begin,
-marked by an argument, for each duration and async operation open when the piece starts;
+marked by an argument, for each duration and async operation open when the piece starts
+(and a complete event for each thread's complete event still running then, which encloses
+the flow events it enclosed: ``OpenEvents.running``);
 the body; an end, marked, for each one still open when it ends. Memory is the reader's
 tables, the open durations and the kernel and userspace objects seen, never a piece.
 
