@@ -18,6 +18,7 @@ import external_tools
 import fxtlint
 from conftest import CORPUS_REAL, REPO
 from fxtlint import build as B
+from fxtlint import rules as R
 from fxtlint.cli import main
 from fxtlint.engine._provider_state import ProviderState
 from fxtlint.reader_suite._canonical import decode
@@ -151,6 +152,9 @@ def test_pieces_of_a_clean_trace_lint_clean_and_hold_its_events(data, cutter):
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.name.startswith("jane-tracing-rich")
                                   else p for p in GOLDEN + sorted(CORPUS_REAL.glob("*.fxt"))], ids=lambda p: p.name)
 def test_pieces_of_the_golden_and_real_corpora_have_no_error(path):
+    """... and no flow event outside a duration (PR008) more than the trace has: what encloses
+    a flow event in the trace (an open duration, a complete event still running) encloses it
+    in its piece."""
     data = path.read_bytes()
     counts = fxtlint.lint_bytes(data).counts
     span = time_range(data)
@@ -159,6 +163,8 @@ def test_pieces_of_the_golden_and_real_corpora_have_no_error(path):
         parts = pieces(data, cutter)
         assert all(d.severity != fxtlint.Severity.ERROR for p in parts for d in fxtlint.lint_bytes(p).diagnostics
                    if d.code not in counts)
+        outside = sum(fxtlint.lint_bytes(p).counts.get(R.flow_outside_duration.code, 0) for p in parts)
+        assert outside <= counts.get(R.flow_outside_duration.code, 0)
         if decode(data).accepted and not counts:
             assert [e for p in parts for e in events(p)] == events(data)
 

@@ -24,9 +24,10 @@ from conftest import CORPUS_REAL, DRAWN_MUTATIONS, REPO
 from fxtlint import build as B
 from fxtlint.engine import _stream_buffer
 from fxtlint.engine._file import FileChanged
+from fxtlint.reader_suite._canonical import decode
 from fxtlint.rewrite import _repair, _slice, _slice_pass, _slice_walk
 from fxtlint.rewrite._input import Input
-from fxtlint.rewrite._open import OpenEvents
+from fxtlint.rewrite._open import MARK_NAME, OpenEvents
 from fxtlint.rewrite._slice import Cutter, slice_trace, time_range, time_range_by_records
 from fxtlint.strategies import archives, mutated_archives, record_lists
 from test_slice import events
@@ -594,3 +595,59 @@ def test_pieces_cut_where_what_a_record_adds_decides_are_the_record_by_record_on
     for size in range(200_000, 460_000, 37_813):
         parts = assert_same(data, lambda size=size: Cutter(size=size), 64)
         assert 2 <= len(parts) <= len(data) // 100_000
+
+
+# -- a complete event still running at a cut (issue 33 item 4) ------------------------------
+SAMPLE = REPO / "corpus" / "samples" / "sample.fxt"
+
+
+@pytest.mark.parametrize("size", [1000, 512])  # (--split-size 1KB, 512B: a cut inside `decode`, 220 .. 260)
+def test_the_sample_s_pieces_carry_no_warning_it_lacks(size):
+    """The sample's flow_end at tick 230 on thread 1002 is enclosed by a complete event (220
+    .. 260) written whole in the piece before: the piece that holds it writes a marked
+    stand-in of that complete event (no PR008), on the walk and record by record."""
+    data = SAMPLE.read_bytes()
+    assert not _warnings([data])
+    pieces = assert_same(data, lambda: Cutter(size=size))
+    assert not _warnings(pieces)
+    assert [e for p in pieces for e in events(p)] == events(data)
+
+
+def _flows_in_a_complete_event() -> bytes:
+    """A flow begun, stepped and ended (ticks 2, 20, 35) inside a complete event (1 to 40)
+    on its thread, and an instant at 50."""
+    head = [B.magic(), B.provider_info(3, "p"), B.initialization(1000), B.string(1, "c"), B.string(2, "n"),
+            B.string(3, "work"), B.thread(1, 1, 2), B.thread(2, 1, 3)]
+    ev = functools.partial(B.event, thread=1, category=1, name=2)
+    return B.archive(*head, ev("duration_complete", 1, name=3, end_timestamp=40), ev("flow_begin", 2, id=7),
+                     ev("instant", 10, thread=2), ev("flow_step", 20, id=7), ev("flow_end", 35, id=7),
+                     ev("instant", 50))
+
+
+@pytest.mark.parametrize("make", [lambda: Cutter(size=8), lambda: Cutter(span=Fraction(10, 1000)),
+                                  lambda: Cutter(start=Fraction(15, 1000), end=Fraction(60, 1000))],
+                         ids=["each-record", "split-time", "range"])
+def test_a_complete_event_running_at_a_cut_is_carried_as_a_marked_stand_in(make):
+    """A piece cut inside a complete event begins with a marked complete event of its own, on
+    its thread, from the piece's first instant to the running one's end: its flow events are
+    enclosed as in the trace (no PR008); a piece after its end gets none."""
+    data = _flows_in_a_complete_event()
+    assert not _warnings([data])
+    pieces = assert_same(data, make)
+    assert not _warnings(pieces)
+    held = [e for p in pieces for e in events(p)]
+    assert held == (events(data) if make().start is None else [e for e in events(data) if int(e["timestamp"]) >= 15])
+    stand_ins = []
+    for p in pieces:
+        marks = [r for r in decode(p).records if r["kind"] == "event.duration_complete" and
+                 any(a["name"] == MARK_NAME for a in r.get("arguments", ()))]
+        if not events(p):
+            assert not marks
+            continue
+        first = min(int(e["timestamp"]) for e in events(p))
+        stand_ins += [(first, r["timestamp"], r["end_timestamp"], r["name"], r["thread"]) for r in marks]
+        assert all(int(r["timestamp"]) == first for r in marks)
+    # (each piece from tick 2 to 40 has one: those at or after 50 none)
+    firsts = sorted({min(int(e["timestamp"]) for e in events(p)) for p in pieces if events(p)})
+    assert [s[0] for s in stand_ins] == [t for t in firsts if 1 < t <= 40]
+    assert {(s[2], s[3]) for s in stand_ins} == {("40", "work")}

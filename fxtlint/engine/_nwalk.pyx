@@ -76,7 +76,8 @@ handed back) it notes for the piece in force what each record it walks reads (th
 and thread registrations read before the piece registers them again, the koids its
 threads name, the pointers naming a userspace object kept in their process
 (``_note_pointers``), the providers it is read under, its first and last instants, its bytes)
-and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps; the
+and follows what is open (``_follow``: ``rewrite/_open.OpenEvents.follow``'s steps, a
+thread's running complete event too, ``_follow_complete``; the
 pairing rows written only with ``slice_rows``, for the pieces' lint riding the cut,
 ``rewrite/_slice_ride``), and it hands back every record that decides something: no
 piece yet (``hold``), one that would make a --split-size piece's file larger (``cut_size``:
@@ -421,6 +422,11 @@ cdef struct OpenDur:       # slice: an open duration (its category, name, provid
     int64_t cat, name
     int slot
 
+cdef struct RunningComplete:   # slice: a thread's complete event with the latest end (its end, at its rate)
+    uint64_t end, rate
+    int64_t cat, name
+    int slot
+
 ctypedef pair[pair[uint64_t, uint64_t], pair[int64_t, int64_t]] DurKey   # (koids), (category, name)
 ctypedef pair[pair[uint64_t, int64_t], pair[int64_t, uint64_t]] AsyncKey  # (process koid, category), (name, id)
 
@@ -687,6 +693,8 @@ cdef class NativeWalk:
     cdef vector[vector[OpenDur]] dur_stacks
     cdef OpenMap asyncs               # (one slot per open item, its begin's order in it: no allocation)
     cdef FlowMap flows
+    # per thread (koids), the complete event with the latest end (``OpenEvents.completes``)
+    cdef cmap[pair[uint64_t, uint64_t], RunningComplete] completes
     # userspace objects (``_slice_pass._Slicer._pointers``): (process koid, pointer) of those
     # kept, and of those the piece's records refer to by a pointer argument
     cdef cmap[pair[uint64_t, uint64_t], int64_t] ptr_known    # -> its bytes in a prefix
@@ -1500,7 +1508,9 @@ cdef class NativeWalk:
     def open_state(self):
         """What is open: ([(koids, [(category id, name id, provider id), ...]) per thread, in
         order of first sight], [((process koid, category id, name id, id), koids, provider
-        id) per async operation], [(id, koids, category id, name id, provider id) per flow])."""
+        id) per async operation], [(id, koids, category id, name id, provider id) per flow],
+        [(koids, end, rate, category id, name id, provider id) per thread's complete event
+        with the latest end])."""
         durs = []
         for i in range(<int>self.dur_koids.size()):
             durs.append(((self.dur_koids[i].first, self.dur_koids[i].second),
@@ -1519,7 +1529,13 @@ cdef class NativeWalk:
                 flows.append((o.seq, (o.ident, (o.pk, o.tk), o.cat, o.name, self._pid(o.slot))))
         asyncs.sort()  # (in order of their begins: the seqs are distinct)
         flows.sort()
-        return durs, [a for _, a in asyncs], [f for _, f in flows]
+        completes = [((kv.first.first, kv.first.second), kv.second.end, kv.second.rate, kv.second.cat,
+                      kv.second.name, self._pid(kv.second.slot)) for kv in self.completes]
+        return durs, [a for _, a in asyncs], [f for _, f in flows], completes
+
+    def latest(self):
+        """The latest instant read, (ticks, rate), or None (``_Slicer._latest``)."""
+        return (self.latest_ts, self.latest_rate) if self.has_latest else None
 
     cdef inline bint _span_cut(self, Term *T) noexcept nogil:
         """The record just screened starts the span or cuts (the reference's pass takes it)."""
@@ -1786,6 +1802,8 @@ cdef class NativeWalk:
             return
         if kind == 0 or kind == 1:  # duration begin, end
             self._follow_dur(kind, pk, tk, cat, name, slot)
+        elif kind == 2:  # a complete event: ``ident`` is its end
+            self._follow_complete(pk, tk, cat, name, ident, slot)
         elif kind == 3 or kind == 5:  # async begin, end
             self._follow_async(kind, pk, tk, cat, name, ident, slot)
         elif kind == 6 or kind == 8:  # flow begin, end: keyed by id alone
@@ -1825,6 +1843,19 @@ cdef class NativeWalk:
             self.dur_stacks[i].pop_back()
         else:
             self.owed_d[DurKey(koids, pair[int64_t, int64_t](cat, name))] += 1
+
+    cdef void _follow_complete(self, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t end,
+                               int slot) noexcept nogil:
+        """A complete event ending at ``end`` (at its provider's rate): its thread's running one
+        where it ends later than the one before (``OpenEvents.follow``)."""
+        cdef pair[uint64_t, uint64_t] koids = pair[uint64_t, uint64_t](pk, tk)
+        cdef RunningComplete c
+        cdef uint64_t rate = self.rate[slot]
+        f = self.completes.find(koids)
+        if f != self.completes.end() and not fxt_before(deref(f).second.end, deref(f).second.rate, end, rate):
+            return
+        c.end, c.rate, c.cat, c.name, c.slot = end, rate, cat, name, slot
+        self.completes[koids] = c
 
     cdef void _follow_async(self, int kind, uint64_t pk, uint64_t tk, int64_t cat, int64_t name, uint64_t ident,
                             int slot) noexcept nogil:
@@ -2848,6 +2879,8 @@ cdef class NativeWalk:
             # (``slice_rows``: followed once its thread is interned; ``_follow``'s kinds, called directly)
             if T.pair_kind <= 1:
                 self._follow_dur(T.pair_kind, pk, tk, cat, name, slot)
+            elif T.pair_kind == 2:
+                self._follow_complete(pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
             elif T.pair_kind == 3 or T.pair_kind == 5:
                 self._follow_async(T.pair_kind, pk, tk, cat, name, v[T.pair_id] if T.pair_id >= 0 else 0, slot)
             elif T.pair_kind == 6 or T.pair_kind == 8:

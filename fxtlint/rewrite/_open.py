@@ -23,7 +23,7 @@ from ..spec._build import event, provider_section
 from ..spec._model import Argument, Record
 from ..spec._roles import THREAD_REFS
 from ..spec._tables import tables
-from ..spec._time import U64, ticks_at
+from ..spec._time import U64, before, seconds, ticks_at
 
 _T = tables()
 MARK_NAME = "fxtlint"  # the argument (and the cut's duration category) marking what a rewrite wrote
@@ -41,19 +41,23 @@ class OpenEvents:
     """Open durations per thread (koids -> [(category, name, tag, provider id)], outermost
     first) and open async operations ((process koid, category, name, id) -> (koids, tag,
     provider id)); ``tag`` is what the caller passed with the begin (repair: its offset in
-    the input), the provider id that of the section the begin was in."""
+    the input), the provider id that of the section the begin was in. Per thread, the
+    complete event with the latest end (``completes``: koids -> (end ticks, the rate read
+    at, category, name, provider id)), as the lint keeps it: a flow event is enclosed while
+    it runs (PR008), so a cut inside it gives the piece after a marked stand-in (``begins``)."""
 
     def __init__(self):
         self.durations: dict[tuple, list] = {}
         self.asyncs: dict[tuple, tuple] = {}
         self.flows: dict[int, tuple] = {}  # flow id -> (koids, category, name, provider id): begun, not ended
+        self.completes: dict[tuple, tuple] = {}  # koids -> (end, rate, category, name, provider id)
         self._owed: Counter = Counter()
 
     def see(self, rec: Record, state: ProviderState, tag=None) -> None:
         """Follow ``rec`` (after its effect on ``state``, which resolves its refs)."""
         parts = self.parts(rec, state)
         if parts is not None:
-            self.follow(*parts, state.current.id, tag)
+            self.follow(*parts, state.current.id, tag, rate=state.current.rate)
 
     @staticmethod
     def parts(rec: Record, state: ProviderState) -> tuple[str, tuple, Any, Any, int] | None:
@@ -71,12 +75,18 @@ class OpenEvents:
         ident = rec.fields.get(_PAIRING_ID[rec.kind], 0) if _PAIRING_ID[rec.kind] else 0
         return role, koids, cat, name, ident
 
-    def follow(self, role: str, koids: tuple, cat, name, ident: int, pid, tag=None) -> None:
+    def follow(self, role: str, koids: tuple, cat, name, ident: int, pid, tag=None, *, rate: int = 0) -> None:
         """A pairing event read in provider ``pid``: a begin opens (or pays an end met
         before it), an end closes the innermost duration of its thread, its async
-        operation, its flow (or is owed). (The native walk's copy for slice:
+        operation, its flow (or is owed); a complete event (``ident``: its end, at ``rate``)
+        is its thread's running one where it ends later than the one before (the lint's
+        ``PairingEngine.complete_end``). (The native walk's copy for slice:
         ``_nwalk.NativeWalk._follow``, checked against this one by the tests.)"""
-        if role in ("begin", "end"):
+        if role == "complete":
+            held = self.completes.get(koids)
+            if held is None or before(held[0], held[1], ident, rate):
+                self.completes[koids] = (ident, rate, cat, name, pid)
+        elif role in ("begin", "end"):
             key = ("d", koids, cat, name)
             stack = self.durations.setdefault(koids, [])
             if role == "begin":
@@ -117,14 +127,33 @@ class OpenEvents:
         per thread."""
         return [(koids, *entry) for koids, stack in self.durations.items() for entry in stack]
 
+    def running(self, time_s: Fraction) -> list[tuple]:
+        """(koids, end, rate, category, name, provider id) of each thread's complete event
+        still running at ``time_s`` seconds (its end at or after it), by koids."""
+        return [(koids, *c) for koids, c in sorted(self.completes.items()) if seconds(c[0], c[1]) >= time_s]
+
+    def still_running(self, latest: tuple | None) -> None:
+        """Let go of the complete events that ended before the instant ``latest`` (ticks,
+        rate; None: none read): a piece starting at or after it needs none of them."""
+        if latest is not None:
+            self.completes = {k: c for k, c in self.completes.items() if not before(c[0], c[1], *latest)}
+
     def begins(self, time_s: Fraction, rate_of: Callable[[Any], int], mark: Argument) -> Iterator[tuple[Any, Record]]:
         """(provider id, record): a begin at ``time_s`` seconds (the last tick of its
         provider's rate ``rate_of(provider id)`` at or before it), carrying ``mark``, of every
         open duration, async operation and flow (a flow inside a duration of its own): what
-        a piece cut from the middle of a trace opens with."""
+        a piece cut from the middle of a trace opens with; and a complete event from there to
+        the end of each complete event still running (``running``: it encloses the piece's
+        flow events the running one enclosed)."""
         for koids, cat, name, _, pid in self.open_durations():
             ts = _tick(time_s, rate_of(pid))
             yield pid, event("duration_begin", ts, thread=koids, category=cat, name=name, args=(mark,))
+        for koids, end, rate, cat, name, pid in self.running(time_s):
+            here = rate_of(pid)
+            ts = _tick(time_s, here)
+            end = end if here == rate else _tick(seconds(end, rate), here)
+            yield pid, event("duration_complete", ts, thread=koids, category=cat, name=name, args=(mark,),
+                             end_timestamp=max(end, ts))
         for (_, cat, name, ident), (koids, _, pid) in self.asyncs.items():
             ts = _tick(time_s, rate_of(pid))
             yield pid, event("async_begin", ts, thread=koids, category=cat, name=name, id=ident, args=(mark,))
@@ -157,6 +186,7 @@ class OpenEvents:
     def providers(self) -> list:
         """The provider ids of what is open, each once, in the order ``ends`` meets them."""
         pids = [entry[3] for entry in self.flows.values()] + [entry[4] for entry in self.open_durations()]
+        pids += [entry[4] for _, entry in sorted(self.completes.items())]
         return list(dict.fromkeys(pids + [entry[2] for entry in self.asyncs.values()]))
 
     def snapshot(self) -> OpenEvents:
@@ -164,6 +194,7 @@ class OpenEvents:
         copy.durations = {k: list(v) for k, v in self.durations.items() if v}
         copy.asyncs = dict(self.asyncs)
         copy.flows = dict(self.flows)
+        copy.completes = dict(self.completes)
         return copy
 
 

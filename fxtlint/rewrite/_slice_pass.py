@@ -10,7 +10,9 @@ Initialization record and exactly the string and thread registrations its record
 read before registering them again; the kernel objects that name its processes and
 threads and the userspace objects its records point at (a pointer argument naming the
 object's pointer in its process), their strings (and process) written inline; a begin,
-marked by an argument, for each duration and async operation open when the piece starts;
+marked by an argument, for each duration and async operation open when the piece starts
+(and a complete event for each thread's complete event still running then, which encloses
+the flow events it enclosed: ``OpenEvents.running``);
 the body; an end, marked, for each one still open when it ends. Memory is the reader's
 tables, the open durations and the kernel and userspace objects seen, never a piece.
 
@@ -75,13 +77,15 @@ def string_bytes(text) -> int:
 THREAD_BYTES = 24  # a Thread record
 UNKNOWN_STRING_BYTES = 8 + 32768  # a String record whose text is not known (the longest a header can say)
 _FIXED_BYTES = 8 + 16  # the magic record, and two Provider Section records back to the piece's start
-_FAMILY = {"begin": "d", "end": "d", "async_begin": "a", "async_end": "a", "flow_begin": "f", "flow_end": "f"}
+_FAMILY = {"begin": "d", "end": "d", "async_begin": "a", "async_end": "a", "flow_begin": "f", "flow_end": "f",
+           "complete": "c"}
 
 
 def _end_bytes() -> dict[str, int]:
-    """Per kind of thing open ("d" a duration, "a" an async operation, "f" a flow): the bytes
-    of what a cut writes for it (a flow: inside a duration of its own), its category and
-    name empty, the longer mark, and a Provider Section record before it."""
+    """Per kind of thing open ("d" a duration, "a" an async operation, "f" a flow, "c" a
+    complete event still running): the bytes of what a cut writes for it (a flow: inside a
+    duration of its own), its category and name empty, the longer mark, and a Provider
+    Section record before it."""
     mark = arg("string", MARK_NAME, max(_BEGUN_MARK, _ENDED_MARK, key=len))
 
     def size(recs) -> int:
@@ -90,7 +94,8 @@ def _end_bytes() -> dict[str, int]:
     flow = event("flow_end", 0, thread=(1, 2), category="", name="", id=1, args=(mark,))
     return {"d": size([event("duration_end", 0, thread=(1, 2), category="", name="", args=(mark,))]),
             "a": size([event("async_end", 0, thread=(1, 2), category="", name="", id=1, args=(mark,))]),
-            "f": size(in_a_duration(flow, mark))}
+            "f": size(in_a_duration(flow, mark)),
+            "c": size([event("duration_complete", 0, thread=(1, 2), category="", name="", args=(mark,))])}
 
 
 END_BYTES = _end_bytes()
@@ -397,9 +402,10 @@ class _Slicer:
         return self.piece.info.bytes if self.piece else 0
 
     def _new_piece(self) -> _Piece:
-        piece = _Piece(len(self.log.pieces) + 1, self.open.snapshot(), self.state.current, dict(self.rates),
-                       self.scratch())
-        piece.extra = self._open_bytes(piece.opened)
+        opened = self.open.snapshot()
+        opened.still_running(self._latest)  # (a complete event that ended before: no piece from here needs it)
+        piece = _Piece(len(self.log.pieces) + 1, opened, self.state.current, dict(self.rates), self.scratch())
+        piece.extra = self._open_bytes(piece.opened, begins=True)
         return piece
 
     # -- --split-size: the bytes of a piece's file besides its body, at most ----------------
@@ -416,9 +422,14 @@ class _Slicer:
                    for pid, p in self.state.providers.items())
 
     @staticmethod
-    def _open_bytes(opened: OpenEvents) -> int:
+    def _open_bytes(opened: OpenEvents, *, begins: bool = False) -> int:
+        """What a cut writes for what is open in ``opened``: an end (or with ``begins``, a
+        begin) of each thing open, and with ``begins`` a stand-in of each complete event it
+        follows (``OpenEvents.running``: at most those)."""
         n = sum(end_bytes("begin", cat, name) for _, cat, name, _, _ in opened.open_durations())
         n += sum(end_bytes("async_begin", cat, name) for _, cat, name, _ in opened.asyncs)
+        if begins:
+            n += sum(end_bytes("complete", cat, name) for _, _, cat, name, _ in opened.completes.values())
         return n + sum(end_bytes("flow_begin", cat, name) for _, cat, name, _ in opened.flows.values())
 
     # the pairing roles whose record a cut may give a stand-in for its other member: in file

@@ -84,7 +84,7 @@ from ._slice_ride import Ride
 WINDOW = 1 << 16  # records per run of the walk
 SEGMENTS = 1 << 16  # a piece's body held as this many byte ranges at most (then spilled to its scratch)
 COPY = 1 << 22  # bytes written at a time
-_ROLE_KIND = {"begin": 0, "end": 1, "async_begin": 3, "async_end": 5, "flow_begin": 6, "flow_end": 8}
+_ROLE_KIND = {"begin": 0, "end": 1, "complete": 2, "async_begin": 3, "async_end": 5, "flow_begin": 6, "flow_end": 8}
 _LAST = (1 << 64) - 1
 _WALKED_MODES = frozenset({1, 2, 3, 5, 6})  # M_EVENT and the table records the walk carries out itself
 
@@ -429,6 +429,7 @@ class WalkSlicer(_Slicer):
 
     def _new_piece(self) -> _Piece:
         opened = self._open_now()
+        opened.still_running(self.nw.latest())
         if self.cutter.ranged:
             # the range's first record: what is open is what the records before it left open
             # (after it, those before the range met later are followed by ``_track``)
@@ -440,7 +441,7 @@ class WalkSlicer(_Slicer):
         self.nw.piece_reset()
         if self.ride is not None:
             self.ride.start(self._at)
-        self.nw.piece_extra = piece.extra = self._open_bytes(opened)
+        self.nw.piece_extra = piece.extra = self._open_bytes(opened, begins=True)
         return piece
 
     def _count(self, piece: _Piece, size: int, ts: int | None, rate: int) -> None:
@@ -529,12 +530,13 @@ class WalkSlicer(_Slicer):
         to follow on from (every thread it met, in order, and the ends it owes)."""
         text = self.state.text
         nw = self.nw
-        durs, asyncs, flows = nw.open_state()
+        durs, asyncs, flows, completes = nw.open_state()
         out = OpenEvents()
         out.durations = {koids: [(text(c), text(n), None, pid) for c, n, pid in stack] for koids, stack in durs
                          if stack or whole}
         out.asyncs = {(pk, text(c), text(n), ident): (koids, None, pid) for (pk, c, n, ident), koids, pid in asyncs}
         out.flows = {ident: (koids, text(c), text(n), pid) for ident, koids, c, n, pid in flows}
+        out.completes = {koids: (end, rate, text(c), text(n), pid) for koids, end, rate, c, n, pid in completes}
         if whole:
             owed_d, owed_a, owed_f = nw.owed_state()
             for koids, c, n, count in owed_d:
