@@ -154,7 +154,8 @@ def test_pieces_of_a_clean_trace_lint_clean_and_hold_its_events(data, cutter):
 def test_pieces_of_the_golden_and_real_corpora_have_no_error(path):
     """... and no flow event outside a duration (PR008) more than the trace has: what encloses
     a flow event in the trace (an open duration, a complete event still running) encloses it
-    in its piece."""
+    in its piece; nor a duration end with no begin (PR001): an end closes in the cut what it
+    closes in the lint (down to the begin of its name: PR003's file)."""
     data = path.read_bytes()
     counts = fxtlint.lint_bytes(data).counts
     span = time_range(data)
@@ -163,8 +164,9 @@ def test_pieces_of_the_golden_and_real_corpora_have_no_error(path):
         parts = pieces(data, cutter)
         assert all(d.severity != fxtlint.Severity.ERROR for p in parts for d in fxtlint.lint_bytes(p).diagnostics
                    if d.code not in counts)
-        outside = sum(fxtlint.lint_bytes(p).counts.get(R.flow_outside_duration.code, 0) for p in parts)
-        assert outside <= counts.get(R.flow_outside_duration.code, 0)
+        # a flow event outside a duration, a duration end with no begin open: no more than the trace has
+        for code in (R.flow_outside_duration.code, R.duration_end_without_begin.code):
+            assert sum(fxtlint.lint_bytes(p).counts.get(code, 0) for p in parts) <= counts.get(code, 0), code
         if decode(data).accepted and not counts:
             assert [e for p in parts for e in events(p)] == events(data)
 

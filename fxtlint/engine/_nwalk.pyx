@@ -656,6 +656,7 @@ cdef class NativeWalk:
 
     # -- slice (``rewrite/_slice_walk``): what the piece in force reads, and what is open --
     cdef public bint slicing          # note what each walked record reads, follow what is open
+    cdef public int64_t dur_scan      # how deep a duration end looks for its begin (the lint's max_scan)
     cdef public bint slice_rows       # ... and write the pairing rows (the pieces' lint riding the cut)
     cdef public bint hold             # no piece yet: every record is handed back
     cdef public int64_t piece_bytes   # the piece's body: bytes of the records it took
@@ -1814,6 +1815,7 @@ cdef class NativeWalk:
         cdef int i
         cdef OpenDur d
         cdef DurKey dk
+        cdef int64_t n, depth
         if self.last_dur >= 0 and self.dur_koids[self.last_dur] == koids:
             i = self.last_dur  # (the thread of the event before, most often)
         else:
@@ -1839,6 +1841,19 @@ cdef class NativeWalk:
             self.dur_stacks[i].push_back(d)
             self.open_extra += self._open_cost(0, cat, name)
         elif self.dur_stacks[i].size():
+            n = <int64_t>self.dur_stacks[i].size()
+            if self.dur_stacks[i].back().cat != cat or self.dur_stacks[i].back().name != name:
+                # (``OpenEvents.follow``'s: the lint's reading, the innermost begin of its name
+                # within ``dur_scan`` levels under the top closed with the begins above it)
+                depth = n - 2
+                while depth > n - 2 - self.dur_scan and depth >= 0:
+                    if self.dur_stacks[i][depth].cat == cat and self.dur_stacks[i][depth].name == name:
+                        while <int64_t>self.dur_stacks[i].size() > depth + 1:
+                            self.open_extra -= self._open_cost(0, self.dur_stacks[i].back().cat,
+                                                               self.dur_stacks[i].back().name)
+                            self.dur_stacks[i].pop_back()
+                        break
+                    depth -= 1
             self.open_extra -= self._open_cost(0, self.dur_stacks[i].back().cat, self.dur_stacks[i].back().name)
             self.dur_stacks[i].pop_back()
         else:

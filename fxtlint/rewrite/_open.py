@@ -20,6 +20,7 @@ from typing import Any
 
 from ..engine._provider_state import ProviderState
 from ..spec._build import event, provider_section
+from ..spec._limits import DEFAULT_LIMITS
 from ..spec._model import Argument, Record
 from ..spec._roles import THREAD_REFS
 from ..spec._tables import tables
@@ -29,6 +30,7 @@ _T = tables()
 MARK_NAME = "fxtlint"  # the argument (and the cut's duration category) marking what a rewrite wrote
 _PAIRING = {leaf.name: leaf.pairing for leaf in _T.record_leaves() if leaf.pairing}
 _PAIRING_ID = {leaf.name: leaf.pairing_id for leaf in _T.record_leaves() if leaf.pairing}
+SCAN = DEFAULT_LIMITS.max_scan  # how deep an end looks for its begin, as the lint of a piece looks
 
 
 def _tick(time_s: Fraction, rate: int, *, up: bool = False) -> int:
@@ -95,6 +97,15 @@ class OpenEvents:
                 else:
                     stack.append((cat, name, tag, pid))
             elif stack:
+                top = stack[-1]
+                if top[0] != cat or top[1] != name:
+                    # the lint's reading (``PairingEngine._unmatched_end``): an end closes the
+                    # innermost open begin of its name within ``max_scan`` levels under the
+                    # top, and the begins above it with it (never ended); else the top
+                    for depth in range(len(stack) - 2, max(-1, len(stack) - 2 - SCAN), -1):
+                        if stack[depth][0] == cat and stack[depth][1] == name:
+                            del stack[depth + 1 :]
+                            break
                 stack.pop()
             else:
                 self._owed[key] += 1

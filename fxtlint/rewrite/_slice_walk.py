@@ -56,7 +56,7 @@ from ..engine._walk_native import DONE, END, PAST_END, Mirror, _loaded, _names, 
 from ..spec._model import Record
 from ..spec._roles import INLINE_KOIDS, STATE_KINDS, TIMESTAMPS
 from ._input import Whole, at_least, decode, frame
-from ._open import OpenEvents
+from ._open import SCAN, OpenEvents
 from ._slice_pass import (
     _FIXED_BYTES,
     _KERNEL_OBJECT,
@@ -312,6 +312,7 @@ class WalkSlicer(_Slicer):
         nw.layout = False  # a record the screen flags is the reference's, whole
         nw.magic_at = 0
         nw.slicing = True
+        nw.dur_scan = SCAN  # (an end closes what the lint of a piece closes: ``OpenEvents.follow``)
         nw.piece_reset()  # (nothing in a piece yet; it allocates the walk's slice caches)
         nw.set_stop_terms(_stop_terms())
         nw.set_pointer_arg(*_pointer_arg())
