@@ -102,6 +102,16 @@ def nwalk():
     return _nwalk_built()[0]
 
 
+def default_walk():
+    """The native walk module when the default engine walks on it, else None (an
+    FxtError of ``walks_natively``, a misspelt ``FXTLINT_ENGINE`` included, is None too):
+    the rewriting verbs' choice of path (``rewrite._repair``, ``rewrite._slice``)."""
+    try:
+        return nwalk() if walks_natively(None) else None
+    except FxtError:
+        return None
+
+
 def native_missing() -> str | None:
     """Why the ``native`` engine cannot run here (the native walk not built), or None."""
     return _nwalk_built()[1]

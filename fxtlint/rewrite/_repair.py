@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from .. import rules as R
-from ..engine._native import nwalk, walks_natively
+from ..engine._native import default_walk as native_walk
 from ..engine._provider_state import Change as Change_
 from ..engine._provider_state import ProviderState
 from ..engine._reader import (
@@ -477,14 +477,6 @@ def repair(buf, write: Callable[[bytes], object], *, byte_order: str | None = No
     else:
         r.one_by_one()
     return r.finish()
-
-
-def native_walk():
-    """The native walk module when the default engine walks on it, else None."""
-    try:
-        return nwalk() if walks_natively(None) else None
-    except FxtError:
-        return None
 
 
 class _Repairer:

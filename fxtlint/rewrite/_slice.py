@@ -18,8 +18,7 @@ import io
 from collections.abc import Callable
 from typing import IO
 
-from ..engine._native import nwalk, walks_natively
-from ..spec._errors import FxtError
+from ..engine._native import default_walk as native_walk  # (not repair's module: a slice imports none of it)
 from ._input import Input, Whole
 from ._slice_pass import Cutter, PieceInfo, SliceLog, TimeRange, _Slicer, first_timestamp
 from ._slice_pass import time_range as time_range_by_records
@@ -27,15 +26,6 @@ from ._slice_walk import WalkSlicer, time_range_walked
 
 __all__ = ["Cutter", "PieceInfo", "SliceLog", "TimeRange", "first_timestamp", "slice_trace", "time_range"]
 
-
-def native_walk():
-    """The native walk module when the default engine walks on it, else None (as
-    ``_repair.native_walk`` says it: a slice does not import repair, nor ``_order`` until
-    an instant goes back, about 15 ms of each run's imports)."""
-    try:
-        return nwalk() if walks_natively(None) else None
-    except FxtError:
-        return None
 
 
 def time_range(buf, *, shortcut: bool = True) -> TimeRange | None:
